@@ -1,0 +1,324 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Bench } from 'tinybench'
+import { generateApiKey } from '../src/accounts/api-key.js'
+import { Authenticator, type KeyLookup } from '../src/accounts/authenticator.js'
+import { UsageMeter } from '../src/accounts/usage-meter.js'
+import { systemClock, type Clock } from '../src/core/clock.js'
+import { silentLogger } from '../src/core/logger.js'
+import { keyGuards } from '../src/http/auth.js'
+import { registerRoutes } from '../src/http/register.js'
+import type { Reply } from '../src/http/reply.js'
+import { defineRoute } from '../src/http/route.js'
+import { HttpServer, type RequestContext, type RouteDef } from '../src/http/server.js'
+import type { UsageRepository } from '../src/store/usage-repo.js'
+import { processCpuSeconds } from './cpu-usage.js'
+import { spawnNode, startStandaloneSim, waitReady, MAIN_JS, type Spawned } from './process.js'
+import { killWrk, parseWrk } from './wrk.js'
+
+/**
+ * What does an API key cost a read? (issue 4: an authenticated read costs ≤ 5% more than the same read with
+ * AUTH_REQUIRED=false.)
+ *
+ * 1. `micro`: the route wrapper of register.ts around a handler that returns a cached reply (a page-cache hit),
+ *    with and without the key guard: cache lookup, token bucket, usage count, rate-limit headers. tinybench.
+ * 2. `http`: two service processes against one standalone simulator, one with AUTH_REQUIRED=false, one with auth
+ *    on (limits set out of reach), the same reads through wrk in alternating runs (ABBA), the servers pinned to
+ *    CPU 0, wrk and the simulator to CPU 1. Reported per pair: req/s and server CPU per request of each; overall the
+ *    median of the on/off ratios (medians, because other load on a shared machine lands in single runs).
+ *    The HTTP bench (http.bench.ts) compares the service with bare uWS; this one compares the service with itself.
+ *
+ * 3. `uws`: between the two, the HTTP layer alone in this process (real uWS, real guard, a trivial handler), to
+ *    price the guard plus its header capture and two response headers without the service's noise.
+ *
+ * `node dist/bench/auth.bench.js [micro|uws|http]` (all by default).
+ */
+export interface MicroResult {
+  readonly name: string
+  readonly nsPerRequest: number
+  readonly rmePercent: number
+}
+
+export async function benchAuthMicro(): Promise<MicroResult[]> {
+  const key = generateApiKey('pmk_live_')
+  // The system clock (its cost is part of the path), skewed a millisecond further on each read, with a bucket of
+  // burst 40 refilled at 1,000/s: one token back per request, so every request passes as in normal traffic.
+  let skewMs = 0
+  const clock: Clock = { ...systemClock, now: () => Date.now() + skewMs++ }
+  const lookup: KeyLookup = { findByHash: async () => ({ id: 'k1', accountId: 'a1', hash: key.hash, revokedAt: null }) }
+  const auth = new Authenticator({
+    keys: lookup,
+    clock,
+    keyPrefix: 'pmk_live_',
+    rateLimit: { perSecond: 1_000, burst: 40 },
+    maxKeys: 10_000,
+    maxUnknownKeys: 10_000,
+    unknownKeyTtlMs: 60_000,
+    revalidateMs: 3_600_000,
+    maxPendingLookups: 64,
+    log: silentLogger,
+  })
+  const meter = new UsageMeter({ repo: NO_STORE, clock, flushMs: 3_600_000, retentionDays: 1, log: silentLogger })
+  await auth.resolve(key.value)
+  const cached: Reply = { status: 200, body: '{"markets":[],"total":0,"limit":25,"offset":0}' }
+  const route = defineRoute({ method: 'get', path: '/r', operationId: 'r', summary: 'r', tags: [], responses: { 200: { description: 'ok' } }, handler: () => cached })
+  const defs: RouteDef[] = []
+  const fakeServer = { route: (d: RouteDef) => defs.push(d) } as unknown as HttpServer
+  const guards = keyGuards(auth, meter, clock)
+  registerRoutes(fakeServer, [route])
+  registerRoutes(fakeServer, [route], { guard: () => guards.metered })
+  const [open, keyed] = defs as [RouteDef, RouteDef]
+  const ctx: RequestContext = { method: 'get', path: '/r', query: '', params: {}, headers: { 'x-api-key': key.value }, body: undefined }
+  const BATCH = 1_000
+  const bench = new Bench({ name: 'auth per request', time: 1_500, warmupTime: 300 })
+  let sink = 0
+  bench.add('route, AUTH_REQUIRED=false', () => {
+    for (let i = 0; i < BATCH; i++) sink += (open.handler(ctx) as Reply).status
+  })
+  bench.add('route behind the key guard (cached key, token, usage count, headers)', () => {
+    for (let i = 0; i < BATCH; i++) sink += (keyed.handler(ctx) as Reply).status
+  })
+  await bench.run()
+  if (sink === 0) throw new Error('unreachable')
+  return bench.tasks.map((t) => {
+    const r = t.result
+    if (r.state !== 'completed') throw new Error(`${t.name}: ${r.state}`)
+    return { name: t.name, nsPerRequest: (r.latency.mean * 1e6) / BATCH, rmePercent: r.latency.rme }
+  })
+}
+
+export interface UwsResult {
+  readonly bodyBytes: number
+  /** Server CPU per request (µs) of each ABBA run pair: open route, keyed route. */
+  readonly pairs: readonly { readonly open: number; readonly keyed: number }[]
+  readonly medianOpenUs: number
+  readonly medianKeyedUs: number
+}
+
+/**
+ * The HTTP layer alone, in this process: one HttpServer with the same cached 2 KB reply on an open route and on a
+ * keyed route (real guard: header capture, cache, bucket, usage count, two extra response headers), wrk against
+ * each in turn (ABBA). This process serves nothing else, so its CPU time per request is the server's.
+ */
+export async function benchAuthUws(body: string = JSON.stringify({ markets: [{ title: 'x'.repeat(2_000) }], total: 1, limit: 1, offset: 0 })): Promise<UwsResult> {
+  const key = generateApiKey('pmk_live_')
+  const auth = new Authenticator({
+    keys: { findByHash: async () => ({ id: 'k1', accountId: 'a1', hash: key.hash, revokedAt: null }) },
+    clock: systemClock,
+    keyPrefix: 'pmk_live_',
+    rateLimit: UNREACHABLE_LIMIT,
+    maxKeys: 10_000,
+    maxUnknownKeys: 10_000,
+    unknownKeyTtlMs: 60_000,
+    revalidateMs: 3_600_000,
+    maxPendingLookups: 64,
+    log: silentLogger,
+  })
+  await auth.resolve(key.value)
+  const meter = new UsageMeter({ repo: NO_STORE, clock: systemClock, flushMs: 3_600_000, retentionDays: 1, log: silentLogger })
+  const guards = keyGuards(auth, meter, systemClock)
+  const route = (path: string) =>
+    defineRoute({ method: 'get', path, operationId: path, summary: path, tags: [], responses: { 200: { description: 'ok' } }, handler: (): Reply => ({ status: 200, body }) })
+  const http = new HttpServer({ log: silentLogger })
+  registerRoutes(http, [route('/open')])
+  registerRoutes(http, [route('/keyed')], { guard: () => guards.metered })
+  const port = await http.listen('127.0.0.1', 0)
+  pinPid(process.pid, '0')
+  const run = async (path: string, withKey: boolean): Promise<number> => {
+    const cpu0 = process.cpuUsage()
+    const r = await wrk(port, path, 4, withKey ? key.value : undefined, 32)
+    const cpu = process.cpuUsage(cpu0)
+    return (cpu.user + cpu.system) / r.requests
+  }
+  try {
+    await run('/open', false)
+    await run('/keyed', true)
+    const pairs: { open: number; keyed: number }[] = []
+    for (let i = 0; i < 6; i++) {
+      const pair = i % 2 === 0 ? { open: await run('/open', false), keyed: await run('/keyed', true) } : { keyed: await run('/keyed', true), open: await run('/open', false) }
+      pairs.push(pair)
+    }
+    return { bodyBytes: Buffer.byteLength(body), pairs, medianOpenUs: median(pairs.map((p) => p.open)), medianKeyedUs: median(pairs.map((p) => p.keyed)) }
+  } finally {
+    http.close()
+    pinPid(process.pid, '0,1')
+  }
+}
+
+export interface HttpRun {
+  readonly rps: number
+  readonly cpuUsPerRequest: number
+  readonly p99Ms: number
+}
+
+export interface HttpPair {
+  readonly off: HttpRun
+  readonly on: HttpRun
+}
+
+export interface HttpAuthResult {
+  readonly path: string
+  readonly bodyBytes: number
+  readonly pairs: readonly HttpPair[]
+  /** Median over the pairs of on/off req/s (1 = free). */
+  readonly throughputRatio: number
+  /** Median over the pairs of on/off server CPU per request (1 = free). */
+  readonly cpuRatio: number
+}
+
+/** The HTTP bench's hot read (60 KB) and a one-row page, where a fixed per-request cost weighs most. */
+export const AUTH_HTTP_PATHS = ['/api/v2/venuep/markets?limit=25', '/api/v2/venuek/markets?limit=1'] as const
+/**
+ * Limits wrk cannot reach (a million tokens per millisecond), with a bucket of 4,096 so `X-RateLimit-Remaining`
+ * comes from the prebuilt header table, as it does for real buckets (40 by default); a burst of 10^9 would format a
+ * fresh number per request and overstate the cost.
+ */
+const UNREACHABLE_LIMIT = { perSecond: 1e9, burst: 4_096 }
+/** A usage store that drops everything (the benches measure counting, not writing). */
+const NO_STORE = { add: async () => undefined, prune: async () => 0 } as unknown as UsageRepository
+const PORT_OFF = 18_111
+const PORT_ON = 18_112
+const RUN_SEC = 5
+const PAIRS = 6
+
+export async function benchAuthHttp(log: (line: string) => void = (l) => process.stderr.write(`bench auth: ${l}\n`)): Promise<HttpAuthResult[]> {
+  const tmp = mkdtempSync(join(tmpdir(), 'predmkt-auth-bench-'))
+  const children: Spawned[] = []
+  try {
+    log('starting the simulator and two services (auth off, auth on)')
+    const { sim, serviceEnv } = await startStandaloneSim({ SIM_PORT_BASE: '17401', DATA_DIR: join(tmp, 'sim') })
+    children.push(sim)
+    pin(sim, '1')
+    const started = Date.now()
+    const off = spawnNode(MAIN_JS, { ...serviceEnv, PORT: String(PORT_OFF), DATA_DIR: join(tmp, 'off'), AUTH_REQUIRED: 'false' })
+    // Limits out of reach: this measures the guard's cost, not its refusals.
+    const unlimited = { RATE_LIMIT_PER_SEC: String(UNREACHABLE_LIMIT.perSecond), RATE_LIMIT_BURST: String(UNREACHABLE_LIMIT.burst) }
+    const on = spawnNode(MAIN_JS, { ...serviceEnv, PORT: String(PORT_ON), DATA_DIR: join(tmp, 'on'), AUTH_REQUIRED: 'true', ...unlimited })
+    children.push(off, on)
+    pin(off, '0')
+    pin(on, '0')
+    await waitReady(PORT_OFF, started, 240_000)
+    await waitReady(PORT_ON, started, 240_000)
+    const signup = await fetch(`http://127.0.0.1:${PORT_ON}/api/v2/developers/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bench@example.com', company: 'bench', use_case: 'bench' }),
+    })
+    const key = ((await signup.json()) as { api_key: string }).api_key
+    const results: HttpAuthResult[] = []
+    for (const path of AUTH_HTTP_PATHS) {
+      const [a, b] = await Promise.all([fetch(`http://127.0.0.1:${PORT_OFF}${path}`), fetch(`http://127.0.0.1:${PORT_ON}${path}`, { headers: { 'x-api-key': key } })])
+      const bodyOff = Buffer.from(await a.arrayBuffer())
+      const bodyOn = Buffer.from(await b.arrayBuffer())
+      if (a.status !== 200 || b.status !== 200) throw new Error(`reads failed: ${a.status} ${b.status}`)
+      if (Math.abs(bodyOff.length - bodyOn.length) > bodyOff.length * 0.05) throw new Error(`bodies differ: ${bodyOff.length} vs ${bodyOn.length}`)
+      log(`${path}: ${bodyOff.length} B; warming up`)
+      await wrk(PORT_OFF, path, 3)
+      await wrk(PORT_ON, path, 3, key)
+      const pairs: HttpPair[] = []
+      for (let i = 0; i < PAIRS; i++) {
+        // ABBA order, so a drift in machine load hits both sides alike.
+        const runOff = () => measured(off, () => wrk(PORT_OFF, path, RUN_SEC))
+        const runOn = () => measured(on, () => wrk(PORT_ON, path, RUN_SEC, key))
+        const pair = i % 2 === 0 ? { off: await runOff(), on: await runOn() } : { on: await runOn(), off: await runOff() }
+        pairs.push(pair)
+        log(`${path} pair ${i + 1}: off ${describe(pair.off)} | on ${describe(pair.on)}`)
+      }
+      results.push({
+        path,
+        bodyBytes: bodyOff.length,
+        pairs,
+        throughputRatio: median(pairs.map((p) => p.on.rps / p.off.rps)),
+        cpuRatio: median(pairs.map((p) => p.on.cpuUsPerRequest / p.off.cpuUsPerRequest)),
+      })
+    }
+    return results
+  } finally {
+    killWrk()
+    for (const c of children.reverse()) if (c.child.exitCode === null && c.child.signalCode === null) await c.stop()
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+function describe(r: HttpRun): string {
+  return `${r.rps.toFixed(0)} req/s, ${r.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${r.p99Ms.toFixed(2)} ms`
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
+}
+
+async function measured(server: Spawned, run: () => Promise<{ rps: number; requests: number; p99Ms: number }>): Promise<HttpRun> {
+  const cpu0 = processCpuSeconds(server.child.pid as number)
+  const r = await run()
+  const cpu = processCpuSeconds(server.child.pid as number) - cpu0
+  return { rps: r.rps, cpuUsPerRequest: (cpu * 1e6) / r.requests, p99Ms: r.p99Ms }
+}
+
+/** wrk on CPU 1 with 64 connections (as the HTTP bench), with the key header when given. */
+function wrk(port: number, path: string, durationSec: number, key?: string, connections = 64): Promise<{ rps: number; requests: number; p99Ms: number }> {
+  const header = key === undefined ? [] : ['-H', `X-API-Key: ${key}`]
+  const args = ['-c', '1', 'wrk', '-t', '1', '-c', String(connections), '-d', `${durationSec}s`, '--latency', ...header, `http://127.0.0.1:${port}${path}`]
+  return new Promise((resolve, reject) => {
+    const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    child.once('error', reject)
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`wrk exited with ${code}:\n${out}`))
+      try {
+        const r = parseWrk(out)
+        if (r.errors > 0) return reject(new Error(`wrk saw ${r.errors} errors (non-2xx included):\n${out}`))
+        resolve({ rps: r.requestsPerSec, requests: r.requests, p99Ms: r.p99Ms })
+      } catch (err) {
+        reject(err)
+      }
+    })
+  })
+}
+
+function pin(p: Spawned, cpus: string): void {
+  pinPid(p.child.pid as number, cpus)
+}
+
+function pinPid(pid: number, cpus: string): void {
+  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' })
+}
+
+async function main(): Promise<void> {
+  const which = process.argv[2]
+  if (which === undefined || which === 'micro') {
+    const micro = await benchAuthMicro()
+    for (const m of micro) console.log(`${m.name}: ${m.nsPerRequest.toFixed(0)} ns/request (±${m.rmePercent.toFixed(1)}%)`)
+    const [open, keyed] = micro as [MicroResult, MicroResult]
+    console.log(`auth + rate limit + usage count: ${(keyed.nsPerRequest - open.nsPerRequest).toFixed(0)} ns per request`)
+  }
+  if (which === undefined || which === 'uws') {
+    const u = await benchAuthUws()
+    console.log(`HTTP layer in process (${u.bodyBytes} B reply, wrk -c32, ${u.pairs.length} ABBA runs of 4 s): server CPU per request`)
+    for (const [i, p] of u.pairs.entries()) console.log(`  run ${i + 1}: open ${p.open.toFixed(2)} µs, keyed ${p.keyed.toFixed(2)} µs`)
+    const added = u.medianKeyedUs - u.medianOpenUs
+    console.log(`  median: open ${u.medianOpenUs.toFixed(2)} µs, keyed ${u.medianKeyedUs.toFixed(2)} µs: auth adds ${added.toFixed(2)} µs per request`)
+  }
+  if (which === undefined || which === 'http') {
+    for (const r of await benchAuthHttp()) {
+      console.log(`${r.path} (${r.bodyBytes} B), ${r.pairs.length} ABBA pairs of ${RUN_SEC} s, servers on CPU 0, wrk -c64 and the simulator on CPU 1:`)
+      for (const [i, p] of r.pairs.entries()) console.log(`  pair ${i + 1}: off ${describe(p.off)} | on ${describe(p.on)}`)
+      const pct = (x: number) => `${(x * 100).toFixed(1)}%`
+      console.log(`  authenticated / AUTH_REQUIRED=false, median of pairs: throughput ${pct(r.throughputRatio)}, server CPU per request ${pct(r.cpuRatio)} (target ≤ 105%)`)
+    }
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    console.error(err)
+    process.exit(1)
+  })
+}

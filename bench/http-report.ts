@@ -1,0 +1,111 @@
+import { describePinning, type HttpReport, type ServerRun, ATTEMPTS_PER_PAIR, FOREIGN_LIMIT, MIN_MARKETS_PER_VENUE, PINNINGS } from './http.bench.js'
+
+/** Turns the HTTP bench's report into RESULTS.md rows (the shape run.ts tabulates) and its method paragraph. */
+export interface ReportRow {
+  readonly measure: string
+  readonly result: string
+  readonly target: string
+  readonly ok: boolean | undefined
+}
+
+export function httpRows(r: HttpReport): ReportRow[] {
+  const worldOk = r.world.venuepMarkets >= MIN_MARKETS_PER_VENUE && r.world.venuekMarkets >= MIN_MARKETS_PER_VENUE
+  const rows: ReportRow[] = []
+  for (const t of r.throughput) {
+    const s = t.scenario
+    const service = summary(t.service)
+    const bare = summary(t.bare)
+    const errors = t.service.reduce((a, r) => a + r.wrk.errors, 0)
+    const requests = t.service.reduce((a, r) => a + r.wrk.requests, 0)
+    rows.push({
+      measure: `HTTP: \`GET ${s.path}\`, ${s.connections} connections, ${bytes(t.bodyBytes)} body — service vs bare uWS, same bytes`,
+      result: `**${t.ratio.toFixed(2)} × bare** (pairs ${t.pairRatios.map((x) => x.toFixed(2)).join(', ')}); service ${rate(service.rps)}, p50 ${ms(service.p50)}, p99 ${ms(service.p99)}; bare ${rate(bare.rps)}, p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)}${errors === 0 ? '' : ` — **${count(errors)} of ${count(requests)} service responses were errors**`}${t.disturbed.length === 0 ? '' : ` — **kept after ${ATTEMPTS_PER_PAIR} attempts: ${t.disturbed.join('; ')}**`}`,
+      target: s.target === undefined ? (s.path === '/healthz' ? '— (floor)' : '—') : `≥ ${s.target.minRatio} × bare, p99 ≤ ${s.target.maxP99Ms} ms`,
+      ok: s.target === undefined ? undefined : worldOk && errors === 0 && t.ratio >= s.target.minRatio && service.p99 <= s.target.maxP99Ms,
+    })
+    if (t.acrossRefresh !== undefined) {
+      const a = t.acrossRefresh
+      const w = a.wrk
+      const probes = Object.entries(a.probeStatuses).sort((x, y) => y[1] - x[1])
+      const failed = probes.filter(([k]) => k !== '200')
+      rows.push({
+        measure: `HTTP: \`GET ${s.path}\` across a catalog refresh (one ${t.acrossRefresh.durationSec} s service run starting 1 s before it)`,
+        result:
+          `${rate(w.requestsPerSec)}, p50 ${ms(w.p50Ms)}, p99 ${ms(w.p99Ms)}, max ${ms(w.maxMs)}` +
+          (w.errors === 0 ? '; no errors' : `; **${count(w.errors)} of ${count(w.requests)} responses were errors** (a probe every 200 ms saw ${probes.map(([k, n]) => `${n} × ${k}`).join(', ')})`) +
+          (failed.length > 0 && w.errors === 0 ? `; probe saw ${failed.map(([k, n]) => `${n} × ${k}`).join(', ')}` : '') +
+          (a.refreshInstalled ? '' : ' (the new catalog was not installed by the end of the run)'),
+        target: '— (observation)',
+        ok: undefined,
+      })
+    }
+  }
+  const sm = r.sitemap
+  rows.push({
+    measure: `HTTP: \`GET ${sm.scenario.path}\`, ${bytes(sm.bodyBytes)} body — ${sm.scenario.requests} sequential requests on one keep-alive connection, each to its last byte`,
+    result: `p50 ${ms(sm.service.p50Ms)}, p99 ${ms(sm.service.p99Ms)} (bare uWS, same bytes: p50 ${ms(sm.bare.p50Ms)}, p99 ${ms(sm.bare.p99Ms)})${foreignNote(sm.foreignCores)}`,
+    target: `p99 ≤ ${sm.scenario.maxP99Ms} ms`,
+    ok: worldOk && sm.service.p99Ms <= sm.scenario.maxP99Ms,
+  })
+  return rows
+}
+
+/** The lines above the table: the world the figures were measured on. */
+export function httpLead(r: HttpReport): string[] {
+  const w = r.world
+  return [
+    `Service (\`node dist/src/main.js\`, \`SIM_EXTERNAL=1\`) against the standalone simulator (${w.questions.toLocaleString('en-US')} questions): ${w.venuepMarkets.toLocaleString('en-US')} venuep and ${w.venuekMarkets.toLocaleString('en-US')} venuek markets (\`catalog.markets\` in /readyz), ready in ${(w.readyMs / 1000).toFixed(1)} s, live feeds on at the simulator's default rates.${r.keyed ? ' Requests carry an API key from `POST /api/v2/developers/signup` (key guard, rate-limit headers and usage metering on; `RATE_LIMIT_PER_SEC` and `RATE_LIMIT_BURST` raised so one key can carry the load).' : ''} Pinning: ${describePinning(r.pinning)}.${r.bareBody === 'string' ? ' **Diagnostic run: the bare server holds the body as a JS string (BENCH_HTTP_BARE_BODY=string), not bytes.**' : ''}`,
+  ]
+}
+
+export function httpMethod(r: HttpReport): string[] {
+  const t = r.throughput[0]?.scenario
+  const wrk = t === undefined ? 'wrk' : `wrk (\`-t${t.threads} -c${t.connections} -d${t.durationSec}s --latency\`)`
+  const pinning =
+    r.pinning.name === PINNINGS.split?.name
+      ? [
+          '  Pinning (`taskset`): the server under test (service or bare) on CPU 0, wrk and the simulator on CPU 1, so the measured',
+          '  server has a core of its own and never competes with its load generator; on this 2-vCPU VM unpinned runs spread about',
+          '  twice as wide and let wrk and the server share a core at times. One wrk thread (`-t1`) because it has one core.',
+        ]
+      : [`  Pinning: ${describePinning(r.pinning)}.`]
+  return [
+    '- **HTTP throughput** (`bench/http.bench.ts`; alone: `node dist/bench/run.js http`): each scenario fetches the service\'s',
+    '  response once and starts a bare uWS server (`bench/bare-uws.ts`, own process) that answers every GET with exactly those',
+    `  bytes (${r.bareBody === 'buffer' ? 'held as a Buffer, the best case for uWS' : 'held as a JS string — diagnostic run'}) and the status line and headers the route wrote. ${wrk}`,
+    '  runs against bare, service, bare, service after a 3 s untimed warm-up of each; the ratio is the mean of the two pairs\'',
+    '  service/bare req/s; req/s and latencies are the means of the two runs. Same run, same machine, loopback.',
+    ...pinning,
+    `  The service re-fetches every venue's catalog every ${r.world.refreshMs / 1000} s, which keeps its core busy for 10–17 s at this size;`,
+    `  pairs are scheduled between refreshes and one run across a refresh has its own row. A pair is repeated (up to ${ATTEMPTS_PER_PAIR} attempts)`,
+    `  when a refresh landed in it, the simulator was busy, or the machine had more than ${FOREIGN_LIMIT} cores of other load (process CPU in`,
+    `  /proc/stat beyond our processes, e.g. another test run on the shared VM); a result marked "kept after ${ATTEMPTS_PER_PAIR} attempts" was disturbed in each.`,
+    '- **Sitemap latency**: 5 warm-up requests, then 50 sequential ones on one keep-alive `node:http` connection, each timed from',
+    '  sending the request to the last body byte; p99 is the nearest rank (the slowest of 50). Bare uWS with the same bytes for reference.',
+  ]
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US')
+}
+
+function foreignNote(cores: number): string {
+  return cores > FOREIGN_LIMIT ? ` — **other load on the machine: ${cores.toFixed(2)} cores**` : ''
+}
+
+function summary(runs: readonly ServerRun[]): { rps: number; p50: number; p99: number } {
+  const mean = (f: (r: ServerRun) => number) => runs.reduce((a, r) => a + f(r), 0) / runs.length
+  return { rps: mean((r) => r.wrk.requestsPerSec), p50: mean((r) => r.wrk.p50Ms), p99: mean((r) => r.wrk.p99Ms) }
+}
+
+function rate(rps: number): string {
+  return rps >= 1e3 ? `${(rps / 1e3).toFixed(1)} k req/s` : `${rps.toFixed(0)} req/s`
+}
+
+function ms(x: number): string {
+  return x >= 100 ? `${x.toLocaleString('en-US', { maximumFractionDigits: 0 })} ms` : `${x.toFixed(x >= 10 ? 1 : 2)} ms`
+}
+
+function bytes(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(2)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`
+}

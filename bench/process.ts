@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** Helpers for benches that run the service and the simulator as separate processes. */
+const DIST = join(dirname(fileURLToPath(import.meta.url)), '..')
+export const MAIN_JS = join(DIST, 'src/main.js')
+export const SIM_JS = join(DIST, 'src/sim/cli.js')
+
+export interface Spawned {
+  readonly child: ChildProcess
+  output(): string
+  stop(): Promise<void>
+}
+
+export function spawnNode(script: string, env: Record<string, string>, args: string[] = []): Spawned {
+  const child = spawn(process.execPath, [...args, script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()))
+  return {
+    child,
+    output: () => out,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+        setTimeout(() => child.kill('SIGKILL'), 5_000).unref()
+      }),
+  }
+}
+
+/** Starts the standalone simulator and returns the environment that points the service at it. */
+export async function startStandaloneSim(env: Record<string, string>, timeoutMs = 120_000): Promise<{ sim: Spawned; serviceEnv: Record<string, string> }> {
+  const sim = spawnNode(SIM_JS, env)
+  const deadline = Date.now() + timeoutMs
+  while (!sim.output().includes('# then: npm start')) {
+    if (Date.now() > deadline || sim.child.exitCode !== null) throw new Error(`simulator did not start:\n${sim.output()}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  const serviceEnv: Record<string, string> = {}
+  for (const m of sim.output().matchAll(/^export (\w+)='([^']*)'$/gm)) serviceEnv[m[1] as string] = m[2] as string
+  return { sim, serviceEnv }
+}
+
+/** Polls /readyz until 200; returns the ms it took and the body. */
+export async function waitReady(port: number, startedAt: number, timeoutMs = 120_000): Promise<{ ms: number; body: Record<string, unknown> }> {
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`)
+      if (res.status === 200) return { ms: Date.now() - startedAt, body: (await res.json()) as Record<string, unknown> }
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - startedAt > timeoutMs) throw new Error(`service not ready after ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN)
+  return kb / 1024
+}
+
+export function peakRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024
+}

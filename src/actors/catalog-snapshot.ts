@@ -1,0 +1,52 @@
+import type { Catalog, CatalogEvent, Outcome, PlatformMarket, VenueId } from '../model/types.js'
+
+/**
+ * An immutable, versioned view of one venue's catalog with the lookups readers need. Built once per catalog
+ * sync (off the actor's hot path) and swapped in atomically; readers holding an older snapshot keep a
+ * consistent view.
+ */
+export interface CatalogSnapshot {
+  readonly venue: VenueId
+  /** Increases with every catalog the actor installs. */
+  readonly version: number
+  readonly fetchedAt: number
+  readonly events: readonly CatalogEvent[]
+  readonly eventsById: ReadonlyMap<string, CatalogEvent>
+  readonly marketsById: ReadonlyMap<string, PlatformMarket>
+  readonly outcomesById: ReadonlyMap<string, Outcome>
+  /** Outcomes priced by each instrument (book). */
+  readonly outcomesByInstrument: ReadonlyMap<string, readonly Outcome[]>
+  readonly marketCount: number
+  readonly outcomeCount: number
+}
+
+export function buildCatalogSnapshot(catalog: Catalog, version: number): CatalogSnapshot {
+  const eventsById = new Map<string, CatalogEvent>()
+  const marketsById = new Map<string, PlatformMarket>()
+  const outcomesById = new Map<string, Outcome>()
+  const outcomesByInstrument = new Map<string, Outcome[]>()
+  for (const e of catalog.events) {
+    eventsById.set(e.eventId, e)
+    for (const m of e.markets) {
+      marketsById.set(m.marketId, m)
+      for (const o of m.outcomes) {
+        outcomesById.set(o.outcomeId, o)
+        const list = outcomesByInstrument.get(o.instrumentId)
+        if (list === undefined) outcomesByInstrument.set(o.instrumentId, [o])
+        else list.push(o)
+      }
+    }
+  }
+  return Object.freeze({
+    venue: catalog.venue,
+    version,
+    fetchedAt: catalog.fetchedAt,
+    events: catalog.events,
+    eventsById,
+    marketsById,
+    outcomesById,
+    outcomesByInstrument,
+    marketCount: marketsById.size,
+    outcomeCount: outcomesById.size,
+  })
+}

@@ -1,0 +1,378 @@
+import { Actor, type ActorStatus } from '../core/actor.js'
+import type { Clock, TimerHandle } from '../core/clock.js'
+import type { Logger } from '../core/logger.js'
+import { MICROS_PER_UNIT } from '../core/numbers.js'
+import { OrderBook, type BookReader } from '../book/order-book.js'
+import type { Catalog, Quote, VenueId } from '../model/types.js'
+import type { FeedEvent, FeedStatus, VenueAdapter, VenueFeed } from '../venues/types.js'
+import { buildCatalogSnapshot, type CatalogSnapshot } from './catalog-snapshot.js'
+
+/**
+ * One actor per venue, the only writer of that venue's catalog, books and quotes. Socket callbacks and the
+ * catalog fetch only `send` messages; `process` applies them synchronously and publishes immutable results:
+ * a `CatalogSnapshot` per catalog sync and a `Quote` per top-of-book change (coalesced per wire frame).
+ *
+ * Staleness: when the feed reports instruments stale (disconnect, gap, stall, unreadable frame) their books
+ * are reset and their last quotes are republished with `stale: true`; the next snapshot makes them live again.
+ */
+export type VenueMessage =
+  | { readonly type: 'catalog_loaded'; readonly snapshot: CatalogSnapshot; readonly instruments: readonly string[] }
+  | { readonly type: 'catalog_failed'; readonly error: string }
+  | { readonly type: 'feed'; readonly events: readonly FeedEvent[]; readonly receivedAt: number }
+
+export interface VenueStatus {
+  readonly venue: VenueId
+  readonly actor: ActorStatus
+  readonly ready: boolean
+  readonly catalog: {
+    readonly loaded: boolean
+    readonly version: number
+    readonly events: number
+    readonly markets: number
+    readonly outcomes: number
+    readonly fetchedAt: number | undefined
+    readonly lastError: string | undefined
+  }
+  readonly books: { readonly instruments: number; readonly synced: number; readonly stale: number }
+  readonly feed: FeedStatus | undefined
+}
+
+/** Venue-pushed statistics for an instrument (venuek ticker frames). */
+export interface InstrumentStats {
+  readonly volume: number | undefined
+  readonly openInterest: number | undefined
+  readonly at: number
+}
+
+export interface VenueActorOptions {
+  readonly adapter: VenueAdapter
+  readonly clock: Clock
+  readonly log: Logger
+  readonly catalogRefreshMs: number
+  readonly mailboxCapacity?: number
+}
+
+interface InstrumentState {
+  readonly id: string
+  readonly book: OrderBook
+  /** Last traded price in micros. */
+  lastTrade: number | undefined
+  stats: InstrumentStats | undefined
+  /** Set by a `stale` feed event (or a restart), cleared by the next snapshot. */
+  stale: boolean
+  /** The last published quote. */
+  quote: Quote | undefined
+  /** The frame number that last touched this instrument (dedupes requotes within a frame). */
+  touchedInFrame: number
+}
+
+type QuoteListener = (quotes: readonly Quote[]) => void
+type CatalogListener = (snapshot: CatalogSnapshot) => void
+
+const CATALOG_RETRY_MS = 2_000
+
+export class VenueActor extends Actor<VenueMessage> {
+  readonly venue: VenueId
+  readonly #o: VenueActorOptions
+  #catalog: CatalogSnapshot | undefined
+  #catalogVersion = 0
+  #catalogError: string | undefined
+  /** Everything about one streamed instrument in one record: one map lookup per feed event. */
+  #instruments = new Map<string, InstrumentState>()
+  #publishSeq = 0
+  /** Streamed instruments whose book currently has a snapshot (kept incrementally for readiness). */
+  #synced = 0
+  #frame = 0
+  #ready = false
+  #feed: VenueFeed | undefined
+  #loading: AbortController | undefined
+  #refreshTimer: TimerHandle | undefined
+  #retryTimer: TimerHandle | undefined
+  readonly #quoteListeners = new Set<QuoteListener>()
+  readonly #catalogListeners = new Set<CatalogListener>()
+
+  constructor(options: VenueActorOptions) {
+    super(`venue:${options.adapter.id}`, options.mailboxCapacity)
+    this.venue = options.adapter.id
+    this.#o = options
+  }
+
+  // ------------------------------------------------------------------------------------------ readers
+
+  subscribeQuotes(listener: QuoteListener): () => void {
+    this.#quoteListeners.add(listener)
+    return () => this.#quoteListeners.delete(listener)
+  }
+
+  subscribeCatalog(listener: CatalogListener): () => void {
+    this.#catalogListeners.add(listener)
+    return () => this.#catalogListeners.delete(listener)
+  }
+
+  catalog(): CatalogSnapshot | undefined {
+    return this.#catalog
+  }
+
+  quote(instrumentId: string): Quote | undefined {
+    return this.#instruments.get(instrumentId)?.quote
+  }
+
+  /** Every published quote (live or stale) of the streamed instruments. */
+  *quotes(): IterableIterator<Quote> {
+    for (const st of this.#instruments.values()) if (st.quote !== undefined) yield st.quote
+  }
+
+  /** Read-only book view; use it synchronously (the actor mutates the book between messages). */
+  book(instrumentId: string): BookReader | undefined {
+    return this.#instruments.get(instrumentId)?.book
+  }
+
+  stats(instrumentId: string): InstrumentStats | undefined {
+    return this.#instruments.get(instrumentId)?.stats
+  }
+
+  /** True once the catalog is loaded and every streamed book has had its first snapshot. Stays true. */
+  get ready(): boolean {
+    return this.#ready
+  }
+
+  venueStatus(): VenueStatus {
+    let synced = 0
+    let stale = 0
+    for (const st of this.#instruments.values()) {
+      if (st.book.hasSnapshot) synced++
+      if (st.stale) stale++
+    }
+    const c = this.#catalog
+    return {
+      venue: this.venue,
+      actor: this.status,
+      ready: this.#ready,
+      catalog: {
+        loaded: c !== undefined,
+        version: c?.version ?? 0,
+        events: c?.events.length ?? 0,
+        markets: c?.marketCount ?? 0,
+        outcomes: c?.outcomeCount ?? 0,
+        fetchedAt: c?.fetchedAt,
+        lastError: this.#catalogError,
+      },
+      books: { instruments: this.#instruments.size, synced, stale },
+      feed: this.#feed?.status(),
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ lifecycle
+
+  protected override onStart(): void {
+    // A restart rebuilds every book from the venue: nothing from a failed run is trusted. Instruments keep
+    // their last quotes, demoted to stale, until fresh snapshots arrive.
+    const demoted: Quote[] = []
+    for (const st of this.#instruments.values()) {
+      st.book.reset()
+      st.stale = true
+      if (st.quote !== undefined && !st.quote.stale) {
+        st.quote = { ...st.quote, stale: true, seq: ++this.#publishSeq }
+        demoted.push(st.quote)
+      }
+    }
+    this.#synced = 0
+    if (demoted.length > 0) for (const listener of this.#quoteListeners) listener(demoted)
+    this.#feed = this.#o.adapter.createFeed((events, receivedAt) => {
+      this.send({ type: 'feed', events, receivedAt })
+    })
+    this.#loadCatalog()
+    this.#refreshTimer = this.#o.clock.setInterval(() => this.#loadCatalog(), this.#o.catalogRefreshMs)
+  }
+
+  protected override onStop(): void {
+    this.#o.clock.clearInterval(this.#refreshTimer)
+    this.#o.clock.clearTimeout(this.#retryTimer)
+    this.#loading?.abort()
+    this.#loading = undefined
+    this.#feed?.close()
+    this.#feed = undefined
+  }
+
+  #loadCatalog(): void {
+    if (this.#loading !== undefined) return
+    const controller = new AbortController()
+    this.#loading = controller
+    this.#o.adapter
+      .fetchCatalog(controller.signal)
+      .then((catalog: Catalog) => {
+        if (controller.signal.aborted) return
+        // Index building happens here, outside `process`, so the actor only swaps a finished snapshot in.
+        const snapshot = buildCatalogSnapshot(catalog, 0)
+        this.send({ type: 'catalog_loaded', snapshot, instruments: this.#o.adapter.instrumentsOf(catalog) })
+      })
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) this.send({ type: 'catalog_failed', error: err instanceof Error ? err.message : String(err) })
+      })
+      .finally(() => {
+        if (this.#loading === controller) this.#loading = undefined
+      })
+  }
+
+  // ------------------------------------------------------------------------------------------ process
+
+  protected process(message: VenueMessage): void {
+    switch (message.type) {
+      case 'feed':
+        return this.#applyFeed(message.events, message.receivedAt)
+      case 'catalog_loaded':
+        return this.#installCatalog(message.snapshot, message.instruments)
+      case 'catalog_failed':
+        return this.#catalogFailed(message.error)
+    }
+  }
+
+  #installCatalog(built: CatalogSnapshot, instruments: readonly string[]): void {
+    const snapshot = Object.freeze({ ...built, version: ++this.#catalogVersion })
+    this.#catalog = snapshot
+    this.#catalogError = undefined
+    const next = new Map<string, InstrumentState>()
+    for (const id of instruments) {
+      next.set(id, this.#instruments.get(id) ?? { id, book: new OrderBook(), lastTrade: undefined, stats: undefined, stale: false, quote: undefined, touchedInFrame: 0 })
+    }
+    this.#instruments = next
+    this.#synced = 0
+    for (const st of next.values()) if (st.book.hasSnapshot) this.#synced++
+    this.#feed?.setInstruments(instruments)
+    this.#o.log.info({ venue: this.venue, version: snapshot.version, events: snapshot.events.length, instruments: next.size }, 'catalog installed')
+    for (const listener of this.#catalogListeners) listener(snapshot)
+    this.#checkReady()
+  }
+
+  #catalogFailed(error: string): void {
+    this.#catalogError = error
+    this.#o.log.warn({ venue: this.venue, error }, 'catalog sync failed')
+    if (this.#catalog === undefined) {
+      this.#o.clock.clearTimeout(this.#retryTimer)
+      this.#retryTimer = this.#o.clock.setTimeout(() => this.#loadCatalog(), CATALOG_RETRY_MS)
+    }
+  }
+
+  #applyFeed(events: readonly FeedEvent[], receivedAt: number): void {
+    const frame = ++this.#frame
+    // A fresh array per frame: young-generation allocation is cheaper than truncating a shared one.
+    const touched: InstrumentState[] = []
+    let venueTs = 0
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i] as FeedEvent
+      if (e.type === 'stale') {
+        for (const id of e.instrumentIds) {
+          const st = this.#instruments.get(id)
+          if (st === undefined) continue
+          if (st.book.hasSnapshot) this.#synced--
+          st.book.reset()
+          st.stale = true
+          if (st.touchedInFrame !== frame) {
+            st.touchedInFrame = frame
+            touched.push(st)
+          }
+        }
+        continue
+      }
+      const st = this.#instruments.get(e.instrumentId)
+      if (st === undefined) continue
+      if (e.venueTs > venueTs) venueTs = e.venueTs
+      switch (e.type) {
+        case 'snapshot':
+          if (!st.book.hasSnapshot) this.#synced++
+          st.book.applySnapshot(e.bids, e.asks)
+          st.stale = false
+          break
+        case 'level':
+          st.book.setLevel(e.side, e.price, e.size)
+          break
+        case 'delta':
+          st.book.addToLevel(e.side, e.price, e.delta)
+          break
+        case 'trade':
+          st.lastTrade = e.price
+          break
+        case 'stats':
+          st.stats = { volume: e.volume, openInterest: e.openInterest, at: e.venueTs }
+          continue
+      }
+      if (st.touchedInFrame !== frame) {
+        st.touchedInFrame = frame
+        touched.push(st)
+      }
+    }
+    if (touched.length === 0) return
+    let published: Quote[] | undefined
+    for (let i = 0; i < touched.length; i++) {
+      const q = this.#requote(touched[i] as InstrumentState, venueTs || receivedAt, receivedAt)
+      if (q !== undefined) (published ??= []).push(q)
+    }
+    if (published !== undefined) for (const listener of this.#quoteListeners) listener(published)
+    if (!this.#ready) this.#checkReady()
+  }
+
+  /** Recomputes an instrument's quote; stores and returns it only if something a reader sees changed. */
+  #requote(st: InstrumentState, venueTs: number, receivedAt: number): Quote | undefined {
+    const book = st.book
+    const prev = st.quote
+    const live = book.hasSnapshot && !st.stale
+    if (!live && prev === undefined) return undefined
+    let bestBid: number | undefined
+    let bestAsk: number | undefined
+    let bestBidSize: number | undefined
+    let bestAskSize: number | undefined
+    if (live) {
+      const bid = book.bestBid()
+      const ask = book.bestAsk()
+      const bidSize = book.bestBidSize()
+      const askSize = book.bestAskSize()
+      bestBid = bid === undefined ? undefined : bid / MICROS_PER_UNIT
+      bestAsk = ask === undefined ? undefined : ask / MICROS_PER_UNIT
+      bestBidSize = bidSize === undefined ? undefined : bidSize / MICROS_PER_UNIT
+      bestAskSize = askSize === undefined ? undefined : askSize / MICROS_PER_UNIT
+    } else {
+      // A stale quote keeps the last prices the venue showed us, flagged.
+      bestBid = prev?.bestBid
+      bestAsk = prev?.bestAsk
+      bestBidSize = prev?.bestBidSize
+      bestAskSize = prev?.bestAskSize
+    }
+    const lastTradePrice = st.lastTrade === undefined ? prev?.lastTradePrice : st.lastTrade / MICROS_PER_UNIT
+    const stale = !live
+    if (
+      prev !== undefined &&
+      prev.stale === stale &&
+      prev.bestBid === bestBid &&
+      prev.bestAsk === bestAsk &&
+      prev.bestBidSize === bestBidSize &&
+      prev.bestAskSize === bestAskSize &&
+      prev.lastTradePrice === lastTradePrice
+    ) {
+      return undefined
+    }
+    const quote: Quote = {
+      venue: this.venue,
+      instrumentId: st.id,
+      bestBid,
+      bestBidSize,
+      bestAsk,
+      bestAskSize,
+      lastTradePrice,
+      probability: this.#o.adapter.probability({ bestBid, bestAsk, lastTradePrice }),
+      // A stale flag flip is not a venue quote change: keep the venue time of the last real change.
+      venueTs: stale && prev !== undefined ? prev.venueTs : venueTs,
+      receivedAt: stale && prev !== undefined ? prev.receivedAt : receivedAt,
+      stale,
+      seq: ++this.#publishSeq,
+    }
+    st.quote = quote
+    return quote
+  }
+
+  #checkReady(): void {
+    if (this.#ready || this.#catalog === undefined || this.#feed === undefined) return
+    if (this.#synced < this.#instruments.size || this.#feed.status().subscribed < this.#instruments.size) return
+    this.#ready = true
+    this.#o.log.info({ venue: this.venue, instruments: this.#instruments.size }, 'venue ready: catalog loaded, every book synced')
+  }
+}

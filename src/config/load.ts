@@ -1,0 +1,165 @@
+import { readFileSync, existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Value } from '@sinclair/typebox/value'
+import { ConfigSchema, type Config } from './schema.js'
+
+/**
+ * Loads the configuration: config/default.json, then config/live.json when VENUES=live, then
+ * config/test.json when NODE_ENV=test (or CONFIG_PROFILE=test), then environment overrides, then explicit
+ * `overrides` (tests). Validates against the schema, listing every problem, and returns a deep-frozen object.
+ * This is the only module that reads process.env.
+ */
+export interface LoadOptions {
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** Directory holding default.json, live.json, test.json; defaults to the repository's config/. */
+  readonly configDir?: string
+  /** Deep-merged last; for tests. */
+  readonly overrides?: DeepPartial<Config>
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] }
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const REPO_CONFIG_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../config')
+
+export function loadConfig(options: LoadOptions = {}): Config {
+  const env = options.env ?? process.env
+  const dir = options.configDir ?? REPO_CONFIG_DIR
+  const layers: unknown[] = [readJson(join(dir, 'default.json'))]
+  const profiles = ['default']
+  if (env.VENUES === 'live') {
+    layers.push(readJson(join(dir, 'live.json')))
+    profiles.push('live')
+  }
+  if (env.CONFIG_PROFILE === 'test' || env.NODE_ENV === 'test') {
+    layers.push(readJson(join(dir, 'test.json')))
+    profiles.push('test')
+  }
+  layers.push(fromEnv(env))
+  if (options.overrides !== undefined) layers.push(options.overrides)
+  const merged = layers.reduce<Record<string, unknown>>((acc, layer) => deepMerge(acc, layer as Record<string, unknown>), {})
+  merged.profile = profiles.join('+')
+  return validate(merged)
+}
+
+/** Validates a raw object against the schema (defaults applied), then deep-freezes it. */
+export function validate(raw: unknown): Config {
+  const withDefaults = Value.Default(ConfigSchema, structuredClone(raw))
+  const problems = [...Value.Errors(ConfigSchema, withDefaults)].map((e) => `${e.path || '/'}: ${e.message}`)
+  if (problems.length > 0) throw new ConfigError(problems)
+  return deepFreeze(withDefaults as Config)
+}
+
+function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const http: Record<string, unknown> = {}
+  if (env.PORT !== undefined) http.port = toInt('PORT', env.PORT)
+  if (env.HOST !== undefined) http.host = env.HOST
+  if (Object.keys(http).length > 0) out.http = http
+  if (env.DATA_DIR !== undefined) out.dataDir = env.DATA_DIR
+  if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') out.databaseUrl = env.DATABASE_URL
+  if (env.LOG_LEVEL !== undefined) out.logLevel = env.LOG_LEVEL
+  const database: Record<string, unknown> = {}
+  if (env.DATABASE_POOL_MAX !== undefined) database.poolMax = toInt('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX)
+  if (Object.keys(database).length > 0) out.database = database
+  const auth: Record<string, unknown> = {}
+  if (env.AUTH_REQUIRED !== undefined) auth.required = toBool('AUTH_REQUIRED', env.AUTH_REQUIRED)
+  if (env.API_KEY_PREFIX !== undefined) auth.keyPrefix = env.API_KEY_PREFIX
+  const rateLimit: Record<string, unknown> = {}
+  if (env.RATE_LIMIT_PER_SEC !== undefined) rateLimit.perSecond = toNumber('RATE_LIMIT_PER_SEC', env.RATE_LIMIT_PER_SEC)
+  if (env.RATE_LIMIT_BURST !== undefined) rateLimit.burst = toInt('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST)
+  if (Object.keys(rateLimit).length > 0) auth.rateLimit = rateLimit
+  if (Object.keys(auth).length > 0) out.auth = auth
+  const smtp = defined({ url: env.SMTP_URL, from: env.SMTP_FROM })
+  if (smtp !== undefined) out.alerts = { smtp }
+  const venues: Record<string, unknown> = {}
+  if (env.VENUES !== undefined) venues.mode = env.VENUES
+  // Per-venue endpoint overrides (for a standalone simulator or a staging venue), like tardis' WSS_URL_<X>.
+  const venuep = defined({
+    gammaUrl: env.VENUEP_GAMMA_URL,
+    clobUrl: env.VENUEP_CLOB_URL,
+    clobWsUrl: env.VENUEP_CLOB_WS_URL,
+    dataUrl: env.VENUEP_DATA_URL,
+    eventUrlTemplate: env.VENUEP_EVENT_URL_TEMPLATE,
+  })
+  const venuek = defined({
+    restUrl: env.VENUEK_REST_URL,
+    wsUrl: env.VENUEK_WS_URL,
+    eventUrlTemplate: env.VENUEK_EVENT_URL_TEMPLATE,
+    apiKeyId: env.VENUEK_API_KEY_ID,
+    privateKeyPath: env.VENUEK_PRIVATE_KEY_PATH,
+  })
+  if (venuep !== undefined) venues.venuep = venuep
+  if (venuek !== undefined) venues.venuek = venuek
+  if (Object.keys(venues).length > 0) out.venues = venues
+  const sim: Record<string, unknown> = {}
+  if (env.SIM_SEED !== undefined) sim.seed = toInt('SIM_SEED', env.SIM_SEED)
+  if (env.SIM_QUESTIONS !== undefined) sim.questions = toInt('SIM_QUESTIONS', env.SIM_QUESTIONS)
+  if (env.SIM_BOOK_DEPTH !== undefined) sim.bookDepth = toInt('SIM_BOOK_DEPTH', env.SIM_BOOK_DEPTH)
+  if (env.SIM_EXTERNAL !== undefined) sim.external = env.SIM_EXTERNAL === '1' || env.SIM_EXTERNAL === 'true'
+  if (env.SIM_PORT_BASE !== undefined) {
+    const base = toInt('SIM_PORT_BASE', env.SIM_PORT_BASE)
+    sim.ports = typeof base === 'number' ? { gamma: base, clob: base + 1, data: base + 2, venuek: base + 3 } : base
+  }
+  if (Object.keys(sim).length > 0) out.sim = sim
+  return out
+}
+
+function defined(o: Record<string, string | undefined>): Record<string, string> | undefined {
+  const entries = Object.entries(o).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')
+  return entries.length === 0 ? undefined : Object.fromEntries(entries)
+}
+
+function toInt(name: string, value: string): number | string {
+  // Leave malformed values as strings so validation reports them with the key's path.
+  return /^-?\d+$/.test(value) ? Number(value) : `${value} (from ${name})`
+}
+
+function toNumber(name: string, value: string): number | string {
+  return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : `${value} (from ${name})`
+}
+
+/** `true`/`1`/`false`/`0`; anything else stays a string so validation names the key. */
+function toBool(name: string, value: string): boolean | string {
+  const v = value.trim().toLowerCase()
+  if (v === 'true' || v === '1') return true
+  if (v === 'false' || v === '0') return false
+  return `${value} (from ${name})`
+}
+
+function readJson(path: string): Record<string, unknown> {
+  if (!existsSync(path)) throw new ConfigError([`${path}: file not found`])
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
+  } catch (err) {
+    throw new ConfigError([`${path}: ${err instanceof Error ? err.message : String(err)}`])
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function deepMerge(base: Record<string, unknown>, layer: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base }
+  for (const [k, v] of Object.entries(layer)) {
+    if (v === undefined) continue
+    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Record<string, unknown>, v) : v
+  }
+  return out
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v)
+  }
+  return value
+}

@@ -1,0 +1,355 @@
+import { Type, type Static } from '@sinclair/typebox'
+
+/**
+ * The service's configuration: one schema with defaults and units, validated at boot (load.ts), then frozen
+ * and passed explicitly. Units are in the names (`…Ms`, `…PerSec`). `additionalProperties: false` everywhere
+ * so a misspelled key fails the boot instead of being silently ignored.
+ */
+const Url = Type.String({ minLength: 1 })
+const Ms = (def: number, min = 0) => Type.Integer({ minimum: min, default: def })
+
+/** Connection lifecycle settings shared by both venues' feeds (spread into each feed's schema). */
+const feedReconnect = {
+  /** First reconnect delay; doubles per attempt (full jitter) up to reconnectMaxMs. */
+  reconnectBaseMs: Ms(500, 10),
+  reconnectMaxMs: Ms(30_000, 100),
+  /** A socket that delivers nothing (data, PONG, heartbeat) for this long is declared stale and replaced. */
+  staleAfterMs: Ms(30_000, 100),
+  connectTimeoutMs: Ms(10_000, 100),
+  /**
+   * A subscription must be acknowledged, and every subscribed book must get its snapshot, within this long;
+   * otherwise the feed resubscribes (a venue that swallowed the command would leave the book dead forever).
+   */
+  snapshotTimeoutMs: Ms(15_000, 100),
+}
+
+export const VenuepConfigSchema = Type.Object(
+  {
+    gammaUrl: Url,
+    clobUrl: Url,
+    clobWsUrl: Url,
+    dataUrl: Url,
+    /** Public link to an event page; `{slug}` is replaced. In sim mode it points at the simulator. */
+    eventUrlTemplate: Type.String({ default: 'https://polymarket.com/event/{slug}' }),
+    catalog: Type.Object(
+      {
+        /** Gamma page size (the venue documents no maximum; 100 keeps responses small). */
+        pageSize: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+        refreshMs: Ms(60_000, 1_000),
+        /** Closed events are synced only if they ended within this many days (the live venue has ~100k). */
+        closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
+        /** Upper bound on events synced, a guard against an unbounded live catalog. */
+        maxEvents: Type.Integer({ minimum: 1, default: 50_000 }),
+      },
+      { additionalProperties: false },
+    ),
+    feed: Type.Object(
+      {
+        ...feedReconnect,
+        /** The venue stops updating assets past ~500 per connection (venuep.md §3.1.4); stay below it. */
+        maxAssetsPerConnection: Type.Integer({ minimum: 1, maximum: 500, default: 450 }),
+        /** Large subscribe frames make the venue close the socket; chunk at ~100 ids per frame. */
+        maxIdsPerFrame: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+        /** The venue expects a text PING about every 10 s. */
+        pingIntervalMs: Ms(10_000, 100),
+      },
+      { additionalProperties: false },
+    ),
+    httpTimeoutMs: Ms(10_000, 100),
+  },
+  { additionalProperties: false },
+)
+
+export const VenuekConfigSchema = Type.Object(
+  {
+    restUrl: Url,
+    wsUrl: Url,
+    /** Public link to an event page; `{event_ticker}` is replaced. In sim mode it points at the simulator. */
+    eventUrlTemplate: Type.String({ default: 'https://kalshi.com/markets/{event_ticker}' }),
+    /** API key id (UUID) for signed requests; required by the live WebSocket. */
+    apiKeyId: Type.Optional(Type.String({ minLength: 1 })),
+    /** Path to the RSA private key (PEM) matching apiKeyId. */
+    privateKeyPath: Type.Optional(Type.String({ minLength: 1 })),
+    catalog: Type.Object(
+      {
+        /** /events allows at most 200 per page. */
+        pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
+        refreshMs: Ms(60_000, 1_000),
+        closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
+        maxEvents: Type.Integer({ minimum: 1, default: 50_000 }),
+      },
+      { additionalProperties: false },
+    ),
+    feed: Type.Object(
+      {
+        ...feedReconnect,
+        /** Markets per `subscribe` command (one sid each); a sequence gap resyncs one such group. */
+        marketsPerSubscription: Type.Integer({ minimum: 1, maximum: 2_000, default: 250 }),
+        /**
+         * Groups subscribed but still waiting for their snapshots at once. Subscribing everything at once makes the
+         * venue queue every snapshot for one socket; past its buffer it drops the subscription (error 25).
+         */
+        maxSubscriptionsInFlight: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
+      },
+      { additionalProperties: false },
+    ),
+    httpTimeoutMs: Ms(10_000, 100),
+  },
+  { additionalProperties: false },
+)
+
+export const SimConfigSchema = Type.Object(
+  {
+    seed: Type.Integer({ default: 42 }),
+    /** Canonical questions in the simulated world (each listed on one or both venues). */
+    questions: Type.Integer({ minimum: 1, default: 2_400 }),
+    wallets: Type.Integer({ minimum: 0, default: 400 }),
+    bookDepth: Type.Integer({ minimum: 1, maximum: 100, default: 12 }),
+    quoteChangesPerSec: Type.Number({ minimum: 0, default: 400 }),
+    tradesPerSec: Type.Number({ minimum: 0, default: 4 }),
+    dislocationsPerMin: Type.Number({ minimum: 0, default: 3 }),
+    stepMs: Ms(50, 1),
+    /** Require RSA-PSS signed venuek WebSocket handshakes (the service then signs with a generated key). */
+    venuekAuth: Type.Boolean({ default: true }),
+    host: Type.String({ default: '127.0.0.1' }),
+    /**
+     * Use a simulator that is already running (`npm run sim`) at the configured venue URLs instead of starting
+     * one in-process. Data is still labelled simulated.
+     */
+    external: Type.Boolean({ default: false }),
+    /** Ports of the standalone simulator (`npm run sim`); 0 picks free ports. */
+    ports: Type.Object(
+      {
+        gamma: Type.Integer({ minimum: 0, maximum: 65_535, default: 7101 }),
+        clob: Type.Integer({ minimum: 0, maximum: 65_535, default: 7102 }),
+        data: Type.Integer({ minimum: 0, maximum: 65_535, default: 7103 }),
+        venuek: Type.Integer({ minimum: 0, maximum: 65_535, default: 7104 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/**
+ * API keys, authentication and rate limits (issue 4). Keys are checked on every data endpoint unless `required`
+ * is false (AUTH_REQUIRED=false, local use only); developer key management always needs a key.
+ */
+export const AuthConfigSchema = Type.Object(
+  {
+    /** Require `X-API-Key` on data and alert endpoints. */
+    required: Type.Boolean({ default: true }),
+    /** Fixed service prefix of every key value (the spec's `<API_KEY_PREFIX>`). Changing it invalidates no key. */
+    keyPrefix: Type.String({ pattern: '^[a-z][a-z0-9_]{1,15}$', default: 'pmk_live_' }),
+    /** Active (unrevoked) keys one account may hold; rate limits are per key, so this also caps an account's rate. */
+    maxActiveKeysPerAccount: Type.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
+    cache: Type.Object(
+      {
+        /** Validated keys kept in memory (LRU), with their rate-limit buckets. */
+        maxKeys: Type.Integer({ minimum: 10, default: 10_000 }),
+        /** Unknown keys remembered (LRU), so repeated bad keys do not reach the database. */
+        maxUnknownKeys: Type.Integer({ minimum: 10, default: 10_000 }),
+        unknownKeyTtlMs: Ms(60_000, 0),
+        /** A cached key is re-read from the database in the background this often (belt and braces). */
+        revalidateMs: Ms(300_000, 1_000),
+        /** Concurrent database lookups of uncached keys; beyond it, 503 (a flood of random keys). */
+        maxPendingLookups: Type.Integer({ minimum: 1, default: 256 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    /**
+     * How often each replica polls for keys revoked elsewhere: the bound on revocation reaching another replica
+     * when NOTIFY is not heard (on Postgres it usually arrives within milliseconds).
+     */
+    revocationPollMs: Ms(1_000, 50),
+    rateLimit: Type.Object(
+      {
+        /** Token bucket per key and replica: refill rate (requests per second). */
+        perSecond: Type.Number({ exclusiveMinimum: 0, default: 20 }),
+        /** Bucket size: requests a key may make at once after being idle (also `X-RateLimit-Limit`). */
+        burst: Type.Integer({ minimum: 1, default: 40 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    usage: Type.Object(
+      {
+        /** Request counts are kept in memory and written to the store this often (one statement per flush). */
+        flushMs: Ms(10_000, 100),
+        retentionDays: Type.Integer({ minimum: 1, maximum: 400, default: 30 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false, default: {} },
+)
+
+/**
+ * Spread history (issue 5): what the sampler records, how it writes, how long raw points are kept. The rules are in
+ * src/spreads/history-sampler.ts and the storage policy in migration 0004.
+ */
+export const SpreadHistoryConfigSchema = Type.Object(
+  {
+    /** At most one point per pair per this long; a change held back is written when the window opens. */
+    minIntervalMs: Ms(60_000, 1_000),
+    /** A point is recorded when the spread moved at least this much (basis points) since the pair's last point… */
+    minChangeBps: Type.Number({ minimum: 0, maximum: 10_000, default: 10 }),
+    /** …or when platform_a flipped, or when a smaller price move has waited this long (slow drift still shows). */
+    heartbeatMs: Ms(3_600_000, 1_000),
+    /** Points waiting to be written; beyond it, superseded points are thinned, then the oldest dropped (counted). */
+    queueCapacity: Type.Integer({ minimum: 100, default: 100_000 }),
+    /** Points per insert statement; a full batch is written at once, without waiting for the flush timer. */
+    batchSize: Type.Integer({ minimum: 1, maximum: 10_000, default: 1_000 }),
+    /** The queue is written (and held-back points released) at least this often. */
+    flushMs: Ms(1_000, 10),
+    /** Raw points are kept this many days; daily closes forever. At least 31: the `1m` range reads 30 days. */
+    retentionDays: Type.Integer({ minimum: 31, maximum: 3_650, default: 35 }),
+    /** Rows per retention DELETE statement. */
+    retentionBatchSize: Type.Integer({ minimum: 100, maximum: 100_000, default: 5_000 }),
+    /** Statements per retention run at most; the rest waits for the next run. */
+    retentionMaxBatches: Type.Integer({ minimum: 1, default: 200 }),
+    /** Retention run period (the first run is a minute after boot). */
+    retentionIntervalMs: Ms(3_600_000, 1_000),
+    /** Graceful shutdown retries writing the queue for at most this long before giving up (logged, counted). */
+    closeTimeoutMs: Ms(10_000, 0),
+  },
+  { additionalProperties: false, default: {} },
+)
+
+/**
+ * Alert evaluation and delivery (issue 5): src/alerts/. Semantics of triggers, hysteresis and cooldown are in
+ * src/alerts/trigger-machine.ts and evaluator.ts; delivery (outbox, leases, retries) in delivery-worker.ts.
+ */
+export const AlertDeliveryConfigSchema = Type.Object(
+  {
+    /** Deliveries in flight at once on this replica; 0: this replica evaluates but leaves delivery to others. */
+    concurrency: Type.Integer({ minimum: 0, maximum: 256, default: 8 }),
+    /** Outbox poll period. This replica's own firings and test deliveries are claimed at once, without waiting. */
+    pollMs: Ms(1_000, 10),
+    /** A claimed delivery is its worker's for this long; a crashed worker's deliveries are claimed again after it. */
+    leaseMs: Ms(60_000, 1_000),
+    /** Attempts per delivery before it is marked failed. */
+    maxAttempts: Type.Integer({ minimum: 1, maximum: 50, default: 8 }),
+    /** Retry backoff: doubling from this, capped at backoffMaxMs, with jitter (src/alerts/retry-policy.ts). */
+    backoffBaseMs: Ms(30_000, 1),
+    backoffMaxMs: Ms(3_600_000, 1),
+    /** A webhook that has not answered within this long has failed the attempt. Must be below leaseMs. */
+    webhookTimeoutMs: Ms(10_000, 100),
+    /** Graceful shutdown: in-flight deliveries get this long, then are aborted and handed back to the outbox. */
+    shutdownGraceMs: Ms(5_000, 0),
+    /** Delivered and failed deliveries are kept this many days (the delivery log). */
+    retentionDays: Type.Integer({ minimum: 1, maximum: 3_650, default: 30 }),
+  },
+  { additionalProperties: false, default: {} },
+)
+
+/** SMTP server for e-mail alerts. Unset url and host: e-mail deliveries fail at once with `smtp_not_configured`. */
+export const SmtpConfigSchema = Type.Object(
+  {
+    /** `smtp://user:pass@host:587` or `smtps://…:465` (SMTP_URL); wins over the fields below. */
+    url: Type.Optional(Type.String({ minLength: 1 })),
+    host: Type.Optional(Type.String({ minLength: 1 })),
+    port: Type.Integer({ minimum: 1, maximum: 65_535, default: 587 }),
+    /** TLS from the first byte (port 465); otherwise STARTTLS is used when the server offers it. */
+    secure: Type.Boolean({ default: false }),
+    /** Refuse to send over a connection that was not upgraded with STARTTLS. */
+    requireTls: Type.Boolean({ default: false }),
+    user: Type.Optional(Type.String({ minLength: 1 })),
+    password: Type.Optional(Type.String()),
+    /** Sender address (SMTP_FROM). */
+    from: Type.String({ minLength: 3, default: 'Spread alerts <alerts@localhost>' }),
+    /** Connection, greeting and socket inactivity timeout. */
+    timeoutMs: Ms(10_000, 100),
+  },
+  { additionalProperties: false, default: {} },
+)
+
+export const ConfigSchema = Type.Object(
+  {
+    /** Which config profile produced this object (default, live, test), for logs and /readyz. */
+    profile: Type.String({ default: 'default' }),
+    http: Type.Object(
+      {
+        host: Type.String({ default: '127.0.0.1' }),
+        port: Type.Integer({ minimum: 0, maximum: 65_535, default: 8080 }),
+      },
+      { additionalProperties: false },
+    ),
+    dataDir: Type.String({ minLength: 1, default: './data' }),
+    /** Postgres connection string; when absent the embedded PGlite in dataDir is used. */
+    databaseUrl: Type.Optional(Type.String({ minLength: 1 })),
+    logLevel: Type.Union(
+      [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')],
+      { default: 'info' },
+    ),
+    venues: Type.Object(
+      {
+        /** `sim`: start the venue simulator in-process and point the adapters at it; `live`: the real venues. */
+        mode: Type.Union([Type.Literal('sim'), Type.Literal('live')], { default: 'sim' }),
+        venuep: VenuepConfigSchema,
+        venuek: VenuekConfigSchema,
+      },
+      { additionalProperties: false },
+    ),
+    sim: SimConfigSchema,
+    spreads: Type.Object(
+      {
+        /** Manual cross-venue matches (JSON), relative to the working directory. */
+        manualMatchesPath: Type.String({ default: 'config/matches.json' }),
+        /** Freshness re-score period of the spread engine. */
+        rescoreMs: Ms(60_000, 100),
+        history: SpreadHistoryConfigSchema,
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    database: Type.Object(
+      {
+        /** Connections per replica in the `pg` pool (Postgres only). */
+        poolMax: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+        connectTimeoutMs: Ms(5_000, 100),
+        /** Server-side statement timeout: a stuck query fails (503 to the client) instead of hanging. */
+        statementTimeoutMs: Ms(10_000, 100),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    auth: AuthConfigSchema,
+    alerts: Type.Object(
+      {
+        /** Rules (active or paused) one user may have under one account. */
+        maxRulesPerUser: Type.Integer({ minimum: 1, maximum: 10_000, default: 100 }),
+        /** `cooldown_seconds` of a rule created without one: the least time between two deliveries of a rule. */
+        defaultCooldownSeconds: Type.Integer({ minimum: 0, maximum: 604_800, default: 300 }),
+        /**
+         * Hysteresis band (probability points): spread_threshold re-arms only below threshold − band, and
+         * spread_collapse fires only there; capped per rule at half its threshold.
+         */
+        hysteresis: Type.Number({ minimum: 0, maximum: 0.5, default: 0.005 }),
+        /** Evaluator decisions waiting to be written; when full, new ones are refused (counted) and re-derived later. */
+        queueCapacity: Type.Integer({ minimum: 100, default: 10_000 }),
+        /** new_pair: a pair counts as new for this long after the deployment first saw it priced on both venues. */
+        newPairWindowMs: Ms(86_400_000, 0),
+        /** new_pair: pairs first seen within this long of the deployment's first sighting are the initial catalog. */
+        newPairSettleMs: Ms(600_000, 0),
+        delivery: AlertDeliveryConfigSchema,
+        smtp: SmtpConfigSchema,
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    actors: Type.Object(
+      {
+        mailboxCapacity: Type.Integer({ minimum: 16, default: 100_000 }),
+        restartInitialBackoffMs: Ms(250, 1),
+        restartMaxBackoffMs: Ms(30_000, 1),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export type Config = Static<typeof ConfigSchema>
+export type VenuepConfig = Static<typeof VenuepConfigSchema>
+export type VenuekConfig = Static<typeof VenuekConfigSchema>
+export type SimConfig = Static<typeof SimConfigSchema>
+export type AuthConfig = Static<typeof AuthConfigSchema>
+export type AlertsConfig = Config['alerts']
+export type SpreadHistoryConfig = Static<typeof SpreadHistoryConfigSchema>

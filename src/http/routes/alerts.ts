@@ -1,0 +1,164 @@
+import { Type } from '@sinclair/typebox'
+import type { Clock } from '../../core/clock.js'
+import { AppError } from '../../core/errors.js'
+import { isoNoZone } from '../../core/time.js'
+import type { AlertRule, AlertRuleRepository, AlertScope, RuleOwner } from '../../store/alert-rules-repo.js'
+import { json, type Reply } from '../reply.js'
+import { defineRoute, type AnyRoute } from '../route.js'
+import { ErrorBody, Limit, Offset, StringEnum } from '../schemas/common.js'
+import {
+  AlertIdParams,
+  AlertListBody,
+  AlertRuleSchema,
+  CreateAlertBody,
+  CreatedAlertRuleSchema,
+  DeletedAlertBody,
+  UpdateAlertBody,
+  UserIdHeaders,
+} from '../schemas/alerts.js'
+import type { RequestContext } from '../server.js'
+import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
+
+/**
+ * Alert rules of a user (spec 4.5 `POST /api/v2/alerts`, plus list, read, pause/resume and delete).
+ *
+ * The user is `X-User-Id`, as the spec says. With auth on (the default) the routes also need `X-API-Key`, and a
+ * rule belongs to the key's account *and* the user id: `X-User-Id` is the developer's name for one of their
+ * users, not a credential, so without the key anyone could read or delete anyone's rules, or make the service
+ * send mail and webhooks on their behalf. With AUTH_REQUIRED=false the user id alone scopes the rules (local use).
+ * Another owner's rule is a 404, never a 403: its existence is not disclosed.
+ *
+ * Evaluation and delivery are src/alerts/ (they read rules through AlertRuleRepository); the delivery log, test
+ * deliveries and signing-secret rotation are routes/alert-deliveries.ts.
+ */
+export interface AlertRouteDeps {
+  readonly rules: AlertRuleRepository
+  readonly clock: Clock
+  readonly maxRulesPerUser: number
+  readonly defaultCooldownSeconds: number
+}
+
+const TAGS = ['alerts']
+const RULE_RESPONSE = { description: 'The rule.', schema: AlertRuleSchema }
+
+export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
+  const { rules, clock } = deps
+  const owner = (headers: { 'x-user-id': string }, ctx: RequestContext): RuleOwner => ({
+    accountId: ctx.caller?.accountId ?? null,
+    userId: headers['x-user-id'],
+  })
+  const found = (rule: AlertRule | undefined): AlertRule => {
+    if (rule === undefined) throw new AppError(404, 'not_found', 'No such alert rule for this user.')
+    return rule
+  }
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v2/alerts',
+      operationId: 'createAlert',
+      summary: 'Create an alert rule',
+      description:
+        'Stores an active rule that turns spread signals into deliveries (`channel` with its `target`). `scope` narrows which spreads it watches ' +
+        '(`{}` or absent: all). Anything invalid is 422 and nothing is stored. A webhook rule\'s response carries its `signing_secret`, shown only ' +
+        'here: every webhook POST is signed with it (`X-Alert-Timestamp`, `X-Alert-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`).',
+      tags: TAGS,
+      headers: UserIdHeaders,
+      body: CreateAlertBody,
+      responses: {
+        201: { description: 'Rule created (`status: "active"`), with `signing_secret` for a webhook rule.', schema: CreatedAlertRuleSchema },
+        409: { description: 'The user already has the maximum number of rules (`conflict`).', schema: ErrorBody },
+        422: VALIDATION_RESPONSE,
+      },
+      handler: async ({ headers, body }, ctx): Promise<Reply> => {
+        const input = {
+          triggerType: body.trigger_type,
+          threshold: body.threshold,
+          channel: body.channel,
+          target: body.target,
+          scope: (body.scope ?? {}) as AlertScope,
+          cooldownSeconds: body.cooldown_seconds ?? deps.defaultCooldownSeconds,
+        }
+        const out = await rules.create(owner(headers, ctx), input, clock.now(), deps.maxRulesPerUser)
+        if (out.kind === 'limit') throw new AppError(409, 'conflict', `This user already has ${out.max} alert rules; delete one first.`)
+        return json(201, out.signingSecret === null ? ruleJson(out.rule) : { ...ruleJson(out.rule), signing_secret: out.signingSecret })
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v2/alerts',
+      operationId: 'listAlerts',
+      summary: 'List a user\'s alert rules',
+      description: 'Newest first.',
+      tags: TAGS,
+      headers: UserIdHeaders,
+      query: Type.Object({
+        status: StringEnum(['active', 'paused', 'all'], { default: 'all', description: 'Rule status to include.' }),
+        limit: Limit(25, 100),
+        offset: Offset(),
+      }),
+      responses: { 200: { description: 'A page of rules.', schema: AlertListBody }, 422: VALIDATION_RESPONSE },
+      handler: async ({ headers, query }, ctx): Promise<Reply> => {
+        const status = query.status === 'all' ? undefined : query.status
+        const page = await rules.list(owner(headers, ctx), { ...(status === undefined ? {} : { status }), limit: query.limit, offset: query.offset })
+        return json(200, { alerts: page.rules.map(ruleJson), total: page.total, limit: query.limit, offset: query.offset })
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v2/alerts/:id',
+      operationId: 'getAlert',
+      summary: 'Read one alert rule',
+      tags: TAGS,
+      headers: UserIdHeaders,
+      params: AlertIdParams,
+      responses: { 200: RULE_RESPONSE, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE },
+      handler: async ({ headers, params }, ctx): Promise<Reply> => json(200, ruleJson(found(await rules.get(owner(headers, ctx), params.id)))),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/v2/alerts/:id',
+      operationId: 'updateAlert',
+      summary: 'Pause or resume an alert rule',
+      description: '`{"status":"paused"}` stops evaluation, `{"status":"active"}` resumes it. Setting the current status again changes nothing.',
+      tags: TAGS,
+      headers: UserIdHeaders,
+      params: AlertIdParams,
+      body: UpdateAlertBody,
+      responses: { 200: RULE_RESPONSE, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE },
+      handler: async ({ headers, params, body }, ctx): Promise<Reply> => {
+        const rule = await rules.setStatus(owner(headers, ctx), params.id, body.status, clock.now())
+        return json(200, ruleJson(found(rule)))
+      },
+    }),
+    defineRoute({
+      method: 'del',
+      path: '/api/v2/alerts/:id',
+      operationId: 'deleteAlert',
+      summary: 'Delete an alert rule',
+      tags: TAGS,
+      headers: UserIdHeaders,
+      params: AlertIdParams,
+      responses: { 200: { description: 'Deleted.', schema: DeletedAlertBody }, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE },
+      handler: async ({ headers, params }, ctx): Promise<Reply> => {
+        const rule = found(await rules.delete(owner(headers, ctx), params.id, clock.now()))
+        return json(200, { id: rule.id, deleted: true })
+      },
+    }),
+  ]
+}
+
+export function ruleJson(r: AlertRule): Record<string, unknown> {
+  return {
+    id: r.id,
+    user_id: r.userId,
+    trigger_type: r.triggerType,
+    threshold: r.threshold,
+    channel: r.channel,
+    target: r.target,
+    scope: r.scope,
+    cooldown_seconds: r.cooldownSeconds,
+    status: r.status,
+    created_at: isoNoZone(r.createdAt),
+    updated_at: isoNoZone(r.updatedAt),
+  }
+}

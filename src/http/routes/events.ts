@@ -1,0 +1,97 @@
+import { Type } from '@sinclair/typebox'
+import { AppError } from '../../core/errors.js'
+import type { ReadModels } from '../../views/read-models.js'
+import type { CollapsedView } from '../../views/collapsed-view.js'
+import { defineRoute, type AnyRoute } from '../route.js'
+import { Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
+import { CollapsedEventSchema, EventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
+import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, VALIDATION_RESPONSE } from './support.js'
+
+/** Cross-venue event reads (spec 4.4): the collapsed event list, one event's detail, and the sitemap list. */
+export interface EventRouteDeps {
+  readonly models: ReadModels
+}
+
+const SORT = StringEnum(['volume', 'volume_24h', 'updated_at', 'end_time', 'created_at'], { default: 'volume', description: 'Sort key (volume is aggregated across venues).' })
+
+function collapsedOrNotReady(models: ReadModels): CollapsedView {
+  const view = models.collapsed()
+  if (view === undefined) throw new AppError(503, 'not_ready', 'catalogs are still loading')
+  return view
+}
+
+export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
+  const { models } = deps
+
+  const list = defineRoute({
+    method: 'get',
+    path: '/api/v2/events',
+    operationId: 'listEvents',
+    summary: 'Collapsed event rows across venues',
+    description:
+      'One row per service event: its leading outcome (the open outcome with the highest probability on any venue), volume aggregated across venues, and the platforms listing it. Events matched across venues appear once.',
+    tags: ['events'],
+    query: Type.Object({
+      category: Type.Optional(Type.String({ maxLength: 64, description: 'Category slug.' })),
+      search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
+      status: StatusFilter,
+      limit: Limit(25, 100),
+      offset: Offset(),
+      sort: SORT,
+      order: Order,
+    }),
+    responses: { 200: { description: 'A page of event rows.', schema: listOf('events', CollapsedEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    handler: ({ query: q }) => {
+      const view = collapsedOrNotReady(models)
+      const page = view.index.query({ status: q.status, category: q.category, search: q.search, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
+      const key = `events?${JSON.stringify(q)}`
+      const versions = page.items.map((e) => view.version(e))
+      const body = models.pages.page(key, view, page.items, versions, () => listBody('events', page.items.map((e) => view.json(e)), page.total, q.limit, q.offset))
+      return { status: 200, body }
+    },
+  })
+
+  const detail = defineRoute({
+    method: 'get',
+    path: '/api/v2/events/:slug',
+    operationId: 'getEvent',
+    summary: 'One event with each venue\'s markets and outcomes',
+    description: 'Also resolves alias slugs (a venuek event\'s own slug after it was matched to a venuep event).',
+    tags: ['events'],
+    params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 300, description: 'Service event slug.' }) }),
+    responses: { 200: { description: 'The event.', schema: EventDetailSchema }, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    handler: ({ params }) => {
+      const view = collapsedOrNotReady(models)
+      const entry = view.index.byId(models.directory()?.bySlug(params.slug)?.slug ?? params.slug)
+      if (entry === undefined) throw notFound(`unknown event ${params.slug}`)
+      const ev = entry.event
+      const fragment = (venue: 'venuep' | 'venuek'): string => {
+        const ce = ev[venue]
+        const vv = models.view(venue)
+        const ee = ce === undefined ? undefined : vv?.eventById.get(ce.eventId)
+        return vv === undefined || ee === undefined ? 'null' : vv.eventJson(ee)
+      }
+      const head = JSON.stringify({ ...view.record(entry), aliases: ev.aliases })
+      return { status: 200, body: `${head.slice(0, -1)},"venues":{"venuep":${fragment('venuep')},"venuek":${fragment('venuek')}}}` }
+    },
+  })
+
+  const sitemap = defineRoute({
+    method: 'get',
+    path: '/api/v2/sitemap/events',
+    operationId: 'listSitemapEvents',
+    summary: 'Lightweight event list for sitemaps',
+    description: 'Every event (all statuses), oldest first so pages stay stable as events are listed; each is routable at /api/v2/events/{event_slug}.',
+    tags: ['events'],
+    public: true,
+    query: Type.Object({ limit: Limit(45_000, 45_000), offset: Offset() }),
+    responses: { 200: { description: 'A page of sitemap rows.', schema: listOf('events', SitemapEventSchema, 'Sitemap page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    handler: ({ query: q }) => {
+      const view = models.sitemap()
+      if (view === undefined) throw new AppError(503, 'not_ready', 'catalogs are still loading')
+      return { status: 200, body: view.page(q.offset, q.limit) }
+    },
+  })
+
+  return [list, detail, sitemap]
+}

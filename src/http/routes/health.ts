@@ -1,0 +1,102 @@
+import { Type } from '@sinclair/typebox'
+import type { VenueActor, VenueStatus } from '../../actors/venue-actor.js'
+import { json, type Reply } from '../reply.js'
+import { defineRoute, type AnyRoute } from '../route.js'
+
+/**
+ * `/healthz`: the process is up and serving. `/readyz`: 200 once every venue's catalog is loaded and every
+ * streamed book has its first snapshot, 503 `not_ready` before. The body always says where the data comes
+ * from: when the venues are the simulator, `data_source` is "simulated" and `simulated` is true.
+ */
+export interface DataSource {
+  readonly simulated: boolean
+  /** Shown verbatim, e.g. "simulated venues (seed 42)" or "live venues". */
+  readonly description: string
+}
+
+export interface HealthDeps {
+  readonly venues: readonly VenueActor[]
+  readonly source: DataSource
+  readonly startedAt: number
+  readonly now: () => number
+}
+
+const ReadinessBody = Type.Object(
+  {
+    status: Type.String({ description: '`ready` or `not_ready`.' }),
+    data_source: Type.String({ description: '`simulated` (the built-in venue simulator) or `live`.' }),
+    simulated: Type.Boolean(),
+    description: Type.String(),
+    uptime_seconds: Type.Number(),
+    venues: Type.Record(Type.String(), Type.Unknown(), { description: 'Per venue: catalog, books and feed state.' }),
+  },
+  { additionalProperties: true },
+)
+
+export function healthRoutes(deps: HealthDeps): AnyRoute[] {
+  const healthBody = Buffer.from(JSON.stringify({ status: 'ok' }))
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/healthz',
+      operationId: 'health',
+      summary: 'Liveness: the process is up',
+      tags: ['operations'],
+      public: true,
+      responses: { 200: { description: 'Up.', schema: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }) } },
+      handler: (): Reply => ({ status: 200, body: healthBody }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/readyz',
+      operationId: 'readiness',
+      summary: 'Readiness: catalogs loaded and every streamed book synced',
+      description: 'Also says where the data comes from (`data_source`: `simulated` or `live`).',
+      tags: ['operations'],
+      public: true,
+      responses: {
+        200: { description: 'Ready.', schema: ReadinessBody },
+        503: { description: 'Not ready yet (`not_ready`), with the same details.', schema: Type.Object({ ...ReadinessBody.properties, detail: Type.String(), code: Type.String() }, { additionalProperties: true }) },
+      },
+      handler: () => readiness(deps),
+    }),
+  ]
+}
+
+function readiness(deps: HealthDeps): Reply {
+  const statuses = deps.venues.map((v) => v.venueStatus())
+  const ready = statuses.every((s) => s.ready)
+  const body = {
+    status: ready ? 'ready' : 'not_ready',
+    data_source: deps.source.simulated ? 'simulated' : 'live',
+    simulated: deps.source.simulated,
+    description: deps.source.description,
+    uptime_seconds: Math.round((deps.now() - deps.startedAt) / 1000),
+    venues: Object.fromEntries(statuses.map((s) => [s.venue, venueBody(s)])),
+  }
+  if (ready) return json(200, body)
+  return json(503, { detail: 'venue catalogs and feeds are still loading', code: 'not_ready', ...body })
+}
+
+function venueBody(s: VenueStatus): Record<string, unknown> {
+  const feed = s.feed
+  return {
+    ready: s.ready,
+    actor: s.actor,
+    catalog: { loaded: s.catalog.loaded, version: s.catalog.version, events: s.catalog.events, markets: s.catalog.markets, outcomes: s.catalog.outcomes, last_error: s.catalog.lastError ?? null },
+    books: { instruments: s.books.instruments, synced: s.books.synced, stale: s.books.stale },
+    feed:
+      feed === undefined
+        ? null
+        : {
+            connections: feed.connections,
+            open_connections: feed.openConnections,
+            subscribed: feed.subscribed,
+            reconnects: feed.reconnects,
+            frames_received: feed.framesReceived,
+            malformed_frames: feed.malformedFrames,
+            sequence_gaps: feed.sequenceGaps,
+            stale_timeouts: feed.staleTimeouts,
+          },
+  }
+}

@@ -1,0 +1,63 @@
+import { Type } from '@sinclair/typebox'
+import { renderDocs } from '../docs-page.js'
+import type { OpenApiDocument } from '../openapi.js'
+import { defineRoute, type AnyRoute } from '../route.js'
+
+/**
+ * The API's own description: `GET /api/v2/openapi.json` (OpenAPI 3.1, version 2.0.0) and `GET /docs` (the
+ * same as an HTML page). Both are public (DESIGN.md, Auth).
+ *
+ * `getOpenApi` is called lazily, on the first request, because the document describes every route, these
+ * two included, so it can only be built after the route list exists. The JSON and the HTML are then built
+ * once and served as the same string to every request.
+ *
+ * @example
+ * const routes = [...dataRoutes, ...metaRoutes(() => openapi)]
+ * const openapi = buildOpenApi(routes, { title: 'Prediction Market Data API' })
+ * registerRoutes(http, routes)
+ */
+export function metaRoutes(getOpenApi: () => object): AnyRoute[] {
+  let json: string | undefined
+  let html: string | undefined
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v2/openapi.json',
+      operationId: 'getOpenApi',
+      summary: 'OpenAPI 3.1 description of this API',
+      description: 'Generated from the schemas that validate requests, so it always matches the server.',
+      tags: ['meta'],
+      public: true,
+      responses: { 200: { description: 'The OpenAPI document.', schema: OpenApiShape } },
+      handler: () => ({ status: 200, body: (json ??= JSON.stringify(getOpenApi())) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/docs',
+      operationId: 'getDocs',
+      summary: 'Human-readable API reference',
+      description: 'A self-contained HTML page rendered from the OpenAPI document.',
+      tags: ['meta'],
+      public: true,
+      responses: { 200: { description: 'The reference page.', contentType: 'text/html' } },
+      handler: () => ({
+        status: 200,
+        body: (html ??= renderDocs(getOpenApi() as OpenApiDocument)),
+        contentType: 'text/html; charset=utf-8',
+        // The page needs nothing but its inline CSS; forbidding the rest makes any escaping slip harmless.
+        headers: DOCS_HEADERS,
+      }),
+    }),
+  ]
+}
+
+const DOCS_HEADERS = [['content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"]] as const
+
+const OpenApiShape = Type.Object(
+  {
+    openapi: Type.String(),
+    info: Type.Object({ title: Type.String(), version: Type.String(), description: Type.Optional(Type.String()) }, { additionalProperties: true }),
+    paths: Type.Object({}, { additionalProperties: true }),
+  },
+  { additionalProperties: true },
+)

@@ -1,0 +1,140 @@
+import { Type } from '@sinclair/typebox'
+import type { Clock } from '../../core/clock.js'
+import type { SpreadEngine, SpreadRecord } from '../../spreads/spread-engine.js'
+import { isStale, spreadJson } from '../../spreads/spread-json.js'
+import type { PageCache } from '../../views/page-cache.js'
+import { defineRoute, type AnyRoute } from '../route.js'
+import { Csv, StringEnum } from '../schemas/common.js'
+import { Nullable, PlatformSchema } from '../schemas/records.js'
+import { VALIDATION_RESPONSE } from './support.js'
+
+/** Cross-venue spreads (spec 4.3): the scanner and the top list by confidence, served from the spread actor. */
+export interface SpreadRouteDeps {
+  readonly engine: SpreadEngine
+  readonly clock: Clock
+  readonly pages: PageCache
+}
+
+/** Largest `limit` of /spreads/top (the spec leaves it open). */
+export const TOP_MAX_LIMIT = 200
+
+const NNumber = (description: string) => Nullable(Type.Number({ description }))
+
+export const SpreadRecordSchema = Type.Object(
+  {
+    event_slug: Type.String({ description: 'Service event slug.' }),
+    event_title: Type.String(),
+    outcome_title: Type.String({ description: 'Outcome compared across venues.' }),
+    outcome_key: Type.String({ description: 'Addition: key for /spreads/history, `text:<outcome name lowercased>`.' }),
+    platform_a: PlatformSchema,
+    platform_b: PlatformSchema,
+    price_a: Type.Number({ description: 'Normalized probability on platform_a (the lower), 0 to 1.' }),
+    price_b: Type.Number({ description: 'Normalized probability on platform_b (the higher), 0 to 1.' }),
+    spread: Type.Number({ description: 'price_b − price_a.' }),
+    spread_bps: Type.Number({ description: 'spread × 10,000.' }),
+    confidence: Type.Number({ description: '0 to 1; formula in the API description.' }),
+    is_stale: Type.Boolean({ description: 'One or both quotes are older than the stale cutoff, or a feed is down.' }),
+    updated_at: Type.String({ description: 'Time of the most recent platform quote (ISO 8601, UTC, no zone suffix).' }),
+    platform_a_url: Type.String(),
+    platform_b_url: Type.String(),
+    matching_strategy: StringEnum(['auto_canonical', 'manual_override', 'normalized_title_fallback', 'event_key']),
+    match_quality: StringEnum(['manual', 'auto_high', 'auto_medium']),
+    volume_min: NNumber('Addition: the thinner venue\'s outcome volume ($).'),
+    executable: Nullable(
+      Type.Object(
+        {
+          buy_platform: PlatformSchema,
+          buy_price: Type.Number({ description: 'Best ask where the outcome is cheap.' }),
+          sell_platform: PlatformSchema,
+          sell_price: Type.Number({ description: 'Best bid where it is dear (or buy the complement at 1 − bid).' }),
+          edge: Type.Number({ description: 'sell_price − buy_price per contract.' }),
+          net_edge: Type.Number({ description: 'edge less both venues\' taker fees per contract.' }),
+          size: Type.Number({ description: 'Contracts available at a positive net edge, walking both books.' }),
+          cost_dollars: Type.Number(),
+          profit_dollars: Type.Number({ description: 'Net profit if all of `size` is taken.' }),
+        },
+        { additionalProperties: false, description: 'Addition: what the books allow right now; null without both books.' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+const ListBody = Type.Object({ data: Type.Array(SpreadRecordSchema), count: Type.Integer({ description: 'Elements in data.' }) }, { additionalProperties: false })
+
+function body(records: readonly SpreadRecord[], stale: readonly boolean[]): string {
+  return `{"data":[${records.map((r, i) => spreadJson(r, stale[i] as boolean)).join(',')}],"count":${records.length}}`
+}
+
+export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
+  const scan = defineRoute({
+    method: 'get',
+    path: '/api/v2/spreads',
+    operationId: 'listSpreads',
+    summary: 'Scanner of cross-venue gaps',
+    description:
+      'Every matched outcome whose gap is at least `min_spread` and whose thinner venue has at least `min_volume`, largest gap first. `is_stale` is computed per request from `stale_cutoff_minutes`.',
+    tags: ['spreads'],
+    query: Type.Object({
+      event_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Restrict to one event.' })),
+      min_spread: Type.Number({ minimum: 0, maximum: 1, default: 0.02, description: 'Minimum spread in probability points (0.02 = 2%).' }),
+      min_volume: Type.Number({ minimum: 0, default: 1000, description: 'Minimum platform volume in dollars (on both venues).' }),
+      platforms: Type.Optional(Csv({ description: 'Platform slugs to include (`venuep`, `venuek`); a pair needs both of its platforms listed.' })),
+      stale_cutoff_minutes: Type.Integer({ minimum: 1, maximum: 10_080, default: 45, description: 'Minutes after which a quote is stale.' }),
+    }),
+    responses: { 200: { description: 'Qualifying gaps.', schema: ListBody }, 422: VALIDATION_RESPONSE },
+    handler: ({ query: q }) => {
+      const platforms = q.platforms === undefined ? undefined : new Set(q.platforms)
+      if (platforms !== undefined) {
+        const bad = [...platforms].filter((p) => p !== 'venuep' && p !== 'venuek')
+        if (bad.length > 0) {
+          const expected = "'venuep' or 'venuek'"
+          return { status: 422, body: JSON.stringify({ detail: [{ type: 'literal_error', loc: ['query', 'platforms'], msg: `Input should be ${expected}`, input: bad[0], ctx: { expected } }] }) }
+        }
+      }
+      const now = deps.clock.now()
+      const cutoff = q.stale_cutoff_minutes * 60_000
+      const keep = (r: SpreadRecord) =>
+        r.spread >= q.min_spread && (r.minVolume ?? -1) >= q.min_volume && (platforms === undefined || (platforms.has(r.platformA) && platforms.has(r.platformB)))
+      const records: SpreadRecord[] = []
+      if (q.event_slug !== undefined) {
+        for (const r of deps.engine.eventRecords(q.event_slug)) if (keep(r)) records.push(r)
+        records.sort((a, b) => b.spread - a.spread || a.pairId - b.pairId)
+      } else {
+        deps.engine.bySpread(q.min_spread, (r) => {
+          if (keep(r)) records.push(r)
+        })
+      }
+      return { status: 200, body: body(records, records.map((r) => isStale(r, now, cutoff))) }
+    },
+  })
+
+  const top = defineRoute({
+    method: 'get',
+    path: '/api/v2/spreads/top',
+    operationId: 'topSpreads',
+    summary: 'Top cross-venue gaps by confidence',
+    description: `Ordered by confidence, highest first. Only pairs whose older quote is within \`window\` hours are ranked. \`limit\` is at most ${TOP_MAX_LIMIT}. \`is_stale\` uses the scanner's default cutoff (45 minutes).`,
+    tags: ['spreads'],
+    query: Type.Object({
+      limit: Type.Integer({ minimum: 1, maximum: TOP_MAX_LIMIT, default: 20, description: 'Number of opportunities.' }),
+      window: Type.Integer({ minimum: 1, maximum: 720, default: 24, description: 'Freshness window in hours used for the ranking.' }),
+    }),
+    responses: { 200: { description: 'Gaps ordered by confidence.', schema: ListBody }, 422: VALIDATION_RESPONSE },
+    handler: ({ query: q }) => {
+      const now = deps.clock.now()
+      const windowMs = q.window * 3_600_000
+      const records: SpreadRecord[] = []
+      deps.engine.byConfidence((r) => {
+        if (now - r.olderQuoteAt <= windowMs) records.push(r)
+        return records.length < q.limit
+      })
+      const stale = records.map((r) => isStale(r, now, 45 * 60_000))
+      const key = `spreads/top?${q.limit}:${q.window}`
+      const versions = stale.map((s) => (s ? 1 : 0))
+      return { status: 200, body: deps.pages.page(key, deps.engine, records, versions, () => body(records, stale)) }
+    },
+  })
+
+  return [scan, top]
+}

@@ -1,0 +1,94 @@
+import { Type, type SchemaOptions, type StringOptions, type TUnsafe } from '@sinclair/typebox'
+import type { CsvString } from '../route.js'
+
+/**
+ * Schema helpers and the parameters and bodies every endpoint shares (spec part 8, DESIGN.md "API conventions").
+ * They are plain JSON Schema underneath, so the same objects validate requests (validation.ts), type handlers
+ * (route.ts) and describe the API (openapi.ts).
+ *
+ * Defaulted parameters are declared *without* `Type.Optional`: Ajv fills the default before `required` is
+ * checked, so the handler sees `number`, not `number | undefined`, and the OpenAPI builder marks a parameter
+ * required only when it is required and has no default.
+ *
+ * @example
+ * const query = Type.Object({
+ *   market_ticker: Type.Optional(Csv({ description: 'Outcome-level market tickers.' })),
+ *   status: StatusFilter,
+ *   limit: Limit(25, 100),
+ *   offset: Offset(),
+ * })
+ */
+
+/** The extension keyword marking a comma-separated list parameter (validation.ts splits it, openapi.ts documents it). */
+export const CSV_KEYWORD = 'x-csv'
+
+/**
+ * A comma-separated list parameter (spec: "CSV"). It is validated as one string (so `maxLength` bounds the raw
+ * parameter), then split on commas, trimmed, with empty items dropped, and reaches the handler as `string[]`
+ * (the `CsvString` brand is what `WithCsv` in route.ts keys on).
+ */
+export function Csv(options: StringOptions = {}): TUnsafe<CsvString> {
+  return Type.Unsafe<CsvString>({ ...Type.String(options), [CSV_KEYWORD]: true })
+}
+
+/**
+ * A string restricted to `values`, as plain `{type: 'string', enum: [...]}`. A union of literals would give
+ * Ajv one error per branch and OpenAPI an `anyOf` of consts; this gives one `literal_error` and a clean enum,
+ * while the static type stays the literal union.
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] })
+}
+
+/** Page size: an integer from 1 to `max`, `def` when absent (spec part 8 gives the pairs per endpoint). */
+export function Limit(def: number, max: number, description = 'Maximum number of items to return.') {
+  return Type.Integer({ minimum: 1, maximum: max, default: def, description })
+}
+
+/** Items to skip before the page starts; 0 when absent. */
+export function Offset(description = 'Number of items to skip.') {
+  return Type.Integer({ minimum: 0, default: 0, description })
+}
+
+export const STATUS_FILTER_VALUES = ['active', 'closed', 'resolved', 'all'] as const
+
+/** Service status filter of the list endpoints; `all` is a filter value, not a state (spec part 3). */
+export const StatusFilter = StringEnum(STATUS_FILTER_VALUES, {
+  default: 'active',
+  description: 'Service status to include; `all` disables the filter.',
+})
+
+/** Sort direction. */
+export const Order = StringEnum(['asc', 'desc'], { default: 'desc', description: 'Sort direction.' })
+
+/**
+ * `{"detail","code"}`: the body of every error other than 422 (DESIGN.md). Open to extra fields because some
+ * errors carry context (`upstream_status`, `retry_after_seconds`).
+ */
+export const ErrorBody = Type.Object(
+  {
+    detail: Type.String({ description: 'Human-readable message.' }),
+    code: Type.String({ description: 'Stable machine-readable code, e.g. `not_found`, `rate_limited`, `upstream_error`.' }),
+  },
+  { additionalProperties: true, description: 'Error body of every non-validation error.' },
+)
+
+/** One problem in a 422 body, shaped like FastAPI/pydantic v2 so existing clients parse it unchanged. */
+export const ValidationIssueSchema = Type.Object(
+  {
+    type: Type.String({ description: 'Error type, e.g. `missing`, `int_parsing`, `less_than_equal`, `literal_error`.' }),
+    loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), {
+      description: 'Where: `["query", name]`, `["path", name]`, `["header", name]` or `["body", ...path]`.',
+    }),
+    msg: Type.String({ description: 'Human-readable message.' }),
+    input: Type.Unknown({ description: 'The value as sent (query values are the raw strings); null when missing.' }),
+    ctx: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Constraint details, e.g. `{"ge": 1}`.' })),
+  },
+  { additionalProperties: false },
+)
+
+/** The 422 body: one entry per problem, in the order path, query, header, body. */
+export const ValidationErrorBody = Type.Object(
+  { detail: Type.Array(ValidationIssueSchema) },
+  { additionalProperties: false, description: 'Request validation failed (HTTP 422).' },
+)

@@ -1,0 +1,265 @@
+import { Type, type TSchema } from '@sinclair/typebox'
+import { StringEnum } from './common.js'
+
+/**
+ * Response record schemas (spec part 2). Field names and meanings are the spec's; a value the service does not
+ * know is null (never a made-up 0), so numeric fields are nullable. Fields beyond the spec's tables are marked
+ * "Addition" in their descriptions.
+ */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+const NNumber = (description: string) => Nullable(Type.Number({ description }))
+const Timestamp = (description: string) => Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
+
+export const ServiceStatusSchema = StringEnum(['active', 'closed', 'resolved'], { description: 'Service status.' })
+export const PlatformSchema = StringEnum(['venuep', 'venuek'], { description: 'Platform slug.' })
+
+const outcomeCore = {
+  title: Type.String({ description: 'Outcome title.' }),
+  probability: NNumber('Normalized probability, 0 to 1 (venue rule: see the API description).'),
+  best_bid: NNumber('Best bid.'),
+  best_ask: NNumber('Best ask.'),
+  spread: NNumber('Bid/ask spread (best_ask − best_bid).'),
+  volume: NNumber('Outcome volume.'),
+  updated_at: Timestamp('Addition: venue time of the live quote; null for catalog prices (closed markets).'),
+  is_stale: Type.Boolean({ description: 'Addition: true while the venue feed for this quote is disconnected or resyncing.' }),
+}
+
+export const VenuepOutcomeSchema = Type.Object(
+  {
+    ...outcomeCore,
+    token_id: Type.String({ description: 'Addition: CLOB token id pricing this outcome.' }),
+    condition_id: Nullable(Type.String({ description: 'Addition: condition id of the binary market.' })),
+    market_slug: Type.String({ description: 'Addition: slug of the binary market (child market of a group).' }),
+  },
+  { additionalProperties: false },
+)
+
+const marketCommon = {
+  event_slug: Type.String({ description: 'Service event slug.' }),
+  title: Type.String({ description: 'Event title.' }),
+  status: ServiceStatusSchema,
+  market_status: Type.String({ description: 'Raw platform status.' }),
+  category: Type.String({ description: 'Category slug.' }),
+  platform_url: Type.String({ description: 'Link to the venue.' }),
+  volume_total: NNumber('Total volume (USD; venuek: contracts of $1 notional).'),
+  volume_24h: NNumber('24-hour volume.'),
+}
+
+export const VenuepMarketSchema = Type.Object(
+  {
+    market_slug: Type.String({ description: 'Market slug (a group slug for multi-market events).' }),
+    ...marketCommon,
+    liquidity: NNumber('Total liquidity.'),
+    open_interest: NNumber('Current open interest.'),
+    end_time: Timestamp('Addition: end time.'),
+    created_at: Timestamp('Addition: creation time.'),
+    updated_at: Timestamp('Addition: last catalog update.'),
+    outcomes: Type.Array(VenuepOutcomeSchema),
+  },
+  { additionalProperties: false },
+)
+
+export const VenuekOutcomeSchema = Type.Object(
+  {
+    market_ticker: Type.String({ description: 'Market ticker (one binary market).' }),
+    ...outcomeCore,
+    status: ServiceStatusSchema,
+  },
+  { additionalProperties: false },
+)
+
+export const VenuekMarketSchema = Type.Object(
+  {
+    event_ticker: Type.String({ description: 'Event ticker.' }),
+    ...marketCommon,
+    open_interest: NNumber('Total open interest.'),
+    end_time: Timestamp('End time.'),
+    created_at: Timestamp('Addition: creation time.'),
+    updated_at: Timestamp('Addition: last catalog update.'),
+    outcomes: Type.Array(VenuekOutcomeSchema),
+  },
+  { additionalProperties: false },
+)
+
+const eventCommon = {
+  event_slug: Type.String({ description: 'Service event slug.' }),
+  event_id: Type.String({ description: 'The venue\'s event id (venuep event slug, venuek event ticker).' }),
+  title: Type.String(),
+  subtitle: Nullable(Type.String()),
+  category: Type.String(),
+  status: ServiceStatusSchema,
+  market_status: Type.String({ description: 'Raw platform status.' }),
+  platform_url: Type.String(),
+  mutually_exclusive: Type.Boolean({ description: 'At most one outcome can resolve YES.' }),
+  volume_total: NNumber('Total volume.'),
+  volume_24h: NNumber('24-hour volume.'),
+  liquidity: NNumber('Total liquidity (venuek: unknown).'),
+  open_interest: NNumber('Open interest.'),
+  end_time: Timestamp('End time.'),
+  created_at: Timestamp('Creation time.'),
+  updated_at: Timestamp('Last catalog update.'),
+  market_count: Type.Integer(),
+  outcome_count: Type.Integer(),
+}
+
+export const VenuepEventSchema = Type.Object({ ...eventCommon, markets: Type.Array(VenuepMarketSchema) }, { additionalProperties: false })
+export const VenuekEventSchema = Type.Object({ ...eventCommon, markets: Type.Array(VenuekMarketSchema) }, { additionalProperties: false })
+
+const priceCommon = {
+  event_slug: Type.String(),
+  event_title: Type.String(),
+  title: Type.String({ description: 'Outcome title.' }),
+  probability: NNumber('0 to 1.'),
+  best_bid: NNumber('Best bid.'),
+  best_ask: NNumber('Best ask.'),
+  spread: NNumber('Bid/ask spread.'),
+  volume: NNumber('Outcome volume.'),
+  platform_url: Type.String(),
+  quote_age_seconds: NNumber('Age of the quote in seconds; null without a live quote.'),
+  is_stale: Type.Boolean({ description: 'Addition: the quote\'s feed is disconnected or resyncing.' }),
+}
+
+/** venuep price row (spec 2.5). */
+export const VenuepPriceSchema = Type.Object(
+  {
+    market_slug: Type.String(),
+    ...priceCommon,
+    token_id: Type.String({ description: 'Addition: CLOB token id.' }),
+    condition_id: Nullable(Type.String({ description: 'Addition: condition id.' })),
+  },
+  { additionalProperties: false },
+)
+
+/** venuek price row: the venuep row's fields for a binary market, plus its tickers and status. */
+export const VenuekPriceSchema = Type.Object(
+  {
+    market_ticker: Type.String(),
+    event_ticker: Type.String(),
+    ...priceCommon,
+    status: ServiceStatusSchema,
+  },
+  { additionalProperties: false },
+)
+
+const PriceSide = (description: string) =>
+  Type.Object(
+    {
+      probability: NNumber(`Normalized ${description} probability, 0 to 1.`),
+      best_bid: NNumber(`Best ${description} bid.`),
+      best_ask: NNumber(`Best ${description} ask.`),
+    },
+    { additionalProperties: false },
+  )
+
+/** venuek single market price (spec 2.6); `no` is derived from the YES book (no.best_bid = 1 − yes.best_ask). */
+export const VenuekMarketPriceSchema = Type.Object(
+  {
+    market_ticker: Type.String(),
+    event_ticker: Type.String(),
+    event_slug: Type.String(),
+    title: Type.String({ description: 'Market (outcome) title.' }),
+    event_title: Type.String({ description: 'Addition.' }),
+    status: ServiceStatusSchema,
+    yes: PriceSide('yes'),
+    no: PriceSide('no'),
+    platform_url: Type.String(),
+    updated_at: Timestamp('Addition: venue time of the live quote.'),
+    quote_age_seconds: NNumber('Addition: age of the quote in seconds.'),
+    is_stale: Type.Boolean({ description: 'Addition.' }),
+  },
+  { additionalProperties: false },
+)
+
+export const MarketPriceOutcomeSchema = Type.Object(
+  {
+    title: Type.String(),
+    token_id: Type.String(),
+    condition_id: Nullable(Type.String()),
+    probability: NNumber('0 to 1: live, or from the price history when `timestamp` is given.'),
+    best_bid: NNumber('Best bid (null for historical prices).'),
+    best_ask: NNumber('Best ask (null for historical prices).'),
+    spread: NNumber('Bid/ask spread (null for historical prices).'),
+    source: StringEnum(['live', 'catalog', 'history'], { description: 'Where the price comes from.' }),
+    price_time: Timestamp('Time of the price: the quote\'s venue time, or the history point nearest `timestamp`.'),
+    quote_age_seconds: NNumber('Age of a live quote in seconds.'),
+    is_stale: Type.Boolean(),
+  },
+  { additionalProperties: false },
+)
+
+/** venuep single market price (the spec leaves the body open): the market and its (filtered) outcomes. */
+export const VenuepMarketPriceSchema = Type.Object(
+  {
+    market_slug: Type.String(),
+    event_slug: Type.String(),
+    title: Type.String({ description: 'Event title.' }),
+    status: ServiceStatusSchema,
+    platform_url: Type.String(),
+    timestamp: Nullable(Type.Integer({ description: 'The requested Unix time, when given.' })),
+    outcomes: Type.Array(MarketPriceOutcomeSchema),
+  },
+  { additionalProperties: false },
+)
+
+export const LeadingOutcomeSchema = Nullable(
+  Type.Object(
+    {
+      title: Type.String(),
+      probability: Type.Number(),
+      platform: PlatformSchema,
+      outcome_id: Type.String({ description: 'venuep token id or venuek market ticker.' }),
+    },
+    { additionalProperties: false, description: 'The open outcome with the highest probability on any venue.' },
+  ),
+)
+
+/** A row of the collapsed event list across venues. */
+export const CollapsedEventSchema = Type.Object(
+  {
+    event_slug: Type.String(),
+    title: Type.String(),
+    category: Type.String(),
+    status: ServiceStatusSchema,
+    leading_outcome: LeadingOutcomeSchema,
+    volume_total: NNumber('Volume aggregated across venues.'),
+    volume_24h: NNumber('24-hour volume aggregated across venues.'),
+    platform_count: Type.Integer({ description: 'Venues listing this event.' }),
+    platforms: Type.Array(PlatformSchema),
+    end_time: Timestamp('Latest end time across venues.'),
+    created_at: Timestamp('Earliest creation time across venues.'),
+    updated_at: Timestamp('Latest catalog update across venues.'),
+  },
+  { additionalProperties: false },
+)
+
+export const EventDetailSchema = Type.Object(
+  {
+    ...CollapsedEventSchema.properties,
+    aliases: Type.Array(Type.String(), { description: 'Other slugs that resolve to this event.' }),
+    venues: Type.Object(
+      { venuep: Nullable(VenuepEventSchema), venuek: Nullable(VenuekEventSchema) },
+      { additionalProperties: false, description: 'Each venue\'s event with its markets and outcomes (null when not listed).' },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const SitemapEventSchema = Type.Object(
+  {
+    event_slug: Type.String({ description: 'Routable as /api/v2/events/{event_slug}.' }),
+    status: ServiceStatusSchema,
+    updated_at: Timestamp('Last update (creation time when never updated).'),
+  },
+  { additionalProperties: false },
+)
+
+export const listOf = <T extends TSchema>(key: string, item: T, description: string) =>
+  Type.Object(
+    {
+      [key]: Type.Array(item),
+      total: Type.Integer({ description: 'Matches before limit and offset.' }),
+      limit: Type.Integer(),
+      offset: Type.Integer(),
+    },
+    { additionalProperties: false, description },
+  )

@@ -1,0 +1,196 @@
+import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client'
+import type { VenueActor } from './actors/venue-actor.js'
+import type { Supervisor } from './core/supervisor.js'
+import type { HttpStatsSnapshot } from './http/http-stats.js'
+import type { SpreadEngine } from './spreads/spread-engine.js'
+import type { UpstreamStats } from './venues/upstream/upstream.js'
+import type { PageCache } from './views/page-cache.js'
+
+/**
+ * Prometheus metrics (prom-client), served at `GET /metrics`. Everything is read at scrape time from the
+ * components' own counters (actors, feeds, the spread engine, caches, HttpServer's stats, the venue upstreams),
+ * so serving requests and ingesting frames pay nothing for it beyond incrementing a number.
+ *
+ * Counters are prom-client Counters filled in `collect` (reset, then set to the component's running total), so
+ * they keep the `counter` type that `rate()` expects.
+ */
+export interface MetricSources {
+  readonly venues: readonly VenueActor[]
+  readonly supervisor: Supervisor
+  readonly spreads: SpreadEngine
+  readonly pages: PageCache
+  readonly http: () => HttpStatsSnapshot
+  /** The venue upstreams behind the live proxies (gamma, clob, data). */
+  readonly upstreams?: () => readonly UpstreamStats[]
+}
+
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
+
+export function createMetrics(sources: MetricSources): Registry {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry, prefix: 'predmkt_' })
+  const registers = [registry]
+
+  /** A labelled series per venue: a Gauge, or a Counter when `counter` (the value is a running total). */
+  const perVenue = (name: string, help: string, read: (v: VenueActor) => number | undefined, counter = false) => {
+    const fill = (set: (labels: { venue: string }, x: number) => void) => {
+      for (const v of sources.venues) {
+        const x = read(v)
+        if (x !== undefined) set({ venue: v.venue }, x)
+      }
+    }
+    if (counter)
+      new Counter({ name, help, labelNames: ['venue'], registers, collect() { this.reset(); fill((l, x) => this.inc(l, x)) } })
+    else new Gauge({ name, help, labelNames: ['venue'], registers, collect() { this.reset(); fill((l, x) => this.set(l, x)) } })
+  }
+  perVenue('predmkt_venue_ready', '1 once the venue catalog is loaded and every book synced.', (v) => (v.ready ? 1 : 0))
+  perVenue('predmkt_catalog_events', 'Events in the installed catalog.', (v) => v.venueStatus().catalog.events)
+  perVenue('predmkt_catalog_markets', 'Markets in the installed catalog.', (v) => v.venueStatus().catalog.markets)
+  perVenue('predmkt_catalog_version', 'Catalog version (increments per sync).', (v) => v.venueStatus().catalog.version)
+  perVenue('predmkt_books_streamed', 'Instruments streamed from the venue.', (v) => v.venueStatus().books.instruments)
+  perVenue('predmkt_books_synced', 'Streamed books with a current snapshot.', (v) => v.venueStatus().books.synced)
+  perVenue('predmkt_books_stale', 'Streamed books waiting for a resync.', (v) => v.venueStatus().books.stale)
+  perVenue('predmkt_feed_connections_open', 'Open venue websocket connections.', (v) => v.venueStatus().feed?.openConnections)
+  perVenue('predmkt_feed_frames_total', 'Websocket frames received.', (v) => v.venueStatus().feed?.framesReceived, true)
+  perVenue('predmkt_feed_reconnects_total', 'Websocket reconnects.', (v) => v.venueStatus().feed?.reconnects, true)
+  perVenue('predmkt_feed_sequence_gaps_total', 'Sequence gaps detected (each triggers a resync).', (v) => v.venueStatus().feed?.sequenceGaps, true)
+  perVenue('predmkt_feed_malformed_frames_total', 'Frames that could not be read.', (v) => v.venueStatus().feed?.malformedFrames, true)
+  perVenue('predmkt_feed_stale_timeouts_total', 'Sockets replaced after going silent.', (v) => v.venueStatus().feed?.staleTimeouts, true)
+
+  new Gauge({
+    name: 'predmkt_actor_mailbox_pending',
+    help: 'Messages waiting in an actor mailbox.',
+    labelNames: ['actor'],
+    registers,
+    collect() {
+      this.reset()
+      for (const a of sources.supervisor.snapshot()) this.set({ actor: a.name }, a.pending)
+    },
+  })
+  new Counter({
+    name: 'predmkt_actor_messages_total',
+    help: 'Messages processed by an actor.',
+    labelNames: ['actor'],
+    registers,
+    collect() {
+      this.reset()
+      for (const a of sources.supervisor.snapshot()) this.inc({ actor: a.name }, a.counters.processed)
+    },
+  })
+  new Counter({
+    name: 'predmkt_actor_restarts_total',
+    help: 'Supervisor restarts of an actor.',
+    labelNames: ['actor'],
+    registers,
+    collect() {
+      this.reset()
+      for (const a of sources.supervisor.snapshot()) this.inc({ actor: a.name }, a.restarts)
+    },
+  })
+  new Gauge({
+    name: 'predmkt_spread_pairs',
+    help: 'Matched outcome pairs in the spread engine.',
+    registers,
+    collect() {
+      this.set(sources.spreads.pairCount)
+    },
+  })
+  new Counter({
+    name: 'predmkt_spread_recomputations_total',
+    help: 'Spread records recomputed.',
+    registers,
+    collect() {
+      this.reset()
+      this.inc(sources.spreads.recomputed)
+    },
+  })
+  new Counter({
+    name: 'predmkt_page_cache_lookups_total',
+    help: 'List responses looked up in the page cache, by result.',
+    labelNames: ['result'],
+    registers,
+    collect() {
+      this.reset()
+      this.inc({ result: 'hit' }, sources.pages.hits)
+      this.inc({ result: 'miss' }, sources.pages.misses)
+    },
+  })
+
+  new Counter({
+    name: 'predmkt_http_responses_total',
+    help: 'HTTP responses written, by status code.',
+    labelNames: ['code'],
+    registers,
+    collect() {
+      this.reset()
+      for (const [code, n] of sources.http().responses) this.inc({ code: String(code) }, n)
+    },
+  })
+  new Counter({
+    name: 'predmkt_http_aborted_total',
+    help: 'HTTP requests the client abandoned before the response.',
+    registers,
+    collect() {
+      this.reset()
+      this.inc(sources.http().aborted)
+    },
+  })
+  registry.registerMetric(httpLatencyHistogram(sources.http))
+
+  const upstreams = sources.upstreams
+  if (upstreams !== undefined) {
+    const perHost = (name: string, help: string, read: (s: UpstreamStats) => number) =>
+      new Counter({
+        name,
+        help,
+        labelNames: ['host'],
+        registers,
+        collect() {
+          this.reset()
+          for (const s of upstreams()) this.inc({ host: s.name }, read(s))
+        },
+      })
+    perHost('predmkt_upstream_calls_total', 'Requests sent to a venuep host by the live proxies.', (s) => s.calls)
+    perHost('predmkt_upstream_cache_hits_total', 'Live reads answered from the upstream cache.', (s) => s.cacheHits)
+    perHost('predmkt_upstream_joined_total', 'Live reads that shared an identical in-flight request.', (s) => s.joined)
+    perHost('predmkt_upstream_failures_total', 'Venue calls that failed (error status, timeout, bad body).', (s) => s.failures)
+    perHost('predmkt_upstream_refused_total', 'Live reads refused locally: breaker open or rate budget used.', (s) => s.refusedOpen + s.refusedRateLimit)
+    new Gauge({
+      name: 'predmkt_upstream_breaker_open',
+      help: '1 while the breaker of a venuep host is open or half-open.',
+      labelNames: ['host'],
+      registers,
+      collect() {
+        this.reset()
+        for (const s of upstreams()) this.set({ host: s.name }, s.breaker === 'closed' ? 0 : 1)
+      },
+    })
+  }
+  return registry
+}
+
+/**
+ * `predmkt_http_request_duration_seconds` as a real Prometheus histogram built from HttpServer's buckets at
+ * scrape time. prom-client's Histogram can only be fed one observation at a time (~0.3 µs each on the request
+ * path), so this is a minimal metric object of the shape its registry serializes (name, help, type, get()).
+ */
+function httpLatencyHistogram(read: () => HttpStatsSnapshot): Metric {
+  const name = 'predmkt_http_request_duration_seconds'
+  const metric = {
+    name,
+    help: 'Time from the request callback to the response write (handler, validation, auth, serialization).',
+    type: 'histogram',
+    aggregator: 'sum',
+    collect: () => undefined,
+    get: async () => {
+      const s = read()
+      const values = [
+        ...s.buckets.map(([le, n]) => ({ metricName: `${name}_bucket`, labels: { le: Number.isFinite(le) ? String(le) : '+Inf' }, value: n })),
+        { metricName: `${name}_sum`, labels: {}, value: s.sum },
+        { metricName: `${name}_count`, labels: {}, value: s.count },
+      ]
+      return { name, help: metric.help, type: 'histogram', aggregator: 'sum', values }
+    },
+  }
+  return metric as unknown as Metric
+}

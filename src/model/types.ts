@@ -1,0 +1,154 @@
+/**
+ * The normalized model: Event → PlatformMarket → Outcome → Quote. Venue adapters map wire payloads into these
+ * records; everything above the adapters (actors, HTTP, spreads) sees only these. All records are readonly.
+ * Unknown values are `undefined`, never 0 (see docs/NORMALIZATION.md).
+ */
+export type VenueId = 'venuep' | 'venuek'
+
+export const VENUE_IDS: readonly VenueId[] = ['venuep', 'venuek']
+
+/** Service status, mapped from each venue's raw status (src/venues/<venue>/status.ts). */
+export type ServiceStatus = 'active' | 'closed' | 'resolved'
+
+export interface CatalogEvent {
+  readonly venue: VenueId
+  /** venuep: Gamma event slug; venuek: event ticker. Unique per venue. */
+  readonly eventId: string
+  readonly title: string
+  readonly subtitle: string | undefined
+  /** Category slug (lowercase, dash-separated), e.g. `politics`. */
+  readonly category: string
+  readonly status: ServiceStatus
+  /** The venue's own status words, e.g. `active`, `closed`, `finalized`. */
+  readonly rawStatus: string
+  readonly url: string
+  /** True when at most one child resolves YES (venuep negRisk, venuek mutually_exclusive). */
+  readonly mutuallyExclusive: boolean
+  readonly createdAt: number | undefined
+  readonly updatedAt: number | undefined
+  readonly endTime: number | undefined
+  readonly volumeTotal: number | undefined
+  readonly volume24h: number | undefined
+  readonly liquidity: number | undefined
+  readonly openInterest: number | undefined
+  readonly markets: readonly PlatformMarket[]
+}
+
+/**
+ * One venue's market as the API lists it. venuep: a single-market event gives one PlatformMarket keyed by the
+ * market slug with the market's own outcomes (Yes/No); a multi-market event gives one grouped PlatformMarket
+ * keyed by the event (group) slug whose outcomes are the child markets. venuek: one per event (event ticker),
+ * one outcome per binary market.
+ */
+export interface PlatformMarket {
+  readonly venue: VenueId
+  /** venuep: market slug or group (event) slug; venuek: event ticker. */
+  readonly marketId: string
+  readonly eventId: string
+  /** Event title. */
+  readonly title: string
+  readonly category: string
+  readonly status: ServiceStatus
+  readonly rawStatus: string
+  readonly url: string
+  readonly createdAt: number | undefined
+  readonly updatedAt: number | undefined
+  readonly endTime: number | undefined
+  readonly volumeTotal: number | undefined
+  readonly volume24h: number | undefined
+  readonly liquidity: number | undefined
+  readonly openInterest: number | undefined
+  readonly outcomes: readonly Outcome[]
+}
+
+export interface Outcome {
+  readonly venue: VenueId
+  /** venuep: CLOB token id of this outcome; venuek: market ticker. Unique per venue. */
+  readonly outcomeId: string
+  readonly marketId: string
+  readonly eventId: string
+  readonly title: string
+  /** The order book that prices this outcome (venuep token id, venuek market ticker). */
+  readonly instrumentId: string
+  /** The book of the opposite side when the venue lists it separately (venuep's other token). */
+  readonly complementInstrumentId: string | undefined
+  /** venuep condition id of the binary market this outcome belongs to. */
+  readonly conditionId: string | undefined
+  /** venuep market slug of the binary market this outcome belongs to. */
+  readonly childMarketSlug: string | undefined
+  /** venuep: index in the market's `outcomes`/`clobTokenIds` (0 = first/YES token). */
+  readonly outcomeIndex: number | undefined
+  /** venuek market ticker. */
+  readonly marketTicker: string | undefined
+  readonly status: ServiceStatus
+  readonly rawStatus: string
+  readonly volume: number | undefined
+  readonly volume24h: number | undefined
+  readonly openInterest: number | undefined
+  readonly liquidity: number | undefined
+  /** Catalog-time prices (REST), used until the live book arrives and for closed markets. */
+  readonly catalogBestBid: number | undefined
+  readonly catalogBestAsk: number | undefined
+  readonly catalogLastPrice: number | undefined
+  readonly closeTime: number | undefined
+  readonly createdAt: number | undefined
+  /** Resolution: true if this outcome won, false if it lost, undefined while unresolved. */
+  readonly won: boolean | undefined
+  /** Strike data where the venue gives it (venuek floor/cap; venuep group threshold), for matching. */
+  readonly strike: Strike | undefined
+  /** Venue fee description, used for net edges. */
+  readonly fees: FeeModel | undefined
+}
+
+export interface Strike {
+  readonly type: string
+  readonly floor: number | undefined
+  readonly cap: number | undefined
+}
+
+/**
+ * Taker fee per contract (share) bought or sold at price p:
+ * - `curve`: rate × (p × (1 − p))^exponent (venuek's quadratic fee has exponent 1; venuep's fee schedules give
+ *   their own rate and exponent);
+ * - `bps`: takerBps / 10,000 × p (a flat share of notional).
+ */
+export type FeeModel =
+  | { readonly kind: 'curve'; readonly rate: number; readonly exponent: number }
+  | { readonly kind: 'bps'; readonly takerBps: number }
+
+export function feePerContract(model: FeeModel | undefined, price: number): number {
+  if (model === undefined) return 0
+  if (model.kind === 'bps') return (model.takerBps / 10_000) * price
+  return model.rate * (price * (1 - price)) ** model.exponent
+}
+
+/** A full catalog for one venue at one point in time. */
+export interface Catalog {
+  readonly venue: VenueId
+  readonly events: readonly CatalogEvent[]
+  readonly fetchedAt: number
+}
+
+/**
+ * Top of book for one instrument, published by the venue actor whenever it changes. Prices are decimals in
+ * [0, 1]; sizes are contracts/shares.
+ */
+export interface Quote {
+  readonly venue: VenueId
+  readonly instrumentId: string
+  readonly bestBid: number | undefined
+  readonly bestBidSize: number | undefined
+  readonly bestAsk: number | undefined
+  readonly bestAskSize: number | undefined
+  readonly lastTradePrice: number | undefined
+  /** The venue's displayed probability (see probabilityFor in src/venues/<venue>/probability.ts). */
+  readonly probability: number | undefined
+  /** Venue time of the change that produced this quote (ms). */
+  readonly venueTs: number
+  /** Local receipt time of that change (ms). */
+  readonly receivedAt: number
+  /** True while the instrument's feed is disconnected or resyncing: the book may be behind the venue. */
+  readonly stale: boolean
+  /** Per-venue publish sequence, increasing. */
+  readonly seq: number
+}

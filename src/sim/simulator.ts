@@ -1,0 +1,95 @@
+import { generateKeyPairSync } from 'node:crypto'
+import type { SimConfig } from '../config/schema.js'
+import type { Clock } from '../core/clock.js'
+import type { VenuekCredentials } from '../venues/venuek/signing.js'
+import { FaultPlan } from './faults.js'
+import { SimEngine } from './world/engine.js'
+import { generateWorld, type World } from './world/generate.js'
+import { startVenuekSim, type VenuekSim } from './venuek/index.js'
+import { startVenuepSim, type VenuepSim } from './venuep/index.js'
+
+/**
+ * The venue simulator: one seeded world, its live engine, and both venues' protocol servers on loopback.
+ * Everything it serves is SIMULATED; `description` says so wherever the service shows where data comes from.
+ */
+export interface SimulatorOptions {
+  readonly config: SimConfig
+  readonly clock: Clock
+  /** The world's "now" at generation; defaults to the clock's current minute. */
+  readonly anchorMs?: number
+  /** Start the clock-driven engine (default true); tests drive `engine.step` themselves. */
+  readonly startEngine?: boolean
+  /** Listen on `config.ports` (the standalone simulator) instead of free ports (in-process use). */
+  readonly portsFromConfig?: boolean
+}
+
+export interface Simulator {
+  readonly world: World
+  readonly engine: SimEngine
+  readonly clock: Clock
+  readonly venuep: VenuepSim & { readonly faults: FaultPlan }
+  readonly venuek: VenuekSim & { readonly faults: FaultPlan }
+  /** The simulator's venuek API key, present when signed WebSocket handshakes are required. */
+  readonly venuekCredentials: VenuekCredentials | undefined
+  readonly venuekPublicKeyPem: string | undefined
+  readonly description: string
+  close(): Promise<void>
+}
+
+export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  const { config, clock } = options
+  const anchorMs = options.anchorMs ?? Math.floor(clock.now() / 60_000) * 60_000
+  const world = generateWorld({ seed: config.seed, questions: config.questions, wallets: config.wallets, bookDepth: config.bookDepth, anchorMs })
+  const engine = new SimEngine(world, {
+    clock,
+    quoteChangesPerSec: config.quoteChangesPerSec,
+    tradesPerSec: config.tradesPerSec,
+    dislocationsPerMin: config.dislocationsPerMin,
+    stepMs: config.stepMs,
+  })
+  const credentials = config.venuekAuth ? simulatorKey(config.seed) : undefined
+  const venuepFaults = new FaultPlan()
+  const venuekFaults = new FaultPlan()
+  const ports = options.portsFromConfig === true ? config.ports : { gamma: 0, clob: 0, data: 0, venuek: 0 }
+  const venuep = await startVenuepSim({ world, engine, clock, faults: venuepFaults, host: config.host, ports })
+  let venuek: VenuekSim
+  try {
+    venuek = await startVenuekSim({
+      world,
+      engine,
+      clock,
+      faults: venuekFaults,
+      host: config.host,
+      port: ports.venuek,
+      auth: credentials === undefined ? undefined : { required: true, publicKeys: new Map([[credentials.keyId, credentials.publicKeyPem]]) },
+    })
+  } catch (err) {
+    await venuep.close()
+    throw err
+  }
+  if (options.startEngine !== false) engine.start()
+  return {
+    world,
+    engine,
+    clock,
+    venuep: Object.assign(venuep, { faults: venuepFaults }),
+    venuek: Object.assign(venuek, { faults: venuekFaults }),
+    venuekCredentials: credentials === undefined ? undefined : { keyId: credentials.keyId, privateKeyPem: credentials.privateKeyPem },
+    venuekPublicKeyPem: credentials?.publicKeyPem,
+    description: `simulated venues (seed ${config.seed}, ${world.questions.length} questions, ${world.vpEvents.length} venuep events, ${world.vkEvents.length} venuek events)`,
+    async close() {
+      engine.stop()
+      await Promise.all([venuep.close(), venuek.close()])
+    },
+  }
+}
+
+/** A fresh RSA key for the simulated venuek account (the real venue issues RSA keys only). */
+function simulatorKey(seed: number): { keyId: string; privateKeyPem: string; publicKeyPem: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  return {
+    keyId: `sim-key-${seed}`,
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  }
+}

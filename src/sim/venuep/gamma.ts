@@ -1,0 +1,211 @@
+import type { Clock } from '../../core/clock.js'
+import type { FaultPlan } from '../faults.js'
+import { SimRouter, type SimRequest } from '../http-router.js'
+import type { World } from '../world/generate.js'
+import type { VpEvent, VpMarket, VpTag } from '../world/types.js'
+import {
+  boolParam,
+  dateParam,
+  idList,
+  inRange,
+  intParam,
+  invalid,
+  notFound,
+  paginate,
+  sortByOrder,
+  stringList,
+} from './gamma-query.js'
+import { eventJson, GammaView, marketJson, profileJson, tagJson } from './gamma-shapes.js'
+import { eventTotals, isClosed, liquidityOf, volume24hOf, volumeOf, type EventTotals } from './market-stats.js'
+import { guard, ok } from './wire-error.js'
+
+/**
+ * venuep's Gamma metadata host (venuep.md §1): events, markets, tags and public profiles as bare JSON arrays
+ * or objects. Lists are offset-paginated; `/markets` hides closed markets unless `closed` is given, while
+ * `/events` filters on `closed` only when asked (both as observed on the real host).
+ */
+export function gammaRouter(world: World, clock: Clock, faults: FaultPlan): SimRouter {
+  const router = new SimRouter({
+    host: 'gamma',
+    faults,
+    errorBody: (status, message) => ({
+      type: status === 404 ? 'not found error' : status === 422 ? 'validation error' : 'server error',
+      error: message,
+    }),
+  })
+  const view = () => new GammaView(world, clock.now())
+  const includeTag = (req: SimRequest) => boolParam(req.query, 'include_tag') ?? false
+
+  router.get('/status', () => ok('OK'))
+  router.get('/markets', guard((req) => ok(listMarkets(view(), req.query))))
+  router.get('/markets/slug/:slug', guard((req) => ok(marketJson(view(), marketBySlug(world, req.params.slug), includeTag(req)))))
+  router.get('/markets/:id', guard((req) => ok(marketJson(view(), marketById(world, req.params.id), includeTag(req)))))
+  router.get('/markets/:id/tags', guard((req) => ok([tagJson(marketById(world, req.params.id).event.tag)])))
+  router.get('/events', guard((req) => ok(listEvents(view(), req.query))))
+  router.get('/events/slug/:slug', guard((req) => ok(eventJson(view(), eventBySlug(world, req.params.slug), true))))
+  router.get('/events/:id', guard((req) => ok(eventJson(view(), eventById(world, req.params.id), true))))
+  router.get('/events/:id/tags', guard((req) => ok([tagJson(eventById(world, req.params.id).tag)])))
+  router.get('/tags', guard(() => ok(distinctTags(world).map(tagJson))))
+  router.get(
+    '/public-profile',
+    guard((req) => {
+      const address = req.query.get('address') ?? ''
+      if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw invalid('address')
+      const wallet = world.vpWalletsByAddress.get(address.toLowerCase())
+      if (wallet === undefined) throw notFound('profile')
+      return ok(profileJson(wallet))
+    }),
+  )
+  return router
+}
+
+function param(value: string | undefined): string {
+  return value ?? ''
+}
+
+function marketById(world: World, id: string | undefined): VpMarket {
+  if (!/^\d+$/.test(param(id))) throw invalid('id')
+  const m = world.vpMarketsById.get(String(Number(id)))
+  if (m === undefined) throw notFound('id')
+  return m
+}
+
+function marketBySlug(world: World, slug: string | undefined): VpMarket {
+  const m = world.vpMarketsBySlug.get(param(slug))
+  if (m === undefined) throw notFound('slug')
+  return m
+}
+
+function eventById(world: World, id: string | undefined): VpEvent {
+  if (!/^\d+$/.test(param(id))) throw invalid('id')
+  const e = world.vpEventsById.get(String(Number(id)))
+  if (e === undefined) throw notFound('id')
+  return e
+}
+
+function eventBySlug(world: World, slug: string | undefined): VpEvent {
+  const e = world.vpEventsBySlug.get(param(slug))
+  if (e === undefined) throw notFound('slug')
+  return e
+}
+
+function distinctTags(world: World): VpTag[] {
+  const byId = new Map<string, VpTag>()
+  for (const e of world.vpEvents) byId.set(e.tag.id, e.tag)
+  return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id))
+}
+
+function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknown>[] {
+  const { world } = view
+  const ids = idList(q, 'id')
+  const slugs = stringList(q, 'slug')
+  const conditions = stringList(q, 'condition_ids', true)
+  const tokens = stringList(q, 'clob_token_ids')
+  const questionIds = stringList(q, 'question_ids', true)
+  // The implicit closed=false applies even to id/slug lookups (venuep.md §1.1).
+  const closed = boolParam(q, 'closed') ?? false
+  const active = boolParam(q, 'active')
+  const archived = boolParam(q, 'archived')
+  const tagId = intParam(q, 'tag_id')
+  const liquidity = inRange(q, 'liquidity_num')
+  const volume = inRange(q, 'volume_num')
+  const start = inRange(q, 'start_date', dateParam)
+  const end = inRange(q, 'end_date', dateParam)
+  const uma = q.get('uma_resolution_status')
+  const matches = world.vpMarkets.filter((m) => {
+    const e = m.event
+    if (ids !== undefined && !ids.has(m.id)) return false
+    if (slugs !== undefined && !slugs.has(m.slug)) return false
+    if (conditions !== undefined && !conditions.has(m.conditionId.toLowerCase())) return false
+    if (tokens !== undefined && !tokens.has(m.tokenIds[0]) && !tokens.has(m.tokenIds[1])) return false
+    if (questionIds !== undefined && !questionIds.has(m.questionHash.toLowerCase())) return false
+    if (isClosed(m) !== closed) return false
+    if (active === false || archived === true) return false // every simulated market is active and unarchived
+    if (tagId !== undefined && e.tag.id !== String(tagId)) return false
+    if (liquidity !== undefined && !liquidity(liquidityOf(m))) return false
+    if (volume !== undefined && !volume(volumeOf(world, m))) return false
+    if (start !== undefined && !start(e.startDate)) return false
+    if (end !== undefined && !end(e.endDate)) return false
+    if (uma !== null && uma !== '' && umaStatus(m) !== uma) return false
+    return true
+  })
+  const sorted = sortByOrder(
+    matches,
+    q,
+    {
+      id: (m) => Number(m.id),
+      volume: (m) => volumeOf(world, m),
+      volumeNum: (m) => volumeOf(world, m),
+      volumeClob: (m) => volumeOf(world, m),
+      volume24hr: (m) => volume24hOf(world, m),
+      volume24hrClob: (m) => volume24hOf(world, m),
+      liquidity: (m) => liquidityOf(m),
+      liquidityNum: (m) => liquidityOf(m),
+      liquidityClob: (m) => liquidityOf(m),
+      startDate: (m) => m.event.startDate,
+      endDate: (m) => m.event.endDate,
+      createdAt: (m) => m.event.createdAt,
+    },
+    (m) => Number(m.id),
+  )
+  const includeTag = boolParam(q, 'include_tag') ?? false
+  return paginate(sorted, q).map((m) => marketJson(view, m, includeTag))
+}
+
+function umaStatus(m: VpMarket): string | undefined {
+  const lifecycle = m.event.question.lifecycle
+  return lifecycle === 'resolved' ? 'resolved' : lifecycle === 'closed' ? 'proposed' : undefined
+}
+
+function listEvents(view: GammaView, q: URLSearchParams): Record<string, unknown>[] {
+  const { world } = view
+  const ids = idList(q, 'id')
+  const slugs = stringList(q, 'slug')
+  const excluded = idList(q, 'exclude_tag_id')
+  const tagId = intParam(q, 'tag_id')
+  const tagSlug = q.get('tag_slug')
+  const closed = boolParam(q, 'closed')
+  const active = boolParam(q, 'active')
+  const archived = boolParam(q, 'archived')
+  const featured = boolParam(q, 'featured')
+  const liquidity = inRange(q, 'liquidity')
+  const volume = inRange(q, 'volume')
+  const start = inRange(q, 'start_date', dateParam)
+  const end = inRange(q, 'end_date', dateParam)
+  const cache = new Map<VpEvent, EventTotals>()
+  const totals = (e: VpEvent): EventTotals => {
+    let t = cache.get(e)
+    if (t === undefined) cache.set(e, (t = eventTotals(world, e, view.openInterest)))
+    return t
+  }
+  const matches = world.vpEvents.filter((e) => {
+    if (ids !== undefined && !ids.has(e.id)) return false
+    if (slugs !== undefined && !slugs.has(e.slug)) return false
+    if (excluded !== undefined && excluded.has(e.tag.id)) return false
+    if (tagId !== undefined && e.tag.id !== String(tagId)) return false
+    if (tagSlug !== null && tagSlug !== '' && e.tag.slug !== tagSlug) return false
+    if (closed !== undefined && (e.question.lifecycle !== 'active') !== closed) return false
+    if (active === false || archived === true || featured === true) return false
+    if (liquidity !== undefined && !liquidity(totals(e).liquidity)) return false
+    if (volume !== undefined && !volume(totals(e).volume)) return false
+    if (start !== undefined && !start(e.startDate)) return false
+    if (end !== undefined && !end(e.endDate)) return false
+    return true
+  })
+  const sorted = sortByOrder(
+    matches,
+    q,
+    {
+      id: (e) => Number(e.id),
+      volume: (e) => totals(e).volume,
+      volume24hr: (e) => totals(e).volume24hr,
+      liquidity: (e) => totals(e).liquidity,
+      openInterest: (e) => totals(e).openInterest,
+      startDate: (e) => e.startDate,
+      endDate: (e) => e.endDate,
+      createdAt: (e) => e.createdAt,
+    },
+    (e) => Number(e.id),
+  )
+  return paginate(sorted, q).map((e) => eventJson(view, e, true))
+}

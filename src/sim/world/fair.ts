@@ -1,0 +1,81 @@
+import { logistic, logit, noise, normalCdf } from './path.js'
+import { hashInts, hashString } from './random.js'
+import type { Question, SimVenue } from './types.js'
+
+/**
+ * Fair values. `contractFair` is the truth both venues track; `venueFair` adds a small venue-specific
+ * deviation and any dislocation the live engine opened, so the same question trades at slightly different
+ * prices on the two venues, and sometimes at very different ones.
+ */
+const RESOLUTION_RAMP_MS = 3 * 86_400_000
+const LIVE_MIN = 0.004
+const LIVE_MAX = 0.996
+
+/** Probability that contract `index` of question `q` is true, as of time `t` (ms). */
+export function contractFair(q: Question, index: number, t: number): number {
+  const at = q.lifecycle === 'active' ? t : Math.min(t, q.endTime)
+  const raw = rawFair(q, index, at)
+  if (q.resolvedAt === undefined) return raw
+  const won = q.contracts[index]?.won === true ? 1 : 0
+  if (t >= q.resolvedAt) return won
+  const start = q.resolvedAt - RESOLUTION_RAMP_MS
+  if (t <= start) return raw
+  const w = ((t - start) / RESOLUTION_RAMP_MS) ** 2
+  return raw * (1 - w) + won * w
+}
+
+/** The path before any resolution ramp: also used to draw winners. */
+export function rawFair(q: Question, index: number, t: number): number {
+  const m = q.model
+  switch (m.kind) {
+    case 'binary': {
+      const p = clampLive(logistic(m.base + noise(q.seed, t, q.volatility)))
+      return index === 0 ? p : 1 - p
+    }
+    case 'multi': {
+      let sum = 0
+      let mine = 0
+      for (let i = 0; i < m.bases.length; i++) {
+        const e = Math.exp((m.bases[i] as number) + noise(hashInts(q.seed, i), t, q.volatility))
+        sum += e
+        if (i === index) mine = e
+      }
+      return clampLive(mine / sum)
+    }
+    case 'ladder': {
+      const level = m.logLevel + noise(q.seed, t, q.volatility) * m.sigma * 0.8
+      const threshold = q.contracts[index]?.threshold
+      if (threshold === undefined) throw new Error(`ladder contract ${index} of ${q.id} has no threshold`)
+      return clampLive(1 - normalCdf((Math.log(threshold) - level) / m.sigma))
+    }
+  }
+}
+
+function clampLive(p: number): number {
+  return Math.min(LIVE_MAX, Math.max(LIVE_MIN, p))
+}
+
+export interface Dislocation {
+  readonly venue: SimVenue
+  readonly start: number
+  readonly end: number
+  /** Logit-space offset applied on `venue` while the dislocation lasts. */
+  readonly offset: number
+}
+
+/** Dislocations by contract key, opened by the live engine and kept so price history reflects them. */
+export type DislocationLog = Map<string, Dislocation[]>
+
+const VENUE_SALT: Record<SimVenue, number> = { venuep: hashString('venuep'), venuek: hashString('venuek') }
+
+/** The price venue `venue` quotes around for contract `index` at time `t`. */
+export function venueFair(q: Question, index: number, venue: SimVenue, t: number, dislocations?: DislocationLog): number {
+  const p = contractFair(q, index, t)
+  if (p <= 0 || p >= 1) return p
+  let x = logit(p) + noise(hashInts(q.seed, index, VENUE_SALT[venue]), t, 0.07)
+  const log = dislocations?.get(q.contracts[index]?.key ?? '')
+  if (log !== undefined) {
+    for (const d of log) if (d.venue === venue && t >= d.start && t < d.end) x += d.offset
+  }
+  return clampLive(logistic(x))
+}

@@ -1,0 +1,57 @@
+import { isoNoZone } from '../core/time.js'
+import type { SpreadRecord } from './spread-engine.js'
+
+/**
+ * Spread records as JSON (spec 2.7 plus `outcome_key` and the executable edge). A record is immutable, so its
+ * JSON is built once; only `is_stale` depends on the request (cutoff and current time) and is spliced in.
+ */
+const cache = new WeakMap<SpreadRecord, readonly [string, string]>()
+
+export function isStale(r: SpreadRecord, now: number, cutoffMs: number): boolean {
+  return r.feedStale || now - r.olderQuoteAt > cutoffMs
+}
+
+export function spreadJson(r: SpreadRecord, stale: boolean): string {
+  let parts = cache.get(r)
+  if (parts === undefined) {
+    const x = r.executable
+    const head = JSON.stringify({
+      event_slug: r.eventSlug,
+      event_title: r.eventTitle,
+      outcome_title: r.outcomeTitle,
+      outcome_key: r.outcomeKey,
+      platform_a: r.platformA,
+      platform_b: r.platformB,
+      price_a: r.priceA,
+      price_b: r.priceB,
+      spread: r.spread,
+      spread_bps: r.spreadBps,
+      confidence: r.confidence,
+    })
+    const tail = JSON.stringify({
+      updated_at: isoNoZone(r.updatedAt),
+      platform_a_url: r.platformAUrl,
+      platform_b_url: r.platformBUrl,
+      matching_strategy: r.strategy,
+      match_quality: r.quality,
+      volume_min: r.minVolume ?? null,
+      executable:
+        x === undefined
+          ? null
+          : {
+              buy_platform: r.platformA,
+              buy_price: x.buyPrice,
+              sell_platform: r.platformB,
+              sell_price: x.sellPrice,
+              edge: x.edge,
+              net_edge: x.netEdge,
+              size: x.size,
+              cost_dollars: x.costDollars,
+              profit_dollars: x.profitDollars,
+            },
+    })
+    parts = [`${head.slice(0, -1)},"is_stale":`, `,${tail.slice(1)}`]
+    cache.set(r, parts)
+  }
+  return `${parts[0]}${stale ? 'true' : 'false'}${parts[1]}`
+}

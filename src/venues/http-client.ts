@@ -1,0 +1,126 @@
+/**
+ * JSON over HTTP to a venue, with a per-request timeout and typed failures. Uses Node's built-in fetch.
+ * Retrying is the caller's choice (`withRetry`): catalog sync retries, latency-sensitive proxies do not.
+ */
+export class UpstreamHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly url: string,
+    readonly bodySnippet: string,
+  ) {
+    super(`upstream ${status} from ${url}`)
+    this.name = 'UpstreamHttpError'
+  }
+}
+
+export class UpstreamTimeoutError extends Error {
+  constructor(
+    readonly url: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`upstream timeout after ${timeoutMs} ms: ${url}`)
+    this.name = 'UpstreamTimeoutError'
+  }
+}
+
+/** The response arrived but was not the JSON we expect. */
+export class UpstreamProtocolError extends Error {
+  constructor(
+    readonly url: string,
+    message: string,
+  ) {
+    super(`${message}: ${url}`)
+    this.name = 'UpstreamProtocolError'
+  }
+}
+
+export type QueryValue = string | number | boolean | readonly string[] | undefined
+
+export interface HttpClientOptions {
+  readonly baseUrl: string
+  readonly timeoutMs: number
+  /** Extra headers per request (venuek signing needs method and full path). */
+  readonly headers?: (method: string, path: string) => Record<string, string>
+}
+
+export class HttpClient {
+  readonly #options: HttpClientOptions
+  readonly #base: URL
+
+  constructor(options: HttpClientOptions) {
+    this.#options = options
+    this.#base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`)
+  }
+
+  /** Full URL for a path relative to the base URL (keeps the base's own path prefix). */
+  url(path: string, query?: Readonly<Record<string, QueryValue>>): URL {
+    const url = new URL(path.replace(/^\//, ''), this.#base)
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v === undefined) continue
+      if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, item)
+      else url.searchParams.set(k, String(v))
+    }
+    return url
+  }
+
+  getJson<T>(path: string, query?: Readonly<Record<string, QueryValue>>, signal?: AbortSignal): Promise<T> {
+    return this.#request<T>('GET', this.url(path, query), undefined, signal)
+  }
+
+  postJson<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+    return this.#request<T>('POST', this.url(path), body, signal)
+  }
+
+  async #request<T>(method: string, url: URL, body: unknown, signal: AbortSignal | undefined): Promise<T> {
+    const timeout = AbortSignal.timeout(this.#options.timeoutMs)
+    const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout])
+    const headers: Record<string, string> = { accept: 'application/json', ...this.#options.headers?.(method, url.pathname) }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    let res: Response
+    let text: string
+    try {
+      res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: combined })
+      text = await res.text()
+    } catch (err) {
+      if (timeout.aborted && signal?.aborted !== true) throw new UpstreamTimeoutError(url.href, this.#options.timeoutMs)
+      throw err
+    }
+    if (!res.ok) throw new UpstreamHttpError(res.status, url.href, text.slice(0, 300))
+    try {
+      return JSON.parse(text) as T
+    } catch {
+      throw new UpstreamProtocolError(url.href, 'response body is not valid JSON')
+    }
+  }
+}
+
+/** Whether a failure is worth retrying: timeouts, network errors, 429 and 5xx. */
+export function isRetryable(err: unknown): boolean {
+  if (err instanceof UpstreamHttpError) return err.status === 429 || err.status >= 500
+  if (err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError) return true
+  return err instanceof TypeError // fetch's network failures
+}
+
+export interface RetryOptions {
+  readonly attempts: number
+  readonly baseMs: number
+  readonly maxMs: number
+  readonly signal?: AbortSignal
+}
+
+/** Runs `fn` until it succeeds, a non-retryable error occurs, or `attempts` are used (capped exponential backoff). */
+export async function withRetry<T>(fn: () => Promise<T>, options: RetryOptions): Promise<T> {
+  let lastError: unknown
+  for (let attempt = 0; attempt < options.attempts; attempt++) {
+    if (options.signal?.aborted === true) throw options.signal.reason
+    try {
+      return await fn()
+    } catch (err) {
+      lastError = err
+      if (!isRetryable(err) || attempt === options.attempts - 1) throw err
+      const delay = Math.min(options.maxMs, options.baseMs * 2 ** attempt) * (0.5 + Math.random() * 0.5)
+      await new Promise((resolve) => setTimeout(resolve, delay))
+    }
+  }
+  throw lastError
+}

@@ -1,0 +1,82 @@
+import type { Clock } from '../core/clock.js'
+import type { Logger } from '../core/logger.js'
+import type { BookSideName, LevelMicros } from '../book/order-book.js'
+import type { Catalog, VenueId } from '../model/types.js'
+
+/**
+ * The contract between a venue adapter and its venue actor. Feeds turn wire frames into `FeedEvent`s in
+ * integer micro-units (src/core/numbers.ts) and promise, per instrument: a snapshot before any level change,
+ * and a `stale` event before any gap in what they deliver (disconnect, sequence gap, malformed frame,
+ * stall). The actor trusts that promise and never guesses.
+ */
+export type FeedEvent =
+  | {
+      readonly type: 'snapshot'
+      readonly instrumentId: string
+      readonly bids: readonly LevelMicros[]
+      readonly asks: readonly LevelMicros[]
+      readonly venueTs: number
+    }
+  /** Absolute size at a level (venuep price_change); size 0 removes. */
+  | { readonly type: 'level'; readonly instrumentId: string; readonly side: BookSideName; readonly price: number; readonly size: number; readonly venueTs: number }
+  /** Relative change at a level (venuek orderbook_delta). */
+  | { readonly type: 'delta'; readonly instrumentId: string; readonly side: BookSideName; readonly price: number; readonly delta: number; readonly venueTs: number }
+  | {
+      readonly type: 'trade'
+      readonly instrumentId: string
+      /** Price of this instrument in micros. */
+      readonly price: number
+      readonly size: number
+      readonly venueTs: number
+    }
+  /** Market statistics pushed by the venue (venuek ticker): contracts and dollars as numbers. */
+  | { readonly type: 'stats'; readonly instrumentId: string; readonly volume: number | undefined; readonly openInterest: number | undefined; readonly venueTs: number }
+  /** The feed can no longer vouch for these books until it delivers a new snapshot. */
+  | { readonly type: 'stale'; readonly instrumentIds: readonly string[]; readonly reason: string }
+
+/** Receives the events of one wire frame (or one connection event). Called from socket callbacks. */
+export type FeedSink = (events: FeedEvent[], receivedAt: number) => void
+
+export interface FeedStatus {
+  readonly connections: number
+  readonly openConnections: number
+  readonly instruments: number
+  /** Instruments whose subscription has been sent on an open connection. */
+  readonly subscribed: number
+  readonly reconnects: number
+  readonly framesReceived: number
+  readonly malformedFrames: number
+  readonly sequenceGaps: number
+  readonly staleTimeouts: number
+  readonly lastFrameAt: number | undefined
+}
+
+export interface VenueFeed {
+  /** The full set of instruments to stream; the feed subscribes and unsubscribes the difference. */
+  setInstruments(instrumentIds: readonly string[]): void
+  close(): void
+  status(): FeedStatus
+}
+
+/** Inputs of a venue's displayed-probability rule (decimals). */
+export interface ProbabilityInputs {
+  readonly bestBid: number | undefined
+  readonly bestAsk: number | undefined
+  readonly lastTradePrice: number | undefined
+}
+
+export interface VenueAdapter {
+  readonly id: VenueId
+  /** Fetches the whole catalog over REST (every page). */
+  fetchCatalog(signal: AbortSignal): Promise<Catalog>
+  createFeed(sink: FeedSink): VenueFeed
+  /** The venue's documented displayed-probability rule. */
+  probability(inputs: ProbabilityInputs): number | undefined
+  /** Instruments to stream for a catalog (active outcomes' books). */
+  instrumentsOf(catalog: Catalog): string[]
+}
+
+export interface AdapterContext {
+  readonly clock: Clock
+  readonly log: Logger
+}

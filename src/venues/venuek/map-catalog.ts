@@ -1,0 +1,120 @@
+import { parseDecimal } from '../../core/numbers.js'
+import { parseTimestampMs } from '../../core/time.js'
+import { canonicalCategory } from '../../model/categories.js'
+import type { CatalogEvent, FeeModel, Outcome, ServiceStatus } from '../../model/types.js'
+import { serviceStatusOf } from './status.js'
+import type { KEvent, KMarket, KSeries } from './wire.js'
+
+/**
+ * venuek events (with nested markets) → normalized records: one PlatformMarket per event, one Outcome per
+ * binary market, priced by the market's YES book.
+ *
+ * venuek reports "no quote" as a zero price (legacy cents used 0 for "no quote", and the dollar fields kept
+ * the convention), so a bid of 0, an ask of 0 or 1, or a last price of 0 is read as unknown, not as a price.
+ * `liquidity_dollars` is deprecated and always "0.0000", so liquidity is unknown. Volumes are in contracts;
+ * a contract pays $1, so we report them as dollars of notional.
+ */
+export interface VenuekLinks {
+  eventUrl(eventTicker: string): string
+}
+
+/** venuek's taker fee: 0.07 × contracts × p × (1 − p), times the series' multiplier (quadratic fee type). */
+export const VENUEK_QUADRATIC_FEE_RATE = 0.07
+
+export function mapVenuekEvent(e: KEvent, series: ReadonlyMap<string, KSeries>, links: VenuekLinks): CatalogEvent | undefined {
+  const eventTicker = e.event_ticker
+  if (eventTicker === undefined || eventTicker.length === 0) return undefined
+  const s = e.series_ticker === undefined ? undefined : series.get(e.series_ticker)
+  const category = canonicalCategory([e.category, s?.category])
+  const markets = (e.markets ?? []).filter((m) => m.ticker !== undefined && m.ticker.length > 0)
+  if (markets.length === 0) return undefined
+  const fees = feesOf(s)
+  const outcomes = markets.map((m) => outcome(m, eventTicker, fees))
+  const status: ServiceStatus = outcomes.some((o) => o.status === 'active') ? 'active' : outcomes.every((o) => o.status === 'resolved') ? 'resolved' : 'closed'
+  const rawStatus = outcomes.find((o) => o.status === status)?.rawStatus ?? status
+  const title = e.title ?? eventTicker
+  const url = links.eventUrl(eventTicker)
+  const closeTimes = markets.map((m) => parseTimestampMs(m.close_time)).filter((t): t is number => t !== undefined)
+  const createdTimes = markets.map((m) => parseTimestampMs(m.created_time)).filter((t): t is number => t !== undefined)
+  const updatedTimes = markets.map((m) => parseTimestampMs(m.updated_time)).filter((t): t is number => t !== undefined)
+  const times = {
+    createdAt: createdTimes.length > 0 ? Math.min(...createdTimes) : undefined,
+    updatedAt: parseTimestampMs(e.last_updated_ts) ?? (updatedTimes.length > 0 ? Math.max(...updatedTimes) : undefined),
+    endTime: parseTimestampMs(e.strike_date ?? undefined) ?? (closeTimes.length > 0 ? Math.max(...closeTimes) : undefined),
+  }
+  const totals = {
+    volumeTotal: sum(outcomes.map((o) => o.volume)),
+    volume24h: sum(outcomes.map((o) => o.volume24h)),
+    liquidity: undefined,
+    openInterest: sum(outcomes.map((o) => o.openInterest)),
+  }
+  return {
+    venue: 'venuek',
+    eventId: eventTicker,
+    title,
+    subtitle: e.sub_title,
+    category,
+    status,
+    rawStatus,
+    url,
+    mutuallyExclusive: e.mutually_exclusive === true,
+    ...times,
+    ...totals,
+    markets: [{ venue: 'venuek', marketId: eventTicker, eventId: eventTicker, title, category, status, rawStatus, url, ...times, ...totals, outcomes }],
+  }
+}
+
+function feesOf(s: KSeries | undefined): FeeModel | undefined {
+  if (s?.fee_type === undefined || !s.fee_type.startsWith('quadratic')) return undefined
+  return { kind: 'curve', rate: VENUEK_QUADRATIC_FEE_RATE * (s.fee_multiplier ?? 1), exponent: 1 }
+}
+
+/** A quoted price, or undefined for venuek's "no quote" sentinels (0, or 1 for an ask). */
+export function quotedPrice(value: string | undefined, isAsk = false): number | undefined {
+  const p = parseDecimal(value)
+  if (p === undefined || p <= 0 || (isAsk && p >= 1)) return undefined
+  return p
+}
+
+function outcome(m: KMarket, eventTicker: string, fees: FeeModel | undefined): Outcome {
+  const ticker = m.ticker as string
+  const rawStatus = m.status ?? 'unknown'
+  const status = serviceStatusOf(m.status)
+  return {
+    venue: 'venuek',
+    outcomeId: ticker,
+    marketId: eventTicker,
+    eventId: eventTicker,
+    title: nonEmpty(m.yes_sub_title) ?? nonEmpty(m.subtitle) ?? nonEmpty(m.title) ?? ticker,
+    instrumentId: ticker,
+    complementInstrumentId: undefined,
+    conditionId: undefined,
+    childMarketSlug: undefined,
+    outcomeIndex: undefined,
+    marketTicker: ticker,
+    status,
+    rawStatus,
+    volume: parseDecimal(m.volume_fp),
+    volume24h: parseDecimal(m.volume_24h_fp),
+    openInterest: parseDecimal(m.open_interest_fp),
+    liquidity: undefined,
+    catalogBestBid: quotedPrice(m.yes_bid_dollars),
+    catalogBestAsk: quotedPrice(m.yes_ask_dollars, true),
+    catalogLastPrice: quotedPrice(m.last_price_dollars),
+    closeTime: parseTimestampMs(m.close_time),
+    createdAt: parseTimestampMs(m.created_time),
+    won: status === 'resolved' && (m.result === 'yes' || m.result === 'no') ? m.result === 'yes' : undefined,
+    strike: m.strike_type === undefined ? undefined : { type: m.strike_type, floor: m.floor_strike, cap: m.cap_strike },
+    fees,
+  }
+}
+
+function nonEmpty(s: string | undefined): string | undefined {
+  return s === undefined || s.trim().length === 0 ? undefined : s
+}
+
+function sum(values: readonly (number | undefined)[]): number | undefined {
+  let total: number | undefined
+  for (const v of values) if (v !== undefined) total = (total ?? 0) + v
+  return total
+}

@@ -1,0 +1,30 @@
+import type { VenuepConfig } from '../../config/schema.js'
+import type { Catalog } from '../../model/types.js'
+import { HttpClient } from '../http-client.js'
+import type { AdapterContext, VenueAdapter } from '../types.js'
+import { fetchVenuepCatalog } from './catalog.js'
+import { VenuepFeed } from './feed.js'
+import { venuepProbability } from './probability.js'
+
+/** venuep: Gamma for the catalog, the CLOB market channel for books. */
+export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): VenueAdapter {
+  const gamma = new HttpClient({ baseUrl: config.gammaUrl, timeoutMs: config.httpTimeoutMs })
+  const links = { eventUrl: (slug: string) => config.eventUrlTemplate.replace('{slug}', encodeURIComponent(slug)) }
+  return {
+    id: 'venuep',
+    fetchCatalog: (signal) => fetchVenuepCatalog(gamma, config, links, ctx.clock, signal),
+    createFeed: (sink) => new VenuepFeed({ url: config.clobWsUrl, config: config.feed, clock: ctx.clock, log: ctx.log, sink }),
+    probability: venuepProbability,
+    instrumentsOf: (catalog: Catalog) => activeInstruments(catalog),
+  }
+}
+
+/**
+ * Books to stream: every active outcome's own token. A grouped market's outcomes are priced by their YES
+ * tokens; the NO token's book is the venue's mirror of it, so it is not streamed separately.
+ */
+export function activeInstruments(catalog: Catalog): string[] {
+  const ids = new Set<string>()
+  for (const e of catalog.events) for (const m of e.markets) for (const o of m.outcomes) if (o.status === 'active') ids.add(o.instrumentId)
+  return [...ids]
+}

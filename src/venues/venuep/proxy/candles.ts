@@ -1,0 +1,113 @@
+import { UpstreamHttpError } from '../../http-client.js'
+import { upstreamAppError } from '../../upstream/errors.js'
+import { conditionOrNotFound, directory, ParamError, singleMarketOfSlug, tokenOrNotFound, type ProxyContext } from './context.js'
+import type { TokenRef } from './markets.js'
+import { TTL } from './ttl.js'
+import { parseHistory, type HistoryPointWire } from './wire.js'
+
+/**
+ * `GET /candlesticks`: a token's price series from CLOB `/prices-history` (venuep.md §2.4), one point per
+ * candle of `fidelity` minutes, `t` the candle's open time (Unix seconds) and `p` the probability then.
+ *
+ * Identifiers: `token_id` > `condition_id` > `market_slug` (spec 4.1); a condition id or slug selects the
+ * market's outcome-0 (YES / first) token. Window: `start_ts`/`end_ts` inclusive, each optional; without
+ * `start_ts` the series starts where the venue's history does, without `end_ts` it runs to now.
+ *
+ * A cache hit is answered synchronously with pre-rendered bytes (the history fragment is serialized once per
+ * cached answer), which is what keeps a cached read close to the bare server's speed. Closed windows are
+ * cached for a day, windows reaching now for 30 s (ttl.ts).
+ */
+export interface CandleQuery {
+  readonly market_slug?: string | undefined
+  readonly condition_id?: string | undefined
+  readonly token_id?: string | undefined
+  readonly fidelity: number
+  readonly start_ts?: number | undefined
+  readonly end_ts?: number | undefined
+}
+
+const PATH = '/prices-history'
+/**
+ * The rendered body of each cached answer. An answer is cached under a key naming the token, fidelity and
+ * window, and everything else in the body derives from those, so one answer has exactly one body.
+ */
+const bodies = new WeakMap<readonly HistoryPointWire[], string>()
+
+/** The JSON body, synchronously when the venue's answer is cached. */
+export function candlesticks(ctx: ProxyContext, q: CandleQuery): string | Promise<string> {
+  const dir = directory(ctx)
+  const ref: TokenRef =
+    q.token_id !== undefined
+      ? tokenOrNotFound(dir, q.token_id)
+      : {
+          market: q.condition_id !== undefined ? conditionOrNotFound(dir, q.condition_id) : singleMarketOfSlug(ctx, dir, q.market_slug as string),
+          index: 0,
+        }
+  if (q.start_ts !== undefined && q.end_ts !== undefined && q.start_ts > q.end_ts) {
+    throw new ParamError(['query', 'start_ts'], 'start_ts must not be after end_ts', q.start_ts)
+  }
+  const tokenId = ref.market.tokens[ref.index]
+  // An explicit key: cheaper than the URL on the hit path, and it names everything the body depends on.
+  const key = `clob:ph:${tokenId}:${q.fidelity}:${q.start_ts ?? ''}:${q.end_ts ?? ''}`
+  const clob = ctx.upstreams.clob
+  const cached = clob.peek<readonly HistoryPointWire[]>({ path: PATH, key })
+  if (cached !== undefined) {
+    const body = bodies.get(cached)
+    if (body !== undefined) return body
+  }
+  const meta = (): string =>
+    JSON.stringify({
+      market_slug: ref.market.slug,
+      condition_id: ref.market.conditionId,
+      token_id: tokenId,
+      outcome_index: ref.index,
+      fidelity_minutes: q.fidelity,
+      start_ts: q.start_ts ?? null,
+      end_ts: q.end_ts ?? null,
+    })
+  if (cached !== undefined) return render(cached, meta())
+  const query =
+    q.start_ts === undefined && q.end_ts === undefined
+      ? { market: tokenId, interval: 'max', fidelity: q.fidelity }
+      : { market: tokenId, startTs: q.start_ts, endTs: q.end_ts, fidelity: q.fidelity }
+  const nowSec = Math.floor(ctx.clock.now() / 1000)
+  const closed = q.end_ts !== undefined && q.end_ts <= nowSec - TTL.historySettledAfterSec
+  return clob
+    .get({
+      path: PATH,
+      query,
+      key,
+      parse: parseHistory,
+      ttlMs: () => (closed ? TTL.historyClosedMs : TTL.historyOpenMs),
+      sizeOf: (h) => 64 + h.length * 32,
+    })
+    .then(
+      (history) => render(history, meta()),
+      (err: unknown) => {
+        // The venue rejects some windows itself (too many candles for the fidelity): the client's parameters.
+        if (err instanceof UpstreamHttpError && err.status === 400) {
+          throw new ParamError(['query', 'fidelity'], `the venue rejected the window: ${venueMessage(err)}`, q.fidelity)
+        }
+        throw upstreamAppError(err, 'clob')
+      },
+    )
+}
+
+function render(history: readonly HistoryPointWire[], meta: string): string {
+  let body = bodies.get(history)
+  if (body === undefined) {
+    body = `{"history":${JSON.stringify(history)},${meta.slice(1)}`
+    bodies.set(history, body)
+  }
+  return body
+}
+
+function venueMessage(err: UpstreamHttpError): string {
+  try {
+    const body = JSON.parse(err.bodySnippet) as { error?: unknown }
+    if (typeof body.error === 'string') return body.error
+  } catch {
+    // not JSON
+  }
+  return `HTTP ${err.status}`
+}

@@ -1,0 +1,78 @@
+import type { Clock } from '../../../core/clock.js'
+import type { UpstreamStats } from '../../upstream/upstream.js'
+import { walletActivity, type ActivityPage, type ActivityQuery } from './activity.js'
+import { orderBook, type BookQuery, type BookRecord } from './book.js'
+import { candlesticks, type CandleQuery } from './candles.js'
+import type { LiveVenue, ProxyContext } from './context.js'
+import { marketOrders, type OrdersQuery, type OrdersRecord } from './orders.js'
+import { walletPositions, type PositionsRecord } from './positions.js'
+import { WalletHistory, type WalletHistoryOptions } from './wallet-history.js'
+import { walletPnl, walletProfile, type PnlRecord, type WalletRecord } from './wallet.js'
+import type { VenuepUpstreams } from './upstreams.js'
+
+/**
+ * venuep's live data, proxied from the venue "the way a latency-sensitive client needs" (spec 4.1, issue 6):
+ * from the actor's memory where we hold the data (order books), through the upstream layer everywhere else
+ * (cache, single flight, breaker, rate limits, timeouts), with failures mapped to honest API errors.
+ * One instance per process; the HTTP routes (src/http/routes/venuep-live.ts) are thin over it.
+ *
+ * @example
+ * const upstreams = createVenuepUpstreams({ urls: { gamma, clob, data }, clock })
+ * const live = new VenuepLive({ venue: venues.venuep, clock, upstreams })
+ * const routes = venuepLiveRoutes({ live })
+ */
+export interface VenuepLiveOptions {
+  /** The venuep actor (catalog snapshot, live books, quotes). */
+  readonly venue: LiveVenue
+  readonly clock: Clock
+  readonly upstreams: VenuepUpstreams
+  /** Resolves a service event slug or alias to the venuep event id (cross-venue links); optional. */
+  readonly eventOfSlug?: (slug: string) => string | undefined
+  /** Tuning of the complete-history reads behind /wallet and /pnl (defaults fit the venue). */
+  readonly walletHistory?: WalletHistoryOptions
+}
+
+export class VenuepLive {
+  readonly upstreams: VenuepUpstreams
+  readonly #ctx: ProxyContext
+  readonly #history: WalletHistory
+
+  constructor(options: VenuepLiveOptions) {
+    this.upstreams = options.upstreams
+    this.#ctx = { upstreams: options.upstreams, clock: options.clock, venue: options.venue, eventOfSlug: options.eventOfSlug }
+    this.#history = new WalletHistory(this.#ctx, options.walletHistory)
+  }
+
+  orderBook(q: BookQuery): BookRecord | Promise<BookRecord> {
+    return orderBook(this.#ctx, q)
+  }
+
+  /** The serialized body (synchronous on a cache hit). */
+  candlesticks(q: CandleQuery): string | Promise<string> {
+    return candlesticks(this.#ctx, q)
+  }
+
+  orders(q: OrdersQuery): Promise<OrdersRecord> {
+    return marketOrders(this.#ctx, q)
+  }
+
+  activity(q: ActivityQuery): Promise<ActivityPage> {
+    return walletActivity(this.#ctx, q)
+  }
+
+  positions(wallet: string, sizeThreshold: number): Promise<PositionsRecord> {
+    return walletPositions(this.#ctx, wallet, sizeThreshold)
+  }
+
+  wallet(wallet: string): Promise<WalletRecord> {
+    return walletProfile(this.#ctx, this.#history, wallet)
+  }
+
+  pnl(wallet: string): Promise<PnlRecord> {
+    return walletPnl(this.#ctx, this.#history, wallet)
+  }
+
+  stats(): UpstreamStats[] {
+    return [this.upstreams.gamma.stats(), this.upstreams.clob.stats(), this.upstreams.data.stats()]
+  }
+}

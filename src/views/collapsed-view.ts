@@ -1,0 +1,113 @@
+import type { Outcome, VenueId } from '../model/types.js'
+import { runToEnd, type Steps } from '../core/slices.js'
+import { VIEW_CHECKPOINT_EVERY, type EventDirectory, type ServiceEvent } from './event-directory.js'
+import { ListIndex, type SortKeys } from './list-index.js'
+import { num, outcomePrice } from './outcome-price.js'
+import { iso } from './records.js'
+import type { MarketEntry, VenueView } from './venue-view.js'
+
+/**
+ * The collapsed cross-venue event list (`GET /api/v2/events`): one row per service event with its leading
+ * outcome (the highest probability among its open outcomes on any venue), aggregated volume and platforms.
+ * Rows are cached as JSON until a quote of one of the event's outcomes changes.
+ */
+export interface CollapsedEntry {
+  readonly id: string
+  readonly status: string
+  readonly category: string
+  readonly event: ServiceEvent
+  readonly markets: readonly { readonly venue: VenueId; readonly entry: MarketEntry; readonly view: VenueView }[]
+  fragment: string | undefined
+  fragmentVersion: number
+}
+
+const SORT_KEYS: SortKeys<CollapsedEntry> = {
+  volume: (e) => e.event.volumeTotal,
+  volume_24h: (e) => e.event.volume24h,
+  updated_at: (e) => e.event.updatedAt,
+  end_time: (e) => e.event.endTime,
+  created_at: (e) => e.event.createdAt,
+}
+
+export class CollapsedView {
+  readonly directory: EventDirectory
+  readonly index: ListIndex<CollapsedEntry>
+
+  private constructor(directory: EventDirectory, entries: readonly CollapsedEntry[]) {
+    this.directory = directory
+    this.index = new ListIndex(entries, SORT_KEYS, (e) => e.event.title)
+  }
+
+  static create(directory: EventDirectory, views: Partial<Record<VenueId, VenueView>>): CollapsedView {
+    return runToEnd(CollapsedView.build(directory, views))
+  }
+
+  /** The view, built in slices. */
+  static *build(directory: EventDirectory, views: Partial<Record<VenueId, VenueView>>): Steps<CollapsedView> {
+    const entries: CollapsedEntry[] = []
+    for (const event of directory.events) {
+      const markets: { venue: VenueId; entry: MarketEntry; view: VenueView }[] = []
+      for (const venue of ['venuep', 'venuek'] as const) {
+        const ce = event[venue]
+        const view = views[venue]
+        if (ce === undefined || view === undefined) continue
+        for (const m of ce.markets) {
+          const entry = view.marketById.get(m.marketId)
+          if (entry !== undefined) markets.push({ venue, entry, view })
+        }
+      }
+      entries.push({ id: event.slug, status: event.status, category: event.category, event, markets, fragment: undefined, fragmentVersion: -1 })
+      if (entries.length % VIEW_CHECKPOINT_EVERY === 0) yield
+    }
+    return new CollapsedView(directory, entries)
+  }
+
+  version(e: CollapsedEntry): number {
+    let v = 0
+    for (const m of e.markets) v += m.entry.version
+    return v
+  }
+
+  json(e: CollapsedEntry): string {
+    const v = this.version(e)
+    if (e.fragment === undefined || e.fragmentVersion !== v) {
+      e.fragmentVersion = v
+      e.fragment = JSON.stringify(this.record(e))
+    }
+    return e.fragment
+  }
+
+  record(e: CollapsedEntry): Record<string, unknown> {
+    const ev = e.event
+    return {
+      event_slug: ev.slug,
+      title: ev.title,
+      category: ev.category,
+      status: ev.status,
+      leading_outcome: this.#leading(e),
+      volume_total: num(ev.volumeTotal),
+      volume_24h: num(ev.volume24h),
+      platform_count: ev.platforms.length,
+      platforms: ev.platforms,
+      end_time: iso(ev.endTime),
+      created_at: iso(ev.createdAt),
+      updated_at: iso(ev.updatedAt),
+    }
+  }
+
+  #leading(e: CollapsedEntry): Record<string, unknown> | null {
+    let best: { venue: VenueId; outcome: Outcome; probability: number } | undefined
+    const open = e.markets.some((m) => m.entry.market.outcomes.some((o) => o.status === 'active'))
+    for (const m of e.markets) {
+      for (const o of m.entry.market.outcomes) {
+        if (open && o.status !== 'active') continue
+        const p = outcomePrice(o, m.view.quoteOf(o.instrumentId)).probability
+        if (p === undefined) continue
+        // Ties keep the first venue's outcome (venuep before venuek), so the row is stable.
+        if (best === undefined || p > best.probability) best = { venue: m.venue, outcome: o, probability: p }
+      }
+    }
+    if (best === undefined) return null
+    return { title: best.outcome.title, probability: best.probability, platform: best.venue, outcome_id: best.outcome.outcomeId }
+  }
+}

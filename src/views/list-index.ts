@@ -1,0 +1,165 @@
+import { SearchIndex } from './search-index.js'
+
+/**
+ * Filtered, sorted, paged reads over one immutable list of records, without work proportional to the whole
+ * list per request:
+ * - the common query (status, category, sort, order) walks a sorted array built lazily once per list (per
+ *   catalog version) for that combination, so a page costs O(offset + limit) and `total` is its length;
+ * - selective filters (ids, search) start from their matches (an id lookup or the trigram index) and sort only
+ *   those.
+ * Sort order: the key in the requested order, unknown keys last in both orders, ties by id ascending, so pages
+ * are stable.
+ */
+export interface Listable {
+  readonly id: string
+  readonly status: string
+  readonly category: string
+}
+
+export interface ListQuery<E> {
+  /** `all` or one status. */
+  readonly status: string
+  readonly category?: string | undefined
+  readonly search?: string | undefined
+  /** Restricts the list to these records (already resolved from id filters). */
+  readonly only?: readonly E[] | undefined
+  /** Extra predicate for filters with no index; applied after the others (a scan of the ordering). */
+  readonly where?: ((e: E) => boolean) | undefined
+  /** A lower bound on a sort key. When it is the sort key itself, the bound is found by binary search. */
+  readonly atLeast?: { readonly key: string; readonly value: number } | undefined
+  readonly sort: string
+  readonly order: 'asc' | 'desc'
+  readonly offset: number
+  readonly limit: number
+}
+
+export interface ListPage<E> {
+  readonly items: readonly E[]
+  readonly total: number
+}
+
+export type SortKeys<E> = Readonly<Record<string, (e: E) => number | undefined>>
+
+const MAX_CACHED_ORDERINGS = 512
+
+export class ListIndex<E extends Listable> {
+  readonly #items: readonly E[]
+  readonly #keys: SortKeys<E>
+  readonly #searchText: (e: E) => string
+  /** Built on the first search: most catalog versions are never searched, and the index is the costly part. */
+  #search: SearchIndex<E> | undefined
+  readonly #orderings = new Map<string, readonly E[]>()
+  #byId: Map<string, E> | undefined
+
+  constructor(items: readonly E[], keys: SortKeys<E>, searchText: (e: E) => string) {
+    this.#items = items
+    this.#keys = keys
+    this.#searchText = searchText
+  }
+
+  get size(): number {
+    return this.#items.length
+  }
+
+  /** The record with this id (built on first use). */
+  byId(id: string): E | undefined {
+    this.#byId ??= new Map(this.#items.map((e) => [e.id, e]))
+    return this.#byId.get(id)
+  }
+
+  query(q: ListQuery<E>): ListPage<E> {
+    const selective = q.only !== undefined || (q.search !== undefined && q.search.trim().length > 0)
+    if (!selective) {
+      const ordered = this.#ordering(q.status, q.category, q.sort, q.order)
+      const range = q.atLeast === undefined ? [0, ordered.length] : this.#boundedRange(ordered, q.atLeast, q.sort, q.order)
+      if (range !== undefined && q.where === undefined) {
+        const [start, end] = range
+        return { items: ordered.slice(start + q.offset, Math.min(end, start + q.offset + q.limit)), total: end - start }
+      }
+      // Filters with no index: one pass over this ordering.
+      const keyOf = q.atLeast === undefined ? undefined : this.#keys[q.atLeast.key]
+      const min = q.atLeast?.value ?? -Infinity
+      return page(ordered.filter((e) => (keyOf === undefined || (keyOf(e) ?? -Infinity) >= min) && (q.where === undefined || q.where(e))), q)
+    }
+    let matches: readonly E[] = q.only ?? this.#items
+    if (q.search !== undefined && q.search.trim().length > 0) {
+      this.#search ??= new SearchIndex(this.#items, this.#searchText)
+      const found = this.#search.search(q.search)
+      if (q.only === undefined) matches = found
+      else {
+        const allowed = new Set(found)
+        matches = matches.filter((e) => allowed.has(e))
+      }
+    }
+    const bound = q.atLeast
+    const boundKey = bound === undefined ? undefined : this.#keys[bound.key]
+    const filtered = matches.filter(
+      (e) =>
+        (q.status === 'all' || e.status === q.status) &&
+        (q.category === undefined || e.category === q.category) &&
+        (q.where === undefined || q.where(e)) &&
+        (bound === undefined || (boundKey?.(e) ?? -Infinity) >= bound.value),
+    )
+    return page(this.#sort(filtered, q.sort, q.order), q)
+  }
+
+  /**
+   * The index range [start, end) of an ordering whose `bound.key` is at least `bound.value`, when the ordering is
+   * by that key: a prefix (desc) or the stretch before the unknowns (asc), found by binary search. Undefined when
+   * the ordering is by another key (the caller filters instead).
+   */
+  #boundedRange(ordered: readonly E[], bound: { readonly key: string; readonly value: number }, sort: string, order: 'asc' | 'desc'): [number, number] | undefined {
+    const keyOf = this.#keys[bound.key]
+    if (keyOf === undefined) throw new Error(`unknown key ${bound.key}`)
+    if (bound.key !== sort) return undefined
+    // Unknown keys sit at the end in both orders.
+    const known = firstIndex(ordered, (e) => keyOf(e) === undefined)
+    if (order === 'desc') return [0, firstIndex(ordered, (e, i) => i >= known || (keyOf(e) as number) < bound.value)]
+    return [firstIndex(ordered, (e, i) => i >= known || (keyOf(e) as number) >= bound.value), known]
+  }
+
+  #ordering(status: string, category: string | undefined, sort: string, order: 'asc' | 'desc'): readonly E[] {
+    const key = `${status}\u0000${category ?? ''}\u0000${sort}\u0000${order}`
+    let ordered = this.#orderings.get(key)
+    if (ordered === undefined) {
+      const subset = this.#items.filter((e) => (status === 'all' || e.status === status) && (category === undefined || e.category === category))
+      ordered = this.#sort(subset, sort, order)
+      // Bounded: there are at most statuses × categories × sort keys × orders combinations, but stay safe.
+      if (this.#orderings.size >= MAX_CACHED_ORDERINGS) this.#orderings.clear()
+      this.#orderings.set(key, ordered)
+    }
+    return ordered
+  }
+
+  #sort(items: readonly E[], sort: string, order: 'asc' | 'desc'): E[] {
+    const keyOf = this.#keys[sort]
+    if (keyOf === undefined) throw new Error(`unknown sort key ${sort}`)
+    const decorated = items.map((e) => ({ e, k: keyOf(e) }))
+    const dir = order === 'asc' ? 1 : -1
+    decorated.sort((a, b) => {
+      if (a.k === undefined || b.k === undefined) {
+        if (a.k !== b.k) return a.k === undefined ? 1 : -1
+      } else if (a.k !== b.k) {
+        return (a.k - b.k) * dir
+      }
+      return a.e.id < b.e.id ? -1 : a.e.id > b.e.id ? 1 : 0
+    })
+    return decorated.map((d) => d.e)
+  }
+}
+
+/** First index in [0, n] for which `pred` holds, given that it holds for a suffix of the array (binary search). */
+function firstIndex<E>(items: readonly E[], pred: (e: E, i: number) => boolean): number {
+  let lo = 0
+  let hi = items.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (pred(items[mid] as E, mid)) hi = mid
+    else lo = mid + 1
+  }
+  return lo
+}
+
+function page<E>(items: readonly E[], q: { offset: number; limit: number }): ListPage<E> {
+  return { items: items.slice(q.offset, q.offset + q.limit), total: items.length }
+}

@@ -1,0 +1,53 @@
+import { LRUCache } from 'lru-cache'
+
+/**
+ * Serialized response bodies reused while nothing they contain has changed. An entry is valid for the same
+ * view object (the same catalog version), the same records in the same order, and the same record versions
+ * (bumped by quote changes). Checking that costs O(page size); building the body again would cost the same
+ * order plus the serialization, which is what this saves.
+ */
+interface CachedPage {
+  readonly owner: object
+  readonly items: readonly object[]
+  readonly versions: readonly number[]
+  /** UTF-8 bytes: encoded once per page, not once per response. */
+  readonly body: Uint8Array
+}
+
+export class PageCache {
+  readonly #lru: LRUCache<string, CachedPage>
+  hits = 0
+  misses = 0
+
+  constructor(maxEntries = 2_000) {
+    this.#lru = new LRUCache({ max: maxEntries })
+  }
+
+  get(key: string, owner: object, items: readonly object[], versions: readonly number[]): Uint8Array | undefined {
+    const c = this.#lru.get(key)
+    if (c === undefined || c.owner !== owner || c.items.length !== items.length) {
+      this.misses++
+      return undefined
+    }
+    for (let i = 0; i < items.length; i++) {
+      if (c.items[i] !== items[i] || c.versions[i] !== versions[i]) {
+        this.misses++
+        return undefined
+      }
+    }
+    this.hits++
+    return c.body
+  }
+
+  /** Stores a page and returns its bytes (send those: they are what the next hit returns too). */
+  set(key: string, owner: object, items: readonly object[], versions: readonly number[], body: string): Uint8Array {
+    const bytes = Buffer.from(body, 'utf8')
+    this.#lru.set(key, { owner, items, versions, body: bytes })
+    return bytes
+  }
+
+  /** The cached page, or a freshly built and cached one. */
+  page(key: string, owner: object, items: readonly object[], versions: readonly number[], build: () => string): Uint8Array {
+    return this.get(key, owner, items, versions) ?? this.set(key, owner, items, versions, build())
+  }
+}

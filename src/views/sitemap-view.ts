@@ -1,0 +1,52 @@
+import { runToEnd, type Steps } from '../core/slices.js'
+import { VIEW_CHECKPOINT_EVERY, type EventDirectory } from './event-directory.js'
+import { iso } from './records.js'
+
+/**
+ * The sitemap list: every service event (all statuses: a resolved event's page still exists), oldest first so
+ * pages stay put as new events are listed, with its last update. Each row is serialized once per directory
+ * version; a page is a join of cached rows.
+ */
+export class SitemapView {
+  readonly directory: EventDirectory
+  readonly #rows: readonly string[]
+  /** Serialized pages of this directory version (a sitemap generator asks for the same few pages). */
+  readonly #pages = new Map<string, Uint8Array>()
+
+  private constructor(directory: EventDirectory, rows: readonly string[]) {
+    this.directory = directory
+    this.#rows = rows
+  }
+
+  static create(directory: EventDirectory): SitemapView {
+    return runToEnd(SitemapView.build(directory))
+  }
+
+  /** The view, built in slices (the sort is one step: ~30 ms at 40,000 events). */
+  static *build(directory: EventDirectory): Steps<SitemapView> {
+    const events = [...directory.events].sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    yield
+    const rows: string[] = []
+    for (const e of events) {
+      rows.push(JSON.stringify({ event_slug: e.slug, status: e.status, updated_at: iso(e.updatedAt ?? e.createdAt) }))
+      if (rows.length % VIEW_CHECKPOINT_EVERY === 0) yield
+    }
+    return new SitemapView(directory, rows)
+  }
+
+  get total(): number {
+    return this.#rows.length
+  }
+
+  /** The page's UTF-8 bytes (4 MB at the maximum limit: encoded once, not per request). */
+  page(offset: number, limit: number): Uint8Array {
+    const key = `${offset}:${limit}`
+    let body = this.#pages.get(key)
+    if (body === undefined) {
+      body = Buffer.from(`{"events":[${this.#rows.slice(offset, offset + limit).join(',')}],"total":${this.#rows.length},"limit":${limit},"offset":${offset}}`, 'utf8')
+      if (this.#pages.size >= 16) this.#pages.clear()
+      this.#pages.set(key, body)
+    }
+    return body
+  }
+}

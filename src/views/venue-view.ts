@@ -1,0 +1,190 @@
+import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
+import type { VenueActor } from '../actors/venue-actor.js'
+import { runToEnd, type Steps } from '../core/slices.js'
+import type { CatalogEvent, Outcome, PlatformMarket, Quote, VenueId } from '../model/types.js'
+import { VIEW_CHECKPOINT_EVERY, type EventDirectory } from './event-directory.js'
+import { ListIndex, type SortKeys } from './list-index.js'
+import { venueEventRecord, venuekMarketRecord, venuepMarketRecord } from './records.js'
+
+/**
+ * One venue's catalog as the API reads it, rebuilt per catalog version (or event-directory version): list
+ * indexes over markets and events, id lookups for the filters, and a JSON fragment per record, serialized once
+ * and reused until a quote of one of its outcomes changes (the venue actor's quote stream bumps `version`).
+ */
+export interface MarketEntry {
+  readonly id: string
+  readonly status: string
+  readonly category: string
+  readonly market: PlatformMarket
+  readonly event: CatalogEvent
+  readonly eventSlug: string
+  /** Bumped by every published quote of one of this market's outcomes. */
+  version: number
+  fragment: string | undefined
+  fragmentVersion: number
+}
+
+/** One outcome (a price row), ordered by its own volume (the market's when the venue gives none). */
+export interface OutcomeEntry {
+  readonly id: string
+  readonly status: string
+  readonly category: string
+  readonly outcome: Outcome
+  readonly market: MarketEntry
+}
+
+export interface EventEntry {
+  readonly id: string
+  readonly status: string
+  readonly category: string
+  readonly event: CatalogEvent
+  readonly eventSlug: string
+  readonly markets: readonly MarketEntry[]
+}
+
+const SORT_KEYS: SortKeys<{ market: PlatformMarket } | { event: CatalogEvent }> = {
+  volume: (e) => ('market' in e ? e.market : e.event).volumeTotal,
+  volume_24h: (e) => ('market' in e ? e.market : e.event).volume24h,
+  liquidity: (e) => ('market' in e ? e.market : e.event).liquidity,
+  updated_at: (e) => ('market' in e ? e.market : e.event).updatedAt,
+  end_time: (e) => ('market' in e ? e.market : e.event).endTime,
+  created_at: (e) => ('market' in e ? e.market : e.event).createdAt,
+}
+
+/** The lookups a VenueView is built from (filled in slices by `VenueView.build`). */
+interface VenueViewParts {
+  readonly marketEntries: MarketEntry[]
+  readonly eventEntries: EventEntry[]
+  readonly outcomeEntries: OutcomeEntry[]
+  readonly marketById: Map<string, MarketEntry>
+  readonly marketBySlug: Map<string, MarketEntry>
+  readonly outcomeById: Map<string, OutcomeEntry>
+  readonly eventById: Map<string, EventEntry>
+  readonly marketByOutcomeKey: Map<string, MarketEntry>
+  readonly byInstrument: Map<string, MarketEntry[]>
+}
+
+export class VenueView {
+  readonly venue: VenueId
+  readonly catalog: CatalogSnapshot
+  readonly directory: EventDirectory
+  readonly markets: ListIndex<MarketEntry>
+  readonly events: ListIndex<EventEntry>
+  readonly outcomes: ListIndex<OutcomeEntry>
+  readonly marketById: ReadonlyMap<string, MarketEntry>
+  /** Market ids and venuep child-market slugs → market. */
+  readonly marketBySlug: ReadonlyMap<string, MarketEntry>
+  /** Outcome id → its entry in `outcomes` (filters must hand the index its own entries). */
+  readonly outcomeById: ReadonlyMap<string, OutcomeEntry>
+  readonly eventById: ReadonlyMap<string, EventEntry>
+  /** venuep: condition ids and token ids → market; venuek: market tickers → market. */
+  readonly marketByOutcomeKey: ReadonlyMap<string, MarketEntry>
+  readonly #byInstrument: ReadonlyMap<string, MarketEntry[]>
+  readonly #actor: VenueActor
+
+  private constructor(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory, parts: VenueViewParts) {
+    this.venue = actor.venue
+    this.#actor = actor
+    this.catalog = catalog
+    this.directory = directory
+    this.marketById = parts.marketById
+    this.marketBySlug = parts.marketBySlug
+    this.outcomeById = parts.outcomeById
+    this.eventById = parts.eventById
+    this.marketByOutcomeKey = parts.marketByOutcomeKey
+    this.#byInstrument = parts.byInstrument
+    // venuep markets are searched by event title or market slug; everything else by event title.
+    this.markets = new ListIndex(parts.marketEntries, SORT_KEYS, (e) => (this.venue === 'venuep' ? `${e.event.title} ${e.market.marketId}` : e.event.title))
+    this.events = new ListIndex(parts.eventEntries, SORT_KEYS, (e) => e.event.title)
+    this.outcomes = new ListIndex(parts.outcomeEntries, { volume: (e) => e.outcome.volume ?? e.market.market.volumeTotal }, (e) => e.outcome.title)
+  }
+
+  static create(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory): VenueView {
+    return runToEnd(VenueView.build(actor, catalog, directory))
+  }
+
+  /** The view, built in slices. */
+  static *build(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory): Steps<VenueView> {
+    const venue = actor.venue
+    const parts: VenueViewParts = {
+      marketEntries: [],
+      eventEntries: [],
+      outcomeEntries: [],
+      marketById: new Map(),
+      marketBySlug: new Map(),
+      outcomeById: new Map(),
+      eventById: new Map(),
+      marketByOutcomeKey: new Map(),
+      byInstrument: new Map(),
+    }
+    let n = 0
+    for (const event of catalog.events) {
+      if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
+      const eventSlug = directory.slugOf(venue, event.eventId) ?? event.eventId
+      const entries = event.markets.map((market) => {
+        const entry: MarketEntry = { id: market.marketId, status: market.status, category: market.category, market, event, eventSlug, version: 0, fragment: undefined, fragmentVersion: -1 }
+        parts.marketById.set(market.marketId, entry)
+        parts.marketBySlug.set(market.marketId, entry)
+        for (const o of market.outcomes) {
+          indexOutcome(venue, parts.marketByOutcomeKey, o, entry)
+          if (o.childMarketSlug !== undefined && !parts.marketBySlug.has(o.childMarketSlug)) parts.marketBySlug.set(o.childMarketSlug, entry)
+          const oe: OutcomeEntry = { id: o.outcomeId, status: o.status, category: market.category, outcome: o, market: entry }
+          parts.outcomeEntries.push(oe)
+          parts.outcomeById.set(o.outcomeId, oe)
+          const list = parts.byInstrument.get(o.instrumentId)
+          if (list === undefined) parts.byInstrument.set(o.instrumentId, [entry])
+          else list.push(entry)
+        }
+        parts.marketEntries.push(entry)
+        return entry
+      })
+      const eventEntry: EventEntry = { id: event.eventId, status: event.status, category: event.category, event, eventSlug, markets: entries }
+      parts.eventById.set(event.eventId, eventEntry)
+      parts.eventEntries.push(eventEntry)
+    }
+    return new VenueView(actor, catalog, directory, parts)
+  }
+
+  /** Marks the markets priced by these quotes as changed (their cached fragments are rebuilt on next read). */
+  onQuotes(quotes: readonly Quote[]): void {
+    for (const q of quotes) {
+      const entries = this.#byInstrument.get(q.instrumentId)
+      if (entries !== undefined) for (const e of entries) e.version++
+    }
+  }
+
+  quoteOf = (instrumentId: string): Quote | undefined => this.#actor.quote(instrumentId)
+
+  /** The market record's JSON, cached until one of its quotes changes. */
+  marketJson(entry: MarketEntry): string {
+    if (entry.fragment === undefined || entry.fragmentVersion !== entry.version) {
+      entry.fragmentVersion = entry.version
+      entry.fragment = JSON.stringify(this.marketRecord(entry))
+    }
+    return entry.fragment
+  }
+
+  marketRecord(entry: MarketEntry): Record<string, unknown> {
+    return this.venue === 'venuep'
+      ? venuepMarketRecord(entry.market, entry.eventSlug, this.quoteOf)
+      : venuekMarketRecord(entry.market, entry.eventSlug, this.quoteOf, (o: Outcome) => this.#actor.stats(o.instrumentId)?.volume ?? o.volume)
+  }
+
+  /** An event row: the event's fields followed by its markets' cached fragments. */
+  eventJson(entry: EventEntry): string {
+    const head = JSON.stringify(venueEventRecord(entry.event, entry.eventSlug, []))
+    return `${head.slice(0, -'[]}'.length)}[${entry.markets.map((m) => this.marketJson(m)).join(',')}]}`
+  }
+
+  /** Market versions of an event, for page-cache validation. */
+  eventVersion(entry: EventEntry): number {
+    let v = 0
+    for (const m of entry.markets) v += m.version
+    return v
+  }
+}
+
+function indexOutcome(venue: VenueId, byKey: Map<string, MarketEntry>, o: Outcome, entry: MarketEntry): void {
+  if (venue === 'venuep' && o.conditionId !== undefined) byKey.set(o.conditionId, entry)
+  byKey.set(o.outcomeId, entry)
+}

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { ConfigError, loadConfig } from '../../src/config/load.js'
+
+test('defaults: simulated venues, embedded store, port 8080 on loopback', () => {
+  const c = loadConfig({ env: {} })
+  assert.equal(c.profile, 'default')
+  assert.equal(c.venues.mode, 'sim')
+  assert.equal(c.http.port, 8080)
+  assert.equal(c.http.host, '127.0.0.1')
+  assert.equal(c.dataDir, './data')
+  assert.equal(c.databaseUrl, undefined)
+  assert.equal(c.venues.venuep.feed.maxAssetsPerConnection, 450)
+  assert.ok(Object.isFrozen(c) && Object.isFrozen(c.venues.venuep.feed), 'deep-frozen')
+})
+
+test('environment overrides and the live profile', () => {
+  const c = loadConfig({ env: { PORT: '9090', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h/db', VENUES: 'live', LOG_LEVEL: 'warn' } })
+  assert.equal(c.profile, 'default+live')
+  assert.deepEqual(c.http, { host: '0.0.0.0', port: 9090 })
+  assert.equal(c.dataDir, '/tmp/x')
+  assert.equal(c.databaseUrl, 'postgres://u@h/db')
+  assert.equal(c.logLevel, 'warn')
+  assert.equal(c.venues.mode, 'live')
+  assert.equal(c.venues.venuep.gammaUrl, 'https://gamma-api.polymarket.com')
+  assert.equal(c.venues.venuek.wsUrl, 'wss://external-api-ws.kalshi.com/trade-api/ws/v2')
+})
+
+test('the test profile is layered on top when NODE_ENV=test', () => {
+  const c = loadConfig({ env: { NODE_ENV: 'test' } })
+  assert.equal(c.profile, 'default+test')
+  assert.equal(c.http.port, 0)
+  assert.equal(c.sim.questions, 200)
+})
+
+test('bad values fail the boot with every problem listed', () => {
+  assert.throws(
+    () => loadConfig({ env: { PORT: 'eighty', VENUES: 'paper', LOG_LEVEL: 'loud' } }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError)
+      const text = err.problems.join('\n')
+      assert.match(text, /\/http\/port/)
+      assert.match(text, /\/venues\/mode/)
+      assert.match(text, /\/logLevel/)
+      return true
+    },
+  )
+  assert.throws(() => loadConfig({ env: {}, overrides: { venues: { venuep: { feed: { maxAssetsPerConnection: 900 } } } } as never }), /maxAssetsPerConnection|\/venues\/venuep\/feed/)
+  assert.throws(() => loadConfig({ env: {}, overrides: { typo: 1 } as never }), ConfigError)
+})

@@ -1,0 +1,120 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { silentLogger } from '../../src/core/logger.js'
+import type { Db } from '../../src/store/db.js'
+import { loadMigrations, migrate } from '../../src/store/migrate.js'
+import { PGliteDb } from '../../src/store/pglite-db.js'
+import { PostgresDb } from '../../src/store/postgres-db.js'
+
+/**
+ * Databases for tests: the store suites run on every backend available (PGlite always, Postgres when
+ * TEST_DATABASE_URL is set, as CI does), each run in a fresh schema or a fresh in-memory database so parallel runs
+ * never see each other's rows.
+ *
+ * PGlite's initdb takes ~4 s; a migrated data directory is therefore dumped once per machine (keyed by the PGlite
+ * version and the migrations' checksums) into the OS temp dir, and later databases start from it in well under a
+ * second.
+ */
+export interface Backend {
+  readonly name: 'pglite' | 'postgres'
+  /** A new, empty, migrated database. */
+  open(): Promise<TestDb>
+}
+
+export interface TestDb {
+  readonly db: Db
+  /** Closes the database and removes what it created (the schema on Postgres). */
+  dispose(): Promise<void>
+}
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL === '' ? undefined : process.env.TEST_DATABASE_URL
+
+export function backends(): Backend[] {
+  const out: Backend[] = [{ name: 'pglite', open: openPGlite }]
+  if (TEST_DATABASE_URL !== undefined) out.push({ name: 'postgres', open: () => openPostgres(TEST_DATABASE_URL as string) })
+  return out
+}
+
+export async function freshPGlite(): Promise<PGliteDb> {
+  const template = await templatePath()
+  return PGliteDb.open({ loadDataDir: new Blob([readFileSync(template)]) })
+}
+
+async function openPGlite(): Promise<TestDb> {
+  const db = await freshPGlite()
+  await migrate(db, silentLogger)
+  return { db, dispose: () => db.close() }
+}
+
+/** A migrated database in a schema of its own, dropped on dispose. */
+export async function openPostgres(url: string): Promise<TestDb> {
+  const schema = `test_${process.pid}_${randomBytes(4).toString('hex')}`
+  await adminQuery(url, `CREATE SCHEMA ${schema}`)
+  const db = await PostgresDb.open({ url, schema, log: silentLogger, poolMax: 8 })
+  try {
+    await migrate(db, silentLogger)
+  } catch (err) {
+    await db.close()
+    await adminQuery(url, `DROP SCHEMA ${schema} CASCADE`)
+    throw err
+  }
+  return {
+    db,
+    async dispose() {
+      await db.close()
+      await adminQuery(url, `DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+    },
+  }
+}
+
+/** A second connection to the same schema (two replicas sharing one database). */
+export async function secondConnection(first: Db, url: string): Promise<Db> {
+  const schema = /\(schema (\w+)\)/.exec(first.description)?.[1]
+  return PostgresDb.open({ url, ...(schema === undefined ? {} : { schema }), log: silentLogger, poolMax: 4 })
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+let template: Promise<string> | undefined
+
+function templatePath(): Promise<string> {
+  template ??= buildTemplate()
+  return template
+}
+
+async function buildTemplate(): Promise<string> {
+  // The package does not export its package.json; its resolved entry point names the installed build well enough.
+  const entry = fileURLToPath(import.meta.resolve('@electric-sql/pglite'))
+  const version = `${entry}:${statSync(entry).size}:${statSync(entry).mtimeMs}`
+  const key = createHash('sha256')
+    .update(version)
+    .update(loadMigrations().map((m) => m.checksum).join(','))
+    .digest('hex')
+    .slice(0, 16)
+  const path = join(tmpdir(), `predmkt-pglite-template-${key}.tar`)
+  if (existsSync(path)) return path
+  const db = await PGliteDb.open()
+  try {
+    await migrate(db, silentLogger)
+    const dump = Buffer.from(await (await db.dump()).arrayBuffer())
+    // Atomic publish: concurrent test processes may build it at once; each renames its own complete file.
+    const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
+    writeFileSync(partial, dump)
+    renameSync(partial, path)
+  } finally {
+    await db.close()
+  }
+  return path
+}

@@ -1,0 +1,143 @@
+import { startApp, type App } from '../../src/app.js'
+import { loadConfig, type DeepPartial } from '../../src/config/load.js'
+import type { Config } from '../../src/config/schema.js'
+import { SimulatedClock } from '../../src/core/clock.js'
+import { silentLogger } from '../../src/core/logger.js'
+import { MICROS_PER_UNIT } from '../../src/core/numbers.js'
+import type { LevelMicros } from '../../src/book/order-book.js'
+import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
+import type { PGliteDb } from '../../src/store/pglite-db.js'
+import { freshPGlite } from './db.js'
+import { waitFor } from './wait.js'
+
+/** Midday, 21 Nov 2026: every test world is laid out around the same instant. */
+export const TEST_ANCHOR_MS = Date.UTC(2026, 10, 21, 12)
+
+export interface TestService {
+  readonly sim: Simulator
+  readonly app: App
+  readonly clock: SimulatedClock
+  readonly baseUrl: string
+  /** The service's store: an in-memory PGlite, migrated, closed with the service. */
+  readonly db: PGliteDb
+  /**
+   * A key of a developer account signed up at start (`auth: 'key'`, the default), which `call()` in api.ts sends;
+   * undefined with `auth: 'off'` (AUTH_REQUIRED=false).
+   */
+  readonly apiKey: string | undefined
+  /** Headers for a raw fetch of a data endpoint (`X-API-Key`, when there is a key). */
+  readonly authHeaders: Readonly<Record<string, string>>
+  /** Moves simulated time by `ms` in `stepMs` steps, letting the engine trade and move books at each step. */
+  advance(ms: number, stepMs?: number): void
+  close(): Promise<void>
+}
+
+export interface TestServiceOptions {
+  readonly questions?: number
+  readonly wallets?: number
+  readonly config?: DeepPartial<Config>
+  readonly venuekAuth?: boolean
+  /** `key` (default): auth on, as in production, with a signed-up key; `off`: AUTH_REQUIRED=false. */
+  readonly auth?: 'key' | 'off'
+}
+
+/**
+ * The whole service in-process against the simulator, on a SimulatedClock: catalogs, feeds and HTTP are real
+ * (loopback sockets); time (engine activity, staleness, reconnect backoff, rate-limit refills) moves only when the
+ * test says so. The store is an in-memory PGlite; auth is on and the suite holds a real key (see `apiKey`), so every
+ * endpoint suite also exercises authentication on real data endpoints.
+ */
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const clock = new SimulatedClock(TEST_ANCHOR_MS)
+  const auth = options.auth ?? 'key'
+  const overrides: DeepPartial<Config> = auth === 'off' ? { ...options.config, auth: { ...options.config?.auth, required: false } } : { ...options.config }
+  const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides })
+  const sim = await startSimulator({
+    config: { ...config.sim, questions: options.questions ?? 120, wallets: options.wallets ?? 20, venuekAuth: options.venuekAuth ?? true },
+    clock,
+    anchorMs: TEST_ANCHOR_MS,
+    startEngine: false,
+  })
+  const db = await freshPGlite()
+  let app: App
+  try {
+    app = await startApp({ config, log: silentLogger, clock, simulator: sim, db })
+  } catch (err) {
+    await sim.close()
+    await db.close()
+    throw err
+  }
+  const baseUrl = `http://127.0.0.1:${app.port}`
+  const apiKey = auth === 'key' ? await signUp(baseUrl, 'test-suite@example.com') : undefined
+  await waitFor(() => app.venues.venuep.ready && app.venues.venuek.ready, 15_000, 'both venues ready')
+  return {
+    sim,
+    app,
+    clock,
+    baseUrl,
+    db,
+    apiKey,
+    authHeaders: apiKey === undefined ? {} : { 'x-api-key': apiKey },
+    advance(ms: number, stepMs = 50) {
+      for (let t = 0; t < ms; t += stepMs) {
+        clock.increment(stepMs)
+        sim.engine.step(clock.now())
+      }
+    },
+    async close() {
+      await app.close()
+      await sim.close()
+      await db.close()
+    },
+  }
+}
+
+/** Signs up a developer account through the API and returns its first key. */
+export async function signUp(baseUrl: string, email: string, company = 'Test Co', useCase = 'tests'): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/v2/developers/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', connection: 'close' },
+    body: JSON.stringify({ email, company, use_case: useCase }),
+  })
+  const body = (await res.json()) as { api_key?: string | null }
+  if (res.status !== 201 || typeof body.api_key !== 'string') throw new Error(`signup ${email}: ${res.status} ${JSON.stringify(body)}`)
+  return body.api_key
+}
+
+/**
+ * The simulator's authoritative book for an instrument, in the service's normalized form (best first):
+ * venuep token 0 is the market's book, token 1 its mirror; venuek markets are YES books.
+ */
+export function simulatorLevels(sim: Simulator, venue: 'venuep' | 'venuek', instrumentId: string): { bids: LevelMicros[]; asks: LevelMicros[] } | undefined {
+  const w = sim.world
+  if (venue === 'venuek') {
+    const book = w.vkBooks.get(instrumentId)
+    if (book === undefined) return undefined
+    return { bids: book.sorted('bid').reverse(), asks: book.sorted('ask') }
+  }
+  const token = w.vpTokens.get(instrumentId)
+  const book = token === undefined ? undefined : w.vpBooks.get(token.market.conditionId)
+  if (token === undefined || book === undefined) return undefined
+  if (token.index === 0) return { bids: book.sorted('bid').reverse(), asks: book.sorted('ask') }
+  const flip = ([p, s]: [number, number]): LevelMicros => [MICROS_PER_UNIT - p, s]
+  return { bids: book.sorted('ask').map(flip), asks: book.sorted('bid').reverse().map(flip) }
+}
+
+/** Instruments whose actor book differs from the simulator's (empty when fully in sync). */
+export function booksOutOfSync(service: TestService, venue: 'venuep' | 'venuek'): string[] {
+  const actor = service.app.venues[venue]
+  const out: string[] = []
+  const catalog = actor.catalog()
+  if (catalog === undefined) return ['<no catalog>']
+  for (const instrumentId of catalog.outcomesByInstrument.keys()) {
+    const expected = simulatorLevels(service.sim, venue, instrumentId)
+    if (expected === undefined) continue
+    const book = actor.book(instrumentId)
+    if (book === undefined || !book.hasSnapshot) {
+      out.push(instrumentId)
+      continue
+    }
+    if (JSON.stringify(book.levels('bid')) !== JSON.stringify(expected.bids) || JSON.stringify(book.levels('ask')) !== JSON.stringify(expected.asks)) out.push(instrumentId)
+  }
+  return out
+}

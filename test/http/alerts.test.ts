@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { countRows, INJECTIONS } from '../store/scan.js'
+import { assertError, assertInvalid, request, type JsonResponse, type RequestOptions } from '../helpers/json-client.js'
+import { signUp, startTestService, type TestService } from '../helpers/service.js'
+
+/**
+ * Alert-rule CRUD through HTTP (auth on, in-memory PGlite): every rejection is a clear 4xx and leaves the
+ * alert_rules table as it was.
+ */
+let s: TestService
+let key: string
+
+before(async () => {
+  s = await startTestService({ questions: 40 })
+  key = s.apiKey as string
+})
+after(() => s.close())
+
+interface Rule {
+  id: string
+  user_id: string
+  trigger_type: string
+  threshold: number
+  channel: string
+  target: string
+  scope: Record<string, unknown>
+  cooldown_seconds: number
+  status: string
+  created_at: string
+  updated_at: string
+}
+
+const VALID = { trigger_type: 'spread_threshold', threshold: 0.05, channel: 'email', target: 'ops@example.com', scope: { platforms: ['venuep', 'venuek'], min_volume: 1000 } }
+
+function alerts(path: string, o: RequestOptions & { user?: string | null } = {}): Promise<JsonResponse> {
+  const { user, ...rest } = o
+  const headers = { ...rest.headers, ...(user === null ? {} : { 'x-user-id': user ?? 'user-1' }) }
+  return request(s, `/api/v2/alerts${path}`, { key, ...rest, headers })
+}
+
+function create(body: unknown, o: RequestOptions & { user?: string | null } = {}): Promise<JsonResponse> {
+  return alerts('', { body, operationId: 'createAlert', ...o })
+}
+
+describe('alert rules', () => {
+  test('create: 201 with the rule, active, default cooldown; read back; listed newest first', async () => {
+    const r = await create(VALID)
+    assert.equal(r.status, 201, JSON.stringify(r.body))
+    const rule = r.body as unknown as Rule
+    assert.deepEqual({ ...rule, id: '-', created_at: '-', updated_at: '-' }, { ...VALID, id: '-', user_id: 'user-1', cooldown_seconds: 300, status: 'active', created_at: '-', updated_at: '-' })
+    assert.match(rule.id, /^[0-9a-f-]{36}$/)
+    assert.ok(r.headers.get('x-ratelimit-remaining') !== null)
+    const got = await alerts(`/${rule.id}`, { operationId: 'getAlert' })
+    assert.deepEqual(got.body, rule)
+
+    const webhook = await create({ trigger_type: 'new_pair', threshold: 1, channel: 'webhook', target: 'https://hooks.example.com/p?x=1', cooldown_seconds: 60, scope: {} })
+    assert.equal(webhook.status, 201, JSON.stringify(webhook.body))
+    for (const trigger of ['spread_expansion', 'spread_collapse']) assert.equal((await create({ ...VALID, trigger_type: trigger, scope: { event_slug: 'e', outcome_key: 'o', min_confidence: 0.5 } })).status, 201)
+    const list = await alerts('?limit=2', { operationId: 'listAlerts' })
+    const page = list.body as { alerts: Rule[]; total: number; limit: number; offset: number }
+    assert.equal(page.total, 4)
+    assert.deepEqual(page.alerts.map((a) => a.trigger_type), ['spread_collapse', 'spread_expansion'])
+    assert.deepEqual([page.limit, page.offset], [2, 0])
+  })
+
+  test('pause, resume, delete; afterwards 404; the status filter', async () => {
+    const rule = (await create(VALID, { user: 'pauser' })).body as unknown as Rule
+    const paused = await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'paused' }, user: 'pauser', operationId: 'updateAlert' })
+    assert.equal(paused.status, 200)
+    assert.equal((paused.body as unknown as Rule).status, 'paused')
+    assert.equal(((await alerts('?status=paused', { user: 'pauser' })).body as { total: number }).total, 1)
+    assert.equal(((await alerts('?status=active', { user: 'pauser' })).body as { total: number }).total, 0)
+    const resumed = await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'active' }, user: 'pauser', operationId: 'updateAlert' })
+    assert.equal((resumed.body as unknown as Rule).status, 'active')
+    assertInvalid(await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'deleted' }, user: 'pauser' }), [['body', 'status']])
+    assertInvalid(await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'paused', threshold: 0.2 }, user: 'pauser' }), [['body', 'threshold']])
+    const deleted = await alerts(`/${rule.id}`, { method: 'DELETE', user: 'pauser', operationId: 'deleteAlert' })
+    assert.deepEqual(deleted.body, { id: rule.id, deleted: true })
+    for (const o of [{}, { method: 'DELETE' as const }, { method: 'PATCH' as const, body: { status: 'active' } }]) {
+      assertError(await alerts(`/${rule.id}`, { ...o, user: 'pauser', operationId: 'getAlert' }), 404, 'not_found')
+    }
+    assert.equal(((await alerts('', { user: 'pauser' })).body as { total: number }).total, 0)
+  })
+
+  test("another user's or another account's rule is 404, and never listed", async () => {
+    const rule = (await create(VALID, { user: 'owner' })).body as unknown as Rule
+    const otherKey = await signUp(s.baseUrl, 'other-account@example.com')
+    for (const [user, k] of [['intruder', key], ['owner', otherKey]] as const) {
+      assertError(await alerts(`/${rule.id}`, { user, key: k }), 404, 'not_found')
+      assertError(await alerts(`/${rule.id}`, { user, key: k, method: 'PATCH', body: { status: 'paused' } }), 404, 'not_found')
+      assertError(await alerts(`/${rule.id}`, { user, key: k, method: 'DELETE' }), 404, 'not_found')
+      assert.equal(((await alerts('', { user, key: k })).body as { total: number }).total, 0)
+    }
+    assert.equal(((await alerts(`/${rule.id}`, { user: 'owner' })).body as unknown as Rule).status, 'active')
+  })
+
+  test('every invalid request is rejected with a clear 4xx and stores nothing', async () => {
+    const before = await countRows(s.db, 'alert_rules')
+    const body = (patch: Record<string, unknown>) => ({ ...VALID, ...patch })
+    assertError(await create(VALID, { key: undefined }), 401, 'unauthorized')
+    assertInvalid(await create(VALID, { user: null }), [['header', 'x-user-id']])
+    assertInvalid(await create(VALID, { user: 'bad user id' }), [['header', 'x-user-id']])
+    assertInvalid(await create(VALID, { user: "x'; DROP TABLE alert_rules; --" }), [['header', 'x-user-id']])
+    assertInvalid(await create(VALID, { user: 'u'.repeat(129) }), [['header', 'x-user-id']])
+    assertInvalid(await create(body({ trigger_type: 'price_moved' })), [['body', 'trigger_type']])
+    assertInvalid(await create(body({ channel: 'sms' })), [['body', 'channel']])
+    for (const threshold of [0, -0.1, 1.01, 5, '0.1', null]) assertInvalid(await create(body({ threshold })), [['body', 'threshold']])
+    assertInvalid(await create(body({ scope: { event_slug: 'e', market: 'm' } })), [['body', 'scope', 'market']])
+    assertInvalid(await create(body({ scope: { platforms: ['venuex'] } })), [['body', 'scope', 'platforms', 0]])
+    assertInvalid(await create(body({ scope: { platforms: [] } })), [['body', 'scope', 'platforms']])
+    assertInvalid(await create(body({ scope: { min_volume: -1 } })), [['body', 'scope', 'min_volume']])
+    assertInvalid(await create(body({ scope: { min_confidence: 1.5 } })), [['body', 'scope', 'min_confidence']])
+    assertInvalid(await create(body({ scope: 'all' })), [['body', 'scope']])
+    assertInvalid(await create(body({ target: 'not an address' })), [['body', 'target']])
+    assertInvalid(await create(body({ channel: 'webhook', target: 'ops@example.com' })), [['body', 'target']])
+    assertInvalid(await create(body({ channel: 'webhook', target: 'ftp://example.com/x' })), [['body', 'target']])
+    assertInvalid(await create(body({ channel: 'webhook', target: 'javascript:alert(1)' })), [['body', 'target']])
+    assertInvalid(await create(body({ target: undefined })), [['body', 'target']])
+    assertInvalid(await create(body({ cooldown_seconds: 5 })), [['body', 'cooldown_seconds']])
+    assertInvalid(await create(body({ cooldown_seconds: 1.5 })), [['body', 'cooldown_seconds']])
+    assertInvalid(await create(body({ status: 'paused' })), [['body', 'status']])
+    assertInvalid(await create('{"trigger_type": "spread_threshold", '), [['body', 37]])
+    assertInvalid(await create('[1]'), [['body']])
+    assertInvalid(await alerts('', { method: 'POST', operationId: 'createAlert' }), [['body']])
+    assertError(await create(VALID, { contentType: 'text/plain' }), 415, 'unsupported_media_type')
+    assertError(await create(VALID, { contentType: 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type')
+    assertError(await create({ ...VALID, scope: { event_slug: 'x'.repeat(70_000) } }), 413, 'payload_too_large')
+    assertInvalid(await alerts('/not-a-uuid'), [['path', 'id']])
+    assertInvalid(await alerts('?limit=500'), [['query', 'limit']])
+    assert.equal(await countRows(s.db, 'alert_rules'), before, 'nothing stored')
+  })
+
+  test('SQL injection attempts in target and scope are stored verbatim', async () => {
+    for (const evil of INJECTIONS) {
+      const r = await create({ ...VALID, channel: 'webhook', target: `https://hooks.example.com/?q=${encodeURIComponent(evil)}`, scope: { event_slug: evil, outcome_key: evil } }, { user: 'inj' })
+      assert.equal(r.status, 201, JSON.stringify(r.body))
+      const rule = r.body as unknown as Rule
+      assert.deepEqual(rule.scope, { event_slug: evil, outcome_key: evil })
+      const { rows } = await s.db.query<{ scope: unknown; target: string }>('SELECT scope, target FROM alert_rules WHERE id = $1', [rule.id])
+      assert.deepEqual(rows[0]?.scope, { event_slug: evil, outcome_key: evil })
+    }
+    assert.equal(((await alerts('', { user: 'inj' })).body as { total: number }).total, INJECTIONS.length)
+  })
+
+  test('the evaluator sees each change: versions are published in process', async () => {
+    const heard: number[] = []
+    const stop = s.app.store.alertRuleChanges.subscribe((v) => heard.push(v))
+    const rule = (await create(VALID, { user: 'evaluated' })).body as unknown as Rule
+    await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'paused' }, user: 'evaluated' })
+    stop()
+    assert.equal(heard.length, 2)
+    const feed = await s.app.store.alertRules.changesSince((heard[0] as number) - 1)
+    assert.deepEqual(feed.map((r) => [r.id, r.status]), [[rule.id, 'paused']])
+  })
+})

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { OrderBook } from '../../src/book/order-book.js'
+import { SimulatedClock } from '../../src/core/clock.js'
+import { silentLogger } from '../../src/core/logger.js'
+import type { Outcome, Quote, VenueId } from '../../src/model/types.js'
+import { Rng } from '../../src/sim/world/random.js'
+import { computeRecord, SpreadEngine, type QuoteSource, type SpreadPairSpec, type SpreadRecord } from '../../src/spreads/spread-engine.js'
+
+/**
+ * The incremental engine against a brute-force recompute of every pair from the same quotes and books, on
+ * random seeded sequences: quote updates (recomputing only the touched pairs), pair-set changes and time.
+ */
+const P = (x: number) => Math.round(x * 1e6)
+
+class FakeVenue implements QuoteSource {
+  readonly quotes = new Map<string, Quote>()
+  readonly books = new Map<string, OrderBook>()
+  seq = 0
+  constructor(readonly venue: VenueId) {}
+  quote(id: string) {
+    return this.quotes.get(id)
+  }
+  book(id: string) {
+    return this.books.get(id)
+  }
+  /** A random book and the quote the venue actor would publish for it. */
+  move(id: string, rng: Rng, now: number): Quote {
+    const mid = 0.05 + rng.next() * 0.9
+    const half = 0.005 + rng.next() * 0.03
+    const book = new OrderBook()
+    const bids = Array.from({ length: 5 }, (_, i) => [P(Math.max(0.01, mid - half - i * 0.01)), P(10 + rng.int(0, 500))] as const)
+    const asks = Array.from({ length: 5 }, (_, i) => [P(Math.min(0.99, mid + half + i * 0.01)), P(10 + rng.int(0, 500))] as const)
+    book.applySnapshot(bids, asks)
+    this.books.set(id, book)
+    const bestBid = (book.bestBid() as number) / 1e6
+    const bestAsk = (book.bestAsk() as number) / 1e6
+    const q: Quote = {
+      venue: this.venue,
+      instrumentId: id,
+      bestBid,
+      bestAsk,
+      bestBidSize: (book.bestBidSize() as number) / 1e6,
+      bestAskSize: (book.bestAskSize() as number) / 1e6,
+      lastTradePrice: undefined,
+      probability: rng.chance(0.05) ? undefined : Math.round(((bestBid + bestAsk) / 2) * 1e6) / 1e6,
+      venueTs: now,
+      receivedAt: now,
+      stale: rng.chance(0.05),
+      seq: ++this.seq,
+    }
+    this.quotes.set(id, q)
+    return q
+  }
+}
+
+function outcome(venue: VenueId, id: string, rng: Rng): Outcome {
+  return {
+    venue, outcomeId: id, marketId: `m-${id}`, eventId: `e-${id}`, title: id, instrumentId: id, complementInstrumentId: undefined,
+    conditionId: undefined, childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status: 'active', rawStatus: 'active',
+    volume: rng.chance(0.1) ? undefined : rng.int(100, 2_000_000), volume24h: undefined, openInterest: undefined, liquidity: undefined,
+    catalogBestBid: undefined, catalogBestAsk: undefined, catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined,
+    strike: undefined, fees: venue === 'venuek' ? { kind: 'curve', rate: 0.07, exponent: 1 } : undefined,
+  }
+}
+
+function specs(rng: Rng, n: number, instruments: number): SpreadPairSpec[] {
+  // Instruments are shared between pairs, as a venuep YES token can pair with several venuek markets over time.
+  return Array.from({ length: n }, (_, i) => {
+    const ip = `p${rng.int(0, instruments - 1)}`
+    const ik = `k${rng.int(0, instruments - 1)}`
+    return {
+      key: `event-${i % 37}|text:o${i}`,
+      eventSlug: `event-${i % 37}`,
+      eventTitle: `Event ${i % 37}`,
+      outcomeKey: `text:o${i}`,
+      outcomeTitle: `o${i}`,
+      venuep: outcome('venuep', ip, rng),
+      venuek: outcome('venuek', ik, rng),
+      venuepUrl: 'p-url',
+      venuekUrl: 'k-url',
+      strategy: 'event_key' as const,
+      quality: rng.pick(['manual', 'auto_high', 'auto_medium'] as const),
+    }
+  })
+}
+
+function bruteForce(pairs: readonly SpreadPairSpec[], ids: ReadonlyMap<string, number>, venues: Record<VenueId, QuoteSource>, now: number): SpreadRecord[] {
+  return pairs.map((s) => computeRecord(ids.get(s.key) as number, s, venues, now)).filter((r): r is SpreadRecord => r !== undefined)
+}
+
+describe('spread engine', () => {
+  test('incremental records, top-N and scans equal a brute-force recompute on random sequences', () => {
+    const rng = new Rng(2024)
+    const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
+    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
+    const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+    engine.start()
+    let pairs = specs(rng, 400, 150)
+    for (let i = 0; i < 150; i++) {
+      venues.venuep.move(`p${i}`, rng, clock.now())
+      venues.venuek.move(`k${i}`, rng, clock.now())
+    }
+    engine.send({ type: 'pairs', specs: pairs })
+    for (let round = 0; round < 40; round++) {
+      // Time moves only between rounds; a re-score brings every record to the current time first.
+      clock.increment(rng.int(0, 5) * 60_000)
+      engine.send({ type: 'rescore' })
+      if (round % 10 === 9) {
+        pairs = [...pairs.filter(() => rng.chance(0.8)), ...specs(rng, 60, 150).map((s, i) => ({ ...s, key: `new-${round}-${i}|${s.outcomeKey}` }))]
+        engine.send({ type: 'pairs', specs: pairs })
+      }
+      for (let u = 0; u < 60; u++) {
+        const venue = rng.chance(0.5) ? 'venuep' : 'venuek'
+        const id = `${venue === 'venuep' ? 'p' : 'k'}${rng.int(0, 149)}`
+        engine.send({ type: 'quotes', venue, quotes: [venues[venue].move(id, rng, clock.now())] })
+      }
+      const ids = new Map(pairs.map((s) => [s.key, engine.record(s.key)?.pairId ?? -1]))
+      const expected = bruteForce(pairs.filter((s) => engine.spec(s.key) !== undefined), ids, venues, clock.now())
+      const got = pairs.map((s) => engine.record(s.key)).filter((r): r is SpreadRecord => r !== undefined)
+      assert.deepEqual(got, expected, `round ${round}: records`)
+      const top: SpreadRecord[] = []
+      engine.byConfidence((r) => top.push(r) < 25)
+      const expectedTop = [...expected].sort((a, b) => b.confidence - a.confidence || a.pairId - b.pairId).slice(0, 25)
+      assert.deepEqual(top.map((r) => r.key), expectedTop.map((r) => r.key), `round ${round}: top by confidence`)
+      const scan: string[] = []
+      engine.bySpread(0.05, (r) => {
+        scan.push(r.key)
+      })
+      assert.deepEqual(scan, expected.filter((r) => r.spread >= 0.05).sort((a, b) => b.spread - a.spread || a.pairId - b.pairId).map((r) => r.key), `round ${round}: scan`)
+    }
+    assert.ok(engine.recomputed > 0)
+    engine.stop()
+  })
+
+  test('every record keeps the spread invariants', () => {
+    const rng = new Rng(5)
+    const clock = new SimulatedClock(0)
+    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
+    const pairs = specs(rng, 300, 300)
+    let checked = 0
+    for (let i = 0; i < 300; i++) {
+      venues.venuep.move(`p${i}`, rng, clock.now())
+      venues.venuek.move(`k${i}`, rng, clock.now() - rng.int(0, 3_600_000))
+    }
+    pairs.forEach((spec, i) => {
+      const r = computeRecord(i, spec, venues, clock.now())
+      if (r === undefined) return
+      checked++
+      assert.ok(r.priceA <= r.priceB, 'price_a ≤ price_b')
+      assert.notEqual(r.platformA, r.platformB)
+      assert.ok(Math.abs(r.spread - (r.priceB - r.priceA)) < 1e-9, 'spread = price_b − price_a')
+      assert.ok(Math.abs(r.spreadBps - r.spread * 10_000) < 1e-6, 'spread_bps = spread × 10,000')
+      assert.ok(r.confidence >= 0 && r.confidence <= 1, 'confidence in [0, 1]')
+      assert.equal(r.updatedAt, Math.max(venues.venuep.quote(spec.venuep.instrumentId)!.venueTs, venues.venuek.quote(spec.venuek.instrumentId)!.venueTs))
+      if (r.executable !== undefined) {
+        assert.ok(r.executable.size >= 0 && r.executable.netEdge <= r.executable.edge + 1e-12, 'fees never improve the edge')
+        if (r.executable.size > 0) assert.ok(r.executable.profitDollars > 0)
+      }
+    })
+    assert.ok(checked > 250)
+  })
+})
