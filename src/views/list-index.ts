@@ -48,7 +48,9 @@ export class ListIndex<E extends Listable> {
   readonly #searchText: (e: E) => string
   /** Built on the first search: most catalog versions are never searched, and the index is the costly part. */
   #search: SearchIndex<E> | undefined
-  readonly #orderings = new Map<string, readonly E[]>()
+  /** status → category ('' for any) → sort key → order → the ordering. */
+  readonly #orderings = new Map<string, Map<string, Map<string, { asc?: readonly E[]; desc?: readonly E[] }>>>()
+  #orderingCount = 0
   #byId: Map<string, E> | undefined
 
   constructor(items: readonly E[], keys: SortKeys<E>, searchText: (e: E) => string) {
@@ -119,14 +121,21 @@ export class ListIndex<E extends Listable> {
   }
 
   #ordering(status: string, category: string | undefined, sort: string, order: 'asc' | 'desc'): readonly E[] {
-    const key = `${status}\u0000${category ?? ''}\u0000${sort}\u0000${order}`
-    let ordered = this.#orderings.get(key)
+    // Nested maps, not one composite key: a key string built per request would be hashed per request.
+    const bySort = nested(nested(this.#orderings, status), category ?? '')
+    let byOrder = bySort.get(sort)
+    if (byOrder === undefined) bySort.set(sort, (byOrder = {}))
+    let ordered = byOrder[order]
     if (ordered === undefined) {
       const subset = this.#items.filter((e) => (status === 'all' || e.status === status) && (category === undefined || e.category === category))
       ordered = this.#sort(subset, sort, order)
       // Bounded: there are at most statuses × categories × sort keys × orders combinations, but stay safe.
-      if (this.#orderings.size >= MAX_CACHED_ORDERINGS) this.#orderings.clear()
-      this.#orderings.set(key, ordered)
+      if (++this.#orderingCount > MAX_CACHED_ORDERINGS) {
+        this.#orderings.clear()
+        this.#orderingCount = 0
+        return ordered
+      }
+      byOrder[order] = ordered
     }
     return ordered
   }
@@ -162,4 +171,10 @@ function firstIndex<E>(items: readonly E[], pred: (e: E, i: number) => boolean):
 
 function page<E>(items: readonly E[], q: { offset: number; limit: number }): ListPage<E> {
   return { items: items.slice(q.offset, q.offset + q.limit), total: items.length }
+}
+
+function nested<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let inner = map.get(key)
+  if (inner === undefined) map.set(key, (inner = new Map()))
+  return inner
 }

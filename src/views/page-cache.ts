@@ -1,5 +1,3 @@
-import { LRUCache } from 'lru-cache'
-
 /**
  * Serialized response bodies reused while nothing they contain has changed. An entry is valid for the same
  * view object (the same catalog version), the same records in the same order, and the same record versions
@@ -15,16 +13,22 @@ interface CachedPage {
 }
 
 export class PageCache {
-  readonly #lru: LRUCache<string, CachedPage>
+  /**
+   * A Map evicting in insertion order, not an LRU: a lookup is on every list read, and lru-cache's `get`
+   * (options object, recency relinking) costs several times a Map's. Hot pages are re-inserted within moments of
+   * being evicted, so recency buys little here.
+   */
+  readonly #pages = new Map<string, CachedPage>()
+  readonly #maxEntries: number
   hits = 0
   misses = 0
 
   constructor(maxEntries = 2_000) {
-    this.#lru = new LRUCache({ max: maxEntries })
+    this.#maxEntries = maxEntries
   }
 
   get(key: string, owner: object, items: readonly object[], versions: readonly number[]): Uint8Array | undefined {
-    const c = this.#lru.get(key)
+    const c = this.#pages.get(key)
     if (c === undefined || c.owner !== owner || c.items.length !== items.length) {
       this.misses++
       return undefined
@@ -42,7 +46,8 @@ export class PageCache {
   /** Stores a page and returns its bytes (send those: they are what the next hit returns too). */
   set(key: string, owner: object, items: readonly object[], versions: readonly number[], body: string): Uint8Array {
     const bytes = Buffer.from(body, 'utf8')
-    this.#lru.set(key, { owner, items, versions, body: bytes })
+    if (!this.#pages.has(key) && this.#pages.size >= this.#maxEntries) this.#pages.delete(this.#pages.keys().next().value as string)
+    this.#pages.set(key, { owner, items, versions, body: bytes })
     return bytes
   }
 

@@ -38,3 +38,19 @@ export function intersect<T>(...lists: (readonly T[] | undefined)[]): T[] | unde
   const sets = rest.map((l) => new Set(l))
   return unique(first).filter((x) => sets.every((s) => s.has(x)))
 }
+
+const QUERY_KEYS = new WeakMap<object, string>()
+
+/**
+ * `<prefix>?<the validated query as JSON>`, the key of a response in the page cache. Remembered per input object:
+ * validation hands a route the same frozen object for the same query string (validation.ts, memoizedByQuery),
+ * so a repeated query neither re-serializes its parameters nor hashes a new key string.
+ */
+export function queryKey(prefix: string, query: object): string {
+  let key = QUERY_KEYS.get(query)
+  if (key === undefined) {
+    key = `${prefix}?${JSON.stringify(query)}`
+    QUERY_KEYS.set(query, key)
+  }
+  return key
+}

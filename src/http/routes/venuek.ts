@@ -8,7 +8,7 @@ import { json } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { VenuekEventSchema, VenuekMarketPriceSchema, VenuekMarketSchema, VenuekPriceSchema, listOf } from '../schemas/records.js'
-import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
+import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
 
 /** venuek reads (spec 4.2): markets, events, prices and a single market's price, served from memory. */
 export interface VenuekRouteDeps {
@@ -70,7 +70,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
         offset: q.offset,
         limit: q.limit,
       })
-      const key = `venuek/markets?${JSON.stringify(q)}`
+      const key = queryKey('venuek/markets', q)
       const versions = page.items.map((e) => e.version)
       const body = models.pages.page(key, view, page.items, versions, () => listBody('markets', page.items.map((e) => view.marketJson(e)), page.total, q.limit, q.offset))
       return { status: 200, body }
@@ -102,7 +102,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
           ? undefined
           : unique(eventEntries(view, models, q.event_ticker).map((m) => view.eventById.get(m.event.eventId)).filter((e) => e !== undefined))
       const page = view.events.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = `venuek/events?${JSON.stringify(q)}`
+      const key = queryKey('venuek/events', q)
       const versions = page.items.map((e) => view.eventVersion(e))
       const body = models.pages.page(key, view, page.items, versions, () => listBody('events', page.items.map((e) => view.eventJson(e)), page.total, q.limit, q.offset))
       return { status: 200, body }

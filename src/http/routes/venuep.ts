@@ -11,7 +11,7 @@ import { defineRoute, type AnyRoute } from '../route.js'
 import { Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { VenuepEventSchema, VenuepMarketPriceSchema, VenuepMarketSchema, VenuepPriceSchema, listOf } from '../schemas/records.js'
 import { ErrorBody } from '../schemas/common.js'
-import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
+import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
 
 /** venuep reads (spec 4.1): markets, events, prices and a single market's price, served from memory. */
 export interface VenuepRouteDeps {
@@ -61,7 +61,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       const view = viewOrNotReady(models, 'venuep')
       const only = selectMarkets(view, models, q)
       const page = view.markets.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = `venuep/markets?${JSON.stringify(q)}`
+      const key = queryKey('venuep/markets', q)
       const versions = page.items.map((e) => e.version)
       const body = models.pages.page(key, view, page.items, versions, () => listBody('markets', page.items.map((e) => view.marketJson(e)), page.total, q.limit, q.offset))
       return { status: 200, body }
@@ -94,7 +94,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
         return e === undefined ? [] : [e]
       }))
       const page = view.events.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = `venuep/events?${JSON.stringify(q)}`
+      const key = queryKey('venuep/events', q)
       const versions = page.items.map((e) => view.eventVersion(e))
       const body = models.pages.page(key, view, page.items, versions, () => listBody('events', page.items.map((e) => view.eventJson(e)), page.total, q.limit, q.offset))
       return { status: 200, body }
