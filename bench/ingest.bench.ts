@@ -5,7 +5,7 @@ import type { Catalog, CatalogEvent, Outcome, Quote, VenueId } from '../src/mode
 import type { FeedEvent, FeedSink, ProbabilityInputs, VenueAdapter } from '../src/venues/types.js'
 import { mapVenuekData } from '../src/venues/venuek/map-message.js'
 import { venuekProbability } from '../src/venues/venuek/probability.js'
-import { mapVenuepMessages } from '../src/venues/venuep/map-message.js'
+import { mapVenuepFrame } from '../src/venues/venuep/map-message.js'
 import { venuepProbability } from '../src/venues/venuep/probability.js'
 import { measureBatches, type Measured } from './harness.js'
 import { LEVELS_PER_SIDE, venuekFrames, venuepFrames } from './scenarios.js'
@@ -82,8 +82,8 @@ export async function benchFrameToQuote(): Promise<Measured[]> {
       fn: () => {
         for (let i = 0; i < vpData.length; i++) {
           const events: FeedEvent[] = []
-          const frame = vpData[i]!
-          mapVenuepMessages(JSON.parse(frame), now, events)
+          const bad = mapVenuepFrame(vpData[i]!, now, events)
+          if (bad !== 0) throw new Error(`unreadable frame in the bench input: ${bad}`)
           if (events.length > 0) vp.sink(events, now++)
         }
       },

@@ -5,7 +5,7 @@ import type { TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
 import type { FeedEvent, FeedSink, FeedStatus, VenueFeed } from '../types.js'
 import { WsConnection } from '../ws-connection.js'
-import { mapVenuepMessages } from './map-message.js'
+import { mapVenuepFrame } from './map-message.js'
 
 /**
  * venuep's CLOB market channel across as many sockets as needed: the venue stops updating assets past ~500
@@ -199,15 +199,12 @@ export class VenuepFeed implements VenueFeed {
 
   #onMessage(slot: Slot, data: string, receivedAt: number): void {
     if (data === 'PONG') return
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(data)
-    } catch {
+    const events: FeedEvent[] = []
+    const bad = mapVenuepFrame(data, receivedAt, events)
+    if (bad === 'malformed') {
       this.#broken(slot, 'malformed frame')
       return
     }
-    const events: FeedEvent[] = []
-    const bad = mapVenuepMessages(parsed, receivedAt, events)
     if (slot.awaiting.size > 0) {
       for (const e of events) if (e.type === 'snapshot') slot.awaiting.delete(e.instrumentId)
       if (slot.awaiting.size === 0) slot.snapshotFailures = 0

@@ -1,7 +1,26 @@
 import { parseInteger, parseMicros } from '../../core/numbers.js'
 import type { LevelMicros } from '../../book/order-book.js'
 import type { FeedEvent } from '../types.js'
+import { scanPriceChangeFrame } from './price-change-scan.js'
 import type { WireLevel, WsBook, WsLastTradePrice, WsPriceChange } from './wire.js'
+
+/**
+ * One market-channel text frame → feed events, the per-frame step of the feed (and of the ingest bench).
+ * `price_change` frames in the venue's usual layout take the fast path (price-change-scan.ts); anything else
+ * is parsed with JSON.parse and mapped by `mapVenuepMessages`, with the same result either way.
+ * Returns the number of unreadable entries, or 'malformed' when the frame is not JSON.
+ */
+export function mapVenuepFrame(text: string, receivedAt: number, out: FeedEvent[]): number | 'malformed' {
+  const bad = scanPriceChangeFrame(text, receivedAt, out)
+  if (bad !== undefined) return bad
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return 'malformed'
+  }
+  return mapVenuepMessages(parsed, receivedAt, out)
+}
 
 /**
  * CLOB market-channel messages → feed events. A frame holds one message or an array of them (§3.2).
