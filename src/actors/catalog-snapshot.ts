@@ -1,3 +1,4 @@
+import { runToEnd, type Steps } from '../core/slices.js'
 import type { Catalog, CatalogEvent, Outcome, PlatformMarket, VenueId } from '../model/types.js'
 
 /**
@@ -20,11 +21,20 @@ export interface CatalogSnapshot {
   readonly outcomeCount: number
 }
 
+/** Events between two checkpoints of the sliced build. */
+const CHECKPOINT_EVERY = 64
+
 export function buildCatalogSnapshot(catalog: Catalog, version: number): CatalogSnapshot {
+  return runToEnd(catalogSnapshotSteps(catalog, version))
+}
+
+/** The snapshot built in event-loop slices (~0.1 s of CPU at 20,000 events; src/core/slices.ts). */
+export function* catalogSnapshotSteps(catalog: Catalog, version: number): Steps<CatalogSnapshot> {
   const eventsById = new Map<string, CatalogEvent>()
   const marketsById = new Map<string, PlatformMarket>()
   const outcomesById = new Map<string, Outcome>()
   const outcomesByInstrument = new Map<string, Outcome[]>()
+  let n = 0
   for (const e of catalog.events) {
     eventsById.set(e.eventId, e)
     for (const m of e.markets) {
@@ -36,6 +46,7 @@ export function buildCatalogSnapshot(catalog: Catalog, version: number): Catalog
         else list.push(o)
       }
     }
+    if (++n % CHECKPOINT_EVERY === 0) yield
   }
   return Object.freeze({
     venue: catalog.venue,

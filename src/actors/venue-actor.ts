@@ -2,10 +2,13 @@ import { Actor, type ActorStatus } from '../core/actor.js'
 import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
 import { MICROS_PER_UNIT } from '../core/numbers.js'
+import { runInSlices } from '../core/slices.js'
 import { OrderBook, type BookReader } from '../book/order-book.js'
 import type { Catalog, Quote, VenueId } from '../model/types.js'
+import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
 import type { FeedEvent, FeedStatus, VenueAdapter, VenueFeed } from '../venues/types.js'
-import { buildCatalogSnapshot, type CatalogSnapshot } from './catalog-snapshot.js'
+import { catalogSnapshotSteps, type CatalogSnapshot } from './catalog-snapshot.js'
+import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
 
 /**
  * One actor per venue, the only writer of that venue's catalog, books and quotes. Socket callbacks and the
@@ -14,9 +17,19 @@ import { buildCatalogSnapshot, type CatalogSnapshot } from './catalog-snapshot.j
  *
  * Staleness: when the feed reports instruments stale (disconnect, gap, stall, unreadable frame) their books
  * are reset and their last quotes are republished with `stale: true`; the next snapshot makes them live again.
+ *
+ * A catalog sync at 20,000 markets is a lot of CPU; everything proportional to the catalog (snapshot indexes,
+ * the instrument list and the new instrument map) is prepared in event-loop slices (src/core/slices.ts) before
+ * the `catalog_loaded` message, whose install is O(instruments that changed).
  */
 export type VenueMessage =
-  | { readonly type: 'catalog_loaded'; readonly snapshot: CatalogSnapshot; readonly instruments: readonly string[] }
+  | {
+      readonly type: 'catalog_loaded'
+      readonly snapshot: CatalogSnapshot
+      readonly instruments: readonly string[]
+      /** Prepared against the actor's instrument map; ignored (full rebuild) if that map was replaced since. */
+      readonly plan?: InstrumentPlan<InstrumentState>
+    }
   | { readonly type: 'catalog_failed'; readonly error: string }
   | { readonly type: 'feed'; readonly events: readonly FeedEvent[]; readonly receivedAt: number }
 
@@ -52,7 +65,7 @@ export interface VenueActorOptions {
   readonly mailboxCapacity?: number
 }
 
-interface InstrumentState {
+export interface InstrumentState {
   readonly id: string
   readonly book: OrderBook
   /** Last traded price in micros. */
@@ -71,6 +84,10 @@ type CatalogListener = (snapshot: CatalogSnapshot) => void
 
 const CATALOG_RETRY_MS = 2_000
 
+function newInstrument(id: string): InstrumentState {
+  return { id, book: new OrderBook(), lastTrade: undefined, stats: undefined, stale: false, quote: undefined, touchedInFrame: 0 }
+}
+
 export class VenueActor extends Actor<VenueMessage> {
   readonly venue: VenueId
   readonly #o: VenueActorOptions
@@ -85,6 +102,8 @@ export class VenueActor extends Actor<VenueMessage> {
   #frame = 0
   #ready = false
   #feed: VenueFeed | undefined
+  /** The current feed has been given the instrument map's ids (a new feed after a restart has none). */
+  #feedHasInstruments = false
   #loading: AbortController | undefined
   #refreshTimer: TimerHandle | undefined
   #retryTimer: TimerHandle | undefined
@@ -181,6 +200,7 @@ export class VenueActor extends Actor<VenueMessage> {
     this.#feed = this.#o.adapter.createFeed((events, receivedAt) => {
       this.send({ type: 'feed', events, receivedAt })
     })
+    this.#feedHasInstruments = false
     this.#loadCatalog()
     this.#refreshTimer = this.#o.clock.setInterval(() => this.#loadCatalog(), this.#o.catalogRefreshMs)
   }
@@ -200,11 +220,15 @@ export class VenueActor extends Actor<VenueMessage> {
     this.#loading = controller
     this.#o.adapter
       .fetchCatalog(controller.signal)
-      .then((catalog: Catalog) => {
+      .then(async (catalog: Catalog) => {
         if (controller.signal.aborted) return
-        // Index building happens here, outside `process`, so the actor only swaps a finished snapshot in.
-        const snapshot = buildCatalogSnapshot(catalog, 0)
-        this.send({ type: 'catalog_loaded', snapshot, instruments: this.#o.adapter.instrumentsOf(catalog) })
+        // Index building happens here, outside `process` and in slices, so the actor only swaps finished work in.
+        const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0))
+        const streams = this.#o.adapter.streams
+        const instruments = streams === undefined ? this.#o.adapter.instrumentsOf(catalog) : await runInSlices(streamedInstrumentsSteps(catalog, streams))
+        const plan = await runInSlices(instrumentPlanSteps(instruments, this.#instruments, newInstrument))
+        if (controller.signal.aborted) return
+        this.send({ type: 'catalog_loaded', snapshot, instruments, plan })
       })
       .catch((err: unknown) => {
         if (!controller.signal.aborted) this.send({ type: 'catalog_failed', error: err instanceof Error ? err.message : String(err) })
@@ -221,27 +245,51 @@ export class VenueActor extends Actor<VenueMessage> {
       case 'feed':
         return this.#applyFeed(message.events, message.receivedAt)
       case 'catalog_loaded':
-        return this.#installCatalog(message.snapshot, message.instruments)
+        return this.#installCatalog(message.snapshot, message.instruments, message.plan)
       case 'catalog_failed':
         return this.#catalogFailed(message.error)
     }
   }
 
-  #installCatalog(built: CatalogSnapshot, instruments: readonly string[]): void {
+  #installCatalog(built: CatalogSnapshot, instruments: readonly string[], plan: InstrumentPlan<InstrumentState> | undefined): void {
     const snapshot = Object.freeze({ ...built, version: ++this.#catalogVersion })
     this.#catalog = snapshot
     this.#catalogError = undefined
-    const next = new Map<string, InstrumentState>()
-    for (const id of instruments) {
-      next.set(id, this.#instruments.get(id) ?? { id, book: new OrderBook(), lastTrade: undefined, stats: undefined, stale: false, quote: undefined, touchedInFrame: 0 })
-    }
-    this.#instruments = next
-    this.#synced = 0
-    for (const st of next.values()) if (st.book.hasSnapshot) this.#synced++
-    this.#feed?.setInstruments(instruments)
+    const next = plan !== undefined && plan.base === this.#instruments ? this.#applyPlan(plan, instruments) : this.#rebuildInstruments(instruments)
     this.#o.log.info({ venue: this.venue, version: snapshot.version, events: snapshot.events.length, instruments: next.size }, 'catalog installed')
     for (const listener of this.#catalogListeners) listener(snapshot)
     this.#checkReady()
+  }
+
+  /**
+   * O(changes): the plan's map is swapped in; books that left stop counting as synced (checked now, not when the
+   * plan was made: feed events may have moved them since). The feed is told only the difference, and nothing
+   * when the set did not change.
+   */
+  #applyPlan(plan: InstrumentPlan<InstrumentState>, instruments: readonly string[]): Map<string, InstrumentState> {
+    for (const st of plan.removed) if (st.book.hasSnapshot) this.#synced--
+    this.#instruments = plan.next
+    const feed = this.#feed
+    if (feed !== undefined) {
+      if (!this.#feedHasInstruments || feed.changeInstruments === undefined) feed.setInstruments(instruments)
+      else if (plan.added.length > 0 || plan.removedIds.length > 0) feed.changeInstruments(plan.added, plan.removedIds)
+      this.#feedHasInstruments = true
+    }
+    return plan.next
+  }
+
+  /** The install in one go, from the instrument list (no plan, or the map changed since the plan was made). */
+  #rebuildInstruments(instruments: readonly string[]): Map<string, InstrumentState> {
+    const next = new Map<string, InstrumentState>()
+    for (const id of instruments) next.set(id, this.#instruments.get(id) ?? newInstrument(id))
+    this.#instruments = next
+    this.#synced = 0
+    for (const st of next.values()) if (st.book.hasSnapshot) this.#synced++
+    if (this.#feed !== undefined) {
+      this.#feed.setInstruments(instruments)
+      this.#feedHasInstruments = true
+    }
+    return next
   }
 
   #catalogFailed(error: string): void {

@@ -2,7 +2,7 @@ import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
 import type { VenueActor } from '../actors/venue-actor.js'
 import type { Logger } from '../core/logger.js'
 import type { EventLink } from '../views/event-directory.js'
-import { runInSlices } from '../core/slices.js'
+import { runInSlices, runToEnd, type Steps } from '../core/slices.js'
 import { FeatureCache } from './match-features.js'
 import { matchEventsSteps, type EventMatch, type ManualMatch } from './matcher.js'
 import type { SpreadEngine, SpreadPairSpec } from './spread-engine.js'
@@ -15,7 +15,8 @@ import type { SpreadEngine, SpreadPairSpec } from './spread-engine.js'
  *
  * A run over two 20,000-event catalogs takes a few hundred milliseconds of CPU, so it runs in slices
  * (src/core/slices.ts) between requests, reusing the features of unchanged titles from the previous run. One run
- * at a time; a catalog change during a run schedules one more.
+ * at a time; a catalog change during a run schedules one more. Everything else proportional to the catalogs
+ * (comparing event sets, resolving pair specs, installing them in the engine) runs in slices too.
  */
 export interface CrossVenueOptions {
   readonly venuep: VenueActor
@@ -29,7 +30,8 @@ export interface CrossVenueOptions {
 export class CrossVenueMatching {
   readonly #o: CrossVenueOptions
   #matches: readonly EventMatch[] = []
-  #signature = ''
+  /** The catalogs and manual overrides the current matches were computed from. */
+  #matched: { readonly p: CatalogSnapshot; readonly k: CatalogSnapshot; readonly manual: string } | undefined
   #scheduled = false
   #running = false
   #runAgain = false
@@ -45,6 +47,11 @@ export class CrossVenueMatching {
 
   get matches(): readonly EventMatch[] {
     return this.#matches
+  }
+
+  /** No run is scheduled or running: links and pairs are those of the current catalogs. */
+  get settled(): boolean {
+    return !this.#scheduled && !this.#running
   }
 
   start(): void {
@@ -67,18 +74,25 @@ export class CrossVenueMatching {
       return
     }
     const manual = this.#o.manual()
-    const signature = `${eventIds(p)}#${eventIds(k)}#${JSON.stringify(manual)}`
-    if (force || signature !== this.#signature) {
+    const manualKey = JSON.stringify(manual)
+    const prev = this.#matched
+    const same = !force && prev !== undefined && prev.manual === manualKey && (await runInSlices(sameEventIdsSteps(prev.p, p))) && (await runInSlices(sameEventIdsSteps(prev.k, k)))
+    if (this.#stopped) return
+    if (!same) {
       const started = Date.now()
       const matches = await runInSlices(matchEventsSteps(p, k, manual, this.#cache))
       if (this.#stopped) return
       this.#matches = matches
-      this.#signature = signature
       this.runs++
       this.#o.log.info({ ms: Date.now() - started, events: matches.length, outcomes: matches.reduce((n, m) => n + m.outcomes.length, 0) }, 'cross-venue matching')
     }
-    this.#o.onLinks(this.#matches.map((m) => ({ venuepEventId: m.venuepEventId, venuekEventId: m.venuekEventId })))
-    this.#o.engine.send({ type: 'pairs', specs: pairSpecs(this.#matches, p, k) })
+    // Remembered per run (not only when matching ran): the next comparison is against the newest catalogs.
+    this.#matched = { p, k, manual: manualKey }
+    const links = this.#matches.map((m) => ({ venuepEventId: m.venuepEventId, venuekEventId: m.venuekEventId }))
+    const specs = await runInSlices(pairSpecsSteps(this.#matches, p, k))
+    if (this.#stopped) return
+    this.#o.onLinks(links)
+    await this.#o.engine.setPairsInSlices(specs)
   }
 
   #schedule(): void {
@@ -115,12 +129,16 @@ export class CrossVenueMatching {
   }
 }
 
-function eventIds(c: CatalogSnapshot): string {
-  // Cheap and order-independent enough: ids sorted once per catalog version.
-  return c.events
-    .map((e) => e.eventId)
-    .sort()
-    .join(',')
+/** Whether two catalogs list the same events (ids; order and contents aside), in slices. */
+export function* sameEventIdsSteps(a: CatalogSnapshot, b: CatalogSnapshot): Steps<boolean> {
+  if (a === b) return true
+  if (a.eventsById.size !== b.eventsById.size) return false
+  let n = 0
+  for (const id of b.eventsById.keys()) {
+    if (!a.eventsById.has(id)) return false
+    if (++n % 1024 === 0) yield
+  }
+  return true
 }
 
 /**
@@ -129,9 +147,15 @@ function eventIds(c: CatalogSnapshot): string {
  * outcome key.
  */
 export function pairSpecs(matches: readonly EventMatch[], venuep: CatalogSnapshot, venuek: CatalogSnapshot): SpreadPairSpec[] {
+  return runToEnd(pairSpecsSteps(matches, venuep, venuek))
+}
+
+export function* pairSpecsSteps(matches: readonly EventMatch[], venuep: CatalogSnapshot, venuek: CatalogSnapshot): Steps<SpreadPairSpec[]> {
   const specs: SpreadPairSpec[] = []
   const seen = new Set<string>()
+  let n = 0
   for (const m of matches) {
+    if (++n % 128 === 0) yield
     const pe = venuep.eventsById.get(m.venuepEventId)
     if (pe === undefined || !venuek.eventsById.has(m.venuekEventId)) continue
     for (const pair of m.outcomes) {

@@ -1,3 +1,4 @@
+import type { Steps } from '../core/slices.js'
 import type { CatalogEvent, Outcome } from '../model/types.js'
 import { datesIn, entities, labelKey, monthsIn, numbersIn, titleTokens, yearsIn } from './normalize.js'
 
@@ -151,12 +152,20 @@ function nameSubsets(names: readonly string[]): string[] {
   return out
 }
 
-export function inverseDocumentFrequency(all: readonly Features[]): Map<string, number> {
+/** Token → inverse document frequency over all titles, as steps (~0.1 s of CPU over 40,000 titles). */
+export function* inverseDocumentFrequencySteps(all: readonly Features[]): Steps<Map<string, number>> {
   const df = new Map<string, number>()
-  for (const f of all) for (const t of f.text.tokens) df.set(t, (df.get(t) ?? 0) + 1)
+  for (let i = 0; i < all.length; i++) {
+    for (const t of (all[i] as Features).text.tokens) df.set(t, (df.get(t) ?? 0) + 1)
+    if (i % 256 === 255) yield
+  }
   const n = all.length
   const idf = new Map<string, number>()
-  for (const [t, d] of df) idf.set(t, Math.log((n + 1) / (d + 0.5)))
+  let k = 0
+  for (const [t, d] of df) {
+    idf.set(t, Math.log((n + 1) / (d + 0.5)))
+    if (++k % 1024 === 0) yield
+  }
   return idf
 }
 

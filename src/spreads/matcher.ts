@@ -1,7 +1,8 @@
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
+import { sortSteps } from '../core/array-steps.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import type { Outcome } from '../model/types.js'
-import { features, FeatureCache, inverseDocumentFrequency, weigh, type Features } from './match-features.js'
+import { features, FeatureCache, inverseDocumentFrequencySteps, weigh, type Features } from './match-features.js'
 import { judge, pairOutcomes, type Verdict } from './match-judge.js'
 
 /**
@@ -53,7 +54,9 @@ const DAY_MS = 86_400_000
 /** Tokens at or under this IDF (in more than ~a third of all titles) are not indexed for blocking. */
 const INDEXED_IDF = 1
 /** Items between two slice checkpoints. */
-const CHECKPOINT_EVERY = 64
+const CHECKPOINT_EVERY = 16
+/** Candidate judgements between two slice checkpoints (a busy title can have hundreds of candidates). */
+const JUDGED_PER_CHECKPOINT = 256
 
 export function matchEvents(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, manual: readonly ManualMatch[] = [], cache = new FeatureCache()): EventMatch[] {
   return runToEnd(matchEventsSteps(venuep, venuek, manual, cache))
@@ -89,29 +92,52 @@ export function* matchEventsSteps(
       if (i % CHECKPOINT_EVERY === 0) yield
     }
   }
-  const idf = inverseDocumentFrequency([...kFeatures, ...pFeatures])
-  for (const f of kFeatures) weigh(f, idf)
-  for (const f of pFeatures) weigh(f, idf)
-  yield
+  const all = [...kFeatures, ...pFeatures]
+  const idf = yield* inverseDocumentFrequencySteps(all)
+  for (let i = 0; i < all.length; i++) {
+    weigh(all[i] as Features, idf)
+    if (i % 256 === 255) yield
+  }
   const index = yield* indexCandidates(kFeatures, idf)
 
-  const scored: (Verdict & { readonly p: Features; readonly k: Features })[] = []
+  const scored: Scored[] = []
+  let judged = 0
   for (let i = 0; i < pFeatures.length; i++) {
     const p = pFeatures[i] as Features
     for (const k of index.candidates(p)) {
       const verdict = judge(p, k, idf)
       if (verdict !== undefined) scored.push({ p, k, ...verdict })
+      judged++
     }
-    if (i % CHECKPOINT_EVERY === 0) yield
+    if (++judged >= JUDGED_PER_CHECKPOINT) {
+      judged = 0
+      yield
+    }
   }
-  scored.sort((a, b) => b.score - a.score || (a.p.event.eventId < b.p.event.eventId ? -1 : 1) || (a.k.event.eventId < b.k.event.eventId ? -1 : 1))
-  for (const s of scored) {
+  const ranked = yield* sortSteps(scored, byScore)
+  let n = 0
+  for (const s of ranked) {
+    if (++n % 1024 === 0) yield
     if (usedP.has(s.p.event.eventId) || usedK.has(s.k.event.eventId)) continue
     usedP.add(s.p.event.eventId)
     usedK.add(s.k.event.eventId)
     matches.push({ venuepEventId: s.p.event.eventId, venuekEventId: s.k.event.eventId, strategy: s.strategy, quality: s.quality, score: s.score, outcomes: s.outcomes })
   }
   return matches
+}
+
+type Scored = Verdict & { readonly p: Features; readonly k: Features }
+
+/**
+ * Best score first, then venuep event id, then venuek event id: a total order (each pair is judged once), so
+ * the greedy assignment does not depend on the sort algorithm (the matches are sorted in slices).
+ */
+function byScore(a: Scored, b: Scored): number {
+  return b.score - a.score || compareIds(a.p.event.eventId, b.p.event.eventId) || compareIds(a.k.event.eventId, b.k.event.eventId)
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }
 
 /**

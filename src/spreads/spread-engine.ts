@@ -1,18 +1,28 @@
 import { Actor } from '../core/actor.js'
 import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
+import { runInSlices, runToEnd, SLICE_BUDGET_MS } from '../core/slices.js'
 import type { Outcome, Quote, VenueId } from '../model/types.js'
 import type { BookReader } from '../book/order-book.js'
 import { BucketIndex } from './bucket-index.js'
 import { confidence } from './confidence.js'
 import { executableEdge, type Executable } from './executable.js'
 import type { MatchingStrategy, MatchQuality } from './matcher.js'
+import { pairsPlanSteps, type PairState, type PairsPlan } from './pair-plan.js'
 
 /**
  * The spread actor. It owns one record per matched outcome pair and keeps two indexes current (by confidence
  * for /spreads/top, by spread size for the scanner). A quote change recomputes only the pairs of that
  * instrument; a sweep once a minute re-scores pairs whose freshness moved (freshness changes with time alone).
  * Readers get immutable `SpreadRecord`s; subscribers (history, alerts, the stream) get every change.
+ *
+ * New pairs (after every catalog change) come either as `pairs` (installed and recomputed in one go: tests,
+ * small sets) or through `setPairsInSlices`: the plan is built in event-loop slices, installed in one short step,
+ * and the records are recomputed for a budget at once and the rest in chunks (`recompute_pending` messages sent
+ * by a computation on the shared slice scheduler, src/core/slices.ts), each chunk's changes emitted as it goes.
+ * Until its chunk comes, a continued pair keeps its previous record (same instruments, so the same prices; only
+ * catalog fields such as volumes lag, by milliseconds); a quote for it recomputes it at once. The periodic
+ * sweep (~0.1 s at 20,000 pairs) runs the same way.
  */
 export interface SpreadPairSpec {
   /** `${eventSlug}|${outcomeKey}`: stable across restarts, so history and alerts can refer to it. */
@@ -68,8 +78,13 @@ export interface SpreadChange {
 
 export type SpreadMessage =
   | { readonly type: 'pairs'; readonly specs: readonly SpreadPairSpec[] }
+  /** A plan from `planPairs` (see `setPairsInSlices`). */
+  | { readonly type: 'pairs_planned'; readonly plan: PairsPlan }
+  /** Recomputes the next chunk of pending records (see `setPairsInSlices`). */
+  | { readonly type: 'recompute_pending' }
   | { readonly type: 'quotes'; readonly venue: VenueId; readonly quotes: readonly Quote[] }
-  | { readonly type: 'rescore' }
+  /** `inSlices` (the engine's own timer): in budgeted chunks like a planned install, not in one go. */
+  | { readonly type: 'rescore'; readonly inSlices?: boolean }
 
 /** What the engine reads from the venue actors (synchronously, inside `process`). */
 export interface QuoteSource {
@@ -84,13 +99,12 @@ export interface SpreadEngineOptions {
   readonly log: Logger
   /** Freshness sweep period (ms). */
   readonly rescoreMs?: number
+  /** Records recomputed at once after a planned install or sweep, in ms (default SLICE_BUDGET_MS; 0: one chunk). */
+  readonly recomputeBudgetMs?: number
 }
 
-interface PairState {
-  readonly id: number
-  readonly spec: SpreadPairSpec
-  record: SpreadRecord | undefined
-}
+/** Records per recompute chunk (~1 ms at 20,000 pairs). */
+const CHUNK = 64
 
 export class SpreadEngine extends Actor<SpreadMessage> {
   readonly #o: SpreadEngineOptions
@@ -104,6 +118,11 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   #confidence = new BucketIndex()
   #spread = new BucketIndex()
   #timer: TimerHandle | undefined
+  /** Records still to recompute after a planned install or sweep, from `#pendingAt` on. */
+  #pending: readonly PairState[] = []
+  #pendingAt = 0
+  /** A sliced computation is sending `recompute_pending` until nothing is pending. */
+  #pendingRunning = false
   readonly #listeners = new Set<(changes: readonly SpreadChange[]) => void>()
   /** Recomputations done (benchmarks and tests read it). */
   recomputed = 0
@@ -122,6 +141,11 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 
   get pairCount(): number {
     return this.#byKey.size
+  }
+
+  /** Records still to recompute after the last planned install (0 once it has settled). */
+  get pendingRecomputes(): number {
+    return this.#pending.length - this.#pendingAt
   }
 
   record(key: string): SpreadRecord | undefined {
@@ -151,51 +175,113 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 
   protected override onStart(): void {
     const period = this.#o.rescoreMs ?? 60_000
-    this.#timer = this.#o.clock.setInterval(() => this.send({ type: 'rescore' }), period)
+    // Re-scoring every pair is ~0.1 s at 20,000 pairs: the periodic sweep runs in chunks between other messages.
+    this.#timer = this.#o.clock.setInterval(() => this.send({ type: 'rescore', inSlices: true }), period)
+    // Recomputes left pending when the engine stopped go on (the computation sending them ended with the stop).
+    if (this.pendingRecomputes > 0) this.#resumePending()
   }
 
   protected override onStop(): void {
     this.#o.clock.clearInterval(this.#timer)
   }
 
+  /** The structural work of installing `specs`, as steps against the current pairs (read only). */
+  planPairs(specs: readonly SpreadPairSpec[]): Generator<void, PairsPlan, void> {
+    return pairsPlanSteps(specs, this.#byKey, this.#nextId)
+  }
+
+  /** Installs `specs` without a long block: plan in slices, install in one short step, recompute in chunks. */
+  async setPairsInSlices(specs: readonly SpreadPairSpec[]): Promise<void> {
+    const plan = await runInSlices(this.planPairs(specs))
+    this.send({ type: 'pairs_planned', plan })
+  }
+
   protected process(message: SpreadMessage): void {
     switch (message.type) {
       case 'pairs':
-        return this.#setPairs(message.specs)
+        return this.#install(runToEnd(this.planPairs(message.specs)), Number.POSITIVE_INFINITY)
+      case 'pairs_planned':
+        return this.#install(message.plan, this.#o.recomputeBudgetMs ?? SLICE_BUDGET_MS)
+      case 'recompute_pending':
+        return this.#recomputePending(0)
       case 'quotes':
         return this.#onQuotes(message.venue, message.quotes)
       case 'rescore':
-        return this.#rescore()
+        return message.inSlices === true ? this.#rescoreInSlices() : this.#rescore()
     }
   }
 
-  #setPairs(specs: readonly SpreadPairSpec[]): void {
-    const next = new Map<string, PairState>()
-    for (const spec of specs) {
-      const old = this.#byKey.get(spec.key)
-      next.set(spec.key, old !== undefined && sameSides(old.spec, spec) ? { id: old.id, spec, record: old.record } : { id: this.#nextId++, spec, record: undefined })
-    }
+  /**
+   * Swaps a plan in: continued pairs take their current records, gone pairs leave the indexes (a removal change
+   * each), then records are recomputed for `budgetMs` (everything with an infinite budget) and the rest later.
+   */
+  #install(planned: PairsPlan, budgetMs: number): void {
+    // A plan made against other pairs (another install came first) is redone against the current ones.
+    const plan = planned.base === this.#byKey && planned.baseNextId === this.#nextId ? planned : runToEnd(this.planPairs(planned.specs))
+    for (const [st, old] of plan.carried) st.record = old.record
     const changes: SpreadChange[] = []
-    for (const [key, old] of this.#byKey) {
-      if (next.get(key)?.id === old.id) continue
+    for (const old of plan.removed) {
       this.#confidence.delete(old.id)
       this.#spread.delete(old.id)
       if (old.record !== undefined) changes.push({ spec: old.spec, record: undefined, previous: old.record })
     }
-    this.#byKey = next
-    this.#pairs = []
-    this.#byInstrument = { venuep: new Map(), venuek: new Map() }
-    this.#byEvent = new Map()
-    for (const p of next.values()) {
-      this.#pairs[p.id] = p
-      push(this.#byInstrument.venuep, p.spec.venuep.instrumentId, p)
-      push(this.#byInstrument.venuek, p.spec.venuek.instrumentId, p)
-      push(this.#byEvent, p.spec.eventSlug, p)
-    }
+    this.#byKey = plan.byKey
+    this.#pairs = plan.pairs
+    this.#byInstrument = plan.byInstrument
+    this.#byEvent = plan.byEvent
+    this.#nextId = plan.nextId
+    this.#pending = plan.order
+    this.#pendingAt = 0
+    this.#o.log.info({ pairs: plan.byKey.size }, 'spread pairs installed')
+    this.#recomputePending(budgetMs, changes)
+  }
+
+  /**
+   * Recomputes pending records for about `budgetMs` (at least one chunk of CHUNK pairs); the rest is left to a
+   * sliced computation that sends one `recompute_pending` per step, so the shared scheduler decides how many
+   * chunks each turn of the event loop takes.
+   */
+  #recomputePending(budgetMs: number, changes: SpreadChange[] = []): void {
     const now = this.#o.clock.now()
-    for (const p of next.values()) this.#recompute(p, now, changes)
-    this.#o.log.info({ pairs: next.size }, 'spread pairs installed')
+    const deadline = performance.now() + budgetMs
+    const pending = this.#pending
+    let i = this.#pendingAt
+    while (i < pending.length) {
+      this.#recompute(pending[i++] as PairState, now, changes)
+      if (i % CHUNK === 0 && performance.now() >= deadline) break
+    }
+    this.#pendingAt = i
+    if (i >= pending.length) {
+      this.#pending = []
+      this.#pendingAt = 0
+    } else {
+      this.#resumePending()
+    }
     this.#emit(changes)
+  }
+
+  #resumePending(): void {
+    if (this.#pendingRunning) return
+    this.#pendingRunning = true
+    runInSlices(this.#pendingSteps()).then(
+      () => (this.#pendingRunning = false),
+      () => (this.#pendingRunning = false),
+    )
+  }
+
+  *#pendingSteps(): Generator<void, void, void> {
+    // `send` processes at once (the actor is idle between turns); false once the actor stopped or failed.
+    while (this.pendingRecomputes > 0 && this.send({ type: 'recompute_pending' })) yield
+  }
+
+  /** The sweep as pending recomputes; a recompute already pending (after an install) covers every pair anyway. */
+  #rescoreInSlices(): void {
+    if (this.pendingRecomputes > 0) return
+    const pending: PairState[] = []
+    for (const p of this.#byKey.values()) if (p.record !== undefined) pending.push(p)
+    this.#pending = pending
+    this.#pendingAt = 0
+    this.#recomputePending(this.#o.recomputeBudgetMs ?? SLICE_BUDGET_MS)
   }
 
   #onQuotes(venue: VenueId, quotes: readonly Quote[]): void {
@@ -293,10 +379,6 @@ export function computeRecord(pairId: number, spec: SpreadPairSpec, venues: Read
   }
 }
 
-function sameSides(a: SpreadPairSpec, b: SpreadPairSpec): boolean {
-  return a.venuep.instrumentId === b.venuep.instrumentId && a.venuek.instrumentId === b.venuek.instrumentId
-}
-
 function sameRecord(a: SpreadRecord | undefined, b: SpreadRecord | undefined): boolean {
   if (a === undefined || b === undefined) return a === b
   return (
@@ -309,10 +391,4 @@ function sameRecord(a: SpreadRecord | undefined, b: SpreadRecord | undefined): b
     a.executable?.size === b.executable?.size &&
     a.executable?.netEdge === b.executable?.netEdge
   )
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
 import type { BookSideName, LevelMicros } from '../book/order-book.js'
-import type { Catalog, VenueId } from '../model/types.js'
+import type { Catalog, Outcome, VenueId } from '../model/types.js'
 
 /**
  * The contract between a venue adapter and its venue actor. Feeds turn wire frames into `FeedEvent`s in
@@ -54,6 +54,11 @@ export interface FeedStatus {
 export interface VenueFeed {
   /** The full set of instruments to stream; the feed subscribes and unsubscribes the difference. */
   setInstruments(instrumentIds: readonly string[]): void
+  /**
+   * The same for a known difference from the current set, in O(changes) (a catalog refresh at 20,000 markets
+   * changes a handful). Feeds without it get `setInstruments` with the whole list.
+   */
+  changeInstruments?(added: readonly string[], removed: readonly string[]): void
   close(): void
   status(): FeedStatus
 }
@@ -74,6 +79,12 @@ export interface VenueAdapter {
   probability(inputs: ProbabilityInputs): number | undefined
   /** Instruments to stream for a catalog (active outcomes' books). */
   instrumentsOf(catalog: Catalog): string[]
+  /**
+   * The rule behind `instrumentsOf`, per outcome (its instrument is streamed, first appearance first, without
+   * repeats). When given, the actor lists the instruments in event-loop slices with it instead of calling
+   * `instrumentsOf` in one block.
+   */
+  streams?(outcome: Outcome): boolean
 }
 
 export interface AdapterContext {

@@ -42,8 +42,8 @@ export class CollapsedView {
     return runToEnd(CollapsedView.build(directory, views))
   }
 
-  /** The view, built in slices. */
-  static *build(directory: EventDirectory, views: Partial<Record<VenueId, VenueView>>): Steps<CollapsedView> {
+  /** The view, built in slices; warmed with what `previous` (the view it replaces) had built on demand. */
+  static *build(directory: EventDirectory, views: Partial<Record<VenueId, VenueView>>, previous?: CollapsedView): Steps<CollapsedView> {
     const entries: CollapsedEntry[] = []
     for (const event of directory.events) {
       const markets: { venue: VenueId; entry: MarketEntry; view: VenueView }[] = []
@@ -59,7 +59,9 @@ export class CollapsedView {
       entries.push({ id: event.slug, status: event.status, category: event.category, event, markets, fragment: undefined, fragmentVersion: -1 })
       if (entries.length % VIEW_CHECKPOINT_EVERY === 0) yield
     }
-    return new CollapsedView(directory, entries)
+    const view = new CollapsedView(directory, entries)
+    yield* view.index.warmSteps(previous?.index)
+    return view
   }
 
   version(e: CollapsedEntry): number {

@@ -42,8 +42,11 @@ export function venuekEventSlug(e: Pick<CatalogEvent, 'eventId' | 'title'>): str
   return title.length === 0 ? ticker : `${title}-${ticker}`
 }
 
-/** Items between two slice checkpoints while building views (src/core/slices.ts). */
-export const VIEW_CHECKPOINT_EVERY = 128
+/**
+ * Items between two slice checkpoints while building views (src/core/slices.ts). Small: an item costs up to
+ * ~0.1 ms on a busy machine, and a slice overshoots its budget by up to one checkpoint's worth.
+ */
+export const VIEW_CHECKPOINT_EVERY = 32
 
 export class EventDirectory {
   readonly version: number
@@ -64,15 +67,22 @@ export class EventDirectory {
     const d = new EventDirectory(version)
     const events: ServiceEvent[] = []
     const linkedK = new Map<string, string>()
-    for (const l of links) if (venuep?.eventsById.has(l.venuepEventId) === true && venuek?.eventsById.has(l.venuekEventId) === true) linkedK.set(l.venuekEventId, l.venuepEventId)
+    let n = 0
+    for (const l of links) {
+      if (venuep?.eventsById.has(l.venuepEventId) === true && venuek?.eventsById.has(l.venuekEventId) === true) linkedK.set(l.venuekEventId, l.venuepEventId)
+      if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
+    }
     const pairedP = new Map<string, CatalogEvent>()
-    for (const [k, p] of linkedK) pairedP.set(p, venuek?.eventsById.get(k) as CatalogEvent)
+    for (const [k, p] of linkedK) {
+      pairedP.set(p, venuek?.eventsById.get(k) as CatalogEvent)
+      if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
+    }
     yield
     for (const e of venuep?.events ?? []) {
       events.push(d.#add(e, pairedP.get(e.eventId)))
       if (events.length % VIEW_CHECKPOINT_EVERY === 0) yield
     }
-    let n = 0
+    n = 0
     for (const e of venuek?.events ?? []) {
       if (!linkedK.has(e.eventId)) events.push(d.#add(undefined, e))
       if (++n % VIEW_CHECKPOINT_EVERY === 0) yield

@@ -54,6 +54,11 @@ export class ReadModels {
     this.#scheduleRebuild()
   }
 
+  /** No rebuild is scheduled or running: the views are those of the current catalogs and links. */
+  get settled(): boolean {
+    return !this.#rebuildScheduled && !this.#rebuilding
+  }
+
   view(venue: VenueId): VenueView | undefined {
     return this.#views[venue]
   }
@@ -118,9 +123,10 @@ export class ReadModels {
     if (p === undefined && k === undefined) return undefined
     const directory = yield* EventDirectory.build(p, k, this.#links, ++this.#directoryVersion)
     const views: Partial<Record<VenueId, VenueView>> = {}
-    if (p !== undefined) views.venuep = yield* VenueView.build(this.#actors.venuep, p, directory)
-    if (k !== undefined) views.venuek = yield* VenueView.build(this.#actors.venuek, k, directory)
-    const collapsed = yield* CollapsedView.build(directory, views)
+    // The current views pass on what requests made them build on demand (orderings, search indexes).
+    if (p !== undefined) views.venuep = yield* VenueView.build(this.#actors.venuep, p, directory, this.#views.venuep)
+    if (k !== undefined) views.venuek = yield* VenueView.build(this.#actors.venuek, k, directory, this.#views.venuek)
+    const collapsed = yield* CollapsedView.build(directory, views, this.#collapsed)
     const sitemap = yield* SitemapView.build(directory)
     return { directory, views, collapsed, sitemap }
   }

@@ -1,3 +1,4 @@
+import { sortSteps } from '../core/array-steps.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import { VIEW_CHECKPOINT_EVERY, type EventDirectory } from './event-directory.js'
 import { iso } from './records.js'
@@ -22,10 +23,9 @@ export class SitemapView {
     return runToEnd(SitemapView.build(directory))
   }
 
-  /** The view, built in slices (the sort is one step: ~30 ms at 40,000 events). */
+  /** The view, built in slices (the sort too: ~30 ms at 40,000 events in one `sort`). */
   static *build(directory: EventDirectory): Steps<SitemapView> {
-    const events = [...directory.events].sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
-    yield
+    const events = yield* sortSteps(directory.events, (a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
     const rows: string[] = []
     for (const e of events) {
       rows.push(JSON.stringify({ event_slug: e.slug, status: e.status, updated_at: iso(e.updatedAt ?? e.createdAt) }))

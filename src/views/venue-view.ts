@@ -81,8 +81,10 @@ export class VenueView {
   readonly marketByOutcomeKey: ReadonlyMap<string, MarketEntry>
   readonly #byInstrument: ReadonlyMap<string, MarketEntry[]>
   readonly #actor: VenueActor
+  readonly #parts: VenueViewParts
 
-  private constructor(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory, parts: VenueViewParts) {
+  /** `lists`: the list indexes of a view over the same catalog and slugs (see `build`), shared with their caches. */
+  private constructor(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory, parts: VenueViewParts, lists?: VenueView) {
     this.venue = actor.venue
     this.#actor = actor
     this.catalog = catalog
@@ -93,18 +95,27 @@ export class VenueView {
     this.eventById = parts.eventById
     this.marketByOutcomeKey = parts.marketByOutcomeKey
     this.#byInstrument = parts.byInstrument
+    this.#parts = parts
     // venuep markets are searched by event title or market slug; everything else by event title.
-    this.markets = new ListIndex(parts.marketEntries, SORT_KEYS, (e) => (this.venue === 'venuep' ? `${e.event.title} ${e.market.marketId}` : e.event.title))
-    this.events = new ListIndex(parts.eventEntries, SORT_KEYS, (e) => e.event.title)
-    this.outcomes = new ListIndex(parts.outcomeEntries, { volume: (e) => e.outcome.volume ?? e.market.market.volumeTotal }, (e) => e.outcome.title)
+    this.markets = lists?.markets ?? new ListIndex(parts.marketEntries, SORT_KEYS, (e) => (this.venue === 'venuep' ? `${e.event.title} ${e.market.marketId}` : e.event.title))
+    this.events = lists?.events ?? new ListIndex(parts.eventEntries, SORT_KEYS, (e) => e.event.title)
+    this.outcomes = lists?.outcomes ?? new ListIndex(parts.outcomeEntries, { volume: (e) => e.outcome.volume ?? e.market.market.volumeTotal }, (e) => e.outcome.title)
   }
 
   static create(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory): VenueView {
     return runToEnd(VenueView.build(actor, catalog, directory))
   }
 
-  /** The view, built in slices. */
-  static *build(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory): Steps<VenueView> {
+  /**
+   * The view, built in slices. `previous` is the view it replaces: when it is over the same catalog and the new
+   * directory gives every event the same slug (the other venue's catalog changed, not this one), its entries,
+   * indexes and cached JSON are all still right and are kept; otherwise the new view is warmed with what
+   * requests made `previous` build on demand.
+   */
+  static *build(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory, previous?: VenueView): Steps<VenueView> {
+    if (previous !== undefined && previous.catalog === catalog && (yield* sameSlugsSteps(previous, directory))) {
+      return new VenueView(actor, catalog, directory, previous.#parts, previous)
+    }
     const venue = actor.venue
     const parts: VenueViewParts = {
       marketEntries: [],
@@ -142,7 +153,11 @@ export class VenueView {
       parts.eventById.set(event.eventId, eventEntry)
       parts.eventEntries.push(eventEntry)
     }
-    return new VenueView(actor, catalog, directory, parts)
+    const view = new VenueView(actor, catalog, directory, parts)
+    yield* view.markets.warmSteps(previous?.markets)
+    yield* view.events.warmSteps(previous?.events)
+    yield* view.outcomes.warmSteps(previous?.outcomes)
+    return view
   }
 
   /** Marks the markets priced by these quotes as changed (their cached fragments are rebuilt on next read). */
@@ -182,6 +197,16 @@ export class VenueView {
     for (const m of entry.markets) v += m.version
     return v
   }
+}
+
+/** Whether `directory` gives every event of `view` the slug the view's entries carry. */
+function* sameSlugsSteps(view: VenueView, directory: EventDirectory): Steps<boolean> {
+  let n = 0
+  for (const e of view.eventById.values()) {
+    if ((directory.slugOf(view.venue, e.id) ?? e.id) !== e.eventSlug) return false
+    if (++n % 1024 === 0) yield
+  }
+  return true
 }
 
 function indexOutcome(venue: VenueId, byKey: Map<string, MarketEntry>, o: Outcome, entry: MarketEntry): void {

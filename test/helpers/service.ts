@@ -70,6 +70,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const baseUrl = `http://127.0.0.1:${app.port}`
   const apiKey = auth === 'key' ? await signUp(baseUrl, 'test-suite@example.com') : undefined
   await waitFor(() => app.venues.venuep.ready && app.venues.venuek.ready, 15_000, 'both venues ready')
+  // Matching and the read-model rebuild run in event-loop slices after the catalogs install: tests read the views
+  // the venues' catalogs and cross-venue links give, not an earlier build.
+  await waitFor(() => app.matching.runs > 0 && app.matching.settled && app.models.settled, 15_000, 'matching and read models settled')
   return {
     sim,
     app,

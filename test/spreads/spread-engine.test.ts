@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/core/logger.js'
 import type { Outcome, Quote, VenueId } from '../../src/model/types.js'
 import { Rng } from '../../src/sim/world/random.js'
 import { computeRecord, SpreadEngine, type QuoteSource, type SpreadPairSpec, type SpreadRecord } from '../../src/spreads/spread-engine.js'
+import { waitFor } from '../helpers/wait.js'
 
 /**
  * The incremental engine against a brute-force recompute of every pair from the same quotes and books, on
@@ -160,4 +161,64 @@ describe('spread engine', () => {
     })
     assert.ok(checked > 250)
   })
+
+  test('a planned install and a sweep recomputed in chunks end where the one-go ones end, quotes during the chunks included', async () => {
+    const rng = new Rng(99)
+    const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
+    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
+    for (let i = 0; i < 150; i++) {
+      venues.venuep.move(`p${i}`, rng, clock.now())
+      venues.venuek.move(`k${i}`, rng, clock.now())
+    }
+    const oneGo = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+    // A zero budget: 64 pairs per chunk, so 400 pairs take several turns of the event loop.
+    const sliced = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000, recomputeBudgetMs: 0 })
+    oneGo.start()
+    sliced.start()
+    const same = (what: string) => {
+      const keys = [...new Set([...pairs, ...previous].map((s) => s.key))]
+      assert.equal(sliced.pairCount, oneGo.pairCount, `${what}: pairs`)
+      assert.deepEqual(keys.map((k) => sliced.record(k)), keys.map((k) => oneGo.record(k)), `${what}: records`)
+      assert.deepEqual(keys.map((k) => sliced.spec(k)), keys.map((k) => oneGo.spec(k)), `${what}: specs`)
+      const top = (e: SpreadEngine) => {
+        const out: string[] = []
+        e.byConfidence((r) => out.push(r.key) < 1_000)
+        e.bySpread(0, (r) => {
+          out.push(r.key)
+        })
+        return out
+      }
+      assert.deepEqual(top(sliced), top(oneGo), `${what}: indexes`)
+    }
+    let previous: SpreadPairSpec[] = []
+    let pairs = specs(rng, 400, 150)
+    for (let round = 0; round < 3; round++) {
+      oneGo.send({ type: 'pairs', specs: pairs })
+      await sliced.setPairsInSlices(pairs)
+      assert.ok(sliced.pendingRecomputes > 0, `round ${round}: the recompute is chunked`)
+      for (let u = 0; u < 20; u++) {
+        const venue = rng.chance(0.5) ? 'venuep' : 'venuek'
+        const quotes = [venues[venue].move(`${venue === 'venuep' ? 'p' : 'k'}${rng.int(0, 149)}`, rng, clock.now())]
+        oneGo.send({ type: 'quotes', venue, quotes })
+        sliced.send({ type: 'quotes', venue, quotes })
+      }
+      await waitFor(() => sliced.pendingRecomputes === 0, 5_000, 'chunks done')
+      same(`round ${round}`)
+      // The periodic sweep (the engine's timer asks for it in slices) against the one-go sweep.
+      clock.increment(rng.int(1, 5) * 60_000)
+      oneGo.send({ type: 'rescore' })
+      sliced.send({ type: 'rescore', inSlices: true })
+      assert.ok(sliced.pendingRecomputes > 0, `round ${round}: the sweep is chunked`)
+      await waitFor(() => sliced.pendingRecomputes === 0, 5_000, 'sweep done')
+      same(`round ${round}, after a sweep`)
+      // Next round: some pairs kept, some gone, some new, and a kept key moved to other instruments.
+      previous = pairs
+      const moved = { ...(pairs[0] as SpreadPairSpec), venuek: outcome('venuek', 'k149', rng) }
+      pairs = [moved, ...pairs.slice(1).filter(() => rng.chance(0.8)), ...specs(rng, 60, 150).map((s, i) => ({ ...s, key: `new-${round}-${i}|${s.outcomeKey}` }))]
+      clock.increment(60_000)
+    }
+    oneGo.stop()
+    sliced.stop()
+  })
 })
+

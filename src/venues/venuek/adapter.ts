@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import type { VenuekConfig } from '../../config/schema.js'
-import type { Catalog } from '../../model/types.js'
+import { streamedInstrumentsSteps } from '../streamed-instruments.js'
+import { runToEnd } from '../../core/slices.js'
+import type { Catalog, Outcome } from '../../model/types.js'
 import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
 import { fetchVenuekCatalog } from './catalog.js'
@@ -24,12 +26,14 @@ export function createVenuekAdapter(config: VenuekConfig, ctx: AdapterContext, c
     createFeed: (sink) =>
       new VenuekFeed({ url: config.wsUrl, config: config.feed, clock: ctx.clock, log: ctx.log, sink, headers: sign === undefined ? undefined : () => sign('GET', wsPath) }),
     probability: venuekProbability,
-    instrumentsOf: (catalog: Catalog) => {
-      const ids: string[] = []
-      for (const e of catalog.events) for (const m of e.markets) for (const o of m.outcomes) if (o.status === 'active') ids.push(o.instrumentId)
-      return ids
-    },
+    // Every active market's YES book (tickers are unique, so dropping repeats changes nothing).
+    instrumentsOf: (catalog: Catalog) => runToEnd(streamedInstrumentsSteps(catalog, isStreamed)),
+    streams: isStreamed,
   }
+}
+
+function isStreamed(o: Outcome): boolean {
+  return o.status === 'active'
 }
 
 function credentialsFromConfig(config: VenuekConfig): VenuekCredentials | undefined {

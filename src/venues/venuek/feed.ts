@@ -104,10 +104,27 @@ export class VenuekFeed implements VenueFeed {
 
   setInstruments(instrumentIds: readonly string[]): void {
     const wanted = new Set(instrumentIds)
+    const removed: string[] = []
+    for (const t of this.#groupOf.keys()) if (!wanted.has(t)) removed.push(t)
+    const added: string[] = []
+    for (const t of wanted) if (!this.#groupOf.has(t)) added.push(t)
+    this.changeInstruments(added, removed)
+  }
+
+  /** O(changes): removed tickers leave their groups (an emptied group is unsubscribed); added ones form new groups. */
+  changeInstruments(added: readonly string[], removed: readonly string[]): void {
+    const removedByGroup = new Map<Group, string[]>()
+    for (const t of removed) {
+      const g = this.#groupOf.get(t)
+      if (g === undefined) continue
+      const list = removedByGroup.get(g)
+      if (list === undefined) removedByGroup.set(g, [t])
+      else list.push(t)
+    }
     for (const g of [...this.#groups]) {
-      const removed = [...g.tickers].filter((t) => !wanted.has(t))
-      if (removed.length === 0) continue
-      for (const t of removed) {
+      const gone = removedByGroup.get(g)
+      if (gone === undefined) continue
+      for (const t of gone) {
         g.tickers.delete(t)
         this.#groupOf.delete(t)
       }
@@ -117,13 +134,13 @@ export class VenuekFeed implements VenueFeed {
         this.#queue = this.#queue.filter((q) => q !== g)
         if (this.#inFlight.delete(g)) this.#pump()
       } else {
-        for (const sid of g.sids.values()) this.#send({ cmd: 'update_subscription', params: { sid, market_tickers: removed, action: 'delete_markets' } })
+        for (const sid of g.sids.values()) this.#send({ cmd: 'update_subscription', params: { sid, market_tickers: gone, action: 'delete_markets' } })
       }
     }
-    const added = [...wanted].filter((t) => !this.#groupOf.has(t))
+    const fresh = added.filter((t) => !this.#groupOf.has(t))
     const size = this.#o.config.marketsPerSubscription
-    for (let i = 0; i < added.length; i += size) {
-      const g: Group = { index: this.#nextGroup++, tickers: new Set(added.slice(i, i + size)), sids: new Map(), awaiting: new Set(), awaitingSince: 0, needs: ALL_CHANNELS }
+    for (let i = 0; i < fresh.length; i += size) {
+      const g: Group = { index: this.#nextGroup++, tickers: new Set(fresh.slice(i, i + size)), sids: new Map(), awaiting: new Set(), awaitingSince: 0, needs: ALL_CHANNELS }
       this.#groups.push(g)
       for (const t of g.tickers) this.#groupOf.set(t, g)
       if (this.#conn.isOpen) this.#queue.push(g)

@@ -1,5 +1,7 @@
 import type { VenuepConfig } from '../../config/schema.js'
-import type { Catalog } from '../../model/types.js'
+import { runToEnd } from '../../core/slices.js'
+import type { Catalog, Outcome } from '../../model/types.js'
+import { streamedInstrumentsSteps } from '../streamed-instruments.js'
 import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
 import { fetchVenuepCatalog } from './catalog.js'
@@ -16,6 +18,7 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
     createFeed: (sink) => new VenuepFeed({ url: config.clobWsUrl, config: config.feed, clock: ctx.clock, log: ctx.log, sink }),
     probability: venuepProbability,
     instrumentsOf: (catalog: Catalog) => activeInstruments(catalog),
+    streams: isStreamed,
   }
 }
 
@@ -24,7 +27,9 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
  * tokens; the NO token's book is the venue's mirror of it, so it is not streamed separately.
  */
 export function activeInstruments(catalog: Catalog): string[] {
-  const ids = new Set<string>()
-  for (const e of catalog.events) for (const m of e.markets) for (const o of m.outcomes) if (o.status === 'active') ids.add(o.instrumentId)
-  return [...ids]
+  return runToEnd(streamedInstrumentsSteps(catalog, isStreamed))
+}
+
+function isStreamed(o: Outcome): boolean {
+  return o.status === 'active'
 }

@@ -1,5 +1,7 @@
 import type { VenuepConfig } from '../../config/schema.js'
 import type { Clock } from '../../core/clock.js'
+import { mapSteps } from '../../core/array-steps.js'
+import { runInSlices, type Steps } from '../../core/slices.js'
 import type { Catalog, CatalogEvent } from '../../model/types.js'
 import { withRetry, type HttpClient } from '../http-client.js'
 import { fetchOffsetPages } from '../paging.js'
@@ -12,6 +14,11 @@ const DAY_MS = 86_400_000
  * Syncs venuep's catalog from Gamma `/events` (events with nested markets): every open event, plus events
  * closed within the lookback window. Ordering by id ascending keeps offset pages stable while new events are
  * listed (they get higher ids and land on the last page).
+ *
+ * Each page is mapped as soon as it arrives, in event-loop slices (src/core/slices.ts), while the next pages are
+ * in flight: mapping 20,000 events at the end in one loop held the event loop for most of a second. A mapped
+ * page keeps one entry per raw event (undefined for events that do not map), so paging still sees the page's
+ * real length.
  */
 export async function fetchVenuepCatalog(
   gamma: HttpClient,
@@ -21,20 +28,31 @@ export async function fetchVenuepCatalog(
   signal: AbortSignal,
 ): Promise<Catalog> {
   const { pageSize, maxEvents, closedLookbackDays } = config.catalog
-  const page = (extra: Record<string, string>) => (offset: number, limit: number) =>
-    withRetry(
+  const page = (extra: Record<string, string>) => async (offset: number, limit: number) => {
+    const raw = await withRetry(
       () => gamma.getJson<GammaEvent[]>('/events', { limit, offset, order: 'id', ascending: true, ...extra }, signal),
       { attempts: 4, baseMs: 250, maxMs: 4_000, signal },
     )
+    return runInSlices(mapSteps(raw, (e) => mapGammaEvent(e, links)))
+  }
   const options = { pageSize, maxItems: maxEvents, concurrency: 4 }
   const open = await fetchOffsetPages(page({ closed: 'false' }), options)
   const since = new Date(clock.now() - closedLookbackDays * DAY_MS).toISOString()
   const closedRoom = maxEvents - open.length
   const closed = closedLookbackDays > 0 && closedRoom > 0 ? await fetchOffsetPages(page({ closed: 'true', end_date_min: since }), { ...options, maxItems: closedRoom }) : []
+  const events = await runInSlices(collectEvents([open, closed]))
+  return { venue: 'venuep', events, fetchedAt: clock.now() }
+}
+
+/** One event per slug; a slug listed twice keeps its first position and its last copy (Map.set semantics). */
+function* collectEvents(lists: readonly (readonly (CatalogEvent | undefined)[])[]): Steps<CatalogEvent[]> {
   const events = new Map<string, CatalogEvent>()
-  for (const raw of [...open, ...closed]) {
-    const event = mapGammaEvent(raw, links)
-    if (event !== undefined) events.set(event.eventId, event)
+  let n = 0
+  for (const list of lists) {
+    for (const event of list) {
+      if (event !== undefined) events.set(event.eventId, event)
+      if (++n % 256 === 0) yield
+    }
   }
-  return { venue: 'venuep', events: [...events.values()], fetchedAt: clock.now() }
+  return [...events.values()]
 }

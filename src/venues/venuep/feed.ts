@@ -55,24 +55,35 @@ export class VenuepFeed implements VenueFeed {
   setInstruments(instrumentIds: readonly string[]): void {
     if (this.#closed) return
     const wanted = new Set(instrumentIds)
+    const removed: string[] = []
+    for (const asset of this.#slotOf.keys()) if (!wanted.has(asset)) removed.push(asset)
+    const added: string[] = []
+    for (const asset of wanted) if (!this.#slotOf.has(asset)) added.push(asset)
+    this.changeInstruments(added, removed)
+  }
+
+  /** O(changes): frees the removed assets' room first, so added assets can reuse it. */
+  changeInstruments(added: readonly string[], removed: readonly string[]): void {
+    if (this.#closed) return
     const removedBySlot = new Map<Slot, string[]>()
-    for (const [asset, slot] of this.#slotOf) {
-      if (wanted.has(asset)) continue
+    for (const asset of removed) {
+      const slot = this.#slotOf.get(asset)
+      if (slot === undefined) continue
       this.#slotOf.delete(asset)
       slot.assets.delete(asset)
-      removedBySlot.set(slot, [...(removedBySlot.get(slot) ?? []), asset])
+      push(removedBySlot, slot, asset)
     }
     for (const [slot, assets] of removedBySlot) {
       if (slot.assets.size === 0) this.#dropSlot(slot)
       else this.#sendChunks(slot, 'unsubscribe', assets)
     }
     const addedBySlot = new Map<Slot, string[]>()
-    for (const asset of wanted) {
+    for (const asset of added) {
       if (this.#slotOf.has(asset)) continue
       const slot = this.#slotWithRoom()
       slot.assets.add(asset)
       this.#slotOf.set(asset, slot)
-      addedBySlot.set(slot, [...(addedBySlot.get(slot) ?? []), asset])
+      push(addedBySlot, slot, asset)
     }
     for (const [slot, assets] of addedBySlot) {
       if (slot.conn.isOpen) {
@@ -219,4 +230,10 @@ export class VenuepFeed implements VenueFeed {
     this.#o.log.warn({ feed: `venuep-ws-${slot.index}`, reason }, 'resubscribing after a frame we could not read')
     slot.conn.restart(reason, this.#o.config.reconnectBaseMs)
   }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [value])
+  else list.push(value)
 }

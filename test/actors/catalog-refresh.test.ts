@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { VenueActor } from '../../src/actors/venue-actor.js'
+import { SimulatedClock } from '../../src/core/clock.js'
+import { silentLogger } from '../../src/core/logger.js'
+import type { Catalog, CatalogEvent, Outcome } from '../../src/model/types.js'
+import type { FeedEvent, FeedSink, FeedStatus, VenueAdapter } from '../../src/venues/types.js'
+import { venuepProbability } from '../../src/venues/venuep/probability.js'
+import { waitFor } from '../helpers/wait.js'
+
+/**
+ * Catalog refreshes prepared in slices: the actor installs a plan in O(changes). These tests pin what that must not
+ * change: the instrument map and the feed end up as a full rebuild would leave them, a feed that can take a
+ * difference is told only the difference (nothing when the set is the same), a new feed after a restart still gets
+ * the whole list, and books that left stop counting towards readiness.
+ */
+const P = (x: number) => Math.round(x * 1e6)
+
+function outcome(id: string, status: Outcome['status'] = 'active'): Outcome {
+  return {
+    venue: 'venuep', outcomeId: id, marketId: `m-${id}`, eventId: `e-${id}`, title: id, instrumentId: id, complementInstrumentId: undefined,
+    conditionId: undefined, childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status, rawStatus: status,
+    volume: undefined, volume24h: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
+    catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined, strike: undefined, fees: undefined,
+  }
+}
+
+/** One event per outcome; `closed` outcomes are listed but not streamed. */
+function catalog(ids: string[], closed: string[] = []): Catalog {
+  const events: CatalogEvent[] = [...ids.map((id) => outcome(id)), ...closed.map((id) => outcome(id, 'closed'))].map((o) => {
+    const market = { venue: 'venuep' as const, marketId: o.marketId, eventId: o.eventId, title: o.title, category: 'other', status: o.status, rawStatus: o.rawStatus, url: 'u', createdAt: undefined, updatedAt: undefined, endTime: undefined, volumeTotal: undefined, volume24h: undefined, liquidity: undefined, openInterest: undefined, outcomes: [o] }
+    return { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
+  })
+  return { venue: 'venuep', events, fetchedAt: 0 }
+}
+
+type FeedCall = ['set', string[]] | ['change', string[], string[]]
+
+class FakeVenue {
+  sink: FeedSink | undefined
+  current = catalog(['a', 'b', 'c'])
+  /** Calls per feed (one feed per actor start). */
+  readonly calls: FeedCall[][] = []
+  subscribed = new Set<string>()
+  readonly adapter: VenueAdapter = {
+    id: 'venuep',
+    fetchCatalog: async () => this.current,
+    createFeed: (sink) => {
+      this.sink = sink
+      const calls: FeedCall[] = []
+      this.calls.push(calls)
+      this.subscribed = new Set()
+      const venue = this
+      return {
+        setInstruments(ids) {
+          calls.push(['set', [...ids]])
+          venue.subscribed = new Set(ids)
+        },
+        changeInstruments(added, removed) {
+          calls.push(['change', [...added], [...removed]])
+          for (const id of removed) venue.subscribed.delete(id)
+          for (const id of added) venue.subscribed.add(id)
+        },
+        close() {},
+        status: (): FeedStatus => ({ connections: 1, openConnections: 1, instruments: venue.subscribed.size, subscribed: venue.subscribed.size, reconnects: 0, framesReceived: 0, malformedFrames: 0, sequenceGaps: 0, staleTimeouts: 0, lastFrameAt: undefined }),
+      }
+    },
+    probability: venuepProbability,
+    instrumentsOf: () => assert.fail('with `streams`, the actor lists instruments itself, in slices'),
+    streams: (o) => o.status === 'active',
+  }
+  emit(...events: FeedEvent[]): void {
+    this.sink?.(events, 1_000)
+  }
+}
+
+const snap = (id: string): FeedEvent => ({ type: 'snapshot', instrumentId: id, bids: [[P(0.4), P(10)]], asks: [[P(0.45), P(5)]], venueTs: 900 })
+
+async function refresh(actor: VenueActor, clock: SimulatedClock): Promise<void> {
+  const version = actor.catalog()?.version ?? 0
+  clock.increment(60_000)
+  await waitFor(() => actor.catalog()?.version === version + 1)
+}
+
+test('a refresh tells a feed only the difference, and nothing when the streamed set did not change', async () => {
+  const venue = new FakeVenue()
+  const clock = new SimulatedClock(0)
+  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
+  actor.start()
+  await waitFor(() => actor.catalog() !== undefined)
+  assert.deepEqual(venue.calls, [[['set', ['a', 'b', 'c']]]], 'a new feed gets the whole list')
+
+  venue.current = catalog(['c', 'a', 'b'], ['z'])
+  await refresh(actor, clock)
+  assert.equal(venue.calls[0]!.length, 1, 'same set (other order, a closed outcome more): the feed is not called')
+
+  venue.current = catalog(['a', 'c', 'd', 'e'])
+  await refresh(actor, clock)
+  assert.deepEqual(venue.calls[0]!.at(-1), ['change', ['d', 'e'], ['b']])
+  assert.deepEqual([...venue.subscribed].sort(), ['a', 'c', 'd', 'e'])
+  assert.equal(actor.book('b'), undefined)
+  assert.ok(actor.book('d') !== undefined)
+  assert.equal(actor.venueStatus().books.instruments, 4)
+  actor.stop()
+})
+
+test('after a restart the new feed gets the whole list again, and kept books keep their state', async () => {
+  const venue = new FakeVenue()
+  const clock = new SimulatedClock(0)
+  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
+  actor.start()
+  await waitFor(() => actor.catalog() !== undefined)
+  venue.emit(snap('a'))
+  const bookA = actor.book('a')
+  actor.stop()
+  actor.start()
+  await waitFor(() => venue.calls.length === 2 && venue.calls[1]!.length > 0)
+  assert.deepEqual(venue.calls[1], [['set', ['a', 'b', 'c']]])
+  assert.equal(actor.book('a'), bookA, 'the same book object, reset by the restart')
+  assert.equal(actor.quote('a')?.stale, true)
+  actor.stop()
+})
+
+test('readiness counts only the books still streamed: a synced book that left does not count', async () => {
+  const venue = new FakeVenue()
+  const clock = new SimulatedClock(0)
+  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
+  actor.start()
+  await waitFor(() => actor.catalog() !== undefined)
+  venue.emit(snap('a'), snap('b'))
+  assert.equal(actor.ready, false, 'c has no book yet')
+  venue.current = catalog(['b', 'c', 'd'])
+  await refresh(actor, clock)
+  assert.equal(actor.ready, false, 'a left: two of three streamed books (b) synced is not enough')
+  venue.emit(snap('c'))
+  assert.equal(actor.ready, false, 'd has no book yet')
+  venue.emit(snap('d'))
+  assert.equal(actor.ready, true)
+  assert.deepEqual(actor.venueStatus().books, { instruments: 3, synced: 3, stale: 0 })
+  actor.stop()
+})

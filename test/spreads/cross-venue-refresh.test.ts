@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
+import type { VenueActor } from '../../src/actors/venue-actor.js'
+import { SimulatedClock } from '../../src/core/clock.js'
+import { silentLogger } from '../../src/core/logger.js'
+import type { Simulator } from '../../src/sim/simulator.js'
+import { CrossVenueMatching, pairSpecs } from '../../src/spreads/cross-venue.js'
+import { matchEvents } from '../../src/spreads/matcher.js'
+import { SpreadEngine } from '../../src/spreads/spread-engine.js'
+import type { EventLink } from '../../src/views/event-directory.js'
+import { simulatorCatalogs } from '../helpers/catalogs.js'
+import { waitFor } from '../helpers/wait.js'
+
+/**
+ * A catalog refresh that keeps the same events (the usual case: prices and volumes moved) must not re-run the
+ * matcher, yet must hand fresh outcome records to the engine; a refresh that lists or delists an event re-runs
+ * it. Everything is computed in slices; the end state must equal the one-go computation.
+ */
+let world: { sim: Simulator; venuep: CatalogSnapshot; venuek: CatalogSnapshot }
+
+before(async () => {
+  world = await simulatorCatalogs(300)
+})
+after(async () => {
+  await world?.sim.close()
+})
+
+/** The same events as new objects with new volumes: what a refresh of an unchanged catalog looks like. */
+function refreshed(c: CatalogSnapshot, version: number): CatalogSnapshot {
+  const events = c.events.map((e) => ({ ...e, volumeTotal: (e.volumeTotal ?? 0) + 1, markets: e.markets.map((m) => ({ ...m, outcomes: m.outcomes.map((o) => ({ ...o, volume: (o.volume ?? 0) + 1 })) })) }))
+  return buildCatalogSnapshot({ venue: c.venue, events, fetchedAt: c.fetchedAt + 1 }, version)
+}
+
+describe('cross-venue matching across refreshes', () => {
+  test('unchanged event sets keep the matches without a matcher run; specs are re-resolved; a new event re-runs it', async () => {
+    const catalogs = { venuep: world.venuep, venuek: world.venuek }
+    const actor = (venue: 'venuep' | 'venuek') => ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
+    const quotes = { quote: () => undefined, book: () => undefined }
+    const engine = new SpreadEngine({ venues: { venuep: quotes, venuek: quotes }, clock: new SimulatedClock(0), log: silentLogger, recomputeBudgetMs: 0 })
+    engine.start()
+    const links: (readonly EventLink[])[] = []
+    const matching = new CrossVenueMatching({ venuep: actor('venuep'), venuek: actor('venuek'), engine, onLinks: (l) => links.push(l), manual: () => [], log: silentLogger })
+    const expectSpecs = () => {
+      const expected = pairSpecs(matchEvents(catalogs.venuep, catalogs.venuek), catalogs.venuep, catalogs.venuek)
+      assert.ok(expected.length > 50)
+      assert.equal(engine.pairCount, expected.length)
+      for (const s of expected) assert.deepEqual(engine.spec(s.key), s)
+    }
+
+    await matching.refresh()
+    assert.equal(matching.runs, 1)
+    expectSpecs()
+
+    catalogs.venuep = refreshed(catalogs.venuep, 2)
+    catalogs.venuek = refreshed(catalogs.venuek, 2)
+    await matching.refresh()
+    assert.equal(matching.runs, 1, 'same events on both venues: no matcher run')
+    expectSpecs()
+    const anyKey = pairSpecs(matching.matches, catalogs.venuep, catalogs.venuek)[0]!.key
+    assert.equal(engine.spec(anyKey)?.venuep, catalogs.venuep.outcomesById.get(engine.spec(anyKey)!.venuep.outcomeId), 'specs hold the new outcome records')
+    assert.equal(links.length, 2, 'links are handed over after every refresh')
+    assert.deepEqual(links[1], links[0])
+
+    catalogs.venuek = buildCatalogSnapshot({ venue: 'venuek', events: catalogs.venuek.events.slice(1), fetchedAt: 3 }, 3)
+    await matching.refresh()
+    assert.equal(matching.runs, 2, 'an event left: the matcher runs again')
+    expectSpecs()
+    await waitFor(() => engine.pendingRecomputes === 0)
+    engine.stop()
+  })
+})

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
+import type { VenueActor } from '../../src/actors/venue-actor.js'
+import { runToEnd } from '../../src/core/slices.js'
+import type { Simulator } from '../../src/sim/simulator.js'
+import { Rng } from '../../src/sim/world/random.js'
+import { EventDirectory } from '../../src/views/event-directory.js'
+import { ListIndex } from '../../src/views/list-index.js'
+import { VenueView } from '../../src/views/venue-view.js'
+import { simulatorCatalogs } from '../helpers/catalogs.js'
+
+/**
+ * What a read-model rebuild carries over: a rebuilt list index is warmed (in slices) with the orderings and search
+ * index its predecessor was asked for, so no request after a rebuild sorts or indexes the whole list; a venue view
+ * whose catalog and slugs did not change is kept, caches included, instead of rebuilt.
+ */
+interface Rec {
+  id: string
+  status: string
+  category: string
+  title: string
+  volume: number | undefined
+  created: number | undefined
+}
+
+function records(rng: Rng, n: number): Rec[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `r${String(i).padStart(5, '0')}`,
+    status: rng.pick(['active', 'closed', 'resolved']),
+    category: rng.pick(['a', 'b', 'c']),
+    title: `${rng.pick(['alpha', 'beta', 'gamma'])} ${i}`,
+    volume: rng.chance(0.1) ? undefined : rng.int(0, 50) * 10,
+    created: rng.chance(0.1) ? undefined : rng.int(0, 500),
+  }))
+}
+
+function counting(): { keys: { volume: (r: Rec) => number | undefined; created: (r: Rec) => number | undefined }; text: (r: Rec) => string; calls: { n: number } } {
+  const calls = { n: 0 }
+  return {
+    keys: {
+      volume: (r) => (calls.n++, r.volume),
+      created: (r) => (calls.n++, r.created),
+    },
+    text: (r) => (calls.n++, r.title),
+    calls,
+  }
+}
+
+const QUERIES = [
+  { status: 'active', sort: 'volume', order: 'desc' as const },
+  { status: 'all', category: 'b', sort: 'created', order: 'asc' as const },
+  { status: 'closed', sort: 'volume', order: 'asc' as const },
+]
+
+describe('list index warm-up', () => {
+  test('a warmed index answers its predecessor’s queries without sorting or indexing, with the same pages', () => {
+    const rng = new Rng(3)
+    const before = counting()
+    const old = new ListIndex(records(rng, 3_000), before.keys, before.text)
+    for (const q of QUERIES) old.query({ ...q, offset: 0, limit: 10 })
+    old.query({ status: 'all', search: 'alp', sort: 'volume', order: 'desc', offset: 0, limit: 10 })
+
+    const items = records(new Rng(4), 3_000)
+    const warmFns = counting()
+    const warmed = new ListIndex(items, warmFns.keys, warmFns.text)
+    runToEnd(warmed.warmSteps(old))
+    const cold = new ListIndex(items, counting().keys, (r) => r.title)
+    warmFns.calls.n = 0
+    for (const q of QUERIES) {
+      for (const offset of [0, 37, 2_000]) {
+        assert.deepEqual(warmed.query({ ...q, offset, limit: 25 }), cold.query({ ...q, offset, limit: 25 }), JSON.stringify(q))
+      }
+    }
+    assert.equal(warmFns.calls.n, 0, 'no sort key read: every ordering was built by the warm-up')
+    const search = { status: 'all', search: 'gamma 1', sort: 'volume', order: 'desc' as const, offset: 0, limit: 20 }
+    const total = warmed.query(search).total
+    assert.deepEqual(warmed.query(search), cold.query(search))
+    assert.ok(total > 0 && total < 3_000)
+    assert.equal(warmFns.calls.n, 2 * total, 'the search index existed: no title was read, only the matches’ sort keys (two queries)')
+  })
+})
+
+describe('venue view reuse', () => {
+  let world: { sim: Simulator; venuep: CatalogSnapshot; venuek: CatalogSnapshot }
+  const actor = { venue: 'venuek', quote: () => undefined, stats: () => undefined } as unknown as VenueActor
+
+  before(async () => {
+    world = await simulatorCatalogs(200)
+  })
+  after(async () => {
+    await world?.sim.close()
+  })
+
+  test('kept when only the other venue changed; rebuilt, equal to a cold build, when its slugs change', () => {
+    const { venuep, venuek } = world
+    const v1 = VenueView.create(actor, venuek, EventDirectory.create(venuep, venuek, [], 1))
+    v1.marketJson(v1.markets.query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1 }).items[0]!)
+
+    // venuep refreshed (one event fewer): the venuek view is the same view, its caches included.
+    const p2 = buildCatalogSnapshot({ venue: 'venuep', events: venuep.events.slice(1), fetchedAt: 1 }, 2)
+    const d2 = EventDirectory.create(p2, venuek, [], 2)
+    const v2 = runToEnd(VenueView.build(actor, venuek, d2, v1))
+    assert.notEqual(v2, v1)
+    assert.equal(v2.directory, d2)
+    assert.equal(v2.markets, v1.markets, 'list index (and its orderings) kept')
+    assert.equal(v2.marketById, v1.marketById, 'entries (and their cached JSON) kept')
+
+    // A link renames one venuek event (it takes the venuep slug): rebuilt, and equal to a cold build.
+    const link = { venuepEventId: p2.events[0]!.eventId, venuekEventId: venuek.events[0]!.eventId }
+    const d3 = EventDirectory.create(p2, venuek, [link], 3)
+    const v3 = runToEnd(VenueView.build(actor, venuek, d3, v2))
+    const cold = VenueView.create(actor, venuek, d3)
+    assert.notEqual(v3.markets, v2.markets)
+    const rows = (v: VenueView) => v.markets.query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1_000 }).items.map((e) => v.marketJson(e))
+    assert.deepEqual(rows(v3), rows(cold))
+    assert.equal(v3.marketById.get(venuek.events[0]!.eventId)?.eventSlug, link.venuepEventId)
+  })
+})
