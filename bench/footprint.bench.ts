@@ -13,10 +13,10 @@ export interface Footprint {
   readonly peakRssMiB: number
 }
 
-export async function benchMemory(questions: number): Promise<Footprint> {
+export async function benchMemory(questions: number, serviceExtraEnv: Record<string, string> = {}): Promise<Footprint> {
   const { sim, serviceEnv } = await startStandaloneSim({ SIM_QUESTIONS: String(questions), SIM_BOOK_DEPTH: '20', SIM_PORT_BASE: '17101', DATA_DIR: '/tmp/predmkt-bench' })
   const port = 18_090
-  const service = spawnNode(MAIN_JS, { ...serviceEnv, PORT: String(port) })
+  const service = spawnNode(MAIN_JS, { ...serviceEnv, ...serviceExtraEnv, PORT: String(port) })
   try {
     const started = Date.now()
     const { ms, body } = await waitReady(port, started)

@@ -1,4 +1,4 @@
-import { describePinning, type HttpReport, type ServerRun, ATTEMPTS_PER_PAIR, FOREIGN_LIMIT, MIN_MARKETS_PER_VENUE, PINNINGS } from './http.bench.js'
+import { describePinning, type FeedRates, type HttpReport, type ServerRun, type ThroughputResult, ATTEMPTS_PER_PAIR, FOREIGN_LIMIT, MIN_MARKETS_PER_VENUE, MIN_QUOTE_CHANGES_PER_SEC, PINNINGS } from './http.bench.js'
 
 /** Turns the HTTP bench's report into RESULTS.md rows (the shape run.ts tabulates) and its method paragraph. */
 export interface ReportRow {
@@ -8,20 +8,34 @@ export interface ReportRow {
   readonly ok: boolean | undefined
 }
 
-export function httpRows(r: HttpReport): ReportRow[] {
+/**
+ * The rows of the scenarios reported by RESULTS.md section `section` (ThroughputScenario.section, 'http' when
+ * unset), plus the sitemap row in the 'http' section.
+ */
+export function httpRows(r: HttpReport, section = 'http'): ReportRow[] {
   const worldOk = r.world.venuepMarkets >= MIN_MARKETS_PER_VENUE && r.world.venuekMarkets >= MIN_MARKETS_PER_VENUE
   const rows: ReportRow[] = []
   for (const t of r.throughput) {
     const s = t.scenario
+    if ((s.section ?? 'http') !== section) continue
     const service = summary(t.service)
     const bare = summary(t.bare)
     const errors = t.service.reduce((a, r) => a + r.wrk.errors, 0)
     const requests = t.service.reduce((a, r) => a + r.wrk.requests, 0)
+    const feed = s.boost === true ? feedSummary(t) : undefined
+    const target = s.target === undefined ? undefined : `≥ ${s.target.minRatio} × bare${s.target.maxP99Ms === undefined ? '' : `, p99 ≤ ${s.target.maxP99Ms} ms`}`
     rows.push({
-      measure: `HTTP: \`GET ${s.path}\`, ${s.connections} connections, ${bytes(t.bodyBytes)} body — service vs bare uWS, same bytes`,
-      result: `**${t.ratio.toFixed(2)} × bare** (pairs ${t.pairRatios.map((x) => x.toFixed(2)).join(', ')}); service ${rate(service.rps)}, p50 ${ms(service.p50)}, p99 ${ms(service.p99)}; bare ${rate(bare.rps)}, p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)}${errors === 0 ? '' : ` — **${count(errors)} of ${count(requests)} service responses were errors**`}${t.disturbed.length === 0 ? '' : ` — **kept after ${ATTEMPTS_PER_PAIR} attempts: ${t.disturbed.join('; ')}**`}`,
-      target: s.target === undefined ? (s.path === '/healthz' ? '— (floor)' : '—') : `≥ ${s.target.minRatio} × bare, p99 ≤ ${s.target.maxP99Ms} ms`,
-      ok: s.target === undefined ? undefined : worldOk && errors === 0 && t.ratio >= s.target.minRatio && service.p99 <= s.target.maxP99Ms,
+      measure: `HTTP: \`GET ${t.path}\`, ${s.connections} connections, ${bytes(t.bodyBytes)} body — service vs bare uWS, ${feed === undefined ? 'same bytes' : 'same bytes (one snapshot: the service\'s change with the quotes), while the simulator streams quote changes'}`,
+      result:
+        `**${t.ratio.toFixed(2)} × bare** (pairs ${t.pairRatios.map((x) => x.toFixed(2)).join(', ')}); service ${rate(service.rps)}, p50 ${ms(service.p50)}, p99 ${ms(service.p99)}; bare ${rate(bare.rps)}, p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)}` +
+        (feed === undefined ? '' : `; during the service runs ${feed.text}`) +
+        (errors === 0 ? '' : ` — **${count(errors)} of ${count(requests)} service responses were errors**`) +
+        (t.disturbed.length === 0 ? '' : ` — **kept after ${ATTEMPTS_PER_PAIR} attempts: ${t.disturbed.join('; ')}**`),
+      target: target === undefined ? (s.path === '/healthz' ? '— (floor)' : '—') : feed === undefined ? target : `${target}, ≥ ${count(MIN_QUOTE_CHANGES_PER_SEC)} quote changes/s into the spread engine`,
+      ok:
+        s.target === undefined
+          ? undefined
+          : worldOk && errors === 0 && t.ratio >= s.target.minRatio && (s.target.maxP99Ms === undefined || service.p99 <= s.target.maxP99Ms) && (feed === undefined || feed.minRecomputes >= MIN_QUOTE_CHANGES_PER_SEC),
     })
     if (t.acrossRefresh !== undefined) {
       const a = t.acrossRefresh
@@ -41,6 +55,7 @@ export function httpRows(r: HttpReport): ReportRow[] {
     }
   }
   const sm = r.sitemap
+  if (sm === undefined || section !== 'http') return rows
   rows.push({
     measure: `HTTP: \`GET ${sm.scenario.path}\`, ${bytes(sm.bodyBytes)} body — ${sm.scenario.requests} sequential requests on one keep-alive connection, each to its last byte`,
     result: `p50 ${ms(sm.service.p50Ms)}, p99 ${ms(sm.service.p99Ms)} (bare uWS, same bytes: p50 ${ms(sm.bare.p50Ms)}, p99 ${ms(sm.bare.p99Ms)})${foreignNote(sm.foreignCores)}`,
@@ -50,11 +65,33 @@ export function httpRows(r: HttpReport): ReportRow[] {
   return rows
 }
 
+/** The feed figures of a boosted scenario's service runs: the row's text and the slowest run's recompute rate. */
+function feedSummary(t: ThroughputResult): { text: string; minRecomputes: number } {
+  const feeds = t.service.map((r) => r.feed).filter((f): f is FeedRates => f !== undefined)
+  if (feeds.length === 0) return { text: 'no feed figures', minRecomputes: 0 }
+  const each = (f: (x: FeedRates) => number, digits = 0) => feeds.map((x) => f(x).toLocaleString('en-US', { maximumFractionDigits: digits })).join(', ')
+  return {
+    text:
+      `the spread engine recomputed **${each((f) => f.recomputesPerSec)} pairs/s** on quote changes of matched instruments (per run; median of 1 s samples of /metrics), ` +
+      `the feeds ${each((f) => f.framesPerSec)} frames/s, and the page was rebuilt ${each((f) => f.pageMissesPerSec, 1)} times/s; max actor mailbox ${Math.max(...feeds.map((f) => f.maxMailbox))}; ` +
+      `the simulator used ${t.service.map((r) => r.simCores.toFixed(2)).join(', ')} cores`,
+    minRecomputes: Math.min(...feeds.map((f) => f.recomputesPerSec)),
+  }
+}
+
 /** The lines above the table: the world the figures were measured on. */
 export function httpLead(r: HttpReport): string[] {
   const w = r.world
+  const b = r.boost
+  const feeds =
+    b === undefined
+      ? "live feeds on at the simulator's default rates."
+      : `live feeds on at the simulator's default rates, which give ${count(Math.round(b.idle.framesPerSec))} frames/s and ${count(Math.round(b.idle.recomputesPerSec))} quote changes/s of matched instruments (spread recomputations/s in /metrics, no HTTP load). ` +
+        `For the service runs the simulator (\`bench/sim-child.ts\`) adds ${count(b.perSec)} trades/s on markets listed on both venues, each followed by that book's refill: ` +
+        `${count(Math.round(b.boosted.framesPerSec))} frames/s and ${count(Math.round(b.boosted.recomputesPerSec))} quote changes/s of matched instruments with no HTTP load, the simulator then using ${b.boosted.simCores.toFixed(2)} cores and the service ${b.boosted.serviceCores.toFixed(2)} cores (idle: ${b.idle.serviceCores.toFixed(2)}). ` +
+        'The boost is off during the bare runs, so the bare server has its core to itself as in the HTTP section.'
   return [
-    `Service (\`node dist/src/main.js\`, \`SIM_EXTERNAL=1\`) against the standalone simulator (${w.questions.toLocaleString('en-US')} questions): ${w.venuepMarkets.toLocaleString('en-US')} venuep and ${w.venuekMarkets.toLocaleString('en-US')} venuek markets (\`catalog.markets\` in /readyz), ready in ${(w.readyMs / 1000).toFixed(1)} s, live feeds on at the simulator's default rates.${r.keyed ? ' Requests carry an API key from `POST /api/v2/developers/signup` (key guard, rate-limit headers and usage metering on; `RATE_LIMIT_PER_SEC` and `RATE_LIMIT_BURST` raised so one key can carry the load).' : ''} Pinning: ${describePinning(r.pinning)}.${r.bareBody === 'string' ? ' **Diagnostic run: the bare server holds the body as a JS string (BENCH_HTTP_BARE_BODY=string), not bytes.**' : ''}`,
+    `Service (\`node dist/src/main.js\`, \`SIM_EXTERNAL=1\`) against the standalone simulator (${w.questions.toLocaleString('en-US')} questions): ${w.venuepMarkets.toLocaleString('en-US')} venuep and ${w.venuekMarkets.toLocaleString('en-US')} venuek markets (\`catalog.markets\` in /readyz), ready in ${(w.readyMs / 1000).toFixed(1)} s, ${feeds}${r.keyed ? ' Requests carry an API key from `POST /api/v2/developers/signup` (key guard, rate-limit headers and usage metering on; `RATE_LIMIT_PER_SEC` and `RATE_LIMIT_BURST` raised so one key can carry the load).' : ''} Pinning: ${describePinning(r.pinning)}.${r.bareBody === 'string' ? ' **Diagnostic run: the bare server holds the body as a JS string (BENCH_HTTP_BARE_BODY=string), not bytes.**' : ''}`,
   ]
 }
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { loadConfig } from '../src/config/load.js'
 import { cpuShares, cpuTimes, processCpuSeconds } from './cpu-usage.js'
 import { sequentialLatency, type LatencyResult } from './http-latency.js'
-import { spawnNode, startStandaloneSim, waitReady, MAIN_JS, type Spawned } from './process.js'
+import { spawnNode, startStandaloneSim, waitReady, MAIN_JS, SIM_CHILD_JS, type Spawned } from './process.js'
 import { RefreshGate } from './refresh-gate.js'
 import { killWrk, runWrk, type WrkResult } from './wrk.js'
 
@@ -16,18 +16,31 @@ import { killWrk, runWrk, type WrkResult } from './wrk.js'
  * runs wrk against both in the same run (bare, service, bare, service), so machine drift hits both alike. The
  * service runs against the standalone simulator (its own process) with ≥ 20,000 markets per venue and its live
  * feeds on at the simulator's default rates, as in production. Pairs are kept out of the service's periodic
- * catalog refreshes (refresh-gate.ts); one run across a refresh is reported on its own.
+ * catalog refreshes (refresh-gate.ts); one run across a refresh is reported on its own. Scenarios marked `boost`
+ * (the spreads top list) measure the service while the simulator streams quote changes far above its default
+ * rates (sim-child.ts), in a run of their own.
  */
 export interface ThroughputScenario {
   readonly name: string
+  /** The request path, or (with `resolve`) its shape for logs. */
   readonly path: string
   readonly connections: number
   readonly threads: number
   readonly durationSec: number
-  /** Issue 3's target, when it sets one for this endpoint. */
-  readonly target?: { readonly minRatio: number; readonly maxP99Ms: number }
+  /** The issue's target, when it sets one for this endpoint. */
+  readonly target?: { readonly minRatio: number; readonly maxP99Ms?: number }
   /** Also run the service once across a catalog refresh. */
   readonly acrossRefresh?: boolean
+  /** The RESULTS.md section that reports it (run.ts); 'http' when unset. */
+  readonly section?: string
+  /** Picks the concrete path once the service is ready (e.g. a market that exists), with the API key. */
+  readonly resolve?: (get: (path: string) => Promise<{ status: number; body: string }>) => Promise<string>
+  /**
+   * Measure the service while the simulator's activity is boosted (HttpBenchOptions.simBoostPerSec; see
+   * sim-child.ts): the boost is on for the service's warm-up and runs and off for the bare ones, and the
+   * service's feed and spread-engine rates are sampled from /metrics during each service run.
+   */
+  readonly boost?: boolean
 }
 
 export interface LatencyScenario {
@@ -52,14 +65,44 @@ export const THROUGHPUT_SCENARIOS: readonly ThroughputScenario[] = [
   { name: 'venuek markets, first page', path: '/api/v2/venuek/markets?limit=25', ...LIST },
   { name: 'collapsed events, first page', path: '/api/v2/events?limit=25', ...LIST },
   { name: 'healthz (floor: tiny body)', path: '/healthz', ...LIST },
+  // Issue 6: a cached proxy read (a closed window, cached for a day after the first request).
+  { name: 'venuep candlesticks, cached', path: '/api/v2/venuep/candlesticks?market_slug=…&fidelity=60&start_ts=…&end_ts=…', ...LIST, target: { minRatio: 0.8 }, section: 'proxies', resolve: candlestickPath },
 ]
+
+/**
+ * Issue 5: the top list while quotes change. Its own service run (spreads.ts runs it with the simulator boosted),
+ * since the other scenarios are measured at the simulator's default rates.
+ */
+export const SPREADS_TOP_SCENARIO: ThroughputScenario = { name: 'spreads top', path: '/api/v2/spreads/top?limit=20', ...LIST, target: { minRatio: 0.85, maxP99Ms: 5 }, section: 'spreads', boost: true }
+/** Issue 5: the spread engine must see at least this many quote changes per second during the top-list runs. */
+export const MIN_QUOTE_CHANGES_PER_SEC = 5_000
+
+/**
+ * A candlestick request for a venuep market that has a price history: the first market of the first page whose
+ * one-week window of hourly candles (ending a day ago, so closed and cached for a day) is not empty. Each try is
+ * a cold request (one venue call); the chosen one leaves the cache warm.
+ */
+async function candlestickPath(get: (path: string) => Promise<{ status: number; body: string }>): Promise<string> {
+  const endTs = Math.floor(Date.now() / 3_600_000) * 3_600 - 86_400
+  const markets = await get('/api/v2/venuep/markets?limit=25')
+  if (markets.status !== 200) throw new Error(`GET /api/v2/venuep/markets: ${markets.status} ${markets.body.slice(0, 300)}`)
+  const slugs = new Set((JSON.parse(markets.body) as { markets: { outcomes: { market_slug: string }[] }[] }).markets.flatMap((m) => m.outcomes.map((o) => o.market_slug)))
+  for (const slug of slugs) {
+    const path = `/api/v2/venuep/candlesticks?market_slug=${encodeURIComponent(slug)}&fidelity=60&start_ts=${endTs - 7 * 86_400}&end_ts=${endTs}`
+    const res = await get(path)
+    if (res.status === 200 && (JSON.parse(res.body) as { history: unknown[] }).history.length > 0) return path
+  }
+  throw new Error(`no venuep market of the first page has a candlestick history (tried ${slugs.size})`)
+}
 
 export const SITEMAP_SCENARIO: LatencyScenario = { name: 'sitemap, limit=45000', path: '/api/v2/sitemap/events?limit=45000', warmup: 5, requests: 50, maxP99Ms: 150 }
 
 /**
  * CPU placement on a 2-vCPU machine (`taskset -c`). `split`, the default: the server under test (service or
  * bare) on CPU 0, wrk and the simulator on CPU 1, so the measured server has a core to itself and never
- * competes with its own load generator. `none` leaves placement to the kernel. BENCH_HTTP_PINNING picks one.
+ * competes with its own load generator. `none` leaves placement to the kernel. `split-3` (machines with ≥ 3
+ * vCPUs) gives the simulator CPU 2, so a boosted simulator (the spreads top-list runs) does not compete with wrk.
+ * BENCH_HTTP_PINNING picks one.
  */
 export interface Pinning {
   readonly name: string
@@ -71,7 +114,24 @@ export interface Pinning {
 export const PINNINGS: Readonly<Record<string, Pinning>> = {
   split: { name: 'split', servers: '0', wrk: '1', sim: '1' },
   'split-sim-free': { name: 'split-sim-free', servers: '0', wrk: '1' },
+  'split-3': { name: 'split-3', servers: '0', wrk: '1', sim: '2' },
   none: { name: 'none' },
+}
+
+/** What the service took in from its feeds during a run, from /metrics sampled once a second. */
+export interface FeedRates {
+  /**
+   * Spread-pair recomputations per second: one per quote change of a matched instrument (the spread engine's
+   * input). The median of the 1 s samples, because the once-a-minute re-score of every pair lands in one sample.
+   */
+  readonly recomputesPerSec: number
+  /** Websocket frames received per second, both venues. */
+  readonly framesPerSec: number
+  /** Page-cache misses per second: in a run reading one list, how often its bytes were rebuilt. */
+  readonly pageMissesPerSec: number
+  /** Largest actor mailbox depth seen (a backlog means ingest fell behind). */
+  readonly maxMailbox: number
+  readonly samples: number
 }
 
 export interface ServerRun {
@@ -90,10 +150,14 @@ export interface ServerRun {
    * time (our loopback traffic) and hypervisor steal are not in it; steal is in `cpuSteal`.
    */
   readonly foreignCores: number
+  /** Boosted service runs: what the service took in from its feeds meanwhile. */
+  readonly feed?: FeedRates
 }
 
 export interface ThroughputResult {
   readonly scenario: ThroughputScenario
+  /** The path measured (the scenario's, or what its `resolve` picked). */
+  readonly path: string
   readonly bodyBytes: number
   readonly bare: readonly ServerRun[]
   readonly service: readonly ServerRun[]
@@ -119,7 +183,16 @@ export interface HttpReport {
   /** How the bare server holds the body: 'buffer' (the default, uWS's best case) or 'string' (diagnostic). */
   readonly bareBody: BareBody
   readonly throughput: readonly ThroughputResult[]
-  readonly sitemap: { readonly scenario: LatencyScenario; readonly bodyBytes: number; readonly service: LatencyResult; readonly bare: LatencyResult; readonly foreignCores: number }
+  /** Absent when the run was asked for none (HttpBenchOptions.sitemap null). */
+  readonly sitemap?: { readonly scenario: LatencyScenario; readonly bodyBytes: number; readonly service: LatencyResult; readonly bare: LatencyResult; readonly foreignCores: number }
+  /** With HttpBenchOptions.simBoostPerSec: the feeds without and with the boost, the service otherwise idle. */
+  readonly boost?: { readonly perSec: number; readonly idle: IdleFeed; readonly boosted: IdleFeed }
+}
+
+/** Feed rates over a few seconds with no HTTP load, and the CPU the simulator and the service used meanwhile. */
+export interface IdleFeed extends FeedRates {
+  readonly simCores: number
+  readonly serviceCores: number
 }
 
 /**
@@ -130,7 +203,16 @@ export type BareBody = 'buffer' | 'string'
 
 export interface HttpBenchOptions {
   readonly scenarios?: readonly ThroughputScenario[]
-  readonly sitemap?: LatencyScenario
+  /** The latency scenario; null runs none. */
+  readonly sitemap?: LatencyScenario | null
+  /**
+   * Start the simulator as bench/sim-child.ts with a boost of this many trades + book refills per second on
+   * matched markets, switched on around the service runs of `boost` scenarios.
+   */
+  readonly simBoostPerSec?: number
+  /** Service port and simulator port base, so runs with different simulators need not share them. */
+  readonly servicePort?: number
+  readonly simPortBase?: number
   readonly pinning?: Pinning
   /** Defaults to BENCH_HTTP_BARE_BODY, else 'buffer'. */
   readonly bareBody?: BareBody
@@ -140,6 +222,7 @@ export interface HttpBenchOptions {
 const HERE = dirname(fileURLToPath(import.meta.url))
 const BARE_JS = join(HERE, 'bare-uws.js')
 const SERVICE_PORT = 18_092
+const SIM_PORT_BASE = 17_301
 const PAIRS = 2
 const WARMUP_SEC = 3
 export const ATTEMPTS_PER_PAIR = 3
@@ -154,6 +237,9 @@ export const FOREIGN_LIMIT = 0.2
 const QUIET_BUDGET_MS = 180_000
 /** The simulator idles at ~0.05 cores at default rates; more means it is serving a catalog fetch. */
 const SIM_BUSY_LIMIT = 0.25
+/** Boosted runs: the boost's first second is not measured (the feed reaches its rate, the service catches up). */
+const BOOST_SETTLE_MS = 1_000
+const FEED_SAMPLE_SEC = 4
 
 export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpReport> {
   const log = options.log ?? ((line: string) => process.stderr.write(`bench http: ${line}\n`))
@@ -171,14 +257,18 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpRep
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
   try {
-    log(`starting simulator (${HTTP_QUESTIONS.toLocaleString('en-US')} questions) and service; pinning: ${describePinning(pinning)}; bare body as a ${bareBody}`)
-    const { sim, serviceEnv } = await startStandaloneSim({ SIM_QUESTIONS: String(HTTP_QUESTIONS), SIM_PORT_BASE: '17301', DATA_DIR: '/tmp/predmkt-bench' })
+    const port = options.servicePort ?? SERVICE_PORT
+    const boostPerSec = options.simBoostPerSec
+    log(`starting simulator (${HTTP_QUESTIONS.toLocaleString('en-US')} questions${boostPerSec === undefined ? '' : `, boost of ${boostPerSec}/s on call`}) and service; pinning: ${describePinning(pinning)}; bare body as a ${bareBody}`)
+    const simEnv = { SIM_QUESTIONS: String(HTTP_QUESTIONS), SIM_PORT_BASE: String(options.simPortBase ?? SIM_PORT_BASE), DATA_DIR: join(tmp, 'sim-data') }
+    const { sim, serviceEnv } =
+      boostPerSec === undefined ? await startStandaloneSim(simEnv) : await startStandaloneSim({ ...simEnv, BENCH_SIM_BOOST_PER_SEC: String(boostPerSec) }, undefined, SIM_CHILD_JS)
     children.push(sim)
     pin(sim, pinning.sim)
     // Its own DATA_DIR (the embedded accounts database starts empty, so signup issues a key), and a per-key rate
     // limit no load generator reaches: one key carries the load where production spreads it over many keys. The
     // burst has to go up too: 64 connections send more requests within one clock tick than the default 40.
-    const env = { ...serviceEnv, PORT: String(SERVICE_PORT), DATA_DIR: join(tmp, 'service-data'), RATE_LIMIT_PER_SEC: '1000000000', RATE_LIMIT_BURST: '1000000000' }
+    const env = { ...serviceEnv, PORT: String(port), DATA_DIR: join(tmp, 'service-data'), RATE_LIMIT_PER_SEC: '1000000000', RATE_LIMIT_BURST: '1000000000' }
     const { venuep, venuek } = loadConfig({ env: { ...process.env, ...env } }).venues
     const refreshMs = venuep.catalog.refreshMs
     if (venuek.catalog.refreshMs !== refreshMs) throw new Error('the refresh gate assumes one catalog refresh interval for both venues')
@@ -186,19 +276,25 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpRep
     const service = spawnNode(MAIN_JS, env)
     children.push(service)
     pin(service, pinning.servers)
-    const ready = await waitReady(SERVICE_PORT, started, 240_000)
+    const ready = await waitReady(port, started, 240_000)
     const venues = ready.body.venues as Record<string, { catalog: { markets: number } }>
     const world = { questions: HTTP_QUESTIONS, venuepMarkets: venues.venuep?.catalog.markets ?? 0, venuekMarkets: venues.venuek?.catalog.markets ?? 0, readyMs: ready.ms, refreshMs }
     log(`ready in ${(ready.ms / 1000).toFixed(1)} s: ${world.venuepMarkets} venuep + ${world.venuekMarkets} venuek markets; catalog refresh every ${refreshMs / 1000} s`)
 
-    const apiKey = await signup()
+    const apiKey = await signup(port)
     log(apiKey === undefined ? 'no signup route: requests go without an API key' : 'signed up; every request carries the API key')
-    const gate = new RefreshGate({ startedAt: started, periodMs: refreshMs, port: SERVICE_PORT, pid: service.child.pid as number, log })
-    const ctx: Ctx = { service, sim, pinning, bareBody, tmp, children, gate, log, headers: apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey }, quietBudgetMs: QUIET_BUDGET_MS }
+    const gate = new RefreshGate({ startedAt: started, periodMs: refreshMs, port, pid: service.child.pid as number, log })
+    const ctx: Ctx = { port, service, sim, pinning, bareBody, tmp, children, gate, log, headers: apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey }, quietBudgetMs: QUIET_BUDGET_MS }
+    let boost: HttpReport['boost']
+    if (boostPerSec !== undefined) {
+      boost = { perSec: boostPerSec, ...(await idleFeeds(ctx)) }
+      ctx.boostedSimCores = boost.boosted.simCores
+    }
     const throughput: ThroughputResult[] = []
     for (const scenario of options.scenarios ?? THROUGHPUT_SCENARIOS) throughput.push(await throughputScenario(scenario, ctx))
-    const sitemapScenario = options.sitemap ?? SITEMAP_SCENARIO
-    return { world, keyed: apiKey !== undefined, pinning, bareBody, throughput, sitemap: { scenario: sitemapScenario, ...(await latencyScenario(sitemapScenario, ctx)) } }
+    const sitemapScenario = options.sitemap === undefined ? SITEMAP_SCENARIO : options.sitemap
+    const report: HttpReport = { world, keyed: apiKey !== undefined, pinning, bareBody, throughput, ...(boost === undefined ? {} : { boost }) }
+    return sitemapScenario === null ? report : { ...report, sitemap: { scenario: sitemapScenario, ...(await latencyScenario(sitemapScenario, ctx)) } }
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
@@ -211,6 +307,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpRep
 }
 
 interface Ctx {
+  readonly port: number
   readonly service: Spawned
   readonly sim: Spawned
   readonly pinning: Pinning
@@ -223,17 +320,41 @@ interface Ctx {
   readonly headers: Readonly<Record<string, string>>
   /** What is left of QUIET_BUDGET_MS. */
   quietBudgetMs: number
+  /** The simulator's CPU with the boost on and no HTTP load (boosted runs judge "simulator busy" against it). */
+  boostedSimCores?: number
+  boosted?: boolean
 }
 
 async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<ThroughputResult> {
-  const { body, headers } = await serviceResponse(s.path, ctx)
+  const path = s.resolve === undefined ? s.path : await s.resolve((p) => get(p, ctx))
+  if (path !== s.path) ctx.log(`${s.name}: ${path}`)
+  const { body, headers } = await serviceResponse(path, ctx)
   const bare = await startBare({ body, headers }, ctx)
   try {
-    await sameResponse(s.path, SERVICE_PORT, bare.port, ctx)
+    await sameResponse(path, ctx.port, bare.port, ctx)
     ctx.log(`${s.name}: ${body.length} B body, ${nonAscii(body)} non-ASCII bytes; route headers ${JSON.stringify(headers)}`)
-    const wrk = (port: number, durationSec: number) => runWrk({ url: `http://127.0.0.1:${port}${s.path}`, connections: s.connections, threads: s.threads, durationSec, cpus: ctx.pinning.wrk, headers: ctx.headers })
+    const wrk = (port: number, durationSec: number) => runWrk({ url: `http://127.0.0.1:${port}${path}`, connections: s.connections, threads: s.threads, durationSec, cpus: ctx.pinning.wrk, headers: ctx.headers })
+    const boosted = async <T>(on: boolean, fn: () => Promise<T>): Promise<T> => {
+      if (!on) return fn()
+      await setBoost(ctx, true)
+      try {
+        return await fn()
+      } finally {
+        await setBoost(ctx, false)
+      }
+    }
     const measure = async (which: 'bare' | 'service', durationSec = s.durationSec): Promise<ServerRun> => {
-      const run = await measuredRun(which === 'bare' ? bare.spawned : ctx.service, ctx, () => wrk(which === 'bare' ? bare.port : SERVICE_PORT, durationSec))
+      let feed: FeedRates | undefined
+      const sampled = which === 'service' && s.boost === true
+      const measured = await boosted(sampled, () =>
+        measuredRun(which === 'bare' ? bare.spawned : ctx.service, ctx, async () => {
+          const stop = sampled ? sampleFeed(ctx) : undefined
+          const result = await wrk(which === 'bare' ? bare.port : ctx.port, durationSec)
+          feed = await stop?.()
+          return result
+        }),
+      )
+      const run: ServerRun = feed === undefined ? measured : { ...measured, feed }
       ctx.log(`${s.name}: ${which} ${describeRun(run)}`)
       // Reported, not thrown: a service that fails under load is a finding, not a broken bench.
       if (run.wrk.errors > 0) ctx.log(`${s.name}: ${run.wrk.errors} of ${run.wrk.requests} ${which} responses were errors (non-2xx or socket):\n${run.wrk.raw}`)
@@ -241,11 +362,11 @@ async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<Thro
     }
     // Untimed warm-up of both: the service's handlers get JIT-compiled and its page cache filled first.
     await wrk(bare.port, WARMUP_SEC)
-    await wrk(SERVICE_PORT, WARMUP_SEC)
+    await boosted(s.boost === true, () => wrk(ctx.port, WARMUP_SEC))
     let acrossRefresh: ThroughputResult['acrossRefresh']
     const duringRefresh = async (): Promise<void> => {
       ctx.log(`${s.name}: service run across a catalog refresh (${ACROSS_REFRESH_SEC} s)`)
-      const probe = statusProbe(s.path, ctx)
+      const probe = statusProbe(path, ctx)
       const run = await measure('service', ACROSS_REFRESH_SEC)
       const probeStatuses = await probe()
       ctx.log(`${s.name}: probe statuses across the refresh ${JSON.stringify(probeStatuses)}`)
@@ -259,7 +380,8 @@ async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<Thro
         await ctx.gate.clear(2 * (s.durationSec + 1.5) * 1000, s.acrossRefresh === true && acrossRefresh === undefined ? duringRefresh : undefined)
         const bareRun = await measure('bare')
         const serviceRun = await measure('service')
-        const candidate: Attempt = { bare: bareRun, service: serviceRun, ...disturbance(bareRun, serviceRun, await ctx.gate.unchanged()) }
+        const simLimit = s.boost === true && ctx.boostedSimCores !== undefined ? ctx.boostedSimCores + SIM_BUSY_LIMIT : SIM_BUSY_LIMIT
+        const candidate: Attempt = { bare: bareRun, service: serviceRun, ...disturbance(bareRun, serviceRun, await ctx.gate.unchanged(), simLimit) }
         if (chosen === undefined || candidate.severity < chosen.severity) chosen = candidate
         if (candidate.why === undefined) break
         ctx.log(`${s.name}: pair ${i + 1} attempt ${attempt} disturbed (${candidate.why})${attempt < ATTEMPTS_PER_PAIR ? '; repeating it' : '; keeping the least disturbed attempt'}`)
@@ -271,7 +393,7 @@ async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<Thro
     }
     const pairRatios = pairs.map((p) => p.service.wrk.requestsPerSec / p.bare.wrk.requestsPerSec)
     const disturbed = pairs.flatMap((p) => (p.why === undefined ? [] : [p.why]))
-    const result = { scenario: s, bodyBytes: body.length, bare: pairs.map((p) => p.bare), service: pairs.map((p) => p.service), pairRatios, ratio: mean(pairRatios), disturbed }
+    const result = { scenario: s, path, bodyBytes: body.length, bare: pairs.map((p) => p.bare), service: pairs.map((p) => p.service), pairRatios, ratio: mean(pairRatios), disturbed }
     return acrossRefresh === undefined ? result : { ...result, acrossRefresh }
   } finally {
     await bare.spawned.stop()
@@ -287,11 +409,14 @@ interface Attempt {
   readonly severity: number
 }
 
-function disturbance(bare: ServerRun, service: ServerRun, catalogsUnchanged: boolean): Pick<Attempt, 'why' | 'severity'> {
+/** `simLimit`: the simulator's CPU above which the service run is disturbed (higher while boosted). */
+function disturbance(bare: ServerRun, service: ServerRun, catalogsUnchanged: boolean, simLimit = SIM_BUSY_LIMIT): Pick<Attempt, 'why' | 'severity'> {
   if (!catalogsUnchanged) return { why: 'a catalog refresh landed in it', severity: 100 }
   if (bare.idleServiceCores > SIM_BUSY_LIMIT) return { why: `the service was busy during the bare run (${pct(bare.idleServiceCores)})`, severity: 50 + bare.idleServiceCores }
-  const sim = Math.max(bare.simCores, service.simCores)
-  if (sim > SIM_BUSY_LIMIT) return { why: `the simulator was busy (${pct(sim)})`, severity: 10 + sim }
+  if (bare.simCores > SIM_BUSY_LIMIT || service.simCores > simLimit) {
+    const sim = Math.max(bare.simCores, service.simCores)
+    return { why: `the simulator was busy (${pct(sim)})`, severity: 10 + sim }
+  }
   const foreign = Math.max(bare.foreignCores, service.foreignCores)
   if (foreign > FOREIGN_LIMIT) return { why: `other load on the machine: ${foreign.toFixed(2)} cores`, severity: foreign }
   return { why: undefined, severity: 0 }
@@ -321,7 +446,7 @@ async function latencyScenario(s: LatencyScenario, ctx: Ctx): Promise<{ bodyByte
   const body = response.body
   const bare = await startBare(response, ctx)
   try {
-    await sameResponse(s.path, SERVICE_PORT, bare.port, ctx)
+    await sameResponse(s.path, ctx.port, bare.port, ctx)
     let best: { service: LatencyResult; bare: LatencyResult; foreignCores: number } | undefined
     for (let attempt = 1; attempt <= ATTEMPTS_PER_PAIR; attempt++) {
       await machineQuiet(ctx, [bare.spawned, ctx.service, ctx.sim])
@@ -329,7 +454,7 @@ async function latencyScenario(s: LatencyScenario, ctx: Ctx): Promise<{ bodyByte
       await ctx.gate.clear(15_000)
       const load = foreignLoad([bare.spawned, ctx.service, ctx.sim])
       const bareResult = await sequentialLatency(bare.port, s.path, s.warmup, s.requests, ctx.headers)
-      const service = await sequentialLatency(SERVICE_PORT, s.path, s.warmup, s.requests, ctx.headers)
+      const service = await sequentialLatency(ctx.port, s.path, s.warmup, s.requests, ctx.headers)
       const foreignCores = load()
       for (const [which, r] of [['bare', bareResult], ['service', service]] as const) {
         ctx.log(`${s.name}: ${which} p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms (nearest rank of ${r.samples}), ${r.bytes} B; foreign ${foreignCores.toFixed(2)} cores`)
@@ -382,8 +507,8 @@ function foreignLoad(ours: readonly Spawned[]): (extraCores?: number) => number 
  * An API key from the service's public signup route (data routes sit behind `X-API-Key`); undefined when the
  * service has no such route.
  */
-async function signup(): Promise<string | undefined> {
-  const res = await fetch(`http://127.0.0.1:${SERVICE_PORT}${SIGNUP_PATH}`, {
+async function signup(port: number): Promise<string | undefined> {
+  const res = await fetch(`http://127.0.0.1:${port}${SIGNUP_PATH}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'http-bench@example.com', company: 'HTTP bench', use_case: 'load benchmark (bench/http.bench.ts)' }),
@@ -404,7 +529,7 @@ function statusProbe(path: string, ctx: Ctx): () => Promise<Record<string, numbe
     while (!stopped) {
       let key: string
       try {
-        const res = await fetch(`http://127.0.0.1:${SERVICE_PORT}${path}`, { headers: ctx.headers, signal: AbortSignal.timeout(10_000) })
+        const res = await fetch(`http://127.0.0.1:${ctx.port}${path}`, { headers: ctx.headers, signal: AbortSignal.timeout(10_000) })
         const text = await res.text()
         key = res.status === 200 ? '200' : `${res.status} ${/"code":"([^"]*)"/.exec(text)?.[1] ?? ''}`.trim()
       } catch (err) {
@@ -421,6 +546,103 @@ function statusProbe(path: string, ctx: Ctx): () => Promise<Record<string, numbe
   }
 }
 
+/** A GET with the API key, for scenarios that pick their path (ThroughputScenario.resolve). */
+async function get(path: string, ctx: Ctx): Promise<{ status: number; body: string }> {
+  const res = await fetch(`http://127.0.0.1:${ctx.port}${path}`, { headers: ctx.headers })
+  return { status: res.status, body: await res.text() }
+}
+
+/** Switches the simulator's boost (sim-child.ts: SIGUSR2 toggles it) and waits for it to say so. */
+async function setBoost(ctx: Ctx, on: boolean): Promise<void> {
+  if ((ctx.boosted === true) === on) return
+  const word = on ? 'boost on' : 'boost off'
+  const said = () => ctx.sim.output().split('\n').filter((l) => l === word).length
+  const before = said()
+  ctx.sim.child.kill('SIGUSR2')
+  const deadline = Date.now() + 10_000
+  while (said() === before) {
+    if (Date.now() > deadline) throw new Error(`the simulator did not switch its boost ${on ? 'on' : 'off'}:\n${ctx.sim.output().slice(-2000)}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  ctx.boosted = on
+  if (on) await new Promise((r) => setTimeout(r, BOOST_SETTLE_MS))
+}
+
+/** The samples of a metric in Prometheus text (every label set, or those whose labels contain `label`). */
+function metricValues(text: string, name: string, label = ''): number[] {
+  const labels = label === '' ? '(?:\\{[^}]*\\})?' : `\\{[^}]*${label}[^}]*\\}`
+  return [...text.matchAll(new RegExp(`^${name}${labels} (\\S+)$`, 'gm'))].map((m) => Number(m[1]))
+}
+
+/** Scrapes the service's /metrics once a second until the returned function is called; FeedRates of that span. */
+function sampleFeed(ctx: Ctx): () => Promise<FeedRates> {
+  interface Scrape { at: number; recomputes: number; frames: number; misses: number; mailbox: number }
+  const scrape = async (): Promise<Scrape> => {
+    const text = await (await fetch(`http://127.0.0.1:${ctx.port}/metrics`)).text()
+    return {
+      at: Date.now(),
+      recomputes: sum(metricValues(text, 'predmkt_spread_recomputations_total')),
+      frames: sum(metricValues(text, 'predmkt_feed_frames_total')),
+      misses: sum(metricValues(text, 'predmkt_page_cache_lookups_total', 'result="miss"')),
+      mailbox: Math.max(0, ...metricValues(text, 'predmkt_actor_mailbox_pending')),
+    }
+  }
+  const scrapes: Scrape[] = []
+  let stopped = false
+  const loop = (async () => {
+    scrapes.push(await scrape())
+    while (!stopped) {
+      await new Promise((r) => setTimeout(r, 1_000))
+      scrapes.push(await scrape())
+    }
+  })()
+  return async () => {
+    stopped = true
+    await loop
+    const first = scrapes[0] as Scrape
+    const last = scrapes[scrapes.length - 1] as Scrape
+    const seconds = (last.at - first.at) / 1000
+    const perSecond = scrapes.slice(1).map((x, i) => (x.recomputes - (scrapes[i] as Scrape).recomputes) / ((x.at - (scrapes[i] as Scrape).at) / 1000))
+    return {
+      recomputesPerSec: perSecond.length === 0 ? Number.NaN : medianOf(perSecond),
+      framesPerSec: (last.frames - first.frames) / seconds,
+      pageMissesPerSec: (last.misses - first.misses) / seconds,
+      maxMailbox: Math.max(...scrapes.map((x) => x.mailbox)),
+      samples: perSecond.length,
+    }
+  }
+}
+
+/**
+ * The feeds with the boost off and on, no HTTP load, in a window clear of catalog refreshes: what the service
+ * takes in at the simulator's default rates and boosted, and the simulator's CPU when boosted (its "busy" mark).
+ */
+async function idleFeeds(ctx: Ctx): Promise<{ idle: IdleFeed; boosted: IdleFeed }> {
+  const sample = async (): Promise<IdleFeed> => {
+    const pids = { sim: ctx.sim.child.pid as number, service: ctx.service.child.pid as number }
+    const before = { sim: processCpuSeconds(pids.sim), service: processCpuSeconds(pids.service), at: Date.now() }
+    const stop = sampleFeed(ctx)
+    await new Promise((r) => setTimeout(r, FEED_SAMPLE_SEC * 1000))
+    const feed = await stop()
+    const wall = (Date.now() - before.at) / 1000
+    return { ...feed, simCores: (processCpuSeconds(pids.sim) - before.sim) / wall, serviceCores: (processCpuSeconds(pids.service) - before.service) / wall }
+  }
+  await ctx.gate.clear(2 * FEED_SAMPLE_SEC * 1000 + BOOST_SETTLE_MS + 2_000)
+  const idle = await sample()
+  await setBoost(ctx, true)
+  const boosted = await sample()
+  await setBoost(ctx, false)
+  for (const [name, f] of [['default rates', idle], ['boosted', boosted]] as const) {
+    ctx.log(`feeds, ${name}, no HTTP load: ${f.framesPerSec.toFixed(0)} frames/s, ${f.recomputesPerSec.toFixed(0)} spread recomputations/s (median of ${f.samples} s), max mailbox ${f.maxMailbox}; simulator ${pct(f.simCores)}, service ${pct(f.serviceCores)}`)
+  }
+  return { idle, boosted }
+}
+
+function medianOf(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)] as number
+}
+
 interface ServiceResponse {
   readonly body: Buffer
   /** What the route wrote, without the headers uWS adds itself (Date, Content-Length, its own). */
@@ -428,7 +650,7 @@ interface ServiceResponse {
 }
 
 async function serviceResponse(path: string, ctx: Ctx): Promise<ServiceResponse> {
-  const res = await fetch(`http://127.0.0.1:${SERVICE_PORT}${path}`, { headers: ctx.headers })
+  const res = await fetch(`http://127.0.0.1:${ctx.port}${path}`, { headers: ctx.headers })
   const body = Buffer.from(await res.arrayBuffer())
   if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${body.toString().slice(0, 500)}`)
   return { body, headers: routeHeaders(res) }
@@ -486,7 +708,8 @@ function describeRun(r: ServerRun): string {
   const w = r.wrk
   const cpus = r.cpuBusy.map((b, i) => `cpu${i} ${pct(b)}${(r.cpuSteal[i] ?? 0) >= 0.02 ? ` (steal ${pct(r.cpuSteal[i] as number)})` : ''}`).join(', ')
   const idle = Number.isNaN(r.idleServiceCores) ? '' : `, idle service ${pct(r.idleServiceCores)}`
-  return `${w.requestsPerSec.toFixed(0)} req/s, p50 ${w.p50Ms.toFixed(2)} ms, p99 ${w.p99Ms.toFixed(2)} ms, max ${w.maxMs.toFixed(1)} ms, ${w.bytesPerResponse.toFixed(0)} B/response; process CPU: server ${pct(r.serverCores)}, wrk ${pct(w.wrkCpu)}, sim ${pct(r.simCores)}${idle}; ${cpus}; foreign ${r.foreignCores.toFixed(2)} cores`
+  const feed = r.feed === undefined ? '' : `; feeds ${r.feed.framesPerSec.toFixed(0)} frames/s, ${r.feed.recomputesPerSec.toFixed(0)} spread recomputations/s, ${r.feed.pageMissesPerSec.toFixed(0)} page rebuilds/s, max mailbox ${r.feed.maxMailbox}`
+  return `${w.requestsPerSec.toFixed(0)} req/s, p50 ${w.p50Ms.toFixed(2)} ms, p99 ${w.p99Ms.toFixed(2)} ms, max ${w.maxMs.toFixed(1)} ms, ${w.bytesPerResponse.toFixed(0)} B/response; process CPU: server ${pct(r.serverCores)}, wrk ${pct(w.wrkCpu)}, sim ${pct(r.simCores)}${idle}; ${cpus}; foreign ${r.foreignCores.toFixed(2)} cores${feed}`
 }
 
 /** Bytes ≥ 0x80: V8 encodes a string with any of them to UTF-8 on a slower path than pure ASCII. */
@@ -494,6 +717,10 @@ function nonAscii(body: Buffer): number {
   let n = 0
   for (const b of body) if (b >= 0x80) n++
   return n
+}
+
+function sum(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0)
 }
 
 function mean(xs: readonly number[]): number {

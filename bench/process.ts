@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url'
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const MAIN_JS = join(DIST, 'src/main.js')
 export const SIM_JS = join(DIST, 'src/sim/cli.js')
+/** The standalone simulator with a switchable boost of market activity (bench/sim-child.ts). */
+export const SIM_CHILD_JS = join(DIST, 'bench/sim-child.js')
 
 export interface Spawned {
   readonly child: ChildProcess
@@ -32,9 +34,12 @@ export function spawnNode(script: string, env: Record<string, string>, args: str
   }
 }
 
-/** Starts the standalone simulator and returns the environment that points the service at it. */
-export async function startStandaloneSim(env: Record<string, string>, timeoutMs = 120_000): Promise<{ sim: Spawned; serviceEnv: Record<string, string> }> {
-  const sim = spawnNode(SIM_JS, env)
+/**
+ * Starts the standalone simulator and returns the environment that points the service at it. `script` is
+ * SIM_JS (`npm run sim`) or SIM_CHILD_JS (the same plus a boost switch, BENCH_SIM_BOOST_PER_SEC in `env`).
+ */
+export async function startStandaloneSim(env: Record<string, string>, timeoutMs = 120_000, script = SIM_JS): Promise<{ sim: Spawned; serviceEnv: Record<string, string> }> {
+  const sim = spawnNode(script, env)
   const deadline = Date.now() + timeoutMs
   while (!sim.output().includes('# then: npm start')) {
     if (Date.now() > deadline || sim.child.exitCode !== null) throw new Error(`simulator did not start:\n${sim.output()}`)

@@ -1,0 +1,74 @@
+import { benchAuthHttp, benchAuthMicro, benchAuthUws, type MicroResult } from '../auth.bench.js'
+import { log, measuredLead, ns, type Row, type SectionDef } from './section.js'
+
+/**
+ * Issue 4: an authenticated read costs ≤ 5% more than the same read with AUTH_REQUIRED=false (same run). Judged on
+ * the service figures (two services, same reads); the in-process figures price the guard on its own.
+ */
+const MAX_EXTRA = 0.05
+
+export const authSection: SectionDef = {
+  name: 'auth',
+  title: 'Auth (issue 4)',
+  method: [
+    '- **Auth, service** (`bench/auth.bench.ts` `benchAuthHttp`): two services against one standalone simulator (default',
+    '  world), one with `AUTH_REQUIRED=false`, one with auth on and limits out of reach, servers on CPU 0, wrk (`-c64`) and',
+    '  the simulator on CPU 1; the same read through wrk in 6 alternating (ABBA) pairs of 5 s; medians over the pairs of',
+    '  the on/off ratios of req/s and of server CPU time per request (/proc).',
+    '- **Auth, in process**: the HTTP layer alone (`benchAuthUws`: our HttpServer, a 2 kB reply on an open and on a keyed',
+    '  route, wrk `-c32`, 6 ABBA runs of 4 s, this process\'s CPU per request) and the route wrapper alone (`benchAuthMicro`:',
+    '  register.ts around a handler returning a cached reply, with and without the key guard; tinybench, no socket).',
+  ],
+  async run() {
+    log('auth: route wrapper with and without the key guard (tinybench)')
+    const micro = await benchAuthMicro()
+    log('auth: HTTP layer in this process, open vs keyed route (wrk)')
+    const uws = await benchAuthUws()
+    log('auth: two services, AUTH_REQUIRED=false vs keyed (wrk, ABBA)')
+    const http = await benchAuthHttp()
+    const rows: Row[] = []
+    for (const r of http) {
+      const offRps = median(r.pairs.map((p) => p.off.rps))
+      const onRps = median(r.pairs.map((p) => p.on.rps))
+      const offCpu = median(r.pairs.map((p) => p.off.cpuUsPerRequest))
+      const onCpu = median(r.pairs.map((p) => p.on.cpuUsPerRequest))
+      rows.push({
+        measure: `Auth: \`GET ${r.path}\` (${kb(r.bodyBytes)}) with an API key vs \`AUTH_REQUIRED=false\`, two services, ${r.pairs.length} ABBA pairs`,
+        result:
+          `server CPU per request **× ${r.cpuRatio.toFixed(3)}**, req/s **× ${r.throughputRatio.toFixed(3)}** (medians of the pairs' keyed/open ratios; CPU ratio per pair ` +
+          `${r.pairs.map((p) => (p.on.cpuUsPerRequest / p.off.cpuUsPerRequest).toFixed(2)).join(', ')}); medians open → keyed: ${offCpu.toFixed(1)} → ${onCpu.toFixed(1)} µs CPU per request, ` +
+          `${Math.round(offRps).toLocaleString('en-US')} → ${Math.round(onRps).toLocaleString('en-US')} req/s`,
+        target: `≤ ${MAX_EXTRA * 100}% more: CPU per request ≤ ${1 + MAX_EXTRA} ×, req/s ≥ ${(1 / (1 + MAX_EXTRA)).toFixed(3)} ×`,
+        ok: r.cpuRatio <= 1 + MAX_EXTRA && r.throughputRatio >= 1 / (1 + MAX_EXTRA),
+      })
+    }
+    rows.push({
+      measure: `Auth, HTTP layer in process: ${kb(uws.bodyBytes)} reply on an open and a keyed route (uWS, real guard, ${uws.pairs.length} ABBA runs), server CPU per request`,
+      result: `open ${uws.medianOpenUs.toFixed(2)} µs, keyed ${uws.medianKeyedUs.toFixed(2)} µs: the key adds ${(uws.medianKeyedUs - uws.medianOpenUs).toFixed(2)} µs (${pct(uws.medianKeyedUs / uws.medianOpenUs - 1)})`,
+      target: '— (the guard\'s share on a trivial route)',
+      ok: undefined,
+    })
+    const [open, keyed] = micro as [MicroResult, MicroResult]
+    rows.push({
+      measure: 'Auth, route wrapper in process (no socket): cached reply with and without the key guard (cached key, token bucket, usage count, headers)',
+      result: `open ${ns(open.nsPerRequest)} (±${open.rmePercent.toFixed(1)}%), keyed ${ns(keyed.nsPerRequest)} (±${keyed.rmePercent.toFixed(1)}%): the guard adds ${ns(keyed.nsPerRequest - open.nsPerRequest)}`,
+      target: '— (the guard alone)',
+      ok: undefined,
+    })
+    return { lead: [measuredLead()], rows }
+  },
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
+}
+
+function kb(n: number): string {
+  return n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`
+}
+
+function pct(x: number): string {
+  return `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
+}

@@ -1,0 +1,90 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { loadConfig } from '../src/config/load.js'
+import { systemClock } from '../src/core/clock.js'
+import { startSimulator } from '../src/sim/simulator.js'
+import { Rng } from '../src/sim/world/random.js'
+
+/**
+ * The standalone simulator (what `npm run sim` runs, src/sim/cli.ts: same world, same ports, same printed
+ * environment) plus a switchable boost of market activity, for benches that read while quotes change far faster
+ * than the simulator's default rates give (`sim.quoteChangesPerSec` = 400 book changes/s across ~40,000 books,
+ * of which ~150 change a matched pair's quote; the environment cannot raise it, and raising it barely helps:
+ * a book already at its fair-value ladder has nothing to move).
+ *
+ * SIGUSR2 toggles the boost; each toggle prints `boost on` or `boost off`. Boosted, BENCH_SIM_BOOST_PER_SEC times
+ * a second, on the engine's step period, the simulator's own engine takes a trade on a random market of a question
+ * listed on both venues (`SimEngine.tradeVenuep`/`tradeVenuek`: the top level shrinks, a trade prints) and then
+ * moves that book back toward its fair value (`moveVenuepBook`/`moveVenuekBook`: the level refills), so nearly
+ * every boost step changes a matched pair's top of book, i.e. reaches the spread engine as a quote change. The
+ * service starts against the default rates, and benches boost only around the runs that need it.
+ */
+const config = loadConfig()
+const sim = await startSimulator({ config: config.sim, clock: systemClock, portsFromConfig: true })
+const env: Record<string, string> = {
+  SIM_EXTERNAL: '1',
+  VENUEP_GAMMA_URL: sim.venuep.urls.gamma,
+  VENUEP_CLOB_URL: sim.venuep.urls.clob,
+  VENUEP_CLOB_WS_URL: sim.venuep.urls.clobWs,
+  VENUEP_DATA_URL: sim.venuep.urls.data,
+  VENUEP_EVENT_URL_TEMPLATE: `${sim.venuep.urls.gamma}/events/slug/{slug}`,
+  VENUEK_REST_URL: sim.venuek.urls.rest,
+  VENUEK_WS_URL: sim.venuek.urls.ws,
+  VENUEK_EVENT_URL_TEMPLATE: `${sim.venuek.urls.rest}/events/{event_ticker}`,
+}
+if (sim.venuekCredentials !== undefined) {
+  const dir = resolve(config.dataDir)
+  mkdirSync(dir, { recursive: true })
+  const keyPath = join(dir, 'sim-venuek-key.pem')
+  writeFileSync(keyPath, sim.venuekCredentials.privateKeyPem, { mode: 0o600 })
+  env.VENUEK_API_KEY_ID = sim.venuekCredentials.keyId
+  env.VENUEK_PRIVATE_KEY_PATH = keyPath
+}
+
+const boostPerSec = Number(process.env.BENCH_SIM_BOOST_PER_SEC ?? '0')
+const world = sim.world
+const shared = new Set(world.truth.outcomePairs.map((p) => p.contractKey))
+const vpMatched = world.vpMarkets.filter((m) => shared.has(m.contract.key) && world.vpBooks.has(m.conditionId))
+const vkMatched = world.vkMarkets.filter((m) => shared.has(m.contract.key) && world.vkBooks.has(m.ticker))
+const rng = new Rng(7)
+/** Same catch-up bound as the engine's step: a stalled process does not fire a burst afterwards. */
+const MAX_CATCH_UP_SEC = 2
+let boost: NodeJS.Timeout | undefined
+process.on('SIGUSR2', () => {
+  if (boost !== undefined) {
+    clearInterval(boost)
+    boost = undefined
+    process.stdout.write('boost off\n')
+    return
+  }
+  let last = Date.now()
+  let carry = 0
+  boost = setInterval(() => {
+    const now = Date.now()
+    carry += boostPerSec * Math.min(MAX_CATCH_UP_SEC, (now - last) / 1000)
+    last = now
+    for (; carry >= 1; carry--) {
+      if (rng.chance(0.5)) {
+        const m = rng.pick(vpMatched)
+        sim.engine.tradeVenuep(m, now)
+        sim.engine.moveVenuepBook(m, now)
+      } else {
+        const m = rng.pick(vkMatched)
+        sim.engine.tradeVenuek(m, now)
+        sim.engine.moveVenuekBook(m, now)
+      }
+    }
+  }, config.sim.stepMs)
+  process.stdout.write('boost on\n')
+})
+
+process.stdout.write(`# ${sim.description}; boost of ${boostPerSec} trades + refills/s on ${vpMatched.length} + ${vkMatched.length} matched markets on SIGUSR2\n${Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n')}\n# then: npm start\n`)
+const stop = (): void => {
+  clearInterval(boost)
+  sim.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  )
+}
+process.on('SIGTERM', stop)
+process.on('SIGINT', stop)
