@@ -1,7 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { loadConfig } from '../src/config/load.js'
 import { systemClock } from '../src/core/clock.js'
+import { serviceEnvFor } from '../src/sim/service-env.js'
 import { startSimulator } from '../src/sim/simulator.js'
 import { Rng } from '../src/sim/world/random.js'
 
@@ -21,25 +20,7 @@ import { Rng } from '../src/sim/world/random.js'
  */
 const config = loadConfig()
 const sim = await startSimulator({ config: config.sim, clock: systemClock, portsFromConfig: true })
-const env: Record<string, string> = {
-  SIM_EXTERNAL: '1',
-  VENUEP_GAMMA_URL: sim.venuep.urls.gamma,
-  VENUEP_CLOB_URL: sim.venuep.urls.clob,
-  VENUEP_CLOB_WS_URL: sim.venuep.urls.clobWs,
-  VENUEP_DATA_URL: sim.venuep.urls.data,
-  VENUEP_EVENT_URL_TEMPLATE: `${sim.venuep.urls.gamma}/events/slug/{slug}`,
-  VENUEK_REST_URL: sim.venuek.urls.rest,
-  VENUEK_WS_URL: sim.venuek.urls.ws,
-  VENUEK_EVENT_URL_TEMPLATE: `${sim.venuek.urls.rest}/events/{event_ticker}`,
-}
-if (sim.venuekCredentials !== undefined) {
-  const dir = resolve(config.dataDir)
-  mkdirSync(dir, { recursive: true })
-  const keyPath = join(dir, 'sim-venuek-key.pem')
-  writeFileSync(keyPath, sim.venuekCredentials.privateKeyPem, { mode: 0o600 })
-  env.VENUEK_API_KEY_ID = sim.venuekCredentials.keyId
-  env.VENUEK_PRIVATE_KEY_PATH = keyPath
-}
+const env = serviceEnvFor(sim, config.dataDir)
 
 const boostPerSec = Number(process.env.BENCH_SIM_BOOST_PER_SEC ?? '0')
 const world = sim.world

@@ -1,8 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { ConfigError, loadConfig } from '../config/load.js'
 import { systemClock } from '../core/clock.js'
 import { createLogger } from '../core/logger.js'
+import { serviceEnvFor } from './service-env.js'
 import { startSimulator } from './simulator.js'
 
 /**
@@ -20,25 +19,7 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel, 'venue-simulator')
   const sim = await startSimulator({ config: config.sim, clock: systemClock, portsFromConfig: true })
-  const env: Record<string, string> = {
-    SIM_EXTERNAL: '1',
-    VENUEP_GAMMA_URL: sim.venuep.urls.gamma,
-    VENUEP_CLOB_URL: sim.venuep.urls.clob,
-    VENUEP_CLOB_WS_URL: sim.venuep.urls.clobWs,
-    VENUEP_DATA_URL: sim.venuep.urls.data,
-    VENUEP_EVENT_URL_TEMPLATE: `${sim.venuep.urls.gamma}/events/slug/{slug}`,
-    VENUEK_REST_URL: sim.venuek.urls.rest,
-    VENUEK_WS_URL: sim.venuek.urls.ws,
-    VENUEK_EVENT_URL_TEMPLATE: `${sim.venuek.urls.rest}/events/{event_ticker}`,
-  }
-  if (sim.venuekCredentials !== undefined) {
-    const dir = resolve(config.dataDir)
-    mkdirSync(dir, { recursive: true })
-    const keyPath = join(dir, 'sim-venuek-key.pem')
-    writeFileSync(keyPath, sim.venuekCredentials.privateKeyPem, { mode: 0o600 })
-    env.VENUEK_API_KEY_ID = sim.venuekCredentials.keyId
-    env.VENUEK_PRIVATE_KEY_PATH = keyPath
-  }
+  const env = serviceEnvFor(sim, config.dataDir)
   log.info({ urls: { venuep: sim.venuep.urls, venuek: sim.venuek.urls }, description: sim.description }, 'SIMULATED venues listening')
   process.stdout.write(`\n# The venue simulator is running (SIMULATED data). Point the service at it with:\n${Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n')}\n# then: npm start\n\n`)
   const stop = () => {

@@ -4,6 +4,7 @@ import { backoffDelayMs } from '../../core/backoff.js'
 import type { TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
 import type { FeedEvent, FeedSink, FeedStatus, VenueFeed } from '../types.js'
+import { instrumentChanges } from '../streamed-instruments.js'
 import { WsConnection } from '../ws-connection.js'
 import { mapVenuekData } from './map-message.js'
 import type { KEnvelope } from './wire.js'
@@ -103,11 +104,7 @@ export class VenuekFeed implements VenueFeed {
   }
 
   setInstruments(instrumentIds: readonly string[]): void {
-    const wanted = new Set(instrumentIds)
-    const removed: string[] = []
-    for (const t of this.#groupOf.keys()) if (!wanted.has(t)) removed.push(t)
-    const added: string[] = []
-    for (const t of wanted) if (!this.#groupOf.has(t)) added.push(t)
+    const { added, removed } = instrumentChanges(this.#groupOf, instrumentIds)
     this.changeInstruments(added, removed)
   }
 

@@ -4,6 +4,7 @@ import { backoffDelayMs } from '../../core/backoff.js'
 import type { TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
 import type { FeedEvent, FeedSink, FeedStatus, VenueFeed } from '../types.js'
+import { instrumentChanges } from '../streamed-instruments.js'
 import { WsConnection } from '../ws-connection.js'
 import { mapVenuepFrame } from './map-message.js'
 
@@ -54,11 +55,7 @@ export class VenuepFeed implements VenueFeed {
 
   setInstruments(instrumentIds: readonly string[]): void {
     if (this.#closed) return
-    const wanted = new Set(instrumentIds)
-    const removed: string[] = []
-    for (const asset of this.#slotOf.keys()) if (!wanted.has(asset)) removed.push(asset)
-    const added: string[] = []
-    for (const asset of wanted) if (!this.#slotOf.has(asset)) added.push(asset)
+    const { added, removed } = instrumentChanges(this.#slotOf, instrumentIds)
     this.changeInstruments(added, removed)
   }
 
