@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { peakRssMiB, rssMiB, spawnNode, startStandaloneSim, waitReady, MAIN_JS } from './process.js'
 
 /**
@@ -11,6 +12,8 @@ export interface Footprint {
   readonly readyMs: number
   readonly rssMiB: number
   readonly peakRssMiB: number
+  /** RSS of the service's child processes (the embedded store's process), 0 when it has none. */
+  readonly childrenRssMiB: number
 }
 
 export async function benchMemory(questions: number, serviceExtraEnv: Record<string, string> = {}): Promise<Footprint> {
@@ -29,6 +32,7 @@ export async function benchMemory(questions: number, serviceExtraEnv: Record<str
       readyMs: ms,
       rssMiB: rssMiB(service.child.pid as number),
       peakRssMiB: peakRssMiB(service.child.pid as number),
+      childrenRssMiB: childPids(service.child.pid as number).reduce((sum, pid) => sum + rssMiB(pid), 0),
     }
   } finally {
     await service.stop()
@@ -46,5 +50,13 @@ export async function benchStartup(): Promise<{ readyMs: number; body: Record<st
     return { readyMs: ms, body }
   } finally {
     await service.stop()
+  }
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    return []
   }
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import type { Db, QueryResult, Tx } from './db.js'
+import { PGLITE_START_PARAMS } from './pglite-settings.js'
 
 /**
  * `Db` over embedded PGlite (real Postgres compiled to WASM): the default when no `DATABASE_URL` is set, so
@@ -9,6 +10,8 @@ import type { Db, QueryResult, Tx } from './db.js'
  * PGlite is one backend in one process: it runs one statement at a time and serializes transactions itself.
  * That makes the migration lock an in-process queue, and it means a PGlite directory must never be opened by two processes
  * at once; replicas share a Postgres server instead.
+ *
+ * The service runs it in a process of its own (PGliteProcessDb); tests and benches use it in process.
  */
 export interface PGliteOptions {
   /** A directory (created if missing), or undefined for an in-memory database. */
@@ -33,6 +36,7 @@ export class PGliteDb implements Db {
   static async open(options: PGliteOptions = {}): Promise<PGliteDb> {
     if (options.dir !== undefined) mkdirSync(options.dir, { recursive: true })
     const db = new PGlite({
+      startParams: [...PGLITE_START_PARAMS],
       ...(options.dir === undefined ? {} : { dataDir: options.dir }),
       ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
     })
@@ -45,6 +49,11 @@ export class PGliteDb implements Db {
     return { rows: res.rows, rowCount: res.affectedRows ?? 0 }
   }
 
+  /** Runs a multi-statement script outside any transaction of ours. */
+  async exec(script: string): Promise<void> {
+    await this.#db.exec(script)
+  }
+
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.#db.transaction((tx) => fn(txOf(tx)))
   }
@@ -52,9 +61,7 @@ export class PGliteDb implements Db {
   withMigrationLock<T>(fn: (conn: Tx & { transaction<U>(fn: (tx: Tx) => Promise<U>): Promise<U> }) => Promise<T>): Promise<T> {
     const conn = {
       query: <R extends object>(sql: string, params?: readonly unknown[]) => this.query<R>(sql, params),
-      exec: async (script: string) => {
-        await this.#db.exec(script)
-      },
+      exec: (script: string) => this.exec(script),
       transaction: <U>(f: (tx: Tx) => Promise<U>) => this.transaction(f),
     }
     const run = this.#migrationLock.then(() => fn(conn))

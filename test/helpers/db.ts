@@ -20,7 +20,7 @@ import { PostgresDb } from '../../src/store/postgres-db.js'
  * second.
  */
 export interface Backend {
-  readonly name: 'pglite' | 'postgres'
+  readonly name: 'pglite' | 'pglite-process' | 'postgres'
   /** A new, empty, migrated database. */
   open(): Promise<TestDb>
 }
