@@ -131,13 +131,13 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
       end_ts: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX_SEC, description: 'Unix seconds, inclusive.' })),
     }),
     responses: responses({ description: 'The series.', schema: CandlesSchema }),
-    handler: ({ query: q }) =>
+    handler: ({ query: q }, ctx) =>
       guard(() => {
         if (q.token_id === undefined && q.condition_id === undefined && q.market_slug === undefined) {
           return missing('market_slug', 'Field required: give market_slug, condition_id or token_id')
         }
-        const body = live.candlesticks(q)
-        return typeof body === 'string' ? { status: 200, body } : body.then((b) => ({ status: 200, body: b }))
+        const body = live.candlesticks(q, ctx.query)
+        return body instanceof Promise ? body.then((b) => ({ status: 200, body: b })) : { status: 200, body }
       }),
   })
 

@@ -30,6 +30,11 @@ export class TtlCache {
   }
 
   get<T>(key: string): T | undefined {
+    return this.entry<T>(key)?.value
+  }
+
+  /** The live entry with its expiry (for callers that keep something derived from it no longer than it). */
+  entry<T>(key: string): { readonly value: T; readonly expiresAt: number } | undefined {
     const e = this.#lru.get(key)
     if (e === undefined) {
       this.counters.misses++
@@ -41,7 +46,12 @@ export class TtlCache {
       return undefined
     }
     this.counters.hits++
-    return e.value as T
+    return e as { readonly value: T; readonly expiresAt: number }
+  }
+
+  /** When the entry under `key` expires, if there is one (not a read: no counters, no recency). */
+  expiresAt(key: string): number | undefined {
+    return this.#lru.peek(key)?.expiresAt
   }
 
   /** Stores `value` for `ttlMs` (nothing is stored for ttlMs ≤ 0). `sizeBytes` is an estimate. */

@@ -124,9 +124,19 @@ export class Upstream {
 
   /** The cached answer, synchronously, or undefined: the fast path of cached reads (no promise, no await). */
   peek<T>(spec: Pick<FetchSpec<T>, 'path' | 'query' | 'key'>): T | undefined {
-    const value = this.#cache.get<T>(this.keyOf(spec))
-    if (value !== undefined) this.#hits++
-    return value
+    return this.peekEntry<T>(spec)?.value
+  }
+
+  /** As `peek`, with the cache entry's expiry (epoch ms on the upstream's clock). */
+  peekEntry<T>(spec: Pick<FetchSpec<T>, 'path' | 'query' | 'key'>): { readonly value: T; readonly expiresAt: number } | undefined {
+    const entry = this.#cache.entry<T>(this.keyOf(spec))
+    if (entry !== undefined) this.#hits++
+    return entry
+  }
+
+  /** When the cached answer of `spec` expires, if one is cached (not counted as a hit). */
+  expiresAt(spec: Pick<FetchSpec<unknown>, 'path' | 'query' | 'key'>): number | undefined {
+    return this.#cache.expiresAt(this.keyOf(spec))
   }
 
   get<T>(spec: FetchSpec<T>): Promise<T> {

@@ -2,6 +2,7 @@ import type { Clock } from '../../../core/clock.js'
 import type { UpstreamStats } from '../../upstream/upstream.js'
 import { walletActivity, type ActivityPage, type ActivityQuery } from './activity.js'
 import { orderBook, type BookQuery, type BookRecord } from './book.js'
+import { ExpiringReplies } from '../../../views/expiring-replies.js'
 import { candlesticks, type CandleQuery } from './candles.js'
 import type { LiveVenue, ProxyContext } from './context.js'
 import { marketOrders, type OrdersQuery, type OrdersRecord } from './orders.js'
@@ -36,6 +37,8 @@ export class VenuepLive {
   readonly upstreams: VenuepUpstreams
   readonly #ctx: ProxyContext
   readonly #history: WalletHistory
+  /** Candlestick bodies by raw query string, each until its venue answer expires. */
+  readonly #candleReplies = new ExpiringReplies()
 
   constructor(options: VenuepLiveOptions) {
     this.upstreams = options.upstreams
@@ -47,9 +50,22 @@ export class VenuepLive {
     return orderBook(this.#ctx, q)
   }
 
-  /** The serialized body (synchronous on a cache hit). */
-  candlesticks(q: CandleQuery): string | Promise<string> {
-    return candlesticks(this.#ctx, q)
+  /**
+   * The serialized body, synchronously on a cache hit. `rawQuery`, the request's query string, names the answer
+   * completely: a repeat of it is one Map lookup (the hot path of a polling client or a chart).
+   */
+  candlesticks(q: CandleQuery, rawQuery?: string): Uint8Array | Promise<Uint8Array> {
+    const now = this.#ctx.clock.now()
+    if (rawQuery !== undefined) {
+      const hit = this.#candleReplies.get(rawQuery, now)
+      if (hit !== undefined) return hit
+    }
+    const rendered = candlesticks(this.#ctx, q)
+    const keep = (r: { body: Uint8Array; expiresAt: number }): Uint8Array => {
+      if (rawQuery !== undefined) this.#candleReplies.set(rawQuery, r.body, r.expiresAt, this.#ctx.clock.now())
+      return r.body
+    }
+    return rendered instanceof Promise ? rendered.then(keep) : keep(rendered)
   }
 
   orders(q: OrdersQuery): Promise<OrdersRecord> {

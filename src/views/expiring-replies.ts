@@ -1,0 +1,43 @@
+/**
+ * Serialized replies kept until a deadline, keyed by whatever names a request completely (a route's raw query
+ * string). For proxied answers whose upstream cache entry has a known expiry: a hit costs one Map lookup and a
+ * clock read instead of resolving identifiers, building the upstream key and an LRU lookup. Entries never
+ * outlive the upstream entry they were rendered from (the caller passes its expiry).
+ *
+ * Bounded by entry count, evicting in insertion order (PageCache's reasoning: a lookup is on every read, and
+ * hot keys are re-inserted within moments of being evicted).
+ */
+interface Entry {
+  readonly body: Uint8Array
+  readonly expiresAt: number
+}
+
+export class ExpiringReplies {
+  readonly #entries = new Map<string, Entry>()
+  readonly #maxEntries: number
+
+  constructor(maxEntries = 2_000) {
+    this.#maxEntries = maxEntries
+  }
+
+  get size(): number {
+    return this.#entries.size
+  }
+
+  get(key: string, now: number): Uint8Array | undefined {
+    const e = this.#entries.get(key)
+    if (e === undefined) return undefined
+    if (e.expiresAt <= now) {
+      this.#entries.delete(key)
+      return undefined
+    }
+    return e.body
+  }
+
+  /** Keeps `body` under `key` until `expiresAt` (nothing is kept when that is not after `now`). */
+  set(key: string, body: Uint8Array, expiresAt: number, now: number): void {
+    if (expiresAt <= now) return
+    if (!this.#entries.has(key) && this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string)
+    this.#entries.set(key, { body, expiresAt })
+  }
+}
