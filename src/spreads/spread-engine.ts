@@ -126,6 +126,13 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   readonly #listeners = new Set<(changes: readonly SpreadChange[]) => void>()
   /** Recomputations done (benchmarks and tests read it). */
   recomputed = 0
+  /**
+   * Top-list epoch: bumped by any record change that can alter a cached top list, i.e. a change of a pair whose
+   * old or new confidence is at or above the lowest floor a reader registered (`noteTopFloor`) since the last
+   * bump. Changes further down the ranking (nearly all of them) leave the top lists' bytes valid.
+   */
+  #topEpoch = 0
+  #topFloor = Number.NEGATIVE_INFINITY
 
   constructor(options: SpreadEngineOptions) {
     super('spreads')
@@ -159,6 +166,18 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   /** Records of one event, any spread. */
   eventRecords(eventSlug: string): SpreadRecord[] {
     return (this.#byEvent.get(eventSlug) ?? []).map((p) => p.record).filter((r): r is SpreadRecord => r !== undefined)
+  }
+
+  get topEpoch(): number {
+    return this.#topEpoch
+  }
+
+  /**
+   * A reader caching a top list says how far down it looked: the confidence of its last record (0 when the list
+   * was not full, so any new record could join it). Until a change reaches that floor, `topEpoch` stays put.
+   */
+  noteTopFloor(floor: number): void {
+    if (floor < this.#topFloor) this.#topFloor = floor
   }
 
   /** Records by confidence, highest first, while `visit` returns true. O(k) plus skipped records. */
@@ -221,6 +240,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     for (const [st, old] of plan.carried) st.record = old.record
     const changes: SpreadChange[] = []
     for (const old of plan.removed) {
+      this.#touchTop(old.record, undefined)
       this.#confidence.delete(old.id)
       this.#spread.delete(old.id)
       if (old.record !== undefined) changes.push({ spec: old.spec, record: undefined, previous: old.record })
@@ -308,6 +328,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     const previous = p.record
     const record = computeRecord(p.id, p.spec, this.#o.venues, now)
     p.record = record
+    this.#touchTop(previous, record)
     if (record === undefined) {
       this.#confidence.delete(p.id)
       this.#spread.delete(p.id)
@@ -316,6 +337,15 @@ export class SpreadEngine extends Actor<SpreadMessage> {
       this.#spread.set(p.id, record.spread)
     }
     if (!sameRecord(previous, record)) changes.push({ spec: p.spec, record, previous })
+  }
+
+  #touchTop(previous: SpreadRecord | undefined, next: SpreadRecord | undefined): void {
+    const floor = this.#topFloor
+    if ((previous !== undefined && previous.confidence >= floor) || (next !== undefined && next.confidence >= floor)) {
+      this.#topEpoch++
+      // Every cached list is invalid now; each re-registers its floor when it is rebuilt.
+      this.#topFloor = Number.POSITIVE_INFINITY
+    }
   }
 
   #emit(changes: readonly SpreadChange[]): void {

@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test'
 import { call, invalid, ok } from '../helpers/api.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { settle, waitFor } from '../helpers/wait.js'
+import { isStale, spreadJson } from '../../src/spreads/spread-json.js'
+import type { SpreadRecord } from '../../src/spreads/spread-engine.js'
 
 /** /spreads and /spreads/top against the simulator: ordering, filters, invariants, dislocations, staleness. */
 type Spread = {
@@ -56,6 +58,37 @@ describe('GET /api/v2/spreads/top', () => {
     for (let i = 1; i < top.data.length; i++) assert.ok(top.data[i - 1]!.confidence >= top.data[i]!.confidence, 'descending confidence')
     top.data.forEach(assertInvariants)
     assert.equal((await ok<Body>(s, 'topSpreads', '/api/v2/spreads/top')).count, Math.min(20, s.app.spreads.pairCount))
+  })
+
+  test('a cached list is always the bytes a fresh walk of the ranking gives, as quotes move and time passes', async () => {
+    // What the route must answer right now, built from the engine without any cache.
+    const fresh = (limit: number, windowHours: number): string => {
+      const now = s.clock.now()
+      const records: SpreadRecord[] = []
+      s.app.spreads.byConfidence((r) => {
+        if (now - r.olderQuoteAt <= windowHours * 3_600_000) records.push(r)
+        return records.length < limit
+      })
+      return `{"data":[${records.map((r) => spreadJson(r, isStale(r, now, 45 * 60_000))).join(',')}],"count":${records.length}}`
+    }
+    const lists = [
+      [5, 24],
+      [50, 24],
+      [200, 1],
+    ] as const
+    const dislocated = s.sim.world.truth.outcomePairs.filter((p) => s.sim.world.questionsById.get(p.questionId)!.lifecycle === 'active').slice(0, 12)
+    for (let step = 0; step < 12; step++) {
+      for (const [limit, window] of lists) {
+        const path = `/api/v2/spreads/top?limit=${limit}&window=${window}`
+        for (let read = 0; read < 2; read++) assert.deepEqual((await call(s, 'topSpreads', path)).body, JSON.parse(fresh(limit, window)), `step ${step}, ${path}, read ${read}`)
+      }
+      // Move one pair's price a lot (it may jump into the top list or leave it), then let the books and time run.
+      const pair = dislocated[step]!
+      const contract = s.sim.world.questionsById.get(pair.questionId)!.contracts.find((c) => c.key === pair.contractKey)!
+      s.sim.engine.openDislocation(contract, step % 2 === 0 ? 'venuek' : 'venuep', 1.2, 60_000, s.clock.now())
+      s.clock.increment(20_000)
+      await settle(20)
+    }
   })
 
   test('validation: limit bounds and window', async () => {

@@ -15,6 +15,9 @@ export interface SpreadRouteDeps {
   readonly pages: PageCache
 }
 
+/** `is_stale` on /spreads/top: the scanner's default cutoff. */
+const TOP_STALE_CUTOFF_MS = 45 * 60_000
+
 /** Largest `limit` of /spreads/top (the spec leaves it open). */
 export const TOP_MAX_LIMIT = 200
 
@@ -109,6 +112,8 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
     },
   })
 
+  /** Per (limit, window): the list's bytes and when they stop being valid (at most 200 × 720 entries). */
+  const topLists = new Map<string, { readonly epoch: number; readonly validUntil: number; readonly body: Uint8Array }>()
   const top = defineRoute({
     method: 'get',
     path: '/api/v2/spreads/top',
@@ -123,16 +128,33 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
     responses: { 200: { description: 'Gaps ordered by confidence.', schema: ListBody }, 422: VALIDATION_RESPONSE },
     handler: ({ query: q }) => {
       const now = deps.clock.now()
+      const key = `spreads/top?${q.limit}:${q.window}`
+      // The bytes of this list stay valid until a change reaches its floor (engine.topEpoch) or time moves a
+      // listed record out of the window or across the stale cutoff (validUntil): most requests end here.
+      const cached = topLists.get(key)
+      if (cached !== undefined && cached.epoch === deps.engine.topEpoch && now < cached.validUntil) {
+        deps.pages.hits++
+        return { status: 200, body: cached.body }
+      }
+      const epoch = deps.engine.topEpoch
       const windowMs = q.window * 3_600_000
       const records: SpreadRecord[] = []
       deps.engine.byConfidence((r) => {
         if (now - r.olderQuoteAt <= windowMs) records.push(r)
         return records.length < q.limit
       })
-      const stale = records.map((r) => isStale(r, now, 45 * 60_000))
-      const key = `spreads/top?${q.limit}:${q.window}`
+      const stale = records.map((r) => isStale(r, now, TOP_STALE_CUTOFF_MS))
+      let validUntil = Number.POSITIVE_INFINITY
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i] as SpreadRecord
+        validUntil = Math.min(validUntil, r.olderQuoteAt + windowMs + 1)
+        if (!stale[i]) validUntil = Math.min(validUntil, r.olderQuoteAt + TOP_STALE_CUTOFF_MS + 1)
+      }
+      deps.engine.noteTopFloor(records.length < q.limit ? 0 : (records[records.length - 1] as SpreadRecord).confidence)
       const versions = stale.map((s) => (s ? 1 : 0))
-      return { status: 200, body: deps.pages.page(key, deps.engine, records, versions, () => body(records, stale)) }
+      const bytes = deps.pages.page(key, deps.engine, records, versions, () => body(records, stale))
+      topLists.set(key, { epoch, validUntil, body: bytes })
+      return { status: 200, body: bytes }
     },
   })
 
