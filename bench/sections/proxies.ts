@@ -33,7 +33,7 @@ export const proxiesSection: SectionDef = {
       },
       {
         measure: `Proxies: cached candlestick read in process, no socket (${p.historyPoints} points, ${(p.bodyBytes / 1e3).toFixed(1)} kB body)`,
-        result: `handler (\`VenuepLive.candlesticks\`, a cache hit) ${ns(p.nsPerHit)}; whole route (query parsing, validation, handler) ${ns(p.nsPerRoute)}`,
+        result: `\`VenuepLive.candlesticks\` from the upstream cache (identifiers resolved, upstream key, LRU) ${ns(p.nsPerHit)}; whole route (query validation memo, then the reply bytes kept per raw query string) ${ns(p.nsPerRoute)}`,
         target: '— (observation)',
         ok: undefined,
       },
