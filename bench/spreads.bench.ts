@@ -18,14 +18,31 @@ export interface EngineFigure {
   readonly p99Ns: number
 }
 
+/** A venue's instruments as the venue actor holds them: one live state record per instrument, usable as a handle. */
+interface State {
+  quote: Quote | undefined
+  readonly book: OrderBook
+  readonly stats: undefined
+  readonly retired: false
+}
+
 class Source implements QuoteSource {
-  readonly quotes = new Map<string, Quote>()
-  readonly books = new Map<string, OrderBook>()
+  readonly states = new Map<string, State>()
+  add(id: string, book: OrderBook, quote: Quote): void {
+    this.states.set(id, { quote, book, stats: undefined, retired: false })
+  }
+  /** What the venue actor does when it publishes a quote. */
+  setQuote(q: Quote): void {
+    ;(this.states.get(q.instrumentId) as State).quote = q
+  }
   quote(id: string) {
-    return this.quotes.get(id)
+    return this.states.get(id)?.quote
   }
   book(id: string) {
-    return this.books.get(id)
+    return this.states.get(id)?.book
+  }
+  handle(id: string) {
+    return this.states.get(id)
   }
 }
 
@@ -64,8 +81,7 @@ async function measure(pairs: number): Promise<EngineFigure> {
     const mid = 0.1 + rng.next() * 0.8
     for (const [venue, src, id] of [['venuep', venues.venuep, `p${i}`], ['venuek', venues.venuek, `k${i}`]] as const) {
       const book = ladder(Math.min(0.85, Math.max(0.15, mid + (rng.next() - 0.5) * 0.1)), rng)
-      src.books.set(id, book)
-      src.quotes.set(id, quoteFor(venue, id, book, 0, clock.now()))
+      src.add(id, book, quoteFor(venue, id, book, 0, clock.now()))
     }
     specs.push({
       key: `e${i}|text:yes`, eventSlug: `e${i}`, eventTitle: `E${i}`, outcomeKey: 'text:yes', outcomeTitle: 'Yes',
@@ -80,7 +96,7 @@ async function measure(pairs: number): Promise<EngineFigure> {
   for (let n = 0; n < 4_096; n++) {
     const i = rng.int(0, pairs - 1)
     const id = `k${i}`
-    const book = venues.venuek.books.get(id) as OrderBook
+    const book = venues.venuek.book(id) as OrderBook
     book.setLevel('bid', book.bestBid() as number, (10 + rng.int(0, 900)) * 1e6)
     changes.push(quoteFor('venuek', id, book, n + 1, clock.now()))
   }
@@ -88,7 +104,7 @@ async function measure(pairs: number): Promise<EngineFigure> {
   const bench = new Bench({ name: `spread engine, ${pairs} pairs`, time: 1_500, warmupTime: 300, retainSamples: true })
   bench.add('quote change → record → ranking', () => {
     const q = changes[n++ & 4_095] as Quote
-    venues.venuek.quotes.set(q.instrumentId, q)
+    venues.venuek.setQuote(q)
     engine.send({ type: 'quotes', venue: 'venuek', quotes: [q] })
   })
   await bench.run()

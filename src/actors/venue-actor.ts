@@ -77,6 +77,11 @@ export interface InstrumentState {
   quote: Quote | undefined
   /** The frame number that last touched this instrument (dedupes requotes within a frame). */
   touchedInFrame: number
+  /**
+   * Set when the instrument leaves the actor's map. Readers may hold this record as a handle (the spread engine
+   * does, to skip a Map lookup per read); a retired handle no longer changes and must be looked up again.
+   */
+  retired: boolean
 }
 
 type QuoteListener = (quotes: readonly Quote[]) => void
@@ -85,7 +90,7 @@ type CatalogListener = (snapshot: CatalogSnapshot) => void
 const CATALOG_RETRY_MS = 2_000
 
 function newInstrument(id: string): InstrumentState {
-  return { id, book: new OrderBook(), lastTrade: undefined, stats: undefined, stale: false, quote: undefined, touchedInFrame: 0 }
+  return { id, book: new OrderBook(), lastTrade: undefined, stats: undefined, stale: false, quote: undefined, touchedInFrame: 0, retired: false }
 }
 
 export class VenueActor extends Actor<VenueMessage> {
@@ -148,6 +153,14 @@ export class VenueActor extends Actor<VenueMessage> {
 
   stats(instrumentId: string): InstrumentStats | undefined {
     return this.#instruments.get(instrumentId)?.stats
+  }
+
+  /**
+   * The instrument's live state as a handle: its `quote`, `book` and `stats` read current values until it is
+   * `retired` (the instrument left the map). Read synchronously, as `book()`.
+   */
+  handle(instrumentId: string): Readonly<InstrumentState> | undefined {
+    return this.#instruments.get(instrumentId)
   }
 
   /** True once the catalog is loaded and every streamed book has had its first snapshot. Stays true. */
@@ -267,7 +280,10 @@ export class VenueActor extends Actor<VenueMessage> {
    * when the set did not change.
    */
   #applyPlan(plan: InstrumentPlan<InstrumentState>, instruments: readonly string[]): Map<string, InstrumentState> {
-    for (const st of plan.removed) if (st.book.hasSnapshot) this.#synced--
+    for (const st of plan.removed) {
+      if (st.book.hasSnapshot) this.#synced--
+      st.retired = true
+    }
     this.#instruments = plan.next
     const feed = this.#feed
     if (feed !== undefined) {
@@ -282,6 +298,7 @@ export class VenueActor extends Actor<VenueMessage> {
   #rebuildInstruments(instruments: readonly string[]): Map<string, InstrumentState> {
     const next = new Map<string, InstrumentState>()
     for (const id of instruments) next.set(id, this.#instruments.get(id) ?? newInstrument(id))
+    for (const [id, st] of this.#instruments) if (next.get(id) !== st) st.retired = true
     this.#instruments = next
     this.#synced = 0
     for (const st of next.values()) if (st.book.hasSnapshot) this.#synced++

@@ -1,6 +1,6 @@
 import type { Steps } from '../core/slices.js'
 import type { VenueId } from '../model/types.js'
-import type { SpreadPairSpec, SpreadRecord } from './spread-engine.js'
+import type { InstrumentHandle, SpreadPairSpec, SpreadRecord } from './spread-engine.js'
 
 /**
  * The structural part of installing a new set of pairs in the spread engine, as steps (src/core/slices.ts): which
@@ -15,6 +15,9 @@ export interface PairState {
   readonly id: number
   readonly spec: SpreadPairSpec
   record: SpreadRecord | undefined
+  /** The engine's handles on the pair's instruments (resolved on first use, again when retired). */
+  venuepHandle: InstrumentHandle | undefined
+  venuekHandle: InstrumentHandle | undefined
 }
 
 export interface PairsPlan {
@@ -45,11 +48,11 @@ export function* pairsPlanSteps(specs: readonly SpreadPairSpec[], base: Readonly
     const spec = specs[i] as SpreadPairSpec
     const old = base.get(spec.key)
     if (old !== undefined && sameSides(old.spec, spec)) {
-      const st: PairState = { id: old.id, spec, record: old.record }
+      const st: PairState = { id: old.id, spec, record: old.record, venuepHandle: undefined, venuekHandle: undefined }
       byKey.set(spec.key, st)
       carriedByKey.set(spec.key, [st, old])
     } else {
-      byKey.set(spec.key, { id: nextId++, spec, record: undefined })
+      byKey.set(spec.key, { id: nextId++, spec, record: undefined, venuepHandle: undefined, venuekHandle: undefined })
       carriedByKey.delete(spec.key)
     }
     if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield

@@ -91,6 +91,28 @@ export interface QuoteSource {
   quote(instrumentId: string): Quote | undefined
   book(instrumentId: string): BookReader | undefined
   stats?(instrumentId: string): { readonly volume: number | undefined } | undefined
+  /**
+   * A live view of one instrument that stays current until `retired` (VenueActor's own state record). The
+   * engine keeps it per pair: at 100,000 pairs the Map lookups by instrument id, which miss the CPU caches,
+   * were a third of a recompute. Sources without it are read through the three lookups above.
+   */
+  handle?(instrumentId: string): InstrumentHandle | undefined
+}
+
+/** What a recompute reads of one instrument. */
+export interface InstrumentView {
+  readonly quote: Quote | undefined
+  readonly book: BookReader | undefined
+  readonly stats: { readonly volume: number | undefined } | undefined
+}
+
+export interface InstrumentHandle extends InstrumentView {
+  /** The source no longer updates this view; look the instrument up again. */
+  readonly retired: boolean
+}
+
+function viewOf(source: QuoteSource, instrumentId: string): InstrumentView {
+  return { quote: source.quote(instrumentId), book: source.book(instrumentId), stats: source.stats?.(instrumentId) }
 }
 
 export interface SpreadEngineOptions {
@@ -326,7 +348,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   #recompute(p: PairState, now: number, changes: SpreadChange[]): void {
     this.recomputed++
     const previous = p.record
-    const record = computeRecord(p.id, p.spec, this.#o.venues, now)
+    const record = recordOf(p.id, p.spec, this.#view(p, 'venuep'), this.#view(p, 'venuek'), now)
     p.record = record
     this.#touchTop(previous, record)
     if (record === undefined) {
@@ -337,6 +359,18 @@ export class SpreadEngine extends Actor<SpreadMessage> {
       this.#spread.set(p.id, record.spread)
     }
     if (!sameRecord(previous, record)) changes.push({ spec: p.spec, record, previous })
+  }
+
+  /** The pair's handle on one of its instruments, looked up again only when missing or retired. */
+  #view(p: PairState, venue: VenueId): InstrumentView {
+    const held = venue === 'venuep' ? p.venuepHandle : p.venuekHandle
+    if (held !== undefined && !held.retired) return held
+    const source = this.#o.venues[venue]
+    const id = venue === 'venuep' ? p.spec.venuep.instrumentId : p.spec.venuek.instrumentId
+    const handle = source.handle?.(id)
+    if (venue === 'venuep') p.venuepHandle = handle
+    else p.venuekHandle = handle
+    return handle ?? viewOf(source, id)
   }
 
   #touchTop(previous: SpreadRecord | undefined, next: SpreadRecord | undefined): void {
@@ -359,20 +393,28 @@ export class SpreadEngine extends Actor<SpreadMessage> {
  * probability. Pure: the brute-force reference in the tests calls it too.
  */
 export function computeRecord(pairId: number, spec: SpreadPairSpec, venues: Readonly<Record<VenueId, QuoteSource>>, now: number): SpreadRecord | undefined {
-  const qp = venues.venuep.quote(spec.venuep.instrumentId)
-  const qk = venues.venuek.quote(spec.venuek.instrumentId)
+  return recordOf(pairId, spec, viewOf(venues.venuep, spec.venuep.instrumentId), viewOf(venues.venuek, spec.venuek.instrumentId), now)
+}
+
+/** computeRecord from the two instruments' views (the engine passes handles it keeps per pair). */
+export function recordOf(pairId: number, spec: SpreadPairSpec, vp: InstrumentView, vk: InstrumentView, now: number): SpreadRecord | undefined {
+  const qp = vp.quote
+  const qk = vk.quote
   const pp = qp?.probability
   const pk = qk?.probability
   if (qp === undefined || qk === undefined || pp === undefined || pk === undefined) return undefined
   // Ties go to venuep as platform A, so the record does not flip on equal prices.
   const pIsA = pp <= pk
-  const [a, b] = pIsA ? (['venuep', 'venuek'] as const) : (['venuek', 'venuep'] as const)
-  const [outA, outB] = pIsA ? [spec.venuep, spec.venuek] : [spec.venuek, spec.venuep]
+  const a: VenueId = pIsA ? 'venuep' : 'venuek'
+  const b: VenueId = pIsA ? 'venuek' : 'venuep'
+  const outA = pIsA ? spec.venuep : spec.venuek
+  const outB = pIsA ? spec.venuek : spec.venuep
+  const viewA = pIsA ? vp : vk
+  const viewB = pIsA ? vk : vp
   const spread = Math.round(Math.abs(pk - pp) * 1e6) / 1e6
-  const executable = executableEdge(venues[a].book(outA.instrumentId), venues[b].book(outB.instrumentId), outA.fees, outB.fees)
-  const volumeOf = (venue: VenueId, o: Outcome) => venues[venue].stats?.(o.instrumentId)?.volume ?? o.volume
-  const va = volumeOf(a, outA)
-  const vb = volumeOf(b, outB)
+  const executable = executableEdge(viewA.book, viewB.book, outA.fees, outB.fees)
+  const va = viewA.stats?.volume ?? outA.volume
+  const vb = viewB.stats?.volume ?? outB.volume
   const minVolume = va === undefined || vb === undefined ? undefined : Math.min(va, vb)
   const qa = pIsA ? qp : qk
   const qb = pIsA ? qk : qp

@@ -139,3 +139,27 @@ test('readiness counts only the books still streamed: a synced book that left do
   assert.deepEqual(actor.venueStatus().books, { instruments: 3, synced: 3, stale: 0 })
   actor.stop()
 })
+
+test('handles: live while the instrument is streamed, retired when it leaves, a new one when it returns', async () => {
+  const venue = new FakeVenue()
+  const clock = new SimulatedClock(0)
+  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
+  actor.start()
+  await waitFor(() => actor.catalog() !== undefined)
+  const a = actor.handle('a')!
+  const b = actor.handle('b')!
+  venue.emit(snap('a'), snap('b'))
+  assert.equal(a.quote, actor.quote('a'), 'the handle reads the quote the actor publishes')
+  assert.equal(a.quote?.bestBid, 0.4)
+
+  venue.current = catalog(['a', 'c'])
+  await refresh(actor, clock)
+  assert.deepEqual([a.retired, b.retired], [false, true], 'b left the map; a is kept as it was')
+  assert.equal(actor.handle('a'), a)
+  venue.current = catalog(['a', 'b', 'c'])
+  await refresh(actor, clock)
+  const b2 = actor.handle('b')!
+  assert.notEqual(b2, b, 'a returning instrument is a new state: holders of the old handle must look it up again')
+  assert.deepEqual([b.retired, b2.retired], [true, false])
+  actor.stop()
+})

@@ -222,3 +222,54 @@ describe('spread engine', () => {
   })
 })
 
+
+describe('instrument handles', () => {
+  test('a pair reads its instruments through handles, and looks an instrument up again once its handle is retired', async () => {
+    const rng = new Rng(11)
+    const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
+    type State = { quote: Quote | undefined; book: OrderBook | undefined; stats: undefined; retired: boolean }
+    /** A venue whose instruments are state records, as the venue actor's: `handle` hands them out. */
+    class HandleVenue extends FakeVenue {
+      readonly states = new Map<string, State>()
+      lookups = 0
+      handle(id: string) {
+        this.lookups++
+        return this.states.get(id)
+      }
+      publish(id: string): Quote {
+        const q = this.move(id, rng, clock.now())
+        let st = this.states.get(id)
+        if (st === undefined) this.states.set(id, (st = { quote: q, book: this.books.get(id), stats: undefined, retired: false }))
+        st.quote = q
+        st.book = this.books.get(id)
+        return q
+      }
+      /** The instrument leaves and comes back: a new state record, the old one retired. */
+      replace(id: string): void {
+        const old = this.states.get(id)!
+        old.retired = true
+        this.states.set(id, { quote: old.quote, book: old.book, stats: undefined, retired: false })
+      }
+    }
+    const venues = { venuep: new HandleVenue('venuep'), venuek: new HandleVenue('venuek') }
+    const [spec] = specs(rng, 1, 1)
+    venues.venuep.publish(spec!.venuep.instrumentId)
+    venues.venuek.publish(spec!.venuek.instrumentId)
+    const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+    engine.start()
+    engine.send({ type: 'pairs', specs: [spec!] })
+    const brute = () => computeRecord(1, spec!, venues, clock.now())
+    assert.deepEqual(engine.record(spec!.key), brute())
+    const lookups = venues.venuek.lookups
+    for (let i = 0; i < 5; i++) engine.send({ type: 'quotes', venue: 'venuek', quotes: [venues.venuek.publish(spec!.venuek.instrumentId)] })
+    assert.deepEqual(engine.record(spec!.key), brute())
+    assert.equal(venues.venuek.lookups, lookups, 'quotes read through the held handle, no lookups')
+
+    venues.venuek.replace(spec!.venuek.instrumentId)
+    const q = venues.venuek.publish(spec!.venuek.instrumentId)
+    engine.send({ type: 'quotes', venue: 'venuek', quotes: [q] })
+    assert.equal(venues.venuek.lookups, lookups + 1, 'the retired handle was replaced')
+    assert.deepEqual(engine.record(spec!.key), brute(), 'and the record uses the new state')
+    engine.stop()
+  })
+})
