@@ -104,6 +104,8 @@ export class VenueActor extends Actor<VenueMessage> {
   #publishSeq = 0
   /** Streamed instruments whose book currently has a snapshot (kept incrementally for readiness). */
   #synced = 0
+  /** Streamed instruments marked stale (kept incrementally: /readyz and /metrics read it often). */
+  #staleCount = 0
   #frame = 0
   #ready = false
   #feed: VenueFeed | undefined
@@ -168,13 +170,8 @@ export class VenueActor extends Actor<VenueMessage> {
     return this.#ready
   }
 
+  /** O(1): counts are kept as books sync and go stale, not recounted per call. */
   venueStatus(): VenueStatus {
-    let synced = 0
-    let stale = 0
-    for (const st of this.#instruments.values()) {
-      if (st.book.hasSnapshot) synced++
-      if (st.stale) stale++
-    }
     const c = this.#catalog
     return {
       venue: this.venue,
@@ -189,7 +186,7 @@ export class VenueActor extends Actor<VenueMessage> {
         fetchedAt: c?.fetchedAt,
         lastError: this.#catalogError,
       },
-      books: { instruments: this.#instruments.size, synced, stale },
+      books: { instruments: this.#instruments.size, synced: this.#synced, stale: this.#staleCount },
       feed: this.#feed?.status(),
     }
   }
@@ -202,7 +199,7 @@ export class VenueActor extends Actor<VenueMessage> {
     const demoted: Quote[] = []
     for (const st of this.#instruments.values()) {
       st.book.reset()
-      st.stale = true
+      this.#setStale(st, true)
       if (st.quote !== undefined && !st.quote.stale) {
         st.quote = { ...st.quote, stale: true, seq: ++this.#publishSeq }
         demoted.push(st.quote)
@@ -282,6 +279,7 @@ export class VenueActor extends Actor<VenueMessage> {
   #applyPlan(plan: InstrumentPlan<InstrumentState>, instruments: readonly string[]): Map<string, InstrumentState> {
     for (const st of plan.removed) {
       if (st.book.hasSnapshot) this.#synced--
+      if (st.stale) this.#staleCount--
       st.retired = true
     }
     this.#instruments = plan.next
@@ -301,7 +299,11 @@ export class VenueActor extends Actor<VenueMessage> {
     for (const [id, st] of this.#instruments) if (next.get(id) !== st) st.retired = true
     this.#instruments = next
     this.#synced = 0
-    for (const st of next.values()) if (st.book.hasSnapshot) this.#synced++
+    this.#staleCount = 0
+    for (const st of next.values()) {
+      if (st.book.hasSnapshot) this.#synced++
+      if (st.stale) this.#staleCount++
+    }
     if (this.#feed !== undefined) {
       this.#feed.setInstruments(instruments)
       this.#feedHasInstruments = true
@@ -331,7 +333,7 @@ export class VenueActor extends Actor<VenueMessage> {
           if (st === undefined) continue
           if (st.book.hasSnapshot) this.#synced--
           st.book.reset()
-          st.stale = true
+          this.#setStale(st, true)
           if (st.touchedInFrame !== frame) {
             st.touchedInFrame = frame
             touched.push(st)
@@ -346,7 +348,7 @@ export class VenueActor extends Actor<VenueMessage> {
         case 'snapshot':
           if (!st.book.hasSnapshot) this.#synced++
           st.book.applySnapshot(e.bids, e.asks)
-          st.stale = false
+          this.#setStale(st, false)
           break
         case 'level':
           st.book.setLevel(e.side, e.price, e.size)
@@ -432,6 +434,12 @@ export class VenueActor extends Actor<VenueMessage> {
     }
     st.quote = quote
     return quote
+  }
+
+  #setStale(st: InstrumentState, stale: boolean): void {
+    if (st.stale === stale) return
+    st.stale = stale
+    this.#staleCount += stale ? 1 : -1
   }
 
   #checkReady(): void {

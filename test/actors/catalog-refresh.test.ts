@@ -163,3 +163,40 @@ test('handles: live while the instrument is streamed, retired when it leaves, a 
   assert.deepEqual([b.retired, b2.retired], [true, false])
   actor.stop()
 })
+
+test('venueStatus counts (kept incrementally) equal a recount through stale marks, restarts and refreshes', async () => {
+  const venue = new FakeVenue()
+  const clock = new SimulatedClock(0)
+  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
+  const recount = () => {
+    const ids = [...'abcdefg'].filter((id) => actor.handle(id) !== undefined)
+    return {
+      instruments: ids.length,
+      synced: ids.filter((id) => actor.book(id)!.hasSnapshot).length,
+      stale: ids.filter((id) => actor.handle(id)!.stale).length,
+    }
+  }
+  const check = (what: string, expected: { instruments: number; synced: number; stale: number }) => {
+    assert.deepEqual(actor.venueStatus().books, recount(), `${what}: counts equal a recount`)
+    assert.deepEqual(actor.venueStatus().books, expected, what)
+  }
+  actor.start()
+  await waitFor(() => actor.catalog() !== undefined)
+  venue.emit(snap('a'), snap('b'), snap('c'))
+  check('all synced', { instruments: 3, synced: 3, stale: 0 })
+  venue.emit({ type: 'stale', instrumentIds: ['a', 'b'], reason: 'disconnect' })
+  venue.emit({ type: 'stale', instrumentIds: ['b'], reason: 'gap' })
+  check('two marked stale (one twice)', { instruments: 3, synced: 1, stale: 2 })
+  venue.current = catalog(['b', 'c', 'd'])
+  await refresh(actor, clock)
+  check('a stale book left, d arrived', { instruments: 3, synced: 1, stale: 1 })
+  venue.emit(snap('b'), snap('d'))
+  check('resynced', { instruments: 3, synced: 3, stale: 0 })
+  actor.stop()
+  actor.start()
+  await waitFor(() => venue.calls.length === 2 && venue.calls[1]!.length > 0)
+  check('a restart resets every book and marks it stale', { instruments: 3, synced: 0, stale: 3 })
+  venue.emit(snap('b'))
+  check('one resynced after the restart', { instruments: 3, synced: 1, stale: 2 })
+  actor.stop()
+})
