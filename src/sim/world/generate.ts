@@ -3,7 +3,7 @@ import { rebalance, SimBook } from './book-model.js'
 import { rawFair, venueFair, type DislocationLog } from './fair.js'
 import { Ledger } from './ledger.js'
 import { Rng, hashString } from './random.js'
-import { TEMPLATES, type QuestionSpec, type Template } from './templates.js'
+import { TEMPLATES, type QuestionSpec, type Template } from './templates/index.js'
 import { TradeStore } from './trade-store.js'
 import type {
   Contract,

@@ -1,0 +1,65 @@
+import * as N from '../names.js'
+import type { Rng } from '../random.js'
+import type { ContractSpec } from './types.js'
+
+export const DAY_MS = 86_400_000
+
+export function person(rng: Rng): string {
+  return `${rng.pick(N.FIRST_NAMES)} ${rng.pick(N.LAST_NAMES)}`
+}
+
+export function distinct<T>(rng: Rng, n: number, make: () => T, keyOf: (t: T) => string = String): T[] {
+  const out = new Map<string, T>()
+  for (let guard = 0; out.size < n && guard < n * 20; guard++) {
+    const t = make()
+    out.set(keyOf(t), t)
+  }
+  return [...out.values()]
+}
+
+export function suffixOf(label: string): string {
+  const words = label.toUpperCase().replace(/[^A-Z0-9 ]/g, '').split(' ').filter(Boolean)
+  return (words[words.length - 1] ?? 'X').slice(0, 6)
+}
+
+export function multiBases(rng: Rng, n: number): number[] {
+  // A favourite, a few contenders and long shots: logits spread so probabilities look like real books.
+  return Array.from({ length: n }, (_, i) => (i === 0 ? 1.2 : 0) + rng.normal() * 0.9 - i * 0.35)
+}
+
+export function binaryContract(label = 'Yes'): ContractSpec {
+  return { label, onVenuep: true, onVenuek: true, venuepLabel: label, venuekLabel: label, venuekSuffix: 'YES' }
+}
+
+export function candidateContracts(labels: string[], venuekLabel: (l: string) => string = (l) => l): ContractSpec[] {
+  const used = new Set<string>()
+  return labels.map((label) => {
+    let suffix = suffixOf(label)
+    while (used.has(suffix)) suffix += 'X'
+    used.add(suffix)
+    return { label, onVenuep: true, onVenuek: true, venuepLabel: label, venuekLabel: venuekLabel(label), venuekSuffix: suffix }
+  })
+}
+
+export function fmtMoney(x: number): string {
+  if (x < 1) return `$${x.toFixed(3).replace(/0+$/, '')}`
+  // Manual grouping: Number#toLocaleString is slow enough to dominate world generation.
+  const [int, frac] = (Math.round(x * 100) / 100).toString().split('.') as [string, string | undefined]
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return frac === undefined ? `$${grouped}` : `$${grouped}.${frac}`
+}
+
+/** Thresholds around a level; each venue lists an overlapping subset, as real ladders differ. */
+export function ladder(level: number, stepFraction: number, rng: Rng): { values: number[]; onP: boolean[]; onK: boolean[] } {
+  const rawStep = level * stepFraction
+  const magnitude = 10 ** Math.floor(Math.log10(rawStep))
+  const step = Math.max(magnitude, Math.round(rawStep / magnitude) * magnitude)
+  const center = Math.round(level / step) * step
+  const count = rng.int(5, 8)
+  const values: number[] = []
+  for (let i = 0; i < count; i++) values.push(Number((center + (i - Math.floor(count / 2)) * step).toPrecision(10)))
+  const offsetP = rng.int(0, 1)
+  const onP = values.map((_, i) => i >= offsetP && i < count - (1 - offsetP))
+  const onK = values.map((_, i) => (i + 1) % 4 !== 0 || i === 0)
+  return { values, onP, onK }
+}
