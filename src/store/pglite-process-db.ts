@@ -153,7 +153,9 @@ export class PGliteProcessDb implements Db {
   }
 
   #start(): StoreChild {
-    const proc = fork(STORE_PROCESS, [this.#o.dir], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    // The service's Node flags carry over (heap limits, profiling), except a debugger port the service holds.
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--inspect'))
+    const proc = fork(STORE_PROCESS, [this.#o.dir], { serialization: 'advanced', execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     const pending = new Map<number, Pending>()
     let ready!: () => void
     let failed!: (err: Error) => void
