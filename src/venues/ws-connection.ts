@@ -2,7 +2,6 @@ import WebSocket from 'ws'
 import { backoffDelayMs } from '../core/backoff.js'
 import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
-import { framePump, type FrameTarget } from './frame-pump.js'
 
 /**
  * One long-lived venue WebSocket: connect, (re)subscribe on open, optional text keepalive, stale detection and
@@ -11,10 +10,6 @@ import { framePump, type FrameTarget } from './frame-pump.js'
  *
  * Liveness: any inbound frame, PONG or protocol ping counts. A socket silent for `staleAfterMs` is declared
  * stale and replaced, even if the TCP connection looks open (the venue may stall with the socket open).
- *
- * Frames reach `onMessage` through the shared frame pump (frame-pump.ts): at once while the event loop's turn has
- * budget, else in a later turn, in order. A frame of a socket that was lost meanwhile is dropped: the feed has
- * been told (`onDown`) and resyncs from fresh snapshots.
  */
 export interface WsConnectionOptions {
   readonly name: string
@@ -46,7 +41,7 @@ export interface WsConnectionCounters {
   lastFrameAt: number | undefined
 }
 
-export class WsConnection implements FrameTarget<WebSocket> {
+export class WsConnection {
   readonly #o: WsConnectionOptions
   #socket: WebSocket | undefined
   #closed = false
@@ -143,7 +138,13 @@ export class WsConnection implements FrameTarget<WebSocket> {
       this.counters.framesReceived++
       this.counters.lastFrameAt = now
       if (isBinary) return
-      framePump.deliver(this, socket, typeof data === 'string' ? data : data.toString(), now)
+      try {
+        o.onMessage(typeof data === 'string' ? data : data.toString(), now)
+      } catch (err) {
+        // A feed bug must not escape into the socket's event handler, nor leave books half-applied: resync.
+        o.log.error({ err, feed: o.name }, 'frame handler failed: resyncing')
+        this.restart('frame handler failed')
+      }
     })
     socket.on('ping', () => {
       if (this.#socket === socket) this.#lastActivity = o.clock.now()
@@ -160,18 +161,6 @@ export class WsConnection implements FrameTarget<WebSocket> {
       this.#lost(socket, `error: ${err.message}`)
     })
     socket.on('close', (code) => this.#lost(socket, `closed (${code})`))
-  }
-
-  /** A frame off the pump: handled only if its socket is still this connection's. */
-  handleFrame(socket: WebSocket, data: string, receivedAt: number): void {
-    if (this.#socket !== socket || this.#closed) return
-    try {
-      this.#o.onMessage(data, receivedAt)
-    } catch (err) {
-      // A feed bug must not take the process down, nor leave books half-applied: resync from snapshots.
-      this.#o.log.error({ err, feed: this.#o.name }, 'frame handler failed: resyncing')
-      this.restart('frame handler failed')
-    }
   }
 
   #lost(socket: WebSocket, reason: string): void {
