@@ -76,6 +76,16 @@ class FakeVenue {
 
 const snap = (id: string): FeedEvent => ({ type: 'snapshot', instrumentId: id, bids: [[P(0.4), P(10)]], asks: [[P(0.45), P(5)]], venueTs: 900 })
 
+/** An actor over a FakeVenue, started, its first catalog installed. */
+async function startedActor(): Promise<{ venue: FakeVenue; clock: SimulatedClock; actor: VenueActor }> {
+  const venue = new FakeVenue()
+  const clock = new SimulatedClock(0)
+  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
+  actor.start()
+  await waitFor(() => actor.catalog() !== undefined)
+  return { venue, clock, actor }
+}
+
 async function refresh(actor: VenueActor, clock: SimulatedClock): Promise<void> {
   const version = actor.catalog()?.version ?? 0
   clock.increment(60_000)
@@ -83,11 +93,7 @@ async function refresh(actor: VenueActor, clock: SimulatedClock): Promise<void> 
 }
 
 test('a refresh tells a feed only the difference, and nothing when the streamed set did not change', async () => {
-  const venue = new FakeVenue()
-  const clock = new SimulatedClock(0)
-  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
-  actor.start()
-  await waitFor(() => actor.catalog() !== undefined)
+  const { venue, clock, actor } = await startedActor()
   assert.deepEqual(venue.calls, [[['set', ['a', 'b', 'c']]]], 'a new feed gets the whole list')
 
   venue.current = catalog(['c', 'a', 'b'], ['z'])
@@ -105,11 +111,7 @@ test('a refresh tells a feed only the difference, and nothing when the streamed 
 })
 
 test('after a restart the new feed gets the whole list again, and kept books keep their state', async () => {
-  const venue = new FakeVenue()
-  const clock = new SimulatedClock(0)
-  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
-  actor.start()
-  await waitFor(() => actor.catalog() !== undefined)
+  const { venue, clock, actor } = await startedActor()
   venue.emit(snap('a'))
   const bookA = actor.book('a')
   actor.stop()
@@ -122,11 +124,7 @@ test('after a restart the new feed gets the whole list again, and kept books kee
 })
 
 test('readiness counts only the books still streamed: a synced book that left does not count', async () => {
-  const venue = new FakeVenue()
-  const clock = new SimulatedClock(0)
-  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
-  actor.start()
-  await waitFor(() => actor.catalog() !== undefined)
+  const { venue, clock, actor } = await startedActor()
   venue.emit(snap('a'), snap('b'))
   assert.equal(actor.ready, false, 'c has no book yet')
   venue.current = catalog(['b', 'c', 'd'])
@@ -141,11 +139,7 @@ test('readiness counts only the books still streamed: a synced book that left do
 })
 
 test('handles: live while the instrument is streamed, retired when it leaves, a new one when it returns', async () => {
-  const venue = new FakeVenue()
-  const clock = new SimulatedClock(0)
-  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
-  actor.start()
-  await waitFor(() => actor.catalog() !== undefined)
+  const { venue, clock, actor } = await startedActor()
   const a = actor.handle('a')!
   const b = actor.handle('b')!
   venue.emit(snap('a'), snap('b'))
@@ -165,9 +159,7 @@ test('handles: live while the instrument is streamed, retired when it leaves, a 
 })
 
 test('venueStatus counts (kept incrementally) equal a recount through stale marks, restarts and refreshes', async () => {
-  const venue = new FakeVenue()
-  const clock = new SimulatedClock(0)
-  const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
+  const { venue, clock, actor } = await startedActor()
   const recount = () => {
     const ids = [...'abcdefg'].filter((id) => actor.handle(id) !== undefined)
     return {
@@ -180,8 +172,6 @@ test('venueStatus counts (kept incrementally) equal a recount through stale mark
     assert.deepEqual(actor.venueStatus().books, recount(), `${what}: counts equal a recount`)
     assert.deepEqual(actor.venueStatus().books, expected, what)
   }
-  actor.start()
-  await waitFor(() => actor.catalog() !== undefined)
   venue.emit(snap('a'), snap('b'), snap('c'))
   check('all synced', { instruments: 3, synced: 3, stale: 0 })
   venue.emit({ type: 'stale', instrumentIds: ['a', 'b'], reason: 'disconnect' })

@@ -122,12 +122,10 @@ export class Upstream {
     return spec.key ?? `${this.name}:${this.#http.url(spec.path, spec.query).href}`
   }
 
-  /** The cached answer, synchronously, or undefined: the fast path of cached reads (no promise, no await). */
-  peek<T>(spec: Pick<FetchSpec<T>, 'path' | 'query' | 'key'>): T | undefined {
-    return this.peekEntry<T>(spec)?.value
-  }
-
-  /** As `peek`, with the cache entry's expiry (epoch ms on the upstream's clock). */
+  /**
+   * The cached answer with its expiry (epoch ms on the upstream's clock), synchronously, or undefined: the fast
+   * path of cached reads (no promise, no await).
+   */
   peekEntry<T>(spec: Pick<FetchSpec<T>, 'path' | 'query' | 'key'>): { readonly value: T; readonly expiresAt: number } | undefined {
     const entry = this.#cache.entry<T>(this.keyOf(spec))
     if (entry !== undefined) this.#hits++
