@@ -1,4 +1,4 @@
-import { describePinning, type FeedRates, type HttpReport, type ServerRun, type ThroughputResult, ATTEMPTS_PER_PAIR, FOREIGN_LIMIT, MIN_MARKETS_PER_VENUE, MIN_QUOTE_CHANGES_PER_SEC, PINNINGS } from './http.bench.js'
+import { describePinning, type FeedRates, type HttpReport, type ServerRun, type ThroughputResult, ATTEMPTS_PER_PAIR, FOREIGN_LIMIT, pct, MIN_MARKETS_PER_VENUE, MIN_QUOTE_CHANGES_PER_SEC, PINNINGS } from './http.bench.js'
 
 /** Turns the HTTP bench's report into RESULTS.md rows (the shape run.ts tabulates) and its method paragraph. */
 export interface ReportRow {
@@ -74,7 +74,11 @@ function feedSummary(t: ThroughputResult): { text: string; minRecomputes: number
     text:
       `the spread engine recomputed **${each((f) => f.recomputesPerSec)} pairs/s** on quote changes of matched instruments (per run; median of 1 s samples of /metrics), ` +
       `the feeds ${each((f) => f.framesPerSec)} frames/s, and the page was rebuilt ${each((f) => f.pageMissesPerSec, 1)} times/s; max actor mailbox ${Math.max(...feeds.map((f) => f.maxMailbox))}; ` +
-      `the simulator used ${t.service.map((r) => r.simCores.toFixed(2)).join(', ')} cores`,
+      `the simulator used ${t.service.map((r) => r.simCores.toFixed(2)).join(', ')} cores. ` +
+      // The pinning gives wrk and the boosted simulator one CPU between them; when wrk gets less of it than in the
+      // bare runs, req/s measures the client. Server CPU per request (the feeds' share included) shows the server.
+      `wrk had ${t.bare.map((r) => pct(r.wrk.wrkCpu)).join(', ')} of its CPU in the bare runs and ${t.service.map((r) => pct(r.wrk.wrkCpu)).join(', ')} in the service runs; ` +
+      `server CPU per request: bare ${t.bare.map(cpuPerRequest).join(', ')}, service ${t.service.map(cpuPerRequest).join(', ')} (the feeds included)`,
     minRecomputes: Math.min(...feeds.map((f) => f.recomputesPerSec)),
   }
 }
@@ -87,7 +91,7 @@ export function httpLead(r: HttpReport): string[] {
     b === undefined
       ? "live feeds on at the simulator's default rates."
       : `live feeds on at the simulator's default rates, which give ${count(Math.round(b.idle.framesPerSec))} frames/s and ${count(Math.round(b.idle.recomputesPerSec))} quote changes/s of matched instruments (spread recomputations/s in /metrics, no HTTP load). ` +
-        `For the service runs the simulator (\`bench/sim-child.ts\`) adds ${count(b.perSec)} trades/s on markets listed on both venues, each followed by that book's refill: ` +
+        `For the service runs the simulator (\`bench/sim-child.ts\`) adds ${count(b.perSec)} top-of-book changes/s (the best bid or ask of a random market listed on both venues re-sized, spread over 5 ms ticks): ` +
         `${count(Math.round(b.boosted.framesPerSec))} frames/s and ${count(Math.round(b.boosted.recomputesPerSec))} quote changes/s of matched instruments with no HTTP load, the simulator then using ${b.boosted.simCores.toFixed(2)} cores and the service ${b.boosted.serviceCores.toFixed(2)} cores (idle: ${b.idle.serviceCores.toFixed(2)}). ` +
         'The boost is off during the bare runs, so the bare server has its core to itself as in the HTTP section.'
   return [
@@ -145,4 +149,9 @@ function ms(x: number): string {
 
 function bytes(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(2)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} B`
+}
+
+/** Server CPU time per response over a run, the feeds' share included (µs). */
+function cpuPerRequest(r: ServerRun): string {
+  return `${((r.serverCores * 1e6) / r.wrk.requestsPerSec).toFixed(1)} µs`
 }

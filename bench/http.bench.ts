@@ -206,7 +206,7 @@ export interface HttpBenchOptions {
   /** The latency scenario; null runs none. */
   readonly sitemap?: LatencyScenario | null
   /**
-   * Start the simulator as bench/sim-child.ts with a boost of this many trades + book refills per second on
+   * Start the simulator as bench/sim-child.ts with a boost of this many top-of-book changes per second on
    * matched markets, switched on around the service runs of `boost` scenarios.
    */
   readonly simBoostPerSec?: number
@@ -727,6 +727,6 @@ function mean(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length
 }
 
-function pct(share: number): string {
+export function pct(share: number): string {
   return `${(share * 100).toFixed(0)}%`
 }

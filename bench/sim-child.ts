@@ -12,11 +12,12 @@ import { Rng } from '../src/sim/world/random.js'
  * a book already at its fair-value ladder has nothing to move).
  *
  * SIGUSR2 toggles the boost; each toggle prints `boost on` or `boost off`. Boosted, BENCH_SIM_BOOST_PER_SEC times
- * a second, on the engine's step period, the simulator's own engine takes a trade on a random market of a question
- * listed on both venues (`SimEngine.tradeVenuep`/`tradeVenuek`: the top level shrinks, a trade prints) and then
- * moves that book back toward its fair value (`moveVenuepBook`/`moveVenuekBook`: the level refills), so nearly
- * every boost step changes a matched pair's top of book, i.e. reaches the spread engine as a quote change. The
- * service starts against the default rates, and benches boost only around the runs that need it.
+ * a second the simulator's own engine re-sizes the best bid or best ask of a random market of a question listed
+ * on both venues (`SimEngine.churnVenuepTop`/`churnVenuekTop`: order churn at the top of the book), so every
+ * boost change is one book event that moves a matched instrument's quote, i.e. reaches the spread engine as a
+ * quote change. The changes are spread over BOOST_TICK_MS ticks: a venue's feed is a stream, not the 50 ms
+ * bursts of the engine's own step. The service starts against the default rates, and benches boost only around
+ * the runs that need it.
  */
 const config = loadConfig()
 const sim = await startSimulator({ config: config.sim, clock: systemClock, portsFromConfig: true })
@@ -30,6 +31,7 @@ const vkMatched = world.vkMarkets.filter((m) => shared.has(m.contract.key) && wo
 const rng = new Rng(7)
 /** Same catch-up bound as the engine's step: a stalled process does not fire a burst afterwards. */
 const MAX_CATCH_UP_SEC = 2
+const BOOST_TICK_MS = 5
 let boost: NodeJS.Timeout | undefined
 process.on('SIGUSR2', () => {
   if (boost !== undefined) {
@@ -45,21 +47,14 @@ process.on('SIGUSR2', () => {
     carry += boostPerSec * Math.min(MAX_CATCH_UP_SEC, (now - last) / 1000)
     last = now
     for (; carry >= 1; carry--) {
-      if (rng.chance(0.5)) {
-        const m = rng.pick(vpMatched)
-        sim.engine.tradeVenuep(m, now)
-        sim.engine.moveVenuepBook(m, now)
-      } else {
-        const m = rng.pick(vkMatched)
-        sim.engine.tradeVenuek(m, now)
-        sim.engine.moveVenuekBook(m, now)
-      }
+      if (rng.chance(0.5)) sim.engine.churnVenuepTop(rng.pick(vpMatched), now)
+      else sim.engine.churnVenuekTop(rng.pick(vkMatched), now)
     }
-  }, config.sim.stepMs)
+  }, BOOST_TICK_MS)
   process.stdout.write('boost on\n')
 })
 
-process.stdout.write(`# ${sim.description}; boost of ${boostPerSec} trades + refills/s on ${vpMatched.length} + ${vkMatched.length} matched markets on SIGUSR2\n${Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n')}\n# then: npm start\n`)
+process.stdout.write(`# ${sim.description}; boost of ${boostPerSec} top-of-book changes/s on ${vpMatched.length} + ${vkMatched.length} matched markets on SIGUSR2\n${Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n')}\n# then: npm start\n`)
 const stop = (): void => {
   clearInterval(boost)
   sim.close().then(

@@ -11,13 +11,14 @@ import { log, measuredLead, ns, type Row, type SectionDef } from './section.js'
 const MAX_MEDIAN_NS = 5_000
 const MAX_GROWTH = 1.5
 /**
- * Trades (each followed by its book's refill) per second that bench/sim-child.ts adds on matched markets during
- * the service runs. At the 33,000-question world, with no HTTP load, 2,500/s gives ~7,300 quote changes/s of
- * matched instruments for ~0.7 cores of simulator. During the service runs on a 2-vCPU machine the simulator
- * shares CPU 1 with wrk and delivers less (the row reports what the engine saw); a higher boost does not help
- * then, a core of its own does (BENCH_HTTP_PINNING=split-3). BENCH_SPREADS_BOOST overrides it.
+ * Top-of-book changes per second that bench/sim-child.ts adds on matched markets during the service runs (each
+ * re-sizes the best bid or ask of one book: one frame on venuep, a delta and a ticker frame on venuek). At the
+ * 33,000-question world, with no HTTP load, 5,000/s gives ~6,000 quote changes/s of matched instruments (a venuep
+ * change moves both tokens' quotes, and some markets are matched on both tokens). During the service runs on a
+ * 2-vCPU machine the simulator shares CPU 1 with wrk (the row reports what the engine saw; a core of its own:
+ * BENCH_HTTP_PINNING=split-3). BENCH_SPREADS_BOOST overrides it.
  */
-const BOOST_PER_SEC = Number(process.env.BENCH_SPREADS_BOOST ?? '') || 2_500
+const BOOST_PER_SEC = Number(process.env.BENCH_SPREADS_BOOST ?? '') || 5_000
 /** Its own ports: the HTTP section's simulator and service may still be shutting down. */
 const SERVICE_PORT = 18_093
 const SIM_PORT_BASE = 17_311
@@ -32,7 +33,7 @@ export const spreadsSection: SectionDef = {
     '  p50 and p99 of single calls (timer overhead included), at 1,000, 10,000 and 100,000 pairs.',
     '- **Top spreads over HTTP** (`bench/http.bench.ts`, `SPREADS_TOP_SCENARIO`; alone: `node dist/bench/run.js spreads`): as',
     '  the HTTP section (same world, key, pinning, wrk, pairs and refresh gate), with the simulator started as `bench/sim-child.ts`',
-    '  and its boost (trades plus book refills on markets listed on both venues) on for the service\'s warm-up and runs; quote',
+    '  and its boost (top-of-book changes on markets listed on both venues, in 5 ms ticks) on for the service\'s warm-up and runs; quote',
     '  changes/s are the spread engine\'s pair recomputations/s from `/metrics`, sampled every second during each service run',
     '  (median of the samples, so the once-a-minute re-score of every pair is left out). The bare server returns one snapshot',
     '  of the top list, which the service rebuilds whenever a listed pair changes (rebuilds/s in the row).',
@@ -41,7 +42,7 @@ export const spreadsSection: SectionDef = {
     log('spread engine: quote change → updated ranking at 1,000 / 10,000 / 100,000 pairs')
     const engine = await benchSpreadEngine()
     const rows: Row[] = engineRows(engine)
-    log(`HTTP: /spreads/top, service vs bare uWS, with the simulator boosted by ${BOOST_PER_SEC} trades/s on matched markets`)
+    log(`HTTP: /spreads/top, service vs bare uWS, with the simulator boosted by ${BOOST_PER_SEC} top-of-book changes/s on matched markets`)
     const report = await benchHttp({
       scenarios: [SPREADS_TOP_SCENARIO],
       sitemap: null,

@@ -112,6 +112,7 @@ describe('venuek simulator WebSocket v2', () => {
     for (let round = 0; round < 30; round++) {
       for (const m of chosen) move(m)
       if (round % 4 === 0) fx.engine.tradeVenuek(chosen[round % 3]!, fx.clock.now())
+      if (round % 3 === 0) fx.engine.churnVenuekTop(chosen[round % 3]!, fx.clock.now())
     }
     const frames = await c.sync()
     let seq = snapshots.length

@@ -496,6 +496,7 @@ describe('clob market websocket', () => {
     for (const m of markets.slice(0, 5)) {
       engine.moveVenuepBook(m, clock.now())
       engine.tradeVenuep(m, clock.now())
+      engine.churnVenuepTop(m, clock.now())
     }
     await ws.barrier()
 

@@ -6,8 +6,23 @@ import { MICROS_PER_UNIT } from '../../core/numbers.js'
  * helpers here produce exactly those forms so every endpoint agrees byte for byte.
  */
 
+const microsCache = new Map<number, string>()
+const MICROS_CACHE_MAX = 200_000
+
 /** Integer micro-units → shortest decimal string: 470000 → "0.47", 1500000000 → "1500", 0 → "0". */
 export function fmtMicros(micros: number): string {
+  // Every book change re-hashes both tokens' whole books (price_change entries carry the hash), so the same
+  // prices and sizes are formatted over and over: a bounded cache keeps that off the simulator's busy path.
+  let s = microsCache.get(micros)
+  if (s === undefined) {
+    s = formatMicros(micros)
+    if (microsCache.size >= MICROS_CACHE_MAX) microsCache.clear()
+    microsCache.set(micros, s)
+  }
+  return s
+}
+
+function formatMicros(micros: number): string {
   const negative = micros < 0
   const abs = Math.abs(Math.round(micros))
   const int = Math.floor(abs / MICROS_PER_UNIT)

@@ -133,6 +133,35 @@ export class SimEngine {
     this.#emit({ type: 'vk_book', market: m, book, changes, ts: now })
   }
 
+  /**
+   * Order churn at the top of a venuep book: the best bid or best ask level is re-sized (orders added or
+   * cancelled there), one book event whose only change is the top of book. The most common real book update.
+   */
+  churnVenuepTop(m: VpMarket, now: number): void {
+    const book = this.#world.vpBooks.get(m.conditionId)
+    if (book !== undefined) this.#churnTop(book, m.contract, now, (changes) => this.#emit({ type: 'vp_book', market: m, book, changes, ts: now }))
+  }
+
+  /** venuek's `churnVenuepTop`. */
+  churnVenuekTop(m: VkMarket, now: number): void {
+    const book = this.#world.vkBooks.get(m.ticker)
+    if (book !== undefined) this.#churnTop(book, m.contract, now, (changes) => this.#emit({ type: 'vk_book', market: m, book, changes, ts: now }))
+  }
+
+  #churnTop(book: SimBook, contract: Contract, now: number, emit: (changes: LevelChange[]) => void): void {
+    const side = this.#rng.chance(0.5) ? 'bid' : 'ask'
+    const price = side === 'bid' ? book.bestBid() : book.bestAsk()
+    if (price === undefined) return
+    // Between a fifth and twice the contract's typical level size, in whole cents of a share like the ladder.
+    const size = Math.max(1, Math.round(contract.depthSize * (0.2 + this.#rng.next() * 1.8) * 100)) * (MICROS_PER_UNIT / 100)
+    const changes: LevelChange[] = []
+    book.set(side, price, size, changes)
+    if (changes.length === 0) return
+    book.updatedAt = now
+    this.counters.bookChanges++
+    emit(changes)
+  }
+
   randomTrade(now: number): void {
     const total = this.#activeVp.length + this.#activeVk.length
     if (total === 0) return
