@@ -1,5 +1,5 @@
-import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
+import { TickCork } from '../tick-cork.js'
 import type { VkMarket } from '../world/types.js'
 import { bidsOnly } from './book-view.js'
 import type { VenuekState } from './market-state.js'
@@ -35,39 +35,22 @@ export class WsSession implements SubscriptionOwner {
   readonly #host: SessionHost
   readonly #subs = new Map<number, Subscription>()
   #nextSid = 1
-  #corked = false
+  readonly #cork: TickCork
 
   constructor(socket: WebSocket, host: SessionHost) {
     this.#socket = socket
     this.#host = host
+    this.#cork = new TickCork(socket)
   }
 
   send(text: string): void {
     if (this.#host.stalled || this.#socket.readyState !== this.#socket.OPEN) return
-    this.#cork()
+    this.#cork.cork()
     this.#socket.send(text)
     if (this.#socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.#host.onSlowConsumer()
       this.#socket.terminate()
     }
-  }
-
-  /**
-   * Batches every frame of the current tick into one write. ws corks and uncorks the TCP socket around each
-   * frame; nested under this cork, an engine step's hundreds of frames leave as one writev instead of one
-   * syscall per frame (which measured ~10 µs a frame). ws keeps the socket in `_socket`; if that ever changes,
-   * frames are simply written one by one.
-   */
-  #cork(): void {
-    if (this.#corked) return
-    const raw = (this.#socket as unknown as { _socket?: Partial<Duplex> })._socket
-    if (typeof raw?.cork !== 'function' || typeof raw.uncork !== 'function') return
-    raw.cork()
-    this.#corked = true
-    process.nextTick(() => {
-      this.#corked = false
-      raw.uncork?.()
-    })
   }
 
   subscriptions(): IterableIterator<Subscription> {

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import type { FaultPlan } from '../faults.js'
+import { TickCork } from '../tick-cork.js'
 import type { EngineEvent, SimEngine } from '../world/engine.js'
 import type { World } from '../world/generate.js'
 import { bookOfToken, type TokenIndex } from './book-view.js'
@@ -30,9 +31,12 @@ class Connection {
   /** Assets subscribed past the limit: acknowledged with a book, then silent. */
   readonly overflow = new Set<string>()
   custom = false
+  /** An engine event fans out to many assets: the tick's frames go out in one write. */
+  readonly cork: TickCork
 
   constructor(socket: WebSocket) {
     this.socket = socket
+    this.cork = new TickCork(socket)
   }
 }
 
@@ -176,6 +180,7 @@ export class ClobWsServer {
       socket.terminate()
       return
     }
+    conn.cork.cork()
     socket.send(text)
     this.counters.framesSent++
   }
