@@ -33,7 +33,7 @@ export const spreadsSection: SectionDef = {
     '  p50 and p99 of single calls (timer overhead included), at 1,000, 10,000 and 100,000 pairs.',
     '- **Top spreads over HTTP** (`bench/http.bench.ts`, `SPREADS_TOP_SCENARIO`; alone: `node dist/bench/run.js spreads`): as',
     '  the HTTP section (same world, key, pinning, wrk, pairs and refresh gate), with the simulator started as `bench/sim-child.ts`',
-    '  and its boost (top-of-book changes on markets listed on both venues, in 5 ms ticks) on for the service\'s warm-up and runs; quote',
+    '  and its boost (top-of-book changes on markets listed on both venues, in 5 ms ticks) on for the service\'s warm-up and the runs of both servers; quote',
     '  changes/s are the spread engine\'s pair recomputations/s from `/metrics`, sampled every second during each service run',
     '  (median of the samples, so the once-a-minute re-score of every pair is left out). The bare server returns one snapshot',
     '  of the top list, which the service rebuilds whenever a listed pair changes (rebuilds/s in the row).',
