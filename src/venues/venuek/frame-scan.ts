@@ -1,4 +1,5 @@
 import type { KDeltaMsg, KEnvelope } from './wire.js'
+import { JSON_INT, JSON_NUMBER, JSON_PLAIN_STRING, JSON_PLAIN_STRING_NO_BRACE, JSON_WS } from '../json-layout.js'
 
 /**
  * Fast path for venuek's commonest frame, an `orderbook_delta` in the venue's documented layout (venuek.md
@@ -79,12 +80,11 @@ function integerAt(s: string, a: number): number {
   return negative ? -n : n
 }
 
-// String contents JSON.parse reads as they are (no escapes, no control characters), with and without `}`.
-const S = '[^"\\\\\\x00-\\x1f]*'
-const SX = '[^"\\\\\\x00-\\x1f}]*'
-const INT = '-?(?:0|[1-9][0-9]*)'
-const NUMBER = `${INT}(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`
+const S = JSON_PLAIN_STRING
+const SX = JSON_PLAIN_STRING_NO_BRACE
+const INT = JSON_INT
+const NUMBER = JSON_NUMBER
 const OTHER = `,"(?!(?:market_ticker|price_dollars|delta_fp|side|ts_ms)")${SX}":(?:"${SX}"|${NUMBER}|true|false|null)`
 const MSG = `\\{"market_ticker":"${S}","market_id":"${S}","price_dollars":"${S}","delta_fp":"${S}","side":"${S}","ts":"${S}","ts_ms":${INT}(?:${OTHER})*\\}`
-const WS = '[ \\t\\n\\r]*'
+const WS = JSON_WS
 const FRAME = new RegExp(`^${WS}\\{"type":"orderbook_delta","sid":${INT},"seq":${INT},"msg":${MSG}\\}${WS}$`)

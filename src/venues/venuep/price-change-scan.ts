@@ -1,4 +1,5 @@
 import { MICROS_PER_UNIT, parseInteger, parseMicros } from '../../core/numbers.js'
+import { JSON_NUMBER, JSON_PLAIN_STRING, JSON_PLAIN_STRING_NO_BRACE, JSON_WS } from '../json-layout.js'
 import type { FeedEvent } from '../types.js'
 
 /**
@@ -52,14 +53,13 @@ const ZERO = 48
 const DOT = 46
 const B = 66
 
-// String contents JSON.parse reads as they are (no escapes, no control characters), with and without `}`.
-const S = '[^"\\\\\\x00-\\x1f]*'
-const SX = '[^"\\\\\\x00-\\x1f}]*'
-const NUMBER = '-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?'
+const S = JSON_PLAIN_STRING
+const SX = JSON_PLAIN_STRING_NO_BRACE
+const NUMBER = JSON_NUMBER
 const OTHER = `,"(?!(?:asset_id|price|size|side)")${SX}":(?:"${SX}"|${NUMBER}|true|false|null)`
 const ENTRY = `\\{"asset_id":"${S}","price":"${S}","size":"${S}","side":"(?:BUY|SELL)"(?:${OTHER})*\\}`
 const MESSAGE = `\\{"event_type":"price_change","market":"${S}","price_changes":\\[(?:${ENTRY}(?:,${ENTRY})*)?\\],"timestamp":"${S}"\\}`
-const WS = '[ \\t\\n\\r]*'
+const WS = JSON_WS
 const FRAME = new RegExp(`^${WS}(?:${MESSAGE}|\\[${MESSAGE}(?:,${MESSAGE})*\\])${WS}$`)
 
 // Fixed parts of the layout, by length.
