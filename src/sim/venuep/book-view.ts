@@ -84,11 +84,11 @@ export function lastTrade(world: World, market: VpMarket, index: TokenIndex): La
 export function bookSummary(world: World, market: VpMarket, index: TokenIndex, book: SimBook): OrderBookSummary {
   const { bids, asks } = tokenLevels(book, index)
   const last = lastTrade(world, market, index)
-  const summary: OrderBookSummary = {
+  return {
     market: market.conditionId,
     asset_id: market.tokenIds[index],
     timestamp: String(book.updatedAt),
-    hash: '',
+    hash: bookHash(world, market, index, book),
     bids: bids.map(([p, s]) => ({ price: fmtMicros(p), size: fmtMicros(s) })),
     asks: asks.map(([p, s]) => ({ price: fmtMicros(p), size: fmtMicros(s) })),
     min_order_size: fmtNum(market.minOrderSize),
@@ -97,8 +97,31 @@ export function bookSummary(world: World, market: VpMarket, index: TokenIndex, b
     // Unknown stays empty rather than a made-up price; lenient parsers read "" as "no value".
     last_trade_price: last === undefined ? '' : fmtNum(last.price),
   }
-  summary.hash = createHash('sha1').update(JSON.stringify(summary)).digest('hex')
-  return summary
+}
+
+/**
+ * The summary's hash: SHA-1 of the summary's JSON (JSON.stringify's text, keys in OrderBookSummary's order)
+ * with `hash: ""`, written out directly. Every book change sends both tokens' hashes (price_change entries
+ * carry them), so this runs twice per change; building the summary objects and stringifying them cost the
+ * simulator most of a core under the benches' load. The official client recomputes it in the tests.
+ */
+export function bookHash(world: World, market: VpMarket, index: TokenIndex, book: SimBook): string {
+  const { bids, asks } = tokenLevels(book, index)
+  const last = lastTrade(world, market, index)
+  // Formatted prices and sizes are digits, '.' and '-', which JSON writes as they are.
+  const levels = (side: Levels): string => {
+    let out = ''
+    for (let i = 0; i < side.length; i++) {
+      const [p, s] = side[i] as [number, number]
+      out += `${i === 0 ? '' : ','}{"price":"${fmtMicros(p)}","size":"${fmtMicros(s)}"}`
+    }
+    return out
+  }
+  const json =
+    `{"market":${JSON.stringify(market.conditionId)},"asset_id":${JSON.stringify(market.tokenIds[index])},"timestamp":"${book.updatedAt}","hash":""` +
+    `,"bids":[${levels(bids)}],"asks":[${levels(asks)}],"min_order_size":${JSON.stringify(fmtNum(market.minOrderSize))}` +
+    `,"tick_size":"${fmtMicros(book.tickMicros)}","neg_risk":${market.event.negRisk},"last_trade_price":${JSON.stringify(last === undefined ? '' : fmtNum(last.price))}}`
+  return createHash('sha1').update(json).digest('hex')
 }
 
 /** The live book behind a token id, or undefined for unknown tokens and closed/resolved markets. */

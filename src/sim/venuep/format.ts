@@ -6,30 +6,21 @@ import { MICROS_PER_UNIT } from '../../core/numbers.js'
  * helpers here produce exactly those forms so every endpoint agrees byte for byte.
  */
 
-const microsCache = new Map<number, string>()
-const MICROS_CACHE_MAX = 200_000
-
 /** Integer micro-units → shortest decimal string: 470000 → "0.47", 1500000000 → "1500", 0 → "0". */
 export function fmtMicros(micros: number): string {
-  // Every book change re-hashes both tokens' whole books (price_change entries carry the hash), so the same
-  // prices and sizes are formatted over and over: a bounded cache keeps that off the simulator's busy path.
-  let s = microsCache.get(micros)
-  if (s === undefined) {
-    s = formatMicros(micros)
-    if (microsCache.size >= MICROS_CACHE_MAX) microsCache.clear()
-    microsCache.set(micros, s)
-  }
-  return s
-}
-
-function formatMicros(micros: number): string {
-  const negative = micros < 0
+  // Arithmetic rather than padStart + a trailing-zero regex: every book change formats both tokens' books.
   const abs = Math.abs(Math.round(micros))
   const int = Math.floor(abs / MICROS_PER_UNIT)
-  const frac = abs % MICROS_PER_UNIT
-  let s = String(int)
-  if (frac !== 0) s += '.' + String(frac).padStart(6, '0').replace(/0+$/, '')
-  return negative ? '-' + s : s
+  let frac = abs % MICROS_PER_UNIT
+  const sign = micros < 0 ? '-' : ''
+  if (frac === 0) return `${sign}${int}`
+  let places = 6
+  while (frac % 10 === 0) {
+    frac /= 10
+    places--
+  }
+  const digits = String(frac)
+  return `${sign}${int}.${digits.length === places ? digits : '0'.repeat(places - digits.length) + digits}`
 }
 
 /** A float (price or size) → decimal string with at most `digits` places and no binary noise. */

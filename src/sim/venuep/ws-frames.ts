@@ -3,7 +3,7 @@ import type { LevelChange, SimBook } from '../world/book-model.js'
 import type { World } from '../world/generate.js'
 import type { VpActivity } from '../world/ledger.js'
 import type { VpMarket } from '../world/types.js'
-import { bookSummary, tokenTop, type TokenIndex, type TokenTop } from './book-view.js'
+import { bookHash, bookSummary, tokenTop, type TokenIndex, type TokenTop } from './book-view.js'
 import { fmtMicros, fmtNum } from './format.js'
 
 /** Which of a market's tokens a connection wants: 1 = token 0, 2 = token 1, 3 = both. */
@@ -76,7 +76,7 @@ export class BookEventFrames {
     const m = this.#market
     const out: [object[], object[]] = [[], []]
     for (const index of [0, 1] as const) {
-      const hash = bookSummary(this.#world, m, index, this.#book).hash
+      const hash = bookHash(this.#world, m, index, this.#book)
       const top = tokenTop(this.#book, index)
       // An empty side reads as best bid 0 / best ask 1, as in the venue's own example (§3.3).
       const bestBid = fmtMicros(top.bid ?? 0)
