@@ -20,8 +20,8 @@ export class PageCache {
    */
   readonly #pages = new Map<string, CachedPage>()
   readonly #maxEntries: number
-  hits = 0
-  misses = 0
+  #hits = 0
+  #misses = 0
 
   constructor(maxEntries = 2_000) {
     this.#maxEntries = maxEntries
@@ -30,17 +30,34 @@ export class PageCache {
   get(key: string, owner: object, items: readonly object[], versions: readonly number[]): Uint8Array | undefined {
     const c = this.#pages.get(key)
     if (c === undefined || c.owner !== owner || c.items.length !== items.length) {
-      this.misses++
+      this.#misses++
       return undefined
     }
     for (let i = 0; i < items.length; i++) {
       if (c.items[i] !== items[i] || c.versions[i] !== versions[i]) {
-        this.misses++
+        this.#misses++
         return undefined
       }
     }
-    this.hits++
+    this.#hits++
     return c.body
+  }
+
+  /** Reads answered from cached bytes (here, or by a reader keeping its own: see `countHit`). */
+  get hits(): number {
+    return this.#hits
+  }
+
+  get misses(): number {
+    return this.#misses
+  }
+
+  /**
+   * A reader that keeps bytes of its own (the top list, valid per engine epoch) counts its hits here, so the
+   * page-cache metric covers every list read.
+   */
+  countHit(): void {
+    this.#hits++
   }
 
   /** Stores a page and returns its bytes (send those: they are what the next hit returns too). */

@@ -133,7 +133,7 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       // listed record out of the window or across the stale cutoff (validUntil): most requests end here.
       const cached = topLists.get(key)
       if (cached !== undefined && cached.epoch === deps.engine.topEpoch && now < cached.validUntil) {
-        deps.pages.hits++
+        deps.pages.countHit()
         return { status: 200, body: cached.body }
       }
       const epoch = deps.engine.topEpoch
