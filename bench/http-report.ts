@@ -1,4 +1,4 @@
-import { describePinning, type FeedRates, type HttpReport, type ServerRun, type ThroughputResult, ATTEMPTS_PER_PAIR, FOREIGN_LIMIT, pct, MIN_MARKETS_PER_VENUE, MIN_QUOTE_CHANGES_PER_SEC, PINNINGS } from './http.bench.js'
+import { describePinning, type FeedRates, type HttpReport, type ServerRun, type ThroughputResult, ATTEMPTS_PER_PAIR, FOREIGN_LIMIT, mean, pct, MIN_MARKETS_PER_VENUE, MIN_QUOTE_CHANGES_PER_SEC, PINNINGS } from './http.bench.js'
 
 /** Turns the HTTP bench's report into RESULTS.md rows (the shape run.ts tabulates) and its method paragraph. */
 export interface ReportRow {
@@ -78,8 +78,8 @@ function feedSummary(t: ThroughputResult): { text: string; minRecomputes: number
       // The pinning gives wrk and the boosted simulator one CPU between them; when wrk gets less of it than in the
       // bare runs, req/s measures the client. Server CPU per request (the feeds' share included) shows the server.
       `wrk had ${t.bare.map((r) => pct(r.wrk.wrkCpu)).join(', ')} of its CPU in the bare runs and ${t.service.map((r) => pct(r.wrk.wrkCpu)).join(', ')} in the service runs; ` +
-      `server CPU per request: bare ${t.bare.map(cpuPerRequest).join(', ')}, service ${t.service.map(cpuPerRequest).join(', ')} (the feeds included); ` +
-      `during the bare runs the engine recomputed ${t.bare.map((r) => (r.feed?.recomputesPerSec ?? NaN).toLocaleString('en-US', { maximumFractionDigits: 0 })).join(', ')} pairs/s and the service's feed handling took ${t.bare.map((r) => pct(r.idleServiceCores)).join(', ')} of CPU 0`,
+      `server CPU per request: bare ${t.bare.map(cpuPerRequest).join(', ')}, service ${t.service.map(cpuPerRequest).join(', ')} (the feeds included)` +
+      sameBackground(t),
     minRecomputes: Math.min(...feeds.map((f) => f.recomputesPerSec)),
   }
 }
@@ -94,7 +94,8 @@ export function httpLead(r: HttpReport): string[] {
       : `live feeds on at the simulator's default rates, which give ${count(Math.round(b.idle.framesPerSec))} frames/s and ${count(Math.round(b.idle.recomputesPerSec))} quote changes/s of matched instruments (spread recomputations/s in /metrics, no HTTP load). ` +
         `For the service runs the simulator (\`bench/sim-child.ts\`) adds ${count(b.perSec)} top-of-book changes/s (the best bid or ask of a random market listed on both venues re-sized, spread over 5 ms ticks): ` +
         `${count(Math.round(b.boosted.framesPerSec))} frames/s and ${count(Math.round(b.boosted.recomputesPerSec))} quote changes/s of matched instruments with no HTTP load, the simulator then using ${b.boosted.simCores.toFixed(2)} cores and the service ${b.boosted.serviceCores.toFixed(2)} cores (idle: ${b.idle.serviceCores.toFixed(2)}). ` +
-        'The boost is on during the bare runs too: the bare server shares CPU 0 with the service\'s feed handling and wrk shares CPU 1 with the simulator, as in the service runs, so the ratio compares the two serving paths under the same background; what the feeds cost the service\'s core is the service\'s CPU during the bare runs, and is in the service\'s CPU per request.'
+        'The boost is off during the bare runs, so the bare server has its core to itself as in the HTTP section and the service carries its feeds: that is the ratio judged. ' +
+        'Each pair also runs the bare server with the boost on (it then shares CPU 0 with the service\'s feed handling, and wrk shares CPU 1 with the simulator, as in the service runs), reported beside it.'
   return [
     `Service (\`node dist/src/main.js\`, \`SIM_EXTERNAL=1\`) against the standalone simulator (${w.questions.toLocaleString('en-US')} questions): ${w.venuepMarkets.toLocaleString('en-US')} venuep and ${w.venuekMarkets.toLocaleString('en-US')} venuek markets (\`catalog.markets\` in /readyz), ready in ${(w.readyMs / 1000).toFixed(1)} s, ${feeds}${r.keyed ? ' Requests carry an API key from `POST /api/v2/developers/signup` (key guard, rate-limit headers and usage metering on; `RATE_LIMIT_PER_SEC` and `RATE_LIMIT_BURST` raised so one key can carry the load).' : ''} Pinning: ${describePinning(r.pinning)}.${r.bareBody === 'string' ? ' **Diagnostic run: the bare server holds the body as a JS string (BENCH_HTTP_BARE_BODY=string), not bytes.**' : ''}`,
   ]
@@ -155,4 +156,16 @@ function bytes(n: number): string {
 /** Server CPU time per response over a run, the feeds' share included (µs). */
 function cpuPerRequest(r: ServerRun): string {
   return `${((r.serverCores * 1e6) / r.wrk.requestsPerSec).toFixed(1)} µs`
+}
+
+/** The boosted bare runs (boost on beside the bare server too) and the service's ratio to them. */
+function sameBackground(t: ThroughputResult): string {
+  const b = t.sameBackground
+  if (b === undefined || b.bare.length === 0) return ''
+  const runs = summary(b.bare)
+  return (
+    `. Against the bare server with the boost on as well: **${mean(b.pairRatios).toFixed(2)} × bare** (pairs ${b.pairRatios.map((x) => x.toFixed(2)).join(', ')}); bare ${rate(runs.rps)}, p50 ${ms(runs.p50)}, p99 ${ms(runs.p99)}, ` +
+    `wrk ${b.bare.map((r) => pct(r.wrk.wrkCpu)).join(', ')} of its CPU, the service's feed handling ${b.bare.map((r) => pct(r.idleServiceCores)).join(', ')} of CPU 0 beside it ` +
+    `(${b.bare.map((r) => (r.feed?.recomputesPerSec ?? NaN).toLocaleString('en-US', { maximumFractionDigits: 0 })).join(', ')} quote changes/s)`
+  )
 }

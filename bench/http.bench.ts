@@ -164,6 +164,11 @@ export interface ThroughputResult {
   /** service / bare req/s of each (bare, service) pair. */
   readonly pairRatios: readonly number[]
   readonly ratio: number
+  /**
+   * Boosted scenarios: the bare server run again in each pair with the boost on (the service's feed handling
+   * beside it on its CPU, the simulator beside wrk), and service / that bare req/s per pair.
+   */
+  readonly sameBackground?: { readonly bare: readonly ServerRun[]; readonly pairRatios: readonly number[] }
   /** Why a kept pair was disturbed, when every attempt at it was (empty when the pairs are clean). */
   readonly disturbed: readonly string[]
   /** A service run started just before a catalog refresh (scenarios with `acrossRefresh`). */
@@ -290,6 +295,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpRep
       boost = { perSec: boostPerSec, ...(await idleFeeds(ctx)) }
       ctx.boostedSimCores = boost.boosted.simCores
       ctx.boostedServiceCores = boost.boosted.serviceCores
+      ctx.boostedRecomputesPerSec = boost.boosted.recomputesPerSec
     }
     const throughput: ThroughputResult[] = []
     for (const scenario of options.scenarios ?? THROUGHPUT_SCENARIOS) throughput.push(await throughputScenario(scenario, ctx))
@@ -323,8 +329,10 @@ interface Ctx {
   quietBudgetMs: number
   /** The simulator's CPU with the boost on and no HTTP load (boosted runs judge "simulator busy" against it). */
   boostedSimCores?: number
-  /** The service's CPU with the boost on and no HTTP load: its feed handling, beside the bare server in boosted bare runs. */
+  /** The service's CPU with the boost on and no HTTP load: its feed handling, beside the bare server when that runs boosted. */
   boostedServiceCores?: number
+  /** The engine's recomputations/s with the boost on and no HTTP load: a boosted run far below it was disturbed. */
+  boostedRecomputesPerSec?: number
   boosted?: boolean
 }
 
@@ -346,12 +354,11 @@ async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<Thro
         await setBoost(ctx, false)
       }
     }
-    const measure = async (which: 'bare' | 'service', durationSec = s.durationSec): Promise<ServerRun> => {
+    // A boosted scenario's service runs have the boost on; its bare runs have it off (the bare server has a quiet
+    // core, the service carries its feeds: the ratio judged) and, in a third run per pair, on (the same
+    // background as the service's: the bare server shares its CPU with the service's feed handling).
+    const measure = async (which: 'bare' | 'service', sampled = which === 'service' && s.boost === true, durationSec = s.durationSec): Promise<ServerRun> => {
       let feed: FeedRates | undefined
-      // A boosted scenario runs the bare server with the boost on too: the same simulator beside wrk on its CPU
-      // and the service's feed handling beside the server on its CPU, so the ratio compares the serving paths
-      // under the same background. What the feeds cost is reported apart (idle service CPU, CPU per request).
-      const sampled = s.boost === true
       const measured = await boosted(sampled, () =>
         measuredRun(which === 'bare' ? bare.spawned : ctx.service, ctx, async () => {
           const stop = sampled ? sampleFeed(ctx) : undefined
@@ -373,7 +380,7 @@ async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<Thro
     const duringRefresh = async (): Promise<void> => {
       ctx.log(`${s.name}: service run across a catalog refresh (${ACROSS_REFRESH_SEC} s)`)
       const probe = statusProbe(path, ctx)
-      const run = await measure('service', ACROSS_REFRESH_SEC)
+      const run = await measure('service', s.boost === true, ACROSS_REFRESH_SEC)
       const probeStatuses = await probe()
       ctx.log(`${s.name}: probe statuses across the refresh ${JSON.stringify(probeStatuses)}`)
       acrossRefresh = { ...run, durationSec: ACROSS_REFRESH_SEC, refreshInstalled: !(await ctx.gate.unchanged()), probeStatuses }
@@ -383,12 +390,18 @@ async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<Thro
       let chosen: Attempt | undefined
       for (let attempt = 1; attempt <= ATTEMPTS_PER_PAIR; attempt++) {
         await machineQuiet(ctx, [bare.spawned, ctx.service, ctx.sim])
-        await ctx.gate.clear(2 * (s.durationSec + 1.5) * 1000, s.acrossRefresh === true && acrossRefresh === undefined ? duringRefresh : undefined)
+        // The pair's runs must all end before the next catalog refresh starts: each boosted run also switches
+        // the boost on and off and lets it settle.
+        const boostedRuns = s.boost === true ? 2 : 0
+        const windowMs = (2 + boostedRuns / 2) * (s.durationSec + 1.5) * 1000 + boostedRuns * (BOOST_SETTLE_MS + 2_000)
+        await ctx.gate.clear(windowMs, s.acrossRefresh === true && acrossRefresh === undefined ? duringRefresh : undefined)
         const bareRun = await measure('bare')
+        const bareBusyRun = s.boost === true ? await measure('bare', true) : undefined
         const serviceRun = await measure('service')
         const simLimit = s.boost === true && ctx.boostedSimCores !== undefined ? ctx.boostedSimCores + SIM_BUSY_LIMIT : SIM_BUSY_LIMIT
-        const serviceLimit = s.boost === true && ctx.boostedServiceCores !== undefined ? ctx.boostedServiceCores + SIM_BUSY_LIMIT : SIM_BUSY_LIMIT
-        const candidate: Attempt = { bare: bareRun, service: serviceRun, ...disturbance(bareRun, serviceRun, await ctx.gate.unchanged(), simLimit, serviceLimit) }
+        const serviceLimit = ctx.boostedServiceCores !== undefined ? ctx.boostedServiceCores + SIM_BUSY_LIMIT : SIM_BUSY_LIMIT
+        const why = disturbance(bareRun, serviceRun, await ctx.gate.unchanged(), simLimit, bareBusyRun, serviceLimit, s.boost === true ? ctx.boostedRecomputesPerSec : undefined)
+        const candidate: Attempt = { bare: bareRun, service: serviceRun, ...(bareBusyRun === undefined ? {} : { bareBusy: bareBusyRun }), ...why }
         if (chosen === undefined || candidate.severity < chosen.severity) chosen = candidate
         if (candidate.why === undefined) break
         ctx.log(`${s.name}: pair ${i + 1} attempt ${attempt} disturbed (${candidate.why})${attempt < ATTEMPTS_PER_PAIR ? '; repeating it' : '; keeping the least disturbed attempt'}`)
@@ -400,7 +413,9 @@ async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<Thro
     }
     const pairRatios = pairs.map((p) => p.service.wrk.requestsPerSec / p.bare.wrk.requestsPerSec)
     const disturbed = pairs.flatMap((p) => (p.why === undefined ? [] : [p.why]))
-    const result = { scenario: s, path, bodyBytes: body.length, bare: pairs.map((p) => p.bare), service: pairs.map((p) => p.service), pairRatios, ratio: mean(pairRatios), disturbed }
+    const busy = pairs.flatMap((p) => (p.bareBusy === undefined ? [] : [[p.bareBusy, p.service] as const]))
+    const sameBackground = busy.length === 0 ? {} : { sameBackground: { bare: busy.map(([b]) => b), pairRatios: busy.map(([b, v]) => v.wrk.requestsPerSec / b.wrk.requestsPerSec) } }
+    const result = { scenario: s, path, bodyBytes: body.length, bare: pairs.map((p) => p.bare), service: pairs.map((p) => p.service), pairRatios, ratio: mean(pairRatios), disturbed, ...sameBackground }
     return acrossRefresh === undefined ? result : { ...result, acrossRefresh }
   } finally {
     await bare.spawned.stop()
@@ -409,6 +424,8 @@ async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<Thro
 
 interface Attempt {
   readonly bare: ServerRun
+  /** Boosted scenarios: the bare server with the boost on. */
+  readonly bareBusy?: ServerRun
   readonly service: ServerRun
   /** Why the pair does not compare like with like; undefined when it does. */
   readonly why: string | undefined
@@ -417,17 +434,33 @@ interface Attempt {
 }
 
 /**
- * `simLimit`: the simulator's CPU above which a run is disturbed; `serviceLimit`: the service's CPU during a bare
- * run above which it is (both higher while boosted, when the simulator streams and the service handles it).
+ * `simLimit`: the simulator's CPU above which a boosted run is disturbed (the service run, and `bareBusy`, the
+ * bare run with the boost on); `busyServiceLimit`: the service's CPU during `bareBusy` above which it is.
  */
-function disturbance(bare: ServerRun, service: ServerRun, catalogsUnchanged: boolean, simLimit = SIM_BUSY_LIMIT, serviceLimit = SIM_BUSY_LIMIT): Pick<Attempt, 'why' | 'severity'> {
+function disturbance(
+  bare: ServerRun,
+  service: ServerRun,
+  catalogsUnchanged: boolean,
+  simLimit = SIM_BUSY_LIMIT,
+  bareBusy?: ServerRun,
+  busyServiceLimit = SIM_BUSY_LIMIT,
+  boostedRecomputesPerSec?: number,
+): Pick<Attempt, 'why' | 'severity'> {
   if (!catalogsUnchanged) return { why: 'a catalog refresh landed in it', severity: 100 }
-  if (bare.idleServiceCores > serviceLimit) return { why: `the service was busy during the bare run (${pct(bare.idleServiceCores)})`, severity: 50 + bare.idleServiceCores }
-  if (bare.simCores > simLimit || service.simCores > simLimit) {
+  // A boosted run in which the engine saw far fewer quote changes than the boost gives (a refresh under way in
+  // the simulator or the service, which the catalog versions do not show until it installs).
+  if (boostedRecomputesPerSec !== undefined) {
+    const seen = Math.min(service.feed?.recomputesPerSec ?? 0, bareBusy?.feed?.recomputesPerSec ?? Number.POSITIVE_INFINITY)
+    if (seen < boostedRecomputesPerSec / 2) return { why: `the boost did not reach the engine (${seen.toFixed(0)} quote changes/s)`, severity: 90 }
+  }
+  if (bare.idleServiceCores > SIM_BUSY_LIMIT) return { why: `the service was busy during the bare run (${pct(bare.idleServiceCores)})`, severity: 50 + bare.idleServiceCores }
+  if (bareBusy !== undefined && bareBusy.idleServiceCores > busyServiceLimit) return { why: `the service was busy during the boosted bare run (${pct(bareBusy.idleServiceCores)})`, severity: 50 + bareBusy.idleServiceCores }
+  if (bareBusy !== undefined && bareBusy.simCores > simLimit) return { why: `the simulator was busy (${pct(bareBusy.simCores)})`, severity: 10 + bareBusy.simCores }
+  if (bare.simCores > SIM_BUSY_LIMIT || service.simCores > simLimit) {
     const sim = Math.max(bare.simCores, service.simCores)
     return { why: `the simulator was busy (${pct(sim)})`, severity: 10 + sim }
   }
-  const foreign = Math.max(bare.foreignCores, service.foreignCores)
+  const foreign = Math.max(bare.foreignCores, service.foreignCores, bareBusy?.foreignCores ?? 0)
   if (foreign > FOREIGN_LIMIT) return { why: `other load on the machine: ${foreign.toFixed(2)} cores`, severity: foreign }
   return { why: undefined, severity: 0 }
 }
@@ -733,7 +766,7 @@ function sum(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0)
 }
 
-function mean(xs: readonly number[]): number {
+export function mean(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length
 }
 
