@@ -6,21 +6,24 @@ import type { VkTrade } from '../../src/sim/world/trade-store.js'
 import type { VkMarket } from '../../src/sim/world/types.js'
 import { Rng } from '../../src/sim/world/random.js'
 import type { FeedEvent } from '../../src/venues/types.js'
-import { scanDeltaFrame } from '../../src/venues/venuek/frame-scan.js'
+import { scanDataFrame } from '../../src/venues/venuek/frame-scan.js'
 import { mapVenuekData } from '../../src/venues/venuek/map-message.js'
 import type { KEnvelope } from '../../src/venues/venuek/wire.js'
 
 /**
- * The venuek orderbook_delta fast path against JSON.parse: for any text it either declines (undefined) or gives
- * the envelope JSON.parse gives (type, sid, seq, id) with the same values for every msg member the mapper
- * reads, so the feed maps it to the same events; and it takes the deltas the simulator actually sends.
+ * The venuek orderbook_delta and ticker fast paths against JSON.parse: for any text they either decline
+ * (undefined) or give the envelope JSON.parse gives (type, sid, seq, id) with the same values for every msg
+ * member the mappers read, so the feed maps it to the same events; and they take the frames the simulator sends.
  */
 const RECEIVED = 1_763_726_400_123
-const READ = ['market_ticker', 'price_dollars', 'delta_fp', 'side', 'ts_ms']
+const READ: Record<string, readonly string[]> = {
+  orderbook_delta: ['market_ticker', 'price_dollars', 'delta_fp', 'side', 'ts_ms'],
+  ticker: ['market_ticker', 'volume_fp', 'open_interest_fp', 'ts_ms'],
+}
 
 /** Checks one text both ways; returns whether the fast path took it. */
 function check(text: string): boolean {
-  const fast = scanDeltaFrame(text)
+  const fast = scanDataFrame(text)
   if (fast === undefined) return false
   let parsed: KEnvelope
   try {
@@ -30,8 +33,9 @@ function check(text: string): boolean {
   }
   for (const k of ['type', 'sid', 'seq', 'id'] as const) assert.ok(Object.is(fast[k], parsed[k]), `${k} differs for ${text}`)
   const msg = parsed.msg as Record<string, unknown>
-  assert.ok(parsed.type === 'orderbook_delta' && typeof msg === 'object' && msg !== null && !Array.isArray(msg), `took a frame outside the layout: ${text}`)
-  for (const k of READ) assert.ok(Object.is((fast.msg as Record<string, unknown>)[k], msg[k]), `msg.${k} differs for ${text}`)
+  const keys = READ[parsed.type as string]
+  assert.ok(keys !== undefined && typeof msg === 'object' && msg !== null && !Array.isArray(msg), `took a frame outside the layouts: ${text}`)
+  for (const k of keys) assert.ok(Object.is((fast.msg as Record<string, unknown>)[k], msg[k]), `msg.${k} differs for ${text}`)
   const a: FeedEvent[] = []
   const b: FeedEvent[] = []
   assert.equal(mapVenuekData(fast.type as string, fast.msg, RECEIVED, a), mapVenuekData(parsed.type as string, parsed.msg, RECEIVED, b))
@@ -41,7 +45,7 @@ function check(text: string): boolean {
 
 const market = (ticker: string): VkMarket => ({ ticker, marketId: `id-${ticker}` }) as unknown as VkMarket
 
-test('takes every delta the simulator and the bench build, and the venue capture, with the values JSON.parse reads', () => {
+test('takes every delta and ticker the simulator and the bench build, and the venue examples, with the values JSON.parse reads', () => {
   const frames: string[] = [...venuekFrames(5, ['KXA-26NOV21-T1', 'KXB-26DEC31-B2.5'], 500, 1)]
   const m = market('KXPRES-28-DJT')
   const ts = Date.UTC(2026, 10, 21, 12, 0, 0, 345)
@@ -54,22 +58,38 @@ test('takes every delta the simulator and the bench build, and the venue capture
   // venuek.md §6.4, verbatim, and with the optional members an own order adds.
   const capture = '{"type":"orderbook_delta","sid":1,"seq":2,"msg":{"market_ticker":"KXWTACHALLENGERMATCH-26JUN11JIMLEP-LEP","market_id":"f5ed38e2-0991-4c8f-817e-08c4fd9cbfdb","price_dollars":"0.4700","delta_fp":"-3.00","side":"yes","ts":"2026-06-11T06:31:29.957081Z","ts_ms":1781159489957}}'
   frames.push(capture, capture.replace('}}', ',"client_order_id":"abc-1","subaccount":0}}'))
+  // Tickers as the simulator builds them (tickerState's fields, market_ticker first) and as the venue's example
+  // has them (market_id first), including a market that never traded (price_dollars "").
+  const state = (head: string, price: string) =>
+    `${head},"price_dollars":"${price}","yes_bid_dollars":"0.4500","yes_ask_dollars":"0.5300","volume_fp":"33896.00","open_interest_fp":"20422.00"` +
+    ',"dollar_volume":16948,"dollar_open_interest":10211,"yes_bid_size_fp":"300.00","yes_ask_size_fp":"150.00","last_trade_size_fp":"25.00"'
+  frames.push(dataFrame('ticker', 9, undefined, tickerMsg(state('"market_ticker":"KXPRES-28-DJT","market_id":"id-1"', '0.4800'), ts)))
+  frames.push(dataFrame('ticker', 9, undefined, tickerMsg(state('"market_ticker":"KXPRES-28-DJT","market_id":"id-1"', ''), ts)))
+  frames.push(
+    '{"type":"ticker","sid":11,"msg":{"market_id":"9b0f6b43-5b68-4f9f-9f02-9a2d1b8ac1a1","market_ticker":"FED-23DEC-T3.00","price_dollars":"0.4800","yes_bid_dollars":"0.4500","yes_ask_dollars":"0.5300","volume_fp":"33896.00","open_interest_fp":"20422.00","dollar_volume":16948,"dollar_open_interest":10211,"yes_bid_size_fp":"300.00","yes_ask_size_fp":"150.00","last_trade_size_fp":"25.00","ts":1669149841,"ts_ms":1669149841000,"time":"2022-11-22T20:44:01Z"}}',
+  )
   for (const f of frames) assert.ok(check(f), `declined: ${f}`)
   // Other data frames take the general path.
   const trade: VkTrade = { tradeId: 't-1', market: m, ts, yesPrice: 0.47, count: 12.5, takerOutcomeSide: 'yes', takerBookSide: 'bid' }
-  assert.equal(scanDeltaFrame(dataFrame('trade', 11, 4, tradeMsg(trade))), undefined)
-  assert.equal(scanDeltaFrame(dataFrame('ticker', 9, undefined, tickerMsg('"market_ticker":"KX","market_id":"x","volume_fp":"12.00"', ts))), undefined)
+  assert.equal(scanDataFrame(dataFrame('trade', 11, 4, tradeMsg(trade))), undefined)
+  assert.equal(scanDataFrame(dataFrame('ticker', 9, undefined, tickerMsg('"market_ticker":"KX","market_id":"x","volume_fp":"12.00"', ts))), undefined)
 })
 
 // ---------------------------------------------------------------------------------------------------------
 // Random texts around the layout: members as [key, raw JSON text] so keys repeat and values keep their
 // spelling; whitespace, escapes, nesting, other types and truncation break the layout some of the time.
 
+const TICKER_CANONICAL: [string, string][] = [
+  ['market_ticker', '"KXFED-27APR-T4.25"'], ['market_id', '"f5ed38e2-0991"'], ['price_dollars', '"0.4800"'], ['yes_bid_dollars', '"0.4500"'],
+  ['yes_ask_dollars', '"0.5300"'], ['volume_fp', '"33896.00"'], ['open_interest_fp', '"20422.00"'], ['dollar_volume', '16948'],
+  ['dollar_open_interest', '10211'], ['yes_bid_size_fp', '"300.00"'], ['yes_ask_size_fp', '"150.00"'], ['last_trade_size_fp', '"25.00"'],
+  ['ts', '1669149841'], ['ts_ms', '1669149841000'], ['time', '"2022-11-22T20:44:01Z"'],
+]
 const CANONICAL: [string, string][] = [
   ['market_ticker', '"KXFED-27APR-T4.25"'], ['market_id', '"f5ed38e2-0991"'], ['price_dollars', '"0.4700"'], ['delta_fp', '"-3.00"'],
   ['side', '"yes"'], ['ts', '"2026-06-11T06:31:29.957081Z"'], ['ts_ms', '1781159489957'],
 ]
-const KEYS = ['market_ticker', 'price_dollars', 'delta_fp', 'side', 'ts_ms', 'ts', 'market_id', 'client_order_id', 'subaccount', 'x', '', 'sid', 'seq', 'type', 'msg', 'é', 'a,b', 'a}b']
+const KEYS = ['market_ticker', 'price_dollars', 'delta_fp', 'side', 'ts_ms', 'ts', 'market_id', 'volume_fp', 'open_interest_fp', 'time', 'dollar_volume', 'client_order_id', 'subaccount', 'x', '', 'sid', 'seq', 'type', 'msg', 'é', 'a,b', 'a}b']
 const SCALARS = ['"KX-1"', '"0.4700"', '"-12.00"', '"yes"', '"no"', '""', '"a}b,c"', '"é"', '"\\u0041"', '"a\\"b"', '0', '-0', '17', '-5', '1.5', '1e3', '2E-2', '123456789012345678', '1763726400123', 'true', 'false', 'null']
 const NESTED = ['[]', '[1,2]', '{}', '{"a":1}', '[["0.47","10.00"]]']
 const INTS = ['1', '2', '99', '0', '-1', '-0', '1.5', '1e2', '"3"', 'null', '12345678901234567890']
@@ -82,8 +102,13 @@ function object(rng: Rng, members: [string, string][], space: number): string {
 /** The documented delta, then a few random edits: values, extra or repeated members, order, whitespace, cuts. */
 function randomText(rng: Rng): string {
   const edits = rng.chance(0.3) ? 0 : rng.int(1, 3)
-  const msg: [string, string][] = CANONICAL.map(([k, v]) => [k, v])
-  const env: [string, string][] = [['type', '"orderbook_delta"'], ['sid', rng.pick(INTS.slice(0, 4))], ['seq', rng.pick(INTS.slice(0, 4))]]
+  const isTicker = rng.chance(0.5)
+  const msg: [string, string][] = (isTicker ? TICKER_CANONICAL : CANONICAL).map(([k, v]) => [k, v])
+  // The venue's ticker example has market_id first.
+  if (isTicker && rng.chance(0.5)) msg.splice(0, 2, msg[1] as [string, string], msg[0] as [string, string])
+  const env: [string, string][] = isTicker
+    ? [['type', '"ticker"'], ['sid', rng.pick(INTS.slice(0, 4))]]
+    : [['type', '"orderbook_delta"'], ['sid', rng.pick(INTS.slice(0, 4))], ['seq', rng.pick(INTS.slice(0, 4))]]
   let space = 0
   let cut = false
   for (let e = 0; e < edits; e++) {
@@ -92,8 +117,8 @@ function randomText(rng: Rng): string {
     else if (r === 1) msg.push([rng.pick(KEYS), rng.chance(0.2) ? rng.pick(NESTED) : rng.pick(SCALARS)])
     else if (r === 2) msg.splice(rng.int(0, msg.length), 0, [rng.pick(KEYS), rng.pick(SCALARS)])
     else if (r === 3 && msg.length > 0) msg.splice(rng.int(0, msg.length - 1), 1)
-    else if (r === 4) env[rng.int(1, 2)]![1] = rng.pick(INTS)
-    else if (r === 5) env[0]![1] = rng.pick(['"ticker"', '"trade"', '"orderbook_snapshot"', '"Orderbook_delta"', '1'])
+    else if (r === 4) env[rng.int(1, env.length - 1)]![1] = rng.pick(INTS)
+    else if (r === 5) env[0]![1] = rng.pick(['"ticker"', '"orderbook_delta"', '"trade"', '"orderbook_snapshot"', '"Orderbook_delta"', '"tickers"', '1'])
     else if (r === 6) env.splice(rng.int(0, env.length), 0, [rng.pick(['id', 'x', 'sid', 'seq']), rng.pick(INTS)])
     else if (r === 7) space = 0.2
     else if (r === 8) cut = true
@@ -114,18 +139,30 @@ test('random texts: declined, or read exactly as JSON.parse reads them', () => {
   const rng = new Rng(20261122)
   let taken = 0
   let declined = 0
+  const takenByType = new Map<string, number>()
   for (let i = 0; i < 30_000; i++) {
-    if (check(randomText(rng))) taken++
-    else declined++
+    const text = randomText(rng)
+    if (check(text)) {
+      taken++
+      const type = scanDataFrame(text)?.type as string
+      takenByType.set(type, (takenByType.get(type) ?? 0) + 1)
+    } else {
+      declined++
+    }
   }
+  assert.ok((takenByType.get('orderbook_delta') ?? 0) > 4_000 && (takenByType.get('ticker') ?? 0) > 4_000, JSON.stringify([...takenByType]))
   // Both ways are exercised: well-formed flat frames are taken, the rest are not.
   assert.ok(taken > 10_000, `took ${taken}`)
   assert.ok(declined > 5_000, `declined ${declined}`)
 })
 
-test('declines what the general path must see: other types, nesting, escapes, whitespace inside, other orders, repeats', () => {
+test('declines what the general path must see: other types, nesting, escapes, whitespace inside, other orders, repeats, missing members', () => {
   const ok = '{"type":"orderbook_delta","sid":1,"seq":2,"msg":{"market_ticker":"KX","market_id":"m","price_dollars":"0.47","delta_fp":"-1.00","side":"yes","ts":"t","ts_ms":5}}'
-  assert.ok(scanDeltaFrame(ok) !== undefined)
+  assert.ok(scanDataFrame(ok) !== undefined)
+  const tick =
+    '{"type":"ticker","sid":3,"msg":{"market_ticker":"KX","market_id":"m","price_dollars":"","yes_bid_dollars":"0.1","yes_ask_dollars":"0.2","volume_fp":"2.00","open_interest_fp":"1.00",' +
+    '"dollar_volume":1,"dollar_open_interest":0,"yes_bid_size_fp":"1.00","yes_ask_size_fp":"2.00","last_trade_size_fp":"0.00","ts":1,"ts_ms":5,"time":"t"}}'
+  assert.ok(scanDataFrame(tick) !== undefined)
   for (const text of [
     ok.replace('orderbook_delta', 'orderbook_snapshot'),
     ok.replace('"side":"yes"', '"side":["yes"]'),
@@ -139,7 +176,12 @@ test('declines what the general path must see: other types, nesting, escapes, wh
     ok.replace('}}', '},"x":1}'),
     ok.slice(0, -1),
     `${ok},`,
+    tick.replace('"ts_ms":5', '"ts_ms":"5"'),
+    tick.replace('}}', ',"volume_fp":"1.00"}}'),
+    tick.replace(',"time":"t"', ''),
+    tick.replace('"sid":3', '"sid":3,"seq":1'),
+    tick.replace('"volume_fp":"2.00","open_interest_fp":"1.00"', '"open_interest_fp":"1.00","volume_fp":"2.00"'),
   ]) {
-    assert.equal(scanDeltaFrame(text), undefined, text)
+    assert.equal(scanDataFrame(text), undefined, text)
   }
 })

@@ -6,7 +6,7 @@ import type { Logger } from '../../core/logger.js'
 import type { FeedEvent, FeedSink, FeedStatus, VenueFeed } from '../types.js'
 import { instrumentChanges } from '../streamed-instruments.js'
 import { WsConnection } from '../ws-connection.js'
-import { scanDeltaFrame } from './frame-scan.js'
+import { scanDataFrame } from './frame-scan.js'
 import { mapVenuekData } from './map-message.js'
 import type { KEnvelope } from './wire.js'
 
@@ -242,8 +242,8 @@ export class VenuekFeed implements VenueFeed {
   #onMessage(data: string, receivedAt: number): void {
     let env: KEnvelope
     try {
-      // Book deltas in the venue's documented layout skip JSON.parse (frame-scan.ts); anything else is parsed.
-      env = scanDeltaFrame(data) ?? (JSON.parse(data) as KEnvelope)
+      // Deltas and tickers in the venue's documented layouts skip JSON.parse (frame-scan.ts); anything else is parsed.
+      env = scanDataFrame(data) ?? (JSON.parse(data) as KEnvelope)
     } catch {
       this.#malformed++
       this.#o.log.warn({ feed: 'venuek-ws' }, 'unparseable frame: resyncing every book')

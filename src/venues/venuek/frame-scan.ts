@@ -1,30 +1,42 @@
-import type { KDeltaMsg, KEnvelope } from './wire.js'
+import type { KDeltaMsg, KEnvelope, KTickerMsg } from './wire.js'
 import { JSON_INT, JSON_NUMBER, JSON_PLAIN_STRING, JSON_PLAIN_STRING_NO_BRACE, JSON_WS } from '../json-layout.js'
 
 /**
- * Fast path for venuek's commonest frame, an `orderbook_delta` in the venue's documented layout (venuek.md
- * §6.4, a verbatim capture; the simulator sends the same), that skips `JSON.parse`. JSON.parse looks every key
- * and every short string value up in V8's string table; with tens of thousands of tickers in the process that
- * table is large, and those lookups were the biggest single cost of a venuek frame.
+ * Fast paths for venuek's two commonest frames, `orderbook_delta` and `ticker`, in the venue's documented layouts
+ * (venuek.md §6.4–6.5; the simulator sends the same), that skip `JSON.parse`. JSON.parse looks every key and
+ * every short string value up in V8's string table; with tens of thousands of tickers in the process that table
+ * is large, and those lookups were the biggest single cost of a venuek frame.
  *
- * `scanDeltaFrame(text)` returns the envelope `JSON.parse(text)` would give, with `msg` holding only the members
- * map-message.ts reads (market_ticker, price_dollars, delta_fp, side, ts_ms), or `undefined` when the frame is
- * not in the layout below; the caller then takes JSON.parse. Values are exactly what JSON.parse gives for them.
+ * `scanDataFrame(text)` returns the envelope `JSON.parse(text)` would give, with `msg` holding only the members
+ * map-message.ts reads, or `undefined` when the frame is in neither layout below; the caller then takes
+ * JSON.parse. Values are exactly what JSON.parse gives for them.
  *
- * The layout, checked in full by one anchored regular expression (FRAME) before anything is read:
+ * The layouts, each checked in full by one anchored regular expression before anything is read:
  *   {"type":"orderbook_delta","sid":int,"seq":int,"msg":{"market_ticker":"…","market_id":"…",
  *    "price_dollars":"…","delta_fp":"…","side":"…","ts":"…","ts_ms":int, then any other members}}
- * Key order is fixed. "Any other members" (the venue's optional client_order_id and subaccount, new fields) have
- * scalar values and keys other than the five read here, so none can override them (JSON.parse would let the
- * last one win: such frames take the general path). Strings hold no escapes and no control characters. JSON
- * whitespace is allowed around the frame only. Anything else takes the general path.
+ *   {"type":"ticker","sid":int,"msg":{"market_ticker":"…","market_id":"…" (either order),"price_dollars":"…",
+ *    "yes_bid_dollars":"…","yes_ask_dollars":"…","volume_fp":"…","open_interest_fp":"…","dollar_volume":int,
+ *    "dollar_open_interest":int,"yes_bid_size_fp":"…","yes_ask_size_fp":"…","last_trade_size_fp":"…","ts":int,
+ *    "ts_ms":int,"time":"…", then any other members}}
+ * Key order is fixed. "Any other members" (the delta's optional client_order_id and subaccount, new fields) have
+ * scalar values and keys other than the ones read, so none can override them (JSON.parse would let the last one
+ * win: such frames take the general path). Strings hold no escapes and no control characters. JSON whitespace is
+ * allowed around the frame only. Anything else takes the general path.
  *
  * Why a regular expression, as for venuep's price_change (venuep/price-change-scan.ts): V8 runs it as native
- * code, while JS reading the text a character at a time costs several nanoseconds a character. Once FRAME has
+ * code, while JS reading the text a character at a time costs several nanoseconds a character. Once a layout has
  * matched, every value sits at a fixed offset from the end of the one before, which indexOf finds.
  */
-export function scanDeltaFrame(text: string): KEnvelope | undefined {
-  if (!FRAME.test(text)) return undefined
+export function scanDataFrame(text: string): KEnvelope | undefined {
+  // `{"type":"` then the type's first letter tells which layout to check.
+  const first = text.charCodeAt(text.indexOf('{') + TYPE_AT)
+  if (first === 111 /* o */) return DELTA.test(text) ? delta(text) : undefined
+  if (first === 116 /* t */) return TICKER.test(text) ? ticker(text) : undefined
+  return undefined
+}
+
+/** A delta DELTA matched. */
+function delta(text: string): KEnvelope {
   let i = text.indexOf('{') + TO_SID
   const sid = integerAt(text, i)
   i = numberEnd + TO_SEQ
@@ -50,9 +62,50 @@ export function scanDeltaFrame(text: string): KEnvelope | undefined {
   return { type: 'orderbook_delta', sid, seq, msg }
 }
 
+/** A ticker TICKER matched. */
+function ticker(text: string): KEnvelope {
+  const sid = integerAt(text, text.indexOf('{') + TO_TICKER_SID)
+  let i = numberEnd + TO_FIRST_KEY
+  let ticker: string
+  let end: number
+  if (text.charCodeAt(i + MARKET_TICKER_T) === 116 /* t: market_ticker first, as the simulator sends */) {
+    i += TO_TICKER_VALUE
+    end = text.indexOf('"', i)
+    ticker = text.slice(i, end)
+    end = text.indexOf('"', end + TO_MARKET_ID)
+  } else {
+    // market_id first, as in the venue's example.
+    end = text.indexOf('"', i + TO_MARKET_ID_VALUE)
+    i = end + TO_MARKET_TICKER
+    end = text.indexOf('"', i)
+    ticker = text.slice(i, end)
+  }
+  // price_dollars, yes_bid_dollars and yes_ask_dollars are skipped.
+  end = text.indexOf('"', end + TO_PRICE)
+  end = text.indexOf('"', end + TO_YES_BID)
+  end = text.indexOf('"', end + TO_YES_ASK)
+  i = end + TO_VOLUME
+  end = text.indexOf('"', i)
+  const volume = text.slice(i, end)
+  i = end + TO_OPEN_INTEREST
+  end = text.indexOf('"', i)
+  const openInterest = text.slice(i, end)
+  // dollar_volume, dollar_open_interest and the three sizes are skipped.
+  integerAt(text, end + TO_DOLLAR_VOLUME)
+  integerAt(text, numberEnd + TO_DOLLAR_OI)
+  end = text.indexOf('"', numberEnd + TO_YES_BID_SIZE)
+  end = text.indexOf('"', end + TO_YES_ASK_SIZE)
+  end = text.indexOf('"', end + TO_LAST_SIZE)
+  integerAt(text, end + TO_TS_SECONDS)
+  const tsMs = integerAt(text, numberEnd + TO_TICKER_TS_MS)
+  const msg: KTickerMsg = { market_ticker: ticker, volume_fp: volume, open_interest_fp: openInterest, ts_ms: tsMs }
+  return { type: 'ticker', sid, msg }
+}
+
 const ZERO = 48
 
-// Fixed parts of the layout, by length.
+// Fixed parts of the layouts, by length.
+const TYPE_AT = '{"type":"'.length
 const TO_SID = '{"type":"orderbook_delta","sid":'.length
 const TO_SEQ = ',"seq":'.length
 const TO_TICKER = ',"msg":{"market_ticker":"'.length
@@ -62,6 +115,24 @@ const TO_DELTA = '","delta_fp":"'.length
 const TO_SIDE = '","side":"'.length
 const TO_TS = '","ts":"'.length
 const TO_TS_MS = '","ts_ms":'.length
+const TO_TICKER_SID = '{"type":"ticker","sid":'.length
+const TO_FIRST_KEY = ',"msg":{"'.length
+/** Offset in `market_ticker` / `market_id` of the letter that tells them apart. */
+const MARKET_TICKER_T = 'market_'.length
+const TO_TICKER_VALUE = 'market_ticker":"'.length
+const TO_MARKET_ID_VALUE = 'market_id":"'.length
+const TO_MARKET_TICKER = '","market_ticker":"'.length
+const TO_YES_BID = '","yes_bid_dollars":"'.length
+const TO_YES_ASK = '","yes_ask_dollars":"'.length
+const TO_VOLUME = '","volume_fp":"'.length
+const TO_OPEN_INTEREST = '","open_interest_fp":"'.length
+const TO_DOLLAR_VOLUME = '","dollar_volume":'.length
+const TO_DOLLAR_OI = ',"dollar_open_interest":'.length
+const TO_YES_BID_SIZE = ',"yes_bid_size_fp":"'.length
+const TO_YES_ASK_SIZE = '","yes_ask_size_fp":"'.length
+const TO_LAST_SIZE = '","last_trade_size_fp":"'.length
+const TO_TS_SECONDS = '","ts":'.length
+const TO_TICKER_TS_MS = ',"ts_ms":'.length
 
 /** Where the last integerAt stopped (the `,` or `}` after the number). */
 let numberEnd = 0
@@ -84,7 +155,16 @@ const S = JSON_PLAIN_STRING
 const SX = JSON_PLAIN_STRING_NO_BRACE
 const INT = JSON_INT
 const NUMBER = JSON_NUMBER
-const OTHER = `,"(?!(?:market_ticker|price_dollars|delta_fp|side|ts_ms)")${SX}":(?:"${SX}"|${NUMBER}|true|false|null)`
-const MSG = `\\{"market_ticker":"${S}","market_id":"${S}","price_dollars":"${S}","delta_fp":"${S}","side":"${S}","ts":"${S}","ts_ms":${INT}(?:${OTHER})*\\}`
+/** Members after the known ones: scalar values, keys other than `read`. */
+const other = (read: string) => `,"(?!(?:${read})")${SX}":(?:"${SX}"|${NUMBER}|true|false|null)`
+const DELTA_MSG =
+  `\\{"market_ticker":"${S}","market_id":"${S}","price_dollars":"${S}","delta_fp":"${S}","side":"${S}","ts":"${S}","ts_ms":${INT}` +
+  `(?:${other('market_ticker|price_dollars|delta_fp|side|ts_ms')})*\\}`
+const TICKER_MSG =
+  `\\{(?:"market_ticker":"${S}","market_id":"${S}"|"market_id":"${S}","market_ticker":"${S}"),"price_dollars":"${S}"` +
+  `,"yes_bid_dollars":"${S}","yes_ask_dollars":"${S}","volume_fp":"${S}","open_interest_fp":"${S}","dollar_volume":${INT}` +
+  `,"dollar_open_interest":${INT},"yes_bid_size_fp":"${S}","yes_ask_size_fp":"${S}","last_trade_size_fp":"${S}","ts":${INT}` +
+  `,"ts_ms":${INT},"time":"${S}"(?:${other('market_ticker|volume_fp|open_interest_fp|ts_ms')})*\\}`
 const WS = JSON_WS
-const FRAME = new RegExp(`^${WS}\\{"type":"orderbook_delta","sid":${INT},"seq":${INT},"msg":${MSG}\\}${WS}$`)
+const DELTA = new RegExp(`^${WS}\\{"type":"orderbook_delta","sid":${INT},"seq":${INT},"msg":${DELTA_MSG}\\}${WS}$`)
+const TICKER = new RegExp(`^${WS}\\{"type":"ticker","sid":${INT},"msg":${TICKER_MSG}\\}${WS}$`)
