@@ -1,25 +1,13 @@
-import { MICROS_PER_UNIT } from '../../core/numbers.js'
-import { rebalance, SimBook } from './book-model.js'
+import { SimBook } from './book-model.js'
 import { rawFair, venueFair, type DislocationLog } from './fair.js'
+import { groundTruth } from './ground-truth.js'
+import { buildBooks, buildVenuekHistory, buildVenuepHistory } from './initial-state.js'
 import { Ledger } from './ledger.js'
-import { Rng, hashString } from './random.js'
+import { listVenuek, listVenuep } from './listing.js'
+import { Rng } from './random.js'
 import { TEMPLATES, type QuestionSpec, type Template } from './templates/index.js'
 import { TradeStore } from './trade-store.js'
-import type {
-  Contract,
-  GroundTruth,
-  Lifecycle,
-  Question,
-  TruePair,
-  VkEvent,
-  VkMarket,
-  VkSeries,
-  VpEvent,
-  VpMarket,
-  VpTag,
-  VpWallet,
-} from './types.js'
-import { episode, generateWallets } from './wallets.js'
+import type { Contract, GroundTruth, Lifecycle, Question, VkEvent, VkMarket, VkSeries, VpEvent, VpMarket, VpWallet } from './types.js'
 
 export interface WorldOptions {
   readonly seed: number
@@ -47,17 +35,6 @@ export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'anchorMs'> = {
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
-
-/** venuek category labels → venuep tag for the same category slug. */
-const VP_TAGS: Record<string, VpTag> = {
-  politics: { id: '2', label: 'Politics', slug: 'politics' },
-  economics: { id: '100328', label: 'Economy', slug: 'economy' },
-  sports: { id: '1', label: 'Sports', slug: 'sports' },
-  crypto: { id: '21', label: 'Crypto', slug: 'crypto' },
-  culture: { id: '596', label: 'Pop Culture', slug: 'pop-culture' },
-  tech: { id: '1401', label: 'Tech', slug: 'tech' },
-  climate: { id: '103037', label: 'Climate & Weather', slug: 'climate-weather' },
-}
 
 export class World {
   readonly options: WorldOptions
@@ -129,7 +106,7 @@ export function generateWorld(partial: Partial<WorldOptions> & { anchorMs: numbe
 
 // --------------------------------------------------------------------------------------------- planning
 
-interface PlannedQuestion {
+export interface PlannedQuestion {
   readonly id: string
   readonly seed: number
   readonly spec: QuestionSpec
@@ -267,267 +244,4 @@ function drawWinners(q: Question, spec: QuestionSpec, t: number, rng: Rng): bool
     }
   }
   return spec.contracts.map((_, i) => i === winner)
-}
-
-// --------------------------------------------------------------------------------------------- listings
-
-function uniqueKey(taken: Map<string, unknown>, base: string): string {
-  if (!taken.has(base)) return base
-  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`
-}
-
-function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: Rng, eventId: number, nextMarketId: () => string): number {
-  const slug = uniqueKey(world.vpEventsBySlug, spec.venuep.slug)
-  const negRisk = spec.venuep.negRisk
-  const event: VpEvent = {
-    id: String(eventId),
-    slug,
-    title: spec.venuep.title,
-    description: spec.venuep.description,
-    tag: VP_TAGS[spec.category] as VpTag,
-    negRisk,
-    negRiskMarketId: negRisk ? `0x${rng.hex(64)}` : undefined,
-    createdAt: q.createdAt,
-    startDate: q.createdAt + 5 * 60_000,
-    endDate: q.endTime,
-    question: q,
-    markets: [],
-    image: '',
-  }
-  const tick = rng.chance(0.15) ? 0.001 : 0.01
-  const fee = spec.category === 'crypto' && spec.kind === 'ladder' ? 1000 : 0
-  const marketOf = (contract: Contract, question: string, outcomes: readonly [string, string], group: string | undefined, threshold: string | undefined, marketSlug: string): VpMarket => {
-    const m: VpMarket = {
-      id: nextMarketId(),
-      slug: uniqueKey(world.vpMarketsBySlug, marketSlug),
-      question,
-      description: spec.venuep.description,
-      conditionId: `0x${rng.hex(64)}`,
-      questionHash: `0x${rng.hex(64)}`,
-      outcomes,
-      tokenIds: [rng.digits(rng.chance(0.5) ? 77 : 78), rng.digits(rng.chance(0.5) ? 77 : 78)],
-      groupItemTitle: group,
-      groupItemThreshold: threshold,
-      contract,
-      tickSize: tick,
-      minOrderSize: 5,
-      takerBaseFeeBps: fee,
-      event,
-      baseVolume: Math.round(rng.logNormal(60_000, 1.6) * 100) / 100,
-      baseVolume24h: 0,
-      liquidity: Math.round(rng.logNormal(8_000, 1.1) * 100) / 100,
-    }
-    ;(m as { baseVolume24h: number }).baseVolume24h = q.lifecycle === 'active' ? Math.round(m.baseVolume * rng.next() * 0.08 * 100) / 100 : 0
-    return m
-  }
-  if (spec.venuep.outcomes !== undefined) {
-    // A single binary market: Yes/No, or the two sides of a head-to-head (token 1 prices contract 1).
-    const contract = q.contracts[0] as Contract
-    event.markets.push(marketOf(contract, spec.venuep.marketQuestion(0), spec.venuep.outcomes, undefined, undefined, slug))
-  } else {
-    spec.contracts.forEach((c, i) => {
-      if (!c.onVenuep) return
-      const group = spec.venuep.groupItemTitle?.(i) ?? c.venuepLabel
-      const question = spec.venuep.marketQuestion(i)
-      event.markets.push(marketOf(q.contracts[i] as Contract, question, ['Yes', 'No'], group, String(i), slugFromQuestion(question)))
-    })
-  }
-  q.venuep = event
-  world.vpEvents.push(event)
-  world.vpEventsBySlug.set(event.slug, event)
-  world.vpEventsById.set(event.id, event)
-  for (const m of event.markets) {
-    world.vpMarkets.push(m)
-    world.vpMarketsBySlug.set(m.slug, m)
-    world.vpMarketsById.set(m.id, m)
-    world.vpMarketsByCondition.set(m.conditionId, m)
-    world.vpTokens.set(m.tokenIds[0], { market: m, index: 0 })
-    world.vpTokens.set(m.tokenIds[1], { market: m, index: 1 })
-  }
-  return eventId + 1
-}
-
-function slugFromQuestion(question: string): string {
-  return question
-    .toLowerCase()
-    .replace(/[$%°"?]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-}
-
-function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: Rng): void {
-  const s = spec.venuek
-  let series = world.vkSeries.get(s.seriesTicker)
-  if (series === undefined) {
-    series = { ticker: s.seriesTicker, title: s.seriesTitle, category: s.seriesCategory, frequency: s.frequency, feeType: 'quadratic', feeMultiplier: 1 }
-    world.vkSeries.set(series.ticker, series)
-  }
-  const eventTicker = uniqueKey(world.vkEventsByTicker, s.eventTicker)
-  const event: VkEvent = {
-    eventTicker,
-    series,
-    title: s.title,
-    subTitle: s.subTitle,
-    mutuallyExclusive: s.mutuallyExclusive,
-    strikeDate: q.endTime,
-    question: q,
-    markets: [],
-    lastUpdated: Math.min(world.anchorMs, q.createdAt + DAY),
-  }
-  const deci = rng.chance(0.1)
-  spec.contracts.forEach((c, i) => {
-    if (!c.onVenuek) return
-    const contract = q.contracts[i] as Contract
-    const ticker = spec.venuep.outcomes !== undefined && spec.contracts.length === 1 ? eventTicker : `${eventTicker}-${c.venuekSuffix}`
-    const market: VkMarket = {
-      ticker: uniqueKey(world.vkMarketsByTicker, ticker),
-      marketId: uuid(rng),
-      event,
-      title: s.marketTitle(i),
-      subtitle: c.venuekLabel,
-      yesSubTitle: c.venuekLabel,
-      noSubTitle: c.venuekLabel,
-      strikeType: s.strikeType,
-      floorStrike: c.floor,
-      capStrike: c.cap,
-      contract,
-      createdTime: q.createdAt,
-      openTime: q.createdAt + 10 * 60_000,
-      closeTime: q.endTime,
-      priceLevelStructure: deci ? 'deci_cent' : 'linear_cent',
-      tickSize: deci ? 0.001 : 0.01,
-      rulesPrimary: `If ${c.venuekLabel.toLowerCase()} for "${s.title}", then the market resolves to Yes. (Simulated market.)`,
-      baseVolume: Math.round(rng.logNormal(25_000, 1.5)),
-      baseVolume24h: q.lifecycle === 'active' ? Math.round(rng.logNormal(1_200, 1.4)) : 0,
-      baseOpenInterest: Math.round(rng.logNormal(8_000, 1.3)),
-    }
-    event.markets.push(market)
-  })
-  q.venuek = event
-  world.vkEvents.push(event)
-  world.vkEventsByTicker.set(event.eventTicker, event)
-  for (const m of event.markets) {
-    world.vkMarkets.push(m)
-    world.vkMarketsByTicker.set(m.ticker, m)
-  }
-}
-
-export function uuid(rng: Rng): string {
-  const h = rng.hex(32)
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[rng.int(0, 3)]}${h.slice(17, 20)}-${h.slice(20, 32)}`
-}
-
-// --------------------------------------------------------------------------------------------- books
-
-function buildBooks(world: World, rng: Rng): void {
-  const t = world.anchorMs
-  const depth = world.options.bookDepth
-  for (const m of world.vpMarkets) {
-    if (m.event.question.lifecycle !== 'active') continue
-    const book = new SimBook(Math.round(m.tickSize * MICROS_PER_UNIT), t)
-    rebalance(book, { fair: world.venueFair(m.contract, 'venuep', t), halfSpread: m.contract.halfSpread, depthLevels: depth, depthSize: m.contract.depthSize }, rng, [])
-    world.vpBooks.set(m.conditionId, book)
-  }
-  for (const m of world.vkMarkets) {
-    if (m.event.question.lifecycle !== 'active') continue
-    const book = new SimBook(Math.round(m.tickSize * MICROS_PER_UNIT), t)
-    rebalance(book, { fair: world.venueFair(m.contract, 'venuek', t), halfSpread: m.contract.halfSpread, depthLevels: depth, depthSize: m.contract.depthSize }, rng, [])
-    world.vkBooks.set(m.ticker, book)
-  }
-}
-
-// --------------------------------------------------------------------------------------------- history
-
-function buildVenuepHistory(world: World, rng: Rng): void {
-  const wallets = generateWallets(rng.fork(1), world.options.wallets, world.anchorMs)
-  for (const w of wallets) {
-    world.vpWallets.push(w)
-    world.vpWalletsByAddress.set(w.address, w)
-  }
-  const eligible = world.vpMarkets.filter((m) => m.event.createdAt < world.anchorMs - 2 * HOUR)
-  if (eligible.length === 0) return
-  const ctx = { anchorMs: world.anchorMs, dislocations: world.dislocations }
-  const rows = []
-  for (const w of wallets) {
-    const wr = rng.fork(hashString(w.address))
-    const n = wr.int(2, 14)
-    const chosen = new Set<VpMarket>()
-    for (let i = 0; i < n * 3 && chosen.size < n; i++) chosen.add(wr.pick(eligible))
-    for (const m of chosen) rows.push(...episode(wr, w.address, m, ctx))
-  }
-  rows.sort((a, b) => a.ts - b.ts)
-  for (const a of rows) {
-    world.ledger.apply(a)
-    world.trades.addVp(a, false)
-  }
-}
-
-function buildVenuekHistory(world: World, rng: Rng): void {
-  const rows = []
-  for (const m of world.vkMarkets) {
-    const q = m.event.question
-    const end = Math.min(world.anchorMs - 60_000, q.lifecycle === 'active' ? world.anchorMs : q.endTime)
-    const start = Math.max(m.openTime, end - 7 * DAY)
-    if (end <= start) continue
-    const count = Math.min(30, Math.floor((end - start) / (m.contract.tradeIntervalSec * 1000)))
-    const mr = rng.fork(hashString(m.ticker))
-    for (let i = 0; i < count; i++) {
-      const ts = Math.floor(start + mr.next() * (end - start))
-      const fair = world.venueFair(m.contract, 'venuek', ts)
-      const takerYes = mr.chance(0.5)
-      const raw = takerYes ? fair + m.contract.halfSpread : fair - m.contract.halfSpread
-      const yesPrice = Math.min(1 - m.tickSize, Math.max(m.tickSize, Math.round(raw / m.tickSize) * m.tickSize))
-      rows.push({
-        tradeId: uuid(mr),
-        market: m,
-        ts,
-        yesPrice: Number(yesPrice.toFixed(4)),
-        count: Math.max(1, Math.round(mr.logNormal(40, 1.1) * 100) / 100),
-        takerOutcomeSide: takerYes ? ('yes' as const) : ('no' as const),
-        takerBookSide: takerYes ? ('bid' as const) : ('ask' as const),
-      })
-    }
-  }
-  rows.sort((a, b) => a.ts - b.ts)
-  for (const t of rows) world.trades.addVk(t, false)
-}
-
-// --------------------------------------------------------------------------------------------- truth
-
-function groundTruth(world: World, planned: PlannedQuestion[]): GroundTruth {
-  const eventPairs: { questionId: string; venuepEventSlug: string; venuekEventTicker: string }[] = []
-  const outcomePairs: TruePair[] = []
-  for (const q of world.questions) {
-    if (q.venuep === undefined || q.venuek === undefined) continue
-    eventPairs.push({ questionId: q.id, venuepEventSlug: q.venuep.slug, venuekEventTicker: q.venuek.eventTicker })
-    for (const c of q.contracts) {
-      const vk = q.venuek.markets.find((m) => m.contract.index === c.index)
-      let vpMarket: VpMarket | undefined
-      let tokenIndex: 0 | 1 = 0
-      for (const m of q.venuep.markets) {
-        if (m.contract.index === c.index) vpMarket = m
-        else if (m.outcomes[0] !== 'Yes' && q.contracts.length === 2 && c.index === 1) {
-          vpMarket = m
-          tokenIndex = 1
-        }
-      }
-      if (vk === undefined || vpMarket === undefined) continue
-      outcomePairs.push({
-        questionId: q.id,
-        contractKey: c.key,
-        label: c.label,
-        venuepEventSlug: q.venuep.slug,
-        venuepConditionId: vpMarket.conditionId,
-        venuepTokenId: vpMarket.tokenIds[tokenIndex],
-        venuekEventTicker: q.venuek.eventTicker,
-        venuekMarketTicker: vk.ticker,
-      })
-    }
-  }
-  return {
-    sharedQuestions: eventPairs.map((p) => p.questionId),
-    eventPairs,
-    outcomePairs,
-    decoys: planned.filter((p) => p.decoyOf !== undefined).map((p) => ({ questionId: p.decoyOf as string, decoyId: p.id })),
-  }
 }

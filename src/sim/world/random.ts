@@ -113,3 +113,9 @@ export class Rng {
     return items
   }
 }
+
+/** A version-4 UUID drawn from `rng` (venuek market ids, trade ids). */
+export function uuid(rng: Rng): string {
+  const h = rng.hex(32)
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[rng.int(0, 3)]}${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
