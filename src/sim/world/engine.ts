@@ -2,9 +2,8 @@ import type { Clock, TimerHandle } from '../../core/clock.js'
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import { rebalance, type LevelChange, type SimBook } from './book-model.js'
 import type { World } from './generate.js'
-import { uuid } from './random.js'
 import type { VpActivity } from './ledger.js'
-import { Rng } from './random.js'
+import { Rng, uuid } from './random.js'
 import type { VkTrade } from './trade-store.js'
 import type { Contract, SimVenue, VkMarket, VpMarket } from './types.js'
 
@@ -135,7 +134,7 @@ export class SimEngine {
 
   /**
    * Order churn at the top of a venuep book: the best bid or best ask level is re-sized (orders added or
-   * cancelled there), one book event whose only change is the top of book. The most common real book update.
+   * cancelled there), one book event whose only change is the top of book, with no trade and no price move.
    */
   churnVenuepTop(m: VpMarket, now: number): void {
     const book = this.#world.vpBooks.get(m.conditionId)
