@@ -137,7 +137,7 @@ const TO_TICKER_TS_MS = ',"ts_ms":'.length
 /** Where the last integerAt stopped (the `,` or `}` after the number). */
 let numberEnd = 0
 
-/** The JSON integer at `a` (FRAME checked its syntax) as JSON.parse reads it; sets numberEnd. */
+/** The JSON integer at `a` (the layout's regex checked its syntax) as JSON.parse reads it; sets numberEnd. */
 function integerAt(s: string, a: number): number {
   let j = a
   let n = 0
