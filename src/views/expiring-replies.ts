@@ -1,8 +1,7 @@
 /**
- * Serialized replies kept until a deadline, keyed by whatever names a request completely (a route's raw query
- * string). For proxied answers whose upstream cache entry has a known expiry: a hit costs one Map lookup and a
- * clock read instead of resolving identifiers, building the upstream key and an LRU lookup. Entries never
- * outlive the upstream entry they were rendered from (the caller passes its expiry).
+ * Serialized replies kept until a deadline, keyed by whatever names a reply completely: a proxy route's raw
+ * query string (until the upstream cache entry it was rendered from expires), or the top list's parameters and
+ * engine epoch (until time moves a listed record). A hit costs one Map lookup and a clock read.
  *
  * Bounded by entry count, evicting in insertion order (PageCache's reasoning: a lookup is on every read, and
  * hot keys are re-inserted within moments of being evicted).

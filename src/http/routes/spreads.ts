@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.js'
 import type { SpreadEngine, SpreadRecord } from '../../spreads/spread-engine.js'
 import { isStale, spreadJson } from '../../spreads/spread-json.js'
 import type { PageCache } from '../../views/page-cache.js'
+import { ExpiringReplies } from '../../views/expiring-replies.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { Csv, StringEnum } from '../schemas/common.js'
 import { Nullable, PlatformSchema } from '../schemas/records.js'
@@ -112,8 +113,12 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
     },
   })
 
-  /** Per (limit, window): the list's bytes and when they stop being valid (at most 200 × 720 entries). */
-  const topLists = new Map<string, { readonly epoch: number; readonly validUntil: number; readonly body: Uint8Array }>()
+  /**
+   * Top lists' bytes by (limit, window) and the engine's top-list epoch they were built at, each until time moves
+   * a listed record out of the window or across the stale cutoff. Bounded: limit × window alone allows 144,000
+   * keys of up to ~170 kB; entries of past epochs are never read again and leave first.
+   */
+  const topLists = new ExpiringReplies()
   const top = defineRoute({
     method: 'get',
     path: '/api/v2/spreads/top',
@@ -131,12 +136,12 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       const key = `spreads/top?${q.limit}:${q.window}`
       // The bytes of this list stay valid until a change reaches its floor (engine.topEpoch) or time moves a
       // listed record out of the window or across the stale cutoff (validUntil): most requests end here.
-      const cached = topLists.get(key)
-      if (cached !== undefined && cached.epoch === deps.engine.topEpoch && now < cached.validUntil) {
+      const epochKey = `${key}@${deps.engine.topEpoch}`
+      const cached = topLists.get(epochKey, now)
+      if (cached !== undefined) {
         deps.pages.countHit()
-        return { status: 200, body: cached.body }
+        return { status: 200, body: cached }
       }
-      const epoch = deps.engine.topEpoch
       const windowMs = q.window * 3_600_000
       const records: SpreadRecord[] = []
       deps.engine.byConfidence((r) => {
@@ -153,7 +158,7 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       deps.engine.noteTopFloor(records.length < q.limit ? 0 : (records[records.length - 1] as SpreadRecord).confidence)
       const versions = stale.map((s) => (s ? 1 : 0))
       const bytes = deps.pages.page(key, deps.engine, records, versions, () => body(records, stale))
-      topLists.set(key, { epoch, validUntil, body: bytes })
+      topLists.set(epochKey, bytes, validUntil, now)
       return { status: 200, body: bytes }
     },
   })
