@@ -392,8 +392,9 @@ async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<Thro
         await machineQuiet(ctx, [bare.spawned, ctx.service, ctx.sim])
         // The pair's runs must all end before the next catalog refresh starts: each boosted run also switches
         // the boost on and off and lets it settle.
+        const runs = s.boost === true ? 3 : 2
         const boostedRuns = s.boost === true ? 2 : 0
-        const windowMs = (2 + boostedRuns / 2) * (s.durationSec + 1.5) * 1000 + boostedRuns * (BOOST_SETTLE_MS + 2_000)
+        const windowMs = runs * (s.durationSec + 1.5) * 1000 + boostedRuns * (BOOST_SETTLE_MS + 2_000)
         await ctx.gate.clear(windowMs, s.acrossRefresh === true && acrossRefresh === undefined ? duringRefresh : undefined)
         const bareRun = await measure('bare')
         const bareBusyRun = s.boost === true ? await measure('bare', true) : undefined
