@@ -67,6 +67,8 @@ export interface VenueActorOptions {
 
 export interface InstrumentState {
   readonly id: string
+  /** Unique for the actor's lifetime, never reused (published on quotes as `instrumentSlot`). */
+  readonly slot: number
   readonly book: OrderBook
   /** Last traded price in micros. */
   lastTrade: number | undefined
@@ -89,8 +91,8 @@ type CatalogListener = (snapshot: CatalogSnapshot) => void
 
 const CATALOG_RETRY_MS = 2_000
 
-function newInstrument(id: string): InstrumentState {
-  return { id, book: new OrderBook(), lastTrade: undefined, stats: undefined, stale: false, quote: undefined, touchedInFrame: 0, retired: false }
+function newInstrument(id: string, slot: number): InstrumentState {
+  return { id, slot, book: new OrderBook(), lastTrade: undefined, stats: undefined, stale: false, quote: undefined, touchedInFrame: 0, retired: false }
 }
 
 export class VenueActor extends Actor<VenueMessage> {
@@ -102,6 +104,9 @@ export class VenueActor extends Actor<VenueMessage> {
   /** Everything about one streamed instrument in one record: one map lookup per feed event. */
   #instruments = new Map<string, InstrumentState>()
   #publishSeq = 0
+  /** The next instrument's slot. */
+  #nextSlot = 0
+  readonly #newInstrument = (id: string): InstrumentState => newInstrument(id, this.#nextSlot++)
   /** Streamed instruments whose book currently has a snapshot (kept incrementally for readiness). */
   #synced = 0
   /** Streamed instruments marked stale (kept incrementally: /readyz and /metrics read it often). */
@@ -236,7 +241,7 @@ export class VenueActor extends Actor<VenueMessage> {
         const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0))
         const streams = this.#o.adapter.streams
         const instruments = streams === undefined ? this.#o.adapter.instrumentsOf(catalog) : await runInSlices(streamedInstrumentsSteps(catalog, streams))
-        const plan = await runInSlices(instrumentPlanSteps(instruments, this.#instruments, newInstrument))
+        const plan = await runInSlices(instrumentPlanSteps(instruments, this.#instruments, this.#newInstrument))
         if (controller.signal.aborted) return
         this.send({ type: 'catalog_loaded', snapshot, instruments, plan })
       })
@@ -295,7 +300,7 @@ export class VenueActor extends Actor<VenueMessage> {
   /** The install in one go, from the instrument list (no plan, or the map changed since the plan was made). */
   #rebuildInstruments(instruments: readonly string[]): Map<string, InstrumentState> {
     const next = new Map<string, InstrumentState>()
-    for (const id of instruments) next.set(id, this.#instruments.get(id) ?? newInstrument(id))
+    for (const id of instruments) next.set(id, this.#instruments.get(id) ?? this.#newInstrument(id))
     for (const [id, st] of this.#instruments) if (next.get(id) !== st) st.retired = true
     this.#instruments = next
     this.#synced = 0
@@ -431,6 +436,7 @@ export class VenueActor extends Actor<VenueMessage> {
       receivedAt: stale && prev !== undefined ? prev.receivedAt : receivedAt,
       stale,
       seq: ++this.#publishSeq,
+      instrumentSlot: st.slot,
     }
     st.quote = quote
     return quote

@@ -151,4 +151,10 @@ export interface Quote {
   readonly stale: boolean
   /** Per-venue publish sequence, increasing. */
   readonly seq: number
+  /**
+   * The instrument's number in its venue actor: unique for the actor's lifetime and never reused, so a subscriber
+   * can keep per-instrument state in an array indexed by it instead of a lookup by id (the spread engine does).
+   * Absent on quotes made outside a venue actor.
+   */
+  readonly instrumentSlot?: number
 }

@@ -43,8 +43,13 @@ export function freshnessScore(ageMs: number, stale: boolean): number {
 }
 
 export function confidence(i: ConfidenceInputs): number {
-  const volume = i.minVolume === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, i.minVolume)) / 6)
-  const liquidity = i.liquidityDollars === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, i.liquidityDollars)) / 5)
-  const c = MATCH_WEIGHT[i.quality] * (0.3 * sizeScore(i.spread) + 0.25 * volume + 0.25 * liquidity + 0.2 * freshnessScore(i.ageMs, i.stale))
+  return confidenceOf(i.quality, i.spread, i.minVolume, i.liquidityDollars, i.ageMs, i.stale)
+}
+
+/** `confidence` from its inputs as arguments (the spread engine's recompute: no inputs object per call). */
+export function confidenceOf(quality: MatchQuality, spread: number, minVolume: number | undefined, liquidityDollars: number | undefined, ageMs: number, stale: boolean): number {
+  const volume = minVolume === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, minVolume)) / 6)
+  const liquidity = liquidityDollars === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, liquidityDollars)) / 5)
+  const c = MATCH_WEIGHT[quality] * (0.3 * sizeScore(spread) + 0.25 * volume + 0.25 * liquidity + 0.2 * freshnessScore(ageMs, stale))
   return Math.round(c * 1e6) / 1e6
 }

@@ -5,16 +5,24 @@ import { runInSlices, runToEnd, SLICE_BUDGET_MS } from '../core/slices.js'
 import type { Outcome, Quote, VenueId } from '../model/types.js'
 import type { BookReader } from '../book/order-book.js'
 import { BucketIndex } from './bucket-index.js'
-import { confidence } from './confidence.js'
-import { executableEdge, type Executable } from './executable.js'
+import type { Executable } from './executable.js'
+import type { InstrumentHandle, InstrumentTable, InstrumentView } from './instrument-table.js'
 import type { MatchingStrategy, MatchQuality } from './matcher.js'
-import { pairsPlanSteps, type PairState, type PairsPlan } from './pair-plan.js'
+import { pairsPlanSteps, type PairLayout, type PairState, type PairsPlan } from './pair-plan.js'
+import { RecordDigests, recordFromRows } from './spread-record.js'
 
 /**
  * The spread actor. It owns one record per matched outcome pair and keeps two indexes current (by confidence
  * for /spreads/top, by spread size for the scanner). A quote change recomputes only the pairs of that
  * instrument; a sweep once a minute re-scores pairs whose freshness moved (freshness changes with time alone).
  * Readers get immutable `SpreadRecord`s; subscribers (history, alerts, the stream) get every change.
+ *
+ * What a recompute reads is laid out flat (src/spreads/instrument-table.ts, pair-plan.ts): each matched
+ * instrument's top of book is a row the engine writes from the quote messages, each pair's catalog terms a row
+ * beside it, and the ranking keeps its lists in typed arrays (bucket-index.ts). A quote change thus reads a few
+ * rows instead of a chain of objects, so its cost barely grows with the number of pairs (bench/RESULTS.md). The
+ * rows are reloaded from the venue actors' live state when an instrument joins, when the engine (re)starts and on
+ * every sweep, so a lost message cannot leave a row behind for more than a sweep period.
  *
  * New pairs (after every catalog change) come either as `pairs` (installed and recomputed in one go: tests,
  * small sets) or through `setPairsInSlices`: the plan is built in event-loop slices, installed in one short step,
@@ -93,22 +101,10 @@ export interface QuoteSource {
   stats?(instrumentId: string): { readonly volume: number | undefined } | undefined
   /**
    * A live view of one instrument that stays current until `retired` (VenueActor's own state record). The
-   * engine keeps it per pair: at 100,000 pairs the Map lookups by instrument id, which miss the CPU caches,
-   * were a third of a recompute. Sources without it are read through the three lookups above.
+   * engine keeps it per instrument for the reads quotes do not carry (pushed volume, the books for a depth
+   * walk), so those cost no Map lookup. Sources without it are read through the three lookups above.
    */
   handle?(instrumentId: string): InstrumentHandle | undefined
-}
-
-/** What a recompute reads of one instrument. */
-export interface InstrumentView {
-  readonly quote: Quote | undefined
-  readonly book: BookReader | undefined
-  readonly stats: { readonly volume: number | undefined } | undefined
-}
-
-export interface InstrumentHandle extends InstrumentView {
-  /** The source no longer updates this view; look the instrument up again. */
-  readonly retired: boolean
 }
 
 function viewOf(source: QuoteSource, instrumentId: string): InstrumentView {
@@ -133,19 +129,24 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   /** Pair id → state (ids are dense). */
   #pairs: (PairState | undefined)[] = []
   #byKey = new Map<string, PairState>()
-  /** Per venue: instrument id → the pairs it prices (no key concatenation on the hot path). */
-  #byInstrument: Record<VenueId, Map<string, PairState[]>> = { venuep: new Map(), venuek: new Map() }
   #byEvent = new Map<string, PairState[]>()
+  /** What recomputes read: the instrument rows, the pairs' terms, each instrument's pairs (see pair-plan.ts). */
+  #layout: PairLayout | undefined
   #nextId = 1
   #confidence = new BucketIndex()
   #spread = new BucketIndex()
+  /** What subscribers were last told of each pair (see RecordDigests). */
+  #digests = new RecordDigests()
   #timer: TimerHandle | undefined
   /** Records still to recompute after a planned install or sweep, from `#pendingAt` on. */
   #pending: readonly PairState[] = []
   #pendingAt = 0
+  /** The pending recomputes are a sweep: they reload the pairs' rows from the venues first. */
+  #pendingReloads = false
   /** A sliced computation is sending `recompute_pending` until nothing is pending. */
   #pendingRunning = false
   readonly #listeners = new Set<(changes: readonly SpreadChange[]) => void>()
+  readonly #bookOf = (venue: VenueId, row: number): BookReader | undefined => this.#live(venue, row).book
   /** Recomputations done (benchmarks and tests read it). */
   recomputed = 0
   /**
@@ -218,6 +219,8 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     const period = this.#o.rescoreMs ?? 60_000
     // Re-scoring every pair is ~0.1 s at 20,000 pairs: the periodic sweep runs in chunks between other messages.
     this.#timer = this.#o.clock.setInterval(() => this.send({ type: 'rescore', inSlices: true }), period)
+    // After a restart the rows may have missed quotes while the engine was down: the venues have the truth.
+    if (this.#layout !== undefined) for (const venue of VENUES) this.#reloadRows(venue)
     // Recomputes left pending when the engine stopped go on (the computation sending them ended with the stop).
     if (this.pendingRecomputes > 0) this.#resumePending()
   }
@@ -228,7 +231,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 
   /** The structural work of installing `specs`, as steps against the current pairs (read only). */
   planPairs(specs: readonly SpreadPairSpec[]): Generator<void, PairsPlan, void> {
-    return pairsPlanSteps(specs, this.#byKey, this.#nextId)
+    return pairsPlanSteps(specs, this.#byKey, this.#layout, this.#nextId)
   }
 
   /** Installs `specs` without a long block: plan in slices, install in one short step, recompute in chunks. */
@@ -254,7 +257,8 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 
   /**
    * Swaps a plan in: continued pairs take their current records, gone pairs leave the indexes (a removal change
-   * each), then records are recomputed for `budgetMs` (everything with an infinite budget) and the rest later.
+   * each), the new layout takes the rows of the instruments it keeps (and loads the others from the venues),
+   * then records are recomputed for `budgetMs` (everything with an infinite budget) and the rest later.
    */
   #install(planned: PairsPlan, budgetMs: number): void {
     // A plan made against other pairs (another install came first) is redone against the current ones.
@@ -262,18 +266,30 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     for (const [st, old] of plan.carried) st.record = old.record
     const changes: SpreadChange[] = []
     for (const old of plan.removed) {
-      this.#touchTop(old.record, undefined)
+      this.#touchTop(old.record?.confidence, undefined)
+      this.#digests.set(old.id, undefined)
       this.#confidence.delete(old.id)
       this.#spread.delete(old.id)
       if (old.record !== undefined) changes.push({ spec: old.spec, record: undefined, previous: old.record })
     }
+    const previous = this.#layout
+    for (const venue of VENUES) {
+      const table = plan.layout.tables[venue]
+      const from = plan.carriedRows[venue]
+      for (let i = 0; i < table.size; i++) {
+        const j = from[i] as number
+        if (j >= 0 && previous !== undefined) table.copyRow(i, previous.tables[venue], j)
+        else table.load(i, this.#live(venue, i, table))
+      }
+    }
     this.#byKey = plan.byKey
     this.#pairs = plan.pairs
-    this.#byInstrument = plan.byInstrument
     this.#byEvent = plan.byEvent
+    this.#layout = plan.layout
     this.#nextId = plan.nextId
     this.#pending = plan.order
     this.#pendingAt = 0
+    this.#pendingReloads = false
     this.#o.log.info({ pairs: plan.byKey.size }, 'spread pairs installed')
     this.#recomputePending(budgetMs, changes)
   }
@@ -289,13 +305,16 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     const pending = this.#pending
     let i = this.#pendingAt
     while (i < pending.length) {
-      this.#recompute(pending[i++] as PairState, now, changes)
+      const p = pending[i++] as PairState
+      if (this.#pendingReloads) this.#reloadPair(p)
+      this.#recompute(p, now, changes)
       if (i % CHUNK === 0 && performance.now() >= deadline) break
     }
     this.#pendingAt = i
     if (i >= pending.length) {
       this.#pending = []
       this.#pendingAt = 0
+      this.#pendingReloads = false
     } else {
       this.#resumePending()
     }
@@ -323,16 +342,27 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     for (const p of this.#byKey.values()) if (p.record !== undefined) pending.push(p)
     this.#pending = pending
     this.#pendingAt = 0
+    this.#pendingReloads = true
     this.#recomputePending(this.#o.recomputeBudgetMs ?? SLICE_BUDGET_MS)
   }
 
+  /**
+   * The hot path: each quote goes into its instrument's row, then the pairs on that instrument (a list threaded
+   * through typed arrays) are recomputed from the rows.
+   */
   #onQuotes(venue: VenueId, quotes: readonly Quote[]): void {
+    const layout = this.#layout
+    if (layout === undefined) return
     const now = this.#o.clock.now()
     const changes: SpreadChange[] = []
-    const byInstrument = this.#byInstrument[venue]
-    for (const q of quotes) {
-      const pairs = byInstrument.get(q.instrumentId)
-      if (pairs !== undefined) for (const p of pairs) this.#recompute(p, now, changes)
+    const table = layout.tables[venue]
+    const onP = venue === 'venuep'
+    for (let n = 0; n < quotes.length; n++) {
+      const q = quotes[n] as Quote
+      const i = table.rowOf(q)
+      if (i < 0) continue
+      table.writeQuote(i, q)
+      for (let p: PairState | undefined = table.firstPair[i]; p !== undefined; p = onP ? p.nextOnP : p.nextOnK) this.#recompute(p, now, changes)
     }
     this.#emit(changes)
   }
@@ -341,16 +371,19 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   #rescore(): void {
     const now = this.#o.clock.now()
     const changes: SpreadChange[] = []
-    for (const p of this.#byKey.values()) if (p.record !== undefined) this.#recompute(p, now, changes)
+    for (const p of this.#byKey.values()) {
+      if (p.record === undefined) continue
+      this.#reloadPair(p)
+      this.#recompute(p, now, changes)
+    }
     this.#emit(changes)
   }
 
   #recompute(p: PairState, now: number, changes: SpreadChange[]): void {
     this.recomputed++
-    const previous = p.record
-    const record = recordOf(p.id, p.spec, this.#view(p, 'venuep'), this.#view(p, 'venuek'), now)
-    p.record = record
-    this.#touchTop(previous, record)
+    const record = recordFromRows(p.id, p.spec, this.#layout as PairLayout, p.rowP, p.rowK, now, this.#bookOf)
+    // The index holds the previous confidence: reading it there costs no cache miss the update does not pay.
+    this.#touchTop(this.#confidence.value(p.id), record?.confidence)
     if (record === undefined) {
       this.#confidence.delete(p.id)
       this.#spread.delete(p.id)
@@ -358,24 +391,42 @@ export class SpreadEngine extends Actor<SpreadMessage> {
       this.#confidence.set(p.id, record.confidence)
       this.#spread.set(p.id, record.spread)
     }
-    if (!sameRecord(previous, record)) changes.push({ spec: p.spec, record, previous })
+    if (!this.#digests.same(p.id, record)) {
+      changes.push({ spec: p.spec, record, previous: p.record })
+      this.#digests.set(p.id, record)
+    }
+    p.record = record
   }
 
-  /** The pair's handle on one of its instruments, looked up again only when missing or retired. */
-  #view(p: PairState, venue: VenueId): InstrumentView {
-    const held = venue === 'venuep' ? p.venuepHandle : p.venuekHandle
+  #reloadPair(p: PairState): void {
+    const layout = this.#layout as PairLayout
+    layout.tables.venuep.load(p.rowP, this.#live('venuep', p.rowP))
+    layout.tables.venuek.load(p.rowK, this.#live('venuek', p.rowK))
+  }
+
+  #reloadRows(venue: VenueId): void {
+    const table = (this.#layout as PairLayout).tables[venue]
+    for (let i = 0; i < table.size; i++) table.load(i, this.#live(venue, i))
+  }
+
+  /**
+   * The venue's live view of the instrument in row `row`: its held handle, looked up again only when missing or
+   * retired (or the three lookups, for sources without handles).
+   */
+  #live(venue: VenueId, row: number, table: InstrumentTable<PairState> = (this.#layout as PairLayout).tables[venue]): InstrumentView {
+    const held = table.handles[row]
     if (held !== undefined && !held.retired) return held
     const source = this.#o.venues[venue]
-    const id = venue === 'venuep' ? p.spec.venuep.instrumentId : p.spec.venuek.instrumentId
+    const id = table.ids[row] as string
     const handle = source.handle?.(id)
-    if (venue === 'venuep') p.venuepHandle = handle
-    else p.venuekHandle = handle
+    table.handles[row] = handle
     return handle ?? viewOf(source, id)
   }
 
-  #touchTop(previous: SpreadRecord | undefined, next: SpreadRecord | undefined): void {
+  /** A record's confidence moved from `previous` to `next` (undefined: no record). */
+  #touchTop(previous: number | undefined, next: number | undefined): void {
     const floor = this.#topFloor
-    if ((previous !== undefined && previous.confidence >= floor) || (next !== undefined && next.confidence >= floor)) {
+    if ((previous !== undefined && previous >= floor) || (next !== undefined && next >= floor)) {
       this.#topEpoch++
       // Every cached list is invalid now; each re-registers its floor when it is rebuilt.
       this.#topFloor = Number.POSITIVE_INFINITY
@@ -388,79 +439,16 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   }
 }
 
+const VENUES: readonly VenueId[] = ['venuep', 'venuek']
+
 /**
- * The spread record of a pair from the venues' current quotes and books, or undefined while either side has no
- * probability. Pure: the brute-force reference in the tests calls it too.
+ * The brute-force reference: the record of a pair read straight from the venues' current quotes and books,
+ * through the same formula as the engine (`recordFromRows`) on rows loaded for this one pair. The tests compare
+ * the incremental engine with it.
  */
 export function computeRecord(pairId: number, spec: SpreadPairSpec, venues: Readonly<Record<VenueId, QuoteSource>>, now: number): SpreadRecord | undefined {
-  return recordOf(pairId, spec, viewOf(venues.venuep, spec.venuep.instrumentId), viewOf(venues.venuek, spec.venuek.instrumentId), now)
-}
-
-/** computeRecord from the two instruments' views (the engine passes handles it keeps per pair). */
-export function recordOf(pairId: number, spec: SpreadPairSpec, vp: InstrumentView, vk: InstrumentView, now: number): SpreadRecord | undefined {
-  const qp = vp.quote
-  const qk = vk.quote
-  const pp = qp?.probability
-  const pk = qk?.probability
-  if (qp === undefined || qk === undefined || pp === undefined || pk === undefined) return undefined
-  // Ties go to venuep as platform A, so the record does not flip on equal prices.
-  const pIsA = pp <= pk
-  const a: VenueId = pIsA ? 'venuep' : 'venuek'
-  const b: VenueId = pIsA ? 'venuek' : 'venuep'
-  const outA = pIsA ? spec.venuep : spec.venuek
-  const outB = pIsA ? spec.venuek : spec.venuep
-  const viewA = pIsA ? vp : vk
-  const viewB = pIsA ? vk : vp
-  const spread = Math.round(Math.abs(pk - pp) * 1e6) / 1e6
-  const executable = executableEdge(viewA.book, viewB.book, outA.fees, outB.fees)
-  const va = viewA.stats?.volume ?? outA.volume
-  const vb = viewB.stats?.volume ?? outB.volume
-  const minVolume = va === undefined || vb === undefined ? undefined : Math.min(va, vb)
-  const qa = pIsA ? qp : qk
-  const qb = pIsA ? qk : qp
-  const topDollars =
-    qa.bestAsk !== undefined && qa.bestAskSize !== undefined && qb.bestBid !== undefined && qb.bestBidSize !== undefined
-      ? Math.min(qa.bestAsk * qa.bestAskSize, qb.bestBid * qb.bestBidSize)
-      : undefined
-  const liquidityDollars = executable !== undefined && executable.size > 0 ? executable.costDollars : topDollars
-  const olderQuoteAt = Math.min(qp.venueTs, qk.venueTs)
-  const feedStale = qp.stale || qk.stale
-  return {
-    pairId,
-    key: spec.key,
-    eventSlug: spec.eventSlug,
-    eventTitle: spec.eventTitle,
-    outcomeTitle: spec.outcomeTitle,
-    outcomeKey: spec.outcomeKey,
-    platformA: a,
-    platformB: b,
-    priceA: pIsA ? pp : pk,
-    priceB: pIsA ? pk : pp,
-    spread,
-    spreadBps: Math.round(spread * 10_000 * 1e4) / 1e4,
-    confidence: confidence({ quality: spec.quality, spread, minVolume, liquidityDollars, ageMs: now - olderQuoteAt, stale: feedStale }),
-    updatedAt: Math.max(qp.venueTs, qk.venueTs),
-    olderQuoteAt,
-    feedStale,
-    platformAUrl: pIsA ? spec.venuepUrl : spec.venuekUrl,
-    platformBUrl: pIsA ? spec.venuekUrl : spec.venuepUrl,
-    strategy: spec.strategy,
-    quality: spec.quality,
-    minVolume,
-    executable,
-  }
-}
-
-function sameRecord(a: SpreadRecord | undefined, b: SpreadRecord | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b
-  return (
-    a.priceA === b.priceA &&
-    a.priceB === b.priceB &&
-    a.platformA === b.platformA &&
-    a.confidence === b.confidence &&
-    a.feedStale === b.feedStale &&
-    a.updatedAt === b.updatedAt &&
-    a.executable?.size === b.executable?.size &&
-    a.executable?.netEdge === b.executable?.netEdge
-  )
+  const plan = runToEnd(pairsPlanSteps([spec], new Map(), undefined, pairId))
+  const views = { venuep: viewOf(venues.venuep, spec.venuep.instrumentId), venuek: viewOf(venues.venuek, spec.venuek.instrumentId) }
+  for (const venue of VENUES) plan.layout.tables[venue].load(0, views[venue])
+  return recordFromRows(pairId, spec, plan.layout, 0, 0, now, (venue) => views[venue].book)
 }

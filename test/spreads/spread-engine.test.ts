@@ -5,7 +5,8 @@ import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
 import type { Outcome, Quote, VenueId } from '../../src/model/types.js'
 import { Rng } from '../../src/sim/world/random.js'
-import { computeRecord, SpreadEngine, type QuoteSource, type SpreadPairSpec, type SpreadRecord } from '../../src/spreads/spread-engine.js'
+import { executableEdge } from '../../src/spreads/executable.js'
+import { computeRecord, SpreadEngine, type QuoteSource, type SpreadChange, type SpreadPairSpec, type SpreadRecord } from '../../src/spreads/spread-engine.js'
 import { waitFor } from '../helpers/wait.js'
 
 /**
@@ -17,6 +18,8 @@ const P = (x: number) => Math.round(x * 1e6)
 class FakeVenue implements QuoteSource {
   readonly quotes = new Map<string, Quote>()
   readonly books = new Map<string, OrderBook>()
+  /** Instrument slots as the venue actor numbers them (a new one when an instrument comes back: see `renumber`). */
+  readonly slots = new Map<string, number>()
   seq = 0
   constructor(readonly venue: VenueId) {}
   quote(id: string) {
@@ -49,9 +52,16 @@ class FakeVenue implements QuoteSource {
       receivedAt: now,
       stale: rng.chance(0.05),
       seq: ++this.seq,
+      instrumentSlot: this.slots.get(id) ?? this.renumber(id),
     }
     this.quotes.set(id, q)
     return q
+  }
+  #slots = 0
+  renumber(id: string): number {
+    const slot = 1_000 + 3 * this.#slots++
+    this.slots.set(id, slot)
+    return slot
   }
 }
 
@@ -86,6 +96,13 @@ function specs(rng: Rng, n: number, instruments: number): SpreadPairSpec[] {
   })
 }
 
+/** What a change must be emitted for (see RecordDigests). */
+function digest(r: SpreadRecord | undefined) {
+  return r === undefined
+    ? undefined
+    : [r.priceA, r.priceB, r.platformA, r.confidence, r.feedStale, r.updatedAt, r.executable?.size, r.executable?.netEdge]
+}
+
 function bruteForce(pairs: readonly SpreadPairSpec[], ids: ReadonlyMap<string, number>, venues: Record<VenueId, QuoteSource>, now: number): SpreadRecord[] {
   return pairs.map((s) => computeRecord(ids.get(s.key) as number, s, venues, now)).filter((r): r is SpreadRecord => r !== undefined)
 }
@@ -96,6 +113,15 @@ describe('spread engine', () => {
     const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
     const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
     const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+    // What subscribers were told last, per pair: it must say what the record says.
+    const told = new Map<string, SpreadRecord | undefined>()
+    engine.subscribe((changes: readonly SpreadChange[]) => {
+      for (const c of changes) {
+        // `previous` is the pair's last record; one that changed nothing a subscriber acts on was not sent.
+        assert.deepEqual(digest(c.previous), digest(told.get(c.spec.key)), 'a change follows what subscribers were last told')
+        told.set(c.spec.key, c.record)
+      }
+    })
     engine.start()
     let pairs = specs(rng, 400, 150)
     for (let i = 0; i < 150; i++) {
@@ -120,6 +146,12 @@ describe('spread engine', () => {
       const expected = bruteForce(pairs.filter((s) => engine.spec(s.key) !== undefined), ids, venues, clock.now())
       const got = pairs.map((s) => engine.record(s.key)).filter((r): r is SpreadRecord => r !== undefined)
       assert.deepEqual(got, expected, `round ${round}: records`)
+      for (const s of pairs) {
+        if (engine.spec(s.key) === undefined) continue
+        assert.deepEqual(digest(told.get(s.key)), digest(engine.record(s.key)), `round ${round}: subscribers were told of ${s.key}'s last change`)
+      }
+      // Venuek instruments come back under new slots now and then (as after a catalog refresh): found again by id.
+      if (round % 7 === 3) for (let i = 0; i < 150; i += 5) venues.venuek.renumber(`k${i}`)
       const top: SpreadRecord[] = []
       engine.byConfidence((r) => top.push(r) < 25)
       const expectedTop = [...expected].sort((a, b) => b.confidence - a.confidence || a.pairId - b.pairId).slice(0, 25)
@@ -140,6 +172,7 @@ describe('spread engine', () => {
     const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
     const pairs = specs(rng, 300, 300)
     let checked = 0
+    let walked = 0
     for (let i = 0; i < 300; i++) {
       venues.venuep.move(`p${i}`, rng, clock.now())
       venues.venuek.move(`k${i}`, rng, clock.now() - rng.int(0, 3_600_000))
@@ -158,8 +191,17 @@ describe('spread engine', () => {
         assert.ok(r.executable.size >= 0 && r.executable.netEdge <= r.executable.edge + 1e-12, 'fees never improve the edge')
         if (r.executable.size > 0) assert.ok(r.executable.profitDollars > 0)
       }
+      // The record reads the top of book from the quotes and walks the books only when the top pays: the result is
+      // the full walk's, and there is none while either quote is stale.
+      const pIsA = r.platformA === 'venuep'
+      const [cheap, dear] = pIsA ? [venues.venuep, venues.venuek] : [venues.venuek, venues.venuep]
+      const [outA, outB] = pIsA ? [spec.venuep, spec.venuek] : [spec.venuek, spec.venuep]
+      const live = !cheap.quote(outA.instrumentId)!.stale && !dear.quote(outB.instrumentId)!.stale
+      assert.deepEqual(r.executable, live ? executableEdge(cheap.book(outA.instrumentId), dear.book(outB.instrumentId), outA.fees, outB.fees) : undefined)
+      if (r.executable !== undefined && r.executable.size > 0) walked++
     })
     assert.ok(checked > 250)
+    assert.ok(walked > 10, `books walked past the top for ${walked} records`)
   })
 
   test('a planned install and a sweep recomputed in chunks end where the one-go ones end, quotes during the chunks included', async () => {
@@ -224,10 +266,10 @@ describe('spread engine', () => {
 
 
 describe('instrument handles', () => {
-  test('a pair reads its instruments through handles, and looks an instrument up again once its handle is retired', async () => {
+  test('rows come from quotes; pushed volume and books through held handles, looked up again once retired', async () => {
     const rng = new Rng(11)
     const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
-    type State = { quote: Quote | undefined; book: OrderBook | undefined; stats: undefined; retired: boolean }
+    type State = { quote: Quote | undefined; book: OrderBook | undefined; stats: { volume: number | undefined } | undefined; retired: boolean }
     /** A venue whose instruments are state records, as the venue actor's: `handle` hands them out. */
     class HandleVenue extends FakeVenue {
       readonly states = new Map<string, State>()
@@ -236,40 +278,56 @@ describe('instrument handles', () => {
         this.lookups++
         return this.states.get(id)
       }
-      publish(id: string): Quote {
+      stats(id: string) {
+        return this.states.get(id)?.stats
+      }
+      publish(id: string, volume: number): Quote {
         const q = this.move(id, rng, clock.now())
         let st = this.states.get(id)
-        if (st === undefined) this.states.set(id, (st = { quote: q, book: this.books.get(id), stats: undefined, retired: false }))
+        if (st === undefined) this.states.set(id, (st = { quote: q, book: undefined, stats: undefined, retired: false }))
         st.quote = q
         st.book = this.books.get(id)
+        st.stats = { volume }
         return q
       }
-      /** The instrument leaves and comes back: a new state record, the old one retired. */
+      /** The instrument leaves and comes back: a new state record (and slot), the old one retired. */
       replace(id: string): void {
         const old = this.states.get(id)!
         old.retired = true
-        this.states.set(id, { quote: old.quote, book: old.book, stats: undefined, retired: false })
+        this.states.set(id, { ...old, retired: false })
+        this.renumber(id)
       }
     }
     const venues = { venuep: new HandleVenue('venuep'), venuek: new HandleVenue('venuek') }
     const [spec] = specs(rng, 1, 1)
-    venues.venuep.publish(spec!.venuep.instrumentId)
-    venues.venuek.publish(spec!.venuek.instrumentId)
+    const key = spec!.key
+    const idK = spec!.venuek.instrumentId
+    venues.venuep.publish(spec!.venuep.instrumentId, 5e6)
+    venues.venuek.publish(idK, 10)
     const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
     engine.start()
     engine.send({ type: 'pairs', specs: [spec!] })
     const brute = () => computeRecord(1, spec!, venues, clock.now())
-    assert.deepEqual(engine.record(spec!.key), brute())
+    assert.deepEqual(engine.record(key), brute())
+    assert.equal(engine.record(key)?.minVolume, 10, 'the pushed volume, read when the row was loaded')
     const lookups = venues.venuek.lookups
-    for (let i = 0; i < 5; i++) engine.send({ type: 'quotes', venue: 'venuek', quotes: [venues.venuek.publish(spec!.venuek.instrumentId)] })
-    assert.deepEqual(engine.record(spec!.key), brute())
-    assert.equal(venues.venuek.lookups, lookups, 'quotes read through the held handle, no lookups')
+    for (let i = 0; i < 5; i++) engine.send({ type: 'quotes', venue: 'venuek', quotes: [venues.venuek.publish(idK, 10)] })
+    assert.deepEqual(engine.record(key), brute(), 'quotes alone keep the record current')
+    assert.equal(venues.venuek.lookups, lookups, 'no lookups by id while the handle is live')
 
-    venues.venuek.replace(spec!.venuek.instrumentId)
-    const q = venues.venuek.publish(spec!.venuek.instrumentId)
-    engine.send({ type: 'quotes', venue: 'venuek', quotes: [q] })
-    assert.equal(venues.venuek.lookups, lookups + 1, 'the retired handle was replaced')
-    assert.deepEqual(engine.record(spec!.key), brute(), 'and the record uses the new state')
+    // A pushed volume that moves without a quote is taken up by the next sweep.
+    venues.venuek.states.get(idK)!.stats = { volume: 2_000 }
+    engine.send({ type: 'rescore' })
+    assert.equal(engine.record(key)?.minVolume, 2_000)
+    assert.equal(venues.venuek.lookups, lookups)
+
+    venues.venuek.replace(idK)
+    engine.send({ type: 'quotes', venue: 'venuek', quotes: [venues.venuek.publish(idK, 3_000)] })
+    assert.deepEqual(engine.record(key)?.priceA, brute()?.priceA, 'a quote under the new slot is found by id')
+    engine.send({ type: 'rescore' })
+    assert.equal(venues.venuek.lookups, lookups + 1, 'the retired handle was looked up again, once')
+    assert.deepEqual(engine.record(key), brute(), 'and the record reads the new state')
+    assert.equal(engine.record(key)?.minVolume, 3_000)
     engine.stop()
   })
 })
