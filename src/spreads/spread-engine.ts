@@ -347,8 +347,8 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   }
 
   /**
-   * The hot path: each quote goes into its instrument's row, then the pairs on that instrument (a list threaded
-   * through typed arrays) are recomputed from the rows.
+   * The hot path: each quote goes into its instrument's row, then the pairs on that instrument (a list linked
+   * through the pair states) are recomputed from the rows.
    */
   #onQuotes(venue: VenueId, quotes: readonly Quote[]): void {
     const layout = this.#layout
