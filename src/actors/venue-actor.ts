@@ -9,6 +9,7 @@ import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
 import type { FeedEvent, FeedStatus, VenueAdapter, VenueFeed } from '../venues/types.js'
 import { catalogSnapshotSteps, type CatalogSnapshot } from './catalog-snapshot.js'
 import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
+import { PublishedQuote } from './published-quote.js'
 
 /**
  * One actor per venue, the only writer of that venue's catalog, books and quotes. Socket callbacks and the
@@ -422,22 +423,22 @@ export class VenueActor extends Actor<VenueMessage> {
     ) {
       return undefined
     }
-    const quote: Quote = {
-      venue: this.venue,
-      instrumentId: st.id,
+    const quote = new PublishedQuote(
+      this.venue,
+      st.id,
       bestBid,
       bestBidSize,
       bestAsk,
       bestAskSize,
       lastTradePrice,
-      probability: this.#o.adapter.probability({ bestBid, bestAsk, lastTradePrice }),
+      this.#o.adapter.probability({ bestBid, bestAsk, lastTradePrice }),
       // A stale flag flip is not a venue quote change: keep the venue time of the last real change.
-      venueTs: stale && prev !== undefined ? prev.venueTs : venueTs,
-      receivedAt: stale && prev !== undefined ? prev.receivedAt : receivedAt,
+      stale && prev !== undefined ? prev.venueTs : venueTs,
+      stale && prev !== undefined ? prev.receivedAt : receivedAt,
       stale,
-      seq: ++this.#publishSeq,
-      instrumentSlot: st.slot,
-    }
+      ++this.#publishSeq,
+      st.slot,
+    )
     st.quote = quote
     return quote
   }

@@ -59,15 +59,24 @@ export function executableEdge(cheap: BookReader | undefined, dear: BookReader |
     if (askLeft === 0 && ++i < askDepth) askLeft = cheap.sizeAt('ask', i)
     if (bidLeft === 0 && ++j < bidDepth) bidLeft = dear.sizeAt('bid', j)
   }
-  return {
-    buyPrice: topAsk,
-    sellPrice: topBid,
-    edge: round6(topBid - topAsk),
-    netEdge: round6(net(topAsk, topBid)),
-    size: Math.round(size * 100) / 100,
-    costDollars: Math.round(cost * 100) / 100,
-    profitDollars: Math.round(profit * 100) / 100,
-  }
+  return new ExecutableEdge(topAsk, topBid, round6(topBid - topAsk), round6(net(topAsk, topBid)), Math.round(size * 100) / 100, Math.round(cost * 100) / 100, Math.round(profit * 100) / 100)
+}
+
+/**
+ * An `Executable` made by a constructor, not an object literal: V8 pretenures a literal's allocation site once most
+ * of its objects survive (as every record of a pair install does), and from then on every one would be allocated
+ * in old space and die there; constructed objects have no allocation site. See SpreadRecordValue.
+ */
+export class ExecutableEdge implements Executable {
+  constructor(
+    readonly buyPrice: number,
+    readonly sellPrice: number,
+    readonly edge: number,
+    readonly netEdge: number,
+    readonly size: number,
+    readonly costDollars: number,
+    readonly profitDollars: number,
+  ) {}
 }
 
 function round6(x: number): number {

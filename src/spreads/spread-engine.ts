@@ -270,7 +270,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
       this.#digests.set(old.id, undefined)
       this.#confidence.delete(old.id)
       this.#spread.delete(old.id)
-      if (old.record !== undefined) changes.push({ spec: old.spec, record: undefined, previous: old.record })
+      if (old.record !== undefined) changes.push(new Change(old.spec, undefined, old.record))
     }
     const previous = this.#layout
     for (const venue of VENUES) {
@@ -392,7 +392,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
       this.#spread.set(p.id, record.spread)
     }
     if (!this.#digests.same(p.id, record)) {
-      changes.push({ spec: p.spec, record, previous: p.record })
+      changes.push(new Change(p.spec, record, p.record))
       this.#digests.set(p.id, record)
     }
     p.record = record
@@ -440,6 +440,15 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 }
 
 const VENUES: readonly VenueId[] = ['venuep', 'venuek']
+
+/** Constructed, not a literal, for the reason SpreadRecordValue gives (an install's changes all survive until sent). */
+class Change implements SpreadChange {
+  constructor(
+    readonly spec: SpreadPairSpec,
+    readonly record: SpreadRecord | undefined,
+    readonly previous: SpreadRecord | undefined,
+  ) {}
+}
 
 /**
  * The brute-force reference: the record of a pair read straight from the venues' current quotes and books,
