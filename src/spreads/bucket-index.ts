@@ -1,3 +1,5 @@
+import { atLeast } from '../core/typed-arrays.js'
+
 /**
  * A priority index over values in [0, 1] with O(1) updates and top-k in O(k) (plus a constant-time skip over
  * empty buckets): values are quantized into 65,536 buckets, each bucket is a doubly linked list of its members,
@@ -66,9 +68,9 @@ export class BucketIndex {
   }
 
   #grow(id: number): void {
-    const rows = newRows(Math.max(id + 1, (this.#rows.length / ROW) * 2))
-    rows.set(this.#rows)
-    this.#rows = rows
+    const from = this.#rows.length
+    const rows = (this.#rows = atLeast(this.#rows, (id + 1) * ROW))
+    for (let at = from + BUCKET; at < rows.length; at += ROW) rows[at] = -1
   }
 
   /**

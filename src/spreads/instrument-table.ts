@@ -1,4 +1,5 @@
 import type { BookReader } from '../book/order-book.js'
+import { atLeast } from '../core/typed-arrays.js'
 import type { Quote } from '../model/types.js'
 
 /**
@@ -84,16 +85,12 @@ export class InstrumentTable<P> {
     const known = slot < this.#rowBySlot.length ? (this.#rowBySlot[slot] as number) : 0
     if (known !== 0) return known > 0 ? known - 1 : -1
     const row = this.indexOf(q.instrumentId)
-    if (slot >= this.#rowBySlot.length) {
-      const grown = new Int32Array(Math.max(slot + 1, this.#rowBySlot.length * 2))
-      grown.set(this.#rowBySlot)
-      this.#rowBySlot = grown
-    }
+    this.#rowBySlot = atLeast(this.#rowBySlot, slot + 1)
     this.#rowBySlot[slot] = row >= 0 ? row + 1 : -1
     return row
   }
 
-  /** Stores a published quote in row `i` (the volume is written separately: quotes do not carry it). */
+  /** Stores a published quote in row `i` (not the pushed volume: quotes do not carry it; see `load`). */
   writeQuote(i: number, q: Quote | undefined): void {
     const rows = this.rows
     const at = i * ROW
@@ -110,14 +107,10 @@ export class InstrumentTable<P> {
     rows[at + STATE] = q.stale ? STALE : LIVE
   }
 
-  writeVolume(i: number, stats: { readonly volume: number | undefined } | undefined): void {
-    this.rows[i * ROW + PUSHED_VOLUME] = stats?.volume ?? Number.NaN
-  }
-
-  /** Row `i` from an instrument's live state in its venue actor. */
+  /** Row `i` from an instrument's live state in its venue actor (its quote and pushed volume). */
   load(i: number, live: InstrumentView | undefined): void {
     this.writeQuote(i, live?.quote)
-    this.writeVolume(i, live?.stats)
+    this.rows[i * ROW + PUSHED_VOLUME] = live?.stats?.volume ?? Number.NaN
   }
 
   /** Copies row `from` of `other` (the previous layout's table), and its handle, into row `i`. */

@@ -70,13 +70,13 @@ export function* pairsPlanSteps(
   baseNextId: number,
 ): Steps<PairsPlan> {
   let nextId = baseNextId
-  /** Key → [id, the old state it continues]. */
-  const ids = new Map<string, readonly [number, PairState | undefined]>()
+  /** Key → [id, its spec (the last for a repeated key), the old state it continues]. */
+  const ids = new Map<string, readonly [number, SpreadPairSpec, PairState | undefined]>()
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i] as SpreadPairSpec
     const old = base.get(spec.key)
-    if (old !== undefined && sameSides(old.spec, spec)) ids.set(spec.key, [old.id, old])
-    else ids.set(spec.key, [nextId++, undefined])
+    if (old !== undefined && sameSides(old.spec, spec)) ids.set(spec.key, [old.id, spec, old])
+    else ids.set(spec.key, [nextId++, spec, undefined])
     if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
   }
   const removed: PairState[] = []
@@ -85,8 +85,6 @@ export function* pairsPlanSteps(
     if (ids.get(key)?.[0] !== old.id) removed.push(old)
     if (++n % CHECKPOINT_EVERY === 0) yield
   }
-  const specByKey = new Map<string, SpreadPairSpec>()
-  for (const spec of specs) specByKey.set(spec.key, spec)
   const terms = new Float64Array(nextId * TERMS).fill(Number.NaN)
   const tables = {
     venuep: new InstrumentTableBuilder<PairState>((prev, p) => (prev.nextOnP = p)),
@@ -97,8 +95,7 @@ export function* pairsPlanSteps(
   const byEvent = new Map<string, PairState[]>()
   const order: PairState[] = []
   const carried: (readonly [PairState, PairState])[] = []
-  for (const [key, [id, old]] of ids) {
-    const spec = specByKey.get(key) as SpreadPairSpec
+  for (const [key, [id, spec, old]] of ids) {
     const p: PairState = { id, spec, record: old?.record, rowP: -1, rowK: -1, nextOnP: undefined, nextOnK: undefined }
     p.rowP = tables.venuep.add(spec.venuep.instrumentId, p)
     p.rowK = tables.venuek.add(spec.venuek.instrumentId, p)

@@ -1,4 +1,5 @@
 import type { BookReader } from '../book/order-book.js'
+import { atLeast } from '../core/typed-arrays.js'
 import type { VenueId } from '../model/types.js'
 import { confidenceOf } from './confidence.js'
 import { ExecutableEdge, executableEdge, type Executable } from './executable.js'
@@ -148,13 +149,8 @@ export class RecordDigests {
 
   set(id: number, record: SpreadRecord | undefined): void {
     const at = id * RecordDigests.ROW
-    if (at >= this.#rows.length) {
-      if (record === undefined) return
-      const grown = new Float64Array(Math.max(at + RecordDigests.ROW, this.#rows.length * 2))
-      grown.set(this.#rows)
-      this.#rows = grown
-    }
-    const rows = this.#rows
+    if (at >= this.#rows.length && record === undefined) return
+    const rows = (this.#rows = atLeast(this.#rows, at + RecordDigests.ROW))
     if (record === undefined) {
       rows[at] = 0
       return
