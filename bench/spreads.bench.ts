@@ -14,9 +14,25 @@ import { SpreadEngine, type QuoteSource, type SpreadPairSpec } from '../src/spre
  * Quote change → updated ranking: a venue quote change sent to the spread actor, which recomputes the pair it
  * belongs to (record, executable edge from both books, confidence) and moves it in both indexes. Measured per
  * affected pair at 1,000, 10,000 and 100,000 matched pairs; the cost should not grow with the pair count.
+ *
+ * Which instruments move is the workload, and it is run two ways over the same world:
+ * - `active-set`: the same number of distinct instruments move at every size (ACTIVE_INSTRUMENTS, drawn at random
+ *   among the N, each change one of them at random). Only the number of pairs the engine holds varies, which is
+ *   what the growth target is about: whether the engine's own work per change (the pair's recompute, both index
+ *   moves) depends on how many other pairs it holds. Quote activity on the venues is concentrated like this: a few
+ *   hundred markets carry most changes whatever the size of the catalogue.
+ * - `all-pairs`: each change picks an instrument at random among all N. Then the data touched per change grows with
+ *   N as well (at 1,000 pairs the whole world sits in the core's 1 MB L2, at 100,000 it is tens of MB), and the
+ *   growth measures the memory hierarchy as much as the engine: reported beside the judged figure, not instead of it.
  */
+export type EngineWorkload = 'active-set' | 'all-pairs'
+
+/** Distinct instruments that move in the `active-set` workload, at every size (all of them at 1,000 pairs). */
+export const ACTIVE_INSTRUMENTS = 1_000
+
 export interface EngineFigure {
   readonly pairs: number
+  readonly workload: EngineWorkload
   /** Median nanoseconds per quote change (one affected pair each). */
   readonly medianNs: number
   readonly p99Ns: number
@@ -25,7 +41,7 @@ export interface EngineFigure {
 }
 
 /** Rounds per size, each `ROUND_MS` after `WARMUP_MS` of warm-up; the samples of all rounds are pooled. */
-const ROUNDS = 6
+const ROUNDS = 8
 const ROUND_MS = 400
 const WARMUP_MS = 100
 
@@ -88,9 +104,17 @@ function ladder(mid: number, rng: Rng): OrderBook {
  * venuek instrument's best bid is re-sized and its quote rebuilt and stored, as the venue actor does when it
  * applies a frame (the ingest bench times that part); the timed call is what follows in the service: the quote
  * sent to the spread actor, which recomputes the pair (record, executable edge, confidence) and moves it in both
- * indexes. The moving instruments are 4,096 draws at random among the N.
+ * indexes. Which instrument moves follows the workload set before the round (see EngineWorkload).
  */
-function setup(pairs: number): { readonly pairs: number; readonly beforeEach: () => void; readonly change: () => void; readonly stop: () => void } {
+interface SizeSetup {
+  readonly pairs: number
+  workload: EngineWorkload
+  readonly beforeEach: () => void
+  readonly change: () => void
+  readonly stop: () => void
+}
+
+function setup(pairs: number): SizeSetup {
   const rng = new Rng(pairs)
   const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
   const venues = { venuep: new Source(), venuek: new Source() }
@@ -112,12 +136,12 @@ function setup(pairs: number): { readonly pairs: number; readonly beforeEach: ()
   const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
   engine.start()
   engine.send({ type: 'pairs', specs })
-  const moving = Array.from({ length: 4_096 }, () => venuekStates[rng.int(0, pairs - 1)] as State)
+  const active = drawDistinct(rng, venuekStates, Math.min(ACTIVE_INSTRUMENTS, pairs))
   const sizes = Array.from({ length: 4_096 }, () => (10 + rng.int(0, 900)) * 1e6)
   let n = 0
   let quote: Quote | undefined
   const beforeEach = () => {
-    const state = moving[n & 4_095] as State
+    const state = (s.workload === 'active-set' ? active[rng.int(0, active.length - 1)] : venuekStates[rng.int(0, pairs - 1)]) as State
     state.book.setLevel('bid', state.book.bestBid() as number, sizes[(n * 7) & 4_095] as number)
     quote = quoteFor('venuek', state.id, state.slot, state.book, ++n, clock.now())
     state.quote = quote
@@ -125,18 +149,31 @@ function setup(pairs: number): { readonly pairs: number; readonly beforeEach: ()
   const change = () => {
     engine.send({ type: 'quotes', venue: 'venuek', quotes: [quote as Quote] })
   }
-  // tinybench calls the task once without its hook (to see whether it is async): that call needs a quote too.
-  beforeEach()
   const stop = () => {
     if (engine.status !== 'running' || engine.recomputed < pairs + 4_096) throw new Error(`engine bench: the engine is ${engine.status} after ${engine.recomputed} recomputes`)
     engine.stop()
   }
-  return { pairs, beforeEach, change, stop }
+  const s: SizeSetup = { pairs, workload: 'active-set', beforeEach, change, stop }
+  // tinybench calls the task once without its hook (to see whether it is async): that call needs a quote too.
+  beforeEach()
+  return s
+}
+
+/** `count` distinct members of `from`, at random (a partial Fisher-Yates shuffle of a copy). */
+function drawDistinct<T>(rng: Rng, from: readonly T[], count: number): T[] {
+  const pool = from.slice()
+  for (let i = 0; i < count; i++) {
+    const j = rng.int(i, pool.length - 1)
+    const t = pool[i] as T
+    pool[i] = pool[j] as T
+    pool[j] = t
+  }
+  return pool.slice(0, count)
 }
 
 /** One round at one size: tinybench's single-call samples (ms, sorted). */
-async function round(s: ReturnType<typeof setup>): Promise<readonly number[]> {
-  const bench = new Bench({ name: `spread engine, ${s.pairs} pairs`, time: ROUND_MS, warmupTime: WARMUP_MS, retainSamples: true })
+async function round(s: SizeSetup): Promise<readonly number[]> {
+  const bench = new Bench({ name: `spread engine, ${s.pairs} pairs, ${s.workload}`, time: ROUND_MS, warmupTime: WARMUP_MS, retainSamples: true })
   bench.add('quote change → record → ranking', s.change, { beforeEach: s.beforeEach })
   await bench.run()
   const r = bench.tasks[0]?.result
@@ -144,41 +181,42 @@ async function round(s: ReturnType<typeof setup>): Promise<readonly number[]> {
   return r.latency.samples
 }
 
+const WORKLOADS: readonly EngineWorkload[] = ['active-set', 'all-pairs']
+
 /**
  * Each size lives in a worker thread of its own (its own heap, so one size's garbage collection never lands in
- * another's samples), and the rounds alternate the sizes, so a drift in this shared VM's speed (±30% over
- * seconds) falls on every size alike instead of on whichever ran last. The workers take turns: one runs while
- * the others wait for their next round.
+ * another's samples), and the rounds alternate the sizes and the workloads, so a drift in this shared VM's speed
+ * (±30% over seconds) falls on every size alike instead of on whichever ran last. The workers take turns: one runs
+ * while the others wait for their next round. Figures come back per workload, sizes in the order given.
  */
 export async function benchSpreadEngine(sizes: readonly number[] = [1_000, 10_000, 100_000]): Promise<EngineFigure[]> {
   const workers = await Promise.all(sizes.map(startSizeWorker))
-  const samples = sizes.map((): number[] => [])
-  const medians = sizes.map((): number[] => [])
+  const runs = WORKLOADS.flatMap((workload) => sizes.map((pairs, i) => ({ workload, pairs, worker: workers[i] as SizeWorker, samples: [] as number[], medians: [] as number[] })))
   try {
     for (let r = 0; r < ROUNDS; r++) {
-      for (const [i, w] of workers.entries()) {
-        const got = Array.from(await w.round())
-        for (const x of got) (samples[i] as number[]).push(x)
-        ;(medians[i] as number[]).push(quantile(got, 0.5))
+      for (const run of runs) {
+        const got = Array.from(await run.worker.round(run.workload))
+        for (const x of got) run.samples.push(x)
+        run.medians.push(quantile(got, 0.5))
       }
     }
   } finally {
     await Promise.all(workers.map((w) => w.stop()))
   }
-  return sizes.map((pairs, i) => {
-    const all = (samples[i] as number[]).sort((a, b) => a - b)
-    return { pairs, medianNs: quantile(all, 0.5) * 1e6, p99Ns: quantile(all, 0.99) * 1e6, roundMediansNs: (medians[i] as number[]).map((m) => m * 1e6) }
+  return runs.map(({ workload, pairs, samples, medians }) => {
+    const all = samples.sort((a, b) => a - b)
+    return { pairs, workload, medianNs: quantile(all, 0.5) * 1e6, p99Ns: quantile(all, 0.99) * 1e6, roundMediansNs: medians.map((m) => m * 1e6) }
   })
 }
 
 interface SizeWorker {
-  /** Runs one round in the worker; its samples (ms, sorted). */
-  round(): Promise<Float64Array>
+  /** Runs one round of `workload` in the worker; its samples (ms, sorted). */
+  round(workload: EngineWorkload): Promise<Float64Array>
   /** Checks the engine kept running through every round, then ends the worker. */
   stop(): Promise<void>
 }
 
-type WorkerRequest = 'round' | 'stop'
+type WorkerRequest = { readonly round: EngineWorkload } | 'stop'
 type WorkerReply = 'ready' | Float64Array | { readonly stopped: true; readonly error?: string }
 
 /**
@@ -189,13 +227,17 @@ async function startSizeWorker(pairs: number): Promise<SizeWorker> {
   const worker = new Worker(new URL(import.meta.url), { workerData: { spreadEngineBench: pairs }, resourceLimits: { maxYoungGenerationSizeMb: 48 } })
   const ask = (request?: WorkerRequest) =>
     new Promise<WorkerReply>((resolve, reject) => {
-      worker.once('message', resolve)
+      const onMessage = (reply: WorkerReply) => {
+        worker.off('error', reject)
+        resolve(reply)
+      }
+      worker.once('message', onMessage)
       worker.once('error', reject)
       if (request !== undefined) worker.postMessage(request)
     })
   await ask() // 'ready': the world is built
   return {
-    round: async () => (await ask('round')) as Float64Array,
+    round: async (workload) => (await ask({ round: workload })) as Float64Array,
     stop: async () => {
       const reply = (await ask('stop')) as { readonly error?: string }
       await worker.terminate()
@@ -220,6 +262,7 @@ if (!isMainThread && typeof workerData?.spreadEngineBench === 'number' && parent
       port.postMessage({ stopped: true, error } satisfies WorkerReply)
       return
     }
+    s.workload = request.round
     round(s).then((samples) => {
       const out = Float64Array.from(samples)
       port.postMessage(out, [out.buffer])

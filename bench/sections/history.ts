@@ -1,5 +1,5 @@
 import { benchListener, benchStore } from '../history.bench.js'
-import { log, measuredLead, ns, type Row, type SectionDef } from './section.js'
+import { log, measuredLead, ns, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /** Issue 5's spread history: the sampler's cost on the engine's hot path, batch writes and range reads. No targets set. */
 export const historySection: SectionDef = {
@@ -20,20 +20,17 @@ export const historySection: SectionDef = {
       ...listener.map((l) => ({
         measure: `History sampler, per spread change on the engine's path: ${l.scenario}`,
         result: `median ${ns(l.medianNsPerChange)}, p90 ${ns(l.p90NsPerChange)}`,
-        target: '— (observation)',
-        ok: undefined,
+        ...OBSERVATION,
       })),
       ...store.writes.map((w) => ({
         measure: `History batch writes, ${w.batchSize.toLocaleString('en-US')} points a batch (in-memory PGlite; raw point + daily close per point)`,
         result: `${Math.round(w.pointsPerSecond).toLocaleString('en-US')} points/s (${w.points.toLocaleString('en-US')} points)`,
-        target: '— (observation)',
-        ok: undefined,
+        ...OBSERVATION,
       })),
       ...store.reads.map((r) => ({
         measure: `History range read \`${r.range}\`: one pair with 43,200 raw points (30 days, one a minute), in-memory PGlite`,
         result: `${r.medianMs.toFixed(2)} ms median, ${r.buckets.toLocaleString('en-US')} buckets`,
-        target: '— (observation)',
-        ok: undefined,
+        ...OBSERVATION,
       })),
     ]
     return { lead: [measuredLead()], rows }

@@ -1,7 +1,7 @@
 import { httpLead, httpRows } from '../http-report.js'
 import { benchProxies } from '../proxies.bench.js'
 import { defaultRateRun } from './http.js'
-import { log, measuredLead, ns, type Row, type SectionDef } from './section.js'
+import { log, measuredLead, ns, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /**
  * Issue 6: a cached candlestick read ≥ 0.8 × bare uWS (a scenario of the HTTP section's service run, shared with it
@@ -34,8 +34,7 @@ export const proxiesSection: SectionDef = {
       {
         measure: `Proxies: cached candlestick read in process, no socket (${p.historyPoints} points, ${(p.bodyBytes / 1e3).toFixed(1)} kB body)`,
         result: `\`VenuepLive.candlesticks\` from the upstream cache (identifiers resolved, upstream key, LRU) ${ns(p.nsPerHit)}; whole route (query validation memo, then the reply bytes kept per raw query string) ${ns(p.nsPerRoute)}`,
-        target: '— (observation)',
-        ok: undefined,
+        ...OBSERVATION,
       },
     ]
     return { lead: [measuredLead(), '', ...httpLead(report)], rows }

@@ -8,6 +8,9 @@ export interface Row {
   readonly ok: boolean | undefined
 }
 
+/** The target and verdict of a row that reports a figure without judging it. */
+export const OBSERVATION = { target: '— (observation)', ok: undefined } as const
+
 export interface Section {
   readonly title: string
   /** Lines between the heading and the table (e.g. when and on what a section was measured). */

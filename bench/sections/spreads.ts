@@ -1,7 +1,7 @@
 import { benchHttp, SPREADS_TOP_SCENARIO } from '../http.bench.js'
 import { httpLead, httpRows } from '../http-report.js'
-import { benchSpreadEngine, type EngineFigure } from '../spreads.bench.js'
-import { log, measuredLead, ns, type Row, type SectionDef } from './section.js'
+import { ACTIVE_INSTRUMENTS, benchSpreadEngine, type EngineFigure, type EngineWorkload } from '../spreads.bench.js'
+import { log, measuredLead, ns, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /**
  * Issue 5: quote change → updated ranking in the spread engine (≤ 5 µs median per affected pair, growing
@@ -28,13 +28,19 @@ export const spreadsSection: SectionDef = {
   title: 'Spreads (issue 5)',
   method: [
     '- **Spread engine** (`bench/spreads.bench.ts`): N matched pairs with 10-level books on both venues. Before each call, untimed,',
-    '  one of 4,096 venuek instruments drawn at random has its best bid re-sized and its quote rebuilt and stored, as the venue',
-    '  actor does when it applies a frame (the ingest figures time that); the timed call sends the quote to the spread actor, which',
-    '  recomputes the pair (record, executable edge, confidence) and moves it in both indexes. tinybench, one core (taskset);',
-    '  p50 and p99 of single calls (timer overhead included) pooled over 6 rounds of 0.4 s per size, after two full garbage',
-    '  collections that compact the freshly built world (without them the first rounds ran 2-3× slower). Each size runs in a worker',
-    '  thread of its own (its own heap: one size\'s garbage collection never lands in another\'s samples) and the rounds alternate',
-    '  the sizes, so the VM\'s drift in speed falls on all of them alike; the growth is also given per round (round i of each size).',
+    '  a venuek instrument has its best bid re-sized and its quote rebuilt and stored, as the venue actor does when it applies a',
+    '  frame (the ingest figures time that); the timed call sends the quote to the spread actor, which recomputes the pair (record,',
+    '  executable edge, confidence) and moves it in both indexes. Which instrument moves is the workload, run two ways over the same',
+    `  world: **active set** (judged): ${ACTIVE_INSTRUMENTS.toLocaleString('en-US')} distinct instruments drawn at random among the N move, at every size, so only the number`,
+    '  of pairs the engine holds varies, which is what the growth target asks about; **all pairs** (observation): each change picks',
+    '  an instrument among all N, so the data touched grows with N too (the whole world fits the 1 MB L2 at 1,000 pairs, not at',
+    '  100,000), and the growth then also measures the memory hierarchy and the garbage collector (V8\'s young-generation collections',
+    '  cost more per byte over a larger old generation: 2.3 ms against 1.0 ms for the same 16 MB and the same survivors, 1,000 →',
+    '  100,000 pairs, `--trace-gc-nvp`). tinybench, one core (taskset); p50 and p99 of single calls (timer overhead included) pooled',
+    '  over 8 rounds of 0.4 s per size and workload, after two full garbage collections that compact the freshly built world',
+    '  (without them the first rounds ran 2-3× slower). Each size runs in a worker thread of its own (its own heap: one size\'s',
+    '  garbage collection never lands in another\'s samples) and the rounds alternate the sizes and workloads, so the VM\'s drift in',
+    '  speed falls on all of them alike; the growth is also given per round (round i of each size).',
     '- **Top spreads over HTTP** (`bench/http.bench.ts`, `SPREADS_TOP_SCENARIO`; alone: `node dist/bench/run.js spreads`): as',
     '  the HTTP section (same world, key, pinning, wrk, pairs and refresh gate), with the simulator started as `bench/sim-child.ts`',
     '  and its boost (top-of-book changes on markets listed on both venues, in 5 ms ticks) on for the service\'s warm-up and runs and for a',
@@ -61,22 +67,32 @@ export const spreadsSection: SectionDef = {
   },
 }
 
+const WORKLOAD_LABEL: Readonly<Record<EngineWorkload, string>> = {
+  'active-set': `${ACTIVE_INSTRUMENTS.toLocaleString('en-US')} active instruments`,
+  'all-pairs': 'changes over all pairs',
+}
+
+/** Judged rows for the active-set workload, the same rows as observations for changes spread over all pairs. */
 function engineRows(figures: readonly EngineFigure[]): Row[] {
-  const rows: Row[] = figures.map((f) => ({
-    measure: `Spread engine: quote change → updated ranking, ${f.pairs.toLocaleString('en-US')} matched pairs (one affected pair per change)`,
-    result: `p50 ${ns(f.medianNs)}, p99 ${ns(f.p99Ns)}`,
-    target: `≤ ${MAX_MEDIAN_NS / 1000} µs median per affected pair`,
-    ok: f.medianNs <= MAX_MEDIAN_NS,
-  }))
-  const first = figures[0]
-  const last = figures[figures.length - 1]
-  if (first !== undefined && last !== undefined && last !== first) {
+  const rows: Row[] = []
+  for (const workload of ['active-set', 'all-pairs'] as const) {
+    const judged = workload === 'active-set'
+    const of = figures.filter((f) => f.workload === workload)
+    for (const f of of) {
+      rows.push({
+        measure: `Spread engine: quote change → updated ranking, ${f.pairs.toLocaleString('en-US')} matched pairs, ${WORKLOAD_LABEL[workload]} (one affected pair per change)`,
+        result: `p50 ${ns(f.medianNs)}, p99 ${ns(f.p99Ns)}`,
+        ...(judged ? { target: `≤ ${MAX_MEDIAN_NS / 1000} µs median per affected pair`, ok: f.medianNs <= MAX_MEDIAN_NS } : OBSERVATION),
+      })
+    }
+    const first = of[0]
+    const last = of[of.length - 1]
+    if (first === undefined || last === undefined || last === first) continue
     const growth = last.medianNs / first.medianNs
     rows.push({
-      measure: `Spread engine: growth of the cost per quote change, ${first.pairs.toLocaleString('en-US')} → ${last.pairs.toLocaleString('en-US')} pairs`,
+      measure: `Spread engine: growth of the cost per quote change, ${first.pairs.toLocaleString('en-US')} → ${last.pairs.toLocaleString('en-US')} pairs, ${WORKLOAD_LABEL[workload]}`,
       result: `p50 × ${growth.toFixed(2)} (${ns(first.medianNs)} → ${ns(last.medianNs)}); per round ${perRound(first, last)}; p99 × ${(last.p99Ns / first.p99Ns).toFixed(2)}`,
-      target: `≤ ${MAX_GROWTH}× (median)`,
-      ok: growth <= MAX_GROWTH,
+      ...(judged ? { target: `≤ ${MAX_GROWTH}× (median)`, ok: growth <= MAX_GROWTH } : OBSERVATION),
     })
   }
   return rows
