@@ -1,6 +1,6 @@
 import { benchHttp, SPREADS_TOP_SCENARIO } from '../http.bench.js'
 import { httpLead, httpRows } from '../http-report.js'
-import { ACTIVE_INSTRUMENTS, benchSpreadEngine, type EngineFigure, type EngineWorkload } from '../spreads.bench.js'
+import { ACTIVE_INSTRUMENTS, benchSpreadEngine, WORKLOADS, type EngineFigure, type EngineWorkload } from '../spreads.bench.js'
 import { log, measuredLead, ns, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /**
@@ -33,8 +33,8 @@ export const spreadsSection: SectionDef = {
     '  executable edge, confidence) and moves it in both indexes. Which instrument moves is the workload, run two ways over the same',
     `  world: **active set** (judged): ${ACTIVE_INSTRUMENTS.toLocaleString('en-US')} distinct instruments drawn at random among the N move, at every size, so only the number`,
     '  of pairs the engine holds varies, which is what the growth target asks about; **all pairs** (observation): each change picks',
-    '  an instrument among all N, so the data touched grows with N too (the whole world fits the 1 MB L2 at 1,000 pairs, not at',
-    '  100,000), and the growth then also measures the memory hierarchy and the garbage collector (V8\'s young-generation collections',
+    '  an instrument among all N, so the data touched grows with N too (the rows of all 1,000 pairs take a few hundred kB; at 100,000',
+    '  pairs they are spread over a ~440 MB heap), and the growth then also measures the memory hierarchy and the garbage collector (V8\'s young-generation collections',
     '  cost more per byte over a larger old generation: 2.3 ms against 1.0 ms for the same 16 MB and the same survivors, 1,000 →',
     '  100,000 pairs, `--trace-gc-nvp`). tinybench, one core (taskset); p50 and p99 of single calls (timer overhead included) pooled',
     '  over 8 rounds of 0.4 s per size and workload, after two full garbage collections that compact the freshly built world',
@@ -75,7 +75,7 @@ const WORKLOAD_LABEL: Readonly<Record<EngineWorkload, string>> = {
 /** Judged rows for the active-set workload, the same rows as observations for changes spread over all pairs. */
 function engineRows(figures: readonly EngineFigure[]): Row[] {
   const rows: Row[] = []
-  for (const workload of ['active-set', 'all-pairs'] as const) {
+  for (const workload of WORKLOADS) {
     const judged = workload === 'active-set'
     const of = figures.filter((f) => f.workload === workload)
     for (const f of of) {
