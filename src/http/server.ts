@@ -77,8 +77,12 @@ export class HttpServer {
     const handle = (res: HttpResponse, req: HttpRequest): void => {
       const startedAt = performance.now()
       // Rule 1: copy what the handler needs now; `req` is invalid once this callback returns.
-      const params: Record<string, string> = {}
-      for (let i = 0; i < paramNames.length; i++) params[paramNames[i] as string] = decodeParam(req.getParameter(i))
+      // Routes without path parameters (every list read) share one empty, frozen object: nothing to allocate.
+      let params: Record<string, string> = NO_PARAMS
+      if (paramNames.length > 0) {
+        params = {}
+        for (let i = 0; i < paramNames.length; i++) params[paramNames[i] as string] = decodeParam(req.getParameter(i))
+      }
       const headers: Record<string, string> = {}
       for (const h of headerNames) {
         const v = req.getHeader(h)
@@ -216,6 +220,8 @@ export class HttpServer {
     this.#log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error in route handler')
   }
 }
+
+const NO_PARAMS: Record<string, string> = Object.freeze({})
 
 function decodeParam(raw: string): string {
   try {

@@ -31,4 +31,16 @@ describe('ExpiringReplies', () => {
     assert.deepEqual(r.get('b', 1), bytes('b2'))
     assert.deepEqual(r.get('c', 1), bytes('c'))
   })
+
+  test('a reply kept with a version is served for that version only, and a newer one replaces it', () => {
+    const r = new ExpiringReplies<number>()
+    r.set(20_024, bytes('epoch 7'), 10, 0, 7)
+    assert.deepEqual(r.get(20_024, 1, 7), bytes('epoch 7'))
+    assert.equal(r.get(20_024, 1, 8), undefined, 'another version is a miss')
+    assert.equal(r.get(20_024, 1), undefined, 'so is no version')
+    r.set(20_024, bytes('epoch 8'), 10, 0, 8)
+    assert.equal(r.size, 1, 'one entry per key, whatever its version')
+    assert.deepEqual(r.get(20_024, 1, 8), bytes('epoch 8'))
+    assert.equal(r.get(20_024, 1, 7), undefined)
+  })
 })

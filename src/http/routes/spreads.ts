@@ -114,11 +114,12 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
   })
 
   /**
-   * Top lists' bytes by (limit, window) and the engine's top-list epoch they were built at, each until time moves
-   * a listed record out of the window or across the stale cutoff. Bounded: limit × window alone allows 144,000
-   * keys of up to ~170 kB; entries of past epochs are never read again and leave first.
+   * Top lists' bytes by (limit, window), versioned by the engine's top-list epoch they were built at, each until
+   * time moves a listed record out of the window or across the stale cutoff. Keyed by a number (limit × 1,000 +
+   * window; window ≤ 720), so a hit builds no string. Bounded: limit × window alone allows 144,000 keys of up to
+   * ~170 kB.
    */
-  const topLists = new ExpiringReplies()
+  const topLists = new ExpiringReplies<number>()
   const top = defineRoute({
     method: 'get',
     path: '/api/v2/spreads/top',
@@ -133,11 +134,11 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
     responses: { 200: { description: 'Gaps ordered by confidence.', schema: ListBody }, 422: VALIDATION_RESPONSE },
     handler: ({ query: q }) => {
       const now = deps.clock.now()
-      const key = `spreads/top?${q.limit}:${q.window}`
       // The bytes of this list stay valid until a change reaches its floor (engine.topEpoch) or time moves a
       // listed record out of the window or across the stale cutoff (validUntil): most requests end here.
-      const epochKey = `${key}@${deps.engine.topEpoch}`
-      const cached = topLists.get(epochKey, now)
+      const slot = q.limit * 1_000 + q.window
+      const epoch = deps.engine.topEpoch
+      const cached = topLists.get(slot, now, epoch)
       if (cached !== undefined) {
         deps.pages.countHit()
         return { status: 200, body: cached }
@@ -157,8 +158,8 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       }
       deps.engine.noteTopFloor(records.length < q.limit ? 0 : (records[records.length - 1] as SpreadRecord).confidence)
       const versions = stale.map((s) => (s ? 1 : 0))
-      const bytes = deps.pages.page(key, deps.engine, records, versions, () => body(records, stale))
-      topLists.set(epochKey, bytes, validUntil, now)
+      const bytes = deps.pages.page(`spreads/top?${q.limit}:${q.window}`, deps.engine, records, versions, () => body(records, stale))
+      topLists.set(slot, bytes, validUntil, now, epoch)
       return { status: 200, body: bytes }
     },
   })
