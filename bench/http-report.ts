@@ -27,7 +27,7 @@ export function httpRows(r: HttpReport, section = 'http'): ReportRow[] {
     rows.push({
       measure: `HTTP: \`GET ${t.path}\`, ${s.connections} connections, ${bytes(t.bodyBytes)} body — service vs bare uWS, ${feed === undefined ? 'same bytes' : 'same bytes (one snapshot: the service\'s change with the quotes), while the simulator streams quote changes'}`,
       result:
-        `**${t.ratio.toFixed(2)} × bare** (pairs ${t.pairRatios.map((x) => x.toFixed(2)).join(', ')}); service ${rate(service.rps)}, p50 ${ms(service.p50)}, p99 ${ms(service.p99)}; bare ${rate(bare.rps)}, p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)}` +
+        `**${t.ratio.toFixed(2)} × bare** (pairs ${t.pairRatios.map((x) => x.toFixed(2)).join(', ')}); service ${rate(service.rps)}, p50 ${ms(service.p50)}, p99 ${ms(service.p99)}; bare${feed === undefined ? '' : ' (boost on)'} ${rate(bare.rps)}, p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)}` +
         (feed === undefined ? '' : `; during the service runs ${feed.text}`) +
         (errors === 0 ? '' : ` — **${count(errors)} of ${count(requests)} service responses were errors**`) +
         (t.disturbed.length === 0 ? '' : ` — **kept after ${ATTEMPTS_PER_PAIR} attempts: ${t.disturbed.join('; ')}**`),
@@ -78,8 +78,10 @@ function feedSummary(t: ThroughputResult): { text: string; minRecomputes: number
       // The pinning gives wrk and the boosted simulator one CPU between them; when wrk gets less of it than in the
       // bare runs, req/s measures the client. Server CPU per request (the feeds' share included) shows the server.
       `wrk had ${t.bare.map((r) => pct(r.wrk.wrkCpu)).join(', ')} of its CPU in the bare runs and ${t.service.map((r) => pct(r.wrk.wrkCpu)).join(', ')} in the service runs; ` +
+      `in the bare runs the bare server used ${t.bare.map((r) => pct(r.serverCores)).join(', ')} of CPU 0 and the service's feed handling ${t.bare.map((r) => pct(r.idleServiceCores)).join(', ')} beside it ` +
+      `(${t.bare.map((r) => (r.feed?.recomputesPerSec ?? NaN).toLocaleString('en-US', { maximumFractionDigits: 0 })).join(', ')} quote changes/s); ` +
       `server CPU per request: bare ${t.bare.map(cpuPerRequest).join(', ')}, service ${t.service.map(cpuPerRequest).join(', ')} (the feeds included)` +
-      sameBackground(t),
+      quietBare(t),
     minRecomputes: Math.min(...feeds.map((f) => f.recomputesPerSec)),
   }
 }
@@ -94,8 +96,8 @@ export function httpLead(r: HttpReport): string[] {
       : `live feeds on at the simulator's default rates, which give ${count(Math.round(b.idle.framesPerSec))} frames/s and ${count(Math.round(b.idle.recomputesPerSec))} quote changes/s of matched instruments (spread recomputations/s in /metrics, no HTTP load). ` +
         `For the service runs the simulator (\`bench/sim-child.ts\`) adds ${count(b.perSec)} top-of-book changes/s (the best bid or ask of a random market listed on both venues re-sized, spread over 5 ms ticks): ` +
         `${count(Math.round(b.boosted.framesPerSec))} frames/s and ${count(Math.round(b.boosted.recomputesPerSec))} quote changes/s of matched instruments with no HTTP load, the simulator then using ${b.boosted.simCores.toFixed(2)} cores and the service ${b.boosted.serviceCores.toFixed(2)} cores (idle: ${b.idle.serviceCores.toFixed(2)}). ` +
-        'The boost is off during the bare runs, so the bare server has its core to itself as in the HTTP section and the service carries its feeds: that is the ratio judged. ' +
-        'Each pair also runs the bare server with the boost on (it then shares CPU 0 with the service\'s feed handling, and wrk shares CPU 1 with the simulator, as in the service runs), reported beside it.'
+        `The simulator shares CPU 1 with wrk${b.simNice === undefined ? '' : ` at nice ${b.simNice} (wrk at 0)`}. Each pair runs the bare server with the boost on, as in the service runs (wrk shares CPU 1 with the simulator; the service's feed handling stays on CPU 0 beside the bare server): that is the ratio judged. ` +
+        'It also runs the bare server with the boost off (wrk alone on CPU 1, as in the HTTP section), reported beside it: that ratio measures how much of CPU 1 the simulator leaves to wrk as much as the service (SameBackground in `bench/http.bench.ts`).'
   return [
     `Service (\`node dist/src/main.js\`, \`SIM_EXTERNAL=1\`) against the standalone simulator (${w.questions.toLocaleString('en-US')} questions): ${w.venuepMarkets.toLocaleString('en-US')} venuep and ${w.venuekMarkets.toLocaleString('en-US')} venuek markets (\`catalog.markets\` in /readyz), ready in ${(w.readyMs / 1000).toFixed(1)} s, ${feeds}${r.keyed ? ' Requests carry an API key from `POST /api/v2/developers/signup` (key guard, rate-limit headers and usage metering on; `RATE_LIMIT_PER_SEC` and `RATE_LIMIT_BURST` raised so one key can carry the load).' : ''} Pinning: ${describePinning(r.pinning)}.${r.bareBody === 'string' ? ' **Diagnostic run: the bare server holds the body as a JS string (BENCH_HTTP_BARE_BODY=string), not bytes.**' : ''}`,
   ]
@@ -158,14 +160,14 @@ function cpuPerRequest(r: ServerRun): string {
   return `${((r.serverCores * 1e6) / r.wrk.requestsPerSec).toFixed(1)} µs`
 }
 
-/** The boosted bare runs (boost on beside the bare server too) and the service's ratio to them. */
-function sameBackground(t: ThroughputResult): string {
-  const b = t.sameBackground
-  if (b === undefined || b.bare.length === 0) return ''
-  const runs = summary(b.bare)
+/** The bare runs with the boost off (wrk alone on its CPU) and the service's ratio to them: reported, not judged. */
+function quietBare(t: ThroughputResult): string {
+  const q = t.quietBare
+  if (q === undefined || q.bare.length === 0) return ''
+  const runs = summary(q.bare)
   return (
-    `. Against the bare server with the boost on as well: **${mean(b.pairRatios).toFixed(2)} × bare** (pairs ${b.pairRatios.map((x) => x.toFixed(2)).join(', ')}); bare ${rate(runs.rps)}, p50 ${ms(runs.p50)}, p99 ${ms(runs.p99)}, ` +
-    `wrk ${b.bare.map((r) => pct(r.wrk.wrkCpu)).join(', ')} of its CPU, the service's feed handling ${b.bare.map((r) => pct(r.idleServiceCores)).join(', ')} of CPU 0 beside it ` +
-    `(${b.bare.map((r) => (r.feed?.recomputesPerSec ?? NaN).toLocaleString('en-US', { maximumFractionDigits: 0 })).join(', ')} quote changes/s)`
+    `. Against the bare server with the boost off (not judged: wrk then has CPU 1 to itself; SameBackground in bench/http.bench.ts): ${mean(q.pairRatios).toFixed(2)} × bare (pairs ${q.pairRatios.map((x) => x.toFixed(2)).join(', ')}); ` +
+    `bare ${rate(runs.rps)}, p50 ${ms(runs.p50)}, p99 ${ms(runs.p99)}, wrk ${q.bare.map((r) => pct(r.wrk.wrkCpu)).join(', ')} of its CPU, the bare server ${q.bare.map((r) => pct(r.serverCores)).join(', ')} of CPU 0, ` +
+    `server CPU per request ${q.bare.map(cpuPerRequest).join(', ')}`
   )
 }
