@@ -254,15 +254,19 @@ const BOOST_SETTLE_MS = 1_000
  * 87-107 k quiet with the simulator at equal priority (~0.5 of itself), and 82-86 k against 100-114 k with it at
  * BOOSTED_SIM_NICE (~0.8). A ratio against the quiet run thus measures the CPU left to wrk, not the service, so it
  * is reported beside the judged one, not judged. In the boosted bare runs the service's feed handling stays on
- * CPU 0 beside the bare server (the service cannot be paused for 10 s without its venuek connection
- * overrunning the simulator's 16 MiB send backlog); the bare server's own CPU in those runs is in the row, so a
- * reader can see that it was not the limit.
+ * CPU 0 beside the bare server: pausing the service (SIGSTOP) for a 10 s run would queue ~10 MB or more of frames
+ * on its single venuek connection (an estimate from the frame rates), close to the simulator's 16 MiB cut-off
+ * for slow consumers, and it would resume with a burst. The bare server's own CPU in those runs is in the row,
+ * so a reader can see that it was not the limit.
  *
  * BOOSTED_SIM_NICE: the simulator runs at this nice value, wrk at 0. Sharing CPU 1 at equal priority, every 5 ms
  * boost tick preempted wrk, and wrk's own scheduling delay dominated the p99 (9-20 ms against the bare server
  * too); at nice 5 the scheduler still gives the simulator its ~0.2 cores when both want the CPU (the engine's
- * quote-change rate is measured in every service run and judged), and wrk's requests are no longer held up
- * behind the simulator's ticks (p99 4-5 ms in trial runs, the simulator streaming ~6,000 quote changes/s).
+ * quote-change rate is measured in every service run and judged), and wrk's requests wait less behind the
+ * simulator's ticks: p99 4.3-6.8 ms against the bare server under the same load, in trial and bench runs with the
+ * simulator streaming ~6,000 quote changes/s. That is still above the 5 ms the spreads target asks of the
+ * service, so on 2 vCPUs the harness, not only the service, sets the p99. Tried and not kept: nice 10 (the
+ * simulator fell to 4,000-5,200 quote changes/s and the bare p99 stayed at ~5 ms), 2 ms ticks (no clear change).
  */
 const BOOSTED_SIM_NICE = 5
 const FEED_SAMPLE_SEC = 4
