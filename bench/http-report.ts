@@ -24,18 +24,17 @@ export function httpRows(r: HttpReport, section = 'http'): ReportRow[] {
     const requests = t.service.reduce((a, r) => a + r.wrk.requests, 0)
     const feed = s.boost === true ? feedSummary(t) : undefined
     const target = s.target === undefined ? undefined : `≥ ${s.target.minRatio} × bare${s.target.maxP99Ms === undefined ? '' : `, p99 ≤ ${s.target.maxP99Ms} ms`}`
+    const unmet = s.target === undefined ? [] : unmetParts(s.target, t.ratio, service.p99, errors, worldOk, feed?.minRecomputes)
     rows.push({
       measure: `HTTP: \`GET ${t.path}\`, ${s.connections} connections, ${bytes(t.bodyBytes)} body — service vs bare uWS, ${feed === undefined ? 'same bytes' : 'same bytes (one snapshot: the service\'s change with the quotes), while the simulator streams quote changes'}`,
       result:
         `**${t.ratio.toFixed(2)} × bare** (pairs ${t.pairRatios.map((x) => x.toFixed(2)).join(', ')}); service ${rate(service.rps)}, p50 ${ms(service.p50)}, p99 ${ms(service.p99)}; bare${feed === undefined ? '' : ' (boost on)'} ${rate(bare.rps)}, p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)}` +
         (feed === undefined ? '' : `; during the service runs ${feed.text}`) +
         (errors === 0 ? '' : ` — **${count(errors)} of ${count(requests)} service responses were errors**`) +
-        (t.disturbed.length === 0 ? '' : ` — **kept after ${ATTEMPTS_PER_PAIR} attempts: ${t.disturbed.join('; ')}**`),
+        (t.disturbed.length === 0 ? '' : ` — **kept after ${ATTEMPTS_PER_PAIR} attempts: ${t.disturbed.join('; ')}**`) +
+        (unmet.length === 0 ? '' : ` — **not met: ${unmet.join('; ')}**`),
       target: target === undefined ? (s.path === '/healthz' ? '— (floor)' : '—') : feed === undefined ? target : `${target}, ≥ ${count(MIN_QUOTE_CHANGES_PER_SEC)} quote changes/s into the spread engine`,
-      ok:
-        s.target === undefined
-          ? undefined
-          : worldOk && errors === 0 && t.ratio >= s.target.minRatio && (s.target.maxP99Ms === undefined || service.p99 <= s.target.maxP99Ms) && (feed === undefined || feed.minRecomputes >= MIN_QUOTE_CHANGES_PER_SEC),
+      ok: s.target === undefined ? undefined : unmet.length === 0,
     })
     if (t.acrossRefresh !== undefined) {
       const a = t.acrossRefresh
@@ -63,6 +62,17 @@ export function httpRows(r: HttpReport, section = 'http'): ReportRow[] {
     ok: worldOk && sm.service.p99Ms <= sm.scenario.maxP99Ms,
   })
   return rows
+}
+
+/** Which parts of a throughput target a result misses, worded for the row (empty: every part is met). */
+function unmetParts(target: { readonly minRatio: number; readonly maxP99Ms?: number }, ratio: number, p99Ms: number, errors: number, worldOk: boolean, minRecomputes: number | undefined): string[] {
+  const unmet: string[] = []
+  if (!worldOk) unmet.push(`fewer than ${count(MIN_MARKETS_PER_VENUE)} markets on a venue`)
+  if (errors > 0) unmet.push('error responses')
+  if (ratio < target.minRatio) unmet.push(`${ratio.toFixed(2)} × bare < ${target.minRatio}`)
+  if (target.maxP99Ms !== undefined && p99Ms > target.maxP99Ms) unmet.push(`p99 ${ms(p99Ms)} > ${target.maxP99Ms} ms`)
+  if (minRecomputes !== undefined && minRecomputes < MIN_QUOTE_CHANGES_PER_SEC) unmet.push(`${count(Math.round(minRecomputes))} < ${count(MIN_QUOTE_CHANGES_PER_SEC)} quote changes/s`)
+  return unmet
 }
 
 /** The feed figures of a boosted scenario's service runs: the row's text and the slowest run's recompute rate. */
