@@ -268,7 +268,7 @@ const BOOST_SETTLE_MS = 1_000
  * service, so on 2 vCPUs the harness, not only the service, sets the p99. Tried and not kept: nice 10 (the
  * simulator fell to 4,000-5,200 quote changes/s and the bare p99 stayed at ~5 ms), 2 ms ticks (no clear change).
  */
-const BOOSTED_SIM_NICE = 5
+export const BOOSTED_SIM_NICE = 5
 const FEED_SAMPLE_SEC = 4
 
 export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpReport> {
@@ -441,9 +441,9 @@ async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<Thro
     const disturbed = pairs.flatMap((p) => (p.why === undefined ? [] : [p.why]))
     const ratios = (bare: readonly ServerRun[]) => pairs.map((p, i) => p.service.wrk.requestsPerSec / (bare[i] as ServerRun).wrk.requestsPerSec)
     const quiet = pairs.map((p) => p.bare)
-    // Boosted scenarios are judged against the bare runs with the boost on (SameBackground explains why).
-    const busy = pairs.flatMap((p) => (p.bareBusy === undefined ? [] : [p.bareBusy]))
-    const judgedBare = s.boost === true && busy.length === pairs.length ? busy : quiet
+    // Boosted scenarios are judged against the bare runs with the boost on (SameBackground explains why); every
+    // pair of a boosted scenario has one.
+    const judgedBare = s.boost === true ? pairs.map((p) => p.bareBusy ?? fail('a boosted pair without its boosted bare run')) : quiet
     const pairRatios = ratios(judgedBare)
     const quietBare = judgedBare === quiet ? {} : { quietBare: { bare: quiet, pairRatios: ratios(quiet) } }
     const result = { scenario: s, path, bodyBytes: body.length, bare: judgedBare, service: pairs.map((p) => p.service), pairRatios, ratio: mean(pairRatios), disturbed, ...quietBare }
@@ -764,6 +764,10 @@ async function sameResponse(path: string, servicePort: number, barePort: number,
   const [ab, bb] = [Buffer.from(await a.arrayBuffer()), Buffer.from(await b.arrayBuffer())]
   if (a.status !== b.status || headers(a) !== headers(b)) throw new Error(`bare and service responses differ for ${path}: ${a.status} ${headers(a)} vs ${b.status} ${headers(b)}`)
   if (Math.abs(ab.length - bb.length) > bb.length * 0.05) throw new Error(`bare and service body sizes differ for ${path}: ${ab.length} vs ${bb.length}`)
+}
+
+function fail(message: string): never {
+  throw new Error(`http bench: ${message}`)
 }
 
 /**

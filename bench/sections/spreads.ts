@@ -1,4 +1,4 @@
-import { benchHttp, SPREADS_TOP_SCENARIO } from '../http.bench.js'
+import { benchHttp, BOOSTED_SIM_NICE, SPREADS_TOP_SCENARIO } from '../http.bench.js'
 import { httpLead, httpRows } from '../http-report.js'
 import { ACTIVE_INSTRUMENTS, benchSpreadEngine, WORKLOADS, type EngineFigure, type EngineWorkload } from '../spreads.bench.js'
 import { log, measuredLead, ns, OBSERVATION, type Row, type SectionDef } from './section.js'
@@ -45,7 +45,7 @@ export const spreadsSection: SectionDef = {
     '  the HTTP section (same world, key, pinning, wrk, pairs and refresh gate), with the simulator started as `bench/sim-child.ts`',
     '  and its boost (top-of-book changes on markets listed on both venues, in 5 ms ticks) on for the service\'s warm-up and runs and for one',
     '  of the two bare runs per pair: the judged one, with the same background as the service\'s runs (the other, boost off and wrk alone',
-    '  on CPU 1, is reported beside it; why: SameBackground in `bench/http.bench.ts`). The simulator runs at nice 5 beside wrk (at 0),',
+    `  on CPU 1, is reported beside it; why: SameBackground in \`bench/http.bench.ts\`). The simulator runs at nice ${BOOSTED_SIM_NICE} beside wrk (at 0),`,
     '  so its 5 ms ticks do not hold up wrk\'s requests; the quote-change rate it reaches is judged. Quote changes/s are the spread',
     '  engine\'s pair recomputations/s from `/metrics`, sampled every second during each boosted run',
     '  (median of the samples, so the once-a-minute re-score of every pair is left out). The bare server returns one snapshot',
