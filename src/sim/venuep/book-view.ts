@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto'
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { SimBook } from '../world/book-model.js'
 import type { World } from '../world/generate.js'
 import type { VpMarket } from '../world/types.js'
+import { summaryHash } from './book-hash.js'
 import { fmtMicros, fmtNum } from './format.js'
 
 /**
@@ -100,28 +100,12 @@ export function bookSummary(world: World, market: VpMarket, index: TokenIndex, b
 }
 
 /**
- * The summary's hash: SHA-1 of the summary's JSON (JSON.stringify's text, keys in OrderBookSummary's order)
- * with `hash: ""`, written out directly. Every book change sends both tokens' hashes (price_change entries
- * carry them), so this runs twice per change; building the summary objects and stringifying them cost the
- * simulator most of a core under the benches' load. The official client recomputes it in the tests.
+ * The summary's hash (book-hash.ts): SHA-1 of the summary's JSON with `hash: ""`, which the official client
+ * recomputes in the tests.
  */
 export function bookHash(world: World, market: VpMarket, index: TokenIndex, book: SimBook): string {
-  const { bids, asks } = tokenLevels(book, index)
   const last = lastTrade(world, market, index)
-  // Formatted prices and sizes are digits, '.' and '-', which JSON writes as they are.
-  const levels = (side: Levels): string => {
-    let out = ''
-    for (let i = 0; i < side.length; i++) {
-      const [p, s] = side[i] as [number, number]
-      out += `${i === 0 ? '' : ','}{"price":"${fmtMicros(p)}","size":"${fmtMicros(s)}"}`
-    }
-    return out
-  }
-  const json =
-    `{"market":${JSON.stringify(market.conditionId)},"asset_id":${JSON.stringify(market.tokenIds[index])},"timestamp":"${book.updatedAt}","hash":""` +
-    `,"bids":[${levels(bids)}],"asks":[${levels(asks)}],"min_order_size":${JSON.stringify(fmtNum(market.minOrderSize))}` +
-    `,"tick_size":"${fmtMicros(book.tickMicros)}","neg_risk":${market.event.negRisk},"last_trade_price":${JSON.stringify(last === undefined ? '' : fmtNum(last.price))}}`
-  return createHash('sha1').update(json).digest('hex')
+  return summaryHash(market, index, book, last === undefined ? '' : fmtNum(last.price))
 }
 
 /** The live book behind a token id, or undefined for unknown tokens and closed/resolved markets. */
