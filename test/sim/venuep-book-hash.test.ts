@@ -4,7 +4,7 @@ import { test } from 'node:test'
 import { summaryHash } from '../../src/sim/venuep/book-hash.js'
 import { tokenLevels, type TokenIndex } from '../../src/sim/venuep/book-view.js'
 import { fmtMicros, fmtNum } from '../../src/sim/venuep/format.js'
-import { SimBook } from '../../src/sim/world/book-model.js'
+import { SimBook, type LevelChange } from '../../src/sim/world/book-model.js'
 import { Rng } from '../../src/sim/world/random.js'
 import type { VpMarket } from '../../src/sim/world/types.js'
 
@@ -40,7 +40,7 @@ function book(rng: Rng, levelsPerSide: number): SimBook {
   const tick = rng.pick([10_000, 1_000])
   const b = new SimBook(tick, 1_795_000_000_000 + rng.int(0, 1e9))
   const mid = rng.int(200, 800) * 1_000
-  const out: never[] = []
+  const out: LevelChange[] = []
   for (let i = 0; i < levelsPerSide; i++) {
     // Sizes from a hundredth of a share to millions, with and without fractions; some levels left out.
     const size = () => rng.pick([rng.int(1, 99) * 10_000, rng.int(1, 5_000_000) * 1_000_000, rng.int(1, 99_999_999) * 10_000])
