@@ -42,12 +42,12 @@ class ManualClock implements Clock {
 /** One spec per pair, shared by its changes, as the engine does (its key string is hashed once). */
 const SPECS = Array.from({ length: PAIRS }, (_, i) => ({ key: `event-${i % 997}|text:o${i}`, eventSlug: `event-${i % 997}`, outcomeKey: `text:o${i}` }) as SpreadPairSpec)
 
-/** A change of pair `i` as the engine publishes it: a fresh record object, the pair's spec. */
+/** A change of pair `i` as the engine publishes it: the pair's record, its spec. */
 function change(i: number, priceB: number): SpreadChange {
   const spec = SPECS[i] as SpreadPairSpec
   const spread = Math.round((priceB - 0.4) * 1e6) / 1e6
   const record = { key: spec.key, priceA: 0.4, priceB, spread, spreadBps: Math.round(spread * 1e8) / 1e4, platformA: 'venuep' } as SpreadRecord
-  return { spec, record, previous: undefined }
+  return { spec, record }
 }
 
 function median(xs: number[]): number {

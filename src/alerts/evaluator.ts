@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Clock } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
 import type { SpreadChange, SpreadRecord } from '../spreads/spread-engine.js'
+import { snapshotRecord } from '../spreads/spread-record.js'
 import type { AlertRule, TriggerType } from '../store/alert-rules-repo.js'
 import { firingDedupeKey, type FiringOutcome, type RuleEvaluationState } from '../store/alert-state-repo.js'
 import { deliveryPayload } from './delivery-payload.js'
@@ -231,6 +232,8 @@ export class AlertEvaluator {
       this.#store(rt, r.key, state)
     }
     const deliveryId = randomUUID()
+    // The payload is built when the outbox writer records the firing, later: it shows the record as it fired.
+    const shown = snapshotRecord(r)
     const queued = this.#o.writer.enqueue({
       kind: 'fire',
       request: {
@@ -242,7 +245,7 @@ export class AlertEvaluator {
         baseline: trigger === 'spread_expansion' ? r.spread : null,
         delivery: (episode) => {
           const dedupeKey = firingDedupeKey(rule.id, r.key, episode)
-          const payload = deliveryPayload({ deliveryId, dedupeKey, rule, record: r, firedAt: now, test: false, baselineSpread })
+          const payload = deliveryPayload({ deliveryId, dedupeKey, rule, record: shown, firedAt: now, test: false, baselineSpread })
           return { id: deliveryId, ruleId: rule.id, pairKey: r.key, dedupeKey, test: false, channel: rule.channel, target: rule.target, payload, createdAt: now }
         },
       },

@@ -28,11 +28,21 @@ export interface Executable {
 
 const MAX_LEVELS = 50
 
+/** The executable edge of two books in a new object (undefined without both books); see `walkExecutable`. */
 export function executableEdge(cheap: BookReader | undefined, dear: BookReader | undefined, cheapFees: FeeModel | undefined, dearFees: FeeModel | undefined): Executable | undefined {
-  if (cheap === undefined || dear === undefined || !cheap.hasSnapshot || !dear.hasSnapshot) return undefined
+  const edge = new ExecutableEdge()
+  return walkExecutable(cheap, dear, cheapFees, dearFees, edge) ? edge : undefined
+}
+
+/**
+ * Walks both books into `into` (the spread engine reuses one per pair); false, with `into` untouched, when
+ * either book is missing, unsynced or empty on the side that matters.
+ */
+export function walkExecutable(cheap: BookReader | undefined, dear: BookReader | undefined, cheapFees: FeeModel | undefined, dearFees: FeeModel | undefined, into: ExecutableEdge): boolean {
+  if (cheap === undefined || dear === undefined || !cheap.hasSnapshot || !dear.hasSnapshot) return false
   const askDepth = Math.min(MAX_LEVELS, cheap.depth('ask'))
   const bidDepth = Math.min(MAX_LEVELS, dear.depth('bid'))
-  if (askDepth === 0 || bidDepth === 0) return undefined
+  if (askDepth === 0 || bidDepth === 0) return false
   const net = (ask: number, bid: number) => bid - ask - feePerContract(cheapFees, ask) - feePerContract(dearFees, 1 - bid)
   const topAsk = cheap.priceAt('ask', 0) / MICROS_PER_UNIT
   const topBid = dear.priceAt('bid', 0) / MICROS_PER_UNIT
@@ -59,24 +69,41 @@ export function executableEdge(cheap: BookReader | undefined, dear: BookReader |
     if (askLeft === 0 && ++i < askDepth) askLeft = cheap.sizeAt('ask', i)
     if (bidLeft === 0 && ++j < bidDepth) bidLeft = dear.sizeAt('bid', j)
   }
-  return new ExecutableEdge(topAsk, topBid, round6(topBid - topAsk), round6(net(topAsk, topBid)), Math.round(size * 100) / 100, Math.round(cost * 100) / 100, Math.round(profit * 100) / 100)
+  into.set(topAsk, topBid, round6(topBid - topAsk), round6(net(topAsk, topBid)), Math.round(size * 100) / 100, Math.round(cost * 100) / 100, Math.round(profit * 100) / 100)
+  return true
 }
 
 /**
- * An `Executable` made by a constructor, not an object literal: V8 pretenures a literal's allocation site once most
- * of its objects survive (as every record of a pair install does), and from then on every one would be allocated
- * in old space and die there; constructed objects have no allocation site. See SpreadRecordValue.
+ * An `Executable` that its owner fills in place. The spread engine keeps one per pair inside the pair's record
+ * and rewrites it on every recompute: a quote change allocates no edge, so nothing of it survives into V8's old
+ * generation (see SpreadRecordValue). Every field starts as a double and only ever holds numbers, so V8 keeps
+ * them unboxed-in-place and a rewrite allocates nothing either.
  */
 export class ExecutableEdge implements Executable {
-  constructor(
-    readonly buyPrice: number,
-    readonly sellPrice: number,
-    readonly edge: number,
-    readonly netEdge: number,
-    readonly size: number,
-    readonly costDollars: number,
-    readonly profitDollars: number,
-  ) {}
+  buyPrice = Number.NaN
+  sellPrice = Number.NaN
+  edge = Number.NaN
+  netEdge = Number.NaN
+  size = Number.NaN
+  costDollars = Number.NaN
+  profitDollars = Number.NaN
+
+  set(buyPrice: number, sellPrice: number, edge: number, netEdge: number, size: number, costDollars: number, profitDollars: number): void {
+    this.buyPrice = buyPrice
+    this.sellPrice = sellPrice
+    this.edge = edge
+    this.netEdge = netEdge
+    this.size = size
+    this.costDollars = costDollars
+    this.profitDollars = profitDollars
+  }
+
+  /** A copy that no later recompute touches. */
+  copy(): ExecutableEdge {
+    const c = new ExecutableEdge()
+    c.set(this.buyPrice, this.sellPrice, this.edge, this.netEdge, this.size, this.costDollars, this.profitDollars)
+    return c
+  }
 }
 
 function round6(x: number): number {

@@ -2,6 +2,7 @@ import type { Steps } from '../core/slices.js'
 import type { FeeModel, VenueId } from '../model/types.js'
 import { InstrumentTableBuilder, type InstrumentTable } from './instrument-table.js'
 import type { SpreadPairSpec, SpreadRecord } from './spread-engine.js'
+import type { SpreadRecordValue } from './spread-record.js'
 
 /**
  * The structural part of installing a new set of pairs in the spread engine, as steps (src/core/slices.ts): which
@@ -16,7 +17,10 @@ import type { SpreadPairSpec, SpreadRecord } from './spread-engine.js'
 export interface PairState {
   readonly id: number
   readonly spec: SpreadPairSpec
+  /** The current record: `value` while the pair has one, else undefined. */
   record: SpreadRecord | undefined
+  /** The pair's record object, rewritten by each recompute; made on its first record, kept while it has none. */
+  value: SpreadRecordValue | undefined
   /** The pair's instruments' rows in the layout's tables (set by the plan, fixed after). */
   rowP: number
   rowK: number
@@ -96,7 +100,7 @@ export function* pairsPlanSteps(
   const order: PairState[] = []
   const carried: (readonly [PairState, PairState])[] = []
   for (const [key, [id, spec, old]] of ids) {
-    const p: PairState = { id, spec, record: old?.record, rowP: -1, rowK: -1, nextOnP: undefined, nextOnK: undefined }
+    const p: PairState = { id, spec, record: old?.record, value: old?.value, rowP: -1, rowK: -1, nextOnP: undefined, nextOnK: undefined }
     p.rowP = tables.venuep.add(spec.venuep.instrumentId, p)
     p.rowK = tables.venuek.add(spec.venuek.instrumentId, p)
     writeTerms(terms, id, spec)

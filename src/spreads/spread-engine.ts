@@ -9,13 +9,14 @@ import type { Executable } from './executable.js'
 import type { InstrumentHandle, InstrumentTable, InstrumentView } from './instrument-table.js'
 import type { MatchingStrategy, MatchQuality } from './matcher.js'
 import { pairsPlanSteps, type PairLayout, type PairState, type PairsPlan } from './pair-plan.js'
-import { RecordDigests, recordFromRows } from './spread-record.js'
+import { RecordDigests, recordFromRows, type SpreadRecordValue } from './spread-record.js'
 
 /**
  * The spread actor. It owns one record per matched outcome pair and keeps two indexes current (by confidence
  * for /spreads/top, by spread size for the scanner). A quote change recomputes only the pairs of that
  * instrument; a sweep once a minute re-scores pairs whose freshness moved (freshness changes with time alone).
- * Readers get immutable `SpreadRecord`s; subscribers (history, alerts, the stream) get every change.
+ * Readers get each pair's live `SpreadRecord`, which the engine rewrites in place (read it synchronously; keep a
+ * `snapshotRecord` of it past the turn); subscribers (history, alerts) get every change.
  *
  * What a recompute reads is laid out flat (src/spreads/instrument-table.ts, pair-plan.ts): each matched
  * instrument's top of book is a row the engine writes from the quote messages, each pair's catalog terms a row
@@ -47,8 +48,14 @@ export interface SpreadPairSpec {
   readonly quality: MatchQuality
 }
 
+/**
+ * A pair's spread as of its last recompute. The engine's records are live (SpreadRecordValue): rewritten in place
+ * by each recompute of the pair, `version` bumped. Read them synchronously; `snapshotRecord` keeps one.
+ */
 export interface SpreadRecord {
   readonly pairId: number
+  /** Bumped by every rewrite of the record: caches of what it says compare it. */
+  readonly version: number
   readonly key: string
   readonly eventSlug: string
   readonly eventTitle: string
@@ -78,10 +85,10 @@ export interface SpreadRecord {
   readonly executable: Executable | undefined
 }
 
+/** A pair whose record changed in something subscribers act on (see RecordDigests); `record` undefined: gone. */
 export interface SpreadChange {
   readonly spec: SpreadPairSpec
   readonly record: SpreadRecord | undefined
-  readonly previous: SpreadRecord | undefined
 }
 
 export type SpreadMessage =
@@ -263,14 +270,17 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   #install(planned: PairsPlan, budgetMs: number): void {
     // A plan made against other pairs (another install came first) is redone against the current ones.
     const plan = planned.base === this.#byKey && planned.baseNextId === this.#nextId ? planned : runToEnd(this.planPairs(planned.specs))
-    for (const [st, old] of plan.carried) st.record = old.record
+    for (const [st, old] of plan.carried) {
+      st.record = old.record
+      st.value = old.value
+    }
     const changes: SpreadChange[] = []
     for (const old of plan.removed) {
       this.#touchTop(old.record?.confidence, undefined)
       this.#digests.set(old.id, undefined)
       this.#confidence.delete(old.id)
       this.#spread.delete(old.id)
-      if (old.record !== undefined) changes.push(new Change(old.spec, undefined, old.record))
+      if (old.record !== undefined) changes.push(new Change(old.spec, undefined))
     }
     const previous = this.#layout
     for (const venue of VENUES) {
@@ -381,9 +391,12 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 
   #recompute(p: PairState, now: number, changes: SpreadChange[]): void {
     this.recomputed++
-    const record = recordFromRows(p.id, p.spec, this.#layout as PairLayout, p.rowP, p.rowK, now, this.#bookOf)
     // The index holds the previous confidence: reading it there costs no cache miss the update does not pay.
-    this.#touchTop(this.#confidence.value(p.id), record?.confidence)
+    const before = this.#confidence.value(p.id)
+    // The pair's record object is rewritten in place (made on the pair's first record, kept while it has none).
+    const record = recordFromRows(p.id, p.spec, this.#layout as PairLayout, p.rowP, p.rowK, now, this.#bookOf, p.value)
+    if (record !== undefined) p.value = record
+    this.#touchTop(before, record?.confidence)
     if (record === undefined) {
       this.#confidence.delete(p.id)
       this.#spread.delete(p.id)
@@ -392,7 +405,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
       this.#spread.set(p.id, record.spread)
     }
     if (!this.#digests.same(p.id, record)) {
-      changes.push(new Change(p.spec, record, p.record))
+      changes.push(new Change(p.spec, record))
       this.#digests.set(p.id, record)
     }
     p.record = record
@@ -441,12 +454,14 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 
 const VENUES: readonly VenueId[] = ['venuep', 'venuek']
 
-/** Constructed, not a literal, for the reason SpreadRecordValue gives (an install's changes all survive until sent). */
+/**
+ * Constructed, not a literal: V8 pretenures a literal's allocation site once most of its objects survive (an
+ * install's changes all survive until sent), and from then on every change would be allocated in old space.
+ */
 class Change implements SpreadChange {
   constructor(
     readonly spec: SpreadPairSpec,
     readonly record: SpreadRecord | undefined,
-    readonly previous: SpreadRecord | undefined,
   ) {}
 }
 

@@ -2,10 +2,17 @@ import { isoNoZone } from '../core/time.js'
 import type { SpreadRecord } from './spread-engine.js'
 
 /**
- * Spread records as JSON (spec 2.7 plus `outcome_key` and the executable edge). A record is immutable, so its
- * JSON is built once; only `is_stale` depends on the request (cutoff and current time) and is spliced in.
+ * Spread records as JSON (spec 2.7 plus `outcome_key` and the executable edge). A record's JSON is built once per
+ * version of the record (the engine rewrites records in place, bumping it); only `is_stale` depends on the request
+ * (cutoff and current time) and is spliced in.
  */
-const cache = new WeakMap<SpreadRecord, readonly [string, string]>()
+const cache = new WeakMap<SpreadRecord, JsonParts>()
+
+interface JsonParts {
+  readonly version: number
+  readonly head: string
+  readonly tail: string
+}
 
 export function isStale(r: SpreadRecord, now: number, cutoffMs: number): boolean {
   return r.feedStale || now - r.olderQuoteAt > cutoffMs
@@ -13,7 +20,7 @@ export function isStale(r: SpreadRecord, now: number, cutoffMs: number): boolean
 
 export function spreadJson(r: SpreadRecord, stale: boolean): string {
   let parts = cache.get(r)
-  if (parts === undefined) {
+  if (parts === undefined || parts.version !== r.version) {
     const x = r.executable
     const head = JSON.stringify({
       event_slug: r.eventSlug,
@@ -50,8 +57,8 @@ export function spreadJson(r: SpreadRecord, stale: boolean): string {
               profit_dollars: x.profitDollars,
             },
     })
-    parts = [`${head.slice(0, -1)},"is_stale":`, `,${tail.slice(1)}`]
+    parts = { version: r.version, head: `${head.slice(0, -1)},"is_stale":`, tail: `,${tail.slice(1)}` }
     cache.set(r, parts)
   }
-  return `${parts[0]}${stale ? 'true' : 'false'}${parts[1]}`
+  return `${parts.head}${stale ? 'true' : 'false'}${parts.tail}`
 }

@@ -11,6 +11,7 @@ export function spreadRecord(eventSlug: string, outcomeKey: string, spread: numb
   const priceA = 0.4
   return {
     pairId: nextPairId++,
+    version: 1,
     key: `${eventSlug}|${outcomeKey}`,
     eventSlug,
     eventTitle: `Event ${eventSlug}`,
@@ -56,12 +57,11 @@ export class FakeSpreadSource implements SpreadSource {
   /** Publishes the pair's new spread (or its removal with `undefined`). */
   set(eventSlug: string, outcomeKey: string, spread: number | undefined, patch: Partial<SpreadRecord> = {}): SpreadRecord | undefined {
     const key = `${eventSlug}|${outcomeKey}`
-    const previous = this.records.get(key)
     const record = spread === undefined ? undefined : spreadRecord(eventSlug, outcomeKey, spread, patch)
     if (record === undefined) this.records.delete(key)
     else this.records.set(key, record)
     const spec = { key, eventSlug, outcomeKey } as unknown as SpreadPairSpec
-    for (const l of this.#listeners) l([{ spec, record, previous }])
+    for (const l of this.#listeners) l([{ spec, record }])
     return record
   }
 }

@@ -37,11 +37,11 @@ function spec(pair: string): SpreadPairSpec {
 function change(pair: string, a: number, b: number, platformA: VenueId = 'venuep'): SpreadChange {
   const spread = Math.round((b - a) * 1e6) / 1e6
   const record = { key: `ev|${pair}`, eventSlug: 'ev', outcomeKey: pair, priceA: a, priceB: b, spread, spreadBps: Math.round(spread * 1e8) / 1e4, platformA } as SpreadRecord
-  return { spec: spec(pair), record, previous: undefined }
+  return { spec: spec(pair), record }
 }
 
 function gone(pair: string): SpreadChange {
-  return { spec: spec(pair), record: undefined, previous: undefined }
+  return { spec: spec(pair), record: undefined }
 }
 
 function setup(overrides: Partial<HistorySamplerOptions> = {}) {

@@ -6,6 +6,8 @@ import { silentLogger } from '../../src/core/logger.js'
 import type { Outcome, Quote, VenueId } from '../../src/model/types.js'
 import { Rng } from '../../src/sim/world/random.js'
 import { executableEdge } from '../../src/spreads/executable.js'
+import { spreadJson } from '../../src/spreads/spread-json.js'
+import { snapshotRecord } from '../../src/spreads/spread-record.js'
 import { computeRecord, SpreadEngine, type QuoteSource, type SpreadChange, type SpreadPairSpec, type SpreadRecord } from '../../src/spreads/spread-engine.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -121,13 +123,13 @@ describe('spread engine', () => {
     const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
     const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
     const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
-    // What subscribers were told last, per pair: it must say what the record says.
-    const told = new Map<string, SpreadRecord | undefined>()
+    // What subscribers were told last, per pair (a digest: records are rewritten in place): it must say what the
+    // record says, and a change that would tell them nothing new is not sent.
+    const told = new Map<string, ReturnType<typeof digest>>()
     engine.subscribe((changes: readonly SpreadChange[]) => {
       for (const c of changes) {
-        // `previous` is the pair's last record; one that changed nothing a subscriber acts on was not sent.
-        assert.deepEqual(digest(c.previous), digest(told.get(c.spec.key)), 'a change follows what subscribers were last told')
-        told.set(c.spec.key, c.record)
+        assert.notDeepEqual(digest(c.record), told.get(c.spec.key), 'a change tells subscribers something new')
+        told.set(c.spec.key, digest(c.record))
       }
     })
     engine.start()
@@ -156,7 +158,7 @@ describe('spread engine', () => {
       assert.deepEqual(got.map(plain), expected.map(plain), `round ${round}: records`)
       for (const s of pairs) {
         if (engine.spec(s.key) === undefined) continue
-        assert.deepEqual(digest(told.get(s.key)), digest(engine.record(s.key)), `round ${round}: subscribers were told of ${s.key}'s last change`)
+        assert.deepEqual(told.get(s.key), digest(engine.record(s.key)), `round ${round}: subscribers were told of ${s.key}'s last change`)
       }
       // Venuek instruments come back under new slots now and then (as after a catalog refresh): found again by id.
       if (round % 7 === 3) for (let i = 0; i < 150; i += 5) venues.venuek.renumber(`k${i}`)
@@ -336,6 +338,49 @@ describe('instrument handles', () => {
     assert.equal(venues.venuek.lookups, lookups + 1, 'the retired handle was looked up again, once')
     assert.deepEqual(plain(engine.record(key)), plain(brute()), 'and the record reads the new state')
     assert.equal(engine.record(key)?.minVolume, 3_000)
+    engine.stop()
+  })
+  test('a pair keeps one record object, rewritten in place: version, JSON and snapshots follow', () => {
+    const rng = new Rng(11)
+    const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
+    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
+    const [spec] = specs(rng, 1, 1)
+    const idP = spec!.venuep.instrumentId
+    const idK = spec!.venuek.instrumentId
+    const live = (venue: FakeVenue, id: string) => {
+      // A live quote with a probability, so the pair has a record after every move.
+      for (;;) {
+        const q = venue.move(id, rng, clock.now())
+        if (!q.stale && q.probability !== undefined) return q
+      }
+    }
+    live(venues.venuep, idP)
+    live(venues.venuek, idK)
+    const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+    engine.start()
+    engine.send({ type: 'pairs', specs: [spec!] })
+    const record = engine.record(spec!.key) as SpreadRecord
+    const kept = snapshotRecord(record)
+    const keptJson = spreadJson(record, false)
+    assert.equal(spreadJson(kept, false), keptJson, 'a snapshot says what the record said')
+    const version = record.version
+    clock.increment(60_000)
+    engine.send({ type: 'quotes', venue: 'venuek', quotes: [live(venues.venuek, idK)] })
+    assert.equal(engine.record(spec!.key), record, 'the same object')
+    assert.ok(record.version > version, 'its version moved')
+    assert.deepEqual(plain(record), plain(computeRecord(record.pairId, spec!, venues, clock.now())), 'and it says what the quotes say now')
+    assert.notEqual(spreadJson(record, false), keptJson, 'its JSON is rebuilt for the new version')
+    assert.equal(JSON.parse(spreadJson(record, false)).price_a, record.priceA)
+    assert.equal(spreadJson(kept, false), keptJson, 'the snapshot did not move')
+
+    // A pair that loses its record (no probability on one side) and gets it back keeps the same object.
+    const q = live(venues.venuep, idP)
+    venues.venuep.quotes.set(idP, { ...q, probability: undefined })
+    engine.send({ type: 'quotes', venue: 'venuep', quotes: [venues.venuep.quotes.get(idP)!] })
+    assert.equal(engine.record(spec!.key), undefined)
+    engine.send({ type: 'quotes', venue: 'venuep', quotes: [live(venues.venuep, idP)] })
+    assert.equal(engine.record(spec!.key), record)
+    assert.deepEqual(plain(record), plain(computeRecord(record.pairId, spec!, venues, clock.now())))
     engine.stop()
   })
 })

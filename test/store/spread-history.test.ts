@@ -207,7 +207,7 @@ for (const backend of backends()) {
           const b = Math.round((0.5 + rng.int(0, 200) * 0.002) * 1e4) / 1e4 // a 20-bps grid: every new value is meaningful
           const spread = Math.round((b - 0.5) * 1e6) / 1e6
           const record = { key: `fed-cut|${key}`, priceA: 0.5, priceB: b, spread, spreadBps: Math.round(spread * 1e8) / 1e4, platformA: 'venuep' } as SpreadRecord
-          changes.push({ spec: { key: `fed-cut|${key}`, eventSlug: 'fed-cut', outcomeKey: key } as SpreadPairSpec, record, previous: undefined })
+          changes.push({ spec: { key: `fed-cut|${key}`, eventSlug: 'fed-cut', outcomeKey: key } as SpreadPairSpec, record })
           latest.set(key, b)
         }
         for (const l of listeners) l(changes)

@@ -157,7 +157,8 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
         if (!stale[i]) validUntil = Math.min(validUntil, r.olderQuoteAt + TOP_STALE_CUTOFF_MS + 1)
       }
       deps.engine.noteTopFloor(records.length < q.limit ? 0 : (records[records.length - 1] as SpreadRecord).confidence)
-      const versions = stale.map((s) => (s ? 1 : 0))
+      // Records are rewritten in place: the page is valid for the same records at the same versions and staleness.
+      const versions = records.map((r, i) => r.version * 2 + (stale[i] ? 1 : 0))
       const bytes = deps.pages.page(`spreads/top?${q.limit}:${q.window}`, deps.engine, records, versions, () => body(records, stale))
       topLists.set(slot, bytes, validUntil, now, epoch)
       return { status: 200, body: bytes }
