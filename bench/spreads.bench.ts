@@ -6,7 +6,7 @@ import { PublishedQuote } from '../src/actors/published-quote.js'
 import { OrderBook } from '../src/book/order-book.js'
 import { SimulatedClock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
-import type { Outcome, Quote, VenueId } from '../src/model/types.js'
+import type { Outcome, VenueId } from '../src/model/types.js'
 import { Rng } from '../src/sim/world/random.js'
 import { SpreadEngine, type QuoteSource, type SpreadPairSpec } from '../src/spreads/spread-engine.js'
 
@@ -53,7 +53,7 @@ const WARMUP_MS = 100
 interface State {
   readonly id: string
   readonly slot: number
-  quote: Quote | undefined
+  quote: PublishedQuote | undefined
   readonly book: OrderBook
   readonly stats: undefined
   readonly retired: false
@@ -61,7 +61,7 @@ interface State {
 
 class Source implements QuoteSource {
   readonly states = new Map<string, State>()
-  add(id: string, book: OrderBook, quote: Quote): State {
+  add(id: string, book: OrderBook, quote: PublishedQuote): State {
     const state: State = { id, slot: quote.instrumentSlot as number, quote, book, stats: undefined, retired: false }
     this.states.set(id, state)
     return state
@@ -87,13 +87,13 @@ function outcome(venue: VenueId, id: string): Outcome {
   }
 }
 
-/** The quote the venue actor would publish for the book (built the same way: src/actors/published-quote.ts). */
-function quoteFor(venue: VenueId, id: string, slot: number, book: OrderBook, seq: number, now: number): Quote {
+/** The instrument's quote rewritten for the book (`into`, else a new one), as the venue actor does (src/actors/published-quote.ts). */
+function quoteFor(venue: VenueId, id: string, slot: number, book: OrderBook, seq: number, now: number, into?: PublishedQuote): PublishedQuote {
   const bestBid = (book.bestBid() as number) / 1e6
   const bestAsk = (book.bestAsk() as number) / 1e6
   const bidSize = (book.bestBidSize() as number) / 1e6
   const askSize = (book.bestAskSize() as number) / 1e6
-  return new PublishedQuote(venue, id, bestBid, bidSize, bestAsk, askSize, undefined, (bestBid + bestAsk) / 2, now, now, false, seq, slot)
+  return (into ?? new PublishedQuote(venue, id, slot)).set(bestBid, bidSize, bestAsk, askSize, undefined, (bestBid + bestAsk) / 2, now, now, false, seq)
 }
 
 function ladder(mid: number, rng: Rng): OrderBook {
@@ -143,15 +143,15 @@ function setup(pairs: number): SizeSetup {
   const active = drawDistinct(rng, venuekStates, Math.min(ACTIVE_INSTRUMENTS, pairs))
   const sizes = Array.from({ length: 4_096 }, () => (10 + rng.int(0, 900)) * 1e6)
   let n = 0
-  let quote: Quote | undefined
+  let quote: PublishedQuote | undefined
   const beforeEach = () => {
     const state = (s.workload === 'active-set' ? active[rng.int(0, active.length - 1)] : venuekStates[rng.int(0, pairs - 1)]) as State
     state.book.setLevel('bid', state.book.bestBid() as number, sizes[(n * 7) & 4_095] as number)
-    quote = quoteFor('venuek', state.id, state.slot, state.book, ++n, clock.now())
+    quote = quoteFor('venuek', state.id, state.slot, state.book, ++n, clock.now(), state.quote)
     state.quote = quote
   }
   const change = () => {
-    engine.send({ type: 'quotes', venue: 'venuek', quotes: [quote as Quote] })
+    engine.send({ type: 'quotes', venue: 'venuek', quotes: [quote as PublishedQuote] })
   }
   const stop = () => {
     if (engine.status !== 'running' || engine.recomputed < pairs + 4_096) throw new Error(`engine bench: the engine is ${engine.status} after ${engine.recomputed} recomputes`)

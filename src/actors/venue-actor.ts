@@ -13,8 +13,9 @@ import { PublishedQuote } from './published-quote.js'
 
 /**
  * One actor per venue, the only writer of that venue's catalog, books and quotes. Socket callbacks and the
- * catalog fetch only `send` messages; `process` applies them synchronously and publishes immutable results:
- * a `CatalogSnapshot` per catalog sync and a `Quote` per top-of-book change (coalesced per wire frame).
+ * catalog fetch only `send` messages; `process` applies them synchronously and publishes: an immutable
+ * `CatalogSnapshot` per catalog sync, and per top-of-book change (coalesced per wire frame) the instrument's
+ * quote, one object per instrument rewritten in place (PublishedQuote says why; readers read it synchronously).
  *
  * Staleness: when the feed reports instruments stale (disconnect, gap, stall, unreadable frame) their books
  * are reset and their last quotes are republished with `stale: true`; the next snapshot makes them live again.
@@ -76,8 +77,8 @@ export interface InstrumentState {
   stats: InstrumentStats | undefined
   /** Set by a `stale` feed event (or a restart), cleared by the next snapshot. */
   stale: boolean
-  /** The last published quote. */
-  quote: Quote | undefined
+  /** The published quote (rewritten in place by each requote), undefined until the first. */
+  quote: PublishedQuote | undefined
   /** The frame number that last touched this instrument (dedupes requotes within a frame). */
   touchedInFrame: number
   /**
@@ -207,7 +208,7 @@ export class VenueActor extends Actor<VenueMessage> {
       st.book.reset()
       this.#setStale(st, true)
       if (st.quote !== undefined && !st.quote.stale) {
-        st.quote = { ...st.quote, stale: true, seq: ++this.#publishSeq }
+        st.quote.demote(++this.#publishSeq)
         demoted.push(st.quote)
       }
     }
@@ -423,9 +424,7 @@ export class VenueActor extends Actor<VenueMessage> {
     ) {
       return undefined
     }
-    const quote = new PublishedQuote(
-      this.venue,
-      st.id,
+    const quote = (prev ?? new PublishedQuote(this.venue, st.id, st.slot)).set(
       bestBid,
       bestBidSize,
       bestAsk,
@@ -437,7 +436,6 @@ export class VenueActor extends Actor<VenueMessage> {
       stale && prev !== undefined ? prev.receivedAt : receivedAt,
       stale,
       ++this.#publishSeq,
-      st.slot,
     )
     st.quote = quote
     return quote

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { snapshotQuote } from '../../src/actors/published-quote.js'
 import { VenueActor } from '../../src/actors/venue-actor.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
@@ -58,7 +59,8 @@ async function started(): Promise<{ venue: FakeVenue; actor: VenueActor; publish
   const clock = new SimulatedClock(0)
   const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
   const published: Quote[][] = []
-  actor.subscribeQuotes((q) => published.push([...q]))
+  // Quotes are rewritten in place: what a listener keeps, it snapshots.
+  actor.subscribeQuotes((q) => published.push(q.map(snapshotQuote)))
   actor.start()
   await waitFor(() => actor.catalog() !== undefined)
   return { venue, actor, published, clock }
@@ -130,5 +132,20 @@ test('a restart rebuilds from the venue: old quotes are published as stale, a ne
   await settle(5)
   venue.emit(snap('a', 0.5, 0.55))
   assert.deepEqual([actor.quote('a')!.stale, actor.quote('a')!.bestBid], [false, 0.5])
+  actor.stop()
+})
+
+test('an instrument keeps one quote object, rewritten in place; a snapshot keeps what it said', async () => {
+  const { venue, actor } = await started()
+  venue.emit(snap('a', 0.4, 0.45))
+  const q = actor.quote('a')!
+  const kept = snapshotQuote(q)
+  venue.emit({ type: 'level', instrumentId: 'a', side: 'bid', price: P(0.42), size: P(3), venueTs: 960 })
+  assert.equal(actor.quote('a'), q, 'the same object')
+  assert.deepEqual([q.bestBid, q.bestBidSize, q.bestAsk, q.venueTs, q.stale], [0.42, 3, 0.45, 960, false])
+  assert.ok(q.seq > kept.seq)
+  assert.deepEqual([kept.bestBid, kept.bestBidSize, kept.venueTs], [0.4, 10, 900], 'the snapshot did not move')
+  venue.emit({ type: 'level', instrumentId: 'a', side: 'ask', price: P(0.45), size: 0, venueTs: 970 })
+  assert.deepEqual([q.bestAsk, q.bestAskSize], [undefined, undefined], 'an emptied side reads as absent')
   actor.stop()
 })
