@@ -76,8 +76,8 @@ export function walkExecutable(cheap: BookReader | undefined, dear: BookReader |
 /**
  * An `Executable` that its owner fills in place. The spread engine keeps one per pair inside the pair's record
  * and rewrites it on every recompute: a quote change allocates no edge, so nothing of it survives into V8's old
- * generation (see SpreadRecordValue). Every field starts as a double and only ever holds numbers, so V8 keeps
- * them unboxed-in-place and a rewrite allocates nothing either.
+ * generation (see SpreadRecordValue). Every field starts as a double (NaN) and only ever holds numbers, so V8
+ * keeps each in a double field whose box it updates in place: a rewrite allocates nothing either.
  */
 export class ExecutableEdge implements Executable {
   buyPrice = Number.NaN
