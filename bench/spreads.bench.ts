@@ -105,7 +105,7 @@ function ladder(mid: number, rng: Rng): OrderBook {
 
 /**
  * N pairs with their books and quotes, an engine over them, and the timed call. Before each call, untimed, a
- * venuek instrument's best bid is re-sized and its quote rebuilt and stored, as the venue actor does when it
+ * venuek instrument's best bid is re-sized and its quote rewritten in place, as the venue actor does when it
  * applies a frame (the ingest bench times that part); the timed call is what follows in the service: the quote
  * sent to the spread actor, which recomputes the pair (record, executable edge, confidence) and moves it in both
  * indexes. Which instrument moves follows the workload set before the round (see EngineWorkload).

@@ -28,7 +28,7 @@ export const spreadsSection: SectionDef = {
   title: 'Spreads (issue 5)',
   method: [
     '- **Spread engine** (`bench/spreads.bench.ts`): N matched pairs with 10-level books on both venues. Before each call, untimed,',
-    '  a venuek instrument has its best bid re-sized and its quote rebuilt and stored, as the venue actor does when it applies a',
+    '  a venuek instrument has its best bid re-sized and its quote rewritten in place, as the venue actor does when it applies a',
     '  frame (the ingest figures time that); the timed call sends the quote to the spread actor, which recomputes the pair (record,',
     '  executable edge, confidence) and moves it in both indexes. Which instrument moves is the workload, run two ways over the same',
     `  world: **active set** (judged): ${ACTIVE_INSTRUMENTS.toLocaleString('en-US')} distinct instruments drawn at random among the N move, at every size, so only the number`,
