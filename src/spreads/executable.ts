@@ -97,13 +97,6 @@ export class ExecutableEdge implements Executable {
     this.costDollars = costDollars
     this.profitDollars = profitDollars
   }
-
-  /** A copy that no later recompute touches. */
-  copy(): ExecutableEdge {
-    const c = new ExecutableEdge()
-    c.set(this.buyPrice, this.sellPrice, this.edge, this.netEdge, this.size, this.costDollars, this.profitDollars)
-    return c
-  }
 }
 
 function round6(x: number): number {

@@ -107,6 +107,20 @@ for (const backend of backends()) {
       assert.equal(rows[1]?.payload.event, 'alert.fired')
     })
 
+    test('a firing shows the record as it fired, though the engine rewrites the record before the outbox writes it', async () => {
+      const r = await start()
+      const rule = await createRule(r, { scope: { event_slug: 'fed' } })
+      // The engine's records are live objects (SpreadRecordValue): rewritten in place, version bumped.
+      const live = r.source.set('fed', 'yes', 0.07) as { spread: number; priceB: number; version: number }
+      live.spread = 0.01
+      live.priceB = 0.41
+      live.version++
+      await r.service.writer.flush()
+      const rows = await deliveries(db, rule.id)
+      assert.equal(rows.length, 1)
+      assert.deepEqual([(rows[0]?.payload.spread as { spread: number }).spread, (rows[0]?.payload.spread as { price_b: number }).price_b], [0.07, 0.47])
+    })
+
     test('scope: other events and outcomes, platform, volume and confidence filters, stale feeds and missing prices are not observations', async () => {
       const r = await start()
       const scoped = await createRule(r, { scope: { event_slug: 'fed', outcome_key: 'yes', platforms: ['venuep', 'venuek'], min_volume: 10_000, min_confidence: 0.5 } })
