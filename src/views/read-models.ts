@@ -54,6 +54,16 @@ export class ReadModels {
     this.#scheduleRebuild()
   }
 
+  /**
+   * Every read the views serve answers: each venue has its view, and the cross-venue directory, collapsed list
+   * and sitemap are built. False until the first build after both catalogs (and their links) are in, which runs
+   * in slices after the venues report ready; /readyz waits for it so a client told "ready" never meets a 503.
+   */
+  get serving(): boolean {
+    if (this.#directory === undefined || this.#collapsed === undefined || this.#sitemap === undefined) return false
+    return Object.values(this.#actors).every((actor) => this.#views[actor.venue] !== undefined)
+  }
+
   /** No rebuild is scheduled or running: the views are those of the current catalogs and links. */
   get settled(): boolean {
     return !this.#rebuildScheduled && !this.#rebuilding

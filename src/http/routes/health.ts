@@ -4,8 +4,9 @@ import { json, type Reply } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 
 /**
- * `/healthz`: the process is up and serving. `/readyz`: 200 once every venue's catalog is loaded and every
- * streamed book has its first snapshot, 503 `not_ready` before. The body always says where the data comes
+ * `/healthz`: the process is up and serving. `/readyz`: 200 once every venue's catalog is loaded, every streamed
+ * book has its first snapshot and the read models every list endpoint serves are built (so at the first 200 every
+ * read it covers answers), 503 `not_ready` before. The body always says where the data comes
  * from: when the venues are the simulator, `data_source` is "simulated" and `simulated` is true.
  */
 export interface DataSource {
@@ -14,8 +15,14 @@ export interface DataSource {
   readonly description: string
 }
 
+/** The read models behind the list endpoints: `serving` once every venue's views are built. */
+export interface ServedViews {
+  readonly serving: boolean
+}
+
 export interface HealthDeps {
   readonly venues: readonly VenueActor[]
+  readonly views: ServedViews
   readonly source: DataSource
   readonly startedAt: number
   readonly now: () => number
@@ -29,6 +36,10 @@ const ReadinessBody = Type.Object(
     description: Type.String(),
     uptime_seconds: Type.Number(),
     venues: Type.Record(Type.String(), Type.Unknown(), { description: 'Per venue: catalog, books and feed state.' }),
+    read_models: Type.Object(
+      { ready: Type.Boolean({ description: 'The list endpoints\' read models (per-venue views, cross-venue events, sitemap) are built from the loaded catalogs.' }) },
+      { description: 'Addition. Built after the catalogs load, in event-loop slices; /readyz is 200 only once they are.' },
+    ),
   },
   { additionalProperties: true },
 )
@@ -50,7 +61,7 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       method: 'get',
       path: '/readyz',
       operationId: 'readiness',
-      summary: 'Readiness: catalogs loaded and every streamed book synced',
+      summary: 'Readiness: catalogs loaded, every streamed book synced, every list endpoint served',
       description: 'Also says where the data comes from (`data_source`: `simulated` or `live`).',
       tags: ['operations'],
       public: true,
@@ -65,7 +76,8 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
 
 function readiness(deps: HealthDeps): Reply {
   const statuses = deps.venues.map((v) => v.venueStatus())
-  const ready = statuses.every((s) => s.ready)
+  const viewsReady = deps.views.serving
+  const ready = viewsReady && statuses.every((s) => s.ready)
   const body = {
     status: ready ? 'ready' : 'not_ready',
     data_source: deps.source.simulated ? 'simulated' : 'live',
@@ -73,6 +85,7 @@ function readiness(deps: HealthDeps): Reply {
     description: deps.source.description,
     uptime_seconds: Math.round((deps.now() - deps.startedAt) / 1000),
     venues: Object.fromEntries(statuses.map((s) => [s.venue, venueBody(s)])),
+    read_models: { ready: viewsReady },
   }
   if (ready) return json(200, body)
   return json(503, { detail: 'venue catalogs and feeds are still loading', code: 'not_ready', ...body })
