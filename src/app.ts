@@ -6,6 +6,7 @@ import { Supervisor } from './core/supervisor.js'
 import { VenueActor } from './actors/venue-actor.js'
 import { HttpServer } from './http/server.js'
 import { healthRoutes, type DataSource } from './http/routes/health.js'
+import { API_TAGS } from './http/api-tags.js'
 import { buildOpenApi } from './http/openapi.js'
 import { registerRoutes } from './http/register.js'
 import type { AnyRoute } from './http/route.js'
@@ -202,6 +203,9 @@ export async function startApp(options: AppOptions): Promise<App> {
   openapi = buildOpenApi(routes, {
     title: 'Prediction market data API',
     description: `Normalized market data for venuep and venuek, cross-venue events and spreads. Data source of this deployment: ${source.description}.`,
+    // Relative: the document describes the deployment that serves it, whatever host or proxy prefix it is reached by.
+    servers: [{ url: '/', description: 'This deployment (the host that served this document).' }],
+    tagDescriptions: API_TAGS,
   })
   registerRoutes(http, routes, { guard: (route) => guardOf.get(route.operationId) })
   http.notFound()

@@ -24,6 +24,8 @@ export interface ApiInfo {
   readonly title: string
   readonly description?: string
   readonly servers?: readonly { readonly url: string; readonly description?: string }[]
+  /** A description per tag (by name), published in the document's `tags`. */
+  readonly tagDescriptions?: Readonly<Record<string, string>>
   /** Schemas to publish under components/schemas; any use of the same object becomes a `$ref`. */
   readonly schemas?: Readonly<Record<string, TSchema>>
 }
@@ -62,7 +64,7 @@ export interface OpenApiDocument {
   readonly openapi: '3.1.0'
   readonly info: { readonly title: string; readonly version: string; readonly description?: string }
   readonly servers?: readonly { readonly url: string; readonly description?: string }[]
-  readonly tags: readonly { readonly name: string }[]
+  readonly tags: readonly { readonly name: string; readonly description?: string }[]
   readonly paths: Record<string, Record<string, OpenApiOperation>>
   readonly components: { readonly schemas: Record<string, JsonObject>; readonly securitySchemes: Record<string, JsonObject> }
   readonly security: readonly Record<string, readonly string[]>[]
@@ -99,7 +101,10 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): OpenAp
     openapi: '3.1.0',
     info: { title: info.title, version: API_VERSION, ...(info.description === undefined ? {} : { description: info.description }) },
     ...(info.servers === undefined ? {} : { servers: info.servers }),
-    tags: tags.map((name) => ({ name })),
+    tags: tags.map((name) => {
+      const description = info.tagDescriptions?.[name]
+      return description === undefined ? { name } : { name, description }
+    }),
     paths,
     components: {
       schemas,
