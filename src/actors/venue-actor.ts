@@ -273,7 +273,7 @@ export class VenueActor extends Actor<VenueMessage> {
     this.#catalog = snapshot
     this.#catalogError = undefined
     const next = plan !== undefined && plan.base === this.#instruments ? this.#applyPlan(plan, instruments) : this.#rebuildInstruments(instruments)
-    this.#o.log.info({ venue: this.venue, version: snapshot.version, events: snapshot.events.length, instruments: next.size }, 'catalog installed')
+    this.#o.log.info({ version: snapshot.version, events: snapshot.events.length, instruments: next.size }, 'catalog installed')
     for (const listener of this.#catalogListeners) listener(snapshot)
     this.#checkReady()
   }
@@ -320,7 +320,7 @@ export class VenueActor extends Actor<VenueMessage> {
 
   #catalogFailed(error: string): void {
     this.#catalogError = error
-    this.#o.log.warn({ venue: this.venue, error }, 'catalog sync failed')
+    this.#o.log.warn({ error }, 'catalog sync failed')
     if (this.#catalog === undefined) {
       this.#o.clock.clearTimeout(this.#retryTimer)
       this.#retryTimer = this.#o.clock.setTimeout(() => this.#loadCatalog(), CATALOG_RETRY_MS)
@@ -451,6 +451,6 @@ export class VenueActor extends Actor<VenueMessage> {
     if (this.#ready || this.#catalog === undefined || this.#feed === undefined) return
     if (this.#synced < this.#instruments.size || this.#feed.status().subscribed < this.#instruments.size) return
     this.#ready = true
-    this.#o.log.info({ venue: this.venue, instruments: this.#instruments.size }, 'venue ready: catalog loaded, every book synced')
+    this.#o.log.info({ instruments: this.#instruments.size }, 'venue ready: catalog loaded, every book synced')
   }
 }

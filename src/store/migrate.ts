@@ -74,7 +74,7 @@ export async function migrate(db: Db, log: Logger, migrations: readonly Migratio
     for (const row of rows) {
       const m = byVersion.get(row.version)
       if (m === undefined) {
-        log.warn({ version: row.version, name: row.name }, 'database has a migration this build does not know (a newer build applied it); continuing')
+        log.warn({ version: row.version, migration: row.name }, 'database has a migration this build does not know (a newer build applied it); continuing')
         continue
       }
       if (m.name !== row.name || m.checksum !== row.checksum) {
@@ -93,7 +93,7 @@ export async function migrate(db: Db, log: Logger, migrations: readonly Migratio
         await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [m.version, m.name, m.checksum])
       })
       applied.push(m.version)
-      log.info({ version: m.version, name: m.name }, 'applied migration')
+      log.info({ version: m.version, migration: m.name }, 'applied migration')
     }
     const current = Math.max(0, ...rows.map((r) => r.version), ...applied)
     return { applied, current }

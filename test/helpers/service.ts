@@ -2,11 +2,11 @@ import { startApp, type App } from '../../src/app.js'
 import { loadConfig, type DeepPartial } from '../../src/config/load.js'
 import type { Config } from '../../src/config/schema.js'
 import { SimulatedClock } from '../../src/core/clock.js'
-import { silentLogger } from '../../src/core/logger.js'
 import { MICROS_PER_UNIT } from '../../src/core/numbers.js'
 import type { LevelMicros } from '../../src/book/order-book.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import type { PGliteDb } from '../../src/store/pglite-db.js'
+import { checkedLogger } from './checked-logger.js'
 import { freshPGlite } from './db.js'
 import { waitFor } from './wait.js'
 
@@ -59,9 +59,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     startEngine: false,
   })
   const db = await freshPGlite()
+  // The service logs as in production (at debug level) into a sink that fails close() on an unreadable line.
+  const logs = checkedLogger()
   let app: App
   try {
-    app = await startApp({ config, log: silentLogger, clock, simulator: sim, db })
+    app = await startApp({ config, log: logs.log, clock, simulator: sim, db })
   } catch (err) {
     await sim.close()
     await db.close()
@@ -91,6 +93,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await app.close()
       await sim.close()
       await db.close()
+      const bad = logs.problems()
+      if (bad.length > 0) throw new Error(`${bad.length} of ${logs.lines()} log lines a machine cannot read:\n${bad.slice(0, 10).join('\n')}`)
     },
   }
 }

@@ -3,8 +3,8 @@ import { test } from 'node:test'
 import { startApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config/load.js'
 import { SimulatedClock } from '../../src/core/clock.js'
-import { silentLogger } from '../../src/core/logger.js'
 import { startSimulator } from '../../src/sim/simulator.js'
+import { checkedLogger } from '../helpers/checked-logger.js'
 import { freshPGlite } from '../helpers/db.js'
 import { signUp, TEST_ANCHOR_MS } from '../helpers/service.js'
 
@@ -32,7 +32,8 @@ test('at the first 200 of /readyz, polled from boot, every list endpoint answers
   // Enough questions that the read-model build takes several event-loop slices after the venues are ready.
   const sim = await startSimulator({ config: { ...config.sim, questions: 1_500, wallets: 5, venuekAuth: true }, clock, anchorMs: TEST_ANCHOR_MS, startEngine: false })
   const db = await freshPGlite()
-  const app = await startApp({ config, log: silentLogger, clock, simulator: sim, db })
+  const logs = checkedLogger()
+  const app = await startApp({ config, log: logs.log, clock, simulator: sim, db })
   try {
     const base = `http://127.0.0.1:${app.port}`
     const key = await signUp(base, 'readiness@example.com')
@@ -62,4 +63,5 @@ test('at the first 200 of /readyz, polled from boot, every list endpoint answers
     await sim.close()
     await db.close()
   }
+  assert.deepEqual(logs.problems(), [])
 })

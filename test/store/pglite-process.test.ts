@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/core/logger.js'
 import { UNIQUE_VIOLATION, sqlState } from '../../src/store/db.js'
 import { migrate } from '../../src/store/migrate.js'
 import { PGliteProcessDb } from '../../src/store/pglite-process-db.js'
+import { checkedLogger } from '../helpers/checked-logger.js'
 import type { Backend } from '../helpers/db.js'
 import { runStoreContract } from './store-contract.case.js'
 
@@ -29,7 +30,10 @@ const processBackend: Backend = {
   name: 'pglite-process',
   async open() {
     const db = await PGliteProcessDb.open({ dir: newDir() })
-    await migrate(db, silentLogger)
+    // A fresh store logs every migration it applies: each line must be one a log shipper can read.
+    const logs = checkedLogger()
+    await migrate(db, logs.log.child({ component: 'store' }))
+    assert.deepEqual(logs.problems(), [])
     return { db, dispose: () => db.close() }
   },
 }

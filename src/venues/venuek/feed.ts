@@ -253,7 +253,7 @@ export class VenuekFeed implements VenueFeed {
     const type = env.type
     if (type === 'subscribed') return this.#onSubscribed(env)
     if (type === 'error') {
-      this.#o.log.warn({ feed: 'venuek-ws', id: env.id, msg: env.msg }, 'venue command error')
+      this.#o.log.warn({ feed: 'venuek-ws', id: env.id, venue_error: env.msg }, 'venue command error')
       return
     }
     if (type === 'ok' || type === 'unsubscribed' || type === undefined || env.sid === undefined) return

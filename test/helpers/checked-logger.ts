@@ -1,0 +1,70 @@
+import type { Logger } from '../../src/core/logger.js'
+import { createLogger } from '../../src/core/logger.js'
+
+/**
+ * The service's own logger (createLogger, as main.ts makes it) at debug level, writing to a sink that parses
+ * every line and records the ones a machine cannot read unambiguously: not JSON, or an object with a key twice
+ * (a field shadowing a binding or one of pino's base fields). Test services log through it and fail on close if
+ * any line was bad.
+ */
+export interface CheckedLogger {
+  readonly log: Logger
+  /** Lines written so far. */
+  readonly lines: () => number
+  /** `<problem>: <line>` for every bad line so far. */
+  readonly problems: () => readonly string[]
+}
+
+export function checkedLogger(): CheckedLogger {
+  let lines = 0
+  const problems: string[] = []
+  const log = createLogger('debug', 'predmkt', {
+    write(line: string) {
+      lines++
+      for (const problem of lineProblems(line)) problems.push(`${problem}: ${line.slice(0, 400)}`)
+    },
+  })
+  return { log, lines: () => lines, problems: () => problems }
+}
+
+export function lineProblems(line: string): string[] {
+  try {
+    JSON.parse(line)
+  } catch {
+    return ['not JSON']
+  }
+  return duplicateKeys(line).map((k) => `duplicate key "${k}"`)
+}
+
+/**
+ * Keys that occur twice in one object anywhere in a valid JSON text (JSON.parse keeps the last silently). A
+ * small scanner: strings are skipped whole, and a string followed by `:` is a key of the innermost object.
+ */
+export function duplicateKeys(text: string): string[] {
+  const dupes: string[] = []
+  const stack: (Set<string> | null)[] = []
+  let i = 0
+  while (i < text.length) {
+    const c = text[i]
+    if (c === '{') stack.push(new Set())
+    else if (c === '[') stack.push(null)
+    else if (c === '}' || c === ']') stack.pop()
+    else if (c === '"') {
+      let j = i + 1
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1
+      const raw = text.slice(i, j + 1)
+      let k = j + 1
+      while (text[k] === ' ' || text[k] === '\n' || text[k] === '\t' || text[k] === '\r') k++
+      const keys = stack[stack.length - 1]
+      if (text[k] === ':' && keys !== undefined && keys !== null) {
+        const key = JSON.parse(raw) as string
+        if (keys.has(key)) dupes.push(key)
+        keys.add(key)
+      }
+      i = j + 1
+      continue
+    }
+    i++
+  }
+  return dupes
+}
