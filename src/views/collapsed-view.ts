@@ -1,3 +1,4 @@
+import { money } from '../core/money.js'
 import type { Outcome, VenueId } from '../model/types.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import { VIEW_CHECKPOINT_EVERY, type EventDirectory, type ServiceEvent } from './event-directory.js'
@@ -22,8 +23,9 @@ export interface CollapsedEntry {
 }
 
 const SORT_KEYS: SortKeys<CollapsedEntry> = {
-  volume: (e) => e.event.volumeTotal,
-  volume_24h: (e) => e.event.volume24h,
+  // Money keys sort on the printed (cent) value, so rows showing equal volumes are ordered by id as documented.
+  volume: (e) => money(e.event.volumeTotal) ?? undefined,
+  volume_24h: (e) => money(e.event.volume24h) ?? undefined,
   updated_at: (e) => e.event.updatedAt,
   end_time: (e) => e.event.endTime,
   created_at: (e) => e.event.createdAt,
@@ -87,8 +89,8 @@ export class CollapsedView {
       category: ev.category,
       status: ev.status,
       leading_outcome: this.#leading(e),
-      volume_total: num(ev.volumeTotal),
-      volume_24h: num(ev.volume24h),
+      volume_total: money(ev.volumeTotal),
+      volume_24h: money(ev.volume24h),
       platform_count: ev.platforms.length,
       platforms: ev.platforms,
       end_time: iso(ev.endTime),

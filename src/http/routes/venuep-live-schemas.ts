@@ -1,13 +1,14 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { StringEnum } from '../schemas/common.js'
-import { Nullable } from '../schemas/records.js'
+import { CENTS, Nullable } from '../schemas/records.js'
 
 /**
  * Response bodies of venuep's proxied endpoints (spec 4.1; the spec leaves most of them open, 4.6). Shared
  * conventions: snake_case; lists are `{data, count, limit, next_cursor}` with `next_cursor: null` at the end
  * of the data; `timestamp` and `t` are Unix seconds (integers) as the venue reports them; fields ending in
  * `_at` are ISO 8601 UTC without zone suffix; money is USDC as a number, shares are numbers, book levels are
- * decimal strings (spec 2.10). Unknown values are null, never a made-up 0.
+ * decimal strings (spec 2.10). Money we compute (sums, PnL) is rounded to cents; the venue's own figures are passed
+ * on as it sent them. Unknown values are null, never a made-up 0.
  */
 const Str = (description: string) => Type.String({ description })
 const NStr = (description: string) => Nullable(Type.String({ description }))
@@ -149,7 +150,7 @@ export const PositionsSchema = Obj(
     size_threshold: Num('Minimum size applied, shares.'),
     data: Type.Array(PositionRowSchema, { description: 'Open positions, largest current value first.' }),
     count: Int('Rows in `data`.'),
-    total_value: Num('Sum of `current_value`, USDC.'),
+    total_value: Num(`Sum of \`current_value\`, USDC. ${CENTS}`),
     truncated: Type.Boolean({ description: 'True when the wallet holds more positions than the venue pages out (10,000).' }),
   },
   'Open positions of a wallet.',
@@ -166,7 +167,7 @@ export const WalletSchema = Obj(
     verified_badge: Nullable(Type.Boolean({ description: 'Verified by the venue.' })),
     created_at: At('Profile creation.'),
     portfolio_value: NNum('Current value of open positions, USDC (venue figure).'),
-    volume: Num('Traded notional, USDC (sum of TRADE rows).'),
+    volume: Num(`Traded notional, USDC (sum of TRADE rows). ${CENTS}`),
     trades: Int('TRADE rows.'),
     markets_traded: Int('Distinct markets (condition ids) traded.'),
     activity_count: Int('TRADE, SPLIT, MERGE and REDEEM rows.'),
@@ -183,7 +184,7 @@ export const PnlSchema = Obj(
     wallet_address: Str('Proxy wallet, lower case.'),
     method: StringEnum(['average_cost'], { description: 'Accounting method (see the endpoint description).' }),
     currency: StringEnum(['USDC'], { description: 'Currency of the figures.' }),
-    realized_pnl: Num('Total realized PnL.'),
+    realized_pnl: Num(`Total realized PnL. ${CENTS}`),
     markets: Type.Array(
       Obj(
         {
@@ -191,16 +192,16 @@ export const PnlSchema = Obj(
           market_slug: NStr('Slug of the binary market.'),
           event_slug: NStr('Event slug.'),
           title: NStr('Market question.'),
-          realized_pnl: Num('Realized PnL in this market.'),
+          realized_pnl: Num(`Realized PnL in this market. ${CENTS}`),
           trades: Int('TRADE rows in this market.'),
-          volume: Num('Traded notional in this market, USDC.'),
+          volume: Num(`Traded notional in this market, USDC. ${CENTS}`),
           last_activity_at: At('Last activity in this market.'),
         },
         'Realized PnL of one market.',
       ),
       { description: 'Per market, highest realized PnL first.' },
     ),
-    series: Type.Array(Obj({ t: Int('Unix seconds.'), realized_pnl: Num('Cumulative realized PnL after this second.') }, 'One point.'), {
+    series: Type.Array(Obj({ t: Int('Unix seconds.'), realized_pnl: Num(`Cumulative realized PnL after this second. ${CENTS}`) }, 'One point.'), {
       description: 'Cumulative realized PnL, one point per second in which it changed.',
     }),
     activity_count: Int('Activity rows accounted.'),

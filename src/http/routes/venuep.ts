@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.js'
 import { isoNoZone } from '../../core/time.js'
 import type { ReadModels } from '../../views/read-models.js'
 import { num, outcomePrice } from '../../views/outcome-price.js'
-import { quoteAgeSeconds } from '../../views/records.js'
+import { quoteAgeSeconds, venuepPriceRow } from '../../views/records.js'
 import type { MarketEntry, OutcomeEntry, VenueView } from '../../views/venue-view.js'
 import type { PriceHistory } from '../../venues/venuep/price-history.js'
 import { json } from '../reply.js'
@@ -127,25 +127,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       const only = markets === undefined ? undefined : markets.flatMap((m) => m.market.outcomes.map((o) => view.outcomeById.get(o.outcomeId)).filter((e): e is OutcomeEntry => e !== undefined))
       const page = view.outcomes.query({ status: markets === undefined ? 'active' : 'all', search: q.outcome, only, sort: 'volume', order: 'desc', offset: 0, limit: q.limit })
       const now = deps.clock.now()
-      const rows = page.items.map(({ outcome: o, market: m }) => {
-        const p = outcomePrice(o, view.quoteOf(o.instrumentId))
-        return {
-          market_slug: m.market.marketId,
-          event_slug: m.eventSlug,
-          event_title: m.event.title,
-          title: o.title,
-          probability: num(p.probability),
-          best_bid: num(p.bestBid),
-          best_ask: num(p.bestAsk),
-          spread: num(p.spread),
-          volume: num(o.volume),
-          platform_url: m.market.url,
-          quote_age_seconds: quoteAgeSeconds(p, now),
-          is_stale: p.stale,
-          token_id: o.instrumentId,
-          condition_id: o.conditionId ?? null,
-        }
-      })
+      const rows = page.items.map(({ outcome: o, market: m }) => venuepPriceRow(o, m.market, m.eventSlug, m.event.title, view.quoteOf(o.instrumentId), now))
       return json(200, { prices: rows, count: rows.length })
     },
   })
