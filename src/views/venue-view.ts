@@ -186,8 +186,11 @@ export class VenueView {
   marketRecord(entry: MarketEntry): Record<string, unknown> {
     return this.venue === 'venuep'
       ? venuepMarketRecord(entry.market, entry.eventSlug, this.quoteOf)
-      : venuekMarketRecord(entry.market, entry.eventSlug, this.quoteOf, (o: Outcome) => this.#actor.stats(o.instrumentId)?.volume ?? o.volume)
+      : venuekMarketRecord(entry.market, entry.eventSlug, this.quoteOf, this.outcomeVolume)
   }
+
+  /** The outcome volume a market record shows: venuek's live traded volume when the feed has one, else the catalog's. */
+  outcomeVolume = (o: Outcome): number | undefined => (this.venue === 'venuek' ? (this.#actor.stats(o.instrumentId)?.volume ?? o.volume) : o.volume)
 
   /** An event row: the event's fields followed by its markets' cached fragments. */
   eventJson(entry: EventEntry): string {

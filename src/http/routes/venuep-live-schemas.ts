@@ -20,12 +20,15 @@ const At = (description: string) => Nullable(Type.String({ description: `${descr
 const Side = Nullable(StringEnum(['BUY', 'SELL'], { description: 'Taker side: BUY bought the token, SELL sold it.' }))
 const Obj = <P extends Record<string, TSchema>>(properties: P, description: string) => Type.Object(properties, { additionalProperties: false, description })
 const NextCursor = Nullable(Type.String({ description: 'Opaque cursor of the next page; null at the end of the data. Valid only with the same filters.' }))
+const ResolvedFrom = (what: string) =>
+  NStr(`Addition: the \`market_slug\` the request named when it was an event, group or alias slug rather than a binary market's own slug (${what}); null when it named the market itself, a condition id or a token id.`)
 
 export const BookLevelSchema = Obj({ price: Str('Price, decimal string.'), size: Str('Size in shares, decimal string.') }, 'One price level (spec 2.10).')
 
 export const OrderBookSchema = Obj(
   {
     market_slug: Str('Slug of the binary market the token belongs to.'),
+    resolved_from: ResolvedFrom('resolved to its leading market, whose slug is `market_slug`'),
     token_id: Str('CLOB token id.'),
     condition_id: Str('Addition: condition id of the binary market.'),
     outcome_index: Int('Addition: 0 for the first (YES) token, 1 for the second (NO).'),
@@ -41,6 +44,7 @@ export const CandlesSchema = Obj(
   {
     history: Type.Array(Obj({ t: Int('Candle open time, Unix seconds.'), p: Num('Probability at candle open, 0 to 1.') }, 'Candle point (spec 2.9).')),
     market_slug: Str('Slug of the binary market.'),
+    resolved_from: ResolvedFrom('resolved to its leading market, whose slug is `market_slug`'),
     condition_id: Str('Condition id of the binary market.'),
     token_id: Str('Addition: CLOB token id of the series.'),
     outcome_index: Int('Addition: outcome of the token (0 unless a token_id of outcome 1 was given).'),
@@ -75,6 +79,7 @@ export const OrderRowSchema = Obj(
 export const OrdersSchema = Obj(
   {
     market_slug: Str('The market (a group slug when the trades of several binary markets are listed).'),
+    resolved_from: ResolvedFrom('every market of it is listed, see `condition_ids`'),
     condition_ids: Type.Array(Type.String(), { description: 'Condition ids whose trades are listed.' }),
     data: Type.Array(OrderRowSchema, { description: 'Trades, newest first.' }),
     count: Int('Rows in `data` (a page may hold fewer than `limit` rows before the end; only `next_cursor: null` ends the data).'),

@@ -194,7 +194,8 @@ export const MarketPriceOutcomeSchema = Type.Object(
 /** venuep single market price (the spec leaves the body open): the market and its (filtered) outcomes. */
 export const VenuepMarketPriceSchema = Type.Object(
   {
-    market_slug: Type.String(),
+    market_slug: Type.String({ description: 'Slug of the market record answered for.' }),
+    resolved_from: Nullable(Type.String({ description: 'Addition: the slug the request named when it was an event slug or alias rather than a market slug (resolved to the event\'s market record); null otherwise.' })),
     event_slug: Type.String(),
     title: Type.String({ description: 'Event title.' }),
     status: ServiceStatusSchema,
@@ -213,7 +214,7 @@ export const LeadingOutcomeSchema = Nullable(
       platform: PlatformSchema,
       outcome_id: Type.String({ description: 'venuep token id or venuek market ticker.' }),
     },
-    { additionalProperties: false, description: 'The open outcome with the highest probability on any venue.' },
+    { additionalProperties: false, description: 'The open outcome (any outcome when none is open) with the highest probability on any venue; ties by the higher outcome volume, then by the lower `outcome_id`. Null when no outcome has a price.' },
   ),
 )
 
