@@ -1,3 +1,4 @@
+import { money } from '../core/money.js'
 import { isoNoZone } from '../core/time.js'
 import type { SpreadRecord } from './spread-engine.js'
 
@@ -41,7 +42,7 @@ export function spreadJson(r: SpreadRecord, stale: boolean): string {
       platform_b_url: r.platformBUrl,
       matching_strategy: r.strategy,
       match_quality: r.quality,
-      volume_min: r.minVolume ?? null,
+      volume_min: money(r.minVolume),
       executable:
         x === undefined
           ? null
@@ -53,8 +54,8 @@ export function spreadJson(r: SpreadRecord, stale: boolean): string {
               edge: x.edge,
               net_edge: x.netEdge,
               size: x.size,
-              cost_dollars: x.costDollars,
-              profit_dollars: x.profitDollars,
+              cost_dollars: money(x.costDollars),
+              profit_dollars: money(x.profitDollars),
             },
     })
     parts = { version: r.version, head: `${head.slice(0, -1)},"is_stale":`, tail: `,${tail.slice(1)}` }

@@ -1,14 +1,17 @@
-import type { Outcome, VenueId } from '../model/types.js'
+import { money } from '../core/money.js'
+import type { VenueId } from '../model/types.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import { VIEW_CHECKPOINT_EVERY, type EventDirectory, type ServiceEvent } from './event-directory.js'
+import { leadingIndex, type LeadCandidate } from './leading.js'
 import { ListIndex, type SortKeys } from './list-index.js'
-import { num, outcomePrice } from './outcome-price.js'
+import { outcomePrice } from './outcome-price.js'
 import { iso } from './records.js'
 import type { MarketEntry, VenueView } from './venue-view.js'
 
 /**
  * The collapsed cross-venue event list (`GET /api/v2/events`): one row per service event with its leading
- * outcome (the highest probability among its open outcomes on any venue), aggregated volume and platforms.
+ * outcome (leading.ts: the highest probability among its open outcomes on any venue, ties by volume, then by
+ * outcome id), aggregated volume and platforms.
  * Rows are cached as JSON until a quote of one of the event's outcomes changes.
  */
 export interface CollapsedEntry {
@@ -22,8 +25,9 @@ export interface CollapsedEntry {
 }
 
 const SORT_KEYS: SortKeys<CollapsedEntry> = {
-  volume: (e) => e.event.volumeTotal,
-  volume_24h: (e) => e.event.volume24h,
+  // Money keys sort on the printed (cent) value, so rows showing equal volumes are ordered by id as documented.
+  volume: (e) => money(e.event.volumeTotal) ?? undefined,
+  volume_24h: (e) => money(e.event.volume24h) ?? undefined,
   updated_at: (e) => e.event.updatedAt,
   end_time: (e) => e.event.endTime,
   created_at: (e) => e.event.createdAt,
@@ -87,8 +91,8 @@ export class CollapsedView {
       category: ev.category,
       status: ev.status,
       leading_outcome: this.#leading(e),
-      volume_total: num(ev.volumeTotal),
-      volume_24h: num(ev.volume24h),
+      volume_total: money(ev.volumeTotal),
+      volume_24h: money(ev.volume24h),
       platform_count: ev.platforms.length,
       platforms: ev.platforms,
       end_time: iso(ev.endTime),
@@ -98,18 +102,19 @@ export class CollapsedView {
   }
 
   #leading(e: CollapsedEntry): Record<string, unknown> | null {
-    let best: { venue: VenueId; outcome: Outcome; probability: number } | undefined
-    const open = e.markets.some((m) => m.entry.market.outcomes.some((o) => o.status === 'active'))
+    const found: { venue: VenueId; title: string }[] = []
+    const candidates: LeadCandidate[] = []
     for (const m of e.markets) {
       for (const o of m.entry.market.outcomes) {
-        if (open && o.status !== 'active') continue
-        const p = outcomePrice(o, m.view.quoteOf(o.instrumentId)).probability
-        if (p === undefined) continue
-        // Ties keep the first venue's outcome (venuep before venuek), so the row is stable.
-        if (best === undefined || p > best.probability) best = { venue: m.venue, outcome: o, probability: p }
+        found.push({ venue: m.venue, title: o.title })
+        candidates.push({ open: o.status === 'active', probability: outcomePrice(o, m.view.quoteOf(o.instrumentId)).probability, volume: m.view.outcomeVolume(o), id: o.outcomeId })
       }
     }
-    if (best === undefined) return null
-    return { title: best.outcome.title, probability: best.probability, platform: best.venue, outcome_id: best.outcome.outcomeId }
+    const i = leadingIndex(candidates)
+    const best = candidates[i]
+    // An unknown probability ranks last: when it leads, no outcome has a price to show.
+    if (best === undefined || best.probability === undefined) return null
+    const { venue, title } = found[i] as { venue: VenueId; title: string }
+    return { title, probability: best.probability, platform: venue, outcome_id: best.id }
   }
 }

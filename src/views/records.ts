@@ -1,3 +1,4 @@
+import { money } from '../core/money.js'
 import { isoNoZone } from '../core/time.js'
 import type { CatalogEvent, Outcome, PlatformMarket, Quote } from '../model/types.js'
 import { num, outcomePrice } from './outcome-price.js'
@@ -5,7 +6,8 @@ import { num, outcomePrice } from './outcome-price.js'
 /**
  * The API's JSON records (spec part 2), built from catalog records and quotes. Field names and types follow
  * the spec exactly; fields the spec marks "not shown" or leaves open are additions documented in the OpenAPI
- * schemas (src/http/schemas). Unknown values are null.
+ * schemas (src/http/schemas). Unknown values are null. Money and volume figures go through `money` (cents);
+ * prices and probabilities keep the venue's tick precision.
  */
 type QuoteOf = (instrumentId: string) => Quote | undefined
 
@@ -21,7 +23,7 @@ function outcomeCore(o: Outcome, quoteOf: QuoteOf, volume: number | undefined) {
     best_bid: num(p.bestBid),
     best_ask: num(p.bestAsk),
     spread: num(p.spread),
-    volume: num(volume),
+    volume: money(volume),
     updated_at: iso(p.updatedAt),
     is_stale: p.stale,
   }
@@ -37,10 +39,10 @@ export function venuepMarketRecord(m: PlatformMarket, eventSlug: string, quoteOf
     market_status: m.rawStatus,
     category: m.category,
     platform_url: m.url,
-    volume_total: num(m.volumeTotal),
-    volume_24h: num(m.volume24h),
-    liquidity: num(m.liquidity),
-    open_interest: num(m.openInterest),
+    volume_total: money(m.volumeTotal),
+    volume_24h: money(m.volume24h),
+    liquidity: money(m.liquidity),
+    open_interest: money(m.openInterest),
     end_time: iso(m.endTime),
     created_at: iso(m.createdAt),
     updated_at: iso(m.updatedAt),
@@ -63,9 +65,9 @@ export function venuekMarketRecord(m: PlatformMarket, eventSlug: string, quoteOf
     market_status: m.rawStatus,
     category: m.category,
     platform_url: m.url,
-    volume_total: num(m.volumeTotal),
-    volume_24h: num(m.volume24h),
-    open_interest: num(m.openInterest),
+    volume_total: money(m.volumeTotal),
+    volume_24h: money(m.volume24h),
+    open_interest: money(m.openInterest),
     end_time: iso(m.endTime),
     created_at: iso(m.createdAt),
     updated_at: iso(m.updatedAt),
@@ -85,16 +87,58 @@ export function venueEventRecord(e: CatalogEvent, eventSlug: string, markets: re
     market_status: e.rawStatus,
     platform_url: e.url,
     mutually_exclusive: e.mutuallyExclusive,
-    volume_total: num(e.volumeTotal),
-    volume_24h: num(e.volume24h),
-    liquidity: num(e.liquidity),
-    open_interest: num(e.openInterest),
+    volume_total: money(e.volumeTotal),
+    volume_24h: money(e.volume24h),
+    liquidity: money(e.liquidity),
+    open_interest: money(e.openInterest),
     end_time: iso(e.endTime),
     created_at: iso(e.createdAt),
     updated_at: iso(e.updatedAt),
     market_count: e.markets.length,
     outcome_count: e.markets.reduce((n, m) => n + m.outcomes.length, 0),
     markets,
+  }
+}
+
+/** venuep price row (spec 2.5) of one outcome of a market record; `now` dates the quote. */
+export function venuepPriceRow(o: Outcome, m: PlatformMarket, eventSlug: string, eventTitle: string, quote: Quote | undefined, now: number): Record<string, unknown> {
+  const p = outcomePrice(o, quote)
+  return {
+    market_slug: m.marketId,
+    event_slug: eventSlug,
+    event_title: eventTitle,
+    title: o.title,
+    probability: num(p.probability),
+    best_bid: num(p.bestBid),
+    best_ask: num(p.bestAsk),
+    spread: num(p.spread),
+    volume: money(o.volume),
+    platform_url: m.url,
+    quote_age_seconds: quoteAgeSeconds(p, now),
+    is_stale: p.stale,
+    token_id: o.instrumentId,
+    condition_id: o.conditionId ?? null,
+  }
+}
+
+/** venuek price row: one binary market with its tickers and status. */
+export function venuekPriceRow(o: Outcome, m: PlatformMarket, eventSlug: string, eventTitle: string, quote: Quote | undefined, now: number): Record<string, unknown> {
+  const p = outcomePrice(o, quote)
+  return {
+    market_ticker: o.outcomeId,
+    event_ticker: m.marketId,
+    event_slug: eventSlug,
+    event_title: eventTitle,
+    title: o.title,
+    probability: num(p.probability),
+    best_bid: num(p.bestBid),
+    best_ask: num(p.bestAsk),
+    spread: num(p.spread),
+    volume: money(o.volume),
+    platform_url: m.url,
+    quote_age_seconds: quoteAgeSeconds(p, now),
+    is_stale: p.stale,
+    status: o.status,
   }
 }
 

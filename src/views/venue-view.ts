@@ -1,4 +1,5 @@
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
+import { money } from '../core/money.js'
 import type { VenueActor } from '../actors/venue-actor.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import type { CatalogEvent, Outcome, PlatformMarket, Quote, VenueId } from '../model/types.js'
@@ -42,10 +43,13 @@ export interface EventEntry {
   readonly markets: readonly MarketEntry[]
 }
 
+/** Money keys sort on the printed (cent) value, so records showing equal volumes are ordered by id as documented. */
+const cents = (x: number | undefined): number | undefined => money(x) ?? undefined
+
 const SORT_KEYS: SortKeys<{ market: PlatformMarket } | { event: CatalogEvent }> = {
-  volume: (e) => ('market' in e ? e.market : e.event).volumeTotal,
-  volume_24h: (e) => ('market' in e ? e.market : e.event).volume24h,
-  liquidity: (e) => ('market' in e ? e.market : e.event).liquidity,
+  volume: (e) => cents(('market' in e ? e.market : e.event).volumeTotal),
+  volume_24h: (e) => cents(('market' in e ? e.market : e.event).volume24h),
+  liquidity: (e) => cents(('market' in e ? e.market : e.event).liquidity),
   updated_at: (e) => ('market' in e ? e.market : e.event).updatedAt,
   end_time: (e) => ('market' in e ? e.market : e.event).endTime,
   created_at: (e) => ('market' in e ? e.market : e.event).createdAt,
@@ -99,7 +103,7 @@ export class VenueView {
     // venuep markets are searched by event title or market slug; everything else by event title.
     this.markets = lists?.markets ?? new ListIndex(parts.marketEntries, SORT_KEYS, (e) => (this.venue === 'venuep' ? `${e.event.title} ${e.market.marketId}` : e.event.title))
     this.events = lists?.events ?? new ListIndex(parts.eventEntries, SORT_KEYS, (e) => e.event.title)
-    this.outcomes = lists?.outcomes ?? new ListIndex(parts.outcomeEntries, { volume: (e) => e.outcome.volume ?? e.market.market.volumeTotal }, (e) => e.outcome.title)
+    this.outcomes = lists?.outcomes ?? new ListIndex(parts.outcomeEntries, { volume: (e) => cents(e.outcome.volume ?? e.market.market.volumeTotal) }, (e) => e.outcome.title)
   }
 
   static create(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory): VenueView {
@@ -182,8 +186,11 @@ export class VenueView {
   marketRecord(entry: MarketEntry): Record<string, unknown> {
     return this.venue === 'venuep'
       ? venuepMarketRecord(entry.market, entry.eventSlug, this.quoteOf)
-      : venuekMarketRecord(entry.market, entry.eventSlug, this.quoteOf, (o: Outcome) => this.#actor.stats(o.instrumentId)?.volume ?? o.volume)
+      : venuekMarketRecord(entry.market, entry.eventSlug, this.quoteOf, this.outcomeVolume)
   }
+
+  /** The outcome volume a market record shows: venuek's live traded volume when the feed has one, else the catalog's. */
+  outcomeVolume = (o: Outcome): number | undefined => (this.venue === 'venuek' ? (this.#actor.stats(o.instrumentId)?.volume ?? o.volume) : o.volume)
 
   /** An event row: the event's fields followed by its markets' cached fragments. */
   eventJson(entry: EventEntry): string {

@@ -29,13 +29,17 @@ export interface ProxyHarness {
   close(): Promise<void>
 }
 
-export type HarnessOptions = Pick<VenuepUpstreamOptions, 'timeoutsMs' | 'breaker' | 'limits'> & Pick<VenuepLiveOptions, 'walletHistory'>
+export type HarnessOptions = Pick<VenuepUpstreamOptions, 'timeoutsMs' | 'breaker' | 'limits'> &
+  Pick<VenuepLiveOptions, 'walletHistory'> & {
+    /** The venuep actor as the proxies see it; a test wraps it to choose some quotes. Default: the service's actor. */
+    readonly venue?: VenuepLiveOptions['venue']
+  }
 
 export async function mountProxies(s: TestService, options: HarnessOptions = {}): Promise<ProxyHarness> {
   const urls = s.sim.venuep.urls
   const upstreams = createVenuepUpstreams({ urls: { gamma: urls.gamma, clob: urls.clob, data: urls.data }, clock: s.clock, timeoutsMs: options.timeoutsMs, breaker: options.breaker, limits: options.limits })
   const live = new VenuepLive({
-    venue: s.app.venues.venuep,
+    venue: options.venue ?? s.app.venues.venuep,
     clock: s.clock,
     upstreams,
     eventOfSlug: (slug) => s.app.models.directory()?.bySlug(slug)?.venuep?.eventId,

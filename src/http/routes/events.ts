@@ -29,7 +29,7 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
     operationId: 'listEvents',
     summary: 'Collapsed event rows across venues',
     description:
-      'One row per service event: its leading outcome (the open outcome with the highest probability on any venue), volume aggregated across venues, and the platforms listing it. Events matched across venues appear once.',
+      'One row per service event: its leading outcome (the open outcome with the highest probability on any venue; ties by the higher outcome volume, then by the lower outcome id), volume aggregated across venues, and the platforms listing it. Events matched across venues appear once. The venuep endpoints about one market resolve an event slug to the same leading outcome\'s market.',
     tags: ['events'],
     query: Type.Object({
       category: Type.Optional(Type.String({ maxLength: 64, description: 'Category slug.' })),

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
+import { money } from '../../core/money.js'
 import type { SpreadEngine, SpreadRecord } from '../../spreads/spread-engine.js'
 import { isStale, spreadJson } from '../../spreads/spread-json.js'
 import type { PageCache } from '../../views/page-cache.js'
 import { ExpiringReplies } from '../../views/expiring-replies.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { Csv, StringEnum } from '../schemas/common.js'
-import { Nullable, PlatformSchema } from '../schemas/records.js'
+import { CENTS, Nullable, PlatformSchema } from '../schemas/records.js'
 import { VALIDATION_RESPONSE } from './support.js'
 
 /** Cross-venue spreads (spec 4.3): the scanner and the top list by confidence, served from the spread actor. */
@@ -43,7 +44,7 @@ export const SpreadRecordSchema = Type.Object(
     platform_b_url: Type.String(),
     matching_strategy: StringEnum(['auto_canonical', 'manual_override', 'normalized_title_fallback', 'event_key']),
     match_quality: StringEnum(['manual', 'auto_high', 'auto_medium']),
-    volume_min: NNumber('Addition: the thinner venue\'s outcome volume ($).'),
+    volume_min: NNumber(`Addition: the thinner venue\'s outcome volume ($). ${CENTS}`),
     executable: Nullable(
       Type.Object(
         {
@@ -54,8 +55,8 @@ export const SpreadRecordSchema = Type.Object(
           edge: Type.Number({ description: 'sell_price − buy_price per contract.' }),
           net_edge: Type.Number({ description: 'edge less both venues\' taker fees per contract.' }),
           size: Type.Number({ description: 'Contracts available at a positive net edge, walking both books.' }),
-          cost_dollars: Type.Number(),
-          profit_dollars: Type.Number({ description: 'Net profit if all of `size` is taken.' }),
+          cost_dollars: Type.Number({ description: `Dollars paid for \`size\` contracts at the cheap venue. ${CENTS}` }),
+          profit_dollars: Type.Number({ description: `Net profit if all of \`size\` is taken. ${CENTS}` }),
         },
         { additionalProperties: false, description: 'Addition: what the books allow right now; null without both books.' },
       ),
@@ -98,8 +99,9 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       }
       const now = deps.clock.now()
       const cutoff = q.stale_cutoff_minutes * 60_000
+      // min_volume is compared with volume_min as printed (cents), so a listed record always satisfies it visibly.
       const keep = (r: SpreadRecord) =>
-        r.spread >= q.min_spread && (r.minVolume ?? -1) >= q.min_volume && (platforms === undefined || (platforms.has(r.platformA) && platforms.has(r.platformB)))
+        r.spread >= q.min_spread && (money(r.minVolume) ?? -1) >= q.min_volume && (platforms === undefined || (platforms.has(r.platformA) && platforms.has(r.platformB)))
       const records: SpreadRecord[] = []
       if (q.event_slug !== undefined) {
         for (const r of deps.engine.eventRecords(q.event_slug)) if (keep(r)) records.push(r)

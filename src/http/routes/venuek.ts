@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
 import type { ReadModels } from '../../views/read-models.js'
 import { num, outcomePrice } from '../../views/outcome-price.js'
-import { iso, quoteAgeSeconds } from '../../views/records.js'
+import { iso, quoteAgeSeconds, venuekPriceRow } from '../../views/records.js'
 import type { MarketEntry, OutcomeEntry, VenueView } from '../../views/venue-view.js'
 import { json } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
@@ -140,25 +140,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
             )
       const page = view.outcomes.query({ status: q.status, search: q.outcome, only, sort: 'volume', order: 'desc', offset: q.offset, limit: q.limit })
       const now = deps.clock.now()
-      const rows = page.items.map(({ outcome: o, market: m }) => {
-        const p = outcomePrice(o, view.quoteOf(o.instrumentId))
-        return {
-          market_ticker: o.outcomeId,
-          event_ticker: m.market.marketId,
-          event_slug: m.eventSlug,
-          event_title: m.event.title,
-          title: o.title,
-          probability: num(p.probability),
-          best_bid: num(p.bestBid),
-          best_ask: num(p.bestAsk),
-          spread: num(p.spread),
-          volume: num(o.volume),
-          platform_url: m.market.url,
-          quote_age_seconds: quoteAgeSeconds(p, now),
-          is_stale: p.stale,
-          status: o.status,
-        }
-      })
+      const rows = page.items.map(({ outcome: o, market: m }) => venuekPriceRow(o, m.market, m.eventSlug, m.event.title, view.quoteOf(o.instrumentId), now))
       return json(200, { prices: rows, total: page.total, limit: q.limit, offset: q.offset })
     },
   })

@@ -1,13 +1,14 @@
 import { Type, type TSchema } from '@sinclair/typebox'
 import { StringEnum } from '../schemas/common.js'
-import { Nullable } from '../schemas/records.js'
+import { CENTS, Nullable } from '../schemas/records.js'
 
 /**
  * Response bodies of venuep's proxied endpoints (spec 4.1; the spec leaves most of them open, 4.6). Shared
  * conventions: snake_case; lists are `{data, count, limit, next_cursor}` with `next_cursor: null` at the end
  * of the data; `timestamp` and `t` are Unix seconds (integers) as the venue reports them; fields ending in
  * `_at` are ISO 8601 UTC without zone suffix; money is USDC as a number, shares are numbers, book levels are
- * decimal strings (spec 2.10). Unknown values are null, never a made-up 0.
+ * decimal strings (spec 2.10). Money we compute (sums, PnL) is rounded to cents; the venue's own figures are passed
+ * on as it sent them. Unknown values are null, never a made-up 0.
  */
 const Str = (description: string) => Type.String({ description })
 const NStr = (description: string) => Nullable(Type.String({ description }))
@@ -19,12 +20,15 @@ const At = (description: string) => Nullable(Type.String({ description: `${descr
 const Side = Nullable(StringEnum(['BUY', 'SELL'], { description: 'Taker side: BUY bought the token, SELL sold it.' }))
 const Obj = <P extends Record<string, TSchema>>(properties: P, description: string) => Type.Object(properties, { additionalProperties: false, description })
 const NextCursor = Nullable(Type.String({ description: 'Opaque cursor of the next page; null at the end of the data. Valid only with the same filters.' }))
+const ResolvedFrom = (what: string) =>
+  NStr(`Addition: the \`market_slug\` the request named when it was an event, group or alias slug rather than a binary market's own slug (${what}); null when it named the market itself, a condition id or a token id.`)
 
 export const BookLevelSchema = Obj({ price: Str('Price, decimal string.'), size: Str('Size in shares, decimal string.') }, 'One price level (spec 2.10).')
 
 export const OrderBookSchema = Obj(
   {
     market_slug: Str('Slug of the binary market the token belongs to.'),
+    resolved_from: ResolvedFrom('resolved to its leading market, whose slug is `market_slug`'),
     token_id: Str('CLOB token id.'),
     condition_id: Str('Addition: condition id of the binary market.'),
     outcome_index: Int('Addition: 0 for the first (YES) token, 1 for the second (NO).'),
@@ -40,6 +44,7 @@ export const CandlesSchema = Obj(
   {
     history: Type.Array(Obj({ t: Int('Candle open time, Unix seconds.'), p: Num('Probability at candle open, 0 to 1.') }, 'Candle point (spec 2.9).')),
     market_slug: Str('Slug of the binary market.'),
+    resolved_from: ResolvedFrom('resolved to its leading market, whose slug is `market_slug`'),
     condition_id: Str('Condition id of the binary market.'),
     token_id: Str('Addition: CLOB token id of the series.'),
     outcome_index: Int('Addition: outcome of the token (0 unless a token_id of outcome 1 was given).'),
@@ -74,6 +79,7 @@ export const OrderRowSchema = Obj(
 export const OrdersSchema = Obj(
   {
     market_slug: Str('The market (a group slug when the trades of several binary markets are listed).'),
+    resolved_from: ResolvedFrom('every market of it is listed, see `condition_ids`'),
     condition_ids: Type.Array(Type.String(), { description: 'Condition ids whose trades are listed.' }),
     data: Type.Array(OrderRowSchema, { description: 'Trades, newest first.' }),
     count: Int('Rows in `data` (a page may hold fewer than `limit` rows before the end; only `next_cursor: null` ends the data).'),
@@ -149,7 +155,7 @@ export const PositionsSchema = Obj(
     size_threshold: Num('Minimum size applied, shares.'),
     data: Type.Array(PositionRowSchema, { description: 'Open positions, largest current value first.' }),
     count: Int('Rows in `data`.'),
-    total_value: Num('Sum of `current_value`, USDC.'),
+    total_value: Num(`Sum of \`current_value\`, USDC. ${CENTS}`),
     truncated: Type.Boolean({ description: 'True when the wallet holds more positions than the venue pages out (10,000).' }),
   },
   'Open positions of a wallet.',
@@ -166,7 +172,7 @@ export const WalletSchema = Obj(
     verified_badge: Nullable(Type.Boolean({ description: 'Verified by the venue.' })),
     created_at: At('Profile creation.'),
     portfolio_value: NNum('Current value of open positions, USDC (venue figure).'),
-    volume: Num('Traded notional, USDC (sum of TRADE rows).'),
+    volume: Num(`Traded notional, USDC (sum of TRADE rows). ${CENTS}`),
     trades: Int('TRADE rows.'),
     markets_traded: Int('Distinct markets (condition ids) traded.'),
     activity_count: Int('TRADE, SPLIT, MERGE and REDEEM rows.'),
@@ -183,7 +189,7 @@ export const PnlSchema = Obj(
     wallet_address: Str('Proxy wallet, lower case.'),
     method: StringEnum(['average_cost'], { description: 'Accounting method (see the endpoint description).' }),
     currency: StringEnum(['USDC'], { description: 'Currency of the figures.' }),
-    realized_pnl: Num('Total realized PnL.'),
+    realized_pnl: Num(`Total realized PnL. ${CENTS}`),
     markets: Type.Array(
       Obj(
         {
@@ -191,16 +197,16 @@ export const PnlSchema = Obj(
           market_slug: NStr('Slug of the binary market.'),
           event_slug: NStr('Event slug.'),
           title: NStr('Market question.'),
-          realized_pnl: Num('Realized PnL in this market.'),
+          realized_pnl: Num(`Realized PnL in this market. ${CENTS}`),
           trades: Int('TRADE rows in this market.'),
-          volume: Num('Traded notional in this market, USDC.'),
+          volume: Num(`Traded notional in this market, USDC. ${CENTS}`),
           last_activity_at: At('Last activity in this market.'),
         },
         'Realized PnL of one market.',
       ),
       { description: 'Per market, highest realized PnL first.' },
     ),
-    series: Type.Array(Obj({ t: Int('Unix seconds.'), realized_pnl: Num('Cumulative realized PnL after this second.') }, 'One point.'), {
+    series: Type.Array(Obj({ t: Int('Unix seconds.'), realized_pnl: Num(`Cumulative realized PnL after this second. ${CENTS}`) }, 'One point.'), {
       description: 'Cumulative realized PnL, one point per second in which it changed.',
     }),
     activity_count: Int('Activity rows accounted.'),

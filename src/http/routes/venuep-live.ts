@@ -29,6 +29,10 @@ const CONDITION_PATTERN = '^0x[0-9a-fA-F]{64}$'
 const TOKEN_PATTERN = '^[0-9]{1,100}$'
 const MAX_UNIX_SEC = 253_402_300_799
 
+/** How an event slug names one market, in the descriptions of the endpoints about one market. */
+const LEADING =
+  'An event, group or alias slug (e.g. a multi-outcome `market_slug` of /venuep/markets) names the event\'s leading market: the child market whose YES outcome has the highest probability among its open markets (all of them when none is open), ties by the higher volume, then by the lower token id; the same rule as `leading_outcome` of /events. The response names that market in `market_slug` and the slug asked for in `resolved_from`.'
+
 const WalletAddress = Type.String({ pattern: WALLET_PATTERN, description: 'Proxy wallet address: 0x and 40 hex digits (any case).' })
 const Cursor = Type.Optional(Type.String({ minLength: 1, maxLength: 2_000, description: 'Opaque cursor from `next_cursor` of the previous page (same filters).' }))
 
@@ -58,10 +62,12 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
     operationId: 'getVenuepOrderbook',
     summary: 'Current order book of a venuep token',
     description:
-      'The live book from our stream of the venue when we hold it synced (`source: "live"`, no venue round trip), else the venue\'s REST book (`source: "venue"`, cached up to 1 s). `token_id` overrides `market_slug`; with `market_slug`, `outcome_index` picks the token (0 = first/YES, 1 = second/NO). A group slug with several markets is a 422 naming them. Bids are sorted descending, asks ascending, as decimal strings.',
+      'The live book from our stream of the venue when we hold it synced (`source: "live"`, no venue round trip), else the venue\'s REST book (`source: "venue"`, cached up to 1 s). `token_id` overrides `market_slug`; with `market_slug`, `outcome_index` picks the token (0 = first/YES, 1 = second/NO). ' +
+      LEADING +
+      ' Bids are sorted descending, asks ascending, as decimal strings.',
     tags: TAGS,
     query: Type.Object({
-      market_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Market slug (binary market, or an event with one market), used to look up the token.' })),
+      market_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Market or event slug, used to look up the token: a binary market\'s slug, or an event, group or alias slug (its only market, or its leading market; echoed in `resolved_from`).' })),
       token_id: Type.Optional(Type.String({ pattern: TOKEN_PATTERN, description: 'CLOB token id (decimal integer); overrides market_slug.' })),
       outcome_index: Type.Integer({ minimum: 0, maximum: 1, default: 0, description: '0 = first/YES token, 1 = second/NO token.' }),
     }),
@@ -80,10 +86,10 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
     operationId: 'listVenuepOrders',
     summary: 'Trade history of a venuep market',
     description:
-      'Trades (taker prints) from the venue\'s Data API, newest first. `condition_id` overrides `market_slug`; an event or group slug lists the trades of all its markets. Paging: pass `next_cursor` back as `cursor` with the same filters (another filter with a cursor is a 422); `next_cursor: null` is the end. Pages are anchored on time, so trades arriving while a client pages do not shift or repeat rows (new trades appear at the head). The newest page is cached 2 s.',
+      'Trades (taker prints) from the venue\'s Data API, newest first. `condition_id` overrides `market_slug`; an event, group or alias slug lists the trades of all its markets merged by time (one venue call per page; `condition_ids` names them, `resolved_from` echoes the slug). Paging: pass `next_cursor` back as `cursor` with the same filters (another filter with a cursor is a 422); `next_cursor: null` is the end. Pages are anchored on time, so trades arriving while a client pages do not shift or repeat rows (new trades appear at the head). The newest page is cached 2 s.',
     tags: TAGS,
     query: Type.Object({
-      market_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Market or event slug.' })),
+      market_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Market or event slug: a binary market\'s slug lists its trades; an event, group or alias slug lists the trades of all its markets.' })),
       condition_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Condition id (or a token id of the market); overrides market_slug.' })),
       limit: Limit(50, 500),
       cursor: Cursor,
@@ -120,10 +126,12 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
     operationId: 'getVenuepCandlesticks',
     summary: 'Price history (candlesticks) of a venuep market',
     description:
-      'The venue\'s price history, one point per candle of `fidelity` minutes (`t` = candle open, Unix seconds; `p` = probability). Precedence: `token_id` > `condition_id` > `market_slug`; a condition id or slug gives the first (YES) token. `start_ts`/`end_ts` are inclusive and optional (from the first point / to now). Windows that ended 5 min ago or more are cached 24 h, windows reaching now 30 s.',
+      'The venue\'s price history, one point per candle of `fidelity` minutes (`t` = candle open, Unix seconds; `p` = probability). Precedence: `token_id` > `condition_id` > `market_slug`; a condition id or slug gives the first (YES) token. ' +
+      LEADING +
+      ' `start_ts`/`end_ts` are inclusive and optional (from the first point / to now). Windows that ended 5 min ago or more are cached 24 h, windows reaching now 30 s.',
     tags: TAGS,
     query: Type.Object({
-      market_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Market or event slug (an event must have one market). Needed unless condition_id or token_id is given.' })),
+      market_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Market or event slug: a binary market\'s slug, or an event, group or alias slug (its only market, or its leading market; echoed in `resolved_from`). Needed unless condition_id or token_id is given.' })),
       condition_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Condition id; overrides market_slug.' })),
       token_id: Type.Optional(Type.String({ pattern: TOKEN_PATTERN, description: 'CLOB token id (decimal integer); overrides market_slug and condition_id.' })),
       fidelity: Type.Integer({ minimum: 1, maximum: 43_200, default: 60, description: 'Candle width in minutes (1, 5, 60, 1440 are common).' }),

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
 import { isoNoZone } from '../../core/time.js'
+import type { PlatformMarket } from '../../model/types.js'
 import type { ReadModels } from '../../views/read-models.js'
 import { num, outcomePrice } from '../../views/outcome-price.js'
-import { quoteAgeSeconds } from '../../views/records.js'
+import { quoteAgeSeconds, venuepPriceRow } from '../../views/records.js'
 import type { MarketEntry, OutcomeEntry, VenueView } from '../../views/venue-view.js'
 import type { PriceHistory } from '../../venues/venuep/price-history.js'
 import { json } from '../reply.js'
@@ -32,6 +33,12 @@ function selectMarkets(view: VenueView, models: ReadModels, q: { market_slug?: s
   })
   const byCondition = q.condition_id?.map((id) => view.marketByOutcomeKey.get(id)).filter((e): e is MarketEntry => e !== undefined)
   return intersect(bySlug, byEvent, byCondition)
+}
+
+/** The market record of the venuep event a service event slug, alias or venuep event slug names, if it has exactly one. */
+function eventMarket(view: VenueView, models: ReadModels, slug: string): MarketEntry | undefined {
+  const ev = models.directory()?.bySlug(slug)?.venuep ?? view.catalog.eventsById.get(slug)
+  return ev?.markets.length === 1 ? view.marketById.get((ev.markets[0] as PlatformMarket).marketId) : undefined
 }
 
 export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
@@ -127,25 +134,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       const only = markets === undefined ? undefined : markets.flatMap((m) => m.market.outcomes.map((o) => view.outcomeById.get(o.outcomeId)).filter((e): e is OutcomeEntry => e !== undefined))
       const page = view.outcomes.query({ status: markets === undefined ? 'active' : 'all', search: q.outcome, only, sort: 'volume', order: 'desc', offset: 0, limit: q.limit })
       const now = deps.clock.now()
-      const rows = page.items.map(({ outcome: o, market: m }) => {
-        const p = outcomePrice(o, view.quoteOf(o.instrumentId))
-        return {
-          market_slug: m.market.marketId,
-          event_slug: m.eventSlug,
-          event_title: m.event.title,
-          title: o.title,
-          probability: num(p.probability),
-          best_bid: num(p.bestBid),
-          best_ask: num(p.bestAsk),
-          spread: num(p.spread),
-          volume: num(o.volume),
-          platform_url: m.market.url,
-          quote_age_seconds: quoteAgeSeconds(p, now),
-          is_stale: p.stale,
-          token_id: o.instrumentId,
-          condition_id: o.conditionId ?? null,
-        }
-      })
+      const rows = page.items.map(({ outcome: o, market: m }) => venuepPriceRow(o, m.market, m.eventSlug, m.event.title, view.quoteOf(o.instrumentId), now))
       return json(200, { prices: rows, count: rows.length })
     },
   })
@@ -156,10 +145,10 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
     operationId: 'getVenuepMarketPrice',
     summary: 'Current (or historical) price of one venuep market',
     description:
-      'Give `market_slug` or `condition_id` (a condition id or a CLOB token id, which selects that outcome). With `timestamp`, each outcome\'s price is the point of the venue\'s price history nearest that time (fetched from the venue and cached).',
+      'Give `market_slug` or `condition_id` (a condition id or a CLOB token id, which selects that outcome). `market_slug` is a market or event slug: a market record\'s slug (a group slug lists every child market\'s YES outcome, as /markets does), a child market\'s slug (that outcome), or an event slug or alias (the event\'s market record, echoed in `resolved_from`). With `timestamp`, each outcome\'s price is the point of the venue\'s price history nearest that time (fetched from the venue and cached).',
     tags: TAGS,
     query: Type.Object({
-      market_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Market slug.' })),
+      market_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Market or event slug: a market record\'s slug, a child market\'s slug, or an event slug or alias (resolved to the event\'s market record).' })),
       condition_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Condition ID or stored outcome ID; overrides market_slug.' })),
       outcome: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the outcome title.' })),
       timestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799, description: 'Unix seconds: return the historical price nearest this time.' })),
@@ -177,13 +166,16 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       if (q.market_slug === undefined && q.condition_id === undefined) {
         return json(422, { detail: [{ type: 'missing', loc: ['query', 'market_slug'], msg: 'Field required: give market_slug or condition_id', input: null }] })
       }
-      const entry = q.condition_id !== undefined ? view.marketByOutcomeKey.get(q.condition_id) : view.marketBySlug.get(q.market_slug as string)
+      const bySlug = q.condition_id === undefined ? view.marketBySlug.get(q.market_slug as string) : undefined
+      // Not a market or child market slug: an event slug or alias names the event's market record (venuep events have one).
+      const byEvent = q.condition_id === undefined && bySlug === undefined ? eventMarket(view, models, q.market_slug as string) : undefined
+      const entry = q.condition_id !== undefined ? view.marketByOutcomeKey.get(q.condition_id) : (bySlug ?? byEvent)
       if (entry === undefined) throw notFound(q.condition_id !== undefined ? `unknown condition_id ${q.condition_id}` : `unknown market_slug ${q.market_slug}`)
       const needle = q.outcome?.toLowerCase()
       const outcomes = entry.market.outcomes.filter(
         (o) =>
           (q.condition_id === undefined || o.conditionId === q.condition_id || o.outcomeId === q.condition_id) &&
-          (q.market_slug === undefined || q.condition_id !== undefined || entry.market.marketId === q.market_slug || o.childMarketSlug === q.market_slug) &&
+          (bySlug === undefined || entry.market.marketId === q.market_slug || o.childMarketSlug === q.market_slug) &&
           (needle === undefined || o.title.toLowerCase().includes(needle)),
       )
       if (outcomes.length === 0) throw notFound(`no outcome of ${entry.market.marketId} matches`)
@@ -224,6 +216,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       )
       return json(200, {
         market_slug: entry.market.marketId,
+        resolved_from: byEvent === undefined ? null : (q.market_slug as string),
         event_slug: entry.eventSlug,
         title: entry.market.title,
         status: entry.market.status,

@@ -4,10 +4,14 @@ import { StringEnum } from './common.js'
 /**
  * Response record schemas (spec part 2). Field names and meanings are the spec's; a value the service does not
  * know is null (never a made-up 0), so numeric fields are nullable. Fields beyond the spec's tables are marked
- * "Addition" in their descriptions.
+ * "Addition" in their descriptions. Money and volume fields are rounded to cents (`Money`); prices and
+ * probabilities keep the venue's tick precision.
  */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 const NNumber = (description: string) => Nullable(Type.Number({ description }))
+/** The wording every money or volume field's description ends with (src/core/money.ts is the rule). */
+export const CENTS = 'Rounded to cents (at most 2 decimals).'
+const Money = (description: string) => NNumber(`${description} ${CENTS}`)
 const Timestamp = (description: string) => Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
 
 export const ServiceStatusSchema = StringEnum(['active', 'closed', 'resolved'], { description: 'Service status.' })
@@ -19,7 +23,7 @@ const outcomeCore = {
   best_bid: NNumber('Best bid.'),
   best_ask: NNumber('Best ask.'),
   spread: NNumber('Bid/ask spread (best_ask − best_bid).'),
-  volume: NNumber('Outcome volume.'),
+  volume: Money('Outcome volume.'),
   updated_at: Timestamp('Addition: venue time of the live quote; null for catalog prices (closed markets).'),
   is_stale: Type.Boolean({ description: 'Addition: true while the venue feed for this quote is disconnected or resyncing.' }),
 }
@@ -41,16 +45,16 @@ const marketCommon = {
   market_status: Type.String({ description: 'Raw platform status.' }),
   category: Type.String({ description: 'Category slug.' }),
   platform_url: Type.String({ description: 'Link to the venue.' }),
-  volume_total: NNumber('Total volume (USD; venuek: contracts of $1 notional).'),
-  volume_24h: NNumber('24-hour volume.'),
+  volume_total: Money('Total volume (USD; venuek: contracts of $1 notional).'),
+  volume_24h: Money('24-hour volume.'),
 }
 
 export const VenuepMarketSchema = Type.Object(
   {
     market_slug: Type.String({ description: 'Market slug (a group slug for multi-market events).' }),
     ...marketCommon,
-    liquidity: NNumber('Total liquidity.'),
-    open_interest: NNumber('Current open interest.'),
+    liquidity: Money('Total liquidity.'),
+    open_interest: Money('Current open interest.'),
     end_time: Timestamp('Addition: end time.'),
     created_at: Timestamp('Addition: creation time.'),
     updated_at: Timestamp('Addition: last catalog update.'),
@@ -72,7 +76,7 @@ export const VenuekMarketSchema = Type.Object(
   {
     event_ticker: Type.String({ description: 'Event ticker.' }),
     ...marketCommon,
-    open_interest: NNumber('Total open interest.'),
+    open_interest: Money('Total open interest.'),
     end_time: Timestamp('End time.'),
     created_at: Timestamp('Addition: creation time.'),
     updated_at: Timestamp('Addition: last catalog update.'),
@@ -91,10 +95,10 @@ const eventCommon = {
   market_status: Type.String({ description: 'Raw platform status.' }),
   platform_url: Type.String(),
   mutually_exclusive: Type.Boolean({ description: 'At most one outcome can resolve YES.' }),
-  volume_total: NNumber('Total volume.'),
-  volume_24h: NNumber('24-hour volume.'),
-  liquidity: NNumber('Total liquidity (venuek: unknown).'),
-  open_interest: NNumber('Open interest.'),
+  volume_total: Money('Total volume.'),
+  volume_24h: Money('24-hour volume.'),
+  liquidity: Money('Total liquidity (venuek: unknown).'),
+  open_interest: Money('Open interest.'),
   end_time: Timestamp('End time.'),
   created_at: Timestamp('Creation time.'),
   updated_at: Timestamp('Last catalog update.'),
@@ -113,7 +117,7 @@ const priceCommon = {
   best_bid: NNumber('Best bid.'),
   best_ask: NNumber('Best ask.'),
   spread: NNumber('Bid/ask spread.'),
-  volume: NNumber('Outcome volume.'),
+  volume: Money('Outcome volume.'),
   platform_url: Type.String(),
   quote_age_seconds: NNumber('Age of the quote in seconds; null without a live quote.'),
   is_stale: Type.Boolean({ description: 'Addition: the quote\'s feed is disconnected or resyncing.' }),
@@ -190,7 +194,8 @@ export const MarketPriceOutcomeSchema = Type.Object(
 /** venuep single market price (the spec leaves the body open): the market and its (filtered) outcomes. */
 export const VenuepMarketPriceSchema = Type.Object(
   {
-    market_slug: Type.String(),
+    market_slug: Type.String({ description: 'Slug of the market record answered for.' }),
+    resolved_from: Nullable(Type.String({ description: 'Addition: the slug the request named when it was an event slug or alias rather than a market slug (resolved to the event\'s market record); null otherwise.' })),
     event_slug: Type.String(),
     title: Type.String({ description: 'Event title.' }),
     status: ServiceStatusSchema,
@@ -209,7 +214,7 @@ export const LeadingOutcomeSchema = Nullable(
       platform: PlatformSchema,
       outcome_id: Type.String({ description: 'venuep token id or venuek market ticker.' }),
     },
-    { additionalProperties: false, description: 'The open outcome with the highest probability on any venue.' },
+    { additionalProperties: false, description: 'The open outcome (any outcome when none is open) with the highest probability on any venue; ties by the higher outcome volume, then by the lower `outcome_id`. Null when no outcome has a price.' },
   ),
 )
 
@@ -221,8 +226,8 @@ export const CollapsedEventSchema = Type.Object(
     category: Type.String(),
     status: ServiceStatusSchema,
     leading_outcome: LeadingOutcomeSchema,
-    volume_total: NNumber('Volume aggregated across venues.'),
-    volume_24h: NNumber('24-hour volume aggregated across venues.'),
+    volume_total: Money('Volume aggregated across venues.'),
+    volume_24h: Money('24-hour volume aggregated across venues.'),
     platform_count: Type.Integer({ description: 'Venues listing this event.' }),
     platforms: Type.Array(PlatformSchema),
     end_time: Timestamp('Latest end time across venues.'),

@@ -1,6 +1,6 @@
 import { isoNoZone } from '../../../core/time.js'
 import { UpstreamProtocolError } from '../../http-client.js'
-import { directory, notFound, singleMarketOfSlug, tokenOrNotFound, upstreamCall, type ProxyContext } from './context.js'
+import { directory, notFound, oneMarketOfSlug, tokenOrNotFound, upstreamCall, type ProxyContext } from './context.js'
 import { decimalOfMicros } from './format.js'
 import type { TokenRef } from './markets.js'
 import { TTL } from './ttl.js'
@@ -11,7 +11,8 @@ import { parseBook, type BookWire } from './wire.js'
  * that token and its book is synced and not stale (no venue round trip: the answer is current as of the
  * response, `source: "live"`); otherwise from the venue's `/book` through the cache (`source: "venue"`, book
  * time as the venue stamped it). Bids descending, asks ascending, decimal strings (spec 2.10); the venue's
- * own order is the opposite (best last, venuep.md §2.2) and is re-sorted here.
+ * own order is the opposite (best last, venuep.md §2.2) and is re-sorted here. An event or group slug names its
+ * leading market (context.ts `oneMarketOfSlug`); `resolved_from` echoes the slug then.
  */
 export interface BookQuery {
   readonly market_slug?: string | undefined
@@ -26,6 +27,7 @@ export interface BookLevel {
 
 export interface BookRecord {
   readonly market_slug: string
+  readonly resolved_from: string | null
   readonly token_id: string
   readonly condition_id: string
   readonly outcome_index: 0 | 1
@@ -39,12 +41,17 @@ const level = ([price, size]: readonly [number, number]): BookLevel => ({ price:
 
 export function orderBook(ctx: ProxyContext, q: BookQuery): BookRecord | Promise<BookRecord> {
   const dir = directory(ctx)
-  const ref: TokenRef =
-    q.token_id !== undefined
-      ? tokenOrNotFound(dir, q.token_id)
-      : { market: singleMarketOfSlug(ctx, dir, q.market_slug as string), index: q.outcome_index === 1 ? 1 : 0 }
+  let ref: TokenRef
+  let resolvedFrom: string | null = null
+  if (q.token_id !== undefined) {
+    ref = tokenOrNotFound(dir, q.token_id)
+  } else {
+    const resolved = oneMarketOfSlug(ctx, dir, q.market_slug as string)
+    ref = { market: resolved.market, index: q.outcome_index === 1 ? 1 : 0 }
+    resolvedFrom = resolved.resolvedFrom
+  }
   const tokenId = ref.market.tokens[ref.index]
-  const head = { market_slug: ref.market.slug, token_id: tokenId, condition_id: ref.market.conditionId, outcome_index: ref.index }
+  const head = { market_slug: ref.market.slug, resolved_from: resolvedFrom, token_id: tokenId, condition_id: ref.market.conditionId, outcome_index: ref.index }
   const reader = ctx.venue.book(tokenId)
   if (reader !== undefined && reader.hasSnapshot && ctx.venue.quote(tokenId)?.stale !== true) {
     return {

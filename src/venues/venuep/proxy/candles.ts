@@ -1,6 +1,6 @@
 import { UpstreamHttpError } from '../../http-client.js'
 import { upstreamAppError } from '../../upstream/errors.js'
-import { conditionOrNotFound, directory, ParamError, singleMarketOfSlug, tokenOrNotFound, type ProxyContext } from './context.js'
+import { conditionOrNotFound, directory, oneMarketOfSlug, ParamError, tokenOrNotFound, type ProxyContext } from './context.js'
 import type { TokenRef } from './markets.js'
 import { TTL } from './ttl.js'
 import { parseHistory, type HistoryPointWire } from './wire.js'
@@ -10,7 +10,8 @@ import { parseHistory, type HistoryPointWire } from './wire.js'
  * candle of `fidelity` minutes, `t` the candle's open time (Unix seconds) and `p` the probability then.
  *
  * Identifiers: `token_id` > `condition_id` > `market_slug` (spec 4.1); a condition id or slug selects the
- * market's outcome-0 (YES / first) token. Window: `start_ts`/`end_ts` inclusive, each optional; without
+ * market's outcome-0 (YES / first) token; an event or group slug names its leading market (context.ts
+ * `oneMarketOfSlug`), echoed in `resolved_from`. Window: `start_ts`/`end_ts` inclusive, each optional; without
  * `start_ts` the series starts where the venue's history does, without `end_ts` it runs to now.
  *
  * A cache hit is answered synchronously with pre-rendered UTF-8 bytes (serialized and encoded once per cached
@@ -29,27 +30,37 @@ export interface CandleQuery {
 
 const PATH = '/prices-history'
 /**
- * The rendered body of each cached answer. An answer is cached under a key naming the token, fidelity and
- * window, and everything else in the body derives from those, so one answer has exactly one body.
+ * The rendered bodies of each cached answer. An answer is cached under a key naming the token, fidelity and
+ * window, and everything else in the body derives from those except `resolved_from` (the slug a request named
+ * when it was resolved to this token), so an answer has one body per `resolved_from` ('' for none).
  */
-const bodies = new WeakMap<readonly HistoryPointWire[], Uint8Array>()
+const bodies = new WeakMap<readonly HistoryPointWire[], Map<string, Uint8Array>>()
 
 /** A rendered answer and the expiry of the venue answer it was rendered from. */
 export interface RenderedCandles {
   readonly body: Uint8Array
   readonly expiresAt: number
+  /**
+   * False when the series was picked by price (an event slug's leading market): the same query may name another
+   * market after the next price change, so the body must not be kept by query string.
+   */
+  readonly reusable: boolean
 }
 
 /** The JSON body, synchronously when the venue's answer is cached. */
 export function candlesticks(ctx: ProxyContext, q: CandleQuery): RenderedCandles | Promise<RenderedCandles> {
   const dir = directory(ctx)
-  const ref: TokenRef =
-    q.token_id !== undefined
-      ? tokenOrNotFound(dir, q.token_id)
-      : {
-          market: q.condition_id !== undefined ? conditionOrNotFound(dir, q.condition_id) : singleMarketOfSlug(ctx, dir, q.market_slug as string),
-          index: 0,
-        }
+  let ref: TokenRef
+  let resolvedFrom: string | null = null
+  let reusable = true
+  if (q.token_id !== undefined) ref = tokenOrNotFound(dir, q.token_id)
+  else if (q.condition_id !== undefined) ref = { market: conditionOrNotFound(dir, q.condition_id), index: 0 }
+  else {
+    const resolved = oneMarketOfSlug(ctx, dir, q.market_slug as string)
+    ref = { market: resolved.market, index: 0 }
+    resolvedFrom = resolved.resolvedFrom
+    reusable = !resolved.byPrice
+  }
   if (q.start_ts !== undefined && q.end_ts !== undefined && q.start_ts > q.end_ts) {
     throw new ParamError(['query', 'start_ts'], 'start_ts must not be after end_ts', q.start_ts)
   }
@@ -60,6 +71,7 @@ export function candlesticks(ctx: ProxyContext, q: CandleQuery): RenderedCandles
   const meta = (): string =>
     JSON.stringify({
       market_slug: ref.market.slug,
+      resolved_from: resolvedFrom,
       condition_id: ref.market.conditionId,
       token_id: tokenId,
       outcome_index: ref.index,
@@ -68,7 +80,7 @@ export function candlesticks(ctx: ProxyContext, q: CandleQuery): RenderedCandles
       end_ts: q.end_ts ?? null,
     })
   const cached = clob.peekEntry<readonly HistoryPointWire[]>({ path: PATH, key })
-  if (cached !== undefined) return { body: render(cached.value, meta), expiresAt: cached.expiresAt }
+  if (cached !== undefined) return { body: render(cached.value, resolvedFrom, meta), expiresAt: cached.expiresAt, reusable }
   const query =
     q.start_ts === undefined && q.end_ts === undefined
       ? { market: tokenId, interval: 'max', fidelity: q.fidelity }
@@ -86,7 +98,7 @@ export function candlesticks(ctx: ProxyContext, q: CandleQuery): RenderedCandles
     })
     .then(
       // Rendered from this answer even if the cache already let it go; then it expires at once.
-      (history) => ({ body: render(history, meta), expiresAt: clob.expiresAt({ path: PATH, key }) ?? 0 }),
+      (history) => ({ body: render(history, resolvedFrom, meta), expiresAt: clob.expiresAt({ path: PATH, key }) ?? 0, reusable }),
       (err: unknown) => {
         // The venue rejects some windows itself (too many candles for the fidelity): the client's parameters.
         if (err instanceof UpstreamHttpError && err.status === 400) {
@@ -97,11 +109,13 @@ export function candlesticks(ctx: ProxyContext, q: CandleQuery): RenderedCandles
     )
 }
 
-function render(history: readonly HistoryPointWire[], meta: () => string): Uint8Array {
-  let body = bodies.get(history)
+function render(history: readonly HistoryPointWire[], resolvedFrom: string | null, meta: () => string): Uint8Array {
+  let variants = bodies.get(history)
+  if (variants === undefined) bodies.set(history, (variants = new Map()))
+  let body = variants.get(resolvedFrom ?? '')
   if (body === undefined) {
     body = Buffer.from(`{"history":${JSON.stringify(history)},${meta().slice(1)}`, 'utf8')
-    bodies.set(history, body)
+    variants.set(resolvedFrom ?? '', body)
   }
   return body
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../../../core/clock.js'
 import { AppError } from '../../../core/errors.js'
 import type { Quote } from '../../../model/types.js'
 import { upstreamAppError, type UpstreamName } from '../../upstream/errors.js'
+import { leadingMarket } from './leading-market.js'
 import { MarketDirectory, type BinaryMarket, type TokenRef } from './markets.js'
 import type { VenuepUpstreams } from './upstreams.js'
 
@@ -26,8 +27,8 @@ export interface ProxyContext {
 }
 
 /**
- * A request parameter that passed schema validation but cannot be used (an ambiguous slug, a cursor issued
- * for other filters). Rendered as a 422 with the same body as schema validation errors.
+ * A request parameter that passed schema validation but cannot be used (a cursor issued for other filters, a
+ * window the venue rejects). Rendered as a 422 with the same body as schema validation errors.
  */
 export class ParamError extends Error {
   constructor(
@@ -75,13 +76,26 @@ function lookupAlias(ctx: ProxyContext, dir: MarketDirectory, slug: string): rea
   return eventId === undefined ? undefined : dir.slug(eventId)
 }
 
-/** Exactly one binary market for a slug; a group of several is a 422 that names the choices. */
-export function singleMarketOfSlug(ctx: ProxyContext, dir: MarketDirectory, slug: string): BinaryMarket {
+/** A slug resolved to the one binary market an endpoint answers for. */
+export interface ResolvedMarket {
+  readonly market: BinaryMarket
+  /** The slug asked for when it was not the binary market's own (an event, group or alias slug); else null. */
+  readonly resolvedFrom: string | null
+  /** Chosen by price among several markets: the answer for the same slug can change as prices move. */
+  readonly byPrice: boolean
+}
+
+/**
+ * One binary market for a market or event slug (spec: `market_slug` is "market or event slug"): the market itself,
+ * the only market of an event, or an event's (group's) leading market (leading-market.ts).
+ */
+export function oneMarketOfSlug(ctx: ProxyContext, dir: MarketDirectory, slug: string): ResolvedMarket {
   const markets = marketsOfSlug(ctx, dir, slug)
-  if (markets.length === 1) return markets[0] as BinaryMarket
-  const names = markets.slice(0, 5).map((m) => m.slug).join(', ') + (markets.length > 5 ? ', …' : '')
-  const msg = `market_slug ${slug} names ${markets.length} markets; give one of their slugs (${names}), a condition_id or a token_id`
-  throw new ParamError(['query', 'market_slug'], msg, slug)
+  if (markets.length === 1) {
+    const market = markets[0] as BinaryMarket
+    return { market, resolvedFrom: market.slug === slug ? null : slug, byPrice: false }
+  }
+  return { market: leadingMarket(ctx.venue, markets), resolvedFrom: slug, byPrice: true }
 }
 
 /** Runs an upstream call and maps its failure to the API's error contract. */

@@ -3,7 +3,7 @@ import type { UpstreamStats } from '../../upstream/upstream.js'
 import { walletActivity, type ActivityPage, type ActivityQuery } from './activity.js'
 import { orderBook, type BookQuery, type BookRecord } from './book.js'
 import { ExpiringReplies } from '../../../views/expiring-replies.js'
-import { candlesticks, type CandleQuery } from './candles.js'
+import { candlesticks, type CandleQuery, type RenderedCandles } from './candles.js'
 import type { LiveVenue, ProxyContext } from './context.js'
 import { marketOrders, type OrdersQuery, type OrdersRecord } from './orders.js'
 import { walletPositions, type PositionsRecord } from './positions.js'
@@ -52,7 +52,8 @@ export class VenuepLive {
 
   /**
    * The serialized body, synchronously on a cache hit. `rawQuery`, the request's query string, names the answer
-   * completely: a repeat of it is one Map lookup (the hot path of a polling client or a chart).
+   * completely (unless it names an event's leading market, which prices choose: such a body is not kept by query
+   * string): a repeat of it is one Map lookup (the hot path of a polling client or a chart).
    */
   candlesticks(q: CandleQuery, rawQuery?: string): Uint8Array | Promise<Uint8Array> {
     const now = this.#ctx.clock.now()
@@ -61,8 +62,8 @@ export class VenuepLive {
       if (hit !== undefined) return hit
     }
     const rendered = candlesticks(this.#ctx, q)
-    const keep = (r: { body: Uint8Array; expiresAt: number }): Uint8Array => {
-      if (rawQuery !== undefined) this.#candleReplies.set(rawQuery, r.body, r.expiresAt, this.#ctx.clock.now())
+    const keep = (r: RenderedCandles): Uint8Array => {
+      if (rawQuery !== undefined && r.reusable) this.#candleReplies.set(rawQuery, r.body, r.expiresAt, this.#ctx.clock.now())
       return r.body
     }
     return rendered instanceof Promise ? rendered.then(keep) : keep(rendered)

@@ -1,5 +1,5 @@
 import type { CatalogSnapshot } from '../../../actors/catalog-snapshot.js'
-import type { ServiceStatus } from '../../../model/types.js'
+import type { Outcome, ServiceStatus } from '../../../model/types.js'
 
 /**
  * The catalog as the proxies need it: venuep's *binary* markets (one condition id, two CLOB tokens) reachable
@@ -20,6 +20,8 @@ export interface BinaryMarket {
   /** [token of outcome 0 (YES / first), token of outcome 1]. */
   readonly tokens: readonly [string, string]
   readonly status: ServiceStatus
+  /** The catalog outcome of token 0 (its price and volume rank the market when an event slug is resolved). */
+  readonly yes: Outcome
 }
 
 export interface TokenRef {
@@ -72,6 +74,7 @@ export class MarketDirectory {
             title: grouped ? o.title : pm.title,
             tokens,
             status: o.status,
+            yes: o.instrumentId === tokens[0] ? o : (pm.outcomes.find((x) => x.instrumentId === tokens[0]) ?? o),
           }
           seen.set(o.conditionId, m)
           this.#byCondition.set(o.conditionId.toLowerCase(), m)

@@ -10,7 +10,8 @@ import { parseTrades, type TradeRow } from './wire.js'
  * `GET /orders`: a market's trade history (taker prints) from the Data API `/trades`, newest first, paged
  * with opaque keyset cursors (keyset.ts) so that pages stay stable while new trades arrive and paging is not
  * bounded by the venue's offset cap. A market (or event) slug with several binary markets lists the trades of
- * all of them, merged by time (the venue accepts a list of condition ids).
+ * all of them, merged by time in one venue call per page (`/trades` takes `market` as a comma-separated list of
+ * condition ids, venuep.md §4); `resolved_from` echoes a slug that named an event, group or alias.
  */
 export interface OrdersQuery {
   readonly market_slug?: string | undefined
@@ -39,6 +40,7 @@ export interface OrderRecord {
 
 export interface OrdersRecord {
   readonly market_slug: string
+  readonly resolved_from: string | null
   readonly condition_ids: string[]
   readonly data: OrderRecord[]
   readonly count: number
@@ -75,8 +77,10 @@ export async function marketOrders(ctx: ProxyContext, q: OrdersQuery): Promise<O
   )
   const data = page.rows.map((r) => orderRecord(r, dir.condition(r.conditionId)))
   const first = markets[0] as BinaryMarket
+  const marketSlug = markets.length === 1 ? first.slug : first.marketSlug
   return {
-    market_slug: markets.length === 1 ? first.slug : first.marketSlug,
+    market_slug: marketSlug,
+    resolved_from: q.condition_id !== undefined || q.market_slug === first.slug ? null : (q.market_slug as string),
     condition_ids: conditionIds,
     data,
     count: data.length,

@@ -1,5 +1,5 @@
+import { money } from '../../../core/money.js'
 import { directory, notFound, upstreamCall, type ProxyContext } from './context.js'
-import { round6 } from './format.js'
 import type { MarketDirectory } from './markets.js'
 import { fetchProfile } from './profile.js'
 import { TTL } from './ttl.js'
@@ -79,7 +79,7 @@ export async function walletPositions(ctx: ProxyContext, address: string, sizeTh
   if (rows.length === 0 && !(await known(ctx, wallet))) throw notFound(`unknown wallet ${wallet}: the venue has no activity and no profile for it`)
   const data = rows.map((r) => positionRecord(r, dir))
   const total = rows.reduce((s, r) => s + (r.currentValue ?? 0), 0)
-  return { wallet_address: wallet, size_threshold: sizeThreshold, data, count: data.length, total_value: round6(total), truncated }
+  return { wallet_address: wallet, size_threshold: sizeThreshold, data, count: data.length, total_value: money(total) as number, truncated }
 }
 
 /** Whether the venue knows the wallet: a public profile, or any activity. */

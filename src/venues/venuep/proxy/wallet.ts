@@ -1,3 +1,4 @@
+import { money } from '../../../core/money.js'
 import { isoNoZone } from '../../../core/time.js'
 import { directory, notFound, type ProxyContext } from './context.js'
 import { isoOfSeconds, round6 } from './format.js'
@@ -81,7 +82,7 @@ export async function walletProfile(ctx: ProxyContext, history: WalletHistory, a
     verified_badge: profile?.verifiedBadge ?? null,
     created_at: profile?.createdAtMs === undefined ? null : isoNoZone(profile.createdAtMs),
     portfolio_value: value === null ? null : round6(value),
-    volume: round6(volume),
+    volume: money(volume) as number,
     trades,
     markets_traded: markets.size,
     activity_count: activity.rows.length,
@@ -105,9 +106,9 @@ export async function walletPnl(ctx: ProxyContext, history: WalletHistory, addre
     wallet_address: wallet,
     method: 'average_cost',
     currency: 'USDC',
-    realized_pnl: round6(pnl.total),
+    realized_pnl: money(pnl.total) as number,
     markets,
-    series: pnl.series.map(([t, v]) => ({ t, realized_pnl: round6(v) })),
+    series: pnl.series.map(([t, v]) => ({ t, realized_pnl: money(v) as number })),
     activity_count: activity.rows.length,
     skipped_rows: pnl.skipped,
     complete: activity.complete,
@@ -122,9 +123,9 @@ function marketRecord(m: MarketPnl, dir: MarketDirectory): MarketPnlRecord {
     market_slug: m.slug ?? known?.slug ?? null,
     event_slug: m.eventSlug ?? known?.eventSlug ?? null,
     title: m.title ?? known?.title ?? null,
-    realized_pnl: round6(m.realized),
+    realized_pnl: money(m.realized) as number,
     trades: m.trades,
-    volume: round6(m.volume),
+    volume: money(m.volume) as number,
     last_activity_at: isoOfSeconds(m.lastTs),
   }
 }
