@@ -176,7 +176,13 @@ export async function startApp(options: AppOptions): Promise<App> {
       sampling: config.spreads.history,
     }),
     ...developerRoutes({ developers: store.developers }),
-    ...alertRoutes({ rules: store.alertRules, clock, maxRulesPerUser: config.alerts.maxRulesPerUser, defaultCooldownSeconds: config.alerts.defaultCooldownSeconds }),
+    ...alertRoutes({
+      rules: store.alertRules,
+      clock,
+      maxRulesPerUser: config.alerts.maxRulesPerUser,
+      defaultCooldownSeconds: config.alerts.defaultCooldownSeconds,
+      accountEmail: (accountId) => store.developers.accountEmail(accountId),
+    }),
     ...alertDeliveryRoutes({ rules: store.alertRules, deliveries: alerts.deliveries, sendTest: (rule) => alerts.sendTest(rule) }),
   ]
   // The document describes itself and /docs too; metaRoutes reads it lazily, after it is built.

@@ -28,6 +28,11 @@ import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
  * send mail and webhooks on their behalf. With AUTH_REQUIRED=false the user id alone scopes the rules (local use).
  * Another owner's rule is a 404, never a 403: its existence is not disclosed.
  *
+ * An e-mail rule created without `target` (the spec's body has none) mails the account that owns the key. The
+ * address is resolved here, at creation, stored in the rule and echoed in the response, so the user sees where
+ * alerts will go and the delivery path never has to look an account up (an account's address never changes:
+ * signing up again with it updates only company and use case).
+ *
  * Evaluation and delivery are src/alerts/ (they read rules through AlertRuleRepository); the delivery log, test
  * deliveries and signing-secret rotation are routes/alert-deliveries.ts.
  */
@@ -36,6 +41,8 @@ export interface AlertRouteDeps {
   readonly clock: Clock
   readonly maxRulesPerUser: number
   readonly defaultCooldownSeconds: number
+  /** The e-mail address of a developer account (the default `target` of its e-mail rules); undefined if it is gone. */
+  readonly accountEmail: (accountId: string) => Promise<string | undefined>
 }
 
 const TAGS = ['alerts']
@@ -47,6 +54,13 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
     accountId: ctx.caller?.accountId ?? null,
     userId: headers['x-user-id'],
   })
+  /** The address of the key's account; undefined without a key (AUTH_REQUIRED=false). */
+  const accountAddress = async (ctx: RequestContext): Promise<string | undefined> => {
+    if (ctx.caller === undefined) return undefined
+    const email = await deps.accountEmail(ctx.caller.accountId)
+    if (email === undefined) throw new AppError(401, 'unauthorized', 'The account of this key no longer exists.')
+    return email
+  }
   const found = (rule: AlertRule | undefined): AlertRule => {
     if (rule === undefined) throw new AppError(404, 'not_found', 'No such alert rule for this user.')
     return rule
@@ -58,7 +72,8 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       operationId: 'createAlert',
       summary: 'Create an alert rule',
       description:
-        'Stores an active rule that turns spread signals into deliveries (`channel` with its `target`). `scope` narrows which spreads it watches ' +
+        'Stores an active rule that turns spread signals into deliveries (`channel` with its `target`; an e-mail rule without `target` ' +
+        'mails the address of the account that owns the API key). `scope` narrows which spreads it watches ' +
         '(`{}` or absent: all). Anything invalid is 422 and nothing is stored. A webhook rule\'s response carries its `signing_secret`, shown only ' +
         'here: every webhook POST is signed with it (`X-Alert-Timestamp`, `X-Alert-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`).',
       tags: TAGS,
@@ -70,11 +85,14 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
         422: VALIDATION_RESPONSE,
       },
       handler: async ({ headers, body }, ctx): Promise<Reply> => {
+        // The schema requires `target` for webhooks; only an e-mail rule arrives without one.
+        const target = body.target ?? (await accountAddress(ctx))
+        if (target === undefined) return NO_ACCOUNT_ADDRESS
         const input = {
           triggerType: body.trigger_type,
           threshold: body.threshold,
           channel: body.channel,
-          target: body.target,
+          target,
           scope: (body.scope ?? {}) as AlertScope,
           cooldownSeconds: body.cooldown_seconds ?? deps.defaultCooldownSeconds,
         }
@@ -146,6 +164,18 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
     }),
   ]
 }
+
+/** With AUTH_REQUIRED=false a request has no account, so an e-mail rule has no address to default to. */
+const NO_ACCOUNT_ADDRESS = json(422, {
+  detail: [
+    {
+      type: 'missing',
+      loc: ['body', 'target'],
+      msg: 'Field required: without API keys (AUTH_REQUIRED=false) there is no account address to send e-mail alerts to; give `target`',
+      input: null,
+    },
+  ],
+})
 
 export function ruleJson(r: AlertRule): Record<string, unknown> {
   return {
