@@ -207,10 +207,18 @@ export class HttpServer {
     res.cork(() => this.#write(res, reply, startedAt))
   }
 
+  /**
+   * The one place a response is written. Every response says `nosniff`, so a browser never reinterprets a JSON body
+   * (which may echo client input) as HTML or script; an HTML reply that brings no Content-Security-Policy of its own
+   * gets one that allows nothing (a page that needs a resource must say so: see DOCS_CSP).
+   */
   #write(res: HttpResponse, reply: Reply, startedAt: number): void {
     res.writeStatus(statusLine(reply.status))
-    res.writeHeader('content-type', reply.contentType ?? JSON_CONTENT_TYPE)
+    const contentType = reply.contentType ?? JSON_CONTENT_TYPE
+    res.writeHeader('content-type', contentType)
+    res.writeHeader('x-content-type-options', 'nosniff')
     if (reply.headers !== undefined) for (const [k, v] of reply.headers) res.writeHeader(k, v)
+    if (contentType.startsWith('text/html') && !hasHeader(reply, 'content-security-policy')) res.writeHeader('content-security-policy', STRICT_CSP)
     res.end(reply.body)
     this.stats.observe(reply.status, (performance.now() - startedAt) / 1000)
   }
@@ -222,6 +230,13 @@ export class HttpServer {
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({})
+
+/** For HTML replies that set no policy of their own: no resource of any kind, no framing, no forms. */
+const STRICT_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+function hasHeader(reply: Reply, name: string): boolean {
+  return reply.headers !== undefined && reply.headers.some(([k]) => k.toLowerCase() === name)
+}
 
 function decodeParam(raw: string): string {
   try {
