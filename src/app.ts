@@ -37,6 +37,7 @@ import type { RouteGuard } from './http/register.js'
 import { alertRoutes } from './http/routes/alerts.js'
 import { alertDeliveryRoutes } from './http/routes/alert-deliveries.js'
 import { AlertService } from './alerts/alert-service.js'
+import { WebhookTargets, type HostResolver } from './alerts/webhook-target.js'
 import { ACCOUNT_OPERATIONS, developerRoutes, UNMETERED_OPERATIONS } from './http/routes/developers.js'
 import { AccountRepository } from './store/accounts-repo.js'
 import { AlertRuleChanges } from './store/alert-rule-changes.js'
@@ -61,6 +62,8 @@ export interface AppOptions {
   readonly simulator?: Simulator
   /** An open store (tests); it is migrated but not closed by the app. Otherwise the config's store is opened. */
   readonly db?: Db
+  /** How webhook hosts are resolved (tests inject one: no test uses real DNS); the system resolver when absent. */
+  readonly resolveHost?: HostResolver
 }
 
 /** The accounts side of a running app: what the alert evaluator and tests reach for. */
@@ -99,6 +102,9 @@ export interface App {
 export async function startApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock
   const log = options.log
+  // One target check for rule creation and delivery (the same policy and resolver judge both); built first, so a
+  // malformed allowedCidrs entry fails the boot before anything is started.
+  const webhookTargets = WebhookTargets.fromConfig(options.config.alerts.webhook, options.resolveHost)
   const startedAt = clock.now()
   const ownsDb = options.db === undefined
   const db = options.db ?? (await openStore(options.config, log.child({ component: 'store' })))
@@ -142,7 +148,16 @@ export async function startApp(options: AppOptions): Promise<App> {
   supervisor.supervise(spreads)
   // Subscribed before the matcher installs pairs, so every series starts at its pair's first value.
   const spreadHistory = startSpreadHistory({ engine: spreads, db: store.db, clock, log: log.child({ component: 'spread-history' }), config: config.spreads.history })
-  const alerts = new AlertService({ db: store.db, source: spreads, rules: store.alertRules, ruleChanges: store.alertRuleChanges, clock, log: log.child({ component: 'alerts' }), config: config.alerts })
+  const alerts = new AlertService({
+    db: store.db,
+    source: spreads,
+    rules: store.alertRules,
+    ruleChanges: store.alertRuleChanges,
+    clock,
+    log: log.child({ component: 'alerts' }),
+    config: config.alerts,
+    webhookTargets,
+  })
   for (const actor of Object.values(venues)) actor.subscribeQuotes((quotes) => spreads.send({ type: 'quotes', venue: actor.venue, quotes }))
   const manual = loadManualMatches(config.spreads.manualMatchesPath)
   const matching = new CrossVenueMatching({
@@ -182,6 +197,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       maxRulesPerUser: config.alerts.maxRulesPerUser,
       defaultCooldownSeconds: config.alerts.defaultCooldownSeconds,
       accountEmail: (accountId) => store.developers.accountEmail(accountId),
+      webhookTargets,
     }),
     ...alertDeliveryRoutes({ rules: store.alertRules, deliveries: alerts.deliveries, sendTest: (rule) => alerts.sendTest(rule) }),
   ]

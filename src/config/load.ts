@@ -77,8 +77,14 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
   if (env.RATE_LIMIT_BURST !== undefined) rateLimit.burst = toInt('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST)
   if (Object.keys(rateLimit).length > 0) auth.rateLimit = rateLimit
   if (Object.keys(auth).length > 0) out.auth = auth
+  const alerts: Record<string, unknown> = {}
   const smtp = defined({ url: env.SMTP_URL, from: env.SMTP_FROM })
-  if (smtp !== undefined) out.alerts = { smtp }
+  if (smtp !== undefined) alerts.smtp = smtp
+  const webhook: Record<string, unknown> = {}
+  if (env.ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined) webhook.allowPrivateTargets = toBool('ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS', env.ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS)
+  if (env.ALERTS_WEBHOOK_ALLOWED_CIDRS !== undefined) webhook.allowedCidrs = toList(env.ALERTS_WEBHOOK_ALLOWED_CIDRS)
+  if (Object.keys(webhook).length > 0) alerts.webhook = webhook
+  if (Object.keys(alerts).length > 0) out.alerts = alerts
   const venues: Record<string, unknown> = {}
   if (env.VENUES !== undefined) venues.mode = env.VENUES
   // Per-venue endpoint overrides (for a standalone simulator or a staging venue), like tardis' WSS_URL_<X>.
@@ -124,6 +130,14 @@ function toInt(name: string, value: string): number | string {
 
 function toNumber(name: string, value: string): number | string {
   return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : `${value} (from ${name})`
+}
+
+/** A comma-separated list, entries trimmed, empty entries dropped (`""` is the empty list). */
+function toList(value: string): string[] {
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '')
 }
 
 /** `true`/`1`/`false`/`0`; anything else stays a string so validation names the key. */

@@ -242,6 +242,31 @@ export const AlertDeliveryConfigSchema = Type.Object(
   { additionalProperties: false, default: {} },
 )
 
+/**
+ * Where webhooks may go (src/alerts/target-policy.ts). By default only to public addresses: a webhook URL whose
+ * host is, or resolves to, a loopback, private (RFC 1918, fc00::/7), shared (100.64/10), link-local, unspecified,
+ * multicast, broadcast, reserved or cloud-metadata address is refused at rule creation (422) and at every delivery
+ * attempt (`target_not_allowed`, failed at once). The delivery connects only to the addresses it checked.
+ */
+export const WebhookTargetConfigSchema = Type.Object(
+  {
+    /**
+     * Allow non-public addresses (an internal receiver; ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS). Unspecified,
+     * link-local (where cloud metadata services live), multicast and broadcast stay refused: list them in
+     * allowedCidrs if you really mean it.
+     */
+    allowPrivateTargets: Type.Boolean({ default: false }),
+    /**
+     * Blocks allowed whatever they are, e.g. `["10.20.0.0/16"]` or `["127.0.0.0/8", "::1"]` (a bare address is a
+     * block of one; ALERTS_WEBHOOK_ALLOWED_CIDRS, comma-separated). The precise alternative to allowPrivateTargets.
+     */
+    allowedCidrs: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+    /** A DNS lookup of a webhook host that takes longer has failed: 503 `dns_unavailable` at creation, retried at delivery. */
+    resolveTimeoutMs: Ms(5_000, 100),
+  },
+  { additionalProperties: false, default: {} },
+)
+
 /** SMTP server for e-mail alerts. Unset url and host: e-mail deliveries fail at once with `smtp_not_configured`. */
 export const SmtpConfigSchema = Type.Object(
   {
@@ -330,6 +355,7 @@ export const ConfigSchema = Type.Object(
         /** new_pair: pairs first seen within this long of the deployment's first sighting are the initial catalog. */
         newPairSettleMs: Ms(600_000, 0),
         delivery: AlertDeliveryConfigSchema,
+        webhook: WebhookTargetConfigSchema,
         smtp: SmtpConfigSchema,
       },
       { additionalProperties: false, default: {} },

@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
 import { AppError } from '../../core/errors.js'
 import { isoNoZone } from '../../core/time.js'
+import type { WebhookTargets } from '../../alerts/webhook-target.js'
 import type { AlertRule, AlertRuleRepository, AlertScope, RuleOwner } from '../../store/alert-rules-repo.js'
-import { json, type Reply } from '../reply.js'
+import { errorReply, json, type Reply } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { ErrorBody, Limit, Offset, StringEnum } from '../schemas/common.js'
 import {
@@ -33,6 +34,10 @@ import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
  * alerts will go and the delivery path never has to look an account up (an account's address never changes:
  * signing up again with it updates only company and use case).
  *
+ * A webhook URL must lead to a public address (alerts/webhook-target.ts; the operator can allow others): its
+ * host is resolved here and every address checked, so a URL into our own network is a 422 at creation rather
+ * than a delivery that fails later. The check is repeated before every delivery, since DNS can change.
+ *
  * Evaluation and delivery are src/alerts/ (they read rules through AlertRuleRepository); the delivery log, test
  * deliveries and signing-secret rotation are routes/alert-deliveries.ts.
  */
@@ -43,6 +48,8 @@ export interface AlertRouteDeps {
   readonly defaultCooldownSeconds: number
   /** The e-mail address of a developer account (the default `target` of its e-mail rules); undefined if it is gone. */
   readonly accountEmail: (accountId: string) => Promise<string | undefined>
+  /** Where webhooks may go (policy and resolver), the same check the delivery worker makes. */
+  readonly webhookTargets: WebhookTargets
 }
 
 const TAGS = ['alerts']
@@ -82,12 +89,27 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       responses: {
         201: { description: 'Rule created (`status: "active"`), with `signing_secret` for a webhook rule.', schema: CreatedAlertRuleSchema },
         409: { description: 'The user already has the maximum number of rules (`conflict`).', schema: ErrorBody },
-        422: VALIDATION_RESPONSE,
+        422: {
+          ...VALIDATION_RESPONSE,
+          description:
+            'Invalid parameters (one entry per problem), including a webhook `target` whose host is, or resolves to, a non-public address, ' +
+            'or does not resolve at all (`value_error` at `["body","target"]`).',
+        },
+        503: {
+          description:
+            'The webhook host could not be looked up right now (`dns_unavailable`, with `Retry-After`), or API keys cannot be checked (`auth_unavailable`).',
+          schema: ErrorBody,
+          headers: { 'Retry-After': 'Seconds.' },
+        },
       },
       handler: async ({ headers, body }, ctx): Promise<Reply> => {
         // The schema requires `target` for webhooks; only an e-mail rule arrives without one.
         const target = body.target ?? (await accountAddress(ctx))
         if (target === undefined) return NO_ACCOUNT_ADDRESS
+        if (body.channel === 'webhook') {
+          const refused = await webhookRefusal(deps.webhookTargets, target)
+          if (refused !== undefined) return refused
+        }
         const input = {
           triggerType: body.trigger_type,
           threshold: body.threshold,
@@ -163,6 +185,16 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       },
     }),
   ]
+}
+
+/** The reply refusing a webhook target, or undefined when it may be used. */
+async function webhookRefusal(targets: WebhookTargets, target: string): Promise<Reply | undefined> {
+  const check = await targets.check(target)
+  if (check.ok) return undefined
+  if (check.kind === 'dns_failed') {
+    return errorReply(503, 'dns_unavailable', `The webhook host could not be checked: ${check.reason}; retry shortly.`, undefined, [['retry-after', '5']])
+  }
+  return json(422, { detail: [{ type: 'value_error', loc: ['body', 'target'], msg: `Value error, ${check.reason}`, input: target, ctx: { error: check.reason } }] })
 }
 
 /** With AUTH_REQUIRED=false a request has no account, so an e-mail rule has no address to default to. */

@@ -7,7 +7,7 @@ import { StringEnum } from './common.js'
  * Unknown fields, unknown scope keys, unknown trigger types and channels are 422, and so is a `target` that does
  * not fit its channel (an e-mail address for `email`, an http(s) URL for `webhook`). The spec's body has no
  * `target`, so it is optional for `email` (the route fills in the account's address) and required for `webhook`
- * (there is no URL to default to).
+ * (there is no URL to default to). Where a webhook URL may lead is checked by the route (it needs DNS).
  */
 export const USER_ID_MAX = 128
 export const TARGET_MAX = 2_048
@@ -77,7 +77,9 @@ export const CreateAlertBody = Type.Object(
         description:
           'Where to deliver. `email`: an e-mail address; optional: without it the rule mails the address of the developer account that owns ' +
           'the API key (resolved when the rule is created, stored in the rule and echoed as `target`; with AUTH_REQUIRED=false there is no ' +
-          'account, so it is required: 422). `webhook`: required, an http(s) URL.',
+          'account, so it is required: 422). `webhook`: required, an http(s) URL whose host is a public address: a host that is, or ' +
+          'resolves to, a loopback, private, link-local, shared (100.64/10), unique-local, unspecified, multicast, broadcast, reserved or ' +
+          'cloud-metadata address is 422 (unless the operator allows it), and the host is checked again before every delivery.',
       }),
     ),
     scope: Type.Optional(ScopeSchema),
