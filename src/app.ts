@@ -33,12 +33,15 @@ import { Authenticator } from './accounts/authenticator.js'
 import { DeveloperService } from './accounts/developer-service.js'
 import { UsageMeter } from './accounts/usage-meter.js'
 import { documentGuard, keyGuards } from './http/auth.js'
+import { ClientThrottle } from './accounts/client-throttle.js'
+import { cidrsFromConfig } from './config/cidrs.js'
+import { SignupGuard } from './http/signup-guard.js'
 import type { RouteGuard } from './http/register.js'
 import { alertRoutes } from './http/routes/alerts.js'
 import { alertDeliveryRoutes } from './http/routes/alert-deliveries.js'
 import { AlertService } from './alerts/alert-service.js'
 import { WebhookTargets, type HostResolver } from './alerts/webhook-target.js'
-import { ACCOUNT_OPERATIONS, developerRoutes, UNMETERED_OPERATIONS } from './http/routes/developers.js'
+import { ACCOUNT_OPERATIONS, developerRoutes, SIGNUP_OPERATION, UNMETERED_OPERATIONS } from './http/routes/developers.js'
 import { AccountRepository } from './store/accounts-repo.js'
 import { AlertRuleChanges } from './store/alert-rule-changes.js'
 import { AlertRuleRepository } from './store/alert-rules-repo.js'
@@ -105,6 +108,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   // One target check for rule creation and delivery (the same policy and resolver judge both); built first, so a
   // malformed allowedCidrs entry fails the boot before anything is started.
   const webhookTargets = WebhookTargets.fromConfig(options.config.alerts.webhook, options.resolveHost)
+  const trustedProxies = cidrsFromConfig('/http/trustedProxies', options.config.http.trustedProxies)
   const startedAt = clock.now()
   const ownsDb = options.db === undefined
   const db = options.db ?? (await openStore(options.config, log.child({ component: 'store' })))
@@ -204,7 +208,10 @@ export async function startApp(options: AppOptions): Promise<App> {
   // The document describes itself and /docs too; metaRoutes reads it lazily, after it is built.
   let openapi: object = {}
   const guards = keyGuards(store.auth, store.usage, clock)
-  const guardOf = new Map<string, RouteGuard>()
+  const signup = config.auth.signupRateLimit
+  const signupThrottle = new ClientThrottle({ limit: { perSecond: signup.perMinute / 60, burst: signup.burst }, maxClients: signup.maxClients })
+  // Public, so no key guard: the one guard of signup is its per-client throttle.
+  const guardOf = new Map<string, RouteGuard>([[SIGNUP_OPERATION, new SignupGuard(signupThrottle, clock, trustedProxies)]])
   const http = new HttpServer({ log })
   const metrics = createMetrics({
     venues: Object.values(venues),

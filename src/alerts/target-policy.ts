@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/load.js'
+import { cidrsFromConfig } from '../config/cidrs.js'
 import { embeddedIpv4, inAnyCidr, inCidr, parseCidr, unmapped, type Cidr, type IpAddress } from '../core/ip.js'
 
 /**
@@ -78,13 +78,7 @@ export class TargetPolicy {
 
   constructor(config: TargetPolicyConfig) {
     this.#allowPrivate = config.allowPrivateTargets
-    const problems: string[] = []
-    this.#allowed = config.allowedCidrs.flatMap((text, i) => {
-      const block = parseCidr(text.trim())
-      if (block === undefined) problems.push(`/alerts/webhook/allowedCidrs/${i}: "${text}" is not an IP address or CIDR block`)
-      return block === undefined ? [] : [block]
-    })
-    if (problems.length > 0) throw new ConfigError(problems)
+    this.#allowed = cidrsFromConfig('/alerts/webhook/allowedCidrs', config.allowedCidrs)
   }
 
   check(ip: IpAddress): AddressVerdict {

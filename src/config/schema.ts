@@ -162,6 +162,23 @@ export const AuthConfigSchema = Type.Object(
      * when NOTIFY is not heard (on Postgres it usually arrives within milliseconds).
      */
     revocationPollMs: Ms(1_000, 50),
+    /**
+     * Public signup (`POST /api/v2/developers/signup`), which needs no key, is limited per client address instead: a
+     * token bucket per IPv4 address or IPv6 /64 and replica (src/http/client-address.ts). 429 `rate_limited` with
+     * `Retry-After` when empty. The client is the connection's peer; X-Forwarded-For counts only from
+     * `http.trustedProxies`.
+     */
+    signupRateLimit: Type.Object(
+      {
+        /** Refill: signups per minute per client (SIGNUP_RATE_LIMIT_PER_MIN). */
+        perMinute: Type.Number({ exclusiveMinimum: 0, default: 5 }),
+        /** Bucket size: signups a client may make at once (SIGNUP_RATE_LIMIT_BURST). */
+        burst: Type.Integer({ minimum: 1, default: 10 }),
+        /** Clients whose buckets are kept (LRU); a client pushed out starts again with a full bucket. */
+        maxClients: Type.Integer({ minimum: 100, default: 10_000 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     rateLimit: Type.Object(
       {
         /** Token bucket per key and replica: refill rate (requests per second). */
@@ -296,6 +313,12 @@ export const ConfigSchema = Type.Object(
       {
         host: Type.String({ default: '127.0.0.1' }),
         port: Type.Integer({ minimum: 0, maximum: 65_535, default: 8080 }),
+        /**
+         * Reverse proxies (CIDR blocks or addresses; TRUSTED_PROXIES, comma-separated) whose `X-Forwarded-For` names
+         * the client for per-client limits (signup). Empty by default: the header is ignored, since any client can
+         * send it, and the connection's peer is the client. Behind a proxy, list it or every client shares its bucket.
+         */
+        trustedProxies: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
       },
       { additionalProperties: false },
     ),
