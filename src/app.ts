@@ -34,11 +34,15 @@ import { Authenticator } from './accounts/authenticator.js'
 import { DeveloperService } from './accounts/developer-service.js'
 import { UsageMeter } from './accounts/usage-meter.js'
 import { documentGuard, keyGuards } from './http/auth.js'
+import { ClientThrottle } from './accounts/client-throttle.js'
+import { cidrsFromConfig } from './config/cidrs.js'
+import { SignupGuard } from './http/signup-guard.js'
 import type { RouteGuard } from './http/register.js'
 import { alertRoutes } from './http/routes/alerts.js'
 import { alertDeliveryRoutes } from './http/routes/alert-deliveries.js'
 import { AlertService } from './alerts/alert-service.js'
-import { ACCOUNT_OPERATIONS, developerRoutes, UNMETERED_OPERATIONS } from './http/routes/developers.js'
+import { WebhookTargets, type HostResolver } from './alerts/webhook-target.js'
+import { ACCOUNT_OPERATIONS, developerRoutes, SIGNUP_OPERATION, UNMETERED_OPERATIONS } from './http/routes/developers.js'
 import { AccountRepository } from './store/accounts-repo.js'
 import { AlertRuleChanges } from './store/alert-rule-changes.js'
 import { AlertRuleRepository } from './store/alert-rules-repo.js'
@@ -62,6 +66,8 @@ export interface AppOptions {
   readonly simulator?: Simulator
   /** An open store (tests); it is migrated but not closed by the app. Otherwise the config's store is opened. */
   readonly db?: Db
+  /** How webhook hosts are resolved (tests inject one: no test uses real DNS); the system resolver when absent. */
+  readonly resolveHost?: HostResolver
 }
 
 /** The accounts side of a running app: what the alert evaluator and tests reach for. */
@@ -100,6 +106,10 @@ export interface App {
 export async function startApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock
   const log = options.log
+  // One target check for rule creation and delivery (the same policy and resolver judge both); built first, so a
+  // malformed allowedCidrs entry fails the boot before anything is started.
+  const webhookTargets = WebhookTargets.fromConfig(options.config.alerts.webhook, options.resolveHost)
+  const trustedProxies = cidrsFromConfig('/http/trustedProxies', options.config.http.trustedProxies)
   const startedAt = clock.now()
   const ownsDb = options.db === undefined
   const db = options.db ?? (await openStore(options.config, log.child({ component: 'store' })))
@@ -143,7 +153,16 @@ export async function startApp(options: AppOptions): Promise<App> {
   supervisor.supervise(spreads)
   // Subscribed before the matcher installs pairs, so every series starts at its pair's first value.
   const spreadHistory = startSpreadHistory({ engine: spreads, db: store.db, clock, log: log.child({ component: 'spread-history' }), config: config.spreads.history })
-  const alerts = new AlertService({ db: store.db, source: spreads, rules: store.alertRules, ruleChanges: store.alertRuleChanges, clock, log: log.child({ component: 'alerts' }), config: config.alerts })
+  const alerts = new AlertService({
+    db: store.db,
+    source: spreads,
+    rules: store.alertRules,
+    ruleChanges: store.alertRuleChanges,
+    clock,
+    log: log.child({ component: 'alerts' }),
+    config: config.alerts,
+    webhookTargets,
+  })
   for (const actor of Object.values(venues)) actor.subscribeQuotes((quotes) => spreads.send({ type: 'quotes', venue: actor.venue, quotes }))
   const manual = loadManualMatches(config.spreads.manualMatchesPath)
   const matching = new CrossVenueMatching({
@@ -177,13 +196,23 @@ export async function startApp(options: AppOptions): Promise<App> {
       sampling: config.spreads.history,
     }),
     ...developerRoutes({ developers: store.developers }),
-    ...alertRoutes({ rules: store.alertRules, clock, maxRulesPerUser: config.alerts.maxRulesPerUser, defaultCooldownSeconds: config.alerts.defaultCooldownSeconds }),
+    ...alertRoutes({
+      rules: store.alertRules,
+      clock,
+      maxRulesPerUser: config.alerts.maxRulesPerUser,
+      defaultCooldownSeconds: config.alerts.defaultCooldownSeconds,
+      accountEmail: (accountId) => store.developers.accountEmail(accountId),
+      webhookTargets,
+    }),
     ...alertDeliveryRoutes({ rules: store.alertRules, deliveries: alerts.deliveries, sendTest: (rule) => alerts.sendTest(rule) }),
   ]
   // The document describes itself and /docs too; metaRoutes reads it lazily, after it is built.
   let openapi: object = {}
   const guards = keyGuards(store.auth, store.usage, clock)
-  const guardOf = new Map<string, RouteGuard>()
+  const signup = config.auth.signupRateLimit
+  const signupThrottle = new ClientThrottle({ limit: { perSecond: signup.perMinute / 60, burst: signup.burst }, maxClients: signup.maxClients })
+  // Public, so no key guard: the one guard of signup is its per-client throttle.
+  const guardOf = new Map<string, RouteGuard>([[SIGNUP_OPERATION, new SignupGuard(signupThrottle, clock, trustedProxies)]])
   const http = new HttpServer({ log })
   const metrics = createMetrics({
     venues: Object.values(venues),

@@ -73,6 +73,11 @@ export class DeveloperService {
     return result.kind === 'created' ? { kind: 'created', apiKey: key.value, key: result.key } : result
   }
 
+  /** The account's e-mail address (the default target of its e-mail alert rules); undefined if it is gone. */
+  async accountEmail(accountId: string): Promise<string | undefined> {
+    return (await this.#o.accounts.get(accountId))?.email
+  }
+
   listKeys(caller: Caller): Promise<ApiKeyRecord[]> {
     return this.#o.keys.list(caller.accountId)
   }

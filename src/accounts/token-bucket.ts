@@ -37,7 +37,8 @@ export class TokenBucket {
   /** Whole seconds until a token is available (at least 1): the `Retry-After` of a 429. */
   retryAfterSeconds(nowMs: number): number {
     this.#refill(nowMs)
-    return Math.max(1, Math.ceil((1 - this.#tokens) / this.limit.perSecond))
+    // Less a hair: refills at rates like 5/60 per second leave float dust (1.0000000000000002 s is 1 s, not 2).
+    return Math.max(1, Math.ceil((1 - this.#tokens) / this.limit.perSecond - 1e-9))
   }
 
   #refill(nowMs: number): void {

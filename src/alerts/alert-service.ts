@@ -15,6 +15,7 @@ import { AlertEvaluator, type SpreadSource } from './evaluator.js'
 import { OutboxWriter } from './outbox-writer.js'
 import { RuleSync } from './rule-sync.js'
 import { WebhookSender } from './webhook-sender.js'
+import { WebhookTargets } from './webhook-target.js'
 
 /**
  * Alerts, assembled: rule sync → evaluator (on the spread engine) → outbox writer → store ← delivery worker →
@@ -30,6 +31,8 @@ export interface AlertServiceOptions {
   readonly clock: Clock
   readonly log: Logger
   readonly config: AlertsConfig
+  /** The webhook target check (policy and resolver), shared with rule creation; built from `config.webhook` when absent. */
+  readonly webhookTargets?: WebhookTargets
 }
 
 export class AlertService {
@@ -51,7 +54,10 @@ export class AlertService {
     const log = o.log
     this.worker = new DeliveryWorker({
       repo: this.deliveries,
-      senders: { webhook: new WebhookSender({ clock: o.clock, timeoutMs: c.delivery.webhookTimeoutMs }), email: new EmailSender(c.smtp) },
+      senders: {
+        webhook: new WebhookSender({ clock: o.clock, timeoutMs: c.delivery.webhookTimeoutMs, targets: o.webhookTargets ?? WebhookTargets.fromConfig(c.webhook) }),
+        email: new EmailSender(c.smtp),
+      },
       clock: o.clock,
       log: log.child({ part: 'delivery' }),
       concurrency: c.delivery.concurrency,

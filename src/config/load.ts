@@ -62,6 +62,7 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
   const http: Record<string, unknown> = {}
   if (env.PORT !== undefined) http.port = toInt('PORT', env.PORT)
   if (env.HOST !== undefined) http.host = env.HOST
+  if (env.TRUSTED_PROXIES !== undefined) http.trustedProxies = toList(env.TRUSTED_PROXIES)
   if (Object.keys(http).length > 0) out.http = http
   if (env.DATA_DIR !== undefined) out.dataDir = env.DATA_DIR
   if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') out.databaseUrl = env.DATABASE_URL
@@ -76,9 +77,19 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
   if (env.RATE_LIMIT_PER_SEC !== undefined) rateLimit.perSecond = toNumber('RATE_LIMIT_PER_SEC', env.RATE_LIMIT_PER_SEC)
   if (env.RATE_LIMIT_BURST !== undefined) rateLimit.burst = toInt('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST)
   if (Object.keys(rateLimit).length > 0) auth.rateLimit = rateLimit
+  const signup: Record<string, unknown> = {}
+  if (env.SIGNUP_RATE_LIMIT_PER_MIN !== undefined) signup.perMinute = toNumber('SIGNUP_RATE_LIMIT_PER_MIN', env.SIGNUP_RATE_LIMIT_PER_MIN)
+  if (env.SIGNUP_RATE_LIMIT_BURST !== undefined) signup.burst = toInt('SIGNUP_RATE_LIMIT_BURST', env.SIGNUP_RATE_LIMIT_BURST)
+  if (Object.keys(signup).length > 0) auth.signupRateLimit = signup
   if (Object.keys(auth).length > 0) out.auth = auth
+  const alerts: Record<string, unknown> = {}
   const smtp = defined({ url: env.SMTP_URL, from: env.SMTP_FROM })
-  if (smtp !== undefined) out.alerts = { smtp }
+  if (smtp !== undefined) alerts.smtp = smtp
+  const webhook: Record<string, unknown> = {}
+  if (env.ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined) webhook.allowPrivateTargets = toBool('ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS', env.ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS)
+  if (env.ALERTS_WEBHOOK_ALLOWED_CIDRS !== undefined) webhook.allowedCidrs = toList(env.ALERTS_WEBHOOK_ALLOWED_CIDRS)
+  if (Object.keys(webhook).length > 0) alerts.webhook = webhook
+  if (Object.keys(alerts).length > 0) out.alerts = alerts
   const venues: Record<string, unknown> = {}
   if (env.VENUES !== undefined) venues.mode = env.VENUES
   // Per-venue endpoint overrides (for a standalone simulator or a staging venue), like tardis' WSS_URL_<X>.
@@ -124,6 +135,14 @@ function toInt(name: string, value: string): number | string {
 
 function toNumber(name: string, value: string): number | string {
   return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : `${value} (from ${name})`
+}
+
+/** A comma-separated list, entries trimmed, empty entries dropped (`""` is the empty list). */
+function toList(value: string): string[] {
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '')
 }
 
 /** `true`/`1`/`false`/`0`; anything else stays a string so validation names the key. */

@@ -162,6 +162,23 @@ export const AuthConfigSchema = Type.Object(
      * when NOTIFY is not heard (on Postgres it usually arrives within milliseconds).
      */
     revocationPollMs: Ms(1_000, 50),
+    /**
+     * Public signup (`POST /api/v2/developers/signup`), which needs no key, is limited per client address instead: a
+     * token bucket per IPv4 address or IPv6 /64 and replica (src/http/client-address.ts). 429 `rate_limited` with
+     * `Retry-After` when empty. The client is the connection's peer; X-Forwarded-For counts only from
+     * `http.trustedProxies`.
+     */
+    signupRateLimit: Type.Object(
+      {
+        /** Refill: signups per minute per client (SIGNUP_RATE_LIMIT_PER_MIN). */
+        perMinute: Type.Number({ exclusiveMinimum: 0, default: 5 }),
+        /** Bucket size: signups a client may make at once (SIGNUP_RATE_LIMIT_BURST). */
+        burst: Type.Integer({ minimum: 1, default: 10 }),
+        /** Clients whose buckets are kept (LRU); a client pushed out starts again with a full bucket. */
+        maxClients: Type.Integer({ minimum: 100, default: 10_000 }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     rateLimit: Type.Object(
       {
         /** Token bucket per key and replica: refill rate (requests per second). */
@@ -242,6 +259,31 @@ export const AlertDeliveryConfigSchema = Type.Object(
   { additionalProperties: false, default: {} },
 )
 
+/**
+ * Where webhooks may go (src/alerts/target-policy.ts). By default only to public addresses: a webhook URL whose
+ * host is, or resolves to, a loopback, private (RFC 1918, fc00::/7), shared (100.64/10), link-local, unspecified,
+ * multicast, broadcast, reserved or cloud-metadata address is refused at rule creation (422) and at every delivery
+ * attempt (`target_not_allowed`, failed at once). The delivery connects only to the addresses it checked.
+ */
+export const WebhookTargetConfigSchema = Type.Object(
+  {
+    /**
+     * Allow non-public addresses (an internal receiver; ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS). Unspecified,
+     * link-local (where cloud metadata services live), multicast and broadcast stay refused: list them in
+     * allowedCidrs if you really mean it.
+     */
+    allowPrivateTargets: Type.Boolean({ default: false }),
+    /**
+     * Blocks allowed whatever they are, e.g. `["10.20.0.0/16"]` or `["127.0.0.0/8", "::1"]` (a bare address is a
+     * block of one; ALERTS_WEBHOOK_ALLOWED_CIDRS, comma-separated). The precise alternative to allowPrivateTargets.
+     */
+    allowedCidrs: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+    /** A DNS lookup of a webhook host that takes longer has failed: 503 `dns_unavailable` at creation, retried at delivery. */
+    resolveTimeoutMs: Ms(5_000, 100),
+  },
+  { additionalProperties: false, default: {} },
+)
+
 /** SMTP server for e-mail alerts. Unset url and host: e-mail deliveries fail at once with `smtp_not_configured`. */
 export const SmtpConfigSchema = Type.Object(
   {
@@ -271,6 +313,12 @@ export const ConfigSchema = Type.Object(
       {
         host: Type.String({ default: '127.0.0.1' }),
         port: Type.Integer({ minimum: 0, maximum: 65_535, default: 8080 }),
+        /**
+         * Reverse proxies (CIDR blocks or addresses; TRUSTED_PROXIES, comma-separated) whose `X-Forwarded-For` names
+         * the client for per-client limits (signup). Empty by default: the header is ignored, since any client can
+         * send it, and the connection's peer is the client. Behind a proxy, list it or every client shares its bucket.
+         */
+        trustedProxies: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
       },
       { additionalProperties: false },
     ),
@@ -330,6 +378,7 @@ export const ConfigSchema = Type.Object(
         /** new_pair: pairs first seen within this long of the deployment's first sighting are the initial catalog. */
         newPairSettleMs: Ms(600_000, 0),
         delivery: AlertDeliveryConfigSchema,
+        webhook: WebhookTargetConfigSchema,
         smtp: SmtpConfigSchema,
       },
       { additionalProperties: false, default: {} },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { JsonObject, OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './openapi.js'
 
 /**
@@ -292,3 +293,13 @@ table{border-collapse:collapse;width:100%;margin:6px 0 12px;font-size:13px}th,td
 .summary{font-weight:600}.meta,.media,small{color:var(--muted);font-size:13px}h4{margin:14px 0 4px}h5{margin:10px 0 4px;font-size:14px}
 @media (max-width:800px){body{display:block}nav{position:static;max-height:none;border-right:0}}
 `
+
+/**
+ * The page's Content-Security-Policy: nothing may load or run except the one inline stylesheet above, allowed by
+ * its hash rather than `'unsafe-inline'`, so even markup that slipped past escaping could neither run a script nor
+ * add a style; no framing (clickjacking), no forms, no `<base>`. The hash is of the exact text between the style
+ * tags, which is a constant.
+ */
+export const DOCS_CSP =
+  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS, 'utf8').digest('base64')}'; ` +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"

@@ -12,11 +12,14 @@ import { compileRequestValidator, type RequestValidator } from './validation.js'
 export interface RouteGuard {
   /** Request headers the guard reads (lowercase); HttpServer captures them with the route's own. */
   readonly headers: readonly string[]
+  /** The guard reads `ctx.remoteAddress` (a per-client limit), so HttpServer copies it. */
+  readonly remoteAddress?: boolean
   check(ctx: RequestContext): GuardOutcome | Promise<GuardOutcome>
 }
 
 export interface GuardPass {
-  readonly caller: Caller
+  /** The key's owner; undefined for guards that do not identify one (the signup throttle). */
+  readonly caller: Caller | undefined
   readonly headers: readonly (readonly [string, string])[]
 }
 
@@ -65,7 +68,7 @@ function toRouteDef(route: AnyRoute, validator: RequestValidator, guard: RouteGu
     return route.handler(result.input, ctx)
   }
   const handler = guard === undefined ? run : guarded(guard, run)
-  const def: RouteDef = { method: route.method, path: route.path, headers, handler }
+  const def: RouteDef = { method: route.method, path: route.path, headers, handler, remoteAddress: guard?.remoteAddress === true }
   return hasBody ? { ...def, body: true } : def
 }
 

@@ -26,6 +26,12 @@ export interface RequestContext {
   /** Raw body (routes with `body: true`), undefined when empty. */
   readonly body: Buffer | undefined
   /**
+   * The peer's IP address as uWS prints it (`127.0.0.1`, or full-form IPv6 such as
+   * `0000:0000:0000:0000:0000:ffff:7f00:0001` on a dual-stack socket), on routes that ask for it (`remoteAddress`);
+   * undefined elsewhere. It is read while the request callback runs: afterwards the response may be gone.
+   */
+  readonly remoteAddress?: string | undefined
+  /**
    * Owner of the request's API key on routes behind the key guard, which sets it (once, before the route runs;
    * register.ts). Mutable so the guard need not copy the context per request.
    */
@@ -43,6 +49,8 @@ export interface RouteDef {
   readonly headers?: readonly string[]
   /** Read the request body (up to `maxBodyBytes`). */
   readonly body?: boolean
+  /** Copy the peer's address into the context (a per-client rate limit needs it; most routes do not). */
+  readonly remoteAddress?: boolean
 }
 
 export interface HttpServerOptions {
@@ -74,6 +82,7 @@ export class HttpServer {
       .filter((s) => s.startsWith(':'))
       .map((s) => s.slice(1))
     const headerNames = def.headers ?? []
+    const wantsAddress = def.remoteAddress === true
     const handle = (res: HttpResponse, req: HttpRequest): void => {
       const startedAt = performance.now()
       // Rule 1: copy what the handler needs now; `req` is invalid once this callback returns.
@@ -91,10 +100,12 @@ export class HttpServer {
       const method = req.getMethod()
       const path = req.getUrl()
       const query = req.getQuery() ?? ''
+      // Also now: once the body is awaited, `res` may have been aborted and its socket freed.
+      const remoteAddress = wantsAddress ? ADDRESS_TEXT.decode(res.getRemoteAddressAsText()) : undefined
       // Literals with every field, not spreads: on this hot path an object spread costs ~1 µs (bench/auth.bench.ts)
       // and gives the context an unstable shape; `caller` is listed so setting it later keeps the shape.
-      if (def.body === true) this.#readBody(res, { method, path, query, params, headers }, def.handler, startedAt)
-      else this.#run(res, { method, path, query, params, headers, body: undefined, caller: undefined }, def.handler, startedAt)
+      if (def.body === true) this.#readBody(res, { method, path, query, params, headers, remoteAddress }, def.handler, startedAt)
+      else this.#run(res, { method, path, query, params, headers, body: undefined, remoteAddress, caller: undefined }, def.handler, startedAt)
     }
     this.app[def.method](def.path, handle)
     return this
@@ -175,7 +186,7 @@ export class HttpServer {
       const body = size === 0 ? undefined : Buffer.concat(chunks, size)
       let result: Reply | Promise<Reply>
       try {
-        result = handler({ method: base.method, path: base.path, query: base.query, params: base.params, headers: base.headers, body, caller: undefined })
+        result = handler({ method: base.method, path: base.path, query: base.query, params: base.params, headers: base.headers, body, remoteAddress: base.remoteAddress, caller: undefined })
       } catch (err) {
         this.#logUnexpected(err, base)
         this.#corked(res, replyForError(err), startedAt)
@@ -207,10 +218,18 @@ export class HttpServer {
     res.cork(() => this.#write(res, reply, startedAt))
   }
 
+  /**
+   * The one place a response is written. Every response says `nosniff`, so a browser never reinterprets a JSON body
+   * (which may echo client input) as HTML or script; an HTML reply that brings no Content-Security-Policy of its own
+   * gets one that allows nothing (a page that needs a resource must say so: see DOCS_CSP).
+   */
   #write(res: HttpResponse, reply: Reply, startedAt: number): void {
     res.writeStatus(statusLine(reply.status))
-    res.writeHeader('content-type', reply.contentType ?? JSON_CONTENT_TYPE)
+    const contentType = reply.contentType ?? JSON_CONTENT_TYPE
+    res.writeHeader('content-type', contentType)
+    res.writeHeader('x-content-type-options', 'nosniff')
     if (reply.headers !== undefined) for (const [k, v] of reply.headers) res.writeHeader(k, v)
+    if (contentType.startsWith('text/html') && !hasHeader(reply, 'content-security-policy')) res.writeHeader('content-security-policy', STRICT_CSP)
     res.end(reply.body)
     this.stats.observe(reply.status, (performance.now() - startedAt) / 1000)
   }
@@ -222,6 +241,14 @@ export class HttpServer {
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({})
+const ADDRESS_TEXT = new TextDecoder()
+
+/** For HTML replies that set no policy of their own: no resource of any kind, no framing, no forms. */
+const STRICT_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+function hasHeader(reply: Reply, name: string): boolean {
+  return reply.headers !== undefined && reply.headers.some(([k]) => k.toLowerCase() === name)
+}
 
 function decodeParam(raw: string): string {
   try {

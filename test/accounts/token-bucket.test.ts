@@ -19,6 +19,13 @@ test('Retry-After rounds up to whole seconds and is at least 1', () => {
   assert.equal(slow.retryAfterSeconds(9_500), 1)
 })
 
+test('Retry-After is not inflated by float dust (5 per minute, 11 s after empty: 1 s left)', () => {
+  const b = new TokenBucket({ perSecond: 5 / 60, burst: 1 }, 0)
+  assert.equal(b.take(0), 0)
+  assert.equal(b.retryAfterSeconds(0), 12)
+  assert.equal(b.retryAfterSeconds(11_000), 1)
+})
+
 test('a clock stepping backwards neither mints nor destroys tokens', () => {
   const b = new TokenBucket({ perSecond: 1, burst: 2 }, 10_000)
   b.take(10_000)

@@ -10,6 +10,7 @@ import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import type { Contract } from '../../src/sim/world/types.js'
 import { backends, type TestDb } from '../helpers/db.js'
 import { assertError, assertInvalid, request, type JsonResponse, type RequestOptions } from '../helpers/json-client.js'
+import { FakeResolver } from '../helpers/resolver.js'
 import { signUp, TEST_ANCHOR_MS, type TestService } from '../helpers/service.js'
 import { settle, waitFor } from '../helpers/wait.js'
 import { startSmtpReceiver, startWebhookReceiver, type ReceivedHook, type SmtpReceiver, type WebhookReceiver } from './receivers.js'
@@ -58,11 +59,13 @@ for (const backend of backends()) {
         alerts: {
           ...alerts,
           delivery: { backoffBaseMs: 1_000, backoffMaxMs: 4_000, maxAttempts: 3, pollMs: 500, shutdownGraceMs: 300, ...alerts.delivery },
+          // The webhook receiver is on loopback, which the default policy refuses.
+          webhook: { allowedCidrs: ['127.0.0.0/8'], ...alerts.webhook },
           smtp: { host: '127.0.0.1', port: smtp.port, from: 'Spread alerts <alerts@predmkt.test>', ...alerts.smtp },
         },
       }
       const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides })
-      app = await startApp({ config, log: silentLogger, clock, simulator: sim, db: store.db })
+      app = await startApp({ config, log: silentLogger, clock, simulator: sim, db: store.db, resolveHost: new FakeResolver().resolve })
       await waitFor(() => app.venues.venuep.ready && app.venues.venuek.ready, 15_000, 'both venues ready')
       await waitFor(() => app.spreads.pairCount > 10, 10_000, 'matched pairs')
     }

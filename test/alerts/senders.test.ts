@@ -5,9 +5,11 @@ import { after, before, describe, test } from 'node:test'
 import { SMTPServer } from 'smtp-server'
 import { EmailSender, SMTP_NOT_CONFIGURED, type SmtpSettings } from '../../src/alerts/email-sender.js'
 import { WebhookSender } from '../../src/alerts/webhook-sender.js'
+import { WebhookTargets, type HostResolver } from '../../src/alerts/webhook-target.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import type { ClaimedDelivery } from '../../src/store/alert-deliveries-repo.js'
 import { newSigningSecret } from '../../src/store/alert-rules-repo.js'
+import { FakeResolver } from '../helpers/resolver.js'
 
 /**
  * The two channels against real loopback servers: what counts as success, as a retryable failure and as a
@@ -65,7 +67,9 @@ describe('webhook sender', () => {
     server.closeAllConnections()
     server.close()
   })
-  const sender = new WebhookSender({ clock: new SimulatedClock(NOW), timeoutMs: 200 })
+  // The receiver is on loopback, which the default policy refuses: allowed here explicitly.
+  const targets = WebhookTargets.fromConfig({ allowPrivateTargets: false, allowedCidrs: ['127.0.0.0/8'], resolveTimeoutMs: 1_000 }, new FakeResolver().resolve)
+  const sender = new WebhookSender({ clock: new SimulatedClock(NOW), timeoutMs: 200, targets })
   const send = (path: string, signal = new AbortController().signal) => sender.send(delivery('webhook', `${base}${path}`), signal)
 
   test('2xx is delivered; other statuses, redirects, timeouts and refused connections are retryable failures', async () => {
@@ -85,6 +89,99 @@ describe('webhook sender', () => {
     abort.abort()
     const out = await pending
     assert.ok(!out.ok && out.error.startsWith('aborted'))
+  })
+})
+
+describe('webhook sender: the target is checked at every attempt and the connection goes only to the checked address', () => {
+  let port: number
+  const seen: { host: string | undefined; path: string }[] = []
+  const server = createServer((req, res) => {
+    seen.push({ host: req.headers.host, path: req.url ?? '' })
+    res.writeHead(204).end()
+  })
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as AddressInfo).port
+  })
+  after(() => {
+    server.closeAllConnections()
+    server.close()
+  })
+  const senderWith = (resolve: HostResolver, allowedCidrs: string[] = []) =>
+    new WebhookSender({ clock: new SimulatedClock(NOW), timeoutMs: 2_000, targets: WebhookTargets.fromConfig({ allowPrivateTargets: false, allowedCidrs, resolveTimeoutMs: 1_000 }, resolve) })
+  const signal = () => new AbortController().signal
+
+  test('a host that resolves to a private or loopback address now fails at once, permanently (target_not_allowed); nothing is sent', async () => {
+    seen.length = 0
+    const resolver = new FakeResolver().set('hooks.example.com', '10.0.0.7').set('rebound.example.com', '93.184.215.14', '127.0.0.1')
+    const sender = senderWith(resolver.resolve)
+    assert.deepEqual(await sender.send(delivery('webhook', 'https://hooks.example.com/spreads'), signal()), {
+      ok: false,
+      error: 'target_not_allowed: hooks.example.com resolves to a private address; webhooks are delivered only to public addresses',
+      responseStatus: null,
+      permanent: true,
+    })
+    assert.deepEqual(await sender.send(delivery('webhook', `http://rebound.example.com:${port}/ok`), signal()), {
+      ok: false,
+      error: 'target_not_allowed: rebound.example.com resolves to a loopback address; webhooks are delivered only to public addresses',
+      responseStatus: null,
+      permanent: true,
+    })
+    assert.deepEqual(await sender.send(delivery('webhook', `http://127.0.0.1:${port}/ok`), signal()), {
+      ok: false,
+      error: 'target_not_allowed: 127.0.0.1 is a loopback address; webhooks are delivered only to public addresses',
+      responseStatus: null,
+      permanent: true,
+    })
+    assert.deepEqual(seen, [], 'the receiver heard nothing')
+  })
+
+  test('a name that does not resolve, or a failed lookup, is retried like a network error', async () => {
+    const sender = senderWith(new FakeResolver().fail('flaky.example.com', 'EAI_AGAIN').resolve)
+    assert.deepEqual(await sender.send(delivery('webhook', 'https://gone.example.com/x'), signal()), {
+      ok: false,
+      error: 'dns: gone.example.com does not resolve to any address (ENOTFOUND)',
+      responseStatus: null,
+      permanent: false,
+    })
+    assert.deepEqual(await sender.send(delivery('webhook', 'https://flaky.example.com/x'), signal()), {
+      ok: false,
+      error: 'dns: the address of flaky.example.com could not be looked up (EAI_AGAIN)',
+      responseStatus: null,
+      permanent: false,
+    })
+  })
+
+  test('DNS rebinding loses: one lookup per attempt, and the request goes to the address that lookup gave', async () => {
+    seen.length = 0
+    // The first answer is the allowed loopback receiver; every later one is an address the policy refuses. Any
+    // second lookup (by the HTTP client, at connect time) would get the refused address, or real DNS: no answer.
+    const answers = ['127.0.0.1', '10.9.9.9']
+    const calls: string[] = []
+    const resolve: HostResolver = async (host) => {
+      calls.push(host)
+      return [{ address: answers[Math.min(calls.length - 1, 1)] as string, family: 4 }]
+    }
+    const sender = senderWith(resolve, ['127.0.0.0/8'])
+    assert.deepEqual(await sender.send(delivery('webhook', `http://rebind.example.com:${port}/hook`), signal()), { ok: true, responseStatus: 204 })
+    assert.deepEqual(calls, ['rebind.example.com'])
+    assert.deepEqual(seen, [{ host: `rebind.example.com:${port}`, path: '/hook' }], 'the Host header names the host; the socket went to the checked address')
+    // The next attempt looks again, gets the rebound answer, and is refused before connecting.
+    assert.deepEqual(await sender.send(delivery('webhook', `http://rebind.example.com:${port}/hook`), signal()), {
+      ok: false,
+      error: 'target_not_allowed: rebind.example.com resolves to a private address; webhooks are delivered only to public addresses',
+      responseStatus: null,
+      permanent: true,
+    })
+    assert.deepEqual(calls, ['rebind.example.com', 'rebind.example.com'])
+    assert.equal(seen.length, 1)
+  })
+
+  test('an allowed name with IPv4 and IPv6 addresses connects to one of them (localhost, allowed explicitly)', async () => {
+    seen.length = 0
+    const sender = senderWith(new FakeResolver().resolve, ['127.0.0.0/8', '::1'])
+    assert.deepEqual(await sender.send(delivery('webhook', `http://localhost:${port}/both`), signal()), { ok: true, responseStatus: 204 })
+    assert.deepEqual(seen, [{ host: `localhost:${port}`, path: '/both' }])
   })
 })
 

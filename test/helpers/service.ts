@@ -8,6 +8,7 @@ import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import type { PGliteDb } from '../../src/store/pglite-db.js'
 import { checkedLogger } from './checked-logger.js'
 import { freshPGlite } from './db.js'
+import { FakeResolver } from './resolver.js'
 import { waitFor } from './wait.js'
 
 /** Midday, 21 Nov 2026: every test world is laid out around the same instant. */
@@ -27,6 +28,8 @@ export interface TestService {
   readonly apiKey: string | undefined
   /** Headers for a raw fetch of a data endpoint (`X-API-Key`, when there is a key). */
   readonly authHeaders: Readonly<Record<string, string>>
+  /** How the service resolves webhook hosts (no real DNS in tests): set a host's answer before using it. */
+  readonly resolver: FakeResolver
   /** Moves simulated time by `ms` in `stepMs` steps, letting the engine trade and move books at each step. */
   advance(ms: number, stepMs?: number): void
   close(): Promise<void>
@@ -39,6 +42,8 @@ export interface TestServiceOptions {
   readonly venuekAuth?: boolean
   /** `key` (default): auth on, as in production, with a signed-up key; `off`: AUTH_REQUIRED=false. */
   readonly auth?: 'key' | 'off'
+  /** Webhook host resolution; a FakeResolver with its default hosts when absent. */
+  readonly resolver?: FakeResolver
 }
 
 /**
@@ -61,9 +66,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const db = await freshPGlite()
   // The service logs as in production (at debug level) into a sink that fails close() on an unreadable line.
   const logs = checkedLogger()
+  const resolver = options.resolver ?? new FakeResolver()
   let app: App
   try {
-    app = await startApp({ config, log: logs.log, clock, simulator: sim, db })
+    app = await startApp({ config, log: logs.log, clock, simulator: sim, db, resolveHost: resolver.resolve })
   } catch (err) {
     await sim.close()
     await db.close()
@@ -83,6 +89,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     db,
     apiKey,
     authHeaders: apiKey === undefined ? {} : { 'x-api-key': apiKey },
+    resolver,
     advance(ms: number, stepMs = 50) {
       for (let t = 0; t < ms; t += stepMs) {
         clock.increment(stepMs)

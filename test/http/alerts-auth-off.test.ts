@@ -34,6 +34,27 @@ test('alerts need only X-User-Id', async () => {
   assert.equal(rows[0]?.account_id, null)
 })
 
+test("an e-mail rule without target is 422: without keys there is no account address to default to", async () => {
+  const before = (await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM alert_rules')).rows[0]?.n
+  const r = await request(s, '/api/v2/alerts', {
+    headers: { 'x-user-id': 'local-user' },
+    body: { trigger_type: 'spread_threshold', threshold: 0.05, channel: 'email', scope: {} },
+    operationId: 'createAlert',
+  })
+  assert.equal(r.status, 422)
+  assert.deepEqual(r.body, {
+    detail: [
+      {
+        type: 'missing',
+        loc: ['body', 'target'],
+        msg: 'Field required: without API keys (AUTH_REQUIRED=false) there is no account address to send e-mail alerts to; give `target`',
+        input: null,
+      },
+    ],
+  })
+  assert.equal((await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM alert_rules')).rows[0]?.n, before)
+})
+
 test('key management still needs a key; signup still works', async () => {
   assertError(await request(s, '/api/v2/developers/api-keys'), 401, 'unauthorized')
   const key = await signUp(s.baseUrl, 'local@example.com')

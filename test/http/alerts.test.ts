@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { countRows, INJECTIONS } from '../store/scan.js'
 import { assertError, assertInvalid, request, type JsonResponse, type RequestOptions } from '../helpers/json-client.js'
 import { signUp, startTestService, type TestService } from '../helpers/service.js'
+import { startWebhookReceiver } from '../alerts/receivers.js'
 
 /**
  * Alert-rule CRUD through HTTP (auth on, in-memory PGlite): every rejection is a clear 4xx and leaves the
@@ -64,6 +65,45 @@ describe('alert rules', () => {
     assert.deepEqual([page.limit, page.offset], [2, 0])
   })
 
+  test("the spec's body (no target): an e-mail rule to the address of the key's account", async () => {
+    const r = await create({ trigger_type: 'spread_threshold', threshold: 0.05, channel: 'email', scope: {} }, { user: 'spec-user' })
+    assert.equal(r.status, 201, JSON.stringify(r.body))
+    const rule = r.body as unknown as Rule
+    assert.deepEqual(
+      { ...rule, id: '-', created_at: '-', updated_at: '-' },
+      {
+        id: '-',
+        user_id: 'spec-user',
+        trigger_type: 'spread_threshold',
+        threshold: 0.05,
+        channel: 'email',
+        target: 'test-suite@example.com',
+        scope: {},
+        cooldown_seconds: 300,
+        status: 'active',
+        created_at: '-',
+        updated_at: '-',
+      },
+    )
+    // Resolved at creation and stored: the rule reads back (and is delivered) with the address.
+    assert.deepEqual((await alerts(`/${rule.id}`, { user: 'spec-user', operationId: 'getAlert' })).body, rule)
+    const { rows } = await s.db.query<{ target: string }>('SELECT target FROM alert_rules WHERE id = $1', [rule.id])
+    assert.equal(rows[0]?.target, 'test-suite@example.com')
+    // Another account's key: its own address.
+    const otherKey = await signUp(s.baseUrl, 'Second.Desk@Example.com')
+    const other = await create({ trigger_type: 'new_pair', threshold: 0.1, channel: 'email' }, { user: 'spec-user', key: otherKey, operationId: 'createAlert' })
+    assert.equal(other.status, 201, JSON.stringify(other.body))
+    assert.equal((other.body as unknown as Rule).target, 'Second.Desk@Example.com')
+  })
+
+  test('a webhook rule without target is 422 at ["body","target"] and stores nothing', async () => {
+    const before = await countRows(s.db, 'alert_rules')
+    const r = await create({ trigger_type: 'spread_threshold', threshold: 0.05, channel: 'webhook', scope: {} })
+    assert.equal(r.status, 422)
+    assert.deepEqual(r.body, { detail: [{ type: 'missing', loc: ['body', 'target'], msg: 'Field required', input: null }] })
+    assert.equal(await countRows(s.db, 'alert_rules'), before)
+  })
+
   test('pause, resume, delete; afterwards 404; the status filter', async () => {
     const rule = (await create(VALID, { user: 'pauser' })).body as unknown as Rule
     const paused = await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'paused' }, user: 'pauser', operationId: 'updateAlert' })
@@ -116,7 +156,7 @@ describe('alert rules', () => {
     assertInvalid(await create(body({ channel: 'webhook', target: 'ops@example.com' })), [['body', 'target']])
     assertInvalid(await create(body({ channel: 'webhook', target: 'ftp://example.com/x' })), [['body', 'target']])
     assertInvalid(await create(body({ channel: 'webhook', target: 'javascript:alert(1)' })), [['body', 'target']])
-    assertInvalid(await create(body({ target: undefined })), [['body', 'target']])
+    assertInvalid(await create(body({ channel: 'webhook', target: undefined })), [['body', 'target']])
     assertInvalid(await create(body({ cooldown_seconds: 5 })), [['body', 'cooldown_seconds']])
     assertInvalid(await create(body({ cooldown_seconds: 1.5 })), [['body', 'cooldown_seconds']])
     assertInvalid(await create(body({ status: 'paused' })), [['body', 'status']])
@@ -129,6 +169,89 @@ describe('alert rules', () => {
     assertInvalid(await alerts('/not-a-uuid'), [['path', 'id']])
     assertInvalid(await alerts('?limit=500'), [['query', 'limit']])
     assert.equal(await countRows(s.db, 'alert_rules'), before, 'nothing stored')
+  })
+
+  test('webhook targets into our own network are 422 at ["body","target"] with the default config, and nothing is stored', async () => {
+    s.resolver.set('metadata.google.internal', '169.254.169.254').set('split.example.com', '93.184.215.14', '10.1.2.3').set('db.internal.example.com', '::ffff:127.0.0.1')
+    const before = await countRows(s.db, 'alert_rules')
+    const cases: [string, string][] = [
+      ['http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a cloud metadata address'],
+      ['http://127.0.0.1:5432/', '127.0.0.1 is a loopback address'],
+      ['http://10.0.0.1/', '10.0.0.1 is a private address'],
+      ['http://172.20.0.1/', '172.20.0.1 is a private address'],
+      ['http://192.168.1.10/hook', '192.168.1.10 is a private address'],
+      ['http://100.64.0.1/', '100.64.0.1 is a shared (carrier-grade NAT) address'],
+      ['http://0.0.0.0:8080/', '0.0.0.0 is a unspecified ("this network") address'],
+      ['http://224.0.0.251/', '224.0.0.251 is a multicast address'],
+      ['http://255.255.255.255/', '255.255.255.255 is a broadcast address'],
+      ['http://240.0.0.1/', '240.0.0.1 is a reserved address'],
+      ['http://2130706433/', '127.0.0.1 is a loopback address'],
+      ['http://0x7f000001/', '127.0.0.1 is a loopback address'],
+      ['http://0177.0.0.01/', '127.0.0.1 is a loopback address'],
+      ['http://[::1]/', '::1 is a loopback address'],
+      ['http://[::ffff:127.0.0.1]:8080/', '::ffff:7f00:1 is a loopback address'],
+      ['http://[fd00::5]/', 'fd00::5 is a unique-local (private) address'],
+      ['http://[fe80::1]/', 'fe80::1 is a link-local address'],
+      ['http://localhost:8080/', 'localhost resolves to a loopback address'],
+      ['http://metadata.google.internal/computeMetadata/v1/', 'metadata.google.internal resolves to a cloud metadata address'],
+      ['https://split.example.com/hook', 'split.example.com resolves to a private address'],
+      ['https://db.internal.example.com/hook', 'db.internal.example.com resolves to a loopback address'],
+    ]
+    for (const [target, reason] of cases) {
+      const error = `${reason}; webhooks are delivered only to public addresses`
+      const r = await create({ ...VALID, channel: 'webhook', target }, { operationId: 'createAlert' })
+      assert.equal(r.status, 422, target)
+      assert.deepEqual(r.body, { detail: [{ type: 'value_error', loc: ['body', 'target'], msg: `Value error, ${error}`, input: target, ctx: { error } }] }, target)
+    }
+    const nowhere = await create({ ...VALID, channel: 'webhook', target: 'https://nowhere.example.com/hook' })
+    const error = 'nowhere.example.com does not resolve to any address (ENOTFOUND)'
+    assert.deepEqual([nowhere.status, nowhere.body], [422, { detail: [{ type: 'value_error', loc: ['body', 'target'], msg: `Value error, ${error}`, input: 'https://nowhere.example.com/hook', ctx: { error } }] }])
+    assert.equal(await countRows(s.db, 'alert_rules'), before, 'nothing stored')
+  })
+
+  test('a DNS failure at creation is 503 dns_unavailable with Retry-After, and stores nothing', async () => {
+    s.resolver.fail('flaky.example.com', 'EAI_AGAIN')
+    const before = await countRows(s.db, 'alert_rules')
+    const r = await create({ ...VALID, channel: 'webhook', target: 'https://flaky.example.com/hook' }, { operationId: 'createAlert' })
+    assert.equal(r.status, 503)
+    assert.deepEqual(r.body, { detail: 'The webhook host could not be checked: the address of flaky.example.com could not be looked up (EAI_AGAIN); retry shortly.', code: 'dns_unavailable' })
+    assert.equal(r.headers.get('retry-after'), '5')
+    assert.equal(await countRows(s.db, 'alert_rules'), before)
+  })
+
+  test('checked again at delivery: a host that now resolves into our network fails the delivery at once (target_not_allowed), nothing is sent', async () => {
+    const receiver = await startWebhookReceiver()
+    try {
+      const port = new URL(receiver.url).port
+      s.resolver.set('rebind.example.com', '93.184.215.14')
+      const created = await create({ ...VALID, channel: 'webhook', target: `http://rebind.example.com:${port}/hooks` }, { user: 'rebinder', operationId: 'createAlert' })
+      assert.equal(created.status, 201, JSON.stringify(created.body))
+      const id = (created.body as unknown as Rule).id
+      // The name now points at our own loopback, where a receiver listens.
+      s.resolver.set('rebind.example.com', '127.0.0.1')
+      const queued = await alerts(`/${id}/test`, { method: 'POST', user: 'rebinder', operationId: 'testAlert' })
+      assert.equal(queued.status, 202, JSON.stringify(queued.body))
+      const deliveryId = (queued.body as { id: string }).id
+      // sendTest woke the worker before answering: idle() returns once the attempt is recorded.
+      await s.app.alerts.worker.idle()
+      const log = (await alerts(`/${id}/deliveries`, { user: 'rebinder', operationId: 'listAlertDeliveries' })).body as { deliveries: Record<string, unknown>[] }
+      const d = log.deliveries[0] as Record<string, unknown>
+      assert.deepEqual(
+        { id: d.id, status: d.status, attempts: d.attempts, last_error: d.last_error, response_status: d.response_status, next_attempt_at: d.next_attempt_at, delivered_at: d.delivered_at },
+        {
+          id: deliveryId,
+          status: 'failed',
+          attempts: 1,
+          last_error: 'target_not_allowed: rebind.example.com resolves to a loopback address; webhooks are delivered only to public addresses',
+          response_status: null,
+          next_attempt_at: null,
+          delivered_at: null,
+        },
+      )
+      assert.deepEqual(receiver.requests, [], 'the loopback receiver heard nothing')
+    } finally {
+      await receiver.close()
+    }
   })
 
   test('SQL injection attempts in target and scope are stored verbatim', async () => {

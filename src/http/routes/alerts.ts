@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
 import { AppError } from '../../core/errors.js'
 import { isoNoZone } from '../../core/time.js'
+import type { WebhookTargets } from '../../alerts/webhook-target.js'
 import type { AlertRule, AlertRuleRepository, AlertScope, RuleOwner } from '../../store/alert-rules-repo.js'
-import { json, type Reply } from '../reply.js'
+import { errorReply, json, type Reply } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { ErrorBody, Limit, Offset, StringEnum } from '../schemas/common.js'
 import {
@@ -28,6 +29,15 @@ import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
  * send mail and webhooks on their behalf. With AUTH_REQUIRED=false the user id alone scopes the rules (local use).
  * Another owner's rule is a 404, never a 403: its existence is not disclosed.
  *
+ * An e-mail rule created without `target` (the spec's body has none) mails the account that owns the key. The
+ * address is resolved here, at creation, stored in the rule and echoed in the response, so the user sees where
+ * alerts will go and the delivery path never has to look an account up (an account's address never changes:
+ * signing up again with it updates only company and use case).
+ *
+ * A webhook URL must lead to a public address (alerts/webhook-target.ts; the operator can allow others): its
+ * host is resolved here and every address checked, so a URL into our own network is a 422 at creation rather
+ * than a delivery that fails later. The check is repeated before every delivery, since DNS can change.
+ *
  * Evaluation and delivery are src/alerts/ (they read rules through AlertRuleRepository); the delivery log, test
  * deliveries and signing-secret rotation are routes/alert-deliveries.ts.
  */
@@ -36,6 +46,10 @@ export interface AlertRouteDeps {
   readonly clock: Clock
   readonly maxRulesPerUser: number
   readonly defaultCooldownSeconds: number
+  /** The e-mail address of a developer account (the default `target` of its e-mail rules); undefined if it is gone. */
+  readonly accountEmail: (accountId: string) => Promise<string | undefined>
+  /** Where webhooks may go (policy and resolver), the same check the delivery worker makes. */
+  readonly webhookTargets: WebhookTargets
 }
 
 const TAGS = ['alerts']
@@ -47,6 +61,13 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
     accountId: ctx.caller?.accountId ?? null,
     userId: headers['x-user-id'],
   })
+  /** The address of the key's account; undefined without a key (AUTH_REQUIRED=false). */
+  const accountAddress = async (ctx: RequestContext): Promise<string | undefined> => {
+    if (ctx.caller === undefined) return undefined
+    const email = await deps.accountEmail(ctx.caller.accountId)
+    if (email === undefined) throw new AppError(401, 'unauthorized', 'The account of this key no longer exists.')
+    return email
+  }
   const found = (rule: AlertRule | undefined): AlertRule => {
     if (rule === undefined) throw new AppError(404, 'not_found', 'No such alert rule for this user.')
     return rule
@@ -58,7 +79,8 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       operationId: 'createAlert',
       summary: 'Create an alert rule',
       description:
-        'Stores an active rule that turns spread signals into deliveries (`channel` with its `target`). `scope` narrows which spreads it watches ' +
+        'Stores an active rule that turns spread signals into deliveries (`channel` with its `target`; an e-mail rule without `target` ' +
+        'mails the address of the account that owns the API key). `scope` narrows which spreads it watches ' +
         '(`{}` or absent: all). Anything invalid is 422 and nothing is stored. A webhook rule\'s response carries its `signing_secret`, shown only ' +
         'here: every webhook POST is signed with it (`X-Alert-Timestamp`, `X-Alert-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`).',
       tags: TAGS,
@@ -67,14 +89,32 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       responses: {
         201: { description: 'Rule created (`status: "active"`), with `signing_secret` for a webhook rule.', schema: CreatedAlertRuleSchema },
         409: { description: 'The user already has the maximum number of rules (`conflict`).', schema: ErrorBody },
-        422: VALIDATION_RESPONSE,
+        422: {
+          ...VALIDATION_RESPONSE,
+          description:
+            'Invalid parameters (one entry per problem), including a webhook `target` whose host is, or resolves to, a non-public address, ' +
+            'or does not resolve at all (`value_error` at `["body","target"]`).',
+        },
+        503: {
+          description:
+            'The webhook host could not be looked up right now (`dns_unavailable`, with `Retry-After`), or API keys cannot be checked (`auth_unavailable`).',
+          schema: ErrorBody,
+          headers: { 'Retry-After': 'Seconds.' },
+        },
       },
       handler: async ({ headers, body }, ctx): Promise<Reply> => {
+        // The schema requires `target` for webhooks; only an e-mail rule arrives without one.
+        const target = body.target ?? (await accountAddress(ctx))
+        if (target === undefined) return NO_ACCOUNT_ADDRESS
+        if (body.channel === 'webhook') {
+          const refused = await webhookRefusal(deps.webhookTargets, target)
+          if (refused !== undefined) return refused
+        }
         const input = {
           triggerType: body.trigger_type,
           threshold: body.threshold,
           channel: body.channel,
-          target: body.target,
+          target,
           scope: (body.scope ?? {}) as AlertScope,
           cooldownSeconds: body.cooldown_seconds ?? deps.defaultCooldownSeconds,
         }
@@ -146,6 +186,28 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
     }),
   ]
 }
+
+/** The reply refusing a webhook target, or undefined when it may be used. */
+async function webhookRefusal(targets: WebhookTargets, target: string): Promise<Reply | undefined> {
+  const check = await targets.check(target)
+  if (check.ok) return undefined
+  if (check.kind === 'dns_failed') {
+    return errorReply(503, 'dns_unavailable', `The webhook host could not be checked: ${check.reason}; retry shortly.`, undefined, [['retry-after', '5']])
+  }
+  return json(422, { detail: [{ type: 'value_error', loc: ['body', 'target'], msg: `Value error, ${check.reason}`, input: target, ctx: { error: check.reason } }] })
+}
+
+/** With AUTH_REQUIRED=false a request has no account, so an e-mail rule has no address to default to. */
+const NO_ACCOUNT_ADDRESS = json(422, {
+  detail: [
+    {
+      type: 'missing',
+      loc: ['body', 'target'],
+      msg: 'Field required: without API keys (AUTH_REQUIRED=false) there is no account address to send e-mail alerts to; give `target`',
+      input: null,
+    },
+  ],
+})
 
 export function ruleJson(r: AlertRule): Record<string, unknown> {
   return {

@@ -38,6 +38,9 @@ const EXISTING_ACCOUNT =
   'An account with this e-mail address exists: company and use case were updated. ' +
   'No key is returned; create more keys with POST /api/v2/developers/api-keys.'
 
+/** The public signup, throttled per client address instead of per key (http/signup-guard.ts, wired in app.ts). */
+export const SIGNUP_OPERATION = 'signup'
+
 /** Operations that always need a key, whatever `auth.required` says (they act on the key's account). */
 export const ACCOUNT_OPERATIONS: ReadonlySet<string> = new Set(['createApiKey', 'listApiKeys', 'revokeApiKey', 'getDeveloperUsage'])
 /** Keyed operations that do not take a rate-limit token. */
@@ -49,12 +52,14 @@ export function developerRoutes(deps: DeveloperRouteDeps): AnyRoute[] {
     defineRoute({
       method: 'post',
       path: '/api/v2/developers/signup',
-      operationId: 'signup',
+      operationId: SIGNUP_OPERATION,
       summary: 'Create (or update) a developer account',
       description:
         'A new e-mail address (compared case-insensitively) creates the account and its first key, returned once as `api_key` (201). ' +
         'A known address updates company and use case and returns no key (200, `api_key: null`); ' +
-        'more keys come from `POST /api/v2/developers/api-keys`.',
+        'more keys come from `POST /api/v2/developers/api-keys`. ' +
+        'Limited per client address (IPv4 address or IPv6 /64): bursts of 10, then 5 per minute by default (`auth.signupRateLimit`); ' +
+        'every attempt counts, invalid ones included.',
       tags: TAGS,
       public: true,
       body: SignupBody,
@@ -62,6 +67,11 @@ export function developerRoutes(deps: DeveloperRouteDeps): AnyRoute[] {
         200: { description: 'Existing account updated; no key returned.', schema: SignupUpdatedBody },
         201: { description: 'Account created; `api_key` is shown this once.', schema: SignupCreatedBody },
         422: VALIDATION_RESPONSE,
+        429: {
+          description: 'Too many signups from this client address (`rate_limited`, with `retry_after_seconds`); `Retry-After` says when to retry.',
+          schema: ErrorBody,
+          headers: { 'Retry-After': 'Seconds until a signup from this address will be accepted.' },
+        },
       },
       handler: async ({ body }): Promise<Reply> => {
         const out = await developers.signup({ email: body.email, company: body.company, useCase: body.use_case })

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { renderDocs } from '../docs-page.js'
+import { DOCS_CSP, renderDocs } from '../docs-page.js'
 import type { OpenApiDocument } from '../openapi.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 
@@ -44,14 +44,14 @@ export function metaRoutes(getOpenApi: () => object): AnyRoute[] {
         status: 200,
         body: (html ??= renderDocs(getOpenApi() as OpenApiDocument)),
         contentType: 'text/html; charset=utf-8',
-        // The page needs nothing but its inline CSS; forbidding the rest makes any escaping slip harmless.
+        // The page needs nothing but its inline CSS (allowed by hash); forbidding the rest makes any escaping slip harmless.
         headers: DOCS_HEADERS,
       }),
     }),
   ]
 }
 
-const DOCS_HEADERS = [['content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"]] as const
+const DOCS_HEADERS = [['content-security-policy', DOCS_CSP]] as const
 
 const OpenApiShape = Type.Object(
   {

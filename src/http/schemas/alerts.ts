@@ -5,7 +5,9 @@ import { StringEnum } from './common.js'
 /**
  * Alert-rule bodies (spec 4.5 `POST /api/v2/alerts`; what the spec leaves open is ours and published in OpenAPI).
  * Unknown fields, unknown scope keys, unknown trigger types and channels are 422, and so is a `target` that does
- * not fit its channel (an e-mail address for `email`, an http(s) URL for `webhook`).
+ * not fit its channel (an e-mail address for `email`, an http(s) URL for `webhook`). The spec's body has no
+ * `target`, so it is optional for `email` (the route fills in the account's address) and required for `webhook`
+ * (there is no URL to default to). Where a webhook URL may lead is checked by the route (it needs DNS).
  */
 export const USER_ID_MAX = 128
 export const TARGET_MAX = 2_048
@@ -54,9 +56,10 @@ export const ScopeSchema = Type.Object(
   { additionalProperties: false, description: 'Which spreads the rule watches; every key is optional, `{}` watches all. No other keys.' },
 )
 
-/** `if channel is <channel> then target must match <target>`, for the body's allOf. */
-function targetFor(channel: string, target: object): object {
-  return { if: { type: 'object', properties: { channel: { const: channel } }, required: ['channel'] }, then: { type: 'object', properties: { target } } }
+/** `if channel is <channel> then target must match <target>` (and be present when `required`), for the body's allOf. */
+function targetFor(channel: string, target: object, required: boolean): object {
+  const then = required ? { type: 'object', properties: { target }, required: ['target'] } : { type: 'object', properties: { target } }
+  return { if: { type: 'object', properties: { channel: { const: channel } }, required: ['channel'] }, then }
 }
 
 const EmailTarget = { type: 'string', format: 'email', maxLength: 254 }
@@ -67,11 +70,18 @@ export const CreateAlertBody = Type.Object(
     trigger_type: TriggerTypeSchema,
     threshold: Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Probability-point difference, in (0, 1]: 0.05 is 5 points.' }),
     channel: StringEnum(CHANNELS, { description: 'Delivery channel.' }),
-    target: Type.String({
-      minLength: 3,
-      maxLength: TARGET_MAX,
-      description: 'Where to deliver: an e-mail address for `email`, an http(s) URL for `webhook`.',
-    }),
+    target: Type.Optional(
+      Type.String({
+        minLength: 3,
+        maxLength: TARGET_MAX,
+        description:
+          'Where to deliver. `email`: an e-mail address; optional: without it the rule mails the address of the developer account that owns ' +
+          'the API key (resolved when the rule is created, stored in the rule and echoed as `target`; with AUTH_REQUIRED=false there is no ' +
+          'account, so it is required: 422). `webhook`: required, an http(s) URL whose host is a public address: a host that is, or ' +
+          'resolves to, a loopback, private, link-local, shared (100.64/10), unique-local, unspecified, multicast, broadcast, reserved or ' +
+          'cloud-metadata address is 422 (unless the operator allows it), and the host is checked again before every delivery.',
+      }),
+    ),
     scope: Type.Optional(ScopeSchema),
     cooldown_seconds: Type.Optional(
       Type.Integer({
@@ -87,8 +97,8 @@ export const CreateAlertBody = Type.Object(
     additionalProperties: false,
     // The target must fit the channel (reported at ["body","target"]).
     allOf: [
-      targetFor('email', EmailTarget),
-      targetFor('webhook', WebhookTarget),
+      targetFor('email', EmailTarget, false),
+      targetFor('webhook', WebhookTarget, true),
     ],
   },
 )
@@ -107,7 +117,7 @@ export const AlertRuleSchema = Type.Object(
     trigger_type: TriggerTypeSchema,
     threshold: Type.Number(),
     channel: StringEnum(CHANNELS),
-    target: Type.String(),
+    target: Type.String({ description: 'The e-mail address (for a rule created without `target`: the account\'s address) or webhook URL.' }),
     scope: ScopeSchema,
     cooldown_seconds: Type.Integer(),
     status: StringEnum(RULE_STATES, { description: '`active` on creation.' }),
