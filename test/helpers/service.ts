@@ -6,8 +6,8 @@ import { silentLogger } from '../../src/core/logger.js'
 import { MICROS_PER_UNIT } from '../../src/core/numbers.js'
 import type { LevelMicros } from '../../src/book/order-book.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
-import type { PGliteDb } from '../../src/store/pglite-db.js'
-import { freshPGlite } from './db.js'
+import type { Db } from '../../src/store/db.js'
+import { freshPGlite, type Backend } from './db.js'
 import { waitFor } from './wait.js'
 
 /** Midday, 21 Nov 2026: every test world is laid out around the same instant. */
@@ -18,8 +18,8 @@ export interface TestService {
   readonly app: App
   readonly clock: SimulatedClock
   readonly baseUrl: string
-  /** The service's store: an in-memory PGlite, migrated, closed with the service. */
-  readonly db: PGliteDb
+  /** The service's store: an in-memory PGlite (or the `backend` asked for), migrated, closed with the service. */
+  readonly db: Db
   /**
    * A key of a developer account signed up at start (`auth: 'key'`, the default), which `call()` in api.ts sends;
    * undefined with `auth: 'off'` (AUTH_REQUIRED=false).
@@ -39,6 +39,8 @@ export interface TestServiceOptions {
   readonly venuekAuth?: boolean
   /** `key` (default): auth on, as in production, with a signed-up key; `off`: AUTH_REQUIRED=false. */
   readonly auth?: 'key' | 'off'
+  /** The store's backend (helpers/db.ts); an in-memory PGlite when absent. */
+  readonly backend?: Backend
 }
 
 /**
@@ -58,13 +60,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     anchorMs: TEST_ANCHOR_MS,
     startEngine: false,
   })
-  const db = await freshPGlite()
+  const store = options.backend === undefined ? await freshPGlite().then((db) => ({ db, dispose: () => db.close() })) : await options.backend.open()
+  const db = store.db
   let app: App
   try {
     app = await startApp({ config, log: silentLogger, clock, simulator: sim, db })
   } catch (err) {
     await sim.close()
-    await db.close()
+    await store.dispose()
     throw err
   }
   const baseUrl = `http://127.0.0.1:${app.port}`
@@ -90,7 +93,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async close() {
       await app.close()
       await sim.close()
-      await db.close()
+      await store.dispose()
     },
   }
 }
