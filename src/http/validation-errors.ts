@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv'
+import { echo, shorten } from './validation-echo.js'
 
 /**
  * Ajv errors → FastAPI/pydantic v2 error entries. The original service answered 422 with pydantic's
@@ -25,6 +26,7 @@ export type ErrorSource =
     }
   | { readonly location: 'body'; readonly body: unknown; readonly order: readonly string[] }
 
+/** One entry; what it echoes of the request (`input`, keys in `loc`) is shortened (validation-echo.ts). */
 export function issue(
   type: string,
   loc: readonly (string | number)[],
@@ -32,7 +34,8 @@ export function issue(
   input: unknown,
   ctx?: Readonly<Record<string, unknown>>,
 ): ValidationIssue {
-  return ctx === undefined ? { type, loc, msg, input } : { type, loc, msg, input, ctx }
+  const at = loc.map((s) => (typeof s === 'string' ? shorten(s) : s))
+  return ctx === undefined ? { type, loc: at, msg, input: echo(input) } : { type, loc: at, msg, input: echo(input), ctx }
 }
 
 interface Candidate {
@@ -43,10 +46,11 @@ interface Candidate {
 
 /**
  * Maps one validator's errors. Result: one entry per field (`loc`), the most basic problem first (type before
- * bounds), ordered by the schema's property order, then Ajv's order.
+ * bounds), ordered by the schema's property order, then Ajv's order. `found` are problems the caller found
+ * itself (unstorable text): they win over Ajv's at the same `loc`.
  */
-export function mapAjvErrors(errors: readonly ErrorObject[], source: ErrorSource): ValidationIssue[] {
-  const candidates: Candidate[] = []
+export function mapAjvErrors(errors: readonly ErrorObject[], source: ErrorSource, found: readonly ValidationIssue[] = []): ValidationIssue[] {
+  const candidates: Candidate[] = found.map((i) => ({ issue: i, rank: FOUND_RANK }))
   for (const e of collapseUnions(errors)) {
     const c = toCandidate(e, source)
     if (c !== undefined) candidates.push(c)
@@ -147,6 +151,8 @@ interface Description {
   readonly rank: number
 }
 
+/** Text the store cannot hold is the first thing to fix, whatever else the schema says about the field. */
+const FOUND_RANK = -1
 /** A literal choice is reported even when the type is also wrong: pydantic says `literal_error` for 7 vs 'a' | 'b'. */
 const LITERAL_RANK = 0
 const TYPE_RANK = 1

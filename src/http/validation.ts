@@ -1,17 +1,24 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { TSchema } from '@sinclair/typebox'
+import { integerBoundProblems } from './integer-bounds.js'
+import { codePointOffset, MAX_JSON_DEPTH, tooDeepAt } from './json-depth.js'
 import { findJsonError } from './json-error.js'
 import { coercerFor, type Coerce } from './param-coerce.js'
 import { parseQuery } from './query.js'
 import type { AnyRoute } from './route.js'
 import { CSV_KEYWORD } from './schemas/common.js'
+import { bodyTextIssues, textIssue, textProblem } from './unstorable-text.js'
 import { issue, mapAjvErrors, type ValidationIssue } from './validation-errors.js'
 
 /**
  * Request validation: the one Ajv instance of the process, and per route a validator compiled once at
  * registration (nothing is compiled per request). Invalid input yields FastAPI/pydantic-style entries
  * (validation-errors.ts); valid input is coerced, defaulted and CSV-split, ready for the handler.
+ *
+ * Besides the schemas, every request is held to what the store and the process can take, whatever the route:
+ * a JSON body at most MAX_JSON_DEPTH levels deep (json-depth.ts, checked before parsing), no NUL or unpaired
+ * surrogate in any text (unstorable-text.ts), and integers bounded in every schema (integer-bounds.ts, at boot).
  *
  * Ajv options, and why:
  * - `allErrors: true`: the 422 contract is one entry per problem, so a client fixes everything in one round
@@ -85,6 +92,8 @@ export function compileRequestValidator(route: AnyRoute): RequestValidator {
     const headers = route.headers === undefined ? undefined : compileParams('header', route.headers)
     const body = route.body === undefined ? undefined : compileBody(route.body)
     for (const h of headers?.names ?? []) if (h !== h.toLowerCase()) throw new Error(`header "${h}" must be declared in lowercase`)
+    const unbounded = [route.params, route.query, route.headers, route.body].flatMap((s) => (s === undefined ? [] : integerBoundProblems(s)))
+    if (unbounded.length > 0) throw new Error(unbounded.join('; '))
     const validate = (req: RawRequest): ValidationResult => run(req, path, query, headers, body)
     return {
       headerNames: headers?.names ?? [],
@@ -169,7 +178,11 @@ function run(req: RawRequest, path?: ParamsValidator, query?: ParamsValidator, h
   const h = headers === undefined ? {} : checkParams(headers, (n) => own(req.headers, n), issues)
   if (body !== undefined) {
     if (req.body === undefined) issues.push(issue('missing', ['body'], 'Field required', null))
-    else if (!body.check(bodyValue)) issues.push(...mapAjvErrors(body.check.errors ?? [], { location: 'body', body: bodyValue, order: body.order }))
+    else {
+      const text = bodyTextIssues(bodyValue)
+      const valid = body.check(bodyValue)
+      if (!valid || text.length > 0) issues.push(...mapAjvErrors(valid ? [] : (body.check.errors ?? []), { location: 'body', body: bodyValue, order: body.order }, text))
+    }
   }
   if (issues.length > 0) return { ok: false, issues }
   return { ok: true, input: { query: q, params, headers: h, body: bodyValue } }
@@ -178,15 +191,19 @@ function run(req: RawRequest, path?: ParamsValidator, query?: ParamsValidator, h
 function checkParams(v: ParamsValidator, get: (name: string) => string | undefined, issues: ValidationIssue[]): Record<string, unknown> {
   const data: Record<string, unknown> = {}
   const raw: Record<string, string | undefined> = {}
+  let text: ValidationIssue[] | undefined
   for (const name of v.names) {
     const value = get(name)
     if (value === undefined) continue
     raw[name] = value
+    const problem = textProblem(value)
+    if (problem !== undefined) (text ??= []).push(textIssue([v.location, name], problem, value))
     const coerce = v.coerce.get(name)
     data[name] = coerce === undefined ? value : coerce(value)
   }
-  if (!v.check(data)) {
-    issues.push(...mapAjvErrors(v.check.errors ?? [], { location: v.location, raw, order: v.names }))
+  const valid = v.check(data)
+  if (!valid || text !== undefined) {
+    issues.push(...mapAjvErrors(valid ? [] : (v.check.errors ?? []), { location: v.location, raw, order: v.names }, text))
     return data
   }
   for (const name of v.csv) {
@@ -208,7 +225,10 @@ export function splitCsv(value: string): string[] {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
-/** JSON body → value, or the `json_invalid` entry FastAPI gives (`input` is `{}` there too). */
+/**
+ * JSON body → value, or the `json_invalid` entry FastAPI gives (`input` is `{}` there too). A body nested deeper
+ * than MAX_JSON_DEPTH is refused the same way, before JSON.parse, at the bracket that went too deep.
+ */
 function parseBody(body: Buffer | undefined): { value: unknown } | { issue: ValidationIssue } {
   if (body === undefined) return { value: undefined }
   let text: string
@@ -216,6 +236,11 @@ function parseBody(body: Buffer | undefined): { value: unknown } | { issue: Vali
     text = UTF8.decode(body)
   } catch {
     return { issue: issue('json_invalid', ['body', 0], 'JSON decode error', {}, { error: 'Invalid UTF-8' }) }
+  }
+  const deep = tooDeepAt(body)
+  if (deep !== -1) {
+    const error = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`
+    return { issue: issue('json_invalid', ['body', codePointOffset(body, deep)], 'JSON decode error', {}, { error }) }
   }
   try {
     return { value: JSON.parse(text) }

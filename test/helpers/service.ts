@@ -5,9 +5,9 @@ import { SimulatedClock } from '../../src/core/clock.js'
 import { MICROS_PER_UNIT } from '../../src/core/numbers.js'
 import type { LevelMicros } from '../../src/book/order-book.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
-import type { PGliteDb } from '../../src/store/pglite-db.js'
+import type { Db } from '../../src/store/db.js'
 import { checkedLogger } from './checked-logger.js'
-import { freshPGlite } from './db.js'
+import { freshPGlite, type Backend } from './db.js'
 import { FakeResolver } from './resolver.js'
 import { waitFor } from './wait.js'
 
@@ -19,8 +19,8 @@ export interface TestService {
   readonly app: App
   readonly clock: SimulatedClock
   readonly baseUrl: string
-  /** The service's store: an in-memory PGlite, migrated, closed with the service. */
-  readonly db: PGliteDb
+  /** The service's store: an in-memory PGlite (or the `backend` asked for), migrated, closed with the service. */
+  readonly db: Db
   /**
    * A key of a developer account signed up at start (`auth: 'key'`, the default), which `call()` in api.ts sends;
    * undefined with `auth: 'off'` (AUTH_REQUIRED=false).
@@ -44,6 +44,8 @@ export interface TestServiceOptions {
   readonly auth?: 'key' | 'off'
   /** Webhook host resolution; a FakeResolver with its default hosts when absent. */
   readonly resolver?: FakeResolver
+  /** The store's backend (helpers/db.ts); an in-memory PGlite when absent. */
+  readonly backend?: Backend
 }
 
 /**
@@ -63,7 +65,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     anchorMs: TEST_ANCHOR_MS,
     startEngine: false,
   })
-  const db = await freshPGlite()
+  const store = options.backend === undefined ? await freshPGlite().then((db) => ({ db, dispose: () => db.close() })) : await options.backend.open()
+  const db = store.db
   // The service logs as in production (at debug level) into a sink that fails close() on an unreadable line.
   const logs = checkedLogger()
   const resolver = options.resolver ?? new FakeResolver()
@@ -72,7 +75,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     app = await startApp({ config, log: logs.log, clock, simulator: sim, db, resolveHost: resolver.resolve })
   } catch (err) {
     await sim.close()
-    await db.close()
+    await store.dispose()
     throw err
   }
   const baseUrl = `http://127.0.0.1:${app.port}`
@@ -99,7 +102,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async close() {
       await app.close()
       await sim.close()
-      await db.close()
+      await store.dispose()
       const bad = logs.problems()
       if (bad.length > 0) throw new Error(`${bad.length} of ${logs.lines()} log lines a machine cannot read:\n${bad.slice(0, 10).join('\n')}`)
     },

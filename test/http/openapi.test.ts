@@ -7,7 +7,7 @@ import { registerRoutes } from '../../src/http/register.js'
 import { json } from '../../src/http/reply.js'
 import { defineRoute, type AnyRoute } from '../../src/http/route.js'
 import { metaRoutes } from '../../src/http/routes/meta.js'
-import { Csv, ErrorBody, Limit, Offset, Order, StatusFilter, StringEnum } from '../../src/http/schemas/common.js'
+import { Csv, ErrorBody, Limit, Offset, OFFSET_MAX, Order, StatusFilter, StringEnum, ValidationErrorBody } from '../../src/http/schemas/common.js'
 import { HttpServer } from '../../src/http/server.js'
 
 /** The published description must say exactly what the validators enforce; the docs page must show all of it safely. */
@@ -105,7 +105,7 @@ describe('the document', () => {
       },
       { name: 'sort', in: 'query', required: false, schema: { default: 'volume', type: 'string', enum: ['volume', 'end_time'] } },
       { name: 'limit', in: 'query', required: false, description: 'Maximum number of items to return.', schema: { minimum: 1, maximum: 100, default: 25, type: 'integer' } },
-      { name: 'offset', in: 'query', required: false, description: 'Number of items to skip.', schema: { minimum: 0, default: 0, type: 'integer' } },
+      { name: 'offset', in: 'query', required: false, description: 'Number of items to skip.', schema: { minimum: 0, maximum: OFFSET_MAX, default: 0, type: 'integer' } },
       { name: 'order', in: 'query', required: false, description: 'Sort direction.', schema: { default: 'desc', type: 'string', enum: ['asc', 'desc'] } },
     ])
     assert.equal(op?.operationId, 'listVenuekMarkets')
@@ -176,7 +176,7 @@ describe('the document', () => {
     for (const r of refs) assert.ok(doc.components.schemas[r] !== undefined, `component ${r}`)
     assert.deepEqual(doc.components.schemas.ValidationErrorBody, {
       additionalProperties: false,
-      description: 'Request validation failed (HTTP 422).',
+      description: ValidationErrorBody.description,
       type: 'object',
       properties: { detail: { type: 'array', items: ref('ValidationIssue') } },
       required: ['detail'],

@@ -59,7 +59,7 @@ const routes: AnyRoute[] = [
     operationId: 'item',
     summary: 'item',
     tags: ['test'],
-    params: Type.Object({ slug: Type.String(), n: Type.Integer({ minimum: 1 }) }),
+    params: Type.Object({ slug: Type.String(), n: Type.Integer({ minimum: 1, maximum: 1_000 }) }),
     query: Type.Object({ verbose: Type.Optional(Type.Boolean()) }),
     responses: { 200: { description: 'ok' } },
     handler: (input) => {
@@ -73,7 +73,7 @@ const routes: AnyRoute[] = [
     operationId: 'whoami',
     summary: 'headers',
     tags: ['test'],
-    headers: Type.Object({ 'x-user-id': Type.String({ minLength: 3 }), 'x-count': Type.Optional(Type.Integer()) }),
+    headers: Type.Object({ 'x-user-id': Type.String({ minLength: 3 }), 'x-count': Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000 })) }),
     responses: { 200: { description: 'ok' } },
     handler: (input) => {
       calls.push('whoami')
@@ -341,6 +341,57 @@ describe('JSON bodies', () => {
   })
 })
 
+describe('text the store cannot hold, nesting, long echoes', () => {
+  const nul = 'text must not contain NUL (U+0000)'
+  const textError = (loc: (string | number)[], input: string, error: string) => ({ type: 'value_error', loc, msg: `Value error, ${error}`, input, ctx: { error } })
+
+  test('NUL in a query, path or header value is a value_error, whatever else the schema says of the value', async () => {
+    assert.deepEqual(await rejected(() => get('/t/market-price?market_ticker=a%00b')), { status: 422, body: { detail: [textError(['query', 'market_ticker'], 'a\u0000b', nul)] } })
+    assert.deepEqual(await rejected(() => get('/t/items/a%00/page/1')), { status: 422, body: { detail: [textError(['path', 'slug'], 'a\u0000', nul)] } })
+    // The enum would reject it too: one entry per parameter, the text problem first; other parameters as usual.
+    assert.deepEqual(await rejected(() => get('/t/markets?status=%00&limit=0')), { status: 422, body: { detail: [textError(['query', 'status'], '\u0000', nul), ge('limit', '0', 1)] } })
+  })
+
+  test('NUL and unpaired surrogates anywhere in a body, keys of free-form objects included', async () => {
+    const body = '{"trigger_type":"spread_threshold","threshold":0.5,"tags":["ok","\\u0000"],"scope":{"a":{"b":["x","\\ud800"]},"\\udfff":1}}'
+    assert.deepEqual(await rejected(() => post(body)), {
+      status: 422,
+      body: {
+        detail: [
+          textError(['body', 'scope', 'a', 'b', 1], '\ud800', 'text must not contain an unpaired surrogate (U+D800)'),
+          textError(['body', 'scope', '\udfff'], '\udfff', 'text must not contain an unpaired surrogate (U+DFFF)'),
+          textError(['body', 'tags', 1], '\u0000', nul),
+        ],
+      },
+    })
+    // A surrogate pair is one character like any other.
+    assert.equal((await post(JSON.stringify({ trigger_type: 'spread_threshold', threshold: 0.5, scope: { a: '\ud83c\udf15' } }))).status, 201)
+  })
+
+  test('a body nested deeper than 32 levels is json_invalid at the bracket that went too deep, before parsing', async () => {
+    const nested = (levels: number) => `{"trigger_type":"spread_threshold","threshold":0.5,"scope":{"a":${'['.repeat(levels)}${']'.repeat(levels)}}}`
+    // The body is level 1 and scope level 2, so 30 arrays inside scope make 32 levels.
+    assert.equal((await post(nested(30))).status, 201)
+    assert.deepEqual(await rejected(() => post(nested(31))), {
+      status: 422,
+      body: { detail: [{ type: 'json_invalid', loc: ['body', 94], msg: 'JSON decode error', input: {}, ctx: { error: 'JSON nested deeper than 32 levels' } }] },
+    })
+  })
+
+  test('echoed input is shortened: long strings, many entries, deep values', async () => {
+    const r = await rejected(() => post(JSON.stringify({ trigger_type: 'x'.repeat(300), threshold: [[[1]], 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] })))
+    assert.deepEqual(r, {
+      status: 422,
+      body: {
+        detail: [
+          { type: 'literal_error', loc: ['body', 'trigger_type'], msg: "Input should be 'spread_threshold'", input: `${'x'.repeat(200)}…`, ctx: { expected: "'spread_threshold'" } },
+          { type: 'float_type', loc: ['body', 'threshold'], msg: 'Input should be a valid number', input: [['[…]'], 2, 3, 4, 5, 6, 7, 8, 9, 10, '… 2 more items'] },
+        ],
+      },
+    })
+  })
+})
+
 test('registration rejects routes whose schemas cannot work', () => {
   const s = new HttpServer({ log: silentLogger })
   const base = { method: 'get' as const, operationId: 'bad', summary: 'bad', tags: [], responses: {}, handler: () => json(200, {}) }
@@ -348,4 +399,7 @@ test('registration rejects routes whose schemas cannot work', () => {
   assert.throws(() => registerRoutes(s, [defineRoute({ ...base, path: '/b', query: Type.Object({ ids: Type.Array(Type.String()) }) })]), /query parameter "ids": parameters must be scalars/)
   assert.throws(() => registerRoutes(s, [defineRoute({ ...base, path: '/b', headers: Type.Object({ 'X-Api-Key': Type.String() }) })]), /must be declared in lowercase/)
   assert.throws(() => registerRoutes(s, [defineRoute({ ...base, path: '/b', query: Type.Object({ q: Type.String({ nonsense: 1 }) }) })]), /unknown keyword/)
+  assert.throws(() => registerRoutes(s, [defineRoute({ ...base, path: '/b', query: Type.Object({ n: Type.Integer({ minimum: 0 }) }) })]), /integer at "\/properties\/n" needs a minimum and a maximum/)
+  const body = Type.Object({ items: Type.Array(Type.Object({ n: Type.Integer({ minimum: 0, maximum: 2 ** 63 }) })) })
+  assert.throws(() => registerRoutes(s, [defineRoute({ ...base, method: 'post', path: '/b', body })]), /integer at "\/properties\/items\/items\/properties\/n" has bounds beyond/)
 })

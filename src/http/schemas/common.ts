@@ -1,5 +1,7 @@
 import { Type, type SchemaOptions, type StringOptions, type TUnsafe } from '@sinclair/typebox'
+import { MAX_JSON_DEPTH } from '../json-depth.js'
 import type { CsvString } from '../route.js'
+import { ECHO_DEPTH_MAX, ECHO_ENTRIES_MAX, ECHO_STRING_MAX } from '../validation-echo.js'
 
 /**
  * Schema helpers and the parameters and bodies every endpoint shares (spec part 8, DESIGN.md "API conventions").
@@ -45,9 +47,16 @@ export function Limit(def: number, max: number, description = 'Maximum number of
   return Type.Integer({ minimum: 1, maximum: max, default: def, description })
 }
 
+/**
+ * The largest `offset`: 2^31 − 1, Postgres' `integer`. Far past any list the service holds, and well inside what
+ * the store's LIMIT/OFFSET (bigint) and JavaScript's safe integers take; an unbounded offset let
+ * 9223372036854775808 through to the store (integer-bounds.ts makes every integer parameter declare its bounds).
+ */
+export const OFFSET_MAX = 2_147_483_647
+
 /** Items to skip before the page starts; 0 when absent. */
 export function Offset(description = 'Number of items to skip.') {
-  return Type.Integer({ minimum: 0, default: 0, description })
+  return Type.Integer({ minimum: 0, maximum: OFFSET_MAX, default: 0, description })
 }
 
 export const STATUS_FILTER_VALUES = ['active', 'closed', 'resolved', 'all'] as const
@@ -81,7 +90,11 @@ export const ValidationIssueSchema = Type.Object(
       description: 'Where: `["query", name]`, `["path", name]`, `["header", name]` or `["body", ...path]`.',
     }),
     msg: Type.String({ description: 'Human-readable message.' }),
-    input: Type.Unknown({ description: 'The value as sent (query values are the raw strings); null when missing.' }),
+    input: Type.Unknown({
+      description:
+        `The value as sent (query values are the raw strings); null when missing. Shortened: a string past ${ECHO_STRING_MAX} characters ends in \`…\`, ` +
+        `lists and objects keep their first ${ECHO_ENTRIES_MAX} entries and ${ECHO_DEPTH_MAX} levels.`,
+    }),
     ctx: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Constraint details, e.g. `{"ge": 1}`.' })),
   },
   { additionalProperties: false },
@@ -90,5 +103,10 @@ export const ValidationIssueSchema = Type.Object(
 /** The 422 body: one entry per problem, in the order path, query, header, body. */
 export const ValidationErrorBody = Type.Object(
   { detail: Type.Array(ValidationIssueSchema) },
-  { additionalProperties: false, description: 'Request validation failed (HTTP 422).' },
+  {
+    additionalProperties: false,
+    description:
+      'Request validation failed (HTTP 422). Besides its schema, every request is refused with a `value_error` for NUL (U+0000) or an unpaired ' +
+      `surrogate in any text (parameters, headers, body strings and keys), and with a \`json_invalid\` for a body nested deeper than ${MAX_JSON_DEPTH} levels.`,
+  },
 )
