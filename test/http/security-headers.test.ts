@@ -55,7 +55,7 @@ const routes: AnyRoute[] = [
     summary: 'a body route',
     tags: [],
     public: true,
-    body: Type.Object({ n: Type.Integer() }, { additionalProperties: false }),
+    body: Type.Object({ n: Type.Integer({ minimum: 0, maximum: 1_000 }) }, { additionalProperties: false }),
     responses: { 201: { description: 'created' } },
     handler: () => json(201, {}),
   }),
