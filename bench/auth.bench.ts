@@ -9,8 +9,8 @@ import { Authenticator, type KeyLookup } from '../src/accounts/authenticator.js'
 import { UsageMeter } from '../src/accounts/usage-meter.js'
 import { systemClock, type Clock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
-import { keyGuards } from '../src/http/auth.js'
-import { registerRoutes } from '../src/http/register.js'
+import { API_KEY_HEADER, keyGuards } from '../src/http/auth.js'
+import { registerRoutes, type RouteGuard } from '../src/http/register.js'
 import type { Reply } from '../src/http/reply.js'
 import { defineRoute } from '../src/http/route.js'
 import { HttpServer, type RequestContext, type RouteDef } from '../src/http/server.js'
@@ -71,7 +71,7 @@ export async function benchAuthMicro(): Promise<MicroResult[]> {
   registerRoutes(fakeServer, [route])
   registerRoutes(fakeServer, [route], { guard: () => guards.metered })
   const [open, keyed] = defs as [RouteDef, RouteDef]
-  const ctx: RequestContext = { method: 'get', path: '/r', query: '', params: {}, headers: { 'x-api-key': key.value }, body: undefined }
+  const ctx: RequestContext = { method: 'get', path: '/r', query: '', params: {}, headers: { 'x-api-key': key.value }, body: undefined, responseHeaderLines: '' }
   const BATCH = 1_000
   const bench = new Bench({ name: 'auth per request', time: 1_500, warmupTime: 300 })
   let sink = 0
@@ -92,16 +92,26 @@ export async function benchAuthMicro(): Promise<MicroResult[]> {
 
 export interface UwsResult {
   readonly bodyBytes: number
-  /** Server CPU per request (µs) of each ABBA run pair: open route, keyed route. */
-  readonly pairs: readonly { readonly open: number; readonly keyed: number }[]
-  readonly medianOpenUs: number
-  readonly medianKeyedUs: number
+  /** Server CPU per request (µs) of each round, per stage (the stages' order in `UWS_STAGES`). */
+  readonly rounds: readonly (readonly number[])[]
+  /** Median server CPU per request (µs) of each stage. */
+  readonly medianUs: Readonly<Record<UwsStage, number>>
 }
 
 /**
- * The HTTP layer alone, in this process: one HttpServer with the same cached 2 KB reply on an open route and on a
- * keyed route (real guard: header capture, cache, bucket, usage count, two extra response headers), wrk against
- * each in turn (ABBA). This process serves nothing else, so its CPU time per request is the server's.
+ * The keyed path in stages, each a route of its own, so the bench says where a key's cost goes:
+ * - `open`: no guard, no key sent;
+ * - `header`: the key sent and captured (uWS `getHeader`), a guard that lets everything through;
+ * - `lookup`: that plus the cached key's lookup (a fresh header string hashed into the key cache);
+ * - `keyed`: the real metered guard (plus clock, token bucket, usage count and the two rate-limit headers).
+ */
+export const UWS_STAGES = ['open', 'header', 'lookup', 'keyed'] as const
+export type UwsStage = (typeof UWS_STAGES)[number]
+
+/**
+ * The HTTP layer alone, in this process: one HttpServer with the same cached 2 KB reply behind each stage of
+ * `UWS_STAGES`, wrk against each in turn (rounds in alternating order). This process serves nothing else, so its
+ * CPU time per request is the server's.
  */
 export async function benchAuthUws(body: string = JSON.stringify({ markets: [{ title: 'x'.repeat(2_000) }], total: 1, limit: 1, offset: 0 })): Promise<UwsResult> {
   const key = generateApiKey('pmk_live_')
@@ -120,33 +130,52 @@ export async function benchAuthUws(body: string = JSON.stringify({ markets: [{ t
   await auth.resolve(key.value)
   const meter = new UsageMeter({ repo: NO_STORE, clock: systemClock, flushMs: 3_600_000, retentionDays: 1, log: silentLogger })
   const guards = keyGuards(auth, meter, systemClock)
-  const route = (path: string) =>
-    defineRoute({ method: 'get', path, operationId: path, summary: path, tags: [], responses: { 200: { description: 'ok' } }, handler: (): Reply => ({ status: 200, body }) })
+  const guardOf: Record<UwsStage, RouteGuard | undefined> = {
+    open: undefined,
+    header: { headers: [API_KEY_HEADER], check: () => undefined },
+    lookup: {
+      headers: [API_KEY_HEADER],
+      check: (ctx) => {
+        const r = auth.resolve(ctx.headers[API_KEY_HEADER], 0)
+        if (!(r instanceof Promise) && r.kind === 'key') ctx.caller = r.caller
+        return undefined
+      },
+    },
+    keyed: guards.metered,
+  }
   const http = new HttpServer({ log: silentLogger })
-  registerRoutes(http, [route('/open')])
-  registerRoutes(http, [route('/keyed')], { guard: () => guards.metered })
+  for (const stage of UWS_STAGES) {
+    const route = defineRoute({ method: 'get', path: `/${stage}`, operationId: stage, summary: stage, tags: [], responses: { 200: { description: 'ok' } }, handler: (): Reply => ({ status: 200, body }) })
+    const guard = guardOf[stage]
+    registerRoutes(http, [route], guard === undefined ? {} : { guard: () => guard })
+  }
   const port = await http.listen('127.0.0.1', 0)
   pinPid(process.pid, '0')
-  const run = async (path: string, withKey: boolean): Promise<number> => {
+  const run = async (stage: UwsStage): Promise<number> => {
     const cpu0 = process.cpuUsage()
-    const r = await wrk(port, path, 4, withKey ? key.value : undefined, 32)
+    const r = await wrk(port, `/${stage}`, UWS_RUN_SEC, stage === 'open' ? undefined : key.value, 32)
     const cpu = process.cpuUsage(cpu0)
     return (cpu.user + cpu.system) / r.requests
   }
   try {
-    await run('/open', false)
-    await run('/keyed', true)
-    const pairs: { open: number; keyed: number }[] = []
-    for (let i = 0; i < 6; i++) {
-      const pair = i % 2 === 0 ? { open: await run('/open', false), keyed: await run('/keyed', true) } : { keyed: await run('/keyed', true), open: await run('/open', false) }
-      pairs.push(pair)
+    for (const stage of UWS_STAGES) await run(stage)
+    const rounds: number[][] = []
+    for (let i = 0; i < UWS_ROUNDS; i++) {
+      const order = i % 2 === 0 ? UWS_STAGES : [...UWS_STAGES].reverse()
+      const round: Partial<Record<UwsStage, number>> = {}
+      for (const stage of order) round[stage] = await run(stage)
+      rounds.push(UWS_STAGES.map((s) => round[s] as number))
     }
-    return { bodyBytes: Buffer.byteLength(body), pairs, medianOpenUs: median(pairs.map((p) => p.open)), medianKeyedUs: median(pairs.map((p) => p.keyed)) }
+    const medianUs = Object.fromEntries(UWS_STAGES.map((s, j) => [s, median(rounds.map((r) => r[j] as number))])) as Record<UwsStage, number>
+    return { bodyBytes: Buffer.byteLength(body), rounds, medianUs }
   } finally {
     http.close()
     pinPid(process.pid, '0,1')
   }
 }
+
+const UWS_RUN_SEC = 3
+const UWS_ROUNDS = 8
 
 export interface HttpRun {
   readonly rps: number
@@ -183,20 +212,27 @@ const PORT_OFF = 18_111
 const PORT_ON = 18_112
 const RUN_SEC = 5
 const PAIRS = 6
+/** The quiet background of the HTTP runs: a slow feed, and no catalog refresh during the bench (~2 min per path). */
+const QUIET_QUOTE_CHANGES_PER_SEC = 20
+const QUIET_CATALOG_REFRESH_MS = 30 * 60_000
 
 export async function benchAuthHttp(log: (line: string) => void = (l) => process.stderr.write(`bench auth: ${l}\n`)): Promise<HttpAuthResult[]> {
   const tmp = mkdtempSync(join(tmpdir(), 'predmkt-auth-bench-'))
   const children: Spawned[] = []
   try {
     log('starting the simulator and two services (auth off, auth on)')
-    const { sim, serviceEnv } = await startStandaloneSim({ SIM_PORT_BASE: '17401', DATA_DIR: join(tmp, 'sim') })
+    // A quiet background: the services' CPU per request is the bench's measure, and a feed at the default 400 quote
+    // changes/s or a catalog refresh (a burst of ~0.5 s of CPU every minute) landing in one 5 s run but not the
+    // other moved single ratios by ±15% (runs of 2026-11-25). The request path is the same either way.
+    const { sim, serviceEnv } = await startStandaloneSim({ SIM_PORT_BASE: '17401', DATA_DIR: join(tmp, 'sim'), SIM_QUOTE_CHANGES_PER_SEC: String(QUIET_QUOTE_CHANGES_PER_SEC) })
     children.push(sim)
     pin(sim, '1')
     const started = Date.now()
-    const off = spawnNode(MAIN_JS, { ...serviceEnv, PORT: String(PORT_OFF), DATA_DIR: join(tmp, 'off'), AUTH_REQUIRED: 'false' })
+    const quiet = { CATALOG_REFRESH_MS: String(QUIET_CATALOG_REFRESH_MS) }
+    const off = spawnNode(MAIN_JS, { ...serviceEnv, ...quiet, PORT: String(PORT_OFF), DATA_DIR: join(tmp, 'off'), AUTH_REQUIRED: 'false' })
     // Limits out of reach: this measures the guard's cost, not its refusals.
     const unlimited = { RATE_LIMIT_PER_SEC: String(UNREACHABLE_LIMIT.perSecond), RATE_LIMIT_BURST: String(UNREACHABLE_LIMIT.burst) }
-    const on = spawnNode(MAIN_JS, { ...serviceEnv, PORT: String(PORT_ON), DATA_DIR: join(tmp, 'on'), AUTH_REQUIRED: 'true', ...unlimited })
+    const on = spawnNode(MAIN_JS, { ...serviceEnv, ...quiet, PORT: String(PORT_ON), DATA_DIR: join(tmp, 'on'), AUTH_REQUIRED: 'true', ...unlimited })
     children.push(off, on)
     pin(off, '0')
     pin(on, '0')
@@ -301,10 +337,9 @@ async function main(): Promise<void> {
   }
   if (which === undefined || which === 'uws') {
     const u = await benchAuthUws()
-    console.log(`HTTP layer in process (${u.bodyBytes} B reply, wrk -c32, ${u.pairs.length} ABBA runs of 4 s): server CPU per request`)
-    for (const [i, p] of u.pairs.entries()) console.log(`  run ${i + 1}: open ${p.open.toFixed(2)} µs, keyed ${p.keyed.toFixed(2)} µs`)
-    const added = u.medianKeyedUs - u.medianOpenUs
-    console.log(`  median: open ${u.medianOpenUs.toFixed(2)} µs, keyed ${u.medianKeyedUs.toFixed(2)} µs: auth adds ${added.toFixed(2)} µs per request`)
+    console.log(`HTTP layer in process (${u.bodyBytes} B reply, wrk -c32, ${u.rounds.length} rounds of ${UWS_RUN_SEC} s): server CPU per request`)
+    for (const [i, r] of u.rounds.entries()) console.log(`  round ${i + 1}: ${UWS_STAGES.map((s, j) => `${s} ${(r[j] as number).toFixed(2)} µs`).join(', ')}`)
+    console.log(`  medians: ${UWS_STAGES.map((s) => `${s} ${u.medianUs[s].toFixed(2)} µs`).join(', ')}`)
   }
   if (which === undefined || which === 'http') {
     for (const r of await benchAuthHttp()) {

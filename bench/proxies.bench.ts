@@ -89,7 +89,7 @@ export async function benchProxies(log: (line: string) => void = (l) => process.
     registerRoutes({ route: (d: RouteDef) => defs.push(d) } as unknown as HttpServer, venuepLiveRoutes({ live }))
     const def = defs.find((d) => d.path === '/api/v2/venuep/candlesticks')
     if (def === undefined) throw new Error('no candlesticks route')
-    const ctx: RequestContext = { method: 'get', path: '/api/v2/venuep/candlesticks', query: path.slice(path.indexOf('?') + 1), params: {}, headers: {}, body: undefined }
+    const ctx: RequestContext = { method: 'get', path: '/api/v2/venuep/candlesticks', query: path.slice(path.indexOf('?') + 1), params: {}, headers: {}, body: undefined, responseHeaderLines: '' }
     const [nsPerHit, nsPerRoute] = bestNsPerCall([
       () => {
         if (live.candlesticks(q) instanceof Promise) throw new Error('not a cache hit')

@@ -107,13 +107,16 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
     apiKeyId: env.VENUEK_API_KEY_ID,
     privateKeyPath: env.VENUEK_PRIVATE_KEY_PATH,
   })
-  if (venuep !== undefined) venues.venuep = venuep
-  if (venuek !== undefined) venues.venuek = venuek
+  // One catalog refresh interval for both venues (how often the whole catalog is re-read over REST).
+  const refreshMs = env.CATALOG_REFRESH_MS === undefined ? undefined : { catalog: { refreshMs: toInt('CATALOG_REFRESH_MS', env.CATALOG_REFRESH_MS) } }
+  if (venuep !== undefined || refreshMs !== undefined) venues.venuep = { ...venuep, ...refreshMs }
+  if (venuek !== undefined || refreshMs !== undefined) venues.venuek = { ...venuek, ...refreshMs }
   if (Object.keys(venues).length > 0) out.venues = venues
   const sim: Record<string, unknown> = {}
   if (env.SIM_SEED !== undefined) sim.seed = toInt('SIM_SEED', env.SIM_SEED)
   if (env.SIM_QUESTIONS !== undefined) sim.questions = toInt('SIM_QUESTIONS', env.SIM_QUESTIONS)
   if (env.SIM_BOOK_DEPTH !== undefined) sim.bookDepth = toInt('SIM_BOOK_DEPTH', env.SIM_BOOK_DEPTH)
+  if (env.SIM_QUOTE_CHANGES_PER_SEC !== undefined) sim.quoteChangesPerSec = toNumber('SIM_QUOTE_CHANGES_PER_SEC', env.SIM_QUOTE_CHANGES_PER_SEC)
   if (env.SIM_EXTERNAL !== undefined) sim.external = env.SIM_EXTERNAL === '1' || env.SIM_EXTERNAL === 'true'
   if (env.SIM_PORT_BASE !== undefined) {
     const base = toInt('SIM_PORT_BASE', env.SIM_PORT_BASE)

@@ -2,7 +2,7 @@ import type { Authenticator, RejectReason, Resolution } from '../accounts/authen
 import type { UsageMeter } from '../accounts/usage-meter.js'
 import type { Clock } from '../core/clock.js'
 import type { GuardOutcome, RouteGuard } from './register.js'
-import { errorReply, type Reply } from './reply.js'
+import { errorReply, renderHeaderLines, type Reply } from './reply.js'
 import type { AnyRoute, ResponseSpec } from './route.js'
 import type { RequestContext } from './server.js'
 import { ErrorBody } from './schemas/common.js'
@@ -56,16 +56,21 @@ class KeyGuard implements RouteGuard {
   check(ctx: RequestContext): GuardOutcome | Promise<GuardOutcome> {
     const now = this.clock.now()
     const resolved = this.auth.resolve(ctx.headers[API_KEY_HEADER], now)
-    return resolved instanceof Promise ? resolved.then((r) => this.#admit(r, this.clock.now())) : this.#admit(resolved, now)
+    return resolved instanceof Promise ? resolved.then((r) => this.#admit(r, ctx, this.clock.now())) : this.#admit(resolved, ctx, now)
   }
 
-  #admit(r: Resolution, now: number): GuardOutcome {
+  #admit(r: Resolution, ctx: RequestContext, now: number): GuardOutcome {
     if (r.kind === 'rejected') return REJECTED[r.reason]
-    if (!this.metered) return { caller: r.caller, headers: this.rateHeaders.get(r.bucket.peek(now)) }
+    ctx.caller = r.caller
+    if (!this.metered) {
+      ctx.responseHeaderLines = this.rateHeaders.get(r.bucket.peek(now))
+      return undefined
+    }
     const remaining = r.bucket.take(now)
     this.meter.count(r.caller.keyId, r.caller.accountId, now, remaining < 0)
     if (remaining < 0) return this.#limited(r.bucket.retryAfterSeconds(now))
-    return { caller: r.caller, headers: this.rateHeaders.get(remaining) }
+    ctx.responseHeaderLines = this.rateHeaders.get(remaining)
+    return undefined
   }
 
   #limited(retryAfter: number): Reply {
@@ -79,28 +84,40 @@ class KeyGuard implements RouteGuard {
 
   #limitedReply(retryAfter: number): Reply {
     const { burst, perSecond } = this.auth.rateLimit
-    return errorReply(
+    const reply = errorReply(
       429,
       'rate_limited',
       `Rate limit exceeded (bursts of ${burst}, ${perSecond} requests per second per key); retry in ${retryAfter} s.`,
       { retry_after_seconds: retryAfter },
-      [['retry-after', String(retryAfter)], ...this.rateHeaders.get(0)],
+      [['retry-after', String(retryAfter)]],
     )
+    return { ...reply, headerLines: this.rateHeaders.get(0) }
   }
 }
 
-/** The header pair for each remaining count, built once (counts above the table are built per request). */
+/**
+ * The two rate-limit headers in wire form for each remaining count, rendered once (counts above the table are
+ * rendered per request). Written as two headers of their own they cost two native uWS calls per keyed response
+ * (bench/auth.bench.ts uws); as lines they go out with the content type in one.
+ */
 class RateLimitHeaders {
-  readonly #limit: readonly [string, string]
-  readonly #table: (readonly (readonly [string, string])[] | undefined)[] = []
+  readonly #burst: number
+  readonly #table: (string | undefined)[] = []
 
   constructor(burst: number) {
-    this.#limit = [LIMIT_HEADER, String(burst)]
+    this.#burst = burst
   }
 
-  get(remaining: number): readonly (readonly [string, string])[] {
-    if (remaining > 4_096) return [this.#limit, [REMAINING_HEADER, String(remaining)]]
-    return (this.#table[remaining] ??= [this.#limit, [REMAINING_HEADER, String(remaining)]])
+  get(remaining: number): string {
+    if (remaining > 4_096) return this.#render(remaining)
+    return (this.#table[remaining] ??= this.#render(remaining))
+  }
+
+  #render(remaining: number): string {
+    return renderHeaderLines([
+      [LIMIT_HEADER, String(this.#burst)],
+      [REMAINING_HEADER, String(remaining)],
+    ])
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Caller } from '../accounts/authenticator.js'
 import { AppError } from '../core/errors.js'
-import { errorReply, json, replyForError, type Reply } from './reply.js'
+import { errorReply, json, type Reply } from './reply.js'
 import type { AnyRoute } from './route.js'
 import type { HttpServer, RequestContext, RouteDef } from './server.js'
 import { compileRequestValidator, type RequestValidator } from './validation.js'
@@ -14,16 +14,14 @@ export interface RouteGuard {
   readonly headers: readonly string[]
   /** The guard reads `ctx.remoteAddress` (a per-client limit), so HttpServer copies it. */
   readonly remoteAddress?: boolean
+  /**
+   * `undefined` lets the request through, after setting on the context what the route and the response need
+   * (`caller`, `responseHeaderLines`); a Reply ends the request with it (401, 429…). Nothing is allocated per pass.
+   */
   check(ctx: RequestContext): GuardOutcome | Promise<GuardOutcome>
 }
 
-export interface GuardPass {
-  /** The key's owner; undefined for guards that do not identify one (the signup throttle). */
-  readonly caller: Caller | undefined
-  readonly headers: readonly (readonly [string, string])[]
-}
-
-export type GuardOutcome = GuardPass | Reply
+export type GuardOutcome = Reply | undefined
 
 export interface RegisterOptions {
   /** The guard of each route, or undefined for none (public routes). */
@@ -73,40 +71,15 @@ function toRouteDef(route: AnyRoute, validator: RequestValidator, guard: RouteGu
 }
 
 /**
- * The guard first; on a pass the route runs with the caller, and the guard's headers join its reply, including
- * the replies of AppErrors the handler throws (404…). Other errors go on to HttpServer, which logs them.
+ * The guard first; on a pass the route runs with what the guard set on the context (the caller, and headers that
+ * HttpServer adds to whatever the request is answered with, AppErrors and 500s included).
  */
 function guarded(guard: RouteGuard, run: (ctx: RequestContext) => Reply | Promise<Reply>): (ctx: RequestContext) => Reply | Promise<Reply> {
-  const admitted = (outcome: GuardOutcome, ctx: RequestContext): Reply | Promise<Reply> => {
-    if (!('caller' in outcome)) return outcome
-    const headers = outcome.headers
-    let reply: Reply | Promise<Reply>
-    // The context is this request's own (HttpServer builds one per request): set the caller in place.
-    ctx.caller = outcome.caller
-    try {
-      reply = run(ctx)
-    } catch (err) {
-      return appErrorWithHeaders(err, headers)
-    }
-    if (reply instanceof Promise) return reply.then((r) => withHeaders(r, headers), (err: unknown) => appErrorWithHeaders(err, headers))
-    return withHeaders(reply, headers)
-  }
   return (ctx) => {
     const outcome = guard.check(ctx)
-    return outcome instanceof Promise ? outcome.then((o) => admitted(o, ctx)) : admitted(outcome, ctx)
+    if (outcome instanceof Promise) return outcome.then((o) => (o === undefined ? run(ctx) : o))
+    return outcome === undefined ? run(ctx) : outcome
   }
-}
-
-/** An AppError's reply with the guard's headers; anything else goes on to HttpServer (logged 500). */
-function appErrorWithHeaders(err: unknown, headers: readonly (readonly [string, string])[]): Reply {
-  if (err instanceof AppError) return withHeaders(replyForError(err), headers)
-  throw err
-}
-
-/** Spelled out, not spread: an object spread costs ~1 µs per request here (see HttpServer.route). */
-function withHeaders(reply: Reply, headers: readonly (readonly [string, string])[]): Reply {
-  const all = reply.headers === undefined ? headers : reply.headers.concat(headers)
-  return reply.contentType === undefined ? { status: reply.status, body: reply.body, headers: all } : { status: reply.status, body: reply.body, headers: all, contentType: reply.contentType }
 }
 
 /** `application/json`, with or without parameters (`; charset=utf-8`), case-insensitive. */

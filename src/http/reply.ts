@@ -12,11 +12,29 @@ export interface Reply {
    */
   readonly body: string | Uint8Array
   readonly headers?: readonly (readonly [string, string])[]
+  /**
+   * More headers, already in wire form (`renderHeaderLines`): what a guard adds to every reply it lets through
+   * (rate limits). The writer sends them with the standard headers in one call, not one native call each.
+   */
+  readonly headerLines?: string
   /** Media type of `body`; `JSON_CONTENT_TYPE` when absent (the docs page sets text/html). */
   readonly contentType?: string
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * Headers in wire form, `\r\n<name>: <value>` each, for `Reply.headerLines`. Only for names and values the code
+ * makes (numbers, constants): a CR or LF in either would split the response, so they are refused here.
+ */
+export function renderHeaderLines(headers: readonly (readonly [string, string])[]): string {
+  let out = ''
+  for (const [name, value] of headers) {
+    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new Error(`header ${JSON.stringify(name)} has a line break`)
+    out += `\r\n${name}: ${value}`
+  }
+  return out
+}
 
 const STATUS_TEXT: Record<number, string> = {
   200: '200 OK',

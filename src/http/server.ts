@@ -2,7 +2,7 @@ import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_li
 import type { Caller } from '../accounts/authenticator.js'
 import type { Logger } from '../core/logger.js'
 import { HttpStats } from './http-stats.js'
-import { errorReply, JSON_CONTENT_TYPE, replyForError, statusLine, type Reply } from './reply.js'
+import { errorReply, JSON_CONTENT_TYPE, renderHeaderLines, replyForError, statusLine, type Reply } from './reply.js'
 
 /**
  * A small adapter over uWebSockets.js that enforces its rules in one place (DESIGN.md, uWS rules):
@@ -36,6 +36,12 @@ export interface RequestContext {
    * register.ts). Mutable so the guard need not copy the context per request.
    */
   caller?: Caller | undefined
+  /**
+   * Headers, in wire form (reply.ts `renderHeaderLines`), that go on whatever this request is answered with, errors
+   * included: a guard's rate-limit headers. Set by the guard; '' for none. Kept on the request rather than merged
+   * into each reply, so a cached reply is written as it is, with no copy per request.
+   */
+  responseHeaderLines: string
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>
@@ -82,6 +88,8 @@ export class HttpServer {
       .filter((s) => s.startsWith(':'))
       .map((s) => s.slice(1))
     const headerNames = def.headers ?? []
+    // Names as bytes, encoded once: uWS reads a Buffer argument in place but copies a JS string on every call.
+    const headerNameBytes = headerNames.map((h) => Buffer.from(h, 'latin1'))
     const wantsAddress = def.remoteAddress === true
     const handle = (res: HttpResponse, req: HttpRequest): void => {
       const startedAt = performance.now()
@@ -93,9 +101,9 @@ export class HttpServer {
         for (let i = 0; i < paramNames.length; i++) params[paramNames[i] as string] = decodeParam(req.getParameter(i))
       }
       const headers: Record<string, string> = {}
-      for (const h of headerNames) {
-        const v = req.getHeader(h)
-        if (v !== '') headers[h] = v
+      for (let i = 0; i < headerNames.length; i++) {
+        const v = req.getHeader(headerNameBytes[i] as Buffer)
+        if (v !== '') headers[headerNames[i] as string] = v
       }
       const method = req.getMethod()
       const path = req.getUrl()
@@ -105,7 +113,7 @@ export class HttpServer {
       // Literals with every field, not spreads: on this hot path an object spread costs ~1 µs (bench/auth.bench.ts)
       // and gives the context an unstable shape; `caller` is listed so setting it later keeps the shape.
       if (def.body === true) this.#readBody(res, { method, path, query, params, headers, remoteAddress }, def.handler, startedAt)
-      else this.#run(res, { method, path, query, params, headers, body: undefined, remoteAddress, caller: undefined }, def.handler, startedAt)
+      else this.#run(res, { method, path, query, params, headers, body: undefined, remoteAddress, caller: undefined, responseHeaderLines: '' }, def.handler, startedAt)
     }
     this.app[def.method](def.path, handle)
     return this
@@ -114,7 +122,7 @@ export class HttpServer {
   /** Registers the catch-all 404 (call after every route). */
   notFound(): this {
     const notFound = errorReply(404, 'not_found', 'Not Found')
-    this.app.any('/*', (res) => this.#write(res, notFound, performance.now()))
+    this.app.any('/*', (res) => this.#write(res, notFound, '', performance.now()))
     return this
   }
 
@@ -146,28 +154,19 @@ export class HttpServer {
       result = handler(ctx)
     } catch (err) {
       this.#logUnexpected(err, ctx)
-      this.#write(res, replyForError(err), startedAt)
+      this.#write(res, replyForError(err), ctx.responseHeaderLines, startedAt)
       return
     }
     if (!(result instanceof Promise)) {
       // The synchronous fast path: we are still inside the uWS callback, so no abort handler is needed.
-      this.#write(res, result, startedAt)
+      this.#write(res, result, ctx.responseHeaderLines, startedAt)
       return
     }
     // Rule 2: attach the abort handler before the first await.
-    const state = this.#attachAbort(res)
-    result.then(
-      (reply) => {
-        if (!state.aborted) this.#corked(res, reply, startedAt)
-      },
-      (err: unknown) => {
-        this.#logUnexpected(err, ctx)
-        if (!state.aborted) this.#corked(res, replyForError(err), startedAt)
-      },
-    )
+    this.#settle(res, this.#attachAbort(res), ctx, result, startedAt)
   }
 
-  #readBody(res: HttpResponse, base: Omit<RequestContext, 'body' | 'caller'>, handler: Handler, startedAt: number): void {
+  #readBody(res: HttpResponse, base: Omit<RequestContext, 'body' | 'caller' | 'responseHeaderLines'>, handler: Handler, startedAt: number): void {
     const state = this.#attachAbort(res)
     const chunks: Buffer[] = []
     let size = 0
@@ -177,31 +176,37 @@ export class HttpServer {
       size += chunk.byteLength
       if (size > this.#maxBodyBytes) {
         rejected = true
-        this.#corked(res, errorReply(413, 'payload_too_large', `request body exceeds ${this.#maxBodyBytes} bytes`), startedAt)
+        this.#corked(res, errorReply(413, 'payload_too_large', `request body exceeds ${this.#maxBodyBytes} bytes`), '', startedAt)
         return
       }
       // uWS neuters the chunk after this callback: copy it.
       chunks.push(Buffer.from(new Uint8Array(chunk).slice()))
       if (!isLast) return
       const body = size === 0 ? undefined : Buffer.concat(chunks, size)
+      const ctx: RequestContext = { method: base.method, path: base.path, query: base.query, params: base.params, headers: base.headers, body, remoteAddress: base.remoteAddress, caller: undefined, responseHeaderLines: '' }
       let result: Reply | Promise<Reply>
       try {
-        result = handler({ method: base.method, path: base.path, query: base.query, params: base.params, headers: base.headers, body, remoteAddress: base.remoteAddress, caller: undefined })
+        result = handler(ctx)
       } catch (err) {
-        this.#logUnexpected(err, base)
-        this.#corked(res, replyForError(err), startedAt)
+        this.#logUnexpected(err, ctx)
+        this.#corked(res, replyForError(err), ctx.responseHeaderLines, startedAt)
         return
       }
-      Promise.resolve(result).then(
-        (reply) => {
-          if (!state.aborted) this.#corked(res, reply, startedAt)
-        },
-        (err: unknown) => {
-          this.#logUnexpected(err, base)
-          if (!state.aborted) this.#corked(res, replyForError(err), startedAt)
-        },
-      )
+      this.#settle(res, state, ctx, Promise.resolve(result), startedAt)
     })
+  }
+
+  /** Writes a handler's promised reply (or its error) unless the client went away first. */
+  #settle(res: HttpResponse, state: AbortState, ctx: RequestContext, result: Promise<Reply>, startedAt: number): void {
+    result.then(
+      (reply) => {
+        if (!state.aborted) this.#corked(res, reply, ctx.responseHeaderLines, startedAt)
+      },
+      (err: unknown) => {
+        this.#logUnexpected(err, ctx)
+        if (!state.aborted) this.#corked(res, replyForError(err), ctx.responseHeaderLines, startedAt)
+      },
+    )
   }
 
   #attachAbort(res: HttpResponse): AbortState {
@@ -214,8 +219,8 @@ export class HttpServer {
   }
 
   /** Rule 3 and 4 for writes after the synchronous part of the handler. */
-  #corked(res: HttpResponse, reply: Reply, startedAt: number): void {
-    res.cork(() => this.#write(res, reply, startedAt))
+  #corked(res: HttpResponse, reply: Reply, lines: string, startedAt: number): void {
+    res.cork(() => this.#write(res, reply, lines, startedAt))
   }
 
   /**
@@ -223,11 +228,15 @@ export class HttpServer {
    * (which may echo client input) as HTML or script; an HTML reply that brings no Content-Security-Policy of its own
    * gets one that allows nothing (a page that needs a resource must say so: see DOCS_CSP).
    */
-  #write(res: HttpResponse, reply: Reply, startedAt: number): void {
+  #write(res: HttpResponse, reply: Reply, requestLines: string, startedAt: number): void {
     res.writeStatus(statusLine(reply.status))
     const contentType = reply.contentType ?? JSON_CONTENT_TYPE
-    res.writeHeader('content-type', contentType)
-    res.writeHeader('x-content-type-options', 'nosniff')
+    // One native call for the content type, nosniff, the reply's rendered headers and the request's (a guard's): uWS
+    // writes `name: value\r\n` as given, so a value may carry more rendered header lines, and each call into uWS
+    // costs more than the bytes it writes (bench/auth.bench.ts).
+    const lines = reply.headerLines === undefined ? requestLines : reply.headerLines + requestLines
+    const head = contentType === JSON_CONTENT_TYPE ? JSON_HEAD : contentType + NOSNIFF_LINE
+    res.writeHeader('content-type', lines === '' ? head : head + lines)
     if (reply.headers !== undefined) for (const [k, v] of reply.headers) res.writeHeader(k, v)
     if (contentType.startsWith('text/html') && !hasHeader(reply, 'content-security-policy')) res.writeHeader('content-security-policy', STRICT_CSP)
     res.end(reply.body)
@@ -244,6 +253,8 @@ const NO_PARAMS: Record<string, string> = Object.freeze({})
 const ADDRESS_TEXT = new TextDecoder()
 
 /** For HTML replies that set no policy of their own: no resource of any kind, no framing, no forms. */
+const NOSNIFF_LINE = renderHeaderLines([['x-content-type-options', 'nosniff']])
+const JSON_HEAD = JSON_CONTENT_TYPE + NOSNIFF_LINE
 const STRICT_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 function hasHeader(reply: Reply, name: string): boolean {

@@ -13,7 +13,6 @@ import type { RequestContext } from './server.js'
  * `Retry-After`, like the key rate limit (auth.ts).
  */
 export const FORWARDED_FOR_HEADER = 'x-forwarded-for'
-const PASS: GuardOutcome = Object.freeze({ caller: undefined, headers: [] })
 
 export class SignupGuard implements RouteGuard {
   readonly headers: readonly string[]
@@ -34,7 +33,7 @@ export class SignupGuard implements RouteGuard {
   check(ctx: RequestContext): GuardOutcome {
     const client = clientKey(ctx.remoteAddress, ctx.headers[FORWARDED_FOR_HEADER], this.#trustedProxies)
     const out = this.#throttle.take(client, this.#clock.now())
-    return out.ok ? PASS : this.#limited(out.retryAfterSeconds)
+    return out.ok ? undefined : this.#limited(out.retryAfterSeconds)
   }
 
   #limited(retryAfter: number): Reply {
