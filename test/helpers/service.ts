@@ -39,6 +39,11 @@ export interface TestServiceOptions {
   readonly venuekAuth?: boolean
   /** `key` (default): auth on, as in production, with a signed-up key; `off`: AUTH_REQUIRED=false. */
   readonly auth?: 'key' | 'off'
+  /**
+   * Replay the captured catalogs in this directory (config `sim.catalog`) instead of a generated world, e.g.
+   * REAL_CATALOG_DIR; `questions` is then ignored.
+   */
+  readonly catalog?: string
 }
 
 /**
@@ -53,7 +58,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const overrides: DeepPartial<Config> = auth === 'off' ? { ...options.config, auth: { ...options.config?.auth, required: false } } : { ...options.config }
   const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides })
   const sim = await startSimulator({
-    config: { ...config.sim, questions: options.questions ?? 120, wallets: options.wallets ?? 20, venuekAuth: options.venuekAuth ?? true },
+    config: { ...config.sim, questions: options.questions ?? 120, wallets: options.wallets ?? 20, venuekAuth: options.venuekAuth ?? true, catalog: options.catalog },
     clock,
     anchorMs: TEST_ANCHOR_MS,
     startEngine: false,
