@@ -1,4 +1,5 @@
 import { Type, type SchemaOptions, type StringOptions, type TUnsafe } from '@sinclair/typebox'
+import { CATEGORY_SCOPES, CATEGORY_SLUGS } from '../../model/categories.js'
 import type { CsvString } from '../route.js'
 
 /**
@@ -57,6 +58,12 @@ export const StatusFilter = StringEnum(STATUS_FILTER_VALUES, {
   default: 'active',
   description: 'Service status to include; `all` disables the filter.',
 })
+
+/** What the canonical category slugs are, for the `category` parameters and fields (src/model/categories.ts). */
+export const CATEGORY_DESCRIPTION = `Category slug, the same on both venues: ${CATEGORY_SLUGS.map((c) => `\`${c}\` (${CATEGORY_SCOPES[c]})`).join(', ')}.`
+
+/** The `category` filter of the list endpoints: a slug of CATEGORY_DESCRIPTION (another value matches nothing). */
+export const CategoryFilter = Type.Optional(Type.String({ maxLength: 64, description: CATEGORY_DESCRIPTION }))
 
 /** Sort direction. */
 export const Order = StringEnum(['asc', 'desc'], { default: 'desc', description: 'Sort direction.' })
