@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict'
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { ClobClient } from '@polymarket/clob-client'
 import { Configuration, EventsApi, MarketApi } from 'kalshi-typescript'
@@ -210,5 +213,21 @@ describe('official clients read the replay', () => {
     assert.deepEqual(market.data.market, venuekMarket(captured.venuek[0]!.markets[0]!))
     const book = await new MarketApi(config).getMarketOrderbook(ticker, 0)
     assert.deepEqual(book.data.orderbook_fp, (await get(`${live.venuek.urls.rest}/markets/${ticker}/orderbook`)).body.orderbook_fp)
+  })
+})
+
+describe('reading a capture directory', () => {
+  test('relative to the working directory; a malformed capture fails with the file, the path and the problem', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'capture-'))
+    copyFileSync(join(REAL_CATALOG_DIR, 'venuek.json'), join(dir, 'venuek.json'))
+    writeFileSync(join(dir, 'venuep.json'), JSON.stringify({ venue: 'venuep', events: [{ id: '1', slug: 's', title: 't', markets: [] }] }))
+    assert.throws(() => readCapturedCatalogs(relative(process.cwd(), dir)), (err: Error) => {
+      assert.equal(err.name, 'CaptureFormatError')
+      assert.ok(err.message.startsWith(`${join(dir, 'venuep.json')} does not follow the captured-catalog format:`), err.message)
+      assert.match(err.message, /\/events\/0\/ticker/)
+      return true
+    })
+    assert.equal(readCapturedCatalogs(relative(process.cwd(), REAL_CATALOG_DIR)).dir, REAL_CATALOG_DIR)
+    rmSync(dir, { recursive: true, force: true })
   })
 })
