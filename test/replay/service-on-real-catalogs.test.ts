@@ -149,6 +149,12 @@ describe('the service on the replayed real catalogs', () => {
     const closed = captured.venuep.flatMap((e) => e.markets).filter((m) => m.closed)
     assert.ok(closed.length > 0)
     for (const m of closed) assert.equal(s.sim.world.vpBooks.has(m.conditionId), false, `${m.slug} has no book`)
+    // Open markets that were not trading when captured (listed inactive, or without a price) keep their seeded book.
+    const still = captured.venuep.flatMap((e) => e.markets).filter((m) => !m.closed && !m.active)
+    assert.ok(still.length > 0)
+    for (const m of still) assert.equal(s.sim.world.vpBooks.get(m.conditionId)?.updatedAt, TEST_ANCHOR_MS, `${m.slug} did not move`)
+    const moved = captured.venuep.flatMap((e) => e.markets).filter((m) => (s.sim.world.vpBooks.get(m.conditionId)?.updatedAt ?? 0) > TEST_ANCHOR_MS)
+    assert.ok(moved.length > 0 && moved.every((m) => m.active && !m.closed), 'only trading markets move')
   })
 })
 

@@ -139,6 +139,10 @@ describe('replayed Gamma (venuep)', () => {
   })
 })
 
+test('which markets are the same on both venues is unknown: the replay\'s ground truth is empty', () => {
+  assert.deepEqual(sim.world.truth, { sharedQuestions: [], eventPairs: [], outcomePairs: [], decoys: [] })
+})
+
 describe('replayed venuek', () => {
   test('/events with nested markets, through its cursors, is the captured events in the current wire format', async () => {
     const served: Json[] = []
