@@ -103,6 +103,13 @@ export const SimConfigSchema = Type.Object(
     seed: Type.Integer({ default: 42 }),
     /** Canonical questions in the simulated world (each listed on one or both venues). */
     questions: Type.Integer({ minimum: 1, default: 2_400 }),
+    /**
+     * Replay real captured catalogs instead of generating a world (env `SIM_CATALOG`): a directory holding
+     * `venuep.json` and `venuek.json` in the format of test/fixtures/real-venues/FORMAT.md, relative to the process's
+     * working directory. Events and markets are served as captured; books start at the captured prices and are
+     * then simulated (`questions` is ignored). Data is still labelled simulated.
+     */
+    catalog: Type.Optional(Type.String({ minLength: 1 })),
     wallets: Type.Integer({ minimum: 0, default: 400 }),
     bookDepth: Type.Integer({ minimum: 1, maximum: 100, default: 12 }),
     quoteChangesPerSec: Type.Number({ minimum: 0, default: 400 }),

@@ -32,6 +32,26 @@ export interface CatalogEvent {
   readonly liquidity: number | undefined
   readonly openInterest: number | undefined
   readonly markets: readonly PlatformMarket[]
+  /**
+   * What the venue says about the event beyond the fields above, for matching across venues (undefined when the
+   * venue did not say it). Raw venue values, not normalized.
+   */
+  readonly details?: EventDetails
+}
+
+export interface EventDetails {
+  /** venuek `series_ticker`. */
+  readonly seriesTicker: string | undefined
+  /** venuek `strike_date` (ms): the date the event's question is about. */
+  readonly strikeDate: number | undefined
+  /** venuek `strike_period`, e.g. "week" (often ""). */
+  readonly strikePeriod: string | undefined
+  /** The venue's own labels: venuep tag labels in the venue's order; venuek the event's (else its series') category. */
+  readonly tags: readonly string[] | undefined
+  /** venuep event `negRisk` (else `enableNegRisk`): true for a neg-risk group. Unknown when not sent. */
+  readonly negRisk: boolean | undefined
+  /** venuep event description (the resolution text). */
+  readonly description: string | undefined
 }
 
 /**
@@ -98,6 +118,31 @@ export interface Outcome {
   readonly strike: Strike | undefined
   /** Venue fee description, used for net edges. */
   readonly fees: FeeModel | undefined
+  /** What the venue says about this outcome's binary market beyond the fields above, for matching. */
+  readonly details?: OutcomeDetails
+}
+
+/**
+ * Raw venue fields of one binary market (undefined when the venue did not send them). `closeTime` above is already
+ * the market's own end: venuep `endDate`, venuek `close_time`; `strike` holds venuek `strike_type`/`floor_strike`/
+ * `cap_strike`.
+ */
+export interface OutcomeDetails {
+  /** venuep market `question`; venuek market `title`. */
+  readonly question: string | undefined
+  /** venuep `groupItemTitle` as sent (may be ""). */
+  readonly groupItemTitle: string | undefined
+  /** venuep `groupItemThreshold` as sent (the child's order in its group, or its threshold). */
+  readonly groupItemThreshold: string | undefined
+  /** venuek `yes_sub_title` / `no_sub_title` as sent. */
+  readonly yesSubTitle: string | undefined
+  readonly noSubTitle: string | undefined
+  /** venuep market `negRisk`. */
+  readonly negRisk: boolean | undefined
+  /** venuep market description; venuek `rules_primary`: the text the market resolves by. */
+  readonly rules: string | undefined
+  /** venuek `expected_expiration_time` (ms): when the result is expected, often long before `close_time`. */
+  readonly expectedExpiration: number | undefined
 }
 
 export interface Strike {

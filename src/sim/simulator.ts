@@ -4,13 +4,17 @@ import type { Clock } from '../core/clock.js'
 import type { VenuekCredentials } from '../venues/venuek/signing.js'
 import { FaultPlan } from './faults.js'
 import { SimEngine } from './world/engine.js'
+import { readCapturedCatalogs } from './world/capture-files.js'
 import { generateWorld, type World } from './world/generate.js'
+import { replayWorld } from './world/replay.js'
 import { startVenuekSim, type VenuekSim } from './venuek/index.js'
 import { startVenuepSim, type VenuepSim } from './venuep/index.js'
 
 /**
- * The venue simulator: one seeded world, its live engine, and both venues' protocol servers on loopback.
- * Everything it serves is SIMULATED; `description` says so wherever the service shows where data comes from.
+ * The venue simulator: one seeded world (generated, or a replay of captured real catalogs when `config.catalog` is
+ * set), its live engine, and both venues' protocol servers on loopback. Everything it serves is SIMULATED (a replay's
+ * listings are real, its books and trades are not); `description` says so wherever the service shows where data
+ * comes from.
  */
 export interface SimulatorOptions {
   readonly config: SimConfig
@@ -39,7 +43,7 @@ export interface Simulator {
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   const { config, clock } = options
   const anchorMs = options.anchorMs ?? Math.floor(clock.now() / 60_000) * 60_000
-  const world = generateWorld({ seed: config.seed, questions: config.questions, wallets: config.wallets, bookDepth: config.bookDepth, anchorMs })
+  const world = buildWorld(config, anchorMs)
   const engine = new SimEngine(world, {
     clock,
     quoteChangesPerSec: config.quoteChangesPerSec,
@@ -76,12 +80,25 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     venuek: Object.assign(venuek, { faults: venuekFaults }),
     venuekCredentials: credentials === undefined ? undefined : { keyId: credentials.keyId, privateKeyPem: credentials.privateKeyPem },
     venuekPublicKeyPem: credentials?.publicKeyPem,
-    description: `simulated venues (seed ${config.seed}, ${world.questions.length} questions, ${world.vpEvents.length} venuep events, ${world.vkEvents.length} venuek events)`,
+    description: describe(config, world),
     async close() {
       engine.stop()
       await Promise.all([venuep.close(), venuek.close()])
     },
   }
+}
+
+/** The generated world, or a replay of the captured catalogs in `config.catalog`. */
+function buildWorld(config: SimConfig, anchorMs: number): World {
+  const common = { seed: config.seed, wallets: config.wallets, bookDepth: config.bookDepth, anchorMs }
+  if (config.catalog !== undefined) return replayWorld({ ...common, catalogs: readCapturedCatalogs(config.catalog) })
+  return generateWorld({ ...common, questions: config.questions })
+}
+
+function describe(config: SimConfig, world: World): string {
+  const listed = `${world.vpEvents.length} venuep events, ${world.vkEvents.length} venuek events`
+  if (world.replayOf !== undefined) return `replay of real venue catalogs from ${world.replayOf} (${listed}; simulated books and trades)`
+  return `simulated venues (seed ${config.seed}, ${world.questions.length} questions, ${listed})`
 }
 
 /** A fresh RSA key for the simulated venuek account (the real venue issues RSA keys only). */

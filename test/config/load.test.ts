@@ -48,3 +48,9 @@ test('bad values fail the boot with every problem listed', () => {
   assert.throws(() => loadConfig({ env: {}, overrides: { venues: { venuep: { feed: { maxAssetsPerConnection: 900 } } } } as never }), /maxAssetsPerConnection|\/venues\/venuep\/feed/)
   assert.throws(() => loadConfig({ env: {}, overrides: { typo: 1 } as never }), ConfigError)
 })
+
+test('SIM_CATALOG selects a replay of captured catalogs (sim.catalog); unset, the simulator generates its world', () => {
+  assert.equal(loadConfig({ env: {} }).sim.catalog, undefined)
+  assert.equal(loadConfig({ env: { SIM_CATALOG: '' } }).sim.catalog, undefined)
+  assert.equal(loadConfig({ env: { SIM_CATALOG: 'test/fixtures/real-venues' } }).sim.catalog, 'test/fixtures/real-venues')
+})

@@ -12,3 +12,6 @@ export function readFixture(relativePath: string): string {
 export function fixtureJson<T>(relativePath: string): T {
   return JSON.parse(readFixture(relativePath)) as T
 }
+
+/** The real venue catalogs (test/fixtures/real-venues): what `sim.catalog` replays in the tests. */
+export const REAL_CATALOG_DIR = join(REPO_ROOT, 'test/fixtures/real-venues')

@@ -46,6 +46,11 @@ export interface TestServiceOptions {
   readonly resolver?: FakeResolver
   /** The store's backend (helpers/db.ts); an in-memory PGlite when absent. */
   readonly backend?: Backend
+  /**
+   * Replay the captured catalogs in this directory (config `sim.catalog`) instead of a generated world, e.g.
+   * REAL_CATALOG_DIR; `questions` is then ignored.
+   */
+  readonly catalog?: string
 }
 
 /**
@@ -60,7 +65,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const overrides: DeepPartial<Config> = auth === 'off' ? { ...options.config, auth: { ...options.config?.auth, required: false } } : { ...options.config }
   const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides })
   const sim = await startSimulator({
-    config: { ...config.sim, questions: options.questions ?? 120, wallets: options.wallets ?? 20, venuekAuth: options.venuekAuth ?? true },
+    config: { ...config.sim, questions: options.questions ?? 120, wallets: options.wallets ?? 20, venuekAuth: options.venuekAuth ?? true, catalog: options.catalog },
     clock,
     anchorMs: TEST_ANCHOR_MS,
     startEngine: false,

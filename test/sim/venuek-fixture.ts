@@ -64,7 +64,7 @@ export function activeMarkets(world: World): VkMarket[] {
 
 /** The venue status a market should show, derived from the world independently of the simulator's code. */
 export function expectedStatus(m: VkMarket, now: number): string {
-  const q = m.event.question
+  const q = m.canonical
   if (q.lifecycle === 'active') return 'active'
   if (q.lifecycle === 'closed') return 'closed'
   return now - (q.resolvedAt as number) < DAY_MS ? 'determined' : 'finalized'

@@ -124,11 +124,11 @@ describe('gamma', () => {
     assert.equal(body.bestAsk, Number(book0.asks.at(-1)?.price))
     assert.equal(body.orderPriceMinTickSize, Number(book0.tick_size))
     const tagged = (await gamma(`/markets/${m.id}?include_tag=true`)).body
-    assert.deepEqual(tagged.tags, [{ id: m.event.tag.id, label: m.event.tag.label, slug: m.event.tag.slug }])
+    assert.deepEqual(tagged.tags, m.event.tags.map((t) => ({ id: t.id, label: t.label, slug: t.slug })))
   })
 
   test('closed and resolved markets: closed=true, resolution status, odd closedTime, 1/0 prices, no book numbers', async () => {
-    const resolved = marketWhere((x) => x.event.question.lifecycle === 'resolved')
+    const resolved = marketWhere((x) => x.canonical.lifecycle === 'resolved')
     const { body: hidden } = await gamma(`/markets?slug=${resolved.slug}`)
     assert.deepEqual(hidden, [], 'implicit closed=false drops it')
     const { body } = await gamma(`/markets?slug=${resolved.slug}&closed=true`)
@@ -186,7 +186,7 @@ describe('gamma', () => {
   })
 
   test('events: nested markets, numeric aggregates, tags, neg-risk ids, closed only when asked', async () => {
-    const e = world.vpEvents.find((x) => x.negRisk && x.markets.length > 2 && x.question.lifecycle === 'active')
+    const e = world.vpEvents.find((x) => x.negRisk && x.markets.length > 2 && x.question?.lifecycle === 'active')
     assert.ok(e)
     const { status, body } = await gamma(`/events/slug/${e.slug}`)
     assert.equal(status, 200)
@@ -201,16 +201,17 @@ describe('gamma', () => {
       body.markets.map((m: Json) => m.groupItemTitle),
       e.markets.map((m) => m.groupItemTitle),
     )
-    assert.deepEqual(body.tags, [{ id: e.tag.id, label: e.tag.label, slug: e.tag.slug }])
+    const tag = e.tags[0]!
+    assert.deepEqual(body.tags, [{ id: tag.id, label: tag.label, slug: tag.slug }])
     assert.equal((await gamma(`/events/${e.id}`)).body.slug, e.slug)
 
     const all = (await gamma('/events?limit=500')).body
     assert.equal(all.length, world.vpEvents.length, '/events applies closed only when given')
     const open = (await gamma('/events?closed=false&limit=500')).body
-    assert.equal(open.length, world.vpEvents.filter((x) => x.question.lifecycle === 'active').length)
-    const tagged = (await gamma(`/events?tag_slug=${e.tag.slug}&limit=500`)).body
-    assert.ok(tagged.length > 0 && tagged.every((x: Json) => x.tags[0].slug === e.tag.slug))
-    const byTagId = (await gamma(`/events?tag_id=${e.tag.id}&limit=500`)).body
+    assert.equal(open.length, world.vpEvents.filter((x) => x.question?.lifecycle === 'active').length)
+    const tagged = (await gamma(`/events?tag_slug=${tag.slug}&limit=500`)).body
+    assert.ok(tagged.length > 0 && tagged.every((x: Json) => x.tags[0].slug === tag.slug))
+    const byTagId = (await gamma(`/events?tag_id=${tag.id}&limit=500`)).body
     assert.equal(byTagId.length, tagged.length)
     assert.deepEqual((await gamma('/events?volume_min=1e15')).body, [])
   })
@@ -279,7 +280,7 @@ describe('clob rest', () => {
   test('errors: unknown and closed tokens have no book; /books payload rules', async () => {
     const noBook = { status: 404, body: { error: 'No orderbook exists for the requested token id' } }
     assert.deepEqual(await clob('/book?token_id=123'), noBook)
-    const closed = marketWhere((x) => x.event.question.lifecycle !== 'active')
+    const closed = marketWhere((x) => x.canonical.lifecycle !== 'active')
     assert.deepEqual(await clob(`/book?token_id=${closed.tokenIds[0]}`), noBook)
     assert.deepEqual(await clob(`/tick-size?token_id=${closed.tokenIds[0]}`), { status: 200, body: { minimum_tick_size: closed.tickSize } })
     const [a, b] = activeMarkets()
@@ -326,7 +327,7 @@ describe('clob rest', () => {
     assert.equal(typeof body.minimum_tick_size, 'number')
     assert.equal(typeof body.tokens[0].price, 'number')
     assert.deepEqual(await clob(`/markets/0x${'ab'.repeat(32)}`), { status: 404, body: { error: 'market not found' } })
-    const won = marketWhere((x) => x.event.question.lifecycle === 'resolved')
+    const won = marketWhere((x) => x.canonical.lifecycle === 'resolved')
     const resolved = (await clob(`/markets/${won.conditionId}`)).body
     assert.deepEqual(
       resolved.tokens.map((t: Json) => [t.winner, t.price]),
@@ -373,8 +374,8 @@ describe('clob rest', () => {
     assert.ok(day.length > 100 && day.length <= 1441)
     assert.ok(day.at(-1).t <= clock.now() / 1000)
 
-    const r = marketWhere((x) => x.event.question.lifecycle === 'resolved')
-    const q = r.event.question
+    const r = marketWhere((x) => x.canonical.lifecycle === 'resolved')
+    const q = r.canonical
     const all = (await clob(`/prices-history?market=${r.tokenIds[0]}&interval=max&fidelity=60`)).body.history
     assert.ok(all.length > 0)
     assert.ok(all[0].t * 1000 >= r.event.createdAt)
@@ -672,7 +673,7 @@ describe('data api', () => {
         assert.equal(row.oppositeAsset, ref.market.tokenIds[1 - ref.index])
         assert.equal(row.eventSlug, ref.market.event.slug)
         assert.match(row.endDate, /^\d{4}-\d{2}-\d{2}$/)
-        const lifecycle = ref.market.event.question.lifecycle
+        const lifecycle = ref.market.canonical.lifecycle
         assert.equal(row.redeemable, lifecycle === 'resolved')
         if (lifecycle === 'resolved') assert.equal(row.curPrice, (ref.index === 0) === ref.market.contract.won ? 1 : 0)
         realized += pos.realized

@@ -38,6 +38,47 @@ describe('venuek REST → normalized catalog', () => {
         fees: { kind: 'curve', rate: 0.07, exponent: 1 },
       },
     )
+    assert.equal(o.closeTime, Date.parse('2027-04-28T17:55:00Z'))
+    assert.deepEqual(o.details, {
+      question: "Will the upper bound of the federal funds rate be above 4.25% following the Fed's Apr 28, 2027 meeting?",
+      groupItemTitle: undefined,
+      groupItemThreshold: undefined,
+      yesSubTitle: 'Above 4.25%',
+      noSubTitle: 'Above 4.25%',
+      negRisk: undefined,
+      rules: 'If the upper bound of the target federal funds rate ... resolves to Yes.',
+      expectedExpiration: Date.parse('2027-04-28T18:05:00Z'),
+    })
+    assert.deepEqual(e.details, {
+      seriesTicker: 'KXFED',
+      strikeDate: Date.parse('2027-04-28T18:00:00Z'),
+      strikePeriod: undefined,
+      tags: ['Economics'],
+      negRisk: undefined,
+      description: undefined,
+    })
+  })
+
+  test('an outcome without yes_sub_title: its subtitle, else what its title says apart from its siblings, else the title without the event\'s words', () => {
+    const raw = fixtureJson<KEvent>('venuek/event-kxfed-27apr.json')
+    const m = raw.markets![0]!
+    const market = (ticker: string, title: string, extra: Record<string, string> = {}) => ({ ...m, ticker, title, yes_sub_title: '', subtitle: '', ...extra })
+    const group = mapVenuekEvent(
+      {
+        ...raw,
+        title: 'Who will play the next Bond girl?',
+        markets: [
+          market('A', 'Will Emma Mackey perform as a Bond girl in the next James Bond film?'),
+          market('B', 'Will Ana de Armas perform as a Bond girl in the next James Bond film?'),
+          market('C', 'Will Zendaya perform as a Bond girl in the next James Bond film?', { subtitle: 'Zendaya (subtitle)' }),
+        ],
+      },
+      new Map(),
+      links,
+    )!
+    assert.deepEqual(group.markets[0]!.outcomes.map((o) => o.title), ['Emma Mackey', 'Ana de Armas', 'Zendaya (subtitle)'])
+    const single = mapVenuekEvent({ ...raw, title: 'Fed rate after the meeting', markets: [market('S', 'Fed rate above 4.25% after the meeting')] }, new Map(), links)!
+    assert.equal(single.markets[0]!.outcomes[0]!.title, 'above 4.25%')
   })
 
   test('statuses map to the service model; "no quote" zeros are unknown', () => {

@@ -4,7 +4,7 @@ import { mapGammaEvent } from '../../src/venues/venuep/map-catalog.js'
 import { mapVenuepMessages } from '../../src/venues/venuep/map-message.js'
 import { venuepProbability } from '../../src/venues/venuep/probability.js'
 import type { FeedEvent } from '../../src/venues/types.js'
-import type { GammaEvent } from '../../src/venues/venuep/wire.js'
+import type { GammaEvent, GammaMarket } from '../../src/venues/venuep/wire.js'
 import { fixtureJson, readFixture } from '../helpers/fixtures.js'
 
 const links = { eventUrl: (slug: string) => `https://venuep.example/event/${slug}` }
@@ -45,8 +45,10 @@ describe('venuep Gamma → normalized catalog', () => {
         },
       ],
     )
-    // Token 1's catalog quotes mirror token 0's book: bid = 1 − ask(1) = 0, ask = 1 − bid(0.99) = 0.01.
-    assert.equal(m.outcomes[1]!.catalogBestBid, 0)
+    // Token 1's catalog quotes mirror token 0's book: ask = 1 − bid(0.99) = 0.01; token 0's ask of 1 is Gamma's
+    // "no ask", so token 1 has no bid (unknown, not 0).
+    assert.equal(m.outcomes[0]!.catalogBestAsk, undefined)
+    assert.equal(m.outcomes[1]!.catalogBestBid, undefined)
     assert.equal(m.outcomes[1]!.catalogBestAsk, 0.01)
     assert.deepEqual(m.outcomes[0]!.fees, { kind: 'curve', rate: 0.25, exponent: 2 })
     assert.equal(m.createdAt, Date.parse('2026-03-23T06:42:07.4836Z'))
@@ -72,6 +74,95 @@ describe('venuep Gamma → normalized catalog', () => {
     )
     assert.equal(m.outcomes[0]!.catalogBestBid, 0.869)
     assert.equal(m.outcomes[1]!.catalogBestBid, undefined, 'absent in the payload: unknown')
+    assert.deepEqual(e.details, {
+      seriesTicker: undefined,
+      strikeDate: undefined,
+      strikePeriod: undefined,
+      tags: ['Fed Rates'],
+      negRisk: true,
+      description: undefined,
+    })
+    assert.deepEqual(
+      m.outcomes.map((o) => o.details),
+      [
+        {
+          question: 'Fed decreases interest rates by 25 bps after December 2025 meeting?',
+          groupItemTitle: '25 bps decrease',
+          groupItemThreshold: '1',
+          yesSubTitle: undefined,
+          noSubTitle: undefined,
+          negRisk: true,
+          rules: undefined,
+          expectedExpiration: undefined,
+        },
+        {
+          question: 'No change in Fed interest rates after December 2025 meeting?',
+          groupItemTitle: 'No change',
+          groupItemThreshold: '2',
+          yesSubTitle: undefined,
+          noSubTitle: undefined,
+          negRisk: true,
+          rules: undefined,
+          expectedExpiration: undefined,
+        },
+      ],
+    )
+    assert.equal(m.outcomes[0]!.closeTime, undefined, 'no market endDate in the payload')
+  })
+
+  test('a grouped child without groupItemTitle is titled by what its question says apart from its siblings\'', () => {
+    const raw = fixtureJson<GammaEvent>('venuep/gamma-event-negrisk.json')
+    const question = (who: string) => `Will ${who} win the 2028 US Presidential Election?`
+    const child = (i: number, who: string, extra: Partial<GammaMarket> = {}): GammaMarket => {
+      const { groupItemTitle: _t, ...rest } = raw.markets![i % 2]!
+      return { ...rest, question: question(who), conditionId: `0x${i}`, clobTokenIds: `["${i}1", "${i}2"]`, slug: `m${i}`, ...extra }
+    }
+    const e = mapGammaEvent(
+      {
+        ...raw,
+        markets: [
+          child(0, 'JD Vance'),
+          child(1, 'Gavin Newsom', { groupItemTitle: '' }),
+          child(2, 'Alexandria Ocasio-Cortez'),
+          // A placeholder the venue lists inactive, worded apart: it does not hide the named children's wording.
+          child(3, 'Person K', { question: 'Will Person K win the 2028 Election?', active: false }),
+          child(4, 'Marco Rubio', { groupItemTitle: ' Marco Rubio ' }),
+        ],
+      },
+      links,
+    )
+    assert.deepEqual(
+      e!.markets[0]!.outcomes.map((o) => o.title),
+      ['JD Vance', 'Gavin Newsom', 'Alexandria Ocasio-Cortez', 'Person K win the 2028', 'Marco Rubio'],
+    )
+  })
+
+  test('event times fall back to the markets\' when the event has none; zero and one are not Gamma prices', () => {
+    const raw = fixtureJson<GammaEvent>('venuep/gamma-event-negrisk.json')
+    const { endDate: _end, ...event } = raw
+    const markets = raw.markets!.map((m, i) => ({ ...m, endDate: `2026-0${i + 1}-28T12:00:00Z`, createdAt: `2025-0${i + 1}-01T00:00:00Z`, bestBid: 0, bestAsk: 1, lastTradePrice: 0 }))
+    const e = mapGammaEvent({ ...event, markets }, links)!
+    assert.equal(e.endTime, Date.parse('2026-02-28T12:00:00Z'), 'the latest market end')
+    assert.equal(e.createdAt, Date.parse('2025-01-01T00:00:00Z'), 'the earliest market creation')
+    assert.equal(e.markets[0]!.endTime, e.endTime)
+    for (const o of e.markets[0]!.outcomes) {
+      assert.equal(o.catalogBestBid, undefined)
+      assert.equal(o.catalogBestAsk, undefined)
+    }
+  })
+
+  test('a closed market without a UMA status but with prices exactly 1 and 0 is resolved (captures drop the status)', () => {
+    const raw = fixtureJson<GammaEvent>('venuep/gamma-event-btc-updown.json')
+    const m = raw.markets![0]!
+    const { umaResolutionStatus: _uma, ...noStatus } = m
+    const settled = mapGammaEvent({ ...raw, markets: [{ ...noStatus, outcomePrices: '["0", "1"]' }] }, links)!
+    assert.equal(settled.status, 'resolved')
+    assert.equal(settled.rawStatus, 'closed', 'the venue said closed; resolution is read from the prices')
+    assert.deepEqual(settled.markets[0]!.outcomes.map((o) => o.won), [false, true])
+    const trading = mapGammaEvent({ ...raw, markets: [{ ...noStatus, outcomePrices: '["0.0005", "0.9995"]' }] }, links)!
+    assert.equal(trading.status, 'closed')
+    const proposed = mapGammaEvent({ ...raw, markets: [{ ...m, umaResolutionStatus: 'proposed', outcomePrices: '["0", "1"]' }] }, links)!
+    assert.equal(proposed.status, 'closed', 'a UMA status that is not "resolved" wins over the prices')
   })
 
   test('markets whose tokens do not line up with their outcomes are skipped, not guessed', () => {

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js'
 import type { ReadModels } from '../../views/read-models.js'
 import type { CollapsedView } from '../../views/collapsed-view.js'
 import { defineRoute, type AnyRoute } from '../route.js'
-import { Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
+import { CategoryFilter, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { CollapsedEventSchema, EventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
 import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, VALIDATION_RESPONSE } from './support.js'
 
@@ -32,7 +32,7 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
       'One row per service event: its leading outcome (the open outcome with the highest probability on any venue; ties by the higher outcome volume, then by the lower outcome id), volume aggregated across venues, and the platforms listing it. Events matched across venues appear once. The venuep endpoints about one market resolve an event slug to the same leading outcome\'s market.',
     tags: ['events'],
     query: Type.Object({
-      category: Type.Optional(Type.String({ maxLength: 64, description: 'Category slug.' })),
+      category: CategoryFilter,
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
       status: StatusFilter,
       limit: Limit(25, 100),

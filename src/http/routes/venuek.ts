@@ -6,7 +6,7 @@ import { iso, quoteAgeSeconds, venuekPriceRow } from '../../views/records.js'
 import type { MarketEntry, OutcomeEntry, VenueView } from '../../views/venue-view.js'
 import { json } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
-import { Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
+import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { VenuekEventSchema, VenuekMarketPriceSchema, VenuekMarketSchema, VenuekPriceSchema, listOf } from '../schemas/records.js'
 import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
 
@@ -49,7 +49,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
       event_ticker: Type.Optional(Csv({ description: 'Event tickers.' })),
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
       status: StatusFilter,
-      category: Type.Optional(Type.String({ maxLength: 64, description: 'Category slug.' })),
+      category: CategoryFilter,
       min_volume: Type.Optional(Type.Number({ minimum: 0, description: 'Minimum total volume in dollars (contracts × $1).' })),
       limit: Limit(25, 100),
       offset: Offset(),
@@ -88,7 +88,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
       event_ticker: Type.Optional(Csv({ description: 'Event tickers (service event slugs also match).' })),
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
       status: StatusFilter,
-      category: Type.Optional(Type.String({ maxLength: 64, description: 'Category slug.' })),
+      category: CategoryFilter,
       limit: Limit(25, 100),
       offset: Offset(),
       sort: SORT,

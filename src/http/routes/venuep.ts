@@ -9,7 +9,7 @@ import type { MarketEntry, OutcomeEntry, VenueView } from '../../views/venue-vie
 import type { PriceHistory } from '../../venues/venuep/price-history.js'
 import { json } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
-import { Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
+import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { VenuepEventSchema, VenuepMarketPriceSchema, VenuepMarketSchema, VenuepPriceSchema, listOf } from '../schemas/records.js'
 import { ErrorBody } from '../schemas/common.js'
 import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
@@ -57,7 +57,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       condition_id: Type.Optional(Csv({ description: 'Condition IDs or stored outcome IDs (CLOB token ids).' })),
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title or market slug.' })),
       status: StatusFilter,
-      category: Type.Optional(Type.String({ maxLength: 64, description: 'Category slug.' })),
+      category: CategoryFilter,
       limit: Limit(25, 100),
       offset: Offset(),
       sort: SORT,
@@ -86,7 +86,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       event_slug: Type.Optional(Csv({ description: 'Service event slugs (or venuep event slugs).' })),
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
       status: StatusFilter,
-      category: Type.Optional(Type.String({ maxLength: 64, description: 'Category slug.' })),
+      category: CategoryFilter,
       limit: Limit(25, 100),
       offset: Offset(),
       sort: SORT,

@@ -1,5 +1,6 @@
 import { Type, type SchemaOptions, type StringOptions, type TUnsafe } from '@sinclair/typebox'
 import { MAX_JSON_DEPTH } from '../json-depth.js'
+import { CATEGORY_SCOPES, CATEGORY_SLUGS } from '../../model/categories.js'
 import type { CsvString } from '../route.js'
 import { ECHO_DEPTH_MAX, ECHO_ENTRIES_MAX, ECHO_STRING_MAX } from '../validation-echo.js'
 
@@ -66,6 +67,12 @@ export const StatusFilter = StringEnum(STATUS_FILTER_VALUES, {
   default: 'active',
   description: 'Service status to include; `all` disables the filter.',
 })
+
+/** What the canonical category slugs are, for the `category` parameters and fields (src/model/categories.ts). */
+export const CATEGORY_DESCRIPTION = `Category slug, the same on both venues: ${CATEGORY_SLUGS.map((c) => `\`${c}\` (${CATEGORY_SCOPES[c]})`).join(', ')}.`
+
+/** The `category` filter of the list endpoints: a slug of CATEGORY_DESCRIPTION (another value matches nothing). */
+export const CategoryFilter = Type.Optional(Type.String({ maxLength: 64, description: CATEGORY_DESCRIPTION }))
 
 /** Sort direction. */
 export const Order = StringEnum(['asc', 'desc'], { default: 'desc', description: 'Sort direction.' })

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox'
-import { StringEnum } from './common.js'
+import { CATEGORY_DESCRIPTION, StringEnum } from './common.js'
 
 /**
  * Response record schemas (spec part 2). Field names and meanings are the spec's; a value the service does not
@@ -43,7 +43,7 @@ const marketCommon = {
   title: Type.String({ description: 'Event title.' }),
   status: ServiceStatusSchema,
   market_status: Type.String({ description: 'Raw platform status.' }),
-  category: Type.String({ description: 'Category slug.' }),
+  category: Type.String({ description: CATEGORY_DESCRIPTION }),
   platform_url: Type.String({ description: 'Link to the venue.' }),
   volume_total: Money('Total volume (USD; venuek: contracts of $1 notional).'),
   volume_24h: Money('24-hour volume.'),
@@ -90,7 +90,7 @@ const eventCommon = {
   event_id: Type.String({ description: 'The venue\'s event id (venuep event slug, venuek event ticker).' }),
   title: Type.String(),
   subtitle: Nullable(Type.String()),
-  category: Type.String(),
+  category: Type.String({ description: CATEGORY_DESCRIPTION }),
   status: ServiceStatusSchema,
   market_status: Type.String({ description: 'Raw platform status.' }),
   platform_url: Type.String(),
@@ -223,7 +223,7 @@ export const CollapsedEventSchema = Type.Object(
   {
     event_slug: Type.String(),
     title: Type.String(),
-    category: Type.String(),
+    category: Type.String({ description: CATEGORY_DESCRIPTION }),
     status: ServiceStatusSchema,
     leading_outcome: LeadingOutcomeSchema,
     volume_total: Money('Volume aggregated across venues.'),

@@ -37,7 +37,7 @@ export function candlesticks(
 ): object[] {
   const periodMs = periodMin * 60_000
   const now = state.clock.now()
-  const tradingEnd = m.event.question.lifecycle === 'active' ? now : Math.min(now, m.closeTime)
+  const tradingEnd = m.canonical.lifecycle === 'active' ? now : Math.min(now, m.closeTime)
   const firstEnd = Math.ceil((startTs * 1000) / periodMs) * periodMs
   const lastEnd = endTs * 1000
   if (lastEnd >= firstEnd && (lastEnd - firstEnd) / periodMs + 1 > MAX_CANDLES) {
@@ -68,7 +68,7 @@ export function candlesticks(
 function samplePath(state: VenuekState, m: VkMarket, from: number, to: number, bid: Ohlc, ask: Ohlc): boolean {
   let seen = false
   // A non-active market stops quoting at its close: sample strictly before it.
-  const last = m.event.question.lifecycle === 'active' ? to : Math.min(to, m.closeTime - 1)
+  const last = m.canonical.lifecycle === 'active' ? to : Math.min(to, m.closeTime - 1)
   for (let i = 0; i <= SAMPLES; i++) {
     const t = Math.floor(from + ((last - from) * i) / SAMPLES)
     const quote: PathQuote | undefined = state.quoteAt(m, t)

@@ -54,22 +54,27 @@ export class VenuekState {
     return this.world.vkBooks.get(m.ticker)
   }
 
+  /** A replayed market keeps its captured status; a generated one follows its question's lifecycle. */
   status(m: VkMarket, now: number): VkMarketStatus {
-    const q = m.event.question
+    if (m.capture !== undefined) return m.capture.status
+    const q = m.canonical
     if (q.lifecycle === 'active') return now < m.openTime ? 'initialized' : 'active'
     if (q.lifecycle === 'closed' || q.resolvedAt === undefined) return 'closed'
     return now < q.resolvedAt + SETTLEMENT_TIMER_SECONDS * 1000 ? 'determined' : 'finalized'
   }
 
+  /** A replayed market's result is unknown (captures do not hold it): '' like an undetermined market. */
   result(m: VkMarket): 'yes' | 'no' | '' {
-    const q = m.event.question
+    if (m.capture !== undefined) return ''
+    const q = m.canonical
     if (q.lifecycle !== 'resolved') return ''
     return m.contract.won === true ? 'yes' : 'no'
   }
 
   /** When the market settled (paid out), if it has. */
   settledAt(m: VkMarket, now: number): number | undefined {
-    const resolvedAt = m.event.question.resolvedAt
+    if (m.capture !== undefined) return undefined // not captured
+    const resolvedAt = m.canonical.resolvedAt
     if (resolvedAt === undefined) return undefined
     const at = resolvedAt + SETTLEMENT_TIMER_SECONDS * 1000
     return at <= now ? at : undefined
@@ -78,7 +83,7 @@ export class VenuekState {
   /** Whether the market had a live book at time `t` (between its open and its close for non-active questions). */
   tradingAt(m: VkMarket, t: number): boolean {
     if (t < m.openTime) return false
-    return m.event.question.lifecycle === 'active' || t < m.closeTime
+    return m.canonical.lifecycle === 'active' || t < m.closeTime
   }
 
   /**
@@ -86,7 +91,7 @@ export class VenuekState {
    * levels (book-model.ts `rebalance`), so history and the live book line up. Undefined when not trading.
    */
   quoteAt(m: VkMarket, t: number): PathQuote | undefined {
-    if (!this.tradingAt(m, t)) return undefined
+    if (!m.contract.walks || !this.tradingAt(m, t)) return undefined
     const tick = Math.round(m.tickSize * MICROS_PER_UNIT)
     const minP = tick
     const maxP = MICROS_PER_UNIT - tick
@@ -106,7 +111,7 @@ export class VenuekState {
 
   /** Contracts traded in the 24 h before `t` (hundredths), plus the listing's base 24 h figure while active. */
   volume24h(m: VkMarket, t: number): number {
-    const base = m.event.question.lifecycle === 'active' ? m.baseVolume24h * 100 : 0
+    const base = m.canonical.lifecycle === 'active' ? m.baseVolume24h * 100 : 0
     return base + this.trades.volumeBetween(m.ticker, t - MS_PER_DAY, t)
   }
 

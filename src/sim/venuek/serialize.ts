@@ -4,6 +4,7 @@ import type { VkEvent, VkMarket, VkSeries } from '../world/types.js'
 import { topOfBook } from './book-view.js'
 import { dollars, dollarsOf, fpHundredths, fpMicros, hundredthsOf, ONE_DOLLAR, rfc3339 } from './format.js'
 import { SETTLEMENT_TIMER_SECONDS, type VenuekState } from './market-state.js'
+import { serializeCapturedEvent, serializeCapturedMarket } from './serialize-captured.js'
 
 /**
  * World records → venuek REST records, current field names only (venuek.md §3: `_dollars` 4-dp strings,
@@ -26,8 +27,25 @@ export function serializeSeries(
   state: VenuekState,
   options: { includeVolume: boolean; productMetadata: boolean },
 ): Record<string, unknown> {
+  const body: Record<string, unknown> = series.fromCapture ? capturedSeries(series) : generatedSeries(series, events)
+  if (options.productMetadata) body['product_metadata'] = null
+  if (options.includeVolume) {
+    const now = state.clock.now()
+    let volume = 0
+    for (const e of events) for (const m of e.markets) volume += state.volume(m, now)
+    body['volume_fp'] = fpHundredths(volume)
+  }
+  return body
+}
+
+/** A replayed series: its ticker and its events' category are all the captures say about it. */
+function capturedSeries(series: VkSeries): Record<string, unknown> {
+  return { ticker: series.ticker, category: series.category }
+}
+
+function generatedSeries(series: VkSeries, events: readonly VkEvent[]): Record<string, unknown> {
   const lastUpdated = events.reduce((t, e) => Math.max(t, e.lastUpdated), 0)
-  const body: Record<string, unknown> = {
+  return {
     ticker: series.ticker,
     frequency: series.frequency,
     title: series.title,
@@ -42,14 +60,6 @@ export function serializeSeries(
     additional_prohibitions: [],
     last_updated_ts: rfc3339(lastUpdated),
   }
-  if (options.productMetadata) body['product_metadata'] = null
-  if (options.includeVolume) {
-    const now = state.clock.now()
-    let volume = 0
-    for (const e of events) for (const m of e.markets) volume += state.volume(m, now)
-    body['volume_fp'] = fpHundredths(volume)
-  }
-  return body
 }
 
 /**
@@ -57,6 +67,7 @@ export function serializeSeries(
  * mutually exclusive events, `""` otherwise (what the §3.2 sample shows for a threshold ladder).
  */
 export function serializeEvent(event: VkEvent, state: VenuekState, nested: boolean): Record<string, unknown> {
+  if (event.capture !== undefined) return serializeCapturedEvent(event, event.capture, state, nested)
   const body: Record<string, unknown> = {
     event_ticker: event.eventTicker,
     series_ticker: event.series.ticker,
@@ -65,7 +76,7 @@ export function serializeEvent(event: VkEvent, state: VenuekState, nested: boole
     collateral_return_type: event.mutuallyExclusive ? 'MECNET' : '',
     mutually_exclusive: event.mutuallyExclusive,
     category: event.series.category,
-    strike_date: rfc3339(event.strikeDate),
+    strike_date: rfc3339(event.strikeDate as number),
     strike_period: null,
     settlement_sources: [SIM_SETTLEMENT_SOURCE],
     last_updated_ts: rfc3339(event.lastUpdated),
@@ -85,13 +96,14 @@ export function serializeEvent(event: VkEvent, state: VenuekState, nested: boole
  * close, determination or settlement), not quote time, as on the real venue.
  */
 export function serializeMarket(m: VkMarket, state: VenuekState, now: number): Record<string, unknown> {
+  if (m.capture !== undefined) return serializeCapturedMarket(m, m.capture, state, now)
   const status = state.status(m, now)
   const top = topOfBook(state.book(m))
   const last = state.trades.lastAtOrBefore(m.ticker, now)
   const dayAgo = now - MS_PER_DAY
   const prevQuote = state.quoteAt(m, dayAgo)
   const prevTrade = state.trades.lastAtOrBefore(m.ticker, dayAgo)
-  const q = m.event.question
+  const q = m.canonical
   const result = state.result(m)
   const settledAt = state.settledAt(m, now)
   const body: Record<string, unknown> = {
@@ -102,7 +114,7 @@ export function serializeMarket(m: VkMarket, state: VenuekState, now: number): R
     subtitle: m.subtitle,
     yes_sub_title: m.yesSubTitle,
     no_sub_title: m.noSubTitle,
-    created_time: rfc3339(m.createdTime),
+    created_time: rfc3339(m.createdTime as number),
     updated_time: rfc3339(updatedTime(m, status, state)),
     open_time: rfc3339(m.openTime),
     close_time: rfc3339(m.closeTime),
@@ -142,7 +154,7 @@ export function serializeMarket(m: VkMarket, state: VenuekState, now: number): R
 }
 
 function updatedTime(m: VkMarket, status: string, state: VenuekState): number {
-  const q = m.event.question
+  const q = m.canonical
   if (status === 'closed') return Math.max(m.event.lastUpdated, m.closeTime)
   if (q.resolvedAt !== undefined) return state.settledAt(m, state.clock.now()) ?? q.resolvedAt
   return m.event.lastUpdated
@@ -155,7 +167,7 @@ function updatedTime(m: VkMarket, status: string, state: VenuekState): number {
  */
 function expirationValue(m: VkMarket, result: string): string {
   if (result === '') return ''
-  const winners = m.event.question.contracts.filter((c) => c.won === true)
+  const winners = m.canonical.contracts.filter((c) => c.won === true)
   return winners.length === 1 ? (winners[0]?.label ?? result) : result
 }
 

@@ -119,10 +119,11 @@ export function bookOfToken(world: World, tokenId: string): { market: VpMarket; 
 /**
  * What one share of token `index` is worth now: 1/0 once resolved, the live mid while trading, else the fair
  * value at the close (a closed, unresolved market keeps its last level). Used for Gamma outcomePrices, CLOB
- * tokens[].price and Data API curPrice, so the three agree.
+ * tokens[].price and Data API curPrice, so the three agree. A replayed market the simulation does not walk (closed
+ * when captured, or captured without a price) is worth what its capture says; undefined when it says nothing.
  */
-export function currentPrice(world: World, market: VpMarket, index: TokenIndex, now: number): number {
-  const q = market.event.question
+export function currentPrice(world: World, market: VpMarket, index: TokenIndex, now: number): number | undefined {
+  const q = market.canonical
   let p0: number
   if (q.lifecycle === 'resolved' && market.contract.won !== undefined) {
     p0 = market.contract.won ? 1 : 0
@@ -131,7 +132,21 @@ export function currentPrice(world: World, market: VpMarket, index: TokenIndex, 
     const bid = book?.bestBid()
     const ask = book?.bestAsk()
     if (bid !== undefined && ask !== undefined) p0 = (bid + ask) / 2 / MICROS_PER_UNIT
+    else if (!market.contract.walks) return capturedPrice(market, index)
     else p0 = Math.round(world.venueFair(market.contract, 'venuep', Math.min(now, q.endTime)) * 10_000) / 10_000
   }
   return index === 0 ? p0 : Math.round((1 - p0) * 1e6) / 1e6
+}
+
+/** `currentPrice` where a price must exist: markets the simulation trades (wallet positions) always have one. */
+export function tradedPrice(world: World, market: VpMarket, index: TokenIndex, now: number): number {
+  const p = currentPrice(world, market, index, now)
+  if (p === undefined) throw new Error(`market ${market.conditionId} has no price, yet the simulation traded it`)
+  return p
+}
+
+function capturedPrice(market: VpMarket, index: TokenIndex): number | undefined {
+  const text = market.capture?.outcomePrices?.[index]
+  const p = text === undefined ? Number.NaN : Number(text)
+  return Number.isFinite(p) ? p : undefined
 }

@@ -1,5 +1,6 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { World } from '../world/generate.js'
+import type { VpCapturedMarket } from '../world/capture.js'
 import type { VpMarket } from '../world/types.js'
 import { currentPrice } from './book-view.js'
 import { isoTime } from './format.js'
@@ -19,8 +20,9 @@ export const DEFAULT_CLOB_PAGE_SIZE = 1000
 
 /** One CLOB market; `tokens[].price` is the same current price Gamma and the Data API report. */
 export function clobMarketJson(world: World, m: VpMarket, now: number): Record<string, unknown> {
+  if (m.capture !== undefined) return capturedClobMarketJson(world, m, m.capture, now)
   const e = m.event
-  const q = e.question
+  const q = m.canonical
   const closed = isClosed(m)
   const book = world.vpBooks.get(m.conditionId)
   const resolved = q.lifecycle === 'resolved' && m.contract.won !== undefined
@@ -36,7 +38,7 @@ export function clobMarketJson(world: World, m: VpMarket, now: number): Record<s
     condition_id: m.conditionId,
     question_id: m.questionHash,
     question: m.question,
-    description: simulatedText(m.description),
+    description: simulatedText(m.description ?? ''),
     market_slug: m.slug,
     end_date_iso: isoTime(e.endDate),
     game_start_time: null,
@@ -58,8 +60,43 @@ export function clobMarketJson(world: World, m: VpMarket, now: number): Record<s
       price: currentPrice(world, m, i as 0 | 1, now),
       winner: resolved && (i === 0) === (m.contract.won === true),
     })),
-    tags: ['All', e.tag.label],
+    tags: ['All', ...e.tags.map((t) => t.label)],
   }
+}
+
+/**
+ * A replayed market in CLOB form: only what its Gamma capture says, renamed to the CLOB's snake_case, plus the
+ * live book's tick and the tokens' current prices (omitted while unknown). A field the capture lacks is absent.
+ */
+function capturedClobMarketJson(world: World, m: VpMarket, c: VpCapturedMarket, now: number): Record<string, unknown> {
+  const book = world.vpBooks.get(m.conditionId)
+  const out: Record<string, unknown> = {}
+  const copy = (to: string, value: unknown) => {
+    if (value !== undefined) out[to] = value
+  }
+  copy('enable_order_book', c.enableOrderBook)
+  copy('active', c.active)
+  copy('closed', c.closed)
+  copy('archived', c.archived)
+  copy('accepting_orders', c.acceptingOrders)
+  copy('minimum_order_size', c.orderMinSize)
+  copy('minimum_tick_size', book === undefined ? c.orderPriceMinTickSize : book.tickMicros / MICROS_PER_UNIT)
+  copy('condition_id', c.conditionId)
+  copy('question', c.question)
+  copy('market_slug', c.slug)
+  copy('end_date_iso', c.endDate)
+  copy('neg_risk', c.negRisk ?? m.event.capture?.negRisk)
+  const resolved = m.canonical.lifecycle === 'resolved' && m.contract.won !== undefined
+  out.tokens = m.tokenIds.map((tokenId, i) => {
+    const token: Record<string, unknown> = { token_id: tokenId, outcome: m.outcomes[i] }
+    const price = currentPrice(world, m, i as 0 | 1, now)
+    if (price !== undefined) token.price = price
+    if (resolved) token.winner = (i === 0) === (m.contract.won === true)
+    return token
+  })
+  const tags = m.event.capture?.tags
+  if (tags !== undefined) out.tags = tags.map((t) => t.label)
+  return out
 }
 
 /** Decodes a `next_cursor`: base64 of a non-negative integer offset; "LTE=" (-1) means past the end. */

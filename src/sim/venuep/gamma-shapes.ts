@@ -1,8 +1,9 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { World } from '../world/generate.js'
 import type { VpEvent, VpMarket, VpTag, VpWallet } from '../world/types.js'
-import { currentPrice, lastTrade, tokenTop } from './book-view.js'
+import { lastTrade, tokenTop, tradedPrice } from './book-view.js'
 import { dateOnly, fmtNum, isoTime, jsonListString, num, pgTime } from './format.js'
+import { capturedEventJson, capturedMarketJson } from './gamma-captured.js'
 import { eventTotals, isClosed, liquidityOf, openInterestByCondition, volume24hOf, volumeOf } from './market-stats.js'
 
 /**
@@ -43,22 +44,27 @@ export function simulatedText(text: string): string {
   return /simulat/i.test(text) ? text : `${text} (Simulated market data from the venue simulator.)`
 }
 
-/** `Tag {id: string, label, slug}` (§1.6). */
+/** `Tag {id: string, label, slug}` (§1.6); a captured tag without id or slug is served without them. */
 export function tagJson(tag: VpTag): Record<string, unknown> {
-  return { id: tag.id, label: tag.label, slug: tag.slug }
+  const out: Record<string, unknown> = {}
+  if (tag.id !== undefined) out.id = tag.id
+  out.label = tag.label
+  if (tag.slug !== undefined) out.slug = tag.slug
+  return out
 }
 
 /** A full Gamma market; `includeTag` adds `tags` as `include_tag=true` does. */
 export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): Record<string, unknown> {
+  if (m.capture !== undefined) return capturedMarketJson(view, m, m.capture, includeTag)
   const { world, now } = view
   const e = m.event
-  const q = e.question
+  const q = m.canonical
   const closed = isClosed(m)
   const book = world.vpBooks.get(m.conditionId)
   const top = book === undefined ? undefined : tokenTop(book, 0)
   const last = lastTrade(world, m, 0)
   const resolved = q.lifecycle === 'resolved' && m.contract.won !== undefined
-  const live = () => [fmtNum(currentPrice(world, m, 0, now), 4), fmtNum(currentPrice(world, m, 1, now), 4)]
+  const live = () => [fmtNum(tradedPrice(world, m, 0, now), 4), fmtNum(tradedPrice(world, m, 1, now), 4)]
   const prices = resolved ? (m.contract.won === true ? ['1', '0'] : ['0', '1']) : live()
   const volume = volumeOf(world, m)
   const liquidity = liquidityOf(m)
@@ -72,7 +78,7 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
     startDate: isoTime(e.startDate),
     image: e.image,
     icon: e.image,
-    description: simulatedText(m.description),
+    description: simulatedText(m.description ?? ''),
     outcomes: jsonListString(m.outcomes),
     outcomePrices: jsonListString(prices),
     volume: String(volume),
@@ -119,13 +125,15 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
   Object.assign(out, { negRiskOther: false, rfqEnabled: false, feesEnabled: fees })
   if (fees) Object.assign(out, { feeType: 'crypto_fees', feeSchedule: { ...FEE_SCHEDULE } })
   out.events = [view.parentEvent(e)]
-  if (includeTag) out.tags = [tagJson(e.tag)]
+  if (includeTag) out.tags = e.tags.map(tagJson)
   return out
 }
 
 /** An event; `full` adds nested markets and tags (the abbreviated form sits inside a market's `events`). */
 export function eventJson(view: GammaView, e: VpEvent, full: boolean): Record<string, unknown> {
+  if (e.capture !== undefined) return capturedEventJson(view, e, e.capture, full)
   const q = e.question
+  if (q === undefined) throw new Error(`generated event ${e.id} lists no question`)
   const closed = q.lifecycle !== 'active'
   const totals = eventTotals(view.world, e, view.openInterest)
   let updated = e.createdAt
@@ -167,7 +175,7 @@ export function eventJson(view: GammaView, e: VpEvent, full: boolean): Record<st
   out.commentCount = 0
   if (full) {
     out.markets = e.markets.map((m) => marketJson(view, m, false))
-    out.tags = [tagJson(e.tag)]
+    out.tags = e.tags.map(tagJson)
   }
   return out
 }

@@ -16,7 +16,7 @@ import {
   stringList,
 } from './gamma-query.js'
 import { eventJson, GammaView, marketJson, profileJson, tagJson } from './gamma-shapes.js'
-import { eventTotals, isClosed, liquidityOf, volume24hOf, volumeOf, type EventTotals } from './market-stats.js'
+import { eventTotals, isClosed, isEventClosed, liquidityOf, volume24hOf, volumeOf, type EventTotals } from './market-stats.js'
 import { guard, ok } from './wire-error.js'
 
 /**
@@ -40,11 +40,11 @@ export function gammaRouter(world: World, clock: Clock, faults: FaultPlan): SimR
   router.get('/markets', guard((req) => ok(listMarkets(view(), req.query))))
   router.get('/markets/slug/:slug', guard((req) => ok(marketJson(view(), marketBySlug(world, req.params.slug), includeTag(req)))))
   router.get('/markets/:id', guard((req) => ok(marketJson(view(), marketById(world, req.params.id), includeTag(req)))))
-  router.get('/markets/:id/tags', guard((req) => ok([tagJson(marketById(world, req.params.id).event.tag)])))
+  router.get('/markets/:id/tags', guard((req) => ok(marketById(world, req.params.id).event.tags.map(tagJson))))
   router.get('/events', guard((req) => ok(listEvents(view(), req.query))))
   router.get('/events/slug/:slug', guard((req) => ok(eventJson(view(), eventBySlug(world, req.params.slug), true))))
   router.get('/events/:id', guard((req) => ok(eventJson(view(), eventById(world, req.params.id), true))))
-  router.get('/events/:id/tags', guard((req) => ok([tagJson(eventById(world, req.params.id).tag)])))
+  router.get('/events/:id/tags', guard((req) => ok(eventById(world, req.params.id).tags.map(tagJson))))
   router.get('/tags', guard(() => ok(distinctTags(world).map(tagJson))))
   router.get(
     '/public-profile',
@@ -89,11 +89,14 @@ function eventBySlug(world: World, slug: string | undefined): VpEvent {
   return e
 }
 
+/** Tags with an id, by id (a captured tag without one cannot be looked up or filtered by id, so `/tags` omits it). */
 function distinctTags(world: World): VpTag[] {
   const byId = new Map<string, VpTag>()
-  for (const e of world.vpEvents) byId.set(e.tag.id, e.tag)
+  for (const e of world.vpEvents) for (const t of e.tags) if (t.id !== undefined) byId.set(t.id, t)
   return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id))
 }
+
+const hasTagId = (e: VpEvent, id: string): boolean => e.tags.some((t) => t.id === id)
 
 function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknown>[] {
   const { world } = view
@@ -118,10 +121,12 @@ function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknow
     if (slugs !== undefined && !slugs.has(m.slug)) return false
     if (conditions !== undefined && !conditions.has(m.conditionId.toLowerCase())) return false
     if (tokens !== undefined && !tokens.has(m.tokenIds[0]) && !tokens.has(m.tokenIds[1])) return false
-    if (questionIds !== undefined && !questionIds.has(m.questionHash.toLowerCase())) return false
+    if (questionIds !== undefined && (m.questionHash === undefined || !questionIds.has(m.questionHash.toLowerCase()))) return false
     if (isClosed(m) !== closed) return false
-    if (active === false || archived === true) return false // every simulated market is active and unarchived
-    if (tagId !== undefined && e.tag.id !== String(tagId)) return false
+    // Generated markets are all active and unarchived; a replayed one says what its capture says.
+    if (active !== undefined && (m.capture?.active ?? true) !== active) return false
+    if (archived !== undefined && (m.capture?.archived ?? false) !== archived) return false
+    if (tagId !== undefined && !hasTagId(e, String(tagId))) return false
     if (liquidity !== undefined && !liquidity(liquidityOf(m))) return false
     if (volume !== undefined && !volume(volumeOf(world, m))) return false
     if (start !== undefined && !start(e.startDate)) return false
@@ -153,7 +158,8 @@ function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknow
 }
 
 function umaStatus(m: VpMarket): string | undefined {
-  const lifecycle = m.event.question.lifecycle
+  if (m.capture !== undefined) return m.capture.umaResolutionStatus
+  const lifecycle = m.canonical.lifecycle
   return lifecycle === 'resolved' ? 'resolved' : lifecycle === 'closed' ? 'proposed' : undefined
 }
 
@@ -181,11 +187,13 @@ function listEvents(view: GammaView, q: URLSearchParams): Record<string, unknown
   const matches = world.vpEvents.filter((e) => {
     if (ids !== undefined && !ids.has(e.id)) return false
     if (slugs !== undefined && !slugs.has(e.slug)) return false
-    if (excluded !== undefined && excluded.has(e.tag.id)) return false
-    if (tagId !== undefined && e.tag.id !== String(tagId)) return false
-    if (tagSlug !== null && tagSlug !== '' && e.tag.slug !== tagSlug) return false
-    if (closed !== undefined && (e.question.lifecycle !== 'active') !== closed) return false
-    if (active === false || archived === true || featured === true) return false
+    if (excluded !== undefined && e.tags.some((t) => t.id !== undefined && excluded.has(t.id))) return false
+    if (tagId !== undefined && !hasTagId(e, String(tagId))) return false
+    if (tagSlug !== null && tagSlug !== '' && !e.tags.some((t) => t.slug === tagSlug)) return false
+    if (closed !== undefined && isEventClosed(e) !== closed) return false
+    if (active !== undefined && (e.capture?.active ?? true) !== active) return false
+    if (archived !== undefined && (e.capture?.archived ?? false) !== archived) return false
+    if (featured === true) return false
     if (liquidity !== undefined && !liquidity(totals(e).liquidity)) return false
     if (volume !== undefined && !volume(totals(e).volume)) return false
     if (start !== undefined && !start(e.startDate)) return false

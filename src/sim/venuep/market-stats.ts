@@ -18,12 +18,21 @@ export function volume24hOf(world: World, m: VpMarket): number {
 
 /** Resting liquidity (USD) while the market trades; a closed market has none. */
 export function liquidityOf(m: VpMarket): number {
-  return m.event.question.lifecycle === 'active' ? m.liquidity : 0
+  return m.canonical.lifecycle === 'active' ? m.liquidity : 0
 }
 
 /** Closed and resolved markets are both `closed` on Gamma; only active ones have a book. */
 export function isClosed(m: VpMarket): boolean {
-  return m.event.question.lifecycle !== 'active'
+  return m.canonical.lifecycle !== 'active'
+}
+
+/**
+ * An event's own `closed` flag: a generated event closes with its question; a replayed one keeps the captured
+ * flag, which real captures show false while some of its markets are closed.
+ */
+export function isEventClosed(e: VpEvent): boolean {
+  if (e.capture !== undefined) return e.capture.closed
+  return e.question?.lifecycle !== 'active'
 }
 
 const oiCache = new WeakMap<World, { readonly rows: number; readonly oi: Map<string, number> }>()

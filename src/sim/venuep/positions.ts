@@ -1,7 +1,7 @@
 import type { World } from '../world/generate.js'
 import type { TokenPosition, VpActivity } from '../world/ledger.js'
 import type { VpMarket } from '../world/types.js'
-import { currentPrice, type TokenIndex } from './book-view.js'
+import { tradedPrice, type TokenIndex } from './book-view.js'
 import { dateOnly, num, seconds } from './format.js'
 
 /**
@@ -31,12 +31,12 @@ export function openPositions(world: World, wallet: string, now: number): OpenPo
     if (ref === undefined) continue
     const { market: m, index } = ref
     const other = m.tokenIds[1 - index] as string
-    const curPrice = currentPrice(world, m, index, now)
+    const curPrice = tradedPrice(world, m, index, now)
     const avgPrice = pos.cost / pos.shares
     const currentValue = pos.shares * curPrice
     const cashPnl = currentValue - pos.cost
     const sold = Math.max(0, pos.totalBought - pos.shares)
-    const resolved = m.event.question.lifecycle === 'resolved'
+    const resolved = m.canonical.lifecycle === 'resolved'
     out.push({
       market: m,
       index,
@@ -60,7 +60,7 @@ export function openPositions(world: World, wallet: string, now: number): OpenPo
         mergeable: (book.tokens.get(other)?.shares ?? 0) > 0,
         ...marketFields(m, index),
         eventId: m.event.id,
-        endDate: dateOnly(m.event.endDate),
+        endDate: endDateOf(m),
         negativeRisk: m.event.negRisk,
       },
     })
@@ -148,7 +148,7 @@ export function closedPositions(world: World, wallet: string, now: number): Clos
     if (ref === undefined) continue
     const { market: m, index } = ref
     const avgPrice = p.boughtCost / p.totalBought
-    const curPrice = currentPrice(world, m, index, now)
+    const curPrice = tradedPrice(world, m, index, now)
     out.push({
       market: m,
       realized: p.realized,
@@ -165,7 +165,7 @@ export function closedPositions(world: World, wallet: string, now: number): Clos
         curPrice: num(curPrice),
         timestamp: seconds(p.lastTs),
         ...marketFields(m, index),
-        endDate: dateOnly(m.event.endDate),
+        endDate: endDateOf(m),
       },
     })
   }
@@ -185,4 +185,9 @@ export function marketFields(m: VpMarket, index: TokenIndex): Record<string, unk
     oppositeOutcome: m.outcomes[other],
     oppositeAsset: m.tokenIds[other],
   }
+}
+
+/** The event's end as a date; a replayed event captured without any end date has none (the field is omitted). */
+function endDateOf(m: VpMarket): string | undefined {
+  return Number.isFinite(m.event.endDate) ? dateOnly(m.event.endDate) : undefined
 }

@@ -38,7 +38,8 @@ function secondsParam(q: URLSearchParams, name: string): number | undefined {
  * `GET /prices-history` (venuep.md §2.4): `{history:[{t,p}]}` with `t` in unix seconds and `p` a number.
  * Points come from the world's venuep fair value at each bucket time (token 1 is 1 − p), so history agrees
  * with the live book's centre and with the trades the wallets made. Points exist only while the market
- * existed: from its creation to now, or to its close/resolution; a resolved market's path ramps to 1 or 0.
+ * existed: from its creation (a replay: from the replay's start) to now, or to its close/resolution; a resolved
+ * market's path ramps to 1 or 0.
  *
  * Choices where the docs are silent:
  * - `fidelity` defaults to the smallest of FIDELITY_LADDER minutes giving at most DEFAULT_POINTS points.
@@ -68,10 +69,11 @@ export function pricesHistory(world: World, q: URLSearchParams, now: number): { 
   }
 
   const ref = world.vpTokens.get(market)
-  if (ref === undefined) return { history: [] }
+  // A replayed market the simulation does not walk has one captured price and no series.
+  if (ref === undefined || !ref.market.contract.walks) return { history: [] }
   const m = ref.market
-  const question = m.event.question
-  const born = m.event.createdAt
+  const question = m.canonical
+  const born = Math.max(m.event.createdAt, world.historyStartMs)
   const last = Math.min(now, question.resolvedAt ?? (question.lifecycle === 'active' ? now : question.endTime))
   let from: number
   let to: number

@@ -55,8 +55,9 @@ export class SimEngine {
     this.#world = world
     this.#options = options
     this.#rng = new Rng(options.seed ?? world.options.seed ^ 0x2545f491)
-    this.#activeVp = world.vpMarkets.filter((m) => world.vpBooks.has(m.conditionId))
-    this.#activeVk = world.vkMarkets.filter((m) => world.vkBooks.has(m.ticker))
+    // A book whose contract has no fair-value path (a replayed market not trading when captured) stays as seeded.
+    this.#activeVp = world.vpMarkets.filter((m) => m.contract.walks && world.vpBooks.has(m.conditionId))
+    this.#activeVk = world.vkMarkets.filter((m) => m.contract.walks && world.vkBooks.has(m.ticker))
     const shared = new Set(world.truth.outcomePairs.map((p) => p.contractKey))
     this.#sharedContracts = world.questions.flatMap((q) => q.contracts.filter((c) => shared.has(c.key)))
     this.#lastStep = options.clock.now()

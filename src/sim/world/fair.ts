@@ -51,6 +51,14 @@ export function rawFair(q: Question, index: number, t: number): number {
   }
 }
 
+/**
+ * The `base` of a binary model whose active path, quoted on `venue`, is at `p` at time `t`: a replay starts each
+ * market's path at its captured price. Exact while the path stays inside the live range [LIVE_MIN, LIVE_MAX].
+ */
+export function binaryBaseThrough(seed: number, volatility: number, venue: SimVenue, t: number, p: number): number {
+  return logit(clampLive(p)) - venueDeviation(seed, 0, venue, t) - noise(seed, t, volatility)
+}
+
 function clampLive(p: number): number {
   return Math.min(LIVE_MAX, Math.max(LIVE_MIN, p))
 }
@@ -68,11 +76,16 @@ export type DislocationLog = Map<string, Dislocation[]>
 
 const VENUE_SALT: Record<SimVenue, number> = { venuep: hashString('venuep'), venuek: hashString('venuek') }
 
+/** How far (logit units) `venue` quotes contract `index` of the question seeded `seed` off its fair value at `t`. */
+function venueDeviation(seed: number, index: number, venue: SimVenue, t: number): number {
+  return noise(hashInts(seed, index, VENUE_SALT[venue]), t, 0.07)
+}
+
 /** The price venue `venue` quotes around for contract `index` at time `t`. */
 export function venueFair(q: Question, index: number, venue: SimVenue, t: number, dislocations?: DislocationLog): number {
   const p = contractFair(q, index, t)
   if (p <= 0 || p >= 1) return p
-  let x = logit(p) + noise(hashInts(q.seed, index, VENUE_SALT[venue]), t, 0.07)
+  let x = logit(p) + venueDeviation(q.seed, index, venue, t)
   const log = dislocations?.get(q.contracts[index]?.key ?? '')
   if (log !== undefined) {
     for (const d of log) if (d.venue === venue && t >= d.start && t < d.end) x += d.offset

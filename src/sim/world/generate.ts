@@ -62,6 +62,13 @@ export class World {
   readonly trades = new TradeStore()
   readonly ledger = new Ledger()
   truth!: GroundTruth
+  /**
+   * The first instant the world's prices have a history. A generated world lays out its past; a replay knows one
+   * captured price per market, so its price history starts when the replay does.
+   */
+  historyStartMs = Number.NEGATIVE_INFINITY
+  /** The directory of captured catalogs a replayed world serves (undefined for a generated world). */
+  replayOf: string | undefined = undefined
 
   constructor(options: WorldOptions) {
     this.options = options
@@ -217,6 +224,7 @@ function makeQuestion(p: PlannedQuestion, rng: Rng): Question {
     halfSpread: Number((0.004 + rng.next() * 0.02).toFixed(4)),
     depthSize: Math.round(rng.logNormal(350, 0.8)),
     tradeIntervalSec: Math.round(rng.logNormal(900, 1)),
+    walks: true,
   }))
   return { ...partial, contracts }
 }

@@ -19,13 +19,13 @@ export function buildBooks(world: World, rng: Rng): void {
   const t = world.anchorMs
   const depth = world.options.bookDepth
   for (const m of world.vpMarkets) {
-    if (m.event.question.lifecycle !== 'active') continue
+    if (m.canonical.lifecycle !== 'active') continue
     const book = new SimBook(Math.round(m.tickSize * MICROS_PER_UNIT), t)
     rebalance(book, { fair: world.venueFair(m.contract, 'venuep', t), halfSpread: m.contract.halfSpread, depthLevels: depth, depthSize: m.contract.depthSize }, rng, [])
     world.vpBooks.set(m.conditionId, book)
   }
   for (const m of world.vkMarkets) {
-    if (m.event.question.lifecycle !== 'active') continue
+    if (m.canonical.lifecycle !== 'active') continue
     const book = new SimBook(Math.round(m.tickSize * MICROS_PER_UNIT), t)
     rebalance(book, { fair: world.venueFair(m.contract, 'venuek', t), halfSpread: m.contract.halfSpread, depthLevels: depth, depthSize: m.contract.depthSize }, rng, [])
     world.vkBooks.set(m.ticker, book)
@@ -61,7 +61,7 @@ export function buildVenuepHistory(world: World, rng: Rng): void {
 export function buildVenuekHistory(world: World, rng: Rng): void {
   const rows = []
   for (const m of world.vkMarkets) {
-    const q = m.event.question
+    const q = m.canonical
     const end = Math.min(world.anchorMs - 60_000, q.lifecycle === 'active' ? world.anchorMs : q.endTime)
     const start = Math.max(m.openTime, end - 7 * DAY)
     if (end <= start) continue

@@ -35,7 +35,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
     slug,
     title: spec.venuep.title,
     description: spec.venuep.description,
-    tag: VP_TAGS[spec.category] as VpTag,
+    tags: [VP_TAGS[spec.category] as VpTag],
     negRisk,
     negRiskMarketId: negRisk ? `0x${rng.hex(64)}` : undefined,
     createdAt: q.createdAt,
@@ -44,6 +44,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
     question: q,
     markets: [],
     image: '',
+    capture: undefined,
   }
   const tick = rng.chance(0.15) ? 0.001 : 0.01
   const fee = spec.category === 'crypto' && spec.kind === 'ladder' ? 1000 : 0
@@ -60,6 +61,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       groupItemTitle: group,
       groupItemThreshold: threshold,
       contract,
+      canonical: q,
       tickSize: tick,
       minOrderSize: 5,
       takerBaseFeeBps: fee,
@@ -67,6 +69,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       baseVolume: Math.round(rng.logNormal(60_000, 1.6) * 100) / 100,
       baseVolume24h: 0,
       liquidity: Math.round(rng.logNormal(8_000, 1.1) * 100) / 100,
+      capture: undefined,
     }
     ;(m as { baseVolume24h: number }).baseVolume24h = q.lifecycle === 'active' ? Math.round(m.baseVolume * rng.next() * 0.08 * 100) / 100 : 0
     return m
@@ -110,7 +113,7 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
   const s = spec.venuek
   let series = world.vkSeries.get(s.seriesTicker)
   if (series === undefined) {
-    series = { ticker: s.seriesTicker, title: s.seriesTitle, category: s.seriesCategory, frequency: s.frequency, feeType: 'quadratic', feeMultiplier: 1 }
+    series = { fromCapture: false, ticker: s.seriesTicker, title: s.seriesTitle, category: s.seriesCategory, frequency: s.frequency, feeType: 'quadratic', feeMultiplier: 1 }
     world.vkSeries.set(series.ticker, series)
   }
   const eventTicker = uniqueKey(world.vkEventsByTicker, s.eventTicker)
@@ -124,6 +127,7 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
     question: q,
     markets: [],
     lastUpdated: Math.min(world.anchorMs, q.createdAt + DAY),
+    capture: undefined,
   }
   const deci = rng.chance(0.1)
   spec.contracts.forEach((c, i) => {
@@ -142,6 +146,7 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
       floorStrike: c.floor,
       capStrike: c.cap,
       contract,
+      canonical: q,
       createdTime: q.createdAt,
       openTime: q.createdAt + 10 * 60_000,
       closeTime: q.endTime,
@@ -151,6 +156,7 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
       baseVolume: Math.round(rng.logNormal(25_000, 1.5)),
       baseVolume24h: q.lifecycle === 'active' ? Math.round(rng.logNormal(1_200, 1.4)) : 0,
       baseOpenInterest: Math.round(rng.logNormal(8_000, 1.3)),
+      capture: undefined,
     }
     event.markets.push(market)
   })

@@ -1,7 +1,12 @@
+import type { VkCapturedEvent, VkCapturedMarket, VpCapturedEvent, VpCapturedMarket } from './capture.js'
+
 /**
  * The simulated world: canonical questions (ground truth) and how each venue lists them. The venue protocol
  * servers in src/sim/venuep and src/sim/venuek serialize these records into each venue's wire format; the
  * live engine (engine.ts) moves books and prints trades. All of it is SIMULATED data.
+ *
+ * Two builders make a World: generate.ts (a seeded synthetic world) and replay.ts (real captured catalogs, whose
+ * listing records carry their `capture`; see replay.ts for what is taken from it and what is derived).
  */
 export type Category = 'politics' | 'economics' | 'sports' | 'crypto' | 'culture' | 'tech' | 'climate'
 
@@ -27,6 +32,12 @@ export interface Contract {
   readonly won: boolean | undefined
   /** Typical half bid/ask spread in probability points for this contract (liquidity proxy). */
   readonly halfSpread: number
+  /**
+   * Whether the engine walks this contract's fair value (moves its books, trades it). Always true in a generated
+   * world; a replayed market that was not trading when captured, or was captured without a price, has no path:
+   * its book (if any) stays as seeded and its price is the captured one.
+   */
+  readonly walks: boolean
   /** Typical displayed size per level (shares). */
   readonly depthSize: number
   /** Mean seconds between trades. */
@@ -36,7 +47,8 @@ export interface Contract {
 export interface Question {
   readonly id: string
   readonly seed: number
-  readonly category: Category
+  /** Undefined for a replayed market: its category is the venue's own, in its capture. */
+  readonly category: Category | undefined
   readonly kind: QuestionKind
   readonly lifecycle: Lifecycle
   /** Short description of what is asked (for logs and tests). */
@@ -61,10 +73,11 @@ export type FairModel =
 
 // ---------------------------------------------------------------------------------------------- venuep
 
+/** A Gamma tag; captures may hold the label alone (no id or slug). */
 export interface VpTag {
-  readonly id: string
+  readonly id: string | undefined
   readonly label: string
-  readonly slug: string
+  readonly slug: string | undefined
 }
 
 export interface VpEvent {
@@ -72,24 +85,27 @@ export interface VpEvent {
   readonly slug: string
   readonly title: string
   readonly description: string
-  readonly tag: VpTag
+  readonly tags: readonly VpTag[]
   readonly negRisk: boolean
   readonly negRiskMarketId: string | undefined
   readonly createdAt: number
   readonly startDate: number
   readonly endDate: number
-  readonly question: Question
+  /** The question a generated event lists; a replayed event has none (its markets are independent questions). */
+  readonly question: Question | undefined
   readonly markets: VpMarket[]
-  readonly image: string
+  readonly image: string | undefined
+  /** The captured Gamma event a replay serves (undefined in a generated world). */
+  readonly capture: VpCapturedEvent | undefined
 }
 
 export interface VpMarket {
   readonly id: string
   readonly slug: string
   readonly question: string
-  readonly description: string
+  readonly description: string | undefined
   readonly conditionId: string
-  readonly questionHash: string
+  readonly questionHash: string | undefined
   /** Outcome labels aligned with tokenIds: ["Yes","No"] or e.g. team names. */
   readonly outcomes: readonly [string, string]
   readonly tokenIds: readonly [string, string]
@@ -97,6 +113,11 @@ export interface VpMarket {
   readonly groupItemThreshold: string | undefined
   /** The contract priced by token 0 (token 1 is its complement). */
   readonly contract: Contract
+  /**
+   * The question `contract` belongs to: its lifecycle, end and resolution are this market's. The event's question
+   * in a generated world; the market's own in a replay, where markets of one event close and resolve apart.
+   */
+  readonly canonical: Question
   readonly tickSize: number
   readonly minOrderSize: number
   readonly takerBaseFeeBps: number
@@ -105,6 +126,8 @@ export interface VpMarket {
   readonly baseVolume: number
   readonly baseVolume24h: number
   readonly liquidity: number
+  /** The captured Gamma market a replay serves (undefined in a generated world). */
+  readonly capture: VpCapturedMarket | undefined
 }
 
 export interface VpWallet {
@@ -121,14 +144,17 @@ export interface VpWallet {
 
 // ---------------------------------------------------------------------------------------------- venuek
 
+/** A series; a replay knows only its ticker and its events' category, so the rest may be unknown. */
 export interface VkSeries {
+  /** True for a series a replay derived from its events' captured `series_ticker` and `category`. */
+  readonly fromCapture: boolean
   readonly ticker: string
-  readonly title: string
+  readonly title: string | undefined
   /** The venue's category label, e.g. "Politics", "Climate and Weather". */
   readonly category: string
-  readonly frequency: string
-  readonly feeType: 'quadratic'
-  readonly feeMultiplier: number
+  readonly frequency: string | undefined
+  readonly feeType: 'quadratic' | undefined
+  readonly feeMultiplier: number | undefined
 }
 
 export interface VkEvent {
@@ -137,10 +163,14 @@ export interface VkEvent {
   readonly title: string
   readonly subTitle: string
   readonly mutuallyExclusive: boolean
-  readonly strikeDate: number
-  readonly question: Question
+  /** Unknown for a replayed event (captures do not hold it). */
+  readonly strikeDate: number | undefined
+  /** The question a generated event lists; a replayed event has none (its markets are independent questions). */
+  readonly question: Question | undefined
   readonly markets: VkMarket[]
   readonly lastUpdated: number
+  /** The captured event a replay serves (undefined in a generated world). */
+  readonly capture: VkCapturedEvent | undefined
 }
 
 export interface VkMarket {
@@ -151,19 +181,26 @@ export interface VkMarket {
   readonly subtitle: string
   readonly yesSubTitle: string
   readonly noSubTitle: string
-  readonly strikeType: 'greater' | 'between' | 'custom' | 'structured'
+  /** Unknown for a replayed market (captures do not hold it). */
+  readonly strikeType: 'greater' | 'between' | 'custom' | 'structured' | undefined
   readonly floorStrike: number | undefined
   readonly capStrike: number | undefined
   readonly contract: Contract
-  readonly createdTime: number
+  /** The question `contract` belongs to (see VpMarket.canonical). */
+  readonly canonical: Question
+  /** Unknown for a replayed market (captures do not hold it). */
+  readonly createdTime: number | undefined
   readonly openTime: number
   readonly closeTime: number
   readonly priceLevelStructure: 'linear_cent' | 'deci_cent'
   readonly tickSize: number
-  readonly rulesPrimary: string
+  /** Unknown for a replayed market (captures do not hold it). */
+  readonly rulesPrimary: string | undefined
   readonly baseVolume: number
   readonly baseVolume24h: number
   readonly baseOpenInterest: number
+  /** The captured market a replay serves (undefined in a generated world). */
+  readonly capture: VkCapturedMarket | undefined
 }
 
 // ------------------------------------------------------------------------------------------ ground truth

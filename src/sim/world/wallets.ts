@@ -41,7 +41,7 @@ export interface ActivityContext {
 
 /** Price a taker pays (BUY, at the ask) or receives (SELL, at the bid) for `tokenIndex` at time t. */
 export function takerPrice(m: VpMarket, tokenIndex: 0 | 1, side: 'BUY' | 'SELL', t: number, ctx: ActivityContext): number {
-  const q = m.event.question
+  const q = m.canonical
   const yes = venueFair(q, m.contract.index, 'venuep', t, ctx.dislocations)
   const fair = tokenIndex === 0 ? yes : 1 - yes
   const raw = side === 'BUY' ? fair + m.contract.halfSpread : fair - m.contract.halfSpread
@@ -63,7 +63,7 @@ function txHash(rng: Rng): string {
  * wallet holds at that moment (the ledger enforces it).
  */
 export function episode(rng: Rng, wallet: string, m: VpMarket, ctx: ActivityContext): VpActivity[] {
-  const q = m.event.question
+  const q = m.canonical
   const tEnd = Math.min(ctx.anchorMs - 60_000, q.lifecycle === 'active' ? ctx.anchorMs : q.endTime)
   const tStart = Math.max(m.event.createdAt, tEnd - 30 * DAY)
   if (tEnd - tStart < HOUR) return []

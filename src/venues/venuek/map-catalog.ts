@@ -2,6 +2,7 @@ import { parseDecimal } from '../../core/numbers.js'
 import { parseTimestampMs } from '../../core/time.js'
 import { canonicalCategory } from '../../model/categories.js'
 import type { CatalogEvent, FeeModel, Outcome, ServiceStatus } from '../../model/types.js'
+import { distinctPart, nonEmpty, withoutWords } from '../outcome-title.js'
 import { serviceStatusOf } from './status.js'
 import type { KEvent, KMarket, KSeries } from './wire.js'
 
@@ -26,13 +27,15 @@ export function mapVenuekEvent(e: KEvent, series: ReadonlyMap<string, KSeries>, 
   if (eventTicker === undefined || eventTicker.length === 0) return undefined
   const s = e.series_ticker === undefined ? undefined : series.get(e.series_ticker)
   const category = canonicalCategory([e.category, s?.category])
+  const venueCategory = nonEmpty(e.category ?? s?.category)
   const markets = (e.markets ?? []).filter((m) => m.ticker !== undefined && m.ticker.length > 0)
   if (markets.length === 0) return undefined
   const fees = feesOf(s)
-  const outcomes = markets.map((m) => outcome(m, eventTicker, fees))
+  const siblingTitles = markets.map((m) => m.title ?? '')
+  const outcomes = markets.map((m) => outcome(m, eventTicker, fees, outcomeTitle(m, siblingTitles, e.title)))
   const status: ServiceStatus = outcomes.some((o) => o.status === 'active') ? 'active' : outcomes.every((o) => o.status === 'resolved') ? 'resolved' : 'closed'
   const rawStatus = outcomes.find((o) => o.status === status)?.rawStatus ?? status
-  const title = e.title ?? eventTicker
+  const title = nonEmpty(e.title) ?? eventTicker
   const url = links.eventUrl(eventTicker)
   const closeTimes = markets.map((m) => parseTimestampMs(m.close_time)).filter((t): t is number => t !== undefined)
   const createdTimes = markets.map((m) => parseTimestampMs(m.created_time)).filter((t): t is number => t !== undefined)
@@ -61,7 +64,27 @@ export function mapVenuekEvent(e: KEvent, series: ReadonlyMap<string, KSeries>, 
     ...times,
     ...totals,
     markets: [{ venue: 'venuek', marketId: eventTicker, eventId: eventTicker, title, category, status, rawStatus, url, ...times, ...totals, outcomes }],
+    details: {
+      seriesTicker: nonEmpty(e.series_ticker),
+      strikeDate: parseTimestampMs(e.strike_date ?? undefined),
+      strikePeriod: e.strike_period ?? undefined,
+      tags: venueCategory === undefined ? undefined : [venueCategory],
+      negRisk: undefined,
+      description: undefined,
+    },
   }
+}
+
+/**
+ * An outcome's title: its `yes_sub_title`; without one, its subtitle; without that, what its title says that its
+ * siblings' titles do not (outcome-title.ts), else its title without the event title's words, else its title.
+ */
+function outcomeTitle(m: KMarket, siblingTitles: readonly string[], eventTitle: string | undefined): string {
+  const own = nonEmpty(m.yes_sub_title) ?? nonEmpty(m.subtitle)
+  if (own !== undefined) return own
+  const title = nonEmpty(m.title)
+  if (title === undefined) return m.ticker as string
+  return distinctPart(title, siblingTitles) ?? (eventTitle === undefined ? undefined : withoutWords(title, eventTitle)) ?? title
 }
 
 function feesOf(s: KSeries | undefined): FeeModel | undefined {
@@ -76,7 +99,7 @@ export function quotedPrice(value: string | undefined, isAsk = false): number | 
   return p
 }
 
-function outcome(m: KMarket, eventTicker: string, fees: FeeModel | undefined): Outcome {
+function outcome(m: KMarket, eventTicker: string, fees: FeeModel | undefined, title: string): Outcome {
   const ticker = m.ticker as string
   const rawStatus = m.status ?? 'unknown'
   const status = serviceStatusOf(m.status)
@@ -85,7 +108,7 @@ function outcome(m: KMarket, eventTicker: string, fees: FeeModel | undefined): O
     outcomeId: ticker,
     marketId: eventTicker,
     eventId: eventTicker,
-    title: nonEmpty(m.yes_sub_title) ?? nonEmpty(m.subtitle) ?? nonEmpty(m.title) ?? ticker,
+    title,
     instrumentId: ticker,
     complementInstrumentId: undefined,
     conditionId: undefined,
@@ -106,11 +129,17 @@ function outcome(m: KMarket, eventTicker: string, fees: FeeModel | undefined): O
     won: status === 'resolved' && (m.result === 'yes' || m.result === 'no') ? m.result === 'yes' : undefined,
     strike: m.strike_type === undefined ? undefined : { type: m.strike_type, floor: m.floor_strike, cap: m.cap_strike },
     fees,
+    details: {
+      question: m.title,
+      groupItemTitle: undefined,
+      groupItemThreshold: undefined,
+      yesSubTitle: m.yes_sub_title,
+      noSubTitle: m.no_sub_title,
+      negRisk: undefined,
+      rules: nonEmpty(m.rules_primary),
+      expectedExpiration: parseTimestampMs(m.expected_expiration_time),
+    },
   }
-}
-
-function nonEmpty(s: string | undefined): string | undefined {
-  return s === undefined || s.trim().length === 0 ? undefined : s
 }
 
 function sum(values: readonly (number | undefined)[]): number | undefined {

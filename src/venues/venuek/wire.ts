@@ -32,6 +32,8 @@ export interface KMarket {
   strike_type?: string
   floor_strike?: number
   cap_strike?: number
+  expected_expiration_time?: string
+  rules_primary?: string
 }
 
 export interface KEvent {
@@ -42,6 +44,7 @@ export interface KEvent {
   category?: string
   mutually_exclusive?: boolean
   strike_date?: string | null
+  strike_period?: string | null
   last_updated_ts?: string
   markets?: KMarket[]
 }

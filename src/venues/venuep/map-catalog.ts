@@ -2,6 +2,7 @@ import { parseDecimal } from '../../core/numbers.js'
 import { parseTimestampMs } from '../../core/time.js'
 import { canonicalCategory } from '../../model/categories.js'
 import type { CatalogEvent, FeeModel, Outcome, PlatformMarket, ServiceStatus } from '../../model/types.js'
+import { distinctPart, nonEmpty } from '../outcome-title.js'
 import { rawStatusOf, serviceStatusOf } from './status.js'
 import type { GammaEvent, GammaMarket } from './wire.js'
 
@@ -11,11 +12,18 @@ import type { GammaEvent, GammaMarket } from './wire.js'
  * becomes one PlatformMarket keyed by the event (group) slug whose outcomes are the child markets, each priced
  * by its first (YES) token. Markets whose token list does not line up with their outcomes are skipped: a
  * misaligned token would price the wrong outcome.
+ *
+ * Real listings are patchy (test/fixtures/real-venues): children without `groupItemTitle` are titled from their
+ * questions (childTitle), an event without dates takes its markets', a bid of 0, an ask of 1 and a last trade of 0
+ * are Gamma's "none" rather than prices, and a closed market whose UMA status was dropped still reads as resolved
+ * from its 1/0 prices (status.ts). Raw venue fields a matcher needs are kept in `details`.
  */
 export interface VenuepLinks {
   /** Public link to an event. */
   eventUrl(eventSlug: string): string
 }
+
+type GroupTimes = ReturnType<typeof groupTimes>
 
 interface ParsedMarket {
   readonly raw: GammaMarket
@@ -34,17 +42,14 @@ export function mapGammaEvent(e: GammaEvent, links: VenuepLinks): CatalogEvent |
   if (markets.length === 0) return undefined
   const url = links.eventUrl(e.slug)
   const tags = e.tags ?? []
-  const category = canonicalCategory([...tags.map((t) => t.slug), ...tags.map((t) => t.label), e.category])
-  const title = e.title ?? markets[0]?.raw.question ?? e.slug
-  const eventTimes = {
-    createdAt: parseTimestampMs(e.createdAt ?? e.creationDate),
-    updatedAt: parseTimestampMs(e.updatedAt),
-    endTime: parseTimestampMs(e.endDate),
-  }
+  // Each tag votes once (by its label or its slug); a legacy event or market `category` votes too.
+  const category = canonicalCategory([...tags.map((t) => [t.label, t.slug]), e.category, ...markets.map((m) => m.raw.category)])
+  const title = nonEmpty(e.title) ?? nonEmpty(markets[0]?.raw.question) ?? e.slug
+  const eventTimes = groupTimes(e, markets)
   // Grouping follows the venue's listing, not how many markets survived parsing, so one bad child market
   // cannot turn a group into a Yes/No market.
   const grouped = (e.markets?.length ?? 0) > 1
-  const platformMarket = !grouped ? singleMarket(e, markets[0] as ParsedMarket, title, category, url) : groupedMarket(e, markets, title, category, url)
+  const platformMarket = !grouped ? singleMarket(e, markets[0] as ParsedMarket, title, category, url) : groupedMarket(e, markets, title, category, url, eventTimes)
   return {
     venue: 'venuep',
     eventId: e.slug,
@@ -61,6 +66,30 @@ export function mapGammaEvent(e: GammaEvent, links: VenuepLinks): CatalogEvent |
     liquidity: parseDecimal(e.liquidity) ?? platformMarket.liquidity,
     openInterest: parseDecimal(e.openInterest),
     markets: [platformMarket],
+    details: {
+      seriesTicker: undefined,
+      strikeDate: undefined,
+      strikePeriod: undefined,
+      tags: e.tags === undefined ? undefined : tags.map((t) => t.label ?? t.slug).filter((l): l is string => l !== undefined),
+      negRisk: e.negRisk ?? e.enableNegRisk,
+      description: nonEmpty(e.description),
+    },
+  }
+}
+
+/**
+ * An event's times, else its markets' (captures often keep them only per market): created at the earliest market
+ * creation, updated at the latest update, ending at the latest market end.
+ */
+function groupTimes(e: GammaEvent, markets: readonly ParsedMarket[]): { createdAt: number | undefined; updatedAt: number | undefined; endTime: number | undefined } {
+  const times = (pick: (m: GammaMarket) => string | undefined) => markets.map((m) => parseTimestampMs(pick(m.raw))).filter((t): t is number => t !== undefined)
+  const created = times((m) => m.createdAt)
+  const updated = times((m) => m.updatedAt)
+  const ends = times((m) => m.endDate)
+  return {
+    createdAt: parseTimestampMs(e.createdAt ?? e.creationDate) ?? (created.length > 0 ? Math.min(...created) : undefined),
+    updatedAt: parseTimestampMs(e.updatedAt) ?? (updated.length > 0 ? Math.max(...updated) : undefined),
+    endTime: parseTimestampMs(e.endDate) ?? (ends.length > 0 ? Math.max(...ends) : undefined),
   }
 }
 
@@ -114,6 +143,15 @@ function mirror(x: number | undefined): number | undefined {
   return x === undefined ? undefined : Math.round((1 - x) * 1e6) / 1e6
 }
 
+/**
+ * A Gamma top-of-book or last-trade number that is a price: Gamma reports an empty side as a bid of 0 or an ask of
+ * 1, and a market that never traded as a last trade of 0 (real captures of unlisted and placeholder markets), so
+ * those are unknown, not prices.
+ */
+function quoted(x: number | undefined): number | undefined {
+  return x !== undefined && Number.isFinite(x) && x > 0 && x < 1 ? x : undefined
+}
+
 function outcome(e: GammaEvent, marketId: string, pm: ParsedMarket, index: 0 | 1, title: string): Outcome {
   const m = pm.raw
   const resolvedPrice = pm.status === 'resolved' ? pm.prices[index] : undefined
@@ -135,14 +173,24 @@ function outcome(e: GammaEvent, marketId: string, pm: ParsedMarket, index: 0 | 1
     volume24h: m.volume24hr,
     openInterest: undefined,
     liquidity: liquidityOf(m),
-    catalogBestBid: index === 0 ? m.bestBid : mirror(m.bestAsk),
-    catalogBestAsk: index === 0 ? m.bestAsk : mirror(m.bestBid),
+    catalogBestBid: index === 0 ? quoted(m.bestBid) : mirror(quoted(m.bestAsk)),
+    catalogBestAsk: index === 0 ? quoted(m.bestAsk) : mirror(quoted(m.bestBid)),
     catalogLastPrice: pm.prices[index],
     closeTime: parseTimestampMs(m.endDate),
     createdAt: parseTimestampMs(m.createdAt),
     won: resolvedPrice === undefined ? undefined : resolvedPrice >= 0.5,
     strike: undefined,
     fees: feesOf(m),
+    details: {
+      question: m.question,
+      groupItemTitle: m.groupItemTitle,
+      groupItemThreshold: m.groupItemThreshold,
+      yesSubTitle: undefined,
+      noSubTitle: undefined,
+      negRisk: m.negRisk,
+      rules: nonEmpty(m.description),
+      expectedExpiration: undefined,
+    },
   }
 }
 
@@ -164,13 +212,13 @@ function singleMarket(e: GammaEvent, pm: ParsedMarket, title: string, category: 
     volume24h: m.volume24hr,
     liquidity: liquidityOf(m),
     openInterest: parseDecimal(e.openInterest),
-    outcomes: [outcome(e, pm.slug, pm, 0, pm.labels[0]), outcome(e, pm.slug, pm, 1, pm.labels[1])],
+    outcomes: [outcome(e, pm.slug, pm, 0, nonEmpty(pm.labels[0]) ?? pm.labels[0]), outcome(e, pm.slug, pm, 1, nonEmpty(pm.labels[1]) ?? pm.labels[1])],
   }
 }
 
-function groupedMarket(e: GammaEvent, markets: readonly ParsedMarket[], title: string, category: string, url: string): PlatformMarket {
+function groupedMarket(e: GammaEvent, markets: readonly ParsedMarket[], title: string, category: string, url: string, times: GroupTimes): PlatformMarket {
   const marketId = e.slug as string
-  const outcomes = markets.map((pm) => outcome(e, marketId, pm, 0, pm.raw.groupItemTitle ?? pm.raw.question ?? pm.slug))
+  const outcomes = markets.map((pm) => outcome(e, marketId, pm, 0, childTitle(pm, markets)))
   const status: ServiceStatus = markets.some((m) => m.status === 'active') ? 'active' : markets.every((m) => m.status === 'resolved') ? 'resolved' : 'closed'
   return {
     venue: 'venuep',
@@ -181,15 +229,29 @@ function groupedMarket(e: GammaEvent, markets: readonly ParsedMarket[], title: s
     status,
     rawStatus: status === 'active' ? 'active' : status === 'resolved' ? 'resolved' : 'closed',
     url,
-    createdAt: parseTimestampMs(e.createdAt ?? e.creationDate),
-    updatedAt: parseTimestampMs(e.updatedAt),
-    endTime: parseTimestampMs(e.endDate),
+    ...times,
     volumeTotal: sum(markets.map((m) => volumeOf(m.raw))),
     volume24h: sum(markets.map((m) => m.raw.volume24hr)),
     liquidity: sum(markets.map((m) => liquidityOf(m.raw))),
     openInterest: parseDecimal(e.openInterest),
     outcomes,
   }
+}
+
+/**
+ * A group child's outcome title: its `groupItemTitle`; without one (real captures drop it, or send ""), what its
+ * question says that its siblings' do not (outcome-title.ts). The siblings are the children still trading when at
+ * least two are: a venue lists placeholder children ("Will Person K win …?") inactive, often worded apart from the
+ * named ones, and they would hide the shared wording. Nothing distinct left: the whole question.
+ */
+function childTitle(pm: ParsedMarket, markets: readonly ParsedMarket[]): string {
+  const own = nonEmpty(pm.raw.groupItemTitle)
+  if (own !== undefined) return own
+  const question = nonEmpty(pm.raw.question)
+  if (question === undefined) return pm.slug
+  const trading = markets.filter((m) => m.raw.active !== false).map((m) => m.raw.question ?? '')
+  const siblings = trading.length >= 2 ? [...trading, question] : markets.map((m) => m.raw.question ?? '')
+  return distinctPart(question, siblings) ?? question
 }
 
 /** Sum of the known values; undefined when none is known (an unknown is not a zero). */

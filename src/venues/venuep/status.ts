@@ -13,5 +13,22 @@ export function rawStatusOf(m: GammaMarket): string {
 
 export function serviceStatusOf(m: GammaMarket): ServiceStatus {
   if (m.closed !== true) return 'active'
-  return m.umaResolutionStatus === 'resolved' ? 'resolved' : 'closed'
+  if (m.umaResolutionStatus === 'resolved') return 'resolved'
+  // Listings that omit the UMA status (real captures do) still show a settled market: Gamma sets its prices to
+  // exactly 1 and 0 on resolution, which a trading market's midpoints never are.
+  return m.umaResolutionStatus === undefined && settledPrices(m.outcomePrices) ? 'resolved' : 'closed'
+}
+
+function settledPrices(value: unknown): boolean {
+  let v = value
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v)
+    } catch {
+      return false
+    }
+  }
+  if (!Array.isArray(v) || v.length !== 2) return false
+  const [a, b] = v.map(Number)
+  return (a === 1 && b === 0) || (a === 0 && b === 1)
 }

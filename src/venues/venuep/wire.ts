@@ -7,6 +7,8 @@
 export interface GammaMarket {
   id?: string
   question?: string
+  /** The resolution text (omitted by some captures). */
+  description?: string
   slug?: string
   conditionId?: string
   /** JSON array encoded as a string: "[\"Yes\", \"No\"]". */
