@@ -123,6 +123,8 @@ function setup(pairs: number): SizeSetup {
   const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
   const venues = { venuep: new Source(), venuek: new Source() }
   const specs: SpreadPairSpec[] = []
+  // The engine never reads a pair's explanation; one shared object stands for all of them.
+  const BENCH_MATCH = { quality: 'auto_high', weight: 0.9, manual: false, evidence: undefined, venuepText: [], venuekText: [] } as const
   const venuekStates: State[] = []
   for (let i = 0; i < pairs; i++) {
     const mid = 0.1 + rng.next() * 0.8
@@ -135,6 +137,7 @@ function setup(pairs: number): SizeSetup {
     specs.push({
       key: `e${i}|text:yes`, eventSlug: `e${i}`, eventTitle: `E${i}`, outcomeKey: 'text:yes', outcomeTitle: 'Yes',
       venuep: outcome('venuep', ids.venuep), venuek: outcome('venuek', ids.venuek), venuepUrl: '', venuekUrl: '', strategy: 'event_key', quality: 'auto_high',
+      match: BENCH_MATCH,
     })
   }
   const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })

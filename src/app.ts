@@ -23,7 +23,8 @@ import { ReadModels } from './views/read-models.js'
 import { spreadRoutes } from './http/routes/spreads.js'
 import { spreadHistoryRoutes } from './http/routes/spread-history.js'
 import { CrossVenueMatching } from './spreads/cross-venue.js'
-import { loadManualMatches } from './spreads/manual-matches.js'
+import { MatchOverrides } from './spreads/manual-matches.js'
+import { loadMatchWeights } from './spreads/matching/calibration.js'
 import { SpreadEngine } from './spreads/spread-engine.js'
 import { startSpreadHistory, type SpreadHistory } from './spreads/spread-history.js'
 import { PriceHistory } from './venues/venuep/price-history.js'
@@ -164,15 +165,18 @@ export async function startApp(options: AppOptions): Promise<App> {
     webhookTargets,
   })
   for (const actor of Object.values(venues)) actor.subscribeQuotes((quotes) => spreads.send({ type: 'quotes', venue: actor.venue, quotes }))
-  const manual = loadManualMatches(config.spreads.manualMatchesPath)
+  // Reviewers' matches and deny rules: read at boot, and again whenever the file changes (no restart needed).
+  const overrides = new MatchOverrides(config.spreads.manualMatchesPath, log.child({ component: 'matching' }))
+  const matchWeights = loadMatchWeights(config.spreads.matchCalibrationPath)
   const matching = new CrossVenueMatching({
     venuep: venues.venuep,
     venuek: venues.venuek,
     engine: spreads,
     onLinks: (links) => models.setLinks(links),
-    manual: () => manual,
+    overrides: () => ({ ...overrides.current(), weights: matchWeights }),
     log: log.child({ component: 'matching' }),
   })
+  overrides.watch(() => matching.overridesChanged())
   matching.start()
   supervisor.startAll()
 
@@ -246,6 +250,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     supervisor.stopAll()
     models.stop()
     matching.stop()
+    overrides.unwatch()
     await alerts.stop()
     await spreadHistory.close()
     if (ownsSimulator) await simulator?.close()
@@ -275,6 +280,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       http.close()
       models.stop()
       matching.stop()
+      overrides.unwatch()
       supervisor.stopAll()
       // The engine has stopped: queued firings reach the outbox, in-flight deliveries finish or are handed back.
       await alerts.stop()

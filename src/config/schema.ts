@@ -350,6 +350,11 @@ export const ConfigSchema = Type.Object(
       {
         /** Manual cross-venue matches (JSON), relative to the working directory. */
         manualMatchesPath: Type.String({ default: 'config/matches.json' }),
+        /**
+         * Measured precision of each automatic match quality (JSON, written by `npm run eval:matching`), relative to
+         * the working directory; it scales the spreads' confidence. Absent: fixed weights (0.9 high, 0.7 medium).
+         */
+        matchCalibrationPath: Type.String({ default: 'config/match-calibration.json' }),
         /** Freshness re-score period of the spread engine. */
         rescoreMs: Ms(60_000, 100),
         history: SpreadHistoryConfigSchema,

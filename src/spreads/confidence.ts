@@ -1,11 +1,10 @@
-import type { MatchQuality } from './matcher.js'
-
 /**
  * How much a user can trust a gap, in [0, 1]:
  *
  *   confidence = match × (0.30·size + 0.25·volume + 0.25·liquidity + 0.20·freshness)
  *
- * - match: manual 1.0, auto_high 0.9, auto_medium 0.7 — a false match is a phantom gap;
+ * - match: the measured share of pairs of the pair's match quality that were the same contract (95% lower bound,
+ *   spreads/matching/calibration.ts; manual overrides 1) — a false match is a phantom gap;
  * - size: the gap in probability points rises linearly to 1 at 5 points, stays 1 to 25 points, then falls
  *   linearly to 0.3 at 60 points (huge gaps are more often dead books or mismatches than opportunities);
  * - volume: log10(1 + the thinner venue's volume in $) / 6, capped at 1 ($1M on both sides scores 1);
@@ -16,10 +15,9 @@ import type { MatchQuality } from './matcher.js'
  */
 export const FRESHNESS_SCALE_MS = 30 * 60_000
 
-export const MATCH_WEIGHT: Readonly<Record<MatchQuality, number>> = { manual: 1, auto_high: 0.9, auto_medium: 0.7 }
-
 export interface ConfidenceInputs {
-  readonly quality: MatchQuality
+  /** The pair's match weight (MatchExplanation.weight). */
+  readonly matchWeight: number
   readonly spread: number
   readonly minVolume: number | undefined
   readonly liquidityDollars: number | undefined
@@ -43,13 +41,13 @@ export function freshnessScore(ageMs: number, stale: boolean): number {
 }
 
 export function confidence(i: ConfidenceInputs): number {
-  return confidenceOf(i.quality, i.spread, i.minVolume, i.liquidityDollars, i.ageMs, i.stale)
+  return confidenceOf(i.matchWeight, i.spread, i.minVolume, i.liquidityDollars, i.ageMs, i.stale)
 }
 
 /** `confidence` from its inputs as arguments (the spread engine's recompute: no inputs object per call). */
-export function confidenceOf(quality: MatchQuality, spread: number, minVolume: number | undefined, liquidityDollars: number | undefined, ageMs: number, stale: boolean): number {
+export function confidenceOf(matchWeight: number, spread: number, minVolume: number | undefined, liquidityDollars: number | undefined, ageMs: number, stale: boolean): number {
   const volume = minVolume === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, minVolume)) / 6)
   const liquidity = liquidityDollars === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, liquidityDollars)) / 5)
-  const c = MATCH_WEIGHT[quality] * (0.3 * sizeScore(spread) + 0.25 * volume + 0.25 * liquidity + 0.2 * freshnessScore(ageMs, stale))
+  const c = matchWeight * (0.3 * sizeScore(spread) + 0.25 * volume + 0.25 * liquidity + 0.2 * freshnessScore(ageMs, stale))
   return Math.round(c * 1e6) / 1e6
 }

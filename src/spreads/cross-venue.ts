@@ -3,8 +3,8 @@ import type { VenueActor } from '../actors/venue-actor.js'
 import type { Logger } from '../core/logger.js'
 import type { EventLink } from '../views/event-directory.js'
 import { runInSlices, runToEnd, type Steps } from '../core/slices.js'
-import { FeatureCache } from './match-features.js'
-import { matchEventsSteps, type EventMatch, type ManualMatch } from './matcher.js'
+import { SpecCache } from './matching/contract.js'
+import { eventLinks, matchEventsSteps, type EventMatch, type MatchInput } from './matcher.js'
 import type { SpreadEngine, SpreadPairSpec } from './spread-engine.js'
 
 /**
@@ -23,7 +23,8 @@ export interface CrossVenueOptions {
   readonly venuek: VenueActor
   readonly engine: SpreadEngine
   readonly onLinks: (links: readonly EventLink[]) => void
-  readonly manual: () => readonly ManualMatch[]
+  /** Manual matches and deny rules (config/matches.json), read anew at every run. */
+  readonly overrides: () => MatchInput
   readonly log: Logger
 }
 
@@ -36,7 +37,7 @@ export class CrossVenueMatching {
   #running = false
   #runAgain = false
   #stopped = false
-  readonly #cache = new FeatureCache()
+  readonly #cache = new SpecCache()
   readonly #unsubscribe: (() => void)[] = []
   /** Matcher runs (tests and logs). */
   runs = 0
@@ -64,6 +65,11 @@ export class CrossVenueMatching {
     for (const u of this.#unsubscribe.splice(0)) u()
   }
 
+  /** The reviewers' overrides changed: match again with them (the run compares them with the last run's). */
+  overridesChanged(): void {
+    this.#schedule()
+  }
+
   /** Re-evaluates now (also after manual overrides change); resolves once links and pairs are installed. */
   async refresh(force = false): Promise<void> {
     const p = this.#o.venuep.catalog()
@@ -73,14 +79,14 @@ export class CrossVenueMatching {
       this.#o.onLinks([])
       return
     }
-    const manual = this.#o.manual()
-    const manualKey = JSON.stringify(manual)
+    const overrides = this.#o.overrides()
+    const manualKey = JSON.stringify(overrides)
     const prev = this.#matched
     const same = !force && prev !== undefined && prev.manual === manualKey && (await runInSlices(sameEventIdsSteps(prev.p, p))) && (await runInSlices(sameEventIdsSteps(prev.k, k)))
     if (this.#stopped) return
     if (!same) {
       const started = Date.now()
-      const matches = await runInSlices(matchEventsSteps(p, k, manual, this.#cache))
+      const matches = await runInSlices(matchEventsSteps(p, k, overrides, this.#cache))
       if (this.#stopped) return
       this.#matches = matches
       this.runs++
@@ -88,7 +94,7 @@ export class CrossVenueMatching {
     }
     // Remembered per run (not only when matching ran): the next comparison is against the newest catalogs.
     this.#matched = { p, k, manual: manualKey }
-    const links = this.#matches.map((m) => ({ venuepEventId: m.venuepEventId, venuekEventId: m.venuekEventId }))
+    const links = eventLinks(this.#matches)
     const specs = await runInSlices(pairSpecsSteps(this.#matches, p, k))
     if (this.#stopped) return
     this.#o.onLinks(links)
@@ -176,7 +182,8 @@ export function* pairSpecsSteps(matches: readonly EventMatch[], venuep: CatalogS
         venuepUrl: venuep.marketsById.get(po.marketId)?.url ?? pe.url,
         venuekUrl: venuek.marketsById.get(ko.marketId)?.url ?? '',
         strategy: m.strategy,
-        quality: m.quality,
+        quality: pair.quality,
+        match: pair.explanation,
       })
     }
   }

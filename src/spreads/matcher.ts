@@ -1,45 +1,64 @@
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
-import { sortSteps } from '../core/array-steps.js'
 import { runToEnd, type Steps } from '../core/slices.js'
-import type { Outcome } from '../model/types.js'
-import { features, FeatureCache, inverseDocumentFrequencySteps, weigh, type Features } from './match-features.js'
-import { judge, pairOutcomes, type Verdict } from './match-judge.js'
+import type { CatalogEvent, Outcome } from '../model/types.js'
+import { UNCALIBRATED, type MatchWeights } from './matching/calibration.js'
+import { contractsOf, SpecCache, type ContractSpec } from './matching/contract.js'
+import { judge, type Evidence, type Grade } from './matching/judge.js'
+import { contentWords, IMPLICIT_WORDS } from './matching/text.js'
 
 /**
- * Finds the same event and the same outcomes on both venues. Precision matters more than recall: a false match
- * is a phantom arbitrage, so every automatic match must pass hard gates before it is scored:
- * - the events end within `MAX_END_GAP_MS` of each other, and dates, months or years written in both titles
- *   agree (look-alike questions for another date fail here);
- * - their outcomes agree: the same labels after normalization, or the same numbers (thresholds, brackets) —
- *   a ladder with other thresholds fails here.
- * Strategies and qualities (spec 2.7):
- * - `manual_override` / `manual`: a mapping from config or the store;
- * - `event_key` / `auto_high`: multi-outcome events whose outcome sets agree (two or more outcomes paired);
- * - `auto_canonical` / `auto_high`: single binary questions (yes/no or a two-sided game) whose title entities
- *   agree strongly;
- * - `normalized_title_fallback` / `auto_medium`: binary questions whose titles agree less strongly but pass the
- *   gates.
- * Each event is matched at most once (best score first).
+ * Finds the same contract on both venues, outcome by outcome (MATCHING.md §4). Precision first: a false match is a
+ * phantom spread shown to every user, so a pair is published only when the judge (matching/judge.ts) finds the
+ * two contracts the same on what their texts state: the same subject and role, the same threshold, the same
+ * period. Stages:
  *
- * Layout: features (match-features.ts) → candidates (blocking, here) → gates and score (match-judge.ts).
+ * 1. **Contracts** (matching/contract.ts): every tradable outcome read into words, a period and a threshold, cached
+ *    by text across runs.
+ * 2. **Candidates**: the judge requires the same words, so a venuep contract's candidates are the venuek contracts
+ *    holding its rarest word (an index by word); nothing that could pass is left out, and busy catalogs stay cheap.
+ * 3. **Judge** each candidate; **assign** one to one, best grade first; a contract with two equally good partners
+ *    is ambiguous and pairs with neither.
+ * 4. **Events**: pairs are grouped by their two events. A group of several outcome pairs is `event_key`; a single
+ *    pair `auto_canonical` when graded high, `normalized_title_fallback` when medium (spec 2.7). An event may pair
+ *    outcomes with several events of the other venue (a venuek deadline ladder against single venuep questions).
+ *
+ * Manual matches (config/matches.json) win over automatic ones; deny rules remove automatic pairs.
  * `matchEventsSteps` is the same computation cut into slices for the event loop (src/core/slices.ts).
  */
 export type MatchingStrategy = 'auto_canonical' | 'manual_override' | 'normalized_title_fallback' | 'event_key'
 export type MatchQuality = 'manual' | 'auto_high' | 'auto_medium'
+
+/** Why two outcomes were paired, as the API shows it (`match` on spread records). */
+export interface MatchExplanation {
+  readonly quality: MatchQuality
+  /**
+   * The share of pairs of this quality that were the same contract when measured (95% lower bound,
+   * matching/calibration.ts); the spread's confidence is scaled by it. 1 for manual overrides.
+   */
+  readonly weight: number
+  /** Manual overrides say so; automatic pairs carry the judge's evidence. */
+  readonly manual: boolean
+  readonly evidence: Evidence | undefined
+  /** The texts each side was read from, most specific first. */
+  readonly venuepText: readonly string[]
+  readonly venuekText: readonly string[]
+}
 
 export interface OutcomePair {
   readonly venuep: Outcome
   readonly venuek: Outcome
   /** `text:<venuep outcome title, lowercased>` (spec 4.3). */
   readonly outcomeKey: string
+  readonly quality: MatchQuality
+  readonly explanation: MatchExplanation
 }
 
 export interface EventMatch {
   readonly venuepEventId: string
   readonly venuekEventId: string
   readonly strategy: MatchingStrategy
+  /** The weakest of its pairs' qualities. */
   readonly quality: MatchQuality
-  readonly score: number
   readonly outcomes: readonly OutcomePair[]
 }
 
@@ -50,168 +69,237 @@ export interface ManualMatch {
   readonly outcomes?: readonly { readonly venuepOutcomeId: string; readonly venuekOutcomeId: string }[]
 }
 
-const DAY_MS = 86_400_000
-/** Tokens at or under this IDF (in more than ~a third of all titles) are not indexed for blocking. */
-const INDEXED_IDF = 1
-/** Items between two slice checkpoints. */
-const CHECKPOINT_EVERY = 16
-/** Candidate judgements between two slice checkpoints (a busy title can have hundreds of candidates). */
-const JUDGED_PER_CHECKPOINT = 256
-
-export function matchEvents(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, manual: readonly ManualMatch[] = [], cache = new FeatureCache()): EventMatch[] {
-  return runToEnd(matchEventsSteps(venuep, venuek, manual, cache))
+/**
+ * A reviewer's "not the same": removes automatic pairs between two events, or only between two of their outcomes.
+ * Manual matches are not affected (edit those directly).
+ */
+export interface DenyRule {
+  readonly venuepEventId: string
+  readonly venuekEventId: string
+  readonly venuepOutcomeId?: string
+  readonly venuekOutcomeId?: string
 }
 
-export function* matchEventsSteps(
-  venuep: CatalogSnapshot | undefined,
-  venuek: CatalogSnapshot | undefined,
-  manual: readonly ManualMatch[],
-  cache: FeatureCache,
-): Steps<EventMatch[]> {
+export interface MatchInput {
+  readonly manual?: readonly ManualMatch[]
+  readonly deny?: readonly DenyRule[]
+  /** Measured worth of each quality (config/match-calibration.json); UNCALIBRATED when absent. */
+  readonly weights?: MatchWeights
+}
+
+/** Contracts between two slice checkpoints. */
+const CHECKPOINT_EVERY = 64
+/** Candidate judgements between two slice checkpoints (a common word can have thousands of holders). */
+const JUDGED_PER_CHECKPOINT = 512
+
+export function matchEvents(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, input: MatchInput = {}, cache = new SpecCache()): EventMatch[] {
+  return runToEnd(matchEventsSteps(venuep, venuek, input, cache))
+}
+
+export function* matchEventsSteps(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, input: MatchInput, cache: SpecCache): Steps<EventMatch[]> {
   if (venuep === undefined || venuek === undefined) return []
   cache.nextGeneration()
-  const matches: EventMatch[] = []
+  const weights = input.weights ?? UNCALIBRATED
+  const manual = manualMatches(venuep, venuek, input.manual ?? [], cache)
+  const usedP = new Set<string>()
+  const usedK = new Set<string>()
+  for (const m of manual) for (const o of m.outcomes) (usedP.add(o.venuep.outcomeId), usedK.add(o.venuek.outcomeId))
+
+  const kSpecs: ContractSpec[] = yield* contracts(venuek.events, usedK, cache)
+  const index = new Map<string, ContractSpec[]>()
+  for (let i = 0; i < kSpecs.length; i++) {
+    const k = kSpecs[i] as ContractSpec
+    for (const w of k.words) push(index, w, k)
+    if (i % CHECKPOINT_EVERY === 0) yield
+  }
+  const pSpecs: ContractSpec[] = yield* contracts(venuep.events, usedP, cache)
+
+  const denied = denyIndex(input.deny ?? [])
+  const accepted: Accepted[] = []
+  let judged = 0
+  for (let i = 0; i < pSpecs.length; i++) {
+    const p = pSpecs[i] as ContractSpec
+    for (const k of candidates(p, index)) {
+      if (denied(p, k)) continue
+      const j = judge(p, k)
+      if (j.same) accepted.push({ p, k, grade: j.grade, evidence: j.evidence })
+      if (++judged >= JUDGED_PER_CHECKPOINT) {
+        judged = 0
+        yield
+      }
+    }
+    if (i % CHECKPOINT_EVERY === 0) yield
+  }
+  return [...manual, ...groupByEvents(assignOneToOne(accepted), weights)]
+}
+
+interface Accepted {
+  readonly p: ContractSpec
+  readonly k: ContractSpec
+  readonly grade: Grade
+  readonly evidence: Evidence
+}
+
+function* contracts(events: readonly CatalogEvent[], used: ReadonlySet<string>, cache: SpecCache): Steps<ContractSpec[]> {
+  const out: ContractSpec[] = []
+  for (let i = 0; i < events.length; i++) {
+    for (const c of contractsOf(events[i] as CatalogEvent, cache)) if (!used.has(c.outcome.outcomeId)) out.push(c)
+    if (i % CHECKPOINT_EVERY === 0) yield
+  }
+  return out
+}
+
+/**
+ * The venuek contracts that can pass the judge's word test with `p`: they hold every word of `p` that is not
+ * implicit, so in particular its rarest. Exact: no pair the judge would accept is missed.
+ */
+function candidates(p: ContractSpec, index: ReadonlyMap<string, readonly ContractSpec[]>): readonly ContractSpec[] {
+  let best: readonly ContractSpec[] | undefined
+  for (const w of p.words) {
+    if (IMPLICIT_WORDS.has(w)) continue
+    const holders = index.get(w)
+    if (holders === undefined) return []
+    if (best === undefined || holders.length < best.length) best = holders
+  }
+  return best ?? []
+}
+
+const RANK: Readonly<Record<Grade, number>> = { high: 2, medium: 1 }
+
+/**
+ * One partner per contract: each side keeps its best-graded pairs; a contract with two or more partners at its best
+ * grade is ambiguous (the texts do not tell which is meant) and keeps none. Deterministic, whatever the input order.
+ */
+function assignOneToOne(accepted: readonly Accepted[]): Accepted[] {
+  const bestOf = (side: 'p' | 'k'): Map<string, Accepted[]> => {
+    const m = new Map<string, Accepted[]>()
+    for (const a of accepted) {
+      const id = a[side].outcome.outcomeId
+      const list = m.get(id)
+      if (list === undefined || RANK[a.grade] > RANK[(list[0] as Accepted).grade]) m.set(id, [a])
+      else if (RANK[a.grade] === RANK[(list[0] as Accepted).grade]) list.push(a)
+    }
+    return m
+  }
+  const byP = bestOf('p')
+  const byK = bestOf('k')
+  const out: Accepted[] = []
+  for (const list of byP.values()) {
+    if (list.length !== 1) continue
+    const a = list[0] as Accepted
+    const kList = byK.get(a.k.outcome.outcomeId)
+    if (kList !== undefined && kList.length === 1 && kList[0] === a) out.push(a)
+  }
+  return out.sort((a, b) => compare(a.p.outcome.outcomeId, b.p.outcome.outcomeId))
+}
+
+function groupByEvents(pairs: readonly Accepted[], weights: MatchWeights): EventMatch[] {
+  const groups = new Map<string, Accepted[]>()
+  for (const a of pairs) push(groups, `${a.p.event.eventId}\u0000${a.k.event.eventId}`, a)
+  const out: EventMatch[] = []
+  for (const list of groups.values()) {
+    const first = list[0] as Accepted
+    const outcomes = list.map((a) => autoPair(a, weights))
+    const allHigh = list.every((a) => a.grade === 'high')
+    const strategy: MatchingStrategy = list.length > 1 ? 'event_key' : allHigh ? 'auto_canonical' : 'normalized_title_fallback'
+    out.push({ venuepEventId: first.p.event.eventId, venuekEventId: first.k.event.eventId, strategy, quality: allHigh ? 'auto_high' : 'auto_medium', outcomes })
+  }
+  return out.sort((a, b) => compare(a.venuepEventId, b.venuepEventId) || compare(a.venuekEventId, b.venuekEventId))
+}
+
+function autoPair(a: Accepted, weights: MatchWeights): OutcomePair {
+  const quality: MatchQuality = a.grade === 'high' ? 'auto_high' : 'auto_medium'
+  return {
+    venuep: a.p.outcome,
+    venuek: a.k.outcome,
+    outcomeKey: outcomeKey(a.p.outcome),
+    quality,
+    explanation: { quality, weight: weights[quality], manual: false, evidence: a.evidence, venuepText: nonEmpty(a.p.texts), venuekText: nonEmpty(a.k.texts) },
+  }
+}
+
+function outcomeKey(o: Outcome): string {
+  return `text:${o.title.toLowerCase()}`
+}
+
+function nonEmpty(texts: readonly string[]): string[] {
+  return texts.filter((t) => t !== '')
+}
+
+/**
+ * The event links the read models show (one service event per venue event): each event at most once, the
+ * groups with the most outcome pairs first. Spread pairs do not depend on links.
+ */
+export function eventLinks(matches: readonly EventMatch[]): { venuepEventId: string; venuekEventId: string }[] {
+  const ranked = [...matches].sort((a, b) => (a.strategy === 'manual_override' ? 0 : 1) - (b.strategy === 'manual_override' ? 0 : 1) || b.outcomes.length - a.outcomes.length || compare(a.venuepEventId, b.venuepEventId) || compare(a.venuekEventId, b.venuekEventId))
+  const usedP = new Set<string>()
+  const usedK = new Set<string>()
+  const links: { venuepEventId: string; venuekEventId: string }[] = []
+  for (const m of ranked) {
+    if (usedP.has(m.venuepEventId) || usedK.has(m.venuekEventId)) continue
+    usedP.add(m.venuepEventId)
+    usedK.add(m.venuekEventId)
+    links.push({ venuepEventId: m.venuepEventId, venuekEventId: m.venuekEventId })
+  }
+  return links
+}
+
+/**
+ * Manual matches: the listed outcome pairs, or, without a list, the outcomes whose labels say the same (the
+ * judge's word test on the labels alone; yes/no questions pair their YES sides). The reviewer vouches for the rest.
+ */
+function manualMatches(venuep: CatalogSnapshot, venuek: CatalogSnapshot, manual: readonly ManualMatch[], cache: SpecCache): EventMatch[] {
+  const out: EventMatch[] = []
   const usedP = new Set<string>()
   const usedK = new Set<string>()
   for (const m of manual) {
-    const p = venuep.eventsById.get(m.venuepEventId)
-    const k = venuek.eventsById.get(m.venuekEventId)
-    if (p === undefined || k === undefined || usedP.has(p.eventId) || usedK.has(k.eventId)) continue
-    const outcomes = m.outcomes === undefined ? pairOutcomes(features(p, cache), features(k, cache)) : manualOutcomes(venuep, venuek, m.outcomes)
-    matches.push({ venuepEventId: p.eventId, venuekEventId: k.eventId, strategy: 'manual_override', quality: 'manual', score: 1, outcomes })
-    usedP.add(p.eventId)
-    usedK.add(k.eventId)
-  }
-
-  const kFeatures: Features[] = []
-  const pFeatures: Features[] = []
-  for (const [events, used, out] of [[venuek.events, usedK, kFeatures], [venuep.events, usedP, pFeatures]] as const) {
-    for (let i = 0; i < events.length; i++) {
-      const e = events[i] as (typeof events)[number]
-      if (!used.has(e.eventId)) out.push(features(e, cache))
-      if (i % CHECKPOINT_EVERY === 0) yield
-    }
-  }
-  const all = [...kFeatures, ...pFeatures]
-  const idf = yield* inverseDocumentFrequencySteps(all)
-  for (let i = 0; i < all.length; i++) {
-    weigh(all[i] as Features, idf)
-    if (i % 256 === 255) yield
-  }
-  const index = yield* indexCandidates(kFeatures, idf)
-
-  const scored: Scored[] = []
-  let judged = 0
-  for (let i = 0; i < pFeatures.length; i++) {
-    const p = pFeatures[i] as Features
-    for (const k of index.candidates(p)) {
-      const verdict = judge(p, k, idf)
-      if (verdict !== undefined) scored.push({ p, k, ...verdict })
-      judged++
-    }
-    if (++judged >= JUDGED_PER_CHECKPOINT) {
-      judged = 0
-      yield
-    }
-  }
-  const ranked = yield* sortSteps(scored, byScore)
-  let n = 0
-  for (const s of ranked) {
-    if (++n % 1024 === 0) yield
-    if (usedP.has(s.p.event.eventId) || usedK.has(s.k.event.eventId)) continue
-    usedP.add(s.p.event.eventId)
-    usedK.add(s.k.event.eventId)
-    matches.push({ venuepEventId: s.p.event.eventId, venuekEventId: s.k.event.eventId, strategy: s.strategy, quality: s.quality, score: s.score, outcomes: s.outcomes })
-  }
-  return matches
-}
-
-type Scored = Verdict & { readonly p: Features; readonly k: Features }
-
-/**
- * Best score first, then venuep event id, then venuek event id: a total order (each pair is judged once), so
- * the greedy assignment does not depend on the sort algorithm (the matches are sorted in slices).
- */
-function byScore(a: Scored, b: Scored): number {
-  return b.score - a.score || compareIds(a.p.event.eventId, b.p.event.eventId) || compareIds(a.k.event.eventId, b.k.event.eventId)
-}
-
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
-
-/**
- * Blocking, exact with respect to two of judge's gates, so it changes no result:
- * - dates: end times within 20 hours, so only events ending the same UTC day or the day before or after;
- * - names: a pair passes only when one title's names (entities) are a subset of the other's. So for a title
- *   naming E, the candidates are the events naming a superset of E (found from the rarest name of E) and the
- *   events naming a subset of E (found by their exact name sets: E has a handful of names at most).
- * A title that names nothing falls back to candidates sharing an indexed title token (the similarity gate
- * needs a shared token). Busy days with many events about one subject (price ladders, daily games) stay
- * cheap: candidates are the events about the same subjects, not every event of the day.
- */
-interface CandidateIndex {
-  candidates(p: Features): Iterable<Features>
-}
-
-function* indexCandidates(kFeatures: readonly Features[], idf: ReadonlyMap<string, number>): Steps<CandidateIndex> {
-  const byDayName = new Map<number, Map<string, Features[]>>()
-  const byDayNameSet = new Map<number, Map<string, Features[]>>()
-  const byDayToken = new Map<number, Map<string, Features[]>>()
-  for (let i = 0; i < kFeatures.length; i++) {
-    const k = kFeatures[i] as Features
-    if (i % CHECKPOINT_EVERY === 0) yield
-    if (k.end === undefined) continue
-    const day = Math.floor(k.end / DAY_MS)
-    const names = blockOf(byDayName, day)
-    for (const e of k.text.names) push(names, e, k)
-    push(blockOf(byDayNameSet, day), k.text.nameKey, k)
-    const tokens = blockOf(byDayToken, day)
-    for (const t of k.text.tokens) if ((idf.get(t) ?? 0) > INDEXED_IDF) push(tokens, t, k)
-  }
-  const found = new Set<Features>()
-  return {
-    candidates(p: Features): Iterable<Features> {
-      found.clear()
-      if (p.end === undefined) return found
-      const day = Math.floor(p.end / DAY_MS)
-      const names = p.text.names
-      for (let d = day - 1; d <= day + 1; d++) {
-        if (names.length === 0) {
-          const block = byDayToken.get(d)
-          for (const t of p.text.tokens) for (const k of block?.get(t) ?? []) found.add(k)
-          continue
-        }
-        const byName = byDayName.get(d)
-        if (byName === undefined) continue
-        if (p.text.nameSubsetKeys === undefined) {
-          // Unusually many names: every event sharing one (a superset of the subset search below).
-          for (const e of names) for (const k of byName.get(e) ?? []) found.add(k)
-          continue
-        }
-        let rarest: Features[] = []
-        for (let i = 0; i < names.length; i++) {
-          const list = byName.get(names[i] as string) ?? []
-          if (i === 0 || list.length < rarest.length) rarest = list
-        }
-        for (const k of rarest) if (containsAll(k.text.entities, names)) found.add(k)
-        const bySet = byDayNameSet.get(d)
-        if (bySet !== undefined) for (const key of p.text.nameSubsetKeys) for (const k of bySet.get(key) ?? []) found.add(k)
+    const pe = venuep.eventsById.get(m.venuepEventId)
+    const ke = venuek.eventsById.get(m.venuekEventId)
+    if (pe === undefined || ke === undefined || usedP.has(pe.eventId) || usedK.has(ke.eventId)) continue
+    usedP.add(pe.eventId)
+    usedK.add(ke.eventId)
+    const pairs: [Outcome, Outcome][] = []
+    if (m.outcomes !== undefined) {
+      for (const o of m.outcomes) {
+        const p = venuep.outcomesById.get(o.venuepOutcomeId)
+        const k = venuek.outcomesById.get(o.venuekOutcomeId)
+        if (p !== undefined && k !== undefined) pairs.push([p, k])
       }
-      return found
-    },
+    } else {
+      pairs.push(...pairsByLabel(contractsOf(pe, cache), contractsOf(ke, cache)))
+    }
+    const explanation = (p: Outcome, k: Outcome): MatchExplanation => ({ quality: 'manual', weight: 1, manual: true, evidence: undefined, venuepText: [p.title, pe.title], venuekText: [k.title, ke.title] })
+    const outcomes = pairs.map(([p, k]) => ({ venuep: p, venuek: k, outcomeKey: outcomeKey(p), quality: 'manual' as const, explanation: explanation(p, k) }))
+    out.push({ venuepEventId: pe.eventId, venuekEventId: ke.eventId, strategy: 'manual_override', quality: 'manual', outcomes })
   }
+  return out
 }
 
-function containsAll(set: ReadonlySet<string>, items: readonly string[]): boolean {
-  for (const x of items) if (!set.has(x)) return false
-  return true
+function pairsByLabel(p: readonly ContractSpec[], k: readonly ContractSpec[]): [Outcome, Outcome][] {
+  if (p.length === 1 && k.length === 1) return [[(p[0] as ContractSpec).outcome, (k[0] as ContractSpec).outcome]]
+  const key = (c: ContractSpec) => [...new Set(contentWords(c.texts[0] ?? ''))].sort().join(' ')
+  const byKey = new Map<string, ContractSpec[]>()
+  for (const c of k) push(byKey, key(c), c)
+  const pCounts = new Map<string, number>()
+  for (const c of p) pCounts.set(key(c), (pCounts.get(key(c)) ?? 0) + 1)
+  const out: [Outcome, Outcome][] = []
+  for (const c of p) {
+    const kk = key(c)
+    const hits = byKey.get(kk)
+    if (kk !== '' && hits?.length === 1 && pCounts.get(kk) === 1) out.push([c.outcome, (hits[0] as ContractSpec).outcome])
+  }
+  return out
 }
 
-function blockOf<V>(byDay: Map<number, Map<string, V[]>>, day: number): Map<string, V[]> {
-  let block = byDay.get(day)
-  if (block === undefined) byDay.set(day, (block = new Map()))
-  return block
+function denyIndex(rules: readonly DenyRule[]): (p: ContractSpec, k: ContractSpec) => boolean {
+  if (rules.length === 0) return () => false
+  const events = new Set<string>()
+  const outcomes = new Set<string>()
+  for (const r of rules) {
+    if (r.venuepOutcomeId === undefined || r.venuekOutcomeId === undefined) events.add(`${r.venuepEventId}\u0000${r.venuekEventId}`)
+    else outcomes.add(`${r.venuepOutcomeId}\u0000${r.venuekOutcomeId}`)
+  }
+  return (p, k) => events.has(`${p.event.eventId}\u0000${k.event.eventId}`) || outcomes.has(`${p.outcome.outcomeId}\u0000${k.outcome.outcomeId}`)
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -220,12 +308,6 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else list.push(value)
 }
 
-function manualOutcomes(venuep: CatalogSnapshot, venuek: CatalogSnapshot, pairs: readonly { venuepOutcomeId: string; venuekOutcomeId: string }[]): OutcomePair[] {
-  const out: OutcomePair[] = []
-  for (const pair of pairs) {
-    const p = venuep.outcomesById.get(pair.venuepOutcomeId)
-    const k = venuek.outcomesById.get(pair.venuekOutcomeId)
-    if (p !== undefined && k !== undefined) out.push({ venuep: p, venuek: k, outcomeKey: `text:${p.title.toLowerCase()}` })
-  }
-  return out
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }

@@ -7,7 +7,7 @@ import type { BookReader } from '../book/order-book.js'
 import { BucketIndex } from './bucket-index.js'
 import type { Executable } from './executable.js'
 import type { InstrumentHandle, InstrumentTable, InstrumentView } from './instrument-table.js'
-import type { MatchingStrategy, MatchQuality } from './matcher.js'
+import type { MatchExplanation, MatchingStrategy, MatchQuality } from './matcher.js'
 import { pairsPlanSteps, type PairLayout, type PairState, type PairsPlan } from './pair-plan.js'
 import { RecordDigests, recordFromRows, type SpreadRecordValue } from './spread-record.js'
 
@@ -46,6 +46,8 @@ export interface SpreadPairSpec {
   readonly venuekUrl: string
   readonly strategy: MatchingStrategy
   readonly quality: MatchQuality
+  /** Why the two outcomes were paired (the API's `match`). */
+  readonly match: MatchExplanation
 }
 
 /**
@@ -80,6 +82,7 @@ export interface SpreadRecord {
   readonly platformBUrl: string
   readonly strategy: MatchingStrategy
   readonly quality: MatchQuality
+  readonly match: MatchExplanation
   /** The thinner venue's outcome volume ($). */
   readonly minVolume: number | undefined
   readonly executable: Executable | undefined

@@ -1,5 +1,6 @@
 import { money } from '../core/money.js'
 import { isoNoZone } from '../core/time.js'
+import type { MatchExplanation } from './matcher.js'
 import type { SpreadRecord } from './spread-engine.js'
 
 /**
@@ -17,6 +18,18 @@ interface JsonParts {
 
 export function isStale(r: SpreadRecord, now: number, cutoffMs: number): boolean {
   return r.feedStale || now - r.olderQuoteAt > cutoffMs
+}
+
+function matchJson(m: MatchExplanation): object {
+  const e = m.evidence
+  return {
+    quality: m.quality,
+    weight: m.weight,
+    manual: m.manual,
+    evidence: e === undefined ? null : { shared_words: e.shared, implicit_words: e.implicit, period: e.period, strike: e.strike ?? null },
+    venuep_text: m.venuepText,
+    venuek_text: m.venuekText,
+  }
 }
 
 export function spreadJson(r: SpreadRecord, stale: boolean): string {
@@ -43,6 +56,7 @@ export function spreadJson(r: SpreadRecord, stale: boolean): string {
       matching_strategy: r.strategy,
       match_quality: r.quality,
       volume_min: money(r.minVolume),
+      match: matchJson(r.match),
       executable:
         x === undefined
           ? null

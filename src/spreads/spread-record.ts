@@ -80,7 +80,7 @@ export function recordFromRows(
   const tsK = K[atK + VENUE_TS] as number
   const olderQuoteAt = Math.min(tsP, tsK)
   const feedStale = P[atP + STATE] === STALE || K[atK + STATE] === STALE
-  const confidence = confidenceOf(spec.quality, spread, Number.isNaN(minVolume) ? undefined : minVolume, liquidityDollars, now - olderQuoteAt, feedStale)
+  const confidence = confidenceOf(spec.match.weight, spread, Number.isNaN(minVolume) ? undefined : minVolume, liquidityDollars, now - olderQuoteAt, feedStale)
   record.assign(spec, pIsA, pp, pk, spread, confidence, Math.max(tsP, tsK), olderQuoteAt, feedStale, minVolume, hasEdge)
   return record
 }
@@ -181,6 +181,9 @@ export class SpreadRecordValue implements SpreadRecord {
   get quality(): SpreadPairSpec['quality'] {
     return this.#spec.quality
   }
+  get match(): SpreadPairSpec['match'] {
+    return this.#spec.match
+  }
 }
 
 /** What `record` says now, in an object no recompute touches (for readers that keep a record past the turn). */
@@ -208,6 +211,7 @@ export function snapshotRecord(record: SpreadRecord): SpreadRecord {
     platformBUrl: record.platformBUrl,
     strategy: record.strategy,
     quality: record.quality,
+    match: record.match,
     minVolume: record.minVolume,
     executable: x === undefined ? undefined : Object.freeze({ ...x }),
   })

@@ -74,9 +74,9 @@ describe('cross-venue matcher on the default simulated world', () => {
     const other = world.venuek.events.find((e) => e.eventId !== auto.venuekEventId && e.markets[0]!.outcomes.length >= 2)!
     const pOutcome = world.venuep.eventsById.get(auto.venuepEventId)!.markets[0]!.outcomes[0]!
     const kOutcome = other.markets[0]!.outcomes[0]!
-    const result = matchEvents(world.venuep, world.venuek, [
-      { venuepEventId: auto.venuepEventId, venuekEventId: other.eventId, outcomes: [{ venuepOutcomeId: pOutcome.outcomeId, venuekOutcomeId: kOutcome.outcomeId }] },
-    ])
+    const result = matchEvents(world.venuep, world.venuek, {
+      manual: [{ venuepEventId: auto.venuepEventId, venuekEventId: other.eventId, outcomes: [{ venuepOutcomeId: pOutcome.outcomeId, venuekOutcomeId: kOutcome.outcomeId }] }],
+    })
     const manual = result.find((m) => m.venuepEventId === auto.venuepEventId)!
     assert.deepEqual([manual.venuekEventId, manual.strategy, manual.quality], [other.eventId, 'manual_override', 'manual'])
     assert.deepEqual(manual.outcomes.map((o) => [o.venuep.outcomeId, o.venuek.outcomeId]), [[pOutcome.outcomeId, kOutcome.outcomeId]])

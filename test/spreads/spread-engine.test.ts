@@ -9,6 +9,7 @@ import { executableEdge } from '../../src/spreads/executable.js'
 import { spreadJson } from '../../src/spreads/spread-json.js'
 import { snapshotRecord } from '../../src/spreads/spread-record.js'
 import { computeRecord, SpreadEngine, type QuoteSource, type SpreadChange, type SpreadPairSpec, type SpreadRecord } from '../../src/spreads/spread-engine.js'
+import type { MatchQuality } from '../../src/spreads/matcher.js'
 import { waitFor } from '../helpers/wait.js'
 
 /**
@@ -77,6 +78,12 @@ function outcome(venue: VenueId, id: string, rng: Rng): Outcome {
   }
 }
 
+/** A quality and its match explanation (weights as a calibration might give them). */
+function withQuality(quality: MatchQuality): { quality: MatchQuality; match: SpreadPairSpec['match'] } {
+  const weight = { manual: 1, auto_high: 0.95, auto_medium: 0.6 }[quality]
+  return { quality, match: { quality, weight, manual: quality === 'manual', evidence: undefined, venuepText: [], venuekText: [] } }
+}
+
 function specs(rng: Rng, n: number, instruments: number): SpreadPairSpec[] {
   // Instruments are shared between pairs, as a venuep YES token can pair with several venuek markets over time.
   return Array.from({ length: n }, (_, i) => {
@@ -93,7 +100,7 @@ function specs(rng: Rng, n: number, instruments: number): SpreadPairSpec[] {
       venuepUrl: 'p-url',
       venuekUrl: 'k-url',
       strategy: 'event_key' as const,
-      quality: rng.pick(['manual', 'auto_high', 'auto_medium'] as const),
+      ...withQuality(rng.pick(['manual', 'auto_high', 'auto_medium'] as const)),
     }
   })
 }

@@ -45,6 +45,30 @@ export const SpreadRecordSchema = Type.Object(
     matching_strategy: StringEnum(['auto_canonical', 'manual_override', 'normalized_title_fallback', 'event_key']),
     match_quality: StringEnum(['manual', 'auto_high', 'auto_medium']),
     volume_min: NNumber(`Addition: the thinner venue\'s outcome volume ($). ${CENTS}`),
+    match: Type.Object(
+      {
+        quality: StringEnum(['manual', 'auto_high', 'auto_medium'], { description: 'As `match_quality`.' }),
+        weight: Type.Number({
+          description:
+            'The measured share of pairs of this quality that were the same contract (95% lower bound, from `npm run eval:matching` on labelled pairs; 1 for manual matches): the match factor of `confidence`.',
+        }),
+        manual: Type.Boolean({ description: 'A reviewer paired these outcomes (config/matches.json).' }),
+        evidence: Nullable(
+          Type.Object(
+            {
+              shared_words: Type.Array(Type.String(), { description: 'Normalized words both contracts state (subject, role, action).' }),
+              implicit_words: Type.Array(Type.String(), { description: 'Words one venue states and the other leaves implicit (e.g. `us`).' }),
+              period: Type.String({ description: 'How the contracts\' periods agree: the common deadline or year, or (weaker) close end times.' }),
+              strike: Nullable(Type.String({ description: 'The common threshold or range (e.g. `≥ $100`), null when neither has one.' })),
+            },
+            { additionalProperties: false, description: 'What the automatic matcher found the same; null for manual matches.' },
+          ),
+        ),
+        venuep_text: Type.Array(Type.String(), { description: 'The venuep texts read, most specific first (label, question, event title).' }),
+        venuek_text: Type.Array(Type.String(), { description: 'The venuek texts read, most specific first (label, market title, event subtitle, event title).' }),
+      },
+      { additionalProperties: false, description: 'Addition: why the two outcomes were paired.' },
+    ),
     executable: Nullable(
       Type.Object(
         {

@@ -1,0 +1,112 @@
+import type { CatalogEvent, Outcome } from '../../model/types.js'
+import { hasFacts, NO_PERIOD, periodFacts, type PeriodFacts } from './periods.js'
+import { intervalIn, intervalOfStrike, type Interval } from './strikes.js'
+import { contentWords, fold } from './text.js'
+
+/**
+ * One binary contract as the matcher reads it: what it is about (content words), when it is decided (period), on
+ * what threshold (interval), and the venue's own end time. Built from every text the venue writes about it, most
+ * specific first: the outcome's label (venuep `groupItemTitle` or the name its question gives, venuek
+ * `yes_sub_title`), the market's own question or title, the event's subtitle (venuek), the event's title.
+ *
+ * - venuep: a yes/no market is one contract (its YES token; NO is the same contract's other side); a two-sided
+ *   market ("Lakers" / "Celtics") is two; a group's children are one each (their YES tokens).
+ * - venuek: each market is one contract (its YES side).
+ * - Labels that stand for a set rather than one thing ("Other", "Someone else", "None of the above") never pair.
+ */
+export interface ContractSpec {
+  readonly outcome: Outcome
+  readonly event: CatalogEvent
+  /** The texts read, most specific first (label, question, subtitle, event title), for evidence. */
+  readonly texts: readonly string[]
+  /** Normalized content words of all the texts (text.ts). */
+  readonly words: ReadonlySet<string>
+  /** The period of the most specific text that states one (periods.ts). */
+  readonly period: PeriodFacts
+  /** The threshold or range (venuek strike fields first, then the label, then the question). */
+  readonly interval: Interval | undefined
+  /** The venue's end time of this contract (venuep `endDate`, venuek `close_time`), evidence only. */
+  readonly end: number | undefined
+}
+
+/** Labels of catch-all outcomes: their contract depends on which others the venue lists. */
+const CATCH_ALL = /^(?:other|others|another|any other|someone else|somebody else|none|none of the above|no one|nobody|field|the field|all others|rest of field)\b/
+
+/** The contracts of an event, one per tradable outcome (the order of the event's outcomes). */
+export function contractsOf(event: CatalogEvent, cache: SpecCache): ContractSpec[] {
+  const out: ContractSpec[] = []
+  for (const market of event.markets) {
+    for (const o of market.outcomes) {
+      if (event.venue === 'venuep' && o.outcomeIndex === 1 && isYesNo(market.outcomes)) continue
+      const label = labelOf(o, market.outcomes)
+      if (CATCH_ALL.test(fold(label).trim())) continue
+      out.push(cache.spec(event, o, label))
+    }
+  }
+  return out
+}
+
+function isYesNo(outcomes: readonly Outcome[]): boolean {
+  return outcomes.length === 2 && outcomes[0]?.title.toLowerCase() === 'yes' && outcomes[1]?.title.toLowerCase() === 'no'
+}
+
+/** The outcome's own label, '' for the YES side of a yes/no market (its question says everything). */
+function labelOf(o: Outcome, siblings: readonly Outcome[]): string {
+  if (o.venue === 'venuep' && isYesNo(siblings)) return ''
+  return o.title
+}
+
+/**
+ * Specs by the texts they are read from, kept across matcher runs: between two catalog refreshes almost every
+ * contract's texts are unchanged, and reading them (a few dozen regular expressions) is most of a run's cost. Each
+ * run starts a generation; entries unused during it are dropped at the next, so the cache holds about one catalog.
+ */
+export class SpecCache {
+  #current = new Map<string, Parsed>()
+  #previous = new Map<string, Parsed>()
+
+  nextGeneration(): void {
+    this.#previous = this.#current
+    this.#current = new Map()
+  }
+
+  spec(event: CatalogEvent, o: Outcome, label: string): ContractSpec {
+    const question = o.details?.question ?? ''
+    const subtitle = event.subtitle ?? ''
+    const texts = [label, question === label ? '' : question, subtitle, event.title]
+    const end = o.closeTime ?? event.endTime
+    // The reference year for year-less dates is the contract's own end: part of the key.
+    const reference = end === undefined ? '' : new Date(end).getUTCFullYear()
+    const strike = o.strike === undefined ? '' : `${o.strike.type}|${o.strike.floor}|${o.strike.cap}`
+    const key = `${texts.join('\u0000')}\u0000${reference}\u0000${strike}`
+    let parsed = this.#current.get(key)
+    if (parsed === undefined) {
+      parsed = this.#previous.get(key) ?? parse(texts, end, o)
+      this.#current.set(key, parsed)
+    }
+    return { outcome: o, event, texts, words: parsed.words, period: parsed.period, interval: parsed.interval, end }
+  }
+}
+
+interface Parsed {
+  readonly words: ReadonlySet<string>
+  readonly period: PeriodFacts
+  readonly interval: Interval | undefined
+}
+
+function parse(texts: readonly string[], end: number | undefined, o: Outcome): Parsed {
+  const words = new Set<string>()
+  for (const t of texts) for (const w of contentWords(t)) words.add(w)
+  let period = NO_PERIOD
+  for (const t of texts) {
+    if (t === '') continue
+    const f = periodFacts(t, end)
+    if (hasFacts(f)) {
+      period = f
+      break
+    }
+  }
+  const [label, question] = texts
+  const interval = intervalOfStrike(o.strike) ?? (label === undefined || label === '' ? undefined : intervalIn(label)) ?? (question === undefined || question === '' ? undefined : intervalIn(question))
+  return { words, period, interval }
+}

@@ -1,0 +1,64 @@
+import type { ContractSpec } from './contract.js'
+import { periodsAgree } from './periods.js'
+import { describeInterval, sameInterval } from './strikes.js'
+import { IMPLICIT_WORDS } from './text.js'
+
+/**
+ * Whether two contracts, one per venue, resolve YES in exactly the same worlds. A false "same" shows every user a
+ * phantom spread, so each test can only reject, and anything the texts do not establish counts as different:
+ *
+ * 1. **What**: the same content words once normalized (text.ts). A word on one side only is a difference of
+ *    subject, role or action ("nomination" vs "election", "Jr.", another person or country), except words one
+ *    venue leaves implicit (IMPLICIT_WORDS: the United States).
+ * 2. **Threshold**: no interval on either side, or the same interval, ends included (≥ 100 is not > 100).
+ * 3. **When**: the same stated period (deadline, year or datable phrase), or, when neither side states one, venue
+ *    end times within two days (periods.ts).
+ *
+ * A pair that passes is graded: `high` when every test passed on what the texts state, `medium` when it leaned on
+ * weaker evidence (end times instead of a stated period, a word left implicit on one side). The grade's measured
+ * precision is what the spread's confidence uses (calibration.ts).
+ */
+export type Grade = 'high' | 'medium'
+
+export interface Evidence {
+  /** Content words both texts share (the subject, role and action they agree on). */
+  readonly shared: readonly string[]
+  /** Words only one side names, accepted as implicit on the other. */
+  readonly implicit: readonly string[]
+  /** How the periods agree ("deadline 2026-07-01", "year 2028", "end times …"). */
+  readonly period: string
+  /** The common threshold or range, when there is one. */
+  readonly strike: string | undefined
+}
+
+export type Judgement =
+  | { readonly same: true; readonly grade: Grade; readonly evidence: Evidence }
+  | { readonly same: false; readonly test: 'what' | 'threshold' | 'when'; readonly reason: string }
+
+export function judge(p: ContractSpec, k: ContractSpec): Judgement {
+  const shared: string[] = []
+  const onlyP: string[] = []
+  const onlyK: string[] = []
+  for (const w of p.words) (k.words.has(w) ? shared : onlyP).push(w)
+  for (const w of k.words) if (!p.words.has(w)) onlyK.push(w)
+  const implicit = [...onlyP, ...onlyK].filter((w) => IMPLICIT_WORDS.has(w))
+  const differs = [...onlyP.filter((w) => !IMPLICIT_WORDS.has(w)), ...onlyK.filter((w) => !IMPLICIT_WORDS.has(w))]
+  if (shared.length === 0 || differs.length > 0) {
+    const reason = shared.length === 0 ? 'no words in common' : `only venuep: ${onlyP.join(' ') || '-'}; only venuek: ${onlyK.join(' ') || '-'}`
+    return { same: false, test: 'what', reason }
+  }
+  if (p.interval !== undefined || k.interval !== undefined) {
+    if (p.interval === undefined || k.interval === undefined || !sameInterval(p.interval, k.interval)) {
+      const d = (i: ContractSpec['interval']) => (i === undefined ? 'none' : describeInterval(i))
+      return { same: false, test: 'threshold', reason: `threshold ${d(p.interval)} vs ${d(k.interval)}` }
+    }
+  }
+  const when = periodsAgree(p.period, k.period, p.end, k.end)
+  if (!when.agree) return { same: false, test: 'when', reason: when.reason }
+  const grade: Grade = when.strength === 'stated' && implicit.length === 0 ? 'high' : 'medium'
+  return {
+    same: true,
+    grade,
+    evidence: { shared: shared.sort(), implicit: implicit.sort(), period: when.evidence, strike: p.interval === undefined ? undefined : describeInterval(p.interval) },
+  }
+}

@@ -1,0 +1,177 @@
+import { fold } from './text.js'
+
+/**
+ * When a contract is decided, as its text states it. The venues' own end times do not say it: venuek's
+ * `close_time` is often the latest possible date (a year after a 2028 election), venuep's `endDate` the expected
+ * resolution date; a deadline written in the question does (MATCHING.md F1). Two contracts about the same thing
+ * with different deadlines resolve differently, so the period is a gate: it must be stated alike on both sides.
+ *
+ * Read from the text (folded): deadlines ("by June 30, 2026", "before 2027", "by end of 2026", "before July" with
+ * the year of the market's own end), years named as the period or occasion ("in 2025", "the 2028 election"), and
+ * period phrases that cannot be dated ("during Trump's term", "by 2030", whose reading varies), kept as opaque keys.
+ */
+export interface PeriodFacts {
+  /** Exclusive end instants (ms, UTC midnight) of the deadlines stated: "by June 30, 2026" → 2026-07-01. */
+  readonly deadlines: readonly number[]
+  /** Years named as the period or occasion: "in 2025", "the 2028 US Presidential Election". */
+  readonly years: readonly number[]
+  /** Period phrases that cannot be dated, normalized ("term", "by-year 2030"). */
+  readonly opaque: readonly string[]
+}
+
+export const NO_PERIOD: PeriodFacts = Object.freeze({ deadlines: [], years: [], opaque: [] })
+
+const DAY_MS = 86_400_000
+
+const MONTH: Readonly<Record<string, number>> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
+  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+}
+const MONTH_RE = Object.keys(MONTH).sort((a, b) => b.length - a.length).join('|')
+
+/** Prefixes that make a date a deadline, and whether the named day itself is included. */
+const BEFORE = String.raw`before|prior to`
+const BY = String.raw`by|until|till|through|thru|no later than|on or before|by the end of|by end of|end of|at the end of|as of|on|in`
+
+const OPAQUE: readonly (readonly [RegExp, string])[] = [
+  [/\b(?:during|before|by the end of|until|through|in|for)\s+(?:[a-z]+'s|his|her|their|the|this)\s+(?:(?:second|first|current|next|entire)\s+)?(?:term|presidency|administration|tenure|mandate)\b/, 'term'],
+  [/\bbefore\s+(?:his|her|their|the)\s+term\s+(?:ends|is over)\b/, 'term'],
+  [/\b(?:his|her|their)\s+lifetime\b/, 'lifetime'],
+  [/\bbefore\s+the\s+next\s+(?:general\s+)?election\b/, 'next-election'],
+]
+
+/**
+ * The period facts of a text. `referenceMs` dates what the text leaves without a year ("before July", "by June
+ * 30"): the first such date not more than two months before it (a market's own end time, for a title that repeats
+ * across years).
+ */
+export function periodFacts(text: string, referenceMs: number | undefined): PeriodFacts {
+  let t = fold(text).replace(/(\d)(st|nd|rd|th)\b/g, '$1').replace(/\s+/g, ' ')
+  const deadlines: number[] = []
+  const years: number[] = []
+  const opaque: string[] = []
+  for (const [re, key] of OPAQUE) {
+    if (re.test(t)) {
+      opaque.push(key)
+      t = t.replace(re, ' ')
+    }
+  }
+  const take = (re: RegExp, f: (m: RegExpExecArray) => void): void => {
+    const g = new RegExp(re.source, 'g')
+    t = t.replace(g, (...args: unknown[]) => {
+      const m = args.slice(0, -2) as unknown as RegExpExecArray
+      f(m)
+      return ' '
+    })
+  }
+  const refYear = referenceMs === undefined ? undefined : new Date(referenceMs).getUTCFullYear()
+  const near = (month: number, day: number): number | undefined => {
+    if (refYear === undefined || referenceMs === undefined) return undefined
+    for (const y of [refYear - 1, refYear, refYear + 1]) {
+      const at = Date.UTC(y, month - 1, day)
+      if (at >= referenceMs - 62 * DAY_MS) return at
+    }
+    return undefined
+  }
+  // Full dates: "[prefix] June 30, 2026", "[prefix] 30 June 2026", "[prefix] 2026-06-30".
+  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(${MONTH_RE})\.? (\d{1,2}),? (\d{4})\b`), (m) => deadlines.push(dayDeadline(m[1], Date.UTC(Number(m[5]), (MONTH[m[3] as string] as number) - 1, Number(m[4])))))
+  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(\d{1,2}) (${MONTH_RE}),? (\d{4})\b`), (m) => deadlines.push(dayDeadline(m[1], Date.UTC(Number(m[5]), (MONTH[m[4] as string] as number) - 1, Number(m[3])))))
+  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(\d{4})-(\d{2})-(\d{2})\b`), (m) => deadlines.push(dayDeadline(m[1], Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5])))))
+  // Month and year: "before July 2026" (its first day), "by/in July 2026" (through its last day).
+  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(${MONTH_RE})\.?,? (\d{4})\b`), (m) => {
+    const first = Date.UTC(Number(m[4]), (MONTH[m[3] as string] as number) - 1, 1)
+    deadlines.push(m[1] !== undefined ? first : Date.UTC(Number(m[4]), MONTH[m[3] as string] as number, 1))
+  })
+  // Days without a year: "by June 30", "before Dec 31" (dated from the reference).
+  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))\s*(${MONTH_RE})\.? (\d{1,2})\b`), (m) => {
+    const at = near(MONTH[m[3] as string] as number, Number(m[4]))
+    if (at !== undefined) deadlines.push(dayDeadline(m[1], at))
+  })
+  // A day alone, as a ladder's label: "June 30".
+  take(new RegExp(String.raw`^\s*(${MONTH_RE})\.? (\d{1,2})\s*$`), (m) => {
+    const at = near(MONTH[m[1] as string] as number, Number(m[2]))
+    if (at !== undefined) deadlines.push(at + DAY_MS)
+  })
+  // A month without a year after before/by: "before July" is the first of the next such July.
+  take(new RegExp(String.raw`\b(?:(${BEFORE})|(by|until|through|in))\s+(${MONTH_RE})\b`), (m) => {
+    const month = MONTH[m[3] as string] as number
+    const first = near(month, 1)
+    if (first !== undefined) deadlines.push(m[1] !== undefined ? first : Date.UTC(new Date(first).getUTCFullYear(), month, 1))
+  })
+  // End of a year: "by end of 2026", "end of the year".
+  take(/\b(?:by |at |before )?(?:the )?end of (?:the year )?(\d{4})\b/, (m) => deadlines.push(Date.UTC(Number(m[1]) + 1, 0, 1)))
+  take(/\b(?:by |at |before )?(?:the )?end of (?:the|this) year\b/, () => {
+    if (refYear !== undefined) deadlines.push(Date.UTC(refYear + 1, 0, 1))
+  })
+  // Years: "before 2027" is its first day; "in 2025" names the year; "by 2030" is read both ways, so it is opaque.
+  take(/\b(before|prior to)\s+(\d{4})\b/, (m) => deadlines.push(Date.UTC(Number(m[2]), 0, 1)))
+  take(/\b(by|until)\s+(\d{4})\b/, (m) => opaque.push(`by-year ${m[2]}`))
+  take(/\b(?:19|20)(\d{2})\b/, (m) => years.push(2000 + Number(m[1]) - (m[0].startsWith('19') ? 100 : 0)))
+  return { deadlines: unique(deadlines), years: unique(years), opaque: unique(opaque) }
+}
+
+/** "before D" ends at D's start; "by/through/on D" at the end of D. */
+function dayDeadline(before: string | undefined, dayStartMs: number): number {
+  return before !== undefined ? dayStartMs : dayStartMs + DAY_MS
+}
+
+function unique<T>(xs: T[]): T[] {
+  return [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+}
+
+export function hasFacts(f: PeriodFacts): boolean {
+  return f.deadlines.length > 0 || f.years.length > 0 || f.opaque.length > 0
+}
+
+/** The same deadline within this: "by Dec 31" (ET) and "before Jan 1" (UTC) are one deadline. */
+const DEADLINE_SLACK_MS = 36 * 3_600_000
+/** Without a stated period, venue end times this close are taken as the same period (weak evidence). */
+export const END_SLACK_MS = 48 * 3_600_000
+
+export type PeriodAgreement =
+  | { readonly agree: true; readonly evidence: string; readonly strength: 'stated' | 'end-times' }
+  | { readonly agree: false; readonly reason: string }
+
+/**
+ * Whether two contracts' periods are the same. Stated facts decide when both state any; a year window agrees with a
+ * deadline at that year's end ("in 2025" / "before 2026"). Without a stated period on either side the venues' end
+ * times must agree closely (weak); a period stated on one side only, or one that cannot be dated, never agrees.
+ */
+export function periodsAgree(a: PeriodFacts, b: PeriodFacts, endA: number | undefined, endB: number | undefined): PeriodAgreement {
+  const stated = hasFacts(a) || hasFacts(b)
+  if (!stated) {
+    if (endA !== undefined && endB !== undefined && Math.abs(endA - endB) <= END_SLACK_MS) return { agree: true, evidence: `no stated period; end times ${day(endA)} and ${day(endB)}`, strength: 'end-times' }
+    return { agree: false, reason: `no stated period and end times ${endA === undefined ? '?' : day(endA)} vs ${endB === undefined ? '?' : day(endB)}` }
+  }
+  if (a.opaque.length > 0 || b.opaque.length > 0) {
+    if (a.opaque.join() === b.opaque.join() && a.deadlines.length === 0 && b.deadlines.length === 0 && a.years.join() === b.years.join()) {
+      return { agree: true, evidence: `same period phrase (${a.opaque.join(', ')})`, strength: 'stated' }
+    }
+    return { agree: false, reason: `period not datable: ${describe(a)} vs ${describe(b)}` }
+  }
+  const da = a.deadlines
+  const db = b.deadlines
+  if (da.length > 0 && db.length > 0) {
+    if (da.length === db.length && da.every((d, i) => Math.abs(d - (db[i] as number)) <= DEADLINE_SLACK_MS)) return { agree: true, evidence: `deadline ${da.map(day).join(', ')}`, strength: 'stated' }
+    return { agree: false, reason: `deadline ${da.map(day).join(', ')} vs ${db.map(day).join(', ')}` }
+  }
+  if (da.length > 0 || db.length > 0) {
+    const [deadlines, other] = da.length > 0 ? [da, b] : [db, a]
+    const windowEnds = other.years.map((y) => Date.UTC(y + 1, 0, 1))
+    if (deadlines.length === 1 && windowEnds.length === 1 && Math.abs((deadlines[0] as number) - (windowEnds[0] as number)) <= DEADLINE_SLACK_MS) {
+      return { agree: true, evidence: `year ${other.years[0]} and deadline ${day(deadlines[0] as number)}`, strength: 'stated' }
+    }
+    return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
+  }
+  if (a.years.join() === b.years.join()) return { agree: true, evidence: `year ${a.years.join(', ')}`, strength: 'stated' }
+  return { agree: false, reason: `year ${describe(a)} vs ${describe(b)}` }
+}
+
+export function describe(f: PeriodFacts): string {
+  const parts = [...f.deadlines.map((d) => `by ${day(d - 1)}`), ...f.years.map(String), ...f.opaque]
+  return parts.length === 0 ? 'none' : parts.join(', ')
+}
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10)
+}

@@ -1,0 +1,127 @@
+import type { Strike } from '../../model/types.js'
+import { fold } from './text.js'
+
+/**
+ * The threshold or range a contract resolves on, as an interval with open or closed ends and a unit. Ladders
+ * differ only here ("above 4.25%" / "above 4.50%"), and so do near misses: "$100+" (≥ 100) is not "more than $100"
+ * (> 100), a one-tick difference that fabricates phantom gaps (MATCHING.md F3). venuek's strike fields
+ * (`strike_type`, `floor_strike`, `cap_strike`) are authoritative when present; otherwise the label or question
+ * is read: comparators ("above", "at least", "or more", "+", "<", "between … and …", "2–3", "↑"), magnitudes
+ * (k, m, b, t, thousand, million, billion, trillion) and units ($, %, bps).
+ */
+export interface Interval {
+  readonly lo: number | undefined
+  readonly loClosed: boolean
+  readonly hi: number | undefined
+  readonly hiClosed: boolean
+  /** '$', '%', 'bps' or '' (a count or an unspecified unit). */
+  readonly unit: string
+}
+
+const MAGNITUDE: Readonly<Record<string, number>> = {
+  k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, mm: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9, t: 1e12, tn: 1e12, trillion: 1e12,
+}
+
+const NUM = String.raw`(\$)?\s?(\d+(?:\.\d+)?)\s?(k|mn|mm|m|bn|b|tn|t|thousand|million|billion|trillion)?\b\s?(%|percent|bps)?`
+
+interface Amount {
+  readonly value: number
+  readonly unit: string
+}
+
+function amount(m: readonly (string | undefined)[], at: number): Amount {
+  const dollars = m[at] !== undefined
+  const magnitude = m[at + 2] === undefined ? 1 : (MAGNITUDE[m[at + 2] as string] ?? 1)
+  const value = Number(m[at + 1]) * magnitude
+  const u = m[at + 3]
+  const unit = u === '%' || u === 'percent' ? '%' : u === 'bps' ? 'bps' : dollars ? '$' : ''
+  return { value: Math.round(value * 1e9) / 1e9, unit }
+}
+
+/** The interval of venuek's strike fields, or undefined when the market has none (or an unreadable type). */
+export function intervalOfStrike(s: Strike | undefined): Interval | undefined {
+  if (s === undefined) return undefined
+  const { floor, cap } = s
+  switch (s.type) {
+    case 'greater':
+      return floor === undefined ? undefined : { lo: floor, loClosed: false, hi: undefined, hiClosed: false, unit: '' }
+    case 'greater_or_equal':
+      return floor === undefined ? undefined : { lo: floor, loClosed: true, hi: undefined, hiClosed: false, unit: '' }
+    case 'less':
+      return cap === undefined ? undefined : { lo: undefined, loClosed: false, hi: cap, hiClosed: false, unit: '' }
+    case 'less_or_equal':
+      return cap === undefined ? undefined : { lo: undefined, loClosed: false, hi: cap, hiClosed: true, unit: '' }
+    case 'between':
+      return floor === undefined || cap === undefined ? undefined : { lo: floor, loClosed: true, hi: cap, hiClosed: true, unit: '' }
+    default:
+      return undefined
+  }
+}
+
+/** The interval a text states, or undefined when it states none. */
+export function intervalIn(text: string): Interval | undefined {
+  const t = withoutDates(fold(text).replace(/(\d),(\d{3})/g, '$1$2').replace(/(\d),(\d{3})/g, '$1$2').replace(/≥/g, '>=').replace(/≤/g, '<='))
+  let m: RegExpExecArray | null
+  // Ranges: "between 2 and 3", "$500-750b", "2–3 cuts", "$1-3b" (a magnitude after the upper bound applies to both).
+  if ((m = new RegExp(String.raw`(?:between\s+)?${NUM}\s?(?:-|to|and)\s?${NUM}`).exec(t)) !== null && (/between/.test(m[0]) || /\d\s?(?:-|to)\s?\$?\d/.test(m[0]))) {
+    const hi = amount(m, 5)
+    let lo = amount(m, 1)
+    if (m[3] === undefined && m[7] !== undefined) lo = { value: Math.round(lo.value * (MAGNITUDE[m[7]] ?? 1) * 1e9) / 1e9, unit: lo.unit }
+    return { lo: lo.value, loClosed: true, hi: hi.value, hiClosed: true, unit: lo.unit || hi.unit }
+  }
+  if ((m = new RegExp(String.raw`(?:>=|at least|no less than|minimum of|↑)\s?${NUM}`).exec(t)) !== null) return lower(amount(m, 1), true)
+  if ((m = new RegExp(String.raw`${NUM}\s?(?:\+|or more|or above|or higher|or greater|and above|and up)`).exec(t)) !== null) return lower(amount(m, 1), true)
+  if ((m = new RegExp(String.raw`(?:>|above|over|more than|greater than|higher than|exceeds?|exceeding|surpass(?:es)?|tops?)\s?${NUM}`).exec(t)) !== null) return lower(amount(m, 1), false)
+  // Touch thresholds: "hit $200B", "reach $150k" resolve once the value gets there.
+  if ((m = new RegExp(String.raw`(?:hits?|reach(?:es)?|touch(?:es)?)\s?${NUM}`).exec(t)) !== null) return lower(amount(m, 1), true)
+  if ((m = new RegExp(String.raw`(?:<=|at most|no more than|maximum of|↓)\s?${NUM}`).exec(t)) !== null) return upper(amount(m, 1), true)
+  if ((m = new RegExp(String.raw`${NUM}\s?(?:or less|or fewer|or below|or lower|and below|and under)`).exec(t)) !== null) return upper(amount(m, 1), true)
+  if ((m = new RegExp(String.raw`(?:<|below|under|less than|fewer than|lower than)\s?${NUM}`).exec(t)) !== null) return upper(amount(m, 1), false)
+  // A label that is only a number ("0", "7 (175 bps)", "$1,000,000"): exactly that.
+  if ((m = new RegExp(String.raw`^\s*${NUM}\s*(?:\(.*\))?\s*$`).exec(t)) !== null) {
+    const a = amount(m, 1)
+    return { lo: a.value, loClosed: true, hi: a.value, hiClosed: true, unit: a.unit }
+  }
+  return undefined
+}
+
+const MONTHS = 'jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec'
+
+/**
+ * The text without what periods.ts reads: dates, seasons ("2025-26") and years, which are not thresholds ("the
+ * 2025–26 season", "between 2025 and 2035").
+ */
+function withoutDates(t: string): string {
+  return t
+    .replace(new RegExp(String.raw`\b(?:${MONTHS})[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?\b`, 'g'), ' ')
+    .replace(new RegExp(String.raw`\b\d{1,2} (?:${MONTHS})[a-z]*\b`, 'g'), ' ')
+    .replace(/\b(?:19|20)\d{2}\s?[-/]\s?(?:\d{2}|(?:19|20)\d{2})\b/g, ' ')
+    .replace(/(?<![$\d.])\b(?:19|20)\d{2}\b(?!\s?(?:%|k|m|b|t|bps|thousand|million|billion|trillion)\b)/g, ' ')
+}
+
+function lower(a: Amount, closed: boolean): Interval {
+  return { lo: a.value, loClosed: closed, hi: undefined, hiClosed: false, unit: a.unit }
+}
+
+function upper(a: Amount, closed: boolean): Interval {
+  return { lo: undefined, loClosed: false, hi: a.value, hiClosed: closed, unit: a.unit }
+}
+
+/** Same interval: equal bounds and ends; a unit given on one side only is taken as the other's (venuek strikes carry none). */
+export function sameInterval(a: Interval, b: Interval): boolean {
+  if (a.unit !== '' && b.unit !== '' && a.unit !== b.unit) return false
+  return sameBound(a.lo, b.lo) && sameBound(a.hi, b.hi) && (a.lo === undefined || a.loClosed === b.loClosed) && (a.hi === undefined || a.hiClosed === b.hiClosed)
+}
+
+function sameBound(a: number | undefined, b: number | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a))
+}
+
+export function describeInterval(i: Interval): string {
+  const u = (v: number) => (i.unit === '$' ? `$${v}` : i.unit === '' ? String(v) : `${v}${i.unit === '%' ? '%' : ` ${i.unit}`}`)
+  if (i.lo !== undefined && i.hi !== undefined) return i.lo === i.hi ? `= ${u(i.lo)}` : `${i.loClosed ? '[' : '('}${u(i.lo)}, ${u(i.hi)}${i.hiClosed ? ']' : ')'}`
+  if (i.lo !== undefined) return `${i.loClosed ? '≥' : '>'} ${u(i.lo)}`
+  if (i.hi !== undefined) return `${i.hiClosed ? '≤' : '<'} ${u(i.hi)}`
+  return 'any'
+}

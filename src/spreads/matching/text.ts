@@ -1,0 +1,120 @@
+/**
+ * Words of a contract's text, normalized so the two venues' wordings of one question compare equal and different
+ * questions do not. Rules are about English and the venues' title templates in general, never about a title:
+ *
+ * - folded: lower case, diacritics dropped ("Erdő" → "erdo"), apostrophes and dots inside words dropped ("J.D." →
+ *   "jd", "U.S." → "us"), so spellings of one name agree;
+ * - single letters dropped: middle initials ("Stephen A. Smith" → "stephen smith") and stray letters; name suffixes
+ *   ("Jr.", "III") are words and stay, so "Donald Trump Jr." is not "Donald Trump";
+ * - light stemming ("nominees" → "nominee") and a table of words the venues use interchangeably ("winner" / "win",
+ *   "presidency" / "presidential", "Democrats" / "Democratic"), each an equivalence of English, not of a venue;
+ * - function words and the question templates' own words (will, who, which, next, happen, party…) dropped: they do
+ *   not say what resolves the contract;
+ * - numbers, months and deadline words are left to the period and strike parsers (periods.ts, strikes.ts).
+ */
+
+/** Words that carry no part of what a contract resolves on: function words and question-template words. */
+const GENERIC = new Set([
+  'a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'from', 'with', 'as', 'and', 'or', 'vs', 'versus', 'v',
+  'will', 'would', 'shall', 'be', 'is', 'are', 'was', 'were', 'been', 'being', 'do', 'does', 'did', 'has', 'have', 'had',
+  'who', 'what', 'which', 'when', 'where', 'whom', 'whose', 'how', 'why', 'whether',
+  'it', 'its', 'this', 'that', 'these', 'those', 'there', 'their', 'his', 'her', 'he', 'she', 'they', 'them', 'any', 'some',
+  'yes', 'no', 'not', 'next', 'happen', 'occur', 'get', 'than', 'then', 'also', 'again', 'ever', 'one',
+  'market', 'question', 'outcome', 'party', 'person', 'candidate', 'option', 'official', 'officially',
+  // Deadline and period words: periods.ts reads them; as words they only repeat the period.
+  'by', 'before', 'after', 'until', 'till', 'through', 'thru', 'during', 'since', 'prior', 'end', 'ending', 'start', 'year', 'years',
+  'day', 'days', 'month', 'months', 'week', 'weeks', 'date', 'time', 'today', 'tonight', 'tomorrow', 'later', 'least', 'most',
+  // Comparators and units: strikes.ts reads them.
+  'above', 'below', 'over', 'under', 'more', 'less', 'fewer', 'greater', 'higher', 'lower', 'between', 'exactly',
+  'equal', 'plus', 'percent', 'pct', 'bps', 'basis', 'point', 'points',
+])
+
+const MONTHS = new Set([
+  'jan', 'january', 'feb', 'february', 'mar', 'march', 'apr', 'april', 'may', 'jun', 'june', 'jul', 'july', 'aug', 'august',
+  'sep', 'sept', 'september', 'oct', 'october', 'nov', 'november', 'dec', 'december',
+])
+
+/**
+ * Words the venues use for the same thing, mapped to one. English equivalences only: a word whose meaning differs
+ * in a way a contract can turn on (resign ≠ leave office, nominee ≠ winner, announce ≠ nominate) is not here.
+ */
+const SAME_AS: Readonly<Record<string, string>> = {
+  winner: 'win', wins: 'win', won: 'win', winning: 'win',
+  presidency: 'president', presidential: 'president', presidents: 'president',
+  democrat: 'democratic', democrats: 'democratic', dem: 'democratic', dems: 'democratic',
+  republicans: 'republican', gop: 'republican',
+  buy: 'acquire', purchase: 'acquire', acquires: 'acquire', acquired: 'acquire', acquisition: 'acquire',
+  leave: 'out', leaves: 'out', ousted: 'out', removed: 'out',
+  release: 'launch', released: 'launch', releases: 'launch', launches: 'launch', launched: 'launch',
+  hit: 'reach', hits: 'reach', touch: 'reach', reaches: 'reach', reached: 'reach',
+  usa: 'us', america: 'us',
+  britain: 'uk',
+  elected: 'win', elect: 'win',
+  nominee: 'nomination', nominees: 'nomination',
+  btc: 'bitcoin', eth: 'ethereum', sol: 'solana', doge: 'dogecoin', xrp: 'ripple',
+  gubernatorial: 'governor', governorship: 'governor',
+  pm: 'prime-minister',
+}
+
+/** Phrases written as one word before splitting ("prime minister" → prime-minister), same rule as SAME_AS. */
+const PHRASES: readonly (readonly [RegExp, string])[] = [
+  [/\bunited states(?: of america)?\b/g, 'us'],
+  [/\bunited kingdom\b/g, 'uk'],
+  [/\bprime minister\b/g, 'prime-minister'],
+  [/\bfederal reserve\b/g, 'fed'],
+  [/\bsupreme court\b/g, 'supreme-court'],
+  [/\bsupreme leader\b/g, 'supreme-leader'],
+  [/\bwhite house\b/g, 'white-house'],
+  [/\ball[- ]time high\b/g, 'all-time-high'],
+]
+
+/** Lower case, no diacritics, no apostrophes or dots inside words, typographic dashes and quotes made plain. */
+export function fold(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[’‘`´]/g, "'")
+    .replace(/[–—−]/g, '-')
+    .replace(/([a-z])\.(?=[a-z]\b|[a-z]\.)/g, '$1')
+    .replace(/\b([a-z])\.(?=\s|$)/g, '$1')
+}
+
+/** Light suffix stripping so "nominees"/"nominee" and "recorded"/"record" agree. */
+function stem(t: string): string {
+  if (t.length <= 4 || /\d/.test(t)) return t
+  if (t.endsWith('ies')) return `${t.slice(0, -3)}y`
+  if (/(ss|x|z|ch|sh)es$/.test(t)) return t.slice(0, -2)
+  if (t.endsWith('s') && !t.endsWith('ss') && !t.endsWith('us') && !t.endsWith('is')) return t.slice(0, -1)
+  return t
+}
+
+/** Normalized content words of a text: what it says a contract resolves on, minus dates, numbers and templates. */
+export function contentWords(text: string): string[] {
+  let t = fold(text)
+  // A quoted nickname is part of a name the other venue may not write ("Dwayne 'The Rock' Johnson").
+  t = t.replace(/\s'[^']{1,30}'\s/g, ' ')
+  for (const [re, to] of PHRASES) t = t.replace(re, to)
+  const out: string[] = []
+  for (const raw of t.split(/[^a-z0-9'-]+/)) {
+    const w = raw.replace(/^[-']+|[-']+$/g, '').replace(/'s$/, '').replace(/'/g, '')
+    if (w.length < 2 || /^\d+(st|nd|rd|th)?$/.test(w) || MONTHS.has(w)) continue
+    // Hyphenated words compare by their parts ("Ocasio-Cortez" and "Ocasio Cortez"), joined phrases above excepted.
+    const parts = w.includes('-') && !Object.values(PHRASE_WORDS).includes(w) ? w.split('-') : [w]
+    for (const p of parts) {
+      if (p.length < 2 || /^\d+$/.test(p)) continue
+      const s = SAME_AS[p] ?? SAME_AS[stem(p)] ?? stem(p)
+      if (!GENERIC.has(s) && !GENERIC.has(p)) out.push(s)
+    }
+  }
+  return out
+}
+
+const PHRASE_WORDS: Readonly<Record<string, string>> = Object.fromEntries(PHRASES.map(([, to]) => [to, to]))
+
+/**
+ * Words a side may name that the other leaves implicit without the contracts differing: the United States, which
+ * US-listed questions often do not spell out ("2028 Presidential Election" / "2028 US Presidential Election").
+ * Another country on one side is a different subject (MATCHING.md F6) and is not here.
+ */
+export const IMPLICIT_WORDS: ReadonlySet<string> = new Set(['us'])
