@@ -124,7 +124,7 @@ function setup(pairs: number): SizeSetup {
   const venues = { venuep: new Source(), venuek: new Source() }
   const specs: SpreadPairSpec[] = []
   // The engine never reads a pair's explanation; one shared object stands for all of them.
-  const BENCH_MATCH = { quality: 'auto_high', weight: 0.9, manual: false, evidence: undefined, venuepText: [], venuekText: [] } as const
+  const BENCH_MATCH = { quality: 'auto_high', weight: 0.9, manual: false, venuepOutcomeId: 'p', venuekOutcomeId: 'k', evidence: undefined, venuepText: [], venuekText: [] } as const
   const venuekStates: State[] = []
   for (let i = 0; i < pairs; i++) {
     const mid = 0.1 + rng.next() * 0.8

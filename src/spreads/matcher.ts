@@ -38,6 +38,9 @@ export interface MatchExplanation {
   readonly weight: number
   /** Manual overrides say so; automatic pairs carry the judge's evidence. */
   readonly manual: boolean
+  /** The two contracts: venuep CLOB token id (YES side) and venuek market ticker. */
+  readonly venuepOutcomeId: string
+  readonly venuekOutcomeId: string
   readonly evidence: Evidence | undefined
   /** The texts each side was read from, most specific first. */
   readonly venuepText: readonly string[]
@@ -214,7 +217,7 @@ function autoPair(a: Accepted, weights: MatchWeights): OutcomePair {
     venuek: a.k.outcome,
     outcomeKey: outcomeKey(a.p.outcome),
     quality,
-    explanation: { quality, weight: weights[quality], manual: false, evidence: a.evidence, venuepText: nonEmpty(a.p.texts), venuekText: nonEmpty(a.k.texts) },
+    explanation: { quality, weight: weights[quality], manual: false, venuepOutcomeId: a.p.outcome.outcomeId, venuekOutcomeId: a.k.outcome.outcomeId, evidence: a.evidence, venuepText: nonEmpty(a.p.texts), venuekText: nonEmpty(a.k.texts) },
   }
 }
 
@@ -268,7 +271,7 @@ function manualMatches(venuep: CatalogSnapshot, venuek: CatalogSnapshot, manual:
     } else {
       pairs.push(...pairsByLabel(contractsOf(pe, cache), contractsOf(ke, cache)))
     }
-    const explanation = (p: Outcome, k: Outcome): MatchExplanation => ({ quality: 'manual', weight: 1, manual: true, evidence: undefined, venuepText: [p.title, pe.title], venuekText: [k.title, ke.title] })
+    const explanation = (p: Outcome, k: Outcome): MatchExplanation => ({ quality: 'manual', weight: 1, manual: true, venuepOutcomeId: p.outcomeId, venuekOutcomeId: k.outcomeId, evidence: undefined, venuepText: [p.title, pe.title], venuekText: [k.title, ke.title] })
     const outcomes = pairs.map(([p, k]) => ({ venuep: p, venuek: k, outcomeKey: outcomeKey(p), quality: 'manual' as const, explanation: explanation(p, k) }))
     out.push({ venuepEventId: pe.eventId, venuekEventId: ke.eventId, strategy: 'manual_override', quality: 'manual', outcomes })
   }

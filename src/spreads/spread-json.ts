@@ -26,6 +26,8 @@ function matchJson(m: MatchExplanation): object {
     quality: m.quality,
     weight: m.weight,
     manual: m.manual,
+    venuep_outcome_id: m.venuepOutcomeId,
+    venuek_outcome_id: m.venuekOutcomeId,
     evidence: e === undefined ? null : { shared_words: e.shared, implicit_words: e.implicit, period: e.period, strike: e.strike ?? null },
     venuep_text: m.venuepText,
     venuek_text: m.venuekText,

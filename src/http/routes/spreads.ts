@@ -53,6 +53,8 @@ export const SpreadRecordSchema = Type.Object(
             'The measured share of pairs of this quality that were the same contract (95% lower bound, from `npm run eval:matching` on labelled pairs; 1 for manual matches): the match factor of `confidence`.',
         }),
         manual: Type.Boolean({ description: 'A reviewer paired these outcomes (config/matches.json).' }),
+        venuep_outcome_id: Type.String({ description: 'The venuep contract: CLOB token id of its YES side.' }),
+        venuek_outcome_id: Type.String({ description: 'The venuek contract: market ticker.' }),
         evidence: Nullable(
           Type.Object(
             {

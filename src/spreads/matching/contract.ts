@@ -40,10 +40,15 @@ export function contractsOf(event: CatalogEvent, cache: SpecCache): ContractSpec
       if (event.venue === 'venuep' && o.outcomeIndex === 1 && isYesNo(market.outcomes)) continue
       const label = labelOf(o, market.outcomes)
       if (CATCH_ALL.test(fold(label).trim())) continue
-      out.push(cache.spec(event, o, label))
+      out.push(cache.spec(event, o, label, isContest(event, market.outcomes)))
     }
   }
   return out
+}
+
+/** A venuep market whose two outcomes are the two sides of a contest (not Yes/No): each side is "it wins". */
+function isContest(event: CatalogEvent, outcomes: readonly Outcome[]): boolean {
+  return event.venue === 'venuep' && outcomes.length === 2 && !isYesNo(outcomes)
 }
 
 function isYesNo(outcomes: readonly Outcome[]): boolean {
@@ -70,7 +75,7 @@ export class SpecCache {
     this.#current = new Map()
   }
 
-  spec(event: CatalogEvent, o: Outcome, label: string): ContractSpec {
+  spec(event: CatalogEvent, o: Outcome, label: string, contest = false): ContractSpec {
     const question = o.details?.question ?? ''
     const subtitle = event.subtitle ?? ''
     const texts = [label, question === label ? '' : question, subtitle, event.title]
@@ -78,10 +83,10 @@ export class SpecCache {
     // The reference year for year-less dates is the contract's own end: part of the key.
     const reference = end === undefined ? '' : new Date(end).getUTCFullYear()
     const strike = o.strike === undefined ? '' : `${o.strike.type}|${o.strike.floor}|${o.strike.cap}`
-    const key = `${texts.join('\u0000')}\u0000${reference}\u0000${strike}`
+    const key = `${texts.join('\u0000')}\u0000${reference}\u0000${strike}\u0000${contest}`
     let parsed = this.#current.get(key)
     if (parsed === undefined) {
-      parsed = this.#previous.get(key) ?? parse(texts, end, o)
+      parsed = this.#previous.get(key) ?? parse(texts, end, o, contest)
       this.#current.set(key, parsed)
     }
     return { outcome: o, event, texts, words: parsed.words, period: parsed.period, interval: parsed.interval, end }
@@ -94,9 +99,11 @@ interface Parsed {
   readonly interval: Interval | undefined
 }
 
-function parse(texts: readonly string[], end: number | undefined, o: Outcome): Parsed {
+function parse(texts: readonly string[], end: number | undefined, o: Outcome, contest: boolean): Parsed {
   const words = new Set<string>()
   for (const t of texts) for (const w of contentWords(t)) words.add(w)
+  // A side of a head-to-head market ("Lakers" in "Lakers vs. Celtics") is the contract "Lakers win".
+  if (contest) words.add('win')
   let period = NO_PERIOD
   for (const t of texts) {
     if (t === '') continue

@@ -69,12 +69,12 @@ export function intervalIn(text: string): Interval | undefined {
     if (m[3] === undefined && m[7] !== undefined) lo = { value: Math.round(lo.value * (MAGNITUDE[m[7]] ?? 1) * 1e9) / 1e9, unit: lo.unit }
     return { lo: lo.value, loClosed: true, hi: hi.value, hiClosed: true, unit: lo.unit || hi.unit }
   }
-  if ((m = new RegExp(String.raw`(?:>=|at least|no less than|minimum of|↑)\s?${NUM}`).exec(t)) !== null) return lower(amount(m, 1), true)
+  if ((m = new RegExp(String.raw`(?:>=|at least|at or above|no less than|minimum of|↑)\s?${NUM}`).exec(t)) !== null) return lower(amount(m, 1), true)
   if ((m = new RegExp(String.raw`${NUM}\s?(?:\+|or more|or above|or higher|or greater|and above|and up)`).exec(t)) !== null) return lower(amount(m, 1), true)
   if ((m = new RegExp(String.raw`(?:>|above|over|more than|greater than|higher than|exceeds?|exceeding|surpass(?:es)?|tops?)\s?${NUM}`).exec(t)) !== null) return lower(amount(m, 1), false)
   // Touch thresholds: "hit $200B", "reach $150k" resolve once the value gets there.
   if ((m = new RegExp(String.raw`(?:hits?|reach(?:es)?|touch(?:es)?)\s?${NUM}`).exec(t)) !== null) return lower(amount(m, 1), true)
-  if ((m = new RegExp(String.raw`(?:<=|at most|no more than|maximum of|↓)\s?${NUM}`).exec(t)) !== null) return upper(amount(m, 1), true)
+  if ((m = new RegExp(String.raw`(?:<=|at most|at or below|no more than|maximum of|↓)\s?${NUM}`).exec(t)) !== null) return upper(amount(m, 1), true)
   if ((m = new RegExp(String.raw`${NUM}\s?(?:or less|or fewer|or below|or lower|and below|and under)`).exec(t)) !== null) return upper(amount(m, 1), true)
   if ((m = new RegExp(String.raw`(?:<|below|under|less than|fewer than|lower than)\s?${NUM}`).exec(t)) !== null) return upper(amount(m, 1), false)
   // A label that is only a number ("0", "7 (175 bps)", "$1,000,000"): exactly that.

@@ -24,6 +24,9 @@ const GENERIC = new Set([
   // Deadline and period words: periods.ts reads them; as words they only repeat the period.
   'by', 'before', 'after', 'until', 'till', 'through', 'thru', 'during', 'since', 'prior', 'end', 'ending', 'start', 'year', 'years',
   'day', 'days', 'month', 'months', 'week', 'weeks', 'date', 'time', 'today', 'tonight', 'tomorrow', 'later', 'least', 'most',
+  'calendar', 'et', 'est', 'edt', 'utc', 'gmt', 'pt', 'noon', 'midnight',
+  // The occasion of a head-to-head contest: its teams and date say which one.
+  'game', 'match',
   // Comparators and units: strikes.ts reads them.
   'above', 'below', 'over', 'under', 'more', 'less', 'fewer', 'greater', 'higher', 'lower', 'between', 'exactly',
   'equal', 'plus', 'percent', 'pct', 'bps', 'basis', 'point', 'points',
@@ -53,6 +56,7 @@ const SAME_AS: Readonly<Record<string, string>> = {
   nominee: 'nomination', nominees: 'nomination',
   btc: 'bitcoin', eth: 'ethereum', sol: 'solana', doge: 'dogecoin', xrp: 'ripple',
   gubernatorial: 'governor', governorship: 'governor',
+  temp: 'temperature', temps: 'temperature', temperatures: 'temperature', highest: 'high', lowest: 'low',
   pm: 'prime-minister',
 }
 
@@ -66,6 +70,7 @@ const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\bsupreme leader\b/g, 'supreme-leader'],
   [/\bwhite house\b/g, 'white-house'],
   [/\ball[- ]time high\b/g, 'all-time-high'],
+  [/\b(?:leave|leaves|left|out of) office\b/g, 'out'],
 ]
 
 /** Lower case, no diacritics, no apostrophes or dots inside words, typographic dashes and quotes made plain. */
@@ -98,7 +103,7 @@ export function contentWords(text: string): string[] {
   const out: string[] = []
   for (const raw of t.split(/[^a-z0-9'-]+/)) {
     const w = raw.replace(/^[-']+|[-']+$/g, '').replace(/'s$/, '').replace(/'/g, '')
-    if (w.length < 2 || /^\d+(st|nd|rd|th)?$/.test(w) || MONTHS.has(w)) continue
+    if (w.length < 2 || /^\d+(st|nd|rd|th|am|pm)?$/.test(w) || MONTHS.has(w)) continue
     // Hyphenated words compare by their parts ("Ocasio-Cortez" and "Ocasio Cortez"), joined phrases above excepted.
     const parts = w.includes('-') && !Object.values(PHRASE_WORDS).includes(w) ? w.split('-') : [w]
     for (const p of parts) {

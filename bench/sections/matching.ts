@@ -1,0 +1,194 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
+import { loadConfig } from '../../src/config/load.js'
+import { SimulatedClock } from '../../src/core/clock.js'
+import { mappedCatalogs } from '../../src/sim/mapped-catalogs.js'
+import { startSimulator } from '../../src/sim/simulator.js'
+import { matchEvents, type EventMatch } from '../../src/spreads/matcher.js'
+import { wilsonLower, type Calibration } from '../../src/spreads/matching/calibration.js'
+import { SpecCache } from '../../src/spreads/matching/contract.js'
+import { emptyCounts, scoreLabels, scoreTruth, type LabelledPair, type LabelVerdict, type QualityCounts, type Scores } from '../../src/spreads/matching/evaluation.js'
+import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './section.js'
+
+/**
+ * Issue 17: how well the matcher finds the same contract on both venues, on real catalogs and on the simulator.
+ *
+ * - **Real**: the captured catalogs (test/fixtures/real-venues) replayed by the simulator and mapped by the real
+ *   adapters; scored on the hand-labelled development pairs (labels-dev.json). Every automatic match the matcher
+ *   makes on them is written, with its evidence, to bench/matches-real.md for review: the labels hold few "same"
+ *   pairs and the catalogs more same contracts than anyone labelled.
+ * - **Simulated**: two seeded worlds scored on their ground truth.
+ * - **Calibration**: per match quality, the published pairs and the share of them that were right, over all the
+ *   labelled pairs above; written to config/match-calibration.json, whose 95% lower bounds weigh the spreads'
+ *   confidence (src/spreads/matching/calibration.ts).
+ *
+ * `npm run eval:matching` (= `node dist/bench/run.js matching` after a build).
+ */
+const HERE = dirname(fileURLToPath(import.meta.url))
+const REPO = join(HERE, '../../..')
+const REAL_DIR = join(REPO, 'test/fixtures/real-venues')
+const MATCHES_MD = join(REPO, 'bench/matches-real.md')
+const CALIBRATION_JSON = join(REPO, 'config/match-calibration.json')
+/** The replay's clock: the day the labels were written against (the captures are from 2025-06 to 2026-03). */
+const ANCHOR_MS = Date.UTC(2026, 10, 21, 12)
+const SIM_WORLDS = [
+  { seed: 42, questions: 2_400 },
+  { seed: 7, questions: 1_500 },
+] as const
+export const MATCHING_COMMAND = 'npm run eval:matching'
+
+export const matchingSection: SectionDef = {
+  name: 'matching',
+  title: 'Matching (issue 17)',
+  method: [
+    '- **Matching** (`bench/sections/matching.ts`, `npm run eval:matching`): precision, recall and F1 of the published',
+    '  outcome pairs on the hand-labelled real pairs (test/fixtures/real-venues/labels-dev.json, catalogs replayed by the',
+    '  simulator and mapped by the real adapters) and on two simulated worlds\' ground truth; the calibration table counts,',
+    '  per match quality, the published labelled pairs and the right ones (config/match-calibration.json). Every automatic',
+    '  match on the real catalogs is listed with its evidence in bench/matches-real.md.',
+  ],
+  async run() {
+    const real = await realRun()
+    const sims: { seed: number; questions: number; scores: Scores; counts: QualityCounts }[] = []
+    for (const w of SIM_WORLDS) {
+      log(`matching: simulated world seed ${w.seed}, ${w.questions} questions`)
+      sims.push({ ...w, ...(await simRun(w.seed, w.questions)) })
+    }
+    const total = emptyCounts()
+    for (const c of [real.counts, ...sims.map((s) => s.counts)]) {
+      for (const q of ['auto_high', 'auto_medium'] as const) {
+        total[q].pairs += c[q].pairs
+        total[q].correct += c[q].correct
+      }
+    }
+    const calibration = calibrationOf(total)
+    writeFileSync(CALIBRATION_JSON, `${JSON.stringify(calibration, null, 2)}\n`)
+    writeFileSync(MATCHES_MD, matchesMarkdown(real.matches, real.verdicts, real.venuep, real.venuek))
+    const rows: Row[] = [
+      {
+        measure: `Real catalogs (${real.venuep.events.length} venuep, ${real.venuek.events.length} venuek events), dev labels (${real.labels} pairs: ${real.sameLabels} same, ${real.labels - real.sameLabels} different)`,
+        result: `${fmt(real.scores)}; wrong: ${real.wrong.length === 0 ? 'none' : real.wrong.join('; ')}`,
+        target: 'no "different" pair matched, no "same" pair missed',
+        ok: real.scores.fp === 0 && real.scores.fn === 0,
+      },
+      { measure: 'Real catalogs: automatic matches published (all listed in bench/matches-real.md)', result: `${real.published} outcome pairs in ${real.matches.length} event pairs`, ...OBSERVATION },
+      ...sims.map((s) => ({
+        measure: `Simulated world (seed ${s.seed}, ${s.questions} questions), ground truth`,
+        result: fmt(s.scores),
+        target: 'precision ≥ 0.99, recall ≥ 0.90',
+        ok: s.scores.precision >= 0.99 && s.scores.recall >= 0.9,
+      })),
+      ...(['auto_high', 'auto_medium'] as const).map((q) => {
+        const g = calibration.qualities[q]
+        return {
+          measure: `Calibration, \`${q}\`: published labelled pairs (real + simulated) → share right`,
+          result: `${g.correct} of ${g.pairs} right: observed ${g.precision.toFixed(4)}, 95% lower bound ${g.lower95.toFixed(4)} (the confidence weight of this quality)`,
+          ...OBSERVATION,
+        }
+      }),
+    ]
+    return { lead: [measuredLead(), `Command: \`${MATCHING_COMMAND}\`.`], rows }
+  },
+}
+
+interface RealRun {
+  readonly venuep: CatalogSnapshot
+  readonly venuek: CatalogSnapshot
+  readonly matches: EventMatch[]
+  readonly verdicts: LabelVerdict[]
+  readonly scores: Scores
+  readonly counts: QualityCounts
+  readonly labels: number
+  readonly sameLabels: number
+  readonly wrong: string[]
+  readonly published: number
+}
+
+async function realRun(): Promise<RealRun> {
+  log('matching: real catalogs (replayed), dev labels')
+  const clock = new SimulatedClock(ANCHOR_MS)
+  const config = loadConfig({ env: { NODE_ENV: 'test' } })
+  const sim = await startSimulator({ config: { ...config.sim, catalog: REAL_DIR, wallets: 5, venuekAuth: false }, clock, anchorMs: ANCHOR_MS, startEngine: false })
+  try {
+    const catalogs = await mappedCatalogs(sim, config, clock, Math.ceil((ANCHOR_MS - Date.UTC(2020, 0, 1)) / 86_400_000))
+    const venuep = buildCatalogSnapshot(catalogs.venuep, 1)
+    const venuek = buildCatalogSnapshot(catalogs.venuek, 1)
+    const matches = matchEvents(venuep, venuek)
+    const labels = JSON.parse(readFileSync(join(REAL_DIR, 'labels-dev.json'), 'utf8')) as LabelledPair[]
+    const { verdicts, scores, counts } = scoreLabels(matches, labels, venuep, venuek, new SpecCache())
+    const wrong = verdicts.filter((v) => !v.correct).map((v) => `${v.pair.label} ${v.pair.venuep.market_slug} ~ ${v.pair.venuek.market_ticker}`)
+    const published = matches.reduce((n, m) => n + m.outcomes.length, 0)
+    return { venuep, venuek, matches, verdicts, scores, counts, labels: labels.length, sameLabels: labels.filter((l) => l.label === 'same').length, wrong, published }
+  } finally {
+    await sim.close()
+  }
+}
+
+async function simRun(seed: number, questions: number): Promise<{ scores: Scores; counts: QualityCounts }> {
+  const clock = new SimulatedClock(ANCHOR_MS)
+  const config = loadConfig({ env: { NODE_ENV: 'test' } })
+  const sim = await startSimulator({ config: { ...config.sim, questions, seed, venuekAuth: false }, clock, anchorMs: ANCHOR_MS, startEngine: false })
+  try {
+    const catalogs = await mappedCatalogs(sim, config, clock)
+    const venuep = buildCatalogSnapshot(catalogs.venuep, 1)
+    const venuek = buildCatalogSnapshot(catalogs.venuek, 1)
+    return scoreTruth(matchEvents(venuep, venuek), sim.world.truth.outcomePairs, venuep, venuek)
+  } finally {
+    await sim.close()
+  }
+}
+
+function calibrationOf(total: QualityCounts): Calibration {
+  const grade = (q: 'auto_high' | 'auto_medium') => {
+    const { pairs, correct } = total[q]
+    return { pairs, correct, precision: pairs === 0 ? 0 : round(correct / pairs), lower95: round(wilsonLower(correct, pairs)) }
+  }
+  return {
+    _comment: 'Written by `npm run eval:matching` (bench/sections/matching.ts): per automatic match quality, the published pairs among the labelled ones (hand-labelled real pairs and the simulator\'s ground truth) and how many were right. lower95 is the confidence weight of the quality.',
+    measured_at: new Date().toISOString().slice(0, 10),
+    command: MATCHING_COMMAND,
+    qualities: { auto_high: grade('auto_high'), auto_medium: grade('auto_medium') },
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e4) / 1e4
+}
+
+function fmt(s: Scores): string {
+  return `precision **${s.precision.toFixed(4)}**, recall **${s.recall.toFixed(4)}**, F1 ${s.f1.toFixed(4)} (${s.tp} right, ${s.fp} false, ${s.fn} missed)`
+}
+
+/** The review list: every automatic match on the real catalogs, with the evidence that decided it. */
+function matchesMarkdown(matches: readonly EventMatch[], verdicts: readonly LabelVerdict[], venuep: CatalogSnapshot, venuek: CatalogSnapshot): string {
+  const labelled = new Map(verdicts.map((v) => [`${v.pair.venuep.market_slug}|${v.pair.venuek.market_ticker}`, v.pair.label]))
+  const lines = [
+    '# Automatic matches on the real catalogs',
+    '',
+    `Written by \`${MATCHING_COMMAND}\` (bench/sections/matching.ts) on ${new Date().toISOString().slice(0, 10)}: every outcome pair the matcher publishes on the real`,
+    'captured catalogs (test/fixtures/real-venues), with the evidence that decided it, for a reviewer. A wrong pair goes into',
+    '`deny` in config/matches.json (the service reloads it without a restart) and into the labels.',
+    '',
+    `${matches.reduce((n, m) => n + m.outcomes.length, 0)} outcome pairs in ${matches.length} event pairs.`,
+    '',
+  ]
+  for (const m of matches) {
+    const pe = venuep.eventsById.get(m.venuepEventId)
+    const ke = venuek.eventsById.get(m.venuekEventId)
+    lines.push(`## ${pe?.title ?? m.venuepEventId} ↔ ${ke?.title ?? m.venuekEventId}`, '', `venuep \`${m.venuepEventId}\` ↔ venuek \`${m.venuekEventId}\`: ${m.strategy}, ${m.quality}`, '')
+    lines.push('| venuep outcome | venuek market | quality | period | strike | shared words | implicit | dev label |', '|---|---|---|---|---|---|---|---|')
+    for (const o of m.outcomes) {
+      const e = o.explanation.evidence
+      const label = labelled.get(`${o.venuep.childMarketSlug}|${o.venuek.outcomeId}`) ?? '—'
+      lines.push(`| ${cell(o.venuep.title)} | ${cell(`${o.venuek.outcomeId} (${o.venuek.title})`)} | ${o.quality} | ${cell(e?.period ?? '')} | ${cell(e?.strike ?? '')} | ${cell(e?.shared.join(' ') ?? '')} | ${cell(e?.implicit.join(' ') ?? '')} | ${label} |`)
+    }
+    lines.push('')
+  }
+  return `${lines.join('\n')}\n`
+}
+
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+}
