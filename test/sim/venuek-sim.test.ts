@@ -126,8 +126,11 @@ describe('venuek simulator REST', () => {
       'previous_yes_bid_dollars', 'previous_yes_ask_dollars', 'previous_price_dollars', 'notional_value_dollars', 'liquidity_dollars']
     for (const k of dollarFields) assert.match(m[k], DOLLARS, k)
     for (const k of ['yes_bid_size_fp', 'yes_ask_size_fp', 'volume_fp', 'volume_24h_fp', 'open_interest_fp']) assert.match(m[k], FP, k)
-    const timeFields = ['created_time', 'updated_time', 'open_time', 'close_time', 'expected_expiration_time', 'latest_expiration_time']
+    const timeFields = ['created_time', 'updated_time', 'open_time', 'close_time', 'latest_expiration_time']
     for (const k of timeFields) assert.match(m[k], RFC3339, k)
+    // Optional: a long-dated market may state no expected date.
+    if (active.expectedExpiration === undefined) assert.equal('expected_expiration_time' in m, false)
+    else assert.equal(Date.parse(m.expected_expiration_time), active.expectedExpiration)
     assert.equal(m.market_type, 'binary')
     assert.equal(m.status, 'active')
     assert.equal(m.result, '')
@@ -266,7 +269,9 @@ describe('venuek simulator REST', () => {
     assert.deepEqual(one.markets.map((m: any) => m.ticker), event.markets.map((m) => m.ticker))
     assert.equal(one.event.category, event.series.category)
     assert.equal(one.event.mutually_exclusive, event.mutuallyExclusive)
-    assert.match(one.event.strike_date, RFC3339)
+    // A long-dated event states no strike date (its date is in its sub_title).
+    if (event.strikeDate === undefined) assert.equal(one.event.strike_date, null)
+    else assert.equal(Date.parse(one.event.strike_date), event.strikeDate)
     assert.deepEqual(one.event.settlement_sources, [{ name: 'Venue simulator', url: 'https://venue-simulator.invalid' }])
     const nested = (await get(`/events/${event.eventTicker}?with_nested_markets=true`)).body
     assert.deepEqual(nested.event.markets, nested.markets)

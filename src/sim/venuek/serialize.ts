@@ -1,4 +1,4 @@
-import { MS_PER_DAY, MS_PER_MINUTE } from '../../core/time.js'
+import { MS_PER_DAY } from '../../core/time.js'
 import type { VkTrade } from '../world/trade-store.js'
 import type { VkEvent, VkMarket, VkSeries } from '../world/types.js'
 import { topOfBook } from './book-view.js'
@@ -16,8 +16,7 @@ const SIM_ORIGIN = 'https://venue-simulator.invalid'
 const RULES_SECONDARY =
   'Simulated market served by the venue simulator: prices, trades and outcomes come from a seeded model, not from real-world events.'
 
-/** Minutes between close and the expected determination, and the venue's usual latest-expiration window. */
-const EXPECTED_EXPIRATION_AFTER_CLOSE_MS = 10 * MS_PER_MINUTE
+/** The venue's usual latest-expiration window after close. */
 const LATEST_EXPIRATION_AFTER_CLOSE_MS = 7 * MS_PER_DAY
 
 /** `events` are the series' events (the caller indexes them once; the world's listings never change). */
@@ -76,7 +75,8 @@ export function serializeEvent(event: VkEvent, state: VenuekState, nested: boole
     collateral_return_type: event.mutuallyExclusive ? 'MECNET' : '',
     mutually_exclusive: event.mutuallyExclusive,
     category: event.series.category,
-    strike_date: rfc3339(event.strikeDate as number),
+    // A long-dated event states no strike date: its date is in `sub_title` (shapes/venue-dates.ts).
+    strike_date: event.strikeDate === undefined ? null : rfc3339(event.strikeDate),
     strike_period: null,
     settlement_sources: [SIM_SETTLEMENT_SOURCE],
     last_updated_ts: rfc3339(event.lastUpdated),
@@ -118,7 +118,8 @@ export function serializeMarket(m: VkMarket, state: VenuekState, now: number): R
     updated_time: rfc3339(updatedTime(m, status, state)),
     open_time: rfc3339(m.openTime),
     close_time: rfc3339(m.closeTime),
-    expected_expiration_time: rfc3339(m.closeTime + EXPECTED_EXPIRATION_AFTER_CLOSE_MS),
+    // Optional (§3.4): many long-dated markets state no expected date (undefined leaves the field out of the JSON).
+    expected_expiration_time: m.expectedExpiration === undefined ? undefined : rfc3339(m.expectedExpiration),
     latest_expiration_time: rfc3339(m.closeTime + LATEST_EXPIRATION_AFTER_CLOSE_MS),
     settlement_timer_seconds: SETTLEMENT_TIMER_SECONDS,
     status,

@@ -28,10 +28,10 @@ export function clobMarketJson(world: World, m: VpMarket, now: number): Record<s
   const resolved = q.lifecycle === 'resolved' && m.contract.won !== undefined
   return {
     enable_order_book: true,
-    active: true,
+    active: m.active !== false,
     closed,
     archived: false,
-    accepting_orders: !closed,
+    accepting_orders: !closed && m.active !== false,
     accepting_order_timestamp: isoTime(e.startDate),
     minimum_order_size: m.minOrderSize,
     minimum_tick_size: book === undefined ? m.tickSize : book.tickMicros / MICROS_PER_UNIT,
@@ -40,7 +40,7 @@ export function clobMarketJson(world: World, m: VpMarket, now: number): Record<s
     question: m.question,
     description: simulatedText(m.description ?? ''),
     market_slug: m.slug,
-    end_date_iso: isoTime(e.endDate),
+    end_date_iso: isoTime(m.endDate ?? e.endDate),
     game_start_time: null,
     seconds_delay: 0,
     fpmm: '',

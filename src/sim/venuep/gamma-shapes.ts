@@ -64,8 +64,11 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
   const top = book === undefined ? undefined : tokenTop(book, 0)
   const last = lastTrade(world, m, 0)
   const resolved = q.lifecycle === 'resolved' && m.contract.won !== undefined
-  const live = () => [fmtNum(tradedPrice(world, m, 0, now), 4), fmtNum(tradedPrice(world, m, 1, now), 4)]
+  // An inactive placeholder has never traded: no price at all (the captures show `outcomePrices: []`).
+  const listed = m.active !== false
+  const live = () => (listed ? [fmtNum(tradedPrice(world, m, 0, now), 4), fmtNum(tradedPrice(world, m, 1, now), 4)] : [])
   const prices = resolved ? (m.contract.won === true ? ['1', '0'] : ['0', '1']) : live()
+  const endDate = m.endDate ?? e.endDate
   const volume = volumeOf(world, m)
   const liquidity = liquidityOf(m)
   const fees = m.takerBaseFeeBps > 0
@@ -74,7 +77,7 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
     question: m.question,
     conditionId: m.conditionId,
     slug: m.slug,
-    endDate: isoTime(e.endDate),
+    endDate: isoTime(endDate),
     startDate: isoTime(e.startDate),
     image: e.image,
     icon: e.image,
@@ -83,7 +86,7 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
     outcomePrices: jsonListString(prices),
     volume: String(volume),
     liquidity: String(liquidity),
-    active: true,
+    active: listed,
     closed,
     marketMakerAddress: '',
     createdAt: isoTime(e.createdAt),
@@ -104,7 +107,7 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
   Object.assign(out, {
     volumeNum: volume,
     liquidityNum: liquidity,
-    endDateIso: dateOnly(e.endDate),
+    endDateIso: dateOnly(endDate),
     startDateIso: dateOnly(e.startDate),
     volume24hr: volume24hOf(world, m),
     clobTokenIds: jsonListString(m.tokenIds),
@@ -113,7 +116,7 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
     liquidityClob: liquidity,
     makerBaseFee: m.takerBaseFeeBps,
     takerBaseFee: m.takerBaseFeeBps,
-    acceptingOrders: !closed,
+    acceptingOrders: !closed && listed,
     acceptingOrdersTimestamp: isoTime(e.startDate),
     negRisk: e.negRisk,
   })

@@ -123,14 +123,14 @@ function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknow
     if (tokens !== undefined && !tokens.has(m.tokenIds[0]) && !tokens.has(m.tokenIds[1])) return false
     if (questionIds !== undefined && (m.questionHash === undefined || !questionIds.has(m.questionHash.toLowerCase()))) return false
     if (isClosed(m) !== closed) return false
-    // Generated markets are all active and unarchived; a replayed one says what its capture says.
-    if (active !== undefined && (m.capture?.active ?? true) !== active) return false
+    // Generated markets are active (but placeholders) and unarchived; a replayed one says what its capture says.
+    if (active !== undefined && (m.capture?.active ?? m.active ?? true) !== active) return false
     if (archived !== undefined && (m.capture?.archived ?? false) !== archived) return false
     if (tagId !== undefined && !hasTagId(e, String(tagId))) return false
     if (liquidity !== undefined && !liquidity(liquidityOf(m))) return false
     if (volume !== undefined && !volume(volumeOf(world, m))) return false
     if (start !== undefined && !start(e.startDate)) return false
-    if (end !== undefined && !end(e.endDate)) return false
+    if (end !== undefined && !end(m.endDate ?? e.endDate)) return false
     if (uma !== null && uma !== '' && umaStatus(m) !== uma) return false
     return true
   })
@@ -148,7 +148,7 @@ function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknow
       liquidityNum: (m) => liquidityOf(m),
       liquidityClob: (m) => liquidityOf(m),
       startDate: (m) => m.event.startDate,
-      endDate: (m) => m.event.endDate,
+      endDate: (m) => m.endDate ?? m.event.endDate,
       createdAt: (m) => m.event.createdAt,
     },
     (m) => Number(m.id),

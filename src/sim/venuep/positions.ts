@@ -189,5 +189,6 @@ export function marketFields(m: VpMarket, index: TokenIndex): Record<string, unk
 
 /** The event's end as a date; a replayed event captured without any end date has none (the field is omitted). */
 function endDateOf(m: VpMarket): string | undefined {
-  return Number.isFinite(m.event.endDate) ? dateOnly(m.event.endDate) : undefined
+  const end = m.endDate ?? m.event.endDate
+  return Number.isFinite(end) ? dateOnly(end) : undefined
 }

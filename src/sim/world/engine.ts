@@ -251,10 +251,9 @@ export class SimEngine {
    * `durationMs`, and the affected book moves at once. Used by tests to create a known spread.
    */
   openDislocation(contract: Contract, venue: SimVenue, offset: number, durationMs: number, now: number): void {
-    const q = this.#world.questionsById.get(contract.questionId)
     // A head-to-head lists both sides as one venuep market priced off contract 0: moving contract 1 up on
     // venuep is moving contract 0 down there.
-    const vpMarket = q?.venuep?.markets.find((m) => m.contract.key === contract.key) ?? q?.venuep?.markets.find((m) => m.outcomes[0] !== 'Yes')
+    const vpMarket = this.#world.vpListing.get(contract.key)?.market
     if (venue === 'venuep' && vpMarket !== undefined && vpMarket.contract.key !== contract.key) {
       contract = vpMarket.contract
       offset = -offset
@@ -266,7 +265,8 @@ export class SimEngine {
     if (venue === 'venuep') {
       if (vpMarket !== undefined) this.moveVenuepBook(vpMarket, now)
     } else {
-      for (const m of q?.venuek?.markets ?? []) if (m.contract.key === contract.key) this.moveVenuekBook(m, now)
+      const m = this.#world.vkListing.get(contract.key)
+      if (m !== undefined) this.moveVenuekBook(m, now)
     }
   }
 

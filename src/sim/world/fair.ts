@@ -43,12 +43,28 @@ export function rawFair(q: Question, index: number, t: number): number {
       return clampLive(mine / sum)
     }
     case 'ladder': {
-      const level = m.logLevel + noise(q.seed, t, q.volatility) * m.sigma * 0.8
+      const level = ladderLevel(q, m.logLevel, m.sigma, t)
+      const bounds = m.bounds?.[index]
+      if (bounds !== undefined) return clampLive(normalCdf((Math.log(bounds[1]) - level) / m.sigma) - normalCdf((Math.log(bounds[0]) - level) / m.sigma))
       const threshold = q.contracts[index]?.threshold
       if (threshold === undefined) throw new Error(`ladder contract ${index} of ${q.id} has no threshold`)
       return clampLive(1 - normalCdf((Math.log(threshold) - level) / m.sigma))
     }
+    case 'deadline': {
+      // "Before D": the chance the event happens between t and D at a yearly hazard rate that moves with the path.
+      const deadline = m.deadlines[index]
+      if (deadline === undefined) throw new Error(`deadline contract ${index} of ${q.id} has no deadline`)
+      const hazard = Math.exp(m.logHazard + noise(q.seed, t, q.volatility))
+      return clampLive(1 - Math.exp((-hazard * Math.max(0, deadline - t)) / YEAR_MS))
+    }
   }
+}
+
+const YEAR_MS = 365.25 * 86_400_000
+
+/** The ladder's underlying (log) at t: the path's level, also used to draw which strikes resolved YES. */
+export function ladderLevel(q: Question, logLevel: number, sigma: number, t: number): number {
+  return logLevel + noise(q.seed, t, q.volatility) * sigma * 0.8
 }
 
 /**

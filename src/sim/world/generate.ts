@@ -1,11 +1,13 @@
 import { SimBook } from './book-model.js'
-import { rawFair, venueFair, type DislocationLog } from './fair.js'
+import { ladderLevel, rawFair, venueFair, type DislocationLog } from './fair.js'
 import { groundTruth } from './ground-truth.js'
 import { buildBooks, buildVenuekHistory, buildVenuepHistory } from './initial-state.js'
 import { Ledger } from './ledger.js'
-import { listVenuek, listVenuep } from './listing.js'
+import { listVenuek } from './listing-venuek.js'
+import { listVenuep } from './listing-venuep.js'
 import { Rng } from './random.js'
-import { TEMPLATES, type QuestionSpec, type Template } from './templates/index.js'
+import { withPlaceholders } from './shapes/placeholders.js'
+import { TEMPLATES, type BuildContext, type QuestionSpec, type Template } from './templates/index.js'
 import { TradeStore } from './trade-store.js'
 import type { Contract, GroundTruth, Lifecycle, Question, VkEvent, VkMarket, VkSeries, VpEvent, VpMarket, VpWallet } from './types.js'
 
@@ -55,6 +57,13 @@ export class World {
   readonly vkEventsByTicker = new Map<string, VkEvent>()
   readonly vkMarkets: VkMarket[] = []
   readonly vkMarketsByTicker = new Map<string, VkMarket>()
+  /**
+   * Where each venue lists a generated contract (by contract key): venuep the market and the token that pays if it
+   * is true (token 1 for a head-to-head's second side), venuek the market. A contract is listed at most once per
+   * venue, though a question may spread over several venuep events. Empty in a replay.
+   */
+  readonly vpListing = new Map<string, { market: VpMarket; index: 0 | 1 }>()
+  readonly vkListing = new Map<string, VkMarket>()
   /** Live books: venuep by condition id (token 0's book), venuek by market ticker. */
   readonly vpBooks = new Map<string, SimBook>()
   readonly vkBooks = new Map<string, SimBook>()
@@ -93,7 +102,19 @@ export function generateWorld(partial: Partial<WorldOptions> & { anchorMs: numbe
   const options: WorldOptions = { ...DEFAULT_WORLD_OPTIONS, ...partial }
   const world = new World(options)
   const rng = new Rng(options.seed)
-  const specs = planQuestions(rng.fork(1), options)
+  listWorld(world, rng)
+  buildBooks(world, rng.fork(3))
+  buildVenuepHistory(world, rng.fork(4))
+  buildVenuekHistory(world, rng.fork(5))
+  return world
+}
+
+/**
+ * Plans the questions, lists them on the venues and writes the ground truth. The plans (and the wording closures
+ * they hold) are garbage once this returns, before the history fills the heap.
+ */
+function listWorld(world: World, rng: Rng): void {
+  const specs = planQuestions(rng.fork(1), world.options)
   const listRng = rng.fork(2)
   let vpEventId = 20_000
   let vpMarketId = 500_000
@@ -104,11 +125,7 @@ export function generateWorld(partial: Partial<WorldOptions> & { anchorMs: numbe
     if (planned.onVenuep) vpEventId = listVenuep(world, q, planned.spec, listRng, vpEventId, () => String(vpMarketId++))
     if (planned.onVenuek) listVenuek(world, q, planned.spec, listRng)
   }
-  buildBooks(world, rng.fork(3))
-  buildVenuepHistory(world, rng.fork(4))
-  buildVenuekHistory(world, rng.fork(5))
   world.truth = groundTruth(world, specs)
-  return world
 }
 
 // --------------------------------------------------------------------------------------------- planning
@@ -123,6 +140,8 @@ export interface PlannedQuestion {
   readonly onVenuep: boolean
   readonly onVenuek: boolean
   readonly decoyOf: string | undefined
+  /** What makes a decoy differ from the question it imitates. */
+  readonly decoyReason: string | undefined
 }
 
 function pickTemplate(rng: Rng): Template<unknown> {
@@ -157,41 +176,62 @@ function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
     endTime = Math.floor(endTime / DAY) * DAY + 16 * HOUR
     if (lifecycle === 'active' && endTime <= anchor) endTime += DAY
     if (lifecycle !== 'active' && endTime >= anchor) endTime -= DAY
-    const spec = template.build(params, endTime, qr.fork(7))
-    if (keys.has(spec.key)) continue
-    keys.add(spec.key)
     const createdAt = Math.min(anchor - HOUR, endTime - (h1 * 0.5 + rng.next() * h1) * DAY, endTime - DAY)
+    const ctx: BuildContext = { lifecycle, createdAt }
+    if (keys.has(template.key(params, endTime, ctx))) continue
+    const spec = withPlaceholders(template.build(params, endTime, qr.fork(7), ctx), qr.fork(9))
+    keys.add(spec.key)
     const resolvedAt = lifecycle === 'resolved' ? Math.min(anchor - HOUR, endTime + (1 + rng.next() * 30) * HOUR) : undefined
     const listing = rng.next()
     const both = listing < options.shareBoth
     const onVenuep = both || listing < options.shareBoth + (1 - options.shareBoth) / 2
     const onVenuek = both || !onVenuep
     const id = `q${String(planned.length + 1).padStart(5, '0')}`
-    planned.push({ id, seed, spec, lifecycle, createdAt, resolvedAt, onVenuep, onVenuek, decoyOf: undefined })
+    planned.push({ id, seed, spec, lifecycle, createdAt, resolvedAt, onVenuep, onVenuek, decoyOf: undefined, decoyReason: undefined })
 
-    // A decoy: same subject and wording with another date, listed only on the venue the original is NOT on
-    // (or on venuek when the original is on both), so a careless matcher pairs the wrong question.
+    // A decoy: a look-alike that is another question (the template's own kind of look-alike, else the same
+    // wording at another date), listed only on the venue the original is NOT on (or on venuek when the original is
+    // on both), so a careless matcher pairs the wrong question.
     if (lifecycle === 'active' && rng.next() < options.decoyRate && planned.length < options.questions) {
-      const shift = template.decoyShiftDays * DAY * (rng.chance(0.5) ? 1 : -1)
-      const decoyEnd = endTime + shift > anchor + HOUR ? endTime + shift : endTime + Math.abs(shift)
-      const decoySpec = template.build(params, decoyEnd, new Rng(seed).fork(8))
-      if (keys.has(decoySpec.key)) continue
-      keys.add(decoySpec.key)
+      const decoy = planDecoy(template, params, seed, endTime, anchor, rng, ctx)
+      // A decoy is still trading: a look-alike ending before now is no decoy.
+      if (decoy === undefined || decoy.spec.endTime <= anchor + HOUR || keys.has(decoy.spec.key)) continue
+      keys.add(decoy.spec.key)
       const decoyOnVenuep = !onVenuep
       planned.push({
         id: `q${String(planned.length + 1).padStart(5, '0')}`,
         seed: seed ^ 0x5bd1e995,
-        spec: decoySpec,
+        spec: decoy.spec,
         lifecycle: 'active',
-        createdAt: Math.min(anchor - HOUR, decoyEnd - 30 * DAY),
+        createdAt: decoy.createdAt,
         resolvedAt: undefined,
         onVenuep: decoyOnVenuep,
         onVenuek: !decoyOnVenuep,
         decoyOf: id,
+        decoyReason: decoy.reason,
       })
     }
   }
   return planned
+}
+
+/** The template's own look-alike (60% of decoys where it has one), else the same question at another date. */
+function planDecoy(
+  template: Template<unknown>,
+  params: unknown,
+  seed: number,
+  endTime: number,
+  anchor: number,
+  rng: Rng,
+  ctx: BuildContext,
+): { spec: QuestionSpec; reason: string; createdAt: number } | undefined {
+  const own = template.decoy !== undefined && rng.chance(0.6) ? template.decoy(params, endTime, new Rng(seed).fork(10), ctx) : undefined
+  if (own !== undefined) return { spec: withPlaceholders(own.spec, new Rng(seed).fork(11)), reason: own.reason, createdAt: Math.min(ctx.createdAt, own.spec.endTime - DAY) }
+  const shift = template.decoyShiftDays * DAY * (rng.chance(0.5) ? 1 : -1)
+  const decoyEnd = endTime + shift > anchor + HOUR ? endTime + shift : endTime + Math.abs(shift)
+  const createdAt = Math.min(anchor - HOUR, decoyEnd - 30 * DAY)
+  const spec = template.build(params, decoyEnd, new Rng(seed).fork(8), { lifecycle: 'active', createdAt })
+  return { spec: withPlaceholders(spec, new Rng(seed).fork(11)), reason: 'another date', createdAt }
 }
 
 function makeQuestion(p: PlannedQuestion, rng: Rng): Question {
@@ -224,7 +264,8 @@ function makeQuestion(p: PlannedQuestion, rng: Rng): Question {
     halfSpread: Number((0.004 + rng.next() * 0.02).toFixed(4)),
     depthSize: Math.round(rng.logNormal(350, 0.8)),
     tradeIntervalSec: Math.round(rng.logNormal(900, 1)),
-    walks: true,
+    // A placeholder never trades: its book stays empty.
+    walks: c.placeholder !== true,
   }))
   return { ...partial, contracts }
 }
@@ -232,12 +273,22 @@ function makeQuestion(p: PlannedQuestion, rng: Rng): Question {
 function drawWinners(q: Question, spec: QuestionSpec, t: number, rng: Rng): boolean[] {
   const n = spec.contracts.length
   const probe = { ...q, contracts: spec.contracts.map((c, i) => ({ key: `${q.id}:${i}`, threshold: c.threshold }) as Contract) }
-  if (q.model.kind === 'binary') {
+  const m = q.model
+  if (m.kind === 'binary') {
     const yes = rng.next() < rawFair(probe, 0, t)
     return n === 2 ? [yes, !yes] : [yes]
   }
-  if (q.model.kind === 'ladder') {
-    // Exceed threshold i with the path's probability: one uniform draw keeps the ladder monotone.
+  if (m.kind === 'ladder') {
+    // One draw of the underlying decides every strike, so thresholds and ranges resolve consistently.
+    const x = ladderLevel(probe, m.logLevel, m.sigma, t) + m.sigma * rng.normal()
+    return spec.contracts.map((c, i) => {
+      const b = m.bounds?.[i]
+      if (b !== undefined) return x > Math.log(b[0]) && x < Math.log(b[1])
+      return x > Math.log(c.threshold as number)
+    })
+  }
+  if (m.kind === 'deadline') {
+    // Happened before deadline i with the path's probability: one uniform draw keeps later deadlines YES too.
     const u = rng.next()
     return spec.contracts.map((_, i) => u < rawFair(probe, i, t))
   }

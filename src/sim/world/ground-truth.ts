@@ -1,44 +1,56 @@
 import type { PlannedQuestion, World } from './generate.js'
-import type { GroundTruth, TruePair, VpMarket } from './types.js'
+import { hardNegatives } from './hard-negatives.js'
+import type { GroundTruth, TruePair } from './types.js'
 
 /**
- * The simulator's answer key: which events and outcomes are the same on both venues, and which questions are
- * decoys of which (same wording, another date or threshold). Matcher precision and recall are measured on it.
+ * The simulator's answer key: exactly the outcome pairs (venuep token ↔ venuek market) that are the same contract,
+ * the event pairs they span, which questions are decoys of which, and outcome-level look-alikes that are not the
+ * same contract. Matcher precision and recall are measured on it.
+ *
+ * A pair is decided per contract, from where each venue lists it (`world.vpListing`, `world.vkListing`), so a
+ * question listed as one venuek event and several venuep events (a deadline ladder split into single-market events)
+ * pairs each venuep event with the venuek event, and contracts one venue lists alone (other candidates, other
+ * strikes, placeholders) pair with nothing.
  */
 export function groundTruth(world: World, planned: PlannedQuestion[]): GroundTruth {
   const eventPairs: { questionId: string; venuepEventSlug: string; venuekEventTicker: string }[] = []
+  const seenEventPairs = new Set<string>()
   const outcomePairs: TruePair[] = []
+  const shared: string[] = []
   for (const q of world.questions) {
     if (q.venuep === undefined || q.venuek === undefined) continue
-    eventPairs.push({ questionId: q.id, venuepEventSlug: q.venuep.slug, venuekEventTicker: q.venuek.eventTicker })
+    let any = false
     for (const c of q.contracts) {
-      const vk = q.venuek.markets.find((m) => m.contract.index === c.index)
-      let vpMarket: VpMarket | undefined
-      let tokenIndex: 0 | 1 = 0
-      for (const m of q.venuep.markets) {
-        if (m.contract.index === c.index) vpMarket = m
-        else if (m.outcomes[0] !== 'Yes' && q.contracts.length === 2 && c.index === 1) {
-          vpMarket = m
-          tokenIndex = 1
-        }
-      }
-      if (vk === undefined || vpMarket === undefined) continue
+      const vk = world.vkListing.get(c.key)
+      const vp = world.vpListing.get(c.key)
+      if (vk === undefined || vp === undefined) continue
+      any = true
+      const slug = vp.market.event.slug
+      const ticker = vk.event.eventTicker
       outcomePairs.push({
         questionId: q.id,
         contractKey: c.key,
         label: c.label,
-        venuepEventSlug: q.venuep.slug,
-        venuepConditionId: vpMarket.conditionId,
-        venuepTokenId: vpMarket.tokenIds[tokenIndex],
-        venuekEventTicker: q.venuek.eventTicker,
+        venuepEventSlug: slug,
+        venuepConditionId: vp.market.conditionId,
+        venuepTokenId: vp.market.tokenIds[vp.index],
+        venuekEventTicker: ticker,
         venuekMarketTicker: vk.ticker,
       })
+      const key = `${slug}|${ticker}`
+      if (!seenEventPairs.has(key)) {
+        seenEventPairs.add(key)
+        eventPairs.push({ questionId: q.id, venuepEventSlug: slug, venuekEventTicker: ticker })
+      }
     }
+    if (any) shared.push(q.id)
   }
+  const decoyPlans = planned.filter((p) => p.decoyOf !== undefined)
   return {
-    sharedQuestions: eventPairs.map((p) => p.questionId),
+    sharedQuestions: shared,
     eventPairs,
     outcomePairs,
-    decoys: planned.filter((p) => p.decoyOf !== undefined).map((p) => ({ questionId: p.decoyOf as string, decoyId: p.id })),
+    decoys: decoyPlans.map((p) => ({ questionId: p.decoyOf as string, decoyId: p.id, reason: p.decoyReason ?? 'another date' })),
+    hardNegatives: hardNegatives(world, planned),
   }
 }

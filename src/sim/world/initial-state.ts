@@ -2,12 +2,13 @@ import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import { rebalance, SimBook } from './book-model.js'
 import type { World } from './generate.js'
 import { hashString, uuid, type Rng } from './random.js'
+import { sortByTime } from './time-sort.js'
 import type { VpMarket } from './types.js'
 import { episode, generateWallets } from './wallets.js'
 
 /**
- * What a new world starts with besides its listings: a book at the fair-value ladder for every active market,
- * venuep wallets with their trading history, and venuek's recent trade prints.
+ * What a new world starts with besides its listings: a book at the fair-value ladder for every active market (empty
+ * for an inactive placeholder), venuep wallets with their trading history, and venuek's recent trade prints.
  */
 
 const DAY = 86_400_000
@@ -21,7 +22,8 @@ export function buildBooks(world: World, rng: Rng): void {
   for (const m of world.vpMarkets) {
     if (m.canonical.lifecycle !== 'active') continue
     const book = new SimBook(Math.round(m.tickSize * MICROS_PER_UNIT), t)
-    rebalance(book, { fair: world.venueFair(m.contract, 'venuep', t), halfSpread: m.contract.halfSpread, depthLevels: depth, depthSize: m.contract.depthSize }, rng, [])
+    // A placeholder is listed inactive with no orders: its book exists (the CLOB serves it) and stays empty.
+    if (m.contract.walks) rebalance(book, { fair: world.venueFair(m.contract, 'venuep', t), halfSpread: m.contract.halfSpread, depthLevels: depth, depthSize: m.contract.depthSize }, rng, [])
     world.vpBooks.set(m.conditionId, book)
   }
   for (const m of world.vkMarkets) {
@@ -40,7 +42,7 @@ export function buildVenuepHistory(world: World, rng: Rng): void {
     world.vpWallets.push(w)
     world.vpWalletsByAddress.set(w.address, w)
   }
-  const eligible = world.vpMarkets.filter((m) => m.event.createdAt < world.anchorMs - 2 * HOUR)
+  const eligible = world.vpMarkets.filter((m) => m.contract.walks && m.event.createdAt < world.anchorMs - 2 * HOUR)
   if (eligible.length === 0) return
   const ctx = { anchorMs: world.anchorMs, dislocations: world.dislocations }
   const rows = []
@@ -51,7 +53,7 @@ export function buildVenuepHistory(world: World, rng: Rng): void {
     for (let i = 0; i < n * 3 && chosen.size < n; i++) chosen.add(wr.pick(eligible))
     for (const m of chosen) rows.push(...episode(wr, w.address, m, ctx))
   }
-  rows.sort((a, b) => a.ts - b.ts)
+  sortByTime(rows)
   for (const a of rows) {
     world.ledger.apply(a)
     world.trades.addVp(a, false)
@@ -84,6 +86,6 @@ export function buildVenuekHistory(world: World, rng: Rng): void {
       })
     }
   }
-  rows.sort((a, b) => a.ts - b.ts)
+  sortByTime(rows)
   for (const t of rows) world.trades.addVk(t, false)
 }

@@ -1,3 +1,4 @@
+import type { CategorySlug } from '../../model/categories.js'
 import type { VkCapturedEvent, VkCapturedMarket, VpCapturedEvent, VpCapturedMarket } from './capture.js'
 
 /**
@@ -8,12 +9,19 @@ import type { VkCapturedEvent, VkCapturedMarket, VpCapturedEvent, VpCapturedMark
  * Two builders make a World: generate.ts (a seeded synthetic world) and replay.ts (real captured catalogs, whose
  * listing records carry their `capture`; see replay.ts for what is taken from it and what is derived).
  */
-export type Category = 'politics' | 'economics' | 'sports' | 'crypto' | 'culture' | 'tech' | 'climate'
+/**
+ * What a generated question is about: the canonical category slugs (src/model/categories.ts) except `other`. The
+ * venues label it their own way (venuek one category from its vocabulary, venuep several tags).
+ */
+export type Category = Exclude<CategorySlug, 'other'>
 
-export const CATEGORIES: readonly Category[] = ['politics', 'economics', 'sports', 'crypto', 'culture', 'tech', 'climate']
+export const CATEGORIES: readonly Category[] = ['politics', 'world', 'economics', 'finance', 'sports', 'crypto', 'culture', 'tech', 'climate', 'health']
 
-/** binary: one yes/no proposition; multi: mutually exclusive candidates; ladder: "above X" thresholds. */
-export type QuestionKind = 'binary' | 'multi' | 'ladder'
+/**
+ * binary: one yes/no proposition; multi: mutually exclusive candidates; ladder: numeric strikes (thresholds and
+ * ranges); deadline: "happens before D" for several deadlines D.
+ */
+export type QuestionKind = 'binary' | 'multi' | 'ladder' | 'deadline'
 
 export type Lifecycle = 'active' | 'closed' | 'resolved'
 
@@ -33,9 +41,10 @@ export interface Contract {
   /** Typical half bid/ask spread in probability points for this contract (liquidity proxy). */
   readonly halfSpread: number
   /**
-   * Whether the engine walks this contract's fair value (moves its books, trades it). Always true in a generated
-   * world; a replayed market that was not trading when captured, or was captured without a price, has no path:
-   * its book (if any) stays as seeded and its price is the captured one.
+   * Whether the engine walks this contract's fair value (moves its books, trades it). False for a generated
+   * venuep placeholder (listed inactive, no orders: its book stays empty and it has no price) and for a replayed
+   * market that was not trading when captured, or was captured without a price: its book (if any) stays as seeded
+   * and its price is the captured one.
    */
   readonly walks: boolean
   /** Typical displayed size per level (shares). */
@@ -69,7 +78,24 @@ export interface Question {
 export type FairModel =
   | { readonly kind: 'binary'; readonly base: number }
   | { readonly kind: 'multi'; readonly bases: readonly number[] }
-  | { readonly kind: 'ladder'; readonly logLevel: number; readonly sigma: number }
+  | {
+      readonly kind: 'ladder'
+      readonly logLevel: number
+      readonly sigma: number
+      /**
+       * Per contract, the open interval (lo, hi) of the underlying that makes it true (0 and Infinity for open
+       * ends): thresholds, ranges and the one-tick gap between "at least X" and "more than X". Without it a
+       * contract is "above its threshold".
+       */
+      readonly bounds?: readonly (readonly [lo: number, hi: number])[]
+    }
+  | {
+      readonly kind: 'deadline'
+      /** Log of the yearly hazard rate of the event happening (its path moves it). */
+      readonly logHazard: number
+      /** Per contract, the instant before which the event must happen. */
+      readonly deadlines: readonly number[]
+    }
 
 // ---------------------------------------------------------------------------------------------- venuep
 
@@ -109,8 +135,13 @@ export interface VpMarket {
   /** Outcome labels aligned with tokenIds: ["Yes","No"] or e.g. team names. */
   readonly outcomes: readonly [string, string]
   readonly tokenIds: readonly [string, string]
+  /** A group child's label; `""` or absent in many real listings (the name is then only in the question). */
   readonly groupItemTitle: string | undefined
   readonly groupItemThreshold: string | undefined
+  /** The market's own `endDate` when it is not its event's (a deadline group: each child ends at its deadline). */
+  readonly endDate?: number
+  /** False for an inactive placeholder child ("Person K", `active: false`, no orders); unset means active. */
+  readonly active?: boolean
   /** The contract priced by token 0 (token 1 is its complement). */
   readonly contract: Contract
   /**
@@ -144,6 +175,9 @@ export interface VpWallet {
 
 // ---------------------------------------------------------------------------------------------- venuek
 
+/** venuek.md §3.3: how a market's strike reads (`floor_strike`, `cap_strike`). */
+export type VkStrikeType = 'greater' | 'greater_or_equal' | 'less' | 'less_or_equal' | 'between' | 'custom' | 'structured'
+
 /** A series; a replay knows only its ticker and its events' category, so the rest may be unknown. */
 export interface VkSeries {
   /** True for a series a replay derived from its events' captured `series_ticker` and `category`. */
@@ -163,7 +197,7 @@ export interface VkEvent {
   readonly title: string
   readonly subTitle: string
   readonly mutuallyExclusive: boolean
-  /** Unknown for a replayed event (captures do not hold it). */
+  /** `strike_date`; null on the wire for a long-dated event (and unknown for a replayed one: captures lack it). */
   readonly strikeDate: number | undefined
   /** The question a generated event lists; a replayed event has none (its markets are independent questions). */
   readonly question: Question | undefined
@@ -182,7 +216,7 @@ export interface VkMarket {
   readonly yesSubTitle: string
   readonly noSubTitle: string
   /** Unknown for a replayed market (captures do not hold it). */
-  readonly strikeType: 'greater' | 'between' | 'custom' | 'structured' | undefined
+  readonly strikeType: VkStrikeType | undefined
   readonly floorStrike: number | undefined
   readonly capStrike: number | undefined
   readonly contract: Contract
@@ -191,7 +225,13 @@ export interface VkMarket {
   /** Unknown for a replayed market (captures do not hold it). */
   readonly createdTime: number | undefined
   readonly openTime: number
+  /** The latest time trading can stop: often long after the question's own date (see listing-venuek.ts). */
   readonly closeTime: number
+  /**
+   * `expected_expiration_time`: the expected date, when the venue states one (absent on many long-dated markets).
+   * Unset in a replay (its capture says).
+   */
+  readonly expectedExpiration?: number | undefined
   readonly priceLevelStructure: 'linear_cent' | 'deci_cent'
   readonly tickSize: number
   /** Unknown for a replayed market (captures do not hold it). */
@@ -218,11 +258,35 @@ export interface TruePair {
   readonly venuekMarketTicker: string
 }
 
+/**
+ * Two outcomes, one per venue, that look alike but are different contracts (a matcher must NOT pair them): another
+ * deadline, strike or comparator within one question, or the same label in a decoy question.
+ */
+export interface HardNegative {
+  readonly venuepQuestionId: string
+  readonly venuepEventSlug: string
+  /** The outcome's token (token 0, YES, except for a head-to-head's second side). */
+  readonly venuepTokenId: string
+  readonly venuekQuestionId: string
+  readonly venuekEventTicker: string
+  readonly venuekMarketTicker: string
+  /** What differs, e.g. "at least vs more than", "another deadline", "nominee vs winner". */
+  readonly reason: string
+}
+
 export interface GroundTruth {
-  /** Question ids listed on both venues. */
+  /** Question ids with at least one contract listed on both venues. */
   readonly sharedQuestions: readonly string[]
+  /**
+   * Every (venuep event, venuek event) pair that lists at least one common contract. A question listed as one
+   * venuek event and several venuep events (a deadline ladder split into single-market events) has one entry per
+   * venuep event.
+   */
   readonly eventPairs: readonly { questionId: string; venuepEventSlug: string; venuekEventTicker: string }[]
+  /** Exactly the outcome pairs that are the same contract: venuep token ↔ venuek market ticker. */
   readonly outcomePairs: readonly TruePair[]
-  /** Pairs of questions that look alike but are different (a matcher must NOT pair them). */
-  readonly decoys: readonly { questionId: string; decoyId: string }[]
+  /** Pairs of questions that look alike but are different (a matcher must NOT pair them); `reason` says how. */
+  readonly decoys: readonly { questionId: string; decoyId: string; reason?: string }[]
+  /** Outcome-level look-alikes (absent in a replay, where nothing is known). */
+  readonly hardNegatives?: readonly HardNegative[]
 }

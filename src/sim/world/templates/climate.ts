@@ -1,68 +1,97 @@
 import { dateCode, longDate, shortDate, slugify, year } from '../dates.js'
 import * as N from '../names.js'
 import { logit } from '../path.js'
+import type { Rng } from '../random.js'
+import { vpTags } from '../shapes/labels.js'
+import { drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from '../shapes/strikes.js'
+import { releaseDates, venuepEndDate } from '../shapes/venue-dates.js'
 import { binaryContract } from './helpers.js'
-import type { Template } from './types.js'
+import type { QuestionSpec, Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- climate
 
-export const temperature: Template<{ city: (typeof N.CITIES)[number] }> = {
+type City = (typeof N.CITIES)[number]
+
+/**
+ * Daily temperature brackets: venuek `between` markets with floor and cap ("62° to 63°") and tails
+ * (`less_or_equal` "61° or below" or `less` "Below 62°", `greater_or_equal` "72° or above" or `greater` "Above
+ * 71°"), venuep "62-63°F" / "62–63°F". The decoy is
+ * the same city's daily low (MATCHING.md F5: daily-high and daily-low series merged on (city, date) made a 98-point
+ * phantom gap).
+ */
+const temperatureKey = (code: string, endTime: number, low: boolean) => `temp:${low ? 'low' : 'high'}:${code}:${dateCode(endTime)}`
+
+function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, low: boolean): QuestionSpec {
+  const center = base - (low ? 14 : 0) + rng.int(-6, 6)
+  const lo = center - 5
+  const strikes: Strike[] = [{ cmp: 'le', hi: lo - 1 }]
+  for (let t = lo; t < lo + 10; t += 2) strikes.push({ cmp: 'between', lo: t, hi: t + 1 })
+  strikes.push({ cmp: 'ge', lo: lo + 10 })
+  const words = drawWording(rng)
+  const deg = (v: number) => `${v}°`
+  // Whole degrees: venuek may word a tail one degree over ("Below 56°" is "55° or below", "Above 65°" is "66° or
+  // above"), the same contract in other numbers.
+  const tailLow = rng.chance(0.5)
+  const tailHigh = rng.chance(0.5)
+  const vkStrike = (s: Strike): Strike =>
+    s.cmp === 'le' && tailLow ? { cmp: 'lt', hi: (s.hi as number) + 1 } : s.cmp === 'ge' && tailHigh ? { cmp: 'gt', lo: (s.lo as number) - 1 } : s
+  const vpLabel = (s: Strike) => (s.cmp === 'le' ? `${s.hi}°F or below` : s.cmp === 'ge' ? `${s.lo}°F or higher` : `${words.venuepTitle(s, String)}°F`)
+  const what = low ? 'lowest' : 'highest'
+  const series = `KX${low ? 'LOW' : 'HIGH'}${code}`
+  return {
+    templateId: 'temperature',
+    key: temperatureKey(code, endTime, low),
+    category: 'climate',
+    kind: 'multi',
+    subject: `${name} ${low ? 'low' : 'high'} temperature ${shortDate(endTime)}`,
+    endTime,
+    model: { kind: 'multi', bases: strikes.map((_, i) => -Math.abs(i - 3.5 + rng.normal() * 0.8) * 0.7) },
+    complementary: false,
+    contracts: strikes.map((s) => ({
+      label: vpLabel(s),
+      onVenuep: true,
+      onVenuek: true,
+      venuepLabel: vpLabel(s),
+      venuekLabel: words.venuek(vkStrike(s), deg),
+      venuekSuffix: tickerSuffix(vkStrike(s)),
+      strikeType: strikeTypeOf(vkStrike(s)),
+      ...floorCap(vkStrike(s)),
+    })),
+    venuep: {
+      title: `${low ? 'Lowest' : 'Highest'} temperature in ${name} on ${longDate(endTime)}?`,
+      slug: slugify(`${what} temperature in ${name} on ${longDate(endTime)}`),
+      description: `Resolves to the bracket containing the ${what} temperature recorded in ${name} on ${longDate(endTime)}.`,
+      negRisk: true,
+      outcomes: undefined,
+      marketQuestion: (i) => `Will the ${what} temperature in ${name} be ${vpLabel(strikes[i] as Strike)} on ${longDate(endTime)}?`,
+      groupItemTitle: (i) => vpLabel(strikes[i] as Strike),
+      tags: vpTags(rng, 'climate', [name]),
+    },
+    venuek: {
+      seriesTicker: series,
+      seriesTitle: `${low ? 'Lowest' : 'Highest'} temperature in ${name}`,
+      seriesCategory: 'Climate and Weather',
+      frequency: 'daily',
+      eventTicker: `${series}-${dateCode(endTime)}`,
+      title: `${low ? 'Lowest' : 'Highest'} temperature in ${name} today? (${shortDate(endTime)})`,
+      subTitle: shortDate(endTime),
+      mutuallyExclusive: true,
+      strikeType: 'between',
+      marketTitle: (i) => `Will the ${low ? 'low' : 'high'} temp in ${name} be ${words.venuek(vkStrike(strikes[i] as Strike), deg).toLowerCase()} on ${shortDate(endTime)}?`,
+    },
+  }
+}
+
+export const temperature: Template<{ city: City }> = {
   id: 'temperature',
   category: 'climate',
   weight: 3,
   horizonDays: [1, 10],
   decoyShiftDays: 1,
   pick: (rng) => ({ city: rng.pick(N.CITIES) }),
-  build: ({ city: [name, code, base] }, endTime, rng) => {
-    const center = base + rng.int(-6, 6)
-    const lo = center - 5
-    const brackets: { label: string; labelK: string; floor?: number; cap?: number }[] = [
-      { label: `${lo - 1}°F or below`, labelK: `${lo - 1}° or below`, cap: lo - 1 },
-    ]
-    for (let t = lo; t < lo + 10; t += 2) brackets.push({ label: `${t}-${t + 1}°F`, labelK: `${t}° to ${t + 1}°`, floor: t, cap: t + 1 })
-    brackets.push({ label: `${lo + 10}°F or higher`, labelK: `${lo + 10}° or above`, floor: lo + 10 })
-    return {
-      templateId: 'temperature',
-      key: `temp:${code}:${dateCode(endTime)}`,
-      category: 'climate',
-      kind: 'multi',
-      subject: `${name} high temperature ${shortDate(endTime)}`,
-      endTime,
-      model: { kind: 'multi', bases: brackets.map((_, i) => -Math.abs(i - 3.5 + rng.normal() * 0.8) * 0.7) },
-      complementary: false,
-      contracts: brackets.map((b) => ({
-        label: b.label,
-        onVenuep: true,
-        onVenuek: true,
-        venuepLabel: b.label,
-        venuekLabel: b.labelK,
-        venuekSuffix: b.floor === undefined ? `T${b.cap}` : b.cap === undefined ? `T${b.floor}` : `B${b.floor + 0.5}`,
-        ...(b.floor === undefined ? {} : { floor: b.floor }),
-        ...(b.cap === undefined ? {} : { cap: b.cap }),
-      })),
-      venuep: {
-        title: `Highest temperature in ${name} on ${longDate(endTime)}?`,
-        slug: slugify(`highest temperature in ${name} on ${longDate(endTime)}`),
-        description: `Resolves to the bracket containing the highest temperature recorded in ${name} on ${longDate(endTime)}.`,
-        negRisk: true,
-        outcomes: undefined,
-        marketQuestion: (i) => `Will the highest temperature in ${name} be ${brackets[i]!.label} on ${longDate(endTime)}?`,
-        groupItemTitle: (i) => brackets[i]!.label,
-      },
-      venuek: {
-        seriesTicker: `KXHIGH${code}`,
-        seriesTitle: `Highest temperature in ${name}`,
-        seriesCategory: 'Climate and Weather',
-        frequency: 'daily',
-        eventTicker: `KXHIGH${code}-${dateCode(endTime)}`,
-        title: `Highest temperature in ${name} today? (${shortDate(endTime)})`,
-        subTitle: shortDate(endTime),
-        mutuallyExclusive: true,
-        strikeType: 'between',
-        marketTitle: (i) => `Will the high temp in ${name} be ${brackets[i]!.labelK} on ${shortDate(endTime)}?`,
-      },
-    }
-  },
+  key: ({ city }, endTime) => temperatureKey(city[1], endTime, false),
+  build: ({ city }, endTime, rng) => temperatureSpec(city, endTime, rng, false),
+  decoy: ({ city }, endTime, rng) => ({ reason: 'daily low vs daily high', spec: temperatureSpec(city, endTime, rng, true) }),
 }
 
 export const hottestYear: Template<Record<string, never>> = {
@@ -72,6 +101,7 @@ export const hottestYear: Template<Record<string, never>> = {
   horizonDays: [30, 700],
   decoyShiftDays: 365,
   pick: () => ({}),
+  key: (_, endTime) => `hottest:${year(endTime)}`,
   build: (_, endTime, rng) => {
     const y = year(endTime)
     return {
@@ -92,6 +122,8 @@ export const hottestYear: Template<Record<string, never>> = {
         outcomes: ['Yes', 'No'],
         marketQuestion: () => `Will ${y} be the hottest year on record?`,
         groupItemTitle: undefined,
+        endDate: venuepEndDate(Date.UTC(y, 11, 31), rng),
+        tags: vpTags(rng, 'climate', []),
       },
       venuek: {
         seriesTicker: 'KXHOTYEAR',
@@ -104,6 +136,7 @@ export const hottestYear: Template<Record<string, never>> = {
         mutuallyExclusive: false,
         strikeType: 'structured',
         marketTitle: () => `Will ${y} be the warmest year on record?`,
+        dates: releaseDates(Date.UTC(y + 1, 0, 1), rng),
       },
     }
   },

@@ -1,10 +1,23 @@
 import { dateCode, longDate, shortDate, slugify } from '../dates.js'
 import * as N from '../names.js'
-import { logit } from '../path.js'
-import { binaryContract, DAY_MS, fmtMoney, ladder } from './helpers.js'
-import type { Template } from './types.js'
+import { nextMonthStart, venuekDeadline, venuekDeadlineClose, venuepDeadline, venuepDeadlineEnd } from '../shapes/deadlines.js'
+import { vpTags } from '../shapes/labels.js'
+import { boundsOf, drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from '../shapes/strikes.js'
+import { DAY_MS, fmtMoney, groupTitles, ladder } from './helpers.js'
+import type { ContractSpec, Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- crypto
+//
+// Price ladders in each venue's words (shapes/strikes.ts): venuek "$98,000 or above" (greater_or_equal) or "Above
+// $98,000" (greater), venuep "$98,000+", "above $98,000", "↑ $120,000". Near-miss strikes: venuep "≥ X" against
+// venuek "> X", one dollar apart on a price quoted in dollars.
+
+const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
+
+/** A coin's price tick for the ≥/> step: a cent below $10, a dollar above. */
+function priceStep(level: number): number {
+  return level < 10 ? 0.001 : 1
+}
 
 export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
   id: 'coin-ladder',
@@ -13,9 +26,35 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
   horizonDays: [1, 60],
   decoyShiftDays: 7,
   pick: (rng) => ({ coin: rng.pick(N.COINS) }),
+  key: ({ coin }, endTime) => `coin:${coin[1]}:${dateCode(endTime)}`,
   build: ({ coin: [name, sym, level] }, endTime, rng) => {
     const drifted = level * Math.exp(rng.normal() * 0.08)
     const { values, onP, onK } = ladder(drifted, 0.04, rng)
+    // One comparator per event, as each real series has: venuek's strike type says which.
+    const cmp = rng.chance(0.5) ? 'ge' : 'gt'
+    const words = drawWording(rng)
+    const strikes: Strike[] = values.map((v) => ({ cmp, lo: v }))
+    const sides = values.map((_, i) => ({ onVenuep: onP[i] as boolean, onVenuek: onK[i] as boolean }))
+    const shared = sides.map((s, i) => (s.onVenuep && s.onVenuek ? i : -1)).filter((i) => i >= 0)
+    const near = shared.length > 1 && rng.chance(0.3) ? (shared[rng.int(0, shared.length - 1)] as number) : -1
+    if (near >= 0) {
+      // venuep words this strike with the other comparator: a second contract, each listed on one venue.
+      sides[near] = { onVenuep: false, onVenuek: true }
+      strikes.push({ cmp: cmp === 'ge' ? 'gt' : 'ge', lo: values[near] as number })
+      sides.push({ onVenuep: true, onVenuek: false })
+    }
+    const n = values.length
+    const contracts: ContractSpec[] = strikes.map((s, i) => ({
+      label: `${s.cmp === 'gt' ? 'Above' : 'At least'} ${fmtMoney(s.lo as number)}`,
+      threshold: s.lo as number,
+      ...(sides[i] as { onVenuep: boolean; onVenuek: boolean }),
+      venuepLabel: words.venuepTitle(s, fmtMoney),
+      venuekLabel: words.venuek(s, fmtMoney),
+      venuekSuffix: tickerSuffix(s),
+      strikeType: strikeTypeOf(s),
+      ...floorCap(s),
+      ...(i === n ? { lookalikeOf: near, lookalikeReason: 'at least vs more than' } : {}),
+    }))
     return {
       templateId: 'coin-ladder',
       key: `coin:${sym}:${dateCode(endTime)}`,
@@ -23,26 +62,19 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
       kind: 'ladder',
       subject: `${name} price ${shortDate(endTime)}`,
       endTime,
-      model: { kind: 'ladder', logLevel: Math.log(drifted), sigma: 0.06 },
+      model: { kind: 'ladder', logLevel: Math.log(drifted), sigma: 0.06, bounds: strikes.map((s) => boundsOf(s, priceStep(level))) },
       complementary: false,
-      contracts: values.map((v, i) => ({
-        label: `Above ${fmtMoney(v)}`,
-        threshold: v,
-        onVenuep: onP[i] as boolean,
-        onVenuek: onK[i] as boolean,
-        venuepLabel: fmtMoney(v),
-        venuekLabel: `${fmtMoney(v)} or above`,
-        venuekSuffix: `T${v}`,
-        floor: v,
-      })),
+      contracts,
       venuep: {
         title: `${name} above ___ on ${longDate(endTime)}?`,
         slug: slugify(`${name} above on ${longDate(endTime)}`),
-        description: `Each market resolves Yes if the ${sym}/USD price at 12:00 ET on ${longDate(endTime)} is above its threshold.`,
+        description: `Each market resolves Yes if the ${sym}/USD price at 12:00 ET on ${longDate(endTime)} is within its strike.`,
         negRisk: false,
         outcomes: undefined,
-        marketQuestion: (i) => `Will the price of ${name} be above ${fmtMoney(values[i] as number)} on ${longDate(endTime)}?`,
-        groupItemTitle: (i) => fmtMoney(values[i] as number),
+        marketQuestion: (i) => `Will the price of ${name} be ${words.venuepPhrase(strikes[i] as Strike, fmtMoney)} on ${longDate(endTime)}?`,
+        groupItemTitle: (i) => (contracts[i] as ContractSpec).venuepLabel,
+        groupTitles: groupTitles(rng),
+        tags: vpTags(rng, 'crypto', [name]),
       },
       venuek: {
         seriesTicker: `KX${sym}D`,
@@ -53,52 +85,96 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
         title: `${name} price on ${shortDate(endTime)}?`,
         subTitle: `At 12pm ET, ${shortDate(endTime)}`,
         mutuallyExclusive: false,
-        strikeType: 'greater',
-        marketTitle: (i) => `Will ${sym} be at or above ${fmtMoney(values[i] as number)} at 12pm ET on ${shortDate(endTime)}?`,
+        strikeType: strikeTypeOf({ cmp }),
+        marketTitle: (i) => `Will ${sym} be ${(contracts[i] as ContractSpec).venuekLabel.toLowerCase()} at 12pm ET on ${shortDate(endTime)}?`,
       },
     }
   },
 }
 
-export const coinTouch: Template<{ coin: (typeof N.COINS)[number]; factor: number }> = {
+/**
+ * "What price will Solana hit by December 31, 2026?": venuep "↑ $250" (reach, ≥) and "↓ $100" children in a group
+ * or one single-market event per target; venuek a "How high will it get" event whose markets are "$250 or above"
+ * (the "↓" targets have no venuek side). Deadline wording as in shapes/deadlines.ts.
+ */
+/** An open question's deadline is the next month start; an ended one's the day it ended. */
+function touchDeadline(endTime: number, active: boolean): number {
+  return active ? nextMonthStart(endTime) : Math.floor(endTime / DAY_MS) * DAY_MS
+}
+
+export const coinTouch: Template<{ coin: (typeof N.COINS)[number] }> = {
   id: 'coin-touch',
   category: 'crypto',
   weight: 2,
   horizonDays: [20, 365],
   decoyShiftDays: 90,
-  pick: (rng) => ({ coin: rng.pick(N.COINS), factor: rng.pick([1.25, 1.5, 2]) }),
-  build: ({ coin: [name, sym, level], factor }, endTime, rng) => {
-    const target = Number((level * factor).toPrecision(2))
+  pick: (rng) => ({ coin: rng.pick(N.COINS) }),
+  key: ({ coin }, endTime, ctx) => `touch:${coin[1]}:${dateCode(touchDeadline(endTime, ctx.lifecycle === 'active'))}`,
+  build: ({ coin: [name, sym, level] }, endTime, rng, ctx) => {
+    const d = touchDeadline(endTime, ctx.lifecycle === 'active')
+    const ups = [1.25, 1.5, 2].map((f) => Number((level * f).toPrecision(2)))
+    const downs = [0.75, 0.5].map((f) => Number((level * f).toPrecision(2)))
+    const strikes: Strike[] = [...ups.map((v): Strike => ({ cmp: 'ge', lo: v })), ...downs.map((v): Strike => ({ cmp: 'le', hi: v }))]
+    const words = drawWording(rng, true)
+    const style = rng.int(0, 5)
+    const when = venuepDeadline(d, style, ctx.createdAt)
+    const contracts: ContractSpec[] = strikes.map((s) => {
+      const up = s.cmp === 'ge'
+      const v = (up ? s.lo : s.hi) as number
+      return {
+        label: `${up ? 'Reach' : 'Dip to'} ${fmtMoney(v)}`,
+        onVenuep: true,
+        onVenuek: up && rng.chance(0.85),
+        venuepLabel: up ? words.venuepTitle(s, fmtMoney) : `↓ ${fmtMoney(v)}`,
+        venuekLabel: words.venuek(s, fmtMoney),
+        venuekSuffix: tickerSuffix(s),
+        strikeType: strikeTypeOf(s),
+        ...floorCap(s),
+        venuekCloseTime: venuekDeadlineClose(d, rng),
+      }
+    })
+    if (!contracts.some((c) => c.onVenuek)) contracts[0] = { ...(contracts[0] as ContractSpec), onVenuek: true }
+    const ask = (i: number) => {
+      const s = strikes[i] as Strike
+      return s.cmp === 'ge' ? `Will ${name} reach ${fmtMoney(s.lo as number)} ${when}?` : `Will ${name} dip to ${fmtMoney(s.hi as number)} ${when}?`
+    }
+    const bounds = strikes.map((s) => boundsOf(s, priceStep(level)))
     return {
       templateId: 'coin-touch',
-      key: `touch:${sym}:${target}:${dateCode(endTime)}`,
+      key: `touch:${sym}:${dateCode(d)}`,
       category: 'crypto',
-      kind: 'binary',
-      subject: `${name} reaches ${fmtMoney(target)} by ${shortDate(endTime)}`,
+      kind: 'ladder',
+      subject: `What price will ${name} hit ${when}`,
       endTime,
-      model: { kind: 'binary', base: logit(0.1 + rng.next() * 0.35) },
+      // A path's running maximum (or minimum) moves more than its close: a wide ladder.
+      model: { kind: 'ladder', logLevel: Math.log(level), sigma: 0.35, bounds },
       complementary: false,
-      contracts: [binaryContract()],
+      contracts,
       venuep: {
-        title: `Will ${name} reach ${fmtMoney(target)} by ${longDate(endTime)}?`,
-        slug: slugify(`will ${name} reach ${fmtMoney(target)} by ${longDate(endTime)}`),
-        description: `Resolves Yes if any 1-minute ${sym}/USD candle trades at or above ${fmtMoney(target)} before the deadline.`,
+        title: `What price will ${name} hit ${when}?`,
+        slug: slugify(`what price will ${name} hit ${when}`),
+        description: `Each market resolves Yes if any 1-minute ${sym}/USD candle trades at or beyond its price ${when}.`,
         negRisk: false,
-        outcomes: ['Yes', 'No'],
-        marketQuestion: () => `Will ${name} reach ${fmtMoney(target)} by ${longDate(endTime)}?`,
-        groupItemTitle: undefined,
+        outcomes: undefined,
+        marketQuestion: ask,
+        groupItemTitle: (i) => (contracts[i] as ContractSpec).venuepLabel,
+        layout: rng.chance(0.3) ? 'split' : 'grouped',
+        groupTitles: groupTitles(rng),
+        endDate: venuepDeadlineEnd(d, rng),
+        tags: vpTags(rng, 'crypto', [name, 'Hit Price']),
       },
       venuek: {
         seriesTicker: `KX${sym}MAX`,
-        seriesTitle: `${name} new high`,
+        seriesTitle: `How high will ${name} get`,
         seriesCategory: 'Crypto',
         frequency: 'custom',
-        eventTicker: `KX${sym}MAX-${dateCode(endTime)}-${target}`,
-        title: `${sym} to hit ${fmtMoney(target)} before ${shortDate(endTime + DAY_MS)}?`,
-        subTitle: `Before ${shortDate(endTime + DAY_MS)}`,
+        eventTicker: `KX${sym}MAX-${dateCode(d)}`,
+        title: `How high will ${name} get ${lower(venuekDeadline(d, style))}?`,
+        subTitle: venuekDeadline(d, style),
         mutuallyExclusive: false,
-        strikeType: 'greater',
-        marketTitle: () => `Will ${sym} trade at or above ${fmtMoney(target)} before ${shortDate(endTime + DAY_MS)}?`,
+        strikeType: 'greater_or_equal',
+        marketTitle: (i) => `Will ${sym} trade ${(contracts[i] as ContractSpec).venuekLabel.toLowerCase()} ${lower(venuekDeadline(d, style))}?`,
+        dates: { closeTime: venuekDeadlineClose(d, rng), expectedExpiration: undefined, strikeDate: undefined },
       },
     }
   },

@@ -1,10 +1,16 @@
 import { dateCode, longDate, monthCode, monthYear, shortDate, slugify, year } from '../dates.js'
 import * as N from '../names.js'
 import { logit } from '../path.js'
-import { binaryContract, candidateContracts, DAY_MS, distinct, multiBases, suffixOf } from './helpers.js'
+import { venuekCategory, vpTags } from '../shapes/labels.js'
+import { company, work, type Spelled } from '../shapes/spellings.js'
+import { slackDates, venuepEndDate } from '../shapes/venue-dates.js'
+import { binaryContract, DAY_MS, distinct, groupTitles, multiBases, spelledContracts, suffixOf } from './helpers.js'
 import type { Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- culture, tech
+//
+// Titles and company names are spelled apart ("The Quiet Harbor" / "Quiet Harbor", "Nimbus Labs" / "Nimbus");
+// groups carry placeholder children ("Company C", the real "Which company has best AI model" events).
 
 export const award: Template<{ award: (typeof N.AWARDS)[number]; nominees: string[] }> = {
   id: 'award',
@@ -13,8 +19,11 @@ export const award: Template<{ award: (typeof N.AWARDS)[number]; nominees: strin
   horizonDays: [20, 300],
   decoyShiftDays: 365,
   pick: (rng) => ({ award: rng.pick(N.AWARDS), nominees: distinct(rng, rng.int(4, 6), () => rng.pick(N.WORKS)) }),
+  key: ({ award }, endTime) => `award:${award[1]}:${year(endTime)}`,
   build: ({ award: [aname, acode, acat], nominees }, endTime, rng) => {
     const y = year(endTime)
+    const spelled = nominees.map((n) => work(rng, n))
+    const ask = (n: string) => `Will "${n}" win ${acat} at the ${y} ${aname}?`
     return {
       templateId: 'award',
       key: `award:${acode}:${y}`,
@@ -24,15 +33,19 @@ export const award: Template<{ award: (typeof N.AWARDS)[number]; nominees: strin
       endTime,
       model: { kind: 'multi', bases: multiBases(rng, nominees.length) },
       complementary: false,
-      contracts: candidateContracts(nominees),
+      contracts: spelledContracts(rng, spelled),
       venuep: {
         title: `${aname} ${y}: ${acat} Winner`,
         slug: slugify(`${aname} ${y} ${acat} winner`),
         description: `Resolves to the nominee announced as ${acat} at the ${y} ${aname}.`,
         negRisk: true,
         outcomes: undefined,
-        marketQuestion: (i) => `Will "${nominees[i]}" win ${acat} at the ${y} ${aname}?`,
-        groupItemTitle: (i) => nominees[i] as string,
+        marketQuestion: (i) => ask((spelled[i] as Spelled).venuep),
+        groupItemTitle: (i) => (spelled[i] as Spelled).venuep,
+        groupTitles: groupTitles(rng),
+        endDate: venuepEndDate(endTime, rng),
+        tags: vpTags(rng, 'culture', [aname]),
+        placeholders: { noun: 'Placeholder', question: ask },
       },
       venuek: {
         seriesTicker: `KX${acode}`,
@@ -44,7 +57,8 @@ export const award: Template<{ award: (typeof N.AWARDS)[number]; nominees: strin
         subTitle: `${y} ceremony`,
         mutuallyExclusive: true,
         strikeType: 'custom',
-        marketTitle: (i) => `Will ${nominees[i]} win ${acat}?`,
+        marketTitle: (i) => `Will ${(spelled[i] as Spelled).venuek} win ${acat}?`,
+        dates: slackDates(endTime, rng),
       },
     }
   },
@@ -57,6 +71,7 @@ export const album: Template<{ artist: string }> = {
   horizonDays: [15, 240],
   decoyShiftDays: 60,
   pick: (rng) => ({ artist: rng.pick(N.ARTISTS) }),
+  key: ({ artist }, endTime) => `album:${artist}:${dateCode(endTime)}`,
   build: ({ artist }, endTime, rng) => ({
     templateId: 'album',
     key: `album:${artist}:${dateCode(endTime)}`,
@@ -75,11 +90,12 @@ export const album: Template<{ artist: string }> = {
       outcomes: ['Yes', 'No'],
       marketQuestion: () => `New ${artist} album released by ${longDate(endTime)}?`,
       groupItemTitle: undefined,
+      tags: vpTags(rng, 'culture', [artist]),
     },
     venuek: {
       seriesTicker: `KXALBUM${suffixOf(artist)}`,
       seriesTitle: `${artist} album`,
-      seriesCategory: 'Entertainment',
+      seriesCategory: venuekCategory(`KXALBUM${suffixOf(artist)}`, ['Entertainment', 'Entertainment', 'Social']),
       frequency: 'custom',
       eventTicker: `KXALBUM${suffixOf(artist)}-${dateCode(endTime)}`,
       title: `Will ${artist} drop a new album before ${shortDate(endTime + DAY_MS)}?`,
@@ -98,6 +114,7 @@ export const launch: Template<{ company: string; product: string }> = {
   horizonDays: [20, 365],
   decoyShiftDays: 120,
   pick: (rng) => ({ company: rng.pick(N.COMPANIES), product: rng.pick(N.PRODUCTS) }),
+  key: ({ company, product }, endTime) => `launch:${company}:${product}:${dateCode(endTime)}`,
   build: ({ company, product }, endTime, rng) => ({
     templateId: 'launch',
     key: `launch:${company}:${product}:${dateCode(endTime)}`,
@@ -116,11 +133,12 @@ export const launch: Template<{ company: string; product: string }> = {
       outcomes: ['Yes', 'No'],
       marketQuestion: () => `Will ${company} launch ${product} by ${longDate(endTime)}?`,
       groupItemTitle: undefined,
+      tags: vpTags(rng, 'tech', [company]),
     },
     venuek: {
       seriesTicker: `KXLAUNCH${suffixOf(company)}`,
       seriesTitle: `${company} launches`,
-      seriesCategory: 'Science and Technology',
+      seriesCategory: venuekCategory(`KXLAUNCH${suffixOf(company)}`, ['Science and Technology', 'Companies']),
       frequency: 'custom',
       eventTicker: `KXLAUNCH${suffixOf(company)}-${dateCode(endTime)}-${suffixOf(product)}`,
       title: `${company} releases ${product} before ${shortDate(endTime + DAY_MS)}?`,
@@ -139,8 +157,11 @@ export const topLab: Template<{ labs: string[] }> = {
   horizonDays: [10, 200],
   decoyShiftDays: 30,
   pick: (rng) => ({ labs: distinct(rng, rng.int(4, 6), () => rng.pick(N.COMPANIES)) }),
+  key: (_, endTime) => `top-lab:${monthCode(endTime)}`,
   build: ({ labs }, endTime, rng) => {
     const m = monthYear(endTime)
+    const spelled = labs.map((l) => company(rng, l))
+    const ask = (n: string) => `Will ${n} have the top AI model at the end of ${m}?`
     return {
       templateId: 'top-lab',
       key: `top-lab:${monthCode(endTime)}`,
@@ -150,15 +171,18 @@ export const topLab: Template<{ labs: string[] }> = {
       endTime,
       model: { kind: 'multi', bases: multiBases(rng, labs.length) },
       complementary: false,
-      contracts: candidateContracts(labs),
+      contracts: spelledContracts(rng, spelled),
       venuep: {
         title: `Which company has the best AI model end of ${m}?`,
         slug: slugify(`which company has best ai model end of ${m}`),
         description: `Resolves to the company whose model ranks first on the public leaderboard at the end of ${m}.`,
         negRisk: true,
         outcomes: undefined,
-        marketQuestion: (i) => `Will ${labs[i]} have the top AI model at the end of ${m}?`,
-        groupItemTitle: (i) => labs[i] as string,
+        marketQuestion: (i) => ask((spelled[i] as Spelled).venuep),
+        groupItemTitle: (i) => (spelled[i] as Spelled).venuep,
+        groupTitles: groupTitles(rng),
+        tags: vpTags(rng, 'tech', []),
+        placeholders: { noun: 'Company', question: ask },
       },
       venuek: {
         seriesTicker: 'KXTOPAI',
@@ -170,7 +194,7 @@ export const topLab: Template<{ labs: string[] }> = {
         subTitle: `End of ${m}`,
         mutuallyExclusive: true,
         strikeType: 'custom',
-        marketTitle: (i) => `Will ${labs[i]} be #1 at the end of ${m}?`,
+        marketTitle: (i) => `Will ${(spelled[i] as Spelled).venuek} be #1 at the end of ${m}?`,
       },
     }
   },

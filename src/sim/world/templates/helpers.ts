@@ -1,12 +1,9 @@
-import * as N from '../names.js'
 import type { Rng } from '../random.js'
-import type { ContractSpec } from './types.js'
+import { outcomeSides } from '../shapes/outcome-sets.js'
+import type { Spelled } from '../shapes/spellings.js'
+import type { GroupTitles, ContractSpec } from './types.js'
 
 export const DAY_MS = 86_400_000
-
-export function person(rng: Rng): string {
-  return `${rng.pick(N.FIRST_NAMES)} ${rng.pick(N.LAST_NAMES)}`
-}
 
 export function distinct<T>(rng: Rng, n: number, make: () => T, keyOf: (t: T) => string = String): T[] {
   const out = new Map<string, T>()
@@ -31,14 +28,29 @@ export function binaryContract(label = 'Yes'): ContractSpec {
   return { label, onVenuep: true, onVenuek: true, venuepLabel: label, venuekLabel: label, venuekSuffix: 'YES' }
 }
 
-export function candidateContracts(labels: string[], venuekLabel: (l: string) => string = (l) => l): ContractSpec[] {
+/**
+ * Candidates named as each venue spells them (shapes/spellings.ts), each listed on both venues or on one only
+ * (shapes/outcome-sets.ts).
+ */
+export function spelledContracts(rng: Rng, names: readonly Spelled[]): ContractSpec[] {
   const used = new Set<string>()
-  return labels.map((label) => {
-    let suffix = suffixOf(label)
+  const sides = outcomeSides(rng, names.length)
+  return names.map((n, i) => {
+    let suffix = suffixOf(n.venuek)
     while (used.has(suffix)) suffix += 'X'
     used.add(suffix)
-    return { label, onVenuep: true, onVenuek: true, venuepLabel: label, venuekLabel: venuekLabel(label), venuekSuffix: suffix }
+    return { label: n.label, ...(sides[i] as { onVenuep: boolean; onVenuek: boolean }), venuepLabel: n.venuep, venuekLabel: n.venuek, venuekSuffix: suffix }
   })
+}
+
+/**
+ * How a grouped venuep event titles its children: the label (55%), `""` (10%), or no field (35%), when the name is
+ * only in the question. The real captures drop `groupItemTitle` on 84 of 108 grouped events (some of it is the
+ * capture's loss), and the raw Gamma pages send `""` on most single-market events.
+ */
+export function groupTitles(rng: Rng): GroupTitles {
+  const r = rng.next()
+  return r < 0.55 ? 'title' : r < 0.65 ? 'empty' : 'absent'
 }
 
 export function fmtMoney(x: number): string {

@@ -1,20 +1,28 @@
-import { dateCode, longDate, shortDate, slugify, year } from '../dates.js'
+import { slugify, year } from '../dates.js'
 import * as N from '../names.js'
-import { logit } from '../path.js'
-import { binaryContract, candidateContracts, DAY_MS, distinct, multiBases, person } from './helpers.js'
+import { venuekCategory, vpTags } from '../shapes/labels.js'
+import { party, person, type Keyed, type Spelled } from '../shapes/spellings.js'
+import { electionDates, venuepEndDate } from '../shapes/venue-dates.js'
+import { DAY_MS, distinct, groupTitles, multiBases, spelledContracts } from './helpers.js'
 import type { Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- politics
+//
+// Elections are long-dated on venuek: their markets close a year after the vote (shapes/venue-dates.ts), the vote's
+// year is in `sub_title` ("In 2028"). Candidates are spelled apart and listed in part (shapes/spellings.ts,
+// outcome-sets.ts); venuep groups carry placeholder children and often no `groupItemTitle`.
 
-export const governor: Template<{ state: readonly [string, string]; candidates: string[] }> = {
+export const governor: Template<{ state: readonly [string, string]; names: Keyed[] }> = {
   id: 'governor',
   category: 'politics',
-  weight: 3,
+  weight: 2.5,
   horizonDays: [40, 720],
   decoyShiftDays: 4 * 365,
-  pick: (rng) => ({ state: rng.pick(N.STATES), candidates: distinct(rng, rng.int(3, 5), () => person(rng)) }),
-  build: ({ state: [st, code], candidates }, endTime, rng) => {
+  pick: (rng) => ({ state: rng.pick(N.STATES), names: distinct(rng, rng.int(3, 6), () => person(rng), (p) => p.key) }),
+  key: ({ state }, endTime) => `governor:${state[1]}:${year(endTime)}`,
+  build: ({ state: [st, code], names }, endTime, rng) => {
     const y = year(endTime)
+    const ask = (name: string) => `Will ${name} win the ${y} ${st} governor election?`
     return {
       templateId: 'governor',
       key: `governor:${code}:${y}`,
@@ -22,29 +30,80 @@ export const governor: Template<{ state: readonly [string, string]; candidates: 
       kind: 'multi',
       subject: `${y} ${st} governor race`,
       endTime,
-      model: { kind: 'multi', bases: multiBases(rng, candidates.length) },
+      model: { kind: 'multi', bases: multiBases(rng, names.length) },
       complementary: false,
-      contracts: candidateContracts(candidates),
+      contracts: spelledContracts(rng, names),
       venuep: {
         title: `${st} Governor Election Winner ${y}`,
         slug: slugify(`${st} governor election winner ${y}`),
         description: `This market will resolve to the candidate who wins the ${y} ${st} gubernatorial election.`,
         negRisk: true,
         outcomes: undefined,
-        marketQuestion: (i) => `Will ${candidates[i]} win the ${y} ${st} governor election?`,
-        groupItemTitle: (i) => candidates[i] as string,
+        marketQuestion: (i) => ask((names[i] as Spelled).venuep),
+        groupItemTitle: (i) => (names[i] as Spelled).venuep,
+        groupTitles: groupTitles(rng),
+        endDate: venuepEndDate(endTime, rng),
+        tags: vpTags(rng, 'politics', [st, `${st} Governor`]),
+        placeholders: { noun: 'Person', question: ask },
       },
       venuek: {
         seriesTicker: `KXGOV${code}`,
         seriesTitle: `${st} governor`,
-        seriesCategory: 'Elections',
+        seriesCategory: venuekCategory(`KXGOV${code}`, ['Elections', 'Politics']),
         frequency: 'custom',
         eventTicker: `KXGOV${code}-${String(y % 100)}`,
         title: `Who will win the ${st} gubernatorial race in ${y}?`,
-        subTitle: `${st} ${y}`,
+        subTitle: `In ${y}`,
         mutuallyExclusive: true,
         strikeType: 'custom',
-        marketTitle: (i) => `Will ${candidates[i]} be elected governor of ${st} in ${y}?`,
+        marketTitle: (i) => `Will ${(names[i] as Spelled).venuek} be elected governor of ${st} in ${y}?`,
+        dates: electionDates(endTime, rng),
+      },
+    }
+  },
+  // The primary is months before the general election and names the same people: winning one is not the other.
+  decoy: ({ state: [st, code], names }, endTime, rng) => {
+    const y = year(endTime)
+    const end = endTime - rng.int(90, 150) * DAY_MS
+    const ask = (name: string) => `Will ${name} win the ${y} ${st} Republican primary for governor?`
+    return {
+      reason: 'primary vs general election',
+      spec: {
+        templateId: 'governor',
+        key: `governor-primary:${code}:${y}`,
+        category: 'politics',
+        kind: 'multi',
+        subject: `${y} ${st} Republican governor primary`,
+        endTime: end,
+        model: { kind: 'multi', bases: multiBases(rng, names.length) },
+        complementary: false,
+        contracts: spelledContracts(rng, names),
+        venuep: {
+          title: `${st} Republican Governor Primary Winner ${y}`,
+          slug: slugify(`${st} republican governor primary winner ${y}`),
+          description: `Resolves to the winner of the ${y} ${st} Republican gubernatorial primary.`,
+          negRisk: true,
+          outcomes: undefined,
+          marketQuestion: (i) => ask((names[i] as Spelled).venuep),
+          groupItemTitle: (i) => (names[i] as Spelled).venuep,
+          groupTitles: groupTitles(rng),
+          endDate: venuepEndDate(end, rng),
+          tags: vpTags(rng, 'politics', [st, 'Primaries']),
+          placeholders: { noun: 'Person', question: ask },
+        },
+        venuek: {
+          seriesTicker: `KXGOVPRIMR${code}`,
+          seriesTitle: `${st} Republican governor primary`,
+          seriesCategory: venuekCategory(`KXGOVPRIMR${code}`, ['Elections', 'Politics']),
+          frequency: 'custom',
+          eventTicker: `KXGOVPRIMR${code}-${String(y % 100)}`,
+          title: `Who will win the ${y} ${st} Republican primary for governor?`,
+          subTitle: `In ${y}`,
+          mutuallyExclusive: true,
+          strikeType: 'custom',
+          marketTitle: (i) => `Will ${(names[i] as Spelled).venuek} win the Republican primary for ${st} governor?`,
+          dates: electionDates(end, rng),
+        },
       },
     }
   },
@@ -53,12 +112,16 @@ export const governor: Template<{ state: readonly [string, string]; candidates: 
 export const parliament: Template<{ country: readonly [string, string]; parties: string[] }> = {
   id: 'parliament',
   category: 'politics',
-  weight: 2,
+  weight: 1.5,
   horizonDays: [30, 500],
   decoyShiftDays: 5 * 365,
-  pick: (rng) => ({ country: rng.pick(N.COUNTRIES), parties: distinct(rng, rng.int(3, 5), () => rng.pick(N.PARTIES)) }),
+  pick: (rng) => ({ country: rng.pick(N.COUNTRIES), parties: distinct(rng, rng.int(3, 6), () => rng.pick(N.PARTIES)) }),
+  key: ({ country }, endTime) => `parliament:${country[1]}:${year(endTime)}`,
   build: ({ country: [name, code], parties }, endTime, rng) => {
     const y = year(endTime)
+    const spelled = parties.map((p) => party(rng, p))
+    // "the Greens", "another party" and the placeholders ("Party K") take no article.
+    const ask = (p: string) => `Will ${/^(the |another |Party [A-Z]$)/.test(p) ? p : `the ${p}`} win the most seats in the ${y} ${name} election?`
     return {
       templateId: 'parliament',
       key: `parliament:${code}:${y}`,
@@ -68,73 +131,33 @@ export const parliament: Template<{ country: readonly [string, string]; parties:
       endTime,
       model: { kind: 'multi', bases: multiBases(rng, parties.length) },
       complementary: false,
-      contracts: candidateContracts(parties, (p) => `The ${p}`),
+      contracts: spelledContracts(rng, spelled),
       venuep: {
         title: `${name} Parliamentary Election ${y}: Most Seats`,
         slug: slugify(`${name} parliamentary election ${y} most seats`),
         description: `Resolves to the party that wins the most seats in the ${y} ${name} parliamentary election.`,
         negRisk: true,
         outcomes: undefined,
-        marketQuestion: (i) => `Will the ${parties[i]} win the most seats in the ${y} ${name} election?`,
-        groupItemTitle: (i) => parties[i] as string,
+        marketQuestion: (i) => ask((spelled[i] as Spelled).venuep),
+        groupItemTitle: (i) => (spelled[i] as Spelled).venuep,
+        groupTitles: groupTitles(rng),
+        endDate: venuepEndDate(endTime, rng),
+        tags: vpTags(rng, 'politics', [name]),
+        placeholders: { noun: 'Party', question: ask },
       },
       venuek: {
         seriesTicker: `KXPARL${code}`,
         seriesTitle: `${name} parliament`,
-        seriesCategory: 'Elections',
+        seriesCategory: venuekCategory(`KXPARL${code}`, ['Elections', 'World', 'Politics']),
         frequency: 'custom',
         eventTicker: `KXPARL${code}-${String(y % 100)}`,
         title: `Which party will win the most seats in ${name} in ${y}?`,
-        subTitle: `${name} general election ${y}`,
+        subTitle: rng.chance(0.5) ? `In ${y}` : `In the next ${name} general election`,
         mutuallyExclusive: true,
         strikeType: 'custom',
-        marketTitle: (i) => `Will the ${parties[i]} win the most seats?`,
+        marketTitle: (i) => `Will ${(spelled[i] as Spelled).venuek} win the most seats?`,
+        dates: electionDates(endTime, rng),
       },
     }
   },
-}
-
-export const leaveOffice: Template<{ who: string; office: string; code: string }> = {
-  id: 'leave-office',
-  category: 'politics',
-  weight: 2,
-  horizonDays: [10, 300],
-  decoyShiftDays: 90,
-  pick: (rng) => {
-    const [country, code] = rng.pick(N.COUNTRIES)
-    const office = rng.pick([`Prime Minister of ${country}`, `President of ${country}`, `Finance Minister of ${country}`])
-    return { who: person(rng), office, code: `${code}${office.split(' ')[0]!.slice(0, 2).toUpperCase()}` }
-  },
-  build: ({ who, office, code }, endTime, rng) => ({
-    templateId: 'leave-office',
-    key: `leave-office:${who}:${office}:${dateCode(endTime)}`,
-    category: 'politics',
-    kind: 'binary',
-    subject: `${who} out as ${office}`,
-    endTime,
-    model: { kind: 'binary', base: logit(0.08 + rng.next() * 0.5) },
-    complementary: false,
-    contracts: [binaryContract()],
-    venuep: {
-      title: `${who} out as ${office} by ${longDate(endTime)}?`,
-      slug: slugify(`${who} out as ${office} by ${longDate(endTime)}`),
-      description: `Resolves Yes if ${who} ceases to be ${office} before the end of ${longDate(endTime)} ET.`,
-      negRisk: false,
-      outcomes: ['Yes', 'No'],
-      marketQuestion: () => `${who} out as ${office} by ${longDate(endTime)}?`,
-      groupItemTitle: undefined,
-    },
-    venuek: {
-      seriesTicker: `KXOUT${code}`,
-      seriesTitle: `${office} departure`,
-      seriesCategory: 'Politics',
-      frequency: 'custom',
-      eventTicker: `KXOUT${code}-${dateCode(endTime)}`,
-      title: `Will ${who} leave office as ${office} before ${shortDate(endTime + DAY_MS)}?`,
-      subTitle: `Before ${shortDate(endTime + DAY_MS)}`,
-      mutuallyExclusive: false,
-      strikeType: 'structured',
-      marketTitle: () => `Will ${who} leave office before ${shortDate(endTime + DAY_MS)}?`,
-    },
-  }),
 }

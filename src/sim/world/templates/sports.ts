@@ -1,9 +1,68 @@
 import { dateCode, longDate, shortDate, slugify, year } from '../dates.js'
 import * as N from '../names.js'
-import { candidateContracts, distinct, multiBases, suffixOf } from './helpers.js'
-import type { Template } from './types.js'
+import type { Rng } from '../random.js'
+import { vpTags } from '../shapes/labels.js'
+import { team, type Spelled } from '../shapes/spellings.js'
+import { slackDates, venuepEndDate } from '../shapes/venue-dates.js'
+import { distinct, groupTitles, multiBases, spelledContracts, suffixOf } from './helpers.js'
+import type { QuestionSpec, Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- sports
+//
+// Team names differ by venue (venuek's "Los Angeles L" for a city two teams share, shapes/spellings.ts). Look-alikes:
+// the same team's other game the same day (MATCHING.md F10: "jets" matched Buffalo–Jets to Patriots–Jets).
+
+/** The league's sport as venuep tags it (a topic categories.ts knows). */
+const SPORT_TAG: Record<string, string> = { PBL: 'Basketball', CFL: 'Football', NHC: 'Hockey', GBA: 'Baseball' }
+
+function teamName(rng: Rng): string {
+  return `${rng.pick(N.TEAM_CITIES)} ${rng.pick(N.TEAM_MASCOTS)}`
+}
+
+const gameKey = (lcode: string, a: string, b: string, endTime: number) => `h2h:${lcode}:${a}:${b}:${dateCode(endTime)}`
+
+function gameSpec([lname, lcode]: readonly [string, string], a: string, b: string, endTime: number, rng: Rng): QuestionSpec {
+  const ca = suffixOf(a)
+  let cb = suffixOf(b)
+  if (cb === ca) cb += 'X'
+  const [sa, sb] = [team(rng, a, [a, b]), team(rng, b, [a, b])]
+  return {
+    templateId: 'head-to-head',
+    key: gameKey(lcode, a, b, endTime),
+    category: 'sports',
+    kind: 'binary',
+    subject: `${a} vs ${b} ${shortDate(endTime)}`,
+    endTime,
+    model: { kind: 'binary', base: rng.normal() * 0.8 },
+    complementary: true,
+    contracts: [
+      { label: a, onVenuep: true, onVenuek: true, venuepLabel: a, venuekLabel: sa.venuek, venuekSuffix: ca },
+      { label: b, onVenuep: true, onVenuek: true, venuepLabel: b, venuekLabel: sb.venuek, venuekSuffix: cb },
+    ],
+    venuep: {
+      title: `${a} vs. ${b}`,
+      slug: slugify(`${lcode} ${a} ${b} ${new Date(endTime).toISOString().slice(0, 10)}`),
+      description: `${lname} game on ${longDate(endTime)}. Resolves to the winner of the game.`,
+      negRisk: false,
+      outcomes: [a, b],
+      marketQuestion: () => `${a} vs. ${b}`,
+      groupItemTitle: undefined,
+      tags: vpTags(rng, 'sports', [lname, lcode, SPORT_TAG[lcode] as string]),
+    },
+    venuek: {
+      seriesTicker: `KX${lcode}GAME`,
+      seriesTitle: `${lname} game`,
+      seriesCategory: 'Sports',
+      frequency: 'custom',
+      eventTicker: `KX${lcode}GAME-${dateCode(endTime)}${ca.slice(0, 3)}${cb.slice(0, 3)}`,
+      title: `${b} vs ${a} winner? (${shortDate(endTime)})`,
+      subTitle: `${sa.venuek} at ${sb.venuek}`,
+      mutuallyExclusive: true,
+      strikeType: 'custom',
+      marketTitle: (i) => `Will the ${[a, b][i]} win the ${a} at ${b} game?`,
+    },
+  }
+}
 
 export const headToHead: Template<{ league: readonly [string, string]; a: string; b: string }> = {
   id: 'head-to-head',
@@ -12,48 +71,16 @@ export const headToHead: Template<{ league: readonly [string, string]; a: string
   horizonDays: [1, 21],
   decoyShiftDays: 7,
   pick: (rng) => {
-    const [a, b] = distinct(rng, 2, () => `${rng.pick(N.TEAM_CITIES)} ${rng.pick(N.TEAM_MASCOTS)}`)
+    const [a, b] = distinct(rng, 2, () => teamName(rng))
     return { league: rng.pick(N.LEAGUES), a: a as string, b: (b ?? 'Oakmont Owls') as string }
   },
-  build: ({ league: [lname, lcode], a, b }, endTime, rng) => {
-    const ca = suffixOf(a)
-    let cb = suffixOf(b)
-    if (cb === ca) cb += 'X'
-    return {
-      templateId: 'head-to-head',
-      key: `h2h:${lcode}:${a}:${b}:${dateCode(endTime)}`,
-      category: 'sports',
-      kind: 'binary',
-      subject: `${a} vs ${b} ${shortDate(endTime)}`,
-      endTime,
-      model: { kind: 'binary', base: rng.normal() * 0.8 },
-      complementary: true,
-      contracts: [
-        { label: a, onVenuep: true, onVenuek: true, venuepLabel: a, venuekLabel: a, venuekSuffix: ca },
-        { label: b, onVenuep: true, onVenuek: true, venuepLabel: b, venuekLabel: b, venuekSuffix: cb },
-      ],
-      venuep: {
-        title: `${a} vs. ${b}`,
-        slug: slugify(`${lcode} ${a} ${b} ${new Date(endTime).toISOString().slice(0, 10)}`),
-        description: `${lname} game on ${longDate(endTime)}. Resolves to the winner of the game.`,
-        negRisk: false,
-        outcomes: [a, b],
-        marketQuestion: () => `${a} vs. ${b}`,
-        groupItemTitle: undefined,
-      },
-      venuek: {
-        seriesTicker: `KX${lcode}GAME`,
-        seriesTitle: `${lname} game`,
-        seriesCategory: 'Sports',
-        frequency: 'custom',
-        eventTicker: `KX${lcode}GAME-${dateCode(endTime)}${ca.slice(0, 3)}${cb.slice(0, 3)}`,
-        title: `${b} vs ${a} winner? (${shortDate(endTime)})`,
-        subTitle: `${a} at ${b}`,
-        mutuallyExclusive: true,
-        strikeType: 'custom',
-        marketTitle: (i) => `Will the ${[a, b][i]} win the ${a} at ${b} game?`,
-      },
-    }
+  key: ({ league, a, b }, endTime) => gameKey(league[1], a, b, endTime),
+  build: ({ league, a, b }, endTime, rng) => gameSpec(league, a, b, endTime, rng),
+  // The same team's game against another opponent the same day (a double-header, another fixture).
+  decoy: ({ league, a, b }, endTime, rng) => {
+    const c = teamName(rng)
+    if (c === a || c === b) return undefined
+    return { reason: 'another opponent', spec: gameSpec(league, a, c, endTime, rng) }
   },
 }
 
@@ -63,12 +90,12 @@ export const champion: Template<{ league: readonly [string, string]; teams: stri
   weight: 2,
   horizonDays: [60, 300],
   decoyShiftDays: 365,
-  pick: (rng) => ({
-    league: rng.pick(N.LEAGUES),
-    teams: distinct(rng, rng.int(4, 8), () => `${rng.pick(N.TEAM_CITIES)} ${rng.pick(N.TEAM_MASCOTS)}`),
-  }),
+  pick: (rng) => ({ league: rng.pick(N.LEAGUES), teams: distinct(rng, rng.int(4, 10), () => teamName(rng)) }),
+  key: ({ league }, endTime) => `champion:${league[1]}:${year(endTime)}`,
   build: ({ league: [lname, lcode], teams }, endTime, rng) => {
     const y = year(endTime)
+    const spelled = teams.map((t) => team(rng, t, teams))
+    const ask = (name: string) => `Will the ${name} win the ${y} ${lname} championship?`
     return {
       templateId: 'champion',
       key: `champion:${lcode}:${y}`,
@@ -78,15 +105,19 @@ export const champion: Template<{ league: readonly [string, string]; teams: stri
       endTime,
       model: { kind: 'multi', bases: multiBases(rng, teams.length) },
       complementary: false,
-      contracts: candidateContracts(teams),
+      contracts: spelledContracts(rng, spelled),
       venuep: {
         title: `${lname} Champion ${y}`,
         slug: slugify(`${lname} champion ${y}`),
         description: `Resolves to the team that wins the ${y} ${lname} championship.`,
         negRisk: true,
         outcomes: undefined,
-        marketQuestion: (i) => `Will the ${teams[i]} win the ${y} ${lname} championship?`,
-        groupItemTitle: (i) => teams[i] as string,
+        marketQuestion: (i) => ask((spelled[i] as Spelled).venuep),
+        groupItemTitle: (i) => (spelled[i] as Spelled).venuep,
+        groupTitles: groupTitles(rng),
+        endDate: venuepEndDate(endTime, rng),
+        tags: vpTags(rng, 'sports', [lname, SPORT_TAG[lcode] as string]),
+        placeholders: { noun: rng.chance(0.5) ? 'Team' : 'Club', question: ask },
       },
       venuek: {
         seriesTicker: `KX${lcode}CHAMP`,
@@ -98,7 +129,8 @@ export const champion: Template<{ league: readonly [string, string]; teams: stri
         subTitle: `${y} season`,
         mutuallyExclusive: true,
         strikeType: 'custom',
-        marketTitle: (i) => `Will the ${teams[i]} win the ${y} ${lname} title?`,
+        marketTitle: (i) => `Will the ${(spelled[i] as Spelled).venuek} win the ${y} ${lname} title?`,
+        dates: slackDates(endTime, rng),
       },
     }
   },

@@ -1,0 +1,55 @@
+import type { PlannedQuestion, World } from './generate.js'
+import type { HardNegative, Question } from './types.js'
+
+/**
+ * Outcome pairs a matcher must not make though they look alike (MATCHING.md F3, F6, F7 and the real labels'
+ * "different" pairs): one outcome on each venue, in either of two kinds of place:
+ *
+ * - within one question, a contract built to imitate another on the other venue (`lookalikeOf`): "$100+" against
+ *   "more than $100", "by June 30, 2026" against "Before Jun 30, 2026", "by December 31, 2026" against "before
+ *   his term ends";
+ * - across a question and its decoy, the outcomes with the same label: the same candidate as nominee and as
+ *   winner, the same strike for another country or date, the same team in another game; for a deadline ladder,
+ *   every pair (the same subject by other deadlines).
+ */
+export function hardNegatives(world: World, planned: readonly PlannedQuestion[]): HardNegative[] {
+  const out: HardNegative[] = []
+  const add = (p: Question, pKey: string, k: Question, kKey: string, reason: string) => {
+    const vp = world.vpListing.get(pKey)
+    const vk = world.vkListing.get(kKey)
+    if (vp === undefined || vk === undefined) return
+    out.push({
+      venuepQuestionId: p.id,
+      venuepEventSlug: vp.market.event.slug,
+      venuepTokenId: vp.market.tokenIds[vp.index],
+      venuekQuestionId: k.id,
+      venuekEventTicker: vk.event.eventTicker,
+      venuekMarketTicker: vk.ticker,
+      reason,
+    })
+  }
+  for (const p of planned) {
+    const q = world.questionsById.get(p.id) as Question
+    p.spec.contracts.forEach((c, i) => {
+      if (c.lookalikeOf === undefined) return
+      const reason = c.lookalikeReason ?? 'look-alike'
+      const a = `${q.id}:${i}`
+      const b = `${q.id}:${c.lookalikeOf}`
+      add(q, a, q, b, reason)
+      add(q, b, q, a, reason)
+    })
+    if (p.decoyOf === undefined) continue
+    const original = world.questionsById.get(p.decoyOf) as Question
+    const reason = p.decoyReason ?? 'another date'
+    // Deadline ladders of one subject share no label across dates, yet every pair is the same thing by another date.
+    const anyPair = original.kind === 'deadline' && q.kind === 'deadline'
+    for (const a of original.contracts) {
+      for (const b of q.contracts) {
+        if (!anyPair && a.label !== b.label) continue
+        add(original, a.key, q, b.key, reason)
+        add(q, b.key, original, a.key, reason)
+      }
+    }
+  }
+  return out
+}

@@ -1,0 +1,83 @@
+import type { World } from './generate.js'
+import { uniqueKey } from './listing-venuep.js'
+import { uuid, type Rng } from './random.js'
+import { observationDates } from './shapes/venue-dates.js'
+import type { QuestionSpec } from './templates/index.js'
+import type { Contract, Question, VkEvent, VkMarket } from './types.js'
+
+/**
+ * How a generated question is listed on venuek: its series (created once per ticker), one event, one binary market
+ * per contract the venue lists, added to the world's indexes.
+ *
+ * Dates are the venue's (shapes/venue-dates.ts): while the question is open, `close_time` is the latest date
+ * trading can stop, often long after the question's own date, which lives in `sub_title` / `yes_sub_title`; a
+ * deadline ladder's markets close at their own deadlines. A question that ended closed then (venuek closes a
+ * market early once its answer is known), so its markets show that close.
+ */
+const DAY = 86_400_000
+const EXPECTED_AFTER_CLOSE_MS = 10 * 60_000
+
+export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: Rng): void {
+  const s = spec.venuek
+  let series = world.vkSeries.get(s.seriesTicker)
+  if (series === undefined) {
+    series = { fromCapture: false, ticker: s.seriesTicker, title: s.seriesTitle, category: s.seriesCategory, frequency: s.frequency, feeType: 'quadratic', feeMultiplier: 1 }
+    world.vkSeries.set(series.ticker, series)
+  }
+  const active = q.lifecycle === 'active'
+  const planned = s.dates ?? observationDates(q.endTime)
+  const ended = observationDates(q.endTime)
+  const eventTicker = uniqueKey(world.vkEventsByTicker, s.eventTicker)
+  const event: VkEvent = {
+    eventTicker,
+    series,
+    title: s.title,
+    subTitle: s.subTitle,
+    mutuallyExclusive: s.mutuallyExclusive,
+    strikeDate: planned.strikeDate,
+    question: q,
+    markets: [],
+    lastUpdated: Math.min(world.anchorMs, q.createdAt + DAY),
+    capture: undefined,
+  }
+  const deci = rng.chance(0.1)
+  spec.contracts.forEach((c, i) => {
+    if (!c.onVenuek) return
+    const contract = q.contracts[i] as Contract
+    const ticker = spec.venuep.outcomes !== undefined && spec.contracts.length === 1 ? eventTicker : `${eventTicker}-${c.venuekSuffix}`
+    const closeTime = active ? (c.venuekCloseTime ?? planned.closeTime) : ended.closeTime
+    const market: VkMarket = {
+      ticker: uniqueKey(world.vkMarketsByTicker, ticker),
+      marketId: uuid(rng),
+      event,
+      title: s.marketTitle(i),
+      subtitle: c.venuekLabel,
+      yesSubTitle: c.venuekLabel,
+      noSubTitle: c.venuekLabel,
+      strikeType: c.strikeType ?? s.strikeType,
+      floorStrike: c.floor,
+      capStrike: c.cap,
+      contract,
+      canonical: q,
+      createdTime: q.createdAt,
+      openTime: q.createdAt + 10 * 60_000,
+      closeTime,
+      // A market closing at its own deadline states no expected date (the real long-dated ladders have none).
+      expectedExpiration: !active ? closeTime + EXPECTED_AFTER_CLOSE_MS : c.venuekCloseTime === undefined ? planned.expectedExpiration : undefined,
+      priceLevelStructure: deci ? 'deci_cent' : 'linear_cent',
+      tickSize: deci ? 0.001 : 0.01,
+      rulesPrimary: `If ${c.venuekLabel.toLowerCase()} for "${s.title}", then the market resolves to Yes. (Simulated market.)`,
+      baseVolume: Math.round(rng.logNormal(25_000, 1.5)),
+      baseVolume24h: active ? Math.round(rng.logNormal(1_200, 1.4)) : 0,
+      baseOpenInterest: Math.round(rng.logNormal(8_000, 1.3)),
+      capture: undefined,
+    }
+    world.vkMarketsByTicker.set(market.ticker, market)
+    world.vkListing.set(contract.key, market)
+    event.markets.push(market)
+  })
+  q.venuek = event
+  world.vkEvents.push(event)
+  world.vkEventsByTicker.set(event.eventTicker, event)
+  for (const m of event.markets) world.vkMarkets.push(m)
+}

@@ -1,0 +1,151 @@
+import type { World } from './generate.js'
+import type { Rng } from './random.js'
+import { vpTags } from './shapes/labels.js'
+import type { QuestionSpec } from './templates/index.js'
+import type { Contract, Question, VpEvent, VpMarket } from './types.js'
+
+/**
+ * How a generated question is listed on venuep: Gamma events and markets (slugs, condition and token ids, tags),
+ * added to the world's indexes. Three layouts, as real Gamma lists them:
+ *
+ * - one single market (Yes/No, or a head-to-head's two sides);
+ * - one grouped event, a binary child per contract, whose `groupItemTitle` is the label, `""`, or absent (the
+ *   name is then only in the question: most real grouped children in the captures);
+ * - one single-market event per contract ("Will X happen by June 30, 2026?" beside "… by December 31, 2026?").
+ *
+ * Dates are the venue's: `endDate` is the expected resolution (shapes/venue-dates.ts), each child of a deadline
+ * group ends at its own deadline. Placeholder children list inactive.
+ */
+export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: Rng, eventId: number, nextMarketId: () => string): number {
+  const v = spec.venuep
+  const tags = v.tags ?? vpTags(rng, spec.category)
+  const active = q.lifecycle === 'active'
+  // Once a question ended, the venue's dates are its end (an early close shows when it closed).
+  const endOf = (planned: number | undefined) => (active ? (planned ?? q.endTime) : q.endTime)
+  const tick = rng.chance(0.15) ? 0.001 : 0.01
+  const fee = spec.category === 'crypto' && spec.kind === 'ladder' ? 1000 : 0
+  const events: VpEvent[] = []
+  const newEvent = (slug: string, title: string, negRisk: boolean, endDate: number): VpEvent => {
+    const e: VpEvent = {
+      id: String(eventId++),
+      slug: uniqueKey(world.vpEventsBySlug, slug),
+      title,
+      description: v.description,
+      tags,
+      negRisk,
+      negRiskMarketId: negRisk ? `0x${rng.hex(64)}` : undefined,
+      createdAt: q.createdAt,
+      startDate: q.createdAt + 5 * 60_000,
+      endDate,
+      question: q,
+      markets: [],
+      image: '',
+      capture: undefined,
+    }
+    // Registered at once: a split listing's next event must see this slug taken.
+    world.vpEventsBySlug.set(e.slug, e)
+    events.push(e)
+    return e
+  }
+  const marketOf = (event: VpEvent, contract: Contract, question: string, outcomes: readonly [string, string], group: string | undefined, threshold: string | undefined, marketSlug: string, extra: { endDate?: number; active?: boolean }): VpMarket => {
+    // A placeholder has never traded: no volume, no resting liquidity.
+    const trades = extra.active !== false
+    const volume = Math.round(rng.logNormal(60_000, 1.6) * 100) / 100
+    const liquidity = Math.round(rng.logNormal(8_000, 1.1) * 100) / 100
+    const m: VpMarket = {
+      id: nextMarketId(),
+      slug: uniqueKey(world.vpMarketsBySlug, marketSlug),
+      question,
+      description: v.description,
+      conditionId: `0x${rng.hex(64)}`,
+      questionHash: `0x${rng.hex(64)}`,
+      outcomes,
+      tokenIds: [rng.digits(rng.chance(0.5) ? 77 : 78), rng.digits(rng.chance(0.5) ? 77 : 78)],
+      groupItemTitle: group,
+      groupItemThreshold: threshold,
+      ...extra,
+      contract,
+      canonical: q,
+      tickSize: tick,
+      minOrderSize: 5,
+      takerBaseFeeBps: fee,
+      event,
+      baseVolume: trades ? volume : 0,
+      baseVolume24h: active && trades ? Math.round(volume * rng.next() * 0.08 * 100) / 100 : 0,
+      liquidity: trades ? liquidity : 0,
+      capture: undefined,
+    }
+    world.vpMarketsBySlug.set(m.slug, m)
+    event.markets.push(m)
+    return m
+  }
+  // Real single-market events carry `groupItemTitle: ""` more often than not (86 of 102 in the captures).
+  const singleTitle = () => (rng.chance(0.8) ? '' : undefined)
+  const listed = (c: Contract, m: VpMarket, index: 0 | 1) => world.vpListing.set(c.key, { market: m, index })
+
+  if (v.outcomes !== undefined) {
+    // A single binary market: Yes/No, or the two sides of a head-to-head (token 1 prices contract 1).
+    const e = newEvent(v.slug, v.title, v.negRisk, endOf(v.endDate))
+    const m = marketOf(e, q.contracts[0] as Contract, v.marketQuestion(0), v.outcomes, v.outcomes[0] === 'Yes' ? singleTitle() : undefined, undefined, e.slug, {})
+    listed(q.contracts[0] as Contract, m, 0)
+    if (spec.complementary && q.contracts[1] !== undefined) listed(q.contracts[1], m, 1)
+  } else if ((v.layout ?? 'grouped') === 'split') {
+    spec.contracts.forEach((c, i) => {
+      if (!c.onVenuep) return
+      const question = v.marketQuestion(i)
+      const e = newEvent(slugFromQuestion(question), question, false, endOf(c.venuepEndDate ?? v.endDate))
+      listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], singleTitle(), undefined, e.slug, {}), 0)
+    })
+  } else {
+    const e = newEvent(v.slug, v.title, v.negRisk, endOf(v.endDate))
+    const mode = v.groupTitles ?? 'title'
+    spec.contracts.forEach((c, i) => {
+      if (!c.onVenuep) return
+      const label = v.groupItemTitle?.(i) ?? c.venuepLabel
+      const group = mode === 'title' ? label : mode === 'empty' ? '' : undefined
+      const question = v.marketQuestion(i)
+      const extra = { ...(active && c.venuepEndDate !== undefined ? { endDate: c.venuepEndDate } : {}), ...(c.placeholder === true ? { active: false } : {}) }
+      listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], group, String(i), slugFromQuestion(question), extra), 0)
+    })
+  }
+  q.venuep = events[0]
+  for (const e of events) {
+    world.vpEvents.push(e)
+    world.vpEventsById.set(e.id, e)
+    for (const m of e.markets) {
+      world.vpMarkets.push(m)
+      world.vpMarketsById.set(m.id, m)
+      world.vpMarketsByCondition.set(m.conditionId, m)
+      world.vpTokens.set(m.tokenIds[0], { market: m, index: 0 })
+      world.vpTokens.set(m.tokenIds[1], { market: m, index: 1 })
+    }
+  }
+  return eventId
+}
+
+/** Per index, the next suffix to try for each base: repeated bases ("… by June 30, 2026") stay O(1). */
+const nextSuffix = new WeakMap<Map<string, unknown>, Map<string, number>>()
+
+/** `base`, or `base-2`, `base-3`, … : the first not in `taken` (the caller adds it). */
+export function uniqueKey(taken: Map<string, unknown>, base: string): string {
+  if (!taken.has(base)) return base
+  let next = nextSuffix.get(taken)
+  if (next === undefined) nextSuffix.set(taken, (next = new Map()))
+  for (let i = next.get(base) ?? 2; ; i++) {
+    const key = `${base}-${i}`
+    if (!taken.has(key)) {
+      next.set(base, i + 1)
+      return key
+    }
+  }
+}
+
+function slugFromQuestion(question: string): string {
+  // Diacritics fold to their letters ("Erdő" → "erdo"); most questions are ASCII and skip the normalization.
+  const folded = /[^\x00-\x7f]/.test(question) ? question.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : question
+  return folded
+    .toLowerCase()
+    .replace(/[$%°"?]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+}
