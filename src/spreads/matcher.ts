@@ -14,8 +14,9 @@ import { contentWords, IMPLICIT_WORDS } from './matching/text.js'
  *
  * 1. **Contracts** (matching/contract.ts): every tradable outcome read into words, a period and a threshold, cached
  *    by text across runs.
- * 2. **Candidates**: the judge requires the same words, so a venuep contract's candidates are the venuek contracts
- *    holding its rarest word (an index by word); nothing that could pass is left out, and busy catalogs stay cheap.
+ * 2. **Candidates**: the judge requires each word of a venuep contract to be stated by the venuek side, so its
+ *    candidates are the venuek contracts stating its rarest word (an index by word); nothing that could pass is left
+ *    out, and busy catalogs stay cheap.
  * 3. **Judge** each candidate; **assign** one to one, best grade first; a contract with two equally good partners
  *    is ambiguous and pairs with neither.
  * 4. **Events**: pairs are grouped by their two events. A group of several outcome pairs is `event_key`; a single
@@ -112,7 +113,7 @@ export function* matchEventsSteps(venuep: CatalogSnapshot | undefined, venuek: C
   const index = new Map<string, ContractSpec[]>()
   for (let i = 0; i < kSpecs.length; i++) {
     const k = kSpecs[i] as ContractSpec
-    for (const w of k.words) push(index, w, k)
+    for (const w of k.allWords) push(index, w, k)
     if (i % CHECKPOINT_EVERY === 0) yield
   }
   const pSpecs: ContractSpec[] = yield* contracts(venuep.events, usedP, cache)
@@ -153,8 +154,8 @@ function* contracts(events: readonly CatalogEvent[], used: ReadonlySet<string>, 
 }
 
 /**
- * The venuek contracts that can pass the judge's word test with `p`: they hold every word of `p` that is not
- * implicit, so in particular its rarest. Exact: no pair the judge would accept is missed.
+ * The venuek contracts that can pass the judge's word test with `p`: they state (in the contract or around it) every
+ * word of `p` that is not implicit, so in particular its rarest. Exact: no pair the judge would accept is missed.
  */
 function candidates(p: ContractSpec, index: ReadonlyMap<string, readonly ContractSpec[]>): readonly ContractSpec[] {
   let best: readonly ContractSpec[] | undefined

@@ -56,7 +56,14 @@ describe('cross-venue matcher on the default simulated world', () => {
     assert.ok(checked > 50, `decoys present in the catalogs (${checked})`)
   })
 
-  test('strategies and qualities are the spec values; each event pairs at most once', () => {
+  test('no hard negative (same subject, another deadline, strike, role or team) is paired', () => {
+    const published = new Set(matches.flatMap((m) => m.outcomes.map((o) => `${o.venuep.outcomeId}|${o.venuek.outcomeId}`)))
+    const negatives = (world.sim.world.truth.hardNegatives ?? []).filter((n) => world.venuep.outcomesById.has(n.venuepTokenId) && world.venuek.outcomesById.has(n.venuekMarketTicker))
+    assert.ok(negatives.length > 50, `hard negatives in the catalogs (${negatives.length})`)
+    assert.deepEqual(negatives.filter((n) => published.has(`${n.venuepTokenId}|${n.venuekMarketTicker}`)).map((n) => `${n.venuepEventSlug} ~ ${n.venuekMarketTicker}: ${n.reason}`), [])
+  })
+
+  test('strategies and qualities are the spec values; each outcome pairs at most once, each event pair is one match', () => {
     const strategies = new Set(['auto_canonical', 'manual_override', 'normalized_title_fallback', 'event_key'])
     const qualities = new Set(['manual', 'auto_high', 'auto_medium'])
     for (const m of matches) {
@@ -64,8 +71,10 @@ describe('cross-venue matcher on the default simulated world', () => {
       assert.ok(m.outcomes.length > 0)
       for (const o of m.outcomes) assert.match(o.outcomeKey, /^text:/)
     }
-    assert.equal(new Set(matches.map((m) => m.venuepEventId)).size, matches.length)
-    assert.equal(new Set(matches.map((m) => m.venuekEventId)).size, matches.length)
+    const outcomes = matches.flatMap((m) => m.outcomes)
+    assert.equal(new Set(outcomes.map((o) => o.venuep.outcomeId)).size, outcomes.length)
+    assert.equal(new Set(outcomes.map((o) => o.venuek.outcomeId)).size, outcomes.length)
+    assert.equal(new Set(matches.map((m) => `${m.venuepEventId}|${m.venuekEventId}`)).size, matches.length)
   })
 
   test('a manual override wins over the automatic match, with its own outcome pairs', () => {
@@ -80,7 +89,8 @@ describe('cross-venue matcher on the default simulated world', () => {
     const manual = result.find((m) => m.venuepEventId === auto.venuepEventId)!
     assert.deepEqual([manual.venuekEventId, manual.strategy, manual.quality], [other.eventId, 'manual_override', 'manual'])
     assert.deepEqual(manual.outcomes.map((o) => [o.venuep.outcomeId, o.venuek.outcomeId]), [[pOutcome.outcomeId, kOutcome.outcomeId]])
-    assert.ok(!result.some((m) => m.venuekEventId === other.eventId && m.strategy !== 'manual_override'), 'the venuek event is not reused')
+    const automatic = result.filter((m) => m.strategy !== 'manual_override').flatMap((m) => m.outcomes)
+    assert.ok(!automatic.some((o) => o.venuep.outcomeId === pOutcome.outcomeId || o.venuek.outcomeId === kOutcome.outcomeId), 'the manually paired outcomes are not reused')
   })
 })
 

@@ -19,8 +19,14 @@ export interface ContractSpec {
   readonly event: CatalogEvent
   /** The texts read, most specific first (label, question, subtitle, event title), for evidence. */
   readonly texts: readonly string[]
-  /** Normalized content words of all the texts (text.ts). */
+  /** Normalized content words of the contract's own texts, its label and question (text.ts). */
   readonly words: ReadonlySet<string>
+  /** Those and the words of the event's frame (subtitle, title): what the venue states around the contract. */
+  readonly allWords: ReadonlySet<string>
+  /** The words of the outcome's label alone ("J.D. Vance" → jd vance; empty for "Yes", "Before 2030", "Above 5%"). */
+  readonly labelWords: ReadonlySet<string>
+  /** The same words in the label's order. */
+  readonly labelSequence: readonly string[]
   /** The period of the most specific text that states one (periods.ts). */
   readonly period: PeriodFacts
   /** The threshold or range (venuek strike fields first, then the label, then the question). */
@@ -46,9 +52,13 @@ export function contractsOf(event: CatalogEvent, cache: SpecCache): ContractSpec
   return out
 }
 
-/** A venuep market whose two outcomes are the two sides of a contest (not Yes/No): each side is "it wins". */
+/**
+ * A venuep binary market whose two outcomes are the two sides of a contest (not Yes/No, and one market: a group's
+ * outcomes are several markets): each side is "it wins".
+ */
 function isContest(event: CatalogEvent, outcomes: readonly Outcome[]): boolean {
-  return event.venue === 'venuep' && outcomes.length === 2 && !isYesNo(outcomes)
+  const [a, b] = outcomes
+  return event.venue === 'venuep' && outcomes.length === 2 && !isYesNo(outcomes) && a !== undefined && b !== undefined && a.conditionId !== undefined && a.conditionId === b.conditionId
 }
 
 function isYesNo(outcomes: readonly Outcome[]): boolean {
@@ -89,21 +99,31 @@ export class SpecCache {
       parsed = this.#previous.get(key) ?? parse(texts, end, o, contest)
       this.#current.set(key, parsed)
     }
-    return { outcome: o, event, texts, words: parsed.words, period: parsed.period, interval: parsed.interval, end }
+    return { outcome: o, event, texts, words: parsed.words, allWords: parsed.allWords, labelWords: parsed.labelWords, labelSequence: parsed.labelSequence, period: parsed.period, interval: parsed.interval, end }
   }
 }
 
 interface Parsed {
   readonly words: ReadonlySet<string>
+  readonly allWords: ReadonlySet<string>
+  readonly labelWords: ReadonlySet<string>
+  readonly labelSequence: readonly string[]
   readonly period: PeriodFacts
   readonly interval: Interval | undefined
 }
 
 function parse(texts: readonly string[], end: number | undefined, o: Outcome, contest: boolean): Parsed {
+  // What the contract is about: its own label and question. The event's subtitle and title frame the whole event
+  // ("What price will Cardano hit?" / "How high will Cardano get?"): the other venue need not repeat them, but what a
+  // contract says must be said somewhere around the other (judge.ts). Without a question the frame is the contract.
+  const [label0, question0] = texts
+  const own = question0 === undefined || question0 === '' ? texts : [label0 ?? '', question0]
   const words = new Set<string>()
-  for (const t of texts) for (const w of contentWords(t)) words.add(w)
+  for (const t of own) for (const w of contentWords(t)) words.add(w)
   // A side of a head-to-head market ("Lakers" in "Lakers vs. Celtics") is the contract "Lakers win".
   if (contest) words.add('win')
+  const allWords = new Set(words)
+  for (const t of texts) for (const w of contentWords(t)) allWords.add(w)
   let period = NO_PERIOD
   for (const t of texts) {
     if (t === '') continue
@@ -114,6 +134,12 @@ function parse(texts: readonly string[], end: number | undefined, o: Outcome, co
     }
   }
   const [label, question] = texts
-  const interval = intervalOfStrike(o.strike) ?? (label === undefined || label === '' ? undefined : intervalIn(label)) ?? (question === undefined || question === '' ? undefined : intervalIn(question))
-  return { words, period, interval }
+  const fromLabel = label === undefined || label === '' ? undefined : intervalIn(label)
+  const fromQuestion = question === undefined || question === '' ? undefined : intervalIn(question)
+  // A ladder's label is often the bare number ("$0.27") of the comparator its question states ("more than $0.27").
+  const bare = fromLabel !== undefined && fromLabel.lo !== undefined && fromLabel.lo === fromLabel.hi
+  const labelled = bare && fromQuestion !== undefined && (fromQuestion.lo === fromLabel.lo || fromQuestion.hi === fromLabel.lo) ? fromQuestion : fromLabel
+  const interval = intervalOfStrike(o.strike) ?? labelled ?? fromQuestion
+  const labelSequence = contentWords(label0 ?? '')
+  return { words, allWords, labelWords: new Set(labelSequence), labelSequence, period, interval }
 }

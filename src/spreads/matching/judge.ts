@@ -1,15 +1,17 @@
 import type { ContractSpec } from './contract.js'
 import { periodsAgree } from './periods.js'
 import { describeInterval, sameInterval } from './strikes.js'
-import { IMPLICIT_WORDS } from './text.js'
+import { IMPLICIT_WORDS, NAME_SUFFIXES } from './text.js'
 
 /**
  * Whether two contracts, one per venue, resolve YES in exactly the same worlds. A false "same" shows every user a
  * phantom spread, so each test can only reject, and anything the texts do not establish counts as different:
  *
- * 1. **What**: the same content words once normalized (text.ts). A word on one side only is a difference of
- *    subject, role or action ("nomination" vs "election", "Jr.", another person or country), except words one
- *    venue leaves implicit (IMPLICIT_WORDS: the United States).
+ * 1. **What**: two named outcomes name the same thing (their labels' words agree: "J.D. Vance" / "JD Vance", not
+ *    "Lakers" / "Celtics"); every content word of each contract's own texts (label, question) is stated by the other venue too,
+ *    in its contract or in the event around it (normalized, text.ts), and they share at least one. A word the other
+ *    side never states is a difference of subject, role or action ("nomination" vs "election", "Jr.", another
+ *    person or country), except words one venue leaves implicit (IMPLICIT_WORDS: the United States).
  * 2. **Threshold**: no interval on either side, or the same interval, ends included (≥ 100 is not > 100).
  * 3. **When**: the same stated period (deadline, year or datable phrase), or, when neither side states one, venue
  *    end times within two days (periods.ts).
@@ -36,13 +38,22 @@ export type Judgement =
   | { readonly same: false; readonly test: 'what' | 'threshold' | 'when'; readonly reason: string }
 
 export function judge(p: ContractSpec, k: ContractSpec): Judgement {
+  // Two named outcomes name the same one: "Lakers" is not "Celtics", although each side's event names both. A short
+  // form that begins the other's name ("Stonebridge" / "Stonebridge Mariners": a team by its city) is the same one,
+  // weakly, unless what it leaves out is a name suffix ("Donald Trump" / "Donald Trump Jr.").
+  const shortened = labelExtension(p, k)
+  if (shortened === undefined) return { same: false, test: 'what', reason: `outcome ${p.labelSequence.join(' ')} vs ${k.labelSequence.join(' ')}` }
   const shared: string[] = []
   const onlyP: string[] = []
   const onlyK: string[] = []
-  for (const w of p.words) (k.words.has(w) ? shared : onlyP).push(w)
-  for (const w of k.words) if (!p.words.has(w)) onlyK.push(w)
-  const implicit = [...onlyP, ...onlyK].filter((w) => IMPLICIT_WORDS.has(w))
-  const differs = [...onlyP.filter((w) => !IMPLICIT_WORDS.has(w)), ...onlyK.filter((w) => !IMPLICIT_WORDS.has(w))]
+  for (const w of p.words) {
+    if (k.words.has(w)) shared.push(w)
+    else if (!k.allWords.has(w)) onlyP.push(w)
+  }
+  for (const w of k.words) if (!p.allWords.has(w)) onlyK.push(w)
+  const tolerated = (w: string) => IMPLICIT_WORDS.has(w) || shortened.has(w)
+  const implicit = [...onlyP, ...onlyK].filter(tolerated)
+  const differs = [...onlyP.filter((w) => !tolerated(w)), ...onlyK.filter((w) => !tolerated(w))]
   if (shared.length === 0 || differs.length > 0) {
     const reason = shared.length === 0 ? 'no words in common' : `only venuep: ${onlyP.join(' ') || '-'}; only venuek: ${onlyK.join(' ') || '-'}`
     return { same: false, test: 'what', reason }
@@ -55,10 +66,27 @@ export function judge(p: ContractSpec, k: ContractSpec): Judgement {
   }
   const when = periodsAgree(p.period, k.period, p.end, k.end)
   if (!when.agree) return { same: false, test: 'when', reason: when.reason }
-  const grade: Grade = when.strength === 'stated' && implicit.length === 0 ? 'high' : 'medium'
+  const grade: Grade = when.strength === 'stated' && implicit.length === 0 && shortened.size === 0 ? 'high' : 'medium'
   return {
     same: true,
     grade,
     evidence: { shared: shared.sort(), implicit: implicit.sort(), period: when.evidence, strike: p.interval === undefined ? undefined : describeInterval(p.interval) },
   }
 }
+
+/**
+ * The words one outcome label adds to the other when one is a short form of the other (empty when the labels agree or
+ * either is not a name); undefined when the labels name different things.
+ */
+function labelExtension(p: ContractSpec, k: ContractSpec): ReadonlySet<string> | undefined {
+  if (p.labelWords.size === 0 || k.labelWords.size === 0) return NONE
+  const differ = [...p.labelWords].some((w) => !k.labelWords.has(w) && !IMPLICIT_WORDS.has(w)) || [...k.labelWords].some((w) => !p.labelWords.has(w) && !IMPLICIT_WORDS.has(w))
+  if (!differ) return NONE
+  const [short, long] = p.labelSequence.length < k.labelSequence.length ? [p.labelSequence, k.labelSequence] : [k.labelSequence, p.labelSequence]
+  if (short.length === 0 || !short.every((w, i) => long[i] === w)) return undefined
+  const extra = long.slice(short.length)
+  if (extra.some((w) => NAME_SUFFIXES.has(w))) return undefined
+  return new Set(extra)
+}
+
+const NONE: ReadonlySet<string> = new Set()

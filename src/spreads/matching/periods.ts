@@ -13,13 +13,17 @@ import { fold } from './text.js'
 export interface PeriodFacts {
   /** Exclusive end instants (ms, UTC midnight) of the deadlines stated: "by June 30, 2026" → 2026-07-01. */
   readonly deadlines: readonly number[]
+  /** Days a contract is observed on (UTC midnight, ms): "on Nov 30, 2026", "at 12pm ET, Dec 1, 2026". */
+  readonly days: readonly number[]
+  /** Months named as the period or occasion, 'YYYY-MM': "in January 2027", "after the November 2026 meeting". */
+  readonly months: readonly string[]
   /** Years named as the period or occasion: "in 2025", "the 2028 US Presidential Election". */
   readonly years: readonly number[]
   /** Period phrases that cannot be dated, normalized ("term", "by-year 2030"). */
   readonly opaque: readonly string[]
 }
 
-export const NO_PERIOD: PeriodFacts = Object.freeze({ deadlines: [], years: [], opaque: [] })
+export const NO_PERIOD: PeriodFacts = Object.freeze({ deadlines: [], days: [], months: [], years: [], opaque: [] })
 
 const DAY_MS = 86_400_000
 
@@ -31,7 +35,7 @@ const MONTH_RE = Object.keys(MONTH).sort((a, b) => b.length - a.length).join('|'
 
 /** Prefixes that make a date a deadline, and whether the named day itself is included. */
 const BEFORE = String.raw`before|prior to`
-const BY = String.raw`by|until|till|through|thru|no later than|on or before|by the end of|by end of|end of|at the end of|as of|on|in`
+const BY = String.raw`by|until|till|through|thru|no later than|on or before|by the end of|by end of|end of|at the end of|as of`
 
 const OPAQUE: readonly (readonly [RegExp, string])[] = [
   [/\b(?:during|before|by the end of|until|through|in|for)\s+(?:[a-z]+'s|his|her|their|the|this)\s+(?:(?:second|first|current|next|entire)\s+)?(?:term|presidency|administration|tenure|mandate)\b/, 'term'],
@@ -48,6 +52,8 @@ const OPAQUE: readonly (readonly [RegExp, string])[] = [
 export function periodFacts(text: string, referenceMs: number | undefined): PeriodFacts {
   let t = fold(text).replace(/(\d)(st|nd|rd|th)\b/g, '$1').replace(/\s+/g, ' ')
   const deadlines: number[] = []
+  const days: number[] = []
+  const months: string[] = []
   const years: number[] = []
   const opaque: string[] = []
   for (const [re, key] of OPAQUE) {
@@ -73,14 +79,22 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
     }
     return undefined
   }
-  // Full dates: "[prefix] June 30, 2026", "[prefix] 30 June 2026", "[prefix] 2026-06-30".
-  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(${MONTH_RE})\.? (\d{1,2}),? (\d{4})\b`), (m) => deadlines.push(dayDeadline(m[1], Date.UTC(Number(m[5]), (MONTH[m[3] as string] as number) - 1, Number(m[4])))))
-  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(\d{1,2}) (${MONTH_RE}),? (\d{4})\b`), (m) => deadlines.push(dayDeadline(m[1], Date.UTC(Number(m[5]), (MONTH[m[4] as string] as number) - 1, Number(m[3])))))
-  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(\d{4})-(\d{2})-(\d{2})\b`), (m) => deadlines.push(dayDeadline(m[1], Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5])))))
-  // Month and year: "before July 2026" (its first day), "by/in July 2026" (through its last day).
+  // Full dates: "[prefix] June 30, 2026", "[prefix] 30 June 2026", "[prefix] 2026-06-30". With "before" or "by" a
+  // deadline; otherwise ("on", "at 12pm ET,", none) the day the contract is observed.
+  const dated = (before: string | undefined, by: string | undefined, at: number): void => {
+    if (before !== undefined || by !== undefined) deadlines.push(dayDeadline(before, at))
+    else days.push(at)
+  }
+  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(${MONTH_RE})\.? (\d{1,2}),? (\d{4})\b`), (m) => dated(m[1], m[2], Date.UTC(Number(m[5]), (MONTH[m[3] as string] as number) - 1, Number(m[4]))))
+  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(\d{1,2}) (${MONTH_RE}),? (\d{4})\b`), (m) => dated(m[1], m[2], Date.UTC(Number(m[5]), (MONTH[m[4] as string] as number) - 1, Number(m[3]))))
+  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(\d{4})-(\d{2})-(\d{2})\b`), (m) => dated(m[1], m[2], Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5]))))
+  // Month and year: "before July 2026" (its first day), "by July 2026" (through its last day); otherwise ("in
+  // January 2027", "the November 2026 meeting") the month is the period.
   take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(${MONTH_RE})\.?,? (\d{4})\b`), (m) => {
-    const first = Date.UTC(Number(m[4]), (MONTH[m[3] as string] as number) - 1, 1)
-    deadlines.push(m[1] !== undefined ? first : Date.UTC(Number(m[4]), MONTH[m[3] as string] as number, 1))
+    const month = MONTH[m[3] as string] as number
+    if (m[1] !== undefined) deadlines.push(Date.UTC(Number(m[4]), month - 1, 1))
+    else if (m[2] !== undefined) deadlines.push(Date.UTC(Number(m[4]), month, 1))
+    else months.push(`${m[4]}-${String(month).padStart(2, '0')}`)
   })
   // Days without a year: "by June 30", "before Dec 31" (dated from the reference).
   take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))\s*(${MONTH_RE})\.? (\d{1,2})\b`), (m) => {
@@ -107,7 +121,7 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
   take(/\b(before|prior to)\s+(\d{4})\b/, (m) => deadlines.push(Date.UTC(Number(m[2]), 0, 1)))
   take(/\b(by|until)\s+(\d{4})\b/, (m) => opaque.push(`by-year ${m[2]}`))
   take(/\b(?:19|20)(\d{2})\b/, (m) => years.push(2000 + Number(m[1]) - (m[0].startsWith('19') ? 100 : 0)))
-  return { deadlines: unique(deadlines), years: unique(years), opaque: unique(opaque) }
+  return { deadlines: unique(deadlines), days: unique(days), months: unique(months), years: unique(years), opaque: unique(opaque) }
 }
 
 /** "before D" ends at D's start; "by/through/on D" at the end of D. */
@@ -120,11 +134,16 @@ function unique<T>(xs: T[]): T[] {
 }
 
 export function hasFacts(f: PeriodFacts): boolean {
-  return f.deadlines.length > 0 || f.years.length > 0 || f.opaque.length > 0
+  return f.deadlines.length > 0 || f.days.length > 0 || f.months.length > 0 || f.years.length > 0 || f.opaque.length > 0
 }
 
-/** The same deadline within this: "by Dec 31" (ET) and "before Jan 1" (UTC) are one deadline. */
-const DEADLINE_SLACK_MS = 36 * 3_600_000
+/**
+ * Deadlines are read as UTC midnights ("by Dec 31, 2026" and "before Jan 1, 2027" both end at 2027-01-01T00:00Z), so
+ * the same deadline compares equal; a day apart ("by June 30" / "before June 30") is another deadline.
+ */
+const DEADLINE_SLACK_MS = 6 * 3_600_000
+/** A venue end time "on" a day: within the day, give or take a US time zone (18 h from its noon). */
+const ON_DAY_SLACK_MS = 18 * 3_600_000
 /** Without a stated period, venue end times this close are taken as the same period (weak evidence). */
 export const END_SLACK_MS = 48 * 3_600_000
 
@@ -138,13 +157,13 @@ export type PeriodAgreement =
  * times must agree closely (weak); a period stated on one side only, or one that cannot be dated, never agrees.
  */
 export function periodsAgree(a: PeriodFacts, b: PeriodFacts, endA: number | undefined, endB: number | undefined): PeriodAgreement {
-  const stated = hasFacts(a) || hasFacts(b)
-  if (!stated) {
+  if (!hasFacts(a) && !hasFacts(b)) {
     if (endA !== undefined && endB !== undefined && Math.abs(endA - endB) <= END_SLACK_MS) return { agree: true, evidence: `no stated period; end times ${day(endA)} and ${day(endB)}`, strength: 'end-times' }
     return { agree: false, reason: `no stated period and end times ${endA === undefined ? '?' : day(endA)} vs ${endB === undefined ? '?' : day(endB)}` }
   }
+  if (!hasFacts(a) || !hasFacts(b)) return silentSide(hasFacts(a) ? a : b, hasFacts(a) ? endB : endA, a, b)
   if (a.opaque.length > 0 || b.opaque.length > 0) {
-    if (a.opaque.join() === b.opaque.join() && a.deadlines.length === 0 && b.deadlines.length === 0 && a.years.join() === b.years.join()) {
+    if (a.opaque.join() === b.opaque.join() && a.deadlines.length === 0 && b.deadlines.length === 0 && a.days.length === 0 && b.days.length === 0 && a.years.join() === b.years.join()) {
       return { agree: true, evidence: `same period phrase (${a.opaque.join(', ')})`, strength: 'stated' }
     }
     return { agree: false, reason: `period not datable: ${describe(a)} vs ${describe(b)}` }
@@ -152,23 +171,70 @@ export function periodsAgree(a: PeriodFacts, b: PeriodFacts, endA: number | unde
   const da = a.deadlines
   const db = b.deadlines
   if (da.length > 0 && db.length > 0) {
-    if (da.length === db.length && da.every((d, i) => Math.abs(d - (db[i] as number)) <= DEADLINE_SLACK_MS)) return { agree: true, evidence: `deadline ${da.map(day).join(', ')}`, strength: 'stated' }
-    return { agree: false, reason: `deadline ${da.map(day).join(', ')} vs ${db.map(day).join(', ')}` }
+    if (da.length === db.length && da.every((d, i) => near(d, db[i] as number)) && a.days.length === 0 && b.days.length === 0) return { agree: true, evidence: `deadline ${da.map(last).join(', ')}`, strength: 'stated' }
+    return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
   }
   if (da.length > 0 || db.length > 0) {
+    // A window and the deadline at its end: "in 2025" / "before 2026", "in January 2027" / "by January 31, 2027".
     const [deadlines, other] = da.length > 0 ? [da, b] : [db, a]
-    const windowEnds = other.years.map((y) => Date.UTC(y + 1, 0, 1))
-    if (deadlines.length === 1 && windowEnds.length === 1 && Math.abs((deadlines[0] as number) - (windowEnds[0] as number)) <= DEADLINE_SLACK_MS) {
-      return { agree: true, evidence: `year ${other.years[0]} and deadline ${day(deadlines[0] as number)}`, strength: 'stated' }
+    const d = deadlines[0] as number
+    const windowEnd = other.days.length > 0 ? undefined : other.months.length === 1 ? monthEnd(other.months[0] as string) : other.months.length === 0 && other.years.length === 1 ? Date.UTC((other.years[0] as number) + 1, 0, 1) : undefined
+    if (deadlines.length === 1 && windowEnd !== undefined && near(d, windowEnd)) return { agree: true, evidence: `${describe(other)} and deadline ${last(d)}`, strength: 'stated' }
+    return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
+  }
+  if (a.days.length > 0 || b.days.length > 0) {
+    if (a.days.join() === b.days.join()) return { agree: true, evidence: `on ${a.days.map(day).join(', ')}`, strength: 'stated' }
+    // An occasion named by its month on one side and by its day on the other ("after the November 2026 meeting" /
+    // "on Nov 20, 2026"): the same when the day falls in the month; weaker than both naming the day.
+    // A month can hold several such occasions (two meetings), so the month side's own end time must fall on the day.
+    const [withDay, other, otherEnd] = a.days.length > 0 ? [a, b, endB] : [b, a, endA]
+    const d = withDay.days[0] as number
+    const onThatDay = otherEnd !== undefined && Math.abs(otherEnd - (d + DAY_MS / 2)) <= ON_DAY_SLACK_MS
+    if (withDay.days.length === 1 && other.days.length === 0 && other.months.length === 1 && day(d).startsWith(other.months[0] as string) && onThatDay) {
+      return { agree: true, evidence: `on ${day(d)}; in ${other.months[0]}, ending ${day(otherEnd)}`, strength: 'end-times' }
     }
+    return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
+  }
+  if (a.months.length > 0 || b.months.length > 0) {
+    if (a.months.join() === b.months.join()) return { agree: true, evidence: `month ${a.months.join(', ')}`, strength: 'stated' }
     return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
   }
   if (a.years.join() === b.years.join()) return { agree: true, evidence: `year ${a.years.join(', ')}`, strength: 'stated' }
   return { agree: false, reason: `year ${describe(a)} vs ${describe(b)}` }
 }
 
+/**
+ * One side states its period, the other nothing: the silent venue's own end time must fall on the stated deadline or
+ * day (a "Lakers vs. Celtics" market ending the day its game is played). Weak evidence.
+ */
+function silentSide(stated: PeriodFacts, end: number | undefined, a: PeriodFacts, b: PeriodFacts): PeriodAgreement {
+  const single = stated.years.length === 0 && stated.opaque.length === 0 && stated.months.length === 0 && stated.deadlines.length + stated.days.length === 1
+  if (single && end !== undefined) {
+    const d = stated.deadlines[0]
+    if (d !== undefined && end <= d && d - end <= END_SLACK_MS) return { agree: true, evidence: `deadline ${last(d)} on one side, end time ${day(end)} on the other`, strength: 'end-times' }
+    const on = stated.days[0]
+    if (on !== undefined && Math.abs(end - (on + DAY_MS / 2)) <= ON_DAY_SLACK_MS) return { agree: true, evidence: `on ${day(on)} on one side, end time ${day(end)} on the other`, strength: 'end-times' }
+  }
+  return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
+}
+
+function near(x: number, y: number): boolean {
+  return Math.abs(x - y) <= DEADLINE_SLACK_MS
+}
+
+/** The exclusive end of a 'YYYY-MM' month. */
+function monthEnd(month: string): number {
+  const [y, m] = month.split('-').map(Number) as [number, number]
+  return Date.UTC(y, m, 1)
+}
+
+/** The last day a deadline includes. */
+function last(deadline: number): string {
+  return day(deadline - 1)
+}
+
 export function describe(f: PeriodFacts): string {
-  const parts = [...f.deadlines.map((d) => `by ${day(d - 1)}`), ...f.years.map(String), ...f.opaque]
+  const parts = [...f.deadlines.map((d) => `by ${day(d - 1)}`), ...f.days.map((d) => `on ${day(d)}`), ...f.months, ...f.years.map(String), ...f.opaque]
   return parts.length === 0 ? 'none' : parts.join(', ')
 }
 

@@ -22,7 +22,7 @@ const MAGNITUDE: Readonly<Record<string, number>> = {
   k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, mm: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9, t: 1e12, tn: 1e12, trillion: 1e12,
 }
 
-const NUM = String.raw`(\$)?\s?(\d+(?:\.\d+)?)\s?(k|mn|mm|m|bn|b|tn|t|thousand|million|billion|trillion)?\b\s?(%|percent|bps)?`
+const NUM = String.raw`(\$)?\s?(\d+(?:\.\d+)?)\s?(k|mn|mm|m|bn|b|tn|t|thousand|million|billion|trillion)?\b\s?(%|percent|bps|°\s?[fc]?\b|degrees?)?`
 
 interface Amount {
   readonly value: number
@@ -34,7 +34,7 @@ function amount(m: readonly (string | undefined)[], at: number): Amount {
   const magnitude = m[at + 2] === undefined ? 1 : (MAGNITUDE[m[at + 2] as string] ?? 1)
   const value = Number(m[at + 1]) * magnitude
   const u = m[at + 3]
-  const unit = u === '%' || u === 'percent' ? '%' : u === 'bps' ? 'bps' : dollars ? '$' : ''
+  const unit = u === '%' || u === 'percent' ? '%' : u === 'bps' ? 'bps' : u !== undefined && (u.startsWith('°') || u.startsWith('degree')) ? '°' : dollars ? '$' : ''
   return { value: Math.round(value * 1e9) / 1e9, unit }
 }
 
@@ -107,10 +107,23 @@ function upper(a: Amount, closed: boolean): Interval {
   return { lo: undefined, loClosed: false, hi: a.value, hiClosed: closed, unit: a.unit }
 }
 
-/** Same interval: equal bounds and ends; a unit given on one side only is taken as the other's (venuek strikes carry none). */
-export function sameInterval(a: Interval, b: Interval): boolean {
+/**
+ * Same interval: equal bounds and ends; a unit given on one side only is taken as the other's (venuek strikes carry
+ * none). Temperatures are observed in whole degrees, so there "> 76°" is "≥ 77°" (and "< 56°" is "≤ 55°").
+ */
+export function sameInterval(a0: Interval, b0: Interval): boolean {
+  const a = wholeDegrees(a0, b0.unit)
+  const b = wholeDegrees(b0, a0.unit)
   if (a.unit !== '' && b.unit !== '' && a.unit !== b.unit) return false
   return sameBound(a.lo, b.lo) && sameBound(a.hi, b.hi) && (a.lo === undefined || a.loClosed === b.loClosed) && (a.hi === undefined || a.hiClosed === b.hiClosed)
+}
+
+/** An interval on whole degrees with closed ends (integer open bounds moved in by one). */
+function wholeDegrees(i: Interval, otherUnit: string): Interval {
+  if (i.unit !== '°' && !(i.unit === '' && otherUnit === '°')) return i
+  const lo = i.lo !== undefined && !i.loClosed && Number.isInteger(i.lo) ? i.lo + 1 : i.lo
+  const hi = i.hi !== undefined && !i.hiClosed && Number.isInteger(i.hi) ? i.hi - 1 : i.hi
+  return { lo, loClosed: i.lo === undefined ? i.loClosed : true, hi, hiClosed: i.hi === undefined ? i.hiClosed : true, unit: '°' }
 }
 
 function sameBound(a: number | undefined, b: number | undefined): boolean {

@@ -20,6 +20,11 @@ const GENERIC = new Set([
   'who', 'what', 'which', 'when', 'where', 'whom', 'whose', 'how', 'why', 'whether',
   'it', 'its', 'this', 'that', 'these', 'those', 'there', 'their', 'his', 'her', 'he', 'she', 'they', 'them', 'any', 'some',
   'yes', 'no', 'not', 'next', 'happen', 'occur', 'get', 'than', 'then', 'also', 'again', 'ever', 'one',
+  // "Win the 2028 Colorado governor election" is "be elected governor of Colorado in 2028": the contest is named by
+  // its office and year; a primary or nomination names itself ("nomination" stays a word).
+  'election', 'elections', 'race',
+  // A dollar threshold on an asset is on its price; a decision "announced" at a meeting is the decision.
+  'price', 'prices', 'value', 'announce', 'announced', 'announces', 'announcement', 'meeting', 'new',
   'market', 'question', 'outcome', 'party', 'person', 'candidate', 'option', 'official', 'officially',
   // Deadline and period words: periods.ts reads them; as words they only repeat the period.
   'by', 'before', 'after', 'until', 'till', 'through', 'thru', 'during', 'since', 'prior', 'end', 'ending', 'start', 'year', 'years',
@@ -54,8 +59,9 @@ const SAME_AS: Readonly<Record<string, string>> = {
   britain: 'uk',
   elected: 'win', elect: 'win',
   nominee: 'nomination', nominees: 'nomination',
-  btc: 'bitcoin', eth: 'ethereum', sol: 'solana', doge: 'dogecoin', xrp: 'ripple',
+  btc: 'bitcoin', eth: 'ethereum', sol: 'solana', doge: 'dogecoin', xrp: 'ripple', ada: 'cardano', avax: 'avalanche',
   gubernatorial: 'governor', governorship: 'governor',
+  warmest: 'hottest', title: 'championship', titles: 'championship', champion: 'championship', champions: 'championship',
   temp: 'temperature', temps: 'temperature', temperatures: 'temperature', highest: 'high', lowest: 'low',
   pm: 'prime-minister',
 }
@@ -71,6 +77,12 @@ const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\bwhite house\b/g, 'white-house'],
   [/\ball[- ]time high\b/g, 'all-time-high'],
   [/\b(?:leave|leaves|left|out of) office\b/g, 'out'],
+  // A ceasefire, truce or deal is an agreement: "agree to a ceasefire" is "a ceasefire".
+  [/\bagree(?:s|d)? (?:to|on) (?:a |an )?(ceasefire|truce|peace deal|deal)\b/g, '$1'],
+  // Price thresholds: "trade at or above $X" is reaching $X (strikes.ts reads the comparator).
+  [/\btrades? (?=at least|at or above|above|over|at or below|below|under|\$?\d)/g, 'reach '],
+  // An economic data release named by its month ("January 2027 release") is the month's figure.
+  [/\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}) release\b/g, '$1'],
 ]
 
 /** Lower case, no diacritics, no apostrophes or dots inside words, typographic dashes and quotes made plain. */
@@ -79,6 +91,15 @@ export function fold(text: string): string {
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
+    // Letters that do not decompose: "Łukaszewski", "Ødegaard", "Straße".
+    .replace(/[łŀ]/g, 'l')
+    .replace(/ø/g, 'o')
+    .replace(/æ/g, 'ae')
+    .replace(/œ/g, 'oe')
+    .replace(/ß/g, 'ss')
+    .replace(/[đð]/g, 'd')
+    .replace(/þ/g, 'th')
+    .replace(/ı/g, 'i')
     .replace(/[’‘`´]/g, "'")
     .replace(/[–—−]/g, '-')
     .replace(/([a-z])\.(?=[a-z]\b|[a-z]\.)/g, '$1')
@@ -87,10 +108,13 @@ export function fold(text: string): string {
 
 /** Light suffix stripping so "nominees"/"nominee" and "recorded"/"record" agree. */
 function stem(t: string): string {
-  if (t.length <= 4 || /\d/.test(t)) return t
+  if (t.length <= 3 || /\d/.test(t)) return t
   if (t.endsWith('ies')) return `${t.slice(0, -3)}y`
   if (/(ss|x|z|ch|sh)es$/.test(t)) return t.slice(0, -2)
   if (t.endsWith('s') && !t.endsWith('ss') && !t.endsWith('us') && !t.endsWith('is')) return t.slice(0, -1)
+  // Verb forms: "nominated" / "nominate" → "nominat" (a noun like "nomination" keeps its own form).
+  if (t.length > 6 && t.endsWith('ed') && !t.endsWith('eed')) return t.slice(0, -2)
+  if (t.length > 5 && t.endsWith('e') && !t.endsWith('ee')) return t.slice(0, -1)
   return t
 }
 
@@ -101,19 +125,38 @@ export function contentWords(text: string): string[] {
   t = t.replace(/\s'[^']{1,30}'\s/g, ' ')
   for (const [re, to] of PHRASES) t = t.replace(re, to)
   const out: string[] = []
+  let previous = ''
   for (const raw of t.split(/[^a-z0-9'-]+/)) {
     const w = raw.replace(/^[-']+|[-']+$/g, '').replace(/'s$/, '').replace(/'/g, '')
+    // Numbers are dates, thresholds or times (periods.ts, strikes.ts), except an ordinal ("22nd") or the number of a
+    // season, game or part ("Season 3"), which names which one: kept as a word ("season", "#3").
+    if (/^\d{1,3}(st|nd|rd|th)$/.test(w) && !MONTHS.has(previous)) {
+      out.push(w)
+      continue
+    }
+    if (/^\d+$/.test(w) && NUMBERED.has(previous)) {
+      out.push(`#${w}`)
+      continue
+    }
+    previous = w
     if (w.length < 2 || /^\d+(st|nd|rd|th|am|pm)?$/.test(w) || MONTHS.has(w)) continue
     // Hyphenated words compare by their parts ("Ocasio-Cortez" and "Ocasio Cortez"), joined phrases above excepted.
     const parts = w.includes('-') && !Object.values(PHRASE_WORDS).includes(w) ? w.split('-') : [w]
     for (const p of parts) {
       if (p.length < 2 || /^\d+$/.test(p)) continue
-      const s = SAME_AS[p] ?? SAME_AS[stem(p)] ?? stem(p)
+      const same = SAME_AS[p] ?? SAME_AS[stem(p)]
+      const s = stem(same ?? p)
       if (!GENERIC.has(s) && !GENERIC.has(p)) out.push(s)
     }
   }
   return out
 }
+
+/** Nouns whose number says which one: "Season 3" is not "Season 2". */
+const NUMBERED = new Set(['season', 'seasons', 'game', 'episode', 'part', 'volume', 'vol', 'chapter', 'round', 'stage', 'phase', 'generation', 'gen', 'series', 'book', 'film', 'movie', 'album', 'edition', 'number', 'no'])
+
+/** Suffixes that make another person of the same name ("Donald Trump Jr."). */
+export const NAME_SUFFIXES: ReadonlySet<string> = new Set(['jr', 'sr', 'ii', 'iii', 'iv', 'v'])
 
 const PHRASE_WORDS: Readonly<Record<string, string>> = Object.fromEntries(PHRASES.map(([, to]) => [to, to]))
 

@@ -6,7 +6,7 @@ import type { Rng } from '../random.js'
  * happen; the last day that counts is the day before D. The two venues name the same D differently:
  *
  * - venuek names D itself: `yes_sub_title` "Before Jul 1, 2026", "Before 2027", "Before Jan 20, 2029", "Before Sep
- *   2026" (the real KXGREENLAND-29, KXTAIWANLVL4, KXCABLEAVE-26FEB ladders), ticker suffixes `-26JUL01`, `-27`.
+ *   2026" (the real deadline ladders in test/fixtures/real-venues), ticker suffixes `-26JUL01`, `-27`.
  * - venuep names the last day: "by June 30, 2026?", "by December 31, 2026?", "before 2027?", "in 2026?", "by end of
  *   2026?" (real single-market events), or in a grouped "X by...?" event just "June 30" / "December 31" as the
  *   `groupItemTitle`, with the year only in the question or in `endDate` ("Will GPT-5 be released by June 30?").

@@ -7,7 +7,7 @@ import type { VkStrikeType } from '../types.js'
  *
  * - venuek states it in `strike_type` (greater, greater_or_equal, less, less_or_equal, between) with `floor_strike`
  *   / `cap_strike` and a ticker suffix (`-T120000`, `-B4.25`), and in `yes_sub_title` ("Above 4.25%",
- *   "At least $500", "$10 billion to $99 billion": the real KXGTAPRICE, KXFYREFESTPRICE, KXGREENLANDPRICE events).
+ *   "At least $500", "$10 billion to $99 billion": the real price and amount ladders in test/fixtures/real-venues).
  * - venuep only in words, in `groupItemTitle` or the question: "↑ $120,000", "above 4.25%", "<1%", "2–3", ">$250B",
  *   "$100+" (the real "What price will Bitcoin hit", "How many Fed rate cuts", DOGE-cut and GTA events).
  *

@@ -5,7 +5,7 @@ import type { Rng } from '../random.js'
  *
  * - venuek `close_time` is the latest time trading can stop. A recurring short-dated series closes at its
  *   observation (KXFED-27APR closes 17:55, expected 18:05), but a long-dated question stays open until the latest
- *   date its answer could be known: the real KXPRESPERSON-28 and SENATE*-28 events (sub_title "In 2028") close
+ *   date its answer could be known: the real 2028 election events (sub_title "In 2028") close
  *   2029-11-07, a year after the vote; KXGDPSHAREMANU-29 ("In Q4 2028") closes 2029-06-30. Such events carry no
  *   `strike_date`; the question's own date lives in `sub_title` ("In 2028", "Before 2030") or the market's
  *   `yes_sub_title`. `expected_expiration_time`, when present, is the expected date.
@@ -32,7 +32,7 @@ export function observationDates(t: number): VenuekDates {
 
 /**
  * An election: open until the latest date a result could be certified, 15:00 UTC on November 7 of the next year
- * (KXPRESPERSON-28, GOVPARTY*-28, SENATE*-28 all close 2029-11-07T15:00:00Z); half state an expected date weeks
+ * (the real 2028 presidential, governor and Senate events all close 2029-11-07T15:00:00Z); half state an expected date weeks
  * after the vote.
  */
 export function electionDates(vote: number, rng: Rng): VenuekDates {

@@ -21,7 +21,7 @@ import type { ContractSpec, Template } from './types.js'
 // ------------------------------------------------------------------------------------------- deadline ladders
 //
 // "Will X happen before D?" for several D (shapes/deadlines.ts): venuek lists one event with a market per deadline
-// (KXGREENLAND-29: "Before May 1, 2026", "Before Jul 1, 2026", "Before January 20, 2029"), each closing at its own
+// (a real ladder: "Before May 1, 2026", "Before Jul 1, 2026", "Before January 20, 2029"), each closing at its own
 // deadline; venuep lists either one single-market event per deadline ("Will Trump resign by December 31, 2026?")
 // or one "X by...?" group whose children are titled "June 30", "December 31". The venues list overlapping sets of
 // deadlines; only equal deadlines are the same contract. Look-alikes: a venuek deadline one day before a venuep one,

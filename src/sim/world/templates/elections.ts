@@ -10,8 +10,8 @@ import type { QuestionSpec, Template } from './types.js'
 // ------------------------------------------------------------------------------------------- national races
 //
 // The real catalogs' only shared events (labels-dev.json): the 2028 presidential winner by person (venuep "Will JD
-// Vance win the 2028 US Presidential Election?", venuek KXPRESPERSON-28 "J.D. Vance", closing 2029-11-07) and by
-// party (venuep 13 of 15 children placeholders, venuek KXPRESPARTY-2028 "Democratic party"). Their look-alikes:
+// Vance win the 2028 US Presidential Election?", venuek "J.D. Vance", closing 2029-11-07) and by
+// party (venuep 13 of 15 children placeholders, venuek "Democratic party"). Their look-alikes:
 // the nomination instead of the presidency, another state's race, "announce" instead of "nominate".
 
 /**
