@@ -122,8 +122,10 @@ describe('event slugs where one market is meant: the leading market', () => {
   })
 
   test('a resolved event (no market open) leads with the market that won', async () => {
-    const row = (await groups('resolved'))[0]!
-    const won = catalog(s).marketsById.get(row.market_slug)!.outcomes.find((o) => o.won === true)!
+    // An event with one winner (in a resolved ladder several strikes or deadlines won).
+    const winners = (slug: string) => catalog(s).marketsById.get(slug)!.outcomes.filter((o) => o.won === true)
+    const row = (await groups('resolved')).find((r) => winners(r.market_slug).length === 1)!
+    const won = winners(row.market_slug)[0]!
     const winner = row.outcomes.find((o) => o.token_id === won.instrumentId)!
     assert.equal(winner.probability, 1)
     const body = await pok<Candles>(h, 'getVenuepCandlesticks', `/api/v2/venuep/candlesticks?market_slug=${row.market_slug}&fidelity=1440`)

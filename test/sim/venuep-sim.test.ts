@@ -46,8 +46,14 @@ const gamma = (path: string) => get(sim.urls.gamma, path)
 const clob = (path: string) => get(sim.urls.clob, path)
 const data = (path: string) => get(sim.urls.data, path)
 
-function activeMarkets(): VpMarket[] {
+/** Open markets: each has a book (an inactive placeholder's stays empty). */
+function openMarkets(): VpMarket[] {
   return world.vpMarkets.filter((m) => world.vpBooks.has(m.conditionId))
+}
+
+/** Open markets that trade: quoted books that the engine moves (placeholders excluded). */
+function activeMarkets(): VpMarket[] {
+  return openMarkets().filter((m) => m.contract.walks)
 }
 
 function marketWhere(pred: (m: VpMarket) => boolean): VpMarket {
@@ -85,7 +91,7 @@ describe('gamma', () => {
       seen.push(...body)
       if (body.length < 50) break
     }
-    assert.equal(seen.length, activeMarkets().length)
+    assert.equal(seen.length, openMarkets().length)
     // Open markets are active, but for placeholder children, which the venue lists inactive.
     assert.ok(seen.every((m) => m.closed === false && m.active === (world.vpMarketsById.get(m.id)?.active !== false)))
     assert.ok(seen.some((m) => m.active === false) && seen.some((m) => m.active === true))
@@ -144,7 +150,7 @@ describe('gamma', () => {
     assert.equal(m.bestAsk, undefined)
     assert.equal(m.acceptingOrders, false)
     const { body: closedList } = await gamma('/markets?closed=true&limit=500')
-    assert.equal(closedList.length, world.vpMarkets.length - activeMarkets().length)
+    assert.equal(closedList.length, world.vpMarkets.length - openMarkets().length)
   })
 
   test('slug and id lookups, repeated-key and CSV list filters', async () => {

@@ -36,7 +36,10 @@ export function rawFair(q: Question, index: number, t: number): number {
       let sum = 0
       let mine = 0
       for (let i = 0; i < m.bases.length; i++) {
-        const e = Math.exp((m.bases[i] as number) + noise(hashInts(q.seed, i), t, q.volatility))
+        const base = m.bases[i] as number
+        // A placeholder (base -Infinity) has no share: skipping it keeps large candidate lists cheap to price.
+        if (base === Number.NEGATIVE_INFINITY) continue
+        const e = Math.exp(base + noise(hashInts(q.seed, i), t, q.volatility))
         sum += e
         if (i === index) mine = e
       }

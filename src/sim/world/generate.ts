@@ -292,7 +292,8 @@ function drawWinners(q: Question, spec: QuestionSpec, t: number, rng: Rng): bool
     const u = rng.next()
     return spec.contracts.map((_, i) => u < rawFair(probe, i, t))
   }
-  const probs = spec.contracts.map((_, i) => rawFair(probe, i, t))
+  // A placeholder never wins (its fair value is only clamped up to the live minimum).
+  const probs = spec.contracts.map((c, i) => (c.placeholder === true ? 0 : rawFair(probe, i, t)))
   let x = rng.next() * probs.reduce((s, v) => s + v, 0)
   let winner = n - 1
   for (let i = 0; i < n; i++) {

@@ -9,8 +9,8 @@ import type { ContractSpec, QuestionSpec } from '../templates/types.js'
  * (which party wins 2028). venuek never lists them, so they never pair.
  */
 const PLACEHOLDER_SHARE = 0.38
-/** Logit of a placeholder's share of a multi-outcome model: effectively never the winner. */
-const PLACEHOLDER_BASE = -12
+/** A placeholder's logit in a multi-outcome model: no share at all (fair.ts skips it), never the winner. */
+const PLACEHOLDER_BASE = Number.NEGATIVE_INFINITY
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 
 function labels(rng: Rng, noun: string, count: number): string[] {

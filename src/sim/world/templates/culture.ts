@@ -2,7 +2,7 @@ import { dateCode, longDate, monthCode, monthYear, shortDate, slugify, year } fr
 import * as N from '../names.js'
 import { logit } from '../path.js'
 import { venuekCategory, vpTags } from '../shapes/labels.js'
-import { company, work, type Spelled } from '../shapes/spellings.js'
+import { company, person, work, type Keyed, type Spelled } from '../shapes/spellings.js'
 import { slackDates, venuepEndDate } from '../shapes/venue-dates.js'
 import { binaryContract, DAY_MS, distinct, groupTitles, multiBases, spelledContracts, suffixOf } from './helpers.js'
 import type { Template } from './types.js'
@@ -198,4 +198,54 @@ export const topLab: Template<{ labs: string[] }> = {
       },
     }
   },
+}
+
+const WORDS = ['tariff', 'crypto', 'recession', 'AI', 'border', 'inflation', 'election', 'record', 'historic', 'deal']
+const SPEECHES = ['press conference', 'State of the Union address', 'rally', 'earnings call', 'interview']
+
+/**
+ * "Will X say Y during Z?": venuek's Mentions series, one binary market per word and speech (a single market on
+ * each venue). Speakers are spelled apart as candidates are.
+ */
+export const mention: Template<{ speaker: Keyed; word: string; speech: string }> = {
+  id: 'mention',
+  category: 'culture',
+  weight: 2,
+  horizonDays: [1, 30],
+  decoyShiftDays: 7,
+  pick: (rng) => ({ speaker: person(rng), word: rng.pick(WORDS), speech: rng.pick(SPEECHES) }),
+  key: ({ speaker, word, speech }, endTime) => `mention:${speaker.key}:${word}:${speech}:${dateCode(endTime)}`,
+  build: ({ speaker, word, speech }, endTime, rng) => ({
+    templateId: 'mention',
+    key: `mention:${speaker.key}:${word}:${speech}:${dateCode(endTime)}`,
+    category: 'culture',
+    kind: 'binary',
+    subject: `${speaker.label} says "${word}" ${shortDate(endTime)}`,
+    endTime,
+    model: { kind: 'binary', base: logit(0.15 + rng.next() * 0.7) },
+    complementary: false,
+    contracts: [binaryContract()],
+    venuep: {
+      title: `Will ${speaker.venuep} say "${word}" during the ${speech} on ${longDate(endTime)}?`,
+      slug: slugify(`will ${speaker.venuep} say ${word} during ${speech} on ${longDate(endTime)}`),
+      description: `Resolves Yes if ${speaker.venuep} says "${word}" during the ${speech} on ${longDate(endTime)}.`,
+      negRisk: false,
+      outcomes: ['Yes', 'No'],
+      marketQuestion: () => `Will ${speaker.venuep} say "${word}" during the ${speech} on ${longDate(endTime)}?`,
+      groupItemTitle: undefined,
+      tags: vpTags(rng, 'culture', [speaker.venuep]),
+    },
+    venuek: {
+      seriesTicker: `KXMENTION${suffixOf(speaker.key)}`,
+      seriesTitle: `What will ${speaker.venuek} say?`,
+      seriesCategory: 'Mentions',
+      frequency: 'custom',
+      eventTicker: `KXMENTION${suffixOf(speaker.key)}-${dateCode(endTime)}-${suffixOf(word)}${suffixOf(speech)}`,
+      title: `Will ${speaker.venuek} say "${word}" during the ${speech}?`,
+      subTitle: `On ${shortDate(endTime)}`,
+      mutuallyExclusive: false,
+      strikeType: 'structured',
+      marketTitle: () => `Will ${speaker.venuek} say "${word}" during the ${speech} on ${shortDate(endTime)}?`,
+    },
+  }),
 }

@@ -81,7 +81,7 @@ export const presidential: Template<{ names: Keyed[] }> = {
   weight: 1,
   horizonDays: [200, 1100],
   decoyShiftDays: 4 * 365,
-  pick: (rng) => ({ names: distinct(rng, rng.int(6, 16), () => person(rng), (p) => p.key) }),
+  pick: (rng) => ({ names: distinct(rng, rng.int(6, 12), () => person(rng), (p) => p.key) }),
   key: (_, endTime, ctx) => `president:${year(electionDay(endTime, 4, ctx.lifecycle === 'active'))}`,
   build: ({ names }, endTime, rng, ctx) => presidentialSpec(names, electionDay(endTime, 4, ctx.lifecycle === 'active'), rng, false),
   // The nomination is decided at the summer convention, months before the vote, among the same names.
@@ -219,7 +219,7 @@ export const appointment: Template<{ country: readonly [string, string]; office:
   weight: 1,
   horizonDays: [20, 400],
   decoyShiftDays: 180,
-  pick: (rng) => ({ country: rng.pick(N.COUNTRIES), office: rng.pick(OFFICES), names: distinct(rng, rng.int(4, 10), () => person(rng), (p) => p.key) }),
+  pick: (rng) => ({ country: rng.pick(N.COUNTRIES), office: rng.pick(OFFICES), names: distinct(rng, rng.int(4, 8), () => person(rng), (p) => p.key) }),
   key: ({ country, office }, endTime) => appointmentKey('nominate', country[1], office[1], endTime),
   build: ({ country, office, names }, endTime, rng) => appointmentSpec(country, office, names, endTime, rng, 'nominate'),
   // Announcing a pick comes before (and without) the formal nomination: the same names, another contract.

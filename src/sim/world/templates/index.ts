@@ -12,7 +12,7 @@
  */
 import { temperature, hottestYear } from './climate.js'
 import { coinLadder, coinTouch } from './crypto.js'
-import { award, album, launch, topLab } from './culture.js'
+import { award, album, launch, mention, topLab } from './culture.js'
 import { deadline } from './deadlines.js'
 import { fedDecision, econLadder, rateCuts, recession } from './economics.js'
 import { appointment, partyRace, presidential } from './elections.js'
@@ -25,5 +25,5 @@ export type { BuildContext, ContractSpec, QuestionSpec, Template } from './types
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const TEMPLATES: readonly Template<any>[] = [
   governor, parliament, presidential, partyRace, appointment, deadline, fedDecision, econLadder, rateCuts, recession,
-  headToHead, champion, coinLadder, coinTouch, award, album, launch, topLab, temperature, hottestYear,
+  headToHead, champion, coinLadder, coinTouch, award, album, launch, topLab, temperature, hottestYear, mention,
 ]

@@ -18,7 +18,7 @@ export const governor: Template<{ state: readonly [string, string]; names: Keyed
   weight: 2.5,
   horizonDays: [40, 720],
   decoyShiftDays: 4 * 365,
-  pick: (rng) => ({ state: rng.pick(N.STATES), names: distinct(rng, rng.int(3, 6), () => person(rng), (p) => p.key) }),
+  pick: (rng) => ({ state: rng.pick(N.STATES), names: distinct(rng, rng.int(3, 5), () => person(rng), (p) => p.key) }),
   key: ({ state }, endTime) => `governor:${state[1]}:${year(endTime)}`,
   build: ({ state: [st, code], names }, endTime, rng) => {
     const y = year(endTime)

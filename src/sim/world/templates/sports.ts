@@ -90,7 +90,7 @@ export const champion: Template<{ league: readonly [string, string]; teams: stri
   weight: 2,
   horizonDays: [60, 300],
   decoyShiftDays: 365,
-  pick: (rng) => ({ league: rng.pick(N.LEAGUES), teams: distinct(rng, rng.int(4, 10), () => teamName(rng)) }),
+  pick: (rng) => ({ league: rng.pick(N.LEAGUES), teams: distinct(rng, rng.int(4, 8), () => teamName(rng)) }),
   key: ({ league }, endTime) => `champion:${league[1]}:${year(endTime)}`,
   build: ({ league: [lname, lcode], teams }, endTime, rng) => {
     const y = year(endTime)
