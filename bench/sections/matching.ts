@@ -7,7 +7,7 @@ import { SimulatedClock } from '../../src/core/clock.js'
 import { mappedCatalogs } from '../../src/sim/mapped-catalogs.js'
 import { startSimulator } from '../../src/sim/simulator.js'
 import { matchEvents, type EventMatch } from '../../src/spreads/matcher.js'
-import { wilsonLower, type Calibration } from '../../src/spreads/matching/calibration.js'
+import { loadMatchWeights, UNCALIBRATED, wilsonLower, type Calibration, type MatchWeights } from '../../src/spreads/matching/calibration.js'
 import { SpecCache } from '../../src/spreads/matching/contract.js'
 import { emptyCounts, scoreLabels, scoreTruth, type LabelledPair, type LabelVerdict, type QualityCounts, type Scores } from '../../src/spreads/matching/evaluation.js'
 import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './section.js'
@@ -30,7 +30,7 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 const REPO = join(HERE, '../../..')
 const REAL_DIR = join(REPO, 'test/fixtures/real-venues')
 const MATCHES_MD = join(REPO, 'bench/matches-real.md')
-const CALIBRATION_JSON = join(REPO, 'config/match-calibration.json')
+export const CALIBRATION_JSON = join(REPO, 'config/match-calibration.json')
 /** The replay's clock: the day the labels were written against (the captures are from 2025-06 to 2026-03). */
 const ANCHOR_MS = Date.UTC(2026, 10, 21, 12)
 const SIM_WORLDS = [
@@ -50,18 +50,13 @@ export const matchingSection: SectionDef = {
     '  match on the real catalogs is listed with its evidence in bench/matches-real.md.',
   ],
   async run() {
-    const real = await realRun()
-    const sims: { seed: number; questions: number; scores: Scores; counts: QualityCounts }[] = []
-    for (const w of SIM_WORLDS) {
-      log(`matching: simulated world seed ${w.seed}, ${w.questions} questions`)
-      sims.push({ ...w, ...(await simRun(w.seed, w.questions)) })
-    }
-    const total = emptyCounts()
-    for (const c of [real.counts, ...sims.map((s) => s.counts)]) {
-      for (const q of ['auto_high', 'auto_medium'] as const) {
-        total[q].pairs += c[q].pairs
-        total[q].correct += c[q].correct
-      }
+    const { real, sims, total } = await evaluateMatching()
+    // The weights in force before this run are what the service predicted; this run observes.
+    let before: MatchWeights = UNCALIBRATED
+    try {
+      before = loadMatchWeights(CALIBRATION_JSON)
+    } catch {
+      // An invalid file is replaced below.
     }
     const calibration = calibrationOf(total)
     writeFileSync(CALIBRATION_JSON, `${JSON.stringify(calibration, null, 2)}\n`)
@@ -83,17 +78,47 @@ export const matchingSection: SectionDef = {
       ...(['auto_high', 'auto_medium'] as const).map((q) => {
         const g = calibration.qualities[q]
         return {
-          measure: `Calibration, \`${q}\`: published labelled pairs (real + simulated) → share right`,
-          result: `${g.correct} of ${g.pairs} right: observed ${g.precision.toFixed(4)}, 95% lower bound ${g.lower95.toFixed(4)} (the confidence weight of this quality)`,
+          measure: `Calibration bin \`${q}\`: predicted (its weight before this run) vs observed on the published labelled pairs (real + simulated)`,
+          result: `predicted ${before[q].toFixed(4)}; observed ${g.correct} of ${g.pairs} = ${g.precision.toFixed(4)}, 95% lower bound ${g.lower95.toFixed(4)} (its weight from now on)`,
           ...OBSERVATION,
         }
       }),
+      {
+        measure: 'Calibration bin "not published": predicted 0 vs observed on the dev labels not matched',
+        result: `${real.unpublished.same} of ${real.unpublished.pairs} were the same contract (${real.unpublished.pairs === 0 ? '—' : (real.unpublished.same / real.unpublished.pairs).toFixed(4)})`,
+        ...OBSERVATION,
+      },
     ]
     return { lead: [measuredLead(), `Command: \`${MATCHING_COMMAND}\`.`], rows }
   },
 }
 
-interface RealRun {
+export interface MatchingEvaluation {
+  readonly real: RealRun
+  readonly sims: readonly { readonly seed: number; readonly questions: number; readonly scores: Scores; readonly counts: QualityCounts }[]
+  /** Published labelled pairs per quality over all of them, and the right ones: what the calibration is made of. */
+  readonly total: QualityCounts
+}
+
+/** The measurements of the section, without writing anything (the suite checks them; the section reports them). */
+export async function evaluateMatching(): Promise<MatchingEvaluation> {
+  const real = await realRun()
+  const sims: { seed: number; questions: number; scores: Scores; counts: QualityCounts }[] = []
+  for (const w of SIM_WORLDS) {
+    log(`matching: simulated world seed ${w.seed}, ${w.questions} questions`)
+    sims.push({ ...w, ...(await simRun(w.seed, w.questions)) })
+  }
+  const total = emptyCounts()
+  for (const c of [real.counts, ...sims.map((s) => s.counts)]) {
+    for (const q of ['auto_high', 'auto_medium'] as const) {
+      total[q].pairs += c[q].pairs
+      total[q].correct += c[q].correct
+    }
+  }
+  return { real, sims, total }
+}
+
+export interface RealRun {
   readonly venuep: CatalogSnapshot
   readonly venuek: CatalogSnapshot
   readonly matches: EventMatch[]
@@ -104,6 +129,7 @@ interface RealRun {
   readonly sameLabels: number
   readonly wrong: string[]
   readonly published: number
+  readonly unpublished: { readonly pairs: number; readonly same: number }
 }
 
 async function realRun(): Promise<RealRun> {
@@ -120,7 +146,9 @@ async function realRun(): Promise<RealRun> {
     const { verdicts, scores, counts } = scoreLabels(matches, labels, venuep, venuek, new SpecCache())
     const wrong = verdicts.filter((v) => !v.correct).map((v) => `${v.pair.label} ${v.pair.venuep.market_slug} ~ ${v.pair.venuek.market_ticker}`)
     const published = matches.reduce((n, m) => n + m.outcomes.length, 0)
-    return { venuep, venuek, matches, verdicts, scores, counts, labels: labels.length, sameLabels: labels.filter((l) => l.label === 'same').length, wrong, published }
+    const notMatched = verdicts.filter((v) => !v.matched)
+    const unpublished = { pairs: notMatched.length, same: notMatched.filter((v) => v.pair.label === 'same').length }
+    return { venuep, venuek, matches, verdicts, scores, counts, labels: labels.length, sameLabels: labels.filter((l) => l.label === 'same').length, wrong, published, unpublished }
   } finally {
     await sim.close()
   }
@@ -140,7 +168,7 @@ async function simRun(seed: number, questions: number): Promise<{ scores: Scores
   }
 }
 
-function calibrationOf(total: QualityCounts): Calibration {
+export function calibrationOf(total: QualityCounts): Calibration {
   const grade = (q: 'auto_high' | 'auto_medium') => {
     const { pairs, correct } = total[q]
     return { pairs, correct, precision: pairs === 0 ? 0 : round(correct / pairs), lower95: round(wilsonLower(correct, pairs)) }

@@ -1,0 +1,19 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { CALIBRATION_JSON, calibrationOf, evaluateMatching } from '../../bench/sections/matching.js'
+import { loadMatchWeights } from '../../src/spreads/matching/calibration.js'
+
+/**
+ * `npm run eval:matching`, as CI runs it: its judged rows hold (every dev label right; precision ≥ 0.99 and recall
+ * ≥ 0.90 on both simulated worlds), and the calibration the service loads (config/match-calibration.json) is the
+ * one this code measures: a matcher change that moves a quality's measured precision must re-run the eval.
+ */
+test('the matching eval: dev labels all right, simulated worlds within target, committed calibration current', async () => {
+  const { real, sims, total } = await evaluateMatching()
+  assert.deepEqual(real.wrong, [])
+  assert.deepEqual({ fp: real.scores.fp, fn: real.scores.fn }, { fp: 0, fn: 0 })
+  for (const s of sims) assert.ok(s.scores.precision >= 0.99 && s.scores.recall >= 0.9, `seed ${s.seed}: ${JSON.stringify(s.scores)}`)
+  const measured = calibrationOf(total)
+  const committed = loadMatchWeights(CALIBRATION_JSON)
+  assert.deepEqual({ auto_high: committed.auto_high, auto_medium: committed.auto_medium }, { auto_high: measured.qualities.auto_high.lower95, auto_medium: measured.qualities.auto_medium.lower95 }, 'run npm run eval:matching and commit config/match-calibration.json')
+})
