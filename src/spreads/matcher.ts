@@ -3,7 +3,7 @@ import { runToEnd, type Steps } from '../core/slices.js'
 import type { CatalogEvent, Outcome } from '../model/types.js'
 import { UNCALIBRATED, type MatchWeights } from './matching/calibration.js'
 import { contractsOf, SpecCache, type ContractSpec } from './matching/contract.js'
-import { judge, type Evidence, type Grade } from './matching/judge.js'
+import { judge, mayMatch, type Evidence, type Grade } from './matching/judge.js'
 import { contentWords, IMPLICIT_WORDS } from './matching/text.js'
 
 /**
@@ -110,10 +110,11 @@ export function* matchEventsSteps(venuep: CatalogSnapshot | undefined, venuek: C
   for (const m of manual) for (const o of m.outcomes) (usedP.add(o.venuep.outcomeId), usedK.add(o.venuek.outcomeId))
 
   const kSpecs: ContractSpec[] = yield* contracts(venuek.events, usedK, cache)
+  // By word and by a day the period can meet another's on: a busy subject (a daily price ladder) splits by day.
   const index = new Map<string, ContractSpec[]>()
   for (let i = 0; i < kSpecs.length; i++) {
     const k = kSpecs[i] as ContractSpec
-    for (const w of k.allWords) push(index, w, k)
+    for (const w of k.allWords) for (const m of k.periodKeys) push(index, `${w}\u0000${m}`, k)
     if (i % CHECKPOINT_EVERY === 0) yield
   }
   const pSpecs: ContractSpec[] = yield* contracts(venuep.events, usedP, cache)
@@ -124,8 +125,8 @@ export function* matchEventsSteps(venuep: CatalogSnapshot | undefined, venuek: C
   for (let i = 0; i < pSpecs.length; i++) {
     const p = pSpecs[i] as ContractSpec
     for (const k of candidates(p, index)) {
-      if (denied(p, k)) continue
-      const j = judge(p, k)
+      if (!mayMatch(p, k) || denied(p, k)) continue
+      const j = judge(p, k, false)
       if (j.same) accepted.push({ p, k, grade: j.grade, evidence: j.evidence })
       if (++judged >= JUDGED_PER_CHECKPOINT) {
         judged = 0
@@ -154,18 +155,28 @@ function* contracts(events: readonly CatalogEvent[], used: ReadonlySet<string>, 
 }
 
 /**
- * The venuek contracts that can pass the judge's word test with `p`: they state (in the contract or around it) every
- * word of `p` that is not implicit, so in particular its rarest. Exact: no pair the judge would accept is missed.
+ * The venuek contracts that can pass the judge with `p`: on a day `p`'s period can meet theirs on, they state (in the
+ * contract or around it) every word of `p` that is neither implicit nor part of its label (a short form may leave
+ * those out), so in particular its rarest such word. Exact: no pair the judge would accept is missed.
  */
 function candidates(p: ContractSpec, index: ReadonlyMap<string, readonly ContractSpec[]>): readonly ContractSpec[] {
-  let best: readonly ContractSpec[] | undefined
-  for (const w of p.words) {
-    if (IMPLICIT_WORDS.has(w)) continue
-    const holders = index.get(w)
-    if (holders === undefined) return []
-    if (best === undefined || holders.length < best.length) best = holders
+  const out = new Set<ContractSpec>()
+  for (const m of p.periodKeys) {
+    let best: readonly ContractSpec[] | undefined
+    for (const w of p.words) {
+      if (IMPLICIT_WORDS.has(w) || p.labelWords.has(w)) continue
+      const holders = index.get(`${w}\u0000${m}`)
+      if (holders === undefined) {
+        best = []
+        break
+      }
+      if (best === undefined || holders.length < best.length) best = holders
+    }
+    // Every word is the label's: the other's label begins with its first word (judge.ts, short forms).
+    if (best === undefined && p.labelSequence.length > 0) best = index.get(`${p.labelSequence[0]}\u0000${m}`) ?? []
+    for (const k of best ?? []) out.add(k)
   }
-  return best ?? []
+  return [...out]
 }
 
 const RANK: Readonly<Record<Grade, number>> = { high: 2, medium: 1 }

@@ -1,5 +1,5 @@
 import type { CatalogEvent, Outcome } from '../../model/types.js'
-import { hasFacts, NO_PERIOD, periodFacts, type PeriodFacts } from './periods.js'
+import { hasFacts, NO_PERIOD, periodFacts, periodKeys, type PeriodFacts } from './periods.js'
 import { intervalIn, intervalOfStrike, type Interval } from './strikes.js'
 import { contentWords, fold } from './text.js'
 
@@ -33,6 +33,8 @@ export interface ContractSpec {
   readonly interval: Interval | undefined
   /** The venue's end time of this contract (venuep `endDate`, venuek `close_time`), evidence only. */
   readonly end: number | undefined
+  /** The days its period can meet another's on (periods.ts `periodKeys`), for blocking. */
+  readonly periodKeys: readonly string[]
 }
 
 /** Labels of catch-all outcomes: their contract depends on which others the venue lists. */
@@ -79,10 +81,15 @@ function labelOf(o: Outcome, siblings: readonly Outcome[]): string {
 export class SpecCache {
   #current = new Map<string, Parsed>()
   #previous = new Map<string, Parsed>()
+  /** Per text (an event title is read for each of its outcomes): its words, and its period by reference day. */
+  #words = new Map<string, readonly string[]>()
+  #periods = new Map<string, PeriodFacts>()
 
   nextGeneration(): void {
     this.#previous = this.#current
     this.#current = new Map()
+    this.#words = new Map()
+    this.#periods = new Map()
   }
 
   spec(event: CatalogEvent, o: Outcome, label: string, contest = false): ContractSpec {
@@ -90,18 +97,33 @@ export class SpecCache {
     const subtitle = event.subtitle ?? ''
     const texts = [label, question === label ? '' : question, subtitle, event.title]
     const end = o.closeTime ?? event.endTime
-    // The reference year for year-less dates is the contract's own end: part of the key.
-    const reference = end === undefined ? '' : new Date(end).getUTCFullYear()
+    // Year-less dates are dated from the contract's own end (its day): part of the key.
+    const reference = end === undefined ? '' : Math.floor(end / DAY_MS)
     const strike = o.strike === undefined ? '' : `${o.strike.type}|${o.strike.floor}|${o.strike.cap}`
     const key = `${texts.join('\u0000')}\u0000${reference}\u0000${strike}\u0000${contest}`
     let parsed = this.#current.get(key)
     if (parsed === undefined) {
-      parsed = this.#previous.get(key) ?? parse(texts, end, o, contest)
+      parsed = this.#previous.get(key) ?? parse(texts, end, o, contest, this)
       this.#current.set(key, parsed)
     }
-    return { outcome: o, event, texts, words: parsed.words, allWords: parsed.allWords, labelWords: parsed.labelWords, labelSequence: parsed.labelSequence, period: parsed.period, interval: parsed.interval, end }
+    return { outcome: o, event, texts, words: parsed.words, allWords: parsed.allWords, labelWords: parsed.labelWords, labelSequence: parsed.labelSequence, period: parsed.period, interval: parsed.interval, end, periodKeys: periodKeys(parsed.period, end) }
+  }
+
+  wordsOf(text: string): readonly string[] {
+    let w = this.#words.get(text)
+    if (w === undefined) this.#words.set(text, (w = contentWords(text)))
+    return w
+  }
+
+  periodOf(text: string, end: number | undefined): PeriodFacts {
+    const key = `${text}\u0000${end === undefined ? '' : Math.floor(end / DAY_MS)}`
+    let f = this.#periods.get(key)
+    if (f === undefined) this.#periods.set(key, (f = periodFacts(text, end === undefined ? undefined : Math.floor(end / DAY_MS) * DAY_MS)))
+    return f
   }
 }
+
+const DAY_MS = 86_400_000
 
 interface Parsed {
   readonly words: ReadonlySet<string>
@@ -112,22 +134,22 @@ interface Parsed {
   readonly interval: Interval | undefined
 }
 
-function parse(texts: readonly string[], end: number | undefined, o: Outcome, contest: boolean): Parsed {
+function parse(texts: readonly string[], end: number | undefined, o: Outcome, contest: boolean, cache: SpecCache): Parsed {
   // What the contract is about: its own label and question. The event's subtitle and title frame the whole event
   // ("What price will Cardano hit?" / "How high will Cardano get?"): the other venue need not repeat them, but what a
   // contract says must be said somewhere around the other (judge.ts). Without a question the frame is the contract.
   const [label0, question0] = texts
   const own = question0 === undefined || question0 === '' ? texts : [label0 ?? '', question0]
   const words = new Set<string>()
-  for (const t of own) for (const w of contentWords(t)) words.add(w)
+  for (const t of own) for (const w of cache.wordsOf(t)) words.add(w)
   // A side of a head-to-head market ("Lakers" in "Lakers vs. Celtics") is the contract "Lakers win".
   if (contest) words.add('win')
   const allWords = new Set(words)
-  for (const t of texts) for (const w of contentWords(t)) allWords.add(w)
+  for (const t of texts) for (const w of cache.wordsOf(t)) allWords.add(w)
   let period = NO_PERIOD
   for (const t of texts) {
     if (t === '') continue
-    const f = periodFacts(t, end)
+    const f = cache.periodOf(t, end)
     if (hasFacts(f)) {
       period = f
       break
@@ -140,6 +162,6 @@ function parse(texts: readonly string[], end: number | undefined, o: Outcome, co
   const bare = fromLabel !== undefined && fromLabel.lo !== undefined && fromLabel.lo === fromLabel.hi
   const labelled = bare && fromQuestion !== undefined && (fromQuestion.lo === fromLabel.lo || fromQuestion.hi === fromLabel.lo) ? fromQuestion : fromLabel
   const interval = intervalOfStrike(o.strike) ?? labelled ?? fromQuestion
-  const labelSequence = contentWords(label0 ?? '')
+  const labelSequence = cache.wordsOf(label0 ?? '')
   return { words, allWords, labelWords: new Set(labelSequence), labelSequence, period, interval }
 }

@@ -37,12 +37,22 @@ export type Judgement =
   | { readonly same: true; readonly grade: Grade; readonly evidence: Evidence }
   | { readonly same: false; readonly test: 'what' | 'threshold' | 'when'; readonly reason: string }
 
-export function judge(p: ContractSpec, k: ContractSpec): Judgement {
+export function judge(p: ContractSpec, k: ContractSpec, explain = true): Judgement {
+  const reject = explain ? rejecting : quietReject
   // Two named outcomes name the same one: "Lakers" is not "Celtics", although each side's event names both. A short
   // form that begins the other's name ("Stonebridge" / "Stonebridge Mariners": a team by its city) is the same one,
   // weakly, unless what it leaves out is a name suffix ("Donald Trump" / "Donald Trump Jr.").
   const shortened = labelExtension(p, k)
-  if (shortened === undefined) return { same: false, test: 'what', reason: `outcome ${p.labelSequence.join(' ')} vs ${k.labelSequence.join(' ')}` }
+  if (shortened === undefined) return reject('what', () => `outcome ${p.labelSequence.join(' ')} vs ${k.labelSequence.join(' ')}`)
+  // Threshold and period before the words: they reject most candidates of a ladder without allocating.
+  if (p.interval !== undefined || k.interval !== undefined) {
+    if (p.interval === undefined || k.interval === undefined || !sameInterval(p.interval, k.interval)) {
+      const d = (i: ContractSpec['interval']) => (i === undefined ? 'none' : describeInterval(i))
+      return reject('threshold', () => `threshold ${d(p.interval)} vs ${d(k.interval)}`)
+    }
+  }
+  const when = periodsAgree(p.period, k.period, p.end, k.end, explain)
+  if (!when.agree) return reject('when', () => when.reason)
   const shared: string[] = []
   const onlyP: string[] = []
   const onlyK: string[] = []
@@ -55,17 +65,8 @@ export function judge(p: ContractSpec, k: ContractSpec): Judgement {
   const implicit = [...onlyP, ...onlyK].filter(tolerated)
   const differs = [...onlyP.filter((w) => !tolerated(w)), ...onlyK.filter((w) => !tolerated(w))]
   if (shared.length === 0 || differs.length > 0) {
-    const reason = shared.length === 0 ? 'no words in common' : `only venuep: ${onlyP.join(' ') || '-'}; only venuek: ${onlyK.join(' ') || '-'}`
-    return { same: false, test: 'what', reason }
+    return reject('what', () => (shared.length === 0 ? 'no words in common' : `only venuep: ${onlyP.join(' ') || '-'}; only venuek: ${onlyK.join(' ') || '-'}`))
   }
-  if (p.interval !== undefined || k.interval !== undefined) {
-    if (p.interval === undefined || k.interval === undefined || !sameInterval(p.interval, k.interval)) {
-      const d = (i: ContractSpec['interval']) => (i === undefined ? 'none' : describeInterval(i))
-      return { same: false, test: 'threshold', reason: `threshold ${d(p.interval)} vs ${d(k.interval)}` }
-    }
-  }
-  const when = periodsAgree(p.period, k.period, p.end, k.end)
-  if (!when.agree) return { same: false, test: 'when', reason: when.reason }
   const grade: Grade = when.strength === 'stated' && implicit.length === 0 && shortened.size === 0 ? 'high' : 'medium'
   return {
     same: true,
@@ -90,3 +91,39 @@ function labelExtension(p: ContractSpec, k: ContractSpec): ReadonlySet<string> |
 }
 
 const NONE: ReadonlySet<string> = new Set()
+
+/** The rejections of a caller that does not read reasons (the matcher: far more rejections than anyone reads). */
+const QUIET: Readonly<Record<'what' | 'threshold' | 'when', Judgement>> = {
+  what: Object.freeze({ same: false, test: 'what', reason: 'what differs' }),
+  threshold: Object.freeze({ same: false, test: 'threshold', reason: 'threshold differs' }),
+  when: Object.freeze({ same: false, test: 'when', reason: 'period differs' }),
+}
+
+function quietReject(test: 'what' | 'threshold' | 'when'): Judgement {
+  return QUIET[test]
+}
+
+/** A rejection whose reason is written only when read. */
+function rejecting(test: 'what' | 'threshold' | 'when', reason: () => string): Judgement {
+  return {
+    same: false,
+    test,
+    get reason() {
+      return reason()
+    },
+  }
+}
+
+/**
+ * Whether `p` and `k` could pass the word tests at all: each one's own words, but for its label (a short form may
+ * leave some out) and implicit words, are stated around the other. Cheap (set lookups, no allocation) and never
+ * false for a pair the judge accepts, so the matcher runs it before the judge on every candidate.
+ */
+export function mayMatch(p: ContractSpec, k: ContractSpec): boolean {
+  return statedAround(p, k) && statedAround(k, p)
+}
+
+function statedAround(a: ContractSpec, b: ContractSpec): boolean {
+  for (const w of a.words) if (!b.allWords.has(w) && !a.labelWords.has(w) && !IMPLICIT_WORDS.has(w)) return false
+  return true
+}

@@ -37,6 +37,20 @@ const MONTH_RE = Object.keys(MONTH).sort((a, b) => b.length - a.length).join('|'
 const BEFORE = String.raw`before|prior to`
 const BY = String.raw`by|until|till|through|thru|no later than|on or before|by the end of|by end of|end of|at the end of|as of`
 
+/** The date patterns of periodFacts, in the order it applies them (compiled once; global, for replace). */
+const DATE_RE_1 = new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(${MONTH_RE})\.? (\d{1,2}),? (\d{4})\b`, 'g')
+const DATE_RE_2 = new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(\d{1,2}) (${MONTH_RE}),? (\d{4})\b`, 'g')
+const DATE_RE_3 = new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(\d{4})-(\d{2})-(\d{2})\b`, 'g')
+const DATE_RE_4 = new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(${MONTH_RE})\.?,? (\d{4})\b`, 'g')
+const DATE_RE_5 = new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))\s*(${MONTH_RE})\.? (\d{1,2})\b`, 'g')
+const DATE_RE_6 = new RegExp(String.raw`^\s*(${MONTH_RE})\.? (\d{1,2})\s*$`, 'g')
+const DATE_RE_7 = new RegExp(String.raw`\b(?:(${BEFORE})|(by|until|through|in))\s+(${MONTH_RE})\b`, 'g')
+const DATE_RE_8 = /\b(?:by |at |before )?(?:the )?end of (?:the year )?(\d{4})\b/g
+const DATE_RE_9 = /\b(?:by |at |before )?(?:the )?end of (?:the|this) year\b/g
+const DATE_RE_10 = /\b(before|prior to)\s+(\d{4})\b/g
+const DATE_RE_11 = /\b(by|until)\s+(\d{4})\b/g
+const DATE_RE_12 = /\b(?:19|20)(\d{2})\b/g
+
 const OPAQUE: readonly (readonly [RegExp, string])[] = [
   [/\b(?:during|before|by the end of|until|through|in|for)\s+(?:[a-z]+'s|his|her|their|the|this)\s+(?:(?:second|first|current|next|entire)\s+)?(?:term|presidency|administration|tenure|mandate)\b/, 'term'],
   [/\bbefore\s+(?:his|her|their|the)\s+term\s+(?:ends|is over)\b/, 'term'],
@@ -63,8 +77,7 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
     }
   }
   const take = (re: RegExp, f: (m: RegExpExecArray) => void): void => {
-    const g = new RegExp(re.source, 'g')
-    t = t.replace(g, (...args: unknown[]) => {
+    t = t.replace(re, (...args: unknown[]) => {
       const m = args.slice(0, -2) as unknown as RegExpExecArray
       f(m)
       return ' '
@@ -85,42 +98,42 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
     if (before !== undefined || by !== undefined) deadlines.push(dayDeadline(before, at))
     else days.push(at)
   }
-  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(${MONTH_RE})\.? (\d{1,2}),? (\d{4})\b`), (m) => dated(m[1], m[2], Date.UTC(Number(m[5]), (MONTH[m[3] as string] as number) - 1, Number(m[4]))))
-  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(\d{1,2}) (${MONTH_RE}),? (\d{4})\b`), (m) => dated(m[1], m[2], Date.UTC(Number(m[5]), (MONTH[m[4] as string] as number) - 1, Number(m[3]))))
-  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(\d{4})-(\d{2})-(\d{2})\b`), (m) => dated(m[1], m[2], Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5]))))
+  take(DATE_RE_1, (m) => dated(m[1], m[2], Date.UTC(Number(m[5]), (MONTH[m[3] as string] as number) - 1, Number(m[4]))))
+  take(DATE_RE_2, (m) => dated(m[1], m[2], Date.UTC(Number(m[5]), (MONTH[m[4] as string] as number) - 1, Number(m[3]))))
+  take(DATE_RE_3, (m) => dated(m[1], m[2], Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5]))))
   // Month and year: "before July 2026" (its first day), "by July 2026" (through its last day); otherwise ("in
   // January 2027", "the November 2026 meeting") the month is the period.
-  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))?\s*(${MONTH_RE})\.?,? (\d{4})\b`), (m) => {
+  take(DATE_RE_4, (m) => {
     const month = MONTH[m[3] as string] as number
     if (m[1] !== undefined) deadlines.push(Date.UTC(Number(m[4]), month - 1, 1))
     else if (m[2] !== undefined) deadlines.push(Date.UTC(Number(m[4]), month, 1))
     else months.push(`${m[4]}-${String(month).padStart(2, '0')}`)
   })
   // Days without a year: "by June 30", "before Dec 31" (dated from the reference).
-  take(new RegExp(String.raw`\b(?:(${BEFORE})|(${BY}))\s*(${MONTH_RE})\.? (\d{1,2})\b`), (m) => {
+  take(DATE_RE_5, (m) => {
     const at = near(MONTH[m[3] as string] as number, Number(m[4]))
     if (at !== undefined) deadlines.push(dayDeadline(m[1], at))
   })
   // A day alone, as a ladder's label: "June 30".
-  take(new RegExp(String.raw`^\s*(${MONTH_RE})\.? (\d{1,2})\s*$`), (m) => {
+  take(DATE_RE_6, (m) => {
     const at = near(MONTH[m[1] as string] as number, Number(m[2]))
     if (at !== undefined) deadlines.push(at + DAY_MS)
   })
   // A month without a year after before/by: "before July" is the first of the next such July.
-  take(new RegExp(String.raw`\b(?:(${BEFORE})|(by|until|through|in))\s+(${MONTH_RE})\b`), (m) => {
+  take(DATE_RE_7, (m) => {
     const month = MONTH[m[3] as string] as number
     const first = near(month, 1)
     if (first !== undefined) deadlines.push(m[1] !== undefined ? first : Date.UTC(new Date(first).getUTCFullYear(), month, 1))
   })
   // End of a year: "by end of 2026", "end of the year".
-  take(/\b(?:by |at |before )?(?:the )?end of (?:the year )?(\d{4})\b/, (m) => deadlines.push(Date.UTC(Number(m[1]) + 1, 0, 1)))
-  take(/\b(?:by |at |before )?(?:the )?end of (?:the|this) year\b/, () => {
+  take(DATE_RE_8, (m) => deadlines.push(Date.UTC(Number(m[1]) + 1, 0, 1)))
+  take(DATE_RE_9, () => {
     if (refYear !== undefined) deadlines.push(Date.UTC(refYear + 1, 0, 1))
   })
   // Years: "before 2027" is its first day; "in 2025" names the year; "by 2030" is read both ways, so it is opaque.
-  take(/\b(before|prior to)\s+(\d{4})\b/, (m) => deadlines.push(Date.UTC(Number(m[2]), 0, 1)))
-  take(/\b(by|until)\s+(\d{4})\b/, (m) => opaque.push(`by-year ${m[2]}`))
-  take(/\b(?:19|20)(\d{2})\b/, (m) => years.push(2000 + Number(m[1]) - (m[0].startsWith('19') ? 100 : 0)))
+  take(DATE_RE_10, (m) => deadlines.push(Date.UTC(Number(m[2]), 0, 1)))
+  take(DATE_RE_11, (m) => opaque.push(`by-year ${m[2]}`))
+  take(DATE_RE_12, (m) => years.push(2000 + Number(m[1]) - (m[0].startsWith('19') ? 100 : 0)))
   return { deadlines: unique(deadlines), days: unique(days), months: unique(months), years: unique(years), opaque: unique(opaque) }
 }
 
@@ -156,23 +169,24 @@ export type PeriodAgreement =
  * deadline at that year's end ("in 2025" / "before 2026"). Without a stated period on either side the venues' end
  * times must agree closely (weak); a period stated on one side only, or one that cannot be dated, never agrees.
  */
-export function periodsAgree(a: PeriodFacts, b: PeriodFacts, endA: number | undefined, endB: number | undefined): PeriodAgreement {
+export function periodsAgree(a: PeriodFacts, b: PeriodFacts, endA: number | undefined, endB: number | undefined, explain = true): PeriodAgreement {
+  const disagree = explain ? disagreeing : () => DISAGREE
   if (!hasFacts(a) && !hasFacts(b)) {
     if (endA !== undefined && endB !== undefined && Math.abs(endA - endB) <= END_SLACK_MS) return { agree: true, evidence: `no stated period; end times ${day(endA)} and ${day(endB)}`, strength: 'end-times' }
-    return { agree: false, reason: `no stated period and end times ${endA === undefined ? '?' : day(endA)} vs ${endB === undefined ? '?' : day(endB)}` }
+    return disagree(() => `no stated period and end times ${endA === undefined ? '?' : day(endA)} vs ${endB === undefined ? '?' : day(endB)}`)
   }
-  if (!hasFacts(a) || !hasFacts(b)) return silentSide(hasFacts(a) ? a : b, hasFacts(a) ? endB : endA, a, b)
+  if (!hasFacts(a) || !hasFacts(b)) return silentSide(hasFacts(a) ? a : b, hasFacts(a) ? endB : endA, a, b, disagree)
   if (a.opaque.length > 0 || b.opaque.length > 0) {
     if (a.opaque.join() === b.opaque.join() && a.deadlines.length === 0 && b.deadlines.length === 0 && a.days.length === 0 && b.days.length === 0 && a.years.join() === b.years.join()) {
       return { agree: true, evidence: `same period phrase (${a.opaque.join(', ')})`, strength: 'stated' }
     }
-    return { agree: false, reason: `period not datable: ${describe(a)} vs ${describe(b)}` }
+    return disagree(() => `period not datable: ${describe(a)} vs ${describe(b)}`)
   }
   const da = a.deadlines
   const db = b.deadlines
   if (da.length > 0 && db.length > 0) {
     if (da.length === db.length && da.every((d, i) => near(d, db[i] as number)) && a.days.length === 0 && b.days.length === 0) return { agree: true, evidence: `deadline ${da.map(last).join(', ')}`, strength: 'stated' }
-    return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
+    return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
   }
   if (da.length > 0 || db.length > 0) {
     // A window and the deadline at its end: "in 2025" / "before 2026", "in January 2027" / "by January 31, 2027".
@@ -180,7 +194,7 @@ export function periodsAgree(a: PeriodFacts, b: PeriodFacts, endA: number | unde
     const d = deadlines[0] as number
     const windowEnd = other.days.length > 0 ? undefined : other.months.length === 1 ? monthEnd(other.months[0] as string) : other.months.length === 0 && other.years.length === 1 ? Date.UTC((other.years[0] as number) + 1, 0, 1) : undefined
     if (deadlines.length === 1 && windowEnd !== undefined && near(d, windowEnd)) return { agree: true, evidence: `${describe(other)} and deadline ${last(d)}`, strength: 'stated' }
-    return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
+    return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
   }
   if (a.days.length > 0 || b.days.length > 0) {
     if (a.days.join() === b.days.join()) return { agree: true, evidence: `on ${a.days.map(day).join(', ')}`, strength: 'stated' }
@@ -190,24 +204,24 @@ export function periodsAgree(a: PeriodFacts, b: PeriodFacts, endA: number | unde
     const [withDay, other, otherEnd] = a.days.length > 0 ? [a, b, endB] : [b, a, endA]
     const d = withDay.days[0] as number
     const onThatDay = otherEnd !== undefined && Math.abs(otherEnd - (d + DAY_MS / 2)) <= ON_DAY_SLACK_MS
-    if (withDay.days.length === 1 && other.days.length === 0 && other.months.length === 1 && day(d).startsWith(other.months[0] as string) && onThatDay) {
+    if (withDay.days.length === 1 && other.days.length === 0 && other.months.length === 1 && onThatDay && monthOf(d) === other.months[0]) {
       return { agree: true, evidence: `on ${day(d)}; in ${other.months[0]}, ending ${day(otherEnd)}`, strength: 'end-times' }
     }
-    return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
+    return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
   }
   if (a.months.length > 0 || b.months.length > 0) {
     if (a.months.join() === b.months.join()) return { agree: true, evidence: `month ${a.months.join(', ')}`, strength: 'stated' }
-    return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
+    return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
   }
   if (a.years.join() === b.years.join()) return { agree: true, evidence: `year ${a.years.join(', ')}`, strength: 'stated' }
-  return { agree: false, reason: `year ${describe(a)} vs ${describe(b)}` }
+  return disagree(() => `year ${describe(a)} vs ${describe(b)}`)
 }
 
 /**
  * One side states its period, the other nothing: the silent venue's own end time must fall on the stated deadline or
  * day (a "Lakers vs. Celtics" market ending the day its game is played). Weak evidence.
  */
-function silentSide(stated: PeriodFacts, end: number | undefined, a: PeriodFacts, b: PeriodFacts): PeriodAgreement {
+function silentSide(stated: PeriodFacts, end: number | undefined, a: PeriodFacts, b: PeriodFacts, disagree: (reason: () => string) => PeriodAgreement): PeriodAgreement {
   const single = stated.years.length === 0 && stated.opaque.length === 0 && stated.months.length === 0 && stated.deadlines.length + stated.days.length === 1
   if (single && end !== undefined) {
     const d = stated.deadlines[0]
@@ -215,11 +229,30 @@ function silentSide(stated: PeriodFacts, end: number | undefined, a: PeriodFacts
     const on = stated.days[0]
     if (on !== undefined && Math.abs(end - (on + DAY_MS / 2)) <= ON_DAY_SLACK_MS) return { agree: true, evidence: `on ${day(on)} on one side, end time ${day(end)} on the other`, strength: 'end-times' }
   }
-  return { agree: false, reason: `period ${describe(a)} vs ${describe(b)}` }
+  return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
+}
+
+/** The disagreement of a caller that does not read reasons (the matcher: far more rejections than anyone reads). */
+const DISAGREE: PeriodAgreement = Object.freeze({ agree: false, reason: 'period differs' })
+
+/** A disagreement whose reason is written only when read. */
+function disagreeing(reason: () => string): PeriodAgreement {
+  return {
+    agree: false,
+    get reason() {
+      return reason()
+    },
+  }
 }
 
 function near(x: number, y: number): boolean {
   return Math.abs(x - y) <= DEADLINE_SLACK_MS
+}
+
+/** 'YYYY-MM' of a day. */
+function monthOf(dayMs: number): string {
+  const d = new Date(dayMs)
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`
 }
 
 /** The exclusive end of a 'YYYY-MM' month. */
@@ -240,4 +273,22 @@ export function describe(f: PeriodFacts): string {
 
 function day(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10)
+}
+
+/**
+ * Keys of the days a contract's period can meet another's on ('YYYY-MM-DD', or 'opaque'), for blocking: two
+ * contracts whose periods agree (periodsAgree) always share one, so the matcher compares only contracts that do, and
+ * a daily price ladder splits by day. A deadline counts on its last day; a day on itself; a month on each of its days
+ * (it meets a deadline at its end or an occasion on one of its days); a year on its last day (it meets only the same
+ * year or the deadline at its end); a contract that states no period on the days around its venue end time.
+ */
+export function periodKeys(f: PeriodFacts, end: number | undefined): string[] {
+  const out = new Set<string>()
+  for (const d of f.deadlines) out.add(day(d - 1))
+  for (const d of f.days) out.add(day(d))
+  for (const m of f.months) for (let at = monthEnd(m) - DAY_MS; monthOf(at) === m; at -= DAY_MS) out.add(day(at))
+  for (const y of f.years) out.add(`${y}-12-31`)
+  if (f.opaque.length > 0) out.add('opaque')
+  if (!hasFacts(f) && end !== undefined) for (let k = -2; k <= 2; k++) out.add(day(end + k * DAY_MS))
+  return [...out]
 }

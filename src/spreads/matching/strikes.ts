@@ -59,26 +59,37 @@ export function intervalOfStrike(s: Strike | undefined): Interval | undefined {
 }
 
 /** The interval a text states, or undefined when it states none. */
+/** The comparator patterns of intervalIn, in the order it tries them (compiled once). */
+const STRIKE_RE_1 = new RegExp(String.raw`(?:between\s+)?${NUM}\s?(?:-|to|and)\s?${NUM}`)
+const STRIKE_RE_2 = new RegExp(String.raw`(?:>=|at least|at or above|no less than|minimum of|↑)\s?${NUM}`)
+const STRIKE_RE_3 = new RegExp(String.raw`${NUM}\s?(?:\+|or more|or above|or higher|or greater|and above|and up)`)
+const STRIKE_RE_4 = new RegExp(String.raw`(?:>|above|over|more than|greater than|higher than|exceeds?|exceeding|surpass(?:es)?|tops?)\s?${NUM}`)
+const STRIKE_RE_5 = new RegExp(String.raw`(?:hits?|reach(?:es)?|touch(?:es)?)\s?${NUM}`)
+const STRIKE_RE_6 = new RegExp(String.raw`(?:<=|at most|at or below|no more than|maximum of|↓)\s?${NUM}`)
+const STRIKE_RE_7 = new RegExp(String.raw`${NUM}\s?(?:or less|or fewer|or below|or lower|and below|and under)`)
+const STRIKE_RE_8 = new RegExp(String.raw`(?:<|below|under|less than|fewer than|lower than)\s?${NUM}`)
+const STRIKE_RE_9 = new RegExp(String.raw`^\s*${NUM}\s*(?:\(.*\))?\s*$`)
+
 export function intervalIn(text: string): Interval | undefined {
   const t = withoutDates(fold(text).replace(/(\d),(\d{3})/g, '$1$2').replace(/(\d),(\d{3})/g, '$1$2').replace(/≥/g, '>=').replace(/≤/g, '<='))
   let m: RegExpExecArray | null
   // Ranges: "between 2 and 3", "$500-750b", "2–3 cuts", "$1-3b" (a magnitude after the upper bound applies to both).
-  if ((m = new RegExp(String.raw`(?:between\s+)?${NUM}\s?(?:-|to|and)\s?${NUM}`).exec(t)) !== null && (/between/.test(m[0]) || /\d\s?(?:-|to)\s?\$?\d/.test(m[0]))) {
+  if ((m = STRIKE_RE_1.exec(t)) !== null && (/between/.test(m[0]) || /\d\s?(?:-|to)\s?\$?\d/.test(m[0]))) {
     const hi = amount(m, 5)
     let lo = amount(m, 1)
     if (m[3] === undefined && m[7] !== undefined) lo = { value: Math.round(lo.value * (MAGNITUDE[m[7]] ?? 1) * 1e9) / 1e9, unit: lo.unit }
     return { lo: lo.value, loClosed: true, hi: hi.value, hiClosed: true, unit: lo.unit || hi.unit }
   }
-  if ((m = new RegExp(String.raw`(?:>=|at least|at or above|no less than|minimum of|↑)\s?${NUM}`).exec(t)) !== null) return lower(amount(m, 1), true)
-  if ((m = new RegExp(String.raw`${NUM}\s?(?:\+|or more|or above|or higher|or greater|and above|and up)`).exec(t)) !== null) return lower(amount(m, 1), true)
-  if ((m = new RegExp(String.raw`(?:>|above|over|more than|greater than|higher than|exceeds?|exceeding|surpass(?:es)?|tops?)\s?${NUM}`).exec(t)) !== null) return lower(amount(m, 1), false)
+  if ((m = STRIKE_RE_2.exec(t)) !== null) return lower(amount(m, 1), true)
+  if ((m = STRIKE_RE_3.exec(t)) !== null) return lower(amount(m, 1), true)
+  if ((m = STRIKE_RE_4.exec(t)) !== null) return lower(amount(m, 1), false)
   // Touch thresholds: "hit $200B", "reach $150k" resolve once the value gets there.
-  if ((m = new RegExp(String.raw`(?:hits?|reach(?:es)?|touch(?:es)?)\s?${NUM}`).exec(t)) !== null) return lower(amount(m, 1), true)
-  if ((m = new RegExp(String.raw`(?:<=|at most|at or below|no more than|maximum of|↓)\s?${NUM}`).exec(t)) !== null) return upper(amount(m, 1), true)
-  if ((m = new RegExp(String.raw`${NUM}\s?(?:or less|or fewer|or below|or lower|and below|and under)`).exec(t)) !== null) return upper(amount(m, 1), true)
-  if ((m = new RegExp(String.raw`(?:<|below|under|less than|fewer than|lower than)\s?${NUM}`).exec(t)) !== null) return upper(amount(m, 1), false)
+  if ((m = STRIKE_RE_5.exec(t)) !== null) return lower(amount(m, 1), true)
+  if ((m = STRIKE_RE_6.exec(t)) !== null) return upper(amount(m, 1), true)
+  if ((m = STRIKE_RE_7.exec(t)) !== null) return upper(amount(m, 1), true)
+  if ((m = STRIKE_RE_8.exec(t)) !== null) return upper(amount(m, 1), false)
   // A label that is only a number ("0", "7 (175 bps)", "$1,000,000"): exactly that.
-  if ((m = new RegExp(String.raw`^\s*${NUM}\s*(?:\(.*\))?\s*$`).exec(t)) !== null) {
+  if ((m = STRIKE_RE_9.exec(t)) !== null) {
     const a = amount(m, 1)
     return { lo: a.value, loClosed: true, hi: a.value, hiClosed: true, unit: a.unit }
   }
@@ -91,10 +102,13 @@ const MONTHS = 'jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec'
  * The text without what periods.ts reads: dates, seasons ("2025-26") and years, which are not thresholds ("the
  * 2025–26 season", "between 2025 and 2035").
  */
+const MONTH_DAY = new RegExp(String.raw`\b(?:${MONTHS})[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?\b`, 'g')
+const DAY_MONTH = new RegExp(String.raw`\b\d{1,2} (?:${MONTHS})[a-z]*\b`, 'g')
+
 function withoutDates(t: string): string {
   return t
-    .replace(new RegExp(String.raw`\b(?:${MONTHS})[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?\b`, 'g'), ' ')
-    .replace(new RegExp(String.raw`\b\d{1,2} (?:${MONTHS})[a-z]*\b`, 'g'), ' ')
+    .replace(MONTH_DAY, ' ')
+    .replace(DAY_MONTH, ' ')
     .replace(/\b(?:19|20)\d{2}\s?[-/]\s?(?:\d{2}|(?:19|20)\d{2})\b/g, ' ')
     .replace(/(?<![$\d.])\b(?:19|20)\d{2}\b(?!\s?(?:%|k|m|b|t|bps|thousand|million|billion|trillion)\b)/g, ' ')
 }
