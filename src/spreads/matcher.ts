@@ -93,8 +93,8 @@ export interface MatchInput {
 
 /** Contracts between two slice checkpoints. */
 const CHECKPOINT_EVERY = 64
-/** Candidate judgements between two slice checkpoints (a common word can have thousands of holders). */
-const JUDGED_PER_CHECKPOINT = 512
+/** Candidates examined between two slice checkpoints (a common word can have thousands of holders). */
+const JUDGED_PER_CHECKPOINT = 2_048
 
 export function matchEvents(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, input: MatchInput = {}, cache = new SpecCache()): EventMatch[] {
   return runToEnd(matchEventsSteps(venuep, venuek, input, cache))
@@ -125,13 +125,13 @@ export function* matchEventsSteps(venuep: CatalogSnapshot | undefined, venuek: C
   for (let i = 0; i < pSpecs.length; i++) {
     const p = pSpecs[i] as ContractSpec
     for (const k of candidates(p, index)) {
-      if (!mayMatch(p, k) || denied(p, k)) continue
-      const j = judge(p, k, false)
-      if (j.same) accepted.push({ p, k, grade: j.grade, evidence: j.evidence })
       if (++judged >= JUDGED_PER_CHECKPOINT) {
         judged = 0
         yield
       }
+      if (!mayMatch(p, k) || denied(p, k)) continue
+      const j = judge(p, k, false)
+      if (j.same) accepted.push({ p, k, grade: j.grade, evidence: j.evidence })
     }
     if (i % CHECKPOINT_EVERY === 0) yield
   }
