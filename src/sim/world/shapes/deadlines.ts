@@ -51,7 +51,7 @@ export function venuekDeadlineCode(d: number, style: number): string {
 
 /**
  * venuek `close_time` of a market that stops at deadline D: midnight Eastern (04:59 UTC in winter, 03:59 UTC in
- * summer, as KXTAIWANLVL4-26JUL01 closes 2026-07-01T03:59:00Z) or 15:00 UTC on D (KXNEXTSPEAKER-31).
+ * summer, as a real travel-advisory ladder's July market closes 2026-07-01T03:59:00Z) or 15:00 UTC on D (a real 'next Speaker' event).
  */
 export function venuekDeadlineClose(d: number, rng: Rng): number {
   if (rng.chance(0.3)) return d + 15 * HOUR

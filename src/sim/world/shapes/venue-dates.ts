@@ -6,7 +6,7 @@ import type { Rng } from '../random.js'
  * - venuek `close_time` is the latest time trading can stop. A recurring short-dated series closes at its
  *   observation (KXFED-27APR closes 17:55, expected 18:05), but a long-dated question stays open until the latest
  *   date its answer could be known: the real 2028 election events (sub_title "In 2028") close
- *   2029-11-07, a year after the vote; KXGDPSHAREMANU-29 ("In Q4 2028") closes 2029-06-30. Such events carry no
+ *   2029-11-07, a year after the vote; a real manufacturing-share event ("In Q4 2028") closes 2029-06-30. Such events carry no
  *   `strike_date`; the question's own date lives in `sub_title` ("In 2028", "Before 2030") or the market's
  *   `yes_sub_title`. `expected_expiration_time`, when present, is the expected date.
  * - venuep `endDate` is the expected resolution date, hours or days off the true deadline or vote.
@@ -46,7 +46,7 @@ export function electionDates(vote: number, rng: Rng): VenuekDates {
 
 /**
  * A question about a period settled on data published later ("In 2026", "Calendar year 2026"): open until the
- * latest release that could settle it, months after the period (KXGDPSHAREMANU-29 closes 2029-06-30 for Q4 2028).
+ * latest release that could settle it, months after the period (a real one closes 2029-06-30 for Q4 2028).
  */
 export function releaseDates(periodEnd: number, rng: Rng): VenuekDates {
   const latest = periodEnd + rng.int(90, 200) * DAY

@@ -33,7 +33,7 @@ const rNomineeAsk = (y: number) => (name: string) => `Will ${name} win the ${y} 
 function presidentialSpec(names: readonly Spelled[], endTime: number, rng: Rng, nominee: boolean): QuestionSpec {
   const y = year(endTime)
   const ask = nominee ? rNomineeAsk(y) : (name: string) => `Will ${name} win the ${y} US Presidential Election?`
-  const series = nominee ? 'KXRNOMPRES' : 'KXPRESPERSON'
+  const series = nominee ? 'KXSIMNOMPRES' : 'KXSIMPRESWIN'
   return {
     templateId: 'presidential',
     key: `${nominee ? 'nominee:R' : 'president'}:${y}`,
@@ -102,7 +102,7 @@ function partyRaceSpec(race: Race, endTime: number, rng: Rng): QuestionSpec {
   const code = race.office === 'president' ? 'US' : race.state[1]
   const contest = race.office === 'president' ? `${y} US Presidential Election` : race.office === 'senate' ? `${y} ${where} Senate race` : `${y} ${where} governor race`
   const ask = (i: number) => `Will the ${letters[i] === 'D' ? 'Democratic' : 'Republican'} Party win the ${contest}?`
-  const series = race.office === 'president' ? 'KXPRESPARTY' : race.office === 'senate' ? `SENATE${code}` : `GOVPARTY${code}`
+  const series = race.office === 'president' ? 'KXSIMPRESPARTY' : race.office === 'senate' ? `SIMSENATE${code}` : `SIMGOVPARTY${code}`
   return {
     templateId: 'party-race',
     key: partyRaceKey(race, endTime),
@@ -112,7 +112,7 @@ function partyRaceSpec(race: Race, endTime: number, rng: Rng): QuestionSpec {
     endTime,
     model: { kind: 'multi', bases: multiBases(rng, 2) },
     complementary: false,
-    // venuek names party markets by letter (SENATEAZ-28-D, GOVPARTYDE-28-R).
+    // venuek names party markets by letter (a real Senate race's markets end in -D and -R).
     contracts: spelledContracts(rng, parties).map((c, i) => ({ ...c, venuekSuffix: letters[i] as string })),
     venuep: {
       title: race.office === 'president' ? `Which party wins ${y} US Presidential Election?` : `${where} ${race.office === 'senate' ? 'Senate' : 'Governor'} Election Winner ${y}`,
