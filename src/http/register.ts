@@ -1,5 +1,3 @@
-import type { Caller } from '../accounts/authenticator.js'
-import { AppError } from '../core/errors.js'
 import { errorReply, json, type Reply } from './reply.js'
 import type { AnyRoute } from './route.js'
 import type { HttpServer, RequestContext, RouteDef } from './server.js'

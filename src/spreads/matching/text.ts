@@ -141,7 +141,7 @@ export function contentWords(text: string): string[] {
     previous = w
     if (w.length < 2 || /^\d+(st|nd|rd|th|am|pm)?$/.test(w) || MONTHS.has(w)) continue
     // Hyphenated words compare by their parts ("Ocasio-Cortez" and "Ocasio Cortez"), joined phrases above excepted.
-    const parts = w.includes('-') && !Object.values(PHRASE_WORDS).includes(w) ? w.split('-') : [w]
+    const parts = w.includes('-') && !PHRASE_WORDS.has(w) ? w.split('-') : [w]
     for (const p of parts) {
       if (p.length < 2 || /^\d+$/.test(p)) continue
       const same = SAME_AS[p] ?? SAME_AS[stem(p)]
@@ -158,7 +158,8 @@ const NUMBERED = new Set(['season', 'seasons', 'game', 'episode', 'part', 'volum
 /** Suffixes that make another person of the same name ("Donald Trump Jr."). */
 export const NAME_SUFFIXES: ReadonlySet<string> = new Set(['jr', 'sr', 'ii', 'iii', 'iv', 'v'])
 
-const PHRASE_WORDS: Readonly<Record<string, string>> = Object.fromEntries(PHRASES.map(([, to]) => [to, to]))
+/** The joined phrases ("prime-minister"): hyphenated, but one word. */
+const PHRASE_WORDS: ReadonlySet<string> = new Set(PHRASES.map(([, to]) => to))
 
 /**
  * Words a side may name that the other leaves implicit without the contracts differing: the United States, which

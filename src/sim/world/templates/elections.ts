@@ -3,7 +3,7 @@ import * as N from '../names.js'
 import { venuekCategory, vpTags } from '../shapes/labels.js'
 import { person, usParty, type Keyed, type Spelled } from '../shapes/spellings.js'
 import { electionDates, venuepEndDate } from '../shapes/venue-dates.js'
-import { DAY_MS, distinct, groupTitles, multiBases, spelledContracts } from './helpers.js'
+import { candidateGroup, DAY_MS, distinct, groupTitles, multiBases, spelledContracts } from './helpers.js'
 import type { Rng } from '../random.js'
 import type { QuestionSpec, Template } from './types.js'
 
@@ -50,12 +50,7 @@ function presidentialSpec(names: readonly Spelled[], endTime: number, rng: Rng, 
       description: nominee
         ? `Resolves to the person the Republican Party nominates for President at its ${y} national convention.`
         : `Resolves to the person who wins the ${y} US presidential election.`,
-      negRisk: true,
-      outcomes: undefined,
-      marketQuestion: (i) => ask((names[i] as Spelled).venuep),
-      groupItemTitle: (i) => (names[i] as Spelled).venuep,
-      groupTitles: groupTitles(rng),
-      endDate: venuepEndDate(endTime, rng),
+      ...candidateGroup(rng, names, ask, endTime),
       tags: vpTags(rng, 'politics', nominee ? ['Primaries', 'Republican Party'] : ['Presidential Election']),
       placeholders: { noun: 'Person', question: ask },
     },
@@ -189,12 +184,7 @@ function appointmentSpec(country: readonly [string, string], office: readonly [s
       title: verb === 'nominate' ? `Who will the President of ${cname} nominate as ${oname}?` : `Who will the President of ${cname} announce as next ${oname} by ${by}?`,
       slug: slugify(`who will the president of ${cname} ${verb} as ${oname}`),
       description: `Resolves to the person the President of ${cname} formally ${verb === 'nominate' ? 'nominates' : 'announces'} as ${oname}.`,
-      negRisk: true,
-      outcomes: undefined,
-      marketQuestion: (i) => ask((names[i] as Spelled).venuep),
-      groupItemTitle: (i) => (names[i] as Spelled).venuep,
-      groupTitles: groupTitles(rng),
-      endDate: venuepEndDate(endTime, rng),
+      ...candidateGroup(rng, names, ask, endTime),
       tags: vpTags(rng, 'politics', [cname, oname]),
       placeholders: { noun: 'Individual', question: ask },
     },

@@ -1,6 +1,7 @@
 import type { Rng } from '../random.js'
 import { outcomeSides } from '../shapes/outcome-sets.js'
 import type { Spelled } from '../shapes/spellings.js'
+import { venuepEndDate } from '../shapes/venue-dates.js'
 import type { GroupTitles, ContractSpec } from './types.js'
 
 export const DAY_MS = 86_400_000
@@ -74,4 +75,20 @@ export function ladder(level: number, stepFraction: number, rng: Rng): { values:
   const onP = values.map((_, i) => i >= offsetP && i < count - (1 - offsetP))
   const onK = values.map((_, i) => (i + 1) % 4 !== 0 || i === 0)
   return { values, onP, onK }
+}
+
+/**
+ * The venuep side of a candidate group (one neg-risk market per person, party or team), as the real catalogs list
+ * one: each market asks `ask(name)` about the name as venuep spells it, titled by that name. Draws the group's title
+ * style, then its end date (in that order: the world is seeded).
+ */
+export function candidateGroup(rng: Rng, names: readonly Spelled[], ask: (name: string) => string, endTime: number) {
+  return {
+    negRisk: true,
+    outcomes: undefined,
+    marketQuestion: (i: number) => ask((names[i] as Spelled).venuep),
+    groupItemTitle: (i: number) => (names[i] as Spelled).venuep,
+    groupTitles: groupTitles(rng),
+    endDate: venuepEndDate(endTime, rng),
+  }
 }

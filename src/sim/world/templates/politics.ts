@@ -3,7 +3,7 @@ import * as N from '../names.js'
 import { venuekCategory, vpTags } from '../shapes/labels.js'
 import { party, person, type Keyed, type Spelled } from '../shapes/spellings.js'
 import { electionDates, venuepEndDate } from '../shapes/venue-dates.js'
-import { DAY_MS, distinct, groupTitles, multiBases, spelledContracts } from './helpers.js'
+import { candidateGroup, DAY_MS, distinct, groupTitles, multiBases, spelledContracts } from './helpers.js'
 import type { Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- politics
@@ -37,12 +37,7 @@ export const governor: Template<{ state: readonly [string, string]; names: Keyed
         title: `${st} Governor Election Winner ${y}`,
         slug: slugify(`${st} governor election winner ${y}`),
         description: `This market will resolve to the candidate who wins the ${y} ${st} gubernatorial election.`,
-        negRisk: true,
-        outcomes: undefined,
-        marketQuestion: (i) => ask((names[i] as Spelled).venuep),
-        groupItemTitle: (i) => (names[i] as Spelled).venuep,
-        groupTitles: groupTitles(rng),
-        endDate: venuepEndDate(endTime, rng),
+        ...candidateGroup(rng, names, ask, endTime),
         tags: vpTags(rng, 'politics', [st, `${st} Governor`]),
         placeholders: { noun: 'Person', question: ask },
       },
@@ -82,12 +77,7 @@ export const governor: Template<{ state: readonly [string, string]; names: Keyed
           title: `${st} Republican Governor Primary Winner ${y}`,
           slug: slugify(`${st} republican governor primary winner ${y}`),
           description: `Resolves to the winner of the ${y} ${st} Republican gubernatorial primary.`,
-          negRisk: true,
-          outcomes: undefined,
-          marketQuestion: (i) => ask((names[i] as Spelled).venuep),
-          groupItemTitle: (i) => (names[i] as Spelled).venuep,
-          groupTitles: groupTitles(rng),
-          endDate: venuepEndDate(end, rng),
+          ...candidateGroup(rng, names, ask, end),
           tags: vpTags(rng, 'politics', [st, 'Primaries']),
           placeholders: { noun: 'Person', question: ask },
         },
