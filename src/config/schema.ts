@@ -39,7 +39,7 @@ export const VenuepConfigSchema = Type.Object(
         /** Closed events are synced only if they ended within this many days (the live venue has ~100k). */
         closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
         /** Upper bound on events synced, a guard against an unbounded live catalog. */
-        maxEvents: Type.Integer({ minimum: 1, default: 50_000 }),
+        maxEvents: Type.Integer({ minimum: 1, default: 1_000_000 }),
       },
       { additionalProperties: false },
     ),
@@ -76,7 +76,7 @@ export const VenuekConfigSchema = Type.Object(
         pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
         refreshMs: Ms(60_000, 1_000),
         closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
-        maxEvents: Type.Integer({ minimum: 1, default: 50_000 }),
+        maxEvents: Type.Integer({ minimum: 1, default: 1_000_000 }),
       },
       { additionalProperties: false },
     ),
