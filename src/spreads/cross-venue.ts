@@ -3,20 +3,19 @@ import type { VenueActor } from '../actors/venue-actor.js'
 import type { Logger } from '../core/logger.js'
 import type { EventLink } from '../views/event-directory.js'
 import { runInSlices, runToEnd, type Steps } from '../core/slices.js'
-import { SpecCache } from './matching/contract.js'
-import { eventLinks, matchEventsSteps, type EventMatch, type MatchInput } from './matcher.js'
+import { eventLinks, MatchState, type EventMatch, type MatchInput, type MatchUpdate } from './matcher.js'
 import type { SpreadEngine, SpreadPairSpec } from './spread-engine.js'
 
 /**
- * Keeps the cross-venue matching current: when either catalog changes it re-runs the matcher — only when the
- * set of events changed (a refresh that only moved volumes keeps the matches and re-resolves their outcome
- * records) — then hands the event links to the read models (one service event per pair; called after every
- * catalog change, so the read models rebuild once per change) and the outcome pairs to the spread engine.
+ * Keeps the cross-venue matching current: when either catalog changes it updates the matcher's state (only the
+ * events whose contracts changed are judged again: matcher.ts `MatchState`), then hands the event links to the
+ * read models (one service event per pair; called after every catalog change, so the read models rebuild once per
+ * change) and the outcome pairs to the spread engine, re-resolved against the new catalogs.
  *
- * A run over two 20,000-event catalogs takes a few hundred milliseconds of CPU, so it runs in slices
- * (src/core/slices.ts) between requests, reusing the features of unchanged titles from the previous run. One run
- * at a time; a catalog change during a run schedules one more. Everything else proportional to the catalogs
- * (comparing event sets, resolving pair specs, installing them in the engine) runs in slices too.
+ * The first run judges everything (seconds of CPU at real catalog sizes), later ones what changed; both run in
+ * slices (src/core/slices.ts) between requests. One run at a time; a catalog change during a run schedules one
+ * more. Everything else proportional to the catalogs (resolving pair specs, installing them in the engine) runs in
+ * slices too.
  */
 export interface CrossVenueOptions {
   readonly venuep: VenueActor
@@ -37,10 +36,13 @@ export class CrossVenueMatching {
   #running = false
   #runAgain = false
   #stopped = false
-  readonly #cache = new SpecCache()
+  /** Contracts, indexes and accepted pairs of the last run: a catalog change costs what changed (matcher.ts). */
+  readonly #state = new MatchState()
   readonly #unsubscribe: (() => void)[] = []
-  /** Matcher runs (tests and logs). */
+  /** Matcher updates (tests and logs). */
   runs = 0
+  /** What the last update did (full or incremental, events changed, pairs judged). */
+  lastUpdate: Omit<MatchUpdate, 'matches'> | undefined
 
   constructor(options: CrossVenueOptions) {
     this.#o = options
@@ -82,17 +84,19 @@ export class CrossVenueMatching {
     const overrides = this.#o.overrides()
     const manualKey = JSON.stringify(overrides)
     const prev = this.#matched
-    const same = !force && prev !== undefined && prev.manual === manualKey && (await runInSlices(sameEventIdsSteps(prev.p, p))) && (await runInSlices(sameEventIdsSteps(prev.k, k)))
-    if (this.#stopped) return
+    const same = !force && prev !== undefined && prev.manual === manualKey && prev.p === p && prev.k === k
     if (!same) {
       const started = Date.now()
-      const matches = await runInSlices(matchEventsSteps(p, k, overrides, this.#cache))
+      const update = await runInSlices(this.#state.updateSteps(p, k, overrides))
       if (this.#stopped) return
-      this.#matches = matches
+      this.#matches = update.matches
       this.runs++
-      this.#o.log.info({ ms: Date.now() - started, events: matches.length, outcomes: matches.reduce((n, m) => n + m.outcomes.length, 0) }, 'cross-venue matching')
+      this.lastUpdate = { mode: update.mode, changedEvents: update.changedEvents, judged: update.judged }
+      this.#o.log.info(
+        { ms: Date.now() - started, mode: update.mode, changed_events: update.changedEvents, judged: update.judged, events: update.matches.length, outcomes: update.matches.reduce((n, m) => n + m.outcomes.length, 0) },
+        'cross-venue matching',
+      )
     }
-    // Remembered per run (not only when matching ran): the next comparison is against the newest catalogs.
     this.#matched = { p, k, manual: manualKey }
     const links = eventLinks(this.#matches)
     const specs = await runInSlices(pairSpecsSteps(this.#matches, p, k))
@@ -133,18 +137,6 @@ export class CrossVenueMatching {
       this.#schedule()
     }
   }
-}
-
-/** Whether two catalogs list the same events (ids; order and contents aside), in slices. */
-export function* sameEventIdsSteps(a: CatalogSnapshot, b: CatalogSnapshot): Steps<boolean> {
-  if (a === b) return true
-  if (a.eventsById.size !== b.eventsById.size) return false
-  let n = 0
-  for (const id of b.eventsById.keys()) {
-    if (!a.eventsById.has(id)) return false
-    if (++n % 1024 === 0) yield
-  }
-  return true
 }
 
 /**

@@ -2,9 +2,10 @@ import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import type { CatalogEvent, Outcome } from '../model/types.js'
 import { UNCALIBRATED, type MatchWeights } from './matching/calibration.js'
-import { contractsOf, SpecCache, type ContractSpec } from './matching/contract.js'
+import { contractsOf, rebind, sameParse, SpecCache, type ContractSpec } from './matching/contract.js'
+import { VenuekIndex, VenuepIndex } from './matching/contract-index.js'
 import { judge, mayMatch, type Evidence, type Grade } from './matching/judge.js'
-import { contentWords, IMPLICIT_WORDS } from './matching/text.js'
+import { contentWords } from './matching/text.js'
 
 /**
  * Finds the same contract on both venues, outcome by outcome (MATCHING.md §4). Precision first: a false match is a
@@ -91,7 +92,7 @@ export interface MatchInput {
   readonly weights?: MatchWeights
 }
 
-/** Contracts between two slice checkpoints. */
+/** Events between two slice checkpoints. */
 const CHECKPOINT_EVERY = 64
 /** Candidates examined between two slice checkpoints (a common word can have thousands of holders). */
 const JUDGED_PER_CHECKPOINT = 2_048
@@ -100,42 +101,188 @@ export function matchEvents(venuep: CatalogSnapshot | undefined, venuek: Catalog
   return runToEnd(matchEventsSteps(venuep, venuek, input, cache))
 }
 
+/** One full run from nothing (the same as a first `MatchState.update`). */
 export function* matchEventsSteps(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, input: MatchInput, cache: SpecCache): Steps<EventMatch[]> {
-  if (venuep === undefined || venuek === undefined) return []
-  cache.nextGeneration()
-  const weights = input.weights ?? UNCALIBRATED
-  const manual = manualMatches(venuep, venuek, input.manual ?? [], cache)
-  const usedP = new Set<string>()
-  const usedK = new Set<string>()
-  for (const m of manual) for (const o of m.outcomes) (usedP.add(o.venuep.outcomeId), usedK.add(o.venuek.outcomeId))
+  return (yield* new MatchState(cache).updateSteps(venuep, venuek, input)).matches
+}
 
-  const kSpecs: ContractSpec[] = yield* contracts(venuek.events, usedK, cache)
-  // By word and by a day the period can meet another's on: a busy subject (a daily price ladder) splits by day.
-  const index = new Map<string, ContractSpec[]>()
-  for (let i = 0; i < kSpecs.length; i++) {
-    const k = kSpecs[i] as ContractSpec
-    for (const w of k.allWords) for (const m of k.periodKeys) push(index, `${w}\u0000${m}`, k)
-    if (i % CHECKPOINT_EVERY === 0) yield
+/** What one update did: the matches, and how much of the catalogs it had to read again. */
+export interface MatchUpdate {
+  readonly matches: EventMatch[]
+  /** `full`: from nothing (first run, or the overrides changed); `incremental`: only changed events were judged. */
+  readonly mode: 'full' | 'incremental'
+  /** Events added, changed or removed on either venue since the last update. */
+  readonly changedEvents: number
+  /** Candidate pairs judged by this update. */
+  readonly judged: number
+}
+
+/**
+ * The matcher's state between catalog versions: every contract of both catalogs, the blocking indexes
+ * (matching/contract-index.ts) and every pair the judge accepted. An update reads each event's contracts again
+ * (cheap: the spec cache keeps them by text), and only events whose contracts changed are taken out and put back:
+ * their pairs are dropped and their contracts judged against the other venue's. Assignment and grouping then run
+ * over the accepted pairs (a few per contract). A refresh of two real-size catalogs in which a few hundred events
+ * changed costs the diff, not the ~N² of blocking everything again.
+ *
+ * The result is exactly that of a full run on the same catalogs: the accepted set is every pair the judge accepts
+ * among exact candidates, whichever way they were found, and assignment and grouping do not depend on its order
+ * (test/spreads/incremental-matching.test.ts checks it against full runs over random changes).
+ *
+ * Bounded: it holds one entry per contract of the current catalogs (removed events are dropped at the update that
+ * sees them go) and the accepted pairs among them.
+ */
+export class MatchState {
+  readonly #cache: SpecCache
+  readonly #venuep = new Map<string, EventContracts>()
+  readonly #venuek = new Map<string, EventContracts>()
+  readonly #pIndex = new VenuepIndex()
+  readonly #kIndex = new VenuekIndex()
+  /** Accepted pairs by each side's contract. */
+  readonly #byP = new Map<ContractSpec, Accepted[]>()
+  readonly #byK = new Map<ContractSpec, Accepted[]>()
+  /** The overrides (manual outcomes taken out of automatic matching, deny rules) the state was built under. */
+  #overridesKey: string | undefined
+
+  constructor(cache = new SpecCache()) {
+    this.#cache = cache
   }
-  const pSpecs: ContractSpec[] = yield* contracts(venuep.events, usedP, cache)
 
-  const denied = denyIndex(input.deny ?? [])
-  const accepted: Accepted[] = []
-  let judged = 0
-  for (let i = 0; i < pSpecs.length; i++) {
-    const p = pSpecs[i] as ContractSpec
-    for (const k of candidates(p, index)) {
-      if (++judged >= JUDGED_PER_CHECKPOINT) {
-        judged = 0
-        yield
-      }
-      if (!mayMatch(p, k) || denied(p, k)) continue
+  /** Contracts held (both venues): the state's size. */
+  get contracts(): number {
+    let n = 0
+    for (const e of this.#venuep.values()) n += e.specs.length
+    for (const e of this.#venuek.values()) n += e.specs.length
+    return n
+  }
+
+  *updateSteps(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, input: MatchInput): Steps<MatchUpdate> {
+    if (venuep === undefined || venuek === undefined) return { matches: [], mode: 'full', changedEvents: 0, judged: 0 }
+    this.#cache.nextGeneration()
+    const weights = input.weights ?? UNCALIBRATED
+    const manual = manualMatches(venuep, venuek, input.manual ?? [], this.#cache)
+    const usedP = new Set<string>()
+    const usedK = new Set<string>()
+    for (const m of manual) for (const o of m.outcomes) (usedP.add(o.venuep.outcomeId), usedK.add(o.venuek.outcomeId))
+    const overridesKey = JSON.stringify([[...usedP].sort(), [...usedK].sort(), input.deny ?? []])
+    const mode = this.#overridesKey === overridesKey ? 'incremental' : 'full'
+    if (mode === 'full') this.#clear()
+    this.#overridesKey = overridesKey
+
+    // Take out what changed or left, put in what is new; judge only the new contracts.
+    const newK = yield* this.#sync(this.#venuek, venuek.events, usedK, 'k')
+    const newP = yield* this.#sync(this.#venuep, venuep.events, usedP, 'p')
+    for (const k of newK.added) this.#kIndex.add(k)
+    for (const p of newP.added) this.#pIndex.add(p, this.#kIndex)
+    const denied = denyIndex(input.deny ?? [])
+    let judged = 0
+    let work = 0
+    const consider = (p: ContractSpec, k: ContractSpec): void => {
+      judged++
+      work++
+      if (!mayMatch(p, k) || denied(p, k)) return
       const j = judge(p, k, false)
-      if (j.same) accepted.push({ p, k, grade: j.grade, evidence: j.evidence })
+      if (j.same) this.#accept({ p, k, grade: j.grade, evidence: j.evidence })
     }
-    if (i % CHECKPOINT_EVERY === 0) yield
+    for (const p of newP.added) {
+      for (const k of this.#kIndex.candidatesOf(p)) consider(p, k)
+      if ((work += JUDGED_PER_CHECKPOINT / CHECKPOINT_EVERY) >= JUDGED_PER_CHECKPOINT) (yield, (work = 0))
+    }
+    // New venuek contracts against the venuep contracts that were already there (new ones met them above). A full
+    // run has no such contracts.
+    if (mode === 'incremental' && newK.added.length > 0) {
+      const fresh = new Set(newP.added)
+      for (const k of newK.added) {
+        for (const p of this.#pIndex.candidatesOf(k)) if (!fresh.has(p)) consider(p, k)
+        if ((work += JUDGED_PER_CHECKPOINT / CHECKPOINT_EVERY) >= JUDGED_PER_CHECKPOINT) (yield, (work = 0))
+      }
+    }
+    const accepted: Accepted[] = []
+    for (const list of this.#byP.values()) for (const a of list) accepted.push(a)
+    yield
+    const matches = [...manual, ...groupByEvents(assignOneToOne(accepted), weights)]
+    return { matches, mode, changedEvents: newP.changedEvents + newK.changedEvents, judged }
   }
-  return [...manual, ...groupByEvents(assignOneToOne(accepted), weights)]
+
+  #clear(): void {
+    for (const side of [this.#venuep, this.#venuek]) side.clear()
+    this.#byP.clear()
+    this.#byK.clear()
+    this.#pIndex.clear()
+    this.#kIndex.clear()
+  }
+
+  /**
+   * Brings one venue's contracts in line with `events`: an event whose contracts read the same keeps them (pointed at
+   * the new catalog's objects); one that changed or left has its contracts and their pairs removed. Returns the
+   * contracts to add.
+   */
+  *#sync(held: Map<string, EventContracts>, events: readonly CatalogEvent[], used: ReadonlySet<string>, side: 'p' | 'k'): Steps<{ added: ContractSpec[]; changedEvents: number }> {
+    const added: ContractSpec[] = []
+    const seen = new Set<string>()
+    let changedEvents = 0
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as CatalogEvent
+      seen.add(event.eventId)
+      const before = held.get(event.eventId)
+      if (before !== undefined && before.event === event) continue
+      const specs = contractsOf(event, this.#cache).filter((c) => !used.has(c.outcome.outcomeId))
+      if (before !== undefined && sameContracts(before.specs, specs)) {
+        for (let j = 0; j < specs.length; j++) rebind(before.specs[j] as ContractSpec, specs[j] as ContractSpec)
+        held.set(event.eventId, { event, specs: before.specs })
+      } else {
+        if (before !== undefined) this.#drop(before.specs, side)
+        held.set(event.eventId, { event, specs })
+        for (const c of specs) added.push(c)
+        changedEvents++
+      }
+      if (i % CHECKPOINT_EVERY === 0) yield
+    }
+    for (const [id, before] of held) {
+      if (seen.has(id)) continue
+      this.#drop(before.specs, side)
+      held.delete(id)
+      changedEvents++
+    }
+    return { added, changedEvents }
+  }
+
+  #drop(specs: readonly ContractSpec[], side: 'p' | 'k'): void {
+    const [mine, theirs, other] = side === 'p' ? [this.#byP, this.#byK, 'k' as const] : [this.#byK, this.#byP, 'p' as const]
+    for (const c of specs) {
+      if (side === 'p') this.#pIndex.remove(c)
+      else this.#kIndex.remove(c)
+      for (const a of mine.get(c) ?? []) {
+        const list = theirs.get(a[other])
+        if (list === undefined) continue
+        const kept = list.filter((x) => x !== a)
+        if (kept.length === 0) theirs.delete(a[other])
+        else theirs.set(a[other], kept)
+      }
+      mine.delete(c)
+    }
+  }
+
+  #accept(a: Accepted): void {
+    push(this.#byP, a.p, a)
+    push(this.#byK, a.k, a)
+  }
+}
+
+interface EventContracts {
+  readonly event: CatalogEvent
+  readonly specs: readonly ContractSpec[]
+}
+
+/** Whether two readings of an event's contracts are the same contracts: same outcomes, texts read the same way. */
+function sameContracts(a: readonly ContractSpec[], b: readonly ContractSpec[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as ContractSpec
+    const y = b[i] as ContractSpec
+    if (x.outcome.outcomeId !== y.outcome.outcomeId || x.end !== y.end || !sameParse(x, y) || !sameList(x.periodKeys, y.periodKeys) || !sameList(x.texts, y.texts)) return false
+  }
+  return true
 }
 
 interface Accepted {
@@ -143,40 +290,6 @@ interface Accepted {
   readonly k: ContractSpec
   readonly grade: Grade
   readonly evidence: Evidence
-}
-
-function* contracts(events: readonly CatalogEvent[], used: ReadonlySet<string>, cache: SpecCache): Steps<ContractSpec[]> {
-  const out: ContractSpec[] = []
-  for (let i = 0; i < events.length; i++) {
-    for (const c of contractsOf(events[i] as CatalogEvent, cache)) if (!used.has(c.outcome.outcomeId)) out.push(c)
-    if (i % CHECKPOINT_EVERY === 0) yield
-  }
-  return out
-}
-
-/**
- * The venuek contracts that can pass the judge with `p`: on a day `p`'s period can meet theirs on, they state (in the
- * contract or around it) every word of `p` that is neither implicit nor part of its label (a short form may leave
- * those out), so in particular its rarest such word. Exact: no pair the judge would accept is missed.
- */
-function candidates(p: ContractSpec, index: ReadonlyMap<string, readonly ContractSpec[]>): readonly ContractSpec[] {
-  const out = new Set<ContractSpec>()
-  for (const m of p.periodKeys) {
-    let best: readonly ContractSpec[] | undefined
-    for (const w of p.words) {
-      if (IMPLICIT_WORDS.has(w) || p.labelWords.has(w)) continue
-      const holders = index.get(`${w}\u0000${m}`)
-      if (holders === undefined) {
-        best = []
-        break
-      }
-      if (best === undefined || holders.length < best.length) best = holders
-    }
-    // Every word is the label's: the other's label begins with its first word (judge.ts, short forms).
-    if (best === undefined && p.labelSequence.length > 0) best = index.get(`${p.labelSequence[0]}\u0000${m}`) ?? []
-    for (const k of best ?? []) out.add(k)
-  }
-  return [...out]
 }
 
 const RANK: Readonly<Record<Grade, number>> = { high: 2, medium: 1 }
@@ -321,6 +434,12 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key)
   if (list === undefined) map.set(key, [value])
   else list.push(value)
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 function compare(a: string, b: string): number {

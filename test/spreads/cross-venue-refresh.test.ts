@@ -13,9 +13,9 @@ import { simulatorCatalogs } from '../helpers/catalogs.js'
 import { waitFor } from '../helpers/wait.js'
 
 /**
- * A catalog refresh that keeps the same events (the usual case: prices and volumes moved) must not re-run the
- * matcher, yet must hand fresh outcome records to the engine; a refresh that lists or delists an event re-runs
- * it. Everything is computed in slices; the end state must equal the one-go computation.
+ * A catalog refresh that keeps the same events (the usual case: prices and volumes moved) must judge nothing again,
+ * yet must hand fresh outcome records to the engine; a refresh that lists or delists an event re-judges that event
+ * only. Everything is computed in slices; the end state must equal the one-go computation.
  */
 let world: { sim: Simulator; venuep: CatalogSnapshot; venuek: CatalogSnapshot }
 
@@ -33,7 +33,7 @@ function refreshed(c: CatalogSnapshot, version: number): CatalogSnapshot {
 }
 
 describe('cross-venue matching across refreshes', () => {
-  test('unchanged event sets keep the matches without a matcher run; specs are re-resolved; a new event re-runs it', async () => {
+  test('unchanged events are not judged again; specs are re-resolved; a delisted event is the only change', async () => {
     const catalogs = { venuep: world.venuep, venuek: world.venuek }
     const actor = (venue: 'venuep' | 'venuek') => ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
     const quotes = { quote: () => undefined, book: () => undefined }
@@ -50,12 +50,13 @@ describe('cross-venue matching across refreshes', () => {
 
     await matching.refresh()
     assert.equal(matching.runs, 1)
+    assert.equal(matching.lastUpdate?.mode, 'full')
     expectSpecs()
 
     catalogs.venuep = refreshed(catalogs.venuep, 2)
     catalogs.venuek = refreshed(catalogs.venuek, 2)
     await matching.refresh()
-    assert.equal(matching.runs, 1, 'same events on both venues: no matcher run')
+    assert.deepEqual(matching.lastUpdate, { mode: 'incremental', changedEvents: 0, judged: 0 }, 'same events on both venues: nothing judged')
     expectSpecs()
     const anyKey = pairSpecs(matching.matches, catalogs.venuep, catalogs.venuek)[0]!.key
     assert.equal(engine.spec(anyKey)?.venuep, catalogs.venuep.outcomesById.get(engine.spec(anyKey)!.venuep.outcomeId), 'specs hold the new outcome records')
@@ -64,7 +65,8 @@ describe('cross-venue matching across refreshes', () => {
 
     catalogs.venuek = buildCatalogSnapshot({ venue: 'venuek', events: catalogs.venuek.events.slice(1), fetchedAt: 3 }, 3)
     await matching.refresh()
-    assert.equal(matching.runs, 2, 'an event left: the matcher runs again')
+    assert.equal(matching.lastUpdate?.mode, 'incremental')
+    assert.equal(matching.lastUpdate?.changedEvents, 1, 'an event left: the only change')
     expectSpecs()
     await waitFor(() => engine.pendingRecomputes === 0)
     engine.stop()

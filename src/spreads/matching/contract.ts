@@ -37,6 +37,21 @@ export interface ContractSpec {
   readonly periodKeys: readonly string[]
 }
 
+/** Whether two specs were read the same way (the spec cache hands out one reading per text, so identity tells). */
+export function sameParse(a: ContractSpec, b: ContractSpec): boolean {
+  return a.words === b.words && a.allWords === b.allWords && a.labelWords === b.labelWords && a.period === b.period && a.interval === b.interval && a.labelSequence === b.labelSequence
+}
+
+/**
+ * Points a held spec at a newer catalog's objects for the same contract (`sameParse` and the same outcome id), so
+ * the matcher's state keeps no older catalog alive. Everything the judge reads is unchanged by definition.
+ */
+export function rebind(held: ContractSpec, current: ContractSpec): void {
+  const target = held as { outcome: Outcome; event: CatalogEvent }
+  target.outcome = current.outcome
+  target.event = current.event
+}
+
 /** Labels of catch-all outcomes: their contract depends on which others the venue lists. */
 const CATCH_ALL = /^(?:other|others|another|any other|someone else|somebody else|none|none of the above|no one|nobody|field|the field|all others|rest of field)\b/
 

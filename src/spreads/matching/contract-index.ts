@@ -1,0 +1,167 @@
+import { IMPLICIT_WORDS } from './text.js'
+import type { ContractSpec } from './contract.js'
+
+/**
+ * The two blocking indexes of the matcher, kept from one catalog version to the next so a change costs what changed,
+ * not the catalogs (matcher.ts). Both are by period key first (a day the contract's period can meet another's on,
+ * periods.ts), then by word: nested maps, so no key string is built per lookup.
+ *
+ * - `VenuekIndex`: each venuek contract under every word stated around it (`allWords`). A venuep contract's
+ *   candidates are the holders of its rarest required word (`candidatesOf`).
+ * - `VenuepIndex`: each venuep contract under one of its required words (the rarest among venuek contracts when it
+ *   was added). A new venuek contract's candidates are the venuep contracts indexed under a word it states: the judge
+ *   needs every required word of the venuep side stated around the venuek side, the indexed one among them.
+ *
+ * A "required" word of a venuep contract is one the judge requires the venuek side to state (judge.ts `mayMatch`):
+ * its own words but for its label's and the implicit ones. A contract whose every word is its label's requires the
+ * first word of its label (the other side's label begins with it, judge.ts short forms).
+ *
+ * Both lookups are exact: every pair the judge would accept is among the candidates. Size: one entry per (word,
+ * period key) of each contract, so they hold about one catalog's worth of references per venue, no more.
+ */
+type ByWord = Map<string, ContractSpec[]>
+
+export class VenuekIndex {
+  readonly #byPeriod = new Map<string, ByWord>()
+  /** Contracts stating each word (any period key): what "rarest" is measured by. */
+  readonly #wordCounts = new Map<string, number>()
+
+  clear(): void {
+    this.#byPeriod.clear()
+    this.#wordCounts.clear()
+  }
+
+  add(k: ContractSpec): void {
+    for (const m of k.periodKeys) {
+      const byWord = nested(this.#byPeriod, m)
+      for (const w of k.allWords) push(byWord, w, k)
+    }
+    for (const w of k.allWords) this.#wordCounts.set(w, (this.#wordCounts.get(w) ?? 0) + 1)
+  }
+
+  remove(k: ContractSpec): void {
+    for (const m of k.periodKeys) {
+      const byWord = this.#byPeriod.get(m)
+      if (byWord === undefined) continue
+      for (const w of k.allWords) pull(byWord, w, k)
+      if (byWord.size === 0) this.#byPeriod.delete(m)
+    }
+    for (const w of k.allWords) {
+      const n = (this.#wordCounts.get(w) ?? 1) - 1
+      if (n === 0) this.#wordCounts.delete(w)
+      else this.#wordCounts.set(w, n)
+    }
+  }
+
+  /** How many venuek contracts state `w` (0 when none). */
+  count(w: string): number {
+    return this.#wordCounts.get(w) ?? 0
+  }
+
+  /**
+   * The venuek contracts that can pass the judge with `p`: on a day `p`'s period can meet theirs on, they state its
+   * rarest required word.
+   */
+  candidatesOf(p: ContractSpec): ContractSpec[] {
+    const out = new Set<ContractSpec>()
+    for (const m of p.periodKeys) {
+      const byWord = this.#byPeriod.get(m)
+      if (byWord === undefined) continue
+      let best: readonly ContractSpec[] | undefined
+      let required = false
+      for (const w of p.words) {
+        if (!isRequired(p, w)) continue
+        required = true
+        const holders = byWord.get(w)
+        if (holders === undefined) {
+          best = undefined
+          break
+        }
+        if (best === undefined || holders.length < best.length) best = holders
+      }
+      if (!required && p.labelSequence.length > 0) best = byWord.get(p.labelSequence[0] as string)
+      for (const k of best ?? []) out.add(k)
+    }
+    return [...out]
+  }
+}
+
+export class VenuepIndex {
+  readonly #byPeriod = new Map<string, ByWord>()
+  /** The word each contract is indexed under (fixed when it was added, so removal finds it). */
+  readonly #wordOf = new Map<ContractSpec, string>()
+
+  clear(): void {
+    this.#byPeriod.clear()
+    this.#wordOf.clear()
+  }
+
+  /** Indexes `p` under its rarest required word among `venuek`'s contracts; false when it has none (never pairs). */
+  add(p: ContractSpec, venuek: VenuekIndex): boolean {
+    let word: string | undefined
+    let fewest = Infinity
+    for (const w of p.words) {
+      if (!isRequired(p, w)) continue
+      const n = venuek.count(w)
+      if (n < fewest || (n === fewest && word !== undefined && w < word)) {
+        fewest = n
+        word = w
+      }
+    }
+    word ??= p.labelSequence[0]
+    if (word === undefined) return false
+    this.#wordOf.set(p, word)
+    for (const m of p.periodKeys) push(nested(this.#byPeriod, m), word, p)
+    return true
+  }
+
+  remove(p: ContractSpec): void {
+    const word = this.#wordOf.get(p)
+    if (word === undefined) return
+    this.#wordOf.delete(p)
+    for (const m of p.periodKeys) {
+      const byWord = this.#byPeriod.get(m)
+      if (byWord === undefined) continue
+      pull(byWord, word, p)
+      if (byWord.size === 0) this.#byPeriod.delete(m)
+    }
+  }
+
+  /** The venuep contracts indexed under a word `k` states, on a day both periods can meet on. */
+  candidatesOf(k: ContractSpec): ContractSpec[] {
+    const out = new Set<ContractSpec>()
+    for (const m of k.periodKeys) {
+      const byWord = this.#byPeriod.get(m)
+      if (byWord === undefined) continue
+      for (const w of k.allWords) for (const p of byWord.get(w) ?? []) out.add(p)
+    }
+    return [...out]
+  }
+}
+
+function isRequired(p: ContractSpec, w: string): boolean {
+  return !IMPLICIT_WORDS.has(w) && !p.labelWords.has(w)
+}
+
+function nested(map: Map<string, ByWord>, key: string): ByWord {
+  let inner = map.get(key)
+  if (inner === undefined) map.set(key, (inner = new Map()))
+  return inner
+}
+
+function push(map: ByWord, key: string, value: ContractSpec): void {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [value])
+  else list.push(value)
+}
+
+/** Removes one reference (swap with the last: order within a block does not matter). */
+function pull(map: ByWord, key: string, value: ContractSpec): void {
+  const list = map.get(key)
+  if (list === undefined) return
+  const i = list.indexOf(value)
+  if (i === -1) return
+  list[i] = list[list.length - 1] as ContractSpec
+  list.pop()
+  if (list.length === 0) map.delete(key)
+}

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import fc from 'fast-check'
+import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
+import { runToEnd } from '../../src/core/slices.js'
+import type { CatalogEvent } from '../../src/model/types.js'
+import type { Simulator } from '../../src/sim/simulator.js'
+import { matchEvents, MatchState } from '../../src/spreads/matcher.js'
+import { replayedCatalogs, simulatorCatalogs } from '../helpers/catalogs.js'
+
+/**
+ * The matcher keeps its state between catalog versions and judges only what changed (MatchState). Whatever the
+ * changes, an update must give exactly what a full run from nothing gives on the same catalogs: the same event
+ * matches, outcome pairs, grades and evidence, in the same order. Checked over random sequences of the changes a
+ * refresh brings (events listed, delisted, relisted, retitled, re-dated, refreshed with only numbers moved), on a
+ * simulated world and on the real captured catalogs.
+ */
+type Venue = 'venuep' | 'venuek'
+
+type Change =
+  | { readonly kind: 'delist' | 'touch' | 'redate'; readonly venue: Venue; readonly at: number }
+  | { readonly kind: 'relist'; readonly venue: Venue; readonly at: number }
+  | { readonly kind: 'retitle'; readonly venue: Venue; readonly at: number; readonly from: number }
+
+const change: fc.Arbitrary<Change> = fc.oneof(
+  fc.record({ kind: fc.constantFrom('delist' as const, 'touch' as const, 'redate' as const, 'relist' as const), venue: fc.constantFrom<Venue>('venuep', 'venuek'), at: fc.nat() }),
+  fc.record({ kind: fc.constant('retitle' as const), venue: fc.constantFrom<Venue>('venuep', 'venuek'), at: fc.nat(), from: fc.nat() }),
+)
+
+/** A refresh: the same events as new objects (what every catalog fetch gives), with `change` applied. */
+function apply(events: CatalogEvent[], gone: CatalogEvent[], c: Change): void {
+  if (c.kind === 'relist') {
+    if (gone.length > 0) events.push(gone.splice(c.at % gone.length, 1)[0] as CatalogEvent)
+    return
+  }
+  if (events.length === 0) return
+  const i = c.at % events.length
+  const e = events[i] as CatalogEvent
+  if (c.kind === 'delist') gone.push(...events.splice(i, 1))
+  else if (c.kind === 'touch') events[i] = { ...e, volumeTotal: (e.volumeTotal ?? 0) + 1 }
+  else if (c.kind === 'redate') events[i] = { ...e, markets: e.markets.map((m) => ({ ...m, outcomes: m.outcomes.map((o) => ({ ...o, closeTime: (o.closeTime ?? e.endTime ?? 0) + 3 * 86_400_000 })) })) }
+  else if (c.kind === 'retitle') events[i] = { ...e, title: (events[c.from % events.length] as CatalogEvent).title }
+}
+
+function checkSequences(catalogs: () => { venuep: CatalogSnapshot; venuek: CatalogSnapshot }, runs: number): void {
+  fc.assert(
+    fc.property(fc.array(fc.array(change, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }), (refreshes) => {
+      const start = catalogs()
+      const events = { venuep: [...start.venuep.events], venuek: [...start.venuek.events] }
+      const gone: Record<Venue, CatalogEvent[]> = { venuep: [], venuek: [] }
+      const state = new MatchState()
+      const first = runToEnd(state.updateSteps(start.venuep, start.venuek, {}))
+      assert.equal(first.mode, 'full')
+      let version = 1
+      for (const changes of refreshes) {
+        for (const c of changes) apply(events[c.venue], gone[c.venue], c)
+        version++
+        const p = buildCatalogSnapshot({ venue: 'venuep', events: events.venuep.map((e) => ({ ...e })), fetchedAt: version }, version)
+        const k = buildCatalogSnapshot({ venue: 'venuek', events: events.venuek.map((e) => ({ ...e })), fetchedAt: version }, version)
+        const update = runToEnd(state.updateSteps(p, k, {}))
+        assert.equal(update.mode, 'incremental')
+        assert.deepStrictEqual(update.matches, matchEvents(p, k))
+      }
+    }),
+    { numRuns: runs, seed: 18 },
+  )
+}
+
+describe('incremental matching equals a full run', () => {
+  let world: { sim: Simulator; venuep: CatalogSnapshot; venuek: CatalogSnapshot }
+  let real: { sim: Simulator; venuep: CatalogSnapshot; venuek: CatalogSnapshot }
+
+  before(async () => {
+    world = await simulatorCatalogs(300)
+    const replayed = await replayedCatalogs()
+    real = { sim: replayed.sim, venuep: buildCatalogSnapshot(replayed.venuep, 1), venuek: buildCatalogSnapshot(replayed.venuek, 1) }
+  })
+  after(async () => {
+    await world?.sim.close()
+    await real?.sim.close()
+  })
+
+  test('over random refreshes of a simulated world', () => {
+    const full = matchEvents(world.venuep, world.venuek)
+    assert.ok(full.length > 50, `enough matches to disturb (${full.length})`)
+    checkSequences(() => world, 12)
+  })
+
+  test('over random refreshes of the real captured catalogs', () => {
+    const full = matchEvents(real.venuep, real.venuek)
+    const pairs = full.reduce((n, m) => n + m.outcomes.length, 0)
+    assert.ok(pairs >= 20, `the real pairs are there to disturb (${pairs})`)
+    checkSequences(() => real, 12)
+  })
+
+  test('a refresh that changes nothing judges nothing; one delisted event is one change', () => {
+    const state = new MatchState()
+    runToEnd(state.updateSteps(world.venuep, world.venuek, {}))
+    const same = buildCatalogSnapshot({ venue: 'venuek', events: world.venuek.events.map((e) => ({ ...e })), fetchedAt: 2 }, 2)
+    const quiet = runToEnd(state.updateSteps(world.venuep, same, {}))
+    assert.deepEqual({ mode: quiet.mode, changedEvents: quiet.changedEvents, judged: quiet.judged }, { mode: 'incremental', changedEvents: 0, judged: 0 })
+    const fewer = buildCatalogSnapshot({ venue: 'venuek', events: world.venuek.events.slice(1), fetchedAt: 3 }, 3)
+    const one = runToEnd(state.updateSteps(world.venuep, fewer, {}))
+    assert.equal(one.changedEvents, 1)
+    assert.deepStrictEqual(one.matches, matchEvents(world.venuep, fewer))
+  })
+
+  test('changed overrides rebuild from nothing', () => {
+    const state = new MatchState()
+    runToEnd(state.updateSteps(world.venuep, world.venuek, {}))
+    const pair = matchEvents(world.venuep, world.venuek).find((m) => m.strategy !== 'manual_override') as { venuepEventId: string; venuekEventId: string }
+    const deny = [{ venuepEventId: pair.venuepEventId, venuekEventId: pair.venuekEventId }]
+    const update = runToEnd(state.updateSteps(world.venuep, world.venuek, { deny }))
+    assert.equal(update.mode, 'full')
+    assert.deepStrictEqual(update.matches, matchEvents(world.venuep, world.venuek, { deny }))
+    assert.ok(!update.matches.some((m) => m.venuepEventId === pair.venuepEventId && m.venuekEventId === pair.venuekEventId))
+  })
+})
