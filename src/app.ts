@@ -144,8 +144,8 @@ export async function startApp(options: AppOptions): Promise<App> {
     onEvent: (e) => log.warn(e, 'supervisor'),
   })
   const venues = {
-    venuep: new VenueActor({ adapter: adapters.venuep, clock, log: log.child({ venue: 'venuep' }), catalogRefreshMs: config.venues.venuep.catalog.refreshMs, mailboxCapacity: config.actors.mailboxCapacity }),
-    venuek: new VenueActor({ adapter: adapters.venuek, clock, log: log.child({ venue: 'venuek' }), catalogRefreshMs: config.venues.venuek.catalog.refreshMs, mailboxCapacity: config.actors.mailboxCapacity }),
+    venuep: new VenueActor({ adapter: adapters.venuep, clock, log: log.child({ venue: 'venuep' }), catalogRefreshMs: config.venues.venuep.catalog.refreshMs, catalogMaxEvents: config.venues.venuep.catalog.maxEvents, mailboxCapacity: config.actors.mailboxCapacity }),
+    venuek: new VenueActor({ adapter: adapters.venuek, clock, log: log.child({ venue: 'venuek' }), catalogRefreshMs: config.venues.venuek.catalog.refreshMs, catalogMaxEvents: config.venues.venuek.catalog.maxEvents, mailboxCapacity: config.actors.mailboxCapacity }),
   }
   for (const actor of Object.values(venues)) supervisor.supervise(actor)
   const models = new ReadModels(venues, log.child({ component: 'read-models' }))

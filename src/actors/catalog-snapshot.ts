@@ -1,5 +1,5 @@
 import { runToEnd, type Steps } from '../core/slices.js'
-import type { Catalog, CatalogEvent, Outcome, PlatformMarket, VenueId } from '../model/types.js'
+import type { Catalog, CatalogEvent, CatalogTruncation, Outcome, PlatformMarket, VenueId } from '../model/types.js'
 
 /**
  * An immutable, versioned view of one venue's catalog with the lookups readers need. Built once per catalog
@@ -19,6 +19,8 @@ export interface CatalogSnapshot {
   readonly outcomesByInstrument: ReadonlyMap<string, readonly Outcome[]>
   readonly marketCount: number
   readonly outcomeCount: number
+  /** Set when the sync stopped at the `maxEvents` guard while the venue listed more (Catalog.truncation). */
+  readonly truncation: CatalogTruncation | undefined
 }
 
 /** Events between two checkpoints of the sliced build. */
@@ -59,5 +61,6 @@ export function* catalogSnapshotSteps(catalog: Catalog, version: number): Steps<
     outcomesByInstrument,
     marketCount: marketsById.size,
     outcomeCount: outcomesById.size,
+    truncation: catalog.truncation,
   })
 }

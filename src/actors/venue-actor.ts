@@ -47,6 +47,10 @@ export interface VenueStatus {
     readonly outcomes: number
     readonly fetchedAt: number | undefined
     readonly lastError: string | undefined
+    /** The installed catalog stopped at the `maxEvents` guard while the venue listed more (it is still served). */
+    readonly truncated: boolean
+    /** The guard (config `venues.<venue>.catalog.maxEvents`); undefined when the actor was not told it. */
+    readonly maxEvents: number | undefined
   }
   readonly books: { readonly instruments: number; readonly synced: number; readonly stale: number }
   readonly feed: FeedStatus | undefined
@@ -64,6 +68,8 @@ export interface VenueActorOptions {
   readonly clock: Clock
   readonly log: Logger
   readonly catalogRefreshMs: number
+  /** The adapter's catalog guard (config `venues.<venue>.catalog.maxEvents`), shown in the status. */
+  readonly catalogMaxEvents?: number
   readonly mailboxCapacity?: number
 }
 
@@ -192,6 +198,8 @@ export class VenueActor extends Actor<VenueMessage> {
         outcomes: c?.outcomeCount ?? 0,
         fetchedAt: c?.fetchedAt,
         lastError: this.#catalogError,
+        truncated: c?.truncation !== undefined,
+        maxEvents: this.#o.catalogMaxEvents ?? c?.truncation?.maxEvents,
       },
       books: { instruments: this.#instruments.size, synced: this.#synced, stale: this.#staleCount },
       feed: this.#feed?.status(),
@@ -270,10 +278,13 @@ export class VenueActor extends Actor<VenueMessage> {
 
   #installCatalog(built: CatalogSnapshot, instruments: readonly string[], plan: InstrumentPlan<InstrumentState> | undefined): void {
     const snapshot = Object.freeze({ ...built, version: ++this.#catalogVersion })
+    const wasTruncated = this.#catalog?.truncation !== undefined
     this.#catalog = snapshot
     this.#catalogError = undefined
     const next = plan !== undefined && plan.base === this.#instruments ? this.#applyPlan(plan, instruments) : this.#rebuildInstruments(instruments)
     this.#o.log.info({ version: snapshot.version, events: snapshot.events.length, instruments: next.size }, 'catalog installed')
+    if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
+    else if (wasTruncated) this.#o.log.info({ version: snapshot.version, events: snapshot.events.length }, 'catalog no longer truncated: every event the venue listed fits under maxEvents')
     for (const listener of this.#catalogListeners) listener(snapshot)
     this.#checkReady()
   }
@@ -316,6 +327,23 @@ export class VenueActor extends Actor<VenueMessage> {
       this.#feedHasInstruments = true
     }
     return next
+  }
+
+  /**
+   * A catalog cut at the guard is served (a partial catalog beats none) but never quietly: one error line per
+   * installed version, saying what was cut and which setting to raise. /readyz and /metrics show it too.
+   */
+  #logTruncation(snapshot: CatalogSnapshot): void {
+    const t = snapshot.truncation
+    if (t === undefined) return
+    const what =
+      t.cut === 'open'
+        ? 'the venue listed more open events; the closed lookback was not read'
+        : 'every open event fits, but closed events of the lookback window were cut'
+    this.#o.log.error(
+      { version: snapshot.version, maxEvents: t.maxEvents, cut: t.cut, events: snapshot.events.length },
+      `catalog truncated at maxEvents=${t.maxEvents}: ${what}; serving the first ${t.maxEvents} events listed. The guard is meant to sit far above the real catalog: raise venues.${this.venue}.catalog.maxEvents, or find out why the venue pages forever`,
+    )
   }
 
   #catalogFailed(error: string): void {

@@ -38,7 +38,13 @@ export const VenuepConfigSchema = Type.Object(
         refreshMs: Ms(60_000, 1_000),
         /** Closed events are synced only if they ended within this many days (the live venue has ~100k). */
         closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
-        /** Upper bound on events synced, a guard against an unbounded live catalog. */
+        /**
+         * Guard on the raw events read per catalog sync (open first, then the closed lookback) against a misbehaving
+         * venue that pages forever; not a size limit. It sits far above the real catalog (about 50,000 active
+         * markets, in fewer events). If it is hit, the sync keeps the first maxEvents events listed and serves them,
+         * the venue actor logs an error per catalog version, and /readyz shows `catalog.truncated: true`
+         * (`predmkt_catalog_truncated` 1 in /metrics); raise it if the venue's catalog really is that large.
+         */
         maxEvents: Type.Integer({ minimum: 1, default: 1_000_000 }),
       },
       { additionalProperties: false },
@@ -76,6 +82,13 @@ export const VenuekConfigSchema = Type.Object(
         pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
         refreshMs: Ms(60_000, 1_000),
         closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
+        /**
+         * Guard on the raw events read per catalog sync (open, then closed and settled in the lookback) against a
+         * misbehaving venue that pages forever; not a size limit. It sits far above the real catalog (well over
+         * 100,000 markets, in fewer events). If it is hit, the sync keeps the first maxEvents events listed and
+         * serves them, the venue actor logs an error per catalog version, and /readyz shows `catalog.truncated:
+         * true` (`predmkt_catalog_truncated` 1 in /metrics); raise it if the venue's catalog really is that large.
+         */
         maxEvents: Type.Integer({ minimum: 1, default: 1_000_000 }),
       },
       { additionalProperties: false },

@@ -172,6 +172,22 @@ export interface Catalog {
   readonly venue: VenueId
   readonly events: readonly CatalogEvent[]
   readonly fetchedAt: number
+  /**
+   * Present only when the sync stopped at the `maxEvents` guard while the venue listed more: the catalog is the
+   * first `maxEvents` events the venue listed, not all of them. The guard sits far above the real catalogs, so
+   * this means a misbehaving venue or a guard set too low; the venue actor logs it as an error and /readyz shows it.
+   */
+  readonly truncation?: CatalogTruncation
+}
+
+export interface CatalogTruncation {
+  /** The guard that was hit (config `venues.<venue>.catalog.maxEvents`): events listed by the venue, counted raw. */
+  readonly maxEvents: number
+  /**
+   * Which listing was cut: `open` (the open events alone reached the guard; the closed lookback was not read) or
+   * `closed` (every open event fits; the closed events of the lookback window were cut).
+   */
+  readonly cut: 'open' | 'closed'
 }
 
 /**

@@ -5,7 +5,8 @@ import { createLogger } from '../../src/core/logger.js'
  * The service's own logger (createLogger, as main.ts makes it) at debug level, writing to a sink that parses
  * every line and records the ones a machine cannot read unambiguously: not JSON, or an object with a key twice
  * (a field shadowing a binding or one of pino's base fields). Test services log through it and fail on close if
- * any line was bad.
+ * any line was bad. Lines at warn level or above are also kept, parsed, so a test can assert what the service
+ * complained about.
  */
 export interface CheckedLogger {
   readonly log: Logger
@@ -13,18 +14,27 @@ export interface CheckedLogger {
   readonly lines: () => number
   /** `<problem>: <line>` for every bad line so far. */
   readonly problems: () => readonly string[]
+  /** Every readable line at warn level (40) or above so far, parsed, in order. */
+  readonly warnings: () => readonly Readonly<Record<string, unknown>>[]
 }
+
+const WARN_LEVEL = 40
 
 export function checkedLogger(): CheckedLogger {
   let lines = 0
   const problems: string[] = []
+  const warnings: Record<string, unknown>[] = []
   const log = createLogger('debug', 'predmkt', {
     write(line: string) {
       lines++
-      for (const problem of lineProblems(line)) problems.push(`${problem}: ${line.slice(0, 400)}`)
+      const found = lineProblems(line)
+      for (const problem of found) problems.push(`${problem}: ${line.slice(0, 400)}`)
+      if (found.length > 0) return
+      const entry = JSON.parse(line) as Record<string, unknown>
+      if (typeof entry.level === 'number' && entry.level >= WARN_LEVEL) warnings.push(entry)
     },
   })
-  return { log, lines: () => lines, problems: () => problems }
+  return { log, lines: () => lines, problems: () => problems, warnings: () => warnings }
 }
 
 export function lineProblems(line: string): string[] {

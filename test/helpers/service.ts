@@ -6,7 +6,7 @@ import { MICROS_PER_UNIT } from '../../src/core/numbers.js'
 import type { LevelMicros } from '../../src/book/order-book.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import type { Db } from '../../src/store/db.js'
-import { checkedLogger } from './checked-logger.js'
+import { checkedLogger, type CheckedLogger } from './checked-logger.js'
 import { freshPGlite, type Backend } from './db.js'
 import { FakeResolver } from './resolver.js'
 import { waitFor } from './wait.js'
@@ -30,6 +30,8 @@ export interface TestService {
   readonly authHeaders: Readonly<Record<string, string>>
   /** How the service resolves webhook hosts (no real DNS in tests): set a host's answer before using it. */
   readonly resolver: FakeResolver
+  /** The service's log (debug level): `warnings()` are its lines at warn level or above, parsed. */
+  readonly logs: CheckedLogger
   /** Moves simulated time by `ms` in `stepMs` steps, letting the engine trade and move books at each step. */
   advance(ms: number, stepMs?: number): void
   close(): Promise<void>
@@ -98,6 +100,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     apiKey,
     authHeaders: apiKey === undefined ? {} : { 'x-api-key': apiKey },
     resolver,
+    logs,
     advance(ms: number, stepMs = 50) {
       for (let t = 0; t < ms; t += stepMs) {
         clock.increment(stepMs)

@@ -23,7 +23,7 @@ const links = { eventUrl: (s: string) => s }
 test('venuep: Gamma open events map into the model, and the market channel sends books for them', async () => {
   const gamma = new HttpClient({ baseUrl: config.venues.venuep.gammaUrl, timeoutMs: 15_000 })
   const raw = await fetchOffsetPages((offset, limit) => gamma.getJson<GammaEvent[]>('/events', { closed: 'false', limit, offset, order: 'id', ascending: 'false' }), { pageSize: 50, maxItems: 50, concurrency: 1 })
-  const events = raw.map((e) => mapGammaEvent(e, links)).filter((e) => e !== undefined)
+  const events = raw.items.map((e) => mapGammaEvent(e, links)).filter((e) => e !== undefined)
   assert.ok(events.length > 10)
   const tokens = events.flatMap((e) => e.markets.flatMap((m) => m.outcomes.filter((o) => o.status === 'active').map((o) => o.instrumentId))).slice(0, 20)
   const got: FeedEvent[] = []

@@ -70,43 +70,111 @@ async function venuekPages(status: string, extra: Record<string, string | number
   }
 }
 
-describe('catalog sync in slices', () => {
-  test('venuep: per-page mapping gives the catalog that mapping every raw event at the end gives', async () => {
-    const c = config.venues.venuep
-    const links = { eventUrl: (slug: string) => c.eventUrlTemplate.replace('{slug}', encodeURIComponent(slug)) }
-    const raw = [...(await gammaPages({ closed: 'false' })), ...(await gammaPages({ closed: 'true', end_date_min: new Date(clock.now() - c.catalog.closedLookbackDays * DAY_MS).toISOString() }))]
+/** venuep's raw listings (open, then closed within the lookback) and the catalog events mapping them at the end gives. */
+async function venuepReference(): Promise<{ open: GammaEvent[]; closed: GammaEvent[]; expected: (raw: readonly GammaEvent[]) => CatalogEvent[] }> {
+  const c = config.venues.venuep
+  const links = { eventUrl: (slug: string) => c.eventUrlTemplate.replace('{slug}', encodeURIComponent(slug)) }
+  const open = await gammaPages({ closed: 'false' })
+  const closed = await gammaPages({ closed: 'true', end_date_min: new Date(clock.now() - c.catalog.closedLookbackDays * DAY_MS).toISOString() })
+  const expected = (raw: readonly GammaEvent[]) => {
     const events = new Map<string, CatalogEvent>()
     for (const e of raw) {
       const mapped = mapGammaEvent(e, links)
       if (mapped !== undefined) events.set(mapped.eventId, mapped)
     }
-    const got = await createVenuepAdapter(c, ctx).fetchCatalog(signal)
-    assert.ok(raw.length > 5 * c.catalog.pageSize, `many pages (${raw.length} events)`)
-    assert.deepEqual(got, { venue: 'venuep', events: [...events.values()], fetchedAt: clock.now() })
-  })
+    return [...events.values()]
+  }
+  return { open, closed, expected }
+}
 
-  test('venuek: per-page mapping gives the catalog that mapping every raw event at the end gives', async () => {
-    const c = config.venues.venuek
-    const links = { eventUrl: (t: string) => c.eventUrlTemplate.replace('{event_ticker}', encodeURIComponent(t)) }
-    const rest = new HttpClient({ baseUrl: sim.venuek.urls.rest, timeoutMs: 10_000 })
-    const series = new Map<string, KSeries>()
-    for (const s of (await rest.getJson<{ series?: KSeries[] | null }>('/series')).series ?? []) if (s.ticker !== undefined) series.set(s.ticker, s)
-    const minCloseTs = Math.floor((clock.now() - c.catalog.closedLookbackDays * DAY_MS) / 1000)
-    const raw = [...(await venuekPages('open', {})), ...(await venuekPages('closed', { min_close_ts: minCloseTs })), ...(await venuekPages('settled', { min_close_ts: minCloseTs }))]
+/** venuek's raw listings (open, then closed and settled within the lookback) and the catalog events mapping them at the end gives. */
+async function venuekReference(): Promise<{ open: KEvent[]; closed: KEvent[]; expected: (raw: readonly KEvent[]) => CatalogEvent[] }> {
+  const c = config.venues.venuek
+  const links = { eventUrl: (t: string) => c.eventUrlTemplate.replace('{event_ticker}', encodeURIComponent(t)) }
+  const rest = new HttpClient({ baseUrl: sim.venuek.urls.rest, timeoutMs: 10_000 })
+  const series = new Map<string, KSeries>()
+  for (const s of (await rest.getJson<{ series?: KSeries[] | null }>('/series')).series ?? []) if (s.ticker !== undefined) series.set(s.ticker, s)
+  const minCloseTs = Math.floor((clock.now() - c.catalog.closedLookbackDays * DAY_MS) / 1000)
+  const open = await venuekPages('open', {})
+  const closed = [...(await venuekPages('closed', { min_close_ts: minCloseTs })), ...(await venuekPages('settled', { min_close_ts: minCloseTs }))]
+  const expected = (raw: readonly KEvent[]) => {
     const events = new Map<string, CatalogEvent>()
     for (const e of raw) {
       if (e.event_ticker !== undefined && events.has(e.event_ticker)) continue
       const mapped = mapVenuekEvent(e, series, links)
       if (mapped !== undefined) events.set(mapped.eventId, mapped)
     }
+    return [...events.values()]
+  }
+  return { open, closed, expected }
+}
+
+describe('catalog sync in slices', () => {
+  test('venuep: per-page mapping gives the catalog that mapping every raw event at the end gives', async () => {
+    const c = config.venues.venuep
+    const { open, closed, expected } = await venuepReference()
+    const raw = [...open, ...closed]
+    const got = await createVenuepAdapter(c, ctx).fetchCatalog(signal)
+    assert.ok(raw.length > 5 * c.catalog.pageSize, `many pages (${raw.length} events)`)
+    assert.deepEqual(got, { venue: 'venuep', events: expected(raw), fetchedAt: clock.now() })
+  })
+
+  test('venuek: per-page mapping gives the catalog that mapping every raw event at the end gives', async () => {
+    const c = config.venues.venuek
+    const { open, closed, expected } = await venuekReference()
+    const raw = [...open, ...closed]
     const got = await createVenuekAdapter(c, ctx).fetchCatalog(signal)
     assert.ok(raw.length > 5 * c.catalog.pageSize, `many pages (${raw.length} events)`)
-    assert.deepEqual(got, { venue: 'venuek', events: [...events.values()], fetchedAt: clock.now() })
+    assert.deepEqual(got, { venue: 'venuek', events: expected(raw), fetchedAt: clock.now() })
   })
 
   test('a snapshot built in slices (a turn at every checkpoint) equals one built in one go', async () => {
     for (const catalog of [await createVenuepAdapter(config.venues.venuep, ctx).fetchCatalog(signal), await createVenuekAdapter(config.venues.venuek, ctx).fetchCatalog(signal)] as Catalog[]) {
       assert.deepEqual(await runInSlices(catalogSnapshotSteps(catalog, 3), 0), buildCatalogSnapshot(catalog, 3))
+    }
+  })
+})
+
+/**
+ * The `maxEvents` guard counts raw events listed (open first, then the closed lookback). A catalog that stops at it
+ * while the venue listed more says so in `truncation` (and which listing was cut); one that fits, even exactly,
+ * carries no `truncation`. The events are the first `maxEvents` raw events, mapped.
+ */
+describe('the maxEvents guard', () => {
+  /** Guards around the open/closed boundary and the end of the listing, with what each must give. */
+  function cases(openCount: number, total: number): { maxEvents: number; cut: 'open' | 'closed' | undefined }[] {
+    return [
+      { maxEvents: total + 1, cut: undefined },
+      { maxEvents: total, cut: undefined },
+      { maxEvents: total - 1, cut: 'closed' },
+      // The open list fills the guard exactly: the closed lookback is still probed, and its events were cut.
+      { maxEvents: openCount, cut: 'closed' },
+      { maxEvents: openCount - 1, cut: 'open' },
+      { maxEvents: 1, cut: 'open' },
+    ]
+  }
+
+  test('venuep: truncation is reported exactly when events were cut, for the open list and for the closed lookback', async () => {
+    const { open, closed, expected } = await venuepReference()
+    assert.ok(open.length > 10 && closed.length > 0, `open and closed events (${open.length}, ${closed.length})`)
+    const raw = [...open, ...closed]
+    for (const { maxEvents, cut } of cases(open.length, raw.length)) {
+      const c = { ...config.venues.venuep, catalog: { ...config.venues.venuep.catalog, maxEvents } }
+      const got = await createVenuepAdapter(c, ctx).fetchCatalog(signal)
+      const want = { venue: 'venuep', events: expected(raw.slice(0, maxEvents)), fetchedAt: clock.now(), ...(cut === undefined ? {} : { truncation: { maxEvents, cut } }) }
+      assert.deepEqual(got, want, `maxEvents ${maxEvents}`)
+    }
+  })
+
+  test('venuek: truncation is reported exactly when events were cut, for the open list and for the closed lookback', async () => {
+    const { open, closed, expected } = await venuekReference()
+    assert.ok(open.length > 10 && closed.length > 0, `open and closed events (${open.length}, ${closed.length})`)
+    const raw = [...open, ...closed]
+    for (const { maxEvents, cut } of cases(open.length, raw.length)) {
+      const c = { ...config.venues.venuek, catalog: { ...config.venues.venuek.catalog, maxEvents } }
+      const got = await createVenuekAdapter(c, ctx).fetchCatalog(signal)
+      const want = { venue: 'venuek', events: expected(raw.slice(0, maxEvents)), fetchedAt: clock.now(), ...(cut === undefined ? {} : { truncation: { maxEvents, cut } }) }
+      assert.deepEqual(got, want, `maxEvents ${maxEvents}`)
     }
   })
 })

@@ -8,6 +8,9 @@ import { defineRoute, type AnyRoute } from '../route.js'
  * book has its first snapshot and the read models every list endpoint serves are built (so at the first 200 every
  * read it covers answers), 503 `not_ready` before. The body always says where the data comes
  * from: when the venues are the simulator, `data_source` is "simulated" and `simulated` is true.
+ *
+ * A catalog cut at its `maxEvents` guard shows as `catalog.truncated: true` but does not make the service not
+ * ready: it still serves what it has (the venue actor logs the cut as an error).
  */
 export interface DataSource {
   readonly simulated: boolean
@@ -28,6 +31,52 @@ export interface HealthDeps {
   readonly now: () => number
 }
 
+const Count = Type.Integer({ minimum: 0 })
+
+/** One venue's state in /readyz (built by `venueBody`). */
+const VenueReadiness = Type.Object(
+  {
+    ready: Type.Boolean({ description: 'The catalog is loaded and every streamed book has had its first snapshot.' }),
+    actor: Type.String({ description: 'The venue actor: `not_started`, `running`, `stopped` or `failed`.' }),
+    catalog: Type.Object(
+      {
+        loaded: Type.Boolean(),
+        version: Type.Integer({ minimum: 0, description: 'Increases with every catalog sync installed; 0 before the first.' }),
+        events: Count,
+        markets: Count,
+        outcomes: Count,
+        last_error: Type.Union([Type.String(), Type.Null()], { description: 'Why the last catalog sync failed; null after a success.' }),
+        truncated: Type.Boolean({
+          description:
+            'Addition: the installed catalog stopped at the `max_events` guard while the venue listed more, so it holds only the first `max_events` events listed. The service still serves it (a truncated catalog does not make it not ready) and logs an error per catalog version; also `predmkt_catalog_truncated` in /metrics.',
+        }),
+        max_events: Type.Union([Count, Type.Null()], {
+          description: 'Addition: the guard on events read per catalog sync (config `venues.<venue>.catalog.maxEvents`), set far above the real catalogs.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    books: Type.Object({ instruments: Count, synced: Count, stale: Count }, { additionalProperties: false }),
+    feed: Type.Union([
+      Type.Object(
+        {
+          connections: Count,
+          open_connections: Count,
+          subscribed: Count,
+          reconnects: Count,
+          frames_received: Count,
+          malformed_frames: Count,
+          sequence_gaps: Count,
+          stale_timeouts: Count,
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ]),
+  },
+  { additionalProperties: false },
+)
+
 const ReadinessBody = Type.Object(
   {
     status: Type.String({ description: '`ready` or `not_ready`.' }),
@@ -35,7 +84,7 @@ const ReadinessBody = Type.Object(
     simulated: Type.Boolean(),
     description: Type.String(),
     uptime_seconds: Type.Number(),
-    venues: Type.Record(Type.String(), Type.Unknown(), { description: 'Per venue: catalog, books and feed state.' }),
+    venues: Type.Record(Type.String(), VenueReadiness, { description: 'Per venue (`venuep`, `venuek`): catalog, books and feed state.' }),
     read_models: Type.Object(
       { ready: Type.Boolean({ description: 'The list endpoints\' read models (per-venue views, cross-venue events, sitemap) are built from the loaded catalogs.' }) },
       { description: 'Addition. Built after the catalogs load, in event-loop slices; /readyz is 200 only once they are.' },
@@ -96,7 +145,16 @@ function venueBody(s: VenueStatus): Record<string, unknown> {
   return {
     ready: s.ready,
     actor: s.actor,
-    catalog: { loaded: s.catalog.loaded, version: s.catalog.version, events: s.catalog.events, markets: s.catalog.markets, outcomes: s.catalog.outcomes, last_error: s.catalog.lastError ?? null },
+    catalog: {
+      loaded: s.catalog.loaded,
+      version: s.catalog.version,
+      events: s.catalog.events,
+      markets: s.catalog.markets,
+      outcomes: s.catalog.outcomes,
+      last_error: s.catalog.lastError ?? null,
+      truncated: s.catalog.truncated,
+      max_events: s.catalog.maxEvents ?? null,
+    },
     books: { instruments: s.books.instruments, synced: s.books.synced, stale: s.books.stale },
     feed:
       feed === undefined

@@ -2,7 +2,7 @@ import type { VenuekConfig } from '../../config/schema.js'
 import type { Clock } from '../../core/clock.js'
 import { mapSteps } from '../../core/array-steps.js'
 import { runInSlices, type Steps } from '../../core/slices.js'
-import type { Catalog, CatalogEvent } from '../../model/types.js'
+import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types.js'
 import { withRetry, type HttpClient } from '../http-client.js'
 import { fetchCursorPages } from '../paging.js'
 import { mapVenuekEvent, type VenuekLinks } from './map-catalog.js'
@@ -17,6 +17,10 @@ const DAY_MS = 86_400_000
  *
  * Each page is mapped as it arrives, in event-loop slices (src/core/slices.ts): mapping the whole catalog at the
  * end held the event loop for over half a second at 20,000 events.
+ *
+ * `maxEvents` caps the raw events read (open, then closed, then settled): a guard against a venue that pages
+ * forever, far above the real catalog. Hitting it sets the catalog's `truncation` instead of cutting the list
+ * silently.
  */
 export async function fetchVenuekCatalog(rest: HttpClient, config: VenuekConfig, links: VenuekLinks, clock: Clock, signal: AbortSignal): Promise<Catalog> {
   const retry = <T>(fn: () => Promise<T>) => withRetry(fn, { attempts: 4, baseMs: 250, maxMs: 4_000, signal })
@@ -36,15 +40,20 @@ export async function fetchVenuekCatalog(rest: HttpClient, config: VenuekConfig,
       return { items: body.events ?? [], cursor: body.cursor }
     }).then(async (page) => ({ items: await runInSlices(mapSteps(page.items, (e) => mapVenuekEvent(e, series, links))), cursor: page.cursor }))
   // One entry per raw event (undefined when it does not map), so `maxItems` counts raw events as before.
-  const mapped: (CatalogEvent | undefined)[] = await fetchCursorPages(pages('open', {}), { maxItems: maxEvents })
+  const open = await fetchCursorPages(pages('open', {}), { maxItems: maxEvents })
+  const mapped: (CatalogEvent | undefined)[] = open.items
+  let truncation: CatalogTruncation | undefined = open.capped ? { maxEvents, cut: 'open' } : undefined
   if (closedLookbackDays > 0) {
     for (const status of ['closed', 'settled']) {
-      if (mapped.length >= maxEvents) break
-      for (const e of await fetchCursorPages(pages(status, { min_close_ts: minCloseTs }), { maxItems: maxEvents - mapped.length })) mapped.push(e)
+      if (truncation !== undefined) break
+      // Read even with no room left (the open list filled the guard exactly): one page tells whether events were cut.
+      const listed = await fetchCursorPages(pages(status, { min_close_ts: minCloseTs }), { maxItems: maxEvents - mapped.length })
+      for (const e of listed.items) mapped.push(e)
+      if (listed.capped) truncation = { maxEvents, cut: 'closed' }
     }
   }
   const events = await runInSlices(firstCopies(mapped))
-  return { venue: 'venuek', events, fetchedAt: clock.now() }
+  return truncation === undefined ? { venue: 'venuek', events, fetchedAt: clock.now() } : { venue: 'venuek', events, fetchedAt: clock.now(), truncation }
 }
 
 /**

@@ -2,7 +2,7 @@ import type { VenuepConfig } from '../../config/schema.js'
 import type { Clock } from '../../core/clock.js'
 import { mapSteps } from '../../core/array-steps.js'
 import { runInSlices, type Steps } from '../../core/slices.js'
-import type { Catalog, CatalogEvent } from '../../model/types.js'
+import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types.js'
 import { withRetry, type HttpClient } from '../http-client.js'
 import { fetchOffsetPages } from '../paging.js'
 import { mapGammaEvent, type VenuepLinks } from './map-catalog.js'
@@ -19,6 +19,9 @@ const DAY_MS = 86_400_000
  * in flight: mapping 20,000 events at the end in one loop held the event loop for most of a second. A mapped
  * page keeps one entry per raw event (undefined for events that do not map), so paging still sees the page's
  * real length.
+ *
+ * `maxEvents` caps the raw events read (open first, then closed): a guard against a venue that pages forever, far
+ * above the real catalog. Hitting it sets the catalog's `truncation` instead of cutting the list silently.
  */
 export async function fetchVenuepCatalog(
   gamma: HttpClient,
@@ -37,11 +40,18 @@ export async function fetchVenuepCatalog(
   }
   const options = { pageSize, maxItems: maxEvents, concurrency: 4 }
   const open = await fetchOffsetPages(page({ closed: 'false' }), options)
-  const since = new Date(clock.now() - closedLookbackDays * DAY_MS).toISOString()
-  const closedRoom = maxEvents - open.length
-  const closed = closedLookbackDays > 0 && closedRoom > 0 ? await fetchOffsetPages(page({ closed: 'true', end_date_min: since }), { ...options, maxItems: closedRoom }) : []
-  const events = await runInSlices(collectEvents([open, closed]))
-  return { venue: 'venuep', events, fetchedAt: clock.now() }
+  let truncation: CatalogTruncation | undefined = open.capped ? { maxEvents, cut: 'open' } : undefined
+  let closed: readonly (CatalogEvent | undefined)[] = []
+  // Read even when the open list filled the guard exactly (room 0): paging then reads one page to tell whether
+  // closed events were cut.
+  if (closedLookbackDays > 0 && truncation === undefined) {
+    const since = new Date(clock.now() - closedLookbackDays * DAY_MS).toISOString()
+    const listed = await fetchOffsetPages(page({ closed: 'true', end_date_min: since }), { ...options, maxItems: maxEvents - open.items.length })
+    closed = listed.items
+    if (listed.capped) truncation = { maxEvents, cut: 'closed' }
+  }
+  const events = await runInSlices(collectEvents([open.items, closed]))
+  return truncation === undefined ? { venue: 'venuep', events, fetchedAt: clock.now() } : { venue: 'venuep', events, fetchedAt: clock.now(), truncation }
 }
 
 /** One event per slug; a slug listed twice keeps its first position and its last copy (Map.set semantics). */
