@@ -94,9 +94,13 @@ export class HttpClient {
   }
 }
 
-/** Whether a failure is worth retrying: timeouts, network errors, 429 and 5xx. */
+/**
+ * Whether a failure is worth retrying: timeouts, network errors, 429 and 5xx, and venuek's 401 for an expired
+ * signature timestamp (the request waited too long somewhere between signing and the venue reading it; each attempt
+ * is signed anew, so the next one carries a fresh timestamp).
+ */
 export function isRetryable(err: unknown): boolean {
-  if (err instanceof UpstreamHttpError) return err.status === 429 || err.status >= 500
+  if (err instanceof UpstreamHttpError) return err.status === 429 || err.status >= 500 || (err.status === 401 && err.bodySnippet.includes('header_timestamp_expired'))
   if (err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError) return true
   return err instanceof TypeError // fetch's network failures
 }

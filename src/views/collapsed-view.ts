@@ -64,6 +64,7 @@ export class CollapsedView {
       if (entries.length % VIEW_CHECKPOINT_EVERY === 0) yield
     }
     const view = new CollapsedView(directory, entries)
+    yield* view.index.prepareSteps()
     yield* view.index.warmSteps(previous?.index)
     return view
   }

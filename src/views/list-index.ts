@@ -1,20 +1,22 @@
 import { sortSteps } from '../core/array-steps.js'
-import type { Steps } from '../core/slices.js'
+import { runToEnd, type Steps } from '../core/slices.js'
 import { SearchIndex } from './search-index.js'
 
 /**
  * Filtered, sorted, paged reads over one immutable list of records, without work proportional to the whole
  * list per request:
- * - the common query (status, category, sort, order) walks a sorted array built lazily once per list (per
- *   catalog version) for that combination, so a page costs O(offset + limit) and `total` is its length;
- * - selective filters (ids, search) start from their matches (an id lookup or the trigram index) and sort only
- *   those.
+ * - the common query (status, category, sort, order) walks a sorted array for that combination, so a page costs
+ *   O(offset + limit) and `total` is its length. The whole list's ordering by every sort key, in both orders, is
+ *   built in the background when the list is (`prepareSteps`); a status or category ordering is that ordering
+ *   filtered (one pass, no sort), made on its first request and kept;
+ * - selective filters (ids, search) start from their matches (an id lookup or the trigram index, also built in
+ *   the background) and sort only those.
  * Sort order: the key in the requested order, unknown keys last in both orders, ties by id ascending, so pages
  * are stable.
  *
- * Orderings and the search index are built on demand, which would put a 20,000-record sort (tens of ms) or a
- * trigram index (~0.1 s) inside the first request after every catalog rebuild. `warmSteps` builds, in event-loop
- * slices during the rebuild, what the previous index had been asked for.
+ * So no first request after a catalog change sorts or indexes the whole list: at 100,000 records a sort is
+ * ~100 ms and a trigram index ~0.5 s. `warmSteps` also makes the filtered orderings its predecessor was asked for.
+ * Memory per list: two arrays of references per sort key, the id map and the trigram postings (Int32Arrays).
  */
 export interface Listable {
   readonly id: string
@@ -55,9 +57,14 @@ export class ListIndex<E extends Listable> {
   readonly #items: readonly E[]
   readonly #keys: SortKeys<E>
   readonly #searchText: (e: E) => string
-  /** Built on the first search: most catalog versions are never searched, and the index is the costly part. */
+  /** Built by `prepareSteps` (or on the first search of a list that was not prepared: tests, small lists). */
   #search: SearchIndex<E> | undefined
-  /** status → category ('' for any) → sort key → order → the ordering. */
+  /** The whole list by each sort key, both orders: built by `prepareSteps`, or on first use; never evicted. */
+  readonly #base = new Map<string, { asc: readonly E[]; desc: readonly E[] }>()
+  /**
+   * status → category ('' for any) → sort key → order → the ordering (the base ordering filtered). Bounded by
+   * MAX_CACHED_ORDERINGS: statuses × categories × sort keys × orders is small, but a category is client input.
+   */
   readonly #orderings = new Map<string, Map<string, Map<string, { asc?: readonly E[]; desc?: readonly E[] }>>>()
   #orderingCount = 0
   /** The orderings built so far, oldest first (what a rebuilt index warms up: the last few). */
@@ -75,6 +82,72 @@ export class ListIndex<E extends Listable> {
   }
 
   /**
+   * Builds, in slices, everything a first request would otherwise build: the base ordering of every sort key (one
+   * sort each, the descending order derived from the ascending one), the id map and the search index.
+   */
+  *prepareSteps(): Steps<void> {
+    const n = this.#items.length
+    // Ties are broken by id: rank the ids once, so each key's sort compares numbers only.
+    const byId = yield* sortSteps(
+      Array.from({ length: n }, (_, i) => i),
+      (a, b) => compareIds((this.#items[a] as E).id, (this.#items[b] as E).id),
+    )
+    const rank = new Uint32Array(n)
+    for (let r = 0; r < n; r++) rank[byId[r] as number] = r
+    const ids = new Map<string, E>()
+    for (let i = 0; i < n; i++) {
+      const e = this.#items[i] as E
+      ids.set(e.id, e)
+      if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+    }
+    this.#byId = ids
+    for (const sort of Object.keys(this.#keys)) {
+      if (!this.#base.has(sort)) this.#base.set(sort, yield* this.#baseSteps(sort, rank))
+    }
+    this.#search ??= yield* SearchIndex.build(this.#items, this.#searchText)
+  }
+
+  /** The whole list by `sort`, ascending and descending (unknown keys last in both, ties by id ascending). */
+  *#baseSteps(sort: string, rank?: Uint32Array): Steps<{ asc: readonly E[]; desc: readonly E[] }> {
+    const keyOf = this.#keys[sort]
+    if (keyOf === undefined) throw new Error(`unknown sort key ${sort}`)
+    const n = this.#items.length
+    const keys = new Float64Array(n)
+    for (let i = 0; i < n; i++) {
+      const k = keyOf(this.#items[i] as E)
+      keys[i] = k === undefined ? NaN : k
+      if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+    }
+    const tie = rank === undefined ? (a: number, b: number) => compareIds((this.#items[a] as E).id, (this.#items[b] as E).id) : (a: number, b: number) => (rank[a] as number) - (rank[b] as number)
+    const ascIdx = yield* sortSteps(
+      Array.from({ length: n }, (_, i) => i),
+      (a, b) => {
+        const ka = keys[a] as number
+        const kb = keys[b] as number
+        // NaN (unknown) sorts last.
+        if (ka !== kb) return ka !== ka ? 1 : kb !== kb ? -1 : ka - kb
+        return tie(a, b)
+      },
+    )
+    // Descending: the runs of equal known keys in reverse order, each run still by id; the unknowns stay last.
+    let known = n
+    while (known > 0 && Number.isNaN(keys[ascIdx[known - 1] as number])) known--
+    const descIdx: number[] = []
+    for (let end = known; end > 0; ) {
+      let start = end - 1
+      while (start > 0 && keys[ascIdx[start - 1] as number] === keys[ascIdx[end - 1] as number]) start--
+      for (let i = start; i < end; i++) descIdx.push(ascIdx[i] as number)
+      end = start
+      if (descIdx.length % CHECKPOINT_EVERY === 0) yield
+    }
+    for (let i = known; i < n; i++) descIdx.push(ascIdx[i] as number)
+    const asc = ascIdx.map((i) => this.#items[i] as E)
+    yield
+    const desc = descIdx.map((i) => this.#items[i] as E)
+    return { asc, desc }
+  }
+
+  /**
    * Builds, in slices, the most recently used orderings of `previous` and its search index if it had one. The
    * results are the ones `query` would build on demand (same filter, same order: a stable merge sort with the
    * same total order as `#sort`).
@@ -82,17 +155,16 @@ export class ListIndex<E extends Listable> {
   *warmSteps(previous: ListIndex<E> | undefined): Steps<void> {
     if (previous === undefined) return
     for (const { status, category, sort, order } of previous.#built.slice(-WARM_ORDERINGS)) {
-      const keyOf = this.#keys[sort]
-      if (keyOf === undefined || this.#orderings.get(status)?.get(category)?.get(sort)?.[order] !== undefined) continue
-      const decorated: { e: E; k: number | undefined }[] = []
-      for (let i = 0; i < this.#items.length; i++) {
-        const e = this.#items[i] as E
-        if ((status === 'all' || e.status === status) && (category === '' || e.category === category)) decorated.push({ e, k: keyOf(e) })
+      if (this.#keys[sort] === undefined || this.#orderings.get(status)?.get(category)?.get(sort)?.[order] !== undefined) continue
+      let base = this.#base.get(sort)
+      if (base === undefined) this.#base.set(sort, (base = yield* this.#baseSteps(sort)))
+      const ordered: E[] = []
+      const all = base[order]
+      for (let i = 0; i < all.length; i++) {
+        const e = all[i] as E
+        if ((status === 'all' || e.status === status) && (category === '' || e.category === category)) ordered.push(e)
         if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
       }
-      const sorted = yield* sortSteps(decorated, compareDecorated(order === 'asc' ? 1 : -1))
-      const ordered = new Array<E>(sorted.length)
-      for (let i = 0; i < sorted.length; i++) ordered[i] = (sorted[i] as { e: E }).e
       this.#store({ status, category, sort, order }, ordered)
       yield
     }
@@ -163,8 +235,10 @@ export class ListIndex<E extends Listable> {
     if (byOrder === undefined) bySort.set(sort, (byOrder = {}))
     let ordered = byOrder[order]
     if (ordered === undefined) {
-      const subset = this.#items.filter((e) => (status === 'all' || e.status === status) && (category === undefined || e.category === category))
-      ordered = this.#sort(subset, sort, order)
+      let base = this.#base.get(sort)
+      if (base === undefined) this.#base.set(sort, (base = runToEnd(this.#baseSteps(sort))))
+      const all = base[order]
+      ordered = status === 'all' && category === undefined ? all : all.filter((e) => (status === 'all' || e.status === status) && (category === undefined || e.category === category))
       this.#store({ status, category: category ?? '', sort, order }, ordered, byOrder)
     }
     return ordered
@@ -217,6 +291,10 @@ function compareDecorated(dir: 1 | -1): (a: { e: Listable; k: number | undefined
     }
     return a.e.id < b.e.id ? -1 : a.e.id > b.e.id ? 1 : 0
   }
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }
 
 /** First index in [0, n] for which `pred` holds, given that it holds for a suffix of the array (binary search). */

@@ -9,10 +9,12 @@ import type { Steps } from '../core/slices.js'
 export class SearchIndex<T> {
   readonly #texts: string[] = []
   readonly #items: T[] = []
-  readonly #postings = new Map<string, number[]>()
+  /** Trigram → ids of the texts holding it, ascending: arrays while building, Int32Arrays once built (a third of the memory). */
+  readonly #postings = new Map<string, number[] | Int32Array>()
 
   constructor(items: Iterable<T>, textOf: (item: T) => string) {
     for (const item of items) this.#add(item, textOf)
+    this.#compact()
   }
 
   /** The index built in event-loop slices (~0.1 s of CPU over 20,000 titles; src/core/slices.ts). */
@@ -22,7 +24,12 @@ export class SearchIndex<T> {
       index.#add(item, textOf)
       if (index.#items.length % 128 === 0) yield
     }
+    index.#compact()
     return index
+  }
+
+  #compact(): void {
+    for (const [gram, ids] of this.#postings) if (Array.isArray(ids)) this.#postings.set(gram, Int32Array.from(ids))
   }
 
   #add(item: T, textOf: (item: T) => string): void {
@@ -34,7 +41,7 @@ export class SearchIndex<T> {
     for (const gram of trigrams(text)) {
       if (gram === last) continue
       last = gram
-      const list = this.#postings.get(gram)
+      const list = this.#postings.get(gram) as number[] | undefined
       if (list === undefined) this.#postings.set(gram, [id])
       else if (list[list.length - 1] !== id) list.push(id)
     }
@@ -44,7 +51,7 @@ export class SearchIndex<T> {
   search(query: string): T[] {
     const q = normalizeSearchText(query)
     if (q.length === 0) return [...this.#items]
-    let candidates: readonly number[] | undefined
+    let candidates: ArrayLike<number> | undefined
     if (q.length >= 3) {
       for (const gram of trigrams(q)) {
         const list = this.#postings.get(gram)
@@ -56,7 +63,10 @@ export class SearchIndex<T> {
     if (candidates === undefined) {
       for (let i = 0; i < this.#texts.length; i++) if ((this.#texts[i] as string).includes(q)) out.push(this.#items[i] as T)
     } else {
-      for (const i of candidates) if ((this.#texts[i] as string).includes(q)) out.push(this.#items[i] as T)
+      for (let c = 0; c < candidates.length; c++) {
+        const i = candidates[c] as number
+        if ((this.#texts[i] as string).includes(q)) out.push(this.#items[i] as T)
+      }
     }
     return out
   }

@@ -158,6 +158,8 @@ export class VenueView {
       parts.eventEntries.push(eventEntry)
     }
     const view = new VenueView(actor, catalog, directory, parts)
+    // Every ordering and search index a first request could need, before the view is installed.
+    for (const list of [view.markets, view.events, view.outcomes] as const) yield* list.prepareSteps()
     yield* view.markets.warmSteps(previous?.markets)
     yield* view.events.warmSteps(previous?.events)
     yield* view.outcomes.warmSteps(previous?.outcomes)

@@ -1,7 +1,7 @@
 import type { CatalogEvent, Outcome } from '../../model/types.js'
 import { hasFacts, NO_PERIOD, periodFacts, periodKeys, type PeriodFacts } from './periods.js'
 import { intervalIn, intervalOfStrike, type Interval } from './strikes.js'
-import { contentWords, fold } from './text.js'
+import { contentWords, fold, IMPLICIT_WORDS } from './text.js'
 
 /**
  * One binary contract as the matcher reads it: what it is about (content words), when it is decided (period), on
@@ -35,11 +35,23 @@ export interface ContractSpec {
   readonly end: number | undefined
   /** The days its period can meet another's on (periods.ts `periodKeys`), for blocking. */
   readonly periodKeys: readonly string[]
+  /**
+   * 64-bit Bloom signatures (two 32-bit halves) of its required words (its own words but its label's and implicit
+   * ones: what the other side must state) and of `allWords`. A required bit missing from the other's `allWords`
+   * signature proves a required word missing: judge.ts `mayMatch` rejects most candidates on two integer tests.
+   */
+  readonly requiredSig: WordSignature
+  readonly allSig: WordSignature
+}
+
+export interface WordSignature {
+  readonly hi: number
+  readonly lo: number
 }
 
 /** Whether two specs were read the same way (the spec cache hands out one reading per text, so identity tells). */
 export function sameParse(a: ContractSpec, b: ContractSpec): boolean {
-  return a.words === b.words && a.allWords === b.allWords && a.labelWords === b.labelWords && a.period === b.period && a.interval === b.interval && a.labelSequence === b.labelSequence
+  return a.words === b.words && a.allWords === b.allWords && a.labelWords === b.labelWords && a.period === b.period && a.interval === b.interval && a.labelSequence === b.labelSequence && a.requiredSig === b.requiredSig
 }
 
 /**
@@ -121,7 +133,21 @@ export class SpecCache {
       parsed = this.#previous.get(key) ?? parse(texts, end, o, contest, this)
       this.#current.set(key, parsed)
     }
-    return { outcome: o, event, texts, words: parsed.words, allWords: parsed.allWords, labelWords: parsed.labelWords, labelSequence: parsed.labelSequence, period: parsed.period, interval: parsed.interval, end, periodKeys: periodKeys(parsed.period, end) }
+    return {
+      outcome: o,
+      event,
+      texts,
+      words: parsed.words,
+      allWords: parsed.allWords,
+      labelWords: parsed.labelWords,
+      labelSequence: parsed.labelSequence,
+      period: parsed.period,
+      interval: parsed.interval,
+      end,
+      periodKeys: periodKeys(parsed.period, end),
+      requiredSig: parsed.requiredSig,
+      allSig: parsed.allSig,
+    }
   }
 
   wordsOf(text: string): readonly string[] {
@@ -147,6 +173,22 @@ interface Parsed {
   readonly labelSequence: readonly string[]
   readonly period: PeriodFacts
   readonly interval: Interval | undefined
+  readonly requiredSig: WordSignature
+  readonly allSig: WordSignature
+}
+
+/** The Bloom signature of some words: one bit of 64 per word (FNV-1a of its characters). */
+function signature(words: Iterable<string>): WordSignature {
+  let hi = 0
+  let lo = 0
+  for (const w of words) {
+    let h = 0x811c9dc5
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193)
+    const bit = (h >>> 0) % 64
+    if (bit < 32) lo |= 1 << bit
+    else hi |= 1 << (bit - 32)
+  }
+  return { hi, lo }
 }
 
 function parse(texts: readonly string[], end: number | undefined, o: Outcome, contest: boolean, cache: SpecCache): Parsed {
@@ -178,5 +220,7 @@ function parse(texts: readonly string[], end: number | undefined, o: Outcome, co
   const labelled = bare && fromQuestion !== undefined && (fromQuestion.lo === fromLabel.lo || fromQuestion.hi === fromLabel.lo) ? fromQuestion : fromLabel
   const interval = intervalOfStrike(o.strike) ?? labelled ?? fromQuestion
   const labelSequence = cache.wordsOf(label0 ?? '')
-  return { words, allWords, labelWords: new Set(labelSequence), labelSequence, period, interval }
+  const labelWords = new Set(labelSequence)
+  const required = [...words].filter((w) => !labelWords.has(w) && !IMPLICIT_WORDS.has(w))
+  return { words, allWords, labelWords, labelSequence, period, interval, requiredSig: signature(required), allSig: signature(allWords) }
 }
