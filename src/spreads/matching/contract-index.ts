@@ -3,8 +3,9 @@ import type { ContractSpec } from './contract.js'
 
 /**
  * The two blocking indexes of the matcher, kept from one catalog version to the next so a change costs what changed,
- * not the catalogs (matcher.ts). Both are by period key first (a day the contract's period can meet another's on,
- * periods.ts), then by word: nested maps, so no key string is built per lookup.
+ * not the catalogs (matcher.ts). Both are by block first, then by word (nested maps: no key string per word). A block
+ * is a period key (a day the contract's period can meet another's on, periods.ts) and a threshold bucket (below):
+ * a daily price ladder of forty rungs on each venue is forty small blocks, not one of 1,600 candidate pairs.
  *
  * - `VenuekIndex`: each venuek contract under every word stated around it (`allWords`). A venuep contract's
  *   candidates are the holders of its rarest required word (`candidatesOf`).
@@ -21,7 +22,51 @@ import type { ContractSpec } from './contract.js'
  */
 type ByWord = Map<string, ContractSpec[]>
 
+/**
+ * The judge pairs two contracts only with no threshold on either side, or equal thresholds (strikes.ts
+ * `sameInterval`): the same bounds defined, each equal within 1e-9 relative, after open integer bounds of
+ * temperatures are moved in by one degree. So the first defined bound of two paired contracts differs by at most
+ * 1.1 when below 1e8: bucketed by 2, a contract's partners are in its bucket or a neighbour. Larger values and
+ * intervals without bounds share one bucket per kind.
+ */
+function thresholdBucket(c: ContractSpec): { readonly kind: string; readonly at: number | undefined } {
+  const i = c.interval
+  if (i === undefined) return { kind: 'none', at: undefined }
+  const v = i.lo ?? i.hi
+  const kind = i.lo !== undefined ? 'lo' : 'hi'
+  if (v === undefined || !(Math.abs(v) < 1e8)) return { kind: v === undefined ? 'any' : `${kind}+`, at: undefined }
+  return { kind, at: Math.floor(v / 2) }
+}
+
+/** The blocks a contract is held under: one per period key. */
+function blocksOf(c: ContractSpec): string[] {
+  const b = thresholdBucket(c)
+  const bucket = b.at === undefined ? b.kind : `${b.kind}${b.at}`
+  return c.periodKeys.map((m) => `${m}\u0001${bucket}`)
+}
+
+/**
+ * The blocks a contract's partners can be held under: its own and the neighbouring threshold buckets, and across the
+ * 1e8 line both sides of it (a bound just below may equal one just above within the tolerance).
+ */
+function probesOf(c: ContractSpec): string[] {
+  const b = thresholdBucket(c)
+  const v = c.interval === undefined ? undefined : (c.interval.lo ?? c.interval.hi)
+  const buckets: string[] = []
+  if (b.at === undefined) buckets.push(b.kind)
+  else for (let d = -1; d <= 1; d++) buckets.push(`${b.kind}${b.at + d}`)
+  if (v !== undefined && Math.abs(Math.abs(v) - 1e8) < 4) {
+    const kind = c.interval?.lo !== undefined ? 'lo' : 'hi'
+    if (b.at === undefined) for (let d = -1; d <= 1; d++) buckets.push(`${kind}${Math.floor(v / 2) + d}`)
+    else buckets.push(`${kind}+`)
+  }
+  const out: string[] = []
+  for (const m of c.periodKeys) for (const bucket of buckets) out.push(`${m}\u0001${bucket}`)
+  return out
+}
+
 export class VenuekIndex {
+  /** Block (period key and threshold bucket) → word → contracts. */
   readonly #byPeriod = new Map<string, ByWord>()
   /** Contracts stating each word (any period key): what "rarest" is measured by. */
   readonly #wordCounts = new Map<string, number>()
@@ -32,7 +77,7 @@ export class VenuekIndex {
   }
 
   add(k: ContractSpec): void {
-    for (const m of k.periodKeys) {
+    for (const m of blocksOf(k)) {
       const byWord = nested(this.#byPeriod, m)
       for (const w of k.allWords) push(byWord, w, k)
     }
@@ -40,7 +85,7 @@ export class VenuekIndex {
   }
 
   remove(k: ContractSpec): void {
-    for (const m of k.periodKeys) {
+    for (const m of blocksOf(k)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
       for (const w of k.allWords) pull(byWord, w, k)
@@ -64,7 +109,7 @@ export class VenuekIndex {
    */
   candidatesOf(p: ContractSpec): ContractSpec[] {
     const out = new Set<ContractSpec>()
-    for (const m of p.periodKeys) {
+    for (const m of probesOf(p)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
       let best: readonly ContractSpec[] | undefined
@@ -87,6 +132,7 @@ export class VenuekIndex {
 }
 
 export class VenuepIndex {
+  /** Block (period key and threshold bucket) → word → contracts. */
   readonly #byPeriod = new Map<string, ByWord>()
   /** The word each contract is indexed under (fixed when it was added, so removal finds it). */
   readonly #wordOf = new Map<ContractSpec, string>()
@@ -111,7 +157,7 @@ export class VenuepIndex {
     word ??= p.labelSequence[0]
     if (word === undefined) return false
     this.#wordOf.set(p, word)
-    for (const m of p.periodKeys) push(nested(this.#byPeriod, m), word, p)
+    for (const m of blocksOf(p)) push(nested(this.#byPeriod, m), word, p)
     return true
   }
 
@@ -119,7 +165,7 @@ export class VenuepIndex {
     const word = this.#wordOf.get(p)
     if (word === undefined) return
     this.#wordOf.delete(p)
-    for (const m of p.periodKeys) {
+    for (const m of blocksOf(p)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
       pull(byWord, word, p)
@@ -130,7 +176,7 @@ export class VenuepIndex {
   /** The venuep contracts indexed under a word `k` states, on a day both periods can meet on. */
   candidatesOf(k: ContractSpec): ContractSpec[] {
     const out = new Set<ContractSpec>()
-    for (const m of k.periodKeys) {
+    for (const m of probesOf(k)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
       for (const w of k.allWords) for (const p of byWord.get(w) ?? []) out.add(p)
