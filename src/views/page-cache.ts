@@ -19,6 +19,7 @@ export class PageCache {
    * being evicted, so recency buys little here.
    */
   readonly #pages = new Map<string, CachedPage>()
+  /** Bound: `maxEntries` pages, each holding its bytes and its page of records (not the view: see `forget`). */
   readonly #maxEntries: number
   #hits = 0
   #misses = 0
@@ -58,6 +59,15 @@ export class PageCache {
    */
   countHit(): void {
     this.#hits++
+  }
+
+  /**
+   * Drops every page built from `owners` (views a rebuild replaced). Without it a page nobody asks for again would
+   * keep its replaced view, and with it a whole older catalog, alive until 2,000 other keys pushed it out.
+   */
+  forget(owners: ReadonlySet<object>): void {
+    if (owners.size === 0) return
+    for (const [key, c] of this.#pages) if (owners.has(c.owner)) this.#pages.delete(key)
   }
 
   /** Stores a page and returns its bytes (send those: they are what the next hit returns too). */

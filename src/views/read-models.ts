@@ -143,10 +143,15 @@ export class ReadModels {
 
   /** One synchronous step: requests see either every old view or every new one. */
   #install(built: Built): void {
+    const replaced = new Set<object>()
+    for (const [venue, view] of Object.entries(this.#views)) if (view !== undefined && built.views[venue as VenueId] !== view) replaced.add(view)
+    if (this.#collapsed !== undefined && this.#collapsed !== built.collapsed) replaced.add(this.#collapsed)
     this.#views = built.views
     this.#directory = built.directory
     this.#collapsed = built.collapsed
     this.#sitemap = built.sitemap
+    // Their pages can never be served again (pages are valid for their view only); drop them with the views.
+    this.pages.forget(replaced)
   }
 }
 
