@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs'
-import { peakRssMiB, rssMiB, spawnNode, startStandaloneSim, waitReady, MAIN_JS } from './process.js'
+import { childPids, peakRssMiB, rssMiB, spawnNode, startStandaloneSim, waitReady, MAIN_JS } from './process.js'
 
 /**
  * Process-level figures: the service's resident memory with ~20,000 streamed books per venue at 20 levels a
@@ -50,13 +49,5 @@ export async function benchStartup(): Promise<{ readyMs: number; body: Record<st
     return { readyMs: ms, body }
   } finally {
     await service.stop()
-  }
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
   }
 }

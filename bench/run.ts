@@ -8,6 +8,7 @@ import { historySection } from './sections/history.js'
 import { httpSection } from './sections/http.js'
 import { proxiesSection } from './sections/proxies.js'
 import { matchingSection } from './sections/matching.js'
+import { scaleSection } from './sections/scale.js'
 import { log, stamp, type Row, type Section, type SectionDef } from './sections/section.js'
 import { spreadsSection } from './sections/spreads.js'
 
@@ -15,7 +16,7 @@ import { spreadsSection } from './sections/spreads.js'
  * `npm run bench`: runs every benchmark and writes bench/RESULTS.md. Benchmarks never gate CI; they report
  * what was measured, on which machine, with which command.
  *
- * `node dist/bench/run.js <section> [<section> …]` (data, http, auth, spreads, matching, history, proxies) runs those
+ * `node dist/bench/run.js <section> [<section> …]` (data, http, auth, spreads, matching, history, proxies, scale) runs those
  * sections and rewrites only them in RESULTS.md, leaving the others as they were (the full run takes many
  * minutes), and rewrites the closing "How each figure is measured" part. Sections build their rows in
  * bench/sections/*.ts.
@@ -25,7 +26,7 @@ const RESULTS = join(HERE, '../../bench/RESULTS.md')
 const HOW = '## How each figure is measured'
 
 /** In the order of RESULTS.md and of the full run (the HTTP section's service run also serves the proxies'). */
-const SECTIONS: readonly SectionDef[] = [dataSection, httpSection, authSection, spreadsSection, matchingSection, historySection, proxiesSection]
+const SECTIONS: readonly SectionDef[] = [dataSection, httpSection, authSection, spreadsSection, matchingSection, historySection, proxiesSection, scaleSection]
 
 function renderSection(s: Section): string[] {
   return [`## ${s.title}`, '', ...(s.lead === undefined ? [] : [...s.lead, '']), table(s.rows), '', ...(s.method === undefined ? [] : [...s.method, ''])]

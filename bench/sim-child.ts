@@ -18,6 +18,14 @@ import { Rng } from '../src/sim/world/random.js'
  * quote change. The changes are spread over BOOST_TICK_MS ticks: a venue's feed is a stream, not the 50 ms
  * bursts of the engine's own step. The service starts against the default rates, and benches boost only around
  * the runs that need it.
+ *
+ * BENCH_SIM_CHURN_EVERY_MS (default 0: off) adds catalog churn: at that period one venuek event, drawn at random,
+ * leaves the event listing and the one that left at the previous turn comes back (at the end of the listing), so
+ * the catalog keeps its size while its set of events changes between two of the service's refreshes, as a real
+ * venue's does (events listed, others closed): what makes the service re-run its cross-venue matching. A delisted
+ * event's markets still answer (books, subscriptions, lookups by ticker); only the listing the service's catalog
+ * sync pages through no longer holds it. The listing pages by offset, so a refresh that pages across a turn may
+ * miss or repeat one event, which it sees at the next refresh, as with a real venue's offset pages.
  */
 const config = loadConfig()
 const sim = await startSimulator({ config: config.sim, clock: systemClock, portsFromConfig: true })
@@ -57,9 +65,25 @@ process.on('SIGUSR2', () => {
   process.stdout.write('boost on\n')
 })
 
-process.stdout.write(`# ${sim.description}; boost of ${boostPerSec} top-of-book changes/s on ${vpMatched.length} + ${vkMatched.length} matched markets on SIGUSR2\n${Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n')}\n# then: npm start\n`)
+const churnEveryMs = Number(process.env.BENCH_SIM_CHURN_EVERY_MS ?? '0')
+const churnRng = new Rng(11)
+let delisted: (typeof world.vkEvents)[number] | undefined
+let churns = 0
+const churn = churnEveryMs > 0 ? setInterval(() => {
+  // The world's listing array is what the venuek catalog routes page through (rest-catalog.ts).
+  const i = churnRng.int(0, world.vkEvents.length - 1)
+  const [out] = world.vkEvents.splice(i, 1)
+  if (delisted !== undefined) world.vkEvents.push(delisted)
+  delisted = out
+  churns++
+}, churnEveryMs) : undefined
+churn?.unref()
+
+process.stdout.write(`# ${sim.description}; boost of ${boostPerSec} top-of-book changes/s on ${vpMatched.length} + ${vkMatched.length} matched markets on SIGUSR2${churnEveryMs > 0 ? `; catalog churn every ${churnEveryMs} ms` : ''}\n${Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n')}\n# then: npm start\n`)
 const stop = (): void => {
   clearInterval(boost)
+  clearInterval(churn)
+  if (churns > 0) process.stdout.write(`churn: ${churns} turns\n`)
   sim.close().then(
     () => process.exit(0),
     () => process.exit(1),

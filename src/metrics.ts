@@ -53,6 +53,7 @@ export function createMetrics(sources: MetricSources): Registry {
   perVenue('predmkt_books_stale', 'Streamed books waiting for a resync.', (v) => v.venueStatus().books.stale)
   perVenue('predmkt_feed_connections_open', 'Open venue websocket connections.', (v) => v.venueStatus().feed?.openConnections)
   perVenue('predmkt_feed_frames_total', 'Websocket frames received.', (v) => v.venueStatus().feed?.framesReceived, true)
+  perVenue('predmkt_quotes_published_total', 'Quote changes published (best bid/ask, sizes, last trade or staleness of one instrument).', (v) => v.quotesPublished, true)
   perVenue('predmkt_feed_reconnects_total', 'Websocket reconnects.', (v) => v.venueStatus().feed?.reconnects, true)
   perVenue('predmkt_feed_sequence_gaps_total', 'Sequence gaps detected (each triggers a resync).', (v) => v.venueStatus().feed?.sequenceGaps, true)
   perVenue('predmkt_feed_malformed_frames_total', 'Frames that could not be read.', (v) => v.venueStatus().feed?.malformedFrames, true)

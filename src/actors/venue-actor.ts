@@ -178,6 +178,14 @@ export class VenueActor extends Actor<VenueMessage> {
     return this.#instruments.get(instrumentId)
   }
 
+  /**
+   * Quotes published since start: each one a change a reader sees (best bid or ask, their sizes, the last trade, or
+   * the stale flag) of one instrument. Counted by the sequence number every published quote carries.
+   */
+  get quotesPublished(): number {
+    return this.#publishSeq
+  }
+
   /** True once the catalog is loaded and every streamed book has had its first snapshot. Stays true. */
   get ready(): boolean {
     return this.#ready

@@ -115,6 +115,7 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
   const sim: Record<string, unknown> = {}
   if (env.SIM_SEED !== undefined) sim.seed = toInt('SIM_SEED', env.SIM_SEED)
   if (env.SIM_QUESTIONS !== undefined) sim.questions = toInt('SIM_QUESTIONS', env.SIM_QUESTIONS)
+  if (env.SIM_VENUEK_ONLY_LADDERS !== undefined) sim.venuekOnlyLadders = toInt('SIM_VENUEK_ONLY_LADDERS', env.SIM_VENUEK_ONLY_LADDERS)
   if (env.SIM_BOOK_DEPTH !== undefined) sim.bookDepth = toInt('SIM_BOOK_DEPTH', env.SIM_BOOK_DEPTH)
   if (env.SIM_QUOTE_CHANGES_PER_SEC !== undefined) sim.quoteChangesPerSec = toNumber('SIM_QUOTE_CHANGES_PER_SEC', env.SIM_QUOTE_CHANGES_PER_SEC)
   if (env.SIM_CATALOG !== undefined && env.SIM_CATALOG !== '') sim.catalog = env.SIM_CATALOG

@@ -117,6 +117,13 @@ export const SimConfigSchema = Type.Object(
     /** Canonical questions in the simulated world (each listed on one or both venues). */
     questions: Type.Integer({ minimum: 1, default: 2_400 }),
     /**
+     * venuek-only ladder events added to the generated world (env `SIM_VENUEK_ONLY_LADDERS`), each 10-22 markets
+     * (an index's daily close in ranges, a coin's hourly price in ranges or above strikes; src/sim/world/venuek-ladders.ts):
+     * the real venuek catalog lists far more markets than venuep because of such series. Listed on venuek alone,
+     * open and short-dated; not in the ground truth. 0 (the default) leaves the world exactly as without it.
+     */
+    venuekOnlyLadders: Type.Integer({ minimum: 0, default: 0 }),
+    /**
      * Replay real captured catalogs instead of generating a world (env `SIM_CATALOG`): a directory holding
      * `venuep.json` and `venuek.json` in the format of test/fixtures/real-venues/FORMAT.md, relative to the process's
      * working directory. Events and markets are served as captured; books start at the captured prices and are

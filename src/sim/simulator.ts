@@ -92,13 +92,14 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 function buildWorld(config: SimConfig, anchorMs: number): World {
   const common = { seed: config.seed, wallets: config.wallets, bookDepth: config.bookDepth, anchorMs }
   if (config.catalog !== undefined) return replayWorld({ ...common, catalogs: readCapturedCatalogs(config.catalog) })
-  return generateWorld({ ...common, questions: config.questions })
+  return generateWorld({ ...common, questions: config.questions, venuekOnlyLadders: config.venuekOnlyLadders })
 }
 
 function describe(config: SimConfig, world: World): string {
   const listed = `${world.vpEvents.length} venuep events, ${world.vkEvents.length} venuek events`
   if (world.replayOf !== undefined) return `replay of real venue catalogs from ${world.replayOf} (${listed}; simulated books and trades)`
-  return `simulated venues (seed ${config.seed}, ${world.questions.length} questions, ${listed})`
+  const ladders = config.venuekOnlyLadders > 0 ? ` of which ${config.venuekOnlyLadders} venuek-only ladder events` : ''
+  return `simulated venues (seed ${config.seed}, ${world.questions.length} questions${ladders}, ${listed})`
 }
 
 /** A fresh RSA key for the simulated venuek account (the real venue issues RSA keys only). */

@@ -70,6 +70,7 @@ describe('GET /metrics', () => {
       assert.equal(values.get(`predmkt_venue_ready{venue="${venue}"}`), 1)
       assert.equal(values.get(`predmkt_catalog_markets{venue="${venue}"}`), s.app.venues[venue as 'venuep' | 'venuek'].venueStatus().catalog.markets)
       assert.ok((values.get(`predmkt_feed_frames_total{venue="${venue}"}`) ?? 0) > 0, `${venue} frames counted`)
+      assert.ok((values.get(`predmkt_quotes_published_total{venue="${venue}"}`) ?? 0) > 0, `${venue} quote changes counted`)
     }
     assert.match(text, /# TYPE predmkt_feed_frames_total counter/)
     assert.equal(values.get('predmkt_spread_pairs'), s.app.spreads.pairCount)

@@ -9,6 +9,7 @@ import { Rng } from './random.js'
 import { withPlaceholders } from './shapes/placeholders.js'
 import { TEMPLATES, type BuildContext, type QuestionSpec, type Template } from './templates/index.js'
 import { TradeStore } from './trade-store.js'
+import { addVenuekOnlyLadders } from './venuek-ladders.js'
 import type { Contract, GroundTruth, Lifecycle, Question, VkEvent, VkMarket, VkSeries, VpEvent, VpMarket, VpWallet } from './types.js'
 
 export interface WorldOptions {
@@ -24,6 +25,11 @@ export interface WorldOptions {
   readonly shareBoth: number
   /** Share of questions that get a look-alike decoy on one venue. */
   readonly decoyRate: number
+  /**
+   * venuek-only ladder events added after the questions, each 10-22 markets (venuek-ladders.ts): what makes the real
+   * venuek catalog much larger than venuep's. 0 adds none and leaves the world as it was.
+   */
+  readonly venuekOnlyLadders: number
 }
 
 export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'anchorMs'> = {
@@ -33,6 +39,7 @@ export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'anchorMs'> = {
   bookDepth: 12,
   shareBoth: 0.45,
   decoyRate: 0.1,
+  venuekOnlyLadders: 0,
 }
 
 const DAY = 86_400_000
@@ -125,6 +132,8 @@ function listWorld(world: World, rng: Rng): void {
     if (planned.onVenuep) vpEventId = listVenuep(world, q, planned.spec, listRng, vpEventId, () => String(vpMarketId++))
     if (planned.onVenuek) listVenuek(world, q, planned.spec, listRng)
   }
+  // A stream of their own, drawn only when there are some: at 0 nothing above or below changes.
+  if (world.options.venuekOnlyLadders > 0) addVenuekOnlyLadders(world, world.options.venuekOnlyLadders, rng.fork(6))
   world.truth = groundTruth(world, specs)
 }
 

@@ -30,7 +30,7 @@ export const EMPTY_TRUTH: GroundTruth = { sharedQuestions: [], eventPairs: [], o
 export function replayWorld(options: ReplayOptions): World {
   const { catalogs } = options
   const markets = catalogs.venuep.reduce((n, e) => n + e.markets.length, 0) + catalogs.venuek.reduce((n, e) => n + e.markets.length, 0)
-  const worldOptions: WorldOptions = { seed: options.seed, questions: markets, anchorMs: options.anchorMs, wallets: options.wallets, bookDepth: options.bookDepth, shareBoth: 0, decoyRate: 0 }
+  const worldOptions: WorldOptions = { seed: options.seed, questions: markets, anchorMs: options.anchorMs, wallets: options.wallets, bookDepth: options.bookDepth, shareBoth: 0, decoyRate: 0, venuekOnlyLadders: 0 }
   const world = new World(worldOptions)
   world.historyStartMs = options.anchorMs
   world.replayOf = catalogs.dir
