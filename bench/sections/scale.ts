@@ -30,10 +30,10 @@ const MAX_RSS_MIB = 1_500 / 1.048576
 const MAX_FIRST_READ_MS = 50
 const MAX_LOOP_P99_MS = 10
 /**
- * prom-client's event-loop histogram (src/metrics.ts keeps its default precision) times a 10 ms timer and records the
- * whole interval between two of its firings: an idle loop reads 10-11 ms. The lag is what exceeds the timer.
+ * prom-client's event-loop histogram times a timer (src/metrics.ts sets it to 1 ms) and records the whole interval
+ * between two of its firings: an idle loop reads about 1 ms. The lag is what exceeds the timer.
  */
-const LOOP_TIMER_MS = 10
+const LOOP_TIMER_MS = 1
 /** "Flat": the service's RSS grows by at most this share from the first sample after warm-up to the last. */
 const MAX_RSS_GROWTH = 0.05
 const DEFAULT_SOAK_S = 300
@@ -237,7 +237,7 @@ function methodLines(soakSeconds: number, sampleSeconds: number): string[] {
     '  child processes (the embedded PGlite store), `predmkt_nodejs_heap_size_used_bytes`, and',
     '  `predmkt_nodejs_eventloop_lag_p99_seconds` (prom-client resets its histogram at every scrape, so each sample is the p99',
     `  over the interval before it; the histogram times a ${LOOP_TIMER_MS} ms timer and records whole intervals, so an idle loop reports`,
-    `  ${LOOP_TIMER_MS}-11 ms: the lag is the reported value less ${LOOP_TIMER_MS} ms). The first interval is warm-up; "after warm-up"`,
+    `  about ${LOOP_TIMER_MS} ms: the lag is the reported value less ${LOOP_TIMER_MS} ms). The first interval is warm-up; "after warm-up"`,
     '  is the second sample, the max is over the samples after it, and "flat" means the last sample is at most 5% above the',
     '  one after warm-up.',
     '- **Ingest**: the change of `predmkt_feed_frames_total` and `predmkt_quotes_published_total` (quotes whose best bid/ask,',

@@ -1,5 +1,6 @@
 import { IMPLICIT_WORDS } from './text.js'
 import type { ContractSpec } from './contract.js'
+import { signaturesAllow } from './judge.js'
 
 /**
  * The two blocking indexes of the matcher, kept from one catalog version to the next so a change costs what changed,
@@ -13,9 +14,11 @@ import type { ContractSpec } from './contract.js'
  *   was added). A new venuek contract's candidates are the venuep contracts indexed under a word it states: the judge
  *   needs every required word of the venuep side stated around the venuek side, the indexed one among them.
  *
- * A "required" word of a venuep contract is one the judge requires the venuek side to state (judge.ts `mayMatch`):
- * its own words but for its label's and the implicit ones. A contract whose every word is its label's requires the
- * first word of its label (the other side's label begins with it, judge.ts short forms).
+ * A "required" word of a venuep contract is one the judge requires the venuek side to state: its own words but for
+ * its label's and the implicit ones (judge.ts `mayMatch`), and the first word of its label. The judge pairs two
+ * labelled contracts only when their labels agree or one is a short form beginning the other (so both begin with that
+ * word), and with an unlabelled one only when each of its words is stated there (no short form to excuse one). A
+ * team's side of a head-to-head market requires its own name, not only the opponent's and "win".
  *
  * Both lookups are exact: every pair the judge would accept is among the candidates. Size: one entry per (word,
  * period key) of each contract, so they hold about one catalog's worth of references per venue, no more.
@@ -113,10 +116,8 @@ export class VenuekIndex {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
       let best: readonly ContractSpec[] | undefined
-      let required = false
       for (const w of p.words) {
         if (!isRequired(p, w)) continue
-        required = true
         const holders = byWord.get(w)
         if (holders === undefined) {
           best = undefined
@@ -124,8 +125,8 @@ export class VenuekIndex {
         }
         if (best === undefined || holders.length < best.length) best = holders
       }
-      if (!required && p.labelSequence.length > 0) best = byWord.get(p.labelSequence[0] as string)
-      for (const k of best ?? []) out.add(k)
+      // The signatures drop most holders before the set sees them (a busy day holds thousands).
+      for (const k of best ?? []) if (signaturesAllow(p, k)) out.add(k)
     }
     return [...out]
   }
@@ -142,7 +143,7 @@ export class VenuepIndex {
     this.#wordOf.clear()
   }
 
-  /** Indexes `p` under its rarest required word among `venuek`'s contracts; false when it has none (never pairs). */
+  /** Indexes `p` under its rarest required word among `venuek`'s contracts; false when it has none (it pairs with nothing). */
   add(p: ContractSpec, venuek: VenuekIndex): boolean {
     let word: string | undefined
     let fewest = Infinity
@@ -154,7 +155,6 @@ export class VenuepIndex {
         word = w
       }
     }
-    word ??= p.labelSequence[0]
     if (word === undefined) return false
     this.#wordOf.set(p, word)
     for (const m of blocksOf(p)) push(nested(this.#byPeriod, m), word, p)
@@ -179,14 +179,14 @@ export class VenuepIndex {
     for (const m of probesOf(k)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
-      for (const w of k.allWords) for (const p of byWord.get(w) ?? []) out.add(p)
+      for (const w of k.allWords) for (const p of byWord.get(w) ?? []) if (signaturesAllow(p, k)) out.add(p)
     }
     return [...out]
   }
 }
 
 function isRequired(p: ContractSpec, w: string): boolean {
-  return !IMPLICIT_WORDS.has(w) && !p.labelWords.has(w)
+  return !IMPLICIT_WORDS.has(w) && (!p.labelWords.has(w) || w === p.labelSequence[0])
 }
 
 function nested(map: Map<string, ByWord>, key: string): ByWord {

@@ -37,7 +37,7 @@ export interface ContractSpec {
   readonly periodKeys: readonly string[]
   /**
    * 64-bit Bloom signatures (two 32-bit halves) of its required words (its own words but its label's and implicit
-   * ones: what the other side must state) and of `allWords`. A required bit missing from the other's `allWords`
+   * ones, and its label's first word: what the other side must state, contract-index.ts) and of `allWords`. A required bit missing from the other's `allWords`
    * signature proves a required word missing: judge.ts `mayMatch` rejects most candidates on two integer tests.
    */
   readonly requiredSig: WordSignature
@@ -221,6 +221,7 @@ function parse(texts: readonly string[], end: number | undefined, o: Outcome, co
   const interval = intervalOfStrike(o.strike) ?? labelled ?? fromQuestion
   const labelSequence = cache.wordsOf(label0 ?? '')
   const labelWords = new Set(labelSequence)
-  const required = [...words].filter((w) => !labelWords.has(w) && !IMPLICIT_WORDS.has(w))
+  // What the other side must state (judge.ts `mayMatch`, contract-index.ts): its own words but its label's, and its label's first.
+  const required = [...words].filter((w) => !IMPLICIT_WORDS.has(w) && (!labelWords.has(w) || w === labelSequence[0]))
   return { words, allWords, labelWords, labelSequence, period, interval, requiredSig: signature(required), allSig: signature(allWords) }
 }

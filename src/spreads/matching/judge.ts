@@ -120,10 +120,16 @@ function rejecting(test: 'what' | 'threshold' | 'when', reason: () => string): J
  * false for a pair the judge accepts, so the matcher runs it before the judge on every candidate.
  */
 export function mayMatch(p: ContractSpec, k: ContractSpec): boolean {
-  // A required word's bit missing from the other side's signature: that word is not stated there (contract.ts).
+  return signaturesAllow(p, k) && statedAround(p, k) && statedAround(k, p)
+}
+
+/**
+ * The Bloom test alone (contract.ts): false when a required word of either side is certainly not stated around the
+ * other. Two integer tests per side; never false for a pair the judge accepts.
+ */
+export function signaturesAllow(p: ContractSpec, k: ContractSpec): boolean {
   if ((p.requiredSig.hi & ~k.allSig.hi) !== 0 || (p.requiredSig.lo & ~k.allSig.lo) !== 0) return false
-  if ((k.requiredSig.hi & ~p.allSig.hi) !== 0 || (k.requiredSig.lo & ~p.allSig.lo) !== 0) return false
-  return statedAround(p, k) && statedAround(k, p)
+  return (k.requiredSig.hi & ~p.allSig.hi) === 0 && (k.requiredSig.lo & ~p.allSig.lo) === 0
 }
 
 function statedAround(a: ContractSpec, b: ContractSpec): boolean {
