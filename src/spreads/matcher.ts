@@ -2,7 +2,7 @@ import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import type { CatalogEvent, Outcome } from '../model/types.js'
 import { UNCALIBRATED, type MatchWeights } from './matching/calibration.js'
-import { contractsOf, rebind, sameParse, SpecCache, type ContractSpec } from './matching/contract.js'
+import { contractsOf, readingsOf, rebind, sameReading, SpecCache, type ContractSpec, type Reading } from './matching/contract.js'
 import { VenuekIndex, VenuepIndex } from './matching/contract-index.js'
 import { judge, mayMatch, type Evidence, type Grade } from './matching/judge.js'
 import { contentWords } from './matching/text.js'
@@ -143,6 +143,8 @@ export class MatchState {
   readonly #byK = new Map<ContractSpec, Accepted[]>()
   /** The overrides (manual outcomes taken out of automatic matching, deny rules) the state was built under. */
   #overridesKey: string | undefined
+  /** The automatic matches of the last update, and the weights they were graded with. */
+  #last: { readonly weights: MatchWeights; readonly automatic: EventMatch[] } | undefined
 
   constructor(cache = new SpecCache()) {
     this.#cache = cache
@@ -197,14 +199,21 @@ export class MatchState {
         if ((work += JUDGED_PER_CHECKPOINT / CHECKPOINT_EVERY) >= JUDGED_PER_CHECKPOINT) (yield, (work = 0))
       }
     }
+    const changedEvents = newP.changedEvents + newK.changedEvents
+    // Nothing changed (the usual refresh): the same contracts give the same pairs.
+    if (mode === 'incremental' && changedEvents === 0 && this.#last !== undefined && this.#last.weights === weights) {
+      return { matches: [...manual, ...this.#last.automatic], mode, changedEvents, judged }
+    }
     const accepted: Accepted[] = []
     for (const list of this.#byP.values()) for (const a of list) accepted.push(a)
     yield
-    const matches = [...manual, ...groupByEvents(assignOneToOne(accepted), weights)]
-    return { matches, mode, changedEvents: newP.changedEvents + newK.changedEvents, judged }
+    const automatic = groupByEvents(assignOneToOne(accepted), weights)
+    this.#last = { weights, automatic }
+    return { matches: [...manual, ...automatic], mode, changedEvents, judged }
   }
 
   #clear(): void {
+    this.#last = undefined
     for (const side of [this.#venuep, this.#venuek]) side.clear()
     this.#byP.clear()
     this.#byK.clear()
@@ -226,12 +235,13 @@ export class MatchState {
       seen.add(event.eventId)
       const before = held.get(event.eventId)
       if (before !== undefined && before.event === event) continue
-      const specs = contractsOf(event, this.#cache).filter((c) => !used.has(c.outcome.outcomeId))
-      if (before !== undefined && sameContracts(before.specs, specs)) {
-        for (let j = 0; j < specs.length; j++) rebind(before.specs[j] as ContractSpec, specs[j] as ContractSpec)
+      const readings = readingsOf(event).filter((r) => !used.has(r.outcome.outcomeId))
+      if (before !== undefined && sameContracts(before.specs, readings)) {
+        for (let j = 0; j < readings.length; j++) rebind(before.specs[j] as ContractSpec, readings[j] as Reading)
         held.set(event.eventId, { event, specs: before.specs })
       } else {
         if (before !== undefined) this.#drop(before.specs, side)
+        const specs = readings.map((r) => this.#cache.spec(r))
         held.set(event.eventId, { event, specs })
         for (const c of specs) added.push(c)
         changedEvents++
@@ -274,14 +284,10 @@ interface EventContracts {
   readonly specs: readonly ContractSpec[]
 }
 
-/** Whether two readings of an event's contracts are the same contracts: same outcomes, texts read the same way. */
-function sameContracts(a: readonly ContractSpec[], b: readonly ContractSpec[]): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as ContractSpec
-    const y = b[i] as ContractSpec
-    if (x.outcome.outcomeId !== y.outcome.outcomeId || x.end !== y.end || !sameParse(x, y) || !sameList(x.periodKeys, y.periodKeys) || !sameList(x.texts, y.texts)) return false
-  }
+/** Whether an event's refreshed readings are the contracts held for it: same outcomes, read from the same inputs. */
+function sameContracts(held: readonly ContractSpec[], readings: readonly Reading[]): boolean {
+  if (held.length !== readings.length) return false
+  for (let i = 0; i < held.length; i++) if (!sameReading(held[i] as ContractSpec, readings[i] as Reading)) return false
   return true
 }
 
@@ -434,12 +440,6 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key)
   if (list === undefined) map.set(key, [value])
   else list.push(value)
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 function compare(a: string, b: string): number {

@@ -42,6 +42,11 @@ export interface ContractSpec {
    */
   readonly requiredSig: WordSignature
   readonly allSig: WordSignature
+  /**
+   * What the reading depends on (its texts, its end day, strike and contest side): two specs with the same key and
+   * outcome were read the same way (the matcher keeps a held contract when a refresh brings the same key).
+   */
+  readonly key: string
 }
 
 export interface WordSignature {
@@ -49,16 +54,16 @@ export interface WordSignature {
   readonly lo: number
 }
 
-/** Whether two specs were read the same way (the spec cache hands out one reading per text, so identity tells). */
-export function sameParse(a: ContractSpec, b: ContractSpec): boolean {
-  return a.words === b.words && a.allWords === b.allWords && a.labelWords === b.labelWords && a.period === b.period && a.interval === b.interval && a.labelSequence === b.labelSequence && a.requiredSig === b.requiredSig
+/** Whether a held spec was read from what `r` would be read from: the same outcome, inputs (key) and end time. */
+export function sameReading(held: ContractSpec, r: Reading): boolean {
+  return held.key === r.key && held.end === r.end && held.outcome.outcomeId === r.outcome.outcomeId
 }
 
 /**
- * Points a held spec at a newer catalog's objects for the same contract (`sameParse` and the same outcome id), so
- * the matcher's state keeps no older catalog alive. Everything the judge reads is unchanged by definition.
+ * Points a held spec at a newer catalog's objects for the same contract (`sameReading`), so the matcher's state
+ * keeps no older catalog alive. Everything the judge reads is unchanged by definition.
  */
-export function rebind(held: ContractSpec, current: ContractSpec): void {
+export function rebind(held: ContractSpec, current: Reading): void {
   const target = held as { outcome: Outcome; event: CatalogEvent }
   target.outcome = current.outcome
   target.event = current.event
@@ -67,18 +72,62 @@ export function rebind(held: ContractSpec, current: ContractSpec): void {
 /** Labels of catch-all outcomes: their contract depends on which others the venue lists. */
 const CATCH_ALL = /^(?:other|others|another|any other|someone else|somebody else|none|none of the above|no one|nobody|field|the field|all others|rest of field)\b/
 
+/**
+ * Labels repeat across a catalog ("Yes", team names, "Above $X"): each is folded once. Bounded: cleared past
+ * 100,000 labels (the next refresh fills it again).
+ */
+const catchAllLabels = new Map<string, boolean>()
+
+function isCatchAll(label: string): boolean {
+  let known = catchAllLabels.get(label)
+  if (known === undefined) {
+    if (catchAllLabels.size >= 100_000) catchAllLabels.clear()
+    catchAllLabels.set(label, (known = CATCH_ALL.test(fold(label).trim())))
+  }
+  return known
+}
+
 /** The contracts of an event, one per tradable outcome (the order of the event's outcomes). */
 export function contractsOf(event: CatalogEvent, cache: SpecCache): ContractSpec[] {
-  const out: ContractSpec[] = []
+  return readingsOf(event).map((r) => cache.spec(r))
+}
+
+/**
+ * What each contract of an event would be read from, without reading it (no text is parsed): its outcome, texts, end
+ * time and key. The matcher compares a refreshed event's readings with the contracts it holds by key, and parses only
+ * the ones that changed.
+ */
+export interface Reading {
+  readonly event: CatalogEvent
+  readonly outcome: Outcome
+  readonly texts: readonly string[]
+  readonly end: number | undefined
+  readonly contest: boolean
+  readonly key: string
+}
+
+export function readingsOf(event: CatalogEvent): Reading[] {
+  const out: Reading[] = []
   for (const market of event.markets) {
     for (const o of market.outcomes) {
       if (event.venue === 'venuep' && o.outcomeIndex === 1 && isYesNo(market.outcomes)) continue
       const label = labelOf(o, market.outcomes)
-      if (CATCH_ALL.test(fold(label).trim())) continue
-      out.push(cache.spec(event, o, label, isContest(event, market.outcomes)))
+      if (isCatchAll(label)) continue
+      out.push(reading(event, o, label, isContest(event, market.outcomes)))
     }
   }
   return out
+}
+
+function reading(event: CatalogEvent, o: Outcome, label: string, contest: boolean): Reading {
+  const question = o.details?.question ?? ''
+  const subtitle = event.subtitle ?? ''
+  const texts = [label, question === label ? '' : question, subtitle, event.title]
+  const end = o.closeTime ?? event.endTime
+  // Year-less dates are dated from the contract's own end (its day): part of the key.
+  const reference = end === undefined ? '' : Math.floor(end / DAY_MS)
+  const strike = o.strike === undefined ? '' : `${o.strike.type}|${o.strike.floor}|${o.strike.cap}`
+  return { event, outcome: o, texts, end, contest, key: `${texts.join('\u0000')}\u0000${reference}\u0000${strike}\u0000${contest}` }
 }
 
 /**
@@ -119,20 +168,15 @@ export class SpecCache {
     this.#periods = new Map()
   }
 
-  spec(event: CatalogEvent, o: Outcome, label: string, contest = false): ContractSpec {
-    const question = o.details?.question ?? ''
-    const subtitle = event.subtitle ?? ''
-    const texts = [label, question === label ? '' : question, subtitle, event.title]
-    const end = o.closeTime ?? event.endTime
-    // Year-less dates are dated from the contract's own end (its day): part of the key.
-    const reference = end === undefined ? '' : Math.floor(end / DAY_MS)
-    const strike = o.strike === undefined ? '' : `${o.strike.type}|${o.strike.floor}|${o.strike.cap}`
-    const key = `${texts.join('\u0000')}\u0000${reference}\u0000${strike}\u0000${contest}`
+  spec(r: Reading): ContractSpec {
+    const { event, outcome: o, texts, end, contest, key } = r
     let parsed = this.#current.get(key)
     if (parsed === undefined) {
       parsed = this.#previous.get(key) ?? parse(texts, end, o, contest, this)
       this.#current.set(key, parsed)
     }
+    // The period's days depend on the end time only through its day, which is part of the key.
+    parsed.periodKeys ??= periodKeys(parsed.period, end)
     return {
       outcome: o,
       event,
@@ -144,9 +188,10 @@ export class SpecCache {
       period: parsed.period,
       interval: parsed.interval,
       end,
-      periodKeys: periodKeys(parsed.period, end),
+      periodKeys: parsed.periodKeys,
       requiredSig: parsed.requiredSig,
       allSig: parsed.allSig,
+      key,
     }
   }
 
@@ -175,6 +220,8 @@ interface Parsed {
   readonly interval: Interval | undefined
   readonly requiredSig: WordSignature
   readonly allSig: WordSignature
+  /** Set on first use (it needs the end time, of which the key holds the day). */
+  periodKeys?: readonly string[]
 }
 
 /** The Bloom signature of some words: one bit of 64 per word (FNV-1a of its characters). */
