@@ -199,6 +199,8 @@ export class MatchState {
         if ((work += JUDGED_PER_CHECKPOINT / CHECKPOINT_EVERY) >= JUDGED_PER_CHECKPOINT) (yield, (work = 0))
       }
     }
+    // The held contracts are all the state needs; the cache's readings would only double them (SpecCache.clear).
+    this.#cache.clear()
     const changedEvents = newP.changedEvents + newK.changedEvents
     // Nothing changed (the usual refresh): the same contracts give the same pairs.
     if (mode === 'incremental' && changedEvents === 0 && this.#last !== undefined && this.#last.weights === weights) {
