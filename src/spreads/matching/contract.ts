@@ -64,9 +64,12 @@ export function sameReading(held: ContractSpec, r: Reading): boolean {
  * keeps no older catalog alive. Everything the judge reads is unchanged by definition.
  */
 export function rebind(held: ContractSpec, current: Reading): void {
-  const target = held as { outcome: Outcome; event: CatalogEvent }
+  const target = held as { outcome: Outcome; event: CatalogEvent; texts: readonly string[]; key: string }
   target.outcome = current.outcome
   target.event = current.event
+  // Equal strings, but the new catalog's: the old catalog's copies are freed with it.
+  target.texts = current.texts
+  target.key = current.key
 }
 
 /** Labels of catch-all outcomes: their contract depends on which others the venue lists. */
