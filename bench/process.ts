@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawnNode, type Child as Spawned } from '../test/helpers/processes.js'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,29 +10,8 @@ export const SIM_JS = join(DIST, 'src/sim/cli.js')
 /** The standalone simulator with a switchable boost of market activity (bench/sim-child.ts). */
 export const SIM_CHILD_JS = join(DIST, 'bench/sim-child.js')
 
-export interface Spawned {
-  readonly child: ChildProcess
-  output(): string
-  stop(): Promise<void>
-}
-
-export function spawnNode(script: string, env: Record<string, string>, args: string[] = []): Spawned {
-  const child = spawn(process.execPath, [...args, script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()))
-  return {
-    child,
-    output: () => out,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-        setTimeout(() => child.kill('SIGKILL'), 5_000).unref()
-      }),
-  }
-}
+// One way to run a node child and read its output, shared with the tests that measure whole processes.
+export { spawnNode, type Child as Spawned } from '../test/helpers/processes.js'
 
 /**
  * Starts the standalone simulator and returns the environment that points the service at it. `script` is
