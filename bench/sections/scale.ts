@@ -72,6 +72,7 @@ export const scaleSection: SectionDef = {
         `Command: \`${SCALE_COMMAND}\`${overridden.length === 0 ? '' : ` with ${overridden.map((k) => `\`${k}=${process.env[k]}\``).join(', ')}`}. Sizes: ${sizes.map(describeSize).join('; ')}.`,
         `Soak: ${soakSeconds} s of live updates per size, sampled every ${sampleSeconds} s; the simulator makes ${(quoteChangesPerSec ?? loadConfig().sim.quoteChangesPerSec).toLocaleString('en-US')} book changes/s (\`sim.quoteChangesPerSec\`)${churnSeconds > 0 ? ` and delists one venuek event and relists another every ${churnSeconds} s (catalog churn)` : ''}.`,
         'All data is SIMULATED (the standalone simulator, in a process of its own on the same machine: its CPU is not the service\'s, but it shares the cores).',
+        'What stands in the way of the goals at real scale, and what was tried: [docs/SCALE.md](../docs/SCALE.md).',
         `Goals (issue 18) are judged where a size reaches real scale (≥ ${REAL_VENUEP_TOKENS.toLocaleString('en-US')} venuep tokens and ≥ ${REAL_VENUEK_MARKETS.toLocaleString('en-US')} venuek markets streamed, as measured); elsewhere the same figures are observations.`,
       ],
       rows,
