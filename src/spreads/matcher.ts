@@ -160,7 +160,6 @@ export class MatchState {
 
   *updateSteps(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, input: MatchInput): Steps<MatchUpdate> {
     if (venuep === undefined || venuek === undefined) return { matches: [], mode: 'full', changedEvents: 0, judged: 0 }
-    this.#cache.nextGeneration()
     const weights = input.weights ?? UNCALIBRATED
     const manual = manualMatches(venuep, venuek, input.manual ?? [], this.#cache)
     const usedP = new Set<string>()

@@ -1,4 +1,3 @@
-import { IMPLICIT_WORDS } from './text.js'
 import type { ContractSpec } from './contract.js'
 import { signaturesAllow } from './judge.js'
 
@@ -116,8 +115,7 @@ export class VenuekIndex {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
       let best: readonly ContractSpec[] | undefined
-      for (const w of p.words) {
-        if (!isRequired(p, w)) continue
+      for (const w of p.required) {
         const holders = byWord.get(w)
         if (holders === undefined) {
           best = undefined
@@ -147,8 +145,7 @@ export class VenuepIndex {
   add(p: ContractSpec, venuek: VenuekIndex): boolean {
     let word: string | undefined
     let fewest = Infinity
-    for (const w of p.words) {
-      if (!isRequired(p, w)) continue
+    for (const w of p.required) {
       const n = venuek.count(w)
       if (n < fewest || (n === fewest && word !== undefined && w < word)) {
         fewest = n
@@ -183,10 +180,6 @@ export class VenuepIndex {
     }
     return [...out]
   }
-}
-
-function isRequired(p: ContractSpec, w: string): boolean {
-  return !IMPLICIT_WORDS.has(w) && (!p.labelWords.has(w) || w === p.labelSequence[0])
 }
 
 function nested(map: Map<string, ByWord>, key: string): ByWord {

@@ -14,11 +14,22 @@ import { contentWords, fold, IMPLICIT_WORDS } from './text.js'
  * - venuek: each market is one contract (its YES side).
  * - Labels that stand for a set rather than one thing ("Other", "Someone else", "None of the above") never pair.
  */
-export interface ContractSpec {
+export interface ContractSpec extends TextReading {
   readonly outcome: Outcome
   readonly event: CatalogEvent
   /** The texts read, most specific first (label, question, subtitle, event title), for evidence. */
   readonly texts: readonly string[]
+  /** The venue's end time of this contract (venuep `endDate`, venuek `close_time`), evidence only. */
+  readonly end: number | undefined
+  /**
+   * What the reading depends on (its texts, its end day, strike and contest side): two specs with the same key and
+   * outcome were read the same way (the matcher keeps a held contract when a refresh brings the same key).
+   */
+  readonly key: string
+}
+
+/** What a contract's texts say, as the judge reads it: shared by every contract read from the same inputs. */
+export interface TextReading {
   /** Normalized content words of the contract's own texts, its label and question (text.ts). */
   readonly words: ReadonlySet<string>
   /** Those and the words of the event's frame (subtitle, title): what the venue states around the contract. */
@@ -27,26 +38,25 @@ export interface ContractSpec {
   readonly labelWords: ReadonlySet<string>
   /** The same words in the label's order. */
   readonly labelSequence: readonly string[]
+  /**
+   * What the other side must state (judge.ts `mayMatch`): its own words but its label's and the implicit ones, and its
+   * label's first word (labels agree or one begins the other; an unlabelled side states every word). The blocking
+   * indexes look candidates up by these (contract-index.ts).
+   */
+  readonly required: readonly string[]
   /** The period of the most specific text that states one (periods.ts). */
   readonly period: PeriodFacts
   /** The threshold or range (venuek strike fields first, then the label, then the question). */
   readonly interval: Interval | undefined
-  /** The venue's end time of this contract (venuep `endDate`, venuek `close_time`), evidence only. */
-  readonly end: number | undefined
   /** The days its period can meet another's on (periods.ts `periodKeys`), for blocking. */
   readonly periodKeys: readonly string[]
   /**
-   * 64-bit Bloom signatures (two 32-bit halves) of its required words (its own words but its label's and implicit
-   * ones, and its label's first word: what the other side must state, contract-index.ts) and of `allWords`. A required bit missing from the other's `allWords`
-   * signature proves a required word missing: judge.ts `mayMatch` rejects most candidates on two integer tests.
+   * 64-bit Bloom signatures (two 32-bit halves) of `required` and of `allWords`. A required bit missing from the
+   * other's `allWords` signature proves a required word missing: judge.ts `mayMatch` rejects most candidates on two
+   * integer tests.
    */
   readonly requiredSig: WordSignature
   readonly allSig: WordSignature
-  /**
-   * What the reading depends on (its texts, its end day, strike and contest side): two specs with the same key and
-   * outcome were read the same way (the matcher keeps a held contract when a refresh brings the same key).
-   */
-  readonly key: string
 }
 
 export interface WordSignature {
@@ -153,59 +163,43 @@ function labelOf(o: Outcome, siblings: readonly Outcome[]): string {
 }
 
 /**
- * Specs by the texts they are read from, kept across matcher runs: between two catalog refreshes almost every
- * contract's texts are unchanged, and reading them (a few dozen regular expressions) is most of a run's cost. Each
- * run starts a generation; entries unused during it are dropped at the next, so the cache holds about one catalog.
+ * Readings by the inputs they are read from, and words and periods by text (an event title is read for each of its
+ * outcomes), while a caller reads a batch of contracts: reading texts (a few dozen regular expressions) is most of
+ * the matcher's cost. The matcher keeps the specs it reads and clears the cache after each update
+ * (`clear`): held, the cache would only double them.
  */
 export class SpecCache {
-  #current = new Map<string, Parsed>()
-  #previous = new Map<string, Parsed>()
-  /** Per text (an event title is read for each of its outcomes): its words, and its period by reference day. */
+  #readings = new Map<string, Parsed>()
   #words = new Map<string, readonly string[]>()
   #periods = new Map<string, PeriodFacts>()
 
-  nextGeneration(): void {
-    this.#previous = this.#current
-    this.#current = new Map()
-    this.#words = new Map()
-    this.#periods = new Map()
-  }
-
-  /**
-   * Forgets everything. A caller that keeps the specs it was given (the matcher's state) needs the cache only while
-   * it reads: held, the readings and per-text caches were ~120 MiB at 178k contracts for nothing.
-   */
   clear(): void {
-    this.#previous = new Map()
-    this.#current = new Map()
+    this.#readings = new Map()
     this.#words = new Map()
     this.#periods = new Map()
   }
 
   spec(r: Reading): ContractSpec {
     const { event, outcome: o, texts, end, contest, key } = r
-    let parsed = this.#current.get(key)
-    if (parsed === undefined) {
-      parsed = this.#previous.get(key) ?? parse(texts, end, o, contest, this)
-      this.#current.set(key, parsed)
-    }
-    // The period's days depend on the end time only through its day, which is part of the key.
-    parsed.periodKeys ??= periodKeys(parsed.period, end)
+    let parsed = this.#readings.get(key)
+    if (parsed === undefined) this.#readings.set(key, (parsed = parse(texts, end, o, contest, this)))
+    // Built field by field, not spread: a spread object of this size came out about 460 B larger (82 MiB at 178k contracts).
     return {
       outcome: o,
       event,
       texts,
+      end,
+      key,
       words: parsed.words,
       allWords: parsed.allWords,
       labelWords: parsed.labelWords,
       labelSequence: parsed.labelSequence,
+      required: parsed.required,
       period: parsed.period,
       interval: parsed.interval,
-      end,
       periodKeys: parsed.periodKeys,
       requiredSig: parsed.requiredSig,
       allSig: parsed.allSig,
-      key,
     }
   }
 
@@ -225,18 +219,7 @@ export class SpecCache {
 
 const DAY_MS = 86_400_000
 
-interface Parsed {
-  readonly words: ReadonlySet<string>
-  readonly allWords: ReadonlySet<string>
-  readonly labelWords: ReadonlySet<string>
-  readonly labelSequence: readonly string[]
-  readonly period: PeriodFacts
-  readonly interval: Interval | undefined
-  readonly requiredSig: WordSignature
-  readonly allSig: WordSignature
-  /** Set on first use (it needs the end time, of which the key holds the day). */
-  periodKeys?: readonly string[]
-}
+type Parsed = TextReading
 
 /** The Bloom signature of some words: one bit of 64 per word (FNV-1a of its characters). */
 function signature(words: Iterable<string>): WordSignature {
@@ -282,7 +265,7 @@ function parse(texts: readonly string[], end: number | undefined, o: Outcome, co
   const interval = intervalOfStrike(o.strike) ?? labelled ?? fromQuestion
   const labelSequence = cache.wordsOf(label0 ?? '')
   const labelWords = new Set(labelSequence)
-  // What the other side must state (judge.ts `mayMatch`, contract-index.ts): its own words but its label's, and its label's first.
   const required = [...words].filter((w) => !IMPLICIT_WORDS.has(w) && (!labelWords.has(w) || w === labelSequence[0]))
-  return { words, allWords, labelWords, labelSequence, period, interval, requiredSig: signature(required), allSig: signature(allWords) }
+  // The period's days depend on the end time only through its day, which is part of the reading's key.
+  return { words, allWords, labelWords, labelSequence, required, period, interval, periodKeys: periodKeys(period, end), requiredSig: signature(required), allSig: signature(allWords) }
 }

@@ -115,9 +115,10 @@ function rejecting(test: 'what' | 'threshold' | 'when', reason: () => string): J
 }
 
 /**
- * Whether `p` and `k` could pass the word tests at all: each one's own words, but for its label (a short form may
- * leave some out) and implicit words, are stated around the other. Cheap (set lookups, no allocation) and never
- * false for a pair the judge accepts, so the matcher runs it before the judge on every candidate.
+ * Whether `p` and `k` could pass the word tests at all: each one's required words (contract.ts `required`: its own
+ * words but its label's, which a short form may leave out, and implicit ones; and its label's first word) are
+ * stated around the other. Cheap (set lookups, no allocation) and never false for a pair the judge accepts, so the
+ * matcher runs it before the judge on every candidate.
  */
 export function mayMatch(p: ContractSpec, k: ContractSpec): boolean {
   return signaturesAllow(p, k) && statedAround(p, k) && statedAround(k, p)
@@ -133,6 +134,6 @@ export function signaturesAllow(p: ContractSpec, k: ContractSpec): boolean {
 }
 
 function statedAround(a: ContractSpec, b: ContractSpec): boolean {
-  for (const w of a.words) if (!b.allWords.has(w) && !a.labelWords.has(w) && !IMPLICIT_WORDS.has(w)) return false
+  for (const w of a.required) if (!b.allWords.has(w)) return false
   return true
 }
