@@ -1,4 +1,3 @@
-import { spawnNode, type Child as Spawned } from '../test/helpers/processes.js'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,24 +9,9 @@ export const SIM_JS = join(DIST, 'src/sim/cli.js')
 /** The standalone simulator with a switchable boost of market activity (bench/sim-child.ts). */
 export const SIM_CHILD_JS = join(DIST, 'bench/sim-child.js')
 
-// One way to run a node child and read its output, shared with the tests that measure whole processes.
-export { spawnNode, type Child as Spawned } from '../test/helpers/processes.js'
-
-/**
- * Starts the standalone simulator and returns the environment that points the service at it. `script` is
- * SIM_JS (`npm run sim`) or SIM_CHILD_JS (the same plus a boost switch, BENCH_SIM_BOOST_PER_SEC in `env`).
- */
-export async function startStandaloneSim(env: Record<string, string>, timeoutMs = 120_000, script = SIM_JS): Promise<{ sim: Spawned; serviceEnv: Record<string, string> }> {
-  const sim = spawnNode(script, env)
-  const deadline = Date.now() + timeoutMs
-  while (!sim.output().includes('# then: npm start')) {
-    if (Date.now() > deadline || sim.child.exitCode !== null) throw new Error(`simulator did not start:\n${sim.output()}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  const serviceEnv: Record<string, string> = {}
-  for (const m of sim.output().matchAll(/^export (\w+)='([^']*)'$/gm)) serviceEnv[m[1] as string] = m[2] as string
-  return { sim, serviceEnv }
-}
+// One way to run a node child and the standalone simulator, shared with the tests that measure whole processes.
+// With SIM_CHILD_JS as its script, the simulator has a boost switch (BENCH_SIM_BOOST_PER_SEC in its env).
+export { spawnNode, startStandaloneSim, type Child as Spawned } from '../test/helpers/processes.js'
 
 /** Polls /readyz until 200; returns the ms it took and the body. */
 export async function waitReady(port: number, startedAt: number, timeoutMs = 120_000): Promise<{ ms: number; body: Record<string, unknown> }> {

@@ -43,10 +43,13 @@ export async function outputMatch(child: Child, pattern: RegExp, timeoutMs: numb
   }
 }
 
-/** The standalone simulator (`npm run sim`) and the environment that points a service at it. */
-export async function startStandaloneSim(env: Record<string, string>): Promise<{ sim: Child; serviceEnv: Record<string, string> }> {
-  const sim = spawnNode(SIM_JS, env)
-  await outputMatch(sim, /# then: npm start/, 120_000)
+/**
+ * The standalone simulator (`npm run sim`, or `script`: the benches' variant with extra switches) and the environment
+ * that points a service at it.
+ */
+export async function startStandaloneSim(env: Record<string, string>, timeoutMs = 120_000, script = SIM_JS): Promise<{ sim: Child; serviceEnv: Record<string, string> }> {
+  const sim = spawnNode(script, env)
+  await outputMatch(sim, /# then: npm start/, timeoutMs)
   const serviceEnv: Record<string, string> = {}
   for (const m of sim.output().matchAll(/^export (\w+)='([^']*)'$/gm)) serviceEnv[m[1] as string] = m[2] as string
   return { sim, serviceEnv }
