@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { Inspector, MAIN_JS, spawnNode, startStandaloneSim, waitReady } from '../helpers/processes.js'
+import { Inspector, MAIN_JS, outputMatch, spawnNode, startStandaloneSim, waitReady } from '../helpers/processes.js'
 
 /**
  * Memory stays bounded under updates: the service (its own process, against the standalone simulator, which is not
@@ -23,11 +23,12 @@ const EVERY_MS = 20_000
 test('heap after GC stays within 10% over three minutes of updates and catalog refreshes', { timeout: 8 * 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'heap-flat-'))
   const { sim, serviceEnv } = await startStandaloneSim({ SIM_QUESTIONS: String(QUESTIONS), SIM_PORT_BASE: '0', DATA_DIR: join(dir, 'sim') })
-  const port = 18_000 + (process.pid % 1000)
-  const service = spawnNode(MAIN_JS, { ...serviceEnv, PORT: String(port), DATA_DIR: join(dir, 'service'), CATALOG_REFRESH_MS: '5000' }, ['--inspect=127.0.0.1:0'])
+  // Port 0: the service logs the port it got (info), so no two runs can collide.
+  const service = spawnNode(MAIN_JS, { ...serviceEnv, PORT: '0', LOG_LEVEL: 'info', DATA_DIR: join(dir, 'service'), CATALOG_REFRESH_MS: '5000' }, ['--inspect=127.0.0.1:0'])
   let inspector: Inspector | undefined
   try {
     inspector = await Inspector.attach(service)
+    const port = Number((await outputMatch(service, /"port":(\d+),"host"/, 60_000))[1])
     await waitReady(port, 120_000)
     await new Promise((r) => setTimeout(r, WARM_UP_MS))
     const samples: number[] = []
