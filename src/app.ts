@@ -29,7 +29,8 @@ import { SpreadEngine } from './spreads/spread-engine.js'
 import { startSpreadHistory, type SpreadHistory } from './spreads/spread-history.js'
 import { PriceHistory } from './venues/venuep/price-history.js'
 import type { VenueId } from './model/types.js'
-import { startSimulator, type Simulator } from './sim/simulator.js'
+import type { Simulator } from './sim/simulator.js'
+import { startAnnouncedSimulator } from './sim/start-announced.js'
 import { createAdapters } from './venues/registry.js'
 import { Authenticator } from './accounts/authenticator.js'
 import { DeveloperService } from './accounts/developer-service.js'
@@ -127,7 +128,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const ownsSimulator = simulator === undefined && mode === 'sim' && !options.config.sim.external
   if (ownsSimulator) {
     try {
-      simulator = await startSimulator({ config: options.config.sim, clock, portsFromConfig: false })
+      simulator = await startAnnouncedSimulator(options.config.sim, clock, log.child({ component: 'simulator' }))
     } catch (err) {
       await stopStore(store, ownsDb)
       throw err

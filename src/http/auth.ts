@@ -8,7 +8,7 @@ import type { RequestContext } from './server.js'
 import { ErrorBody } from './schemas/common.js'
 
 /**
- * The `X-API-Key` guard of non-public routes (spec part 5, DESIGN.md Auth): 401 `unauthorized` for a missing,
+ * The `X-API-Key` guard of non-public routes (spec part 5, docs/DESIGN.md Auth): 401 `unauthorized` for a missing,
  * unknown or revoked key, 429 `rate_limited` with `Retry-After` when the key's bucket is empty, and
  * `X-RateLimit-Limit` / `X-RateLimit-Remaining` on every response it lets through.
  *

@@ -5,7 +5,7 @@ import { splitCsv } from './validation.js'
 
 /**
  * The OpenAPI 3.1 description of the API, generated from the very schemas that validate requests, so the
- * published contract cannot drift from what the server enforces (DESIGN.md: `GET /api/v2/openapi.json`,
+ * published contract cannot drift from what the server enforces (docs/DESIGN.md: `GET /api/v2/openapi.json`,
  * version 2.0.0). OpenAPI 3.1 schemas are JSON Schema, so TypeBox output is used as is, minus TypeBox's
  * symbol keys (not JSON anyway) and our `x-csv` marker, which becomes what OpenAPI already has for it: a
  * query parameter with `style: form, explode: false` and an array-of-strings schema (so generated clients

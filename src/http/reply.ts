@@ -65,7 +65,7 @@ export function json(status: number, body: unknown, headers?: readonly (readonly
   return headers === undefined ? { status, body: JSON.stringify(body) } : { status, body: JSON.stringify(body), headers }
 }
 
-/** `{"detail","code"}`, the body of every non-validation error (DESIGN.md, API conventions). */
+/** `{"detail","code"}`, the body of every non-validation error (docs/DESIGN.md, API conventions). */
 export function errorReply(status: number, code: string, detail: string, extra?: Readonly<Record<string, unknown>>, headers?: readonly (readonly [string, string])[]): Reply {
   return json(status, { detail, code, ...extra }, headers)
 }

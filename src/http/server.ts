@@ -5,7 +5,7 @@ import { HttpStats } from './http-stats.js'
 import { errorReply, JSON_CONTENT_TYPE, renderHeaderLines, replyForError, statusLine, type Reply } from './reply.js'
 
 /**
- * A small adapter over uWebSockets.js that enforces its rules in one place (DESIGN.md, uWS rules):
+ * A small adapter over uWebSockets.js that enforces its rules in one place (docs/DESIGN.md, uWS rules):
  * 1. everything a handler needs is copied from `req` before the handler runs (req dies with the callback);
  * 2. a handler that returns a promise gets `onAborted` attached before anything is awaited;
  * 3. every write happens inside `res.cork`;

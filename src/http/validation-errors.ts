@@ -3,7 +3,7 @@ import { echo, shorten } from './validation-echo.js'
 
 /**
  * Ajv errors → FastAPI/pydantic v2 error entries. The original service answered 422 with pydantic's
- * `{"detail": [{"type","loc","msg","input","ctx"?}]}` and clients parse it (DESIGN.md, API conventions), so the
+ * `{"detail": [{"type","loc","msg","input","ctx"?}]}` and clients parse it (docs/DESIGN.md, API conventions), so the
  * types, messages and `ctx` keys below are pydantic's, not Ajv's. The Ajv instance must run with `verbose: true`
  * (errors carry `data`, `schema`, `parentSchema`).
  */

@@ -8,7 +8,7 @@ import { judge, mayMatch, type Evidence, type Grade } from './matching/judge.js'
 import { contentWords } from './matching/text.js'
 
 /**
- * Finds the same contract on both venues, outcome by outcome (MATCHING.md §4). Precision first: a false match is a
+ * Finds the same contract on both venues, outcome by outcome (docs/spreads.md). Precision first: a false match is a
  * phantom spread shown to every user, so a pair is published only when the judge (matching/judge.ts) finds the
  * two contracts the same on what their texts state: the same subject and role, the same threshold, the same
  * period. Stages:

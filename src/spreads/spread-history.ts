@@ -9,7 +9,7 @@ import { HistorySampler, type SpreadChangeSource } from './history-sampler.js'
 /**
  * Spread history wired together: the sampler on the engine's changes, its store, and the retention job. The app
  * starts it before the engine installs pairs (so every series starts at the pair's first value) and closes it after
- * the engine stopped and before the store closes (DESIGN.md operations: "flush history and outbox").
+ * the engine stopped and before the store closes (docs/DESIGN.md, Operations).
  */
 export interface SpreadHistory {
   readonly repo: SpreadHistoryRepository

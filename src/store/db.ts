@@ -1,7 +1,7 @@
 /**
  * The one database interface of the service. Two implementations share it: `PostgresDb` (a `pg` pool, when
  * `DATABASE_URL` is set) and `PGliteDb` (embedded Postgres compiled to WASM, in `DATA_DIR`), so every
- * repository, migration and test runs unchanged on both (DESIGN.md, Postgres). Postgres is never on the hot read
+ * repository, migration and test runs unchanged on both (docs/DESIGN.md, Store). Postgres is never on the hot read
  * path: only accounts, keys, alert rules and batched usage go through here.
  *
  * SQL is always parameterized (`$1`, `$2`…): repositories never build SQL from values.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { after, before, test } from 'node:test'
 import { startApp, type App } from '../../src/app.js'
 import { verifyWebhookSignature } from '../../src/alerts/webhook-signature.js'
 import { loadConfig, type DeepPartial } from '../../src/config/load.js'
@@ -8,7 +8,8 @@ import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import type { Contract } from '../../src/sim/world/types.js'
-import { backends, type TestDb } from '../helpers/db.js'
+import { storeBackends, type TestDb } from '../helpers/db.js'
+import { describeOrSkip } from '../helpers/skippable-suite.js'
 import { assertError, assertInvalid, request, type JsonResponse, type RequestOptions } from '../helpers/json-client.js'
 import { FakeResolver } from '../helpers/resolver.js'
 import { signUp, TEST_ANCHOR_MS, type TestService } from '../helpers/service.js'
@@ -42,8 +43,8 @@ const S = 1_000
 const QUIET = { staleAfterMs: 3_600_000, snapshotTimeoutMs: 3_600_000 }
 const CATALOG = { refreshMs: 7_200_000 }
 
-for (const backend of backends()) {
-  describe(`alerts end to end on ${backend.name}`, () => {
+for (const backend of storeBackends()) {
+  describeOrSkip(`alerts end to end on ${backend.name}`, backend.skip, () => {
     let store: TestDb
     let sim: Simulator
     let clock: SimulatedClock

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { after, before, beforeEach, describe, test } from 'node:test'
+import { after, before, beforeEach, test } from 'node:test'
 import { AlertService } from '../../src/alerts/alert-service.js'
 import { loadConfig } from '../../src/config/load.js'
 import type { AlertsConfig } from '../../src/config/schema.js'
@@ -8,7 +8,8 @@ import { silentLogger } from '../../src/core/logger.js'
 import { AlertRuleChanges } from '../../src/store/alert-rule-changes.js'
 import { AlertRuleRepository, type AlertRule, type NewAlertRule } from '../../src/store/alert-rules-repo.js'
 import type { Db } from '../../src/store/db.js'
-import { backends, secondConnection, TEST_DATABASE_URL, type TestDb } from '../helpers/db.js'
+import { secondConnection, storeBackends, TEST_DATABASE_URL, type TestDb } from '../helpers/db.js'
+import { describeOrSkip } from '../helpers/skippable-suite.js'
 import { waitFor } from '../helpers/wait.js'
 import { FakeSpreadSource } from './spread-fixtures.js'
 
@@ -49,8 +50,8 @@ async function deliveries(db: Db, ruleId?: string): Promise<{ dedupe_key: string
   return rows
 }
 
-for (const backend of backends()) {
-  describe(`alert evaluator on ${backend.name}`, () => {
+for (const backend of storeBackends()) {
+  describeOrSkip(`alert evaluator on ${backend.name}`, backend.skip, () => {
     let t: TestDb
     let db: Db
     let clock: SimulatedClock

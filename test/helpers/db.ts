@@ -13,7 +13,8 @@ import { PostgresDb } from '../../src/store/postgres-db.js'
 /**
  * Databases for tests: the store suites run on every backend available (PGlite always, Postgres when
  * TEST_DATABASE_URL is set, as CI does), each run in a fresh schema or a fresh in-memory database so parallel runs
- * never see each other's rows.
+ * never see each other's rows. Without TEST_DATABASE_URL the Postgres suites are reported as skipped, with
+ * POSTGRES_SKIP as the reason (storeBackends, describeOrSkip), never left out silently.
  *
  * PGlite's initdb takes ~4 s; a migrated data directory is therefore dumped once per machine (keyed by the PGlite
  * version and the migrations' checksums) into the OS temp dir, and later databases start from it in well under a
@@ -23,6 +24,8 @@ export interface Backend {
   readonly name: 'pglite' | 'pglite-process' | 'postgres'
   /** A new, empty, migrated database. */
   open(): Promise<TestDb>
+  /** Why this run cannot use the backend (its suites are reported as skipped with this reason). */
+  readonly skip?: string
 }
 
 export interface TestDb {
@@ -33,10 +36,23 @@ export interface TestDb {
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL === '' ? undefined : process.env.TEST_DATABASE_URL
 
+/** Why the Postgres suites did not run, or undefined when they do. */
+export const POSTGRES_SKIP =
+  TEST_DATABASE_URL === undefined ? 'TEST_DATABASE_URL is not set (set it to a Postgres URL to run the Postgres suites)' : undefined
+
+/** The backends this run can use. */
 export function backends(): Backend[] {
-  const out: Backend[] = [{ name: 'pglite', open: openPGlite }]
-  if (TEST_DATABASE_URL !== undefined) out.push({ name: 'postgres', open: () => openPostgres(TEST_DATABASE_URL as string) })
-  return out
+  return storeBackends().filter((b) => b.skip === undefined)
+}
+
+/** Every backend a store suite covers; the ones this run cannot use carry the reason in `skip`. */
+export function storeBackends(): Backend[] {
+  return [
+    { name: 'pglite', open: openPGlite },
+    POSTGRES_SKIP === undefined
+      ? { name: 'postgres', open: () => openPostgres(TEST_DATABASE_URL as string) }
+      : { name: 'postgres', open: () => Promise.reject(new Error(POSTGRES_SKIP)), skip: POSTGRES_SKIP },
+  ]
 }
 
 export async function freshPGlite(): Promise<PGliteDb> {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, beforeEach, describe, test } from 'node:test'
+import { after, before, beforeEach, test } from 'node:test'
 import { AlertDeliveryRepository, type NewDelivery } from '../../src/store/alert-deliveries-repo.js'
 import { AlertRuleChanges } from '../../src/store/alert-rule-changes.js'
 import { AlertRuleRepository, type AlertRule, type NewAlertRule } from '../../src/store/alert-rules-repo.js'
 import { AlertStateRepository, firingDedupeKey, type FiringRequest } from '../../src/store/alert-state-repo.js'
 import type { Db } from '../../src/store/db.js'
-import { backends, secondConnection, TEST_DATABASE_URL, type TestDb } from '../helpers/db.js'
+import { secondConnection, storeBackends, TEST_DATABASE_URL, type TestDb } from '../helpers/db.js'
+import { describeOrSkip } from '../helpers/skippable-suite.js'
 
 /**
  * The alert store on every backend: a firing is one transaction (state, cooldown, outbox row, or nothing), the
@@ -23,8 +24,8 @@ async function count(db: Db, sql: string, params: unknown[] = []): Promise<numbe
   return Number(rows[0]?.n ?? 0)
 }
 
-for (const backend of backends()) {
-  describe(`alert outbox and evaluation state on ${backend.name}`, () => {
+for (const backend of storeBackends()) {
+  describeOrSkip(`alert outbox and evaluation state on ${backend.name}`, backend.skip, () => {
     let t: TestDb
     let db: Db
     let rules: AlertRuleRepository

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { randomBytes, randomUUID } from 'node:crypto'
-import { describe, test } from 'node:test'
+import { test } from 'node:test'
 import pg from 'pg'
 import { generateApiKey } from '../../src/accounts/api-key.js'
 import { silentLogger } from '../../src/core/logger.js'
@@ -8,7 +8,8 @@ import { AccountRepository } from '../../src/store/accounts-repo.js'
 import { ApiKeyRepository, KEY_REVOKED_CHANNEL } from '../../src/store/api-keys-repo.js'
 import { loadMigrations, migrate } from '../../src/store/migrate.js'
 import { PostgresDb } from '../../src/store/postgres-db.js'
-import { backends, openPostgres, secondConnection, TEST_DATABASE_URL } from '../helpers/db.js'
+import { openPostgres, POSTGRES_SKIP, secondConnection, storeBackends, TEST_DATABASE_URL, type Backend } from '../helpers/db.js'
+import { describeOrSkip } from '../helpers/skippable-suite.js'
 import { waitFor } from '../helpers/wait.js'
 import { runStoreContract } from './store-contract.case.js'
 
@@ -16,13 +17,9 @@ import { runStoreContract } from './store-contract.case.js'
  * The store contract on a real Postgres server (TEST_DATABASE_URL, set by CI), plus what only a shared server
  * has: replicas migrating at once and NOTIFY between connections.
  */
-const skip = TEST_DATABASE_URL === undefined ? 'TEST_DATABASE_URL is not set (CI sets it; see .ci/run)' : false
+runStoreContract(storeBackends().find((b) => b.name === 'postgres') as Backend)
 
-const postgres = backends().find((b) => b.name === 'postgres')
-if (postgres === undefined) describe('store contract on postgres', { skip }, () => undefined)
-else runStoreContract(postgres)
-
-describe('postgres: several replicas on one database', { skip }, () => {
+describeOrSkip('postgres: several replicas on one database', POSTGRES_SKIP, () => {
   const url = TEST_DATABASE_URL as string
 
   test('replicas booting at once apply each migration exactly once', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { after, before, beforeEach, describe, test } from 'node:test'
+import { after, before, beforeEach, test } from 'node:test'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
 import { isoNoZone } from '../../src/core/time.js'
@@ -10,7 +10,8 @@ import { HistorySampler } from '../../src/spreads/history-sampler.js'
 import type { SpreadChange, SpreadPairSpec, SpreadRecord } from '../../src/spreads/spread-engine.js'
 import type { Db, Queryable } from '../../src/store/db.js'
 import { SpreadHistoryRepository, utcDayStart, type HistoryPoint } from '../../src/store/spread-history-repo.js'
-import { backends, type TestDb } from '../helpers/db.js'
+import { storeBackends, type TestDb } from '../helpers/db.js'
+import { describeOrSkip } from '../helpers/skippable-suite.js'
 import { INJECTIONS } from './scan.js'
 
 /**
@@ -57,8 +58,8 @@ async function count(db: Db, table: 'spread_history' | 'spread_history_daily'): 
   return Number(rows[0]?.n)
 }
 
-for (const backend of backends()) {
-  describe(`spread history store on ${backend.name}`, () => {
+for (const backend of storeBackends()) {
+  describeOrSkip(`spread history store on ${backend.name}`, backend.skip, () => {
     let t: TestDb
     let db: Db
     let repo: SpreadHistoryRepository

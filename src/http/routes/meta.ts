@@ -5,7 +5,7 @@ import { defineRoute, type AnyRoute } from '../route.js'
 
 /**
  * The API's own description: `GET /api/v2/openapi.json` (OpenAPI 3.1, version 2.0.0) and `GET /docs` (the
- * same as an HTML page). Both are public (DESIGN.md, Auth).
+ * same as an HTML page). Both are public (docs/DESIGN.md, Auth).
  *
  * `getOpenApi` is called lazily, on the first request, because the document describes every route, these
  * two included, so it can only be built after the route list exists. The JSON and the HTML are then built

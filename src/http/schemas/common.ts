@@ -5,7 +5,7 @@ import type { CsvString } from '../route.js'
 import { ECHO_DEPTH_MAX, ECHO_ENTRIES_MAX, ECHO_STRING_MAX } from '../validation-echo.js'
 
 /**
- * Schema helpers and the parameters and bodies every endpoint shares (spec part 8, DESIGN.md "API conventions").
+ * Schema helpers and the parameters and bodies every endpoint shares (spec part 8, docs/DESIGN.md "API conventions").
  * They are plain JSON Schema underneath, so the same objects validate requests (validation.ts), type handlers
  * (route.ts) and describe the API (openapi.ts).
  *
@@ -78,7 +78,7 @@ export const CategoryFilter = Type.Optional(Type.String({ maxLength: 64, descrip
 export const Order = StringEnum(['asc', 'desc'], { default: 'desc', description: 'Sort direction.' })
 
 /**
- * `{"detail","code"}`: the body of every error other than 422 (DESIGN.md). Open to extra fields because some
+ * `{"detail","code"}`: the body of every error other than 422 (docs/DESIGN.md). Open to extra fields because some
  * errors carry context (`upstream_status`, `retry_after_seconds`).
  */
 export const ErrorBody = Type.Object(

@@ -2,7 +2,7 @@ import type { PlannedQuestion, World } from './generate.js'
 import type { HardNegative, Question } from './types.js'
 
 /**
- * Outcome pairs a matcher must not make though they look alike (MATCHING.md F3, F6, F7 and the real labels'
+ * Outcome pairs a matcher must not make though they look alike (docs/spreads.md F3, F6, F7 and the real labels'
  * "different" pairs): one outcome on each venue, in either of two kinds of place:
  *
  * - within one question, a contract built to imitate another on the other venue (`lookalikeOf`): "$100+" against

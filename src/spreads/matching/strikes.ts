@@ -4,7 +4,7 @@ import { fold } from './text.js'
 /**
  * The threshold or range a contract resolves on, as an interval with open or closed ends and a unit. Ladders
  * differ only here ("above 4.25%" / "above 4.50%"), and so do near misses: "$100+" (≥ 100) is not "more than $100"
- * (> 100), a one-tick difference that fabricates phantom gaps (MATCHING.md F3). venuek's strike fields
+ * (> 100), a one-tick difference that fabricates phantom gaps (docs/spreads.md F3). venuek's strike fields
  * (`strike_type`, `floor_strike`, `cap_strike`) are authoritative when present; otherwise the label or question
  * is read: comparators ("above", "at least", "or more", "+", "<", "between … and …", "2–3", "↑"), magnitudes
  * (k, m, b, t, thousand, million, billion, trillion) and units ($, %, bps).

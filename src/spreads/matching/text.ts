@@ -181,6 +181,6 @@ const PHRASE_WORDS: ReadonlySet<string> = new Set(PHRASES.map(([, to]) => to))
 /**
  * Words a side may name that the other leaves implicit without the contracts differing: the United States, which
  * US-listed questions often do not spell out ("2028 Presidential Election" / "2028 US Presidential Election").
- * Another country on one side is a different subject (MATCHING.md F6) and is not here.
+ * Another country on one side is a different subject (docs/spreads.md F6) and is not here.
  */
 export const IMPLICIT_WORDS: ReadonlySet<string> = new Set(['us'])

@@ -3,7 +3,7 @@ import { UpstreamHttpError, UpstreamProtocolError, UpstreamTimeoutError } from '
 
 /**
  * The upstream layer's own failures and the one mapping from any upstream failure to the API's error contract
- * (DESIGN.md "API conventions"); every body is `{detail, code, upstream, …}`:
+ * (docs/DESIGN.md "API conventions"); every body is `{detail, code, upstream, …}`:
  *
  * - the venue answered non-2xx (429 included): 502 `upstream_error`, `upstream_status` = its status;
  * - the venue answered 200 with an unreadable body: 502 `upstream_error`, `upstream_status: 200`,

@@ -1,5 +1,5 @@
 /**
- * venuek wire types, current (fixed-point) shapes only (../shared/venues/venuek.md): prices are `_dollars`
+ * venuek wire types, current (fixed-point) shapes only (docs/venues/venuek.md): prices are `_dollars`
  * strings, counts `_fp` strings. Every field is optional; mappers parse leniently.
  */
 export interface KSeries {

@@ -1,5 +1,5 @@
 /**
- * venuep wire types (../shared/venues/venuep.md). Every field is optional: Gamma omits unknown values, and
+ * venuep wire types (docs/venues/venuep.md). Every field is optional: Gamma omits unknown values, and
  * numbers arrive as strings in some places and numbers in others, so mappers parse leniently.
  */
 

@@ -2,7 +2,7 @@ import * as N from '../names.js'
 import type { Rng } from '../random.js'
 
 /**
- * The same name spelled differently on the two venues, as real candidate lists are (MATCHING.md F2): "J.D. Vance" /
+ * The same name spelled differently on the two venues, as real candidate lists are (docs/spreads.md F2): "J.D. Vance" /
  * "JD Vance", "Donald J. Trump" / "Donald Trump", "Peter Erdő" / "Peter Erdo" (venuek itself writes both
  * "Peter Erdo" and "Peter Erdö" in two real venuek 'next Pope' events), nicknames, "Jr.", "Democratic party" / "the Democrats".
  * The names are invented; the ways they differ are the real ones. `label` is the fuller spelling (the contract's

@@ -13,7 +13,7 @@ import type { VkStrikeType } from '../types.js'
  *
  * "$100+", "or more", "at least" are ≥ while "more than", "above" are >: on a quantity that moves in steps (prices
  * in dollars, counts, rates in basis points) the two are one step apart and are different contracts, the mismatch
- * that fabricated phantom gaps on real macro pairs (MATCHING.md F3). `bounds` keeps that step.
+ * that fabricated phantom gaps on real macro pairs (docs/spreads.md F3). `bounds` keeps that step.
  */
 export type Comparator = 'gt' | 'ge' | 'lt' | 'le' | 'between'
 

@@ -1,7 +1,7 @@
 import type { Rng } from '../random.js'
 
 /**
- * What each venue's dates say about a question, which is not the question's own date (MATCHING.md F1):
+ * What each venue's dates say about a question, which is not the question's own date (docs/spreads.md F1):
  *
  * - venuek `close_time` is the latest time trading can stop. A recurring short-dated series closes at its
  *   observation (KXFED-27APR closes 17:55, expected 18:05), but a long-dated question stays open until the latest

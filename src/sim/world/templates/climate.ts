@@ -16,7 +16,7 @@ type City = (typeof N.CITIES)[number]
  * Daily temperature brackets: venuek `between` markets with floor and cap ("62° to 63°") and tails
  * (`less_or_equal` "61° or below" or `less` "Below 62°", `greater_or_equal` "72° or above" or `greater` "Above
  * 71°"), venuep "62-63°F" / "62–63°F". The decoy is
- * the same city's daily low (MATCHING.md F5: daily-high and daily-low series merged on (city, date) made a 98-point
+ * the same city's daily low (docs/spreads.md F5: daily-high and daily-low series merged on (city, date) made a 98-point
  * phantom gap).
  */
 const temperatureKey = (code: string, endTime: number, low: boolean) => `temp:${low ? 'low' : 'high'}:${code}:${dateCode(endTime)}`

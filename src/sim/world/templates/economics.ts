@@ -72,7 +72,7 @@ const econKey = ({ series, country }: EconParams, endTime: number) => `econ:${se
 /**
  * A macro ladder: venuek states each threshold as `greater` ("Above 2.9%"), venuep in its own words ("above 2.9%",
  * ">2.9%"); the venues list overlapping strikes. In 30% of ladders venuep lists one strike as "2.9% or more": not
- * venuek's "Above 2.9%" (MATCHING.md F3, a one-tick offset).
+ * venuek's "Above 2.9%" (docs/spreads.md F3, a one-tick offset).
  */
 function econSpec({ series: [name, code, unit, level, step], country: [cname, ccode] }: EconParams, endTime: number, rng: Rng): QuestionSpec {
   const count = rng.int(5, 7)
@@ -153,7 +153,7 @@ export const econLadder: Template<EconParams> = {
   pick: (rng) => ({ series: rng.pick(N.ECON_SERIES), country: rng.pick(N.COUNTRIES) }),
   key: (p, endTime) => econKey(p, endTime),
   build: (p, endTime, rng) => econSpec(p, endTime, rng),
-  // The same figure for another country (MATCHING.md F6: US, Italy, Germany and France GDP merged on real data).
+  // The same figure for another country (docs/spreads.md F6: US, Italy, Germany and France GDP merged on real data).
   decoy: (p, endTime, rng) => ({ reason: 'another country', spec: econSpec({ ...p, country: rng.pick(N.COUNTRIES.filter((c) => c[1] !== p.country[1])) }, endTime, rng) }),
 }
 

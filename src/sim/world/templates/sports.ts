@@ -10,7 +10,7 @@ import type { QuestionSpec, Template } from './types.js'
 // ------------------------------------------------------------------------------------------- sports
 //
 // Team names differ by venue (venuek's "Los Angeles L" for a city two teams share, shapes/spellings.ts). Look-alikes:
-// the same team's other game the same day (MATCHING.md F10: "jets" matched Buffalo–Jets to Patriots–Jets).
+// the same team's other game the same day (docs/spreads.md F10: "jets" matched Buffalo–Jets to Patriots–Jets).
 
 /** The league's sport as venuep tags it (a topic categories.ts knows). */
 const SPORT_TAG: Record<string, string> = { PBL: 'Basketball', CFL: 'Football', NHC: 'Hockey', GBA: 'Baseball' }

@@ -14,7 +14,7 @@ export function decimalOfMicros(micros: number): string {
   return negative ? '-' + s : s
 }
 
-/** Unix seconds → ISO 8601 UTC without zone suffix (DESIGN.md), or null. */
+/** Unix seconds → ISO 8601 UTC without zone suffix (docs/DESIGN.md), or null. */
 export function isoOfSeconds(sec: number | undefined): string | null {
   return sec === undefined ? null : isoNoZone(sec * 1000)
 }
