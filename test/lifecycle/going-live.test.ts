@@ -104,6 +104,13 @@ test('live, nothing reachable, the key file missing: boots, warns about the key,
     assert.deepEqual(body.venues.venuep.catalog, catalog(`GET http://${base}/events: ${refused}`))
     assert.deepEqual(body.venues.venuek.catalog, catalog(`GET http://${base}/trade-api/v2/series: ${refused}`))
     assert.deepEqual([body.venues.venuep.credentials, body.venues.venuek.credentials], ['not_required', 'unreadable'])
+    const metrics = (await (await fetch(`http://127.0.0.1:${app.port}/metrics`)).text()).split('\n').filter((l) => l.startsWith('predmkt_catalog_sync_'))
+    assert.deepEqual(metrics.sort(), [
+      'predmkt_catalog_sync_failures{venue="venuek"} 1',
+      'predmkt_catalog_sync_failures{venue="venuep"} 1',
+      'predmkt_catalog_sync_listed_events{venue="venuek"} 0',
+      'predmkt_catalog_sync_listed_events{venue="venuep"} 0',
+    ])
 
     const [boot, ...failures] = without(logs.warnings())
     assert.deepEqual(boot, {
