@@ -32,6 +32,7 @@ import type { VenueId } from './model/types.js'
 import type { Simulator } from './sim/simulator.js'
 import { startAnnouncedSimulator } from './sim/start-announced.js'
 import { createAdapters } from './venues/registry.js'
+import { credentialWarning, readVenuekCredentials, simulatorCredentials } from './venues/venuek/credentials.js'
 import { Authenticator } from './accounts/authenticator.js'
 import { DeveloperService } from './accounts/developer-service.js'
 import { UsageMeter } from './accounts/usage-meter.js'
@@ -137,7 +138,12 @@ export async function startApp(options: AppOptions): Promise<App> {
   const config = simulator === undefined ? options.config : pointAtSimulator(options.config, simulator)
   const source = dataSource(options.config, simulator)
 
-  const adapters = createAdapters(config, { clock, log }, { venuekCredentials: simulator?.venuekCredentials })
+  // venuek's key: the in-process simulator's own, else the configured one, read and checked once (a bad key is a
+  // warning saying what will not work, never a crash).
+  const venuekCredentials = simulator === undefined ? readVenuekCredentials(config.venues.venuek) : simulatorCredentials(simulator.venuekCredentials)
+  const credentialProblem = credentialWarning(venuekCredentials, config.venues.venuek.wsUrl)
+  if (credentialProblem !== undefined) log.warn({ venue: 'venuek', credentials: venuekCredentials.state }, credentialProblem)
+  const adapters = createAdapters(config, { clock, log }, { venuekCredentials })
   const supervisor = new Supervisor({
     clock,
     initialBackoffMs: config.actors.restartInitialBackoffMs,

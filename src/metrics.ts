@@ -48,6 +48,8 @@ export function createMetrics(sources: MetricSources): Registry {
   perVenue('predmkt_catalog_events', 'Events in the installed catalog.', (v) => v.venueStatus().catalog.events)
   perVenue('predmkt_catalog_markets', 'Markets in the installed catalog.', (v) => v.venueStatus().catalog.markets)
   perVenue('predmkt_catalog_version', 'Catalog version (increments per sync).', (v) => v.venueStatus().catalog.version)
+  perVenue('predmkt_catalog_sync_listed_events', 'Raw events the catalog sync in progress has listed so far (0 between syncs): the first sync of a real catalog takes minutes.', (v) => v.venueStatus().catalog.loading?.events ?? 0)
+  perVenue('predmkt_catalog_sync_failures', 'Catalog syncs failed in a row (0 after a success); /readyz catalog.last_error says why.', (v) => v.venueStatus().catalog.failures)
   perVenue('predmkt_catalog_truncated', '1 while the installed catalog stopped at its maxEvents guard with the venue listing more.', (v) => (v.venueStatus().catalog.truncated ? 1 : 0))
   perVenue('predmkt_books_streamed', 'Instruments streamed from the venue.', (v) => v.venueStatus().books.instruments)
   perVenue('predmkt_books_synced', 'Streamed books with a current snapshot.', (v) => v.venueStatus().books.synced)

@@ -6,7 +6,8 @@ import { runInSlices } from '../core/slices.js'
 import { OrderBook, type BookReader } from '../book/order-book.js'
 import type { Catalog, Quote, VenueId } from '../model/types.js'
 import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
-import type { FeedEvent, FeedStatus, VenueAdapter, VenueFeed } from '../venues/types.js'
+import type { CredentialState, FeedEvent, FeedStatus, VenueAdapter, VenueFeed } from '../venues/types.js'
+import { CatalogLoad, type CatalogLoadStatus } from './catalog-load.js'
 import { catalogSnapshotSteps, type CatalogSnapshot } from './catalog-snapshot.js'
 import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
 import { PublishedQuote } from './published-quote.js'
@@ -23,6 +24,10 @@ import { PublishedQuote } from './published-quote.js'
  * A catalog sync at 20,000 markets is a lot of CPU; everything proportional to the catalog (snapshot indexes,
  * the instrument list and the new instrument map) is prepared in event-loop slices (src/core/slices.ts) before
  * the `catalog_loaded` message, whose install is O(instruments that changed).
+ *
+ * A sync in progress is observable (catalog-load.ts): /readyz shows its pages, events and rate, and during the
+ * first sync (when there is nothing to serve yet) the log has a progress line every PROGRESS_LOG_MS. A first sync
+ * that fails is retried with capped exponential backoff, each failure logged with the request and the cause.
  */
 export type VenueMessage =
   | {
@@ -31,8 +36,10 @@ export type VenueMessage =
       readonly instruments: readonly string[]
       /** Prepared against the actor's instrument map; ignored (full rebuild) if that map was replaced since. */
       readonly plan?: InstrumentPlan<InstrumentState>
+      /** The sync that listed it (pages, events, start), for the log and the next sync's estimate. */
+      readonly load?: CatalogLoad
     }
-  | { readonly type: 'catalog_failed'; readonly error: string }
+  | { readonly type: 'catalog_failed'; readonly error: string; readonly load?: CatalogLoad }
   | { readonly type: 'feed'; readonly events: readonly FeedEvent[]; readonly receivedAt: number }
 
 export interface VenueStatus {
@@ -51,7 +58,13 @@ export interface VenueStatus {
     readonly truncated: boolean
     /** The guard (config `venues.<venue>.catalog.maxEvents`); undefined when the actor was not told it. */
     readonly maxEvents: number | undefined
+    /** The sync in progress (the first one, or a refresh); undefined between syncs. */
+    readonly loading: CatalogLoadStatus | undefined
+    /** Syncs failed in a row (0 after a success). */
+    readonly failures: number
   }
+  /** The venue's API key (the adapter's; `not_required` for a venue that needs none). */
+  readonly credentials: CredentialState
   readonly books: { readonly instruments: number; readonly synced: number; readonly stale: number }
   readonly feed: FeedStatus | undefined
 }
@@ -97,7 +110,11 @@ export interface InstrumentState {
 type QuoteListener = (quotes: readonly Quote[]) => void
 type CatalogListener = (snapshot: CatalogSnapshot) => void
 
+/** First retry of a failed sync while no catalog is loaded; doubled per failure in a row, up to the cap. */
 const CATALOG_RETRY_MS = 2_000
+const CATALOG_RETRY_MAX_MS = 30_000
+/** How often the first sync logs its progress (a real catalog is hundreds of pages: not a line per page). */
+export const PROGRESS_LOG_MS = 5_000
 
 function newInstrument(id: string, slot: number): InstrumentState {
   return { id, slot, book: new OrderBook(), lastTrade: undefined, stats: undefined, stale: false, quote: undefined, touchedInFrame: 0, retired: false }
@@ -125,6 +142,12 @@ export class VenueActor extends Actor<VenueMessage> {
   /** The current feed has been given the instrument map's ids (a new feed after a restart has none). */
   #feedHasInstruments = false
   #loading: AbortController | undefined
+  /** What the sync in progress has listed so far (set with `#loading`, kept until its message is processed). */
+  #load: CatalogLoad | undefined
+  /** Raw events the last installed sync listed: the basis of the next sync's estimate. */
+  #lastListedEvents: number | undefined
+  #progressLoggedAt = 0
+  #failures = 0
   #refreshTimer: TimerHandle | undefined
   #retryTimer: TimerHandle | undefined
   readonly #quoteListeners = new Set<QuoteListener>()
@@ -208,7 +231,10 @@ export class VenueActor extends Actor<VenueMessage> {
         lastError: this.#catalogError,
         truncated: c?.truncation !== undefined,
         maxEvents: this.#o.catalogMaxEvents ?? c?.truncation?.maxEvents,
+        loading: this.#load?.status(),
+        failures: this.#failures,
       },
+      credentials: this.#o.adapter.credentials ?? 'not_required',
       books: { instruments: this.#instruments.size, synced: this.#synced, stale: this.#staleCount },
       feed: this.#feed?.status(),
     }
@@ -243,6 +269,7 @@ export class VenueActor extends Actor<VenueMessage> {
     this.#o.clock.clearTimeout(this.#retryTimer)
     this.#loading?.abort()
     this.#loading = undefined
+    this.#load = undefined
     this.#feed?.close()
     this.#feed = undefined
   }
@@ -251,24 +278,60 @@ export class VenueActor extends Actor<VenueMessage> {
     if (this.#loading !== undefined) return
     const controller = new AbortController()
     this.#loading = controller
+    const load = new CatalogLoad(this.#o.clock, this.#lastListedEvents)
+    this.#load = load
+    const first = this.#catalog === undefined
+    if (first) {
+      this.#progressLoggedAt = load.startedAt
+      this.#o.log.info({ attempt: this.#failures + 1 }, 'catalog sync started')
+    }
+    const progress = {
+      page: (list: string, events: number) => {
+        if (controller.signal.aborted) return
+        load.page(list, events)
+        if (first) this.#logProgress(load)
+      },
+    }
     this.#o.adapter
-      .fetchCatalog(controller.signal)
+      .fetchCatalog(controller.signal, progress)
       .then(async (catalog: Catalog) => {
         if (controller.signal.aborted) return
+        load.listed()
+        if (first) this.#o.log.info({ pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt }, 'catalog listed; building the snapshot')
         // Index building happens here, outside `process` and in slices, so the actor only swaps finished work in.
         const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0))
         const streams = this.#o.adapter.streams
         const instruments = streams === undefined ? this.#o.adapter.instrumentsOf(catalog) : await runInSlices(streamedInstrumentsSteps(catalog, streams))
         const plan = await runInSlices(instrumentPlanSteps(instruments, this.#instruments, this.#newInstrument))
         if (controller.signal.aborted) return
-        this.send({ type: 'catalog_loaded', snapshot, instruments, plan })
+        this.send({ type: 'catalog_loaded', snapshot, instruments, plan, load })
       })
       .catch((err: unknown) => {
-        if (!controller.signal.aborted) this.send({ type: 'catalog_failed', error: err instanceof Error ? err.message : String(err) })
+        if (!controller.signal.aborted) this.send({ type: 'catalog_failed', error: err instanceof Error ? err.message : String(err), load })
       })
       .finally(() => {
         if (this.#loading === controller) this.#loading = undefined
       })
+  }
+
+  /** A progress line at most every PROGRESS_LOG_MS (on the actor's clock), when a page arrives. */
+  #logProgress(load: CatalogLoad): void {
+    const now = this.#o.clock.now()
+    if (now - this.#progressLoggedAt < PROGRESS_LOG_MS) return
+    this.#progressLoggedAt = now
+    const s = load.status()
+    this.#o.log.info(
+      {
+        list: s.list,
+        pages: s.pages,
+        listed: s.events,
+        elapsedMs: s.elapsedMs,
+        eventsPerSec: s.eventsPerSec,
+        expectedEvents: s.expectedEvents ?? null,
+        estimatedRemainingMs: s.estimatedRemainingMs ?? null,
+      },
+      'catalog loading',
+    )
   }
 
   // ------------------------------------------------------------------------------------------ process
@@ -278,19 +341,29 @@ export class VenueActor extends Actor<VenueMessage> {
       case 'feed':
         return this.#applyFeed(message.events, message.receivedAt)
       case 'catalog_loaded':
-        return this.#installCatalog(message.snapshot, message.instruments, message.plan)
+        this.#syncEnded(message.load)
+        return this.#installCatalog(message.snapshot, message.instruments, message.plan, message.load)
       case 'catalog_failed':
+        this.#syncEnded(message.load)
         return this.#catalogFailed(message.error)
     }
   }
 
-  #installCatalog(built: CatalogSnapshot, instruments: readonly string[], plan: InstrumentPlan<InstrumentState> | undefined): void {
+  /** The sync that sent this message is over (a newer one may have started since: only its own record is cleared). */
+  #syncEnded(load: CatalogLoad | undefined): void {
+    if (load !== undefined && this.#load === load) this.#load = undefined
+  }
+
+  #installCatalog(built: CatalogSnapshot, instruments: readonly string[], plan: InstrumentPlan<InstrumentState> | undefined, load: CatalogLoad | undefined): void {
     const snapshot = Object.freeze({ ...built, version: ++this.#catalogVersion })
     const wasTruncated = this.#catalog?.truncation !== undefined
     this.#catalog = snapshot
     this.#catalogError = undefined
+    this.#failures = 0
+    if (load !== undefined) this.#lastListedEvents = load.events
     const next = plan !== undefined && plan.base === this.#instruments ? this.#applyPlan(plan, instruments) : this.#rebuildInstruments(instruments)
-    this.#o.log.info({ version: snapshot.version, events: snapshot.events.length, instruments: next.size }, 'catalog installed')
+    const sync = load === undefined ? {} : { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt }
+    this.#o.log.info({ version: snapshot.version, events: snapshot.events.length, instruments: next.size, ...sync }, 'catalog installed')
     if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
     else if (wasTruncated) this.#o.log.info({ version: snapshot.version, events: snapshot.events.length }, 'catalog no longer truncated: every event the venue listed fits under maxEvents')
     for (const listener of this.#catalogListeners) listener(snapshot)
@@ -354,13 +427,22 @@ export class VenueActor extends Actor<VenueMessage> {
     )
   }
 
+  /**
+   * `error` names the request and the cause (`GET https://host/events: DNS lookup failed (ENOTFOUND host)`, see
+   * transport-errors.ts). Without a catalog the sync is retried after 2 s, 4 s, 8 s… up to 30 s; with one, the next
+   * refresh tries again and the installed catalog is still served.
+   */
   #catalogFailed(error: string): void {
     this.#catalogError = error
-    this.#o.log.warn({ error }, 'catalog sync failed')
-    if (this.#catalog === undefined) {
-      this.#o.clock.clearTimeout(this.#retryTimer)
-      this.#retryTimer = this.#o.clock.setTimeout(() => this.#loadCatalog(), CATALOG_RETRY_MS)
+    this.#failures++
+    if (this.#catalog !== undefined) {
+      this.#o.log.warn({ error, failures: this.#failures, servedVersion: this.#catalog.version }, 'catalog sync failed; still serving the installed catalog')
+      return
     }
+    const retryInMs = Math.min(CATALOG_RETRY_MAX_MS, CATALOG_RETRY_MS * 2 ** Math.min(this.#failures - 1, 10))
+    this.#o.log.warn({ error, failures: this.#failures, retryInMs }, 'catalog sync failed')
+    this.#o.clock.clearTimeout(this.#retryTimer)
+    this.#retryTimer = this.#o.clock.setTimeout(() => this.#loadCatalog(), retryInMs)
   }
 
   #applyFeed(events: readonly FeedEvent[], receivedAt: number): void {

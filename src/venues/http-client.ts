@@ -1,14 +1,23 @@
+import { requestLabel, UpstreamNetworkError } from './transport-errors.js'
+
+export { UpstreamNetworkError } from './transport-errors.js'
+
 /**
  * JSON over HTTP to a venue, with a per-request timeout and typed failures. Uses Node's built-in fetch.
  * Retrying is the caller's choice (`withRetry`): catalog sync retries, latency-sensitive proxies do not.
+ *
+ * Every failure's message names the request and the cause (transport-errors.ts): `GET https://host/path: HTTP 503`,
+ * `…: no answer within 10000 ms`, `…: connection refused (ECONNREFUSED 10.0.0.1:443)`. Those messages are what
+ * /readyz `last_error` and the catalog sync's log lines show.
  */
 export class UpstreamHttpError extends Error {
   constructor(
     readonly status: number,
     readonly url: string,
     readonly bodySnippet: string,
+    readonly method = 'GET',
   ) {
-    super(`upstream ${status} from ${url}`)
+    super(`${requestLabel(method, url)}: HTTP ${status}${venueErrorBody(bodySnippet)}`)
     this.name = 'UpstreamHttpError'
   }
 }
@@ -17,10 +26,24 @@ export class UpstreamTimeoutError extends Error {
   constructor(
     readonly url: string,
     readonly timeoutMs: number,
+    readonly method = 'GET',
   ) {
-    super(`upstream timeout after ${timeoutMs} ms: ${url}`)
+    super(`${requestLabel(method, url)}: no answer within ${timeoutMs} ms (timeout)`)
     this.name = 'UpstreamTimeoutError'
   }
+}
+
+/** Characters of a venue's JSON error body kept in the message (venuek's 401 bodies say which auth check failed). */
+const ERROR_BODY_CHARS = 160
+
+/**
+ * A venue's own JSON error body, shortened, after the status; nothing for other bodies (a CDN's HTML error page
+ * says nothing the status does not).
+ */
+function venueErrorBody(body: string): string {
+  const text = body.trim().replace(/\s+/g, ' ')
+  if (!text.startsWith('{') && !text.startsWith('[')) return ''
+  return `: ${text.length > ERROR_BODY_CHARS ? `${text.slice(0, ERROR_BODY_CHARS)}…` : text}`
 }
 
 /** The response arrived but was not the JSON we expect. */
@@ -28,8 +51,9 @@ export class UpstreamProtocolError extends Error {
   constructor(
     readonly url: string,
     message: string,
+    readonly method = 'GET',
   ) {
-    super(`${message}: ${url}`)
+    super(`${requestLabel(method, url)}: ${message}`)
     this.name = 'UpstreamProtocolError'
   }
 }
@@ -82,14 +106,15 @@ export class HttpClient {
       res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: combined })
       text = await res.text()
     } catch (err) {
-      if (timeout.aborted && signal?.aborted !== true) throw new UpstreamTimeoutError(url.href, this.#options.timeoutMs)
-      throw err
+      if (signal?.aborted === true) throw err
+      if (timeout.aborted) throw new UpstreamTimeoutError(url.href, this.#options.timeoutMs, method)
+      throw new UpstreamNetworkError(method, url.href, err)
     }
-    if (!res.ok) throw new UpstreamHttpError(res.status, url.href, text.slice(0, 300))
+    if (!res.ok) throw new UpstreamHttpError(res.status, url.href, text.slice(0, 300), method)
     try {
       return JSON.parse(text) as T
     } catch {
-      throw new UpstreamProtocolError(url.href, 'response body is not valid JSON')
+      throw new UpstreamProtocolError(url.href, 'response body is not valid JSON', method)
     }
   }
 }
@@ -101,8 +126,7 @@ export class HttpClient {
  */
 export function isRetryable(err: unknown): boolean {
   if (err instanceof UpstreamHttpError) return err.status === 429 || err.status >= 500 || (err.status === 401 && err.bodySnippet.includes('header_timestamp_expired'))
-  if (err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError) return true
-  return err instanceof TypeError // fetch's network failures
+  return err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError || err instanceof UpstreamNetworkError
 }
 
 export interface RetryOptions {

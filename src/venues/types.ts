@@ -63,6 +63,21 @@ export interface VenueFeed {
   status(): FeedStatus
 }
 
+/**
+ * Whether a venue's API key is usable (venuek/credentials.ts says what each state means); `not_required` for a
+ * venue that needs none (venuep's market data and market channel are public).
+ */
+export type CredentialState = 'configured' | 'missing' | 'unreadable' | 'invalid' | 'not_required'
+
+/**
+ * Told of every catalog page as it arrives, so the first sync of a large catalog (tens of thousands of events, in
+ * hundreds of pages) shows its progress in /readyz and the log before anything is installed.
+ */
+export interface CatalogProgress {
+  /** One page of `events` raw events (before mapping) from the venue's `list`: `open`, `closed` or `settled`. */
+  page(list: string, events: number): void
+}
+
 /** Inputs of a venue's displayed-probability rule (decimals). */
 export interface ProbabilityInputs {
   readonly bestBid: number | undefined
@@ -72,8 +87,8 @@ export interface ProbabilityInputs {
 
 export interface VenueAdapter {
   readonly id: VenueId
-  /** Fetches the whole catalog over REST (every page). */
-  fetchCatalog(signal: AbortSignal): Promise<Catalog>
+  /** Fetches the whole catalog over REST (every page), telling `progress` of each page. */
+  fetchCatalog(signal: AbortSignal, progress?: CatalogProgress): Promise<Catalog>
   createFeed(sink: FeedSink): VenueFeed
   /** The venue's documented displayed-probability rule. */
   probability(inputs: ProbabilityInputs): number | undefined
@@ -85,6 +100,8 @@ export interface VenueAdapter {
    * `instrumentsOf` in one block.
    */
   streams?(outcome: Outcome): boolean
+  /** The state of the venue's API key; absent for a venue that needs none. */
+  readonly credentials?: CredentialState
 }
 
 export interface AdapterContext {

@@ -2,6 +2,7 @@ import WebSocket from 'ws'
 import { backoffDelayMs } from '../core/backoff.js'
 import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
+import { describeNetworkFailure, urlLabel } from './transport-errors.js'
 
 /**
  * One long-lived venue WebSocket: connect, (re)subscribe on open, optional text keepalive, stale detection and
@@ -10,6 +11,9 @@ import type { Logger } from '../core/logger.js'
  *
  * Liveness: any inbound frame, PONG or protocol ping counts. A socket silent for `staleAfterMs` is declared
  * stale and replaced, even if the TCP connection looks open (the venue may stall with the socket open).
+ *
+ * Why a connection went down names the URL and the cause (transport-errors.ts), e.g. `wss://host/path: DNS lookup
+ * failed (ENOTFOUND host)` or `wss://host/path: handshake rejected with HTTP 401`.
  */
 export interface WsConnectionOptions {
   readonly name: string
@@ -30,6 +34,11 @@ export interface WsConnectionOptions {
   readonly onMessage: (data: string, receivedAt: number) => void
   /** Called once per lost connection (closed, errored, stale, or replaced): what it carried is now stale. */
   readonly onDown: (reason: string) => void
+  /**
+   * Said after a handshake rejected with 401 or 403, where the usual cause is ours (venuek without credentials:
+   * "unsigned handshake: set VENUEK_API_KEY_ID and VENUEK_PRIVATE_KEY_PATH").
+   */
+  readonly authHint?: string
   readonly random?: () => number
 }
 
@@ -114,7 +123,7 @@ export class WsConnection {
     this.#socket = socket
     this.#lastActivity = o.clock.now()
     this.#connectTimer = o.clock.setTimeout(() => {
-      if (socket.readyState !== WebSocket.OPEN) this.#lost(socket, 'connect timeout')
+      if (socket.readyState !== WebSocket.OPEN) this.#lost(socket, `${urlLabel(o.url)}: no handshake within ${o.connectTimeoutMs} ms (connect timeout)`)
     }, o.connectTimeoutMs)
 
     socket.on('open', () => {
@@ -153,14 +162,18 @@ export class WsConnection {
       if (this.#socket === socket) this.#lastActivity = o.clock.now()
     })
     socket.on('unexpected-response', (_req, res) => {
-      o.log.warn({ feed: o.name, status: res.statusCode }, 'websocket handshake rejected')
-      this.#lost(socket, `handshake rejected with HTTP ${res.statusCode}`)
+      const status = res.statusCode ?? 0
+      const hint = (status === 401 || status === 403) && o.authHint !== undefined ? `; ${o.authHint}` : ''
+      const reason = `${urlLabel(o.url)}: handshake rejected with HTTP ${status}${hint}`
+      o.log.warn({ feed: o.name, status, reason }, 'websocket handshake rejected')
+      this.#lost(socket, reason)
     })
     socket.on('error', (err) => {
-      o.log.debug({ err, feed: o.name }, 'websocket error')
-      this.#lost(socket, `error: ${err.message}`)
+      const reason = `${urlLabel(o.url)}: ${describeNetworkFailure(err)}`
+      o.log.debug({ err, feed: o.name, reason }, 'websocket error')
+      this.#lost(socket, reason)
     })
-    socket.on('close', (code) => this.#lost(socket, `closed (${code})`))
+    socket.on('close', (code) => this.#lost(socket, `${urlLabel(o.url)}: closed (${code})`))
   }
 
   #lost(socket: WebSocket, reason: string): void {

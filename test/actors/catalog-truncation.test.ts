@@ -59,7 +59,7 @@ test('a truncated catalog: served and ready, one error line per catalog version,
   try {
     await waitFor(() => actor.catalog() !== undefined)
     assert.equal(actor.ready, true, 'a truncated catalog still makes the venue ready')
-    assert.deepEqual(actor.venueStatus().catalog, { loaded: true, version: 1, events: 5, markets: 0, outcomes: 0, fetchedAt: 0, lastError: undefined, truncated: true, maxEvents: 5 })
+    assert.deepEqual(actor.venueStatus().catalog, { loaded: true, version: 1, events: 5, markets: 0, outcomes: 0, fetchedAt: 0, lastError: undefined, truncated: true, maxEvents: 5, loading: undefined, failures: 0 })
     assert.deepEqual(said(), [truncatedLine(1, 'open', 'the venue listed more open events; the closed lookback was not read')])
 
     current = catalog(5, { maxEvents: 5, cut: 'closed' })
@@ -71,7 +71,7 @@ test('a truncated catalog: served and ready, one error line per catalog version,
 
     current = catalog(4)
     await refresh()
-    assert.deepEqual(actor.venueStatus().catalog, { loaded: true, version: 3, events: 4, markets: 0, outcomes: 0, fetchedAt: 0, lastError: undefined, truncated: false, maxEvents: 5 })
+    assert.deepEqual(actor.venueStatus().catalog, { loaded: true, version: 3, events: 4, markets: 0, outcomes: 0, fetchedAt: 0, lastError: undefined, truncated: false, maxEvents: 5, loading: undefined, failures: 0 })
     assert.deepEqual(said().slice(2), [{ level: 30, name: 'predmkt', venue: 'venuep', version: 3, events: 4, msg: 'catalog no longer truncated: every event the venue listed fits under maxEvents' }])
 
     await refresh()

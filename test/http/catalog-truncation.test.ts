@@ -49,7 +49,7 @@ describe('a catalog cut at its maxEvents guard', () => {
     assert.equal(body.status, 'ready')
     const expected = (venue: 'venuep' | 'venuek', truncated: boolean, maxEvents: number) => {
       const c = s.app.venues[venue].venueStatus().catalog
-      return { loaded: true, version: 1, events: c.events, markets: c.markets, outcomes: c.outcomes, last_error: null, truncated, max_events: maxEvents }
+      return { loaded: true, version: 1, events: c.events, markets: c.markets, outcomes: c.outcomes, last_error: null, truncated, max_events: maxEvents, loading: null, failures: 0 }
     }
     assert.deepEqual(body.venues.venuek?.catalog, expected('venuek', true, MAX_EVENTS))
     assert.deepEqual(body.venues.venuep?.catalog, expected('venuep', false, DEFAULT_MAX_EVENTS))

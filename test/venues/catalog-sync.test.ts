@@ -70,6 +70,19 @@ async function venuekPages(status: string, extra: Record<string, string | number
   }
 }
 
+/** The raw size of each page of a venuek listing, as the adapter's cursor paging reads it. */
+async function venuekPageSizes(status: string, extra: Record<string, string | number>): Promise<number[]> {
+  const rest = new HttpClient({ baseUrl: sim.venuek.urls.rest, timeoutMs: 10_000 })
+  const sizes: number[] = []
+  let cursor: string | undefined
+  for (;;) {
+    const body = await rest.getJson<{ events?: KEvent[] | null; cursor?: string | null }>('/events', { limit: config.venues.venuek.catalog.pageSize, status, with_nested_markets: true, cursor, ...extra })
+    sizes.push((body.events ?? []).length)
+    if (!body.cursor || (body.events ?? []).length === 0) return sizes
+    cursor = body.cursor
+  }
+}
+
 /** venuep's raw listings (open, then closed within the lookback) and the catalog events mapping them at the end gives. */
 async function venuepReference(): Promise<{ open: GammaEvent[]; closed: GammaEvent[]; expected: (raw: readonly GammaEvent[]) => CatalogEvent[] }> {
   const c = config.venues.venuep
@@ -132,6 +145,49 @@ describe('catalog sync in slices', () => {
     for (const catalog of [await createVenuepAdapter(config.venues.venuep, ctx).fetchCatalog(signal), await createVenuekAdapter(config.venues.venuek, ctx).fetchCatalog(signal)] as Catalog[]) {
       assert.deepEqual(await runInSlices(catalogSnapshotSteps(catalog, 3), 0), buildCatalogSnapshot(catalog, 3))
     }
+  })
+})
+
+/**
+ * Catalog progress (/readyz `catalog.loading`, the first sync's log lines): every page the adapters read is reported
+ * with its list and its raw size, so the counts shown are the venue's, not a guess.
+ */
+describe('catalog progress: every page reported', () => {
+  type Page = readonly [list: string, events: number]
+  const recorder = () => {
+    const pages: Page[] = []
+    return { pages, progress: { page: (list: string, events: number) => void pages.push([list, events]) } }
+  }
+
+  test('venuek: each cursor page of open, closed and settled, in order, with its raw event count', async () => {
+    const c = config.venues.venuek
+    const minCloseTs = Math.floor((clock.now() - c.catalog.closedLookbackDays * DAY_MS) / 1000)
+    const expected: Page[] = []
+    for (const [status, extra] of [['open', {}], ['closed', { min_close_ts: minCloseTs }], ['settled', { min_close_ts: minCloseTs }]] as const) {
+      for (const size of await venuekPageSizes(status, extra)) expected.push([status, size])
+    }
+    const { pages, progress } = recorder()
+    await createVenuekAdapter(c, ctx).fetchCatalog(signal, progress)
+    assert.ok(expected.length > 10, `many pages (${expected.length})`)
+    assert.deepEqual(pages, expected)
+  })
+
+  test('venuep: every offset page of open and closed (pages fetched 4 at a time, so past the end too: empty)', async () => {
+    const c = config.venues.venuep
+    const { open, closed } = await venuepReference()
+    const { pages, progress } = recorder()
+    await createVenuepAdapter(c, ctx).fetchCatalog(signal, progress)
+    const total = (list: string) => pages.filter(([l]) => l === list).reduce((n, [, e]) => n + e, 0)
+    assert.deepEqual([total('open'), total('closed')], [open.length, closed.length])
+    for (const [list, n] of [['open', open.length], ['closed', closed.length]] as const) {
+      const sizes = pages.filter(([l]) => l === list).map(([, e]) => e)
+      const full = Math.floor(n / c.catalog.pageSize)
+      // Completed in any order; as a multiset: the full pages, the short last one, and empty ones past the end (the one
+      // that ends a listing of whole pages, and up to 3 more already in flight).
+      assert.deepEqual(sizes.filter((e) => e > 0).sort((a, b) => b - a), [...Array(full).fill(c.catalog.pageSize), ...(n % c.catalog.pageSize > 0 ? [n % c.catalog.pageSize] : [])])
+      assert.ok(sizes.filter((e) => e === 0).length <= 4, `${list}: ${sizes.length} pages`)
+    }
+    assert.ok(pages.findLastIndex(([l]) => l === 'open') < pages.findIndex(([l]) => l === 'closed'), 'every open page before the first closed one')
   })
 })
 

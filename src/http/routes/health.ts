@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox'
+import type { CatalogLoadStatus } from '../../actors/catalog-load.js'
 import type { VenueActor, VenueStatus } from '../../actors/venue-actor.js'
 import { json, type Reply } from '../reply.js'
+import { StringEnum } from '../schemas/common.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 
 /**
@@ -11,6 +13,10 @@ import { defineRoute, type AnyRoute } from '../route.js'
  *
  * A catalog cut at its `maxEvents` guard shows as `catalog.truncated: true` but does not make the service not
  * ready: it still serves what it has (the venue actor logs the cut as an error).
+ *
+ * Going live is observable here too: `catalog.loading` is the sync in progress (pages, events listed so far,
+ * rate, an estimate when there is a basis), `catalog.last_error` names the failed request and its cause, and
+ * `credentials` says whether the venue's API key is usable (README, "Going live").
  */
 export interface DataSource {
   readonly simulated: boolean
@@ -32,6 +38,28 @@ export interface HealthDeps {
 }
 
 const Count = Type.Integer({ minimum: 0 })
+const NullableCount = (description: string) => Type.Union([Count, Type.Null()], { description })
+
+/** A catalog sync in progress (built by `loadingBody`). */
+const CatalogLoading = Type.Object(
+  {
+    started_at: Type.String({ format: 'date-time' }),
+    elapsed_ms: Count,
+    phase: StringEnum(['listing', 'building'], {
+      description: '`listing` while the venue\'s pages arrive; `building` once every page is in and the snapshot and the streamed instruments are prepared.',
+    }),
+    list: Type.Union([Type.String(), Type.Null()], { description: 'The venue list the last page came from: `open`, `closed` (venuep, venuek) or `settled` (venuek); null before the first page.' }),
+    pages: Count,
+    events: Type.Integer({ minimum: 0, description: 'Raw events listed so far, every list together (before mapping; the installed `events` count can be lower).' }),
+    events_per_sec: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'Events listed per second since the sync started; null before the first page.' }),
+    expected_events: NullableCount('Events the last completed sync listed: the basis of the estimate. Null during the first sync after boot: neither venue tells the total.'),
+    estimated_remaining_ms: NullableCount('Time left to list `expected_events` at the current rate (0 once past it); null without a basis or while building.'),
+    estimate_basis: StringEnum(['previous_sync', 'none'], {
+      description: '`previous_sync`: the estimate assumes the catalog is as large as at the last completed sync; `none`: no completed sync yet and the venue gives no total, so there is no estimate.',
+    }),
+  },
+  { additionalProperties: false },
+)
 
 /** One venue's state in /readyz (built by `venueBody`). */
 const VenueReadiness = Type.Object(
@@ -53,9 +81,18 @@ const VenueReadiness = Type.Object(
         max_events: Type.Union([Count, Type.Null()], {
           description: 'Addition: the guard on events read per catalog sync (config `venues.<venue>.catalog.maxEvents`), set far above the real catalogs.',
         }),
+        loading: Type.Union([CatalogLoading, Type.Null()], {
+          description:
+            'Addition: the catalog sync in progress (the first one after boot, or a refresh), null between syncs. The first sync of a real catalog lists tens of thousands of events in hundreds of pages and takes minutes; `events` above stays 0 until it is installed, this shows how far it got. The log has a `catalog loading` line every 5 s during the first sync.',
+        }),
+        failures: Type.Integer({ minimum: 0, description: 'Addition: catalog syncs failed in a row (0 after a success). Before the first success they are retried after 2 s, 4 s, 8 s … up to 30 s.' }),
       },
       { additionalProperties: false },
     ),
+    credentials: StringEnum(['configured', 'missing', 'unreadable', 'invalid', 'not_required'], {
+      description:
+        'Addition: the venue\'s API key. venuek\'s live websocket requires a signed handshake (`VENUEK_API_KEY_ID`, `VENUEK_PRIVATE_KEY_PATH`): `missing` (unset), `unreadable` (the key file cannot be read) or `invalid` (not an unencrypted RSA private key in PEM) mean no venuek live quotes or books, and venuek never becomes ready; the boot log has a warning saying why. `not_required` for venuep (public data) and for a simulator that asks for no key.',
+    }),
     books: Type.Object({ instruments: Count, synced: Count, stale: Count }, { additionalProperties: false }),
     feed: Type.Union([
       Type.Object(
@@ -140,6 +177,21 @@ function readiness(deps: HealthDeps): Reply {
   return json(503, { detail: 'venue catalogs and feeds are still loading', code: 'not_ready', ...body })
 }
 
+function loadingBody(l: CatalogLoadStatus): Record<string, unknown> {
+  return {
+    started_at: new Date(l.startedAt).toISOString(),
+    elapsed_ms: l.elapsedMs,
+    phase: l.phase,
+    list: l.list ?? null,
+    pages: l.pages,
+    events: l.events,
+    events_per_sec: l.eventsPerSec ?? null,
+    expected_events: l.expectedEvents ?? null,
+    estimated_remaining_ms: l.estimatedRemainingMs ?? null,
+    estimate_basis: l.expectedEvents === undefined ? 'none' : 'previous_sync',
+  }
+}
+
 function venueBody(s: VenueStatus): Record<string, unknown> {
   const feed = s.feed
   return {
@@ -154,7 +206,10 @@ function venueBody(s: VenueStatus): Record<string, unknown> {
       last_error: s.catalog.lastError ?? null,
       truncated: s.catalog.truncated,
       max_events: s.catalog.maxEvents ?? null,
+      loading: s.catalog.loading === undefined ? null : loadingBody(s.catalog.loading),
+      failures: s.catalog.failures,
     },
+    credentials: s.credentials,
     books: { instruments: s.books.instruments, synced: s.books.synced, stale: s.books.stale },
     feed:
       feed === undefined

@@ -1,5 +1,8 @@
 import { AppError } from '../../core/errors.js'
 import { UpstreamHttpError, UpstreamProtocolError, UpstreamTimeoutError } from '../http-client.js'
+import { UpstreamNetworkError } from '../transport-errors.js'
+
+export { UpstreamNetworkError }
 
 /**
  * The upstream layer's own failures and the one mapping from any upstream failure to the API's error contract
@@ -31,17 +34,6 @@ export class UpstreamRejectedError extends Error {
   ) {
     super(`${upstream}: ${reason}, retry in ${retryAfterMs} ms`)
     this.name = 'UpstreamRejectedError'
-  }
-}
-
-/** The venue could not be reached at all (DNS, refused, reset: fetch's TypeError). */
-export class UpstreamNetworkError extends Error {
-  constructor(
-    readonly url: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`upstream unreachable: ${url}`, options)
-    this.name = 'UpstreamNetworkError'
   }
 }
 

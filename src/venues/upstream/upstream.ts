@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js'
-import { HttpClient, UpstreamHttpError, UpstreamProtocolError, UpstreamTimeoutError, type QueryValue } from '../http-client.js'
+import { HttpClient, UpstreamHttpError, UpstreamNetworkError, UpstreamProtocolError, UpstreamTimeoutError, type QueryValue } from '../http-client.js'
 import { CircuitBreaker, type BreakerState } from './breaker.js'
-import { isVenueFailure, UpstreamNetworkError, UpstreamRejectedError, type UpstreamName } from './errors.js'
+import { isVenueFailure, UpstreamRejectedError, type UpstreamName } from './errors.js'
 import { SlidingWindowLimiter } from './rate-limiter.js'
 import { SingleFlight } from './single-flight.js'
 import type { TtlCache } from './ttl-cache.js'
@@ -191,8 +191,8 @@ export class Upstream {
       body = await this.#http.getJson<unknown>(spec.path, spec.query)
     } catch (err) {
       if (err instanceof UpstreamHttpError && err.status === 404 && spec.notFound !== undefined) return spec.notFound()
-      if (err instanceof UpstreamHttpError || err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError) throw err
-      throw new UpstreamNetworkError(url, { cause: err })
+      if (err instanceof UpstreamHttpError || err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError || err instanceof UpstreamNetworkError) throw err
+      throw new UpstreamNetworkError('GET', url, err)
     }
     return spec.parse(body, url)
   }

@@ -4,6 +4,7 @@ import { mapSteps } from '../../core/array-steps.js'
 import { runInSlices, type Steps } from '../../core/slices.js'
 import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types.js'
 import { withRetry, type HttpClient } from '../http-client.js'
+import type { CatalogProgress } from '../types.js'
 import { fetchCursorPages } from '../paging.js'
 import { mapVenuekEvent, type VenuekLinks } from './map-catalog.js'
 import type { KEvent, KSeries } from './wire.js'
@@ -22,7 +23,14 @@ const DAY_MS = 86_400_000
  * forever, far above the real catalog. Hitting it sets the catalog's `truncation` instead of cutting the list
  * silently.
  */
-export async function fetchVenuekCatalog(rest: HttpClient, config: VenuekConfig, links: VenuekLinks, clock: Clock, signal: AbortSignal): Promise<Catalog> {
+export async function fetchVenuekCatalog(
+  rest: HttpClient,
+  config: VenuekConfig,
+  links: VenuekLinks,
+  clock: Clock,
+  signal: AbortSignal,
+  progress?: CatalogProgress,
+): Promise<Catalog> {
   const retry = <T>(fn: () => Promise<T>) => withRetry(fn, { attempts: 4, baseMs: 250, maxMs: 4_000, signal })
   const seriesBody = await retry(() => rest.getJson<{ series?: KSeries[] | null }>('/series', undefined, signal))
   const series = new Map<string, KSeries>()
@@ -38,7 +46,10 @@ export async function fetchVenuekCatalog(rest: HttpClient, config: VenuekConfig,
         signal,
       )
       return { items: body.events ?? [], cursor: body.cursor }
-    }).then(async (page) => ({ items: await runInSlices(mapSteps(page.items, (e) => mapVenuekEvent(e, series, links))), cursor: page.cursor }))
+    }).then(async (page) => {
+      progress?.page(status, page.items.length)
+      return { items: await runInSlices(mapSteps(page.items, (e) => mapVenuekEvent(e, series, links))), cursor: page.cursor }
+    })
   // One entry per raw event (undefined when it does not map), so `maxItems` counts raw events as before.
   const open = await fetchCursorPages(pages('open', {}), { maxItems: maxEvents })
   const mapped: (CatalogEvent | undefined)[] = open.items

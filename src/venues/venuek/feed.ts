@@ -81,6 +81,8 @@ export class VenuekFeed implements VenueFeed {
       staleAfterMs: options.config.staleAfterMs,
       connectTimeoutMs: options.config.connectTimeoutMs,
       headers: options.headers,
+      // Without credentials the handshake goes out unsigned, and the live venue answers 401.
+      authHint: options.headers === undefined ? 'the handshake was unsigned: set VENUEK_API_KEY_ID and VENUEK_PRIVATE_KEY_PATH' : 'the venue refused the signed handshake: check VENUEK_API_KEY_ID and that VENUEK_PRIVATE_KEY_PATH is its private key',
       onOpen: () => {
         this.#inFlight.clear()
         this.#queue = [...this.#groups]

@@ -14,7 +14,7 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
   const links = { eventUrl: (slug: string) => config.eventUrlTemplate.replace('{slug}', encodeURIComponent(slug)) }
   return {
     id: 'venuep',
-    fetchCatalog: (signal) => fetchVenuepCatalog(gamma, config, links, ctx.clock, signal),
+    fetchCatalog: (signal, progress) => fetchVenuepCatalog(gamma, config, links, ctx.clock, signal, progress),
     createFeed: (sink) => new VenuepFeed({ url: config.clobWsUrl, config: config.feed, clock: ctx.clock, log: ctx.log, sink }),
     probability: venuepProbability,
     instrumentsOf: (catalog: Catalog) => activeInstruments(catalog),

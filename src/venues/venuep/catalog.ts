@@ -4,6 +4,7 @@ import { mapSteps } from '../../core/array-steps.js'
 import { runInSlices, type Steps } from '../../core/slices.js'
 import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types.js'
 import { withRetry, type HttpClient } from '../http-client.js'
+import type { CatalogProgress } from '../types.js'
 import { fetchOffsetPages } from '../paging.js'
 import { mapGammaEvent, type VenuepLinks } from './map-catalog.js'
 import type { GammaEvent } from './wire.js'
@@ -29,24 +30,26 @@ export async function fetchVenuepCatalog(
   links: VenuepLinks,
   clock: Clock,
   signal: AbortSignal,
+  progress?: CatalogProgress,
 ): Promise<Catalog> {
   const { pageSize, maxEvents, closedLookbackDays } = config.catalog
-  const page = (extra: Record<string, string>) => async (offset: number, limit: number) => {
+  const page = (list: 'open' | 'closed', extra: Record<string, string>) => async (offset: number, limit: number) => {
     const raw = await withRetry(
-      () => gamma.getJson<GammaEvent[]>('/events', { limit, offset, order: 'id', ascending: true, ...extra }, signal),
+      () => gamma.getJson<GammaEvent[]>('/events', { limit, offset, order: 'id', ascending: true, closed: String(list === 'closed'), ...extra }, signal),
       { attempts: 4, baseMs: 250, maxMs: 4_000, signal },
     )
+    progress?.page(list, raw.length)
     return runInSlices(mapSteps(raw, (e) => mapGammaEvent(e, links)))
   }
   const options = { pageSize, maxItems: maxEvents, concurrency: 4 }
-  const open = await fetchOffsetPages(page({ closed: 'false' }), options)
+  const open = await fetchOffsetPages(page('open', {}), options)
   let truncation: CatalogTruncation | undefined = open.capped ? { maxEvents, cut: 'open' } : undefined
   let closed: readonly (CatalogEvent | undefined)[] = []
   // Read even when the open list filled the guard exactly (room 0): paging then reads one page to tell whether
   // closed events were cut.
   if (closedLookbackDays > 0 && truncation === undefined) {
     const since = new Date(clock.now() - closedLookbackDays * DAY_MS).toISOString()
-    const listed = await fetchOffsetPages(page({ closed: 'true', end_date_min: since }), { ...options, maxItems: maxEvents - open.items.length })
+    const listed = await fetchOffsetPages(page('closed', { end_date_min: since }), { ...options, maxItems: maxEvents - open.items.length })
     closed = listed.items
     if (listed.capped) truncation = { maxEvents, cut: 'closed' }
   }
