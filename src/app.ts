@@ -44,6 +44,7 @@ import type { RouteGuard } from './http/register.js'
 import { alertRoutes } from './http/routes/alerts.js'
 import { alertDeliveryRoutes } from './http/routes/alert-deliveries.js'
 import { AlertService } from './alerts/alert-service.js'
+import { channelReadiness } from './alerts/channel-readiness.js'
 import { WebhookTargets, type HostResolver } from './alerts/webhook-target.js'
 import { ACCOUNT_OPERATIONS, developerRoutes, SIGNUP_OPERATION, UNMETERED_OPERATIONS } from './http/routes/developers.js'
 import { AccountRepository } from './store/accounts-repo.js'
@@ -214,6 +215,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       defaultCooldownSeconds: config.alerts.defaultCooldownSeconds,
       accountEmail: (accountId) => store.developers.accountEmail(accountId),
       webhookTargets,
+      channelReadiness: (channel) => channelReadiness(channel, config.alerts.smtp),
     }),
     ...alertDeliveryRoutes({ rules: store.alertRules, deliveries: alerts.deliveries, sendTest: (rule) => alerts.sendTest(rule) }),
   ]

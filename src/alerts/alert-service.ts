@@ -8,6 +8,7 @@ import type { AlertRule, AlertRuleRepository } from '../store/alert-rules-repo.j
 import { AlertDeliveryRepository, type Delivery } from '../store/alert-deliveries-repo.js'
 import { AlertStateRepository } from '../store/alert-state-repo.js'
 import type { Db } from '../store/db.js'
+import { warnIfEmailUnconfigured } from './channel-readiness.js'
 import { deliveryPayload } from './delivery-payload.js'
 import { DeliveryWorker } from './delivery-worker.js'
 import { EmailSender } from './email-sender.js'
@@ -84,6 +85,7 @@ export class AlertService {
     if (d.leaseMs <= d.webhookTimeoutMs) {
       throw new Error(`alerts.delivery.leaseMs (${d.leaseMs}) must exceed webhookTimeoutMs (${d.webhookTimeoutMs}), or a slow webhook is sent twice`)
     }
+    warnIfEmailUnconfigured(this.#o.log, this.#o.config.smtp)
     this.evaluator.start(await this.state.seenPairs())
     await this.#sync.start()
     this.worker.start()

@@ -1,6 +1,7 @@
 import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
 import type { AlertDeliveryRepository, ClaimedDelivery } from '../store/alert-deliveries-repo.js'
+import { logFailedAttempt } from './delivery-failure-log.js'
 import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry-policy.js'
 import type { Senders } from './sender.js'
 
@@ -16,6 +17,9 @@ import type { Senders } from './sender.js'
  *
  * Delivery is at least once: a worker that dies after the receiver got the request but before recording it makes
  * the next holder send it again. Receivers deduplicate on `X-Alert-Delivery-Id`.
+ *
+ * Every failed attempt it records is logged at warn (delivery-failure-log.ts): rule, delivery, channel, target
+ * host, attempt, whether it is retried, and the cause.
  *
  * Shutdown: stop claiming, give in-flight deliveries `graceMs` (wall-clock: it bounds network I/O) to finish,
  * abort the rest and hand their rows back (pending, the attempt not counted) for the next worker.
@@ -151,7 +155,7 @@ export class DeliveryWorker {
   #begin(d: ClaimedDelivery): void {
     const abort = new AbortController()
     const done = this.#deliver(d, abort.signal)
-      .catch((err: unknown) => this.#o.log.error({ err, delivery: d.id }, 'alert delivery: recording the outcome failed; the lease will expire and it is retried'))
+      .catch((err: unknown) => this.#o.log.error({ err, rule_id: d.ruleId, delivery_id: d.id }, 'alert delivery: recording the outcome failed; the lease will expire and it is retried'))
       .finally(() => {
         this.#inFlight.delete(d.leaseToken)
         this.wake()
@@ -162,7 +166,10 @@ export class DeliveryWorker {
   async #deliver(d: ClaimedDelivery, signal: AbortSignal): Promise<void> {
     const policy = this.#o.retry
     if (d.attempts > policy.maxAttempts) {
-      await this.#record(d, this.#o.repo.fail(d, this.#o.clock.now(), 'the last attempt was interrupted (its worker stopped) and no attempts are left', null), 'failed')
+      const cause = 'the last attempt was interrupted (its worker stopped) and no attempts are left'
+      if (await this.#record(d, this.#o.repo.fail(d, this.#o.clock.now(), cause, null), 'failed')) {
+        logFailedAttempt(this.#o.log, { delivery: d, maxAttempts: policy.maxAttempts, cause, responseStatus: null, nextAttemptAt: undefined })
+      }
       return
     }
     const outcome = await this.#o.senders[d.channel].send(d, signal)
@@ -171,19 +178,25 @@ export class DeliveryWorker {
     const now = this.#o.clock.now()
     if (outcome.ok) {
       await this.#record(d, this.#o.repo.complete(d, now, outcome.responseStatus), 'delivered')
-    } else if (outcome.permanent || !shouldRetry(d.attempts, policy)) {
-      await this.#record(d, this.#o.repo.fail(d, now, outcome.error, outcome.responseStatus), 'failed')
+      return
+    }
+    const failed = { delivery: d, maxAttempts: policy.maxAttempts, cause: outcome.error, responseStatus: outcome.responseStatus }
+    if (outcome.permanent || !shouldRetry(d.attempts, policy)) {
+      if (await this.#record(d, this.#o.repo.fail(d, now, outcome.error, outcome.responseStatus), 'failed')) logFailedAttempt(this.#o.log, { ...failed, nextAttemptAt: undefined })
     } else {
       const next = now + retryDelayMs(d.attempts, policy, this.#o.random)
-      await this.#record(d, this.#o.repo.retry(d, now, next, outcome.error, outcome.responseStatus), 'retried')
+      if (await this.#record(d, this.#o.repo.retry(d, now, next, outcome.error, outcome.responseStatus), 'retried')) logFailedAttempt(this.#o.log, { ...failed, nextAttemptAt: next })
     }
   }
 
-  async #record(d: ClaimedDelivery, write: Promise<boolean>, outcome: 'delivered' | 'retried' | 'failed'): Promise<void> {
-    if (await write) this.counters[outcome]++
-    else {
-      this.counters.lostLeases++
-      this.#o.log.warn({ delivery: d.id, outcome }, 'alert delivery: lease had passed; another worker holds this delivery now')
+  /** Counts the outcome if it was recorded (true); false when the lease had passed and another worker holds the row. */
+  async #record(d: ClaimedDelivery, write: Promise<boolean>, outcome: 'delivered' | 'retried' | 'failed'): Promise<boolean> {
+    if (await write) {
+      this.counters[outcome]++
+      return true
     }
+    this.counters.lostLeases++
+    this.#o.log.warn({ rule_id: d.ruleId, delivery_id: d.id, outcome }, 'alert delivery: lease had passed; another worker holds this delivery now')
+    return false
   }
 }

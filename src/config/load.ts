@@ -8,7 +8,7 @@ import { ConfigSchema, type Config } from './schema.js'
  * Loads the configuration: config/default.json, then config/live.json when VENUES=live, then
  * config/test.json when NODE_ENV=test (or CONFIG_PROFILE=test), then environment overrides, then explicit
  * `overrides` (tests). Validates against the schema, listing every problem, and returns a deep-frozen object.
- * This is the only module that reads process.env.
+ * This is the only module of the service that reads process.env (the webhook-receiver dev tool reads its own).
  */
 export interface LoadOptions {
   readonly env?: Readonly<Record<string, string | undefined>>

@@ -75,10 +75,10 @@ for (const backend of storeBackends()) {
       const { user, ...rest } = o
       return request(service(), `/api/v2/alerts${path}`, { key, ...rest, headers: { ...rest.headers, 'x-user-id': user ?? 'trader-1' } })
     }
-    const createRule = async (body: Record<string, unknown>): Promise<{ id: string; signing_secret?: string }> => {
+    const createRule = async (body: Record<string, unknown>): Promise<{ id: string; signing_secret?: string; delivery_status: Record<string, unknown> }> => {
       const r = await alerts('', { body: { trigger_type: 'spread_threshold', threshold: THRESHOLD, cooldown_seconds: 60, scope: { event_slug: pair.eventSlug, outcome_key: pair.outcomeKey }, ...body }, operationId: 'createAlert' })
       assert.equal(r.status, 201, JSON.stringify(r.body))
-      const rule = r.body as { id: string; signing_secret?: string }
+      const rule = r.body as { id: string; signing_secret?: string; delivery_status: Record<string, unknown> }
       await waitFor(() => app.alerts.evaluator.hasRule(rule.id), 5_000, 'the rule reaches the evaluator')
       return rule
     }
@@ -196,6 +196,7 @@ for (const backend of storeBackends()) {
       // The gap is open: a rule created now fires at once.
       const rule = await createRule({ channel: 'email', target: 'trader@example.com' })
       assert.equal(rule.signing_secret, undefined, 'e-mail rules have no signing secret')
+      assert.deepEqual(rule.delivery_status, { ready: true }, 'an SMTP server is configured')
       await waitFor(() => smtp.messages.some((m) => m.text.includes(rule.id)), 5_000, 'the e-mail arrives')
       const mail = smtp.messages.find((m) => m.text.includes(rule.id))!
       const record = app.spreads.record(pair.key)!
@@ -327,6 +328,7 @@ for (const backend of storeBackends()) {
       await app.close()
       await boot({ smtp: { host: undefined } })
       const rule = await createRule({ channel: 'email', target: 'nobody@example.com', threshold: 0.9 })
+      assert.equal(rule.delivery_status.ready, false, 'the create answer says so')
       const r = await alerts(`/${rule.id}/test`, { method: 'POST', operationId: 'testAlert' })
       assert.equal(r.status, 202)
       await quiesce()

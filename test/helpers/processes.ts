@@ -3,10 +3,12 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
 
-/** The service and the standalone simulator as child processes (tests that measure a whole process). */
+/** The service, the standalone simulator and the webhook receiver as child processes (tests of a whole process). */
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '../..')
 export const MAIN_JS = join(DIST, 'src/main.js')
 export const SIM_JS = join(DIST, 'src/sim/cli.js')
+/** `npm run webhook-receiver`. */
+export const WEBHOOK_RECEIVER_JS = join(DIST, 'src/webhook-receiver/cli.js')
 
 export interface Child {
   readonly child: ChildProcess

@@ -32,6 +32,21 @@ interface Rule {
   updated_at: string
 }
 
+/** What `POST /alerts` says of an e-mail rule on this deployment: the test service has no SMTP server. */
+const EMAIL_NOT_READY = {
+  ready: false,
+  reason: 'smtp_not_configured',
+  message:
+    'This deployment has no SMTP server configured: the rule is stored and evaluated, but its e-mail deliveries fail ' +
+    '(`smtp_not_configured` in GET /api/v2/alerts/{id}/deliveries) until the operator configures one.',
+}
+
+/** The rule as GET returns it: the create answer without what only creation says. */
+function stored(created: Record<string, unknown>): Record<string, unknown> {
+  const { delivery_status: _status, signing_secret: _secret, ...rule } = created
+  return rule
+}
+
 const VALID = { trigger_type: 'spread_threshold', threshold: 0.05, channel: 'email', target: 'ops@example.com', scope: { platforms: ['venuep', 'venuek'], min_volume: 1000 } }
 
 function alerts(path: string, o: RequestOptions & { user?: string | null } = {}): Promise<JsonResponse> {
@@ -49,14 +64,38 @@ describe('alert rules', () => {
     const r = await create(VALID)
     assert.equal(r.status, 201, JSON.stringify(r.body))
     const rule = r.body as unknown as Rule
-    assert.deepEqual({ ...rule, id: '-', created_at: '-', updated_at: '-' }, { ...VALID, id: '-', user_id: 'user-1', cooldown_seconds: 300, status: 'active', created_at: '-', updated_at: '-' })
+    assert.deepEqual(
+      { ...rule, id: '-', created_at: '-', updated_at: '-' },
+      { ...VALID, id: '-', user_id: 'user-1', cooldown_seconds: 300, status: 'active', created_at: '-', updated_at: '-', delivery_status: EMAIL_NOT_READY },
+    )
     assert.match(rule.id, /^[0-9a-f-]{36}$/)
     assert.ok(r.headers.get('x-ratelimit-remaining') !== null)
     const got = await alerts(`/${rule.id}`, { operationId: 'getAlert' })
-    assert.deepEqual(got.body, rule)
+    assert.deepEqual(got.body, stored(r.body as Record<string, unknown>))
 
     const webhook = await create({ trigger_type: 'new_pair', threshold: 1, channel: 'webhook', target: 'https://hooks.example.com/p?x=1', cooldown_seconds: 60, scope: {} })
     assert.equal(webhook.status, 201, JSON.stringify(webhook.body))
+    const hook = webhook.body as Record<string, unknown>
+    assert.match(String(hook.signing_secret), /^whsec_[0-9a-f]{64}$/)
+    assert.deepEqual(
+      { ...hook, id: '-', created_at: '-', updated_at: '-', signing_secret: '-' },
+      {
+        id: '-',
+        user_id: 'user-1',
+        trigger_type: 'new_pair',
+        threshold: 1,
+        channel: 'webhook',
+        target: 'https://hooks.example.com/p?x=1',
+        scope: {},
+        cooldown_seconds: 60,
+        status: 'active',
+        created_at: '-',
+        updated_at: '-',
+        delivery_status: { ready: true },
+        signing_secret: '-',
+      },
+    )
+    assert.deepEqual((await alerts(`/${hook.id as string}`, { operationId: 'getAlert' })).body, stored(hook))
     for (const trigger of ['spread_expansion', 'spread_collapse']) assert.equal((await create({ ...VALID, trigger_type: trigger, scope: { event_slug: 'e', outcome_key: 'o', min_confidence: 0.5 } })).status, 201)
     const list = await alerts('?limit=2', { operationId: 'listAlerts' })
     const page = list.body as { alerts: Rule[]; total: number; limit: number; offset: number }
@@ -83,10 +122,11 @@ describe('alert rules', () => {
         status: 'active',
         created_at: '-',
         updated_at: '-',
+        delivery_status: EMAIL_NOT_READY,
       },
     )
     // Resolved at creation and stored: the rule reads back (and is delivered) with the address.
-    assert.deepEqual((await alerts(`/${rule.id}`, { user: 'spec-user', operationId: 'getAlert' })).body, rule)
+    assert.deepEqual((await alerts(`/${rule.id}`, { user: 'spec-user', operationId: 'getAlert' })).body, stored(r.body as Record<string, unknown>))
     const { rows } = await s.db.query<{ target: string }>('SELECT target FROM alert_rules WHERE id = $1', [rule.id])
     assert.equal(rows[0]?.target, 'test-suite@example.com')
     // Another account's key: its own address.

@@ -3,7 +3,8 @@ import type { Clock } from '../../core/clock.js'
 import { AppError } from '../../core/errors.js'
 import { isoNoZone } from '../../core/time.js'
 import type { WebhookTargets } from '../../alerts/webhook-target.js'
-import type { AlertRule, AlertRuleRepository, AlertScope, RuleOwner } from '../../store/alert-rules-repo.js'
+import type { ChannelReadiness } from '../../alerts/channel-readiness.js'
+import type { AlertRule, AlertRuleRepository, AlertScope, Channel, RuleOwner } from '../../store/alert-rules-repo.js'
 import { errorReply, json, type Reply } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { ErrorBody, Limit, Offset, StringEnum } from '../schemas/common.js'
@@ -34,6 +35,9 @@ import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
  * alerts will go and the delivery path never has to look an account up (an account's address never changes:
  * signing up again with it updates only company and use case).
  *
+ * An e-mail rule is accepted even when no SMTP server is configured (the operator may add one; the rule is evaluated
+ * meanwhile), and the create answer says so in `delivery_status` (alerts/channel-readiness.ts).
+ *
  * A webhook URL must lead to a public address (alerts/webhook-target.ts; the operator can allow others): its
  * host is resolved here and every address checked, so a URL into our own network is a 422 at creation rather
  * than a delivery that fails later. The check is repeated before every delivery, since DNS can change.
@@ -50,6 +54,8 @@ export interface AlertRouteDeps {
   readonly accountEmail: (accountId: string) => Promise<string | undefined>
   /** Where webhooks may go (policy and resolver), the same check the delivery worker makes. */
   readonly webhookTargets: WebhookTargets
+  /** Whether this deployment can deliver on a channel now (e-mail needs an SMTP server), for `delivery_status`. */
+  readonly channelReadiness: (channel: Channel) => ChannelReadiness
 }
 
 const TAGS = ['alerts']
@@ -87,7 +93,12 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       headers: UserIdHeaders,
       body: CreateAlertBody,
       responses: {
-        201: { description: 'Rule created (`status: "active"`), with `signing_secret` for a webhook rule.', schema: CreatedAlertRuleSchema },
+        201: {
+          description:
+            'Rule created (`status: "active"`), with `delivery_status` (whether this deployment can deliver it now: an e-mail rule without a ' +
+            'configured SMTP server is stored but not delivered) and `signing_secret` for a webhook rule.',
+          schema: CreatedAlertRuleSchema,
+        },
         409: { description: 'The user already has the maximum number of rules (`conflict`).', schema: ErrorBody },
         422: {
           ...VALIDATION_RESPONSE,
@@ -120,7 +131,8 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
         }
         const out = await rules.create(owner(headers, ctx), input, clock.now(), deps.maxRulesPerUser)
         if (out.kind === 'limit') throw new AppError(409, 'conflict', `This user already has ${out.max} alert rules; delete one first.`)
-        return json(201, out.signingSecret === null ? ruleJson(out.rule) : { ...ruleJson(out.rule), signing_secret: out.signingSecret })
+        const created = { ...ruleJson(out.rule), delivery_status: deps.channelReadiness(out.rule.channel) }
+        return json(201, out.signingSecret === null ? created : { ...created, signing_secret: out.signingSecret })
       },
     }),
     defineRoute({

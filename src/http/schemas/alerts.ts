@@ -127,10 +127,34 @@ export const AlertRuleSchema = Type.Object(
   { additionalProperties: false },
 )
 
-/** The create response: the rule, plus the webhook signing secret of a webhook rule (shown only here). */
+/** Whether the deployment can deliver on the rule's channel now (alerts/channel-readiness.ts). */
+export const DeliveryStatusSchema = Type.Object(
+  {
+    ready: Type.Boolean({ description: '`false` when this deployment cannot deliver on the rule\'s channel yet; the rule is stored and evaluated all the same.' }),
+    reason: Type.Optional(
+      StringEnum(['smtp_not_configured'], {
+        description: 'Only when not ready. `smtp_not_configured`: an e-mail rule on a deployment without an SMTP server; its deliveries fail until the operator configures one.',
+      }),
+    ),
+    message: Type.Optional(Type.String({ description: 'Only when not ready: the reason in words.' })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Addition: whether deliveries of this rule can succeed on this deployment now. `{"ready":true}`, or `{"ready":false,"reason","message"}` ' +
+      'for an e-mail rule while no SMTP server is configured (201 all the same: the rule waits for the operator). A webhook rule is ready: ' +
+      'its target passed the address check (a refused one is 422), and whether the receiver answers shows in the delivery log.',
+  },
+)
+
+/**
+ * The create response: the rule, whether it can be delivered now, plus the webhook signing secret of a webhook rule
+ * (shown only here).
+ */
 export const CreatedAlertRuleSchema = Type.Object(
   {
     ...AlertRuleSchema.properties,
+    delivery_status: DeliveryStatusSchema,
     signing_secret: Type.Optional(
       Type.String({
         description:
