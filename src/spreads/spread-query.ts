@@ -11,8 +11,10 @@ import { NET_EDGE_FLOOR, type SpreadEngine, type SpreadRecord } from './spread-e
  * What it costs: a sort without an edge filter walks the engine's index for that sort (bucket-index.ts) and stops
  * after `limit` records, as /spreads/top always did by confidence. With an edge filter the candidates come from
  * the net-edge index, which ends where the filter does (executable rows are few: most pairs' cheap ask is above
- * the dear bid less fees); sorted by net edge they are already in order, otherwise the best `limit` of them are
- * selected with a bounded heap (core/top-k.ts). No request sorts every pair.
+ * the dear bid less fees); sorted by net edge they are already in order. Another sort first walks its own index
+ * a bounded number of records (enough when qualifying rows are common), then takes the best `limit` candidates
+ * with a bounded heap (core/top-k.ts). No top list sorts every pair (`benchSpreadLists` in bench/spreads.bench.ts);
+ * the scanner, which lists every match anyway, sorts at most the filter's candidates.
  */
 export const SPREAD_SORTS = ['net_edge', 'spread', 'confidence'] as const
 export type SpreadSort = (typeof SPREAD_SORTS)[number]
@@ -51,18 +53,36 @@ export function sortValue(r: SpreadRecord, sort: SpreadSort): number | undefined
   }
 }
 
-/** The order of every list (see above): a total order, so a page boundary never splits a tie arbitrarily. */
+/**
+ * The order of every list (see above) on sort keys, a missing value as −Infinity: a total order, so a page
+ * boundary never splits a tie arbitrarily.
+ */
+function compareKeys(va: number, ida: number, vb: number, idb: number): number {
+  return va === vb ? ida - idb : vb > va ? 1 : -1
+}
+
+const keyOf = (r: SpreadRecord, sort: SpreadSort): number => sortValue(r, sort) ?? Number.NEGATIVE_INFINITY
+
+/** The order of every list, on records. */
 export function compareBy(sort: SpreadSort): (a: SpreadRecord, b: SpreadRecord) => number {
-  return (a, b) => {
-    const va = sortValue(a, sort)
-    const vb = sortValue(b, sort)
-    if (va !== vb) {
-      if (va === undefined) return 1
-      if (vb === undefined) return -1
-      return vb - va
-    }
-    return a.pairId - b.pairId
-  }
+  return (a, b) => compareKeys(keyOf(a, sort), a.pairId, keyOf(b, sort), b.pairId)
+}
+
+/** A record with its sort key read once (a record's getters cost more than the comparison: ~15× on a sort). */
+class Keyed {
+  constructor(
+    readonly record: SpreadRecord,
+    readonly value: number,
+    readonly id: number,
+  ) {}
+}
+
+const compareKeyed = (a: Keyed, b: Keyed) => compareKeys(a.value, a.id, b.value, b.id)
+
+/** The first `limit` of `records` in the order of `sort` (all of them with Infinity), by a bounded selection. */
+export function inOrder(records: readonly SpreadRecord[], sort: SpreadSort, limit = Number.POSITIVE_INFINITY): SpreadRecord[] {
+  const keyed = records.map((r) => new Keyed(r, keyOf(r, sort), r.pairId))
+  return topK(keyed, limit, compareKeyed).map((k) => k.record)
 }
 
 /** What the selection reads of the engine (its three indexes and the records without an edge). */
@@ -79,6 +99,12 @@ export interface SpreadSelection {
   readonly limit: number
 }
 
+/**
+ * Records a list with an edge filter and another sort reads down its own index before it gives up on it: where
+ * qualifying rows are common the list fills within them (a 20-row list: 256 records).
+ */
+const INDEX_WALK_BUDGET = 256
+
 /** The records of `s`, in its order, at most `s.limit`. */
 export function selectSpreads(engine: SpreadIndexes, s: SpreadSelection): SpreadRecord[] {
   const out: SpreadRecord[] = []
@@ -87,32 +113,44 @@ export function selectSpreads(engine: SpreadIndexes, s: SpreadSelection): Spread
     if (s.keep(r) && passesEdge(r, s.edge)) out.push(r)
     return out.length < s.limit
   }
-  if (filtersEdge(s.edge)) {
-    // Only records with an edge can pass: walk the net-edge index down to the filter's floor.
-    const floor = Math.max(s.edge.minNetEdge ?? NET_EDGE_FLOOR, s.edge.executableOnly ? 0 : NET_EDGE_FLOOR)
-    if (s.sort === 'net_edge') {
-      engine.byNetEdge(floor, take)
-      return out
-    }
-    // Another order: every candidate, then the best `limit` of them.
-    engine.byNetEdge(floor, (r) => {
-      if (s.keep(r) && passesEdge(r, s.edge)) out.push(r)
-    })
-    return topK(out, s.limit, compareBy(s.sort))
+  if (!filtersEdge(s.edge)) {
+    walk(engine, s.sort, s.minSpread, take)
+    return out
   }
-  switch (s.sort) {
+  // Only records with an edge can pass: the net-edge index, down to the filter's floor, holds every candidate.
+  const floor = Math.max(s.edge.minNetEdge ?? NET_EDGE_FLOOR, s.edge.executableOnly ? 0 : NET_EDGE_FLOOR)
+  if (s.sort === 'net_edge') {
+    engine.byNetEdge(floor, take)
+    return out
+  }
+  if (Number.isFinite(s.limit)) {
+    // Another order: first a bounded walk of the sort's own index, which fills a short list when qualifying
+    // rows are common...
+    let visited = 0
+    const budget = Math.max(INDEX_WALK_BUDGET, 8 * s.limit)
+    walk(engine, s.sort, s.minSpread, (r) => take(r) && ++visited < budget)
+    if (out.length >= s.limit) return out
+    out.length = 0
+  }
+  // ...else (the usual case: few rows can be traded) every candidate, and the best `limit` of them.
+  engine.byNetEdge(floor, (r) => {
+    if (s.keep(r) && passesEdge(r, s.edge)) out.push(r)
+  })
+  return inOrder(out, s.sort, s.limit)
+}
+
+/** The engine's index for `sort`, in its order, while `visit` returns true. */
+function walk(engine: SpreadIndexes, sort: SpreadSort, minSpread: number, visit: (r: SpreadRecord) => boolean): void {
+  switch (sort) {
     case 'confidence':
-      engine.byConfidence(take)
-      break
+      return engine.byConfidence(visit)
     case 'spread':
-      engine.bySpread(s.minSpread, take)
-      break
+      return engine.bySpread(minSpread, visit)
     case 'net_edge': {
+      // Records with an edge, then those without one (by id).
       let more = true
-      engine.byNetEdge(NET_EDGE_FLOOR, (r) => (more = take(r)))
-      if (more) engine.withoutEdge(take)
-      break
+      engine.byNetEdge(NET_EDGE_FLOOR, (r) => (more = visit(r)))
+      if (more) engine.withoutEdge(visit)
     }
   }
-  return out
 }

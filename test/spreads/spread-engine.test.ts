@@ -8,6 +8,7 @@ import { Rng } from '../../src/sim/world/random.js'
 import { executableEdge } from '../../src/spreads/executable.js'
 import { spreadJson } from '../../src/spreads/spread-json.js'
 import { snapshotRecord } from '../../src/spreads/spread-record.js'
+import { selectSpreads, SPREAD_SORTS } from '../../src/spreads/spread-query.js'
 import { computeRecord, SpreadEngine, type QuoteSource, type SpreadChange, type SpreadPairSpec, type SpreadRecord } from '../../src/spreads/spread-engine.js'
 import type { MatchQuality } from '../../src/spreads/matcher.js'
 import { waitFor } from '../helpers/wait.js'
@@ -298,6 +299,58 @@ describe('spread engine', () => {
   })
 })
 
+
+describe('list selection (spread-query.ts)', () => {
+  test('selectSpreads is filter, sort and cut of every record, for every sort, edge filter, condition and limit', () => {
+    const rng = new Rng(19)
+    const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
+    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
+    for (let i = 0; i < 300; i++) {
+      venues.venuep.move(`p${i}`, rng, clock.now())
+      venues.venuek.move(`k${i}`, rng, clock.now())
+    }
+    const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+    engine.start()
+    engine.send({ type: 'pairs', specs: specs(rng, 900, 300) })
+    const all: SpreadRecord[] = []
+    engine.withoutEdge((r) => {
+      all.push(r)
+    })
+    engine.byNetEdge(-2, (r) => {
+      all.push(r)
+    })
+    assert.ok(all.length > 700 && all.some((r) => r.executable === undefined))
+    const edges = all.flatMap((r) => (r.executable === undefined ? [] : [r.executable.netEdge]))
+    for (let run = 0; run < 400; run++) {
+      const sort = rng.pick(SPREAD_SORTS)
+      const edge = {
+        executableOnly: rng.chance(0.4),
+        // A row's own net edge now and then: the bound is inclusive.
+        minNetEdge: rng.chance(0.4) ? undefined : rng.chance(0.5) ? rng.pick(edges) : rng.pick([-1, -0.1, 0, 0.05, 0.2, 0.4]),
+      }
+      const minSpread = rng.pick([0, 0, 0.05, 0.3])
+      const parity = rng.int(0, 2)
+      // A condition of the route's own (a window, a volume): here every third pair id.
+      const keep = (r: SpreadRecord) => r.spread >= minSpread && (parity === 2 || r.pairId % 3 !== parity)
+      const limit = rng.pick([1, 3, 20, 200, Number.POSITIVE_INFINITY])
+      const value = (r: SpreadRecord) => (sort === 'net_edge' ? (r.executable?.netEdge ?? null) : r[sort])
+      const x = (r: SpreadRecord) => r.executable
+      const passes = (r: SpreadRecord) =>
+        (!edge.executableOnly || (x(r) !== undefined && x(r)!.netEdge > 0 && x(r)!.size > 0)) && (edge.minNetEdge === undefined || (x(r) !== undefined && x(r)!.netEdge >= edge.minNetEdge))
+      const expected = all
+        .filter((r) => keep(r) && passes(r))
+        .sort((a, b) => {
+          const [va, vb] = [value(a), value(b)]
+          if (va !== vb) return va === null ? 1 : vb === null ? -1 : vb - va
+          return a.pairId - b.pairId
+        })
+        .slice(0, limit)
+      const got = selectSpreads(engine, { sort, edge, keep, minSpread, limit })
+      assert.deepEqual(got.map((r) => r.key), expected.map((r) => r.key), `run ${run}: ${JSON.stringify({ sort, edge, minSpread, parity, limit })}`)
+    }
+    engine.stop()
+  })
+})
 
 describe('readiness', () => {
   test('ready once the first installed plan is priced: not before, not after a sweep alone, and it stays', async () => {

@@ -4,7 +4,7 @@ import { AppError } from '../../core/errors.js'
 import { money } from '../../core/money.js'
 import type { SpreadEngine, SpreadRecord } from '../../spreads/spread-engine.js'
 import { isStale, spreadJson } from '../../spreads/spread-json.js'
-import { compareBy, passesEdge, selectSpreads, SPREAD_SORTS, type EdgeFilter } from '../../spreads/spread-query.js'
+import { inOrder, passesEdge, selectSpreads, SPREAD_SORTS, type EdgeFilter } from '../../spreads/spread-query.js'
 import type { PageCache } from '../../views/page-cache.js'
 import { ExpiringReplies } from '../../views/expiring-replies.js'
 import { defineRoute, type AnyRoute } from '../route.js'
@@ -201,10 +201,7 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       const matches =
         q.event_slug === undefined
           ? selectSpreads(deps.engine, { sort: q.sort, edge, keep, minSpread: q.min_spread, limit: Number.POSITIVE_INFINITY })
-          : deps.engine
-              .eventRecords(q.event_slug)
-              .filter((r) => keep(r) && passesEdge(r, edge))
-              .sort(compareBy(q.sort))
+          : inOrder(deps.engine.eventRecords(q.event_slug).filter((r) => keep(r) && passesEdge(r, edge)), q.sort)
       const page = q.limit === undefined ? matches.slice(q.offset) : matches.slice(q.offset, q.offset + q.limit)
       const stale = page.map((r) => isStale(r, now, cutoff))
       return {
