@@ -8,7 +8,8 @@ import { SimulatedClock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
 import type { Outcome, VenueId } from '../src/model/types.js'
 import { Rng } from '../src/sim/world/random.js'
-import { SpreadEngine, type QuoteSource, type SpreadPairSpec } from '../src/spreads/spread-engine.js'
+import { SpreadEngine, type QuoteSource, type SpreadPairSpec, type SpreadRecord } from '../src/spreads/spread-engine.js'
+import { compareBy, inOrder, NO_EDGE_FILTER, selectSpreads, type EdgeFilter, type SpreadSort } from '../src/spreads/spread-query.js'
 
 /**
  * Quote change → updated ranking: a venue quote change sent to the spread actor, which recomputes the pair it
@@ -112,13 +113,14 @@ function ladder(mid: number, rng: Rng): OrderBook {
  */
 interface SizeSetup {
   readonly pairs: number
+  readonly engine: SpreadEngine
   workload: EngineWorkload
   readonly beforeEach: () => void
   readonly change: () => void
   readonly stop: () => void
 }
 
-function setup(pairs: number): SizeSetup {
+export function setup(pairs: number): SizeSetup {
   const rng = new Rng(pairs)
   const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
   const venues = { venuep: new Source(), venuek: new Source() }
@@ -160,7 +162,7 @@ function setup(pairs: number): SizeSetup {
     if (engine.status !== 'running' || engine.recomputed < pairs + 4_096) throw new Error(`engine bench: the engine is ${engine.status} after ${engine.recomputed} recomputes`)
     engine.stop()
   }
-  const s: SizeSetup = { pairs, workload: 'active-set', beforeEach, change, stop }
+  const s: SizeSetup = { pairs, engine, workload: 'active-set', beforeEach, change, stop }
   // tinybench calls the task once without its hook (to see whether it is async): that call needs a quote too.
   beforeEach()
   return s
@@ -290,4 +292,76 @@ function settleHeap(): void {
 
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number
+}
+
+// ------------------------------------------------------------------------------------------ list selection
+
+/**
+ * Building a top list of 20 (what /spreads/top does on a cache miss, and on every request with a `sort` or an
+ * edge filter, before the JSON): `selectSpreads` (src/spreads/spread-query.ts) on the same worlds as the engine
+ * figures, for each sort and with `executable_only`, beside the naive way (sort every record, then slice) that
+ * the indexes avoid (with each record's key read once). Each list is first checked against a plain sort.
+ */
+export interface ListFigure {
+  readonly pairs: number
+  readonly list: string
+  readonly medianNs: number
+  readonly p99Ns: number
+  /** Records in the world with a positive net edge and size (what `executable_only` keeps). */
+  readonly executable: number
+}
+
+const LIST_CASES: readonly { readonly list: string; readonly sort: SpreadSort; readonly edge: EdgeFilter }[] = [
+  { list: 'top 20 by confidence', sort: 'confidence', edge: NO_EDGE_FILTER },
+  { list: 'top 20 by spread', sort: 'spread', edge: NO_EDGE_FILTER },
+  { list: 'top 20 by net_edge', sort: 'net_edge', edge: NO_EDGE_FILTER },
+  { list: 'top 20 by net_edge, executable_only', sort: 'net_edge', edge: { executableOnly: true, minNetEdge: undefined } },
+  { list: 'top 20 by confidence, executable_only', sort: 'confidence', edge: { executableOnly: true, minNetEdge: undefined } },
+  { list: 'top 20 by confidence, min_net_edge=-0.05', sort: 'confidence', edge: { executableOnly: false, minNetEdge: -0.05 } },
+]
+
+const LIST_LIMIT = 20
+
+export async function benchSpreadLists(sizes: readonly number[] = [1_000, 10_000, 100_000]): Promise<ListFigure[]> {
+  const figures: ListFigure[] = []
+  for (const pairs of sizes) {
+    const s = setup(pairs)
+    const engine = s.engine
+    const all: SpreadRecord[] = []
+    engine.bySpread(0, (r) => {
+      all.push(r)
+    })
+    const executable = all.filter((r) => r.executable !== undefined && r.executable.netEdge > 0 && r.executable.size > 0).length
+    // Rows that can be traded are rare in the venues' books (far rarer than in this world's): a bound only 1% of
+    // the records pass, so a list by another sort cannot fill from a short walk of its own index.
+    const edges = all.flatMap((r) => (r.executable === undefined ? [] : [r.executable.netEdge])).sort((a, b) => b - a)
+    const rare: EdgeFilter = { executableOnly: false, minNetEdge: edges[Math.floor(pairs / 100) - 1] as number }
+    const allCases = [...LIST_CASES, { list: 'top 20 by confidence, min_net_edge passed by 1% of the records', sort: 'confidence' as const, edge: rare }]
+    const cases = [
+      ...allCases.map((c) => ({ list: c.list, run: () => selectSpreads(engine, { sort: c.sort, edge: c.edge, keep: () => true, minSpread: 0, limit: LIST_LIMIT }), c })),
+      { list: 'naive: sort every record by net_edge, slice 20', run: () => inOrder(all, 'net_edge').slice(0, LIST_LIMIT), c: undefined },
+    ]
+    for (const { list, run, c } of cases) {
+      if (c !== undefined) {
+        const naive = [...all].filter((r) => passes(r, c.edge)).sort(compareBy(c.sort)).slice(0, LIST_LIMIT)
+        if (run().map((r) => r.pairId).join() !== naive.map((r) => r.pairId).join()) throw new Error(`list bench: ${list} at ${pairs} pairs differs from the naive list`)
+      }
+      const bench = new Bench({ name: `${list}, ${pairs} pairs`, time: ROUND_MS, warmupTime: WARMUP_MS, retainSamples: true })
+      bench.add(list, run)
+      await bench.run()
+      const r = bench.tasks[0]?.result
+      if (r === undefined || r.state !== 'completed' || r.latency.samples === undefined) throw new Error('list bench did not complete')
+      const samples = [...r.latency.samples].sort((a, b) => a - b)
+      figures.push({ pairs, list, medianNs: quantile(samples, 0.5) * 1e6, p99Ns: quantile(samples, 0.99) * 1e6, executable })
+    }
+    engine.stop()
+  }
+  return figures
+}
+
+function passes(r: SpreadRecord, edge: EdgeFilter): boolean {
+  const x = r.executable
+  if (!edge.executableOnly && edge.minNetEdge === undefined) return true
+  if (x === undefined) return false
+  return (!edge.executableOnly || (x.netEdge > 0 && x.size > 0)) && (edge.minNetEdge === undefined || x.netEdge >= edge.minNetEdge)
 }

@@ -235,7 +235,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     http: () => http.stats.snapshot(),
     upstreams: () => live.stats(),
   })
-  const operationsRoutes = [...healthRoutes({ venues: Object.values(venues), views: models, source, startedAt, now: () => clock.now() }), ...metricsRoutes(metrics)]
+  const operationsRoutes = [...healthRoutes({ venues: Object.values(venues), views: models, spreads, source, startedAt, now: () => clock.now() }), ...metricsRoutes(metrics)]
   const routes = [...operationsRoutes, ...apiRoutes, ...metaRoutes(() => openapi)].map((route) => {
     const policy = keyPolicy(route, config.auth.required)
     if (policy === 'none') return route.public === true ? route : { ...route, public: true }

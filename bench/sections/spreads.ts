@@ -1,6 +1,6 @@
 import { benchHttp, BOOSTED_SIM_NICE, SPREADS_TOP_SCENARIO } from '../http.bench.js'
 import { httpLead, httpRows } from '../http-report.js'
-import { ACTIVE_INSTRUMENTS, benchSpreadEngine, WORKLOADS, type EngineFigure, type EngineWorkload } from '../spreads.bench.js'
+import { ACTIVE_INSTRUMENTS, benchSpreadEngine, benchSpreadLists, WORKLOADS, type EngineFigure, type EngineWorkload, type ListFigure } from '../spreads.bench.js'
 import { log, measuredLead, ns, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /**
@@ -41,6 +41,10 @@ export const spreadsSection: SectionDef = {
     '  (without them the first rounds ran 2-3× slower). Each size runs in a worker thread of its own (its own heap: one size\'s',
     '  garbage collection never lands in another\'s samples) and the rounds alternate the sizes and workloads, so the VM\'s drift in',
     '  speed falls on all of them alike; the growth is also given per round (round i of each size).',
+    '- **Spread lists** (`benchSpreadLists` in `bench/spreads.bench.ts`): on the same worlds, building a top list of 20 as /spreads/top',
+    '  does before its JSON (on a cache miss, and on every request with `sort` or an edge filter): `selectSpreads`',
+    '  (`src/spreads/spread-query.ts`) for each sort and with `executable_only` / `min_net_edge`, beside sorting every record and',
+    '  slicing (what the indexes avoid). Each list is first checked against that naive one. tinybench, 0.4 s per case, main thread.',
     '- **Top spreads over HTTP** (`bench/http.bench.ts`, `SPREADS_TOP_SCENARIO`; alone: `node dist/bench/run.js spreads`): as',
     '  the HTTP section (same world, key, pinning, wrk, pairs and refresh gate), with the simulator started as `bench/sim-child.ts`',
     '  and its boost (top-of-book changes on markets listed on both venues, in 5 ms ticks) on for the service\'s warm-up and runs and for one',
@@ -55,6 +59,8 @@ export const spreadsSection: SectionDef = {
     log('spread engine: quote change → updated ranking at 1,000 / 10,000 / 100,000 pairs')
     const engine = await benchSpreadEngine()
     const rows: Row[] = engineRows(engine)
+    log('spread lists: a top list of 20 by each sort and edge filter at 1,000 / 10,000 / 100,000 pairs')
+    rows.push(...listRows(await benchSpreadLists()))
     log(`HTTP: /spreads/top, service vs bare uWS, with the simulator boosted by ${BOOST_PER_SEC} top-of-book changes/s on matched markets`)
     const report = await benchHttp({
       scenarios: [SPREADS_TOP_SCENARIO],
@@ -103,4 +109,13 @@ function engineRows(figures: readonly EngineFigure[]): Row[] {
 /** The growth in each round (the sizes alternate, so round i of each ran within seconds of the other). */
 function perRound(first: EngineFigure, last: EngineFigure): string {
   return last.roundMediansNs.map((m, i) => `×${(m / (first.roundMediansNs[i] as number)).toFixed(2)}`).join(', ')
+}
+
+/** Observations: the cost of selecting a top list by each sort (the engine's indexes against a full sort). */
+function listRows(figures: readonly ListFigure[]): Row[] {
+  return figures.map((f) => ({
+    measure: `Spread lists: ${f.list}, ${f.pairs.toLocaleString('en-US')} matched pairs (${f.executable.toLocaleString('en-US')} executable)`,
+    result: `p50 ${ns(f.medianNs)}, p99 ${ns(f.p99Ns)}`,
+    ...OBSERVATION,
+  }))
 }

@@ -12,8 +12,9 @@ import { pairsPlanSteps, type PairLayout, type PairState, type PairsPlan } from 
 import { RecordDigests, recordFromRows, type SpreadRecordValue } from './spread-record.js'
 
 /**
- * The spread actor. It owns one record per matched outcome pair and keeps two indexes current (by confidence
- * for /spreads/top, by spread size for the scanner). A quote change recomputes only the pairs of that
+ * The spread actor. It owns one record per matched outcome pair and keeps three indexes current (by confidence
+ * for /spreads/top, by spread size for the scanner, by executable net edge for both when asked to rank or filter
+ * on it: src/spreads/spread-query.ts). A quote change recomputes only the pairs of that
  * instrument; a sweep once a minute re-scores pairs whose freshness moved (freshness changes with time alone).
  * Readers get each pair's live `SpreadRecord`, which the engine rewrites in place (read it synchronously; keep a
  * `snapshotRecord` of it past the turn); subscribers (history, alerts) get every change.
@@ -145,6 +146,12 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   #nextId = 1
   #confidence = new BucketIndex()
   #spread = new BucketIndex()
+  /** Records with an executable edge, by net edge (mapped into [0, 1] by `netEdgeRank`). */
+  #netEdge = new BucketIndex()
+  /** A plan has been installed (`#install`): the pending recomputes, once done, are its first spreads. */
+  #installed = false
+  /** The first installed plan's records are all computed (see `ready`). */
+  #ready = false
   /** What subscribers were last told of each pair (see RecordDigests). */
   #digests = new RecordDigests()
   #timer: TimerHandle | undefined
@@ -181,6 +188,16 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 
   get pairCount(): number {
     return this.#byKey.size
+  }
+
+  /**
+   * The first pair plan is installed and every one of its records computed from the venues' state: from here on
+   * the records answer for the matched pairs (an empty plan, in a world with no overlap, counts: "matched nothing",
+   * not "not yet matched"). Stays true: later installs and sweeps replace records one by one, never all at once.
+   * /readyz and the spread routes wait for it, so an empty scanner means "no gaps", never "not loaded".
+   */
+  get ready(): boolean {
+    return this.#ready
   }
 
   /** Records still to recompute after the last planned install (0 once it has settled). */
@@ -221,6 +238,24 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   /** Records with spread ≥ minSpread, largest first. O(returned) plus skipped records. */
   bySpread(minSpread: number, visit: (r: SpreadRecord) => boolean | void): void {
     this.#spread.forEachDescending((id) => visit((this.#pairs[id] as PairState).record as SpreadRecord), minSpread)
+  }
+
+  /**
+   * Records with an executable edge whose net edge is at least `minNetEdge` (and maybe a few just below it: the
+   * index keeps a mapped value, so readers check the record's own), largest first, ties by pair id, while `visit`
+   * returns true. O(returned) plus skipped records.
+   */
+  byNetEdge(minNetEdge: number, visit: (r: SpreadRecord) => boolean | void): void {
+    this.#netEdge.forEachDescending((id) => visit((this.#pairs[id] as PairState).record as SpreadRecord), netEdgeRank(minNetEdge))
+  }
+
+  /** Records without an executable edge, by pair id, while `visit` returns true. O(pairs). */
+  withoutEdge(visit: (r: SpreadRecord) => boolean | void): void {
+    const pairs = this.#pairs
+    for (let id = 0; id < pairs.length; id++) {
+      const r = pairs[id]?.record
+      if (r !== undefined && r.executable === undefined && visit(r) === false) return
+    }
   }
 
   // ------------------------------------------------------------------------------------------ lifecycle
@@ -283,6 +318,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
       this.#digests.set(old.id, undefined)
       this.#confidence.delete(old.id)
       this.#spread.delete(old.id)
+      this.#netEdge.delete(old.id)
       if (old.record !== undefined) changes.push(new Change(old.spec, undefined))
     }
     const previous = this.#layout
@@ -303,6 +339,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     this.#pending = plan.order
     this.#pendingAt = 0
     this.#pendingReloads = false
+    this.#installed = true
     this.#o.log.info({ pairs: plan.byKey.size }, 'spread pairs installed')
     this.#recomputePending(budgetMs, changes)
   }
@@ -328,6 +365,12 @@ export class SpreadEngine extends Actor<SpreadMessage> {
       this.#pending = []
       this.#pendingAt = 0
       this.#pendingReloads = false
+      // Nothing pending after an install: every record of the installed plan is computed (a sweep before any
+      // install has no pairs, so it proves nothing).
+      if (this.#installed && !this.#ready) {
+        this.#ready = true
+        this.#o.log.info({ pairs: this.#byKey.size }, 'first spreads computed')
+      }
     } else {
       this.#resumePending()
     }
@@ -403,9 +446,13 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     if (record === undefined) {
       this.#confidence.delete(p.id)
       this.#spread.delete(p.id)
+      this.#netEdge.delete(p.id)
     } else {
       this.#confidence.set(p.id, record.confidence)
       this.#spread.set(p.id, record.spread)
+      const x = record.executable
+      if (x === undefined) this.#netEdge.delete(p.id)
+      else this.#netEdge.set(p.id, netEdgeRank(x.netEdge))
     }
     if (!this.#digests.same(p.id, record)) {
       changes.push(new Change(p.spec, record))
@@ -456,6 +503,20 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 }
 
 const VENUES: readonly VenueId[] = ['venuep', 'venuek']
+
+/**
+ * The lowest net edge the net-edge index tells apart: a net edge is a bid less an ask less two taker fees, so at
+ * least −1 less the fees (a few cents at the venues' rates); lower ones all rank as this one.
+ */
+export const NET_EDGE_FLOOR = -2
+
+/**
+ * A net edge as a BucketIndex value (the index takes [0, 1]): (edge − NET_EDGE_FLOOR) / (1 − NET_EDGE_FLOOR).
+ * Monotone, and distinct for net edges 10⁻⁶ apart (they are rounded to 10⁻⁶), so the index orders by net edge.
+ */
+export function netEdgeRank(netEdge: number): number {
+  return (Math.max(NET_EDGE_FLOOR, netEdge) - NET_EDGE_FLOOR) / (1 - NET_EDGE_FLOOR)
+}
 
 /**
  * Constructed, not a literal: V8 pretenures a literal's allocation site once most of its objects survive (an

@@ -89,8 +89,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const apiKey = auth === 'key' ? await signUp(baseUrl, 'test-suite@example.com') : undefined
   await waitFor(() => app.venues.venuep.ready && app.venues.venuek.ready, 15_000, 'both venues ready')
   // Matching and the read-model rebuild run in event-loop slices after the catalogs install: tests read the views
-  // the venues' catalogs and cross-venue links give, not an earlier build.
-  await waitFor(() => app.matching.runs > 0 && app.matching.settled && app.models.settled, 15_000, 'matching and read models settled')
+  // the venues' catalogs and cross-venue links give, not an earlier build, and spreads once the pairs are priced.
+  await waitFor(() => app.matching.runs > 0 && app.matching.settled && app.models.settled && app.spreads.ready, 15_000, 'matching, read models and spreads settled')
   return {
     sim,
     app,

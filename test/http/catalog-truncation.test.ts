@@ -24,7 +24,7 @@ after(async () => {
   await s?.close()
 })
 
-const readyzRoute = healthRoutes({ venues: [], views: { serving: true }, source: { simulated: true, description: '' }, startedAt: 0, now: () => 0 }).find((r) => r.path === '/readyz')
+const readyzRoute = healthRoutes({ venues: [], views: { serving: true }, spreads: { ready: true, pairCount: 0 }, source: { simulated: true, description: '' }, startedAt: 0, now: () => 0 }).find((r) => r.path === '/readyz')
 
 /** Open events the simulated venuek lists (the service may keep only MAX_EVENTS of them). */
 async function venuekOpenEvents(): Promise<number> {

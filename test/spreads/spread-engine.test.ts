@@ -8,6 +8,7 @@ import { Rng } from '../../src/sim/world/random.js'
 import { executableEdge } from '../../src/spreads/executable.js'
 import { spreadJson } from '../../src/spreads/spread-json.js'
 import { snapshotRecord } from '../../src/spreads/spread-record.js'
+import { selectSpreads, SPREAD_SORTS } from '../../src/spreads/spread-query.js'
 import { computeRecord, SpreadEngine, type QuoteSource, type SpreadChange, type SpreadPairSpec, type SpreadRecord } from '../../src/spreads/spread-engine.js'
 import type { MatchQuality } from '../../src/spreads/matcher.js'
 import { waitFor } from '../helpers/wait.js'
@@ -178,6 +179,23 @@ describe('spread engine', () => {
         scan.push(r.key)
       })
       assert.deepEqual(scan, expected.filter((r) => r.spread >= 0.05).sort((a, b) => b.spread - a.spread || a.pairId - b.pairId).map((r) => r.key), `round ${round}: scan`)
+      // The net-edge index: records with an executable edge by net edge (ties by id), down to a floor, then the
+      // records without one by id.
+      const floor = rng.pick([-2, -0.05, 0, 0.01])
+      const byEdge: string[] = []
+      engine.byNetEdge(floor, (r) => {
+        byEdge.push(r.key)
+      })
+      const withEdge = expected.filter((r) => r.executable !== undefined)
+      const edgeOf = (r: SpreadRecord) => (r.executable as NonNullable<SpreadRecord['executable']>).netEdge
+      assert.ok(withEdge.length > 20 && withEdge.some((r) => edgeOf(r) > 0), `round ${round}: the books give edges of both signs`)
+      const sortedByEdge = withEdge.filter((r) => edgeOf(r) >= floor).sort((a, b) => edgeOf(b) - edgeOf(a) || a.pairId - b.pairId)
+      assert.deepEqual(byEdge, sortedByEdge.map((r) => r.key), `round ${round}: by net edge from ${floor}`)
+      const noEdge: string[] = []
+      engine.withoutEdge((r) => {
+        noEdge.push(r.key)
+      })
+      assert.deepEqual(noEdge, expected.filter((r) => r.executable === undefined).sort((a, b) => a.pairId - b.pairId).map((r) => r.key), `round ${round}: without an edge`)
     }
     assert.ok(engine.recomputed > 0)
     engine.stop()
@@ -281,6 +299,97 @@ describe('spread engine', () => {
   })
 })
 
+
+describe('list selection (spread-query.ts)', () => {
+  test('selectSpreads is filter, sort and cut of every record, for every sort, edge filter, condition and limit', () => {
+    const rng = new Rng(19)
+    const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
+    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
+    for (let i = 0; i < 300; i++) {
+      venues.venuep.move(`p${i}`, rng, clock.now())
+      venues.venuek.move(`k${i}`, rng, clock.now())
+    }
+    const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+    engine.start()
+    engine.send({ type: 'pairs', specs: specs(rng, 900, 300) })
+    const all: SpreadRecord[] = []
+    engine.withoutEdge((r) => {
+      all.push(r)
+    })
+    engine.byNetEdge(-2, (r) => {
+      all.push(r)
+    })
+    assert.ok(all.length > 700 && all.some((r) => r.executable === undefined))
+    const edges = all.flatMap((r) => (r.executable === undefined ? [] : [r.executable.netEdge]))
+    for (let run = 0; run < 400; run++) {
+      const sort = rng.pick(SPREAD_SORTS)
+      const edge = {
+        executableOnly: rng.chance(0.4),
+        // A row's own net edge now and then: the bound is inclusive.
+        minNetEdge: rng.chance(0.4) ? undefined : rng.chance(0.5) ? rng.pick(edges) : rng.pick([-1, -0.1, 0, 0.05, 0.2, 0.4]),
+      }
+      const minSpread = rng.pick([0, 0, 0.05, 0.3])
+      const parity = rng.int(0, 2)
+      // A condition of the route's own (a window, a volume): here every third pair id.
+      const keep = (r: SpreadRecord) => r.spread >= minSpread && (parity === 2 || r.pairId % 3 !== parity)
+      const limit = rng.pick([1, 3, 20, 200, Number.POSITIVE_INFINITY])
+      const value = (r: SpreadRecord) => (sort === 'net_edge' ? (r.executable?.netEdge ?? null) : r[sort])
+      const x = (r: SpreadRecord) => r.executable
+      const passes = (r: SpreadRecord) =>
+        (!edge.executableOnly || (x(r) !== undefined && x(r)!.netEdge > 0 && x(r)!.size > 0)) && (edge.minNetEdge === undefined || (x(r) !== undefined && x(r)!.netEdge >= edge.minNetEdge))
+      const expected = all
+        .filter((r) => keep(r) && passes(r))
+        .sort((a, b) => {
+          const [va, vb] = [value(a), value(b)]
+          if (va !== vb) return va === null ? 1 : vb === null ? -1 : vb - va
+          return a.pairId - b.pairId
+        })
+        .slice(0, limit)
+      const got = selectSpreads(engine, { sort, edge, keep, minSpread, limit })
+      assert.deepEqual(got.map((r) => r.key), expected.map((r) => r.key), `run ${run}: ${JSON.stringify({ sort, edge, minSpread, parity, limit })}`)
+    }
+    engine.stop()
+  })
+})
+
+describe('readiness', () => {
+  test('ready once the first installed plan is priced: not before, not after a sweep alone, and it stays', async () => {
+    const rng = new Rng(7)
+    const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
+    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
+    for (let i = 0; i < 150; i++) {
+      venues.venuep.move(`p${i}`, rng, clock.now())
+      venues.venuek.move(`k${i}`, rng, clock.now())
+    }
+    // A zero budget: 64 pairs per chunk, so the first plan is priced over several turns of the event loop.
+    const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000, recomputeBudgetMs: 0 })
+    engine.start()
+    assert.equal(engine.ready, false, 'no plan yet')
+    engine.send({ type: 'rescore', inSlices: true })
+    engine.send({ type: 'rescore' })
+    assert.equal(engine.ready, false, 'a sweep over no pairs proves nothing')
+    const pairs = specs(rng, 400, 150)
+    await engine.setPairsInSlices(pairs)
+    assert.ok(engine.pairCount === 400 && engine.pendingRecomputes > 0)
+    assert.equal(engine.ready, false, 'installed, not yet priced')
+    await waitFor(() => engine.pendingRecomputes === 0, 5_000, 'chunks done')
+    assert.equal(engine.ready, true, 'every pair of the first plan priced')
+    // Later installs and sweeps replace records one by one: the engine stays ready through them.
+    await engine.setPairsInSlices(pairs.slice(0, 300))
+    assert.ok(engine.pendingRecomputes > 0)
+    assert.equal(engine.ready, true)
+    engine.stop()
+  })
+
+  test('a plan with no pairs (catalogs with no overlap) is ready at once', async () => {
+    const clock = new SimulatedClock(0)
+    const engine = new SpreadEngine({ venues: { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }, clock, log: silentLogger, recomputeBudgetMs: 0 })
+    engine.start()
+    await engine.setPairsInSlices([])
+    assert.deepEqual([engine.ready, engine.pairCount], [true, 0])
+    engine.stop()
+  })
+})
 
 describe('instrument handles', () => {
   test('rows come from quotes; pushed volume and books through held handles, looked up again once retired', async () => {

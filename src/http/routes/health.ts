@@ -7,8 +7,9 @@ import { defineRoute, type AnyRoute } from '../route.js'
 
 /**
  * `/healthz`: the process is up and serving. `/readyz`: 200 once every venue's catalog is loaded, every streamed
- * book has its first snapshot and the read models every list endpoint serves are built (so at the first 200 every
- * read it covers answers), 503 `not_ready` before. The body always says where the data comes
+ * book has its first snapshot, the read models every list endpoint serves are built and the spread engine has
+ * priced the first matched pairs (so at the first 200 every read it covers answers, /spreads with the spreads it
+ * will keep giving rather than an empty list), 503 `not_ready` before. The body always says where the data comes
  * from: when the venues are the simulator, `data_source` is "simulated" and `simulated` is true.
  *
  * A catalog cut at its `maxEvents` guard shows as `catalog.truncated: true` but does not make the service not
@@ -29,9 +30,16 @@ export interface ServedViews {
   readonly serving: boolean
 }
 
+/** The spread engine: `ready` once the first pair plan is installed and priced (SpreadEngine.ready). */
+export interface ServedSpreads {
+  readonly ready: boolean
+  readonly pairCount: number
+}
+
 export interface HealthDeps {
   readonly venues: readonly VenueActor[]
   readonly views: ServedViews
+  readonly spreads: ServedSpreads
   readonly source: DataSource
   readonly startedAt: number
   readonly now: () => number
@@ -126,6 +134,16 @@ const ReadinessBody = Type.Object(
       { ready: Type.Boolean({ description: 'The list endpoints\' read models (per-venue views, cross-venue events, sitemap) are built from the loaded catalogs.' }) },
       { description: 'Addition. Built after the catalogs load, in event-loop slices; /readyz is 200 only once they are.' },
     ),
+    spreads: Type.Object(
+      {
+        ready: Type.Boolean({
+          description:
+            'The first cross-venue matching of the loaded catalogs is installed in the spread engine and every pair priced from the books. True also when nothing matched (a world with no overlap): it means "matched", not "non-empty".',
+        }),
+        pairs: Type.Integer({ minimum: 0, description: 'Matched outcome pairs the engine holds.' }),
+      },
+      { additionalProperties: false, description: 'Addition. /readyz is 200 only once `ready`; /spreads and /spreads/top answer 503 `not_ready` before.' },
+    ),
   },
   { additionalProperties: true },
 )
@@ -163,7 +181,8 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
 function readiness(deps: HealthDeps): Reply {
   const statuses = deps.venues.map((v) => v.venueStatus())
   const viewsReady = deps.views.serving
-  const ready = viewsReady && statuses.every((s) => s.ready)
+  const spreadsReady = deps.spreads.ready
+  const ready = viewsReady && spreadsReady && statuses.every((s) => s.ready)
   const body = {
     status: ready ? 'ready' : 'not_ready',
     data_source: deps.source.simulated ? 'simulated' : 'live',
@@ -172,6 +191,7 @@ function readiness(deps: HealthDeps): Reply {
     uptime_seconds: Math.round((deps.now() - deps.startedAt) / 1000),
     venues: Object.fromEntries(statuses.map((s) => [s.venue, venueBody(s)])),
     read_models: { ready: viewsReady },
+    spreads: { ready: spreadsReady, pairs: deps.spreads.pairCount },
   }
   if (ready) return json(200, body)
   return json(503, { detail: 'venue catalogs and feeds are still loading', code: 'not_ready', ...body })

@@ -1,16 +1,22 @@
 import { Type } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
+import { AppError } from '../../core/errors.js'
 import { money } from '../../core/money.js'
 import type { SpreadEngine, SpreadRecord } from '../../spreads/spread-engine.js'
 import { isStale, spreadJson } from '../../spreads/spread-json.js'
+import { inOrder, passesEdge, selectSpreads, SPREAD_SORTS, type EdgeFilter } from '../../spreads/spread-query.js'
 import type { PageCache } from '../../views/page-cache.js'
 import { ExpiringReplies } from '../../views/expiring-replies.js'
 import { defineRoute, type AnyRoute } from '../route.js'
-import { Csv, StringEnum } from '../schemas/common.js'
+import { Csv, Offset, StringEnum } from '../schemas/common.js'
 import { CENTS, Nullable, PlatformSchema } from '../schemas/records.js'
-import { VALIDATION_RESPONSE } from './support.js'
+import { NOT_READY_RESPONSE, VALIDATION_RESPONSE } from './support.js'
 
-/** Cross-venue spreads (spec 4.3): the scanner and the top list by confidence, served from the spread actor. */
+/**
+ * Cross-venue spreads (spec 4.3): the scanner and the top list, served from the spread actor. Both answer 503
+ * `not_ready` until the engine has computed the first installed pair plan (SpreadEngine.ready, also a condition of
+ * /readyz), so an empty list always means "no gaps", never "not matched yet".
+ */
 export interface SpreadRouteDeps {
   readonly engine: SpreadEngine
   readonly clock: Clock
@@ -22,6 +28,12 @@ const TOP_STALE_CUTOFF_MS = 45 * 60_000
 
 /** Largest `limit` of /spreads/top (the spec leaves it open). */
 export const TOP_MAX_LIMIT = 200
+
+/**
+ * Largest `limit` of /spreads. The spec's scanner returns every match, so `limit` is optional there and absent
+ * means all (today's answer); a page asked for is at most this many rows (~0.8 kB each).
+ */
+export const SCAN_MAX_LIMIT = 1_000
 
 const NNumber = (description: string) => Nullable(Type.Number({ description }))
 
@@ -93,8 +105,55 @@ export const SpreadRecordSchema = Type.Object(
 
 const ListBody = Type.Object({ data: Type.Array(SpreadRecordSchema), count: Type.Integer({ description: 'Elements in data.' }) }, { additionalProperties: false })
 
-function body(records: readonly SpreadRecord[], stale: readonly boolean[]): string {
-  return `{"data":[${records.map((r, i) => spreadJson(r, stale[i] as boolean)).join(',')}],"count":${records.length}}`
+const ScanBody = Type.Object(
+  {
+    data: Type.Array(SpreadRecordSchema),
+    count: Type.Integer({ description: 'Elements in data.' }),
+    total: Type.Integer({ description: 'Addition: matches before `limit` and `offset`.' }),
+    limit: Nullable(Type.Integer({ description: 'Addition: the `limit` asked for; null when absent (every match from `offset` on).' })),
+    offset: Type.Integer({ description: 'Addition: the `offset` asked for.' }),
+  },
+  { additionalProperties: false },
+)
+
+/** The sort parameter of both routes (the default differs: each keeps its spec order). */
+const Sort = (def: 'spread' | 'confidence') =>
+  StringEnum(SPREAD_SORTS, {
+    default: def,
+    description:
+      'Addition: the order, highest first: `net_edge` (`executable.net_edge`; rows without an executable edge last), `spread` or `confidence`. Ties by the pair\'s id (the order pairs were first matched), so pages never split a tie arbitrarily.',
+  })
+
+/** The executable-edge filters of both routes (Additions). */
+const edgeParameters = {
+  executable_only: Type.Boolean({
+    default: false,
+    description: 'Addition: only rows that can be traded at a profit now: `executable.net_edge` > 0 and `executable.size` > 0.',
+  }),
+  min_net_edge: Type.Optional(
+    Type.Number({
+      minimum: -1,
+      maximum: 1,
+      description:
+        'Addition: only rows with `executable.net_edge` at least this (per contract, 0.01 = 1 cent; negative to see gaps that fees or the book still close). Rows whose `executable` is null never pass.',
+    }),
+  ),
+}
+
+function edgeFilter(q: { readonly executable_only: boolean; readonly min_net_edge?: number | undefined }): EdgeFilter {
+  return { executableOnly: q.executable_only, minNetEdge: q.min_net_edge }
+}
+
+function recordsJson(list: readonly SpreadRecord[], stale: readonly boolean[]): string {
+  return list.map((r, i) => spreadJson(r, stale[i] as boolean)).join(',')
+}
+
+function body(list: readonly SpreadRecord[], stale: readonly boolean[]): string {
+  return `{"data":[${recordsJson(list, stale)}],"count":${list.length}}`
+}
+
+function notReady(engine: SpreadEngine): void {
+  if (!engine.ready) throw new AppError(503, 'not_ready', 'cross-venue pairs are still being matched')
 }
 
 export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
@@ -104,7 +163,9 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
     operationId: 'listSpreads',
     summary: 'Scanner of cross-venue gaps',
     description:
-      'Every matched outcome whose gap is at least `min_spread` and whose thinner venue has at least `min_volume`, largest gap first. `is_stale` is computed per request from `stale_cutoff_minutes`.',
+      'Every matched outcome whose gap is at least `min_spread` and whose thinner venue has at least `min_volume`, largest gap first. `is_stale` is computed per request from `stale_cutoff_minutes`. ' +
+      `Addition: \`sort\`, the executable-edge filters \`executable_only\` and \`min_net_edge\`, and paging: without \`limit\` every match is returned (as the spec's scanner does); with it, at most ${SCAN_MAX_LIMIT.toLocaleString('en-US')} rows from \`offset\`, \`total\` counting every match. ` +
+      '503 `not_ready` until the first matched pairs are priced.',
     tags: ['spreads'],
     query: Type.Object({
       event_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Restrict to one event.' })),
@@ -112,8 +173,14 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       min_volume: Type.Number({ minimum: 0, default: 1000, description: 'Minimum platform volume in dollars (on both venues).' }),
       platforms: Type.Optional(Csv({ description: 'Platform slugs to include (`venuep`, `venuek`); a pair needs both of its platforms listed.' })),
       stale_cutoff_minutes: Type.Integer({ minimum: 1, maximum: 10_080, default: 45, description: 'Minutes after which a quote is stale.' }),
+      sort: Sort('spread'),
+      ...edgeParameters,
+      limit: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: SCAN_MAX_LIMIT, description: `Addition: at most this many rows (1 to ${SCAN_MAX_LIMIT.toLocaleString('en-US')}); absent: every match.` }),
+      ),
+      offset: Offset('Addition: matches to skip before the first row.'),
     }),
-    responses: { 200: { description: 'Qualifying gaps.', schema: ListBody }, 422: VALIDATION_RESPONSE },
+    responses: { 200: { description: 'Qualifying gaps.', schema: ScanBody }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const platforms = q.platforms === undefined ? undefined : new Set(q.platforms)
       if (platforms !== undefined) {
@@ -123,21 +190,24 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
           return { status: 422, body: JSON.stringify({ detail: [{ type: 'literal_error', loc: ['query', 'platforms'], msg: `Input should be ${expected}`, input: bad[0], ctx: { expected } }] }) }
         }
       }
+      notReady(deps.engine)
       const now = deps.clock.now()
       const cutoff = q.stale_cutoff_minutes * 60_000
+      const edge = edgeFilter(q)
       // min_volume is compared with volume_min as printed (cents), so a listed record always satisfies it visibly.
       const keep = (r: SpreadRecord) =>
         r.spread >= q.min_spread && (money(r.minVolume) ?? -1) >= q.min_volume && (platforms === undefined || (platforms.has(r.platformA) && platforms.has(r.platformB)))
-      const records: SpreadRecord[] = []
-      if (q.event_slug !== undefined) {
-        for (const r of deps.engine.eventRecords(q.event_slug)) if (keep(r)) records.push(r)
-        records.sort((a, b) => b.spread - a.spread || a.pairId - b.pairId)
-      } else {
-        deps.engine.bySpread(q.min_spread, (r) => {
-          if (keep(r)) records.push(r)
-        })
+      // Every match is found (for `total`), in order; only the page is serialized.
+      const matches =
+        q.event_slug === undefined
+          ? selectSpreads(deps.engine, { sort: q.sort, edge, keep, minSpread: q.min_spread, limit: Number.POSITIVE_INFINITY })
+          : inOrder(deps.engine.eventRecords(q.event_slug).filter((r) => keep(r) && passesEdge(r, edge)), q.sort)
+      const page = q.limit === undefined ? matches.slice(q.offset) : matches.slice(q.offset, q.offset + q.limit)
+      const stale = page.map((r) => isStale(r, now, cutoff))
+      return {
+        status: 200,
+        body: `{"data":[${recordsJson(page, stale)}],"count":${page.length},"total":${matches.length},"limit":${q.limit ?? null},"offset":${q.offset}}`,
       }
-      return { status: 200, body: body(records, records.map((r) => isStale(r, now, cutoff))) }
     },
   })
 
@@ -145,7 +215,7 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
    * Top lists' bytes by (limit, window), versioned by the engine's top-list epoch they were built at, each until
    * time moves a listed record out of the window or across the stale cutoff. Keyed by a number (limit × 1,000 +
    * window; window ≤ 720), so a hit builds no string. Bounded: limit × window alone allows 144,000 keys of up to
-   * ~170 kB.
+   * ~170 kB. Only the spec's list (by confidence, no edge filter) is kept: the epoch follows the confidence ranking.
    */
   const topLists = new ExpiringReplies<number>()
   const top = defineRoute({
@@ -153,15 +223,29 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
     path: '/api/v2/spreads/top',
     operationId: 'topSpreads',
     summary: 'Top cross-venue gaps by confidence',
-    description: `Ordered by confidence, highest first. Only pairs whose older quote is within \`window\` hours are ranked. \`limit\` is at most ${TOP_MAX_LIMIT}. \`is_stale\` uses the scanner's default cutoff (45 minutes).`,
+    description:
+      `Ordered by confidence, highest first. Only pairs whose older quote is within \`window\` hours are ranked. \`limit\` is at most ${TOP_MAX_LIMIT}. \`is_stale\` uses the scanner's default cutoff (45 minutes). ` +
+      'Addition: `sort=net_edge` or `sort=spread` rank by those instead, and `executable_only` / `min_net_edge` keep only rows whose executable edge qualifies (e.g. `?sort=net_edge&executable_only=true`: the best trades now). 503 `not_ready` until the first matched pairs are priced.',
     tags: ['spreads'],
     query: Type.Object({
       limit: Type.Integer({ minimum: 1, maximum: TOP_MAX_LIMIT, default: 20, description: 'Number of opportunities.' }),
       window: Type.Integer({ minimum: 1, maximum: 720, default: 24, description: 'Freshness window in hours used for the ranking.' }),
+      sort: Sort('confidence'),
+      ...edgeParameters,
     }),
-    responses: { 200: { description: 'Gaps ordered by confidence.', schema: ListBody }, 422: VALIDATION_RESPONSE },
+    responses: { 200: { description: 'Gaps ordered by confidence (or by `sort`).', schema: ListBody }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
+      notReady(deps.engine)
       const now = deps.clock.now()
+      const windowMs = q.window * 3_600_000
+      const edge = edgeFilter(q)
+      const inWindow = (r: SpreadRecord) => now - r.olderQuoteAt <= windowMs
+      if (q.sort !== 'confidence' || edge.executableOnly || edge.minNetEdge !== undefined) {
+        // Built per request: O(limit) plus skipped records on an index walk (spread-query.ts); each record's JSON
+        // is cached per version (spread-json.ts).
+        const list = selectSpreads(deps.engine, { sort: q.sort, edge, keep: inWindow, minSpread: 0, limit: q.limit })
+        return { status: 200, body: body(list, list.map((r) => isStale(r, now, TOP_STALE_CUTOFF_MS))) }
+      }
       // The bytes of this list stay valid until a change reaches its floor (engine.topEpoch) or time moves a
       // listed record out of the window or across the stale cutoff (validUntil): most requests end here.
       const slot = q.limit * 1_000 + q.window
@@ -171,23 +255,18 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
         deps.pages.countHit()
         return { status: 200, body: cached }
       }
-      const windowMs = q.window * 3_600_000
-      const records: SpreadRecord[] = []
-      deps.engine.byConfidence((r) => {
-        if (now - r.olderQuoteAt <= windowMs) records.push(r)
-        return records.length < q.limit
-      })
-      const stale = records.map((r) => isStale(r, now, TOP_STALE_CUTOFF_MS))
+      const list = selectSpreads(deps.engine, { sort: 'confidence', edge, keep: inWindow, minSpread: 0, limit: q.limit })
+      const stale = list.map((r) => isStale(r, now, TOP_STALE_CUTOFF_MS))
       let validUntil = Number.POSITIVE_INFINITY
-      for (let i = 0; i < records.length; i++) {
-        const r = records[i] as SpreadRecord
+      for (let i = 0; i < list.length; i++) {
+        const r = list[i] as SpreadRecord
         validUntil = Math.min(validUntil, r.olderQuoteAt + windowMs + 1)
         if (!stale[i]) validUntil = Math.min(validUntil, r.olderQuoteAt + TOP_STALE_CUTOFF_MS + 1)
       }
-      deps.engine.noteTopFloor(records.length < q.limit ? 0 : (records[records.length - 1] as SpreadRecord).confidence)
+      deps.engine.noteTopFloor(list.length < q.limit ? 0 : (list[list.length - 1] as SpreadRecord).confidence)
       // Records are rewritten in place: the page is valid for the same records at the same versions and staleness.
-      const versions = records.map((r, i) => r.version * 2 + (stale[i] ? 1 : 0))
-      const bytes = deps.pages.page(`spreads/top?${q.limit}:${q.window}`, deps.engine, records, versions, () => body(records, stale))
+      const versions = list.map((r, i) => r.version * 2 + (stale[i] ? 1 : 0))
+      const bytes = deps.pages.page(`spreads/top?${q.limit}:${q.window}`, deps.engine, list, versions, () => body(list, stale))
       topLists.set(slot, bytes, validUntil, now, epoch)
       return { status: 200, body: bytes }
     },
