@@ -89,7 +89,7 @@ function catalogLinesOf(lines: Record<string, unknown>[]): Record<string, unknow
 
 /** The actor's part of /readyz, through the route's handler, checked against the published schema. */
 function readyzOf(actor: VenueActor, clock: SimulatedClock): { catalog: Record<string, unknown>; credentials: string } {
-  const route = healthRoutes({ venues: [actor], views: { serving: true }, source: { simulated: false, description: 'live venues' }, startedAt: T0, now: () => clock.now() }).find((r) => r.path === '/readyz')!
+  const route = healthRoutes({ venues: [actor], views: { serving: true }, spreads: { ready: true, pairCount: 0 }, source: { simulated: false, description: 'live venues' }, startedAt: T0, now: () => clock.now() }).find((r) => r.path === '/readyz')!
   const reply = route.handler({} as never, {} as never) as Reply
   assertReplyMatchesSchema(route, reply)
   const body = JSON.parse(typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body).toString('utf8')) as { venues: Record<string, { catalog: Record<string, unknown>; credentials: string }> }
