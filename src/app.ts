@@ -17,6 +17,7 @@ import { createMetrics } from './metrics.js'
 import { venuekRoutes } from './http/routes/venuek.js'
 import { venuepRoutes } from './http/routes/venuep.js'
 import { venuepLiveRoutes } from './http/routes/venuep-live.js'
+import { OPENAPI_EXAMPLES } from './http/openapi-examples.generated.js'
 import { VenuepLive } from './venues/venuep/proxy/live.js'
 import { createVenuepUpstreams } from './venues/venuep/proxy/upstreams.js'
 import { ReadModels } from './views/read-models.js'
@@ -248,6 +249,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     // Relative: the document describes the deployment that serves it, whatever host or proxy prefix it is reached by.
     servers: [{ url: '/', description: 'This deployment (the host that served this document).' }],
     tagDescriptions: API_TAGS,
+    examples: OPENAPI_EXAMPLES,
   })
   registerRoutes(http, routes, { guard: (route) => guardOf.get(route.operationId) })
   http.notFound()

@@ -96,8 +96,18 @@ function responseBlock(status: string, res: OpenApiResponse, r: SchemaRenderer):
     const items = Object.entries(res.headers).map(([h, v]) => `<li>Header <code>${esc(h)}</code>: ${inline(v.description)}</li>`)
     out.push(`<ul class="headers">${items.join('')}</ul>`)
   }
-  for (const [media, c] of Object.entries(res.content ?? {})) out.push(`<p class="media">${esc(media)}</p>${r.table(c.schema)}`)
+  for (const [media, c] of Object.entries(res.content ?? {})) {
+    out.push(`<p class="media">${esc(media)}</p>${r.table(c.schema)}`)
+    const example = c.examples?.simulated
+    if (example !== undefined) out.push(exampleBlock(example.summary, example.value))
+  }
   return out.join('')
+}
+
+/** A captured response, folded away: open it to see what the server sent (openapi-examples.generated.ts). */
+function exampleBlock(summary: string, value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2)
+  return `<details><summary>Example: ${esc(summary)}</summary><pre>${esc(text)}</pre></details>`
 }
 
 const MAX_DEPTH = 8

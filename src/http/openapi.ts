@@ -28,7 +28,18 @@ export interface ApiInfo {
   readonly tagDescriptions?: Readonly<Record<string, string>>
   /** Schemas to publish under components/schemas; any use of the same object becomes a `$ref`. */
   readonly schemas?: Readonly<Record<string, TSchema>>
+  /** Real responses per operation id and status (openapi-examples.generated.ts), published as media-type examples. */
+  readonly examples?: Readonly<Record<string, OperationExamples>>
 }
+
+/** One captured response: what was called (`summary`) and the body it got (`value`). */
+export interface ResponseExample {
+  readonly summary: string
+  readonly value: unknown
+}
+
+/** The examples of one operation, by HTTP status. */
+export type OperationExamples = Record<number, ResponseExample>
 
 export type JsonObject = { [key: string]: unknown }
 
@@ -43,10 +54,15 @@ export interface OpenApiParameter {
   readonly deprecated?: boolean
 }
 
+export interface OpenApiMediaType {
+  readonly schema: JsonObject
+  readonly examples?: Record<string, ResponseExample>
+}
+
 export interface OpenApiResponse {
   readonly description: string
   readonly headers?: Record<string, { readonly description: string; readonly schema: JsonObject }>
-  readonly content?: Record<string, { readonly schema: JsonObject }>
+  readonly content?: Record<string, OpenApiMediaType>
 }
 
 export interface OpenApiOperation {
@@ -92,7 +108,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): OpenAp
     for (const t of route.tags) if (!tags.includes(t)) tags.push(t)
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
     paths[path] ??= {}
-    paths[path][HTTP_METHOD[route.method]] = operation(route, toJson)
+    paths[path][HTTP_METHOD[route.method]] = operation(route, toJson, info.examples?.[route.operationId])
   }
 
   const schemas: Record<string, JsonObject> = {}
@@ -116,7 +132,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): OpenAp
   }
 }
 
-function operation(route: AnyRoute, toJson: (s: unknown) => JsonObject): OpenApiOperation {
+function operation(route: AnyRoute, toJson: (s: unknown) => JsonObject, examples: OperationExamples | undefined): OpenApiOperation {
   const parameters = [
     ...params('path', route.params, toJson),
     ...params('query', route.query, toJson),
@@ -134,6 +150,12 @@ function operation(route: AnyRoute, toJson: (s: unknown) => JsonObject): OpenApi
     implied(415, 'Request body is not `application/json` (`unsupported_media_type`).', ref('ErrorBody'))
   }
   if (parameters.length > 0 || route.body !== undefined) implied(422, 'Validation error: one entry per problem.', ref('ValidationErrorBody'))
+  for (const [status, example] of Object.entries(examples ?? {})) {
+    const r = responses[status]
+    if (r?.content === undefined) throw new Error(`${route.operationId}: an example for ${status}, which has no documented body`)
+    const [mediaType, media] = Object.entries(r.content)[0]!
+    responses[status] = { ...r, content: { [mediaType]: { ...media, examples: { simulated: example } } } }
+  }
 
   return {
     operationId: route.operationId,
