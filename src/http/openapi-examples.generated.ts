@@ -7,7 +7,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/alerts → 201, simulated data",
       "value": {
-        "id": "cf475366-8d86-4215-8b65-e49af858fea3",
+        "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -24,7 +24,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "status": "active",
         "created_at": "2026-11-21T12:11:30.000",
         "updated_at": "2026-11-21T12:11:30.000",
-        "signing_secret": "whsec_35e7a8cfa9e74f7e8090a0cd27ecb994fcb0e84de3b928586aa990005e6527e4"
+        "delivery_status": {
+          "ready": true
+        },
+        "signing_secret": "whsec_7f2dfee0fdfce95e724b44271d1821c8caf4765ef2e51ca8e9f6a77f428d87ed"
       }
     },
     "422": {
@@ -63,12 +66,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/api-keys → 201, simulated data",
       "value": {
-        "api_key": "pmk_live_llBztNc9va5H3yJLs0ENC0xDu1SQyjMvWVJ6LBdoLIG",
+        "api_key": "pmk_live_UBDj1vImFojAT0frakrTNL7soTwS8dFdC3hk3giyEU8",
         "key_returned_once": true,
         "key": {
-          "id": "6dc278c5-2a3c-4d62-96e7-9074fbd0b31d",
+          "id": "15951c89-bd8e-44b2-8685-6c6bc4d492fc",
           "name": "ci",
-          "key_prefix": "pmk_live_llBz…",
+          "key_prefix": "pmk_live_UBDj…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -78,18 +81,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "deleteAlert": {
     "200": {
-      "summary": "DELETE /api/v2/alerts/cf475366-8d86-4215-8b65-e49af858fea3 → 200, simulated data",
+      "summary": "DELETE /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98 → 200, simulated data",
       "value": {
-        "id": "cf475366-8d86-4215-8b65-e49af858fea3",
+        "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
         "deleted": true
       }
     }
   },
   "getAlert": {
     "200": {
-      "summary": "GET /api/v2/alerts/cf475366-8d86-4215-8b65-e49af858fea3 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98 → 200, simulated data",
       "value": {
-        "id": "cf475366-8d86-4215-8b65-e49af858fea3",
+        "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -120,11 +123,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",
       "value": {
-        "account_id": "c953b8bb-2a63-4f70-9286-9c1706c06ab9",
+        "account_id": "9c90cb11-8d41-4b0e-87a0-e8529649e3b5",
         "key": {
-          "id": "a5190628-152c-4dcb-b881-77338e3e52d3",
+          "id": "e3f9b51d-bfef-4528-bf54-9fd8a4fa1aae",
           "name": "default",
-          "key_prefix": "pmk_live_tLjn…"
+          "key_prefix": "pmk_live_Ot9L…"
         },
         "rate_limit": {
           "limit": 100000,
@@ -170,155 +173,155 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getEvent": {
     "200": {
-      "summary": "GET /api/v2/events/dogecoin-above-on-january-12-2027 → 200, simulated data",
+      "summary": "GET /api/v2/events/presidential-election-winner-2032 → 200, simulated data",
       "value": {
-        "event_slug": "dogecoin-above-on-january-12-2027",
-        "title": "Dogecoin above ___ on January 12, 2027?",
-        "category": "crypto",
+        "event_slug": "presidential-election-winner-2032",
+        "title": "Presidential Election Winner 2032",
+        "category": "politics",
         "status": "active",
         "leading_outcome": {
-          "title": "$0.29",
-          "probability": 0.9775,
-          "platform": "venuep",
-          "outcome_id": "638009035744385213355048140923545672238369768497259293965373692229889598174815"
+          "title": "Samuel Iverson",
+          "probability": 0.93,
+          "platform": "venuek",
+          "outcome_id": "KXSIMPRESWIN-32-IVERSO"
         },
-        "volume_total": 1868642.36,
-        "volume_24h": 70514.03,
+        "volume_total": 2675889.36,
+        "volume_24h": 152613.89,
         "platform_count": 2,
         "platforms": [
           "venuep",
           "venuek"
         ],
-        "end_time": "2027-01-12T16:00:00.000",
-        "created_at": "2026-10-31T12:33:36.235",
-        "updated_at": "2026-11-21T12:09:00.000",
+        "end_time": "2033-11-07T15:00:00.000",
+        "created_at": "2025-01-02T08:16:56.857",
+        "updated_at": "2026-11-21T12:01:00.000",
         "aliases": [
-          "dogecoin-price-on-jan-12-2027-kxdoged-27jan12"
+          "2032-u-s-presidential-election-winner-kxsimpreswin-32"
         ],
         "venues": {
           "venuep": {
-            "event_slug": "dogecoin-above-on-january-12-2027",
-            "event_id": "dogecoin-above-on-january-12-2027",
-            "title": "Dogecoin above ___ on January 12, 2027?",
+            "event_slug": "presidential-election-winner-2032",
+            "event_id": "presidential-election-winner-2032",
+            "title": "Presidential Election Winner 2032",
             "subtitle": null,
-            "category": "crypto",
+            "category": "politics",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:43579/events/slug/dogecoin-above-on-january-12-2027",
-            "mutually_exclusive": false,
-            "volume_total": 1638816.58,
-            "volume_24h": 60911.64,
-            "liquidity": 57340.15,
-            "open_interest": 1506.87,
-            "end_time": "2027-01-12T16:00:00.000",
-            "created_at": "2026-10-31T12:33:36.235",
-            "updated_at": "2026-11-21T12:09:00.000",
+            "platform_url": "http://127.0.0.1:44781/events/slug/presidential-election-winner-2032",
+            "mutually_exclusive": true,
+            "volume_total": 2565829.74,
+            "volume_24h": 106733.74,
+            "liquidity": 154293.91,
+            "open_interest": 136.15,
+            "end_time": "2032-11-05T12:00:00.000",
+            "created_at": "2025-01-02T08:16:56.857",
+            "updated_at": "2026-11-21T12:01:00.000",
             "market_count": 1,
-            "outcome_count": 6,
+            "outcome_count": 16,
             "markets": [
               {
-                "market_slug": "dogecoin-above-on-january-12-2027",
-                "event_slug": "dogecoin-above-on-january-12-2027",
-                "title": "Dogecoin above ___ on January 12, 2027?",
+                "market_slug": "presidential-election-winner-2032",
+                "event_slug": "presidential-election-winner-2032",
+                "title": "Presidential Election Winner 2032",
                 "status": "active",
                 "market_status": "active",
-                "category": "crypto",
-                "platform_url": "http://127.0.0.1:43579/events/slug/dogecoin-above-on-january-12-2027",
-                "volume_total": 1638816.58,
-                "volume_24h": 60911.64,
-                "liquidity": 57340.15,
-                "open_interest": 1506.87,
-                "end_time": "2027-01-12T16:00:00.000",
-                "created_at": "2026-10-31T12:33:36.235",
-                "updated_at": "2026-11-21T12:09:00.000",
+                "category": "politics",
+                "platform_url": "http://127.0.0.1:44781/events/slug/presidential-election-winner-2032",
+                "volume_total": 2565829.74,
+                "volume_24h": 106733.74,
+                "liquidity": 154293.91,
+                "open_interest": 136.15,
+                "end_time": "2032-11-05T12:00:00.000",
+                "created_at": "2025-01-02T08:16:56.857",
+                "updated_at": "2026-11-21T12:01:00.000",
                 "outcomes": [
                   {
-                    "title": "$0.29",
-                    "probability": 0.9775,
-                    "best_bid": 0.956,
-                    "best_ask": 0.999,
-                    "spread": 0.043,
-                    "volume": 17267.77,
+                    "title": "Samuel Iverson",
+                    "probability": 0.84,
+                    "best_bid": 0.83,
+                    "best_ask": 0.85,
+                    "spread": 0.02,
+                    "volume": 309016.14,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "638009035744385213355048140923545672238369768497259293965373692229889598174815",
-                    "condition_id": "0xcda1277474652dcd8d173e8b73ab84610c65c9d6efc4524ab66a77411340ad4e",
-                    "market_slug": "will-the-price-of-dogecoin-be-0-29-or-more-on-january-12-2027"
+                    "token_id": "37565833441422809701152884404856637518503466916989628902782501714784993233961",
+                    "condition_id": "0xd5173ad76e5f5ba6fc088fff2a83e4ccd2355e1fb32f04d944e4dad4c8c4be30",
+                    "market_slug": "will-samuel-iverson-win-the-2032-us-presidential-election"
                   },
                   {
-                    "title": "$0.3",
-                    "probability": 0.94,
-                    "best_bid": 0.93,
-                    "best_ask": 0.95,
-                    "spread": 0.02,
-                    "volume": 4715.84,
+                    "title": "Adrian Haddad",
+                    "probability": 0.0065,
+                    "best_bid": 0.001,
+                    "best_ask": 0.012,
+                    "spread": 0.011,
+                    "volume": 19627.24,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "61174076964641720163112300766174239371556157957350962931655832304974540681903",
-                    "condition_id": "0x3a2293f184fa766a6917c53cfbaf8826c61a2bb81295c13961c63810e0c6bc5f",
-                    "market_slug": "will-the-price-of-dogecoin-be-0-3-or-more-on-january-12-2027"
+                    "token_id": "217328653782728317953082269476755634023552877247558746504748962131118493604666",
+                    "condition_id": "0x6cfaf9dade705fa4f5823f0cac44d49893254c57e4f597ea8e522576c42fcc23",
+                    "market_slug": "will-adrian-haddad-win-the-2032-us-presidential-election"
                   }
                 ]
               }
             ]
           },
           "venuek": {
-            "event_slug": "dogecoin-above-on-january-12-2027",
-            "event_id": "KXDOGED-27JAN12",
-            "title": "Dogecoin price on Jan 12, 2027?",
-            "subtitle": "At 12pm ET, Jan 12, 2027",
-            "category": "crypto",
+            "event_slug": "presidential-election-winner-2032",
+            "event_id": "KXSIMPRESWIN-32",
+            "title": "2032 U.S. Presidential Election winner?",
+            "subtitle": "In 2032",
+            "category": "politics",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXDOGED-27JAN12",
-            "mutually_exclusive": false,
-            "volume_total": 229825.78,
-            "volume_24h": 9602.39,
+            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXSIMPRESWIN-32",
+            "mutually_exclusive": true,
+            "volume_total": 110059.62,
+            "volume_24h": 45880.15,
             "liquidity": null,
-            "open_interest": 79398.88,
-            "end_time": "2027-01-12T16:00:00.000",
-            "created_at": "2026-10-31T12:33:36.235",
-            "updated_at": "2026-11-01T12:33:36.235",
+            "open_interest": 72555.67,
+            "end_time": "2033-11-07T15:00:00.000",
+            "created_at": "2025-01-02T08:16:56.857",
+            "updated_at": "2025-01-03T08:16:56.857",
             "market_count": 1,
-            "outcome_count": 6,
+            "outcome_count": 5,
             "markets": [
               {
-                "event_ticker": "KXDOGED-27JAN12",
-                "event_slug": "dogecoin-above-on-january-12-2027",
-                "title": "Dogecoin price on Jan 12, 2027?",
+                "event_ticker": "KXSIMPRESWIN-32",
+                "event_slug": "presidential-election-winner-2032",
+                "title": "2032 U.S. Presidential Election winner?",
                 "status": "active",
                 "market_status": "active",
-                "category": "crypto",
-                "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXDOGED-27JAN12",
-                "volume_total": 229825.78,
-                "volume_24h": 9602.39,
-                "open_interest": 79398.88,
-                "end_time": "2027-01-12T16:00:00.000",
-                "created_at": "2026-10-31T12:33:36.235",
-                "updated_at": "2026-11-01T12:33:36.235",
+                "category": "politics",
+                "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXSIMPRESWIN-32",
+                "volume_total": 110059.62,
+                "volume_24h": 45880.15,
+                "open_interest": 72555.67,
+                "end_time": "2033-11-07T15:00:00.000",
+                "created_at": "2025-01-02T08:16:56.857",
+                "updated_at": "2025-01-03T08:16:56.857",
                 "outcomes": [
                   {
-                    "market_ticker": "KXDOGED-27JAN12-T0.29",
-                    "title": "$0.29 or above",
-                    "probability": 0.975,
-                    "best_bid": 0.96,
-                    "best_ask": 0.99,
-                    "spread": 0.03,
-                    "volume": 66950.28,
-                    "updated_at": "2026-11-21T12:11:30.000",
-                    "is_stale": false,
+                    "market_ticker": "KXSIMPRESWIN-32-IVERSO",
+                    "title": "Samuel Iverson",
+                    "probability": 0.93,
+                    "best_bid": 0.92,
+                    "best_ask": 0.94,
+                    "spread": 0.02,
+                    "volume": 4802.51,
+                    "updated_at": "2026-11-21T12:00:00.000",
+                    "is_stale": true,
                     "status": "active"
                   },
                   {
-                    "market_ticker": "KXDOGED-27JAN12-T0.3",
-                    "title": "$0.3 or above",
-                    "probability": 0.94,
-                    "best_bid": 0.93,
-                    "best_ask": 0.95,
+                    "market_ticker": "KXSIMPRESWIN-32-ABERNA",
+                    "title": "Rafael Abernathy",
+                    "probability": 0.04,
+                    "best_bid": 0.03,
+                    "best_ask": 0.05,
                     "spread": 0.02,
-                    "volume": 29436.77,
-                    "updated_at": "2026-11-21T12:11:30.000",
-                    "is_stale": false,
+                    "volume": 4267.18,
+                    "updated_at": "2026-11-21T12:00:00.000",
+                    "is_stale": true,
                     "status": "active"
                   }
                 ]
@@ -370,24 +373,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getSpreadHistory": {
     "200": {
-      "summary": "GET /api/v2/spreads/history?event_slug=dogecoin-above-on-january-12-2027&outcome_key=text%3A%240.34&range=1d → 200, simulated data",
+      "summary": "GET /api/v2/spreads/history?event_slug=presidential-election-winner-2032&outcome_key=text%3Asamuel%20iverson&range=1d → 200, simulated data",
       "value": {
-        "event_slug": "dogecoin-above-on-january-12-2027",
-        "outcome_key": "text:$0.34",
+        "event_slug": "presidential-election-winner-2032",
+        "outcome_key": "text:samuel iverson",
         "range": "1d",
         "bucket_seconds": 300,
         "data": [
           {
             "timestamp": "2026-11-21T12:00:00.000",
-            "spread_bps": 100,
-            "price_a": 0.28,
-            "price_b": 0.29
-          },
-          {
-            "timestamp": "2026-11-21T12:10:00.000",
-            "spread_bps": 200,
-            "price_a": 0.28,
-            "price_b": 0.3
+            "spread_bps": 0,
+            "price_a": 0.93,
+            "price_b": 0.93
           }
         ]
       }
@@ -420,10 +417,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "best_bid": 0.94,
           "best_ask": 0.96
         },
-        "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXHIGHDEN-26NOV24",
-        "updated_at": "2026-11-21T12:11:30.000",
-        "quote_age_seconds": 0,
-        "is_stale": false
+        "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHDEN-26NOV24",
+        "updated_at": "2026-11-21T12:00:00.000",
+        "quote_age_seconds": 690,
+        "is_stale": true
       }
     }
   },
@@ -480,7 +477,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "event_slug": "highest-temperature-in-denver-on-november-24-2026",
         "title": "Highest temperature in Denver on November 24, 2026?",
         "status": "active",
-        "platform_url": "http://127.0.0.1:43579/events/slug/highest-temperature-in-denver-on-november-24-2026",
+        "platform_url": "http://127.0.0.1:44781/events/slug/highest-temperature-in-denver-on-november-24-2026",
         "timestamp": null,
         "outcomes": [
           {
@@ -697,67 +694,39 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listAlertDeliveries": {
     "200": {
-      "summary": "GET /api/v2/alerts/cf475366-8d86-4215-8b65-e49af858fea3/deliveries?limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98/deliveries?limit=2 → 200, simulated data",
       "value": {
         "deliveries": [
           {
-            "id": "320595c3-2f7e-4f14-9279-121f03ebe150",
-            "rule_id": "cf475366-8d86-4215-8b65-e49af858fea3",
+            "id": "28b4c38b-ca8c-4430-8376-cfcc04d44d00",
+            "rule_id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
             "event": "alert.test",
             "test": true,
             "status": "sending",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "test:320595c3-2f7e-4f14-9279-121f03ebe150",
+            "dedupe_key": "test:28b4c38b-ca8c-4430-8376-cfcc04d44d00",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": null,
             "last_error": null,
             "response_status": null,
             "spread": {
-              "event_slug": "crystal-mask-awards-2027-best-drama-series-winner",
-              "outcome_key": "text:the lantern keeper",
-              "outcome_title": "The Lantern Keeper",
-              "platform_a": "venuek",
-              "platform_b": "venuep",
-              "price_a": 0.1,
-              "price_b": 0.18,
-              "spread": 0.08,
-              "spread_bps": 800,
-              "confidence": 0.842313
-            }
-          },
-          {
-            "id": "77d86362-9ade-4582-a598-cab1e7da4214",
-            "rule_id": "cf475366-8d86-4215-8b65-e49af858fea3",
-            "event": "alert.fired",
-            "test": false,
-            "status": "delivered",
-            "channel": "webhook",
-            "target": "https://hooks.example.com/spreads",
-            "attempts": 1,
-            "dedupe_key": "cf475366-8d86-4215-8b65-e49af858fea3:crystal-mask-awards-2027-best-drama-series-winner|text:the lantern keeper:1",
-            "created_at": "2026-11-21T12:11:30.000",
-            "next_attempt_at": null,
-            "delivered_at": "2026-11-21T12:11:30.000",
-            "last_error": null,
-            "response_status": 200,
-            "spread": {
-              "event_slug": "crystal-mask-awards-2027-best-drama-series-winner",
-              "outcome_key": "text:the lantern keeper",
-              "outcome_title": "The Lantern Keeper",
-              "platform_a": "venuek",
-              "platform_b": "venuep",
-              "price_a": 0.1,
-              "price_b": 0.18,
-              "spread": 0.08,
-              "spread_bps": 800,
-              "confidence": 0.842313
+              "event_slug": "iowa-governor-election-winner-2028",
+              "outcome_key": "text:leila pemberton",
+              "outcome_title": "Leila Pemberton",
+              "platform_a": "venuep",
+              "platform_b": "venuek",
+              "price_a": 0.223,
+              "price_b": 0.3,
+              "spread": 0.077,
+              "spread_bps": 770,
+              "confidence": 0.629815
             }
           }
         ],
-        "total": 2,
+        "total": 1,
         "limit": 2,
         "offset": 0
       }
@@ -769,7 +738,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "alerts": [
           {
-            "id": "cf475366-8d86-4215-8b65-e49af858fea3",
+            "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
             "user_id": "user-42",
             "trigger_type": "spread_threshold",
             "threshold": 0.05,
@@ -800,24 +769,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "keys": [
           {
-            "id": "a5190628-152c-4dcb-b881-77338e3e52d3",
+            "id": "e3f9b51d-bfef-4528-bf54-9fd8a4fa1aae",
             "name": "default",
-            "key_prefix": "pmk_live_tLjn…",
+            "key_prefix": "pmk_live_Ot9L…",
             "status": "active",
             "created_at": "2026-11-21T12:00:00.000",
             "revoked_at": null
           },
           {
-            "id": "6dc278c5-2a3c-4d62-96e7-9074fbd0b31d",
+            "id": "15951c89-bd8e-44b2-8685-6c6bc4d492fc",
             "name": "ci",
-            "key_prefix": "pmk_live_llBz…",
+            "key_prefix": "pmk_live_UBDj…",
             "status": "active",
             "created_at": "2026-11-21T12:11:30.000",
             "revoked_at": null
           }
         ],
         "total": 2,
-        "current_key_id": "a5190628-152c-4dcb-b881-77338e3e52d3"
+        "current_key_id": "e3f9b51d-bfef-4528-bf54-9fd8a4fa1aae"
       }
     }
   },
@@ -837,8 +806,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuep",
               "outcome_id": "716175094718066548080418201122023219763690308191056070451179573641919979014485"
             },
-            "volume_total": 4203844.73,
-            "volume_24h": 118551.25,
+            "volume_total": 4203345.54,
+            "volume_24h": 118052.06,
             "platform_count": 2,
             "platforms": [
               "venuep",
@@ -846,7 +815,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             ],
             "end_time": "2026-11-24T16:00:00.000",
             "created_at": "2026-11-19T08:12:10.272",
-            "updated_at": "2026-11-21T12:09:00.000"
+            "updated_at": "2026-11-21T12:01:00.000"
           },
           {
             "event_slug": "iowa-governor-election-winner-2028",
@@ -859,8 +828,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuek",
               "outcome_id": "KXGOVIA-28-PEMBER"
             },
-            "volume_total": 3135891.99,
-            "volume_24h": 110869.73,
+            "volume_total": 3135815.97,
+            "volume_24h": 110793.71,
             "platform_count": 2,
             "platforms": [
               "venuep",
@@ -868,7 +837,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             ],
             "end_time": "2029-11-07T15:00:00.000",
             "created_at": "2025-12-05T20:19:25.739",
-            "updated_at": "2026-11-21T12:09:00.000"
+            "updated_at": "2026-11-21T12:01:00.000"
           }
         ],
         "total": 109,
@@ -905,58 +874,49 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
-            "event_slug": "dogecoin-above-on-january-12-2027",
-            "event_title": "Dogecoin above ___ on January 12, 2027?",
-            "outcome_title": "$0.34",
-            "outcome_key": "text:$0.34",
-            "platform_a": "venuek",
-            "platform_b": "venuep",
-            "price_a": 0.17,
-            "price_b": 0.3,
-            "spread": 0.13,
-            "spread_bps": 1300,
-            "confidence": 0.820074,
-            "is_stale": false,
-            "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:43603/trade-api/v2/events/KXDOGED-27JAN12",
-            "platform_b_url": "http://127.0.0.1:43579/events/slug/dogecoin-above-on-january-12-2027",
+            "event_slug": "presidential-election-winner-2032",
+            "event_title": "Presidential Election Winner 2032",
+            "outcome_title": "Samuel Iverson",
+            "outcome_key": "text:samuel iverson",
+            "platform_a": "venuep",
+            "platform_b": "venuek",
+            "price_a": 0.84,
+            "price_b": 0.93,
+            "spread": 0.09,
+            "spread_bps": 900,
+            "confidence": 0.548057,
+            "is_stale": true,
+            "updated_at": "2026-11-21T12:10:00.000",
+            "platform_a_url": "http://127.0.0.1:44781/events/slug/presidential-election-winner-2032",
+            "platform_b_url": "http://127.0.0.1:38511/trade-api/v2/events/KXSIMPRESWIN-32",
             "matching_strategy": "event_key",
             "match_quality": "auto_high",
-            "volume_min": 69030.02,
+            "volume_min": 4802.51,
             "match": {
               "quality": "auto_high",
               "weight": 0.9978,
               "manual": false,
-              "venuep_outcome_id": "137228665625282637980279160595088740013080401449301640643243993794089400186947",
-              "venuek_outcome_id": "KXDOGED-27JAN12-T0.34",
+              "venuep_outcome_id": "37565833441422809701152884404856637518503466916989628902782501714784993233961",
+              "venuek_outcome_id": "KXSIMPRESWIN-32-IVERSO",
               "evidence": {
                 "shared_words": [
-                  "dogecoin"
+                  "iverson",
+                  "president"
                 ],
                 "implicit_words": [],
-                "period": "on 2027-01-12",
-                "strike": "≥ $0.34"
+                "period": "year 2032",
+                "strike": null
               },
               "venuep_text": [
-                "$0.34",
-                "Will the price of Dogecoin be $0.34 or more on January 12, 2027?"
+                "Samuel Iverson",
+                "Will Samuel Iverson win the 2032 US Presidential Election?"
               ],
               "venuek_text": [
-                "$0.34 or above",
-                "Will DOGE be $0.34 or above at 12pm ET on Jan 12, 2027?"
+                "Samuel Iverson",
+                "Will Samuel Iverson win the 2032 presidential election?"
               ]
             },
-            "executable": {
-              "buy_platform": "venuek",
-              "buy_price": 0.18,
-              "sell_platform": "venuep",
-              "sell_price": 0.29,
-              "edge": 0.11,
-              "net_edge": 0.089069,
-              "size": 1759.44,
-              "cost_dollars": 344.49,
-              "profit_dollars": 77.84
-            }
+            "executable": null
           },
           {
             "event_slug": "who-will-the-president-of-kestria-nominate-as-defense-secretary",
@@ -965,15 +925,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "outcome_key": "text:elena calloway",
             "platform_a": "venuek",
             "platform_b": "venuep",
-            "price_a": 0.06,
+            "price_a": 0.09,
             "price_b": 0.18,
-            "spread": 0.12,
-            "spread_bps": 1200,
-            "confidence": 0.785728,
-            "is_stale": false,
-            "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:43603/trade-api/v2/events/KXNOMKSTDEF-27",
-            "platform_b_url": "http://127.0.0.1:43579/events/slug/who-will-the-president-of-kestria-nominate-as-defense-secretary",
+            "spread": 0.09,
+            "spread_bps": 900,
+            "confidence": 0.549238,
+            "is_stale": true,
+            "updated_at": "2026-11-21T12:10:00.000",
+            "platform_a_url": "http://127.0.0.1:38511/trade-api/v2/events/KXNOMKSTDEF-27",
+            "platform_b_url": "http://127.0.0.1:44781/events/slug/who-will-the-president-of-kestria-nominate-as-defense-secretary",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
             "volume_min": 29724.58,
@@ -1001,20 +961,13 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "Will Elena Calloway be nominated as Defense Secretary?"
               ]
             },
-            "executable": {
-              "buy_platform": "venuek",
-              "buy_price": 0.07,
-              "sell_platform": "venuep",
-              "sell_price": 0.17,
-              "edge": 0.1,
-              "net_edge": 0.095443,
-              "size": 1724.99,
-              "cost_dollars": 157.22,
-              "profit_dollars": 88.52
-            }
+            "executable": null
           }
         ],
-        "count": 117
+        "count": 117,
+        "total": 117,
+        "limit": null,
+        "offset": 0
       }
     }
   },
@@ -1031,7 +984,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXHIGHDEN-26NOV24",
+            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHDEN-26NOV24",
             "mutually_exclusive": true,
             "volume_total": 679476.17,
             "volume_24h": 21243.3,
@@ -1050,7 +1003,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXHIGHDEN-26NOV24",
+                "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHDEN-26NOV24",
                 "volume_total": 679476.17,
                 "volume_24h": 21243.3,
                 "open_interest": 49672.25,
@@ -1066,20 +1019,20 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_ask": 0.06,
                     "spread": 0.02,
                     "volume": 103085.99,
-                    "updated_at": "2026-11-21T12:11:30.000",
-                    "is_stale": false,
+                    "updated_at": "2026-11-21T12:00:00.000",
+                    "is_stale": true,
                     "status": "active"
                   },
                   {
                     "market_ticker": "KXHIGHDEN-26NOV24-B57.5",
                     "title": "57° to 58°",
-                    "probability": 0.24,
-                    "best_bid": 0.23,
-                    "best_ask": 0.25,
+                    "probability": 0.23,
+                    "best_bid": 0.22,
+                    "best_ask": 0.24,
                     "spread": 0.02,
                     "volume": 71828.17,
-                    "updated_at": "2026-11-21T12:11:30.000",
-                    "is_stale": false,
+                    "updated_at": "2026-11-21T12:00:00.000",
+                    "is_stale": true,
                     "status": "active"
                   }
                 ]
@@ -1094,7 +1047,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "mutually_exclusive": true,
             "volume_total": 536962.63,
             "volume_24h": 13962.17,
@@ -1113,7 +1066,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXHIGHCHI-26NOV22",
+                "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHCHI-26NOV22",
                 "volume_total": 536962.63,
                 "volume_24h": 13962.17,
                 "open_interest": 172623.99,
@@ -1129,8 +1082,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_ask": 0.14,
                     "spread": 0.02,
                     "volume": 10594.13,
-                    "updated_at": "2026-11-21T12:11:30.000",
-                    "is_stale": false,
+                    "updated_at": "2026-11-21T12:00:00.000",
+                    "is_stale": true,
                     "status": "active"
                   },
                   {
@@ -1141,8 +1094,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_ask": 0.06,
                     "spread": 0.02,
                     "volume": 17732.88,
-                    "updated_at": "2026-11-21T12:11:30.000",
-                    "is_stale": false,
+                    "updated_at": "2026-11-21T12:00:00.000",
+                    "is_stale": true,
                     "status": "active"
                   }
                 ]
@@ -1168,7 +1121,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXHIGHDEN-26NOV24",
+            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHDEN-26NOV24",
             "volume_total": 679476.17,
             "volume_24h": 21243.3,
             "open_interest": 49672.25,
@@ -1184,20 +1137,20 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_ask": 0.06,
                 "spread": 0.02,
                 "volume": 103085.99,
-                "updated_at": "2026-11-21T12:11:30.000",
-                "is_stale": false,
+                "updated_at": "2026-11-21T12:00:00.000",
+                "is_stale": true,
                 "status": "active"
               },
               {
                 "market_ticker": "KXHIGHDEN-26NOV24-B57.5",
                 "title": "57° to 58°",
-                "probability": 0.24,
-                "best_bid": 0.23,
-                "best_ask": 0.25,
+                "probability": 0.23,
+                "best_bid": 0.22,
+                "best_ask": 0.24,
                 "spread": 0.02,
                 "volume": 71828.17,
-                "updated_at": "2026-11-21T12:11:30.000",
-                "is_stale": false,
+                "updated_at": "2026-11-21T12:00:00.000",
+                "is_stale": true,
                 "status": "active"
               }
             ]
@@ -1209,7 +1162,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "volume_total": 536962.63,
             "volume_24h": 13962.17,
             "open_interest": 172623.99,
@@ -1225,8 +1178,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_ask": 0.14,
                 "spread": 0.02,
                 "volume": 10594.13,
-                "updated_at": "2026-11-21T12:11:30.000",
-                "is_stale": false,
+                "updated_at": "2026-11-21T12:00:00.000",
+                "is_stale": true,
                 "status": "active"
               },
               {
@@ -1237,8 +1190,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_ask": 0.06,
                 "spread": 0.02,
                 "volume": 17732.88,
-                "updated_at": "2026-11-21T12:11:30.000",
-                "is_stale": false,
+                "updated_at": "2026-11-21T12:00:00.000",
+                "is_stale": true,
                 "status": "active"
               }
             ]
@@ -1292,9 +1245,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.4,
             "spread": 0.02,
             "volume": 468477.79,
-            "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXRECMRS-27",
-            "quote_age_seconds": 0,
-            "is_stale": false,
+            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXRECMRS-27",
+            "quote_age_seconds": 690,
+            "is_stale": true,
             "status": "active"
           },
           {
@@ -1308,9 +1261,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.63,
             "spread": 0.02,
             "volume": 337146.1,
-            "platform_url": "http://127.0.0.1:43603/trade-api/v2/events/KXLBP-27",
-            "quote_age_seconds": 0,
-            "is_stale": false,
+            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXLBP-27",
+            "quote_age_seconds": 690,
+            "is_stale": true,
             "status": "active"
           }
         ],
@@ -1379,15 +1332,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:43579/events/slug/highest-temperature-in-denver-on-november-24-2026",
+            "platform_url": "http://127.0.0.1:44781/events/slug/highest-temperature-in-denver-on-november-24-2026",
             "mutually_exclusive": true,
-            "volume_total": 3524368.56,
-            "volume_24h": 97307.95,
+            "volume_total": 3523869.37,
+            "volume_24h": 96808.76,
             "liquidity": 102133.3,
-            "open_interest": 327.9,
+            "open_interest": 47.4,
             "end_time": "2026-11-24T16:00:00.000",
             "created_at": "2026-11-19T08:12:10.272",
-            "updated_at": "2026-11-21T12:09:00.000",
+            "updated_at": "2026-11-21T12:01:00.000",
             "market_count": 1,
             "outcome_count": 7,
             "markets": [
@@ -1398,14 +1351,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:43579/events/slug/highest-temperature-in-denver-on-november-24-2026",
-                "volume_total": 3524368.56,
-                "volume_24h": 97307.95,
+                "platform_url": "http://127.0.0.1:44781/events/slug/highest-temperature-in-denver-on-november-24-2026",
+                "volume_total": 3523869.37,
+                "volume_24h": 96808.76,
                 "liquidity": 102133.3,
-                "open_interest": 327.9,
+                "open_interest": 47.4,
                 "end_time": "2026-11-24T16:00:00.000",
                 "created_at": "2026-11-19T08:12:10.272",
-                "updated_at": "2026-11-21T12:09:00.000",
+                "updated_at": "2026-11-21T12:01:00.000",
                 "outcomes": [
                   {
                     "title": "56°F or below",
@@ -1413,7 +1366,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.04,
                     "best_ask": 0.06,
                     "spread": 0.02,
-                    "volume": 80707.13,
+                    "volume": 80526.86,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "69230307411894417958335613718718583984338569409923766210504209158303932026989",
@@ -1426,7 +1379,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.22,
                     "best_ask": 0.24,
                     "spread": 0.02,
-                    "volume": 67857.37,
+                    "volume": 67845.46,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "183731310099227939495017999461173537528396739157621340470172699014182134148093",
@@ -1445,15 +1398,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "politics",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:43579/events/slug/iowa-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:44781/events/slug/iowa-governor-election-winner-2028",
             "mutually_exclusive": true,
-            "volume_total": 2967891.05,
-            "volume_24h": 98580.6,
+            "volume_total": 2967815.03,
+            "volume_24h": 98504.58,
             "liquidity": 51877.16,
-            "open_interest": 630.46,
+            "open_interest": 362.68,
             "end_time": "2028-05-27T16:00:00.000",
             "created_at": "2025-12-05T20:19:25.739",
-            "updated_at": "2026-11-21T12:09:00.000",
+            "updated_at": "2026-11-21T12:01:00.000",
             "market_count": 1,
             "outcome_count": 5,
             "markets": [
@@ -1464,14 +1417,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "politics",
-                "platform_url": "http://127.0.0.1:43579/events/slug/iowa-governor-election-winner-2028",
-                "volume_total": 2967891.05,
-                "volume_24h": 98580.6,
+                "platform_url": "http://127.0.0.1:44781/events/slug/iowa-governor-election-winner-2028",
+                "volume_total": 2967815.03,
+                "volume_24h": 98504.58,
                 "liquidity": 51877.16,
-                "open_interest": 630.46,
+                "open_interest": 362.68,
                 "end_time": "2028-05-27T16:00:00.000",
                 "created_at": "2025-12-05T20:19:25.739",
-                "updated_at": "2026-11-21T12:09:00.000",
+                "updated_at": "2026-11-21T12:01:00.000",
                 "outcomes": [
                   {
                     "title": "Søren Brennan",
@@ -1479,7 +1432,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.038,
                     "best_ask": 0.068,
                     "spread": 0.03,
-                    "volume": 360111.09,
+                    "volume": 360084.3,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "79463480666083886611538498868590988185265983131725570791335721339089982481365",
@@ -1492,7 +1445,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.202,
                     "best_ask": 0.244,
                     "spread": 0.042,
-                    "volume": 2353769.78,
+                    "volume": 2353753.17,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "456059849752884671908451532256734519520461023776907253404040312373108294216560",
@@ -1522,14 +1475,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:43579/events/slug/highest-temperature-in-denver-on-november-24-2026",
-            "volume_total": 3524368.56,
-            "volume_24h": 97307.95,
+            "platform_url": "http://127.0.0.1:44781/events/slug/highest-temperature-in-denver-on-november-24-2026",
+            "volume_total": 3523869.37,
+            "volume_24h": 96808.76,
             "liquidity": 102133.3,
-            "open_interest": 327.9,
+            "open_interest": 47.4,
             "end_time": "2026-11-24T16:00:00.000",
             "created_at": "2026-11-19T08:12:10.272",
-            "updated_at": "2026-11-21T12:09:00.000",
+            "updated_at": "2026-11-21T12:01:00.000",
             "outcomes": [
               {
                 "title": "56°F or below",
@@ -1537,7 +1490,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.04,
                 "best_ask": 0.06,
                 "spread": 0.02,
-                "volume": 80707.13,
+                "volume": 80526.86,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "69230307411894417958335613718718583984338569409923766210504209158303932026989",
@@ -1550,7 +1503,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.22,
                 "best_ask": 0.24,
                 "spread": 0.02,
-                "volume": 67857.37,
+                "volume": 67845.46,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "183731310099227939495017999461173537528396739157621340470172699014182134148093",
@@ -1566,14 +1519,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "politics",
-            "platform_url": "http://127.0.0.1:43579/events/slug/iowa-governor-election-winner-2028",
-            "volume_total": 2967891.05,
-            "volume_24h": 98580.6,
+            "platform_url": "http://127.0.0.1:44781/events/slug/iowa-governor-election-winner-2028",
+            "volume_total": 2967815.03,
+            "volume_24h": 98504.58,
             "liquidity": 51877.16,
-            "open_interest": 630.46,
+            "open_interest": 362.68,
             "end_time": "2028-05-27T16:00:00.000",
             "created_at": "2025-12-05T20:19:25.739",
-            "updated_at": "2026-11-21T12:09:00.000",
+            "updated_at": "2026-11-21T12:01:00.000",
             "outcomes": [
               {
                 "title": "Søren Brennan",
@@ -1581,7 +1534,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.038,
                 "best_ask": 0.068,
                 "spread": 0.03,
-                "volume": 360111.09,
+                "volume": 360084.3,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "79463480666083886611538498868590988185265983131725570791335721339089982481365",
@@ -1594,7 +1547,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.202,
                 "best_ask": 0.244,
                 "spread": 0.042,
-                "volume": 2353769.78,
+                "volume": 2353753.17,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "456059849752884671908451532256734519520461023776907253404040312373108294216560",
@@ -1676,8 +1629,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.64,
             "best_ask": 0.66,
             "spread": 0.02,
-            "volume": 2793265.77,
-            "platform_url": "http://127.0.0.1:43579/events/slug/will-bitcoin-reach-150-000-by-may-31-2027",
+            "volume": 2793224.26,
+            "platform_url": "http://127.0.0.1:44781/events/slug/will-bitcoin-reach-150-000-by-may-31-2027",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "65045534602971040146746221841509653806870485070797638542531137131898657297020",
@@ -1692,8 +1645,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.34,
             "best_ask": 0.36,
             "spread": 0.02,
-            "volume": 2793265.77,
-            "platform_url": "http://127.0.0.1:43579/events/slug/will-bitcoin-reach-150-000-by-may-31-2027",
+            "volume": 2793224.26,
+            "platform_url": "http://127.0.0.1:44781/events/slug/will-bitcoin-reach-150-000-by-may-31-2027",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "808147087554103154287106448334920542129715050914602434008097489033707212509106",
@@ -1707,7 +1660,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   "metrics": {
     "200": {
       "summary": "GET /metrics → 200, simulated data",
-      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 3.383103\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.114793\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 3.497896\n\n…"
+      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 6.27422\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.211356\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 6.485576\n\n…"
     }
   },
   "readiness": {
@@ -1725,14 +1678,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 3,
+              "version": 2,
               "events": 86,
               "markets": 86,
               "outcomes": 435,
               "last_error": null,
               "truncated": false,
-              "max_events": 1000000
+              "max_events": 1000000,
+              "loading": null,
+              "failures": 0
             },
+            "credentials": "not_required",
             "books": {
               "instruments": 363,
               "synced": 363,
@@ -1742,7 +1698,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "connections": 1,
               "open_connections": 1,
               "subscribed": 363,
-              "reconnects": 68,
+              "reconnects": 67,
               "frames_received": 8,
               "malformed_frames": 0,
               "sequence_gaps": 0,
@@ -1754,25 +1710,39 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 2,
+              "version": 1,
               "events": 84,
               "markets": 84,
               "outcomes": 274,
               "last_error": null,
               "truncated": false,
-              "max_events": 1000000
+              "max_events": 1000000,
+              "loading": {
+                "started_at": "2026-11-21T12:01:00.000Z",
+                "elapsed_ms": 630000,
+                "phase": "building",
+                "list": "settled",
+                "pages": 3,
+                "events": 84,
+                "events_per_sec": 0.1,
+                "expected_events": 84,
+                "estimated_remaining_ms": null,
+                "estimate_basis": "previous_sync"
+              },
+              "failures": 0
             },
+            "credentials": "configured",
             "books": {
               "instruments": 237,
-              "synced": 237,
-              "stale": 0
+              "synced": 0,
+              "stale": 237
             },
             "feed": {
               "connections": 1,
-              "open_connections": 1,
-              "subscribed": 237,
-              "reconnects": 68,
-              "frames_received": 480,
+              "open_connections": 0,
+              "subscribed": 0,
+              "reconnects": 67,
+              "frames_received": 240,
               "malformed_frames": 0,
               "sequence_gaps": 0,
               "stale_timeouts": 1
@@ -1781,18 +1751,22 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
         "read_models": {
           "ready": true
+        },
+        "spreads": {
+          "ready": true,
+          "pairs": 133
         }
       }
     }
   },
   "revokeApiKey": {
     "200": {
-      "summary": "DELETE /api/v2/developers/api-keys/6dc278c5-2a3c-4d62-96e7-9074fbd0b31d → 200, simulated data",
+      "summary": "DELETE /api/v2/developers/api-keys/15951c89-bd8e-44b2-8685-6c6bc4d492fc → 200, simulated data",
       "value": {
         "key": {
-          "id": "6dc278c5-2a3c-4d62-96e7-9074fbd0b31d",
+          "id": "15951c89-bd8e-44b2-8685-6c6bc4d492fc",
           "name": "ci",
-          "key_prefix": "pmk_live_llBz…",
+          "key_prefix": "pmk_live_UBDj…",
           "status": "revoked",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": "2026-11-21T12:11:30.000"
@@ -1802,10 +1776,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "rotateAlertSigningSecret": {
     "200": {
-      "summary": "POST /api/v2/alerts/cf475366-8d86-4215-8b65-e49af858fea3/signing-secret → 200, simulated data",
+      "summary": "POST /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98/signing-secret → 200, simulated data",
       "value": {
-        "id": "cf475366-8d86-4215-8b65-e49af858fea3",
-        "signing_secret": "whsec_542a07fa34c2515293608eff792a1a1aad5012ce488a980280437bf3b4bde6a0"
+        "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
+        "signing_secret": "whsec_fff14849cff02e1e0df4200db3a644844096b31f6fba9bd59661b1db7df0ca00"
       }
     }
   },
@@ -1813,17 +1787,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/signup → 201, simulated data",
       "value": {
-        "account_id": "be197eb4-c34a-43b2-aa2f-272ee585fc44",
+        "account_id": "b06b5b2a-9275-4ba9-87ca-ae4e2f5e4f63",
         "email": "ada@example.com",
         "company": "Analytical Engines",
         "use_case": "spread dashboards",
         "created_at": "2026-11-21T12:11:30.000",
-        "api_key": "pmk_live_9TIkiX3klMYLgDmxak5wF5pgwLSM57Q7ybxHcL3UQUp",
+        "api_key": "pmk_live_V5OPTJA70QnCDG0i23psV22Fm5lNNxA9s4tlAsgUiDi",
         "key_returned_once": true,
         "key": {
-          "id": "6953ac52-15a2-4396-bed8-7d63bcd49441",
+          "id": "5f155212-5f9e-46ec-8237-9d868b3c0961",
           "name": "default",
-          "key_prefix": "pmk_live_9TIk…",
+          "key_prefix": "pmk_live_V5OP…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -1861,33 +1835,33 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "testAlert": {
     "202": {
-      "summary": "POST /api/v2/alerts/cf475366-8d86-4215-8b65-e49af858fea3/test → 202, simulated data",
+      "summary": "POST /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98/test → 202, simulated data",
       "value": {
-        "id": "320595c3-2f7e-4f14-9279-121f03ebe150",
-        "rule_id": "cf475366-8d86-4215-8b65-e49af858fea3",
+        "id": "28b4c38b-ca8c-4430-8376-cfcc04d44d00",
+        "rule_id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
         "event": "alert.test",
         "test": true,
         "status": "pending",
         "channel": "webhook",
         "target": "https://hooks.example.com/spreads",
         "attempts": 0,
-        "dedupe_key": "test:320595c3-2f7e-4f14-9279-121f03ebe150",
+        "dedupe_key": "test:28b4c38b-ca8c-4430-8376-cfcc04d44d00",
         "created_at": "2026-11-21T12:11:30.000",
         "next_attempt_at": "2026-11-21T12:11:30.000",
         "delivered_at": null,
         "last_error": null,
         "response_status": null,
         "spread": {
-          "event_slug": "crystal-mask-awards-2027-best-drama-series-winner",
-          "outcome_key": "text:the lantern keeper",
-          "outcome_title": "The Lantern Keeper",
-          "platform_a": "venuek",
-          "platform_b": "venuep",
-          "price_a": 0.1,
-          "price_b": 0.18,
-          "spread": 0.08,
-          "spread_bps": 800,
-          "confidence": 0.842313
+          "event_slug": "iowa-governor-election-winner-2028",
+          "outcome_key": "text:leila pemberton",
+          "outcome_title": "Leila Pemberton",
+          "platform_a": "venuep",
+          "platform_b": "venuek",
+          "price_a": 0.223,
+          "price_b": 0.3,
+          "spread": 0.077,
+          "spread_bps": 770,
+          "confidence": 0.629815
         }
       }
     }
@@ -1897,61 +1871,6 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "summary": "GET /api/v2/spreads/top?limit=2 → 200, simulated data",
       "value": {
         "data": [
-          {
-            "event_slug": "crystal-mask-awards-2027-best-drama-series-winner",
-            "event_title": "Crystal Mask Awards 2027: Best Drama Series Winner",
-            "outcome_title": "The Lantern Keeper",
-            "outcome_key": "text:the lantern keeper",
-            "platform_a": "venuek",
-            "platform_b": "venuep",
-            "price_a": 0.1,
-            "price_b": 0.18,
-            "spread": 0.08,
-            "spread_bps": 800,
-            "confidence": 0.842313,
-            "is_stale": false,
-            "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:43603/trade-api/v2/events/KXCMA-27",
-            "platform_b_url": "http://127.0.0.1:43579/events/slug/crystal-mask-awards-2027-best-drama-series-winner",
-            "matching_strategy": "event_key",
-            "match_quality": "auto_high",
-            "volume_min": 31117.11,
-            "match": {
-              "quality": "auto_high",
-              "weight": 0.9978,
-              "manual": false,
-              "venuep_outcome_id": "769318508422919443653927556363533507891167191046961567205210055628396125650923",
-              "venuek_outcome_id": "KXCMA-27-KEEPER",
-              "evidence": {
-                "shared_words": [
-                  "best",
-                  "drama"
-                ],
-                "implicit_words": [],
-                "period": "year 2027",
-                "strike": null
-              },
-              "venuep_text": [
-                "The Lantern Keeper",
-                "Will \"The Lantern Keeper\" win Best Drama Series at the 2027 Crystal Mask Awards?"
-              ],
-              "venuek_text": [
-                "The Lantern Keeper",
-                "Will The Lantern Keeper win Best Drama Series?"
-              ]
-            },
-            "executable": {
-              "buy_platform": "venuek",
-              "buy_price": 0.11,
-              "sell_platform": "venuep",
-              "sell_price": 0.17,
-              "edge": 0.06,
-              "net_edge": 0.053147,
-              "size": 14867.67,
-              "cost_dollars": 1872.09,
-              "profit_dollars": 435.46
-            }
-          },
           {
             "event_slug": "iowa-governor-election-winner-2028",
             "event_title": "Iowa Governor Election Winner 2028",
@@ -1963,11 +1882,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.3,
             "spread": 0.077,
             "spread_bps": 770,
-            "confidence": 0.839591,
-            "is_stale": false,
-            "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:43579/events/slug/iowa-governor-election-winner-2028",
-            "platform_b_url": "http://127.0.0.1:43603/trade-api/v2/events/KXGOVIA-28",
+            "confidence": 0.629815,
+            "is_stale": true,
+            "updated_at": "2026-11-21T12:10:00.000",
+            "platform_a_url": "http://127.0.0.1:44781/events/slug/iowa-governor-election-winner-2028",
+            "platform_b_url": "http://127.0.0.1:38511/trade-api/v2/events/KXGOVIA-28",
             "matching_strategy": "event_key",
             "match_quality": "auto_high",
             "volume_min": 94357.69,
@@ -1995,17 +1914,52 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "Will Leila M. Pemberton be elected governor of Iowa in 2028?"
               ]
             },
-            "executable": {
-              "buy_platform": "venuep",
-              "buy_price": 0.244,
-              "sell_platform": "venuek",
-              "sell_price": 0.28,
-              "edge": 0.036,
-              "net_edge": 0.021888,
-              "size": 2675.8,
-              "cost_dollars": 654.42,
-              "profit_dollars": 30.82
-            }
+            "executable": null
+          },
+          {
+            "event_slug": "crystal-mask-awards-2027-best-drama-series-winner",
+            "event_title": "Crystal Mask Awards 2027: Best Drama Series Winner",
+            "outcome_title": "The Lantern Keeper",
+            "outcome_key": "text:the lantern keeper",
+            "platform_a": "venuek",
+            "platform_b": "venuep",
+            "price_a": 0.1,
+            "price_b": 0.18,
+            "spread": 0.08,
+            "spread_bps": 800,
+            "confidence": 0.609363,
+            "is_stale": true,
+            "updated_at": "2026-11-21T12:10:00.000",
+            "platform_a_url": "http://127.0.0.1:38511/trade-api/v2/events/KXCMA-27",
+            "platform_b_url": "http://127.0.0.1:44781/events/slug/crystal-mask-awards-2027-best-drama-series-winner",
+            "matching_strategy": "event_key",
+            "match_quality": "auto_high",
+            "volume_min": 31117.11,
+            "match": {
+              "quality": "auto_high",
+              "weight": 0.9978,
+              "manual": false,
+              "venuep_outcome_id": "769318508422919443653927556363533507891167191046961567205210055628396125650923",
+              "venuek_outcome_id": "KXCMA-27-KEEPER",
+              "evidence": {
+                "shared_words": [
+                  "best",
+                  "drama"
+                ],
+                "implicit_words": [],
+                "period": "year 2027",
+                "strike": null
+              },
+              "venuep_text": [
+                "The Lantern Keeper",
+                "Will \"The Lantern Keeper\" win Best Drama Series at the 2027 Crystal Mask Awards?"
+              ],
+              "venuek_text": [
+                "The Lantern Keeper",
+                "Will The Lantern Keeper win Best Drama Series?"
+              ]
+            },
+            "executable": null
           }
         ],
         "count": 2
@@ -2014,9 +1968,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "updateAlert": {
     "200": {
-      "summary": "PATCH /api/v2/alerts/cf475366-8d86-4215-8b65-e49af858fea3 → 200, simulated data",
+      "summary": "PATCH /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98 → 200, simulated data",
       "value": {
-        "id": "cf475366-8d86-4215-8b65-e49af858fea3",
+        "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
