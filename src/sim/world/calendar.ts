@@ -8,7 +8,8 @@ import type { Lifecycle } from './types.js'
  * ticker expects it to answer after a restart, a day or a year later. Titles and tickers carry dates ("Before Jul 1,
  * 2027", `-27JUL01`), and which questions exist, open or ended, is laid out around an instant. So the world is laid
  * out once, around a fixed instant, its calendar (`WORLD_CALENDAR_MS`, config `sim.calendar`), never around the
- * start: the same seed and calendar give the same questions, identifiers, titles and dates at every start.
+ * start: the same seed and calendar give the same questions, identifiers and titles at every start, and a question
+ * still open the same dates (an ended one's venues show its end as their close, as the listings always did).
  *
  * Dates do not slide with the start. A title names the date its market's own dates say, as on the real venues, and
  * the matcher relies on it (a venue's end time falls on the day the other venue's title names); moving every date by

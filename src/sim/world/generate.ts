@@ -19,12 +19,13 @@ export interface WorldOptions {
   readonly questions: number
   /**
    * The world's "now" at generation: its history and books are laid out around it, and a question whose end it has
-   * passed is closed or resolved (calendar.ts). Identifiers, titles and dates do not depend on it.
+   * passed is closed or resolved (calendar.ts). Identifiers and titles do not depend on it, nor an open question's
+   * dates (an ended one's venues show its end as their close, as for any ended question).
    */
   readonly anchorMs: number
   /**
    * The instant the questions are laid out around (calendar.ts); default `WORLD_CALENDAR_MS`. Identifiers, titles
-   * and dates are a function of the seed, the sizes and this.
+   * and the questions' own dates are a function of the seed, the sizes and this.
    */
   readonly calendarMs?: number
   readonly wallets: number
@@ -117,7 +118,7 @@ export class World {
 
 /**
  * Builds the whole world from `options`. Deterministic: the same options give the same world, identifiers,
- * books, wallets, activity and ground truth. The questions' identifiers, titles and dates do not depend on
+ * books, wallets, activity and ground truth. The questions' identifiers, titles and own dates do not depend on
  * `anchorMs`: they are laid out on the world's calendar (calendar.ts); the anchor decides which of them have ended
  * by then, and the history, the books and the prices (paths of time) are laid out around it.
  */
