@@ -23,7 +23,7 @@ function catalogOf(venue: VenueId, ids: readonly string[]): Catalog {
     (id): Outcome => ({
       venue, outcomeId: id, marketId: 'm', eventId: 'e', title: id, instrumentId: id, complementInstrumentId: undefined, conditionId: undefined,
       childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status: 'active', rawStatus: 'active', volume: undefined,
-      volume24h: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
+      volume24h: undefined, marketVolume: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
       catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined, strike: undefined, fees: undefined,
     }),
   )

@@ -82,7 +82,7 @@ function outcome(venue: VenueId, id: string): Outcome {
   return {
     venue, outcomeId: id, marketId: `m-${id}`, eventId: `e-${id}`, title: id, instrumentId: id, complementInstrumentId: undefined,
     conditionId: undefined, childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status: 'active', rawStatus: 'active',
-    volume: 50_000, volume24h: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
+    volume: 50_000, marketVolume: 50_000, volume24h: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
     catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined, strike: undefined,
     fees: venue === 'venuek' ? { kind: 'curve', rate: 0.07, exponent: 1 } : undefined,
   }

@@ -119,6 +119,7 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
   if (env.SIM_BOOK_DEPTH !== undefined) sim.bookDepth = toInt('SIM_BOOK_DEPTH', env.SIM_BOOK_DEPTH)
   if (env.SIM_QUOTE_CHANGES_PER_SEC !== undefined) sim.quoteChangesPerSec = toNumber('SIM_QUOTE_CHANGES_PER_SEC', env.SIM_QUOTE_CHANGES_PER_SEC)
   if (env.SIM_CATALOG !== undefined && env.SIM_CATALOG !== '') sim.catalog = env.SIM_CATALOG
+  if (env.SIM_CALENDAR !== undefined && env.SIM_CALENDAR !== '') sim.calendar = env.SIM_CALENDAR
   if (env.SIM_EXTERNAL !== undefined) sim.external = env.SIM_EXTERNAL === '1' || env.SIM_EXTERNAL === 'true'
   if (env.SIM_PORT_BASE !== undefined) {
     const base = toInt('SIM_PORT_BASE', env.SIM_PORT_BASE)

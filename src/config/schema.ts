@@ -124,6 +124,13 @@ export const SimConfigSchema = Type.Object(
      */
     venuekOnlyLadders: Type.Integer({ minimum: 0, default: 0 }),
     /**
+     * The instant the generated world is laid out around (env `SIM_CALENDAR`), an ISO 8601 date or UTC instant
+     * ("2027-01-01", "2027-01-01T12:00:00Z"); unset, src/sim/world/calendar.ts's (2026-11-21T12:00Z). Identifiers,
+     * titles and dates are a function of the seed, the sizes and this; started later, the world has aged (questions
+     * past their end are closed or resolved), and a later calendar lays out a fresh world with other identifiers.
+     */
+    calendar: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?Z)?$' })),
+    /**
      * Replay real captured catalogs instead of generating a world (env `SIM_CATALOG`): a directory holding
      * `venuep.json` and `venuek.json` in the format of test/fixtures/real-venues/FORMAT.md, relative to the process's
      * working directory. Events and markets are served as captured; books start at the captured prices and are

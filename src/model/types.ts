@@ -102,8 +102,19 @@ export interface Outcome {
   readonly marketTicker: string | undefined
   readonly status: ServiceStatus
   readonly rawStatus: string
+  /**
+   * The outcome's own volume: that of the binary market it is (a venuek market, a child of a venuep group).
+   * Undefined for either side of a venuep binary market that lists two outcomes (Yes and No, a head-to-head's two
+   * teams): the venue reports volume per market, not per side, and each side's is not the whole market's.
+   */
   readonly volume: number | undefined
+  /** The outcome's own 24 h volume, by the rule of `volume`. */
   readonly volume24h: number | undefined
+  /**
+   * Volume of the binary market the outcome trades in (venuep condition, venuek market), whichever side it is: the
+   * platform volume the spreads filter (`min_volume`) and weigh (confidence) a pair by.
+   */
+  readonly marketVolume: number | undefined
   readonly openInterest: number | undefined
   readonly liquidity: number | undefined
   /** Catalog-time prices (REST), used until the live book arrives and for closed markets. */

@@ -92,14 +92,18 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 function buildWorld(config: SimConfig, anchorMs: number): World {
   const common = { seed: config.seed, wallets: config.wallets, bookDepth: config.bookDepth, anchorMs }
   if (config.catalog !== undefined) return replayWorld({ ...common, catalogs: readCapturedCatalogs(config.catalog) })
-  return generateWorld({ ...common, questions: config.questions, venuekOnlyLadders: config.venuekOnlyLadders })
+  // The schema admits only ISO dates and UTC instants, which Date.parse reads as UTC (NaN for a day that is none).
+  const calendarMs = config.calendar === undefined ? undefined : Date.parse(config.calendar)
+  if (calendarMs !== undefined && Number.isNaN(calendarMs)) throw new Error(`sim.calendar (SIM_CALENDAR) "${config.calendar}" is not a date`)
+  return generateWorld({ ...common, questions: config.questions, venuekOnlyLadders: config.venuekOnlyLadders, ...(calendarMs === undefined ? {} : { calendarMs }) })
 }
 
 function describe(config: SimConfig, world: World): string {
   const listed = `${world.vpEvents.length} venuep events, ${world.vkEvents.length} venuek events`
   if (world.replayOf !== undefined) return `replay of real venue catalogs from ${world.replayOf} (${listed}; simulated books and trades)`
   const ladders = config.venuekOnlyLadders > 0 ? ` of which ${config.venuekOnlyLadders} venuek-only ladder events` : ''
-  return `simulated venues (seed ${config.seed}, ${world.questions.length} questions${ladders}, ${listed})`
+  const calendar = new Date(world.calendarMs).toISOString().replace(':00.000Z', 'Z')
+  return `simulated venues (seed ${config.seed}, calendar ${calendar}, ${world.questions.length} questions${ladders}, ${listed})`
 }
 
 /** A fresh RSA key for the simulated venuek account (the real venue issues RSA keys only). */

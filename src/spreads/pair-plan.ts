@@ -125,8 +125,8 @@ export function sameSides(a: SpreadPairSpec, b: SpreadPairSpec): boolean {
 
 function writeTerms(terms: Float64Array, id: number, spec: SpreadPairSpec): void {
   const at = id * TERMS
-  terms[at + VOLUME_P] = spec.venuep.volume ?? Number.NaN
-  terms[at + VOLUME_K] = spec.venuek.volume ?? Number.NaN
+  terms[at + VOLUME_P] = spec.venuep.marketVolume ?? Number.NaN
+  terms[at + VOLUME_K] = spec.venuek.marketVolume ?? Number.NaN
   writeFees(terms, at + FEES_P, spec.venuep.fees)
   writeFees(terms, at + FEES_K, spec.venuek.fees)
 }

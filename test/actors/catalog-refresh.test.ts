@@ -20,7 +20,7 @@ function outcome(id: string, status: Outcome['status'] = 'active'): Outcome {
   return {
     venue: 'venuep', outcomeId: id, marketId: `m-${id}`, eventId: `e-${id}`, title: id, instrumentId: id, complementInstrumentId: undefined,
     conditionId: undefined, childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status, rawStatus: status,
-    volume: undefined, volume24h: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
+    volume: undefined, volume24h: undefined, marketVolume: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
     catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined, strike: undefined, fees: undefined,
   }
 }

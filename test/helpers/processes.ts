@@ -47,10 +47,12 @@ export async function outputMatch(child: Child, pattern: RegExp, timeoutMs: numb
 
 /**
  * The standalone simulator (`npm run sim`, or `script`: the benches' variant with extra switches) and the environment
- * that points a service at it.
+ * that points a service at it. Its world is laid out around the current minute (`SIM_CALENDAR`, unless `env` says):
+ * the default calendar's world ages as the wall clock moves on (src/sim/world/calendar.ts), and a bench measures a
+ * world of the size it asked for, whenever it runs.
  */
 export async function startStandaloneSim(env: Record<string, string>, timeoutMs = 120_000, script = SIM_JS): Promise<{ sim: Child; serviceEnv: Record<string, string> }> {
-  const sim = spawnNode(script, env)
+  const sim = spawnNode(script, { SIM_CALENDAR: process.env.SIM_CALENDAR ?? `${new Date().toISOString().slice(0, 16)}Z`, ...env })
   await outputMatch(sim, /# then: npm start/, timeoutMs)
   const serviceEnv: Record<string, string> = {}
   for (const m of sim.output().matchAll(/^export (\w+)='([^']*)'$/gm)) serviceEnv[m[1] as string] = m[2] as string

@@ -53,6 +53,11 @@ export interface TestServiceOptions {
    * REAL_CATALOG_DIR; `questions` is then ignored.
    */
   readonly catalog?: string
+  /**
+   * Where the clock starts and the simulator is started (default TEST_ANCHOR_MS): the generated world is laid out on
+   * its fixed calendar whatever this is, and has aged by then (src/sim/world/calendar.ts).
+   */
+  readonly anchorMs?: number
 }
 
 /**
@@ -62,14 +67,15 @@ export interface TestServiceOptions {
  * endpoint suite also exercises authentication on real data endpoints.
  */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const clock = new SimulatedClock(TEST_ANCHOR_MS)
+  const anchorMs = options.anchorMs ?? TEST_ANCHOR_MS
+  const clock = new SimulatedClock(anchorMs)
   const auth = options.auth ?? 'key'
   const overrides: DeepPartial<Config> = auth === 'off' ? { ...options.config, auth: { ...options.config?.auth, required: false } } : { ...options.config }
   const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides })
   const sim = await startSimulator({
     config: { ...config.sim, questions: options.questions ?? 120, wallets: options.wallets ?? 20, venuekAuth: options.venuekAuth ?? true, catalog: options.catalog },
     clock,
-    anchorMs: TEST_ANCHOR_MS,
+    anchorMs,
     startEngine: false,
   })
   const store = options.backend === undefined ? await freshPGlite().then((db) => ({ db, dispose: () => db.close() })) : await options.backend.open()

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { money } from '../../src/core/money.js'
+import { volumeOf } from '../../src/sim/venuep/market-stats.js'
 import { assertOrdered, assertPagesTile, call, invalid, ok } from '../helpers/api.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { settle, waitFor } from '../helpers/wait.js'
 
 /** venuep endpoints (spec 4.1) against the simulator: shapes (contract), filters, sorts, paging, validation. */
 type Market = { market_slug: string; event_slug: string; title: string; status: string; category: string; volume_total: number | null; outcomes: Outcome[] } & Record<string, unknown>
-type Outcome = { title: string; token_id: string; condition_id: string | null; best_bid: number | null; best_ask: number | null; probability: number | null; market_slug: string }
+type Outcome = { title: string; token_id: string; condition_id: string | null; best_bid: number | null; best_ask: number | null; probability: number | null; market_slug: string; volume: number | null }
 type Page = { markets: Market[]; total: number; limit: number; offset: number }
 
 let s: TestService
@@ -98,6 +100,22 @@ describe('GET /api/v2/venuep/markets', () => {
     assert.deepEqual(byToken.markets.map((m) => m.market_slug), [a.market_slug])
     const conflicting = await ok<Page>(s, 'listVenuepMarkets', `/api/v2/venuep/markets?status=all&market_slug=${a.market_slug}&event_slug=${b.event_slug}`)
     assert.equal(conflicting.total, 0)
+  })
+
+  test('outcome volume: a group child\'s is its own market\'s; the two sides of one binary market have none (null), its volume is volume_total', async () => {
+    // The venue's volume of a binary market, as Gamma reported it when the catalog was read (the clock has not moved).
+    const marketVolume = (conditionId: string) => money(volumeOf(s.sim.world, s.sim.world.vpMarketsByCondition.get(conditionId)!, s.clock.now()))
+    const twoSided = (m: Market) => m.outcomes.length === 2 && m.outcomes[0]!.condition_id === m.outcomes[1]!.condition_id
+    const expected = all.map((m) => [m.market_slug, twoSided(m) ? [null, null] : m.outcomes.map((o) => marketVolume(o.condition_id!)), twoSided(m) ? marketVolume(m.outcomes[0]!.condition_id!) : m.volume_total])
+    assert.deepEqual(all.map((m) => [m.market_slug, m.outcomes.map((o) => o.volume), m.volume_total]), expected)
+    assert.ok(all.some(twoSided) && all.some((m) => !twoSided(m)), 'the world lists both kinds')
+    assert.ok(all.filter((m) => !twoSided(m)).some((m) => new Set(m.outcomes.map((o) => o.volume)).size > 1), 'group children have volumes of their own')
+    // The price rows say the same.
+    for (const m of [all.find(twoSided)!, all.find((x) => !twoSided(x))!]) {
+      const rows = await ok<{ prices: { token_id: string; volume: number | null }[] }>(s, 'listVenuepPrices', `/api/v2/venuep/prices?market_slug=${m.market_slug}`)
+      const byToken = (a: [string, number | null], b: [string, number | null]) => (a[0] < b[0] ? -1 : 1)
+      assert.deepEqual(rows.prices.map((r): [string, number | null] => [r.token_id, r.volume]).sort(byToken), m.outcomes.map((o): [string, number | null] => [o.token_id, o.volume]).sort(byToken))
+    }
   })
 
   test('a quote change at the venue shows up in the next response (no stale cached page)', async () => {

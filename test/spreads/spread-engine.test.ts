@@ -70,10 +70,12 @@ class FakeVenue implements QuoteSource {
 }
 
 function outcome(venue: VenueId, id: string, rng: Rng): Outcome {
+  // The spreads read the volume of the market the outcome trades in.
+  const volume = rng.chance(0.1) ? undefined : rng.int(100, 2_000_000)
   return {
     venue, outcomeId: id, marketId: `m-${id}`, eventId: `e-${id}`, title: id, instrumentId: id, complementInstrumentId: undefined,
     conditionId: undefined, childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status: 'active', rawStatus: 'active',
-    volume: rng.chance(0.1) ? undefined : rng.int(100, 2_000_000), volume24h: undefined, openInterest: undefined, liquidity: undefined,
+    volume, marketVolume: volume, volume24h: undefined, openInterest: undefined, liquidity: undefined,
     catalogBestBid: undefined, catalogBestAsk: undefined, catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined,
     strike: undefined, fees: venue === 'venuek' ? { kind: 'curve', rate: 0.07, exponent: 1 } : undefined,
   }

@@ -56,7 +56,7 @@ export const SpreadRecordSchema = Type.Object(
     platform_b_url: Type.String(),
     matching_strategy: StringEnum(['auto_canonical', 'manual_override', 'normalized_title_fallback', 'event_key']),
     match_quality: StringEnum(['manual', 'auto_high', 'auto_medium']),
-    volume_min: NNumber(`Addition: the thinner venue\'s outcome volume ($). ${CENTS}`),
+    volume_min: NNumber(`Addition: the thinner venue\'s volume ($) of the binary market its outcome trades in (min_volume filters on it). ${CENTS}`),
     match: Type.Object(
       {
         quality: StringEnum(['manual', 'auto_high', 'auto_medium'], { description: 'As `match_quality`.' }),

@@ -17,13 +17,21 @@ const Timestamp = (description: string) => Nullable(Type.String({ description: `
 export const ServiceStatusSchema = StringEnum(['active', 'closed', 'resolved'], { description: 'Service status.' })
 export const PlatformSchema = StringEnum(['venuep', 'venuek'], { description: 'Platform slug.' })
 
+/**
+ * An outcome's own volume. venuep reports volume per binary market: a group's child is one outcome (its own volume),
+ * but a market listing two outcomes (Yes and No, a head-to-head's two teams) has one volume for both sides, which is
+ * neither side's; the market record's `volume_total` carries it.
+ */
+const OUTCOME_VOLUME =
+  'Outcome volume: that of the binary market the outcome is (a venuek market, a child of a venuep group). Null for either side of a venuep market that lists two outcomes (Yes/No, two teams): venuep reports that volume for the market only (the market record\'s `volume_total`).'
+
 const outcomeCore = {
   title: Type.String({ description: 'Outcome title.' }),
   probability: NNumber('Normalized probability, 0 to 1 (venue rule: see the API description).'),
   best_bid: NNumber('Best bid.'),
   best_ask: NNumber('Best ask.'),
   spread: NNumber('Bid/ask spread (best_ask − best_bid).'),
-  volume: Money('Outcome volume.'),
+  volume: Money(OUTCOME_VOLUME),
   updated_at: Timestamp('Addition: venue time of the live quote; null for catalog prices (closed markets).'),
   is_stale: Type.Boolean({ description: 'Addition: true while the venue feed for this quote is disconnected or resyncing.' }),
 }
@@ -117,7 +125,7 @@ const priceCommon = {
   best_bid: NNumber('Best bid.'),
   best_ask: NNumber('Best ask.'),
   spread: NNumber('Bid/ask spread.'),
-  volume: Money('Outcome volume.'),
+  volume: Money(OUTCOME_VOLUME),
   platform_url: Type.String(),
   quote_age_seconds: NNumber('Age of the quote in seconds; null without a live quote.'),
   is_stale: Type.Boolean({ description: 'Addition: the quote\'s feed is disconnected or resyncing.' }),

@@ -109,10 +109,9 @@ export class VenuekState {
     return m.baseVolume * 100 + this.trades.volumeThrough(m.ticker, t)
   }
 
-  /** Contracts traded in the 24 h before `t` (hundredths), plus the listing's base 24 h figure while active. */
+  /** Contracts traded in the 24 h before `t` (hundredths): exactly the trades `GET /markets/trades` lists then. */
   volume24h(m: VkMarket, t: number): number {
-    const base = m.canonical.lifecycle === 'active' ? m.baseVolume24h * 100 : 0
-    return base + this.trades.volumeBetween(m.ticker, t - MS_PER_DAY, t)
+    return this.trades.volumeBetween(m.ticker, t - MS_PER_DAY, t)
   }
 
   /**

@@ -69,7 +69,7 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
   const live = () => (listed ? [fmtNum(tradedPrice(world, m, 0, now), 4), fmtNum(tradedPrice(world, m, 1, now), 4)] : [])
   const prices = resolved ? (m.contract.won === true ? ['1', '0'] : ['0', '1']) : live()
   const endDate = m.endDate ?? e.endDate
-  const volume = volumeOf(world, m)
+  const volume = volumeOf(world, m, now)
   const liquidity = liquidityOf(m)
   const fees = m.takerBaseFeeBps > 0
   const out: Record<string, unknown> = {
@@ -109,7 +109,7 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
     liquidityNum: liquidity,
     endDateIso: dateOnly(endDate),
     startDateIso: dateOnly(e.startDate),
-    volume24hr: volume24hOf(world, m),
+    volume24hr: volume24hOf(world, m, now),
     clobTokenIds: jsonListString(m.tokenIds),
     umaResolutionStatuses: '[]',
     volumeClob: volume,
@@ -138,7 +138,7 @@ export function eventJson(view: GammaView, e: VpEvent, full: boolean): Record<st
   const q = e.question
   if (q === undefined) throw new Error(`generated event ${e.id} lists no question`)
   const closed = q.lifecycle !== 'active'
-  const totals = eventTotals(view.world, e, view.openInterest)
+  const totals = eventTotals(view.world, e, view.openInterest, view.now)
   let updated = e.createdAt
   if (closed) updated = q.resolvedAt ?? q.endTime
   else for (const m of e.markets) updated = Math.max(updated, view.world.vpBooks.get(m.conditionId)?.updatedAt ?? 0)

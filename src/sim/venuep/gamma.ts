@@ -128,7 +128,7 @@ function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknow
     if (archived !== undefined && (m.capture?.archived ?? false) !== archived) return false
     if (tagId !== undefined && !hasTagId(e, String(tagId))) return false
     if (liquidity !== undefined && !liquidity(liquidityOf(m))) return false
-    if (volume !== undefined && !volume(volumeOf(world, m))) return false
+    if (volume !== undefined && !volume(volumeOf(world, m, view.now))) return false
     if (start !== undefined && !start(e.startDate)) return false
     if (end !== undefined && !end(m.endDate ?? e.endDate)) return false
     if (uma !== null && uma !== '' && umaStatus(m) !== uma) return false
@@ -139,11 +139,11 @@ function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknow
     q,
     {
       id: (m) => Number(m.id),
-      volume: (m) => volumeOf(world, m),
-      volumeNum: (m) => volumeOf(world, m),
-      volumeClob: (m) => volumeOf(world, m),
-      volume24hr: (m) => volume24hOf(world, m),
-      volume24hrClob: (m) => volume24hOf(world, m),
+      volume: (m) => volumeOf(world, m, view.now),
+      volumeNum: (m) => volumeOf(world, m, view.now),
+      volumeClob: (m) => volumeOf(world, m, view.now),
+      volume24hr: (m) => volume24hOf(world, m, view.now),
+      volume24hrClob: (m) => volume24hOf(world, m, view.now),
       liquidity: (m) => liquidityOf(m),
       liquidityNum: (m) => liquidityOf(m),
       liquidityClob: (m) => liquidityOf(m),
@@ -181,7 +181,7 @@ function listEvents(view: GammaView, q: URLSearchParams): Record<string, unknown
   const cache = new Map<VpEvent, EventTotals>()
   const totals = (e: VpEvent): EventTotals => {
     let t = cache.get(e)
-    if (t === undefined) cache.set(e, (t = eventTotals(world, e, view.openInterest)))
+    if (t === undefined) cache.set(e, (t = eventTotals(world, e, view.openInterest, view.now)))
     return t
   }
   const matches = world.vpEvents.filter((e) => {

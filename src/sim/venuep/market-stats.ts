@@ -1,19 +1,27 @@
+import { MS_PER_DAY } from '../../core/time.js'
 import type { World } from '../world/generate.js'
 import type { VpEvent, VpMarket } from '../world/types.js'
 import { num } from './format.js'
 
 /**
  * Catalog numbers for Gamma (volume, liquidity, open interest), derived from the world so they move with the
- * simulation: volume is the pre-simulation base plus every live trade's notional; liquidity is the listing's
- * resting-liquidity figure while the market trades and 0 once it is closed.
+ * simulation: volume is the listing's base (what traded before the reported trades) plus the notional of every
+ * trade the Data API reports up to now; the 24 h volume is exactly the notional of the trades it reports in the
+ * 24 hours before now; liquidity is the listing's resting-liquidity figure while the market trades and 0 once it is
+ * closed.
  */
-export function volumeOf(world: World, m: VpMarket): number {
-  return num(m.baseVolume + (world.trades.liveNotional.get(m.conditionId) ?? 0), 6)
+export function volumeOf(world: World, m: VpMarket, now: number): number {
+  return num(m.baseVolume + world.trades.vpNotionalCentsThrough(m.conditionId, now) / 100, 6)
 }
 
-/** 24h volume: the base figure plus live notional (a simulator run is assumed to be shorter than a day). */
-export function volume24hOf(world: World, m: VpMarket): number {
-  return num(m.baseVolume24h + (world.trades.liveNotional.get(m.conditionId) ?? 0), 6)
+/**
+ * Notional (USD) of the trades in (now − 24 h, now]. A replayed market has no history to list: it serves its
+ * captured figure plus what the simulation traded since (gamma-captured.ts), and filters and sorts by the same.
+ */
+export function volume24hOf(world: World, m: VpMarket, now: number): number {
+  if (m.capture !== undefined) return num((m.capture.volume24hr ?? 0) + (world.trades.liveNotional.get(m.conditionId) ?? 0), 6)
+  const cents = world.trades.vpNotionalCentsThrough(m.conditionId, now) - world.trades.vpNotionalCentsThrough(m.conditionId, now - MS_PER_DAY)
+  return num(cents / 100, 6)
 }
 
 /** Resting liquidity (USD) while the market trades; a closed market has none. */
@@ -74,14 +82,14 @@ export interface EventTotals {
 }
 
 /** Event-level numbers are sums over the event's markets (Gamma sends them as JSON numbers, §1.6). */
-export function eventTotals(world: World, e: VpEvent, oi: ReadonlyMap<string, number>): EventTotals {
+export function eventTotals(world: World, e: VpEvent, oi: ReadonlyMap<string, number>, now: number): EventTotals {
   let volume = 0
   let volume24hr = 0
   let liquidity = 0
   let openInterest = 0
   for (const m of e.markets) {
-    volume += volumeOf(world, m)
-    volume24hr += volume24hOf(world, m)
+    volume += volumeOf(world, m, now)
+    volume24hr += volume24hOf(world, m, now)
     liquidity += liquidityOf(m)
     openInterest += oi.get(m.conditionId) ?? 0
   }

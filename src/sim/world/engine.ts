@@ -1,6 +1,7 @@
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import { rebalance, type LevelChange, type SimBook } from './book-model.js'
+import { isOrdered } from './fair.js'
 import type { World } from './generate.js'
 import type { VpActivity } from './ledger.js'
 import { Rng, uuid } from './random.js'
@@ -43,6 +44,13 @@ export class SimEngine {
   readonly #activeVp: VpMarket[]
   readonly #activeVk: VkMarket[]
   readonly #sharedContracts: Contract[]
+  /**
+   * Per ordered question (a ladder, a deadline ladder) with more than one live book on a venue, those books: they are
+   * requoted together, at one instant, so a venue never shows P(above $168) bid above P(above $160) ask (fair.ts
+   * keeps the fair values ordered; books quoted at different instants would not be).
+   */
+  readonly #vpSiblings = new Map<string, VpMarket[]>()
+  readonly #vkSiblings = new Map<string, VkMarket[]>()
   #timer: TimerHandle | undefined
   #lastStep: number
   #quoteCarry = 0
@@ -60,6 +68,8 @@ export class SimEngine {
     this.#activeVk = world.vkMarkets.filter((m) => m.contract.walks && world.vkBooks.has(m.ticker))
     const shared = new Set(world.truth.outcomePairs.map((p) => p.contractKey))
     this.#sharedContracts = world.questions.flatMap((q) => q.contracts.filter((c) => shared.has(c.key)))
+    groupOrdered(world, this.#activeVp, this.#vpSiblings)
+    groupOrdered(world, this.#activeVk, this.#vkSiblings)
     this.#lastStep = options.clock.now()
   }
 
@@ -90,26 +100,46 @@ export class SimEngine {
       this.#dislocationCarry -= 1
       this.openRandomDislocation(now)
     }
-    while (this.#quoteCarry >= 1) {
-      this.#quoteCarry -= 1
-      this.moveRandomBook(now)
-    }
+    // A ladder's books move together: each counts against the rate.
+    while (this.#quoteCarry >= 1) this.#quoteCarry -= Math.max(1, this.moveRandomBook(now))
     while (this.#tradeCarry >= 1) {
       this.#tradeCarry -= 1
       this.randomTrade(now)
     }
   }
 
-  /** Moves one random active book (either venue). */
-  moveRandomBook(now: number): void {
+  /** Moves one random active book (either venue), with its ladder's on that venue; returns how many books it requoted. */
+  moveRandomBook(now: number): number {
     const total = this.#activeVp.length + this.#activeVk.length
-    if (total === 0) return
+    if (total === 0) return 0
     const i = Math.floor(this.#rng.next() * total)
-    if (i < this.#activeVp.length) this.moveVenuepBook(this.#activeVp[i] as VpMarket, now)
-    else this.moveVenuekBook(this.#activeVk[i - this.#activeVp.length] as VkMarket, now)
+    if (i < this.#activeVp.length) return this.moveVenuepBook(this.#activeVp[i] as VpMarket, now)
+    return this.moveVenuekBook(this.#activeVk[i - this.#activeVp.length] as VkMarket, now)
   }
 
-  moveVenuepBook(m: VpMarket, now: number): void {
+  /** Requotes `m`'s book at its fair value, and its ladder's other books on venuep with it; returns how many. */
+  moveVenuepBook(m: VpMarket, now: number): number {
+    const siblings = this.#vpSiblings.get(m.contract.questionId)
+    if (siblings === undefined) {
+      this.#requoteVenuep(m, now)
+      return 1
+    }
+    for (const sibling of siblings) this.#requoteVenuep(sibling, now)
+    return siblings.length
+  }
+
+  /** venuek's `moveVenuepBook`. */
+  moveVenuekBook(m: VkMarket, now: number): number {
+    const siblings = this.#vkSiblings.get(m.contract.questionId)
+    if (siblings === undefined) {
+      this.#requoteVenuek(m, now)
+      return 1
+    }
+    for (const sibling of siblings) this.#requoteVenuek(sibling, now)
+    return siblings.length
+  }
+
+  #requoteVenuep(m: VpMarket, now: number): void {
     const book = this.#world.vpBooks.get(m.conditionId)
     if (book === undefined) return
     const fair = this.#world.venueFair(m.contract, 'venuep', now)
@@ -122,7 +152,7 @@ export class SimEngine {
     this.#emit({ type: 'vp_book', market: m, book, changes, ts: now })
   }
 
-  moveVenuekBook(m: VkMarket, now: number): void {
+  #requoteVenuek(m: VkMarket, now: number): void {
     const book = this.#world.vkBooks.get(m.ticker)
     if (book === undefined) return
     const changes: LevelChange[] = []
@@ -301,4 +331,19 @@ export class SimEngine {
   #emit(event: EngineEvent): void {
     for (const listener of this.#listeners) listener(event)
   }
+}
+
+/**
+ * Fills `out` with the live markets of each ordered question that has more than one on the venue (the engine's
+ * active books), in listing order.
+ */
+function groupOrdered<M extends VpMarket | VkMarket>(world: World, active: readonly M[], out: Map<string, M[]>): void {
+  for (const m of active) {
+    const q = world.questionsById.get(m.contract.questionId)
+    if (q === undefined || !isOrdered(q)) continue
+    const list = out.get(q.id)
+    if (list === undefined) out.set(q.id, [m])
+    else list.push(m)
+  }
+  for (const [id, list] of out) if (list.length < 2) out.delete(id)
 }

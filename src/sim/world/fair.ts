@@ -6,15 +6,24 @@ import type { Question, SimVenue } from './types.js'
  * Fair values. `contractFair` is the truth both venues track; `venueFair` adds a small venue-specific
  * deviation and any dislocation the live engine opened, so the same question trades at slightly different
  * prices on the two venues, and sometimes at very different ones.
+ *
+ * A ladder's and a deadline ladder's contracts are ordered: P(above $160) ≥ P(above $168), P(below 2%) ≤ P(below
+ * 3%), P(before Jul 1) ≤ P(before Jan 1). A venue's deviation and dislocations therefore move such a question as a
+ * whole, as a shift of its underlying (the ladder's level, the deadline's hazard) on that venue, never one contract
+ * alone: every venue's fair values keep the order (and a range ladder's brackets still sum to one, up to the live
+ * clamp). Candidates and binary questions deviate per contract.
  */
 const RESOLUTION_RAMP_MS = 3 * 86_400_000
 const LIVE_MIN = 0.004
 const LIVE_MAX = 0.996
 
-/** Probability that contract `index` of question `q` is true, as of time `t` (ms). */
-export function contractFair(q: Question, index: number, t: number): number {
+/**
+ * Probability that contract `index` of question `q` is true, as of time `t` (ms). `shift` moves a ladder's or a
+ * deadline ladder's underlying (logit-like units, see `venueFair`); other models ignore it.
+ */
+export function contractFair(q: Question, index: number, t: number, shift = 0): number {
   const at = q.lifecycle === 'active' ? t : Math.min(t, q.endTime)
-  const raw = rawFair(q, index, at)
+  const raw = rawFair(q, index, at, shift)
   if (q.resolvedAt === undefined) return raw
   const won = q.contracts[index]?.won === true ? 1 : 0
   if (t >= q.resolvedAt) return won
@@ -25,7 +34,7 @@ export function contractFair(q: Question, index: number, t: number): number {
 }
 
 /** The path before any resolution ramp: also used to draw winners. */
-export function rawFair(q: Question, index: number, t: number): number {
+export function rawFair(q: Question, index: number, t: number, shift = 0): number {
   const m = q.model
   switch (m.kind) {
     case 'binary': {
@@ -46,7 +55,7 @@ export function rawFair(q: Question, index: number, t: number): number {
       return clampLive(mine / sum)
     }
     case 'ladder': {
-      const level = ladderLevel(q, m.logLevel, m.sigma, t)
+      const level = ladderLevel(q, m.logLevel, m.sigma, t) + shift * LEVEL_PER_LOGIT * m.sigma
       const bounds = m.bounds?.[index]
       if (bounds !== undefined) return clampLive(normalCdf((Math.log(bounds[1]) - level) / m.sigma) - normalCdf((Math.log(bounds[0]) - level) / m.sigma))
       const threshold = q.contracts[index]?.threshold
@@ -57,13 +66,25 @@ export function rawFair(q: Question, index: number, t: number): number {
       // "Before D": the chance the event happens between t and D at a yearly hazard rate that moves with the path.
       const deadline = m.deadlines[index]
       if (deadline === undefined) throw new Error(`deadline contract ${index} of ${q.id} has no deadline`)
-      const hazard = Math.exp(m.logHazard + noise(q.seed, t, q.volatility))
+      const hazard = Math.exp(m.logHazard + noise(q.seed, t, q.volatility) + shift)
       return clampLive(1 - Math.exp((-hazard * Math.max(0, deadline - t)) / YEAR_MS))
     }
   }
 }
 
 const YEAR_MS = 365.25 * 86_400_000
+
+/**
+ * A ladder's level moves by this many standard deviations per unit of shift: an at-the-money strike (slope φ(0) ≈
+ * 0.399 per σ) then moves as much as one logit unit moves a price of one half (slope 0.25), so a venue's deviation
+ * and a dislocation are as large on a ladder as on a binary question.
+ */
+const LEVEL_PER_LOGIT = 0.25 / 0.3989
+
+/** Whether the question's contracts are ordered (thresholds, ranges, deadlines): its venue shifts move it whole. */
+export function isOrdered(q: Question): boolean {
+  return q.model.kind === 'ladder' || q.model.kind === 'deadline'
+}
 
 /** The ladder's underlying (log) at t: the path's level, also used to draw which strikes resolved YES. */
 export function ladderLevel(q: Question, logLevel: number, sigma: number, t: number): number {
@@ -102,6 +123,10 @@ function venueDeviation(seed: number, index: number, venue: SimVenue, t: number)
 
 /** The price venue `venue` quotes around for contract `index` at time `t`. */
 export function venueFair(q: Question, index: number, venue: SimVenue, t: number, dislocations?: DislocationLog): number {
+  if (isOrdered(q)) {
+    // The shift is inside the path (rawFair clamps it to the live range); a settled 0 or 1 stays.
+    return contractFair(q, index, t, questionShift(q, venue, t, dislocations))
+  }
   const p = contractFair(q, index, t)
   if (p <= 0 || p >= 1) return p
   let x = logit(p) + venueDeviation(q.seed, index, venue, t)
@@ -110,4 +135,20 @@ export function venueFair(q: Question, index: number, venue: SimVenue, t: number
     for (const d of log) if (d.venue === venue && t >= d.start && t < d.end) x += d.offset
   }
   return clampLive(logistic(x))
+}
+
+/**
+ * How far `venue` quotes an ordered question's underlying off the truth at `t`: one deviation for the question, plus
+ * every dislocation open on that venue on any of its contracts (the engine opens them per contract; on a ladder they
+ * move the ladder).
+ */
+function questionShift(q: Question, venue: SimVenue, t: number, dislocations: DislocationLog | undefined): number {
+  let shift = venueDeviation(q.seed, 0, venue, t)
+  if (dislocations === undefined || dislocations.size === 0) return shift
+  for (const c of q.contracts) {
+    const log = dislocations.get(c.key)
+    if (log === undefined) continue
+    for (const d of log) if (d.venue === venue && t >= d.start && t < d.end) shift += d.offset
+  }
+  return shift
 }

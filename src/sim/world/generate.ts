@@ -1,6 +1,7 @@
 import { SimBook } from './book-model.js'
 import { ladderLevel, rawFair, venueFair, type DislocationLog } from './fair.js'
 import { groundTruth } from './ground-truth.js'
+import { lifecycleAt, WORLD_CALENDAR_MS } from './calendar.js'
 import { buildBooks, buildVenuekHistory, buildVenuepHistory } from './initial-state.js'
 import { Ledger } from './ledger.js'
 import { listVenuek } from './listing-venuek.js'
@@ -16,8 +17,17 @@ export interface WorldOptions {
   readonly seed: number
   /** Canonical questions to generate (each listed on one or both venues). */
   readonly questions: number
-  /** The world's "now" at generation: end dates, history and books are laid out around it. */
+  /**
+   * The world's "now" at generation: its history and books are laid out around it, and a question whose end it has
+   * passed is closed or resolved (calendar.ts). Identifiers and titles do not depend on it, nor an open question's
+   * dates (an ended one's venues show its end as their close, as for any ended question).
+   */
   readonly anchorMs: number
+  /**
+   * The instant the questions are laid out around (calendar.ts); default `WORLD_CALENDAR_MS`. Identifiers, titles
+   * and the questions' own dates are a function of the seed, the sizes and this.
+   */
+  readonly calendarMs?: number
   readonly wallets: number
   /** Book levels per side. */
   readonly bookDepth: number
@@ -94,6 +104,11 @@ export class World {
     return this.options.anchorMs
   }
 
+  /** The instant the questions were laid out around (calendar.ts); the anchor for a replay, which lays out nothing. */
+  get calendarMs(): number {
+    return this.options.calendarMs ?? this.options.anchorMs
+  }
+
   /** YES fair value a venue quotes around for a listed contract. */
   venueFair(contract: Contract, venue: 'venuep' | 'venuek', t: number): number {
     const q = this.questionsById.get(contract.questionId) as Question
@@ -103,10 +118,12 @@ export class World {
 
 /**
  * Builds the whole world from `options`. Deterministic: the same options give the same world, identifiers,
- * books, wallets, activity and ground truth.
+ * books, wallets, activity and ground truth. The questions' identifiers, titles and own dates do not depend on
+ * `anchorMs`: they are laid out on the world's calendar (calendar.ts); the anchor decides which of them have ended
+ * by then, and the history, the books and the prices (paths of time) are laid out around it.
  */
 export function generateWorld(partial: Partial<WorldOptions> & { anchorMs: number }): World {
-  const options: WorldOptions = { ...DEFAULT_WORLD_OPTIONS, ...partial }
+  const options: WorldOptions = { ...DEFAULT_WORLD_OPTIONS, ...partial, calendarMs: partial.calendarMs ?? WORLD_CALENDAR_MS }
   const world = new World(options)
   const rng = new Rng(options.seed)
   listWorld(world, rng)
@@ -132,8 +149,8 @@ function listWorld(world: World, rng: Rng): void {
     if (planned.onVenuep) vpEventId = listVenuep(world, q, planned.spec, listRng, vpEventId, () => String(vpMarketId++))
     if (planned.onVenuek) listVenuek(world, q, planned.spec, listRng)
   }
-  // A stream of their own, drawn only when there are some: at 0 nothing above or below changes.
-  if (world.options.venuekOnlyLadders > 0) addVenuekOnlyLadders(world, world.options.venuekOnlyLadders, rng.fork(6))
+  // Seeded per event, drawn only when there are some: at 0 nothing above or below changes.
+  if (world.options.venuekOnlyLadders > 0) addVenuekOnlyLadders(world, world.options.venuekOnlyLadders)
   world.truth = groundTruth(world, specs)
 }
 
@@ -166,7 +183,9 @@ function pickTemplate(rng: Rng): Template<unknown> {
 function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
   const planned: PlannedQuestion[] = []
   const keys = new Set<string>()
-  const anchor = options.anchorMs
+  // Laid out around the calendar's instant, not the start: the plan (and every identifier drawn after it) is the
+  // seed's. Only afterwards does the start decide which questions have ended by then (`aged`).
+  const anchor = options.calendarMs ?? options.anchorMs
   let attempts = 0
   while (planned.length < options.questions && attempts < options.questions * 20) {
     attempts++
@@ -221,7 +240,13 @@ function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
       })
     }
   }
-  return planned
+  return planned.map((p) => aged(p, anchor, options.anchorMs))
+}
+
+/** The planned question as it stands at the start (calendar.ts): ended by then, it is closed or resolved. */
+function aged(p: PlannedQuestion, calendarMs: number, anchorMs: number): PlannedQuestion {
+  const at = lifecycleAt({ lifecycle: p.lifecycle, endTime: p.spec.endTime, resolvedAt: p.resolvedAt, seed: p.seed }, calendarMs, anchorMs)
+  return at.lifecycle === p.lifecycle ? p : { ...p, lifecycle: at.lifecycle, resolvedAt: at.resolvedAt }
 }
 
 /** The template's own look-alike (60% of decoys where it has one), else the same question at another date. */

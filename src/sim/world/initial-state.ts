@@ -1,14 +1,16 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import { rebalance, SimBook } from './book-model.js'
 import type { World } from './generate.js'
-import { hashString, uuid, type Rng } from './random.js'
+import { hashString, type Rng } from './random.js'
+import { venuekPrint, venuekRecentPrints, venuepRecentPrints } from './recent-prints.js'
 import { sortByTime } from './time-sort.js'
 import type { VpMarket } from './types.js'
 import { episode, generateWallets } from './wallets.js'
 
 /**
  * What a new world starts with besides its listings: a book at the fair-value ladder for every active market (empty
- * for an inactive placeholder), venuep wallets with their trading history, and venuek's recent trade prints.
+ * for an inactive placeholder), venuep wallets with their trading history, venuek's trade prints of the last week,
+ * and each open market's last day of trades on both venues (recent-prints.ts).
  */
 
 const DAY = 86_400_000
@@ -53,6 +55,7 @@ export function buildVenuepHistory(world: World, rng: Rng): void {
     for (let i = 0; i < n * 3 && chosen.size < n; i++) chosen.add(wr.pick(eligible))
     for (const m of chosen) rows.push(...episode(wr, w.address, m, ctx))
   }
+  rows.push(...venuepRecentPrints(world, wallets.map((w) => w.address), rng.fork(2), ctx))
   sortByTime(rows)
   for (const a of rows) {
     world.ledger.apply(a)
@@ -71,21 +74,11 @@ export function buildVenuekHistory(world: World, rng: Rng): void {
     const mr = rng.fork(hashString(m.ticker))
     for (let i = 0; i < count; i++) {
       const ts = Math.floor(start + mr.next() * (end - start))
-      const fair = world.venueFair(m.contract, 'venuek', ts)
-      const takerYes = mr.chance(0.5)
-      const raw = takerYes ? fair + m.contract.halfSpread : fair - m.contract.halfSpread
-      const yesPrice = Math.min(1 - m.tickSize, Math.max(m.tickSize, Math.round(raw / m.tickSize) * m.tickSize))
-      rows.push({
-        tradeId: uuid(mr),
-        market: m,
-        ts,
-        yesPrice: Number(yesPrice.toFixed(4)),
-        count: Math.max(1, Math.round(mr.logNormal(40, 1.1) * 100) / 100),
-        takerOutcomeSide: takerYes ? ('yes' as const) : ('no' as const),
-        takerBookSide: takerYes ? ('bid' as const) : ('ask' as const),
-      })
+      const size = Math.max(1, Math.round(mr.logNormal(40, 1.1) * 100) / 100)
+      rows.push(venuekPrint(world, m, ts, size, mr))
     }
   }
+  rows.push(...venuekRecentPrints(world, rng.fork(0x5eed)))
   sortByTime(rows)
   for (const t of rows) world.trades.addVk(t, false)
 }

@@ -68,7 +68,6 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
       tickSize: deci ? 0.001 : 0.01,
       rulesPrimary: `If ${c.venuekLabel.toLowerCase()} for "${s.title}", then the market resolves to Yes. (Simulated market.)`,
       baseVolume: Math.round(rng.logNormal(25_000, 1.5)),
-      baseVolume24h: active ? Math.round(rng.logNormal(1_200, 1.4)) : 0,
       baseOpenInterest: Math.round(rng.logNormal(8_000, 1.3)),
       capture: undefined,
     }

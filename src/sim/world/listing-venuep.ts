@@ -71,7 +71,6 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       takerBaseFeeBps: fee,
       event,
       baseVolume: trades ? volume : 0,
-      baseVolume24h: active && trades ? Math.round(volume * rng.next() * 0.08 * 100) / 100 : 0,
       liquidity: trades ? liquidity : 0,
       capture: undefined,
     }

@@ -110,7 +110,6 @@ function replayMarket(world: World, event: VkEvent, c: VkCapturedMarket, rng: Rn
     tickSize,
     rulesPrimary: undefined,
     baseVolume: c.volume ?? 0,
-    baseVolume24h: c.volume_24h ?? 0,
     baseOpenInterest: c.open_interest ?? 0,
     capture: c,
   }

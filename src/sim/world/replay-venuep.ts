@@ -110,7 +110,6 @@ function replayMarket(world: World, event: VpEvent, c: VpCapturedMarket, rng: Rn
     takerBaseFeeBps: 0,
     event,
     baseVolume: c.volumeNum ?? 0,
-    baseVolume24h: c.volume24hr ?? 0,
     liquidity: c.liquidityNum ?? 0,
     capture: c,
   }

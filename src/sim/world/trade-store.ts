@@ -20,10 +20,15 @@ export class TradeStore {
   /** Every venuep activity row (trades, splits, merges, redeems), ascending by time. */
   readonly vpActivity: VpActivity[] = []
   readonly #vpTradesByCondition = new Map<string, VpActivity[]>()
+  /** Per condition id, the notional (cents) of its TRADE rows up to and including each one: volumes by binary search. */
+  readonly #vpNotionalCents = new Map<string, number[]>()
   readonly #vpActivityByWallet = new Map<string, VpActivity[]>()
   readonly #vkTradesByTicker = new Map<string, VkTrade[]>()
   readonly vkTrades: VkTrade[] = []
-  /** Live notional traded per venuep condition id / venuek ticker since the world's anchor (USD). */
+  /**
+   * Live notional traded per venuep condition id / venuek ticker since the world's anchor (USD): what a replay adds to
+   * its captured volumes.
+   */
   readonly liveNotional = new Map<string, number>()
 
   addVp(a: VpActivity, live: boolean): void {
@@ -31,6 +36,10 @@ export class TradeStore {
     push(this.#vpActivityByWallet, a.wallet, a)
     if (a.type === 'TRADE') {
       push(this.#vpTradesByCondition, a.market.conditionId, a)
+      const cumulative = this.#vpNotionalCents.get(a.market.conditionId)
+      const cents = Math.round(a.usdcSize * 100)
+      if (cumulative === undefined) this.#vpNotionalCents.set(a.market.conditionId, [cents])
+      else cumulative.push((cumulative[cumulative.length - 1] as number) + cents)
       if (live) this.liveNotional.set(a.market.conditionId, (this.liveNotional.get(a.market.conditionId) ?? 0) + a.usdcSize)
     }
   }
@@ -44,6 +53,20 @@ export class TradeStore {
   /** venuep TRADE rows of one market, ascending by time. */
   vpTradesOf(conditionId: string): readonly VpActivity[] {
     return this.#vpTradesByCondition.get(conditionId) ?? []
+  }
+
+  /** Notional (cents) of the market's TRADE rows with `ts <= t`: every trade the Data API lists up to `t`. */
+  vpNotionalCentsThrough(conditionId: string, t: number): number {
+    const trades = this.#vpTradesByCondition.get(conditionId)
+    if (trades === undefined) return 0
+    let lo = 0
+    let hi = trades.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((trades[mid] as VpActivity).ts <= t) lo = mid + 1
+      else hi = mid
+    }
+    return lo === 0 ? 0 : ((this.#vpNotionalCents.get(conditionId) as number[])[lo - 1] as number)
   }
 
   vpActivityOf(wallet: string): readonly VpActivity[] {

@@ -153,9 +153,11 @@ export interface VpMarket {
   readonly minOrderSize: number
   readonly takerBaseFeeBps: number
   readonly event: VpEvent
-  /** All-time volume before the simulation window (USD), for realistic catalog numbers. */
+  /**
+   * All-time volume (USD) before the trades the world reports (its history and live trades), for realistic catalog
+   * numbers. The last 24 hours' volume is only ever the trades the venue lists (recent-prints.ts).
+   */
   readonly baseVolume: number
-  readonly baseVolume24h: number
   readonly liquidity: number
   /** The captured Gamma market a replay serves (undefined in a generated world). */
   readonly capture: VpCapturedMarket | undefined
@@ -236,8 +238,8 @@ export interface VkMarket {
   readonly tickSize: number
   /** Unknown for a replayed market (captures do not hold it). */
   readonly rulesPrimary: string | undefined
+  /** Contracts traded before the trades the world reports (see VpMarket.baseVolume). */
   readonly baseVolume: number
-  readonly baseVolume24h: number
   readonly baseOpenInterest: number
   /** The captured market a replay serves (undefined in a generated world). */
   readonly capture: VkCapturedMarket | undefined

@@ -1,7 +1,7 @@
 import { dateCode, shortDate, slugify } from './dates.js'
 import type { World } from './generate.js'
 import { listVenuek } from './listing-venuek.js'
-import { Rng } from './random.js'
+import { hashInts, hashString, Rng } from './random.js'
 import type { VenuekCategory } from './shapes/labels.js'
 import { boundsOf, drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from './shapes/strikes.js'
 import { fmtMoney } from './templates/helpers.js'
@@ -23,8 +23,12 @@ import type { Category, Contract, Question } from './types.js'
  * the simulator's memory per market small.
  *
  * The events go round the series below, the n-th event of a series one slot (an hour, or a day) after the previous,
- * so their keys never collide and a larger count only reaches further ahead. They are drawn from a random stream
- * of their own after the planned questions: at 0 (the default) the world is exactly the one without them.
+ * so their keys never collide and a larger count only reaches further ahead. Unlike the questions, laid out around
+ * the world's calendar (calendar.ts), they are recurring series listed from the start on: the next observations
+ * after the anchor, as the real venue lists them every hour or day. Each event is drawn from a seed of its own (the
+ * world's seed, its series and its observation time), so an observation's event has the same tickers, strikes and
+ * identifiers at every start that lists it. They are added after the planned questions: at 0 (the default) the world
+ * is exactly the one without them.
  */
 export interface LadderSeries {
   /** Ticker stem (after `KXSIM`): synthetic, no real series uses it. */
@@ -77,8 +81,8 @@ const DAILY_AT = 21 * HOUR
 const MIN_RUNGS = 10
 const MAX_RUNGS = 20
 
-/** Adds `count` venuek-only ladder events to `world` (after its planned questions). */
-export function addVenuekOnlyLadders(world: World, count: number, rng: Rng): void {
+/** Adds `count` venuek-only ladder events to `world` (after its planned questions): the next observations after its anchor. */
+export function addVenuekOnlyLadders(world: World, count: number): void {
   const anchor = world.anchorMs
   const firstHour = Math.floor(anchor / HOUR) * HOUR + HOUR
   const firstDay = Math.floor(anchor / DAY) * DAY + DAILY_AT + (anchor % DAY >= DAILY_AT ? DAY : 0)
@@ -86,16 +90,21 @@ export function addVenuekOnlyLadders(world: World, count: number, rng: Rng): voi
     const series = LADDER_SERIES[n % LADDER_SERIES.length] as LadderSeries
     const slot = Math.floor(n / LADDER_SERIES.length)
     const endTime = series.hourly ? firstHour + slot * HOUR : firstDay + slot * DAY
-    const seed = rng.int(1, 2 ** 31 - 1)
+    const seed = eventSeed(world.options.seed, series, endTime)
     const qr = new Rng(seed)
     const spec = ladderSpec(series, endTime, qr)
     // Hourly events open a day ahead, daily ones a week or two; always before the anchor.
     const createdAt = Math.min(anchor - HOUR, endTime - (series.hourly ? 1 : qr.int(7, 14)) * DAY)
-    const q = ladderQuestion(`k${String(n + 1).padStart(6, '0')}`, seed, spec, createdAt, qr)
+    const q = ladderQuestion(`k${series.code}-${endTime / HOUR}`, seed, spec, createdAt, qr)
     world.questions.push(q)
     world.questionsById.set(q.id, q)
-    listVenuek(world, q, spec, rng)
+    listVenuek(world, q, spec, qr.fork(1))
   }
+}
+
+/** The seed of one observation's event: the same at every start that lists it. */
+function eventSeed(worldSeed: number, series: LadderSeries, endTime: number): number {
+  return (hashInts(worldSeed, hashString(series.code), Math.floor(endTime / HOUR)) % (2 ** 31 - 2)) + 1
 }
 
 function ladderSpec(s: LadderSeries, endTime: number, rng: Rng): QuestionSpec {

@@ -119,6 +119,8 @@ function outcome(m: KMarket, eventTicker: string, fees: FeeModel | undefined, ti
     rawStatus,
     volume: parseDecimal(m.volume_fp),
     volume24h: parseDecimal(m.volume_24h_fp),
+    // Each venuek outcome is a market of its own: its volume is the market's.
+    marketVolume: parseDecimal(m.volume_fp),
     openInterest: parseDecimal(m.open_interest_fp),
     liquidity: undefined,
     catalogBestBid: quotedPrice(m.yes_bid_dollars),

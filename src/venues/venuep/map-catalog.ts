@@ -152,7 +152,12 @@ function quoted(x: number | undefined): number | undefined {
   return x !== undefined && Number.isFinite(x) && x > 0 && x < 1 ? x : undefined
 }
 
-function outcome(e: GammaEvent, marketId: string, pm: ParsedMarket, index: 0 | 1, title: string): Outcome {
+/**
+ * One outcome of a venuep market. `wholeMarket`: the outcome is the binary market itself (a group's child, priced by
+ * its YES token), so the market's volume is its own; otherwise it is one side of a two-outcome market, whose volume
+ * Gamma reports for the market only.
+ */
+function outcome(e: GammaEvent, marketId: string, pm: ParsedMarket, index: 0 | 1, title: string, wholeMarket: boolean): Outcome {
   const m = pm.raw
   const resolvedPrice = pm.status === 'resolved' ? pm.prices[index] : undefined
   return {
@@ -169,8 +174,9 @@ function outcome(e: GammaEvent, marketId: string, pm: ParsedMarket, index: 0 | 1
     marketTicker: undefined,
     status: pm.status,
     rawStatus: pm.rawStatus,
-    volume: volumeOf(m),
-    volume24h: m.volume24hr,
+    volume: wholeMarket ? volumeOf(m) : undefined,
+    volume24h: wholeMarket ? m.volume24hr : undefined,
+    marketVolume: volumeOf(m),
     openInterest: undefined,
     liquidity: liquidityOf(m),
     catalogBestBid: index === 0 ? quoted(m.bestBid) : mirror(quoted(m.bestAsk)),
@@ -212,13 +218,13 @@ function singleMarket(e: GammaEvent, pm: ParsedMarket, title: string, category: 
     volume24h: m.volume24hr,
     liquidity: liquidityOf(m),
     openInterest: parseDecimal(e.openInterest),
-    outcomes: [outcome(e, pm.slug, pm, 0, nonEmpty(pm.labels[0]) ?? pm.labels[0]), outcome(e, pm.slug, pm, 1, nonEmpty(pm.labels[1]) ?? pm.labels[1])],
+    outcomes: [outcome(e, pm.slug, pm, 0, nonEmpty(pm.labels[0]) ?? pm.labels[0], false), outcome(e, pm.slug, pm, 1, nonEmpty(pm.labels[1]) ?? pm.labels[1], false)],
   }
 }
 
 function groupedMarket(e: GammaEvent, markets: readonly ParsedMarket[], title: string, category: string, url: string, times: GroupTimes): PlatformMarket {
   const marketId = e.slug as string
-  const outcomes = markets.map((pm) => outcome(e, marketId, pm, 0, childTitle(pm, markets)))
+  const outcomes = markets.map((pm) => outcome(e, marketId, pm, 0, childTitle(pm, markets), true))
   const status: ServiceStatus = markets.some((m) => m.status === 'active') ? 'active' : markets.every((m) => m.status === 'resolved') ? 'resolved' : 'closed'
   return {
     venue: 'venuep',
