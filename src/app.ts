@@ -32,6 +32,7 @@ import { PriceHistory } from './venues/venuep/price-history.js'
 import type { VenueId } from './model/types.js'
 import type { Simulator } from './sim/simulator.js'
 import { startAnnouncedSimulator } from './sim/start-announced.js'
+import { withPinnedCalendar } from './sim/pinned-calendar.js'
 import { createAdapters } from './venues/registry.js'
 import { credentialWarning, readVenuekCredentials, simulatorCredentials } from './venues/venuek/credentials.js'
 import { Authenticator } from './accounts/authenticator.js'
@@ -131,7 +132,8 @@ export async function startApp(options: AppOptions): Promise<App> {
   const ownsSimulator = simulator === undefined && mode === 'sim' && !options.config.sim.external
   if (ownsSimulator) {
     try {
-      simulator = await startAnnouncedSimulator(options.config.sim, clock, log.child({ component: 'simulator' }))
+      const simLog = log.child({ component: 'simulator' })
+      simulator = await startAnnouncedSimulator(withPinnedCalendar(options.config.sim, options.config.dataDir, clock.now(), simLog), clock, simLog)
     } catch (err) {
       await stopStore(store, ownsDb)
       throw err
