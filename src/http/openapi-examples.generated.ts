@@ -7,7 +7,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/alerts → 201, simulated data",
       "value": {
-        "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
+        "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -27,7 +27,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "delivery_status": {
           "ready": true
         },
-        "signing_secret": "whsec_7f2dfee0fdfce95e724b44271d1821c8caf4765ef2e51ca8e9f6a77f428d87ed"
+        "signing_secret": "whsec_b7a953e2ab4a2be144628ee0da693df3054f6a7a60674ff6bb40a15af75e838b"
       }
     },
     "422": {
@@ -66,12 +66,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/api-keys → 201, simulated data",
       "value": {
-        "api_key": "pmk_live_UBDj1vImFojAT0frakrTNL7soTwS8dFdC3hk3giyEU8",
+        "api_key": "pmk_live_HwcqdX53LplSZpkaB9EwKcfQjvMlU04abWmzmZSmSBe",
         "key_returned_once": true,
         "key": {
-          "id": "15951c89-bd8e-44b2-8685-6c6bc4d492fc",
+          "id": "fade52f8-11ad-42fe-a1c9-fb13ab02ab08",
           "name": "ci",
-          "key_prefix": "pmk_live_UBDj…",
+          "key_prefix": "pmk_live_Hwcq…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -81,18 +81,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "deleteAlert": {
     "200": {
-      "summary": "DELETE /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98 → 200, simulated data",
+      "summary": "DELETE /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42 → 200, simulated data",
       "value": {
-        "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
+        "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
         "deleted": true
       }
     }
   },
   "getAlert": {
     "200": {
-      "summary": "GET /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42 → 200, simulated data",
       "value": {
-        "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
+        "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -123,11 +123,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",
       "value": {
-        "account_id": "9c90cb11-8d41-4b0e-87a0-e8529649e3b5",
+        "account_id": "28997222-2379-49b2-92e8-9adc0fb12b7d",
         "key": {
-          "id": "e3f9b51d-bfef-4528-bf54-9fd8a4fa1aae",
+          "id": "40476b51-9544-4035-8c0d-e8161c3a63de",
           "name": "default",
-          "key_prefix": "pmk_live_Ot9L…"
+          "key_prefix": "pmk_live_EcsZ…"
         },
         "rate_limit": {
           "limit": 100000,
@@ -173,155 +173,155 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getEvent": {
     "200": {
-      "summary": "GET /api/v2/events/presidential-election-winner-2032 → 200, simulated data",
+      "summary": "GET /api/v2/events/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02 → 200, simulated data",
       "value": {
-        "event_slug": "presidential-election-winner-2032",
-        "title": "Presidential Election Winner 2032",
-        "category": "politics",
+        "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+        "title": "Fairhaven Mariners vs. Oakmont Rangers",
+        "category": "sports",
         "status": "active",
         "leading_outcome": {
-          "title": "Samuel Iverson",
-          "probability": 0.93,
+          "title": "Oakmont",
+          "probability": 0.72,
           "platform": "venuek",
-          "outcome_id": "KXSIMPRESWIN-32-IVERSO"
+          "outcome_id": "KXNHCGAME-26DEC02MARRAN-RANGER"
         },
-        "volume_total": 2675889.36,
-        "volume_24h": 152613.89,
+        "volume_total": 167540.3,
+        "volume_24h": 10084.15,
         "platform_count": 2,
         "platforms": [
           "venuep",
           "venuek"
         ],
-        "end_time": "2033-11-07T15:00:00.000",
-        "created_at": "2025-01-02T08:16:56.857",
+        "end_time": "2026-12-02T16:00:00.000",
+        "created_at": "2026-11-09T17:51:00.269",
         "updated_at": "2026-11-21T12:01:00.000",
         "aliases": [
-          "2032-u-s-presidential-election-winner-kxsimpreswin-32"
+          "oakmont-rangers-vs-fairhaven-mariners-winner-dec-2-2026-kxnhcgame-26dec02marran"
         ],
         "venues": {
           "venuep": {
-            "event_slug": "presidential-election-winner-2032",
-            "event_id": "presidential-election-winner-2032",
-            "title": "Presidential Election Winner 2032",
+            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "event_id": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "title": "Fairhaven Mariners vs. Oakmont Rangers",
             "subtitle": null,
-            "category": "politics",
+            "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:44781/events/slug/presidential-election-winner-2032",
-            "mutually_exclusive": true,
-            "volume_total": 2565829.74,
-            "volume_24h": 106733.74,
-            "liquidity": 154293.91,
-            "open_interest": 136.15,
-            "end_time": "2032-11-05T12:00:00.000",
-            "created_at": "2025-01-02T08:16:56.857",
+            "platform_url": "http://127.0.0.1:42533/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "mutually_exclusive": false,
+            "volume_total": 103214.81,
+            "volume_24h": 6904.93,
+            "liquidity": 47014.46,
+            "open_interest": 23016.43,
+            "end_time": "2026-12-02T16:00:00.000",
+            "created_at": "2026-11-09T17:51:00.269",
             "updated_at": "2026-11-21T12:01:00.000",
             "market_count": 1,
-            "outcome_count": 16,
+            "outcome_count": 2,
             "markets": [
               {
-                "market_slug": "presidential-election-winner-2032",
-                "event_slug": "presidential-election-winner-2032",
-                "title": "Presidential Election Winner 2032",
+                "market_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+                "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+                "title": "Fairhaven Mariners vs. Oakmont Rangers",
                 "status": "active",
                 "market_status": "active",
-                "category": "politics",
-                "platform_url": "http://127.0.0.1:44781/events/slug/presidential-election-winner-2032",
-                "volume_total": 2565829.74,
-                "volume_24h": 106733.74,
-                "liquidity": 154293.91,
-                "open_interest": 136.15,
-                "end_time": "2032-11-05T12:00:00.000",
-                "created_at": "2025-01-02T08:16:56.857",
+                "category": "sports",
+                "platform_url": "http://127.0.0.1:42533/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+                "volume_total": 103214.81,
+                "volume_24h": 6904.93,
+                "liquidity": 47014.46,
+                "open_interest": 23016.43,
+                "end_time": "2026-12-02T16:00:00.000",
+                "created_at": "2026-11-09T17:51:00.269",
                 "updated_at": "2026-11-21T12:01:00.000",
                 "outcomes": [
                   {
-                    "title": "Samuel Iverson",
-                    "probability": 0.84,
-                    "best_bid": 0.83,
-                    "best_ask": 0.85,
+                    "title": "Fairhaven Mariners",
+                    "probability": 0.28,
+                    "best_bid": 0.27,
+                    "best_ask": 0.29,
                     "spread": 0.02,
-                    "volume": 309016.14,
+                    "volume": null,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "37565833441422809701152884404856637518503466916989628902782501714784993233961",
-                    "condition_id": "0xd5173ad76e5f5ba6fc088fff2a83e4ccd2355e1fb32f04d944e4dad4c8c4be30",
-                    "market_slug": "will-samuel-iverson-win-the-2032-us-presidential-election"
+                    "token_id": "67627277422008991108936041594334955663894808305665106315226715764673620276591",
+                    "condition_id": "0xbab384b752a7badbc59778ccfd763ad4a8bb178869a0e82e02d5aee1808175d3",
+                    "market_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02"
                   },
                   {
-                    "title": "Adrian Haddad",
-                    "probability": 0.0065,
-                    "best_bid": 0.001,
-                    "best_ask": 0.012,
-                    "spread": 0.011,
-                    "volume": 19627.24,
+                    "title": "Oakmont Rangers",
+                    "probability": 0.72,
+                    "best_bid": 0.71,
+                    "best_ask": 0.73,
+                    "spread": 0.02,
+                    "volume": null,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "217328653782728317953082269476755634023552877247558746504748962131118493604666",
-                    "condition_id": "0x6cfaf9dade705fa4f5823f0cac44d49893254c57e4f597ea8e522576c42fcc23",
-                    "market_slug": "will-adrian-haddad-win-the-2032-us-presidential-election"
+                    "token_id": "83701217743851715954624619063611654491178224074557215900829582393725787642609",
+                    "condition_id": "0xbab384b752a7badbc59778ccfd763ad4a8bb178869a0e82e02d5aee1808175d3",
+                    "market_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02"
                   }
                 ]
               }
             ]
           },
           "venuek": {
-            "event_slug": "presidential-election-winner-2032",
-            "event_id": "KXSIMPRESWIN-32",
-            "title": "2032 U.S. Presidential Election winner?",
-            "subtitle": "In 2032",
-            "category": "politics",
+            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "event_id": "KXNHCGAME-26DEC02MARRAN",
+            "title": "Oakmont Rangers vs Fairhaven Mariners winner? (Dec 2, 2026)",
+            "subtitle": "Fairhaven Mariners at Oakmont",
+            "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXSIMPRESWIN-32",
+            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "mutually_exclusive": true,
-            "volume_total": 110059.62,
-            "volume_24h": 45880.15,
+            "volume_total": 64325.49,
+            "volume_24h": 3179.22,
             "liquidity": null,
-            "open_interest": 72555.67,
-            "end_time": "2033-11-07T15:00:00.000",
-            "created_at": "2025-01-02T08:16:56.857",
-            "updated_at": "2025-01-03T08:16:56.857",
+            "open_interest": 37700.41,
+            "end_time": "2026-12-02T16:00:00.000",
+            "created_at": "2026-11-09T17:51:00.269",
+            "updated_at": "2026-11-10T17:51:00.269",
             "market_count": 1,
-            "outcome_count": 5,
+            "outcome_count": 2,
             "markets": [
               {
-                "event_ticker": "KXSIMPRESWIN-32",
-                "event_slug": "presidential-election-winner-2032",
-                "title": "2032 U.S. Presidential Election winner?",
+                "event_ticker": "KXNHCGAME-26DEC02MARRAN",
+                "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+                "title": "Oakmont Rangers vs Fairhaven Mariners winner? (Dec 2, 2026)",
                 "status": "active",
                 "market_status": "active",
-                "category": "politics",
-                "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXSIMPRESWIN-32",
-                "volume_total": 110059.62,
-                "volume_24h": 45880.15,
-                "open_interest": 72555.67,
-                "end_time": "2033-11-07T15:00:00.000",
-                "created_at": "2025-01-02T08:16:56.857",
-                "updated_at": "2025-01-03T08:16:56.857",
+                "category": "sports",
+                "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+                "volume_total": 64325.49,
+                "volume_24h": 3179.22,
+                "open_interest": 37700.41,
+                "end_time": "2026-12-02T16:00:00.000",
+                "created_at": "2026-11-09T17:51:00.269",
+                "updated_at": "2026-11-10T17:51:00.269",
                 "outcomes": [
                   {
-                    "market_ticker": "KXSIMPRESWIN-32-IVERSO",
-                    "title": "Samuel Iverson",
-                    "probability": 0.93,
-                    "best_bid": 0.92,
-                    "best_ask": 0.94,
+                    "market_ticker": "KXNHCGAME-26DEC02MARRAN-MARINE",
+                    "title": "Fairhaven Mariners",
+                    "probability": 0.52,
+                    "best_bid": 0.51,
+                    "best_ask": 0.53,
                     "spread": 0.02,
-                    "volume": 4802.51,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
+                    "volume": 30035.9,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
                     "status": "active"
                   },
                   {
-                    "market_ticker": "KXSIMPRESWIN-32-ABERNA",
-                    "title": "Rafael Abernathy",
-                    "probability": 0.04,
-                    "best_bid": 0.03,
-                    "best_ask": 0.05,
-                    "spread": 0.02,
-                    "volume": 4267.18,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
+                    "market_ticker": "KXNHCGAME-26DEC02MARRAN-RANGER",
+                    "title": "Oakmont",
+                    "probability": 0.72,
+                    "best_bid": 0.7,
+                    "best_ask": 0.74,
+                    "spread": 0.04,
+                    "volume": 34289.59,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
                     "status": "active"
                   }
                 ]
@@ -347,7 +347,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "info": {
           "title": "Prediction market data API",
           "version": "2.0.0",
-          "description": "Normalized market data for venuep and venuek, cross-venue events and spreads. Data source of this deployment: simulated venues (seed 42, 120 questions, 98 venuep events, 92 venuek events)."
+          "description": "Normalized market data for venuep and venuek, cross-venue events and spreads. Data source of this deployment: simulated venues (seed 42, calendar 2026-11-21T12:00Z, 120 questions, 98 venuep events, 92 venuek events)."
         },
         "servers": [
           {
@@ -373,18 +373,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getSpreadHistory": {
     "200": {
-      "summary": "GET /api/v2/spreads/history?event_slug=presidential-election-winner-2032&outcome_key=text%3Asamuel%20iverson&range=1d → 200, simulated data",
+      "summary": "GET /api/v2/spreads/history?event_slug=nhc-fairhaven-mariners-oakmont-rangers-2026-12-02&outcome_key=text%3Afairhaven%20mariners&range=1d → 200, simulated data",
       "value": {
-        "event_slug": "presidential-election-winner-2032",
-        "outcome_key": "text:samuel iverson",
+        "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+        "outcome_key": "text:fairhaven mariners",
         "range": "1d",
         "bucket_seconds": 300,
         "data": [
           {
             "timestamp": "2026-11-21T12:00:00.000",
-            "spread_bps": 0,
-            "price_a": 0.93,
-            "price_b": 0.93
+            "spread_bps": 100,
+            "price_a": 0.28,
+            "price_b": 0.29
           }
         ]
       }
@@ -399,49 +399,49 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getVenuekMarketPrice": {
     "200": {
-      "summary": "GET /api/v2/venuek/market-price?market_ticker=KXHIGHDEN-26NOV24-T56 → 200, simulated data",
+      "summary": "GET /api/v2/venuek/market-price?market_ticker=KXHIGHCHI-26NOV22-T58 → 200, simulated data",
       "value": {
-        "market_ticker": "KXHIGHDEN-26NOV24-T56",
-        "event_ticker": "KXHIGHDEN-26NOV24",
-        "event_slug": "highest-temperature-in-denver-on-november-24-2026",
-        "title": "At most 56°",
-        "event_title": "Highest temperature in Denver today? (Nov 24, 2026)",
+        "market_ticker": "KXHIGHCHI-26NOV22-T58",
+        "event_ticker": "KXHIGHCHI-26NOV22",
+        "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
+        "title": "58° or below",
+        "event_title": "Highest temperature in Chicago today? (Nov 22, 2026)",
         "status": "active",
         "yes": {
-          "probability": 0.05,
-          "best_bid": 0.04,
-          "best_ask": 0.06
+          "probability": 0.1,
+          "best_bid": 0.09,
+          "best_ask": 0.11
         },
         "no": {
-          "probability": 0.95,
-          "best_bid": 0.94,
-          "best_ask": 0.96
+          "probability": 0.9,
+          "best_bid": 0.89,
+          "best_ask": 0.91
         },
-        "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHDEN-26NOV24",
-        "updated_at": "2026-11-21T12:00:00.000",
-        "quote_age_seconds": 690,
-        "is_stale": true
+        "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXHIGHCHI-26NOV22",
+        "updated_at": "2026-11-21T12:11:30.000",
+        "quote_age_seconds": 0,
+        "is_stale": false
       }
     }
   },
   "getVenuepCandlesticks": {
     "200": {
-      "summary": "GET /api/v2/venuep/candlesticks?market_slug=highest-temperature-in-denver-on-november-24-2026&fidelity=60 → 200, simulated data",
+      "summary": "GET /api/v2/venuep/candlesticks?market_slug=colorado-governor-election-winner-2028&fidelity=60 → 200, simulated data",
       "value": {
         "history": [
           {
-            "t": 1795078800,
-            "p": 0.3582
+            "t": 1774857600,
+            "p": 0.8694
           },
           {
-            "t": 1795082400,
-            "p": 0.3497
+            "t": 1774861200,
+            "p": 0.8691
           }
         ],
-        "market_slug": "will-the-highest-temperature-in-denver-be-61-62f-on-november-24-2026",
-        "resolved_from": "highest-temperature-in-denver-on-november-24-2026",
-        "condition_id": "0x200cc2e15232470aecba22ac59fdd421ff7dc8689df46bf50aa1e54a35749338",
-        "token_id": "716175094718066548080418201122023219763690308191056070451179573641919979014485",
+        "market_slug": "will-liz-thackeray-win-the-2028-colorado-governor-election",
+        "resolved_from": "colorado-governor-election-winner-2028",
+        "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
+        "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
         "outcome_index": 0,
         "fidelity_minutes": 60,
         "start_ts": null,
@@ -470,23 +470,23 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getVenuepMarketPrice": {
     "200": {
-      "summary": "GET /api/v2/venuep/market-price?market_slug=highest-temperature-in-denver-on-november-24-2026 → 200, simulated data",
+      "summary": "GET /api/v2/venuep/market-price?market_slug=colorado-governor-election-winner-2028 → 200, simulated data",
       "value": {
-        "market_slug": "highest-temperature-in-denver-on-november-24-2026",
+        "market_slug": "colorado-governor-election-winner-2028",
         "resolved_from": null,
-        "event_slug": "highest-temperature-in-denver-on-november-24-2026",
-        "title": "Highest temperature in Denver on November 24, 2026?",
+        "event_slug": "colorado-governor-election-winner-2028",
+        "title": "Colorado Governor Election Winner 2028",
         "status": "active",
-        "platform_url": "http://127.0.0.1:44781/events/slug/highest-temperature-in-denver-on-november-24-2026",
+        "platform_url": "http://127.0.0.1:42533/events/slug/colorado-governor-election-winner-2028",
         "timestamp": null,
         "outcomes": [
           {
-            "title": "56°F or below",
-            "token_id": "69230307411894417958335613718718583984338569409923766210504209158303932026989",
-            "condition_id": "0x8dc9d4715b743f69f2fc970baba37b6d91488cbdfe84fc6db0ba2ca0c0f905a4",
-            "probability": 0.05,
-            "best_bid": 0.04,
-            "best_ask": 0.06,
+            "title": "Liz Thackeray",
+            "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
+            "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
+            "probability": 0.88,
+            "best_bid": 0.87,
+            "best_ask": 0.89,
             "spread": 0.02,
             "source": "live",
             "price_time": "2026-11-21T12:10:00.000",
@@ -494,13 +494,13 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "is_stale": false
           },
           {
-            "title": "57–58°F",
-            "token_id": "183731310099227939495017999461173537528396739157621340470172699014182134148093",
-            "condition_id": "0x37ee7d0f0818aed1cd8eb19c3c6cbe9421e1a4e2ac41437acccbb809057f7787",
-            "probability": 0.23,
-            "best_bid": 0.22,
-            "best_ask": 0.24,
-            "spread": 0.02,
+            "title": "Tobias Rasmussen",
+            "token_id": "853110706464296062685678273674762319102647123945876569685885564405591294029100",
+            "condition_id": "0x15bd325ad6076e89af312a59e4d055eb7f00b9422cfaf06350177dcfd8be44cd",
+            "probability": 0.021,
+            "best_bid": 0.012,
+            "best_ask": 0.03,
+            "spread": 0.018,
             "source": "live",
             "price_time": "2026-11-21T12:10:00.000",
             "quote_age_seconds": 90,
@@ -519,33 +519,33 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getVenuepOrderbook": {
     "200": {
-      "summary": "GET /api/v2/venuep/orderbook-history?market_slug=highest-temperature-in-denver-on-november-24-2026 → 200, simulated data",
+      "summary": "GET /api/v2/venuep/orderbook-history?market_slug=colorado-governor-election-winner-2028 → 200, simulated data",
       "value": {
-        "market_slug": "will-the-highest-temperature-in-denver-be-61-62f-on-november-24-2026",
-        "resolved_from": "highest-temperature-in-denver-on-november-24-2026",
-        "token_id": "716175094718066548080418201122023219763690308191056070451179573641919979014485",
-        "condition_id": "0x200cc2e15232470aecba22ac59fdd421ff7dc8689df46bf50aa1e54a35749338",
+        "market_slug": "will-liz-thackeray-win-the-2028-colorado-governor-election",
+        "resolved_from": "colorado-governor-election-winner-2028",
+        "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
+        "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
         "outcome_index": 0,
         "source": "live",
         "book_time": "2026-11-21T12:11:30.000",
         "bids": [
           {
-            "price": "0.36",
-            "size": "50.62"
+            "price": "0.87",
+            "size": "907.7"
           },
           {
-            "price": "0.35",
-            "size": "158.15"
+            "price": "0.86",
+            "size": "112.41"
           }
         ],
         "asks": [
           {
-            "price": "0.4",
-            "size": "82.44"
+            "price": "0.89",
+            "size": "948.42"
           },
           {
-            "price": "0.41",
-            "size": "58.37"
+            "price": "0.9",
+            "size": "595.71"
           }
         ]
       }
@@ -563,13 +563,13 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "x_username": null,
         "verified_badge": true,
         "created_at": "2026-06-25T12:00:00.000",
-        "portfolio_value": 1094.045975,
-        "volume": 2984.56,
-        "trades": 57,
-        "markets_traded": 42,
-        "activity_count": 61,
+        "portfolio_value": 154164.48286,
+        "volume": 174015.23,
+        "trades": 85,
+        "markets_traded": 66,
+        "activity_count": 89,
         "first_activity_at": "2026-08-06T11:10:51.000",
-        "last_activity_at": "2026-11-21T12:09:46.000",
+        "last_activity_at": "2026-11-21T12:09:32.000",
         "complete": true,
         "as_of": "2026-11-21T12:11:30.000"
       }
@@ -582,10 +582,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "wallet_address": "0x377f271a7bbcc2d12ac70ad29366e2bb29988e35",
         "method": "average_cost",
         "currency": "USDC",
-        "realized_pnl": 160.35,
+        "realized_pnl": 171.35,
         "markets": [
           {
-            "condition_id": "0x644b8962654ed32b4121b7585243d624b8d9f1c26d2317e901f28e3f09d270ed",
+            "condition_id": "0x5e1bc400507693f207983383d17cab2be8b5d0786ad6d36346ba0de4eb0bcf3c",
             "market_slug": "will-glass-horizon-win-album-of-the-year-at-the-2027-silver-note-awards",
             "event_slug": "silver-note-awards-2027-album-of-the-year-winner",
             "title": "Will \"Glass Horizon\" win Album of the Year at the 2027 Silver Note Awards?",
@@ -595,14 +595,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "last_activity_at": "2026-10-30T03:42:57.000"
           },
           {
-            "condition_id": "0x540a7aa56db3afa4c8417a9ded78e0f0458b94b415b4e71b147c6fe066fc851f",
+            "condition_id": "0xdf609fafcc5838f7c90f520e4a641c3dd097715980099254ac0b69556492271c",
             "market_slug": "will-the-northgate-wolves-win-the-2027-national-hockey-circuit-championship",
             "event_slug": "national-hockey-circuit-champion-2027",
             "title": "Will the Northgate Wolves win the 2027 National Hockey Circuit championship?",
-            "realized_pnl": 4.63,
-            "trades": 2,
-            "volume": 197.43,
-            "last_activity_at": "2026-11-06T06:59:55.000"
+            "realized_pnl": 7.88,
+            "trades": 3,
+            "volume": 206.81,
+            "last_activity_at": "2026-11-21T12:00:16.000"
           }
         ],
         "series": [
@@ -612,10 +612,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           },
           {
             "t": 1786921532,
-            "realized_pnl": -15.52
+            "realized_pnl": -14.19
           }
         ],
-        "activity_count": 61,
+        "activity_count": 89,
         "skipped_rows": 0,
         "complete": true,
         "as_of": "2026-11-21T12:11:30.000"
@@ -630,56 +630,56 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "size_threshold": 0.01,
         "data": [
           {
-            "token_id": "444710512404357355959686386204697411228306263990052521542544143255452110375631",
-            "condition_id": "0xd173557ae24456c7c1a92ae86576541d6fea48a330584f519c65a947121604d9",
-            "market_slug": "will-solana-dip-to-140-by-july-31-2027",
-            "event_slug": "what-price-will-solana-hit-by-july-31-2027",
-            "title": "Will Solana dip to $140 by July 31, 2027?",
+            "token_id": "84113575622243648786031178576079976661010617880003529313935595764317178804059",
+            "condition_id": "0x24cfa67024bd346aff1cb4d92c1c85c33b4f1efabaa04c47d0a5f7f59b7be57b",
+            "market_slug": "will-a-thousand-small-fires-win-novel-of-the-year-at-the-2027-laurel-book-prize",
+            "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
+            "title": "Will \"A Thousand Small Fires\" win Novel of the Year at the 2027 Laurel Book Prize?",
             "outcome": "No",
             "outcome_index": 1,
             "opposite_outcome": "Yes",
-            "opposite_token_id": "695833516534443948423055707142340899189647667393588527169701742367017471603152",
-            "size": 119.07,
-            "avg_price": 0.91,
-            "initial_value": 108.3537,
-            "current_value": 107.163,
-            "cash_pnl": -1.1907,
-            "percent_pnl": -1.0989,
-            "total_bought": 119.07,
+            "opposite_token_id": "222863275599646055687752277127152504411477795454259958692334493300234659006989",
+            "size": 93195.64,
+            "avg_price": 0.81,
+            "initial_value": 75488.4684,
+            "current_value": 77352.3812,
+            "cash_pnl": 1863.9128,
+            "percent_pnl": 2.4691,
+            "total_bought": 93195.64,
             "realized_pnl": 0,
-            "cur_price": 0.9,
+            "cur_price": 0.83,
             "redeemable": false,
-            "mergeable": false,
-            "negative_risk": false,
-            "end_date": "2027-07-31"
+            "mergeable": true,
+            "negative_risk": true,
+            "end_date": "2027-01-14"
           },
           {
-            "token_id": "755071494316436035389055780107177380699734733016769844278601285786645821776820",
-            "condition_id": "0x4e4daeb31452f2e55ec068b3bdc0a0d26fcd15f92313e55df7a92ea2138596e6",
-            "market_slug": "will-d-j-abernathy-say-record-during-press-conference-on-december-16-2026",
-            "event_slug": "will-d-j-abernathy-say-record-during-press-conference-on-december-16-2026",
-            "title": "Will D.J. Abernathy say \"record\" during the press conference on December 16, 2026?",
-            "outcome": "No",
-            "outcome_index": 1,
-            "opposite_outcome": "Yes",
-            "opposite_token_id": "866806115404250776707759752898473261759277168627999296767349510336069642152042",
-            "size": 156.29,
-            "avg_price": 0.632222,
-            "initial_value": 98.809901,
-            "current_value": 104.7143,
-            "cash_pnl": 5.904399,
-            "percent_pnl": 5.9755,
-            "total_bought": 395.23,
-            "realized_pnl": 0.626901,
-            "cur_price": 0.67,
+            "token_id": "970166041283979260423015161735276407637302654512364407988136998193944261401705",
+            "condition_id": "0x803ddfe1c2b753b0ca95c0ee83ca172f11d8e65d6f9d2814e28c0baf71328840",
+            "market_slug": "will-the-price-of-solana-be-more-than-144-on-december-9-2026",
+            "event_slug": "solana-above-on-december-9-2026",
+            "title": "Will the price of Solana be more than $144 on December 9, 2026?",
+            "outcome": "Yes",
+            "outcome_index": 0,
+            "opposite_outcome": "No",
+            "opposite_token_id": "98019869269773497251986843322059603225783571706966204975483131968704918579117",
+            "size": 31384.9,
+            "avg_price": 0.909,
+            "initial_value": 28528.8741,
+            "current_value": 28058.1006,
+            "cash_pnl": -470.7735,
+            "percent_pnl": -1.6502,
+            "total_bought": 31384.9,
+            "realized_pnl": 0,
+            "cur_price": 0.894,
             "redeemable": false,
             "mergeable": false,
             "negative_risk": false,
-            "end_date": "2026-12-16"
+            "end_date": "2026-12-09"
           }
         ],
-        "count": 40,
-        "total_value": 1094.05,
+        "count": 66,
+        "total_value": 154164.48,
         "truncated": false
       }
     }
@@ -694,39 +694,67 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listAlertDeliveries": {
     "200": {
-      "summary": "GET /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98/deliveries?limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42/deliveries?limit=2 → 200, simulated data",
       "value": {
         "deliveries": [
           {
-            "id": "28b4c38b-ca8c-4430-8376-cfcc04d44d00",
-            "rule_id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
+            "id": "fe4ddc9d-55c3-4520-bedc-56988ec5a363",
+            "rule_id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
             "event": "alert.test",
             "test": true,
             "status": "sending",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "test:28b4c38b-ca8c-4430-8376-cfcc04d44d00",
+            "dedupe_key": "test:fe4ddc9d-55c3-4520-bedc-56988ec5a363",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": null,
             "last_error": null,
             "response_status": null,
             "spread": {
-              "event_slug": "iowa-governor-election-winner-2028",
-              "outcome_key": "text:leila pemberton",
-              "outcome_title": "Leila Pemberton",
+              "event_slug": "belmora-parliamentary-election-2028-most-seats",
+              "outcome_key": "text:green coalition",
+              "outcome_title": "Green Coalition",
               "platform_a": "venuep",
               "platform_b": "venuek",
-              "price_a": 0.223,
-              "price_b": 0.3,
-              "spread": 0.077,
-              "spread_bps": 770,
-              "confidence": 0.629815
+              "price_a": 0.48,
+              "price_b": 0.68,
+              "spread": 0.2,
+              "spread_bps": 2000,
+              "confidence": 0.857508
+            }
+          },
+          {
+            "id": "bfb07a2f-5f80-44ec-ba93-2db533e59bc2",
+            "rule_id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
+            "event": "alert.fired",
+            "test": false,
+            "status": "delivered",
+            "channel": "webhook",
+            "target": "https://hooks.example.com/spreads",
+            "attempts": 1,
+            "dedupe_key": "7f23e5ef-bf9b-4a07-b779-084157132e42:belmora-parliamentary-election-2028-most-seats|text:green coalition:1",
+            "created_at": "2026-11-21T12:11:30.000",
+            "next_attempt_at": null,
+            "delivered_at": "2026-11-21T12:11:30.000",
+            "last_error": null,
+            "response_status": 200,
+            "spread": {
+              "event_slug": "belmora-parliamentary-election-2028-most-seats",
+              "outcome_key": "text:green coalition",
+              "outcome_title": "Green Coalition",
+              "platform_a": "venuep",
+              "platform_b": "venuek",
+              "price_a": 0.48,
+              "price_b": 0.68,
+              "spread": 0.2,
+              "spread_bps": 2000,
+              "confidence": 0.857508
             }
           }
         ],
-        "total": 1,
+        "total": 2,
         "limit": 2,
         "offset": 0
       }
@@ -738,7 +766,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "alerts": [
           {
-            "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
+            "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
             "user_id": "user-42",
             "trigger_type": "spread_threshold",
             "threshold": 0.05,
@@ -769,24 +797,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "keys": [
           {
-            "id": "e3f9b51d-bfef-4528-bf54-9fd8a4fa1aae",
+            "id": "40476b51-9544-4035-8c0d-e8161c3a63de",
             "name": "default",
-            "key_prefix": "pmk_live_Ot9L…",
+            "key_prefix": "pmk_live_EcsZ…",
             "status": "active",
             "created_at": "2026-11-21T12:00:00.000",
             "revoked_at": null
           },
           {
-            "id": "15951c89-bd8e-44b2-8685-6c6bc4d492fc",
+            "id": "fade52f8-11ad-42fe-a1c9-fb13ab02ab08",
             "name": "ci",
-            "key_prefix": "pmk_live_UBDj…",
+            "key_prefix": "pmk_live_Hwcq…",
             "status": "active",
             "created_at": "2026-11-21T12:11:30.000",
             "revoked_at": null
           }
         ],
         "total": 2,
-        "current_key_id": "e3f9b51d-bfef-4528-bf54-9fd8a4fa1aae"
+        "current_key_id": "40476b51-9544-4035-8c0d-e8161c3a63de"
       }
     }
   },
@@ -796,48 +824,47 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "events": [
           {
-            "event_slug": "highest-temperature-in-denver-on-november-24-2026",
-            "title": "Highest temperature in Denver on November 24, 2026?",
-            "category": "climate",
+            "event_slug": "colorado-governor-election-winner-2028",
+            "title": "Colorado Governor Election Winner 2028",
+            "category": "other",
             "status": "active",
             "leading_outcome": {
-              "title": "61–62°F",
-              "probability": 0.38,
+              "title": "Liz Thackeray",
+              "probability": 0.88,
               "platform": "venuep",
-              "outcome_id": "716175094718066548080418201122023219763690308191056070451179573641919979014485"
+              "outcome_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335"
             },
-            "volume_total": 4203345.54,
-            "volume_24h": 118052.06,
-            "platform_count": 2,
-            "platforms": [
-              "venuep",
-              "venuek"
-            ],
-            "end_time": "2026-11-24T16:00:00.000",
-            "created_at": "2026-11-19T08:12:10.272",
-            "updated_at": "2026-11-21T12:01:00.000"
-          },
-          {
-            "event_slug": "iowa-governor-election-winner-2028",
-            "title": "Iowa Governor Election Winner 2028",
-            "category": "politics",
-            "status": "active",
-            "leading_outcome": {
-              "title": "Leila M. Pemberton",
-              "probability": 0.3,
-              "platform": "venuek",
-              "outcome_id": "KXGOVIA-28-PEMBER"
-            },
-            "volume_total": 3135815.97,
-            "volume_24h": 110793.71,
+            "volume_total": 5622164.19,
+            "volume_24h": 292786.72,
             "platform_count": 2,
             "platforms": [
               "venuep",
               "venuek"
             ],
             "end_time": "2029-11-07T15:00:00.000",
-            "created_at": "2025-12-05T20:19:25.739",
+            "created_at": "2026-03-30T07:07:11.362",
             "updated_at": "2026-11-21T12:01:00.000"
+          },
+          {
+            "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
+            "title": "Highest temperature in Chicago today? (Nov 22, 2026)",
+            "category": "climate",
+            "status": "active",
+            "leading_outcome": {
+              "title": "Between 61° and 62°",
+              "probability": 0.323,
+              "platform": "venuek",
+              "outcome_id": "KXHIGHCHI-26NOV22-B61.5"
+            },
+            "volume_total": 5504419.16,
+            "volume_24h": 32109.36,
+            "platform_count": 1,
+            "platforms": [
+              "venuek"
+            ],
+            "end_time": "2026-11-22T16:00:00.000",
+            "created_at": "2026-11-10T10:56:14.978",
+            "updated_at": "2026-11-11T10:56:14.978"
           }
         ],
         "total": 109,
@@ -874,94 +901,113 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
-            "event_slug": "presidential-election-winner-2032",
-            "event_title": "Presidential Election Winner 2032",
-            "outcome_title": "Samuel Iverson",
-            "outcome_key": "text:samuel iverson",
+            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "event_title": "Fairhaven Mariners vs. Oakmont Rangers",
+            "outcome_title": "Fairhaven Mariners",
+            "outcome_key": "text:fairhaven mariners",
             "platform_a": "venuep",
             "platform_b": "venuek",
-            "price_a": 0.84,
-            "price_b": 0.93,
-            "spread": 0.09,
-            "spread_bps": 900,
-            "confidence": 0.548057,
-            "is_stale": true,
-            "updated_at": "2026-11-21T12:10:00.000",
-            "platform_a_url": "http://127.0.0.1:44781/events/slug/presidential-election-winner-2032",
-            "platform_b_url": "http://127.0.0.1:38511/trade-api/v2/events/KXSIMPRESWIN-32",
-            "matching_strategy": "event_key",
-            "match_quality": "auto_high",
-            "volume_min": 4802.51,
-            "match": {
-              "quality": "auto_high",
-              "weight": 0.9978,
-              "manual": false,
-              "venuep_outcome_id": "37565833441422809701152884404856637518503466916989628902782501714784993233961",
-              "venuek_outcome_id": "KXSIMPRESWIN-32-IVERSO",
-              "evidence": {
-                "shared_words": [
-                  "iverson",
-                  "president"
-                ],
-                "implicit_words": [],
-                "period": "year 2032",
-                "strike": null
-              },
-              "venuep_text": [
-                "Samuel Iverson",
-                "Will Samuel Iverson win the 2032 US Presidential Election?"
-              ],
-              "venuek_text": [
-                "Samuel Iverson",
-                "Will Samuel Iverson win the 2032 presidential election?"
-              ]
-            },
-            "executable": null
-          },
-          {
-            "event_slug": "who-will-the-president-of-kestria-nominate-as-defense-secretary",
-            "event_title": "Who will the President of Kestria nominate as Defense Secretary?",
-            "outcome_title": "Elena Calloway",
-            "outcome_key": "text:elena calloway",
-            "platform_a": "venuek",
-            "platform_b": "venuep",
-            "price_a": 0.09,
-            "price_b": 0.18,
-            "spread": 0.09,
-            "spread_bps": 900,
-            "confidence": 0.549238,
-            "is_stale": true,
-            "updated_at": "2026-11-21T12:10:00.000",
-            "platform_a_url": "http://127.0.0.1:38511/trade-api/v2/events/KXNOMKSTDEF-27",
-            "platform_b_url": "http://127.0.0.1:44781/events/slug/who-will-the-president-of-kestria-nominate-as-defense-secretary",
+            "price_a": 0.28,
+            "price_b": 0.52,
+            "spread": 0.24,
+            "spread_bps": 2400,
+            "confidence": 0.846541,
+            "is_stale": false,
+            "updated_at": "2026-11-21T12:11:30.000",
+            "platform_a_url": "http://127.0.0.1:42533/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_b_url": "http://127.0.0.1:37511/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
-            "volume_min": 29724.58,
+            "volume_min": 30035.9,
             "match": {
               "quality": "auto_medium",
               "weight": 0.995,
               "manual": false,
-              "venuep_outcome_id": "89930519979365057296685223741390482243565534537036371278895131704981955641683",
-              "venuek_outcome_id": "KXNOMKSTDEF-27-CALLOW",
+              "venuep_outcome_id": "67627277422008991108936041594334955663894808305665106315226715764673620276591",
+              "venuek_outcome_id": "KXNHCGAME-26DEC02MARRAN-MARINE",
               "evidence": {
                 "shared_words": [
-                  "calloway",
-                  "defens"
+                  "fairhaven",
+                  "mariner"
                 ],
                 "implicit_words": [],
-                "period": "deadline 2027-07-30 on one side, end time 2027-07-30 on the other",
+                "period": "on 2026-12-02 on one side, end time 2026-12-02 on the other",
                 "strike": null
               },
               "venuep_text": [
-                "Elena Calloway",
-                "Will the President of Kestria nominate Elena Calloway as the next Defense Secretary?"
+                "Fairhaven Mariners",
+                "Fairhaven Mariners vs. Oakmont Rangers"
               ],
               "venuek_text": [
-                "Elena Calloway",
-                "Will Elena Calloway be nominated as Defense Secretary?"
+                "Fairhaven Mariners",
+                "Will the Fairhaven Mariners win the Fairhaven Mariners at Oakmont Rangers game?"
               ]
             },
-            "executable": null
+            "executable": {
+              "buy_platform": "venuep",
+              "buy_price": 0.29,
+              "sell_platform": "venuek",
+              "sell_price": 0.51,
+              "edge": 0.22,
+              "net_edge": 0.202507,
+              "size": 7507.73,
+              "cost_dollars": 2616.32,
+              "profit_dollars": 640.16
+            }
+          },
+          {
+            "event_slug": "dogecoin-above-on-january-12-2027",
+            "event_title": "Dogecoin above ___ on January 12, 2027?",
+            "outcome_title": "$0.33",
+            "outcome_key": "text:$0.33",
+            "platform_a": "venuek",
+            "platform_b": "venuep",
+            "price_a": 0.24,
+            "price_b": 0.46,
+            "spread": 0.22,
+            "spread_bps": 2200,
+            "confidence": 0.77855,
+            "is_stale": false,
+            "updated_at": "2026-11-21T12:11:30.000",
+            "platform_a_url": "http://127.0.0.1:37511/trade-api/v2/events/KXDOGED-27JAN12",
+            "platform_b_url": "http://127.0.0.1:42533/events/slug/dogecoin-above-on-january-12-2027",
+            "matching_strategy": "event_key",
+            "match_quality": "auto_high",
+            "volume_min": 3648.84,
+            "match": {
+              "quality": "auto_high",
+              "weight": 0.9978,
+              "manual": false,
+              "venuep_outcome_id": "58713960466310243975885396000722975219416767403911754051632492914744927772986",
+              "venuek_outcome_id": "KXDOGED-27JAN12-T0.33",
+              "evidence": {
+                "shared_words": [
+                  "dogecoin"
+                ],
+                "implicit_words": [],
+                "period": "on 2027-01-12",
+                "strike": "≥ $0.33"
+              },
+              "venuep_text": [
+                "$0.33",
+                "Will the price of Dogecoin be $0.33 or more on January 12, 2027?"
+              ],
+              "venuek_text": [
+                "$0.33 or above",
+                "Will DOGE be $0.33 or above at 12pm ET on Jan 12, 2027?"
+              ]
+            },
+            "executable": {
+              "buy_platform": "venuek",
+              "buy_price": 0.26,
+              "sell_platform": "venuep",
+              "sell_price": 0.44,
+              "edge": 0.18,
+              "net_edge": 0.151354,
+              "size": 1938.38,
+              "cost_dollars": 587.99,
+              "profit_dollars": 131.37
+            }
           }
         ],
         "count": 117,
@@ -977,69 +1023,6 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "events": [
           {
-            "event_slug": "highest-temperature-in-denver-on-november-24-2026",
-            "event_id": "KXHIGHDEN-26NOV24",
-            "title": "Highest temperature in Denver today? (Nov 24, 2026)",
-            "subtitle": "Nov 24, 2026",
-            "category": "climate",
-            "status": "active",
-            "market_status": "active",
-            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHDEN-26NOV24",
-            "mutually_exclusive": true,
-            "volume_total": 679476.17,
-            "volume_24h": 21243.3,
-            "liquidity": null,
-            "open_interest": 49672.25,
-            "end_time": "2026-11-24T16:00:00.000",
-            "created_at": "2026-11-19T08:12:10.272",
-            "updated_at": "2026-11-20T08:12:10.272",
-            "market_count": 1,
-            "outcome_count": 7,
-            "markets": [
-              {
-                "event_ticker": "KXHIGHDEN-26NOV24",
-                "event_slug": "highest-temperature-in-denver-on-november-24-2026",
-                "title": "Highest temperature in Denver today? (Nov 24, 2026)",
-                "status": "active",
-                "market_status": "active",
-                "category": "climate",
-                "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHDEN-26NOV24",
-                "volume_total": 679476.17,
-                "volume_24h": 21243.3,
-                "open_interest": 49672.25,
-                "end_time": "2026-11-24T16:00:00.000",
-                "created_at": "2026-11-19T08:12:10.272",
-                "updated_at": "2026-11-20T08:12:10.272",
-                "outcomes": [
-                  {
-                    "market_ticker": "KXHIGHDEN-26NOV24-T56",
-                    "title": "At most 56°",
-                    "probability": 0.05,
-                    "best_bid": 0.04,
-                    "best_ask": 0.06,
-                    "spread": 0.02,
-                    "volume": 103085.99,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
-                    "status": "active"
-                  },
-                  {
-                    "market_ticker": "KXHIGHDEN-26NOV24-B57.5",
-                    "title": "57° to 58°",
-                    "probability": 0.23,
-                    "best_bid": 0.22,
-                    "best_ask": 0.24,
-                    "spread": 0.02,
-                    "volume": 71828.17,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
-                    "status": "active"
-                  }
-                ]
-              }
-            ]
-          },
-          {
             "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
             "event_id": "KXHIGHCHI-26NOV22",
             "title": "Highest temperature in Chicago today? (Nov 22, 2026)",
@@ -1047,12 +1030,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "mutually_exclusive": true,
-            "volume_total": 536962.63,
-            "volume_24h": 13962.17,
+            "volume_total": 5504419.16,
+            "volume_24h": 32109.36,
             "liquidity": null,
-            "open_interest": 172623.99,
+            "open_interest": 23611.31,
             "end_time": "2026-11-22T16:00:00.000",
             "created_at": "2026-11-10T10:56:14.978",
             "updated_at": "2026-11-11T10:56:14.978",
@@ -1066,10 +1049,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHCHI-26NOV22",
-                "volume_total": 536962.63,
-                "volume_24h": 13962.17,
-                "open_interest": 172623.99,
+                "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXHIGHCHI-26NOV22",
+                "volume_total": 5504419.16,
+                "volume_24h": 32109.36,
+                "open_interest": 23611.31,
                 "end_time": "2026-11-22T16:00:00.000",
                 "created_at": "2026-11-10T10:56:14.978",
                 "updated_at": "2026-11-11T10:56:14.978",
@@ -1077,25 +1060,88 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                   {
                     "market_ticker": "KXHIGHCHI-26NOV22-T58",
                     "title": "58° or below",
-                    "probability": 0.13,
-                    "best_bid": 0.12,
-                    "best_ask": 0.14,
+                    "probability": 0.1,
+                    "best_bid": 0.09,
+                    "best_ask": 0.11,
                     "spread": 0.02,
-                    "volume": 10594.13,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
+                    "volume": 48607.35,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
                     "status": "active"
                   },
                   {
                     "market_ticker": "KXHIGHCHI-26NOV22-B59.5",
                     "title": "Between 59° and 60°",
-                    "probability": 0.05,
-                    "best_bid": 0.04,
-                    "best_ask": 0.06,
+                    "probability": 0.036,
+                    "best_bid": 0.013,
+                    "best_ask": 0.059,
+                    "spread": 0.046,
+                    "volume": 28199.63,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
+                    "status": "active"
+                  }
+                ]
+              }
+            ]
+          },
+          {
+            "event_slug": "solana-above-on-december-30-2026",
+            "event_id": "KXSOLD-26DEC30",
+            "title": "Solana price on Dec 30, 2026?",
+            "subtitle": "At 12pm ET, Dec 30, 2026",
+            "category": "crypto",
+            "status": "active",
+            "market_status": "active",
+            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXSOLD-26DEC30",
+            "mutually_exclusive": false,
+            "volume_total": 1142764.6,
+            "volume_24h": 8396.02,
+            "liquidity": null,
+            "open_interest": 58457.9,
+            "end_time": "2026-12-30T16:00:00.000",
+            "created_at": "2026-11-17T17:11:57.380",
+            "updated_at": "2026-11-18T17:11:57.380",
+            "market_count": 1,
+            "outcome_count": 4,
+            "markets": [
+              {
+                "event_ticker": "KXSOLD-26DEC30",
+                "event_slug": "solana-above-on-december-30-2026",
+                "title": "Solana price on Dec 30, 2026?",
+                "status": "active",
+                "market_status": "active",
+                "category": "crypto",
+                "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXSOLD-26DEC30",
+                "volume_total": 1142764.6,
+                "volume_24h": 8396.02,
+                "open_interest": 58457.9,
+                "end_time": "2026-12-30T16:00:00.000",
+                "created_at": "2026-11-17T17:11:57.380",
+                "updated_at": "2026-11-18T17:11:57.380",
+                "outcomes": [
+                  {
+                    "market_ticker": "KXSOLD-26DEC30-T144",
+                    "title": "At least $144",
+                    "probability": 0.94,
+                    "best_bid": 0.92,
+                    "best_ask": 0.96,
+                    "spread": 0.04,
+                    "volume": 3804.85,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
+                    "status": "active"
+                  },
+                  {
+                    "market_ticker": "KXSOLD-26DEC30-T150",
+                    "title": "At least $150",
+                    "probability": 0.81,
+                    "best_bid": 0.8,
+                    "best_ask": 0.82,
                     "spread": 0.02,
-                    "volume": 17732.88,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
+                    "volume": 966692.75,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
                     "status": "active"
                   }
                 ]
@@ -1115,57 +1161,16 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "markets": [
           {
-            "event_ticker": "KXHIGHDEN-26NOV24",
-            "event_slug": "highest-temperature-in-denver-on-november-24-2026",
-            "title": "Highest temperature in Denver today? (Nov 24, 2026)",
-            "status": "active",
-            "market_status": "active",
-            "category": "climate",
-            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHDEN-26NOV24",
-            "volume_total": 679476.17,
-            "volume_24h": 21243.3,
-            "open_interest": 49672.25,
-            "end_time": "2026-11-24T16:00:00.000",
-            "created_at": "2026-11-19T08:12:10.272",
-            "updated_at": "2026-11-20T08:12:10.272",
-            "outcomes": [
-              {
-                "market_ticker": "KXHIGHDEN-26NOV24-T56",
-                "title": "At most 56°",
-                "probability": 0.05,
-                "best_bid": 0.04,
-                "best_ask": 0.06,
-                "spread": 0.02,
-                "volume": 103085.99,
-                "updated_at": "2026-11-21T12:00:00.000",
-                "is_stale": true,
-                "status": "active"
-              },
-              {
-                "market_ticker": "KXHIGHDEN-26NOV24-B57.5",
-                "title": "57° to 58°",
-                "probability": 0.23,
-                "best_bid": 0.22,
-                "best_ask": 0.24,
-                "spread": 0.02,
-                "volume": 71828.17,
-                "updated_at": "2026-11-21T12:00:00.000",
-                "is_stale": true,
-                "status": "active"
-              }
-            ]
-          },
-          {
             "event_ticker": "KXHIGHCHI-26NOV22",
             "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
             "title": "Highest temperature in Chicago today? (Nov 22, 2026)",
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXHIGHCHI-26NOV22",
-            "volume_total": 536962.63,
-            "volume_24h": 13962.17,
-            "open_interest": 172623.99,
+            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "volume_total": 5504419.16,
+            "volume_24h": 32109.36,
+            "open_interest": 23611.31,
             "end_time": "2026-11-22T16:00:00.000",
             "created_at": "2026-11-10T10:56:14.978",
             "updated_at": "2026-11-11T10:56:14.978",
@@ -1173,25 +1178,66 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               {
                 "market_ticker": "KXHIGHCHI-26NOV22-T58",
                 "title": "58° or below",
-                "probability": 0.13,
-                "best_bid": 0.12,
-                "best_ask": 0.14,
+                "probability": 0.1,
+                "best_bid": 0.09,
+                "best_ask": 0.11,
                 "spread": 0.02,
-                "volume": 10594.13,
-                "updated_at": "2026-11-21T12:00:00.000",
-                "is_stale": true,
+                "volume": 48607.35,
+                "updated_at": "2026-11-21T12:11:30.000",
+                "is_stale": false,
                 "status": "active"
               },
               {
                 "market_ticker": "KXHIGHCHI-26NOV22-B59.5",
                 "title": "Between 59° and 60°",
-                "probability": 0.05,
-                "best_bid": 0.04,
-                "best_ask": 0.06,
+                "probability": 0.036,
+                "best_bid": 0.013,
+                "best_ask": 0.059,
+                "spread": 0.046,
+                "volume": 28199.63,
+                "updated_at": "2026-11-21T12:11:30.000",
+                "is_stale": false,
+                "status": "active"
+              }
+            ]
+          },
+          {
+            "event_ticker": "KXSOLD-26DEC30",
+            "event_slug": "solana-above-on-december-30-2026",
+            "title": "Solana price on Dec 30, 2026?",
+            "status": "active",
+            "market_status": "active",
+            "category": "crypto",
+            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXSOLD-26DEC30",
+            "volume_total": 1142764.6,
+            "volume_24h": 8396.02,
+            "open_interest": 58457.9,
+            "end_time": "2026-12-30T16:00:00.000",
+            "created_at": "2026-11-17T17:11:57.380",
+            "updated_at": "2026-11-18T17:11:57.380",
+            "outcomes": [
+              {
+                "market_ticker": "KXSOLD-26DEC30-T144",
+                "title": "At least $144",
+                "probability": 0.94,
+                "best_bid": 0.92,
+                "best_ask": 0.96,
+                "spread": 0.04,
+                "volume": 3804.85,
+                "updated_at": "2026-11-21T12:11:30.000",
+                "is_stale": false,
+                "status": "active"
+              },
+              {
+                "market_ticker": "KXSOLD-26DEC30-T150",
+                "title": "At least $150",
+                "probability": 0.81,
+                "best_bid": 0.8,
+                "best_ask": 0.82,
                 "spread": 0.02,
-                "volume": 17732.88,
-                "updated_at": "2026-11-21T12:00:00.000",
-                "is_stale": true,
+                "volume": 966692.75,
+                "updated_at": "2026-11-21T12:11:30.000",
+                "is_stale": false,
                 "status": "active"
               }
             ]
@@ -1235,35 +1281,35 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "prices": [
           {
-            "market_ticker": "KXRECMRS-27",
-            "event_ticker": "KXRECMRS-27",
-            "event_slug": "marisco-recession-in-2027",
-            "event_title": "Will Marisco enter a recession during 2027?",
-            "title": "Yes",
-            "probability": 0.39,
-            "best_bid": 0.38,
-            "best_ask": 0.4,
-            "spread": 0.02,
-            "volume": 468477.79,
-            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXRECMRS-27",
-            "quote_age_seconds": 690,
-            "is_stale": true,
+            "market_ticker": "KXHIGHCHI-26NOV22-B63.5",
+            "event_ticker": "KXHIGHCHI-26NOV22",
+            "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
+            "event_title": "Highest temperature in Chicago today? (Nov 22, 2026)",
+            "title": "Between 63° and 64°",
+            "probability": 0.145,
+            "best_bid": 0.126,
+            "best_ask": 0.164,
+            "spread": 0.038,
+            "volume": 5317313.56,
+            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "quote_age_seconds": 0,
+            "is_stale": false,
             "status": "active"
           },
           {
-            "market_ticker": "KXLBP-27-KINGDO",
-            "event_ticker": "KXLBP-27",
-            "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
-            "event_title": "Novel of the Year at the 2027 Laurel Book Prize?",
-            "title": "Paper Kingdoms",
-            "probability": 0.62,
-            "best_bid": 0.61,
-            "best_ask": 0.63,
+            "market_ticker": "KXSOLD-26DEC30-T150",
+            "event_ticker": "KXSOLD-26DEC30",
+            "event_slug": "solana-above-on-december-30-2026",
+            "event_title": "Solana price on Dec 30, 2026?",
+            "title": "At least $150",
+            "probability": 0.81,
+            "best_bid": 0.8,
+            "best_ask": 0.82,
             "spread": 0.02,
-            "volume": 337146.1,
-            "platform_url": "http://127.0.0.1:38511/trade-api/v2/events/KXLBP-27",
-            "quote_age_seconds": 690,
-            "is_stale": true,
+            "volume": 966692.75,
+            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXSOLD-26DEC30",
+            "quote_age_seconds": 0,
+            "is_stale": false,
             "status": "active"
           }
         ],
@@ -1282,40 +1328,40 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "data": [
           {
             "type": "TRADE",
-            "timestamp": 1795262986,
-            "transaction_hash": "0xbd75e4e5d73fbdcd7910d35ff458da0c085285ed31936d33eb1678e9994a4e41",
-            "condition_id": "0x9a5c8d5adb743eef73868bce11803659536f023baf43dac9778af0edfc36dc2d",
-            "market_slug": "will-tellune-cpi-inflation-be-above-2-9-in-december-2026",
-            "event_slug": "tellune-cpi-inflation-in-december-2026",
-            "title": "Will Tellune CPI inflation be above 2.9% in December 2026?",
-            "token_id": "794489221047285400269434985468001274828796406170464858123529348527694113602139",
+            "timestamp": 1795262972,
+            "transaction_hash": "0x885cd889ed57d34d418267a30f1bd81505ffb10ed2d36e122e73d5146961f321",
+            "condition_id": "0xda90052aa011fa211dc18d02a40146462e77013d91fb88867ee56aed724476c4",
+            "market_slug": "will-solana-reach-230-by-july-31-2027",
+            "event_slug": "what-price-will-solana-hit-by-july-31-2027",
+            "title": "Will Solana reach $230 by July 31, 2027?",
+            "token_id": "29706674667233433279868457106803306667721929913259475743309481882935657217612",
             "outcome": "Yes",
             "outcome_index": 0,
             "side": "BUY",
-            "price": 0.26,
-            "size": 106.71,
-            "usdc_size": 27.74
+            "price": 0.419,
+            "size": 11.35,
+            "usdc_size": 4.76
           },
           {
             "type": "TRADE",
-            "timestamp": 1795262938,
-            "transaction_hash": "0xba65082eefab3a2728ead11ad2ad40357391f2a2eab55470af94e92b76455d88",
-            "condition_id": "0x8b0385f5549999ed40a0297928007750a7859a505d0c2638b8e4cc1e42f9086b",
-            "market_slug": "will-castavia-cpi-inflation-be-more-than-3-2-in-february-2027",
-            "event_slug": "castavia-cpi-inflation-in-february-2027",
-            "title": "Will Castavia CPI inflation be more than 3.2% in February 2027?",
-            "token_id": "65700500630025860588809538354056437852550515728507835231050917592275935702344",
-            "outcome": "Yes",
-            "outcome_index": 0,
+            "timestamp": 1795262920,
+            "transaction_hash": "0x0736bceff6efca0ad930d4798de41762a0cafa134454cabff8568b3f08cf9a43",
+            "condition_id": "0xc19afbc9c043e97bd253d8772dd257748977dd6924cdfb092d657e06bd7c62b2",
+            "market_slug": "will-the-highest-temperature-in-austin-be-70-71f-on-november-27-2026",
+            "event_slug": "highest-temperature-in-austin-on-november-27-2026",
+            "title": "Will the highest temperature in Austin be 70–71°F on November 27, 2026?",
+            "token_id": "95109557685913193625395976873002476702700720360174526506406067861993621050912",
+            "outcome": "No",
+            "outcome_index": 1,
             "side": "BUY",
-            "price": 0.09,
-            "size": 25.71,
-            "usdc_size": 2.31
+            "price": 0.983,
+            "size": 15.15,
+            "usdc_size": 14.89
           }
         ],
         "count": 2,
         "limit": 2,
-        "next_cursor": "eyJrIjoiYWN0aXZpdHkiLCJmIjoiUmpodThURFRsVHFuIiwidCI6MTc5NTI2MjkzOCwibiI6MSwicyI6ImFkZjdmNGVmMWQifQ"
+        "next_cursor": "eyJrIjoiYWN0aXZpdHkiLCJmIjoiUmpodThURFRsVHFuIiwidCI6MTc5NTI2MjkyMCwibiI6MSwicyI6IjYxODljZDZjMTQifQ"
       }
     }
   },
@@ -1325,132 +1371,132 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "events": [
           {
-            "event_slug": "highest-temperature-in-denver-on-november-24-2026",
-            "event_id": "highest-temperature-in-denver-on-november-24-2026",
-            "title": "Highest temperature in Denver on November 24, 2026?",
+            "event_slug": "colorado-governor-election-winner-2028",
+            "event_id": "colorado-governor-election-winner-2028",
+            "title": "Colorado Governor Election Winner 2028",
             "subtitle": null,
-            "category": "climate",
+            "category": "other",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:44781/events/slug/highest-temperature-in-denver-on-november-24-2026",
+            "platform_url": "http://127.0.0.1:42533/events/slug/colorado-governor-election-winner-2028",
             "mutually_exclusive": true,
-            "volume_total": 3523869.37,
-            "volume_24h": 96808.76,
-            "liquidity": 102133.3,
-            "open_interest": 47.4,
-            "end_time": "2026-11-24T16:00:00.000",
-            "created_at": "2026-11-19T08:12:10.272",
+            "volume_total": 5537014.06,
+            "volume_24h": 285542.61,
+            "liquidity": 100267.45,
+            "open_interest": 1411188.05,
+            "end_time": "2028-06-17T12:00:00.000",
+            "created_at": "2026-03-30T07:07:11.362",
             "updated_at": "2026-11-21T12:01:00.000",
             "market_count": 1,
-            "outcome_count": 7,
+            "outcome_count": 25,
             "markets": [
               {
-                "market_slug": "highest-temperature-in-denver-on-november-24-2026",
-                "event_slug": "highest-temperature-in-denver-on-november-24-2026",
-                "title": "Highest temperature in Denver on November 24, 2026?",
+                "market_slug": "colorado-governor-election-winner-2028",
+                "event_slug": "colorado-governor-election-winner-2028",
+                "title": "Colorado Governor Election Winner 2028",
                 "status": "active",
                 "market_status": "active",
-                "category": "climate",
-                "platform_url": "http://127.0.0.1:44781/events/slug/highest-temperature-in-denver-on-november-24-2026",
-                "volume_total": 3523869.37,
-                "volume_24h": 96808.76,
-                "liquidity": 102133.3,
-                "open_interest": 47.4,
-                "end_time": "2026-11-24T16:00:00.000",
-                "created_at": "2026-11-19T08:12:10.272",
+                "category": "other",
+                "platform_url": "http://127.0.0.1:42533/events/slug/colorado-governor-election-winner-2028",
+                "volume_total": 5537014.06,
+                "volume_24h": 285542.61,
+                "liquidity": 100267.45,
+                "open_interest": 1411188.05,
+                "end_time": "2028-06-17T12:00:00.000",
+                "created_at": "2026-03-30T07:07:11.362",
                 "updated_at": "2026-11-21T12:01:00.000",
                 "outcomes": [
                   {
-                    "title": "56°F or below",
-                    "probability": 0.05,
-                    "best_bid": 0.04,
-                    "best_ask": 0.06,
+                    "title": "Liz Thackeray",
+                    "probability": 0.88,
+                    "best_bid": 0.87,
+                    "best_ask": 0.89,
                     "spread": 0.02,
-                    "volume": 80526.86,
+                    "volume": 4230402.15,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "69230307411894417958335613718718583984338569409923766210504209158303932026989",
-                    "condition_id": "0x8dc9d4715b743f69f2fc970baba37b6d91488cbdfe84fc6db0ba2ca0c0f905a4",
-                    "market_slug": "will-the-highest-temperature-in-denver-be-56f-or-below-on-november-24-2026"
+                    "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
+                    "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
+                    "market_slug": "will-liz-thackeray-win-the-2028-colorado-governor-election"
                   },
                   {
-                    "title": "57–58°F",
-                    "probability": 0.23,
-                    "best_bid": 0.22,
-                    "best_ask": 0.24,
-                    "spread": 0.02,
-                    "volume": 67845.46,
+                    "title": "Tobias Rasmussen",
+                    "probability": 0.021,
+                    "best_bid": 0.012,
+                    "best_ask": 0.03,
+                    "spread": 0.018,
+                    "volume": 57229.82,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "183731310099227939495017999461173537528396739157621340470172699014182134148093",
-                    "condition_id": "0x37ee7d0f0818aed1cd8eb19c3c6cbe9421e1a4e2ac41437acccbb809057f7787",
-                    "market_slug": "will-the-highest-temperature-in-denver-be-57-58f-on-november-24-2026"
+                    "token_id": "853110706464296062685678273674762319102647123945876569685885564405591294029100",
+                    "condition_id": "0x15bd325ad6076e89af312a59e4d055eb7f00b9422cfaf06350177dcfd8be44cd",
+                    "market_slug": "will-tobias-rasmussen-win-the-2028-colorado-governor-election"
                   }
                 ]
               }
             ]
           },
           {
-            "event_slug": "iowa-governor-election-winner-2028",
-            "event_id": "iowa-governor-election-winner-2028",
-            "title": "Iowa Governor Election Winner 2028",
+            "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
+            "event_id": "laurel-book-prize-2027-novel-of-the-year-winner",
+            "title": "Laurel Book Prize 2027: Novel of the Year Winner",
             "subtitle": null,
-            "category": "politics",
+            "category": "culture",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:44781/events/slug/iowa-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:42533/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "mutually_exclusive": true,
-            "volume_total": 2967815.03,
-            "volume_24h": 98504.58,
-            "liquidity": 51877.16,
-            "open_interest": 362.68,
-            "end_time": "2028-05-27T16:00:00.000",
-            "created_at": "2025-12-05T20:19:25.739",
+            "volume_total": 3026588.39,
+            "volume_24h": 170817.53,
+            "liquidity": 21590.28,
+            "open_interest": 452904.67,
+            "end_time": "2027-01-14T00:00:00.000",
+            "created_at": "2026-01-27T00:56:17.988",
             "updated_at": "2026-11-21T12:01:00.000",
             "market_count": 1,
-            "outcome_count": 5,
+            "outcome_count": 10,
             "markets": [
               {
-                "market_slug": "iowa-governor-election-winner-2028",
-                "event_slug": "iowa-governor-election-winner-2028",
-                "title": "Iowa Governor Election Winner 2028",
+                "market_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
+                "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
+                "title": "Laurel Book Prize 2027: Novel of the Year Winner",
                 "status": "active",
                 "market_status": "active",
-                "category": "politics",
-                "platform_url": "http://127.0.0.1:44781/events/slug/iowa-governor-election-winner-2028",
-                "volume_total": 2967815.03,
-                "volume_24h": 98504.58,
-                "liquidity": 51877.16,
-                "open_interest": 362.68,
-                "end_time": "2028-05-27T16:00:00.000",
-                "created_at": "2025-12-05T20:19:25.739",
+                "category": "culture",
+                "platform_url": "http://127.0.0.1:42533/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+                "volume_total": 3026588.39,
+                "volume_24h": 170817.53,
+                "liquidity": 21590.28,
+                "open_interest": 452904.67,
+                "end_time": "2027-01-14T00:00:00.000",
+                "created_at": "2026-01-27T00:56:17.988",
                 "updated_at": "2026-11-21T12:01:00.000",
                 "outcomes": [
                   {
-                    "title": "Søren Brennan",
-                    "probability": 0.053,
-                    "best_bid": 0.038,
-                    "best_ask": 0.068,
-                    "spread": 0.03,
-                    "volume": 360084.3,
+                    "title": "Paper Kingdoms",
+                    "probability": 0.61,
+                    "best_bid": 0.59,
+                    "best_ask": 0.63,
+                    "spread": 0.04,
+                    "volume": 47363.51,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "79463480666083886611538498868590988185265983131725570791335721339089982481365",
-                    "condition_id": "0x0afa75ae11ef0dbab488dea068f6b5a13d950bd2f5343e561f093118dbd2114c",
-                    "market_slug": "will-s-ren-brennan-win-the-2028-iowa-governor-election"
+                    "token_id": "614064536833282735478655841391247952674442568632261386334484089398502312589179",
+                    "condition_id": "0x9206e7b0932f586e20180a96ffe8e8286fc6a9b8204f6490beb9cd311dafd70b",
+                    "market_slug": "will-paper-kingdoms-win-novel-of-the-year-at-the-2027-laurel-book-prize"
                   },
                   {
-                    "title": "Leila Pemberton",
-                    "probability": 0.223,
-                    "best_bid": 0.202,
-                    "best_ask": 0.244,
-                    "spread": 0.042,
-                    "volume": 2353753.17,
+                    "title": "Blue Meridian",
+                    "probability": 0.1,
+                    "best_bid": 0.09,
+                    "best_ask": 0.11,
+                    "spread": 0.02,
+                    "volume": 631296.18,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "456059849752884671908451532256734519520461023776907253404040312373108294216560",
-                    "condition_id": "0x1bc45e866db77d9390b4c32185206a5545f47164353af4a49258947b30e3e0b7",
-                    "market_slug": "will-leila-pemberton-win-the-2028-iowa-governor-election"
+                    "token_id": "75997439699889291880941110739218464046665522397801549589725350570581995697056",
+                    "condition_id": "0x191222ec0cdd2e099199ccc48d4e570cfcca383507c311ee7c902b8cf749aef6",
+                    "market_slug": "will-blue-meridian-win-novel-of-the-year-at-the-2027-laurel-book-prize"
                   }
                 ]
               }
@@ -1469,90 +1515,90 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "markets": [
           {
-            "market_slug": "highest-temperature-in-denver-on-november-24-2026",
-            "event_slug": "highest-temperature-in-denver-on-november-24-2026",
-            "title": "Highest temperature in Denver on November 24, 2026?",
+            "market_slug": "colorado-governor-election-winner-2028",
+            "event_slug": "colorado-governor-election-winner-2028",
+            "title": "Colorado Governor Election Winner 2028",
             "status": "active",
             "market_status": "active",
-            "category": "climate",
-            "platform_url": "http://127.0.0.1:44781/events/slug/highest-temperature-in-denver-on-november-24-2026",
-            "volume_total": 3523869.37,
-            "volume_24h": 96808.76,
-            "liquidity": 102133.3,
-            "open_interest": 47.4,
-            "end_time": "2026-11-24T16:00:00.000",
-            "created_at": "2026-11-19T08:12:10.272",
+            "category": "other",
+            "platform_url": "http://127.0.0.1:42533/events/slug/colorado-governor-election-winner-2028",
+            "volume_total": 5537014.06,
+            "volume_24h": 285542.61,
+            "liquidity": 100267.45,
+            "open_interest": 1411188.05,
+            "end_time": "2028-06-17T12:00:00.000",
+            "created_at": "2026-03-30T07:07:11.362",
             "updated_at": "2026-11-21T12:01:00.000",
             "outcomes": [
               {
-                "title": "56°F or below",
-                "probability": 0.05,
-                "best_bid": 0.04,
-                "best_ask": 0.06,
+                "title": "Liz Thackeray",
+                "probability": 0.88,
+                "best_bid": 0.87,
+                "best_ask": 0.89,
                 "spread": 0.02,
-                "volume": 80526.86,
+                "volume": 4230402.15,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
-                "token_id": "69230307411894417958335613718718583984338569409923766210504209158303932026989",
-                "condition_id": "0x8dc9d4715b743f69f2fc970baba37b6d91488cbdfe84fc6db0ba2ca0c0f905a4",
-                "market_slug": "will-the-highest-temperature-in-denver-be-56f-or-below-on-november-24-2026"
+                "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
+                "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
+                "market_slug": "will-liz-thackeray-win-the-2028-colorado-governor-election"
               },
               {
-                "title": "57–58°F",
-                "probability": 0.23,
-                "best_bid": 0.22,
-                "best_ask": 0.24,
-                "spread": 0.02,
-                "volume": 67845.46,
+                "title": "Tobias Rasmussen",
+                "probability": 0.021,
+                "best_bid": 0.012,
+                "best_ask": 0.03,
+                "spread": 0.018,
+                "volume": 57229.82,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
-                "token_id": "183731310099227939495017999461173537528396739157621340470172699014182134148093",
-                "condition_id": "0x37ee7d0f0818aed1cd8eb19c3c6cbe9421e1a4e2ac41437acccbb809057f7787",
-                "market_slug": "will-the-highest-temperature-in-denver-be-57-58f-on-november-24-2026"
+                "token_id": "853110706464296062685678273674762319102647123945876569685885564405591294029100",
+                "condition_id": "0x15bd325ad6076e89af312a59e4d055eb7f00b9422cfaf06350177dcfd8be44cd",
+                "market_slug": "will-tobias-rasmussen-win-the-2028-colorado-governor-election"
               }
             ]
           },
           {
-            "market_slug": "iowa-governor-election-winner-2028",
-            "event_slug": "iowa-governor-election-winner-2028",
-            "title": "Iowa Governor Election Winner 2028",
+            "market_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
+            "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
+            "title": "Laurel Book Prize 2027: Novel of the Year Winner",
             "status": "active",
             "market_status": "active",
-            "category": "politics",
-            "platform_url": "http://127.0.0.1:44781/events/slug/iowa-governor-election-winner-2028",
-            "volume_total": 2967815.03,
-            "volume_24h": 98504.58,
-            "liquidity": 51877.16,
-            "open_interest": 362.68,
-            "end_time": "2028-05-27T16:00:00.000",
-            "created_at": "2025-12-05T20:19:25.739",
+            "category": "culture",
+            "platform_url": "http://127.0.0.1:42533/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "volume_total": 3026588.39,
+            "volume_24h": 170817.53,
+            "liquidity": 21590.28,
+            "open_interest": 452904.67,
+            "end_time": "2027-01-14T00:00:00.000",
+            "created_at": "2026-01-27T00:56:17.988",
             "updated_at": "2026-11-21T12:01:00.000",
             "outcomes": [
               {
-                "title": "Søren Brennan",
-                "probability": 0.053,
-                "best_bid": 0.038,
-                "best_ask": 0.068,
-                "spread": 0.03,
-                "volume": 360084.3,
+                "title": "Paper Kingdoms",
+                "probability": 0.61,
+                "best_bid": 0.59,
+                "best_ask": 0.63,
+                "spread": 0.04,
+                "volume": 47363.51,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
-                "token_id": "79463480666083886611538498868590988185265983131725570791335721339089982481365",
-                "condition_id": "0x0afa75ae11ef0dbab488dea068f6b5a13d950bd2f5343e561f093118dbd2114c",
-                "market_slug": "will-s-ren-brennan-win-the-2028-iowa-governor-election"
+                "token_id": "614064536833282735478655841391247952674442568632261386334484089398502312589179",
+                "condition_id": "0x9206e7b0932f586e20180a96ffe8e8286fc6a9b8204f6490beb9cd311dafd70b",
+                "market_slug": "will-paper-kingdoms-win-novel-of-the-year-at-the-2027-laurel-book-prize"
               },
               {
-                "title": "Leila Pemberton",
-                "probability": 0.223,
-                "best_bid": 0.202,
-                "best_ask": 0.244,
-                "spread": 0.042,
-                "volume": 2353753.17,
+                "title": "Blue Meridian",
+                "probability": 0.1,
+                "best_bid": 0.09,
+                "best_ask": 0.11,
+                "spread": 0.02,
+                "volume": 631296.18,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
-                "token_id": "456059849752884671908451532256734519520461023776907253404040312373108294216560",
-                "condition_id": "0x1bc45e866db77d9390b4c32185206a5545f47164353af4a49258947b30e3e0b7",
-                "market_slug": "will-leila-pemberton-win-the-2028-iowa-governor-election"
+                "token_id": "75997439699889291880941110739218464046665522397801549589725350570581995697056",
+                "condition_id": "0x191222ec0cdd2e099199ccc48d4e570cfcca383507c311ee7c902b8cf749aef6",
+                "market_slug": "will-blue-meridian-win-novel-of-the-year-at-the-2027-laurel-book-prize"
               }
             ]
           }
@@ -1565,53 +1611,53 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listVenuepOrders": {
     "200": {
-      "summary": "GET /api/v2/venuep/orders?market_slug=highest-temperature-in-denver-on-november-24-2026&limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/venuep/orders?market_slug=colorado-governor-election-winner-2028&limit=2 → 200, simulated data",
       "value": {
-        "market_slug": "highest-temperature-in-denver-on-november-24-2026",
-        "resolved_from": "highest-temperature-in-denver-on-november-24-2026",
+        "market_slug": "colorado-governor-election-winner-2028",
+        "resolved_from": "colorado-governor-election-winner-2028",
         "condition_ids": [
-          "0x200cc2e15232470aecba22ac59fdd421ff7dc8689df46bf50aa1e54a35749338",
-          "0x37ee7d0f0818aed1cd8eb19c3c6cbe9421e1a4e2ac41437acccbb809057f7787"
+          "0x15bd325ad6076e89af312a59e4d055eb7f00b9422cfaf06350177dcfd8be44cd",
+          "0x1a18f9f1f70ddd41014742cd6dbb0e9c68be64dd820740def577d77a27f57542"
         ],
         "data": [
           {
-            "transaction_hash": "0x24f682906d981bd06281343e89219dc0abdbd46ad42b81f19b6381db7798957b",
-            "timestamp": 1795262958,
+            "transaction_hash": "0xff06dfade451dc3b9d908965595684f9884c350e3cf404ea9321cc98e6229ba4",
+            "timestamp": 1795262970,
             "side": "BUY",
-            "price": 0.24,
-            "size": 147.05,
-            "usdc_size": 35.292,
-            "token_id": "56185852521825562897730515223874905790830637571678323415956118830262721754200",
-            "outcome": "Yes",
-            "outcome_index": 0,
-            "condition_id": "0xbc1b69af54b95c454f8d0d36c222ce9ae285fa9cf3fe23c3b30b9f4378e7492a",
-            "market_slug": "will-the-highest-temperature-in-denver-be-65-66f-on-november-24-2026",
-            "title": "Will the highest temperature in Denver be 65–66°F on November 24, 2026?",
-            "wallet_address": "0x4f2ef53f71a0420cdfd599de00de071e2e59f662",
-            "pseudonym": "Swift-Otter",
-            "name": "swifttrader891"
-          },
-          {
-            "transaction_hash": "0x40e337f9acc28af8ac2a1da1fe0edb411dd34f33533d3aa621859c8388631f3a",
-            "timestamp": 1795262916,
-            "side": "BUY",
-            "price": 0.98,
-            "size": 24.66,
-            "usdc_size": 24.1668,
-            "token_id": "34341402973625134617030078119262608490269449274118592386518354581629558168056",
+            "price": 0.999,
+            "size": 27.17,
+            "usdc_size": 27.14283,
+            "token_id": "56940661387920118616387506770821190951307304108990660052976442690108614138506",
             "outcome": "No",
             "outcome_index": 1,
-            "condition_id": "0x478cfb913431b311a833298c473b7cc01e2db0782950406ab92369dc7da787ba",
-            "market_slug": "will-the-highest-temperature-in-denver-be-67f-or-higher-on-november-24-2026",
-            "title": "Will the highest temperature in Denver be 67°F or higher on November 24, 2026?",
-            "wallet_address": "0x4f2ef53f71a0420cdfd599de00de071e2e59f662",
-            "pseudonym": "Swift-Otter",
-            "name": "swifttrader891"
+            "condition_id": "0xb6bf593de2a177e875b4c55776f1e950edd4a3205045a7f2835a0d213e04bbb2",
+            "market_slug": "will-marcus-abernathy-win-the-2028-colorado-governor-election",
+            "title": "Will Marcus Abernathy win the 2028 Colorado governor election?",
+            "wallet_address": "0xa171e3af2d14c03a6fea13ef71b23fa34a5a9334",
+            "pseudonym": "Swift-Ledger",
+            "name": "swifttrader994"
+          },
+          {
+            "transaction_hash": "0xfd7f6e66b0fea22b1e0b2d1584f596619f8cc213cbdf3aeb7f5c9c04062f1cfd",
+            "timestamp": 1795262966,
+            "side": "BUY",
+            "price": 0.041,
+            "size": 104.09,
+            "usdc_size": 4.26769,
+            "token_id": "69685870797794356805504118546998267854111957499748223871631302885583482414096",
+            "outcome": "Yes",
+            "outcome_index": 0,
+            "condition_id": "0xb6bf593de2a177e875b4c55776f1e950edd4a3205045a7f2835a0d213e04bbb2",
+            "market_slug": "will-marcus-abernathy-win-the-2028-colorado-governor-election",
+            "title": "Will Marcus Abernathy win the 2028 Colorado governor election?",
+            "wallet_address": "0x7930520f6e0fa1a015f74428702e2ffba7a68540",
+            "pseudonym": "Rusty-Comet",
+            "name": null
           }
         ],
         "count": 2,
         "limit": 2,
-        "next_cursor": "eyJrIjoib3JkZXJzIiwiZiI6InMyam5rWHpGdS14RyIsInQiOjE3OTUyNjI5MTYsIm4iOjEsInMiOiI1MWZjZTZlZjNhIn0"
+        "next_cursor": "eyJrIjoib3JkZXJzIiwiZiI6Im5YUGxTbGM5WHZrNiIsInQiOjE3OTUyNjI5NjYsIm4iOjEsInMiOiI3YjE0MWI2NjYxIn0"
       }
     }
   },
@@ -1621,36 +1667,36 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "prices": [
           {
-            "market_slug": "will-bitcoin-reach-150-000-by-may-31-2027",
-            "event_slug": "will-bitcoin-reach-150-000-by-may-31-2027",
-            "event_title": "Will Bitcoin reach $150,000 by May 31, 2027?",
-            "title": "No",
-            "probability": 0.65,
-            "best_bid": 0.64,
-            "best_ask": 0.66,
+            "market_slug": "colorado-governor-election-winner-2028",
+            "event_slug": "colorado-governor-election-winner-2028",
+            "event_title": "Colorado Governor Election Winner 2028",
+            "title": "Liz Thackeray",
+            "probability": 0.88,
+            "best_bid": 0.87,
+            "best_ask": 0.89,
             "spread": 0.02,
-            "volume": 2793224.26,
-            "platform_url": "http://127.0.0.1:44781/events/slug/will-bitcoin-reach-150-000-by-may-31-2027",
+            "volume": 4230402.15,
+            "platform_url": "http://127.0.0.1:42533/events/slug/colorado-governor-election-winner-2028",
             "quote_age_seconds": 90,
             "is_stale": false,
-            "token_id": "65045534602971040146746221841509653806870485070797638542531137131898657297020",
-            "condition_id": "0xf41c8d69e23e81c9d2e30d232445adddf7afa67b299df270293eb908a78f3472"
+            "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
+            "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b"
           },
           {
-            "market_slug": "will-bitcoin-reach-150-000-by-may-31-2027",
-            "event_slug": "will-bitcoin-reach-150-000-by-may-31-2027",
-            "event_title": "Will Bitcoin reach $150,000 by May 31, 2027?",
-            "title": "Yes",
-            "probability": 0.35,
-            "best_bid": 0.34,
-            "best_ask": 0.36,
+            "market_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
+            "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
+            "event_title": "Laurel Book Prize 2027: Novel of the Year Winner",
+            "title": "A Thousand Small Fires",
+            "probability": 0.17,
+            "best_bid": 0.16,
+            "best_ask": 0.18,
             "spread": 0.02,
-            "volume": 2793224.26,
-            "platform_url": "http://127.0.0.1:44781/events/slug/will-bitcoin-reach-150-000-by-may-31-2027",
+            "volume": 2115850.34,
+            "platform_url": "http://127.0.0.1:42533/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "quote_age_seconds": 90,
             "is_stale": false,
-            "token_id": "808147087554103154287106448334920542129715050914602434008097489033707212509106",
-            "condition_id": "0xf41c8d69e23e81c9d2e30d232445adddf7afa67b299df270293eb908a78f3472"
+            "token_id": "222863275599646055687752277127152504411477795454259958692334493300234659006989",
+            "condition_id": "0x24cfa67024bd346aff1cb4d92c1c85c33b4f1efabaa04c47d0a5f7f59b7be57b"
           }
         ],
         "count": 2
@@ -1660,7 +1706,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   "metrics": {
     "200": {
       "summary": "GET /metrics → 200, simulated data",
-      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 6.27422\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.211356\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 6.485576\n\n…"
+      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 7.042216\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.275331\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 7.317547\n\n…"
     }
   },
   "readiness": {
@@ -1670,7 +1716,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "status": "ready",
         "data_source": "simulated",
         "simulated": true,
-        "description": "simulated venues (seed 42, 120 questions, 98 venuep events, 92 venuek events)",
+        "description": "simulated venues (seed 42, calendar 2026-11-21T12:00Z, 120 questions, 98 venuep events, 92 venuek events)",
         "uptime_seconds": 690,
         "venues": {
           "venuep": {
@@ -1710,39 +1756,28 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 1,
+              "version": 2,
               "events": 84,
               "markets": 84,
               "outcomes": 274,
               "last_error": null,
               "truncated": false,
               "max_events": 1000000,
-              "loading": {
-                "started_at": "2026-11-21T12:01:00.000Z",
-                "elapsed_ms": 630000,
-                "phase": "building",
-                "list": "settled",
-                "pages": 3,
-                "events": 84,
-                "events_per_sec": 0.1,
-                "expected_events": 84,
-                "estimated_remaining_ms": null,
-                "estimate_basis": "previous_sync"
-              },
+              "loading": null,
               "failures": 0
             },
             "credentials": "configured",
             "books": {
               "instruments": 237,
-              "synced": 0,
-              "stale": 237
+              "synced": 237,
+              "stale": 0
             },
             "feed": {
               "connections": 1,
-              "open_connections": 0,
-              "subscribed": 0,
-              "reconnects": 67,
-              "frames_received": 240,
+              "open_connections": 1,
+              "subscribed": 237,
+              "reconnects": 68,
+              "frames_received": 480,
               "malformed_frames": 0,
               "sequence_gaps": 0,
               "stale_timeouts": 1
@@ -1761,12 +1796,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "revokeApiKey": {
     "200": {
-      "summary": "DELETE /api/v2/developers/api-keys/15951c89-bd8e-44b2-8685-6c6bc4d492fc → 200, simulated data",
+      "summary": "DELETE /api/v2/developers/api-keys/fade52f8-11ad-42fe-a1c9-fb13ab02ab08 → 200, simulated data",
       "value": {
         "key": {
-          "id": "15951c89-bd8e-44b2-8685-6c6bc4d492fc",
+          "id": "fade52f8-11ad-42fe-a1c9-fb13ab02ab08",
           "name": "ci",
-          "key_prefix": "pmk_live_UBDj…",
+          "key_prefix": "pmk_live_Hwcq…",
           "status": "revoked",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": "2026-11-21T12:11:30.000"
@@ -1776,10 +1811,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "rotateAlertSigningSecret": {
     "200": {
-      "summary": "POST /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98/signing-secret → 200, simulated data",
+      "summary": "POST /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42/signing-secret → 200, simulated data",
       "value": {
-        "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
-        "signing_secret": "whsec_fff14849cff02e1e0df4200db3a644844096b31f6fba9bd59661b1db7df0ca00"
+        "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
+        "signing_secret": "whsec_aa31b5000d8ea17bdbc5927d3b5e79350729ac8a74a23e7915e79feb11e0927c"
       }
     }
   },
@@ -1787,17 +1822,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/signup → 201, simulated data",
       "value": {
-        "account_id": "b06b5b2a-9275-4ba9-87ca-ae4e2f5e4f63",
+        "account_id": "07c2e0d5-0ba9-4301-90af-15b0c66016ca",
         "email": "ada@example.com",
         "company": "Analytical Engines",
         "use_case": "spread dashboards",
         "created_at": "2026-11-21T12:11:30.000",
-        "api_key": "pmk_live_V5OPTJA70QnCDG0i23psV22Fm5lNNxA9s4tlAsgUiDi",
+        "api_key": "pmk_live_aT7PUn5zavsbBQZ122EoCrIFkJ1QWmeIBTrGeo8iW49",
         "key_returned_once": true,
         "key": {
-          "id": "5f155212-5f9e-46ec-8237-9d868b3c0961",
+          "id": "081f1184-86dc-4d28-a4f1-3b09d29a64bb",
           "name": "default",
-          "key_prefix": "pmk_live_V5OP…",
+          "key_prefix": "pmk_live_aT7P…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -1835,33 +1870,33 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "testAlert": {
     "202": {
-      "summary": "POST /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98/test → 202, simulated data",
+      "summary": "POST /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42/test → 202, simulated data",
       "value": {
-        "id": "28b4c38b-ca8c-4430-8376-cfcc04d44d00",
-        "rule_id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
+        "id": "fe4ddc9d-55c3-4520-bedc-56988ec5a363",
+        "rule_id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
         "event": "alert.test",
         "test": true,
         "status": "pending",
         "channel": "webhook",
         "target": "https://hooks.example.com/spreads",
         "attempts": 0,
-        "dedupe_key": "test:28b4c38b-ca8c-4430-8376-cfcc04d44d00",
+        "dedupe_key": "test:fe4ddc9d-55c3-4520-bedc-56988ec5a363",
         "created_at": "2026-11-21T12:11:30.000",
         "next_attempt_at": "2026-11-21T12:11:30.000",
         "delivered_at": null,
         "last_error": null,
         "response_status": null,
         "spread": {
-          "event_slug": "iowa-governor-election-winner-2028",
-          "outcome_key": "text:leila pemberton",
-          "outcome_title": "Leila Pemberton",
+          "event_slug": "belmora-parliamentary-election-2028-most-seats",
+          "outcome_key": "text:green coalition",
+          "outcome_title": "Green Coalition",
           "platform_a": "venuep",
           "platform_b": "venuek",
-          "price_a": 0.223,
-          "price_b": 0.3,
-          "spread": 0.077,
-          "spread_bps": 770,
-          "confidence": 0.629815
+          "price_a": 0.48,
+          "price_b": 0.68,
+          "spread": 0.2,
+          "spread_bps": 2000,
+          "confidence": 0.857508
         }
       }
     }
@@ -1872,94 +1907,114 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
-            "event_slug": "iowa-governor-election-winner-2028",
-            "event_title": "Iowa Governor Election Winner 2028",
-            "outcome_title": "Leila Pemberton",
-            "outcome_key": "text:leila pemberton",
+            "event_slug": "belmora-parliamentary-election-2028-most-seats",
+            "event_title": "Belmora Parliamentary Election 2028: Most Seats",
+            "outcome_title": "Green Coalition",
+            "outcome_key": "text:green coalition",
             "platform_a": "venuep",
             "platform_b": "venuek",
-            "price_a": 0.223,
-            "price_b": 0.3,
-            "spread": 0.077,
-            "spread_bps": 770,
-            "confidence": 0.629815,
-            "is_stale": true,
-            "updated_at": "2026-11-21T12:10:00.000",
-            "platform_a_url": "http://127.0.0.1:44781/events/slug/iowa-governor-election-winner-2028",
-            "platform_b_url": "http://127.0.0.1:38511/trade-api/v2/events/KXGOVIA-28",
+            "price_a": 0.48,
+            "price_b": 0.68,
+            "spread": 0.2,
+            "spread_bps": 2000,
+            "confidence": 0.857508,
+            "is_stale": false,
+            "updated_at": "2026-11-21T12:11:30.000",
+            "platform_a_url": "http://127.0.0.1:42533/events/slug/belmora-parliamentary-election-2028-most-seats",
+            "platform_b_url": "http://127.0.0.1:37511/trade-api/v2/events/KXPARLBLM-28",
             "matching_strategy": "event_key",
             "match_quality": "auto_high",
-            "volume_min": 94357.69,
+            "volume_min": 27040.04,
             "match": {
               "quality": "auto_high",
               "weight": 0.9978,
               "manual": false,
-              "venuep_outcome_id": "456059849752884671908451532256734519520461023776907253404040312373108294216560",
-              "venuek_outcome_id": "KXGOVIA-28-PEMBER",
+              "venuep_outcome_id": "747516911486742111826582935931515301159686938729202883742039418463531163657941",
+              "venuek_outcome_id": "KXPARLBLM-28-COALIT",
               "evidence": {
                 "shared_words": [
-                  "governor",
-                  "iowa"
+                  "coalition",
+                  "green"
                 ],
                 "implicit_words": [],
                 "period": "year 2028",
                 "strike": null
               },
               "venuep_text": [
-                "Leila Pemberton",
-                "Will Leila Pemberton win the 2028 Iowa governor election?"
+                "Green Coalition",
+                "Will the Green Coalition win the most seats in the 2028 Belmora election?"
               ],
               "venuek_text": [
-                "Leila M. Pemberton",
-                "Will Leila M. Pemberton be elected governor of Iowa in 2028?"
+                "Green Coalition",
+                "Will Green Coalition win the most seats?"
               ]
             },
-            "executable": null
+            "executable": {
+              "buy_platform": "venuep",
+              "buy_price": 0.49,
+              "sell_platform": "venuek",
+              "sell_price": 0.67,
+              "edge": 0.18,
+              "net_edge": 0.164523,
+              "size": 8042.5,
+              "cost_dollars": 4244.84,
+              "profit_dollars": 624.36
+            }
           },
           {
-            "event_slug": "crystal-mask-awards-2027-best-drama-series-winner",
-            "event_title": "Crystal Mask Awards 2027: Best Drama Series Winner",
-            "outcome_title": "The Lantern Keeper",
-            "outcome_key": "text:the lantern keeper",
-            "platform_a": "venuek",
-            "platform_b": "venuep",
-            "price_a": 0.1,
-            "price_b": 0.18,
-            "spread": 0.08,
-            "spread_bps": 800,
-            "confidence": 0.609363,
-            "is_stale": true,
-            "updated_at": "2026-11-21T12:10:00.000",
-            "platform_a_url": "http://127.0.0.1:38511/trade-api/v2/events/KXCMA-27",
-            "platform_b_url": "http://127.0.0.1:44781/events/slug/crystal-mask-awards-2027-best-drama-series-winner",
+            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "event_title": "Fairhaven Mariners vs. Oakmont Rangers",
+            "outcome_title": "Fairhaven Mariners",
+            "outcome_key": "text:fairhaven mariners",
+            "platform_a": "venuep",
+            "platform_b": "venuek",
+            "price_a": 0.28,
+            "price_b": 0.52,
+            "spread": 0.24,
+            "spread_bps": 2400,
+            "confidence": 0.846541,
+            "is_stale": false,
+            "updated_at": "2026-11-21T12:11:30.000",
+            "platform_a_url": "http://127.0.0.1:42533/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_b_url": "http://127.0.0.1:37511/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "matching_strategy": "event_key",
-            "match_quality": "auto_high",
-            "volume_min": 31117.11,
+            "match_quality": "auto_medium",
+            "volume_min": 30035.9,
             "match": {
-              "quality": "auto_high",
-              "weight": 0.9978,
+              "quality": "auto_medium",
+              "weight": 0.995,
               "manual": false,
-              "venuep_outcome_id": "769318508422919443653927556363533507891167191046961567205210055628396125650923",
-              "venuek_outcome_id": "KXCMA-27-KEEPER",
+              "venuep_outcome_id": "67627277422008991108936041594334955663894808305665106315226715764673620276591",
+              "venuek_outcome_id": "KXNHCGAME-26DEC02MARRAN-MARINE",
               "evidence": {
                 "shared_words": [
-                  "best",
-                  "drama"
+                  "fairhaven",
+                  "mariner"
                 ],
                 "implicit_words": [],
-                "period": "year 2027",
+                "period": "on 2026-12-02 on one side, end time 2026-12-02 on the other",
                 "strike": null
               },
               "venuep_text": [
-                "The Lantern Keeper",
-                "Will \"The Lantern Keeper\" win Best Drama Series at the 2027 Crystal Mask Awards?"
+                "Fairhaven Mariners",
+                "Fairhaven Mariners vs. Oakmont Rangers"
               ],
               "venuek_text": [
-                "The Lantern Keeper",
-                "Will The Lantern Keeper win Best Drama Series?"
+                "Fairhaven Mariners",
+                "Will the Fairhaven Mariners win the Fairhaven Mariners at Oakmont Rangers game?"
               ]
             },
-            "executable": null
+            "executable": {
+              "buy_platform": "venuep",
+              "buy_price": 0.29,
+              "sell_platform": "venuek",
+              "sell_price": 0.51,
+              "edge": 0.22,
+              "net_edge": 0.202507,
+              "size": 7507.73,
+              "cost_dollars": 2616.32,
+              "profit_dollars": 640.16
+            }
           }
         ],
         "count": 2
@@ -1968,9 +2023,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "updateAlert": {
     "200": {
-      "summary": "PATCH /api/v2/alerts/48389ed0-dab3-4dcb-9648-830b98f74b98 → 200, simulated data",
+      "summary": "PATCH /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42 → 200, simulated data",
       "value": {
-        "id": "48389ed0-dab3-4dcb-9648-830b98f74b98",
+        "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
