@@ -152,7 +152,8 @@ function operation(route: AnyRoute, toJson: (s: unknown) => JsonObject, examples
   if (parameters.length > 0 || route.body !== undefined) implied(422, 'Validation error: one entry per problem.', ref('ValidationErrorBody'))
   for (const [status, example] of Object.entries(examples ?? {})) {
     const r = responses[status]
-    if (r?.content === undefined) throw new Error(`${route.operationId}: an example for ${status}, which has no documented body`)
+    // A status this deployment does not answer with (401 when AUTH_REQUIRED=false) keeps no example.
+    if (r?.content === undefined) continue
     const [mediaType, media] = Object.entries(r.content)[0]!
     responses[status] = { ...r, content: { [mediaType]: { ...media, examples: { simulated: example } } } }
   }
