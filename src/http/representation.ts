@@ -11,7 +11,9 @@ import type { ContentCoding } from './content-coding.js'
  * returns the same object every time, so its ETag and its compressed bytes are computed once per cached page,
  * beside it, and a hot compressed read is a lookup. Cached bytes are never changed in place (a change builds new
  * bytes), which is what makes the object a safe key. A body given as a string is built per request: its
- * representation is made for that response and not kept.
+ * representation is made for that response and not kept. So a route returns bytes for bodies it keeps and a string
+ * for bodies it builds per request (fresh bytes would be compressed at the kept settings on every response; the one
+ * route that does so today is a candlestick answer picked by price, which is not kept: see proxy/live.ts).
  *
  * Compression runs on libuv's thread pool (zlib's asynchronous API), never on the event loop: a 60 kB body takes
  * 0.15-1 ms to compress and a 4 MB sitemap page tens of ms, and the loop also runs ingest and every other request.
