@@ -43,6 +43,7 @@ export class Representation {
   readonly #settings: Settings
   #br: Slot = undefined
   #gzip: Slot = undefined
+  readonly #etags: Partial<Record<ContentCoding, string>> = {}
   readonly #etagLines: Partial<Record<ContentCoding, string>> = {}
   /** The last header lines built per coding (see `headerLines`), with the head they were built on. */
   readonly #lines: Partial<Record<ContentCoding, { readonly head: string; readonly lines: string }>> = {}
@@ -61,7 +62,7 @@ export class Representation {
    * so it gets its own tag, the identity tag with a suffix (`"…-br"`, `"…-gz"`).
    */
   etagOf(coding: ContentCoding): string {
-    return coding === 'identity' ? this.etag : `${this.etag.slice(0, -1)}${coding === 'br' ? '-br' : '-gz'}"`
+    return coding === 'identity' ? this.etag : (this.#etags[coding] ??= `${this.etag.slice(0, -1)}${coding === 'br' ? '-br' : '-gz'}"`)
   }
 
   /** `\r\netag: "…"` for `coding`, rendered once. */
