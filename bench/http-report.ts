@@ -26,7 +26,7 @@ export function httpRows(r: HttpReport, section = 'http'): ReportRow[] {
     const target = s.target === undefined ? undefined : `≥ ${s.target.minRatio} × bare${s.target.maxP99Ms === undefined ? '' : `, p99 ≤ ${s.target.maxP99Ms} ms`}`
     const unmet = s.target === undefined ? [] : unmetParts(s.target, t.ratio, service.p99, errors, worldOk, feed?.minRecomputes)
     rows.push({
-      measure: `HTTP: \`GET ${t.path}\`, ${s.connections} connections, ${bytes(t.bodyBytes)} body — service vs bare uWS, ${feed === undefined ? 'same bytes' : 'same bytes (one snapshot: the service\'s change with the quotes), while the simulator streams quote changes'}`,
+      measure: `HTTP: \`GET ${t.path}\`${requestNote(s)}, ${s.connections} connections, ${s.revalidate === true ? '304, no body' : `${bytes(t.bodyBytes)} body`} — service vs bare uWS, ${feed === undefined ? (s.revalidate === true ? 'same 304' : 'same bytes') : 'same bytes (one snapshot: the service\'s change with the quotes), while the simulator streams quote changes'}`,
       result:
         `**${t.ratio.toFixed(2)} × bare** (pairs ${t.pairRatios.map((x) => x.toFixed(2)).join(', ')}); service ${rate(service.rps)}, p50 ${ms(service.p50)}, p99 ${ms(service.p99)}; bare${feed === undefined ? '' : ' (boost on)'} ${rate(bare.rps)}, p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)}` +
         (feed === undefined ? '' : `; during the service runs ${feed.text}`) +
@@ -127,9 +127,13 @@ export function httpMethod(r: HttpReport): string[] {
   return [
     '- **HTTP throughput** (`bench/http.bench.ts`; alone: `node dist/bench/run.js http`): each scenario fetches the service\'s',
     '  response once and starts a bare uWS server (`bench/bare-uws.ts`, own process) that answers every GET with exactly those',
-    `  bytes (${r.bareBody === 'buffer' ? 'held as a Buffer, the best case for uWS' : 'held as a JS string — diagnostic run'}) and the status line and headers the route wrote. ${wrk}`,
+    `  bytes (${r.bareBody === 'buffer' ? 'held as a Buffer, the best case for uWS' : 'held as a JS string — diagnostic run'}) and the status line and headers the route wrote (in one uWS call, as the service writes them). ${wrk}`,
     '  runs against bare, service, bare, service after a 3 s untimed warm-up of each; the ratio is the mean of the two pairs\'',
     '  service/bare req/s; req/s and latencies are the means of the two runs. Same run, same machine, loopback.',
+    '  Compressed rows send the request headers named in the row to both servers: the bare server answers with the',
+    '  service\'s compressed bytes, the service with the encoding it keeps beside the cached page. The 304 row sends the',
+    '  ETag the service gave for that page; both answer 304 with no body (the service after its key check, page lookup',
+    '  and tag comparison).',
     ...pinning,
     `  The service re-fetches every venue's catalog every ${r.world.refreshMs / 1000} s, which keeps its core busy for 10–17 s at this size;`,
     `  pairs are scheduled between refreshes and one run across a refresh has its own row. A pair is repeated (up to ${ATTEMPTS_PER_PAIR} attempts)`,
@@ -138,6 +142,13 @@ export function httpMethod(r: HttpReport): string[] {
     '- **Sitemap latency**: 5 warm-up requests, then 50 sequential ones on one keep-alive `node:http` connection, each timed from',
     '  sending the request to the last body byte; p99 is the nearest rank (the slowest of 50). Bare uWS with the same bytes for reference.',
   ]
+}
+
+/** The scenario's own request headers, as the row names them (`Accept-Encoding: gzip`), and the ETag it revalidates. */
+function requestNote(s: ThroughputResult['scenario']): string {
+  const names = Object.entries(s.requestHeaders ?? {}).map(([k, v]) => `\`${k.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())}: ${v}\``)
+  if (s.revalidate === true) names.push('`If-None-Match` with its ETag')
+  return names.length === 0 ? '' : ` with ${names.join(', ')}`
 }
 
 function count(n: number): string {

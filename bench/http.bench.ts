@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { get as httpGet } from 'node:http'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -41,6 +42,14 @@ export interface ThroughputScenario {
    * service's feed and spread-engine rates are sampled from /metrics during each service run.
    */
   readonly boost?: boolean
+  /** Request headers beyond the API key, sent to both servers (e.g. `accept-encoding`). */
+  readonly requestHeaders?: Readonly<Record<string, string>>
+  /**
+   * A polling client's revalidation: the requests also carry `If-None-Match` with the ETag the service gave for
+   * this path and these headers when the scenario started, so the service answers 304 with no body (the bare
+   * server answers the same 304). Use a path whose page does not change during the run.
+   */
+  readonly revalidate?: boolean
 }
 
 export interface LatencyScenario {
@@ -65,6 +74,18 @@ export const THROUGHPUT_SCENARIOS: readonly ThroughputScenario[] = [
   { name: 'venuek markets, first page', path: '/api/v2/venuek/markets?limit=25', ...LIST },
   { name: 'collapsed events, first page', path: '/api/v2/events?limit=25', ...LIST },
   { name: 'healthz (floor: tiny body)', path: '/healthz', ...LIST },
+  // Issue 19 item 6: the hot read compressed as a browser asks for it (brotli) and as older clients do (gzip); the
+  // compressed bytes are kept beside the cached page, so both servers send stored bytes. Then a polling client's
+  // revalidation of a page that does not change (closed markets: no quotes move them): a 304 with no body.
+  { name: 'venuep markets, first page, brotli', path: '/api/v2/venuep/markets?limit=25', ...LIST, requestHeaders: { 'accept-encoding': 'gzip, deflate, br' } },
+  { name: 'venuep markets, first page, gzip', path: '/api/v2/venuep/markets?limit=25', ...LIST, requestHeaders: { 'accept-encoding': 'gzip' } },
+  {
+    name: 'venuep markets, closed page, revalidated (304)',
+    path: '/api/v2/venuep/markets?limit=25&status=closed',
+    ...LIST,
+    requestHeaders: { 'accept-encoding': 'gzip, deflate, br' },
+    revalidate: true,
+  },
   // Issue 6: a cached proxy read (a closed window, cached for a day after the first request).
   { name: 'venuep candlesticks, cached', path: '/api/v2/venuep/candlesticks?market_slug=…&fidelity=60&start_ts=…&end_ts=…', ...LIST, target: { minRatio: 0.8 }, section: 'proxies', resolve: candlestickPath },
 ]
@@ -208,6 +229,8 @@ export type BareBody = 'buffer' | 'string'
 
 export interface HttpBenchOptions {
   readonly scenarios?: readonly ThroughputScenario[]
+  /** Size of the simulated world; HTTP_QUESTIONS (the issue's ≥ 20,000 markets a venue) by default. Smaller is a quick look. */
+  readonly questions?: number
   /** The latency scenario; null runs none. */
   readonly sitemap?: LatencyScenario | null
   /**
@@ -289,8 +312,9 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpRep
   try {
     const port = options.servicePort ?? SERVICE_PORT
     const boostPerSec = options.simBoostPerSec
-    log(`starting simulator (${HTTP_QUESTIONS.toLocaleString('en-US')} questions${boostPerSec === undefined ? '' : `, boost of ${boostPerSec}/s on call`}) and service; pinning: ${describePinning(pinning)}; bare body as a ${bareBody}`)
-    const simEnv = { SIM_QUESTIONS: String(HTTP_QUESTIONS), SIM_PORT_BASE: String(options.simPortBase ?? SIM_PORT_BASE), DATA_DIR: join(tmp, 'sim-data') }
+    const questions = options.questions ?? HTTP_QUESTIONS
+    log(`starting simulator (${questions.toLocaleString('en-US')} questions${boostPerSec === undefined ? '' : `, boost of ${boostPerSec}/s on call`}) and service; pinning: ${describePinning(pinning)}; bare body as a ${bareBody}`)
+    const simEnv = { SIM_QUESTIONS: String(questions), SIM_PORT_BASE: String(options.simPortBase ?? SIM_PORT_BASE), DATA_DIR: join(tmp, 'sim-data') }
     const { sim, serviceEnv } =
       boostPerSec === undefined ? await startStandaloneSim(simEnv) : await startStandaloneSim({ ...simEnv, BENCH_SIM_BOOST_PER_SEC: String(boostPerSec) }, undefined, SIM_CHILD_JS)
     children.push(sim)
@@ -310,7 +334,7 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpRep
     pin(service, pinning.servers)
     const ready = await waitReady(port, started, 240_000)
     const venues = ready.body.venues as Record<string, { catalog: { markets: number } }>
-    const world = { questions: HTTP_QUESTIONS, venuepMarkets: venues.venuep?.catalog.markets ?? 0, venuekMarkets: venues.venuek?.catalog.markets ?? 0, readyMs: ready.ms, refreshMs }
+    const world = { questions, venuepMarkets: venues.venuep?.catalog.markets ?? 0, venuekMarkets: venues.venuek?.catalog.markets ?? 0, readyMs: ready.ms, refreshMs }
     log(`ready in ${(ready.ms / 1000).toFixed(1)} s: ${world.venuepMarkets} venuep + ${world.venuekMarkets} venuek markets; catalog refresh every ${refreshMs / 1000} s`)
 
     const apiKey = await signup(port)
@@ -366,12 +390,14 @@ interface Ctx {
 async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promise<ThroughputResult> {
   const path = s.resolve === undefined ? s.path : await s.resolve((p) => get(p, ctx))
   if (path !== s.path) ctx.log(`${s.name}: ${path}`)
-  const { body, headers } = await serviceResponse(path, ctx)
-  const bare = await startBare({ body, headers }, ctx)
+  const requestHeaders = await scenarioHeaders(s, path, ctx)
+  const response = await serviceResponse(path, requestHeaders, ctx, s.revalidate === true ? 304 : 200)
+  const { body, headers } = response
+  const bare = await startBare(response, ctx)
   try {
-    await sameResponse(path, ctx.port, bare.port, ctx)
-    ctx.log(`${s.name}: ${body.length} B body, ${nonAscii(body)} non-ASCII bytes; route headers ${JSON.stringify(headers)}`)
-    const wrk = (port: number, durationSec: number) => runWrk({ url: `http://127.0.0.1:${port}${path}`, connections: s.connections, threads: s.threads, durationSec, cpus: ctx.pinning.wrk, headers: ctx.headers })
+    await sameResponse(path, ctx.port, bare.port, requestHeaders)
+    ctx.log(`${s.name}: ${response.status}, ${body.length} B body, ${nonAscii(body)} non-ASCII bytes; request headers ${JSON.stringify(s.requestHeaders ?? {})}; route headers ${JSON.stringify(headers)}`)
+    const wrk = (port: number, durationSec: number) => runWrk({ url: `http://127.0.0.1:${port}${path}`, connections: s.connections, threads: s.threads, durationSec, cpus: ctx.pinning.wrk, headers: requestHeaders })
     const boosted = async <T>(on: boolean, fn: () => Promise<T>): Promise<T> => {
       if (!on) return fn()
       await setBoost(ctx, true)
@@ -516,11 +542,11 @@ async function measuredRun(server: Spawned, ctx: Ctx, run: () => Promise<WrkResu
 }
 
 async function latencyScenario(s: LatencyScenario, ctx: Ctx): Promise<{ bodyBytes: number; service: LatencyResult; bare: LatencyResult; foreignCores: number }> {
-  const response = await serviceResponse(s.path, ctx)
+  const response = await serviceResponse(s.path, ctx.headers, ctx)
   const body = response.body
   const bare = await startBare(response, ctx)
   try {
-    await sameResponse(s.path, ctx.port, bare.port, ctx)
+    await sameResponse(s.path, ctx.port, bare.port, ctx.headers)
     let best: { service: LatencyResult; bare: LatencyResult; foreignCores: number } | undefined
     for (let attempt = 1; attempt <= ATTEMPTS_PER_PAIR; attempt++) {
       await machineQuiet(ctx, [bare.spawned, ctx.service, ctx.sim])
@@ -718,20 +744,48 @@ function medianOf(xs: readonly number[]): number {
 }
 
 interface ServiceResponse {
+  readonly status: number
+  /** The bytes as sent (compressed when the request asked for a coding). */
   readonly body: Buffer
   /** What the route wrote, without the headers uWS adds itself (Date, Content-Length, its own). */
   readonly headers: readonly [string, string][]
 }
 
-async function serviceResponse(path: string, ctx: Ctx): Promise<ServiceResponse> {
-  const res = await fetch(`http://127.0.0.1:${ctx.port}${path}`, { headers: ctx.headers })
-  const body = Buffer.from(await res.arrayBuffer())
-  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${body.toString().slice(0, 500)}`)
-  return { body, headers: routeHeaders(res) }
+/** The API key, the scenario's own headers and, for a revalidation, the ETag the service gives now. */
+async function scenarioHeaders(s: ThroughputScenario, path: string, ctx: Ctx): Promise<Record<string, string>> {
+  const headers = { ...ctx.headers, ...s.requestHeaders }
+  if (s.revalidate !== true) return headers
+  const first = await serviceResponse(path, headers, ctx)
+  const etag = first.headers.find(([name]) => name === 'etag')?.[1]
+  if (etag === undefined) throw new Error(`GET ${path}: no ETag to revalidate with`)
+  return { ...headers, 'if-none-match': etag }
 }
 
-function routeHeaders(res: Response): [string, string][] {
-  return [...res.headers].filter(([k]) => !UWS_HEADERS.has(k))
+async function serviceResponse(path: string, headers: Readonly<Record<string, string>>, ctx: Ctx, expectStatus = 200): Promise<ServiceResponse> {
+  const res = await rawGet(ctx.port, path, headers)
+  if (res.status !== expectStatus) throw new Error(`GET ${path}: ${res.status}, expected ${expectStatus}: ${res.body.toString().slice(0, 500)}`)
+  return { status: res.status, body: res.body, headers: res.headers.filter(([k]) => !UWS_HEADERS.has(k)) }
+}
+
+/**
+ * One GET with node:http on a connection of its own: the bytes as sent (fetch would decompress them) and every
+ * header line, names lowercase, in order.
+ */
+function rawGet(port: number, path: string, headers: Readonly<Record<string, string>>): Promise<{ status: number; headers: [string, string][]; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet({ host: '127.0.0.1', port, path, headers, agent: false, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.once('end', () => {
+        const pairs: [string, string][] = []
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) pairs.push([(res.rawHeaders[i] as string).toLowerCase(), res.rawHeaders[i + 1] as string])
+        resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) })
+      })
+      res.once('error', reject)
+    })
+    req.once('timeout', () => req.destroy(new Error(`GET ${path}: timed out`)))
+    req.once('error', reject)
+  })
 }
 
 const UWS_HEADERS = new Set(['date', 'content-length', 'uwebsockets', 'connection', 'keep-alive'])
@@ -739,7 +793,7 @@ const UWS_HEADERS = new Set(['date', 'content-length', 'uwebsockets', 'connectio
 async function startBare(response: ServiceResponse, ctx: Ctx): Promise<{ spawned: Spawned; port: number }> {
   const file = join(ctx.tmp, `body-${ctx.children.length}.json`)
   writeFileSync(file, response.body)
-  const spawned = spawnNode(BARE_JS, { BARE_BODY_FILE: file, BARE_PORT: '0', BARE_BODY_AS: ctx.bareBody, BARE_HEADERS: JSON.stringify(response.headers) })
+  const spawned = spawnNode(BARE_JS, { BARE_BODY_FILE: file, BARE_PORT: '0', BARE_BODY_AS: ctx.bareBody, BARE_HEADERS: JSON.stringify(response.headers), BARE_STATUS: String(response.status) })
   ctx.children.push(spawned)
   const deadline = Date.now() + 10_000
   for (;;) {
@@ -754,16 +808,16 @@ async function startBare(response: ServiceResponse, ctx: Ctx): Promise<{ spawned
 }
 
 /**
- * Same status and header names from both servers (values may move, e.g. a rate-limit count), the same
- * content-type, bodies of the same size. The service's bytes may move between requests (live prices change a
- * digit here and there), so the bodies are not compared exactly.
+ * Same status and header names from both servers (values may move, e.g. a rate-limit count or a live page's
+ * ETag), the same content-type and content-encoding, bodies of the same size. The service's bytes may move
+ * between requests (live prices change a digit here and there), so the bodies are not compared exactly.
  */
-async function sameResponse(path: string, servicePort: number, barePort: number, ctx: Ctx): Promise<void> {
-  const [a, b] = await Promise.all([fetch(`http://127.0.0.1:${servicePort}${path}`, { headers: ctx.headers }), fetch(`http://127.0.0.1:${barePort}${path}`, { headers: ctx.headers })])
-  const headers = (r: Response) => `${[...r.headers.keys()].join(',')}; content-type ${r.headers.get('content-type')}`
-  const [ab, bb] = [Buffer.from(await a.arrayBuffer()), Buffer.from(await b.arrayBuffer())]
-  if (a.status !== b.status || headers(a) !== headers(b)) throw new Error(`bare and service responses differ for ${path}: ${a.status} ${headers(a)} vs ${b.status} ${headers(b)}`)
-  if (Math.abs(ab.length - bb.length) > bb.length * 0.05) throw new Error(`bare and service body sizes differ for ${path}: ${ab.length} vs ${bb.length}`)
+async function sameResponse(path: string, servicePort: number, barePort: number, headers: Readonly<Record<string, string>>): Promise<void> {
+  const [a, b] = await Promise.all([rawGet(servicePort, path, headers), rawGet(barePort, path, headers)])
+  const value = (r: typeof a, name: string) => r.headers.find(([k]) => k === name)?.[1]
+  const describe = (r: typeof a) => `${r.status} ${r.headers.map(([k]) => k).join(',')}; content-type ${value(r, 'content-type')}; content-encoding ${value(r, 'content-encoding')}`
+  if (describe(a) !== describe(b)) throw new Error(`bare and service responses differ for ${path}: ${describe(a)} vs ${describe(b)}`)
+  if (Math.abs(a.body.length - b.body.length) > b.body.length * 0.05) throw new Error(`bare and service body sizes differ for ${path}: ${a.body.length} vs ${b.body.length}`)
 }
 
 function fail(message: string): never {

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from './core/clock.js'
 import type { Logger } from './core/logger.js'
 import { Supervisor } from './core/supervisor.js'
 import { VenueActor } from './actors/venue-actor.js'
+import { CorsPolicy } from './http/cors.js'
 import { HttpServer } from './http/server.js'
 import { healthRoutes, type DataSource } from './http/routes/health.js'
 import { API_TAGS } from './http/api-tags.js'
@@ -229,7 +230,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const signupThrottle = new ClientThrottle({ limit: { perSecond: signup.perMinute / 60, burst: signup.burst }, maxClients: signup.maxClients })
   // Public, so no key guard: the one guard of signup is its per-client throttle.
   const guardOf = new Map<string, RouteGuard>([[SIGNUP_OPERATION, new SignupGuard(signupThrottle, clock, trustedProxies)]])
-  const http = new HttpServer({ log })
+  const http = new HttpServer({ log, cors: CorsPolicy.fromConfig(config.http.corsAllowedOrigins) })
   const metrics = createMetrics({
     venues: Object.values(venues),
     supervisor,

@@ -63,6 +63,7 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
   if (env.PORT !== undefined) http.port = toInt('PORT', env.PORT)
   if (env.HOST !== undefined) http.host = env.HOST
   if (env.TRUSTED_PROXIES !== undefined) http.trustedProxies = toList(env.TRUSTED_PROXIES)
+  if (env.CORS_ALLOWED_ORIGINS !== undefined) http.corsAllowedOrigins = toList(env.CORS_ALLOWED_ORIGINS)
   if (Object.keys(http).length > 0) out.http = http
   if (env.DATA_DIR !== undefined) out.dataDir = env.DATA_DIR
   if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') out.databaseUrl = env.DATABASE_URL

@@ -353,6 +353,15 @@ export const ConfigSchema = Type.Object(
          * send it, and the connection's peer is the client. Behind a proxy, list it or every client shares its bucket.
          */
         trustedProxies: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+        /**
+         * Browser origins allowed to read the API cross-origin (CORS_ALLOWED_ORIGINS, comma-separated): exact origins
+         * (`https://app.example.com`, scheme and host, a port when not the default, no path or trailing slash), or
+         * `*` for any. Empty by default: no CORS headers, so only same-origin pages (and non-browser clients) read it.
+         * `*` is safe with keys in `X-API-Key` (no cookies, so a page can only send a key it already holds), but not
+         * with AUTH_REQUIRED=false on a private network: any page a user opens could then read and write it. See
+         * src/http/cors.ts.
+         */
+        corsAllowedOrigins: Type.Array(Type.String({ pattern: '^(\\*|[A-Za-z][A-Za-z0-9+.-]*://[^/\\s]+)$' }), { default: [] }),
       },
       { additionalProperties: false },
     ),

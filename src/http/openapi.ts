@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox'
+import { cachingOf, type Caching } from './caching.js'
 import type { AnyRoute, ResponseSpec } from './route.js'
 import { CSV_KEYWORD, ErrorBody, ValidationErrorBody, ValidationIssueSchema } from './schemas/common.js'
 import { splitCsv } from './validation.js'
@@ -13,7 +14,8 @@ import { splitCsv } from './validation.js'
  * dropped from the description.
  *
  * Added without being declared, because every route behaves that way (register.ts): 422 on routes with any
- * input, 413 and 415 on routes with a body, 401 on non-public routes (API key, spec part 5).
+ * input, 413 and 415 on routes with a body, 401 on non-public routes (API key, spec part 5); on GET routes the
+ * 200's Cache-Control and ETag, and the `If-None-Match` parameter with its 304 (caching.ts, shape-reply.ts).
  *
  * @example
  * const doc = buildOpenApi(routes, { title: 'Prediction Market Data API', description: '...' })
@@ -157,6 +159,8 @@ function operation(route: AnyRoute, toJson: (s: unknown) => JsonObject, examples
     const [mediaType, media] = Object.entries(r.content)[0]!
     responses[status] = { ...r, content: { [mediaType]: { ...media, examples: { simulated: example } } } }
   }
+  const caching = cachingOf(route)
+  if (caching !== undefined) documentCaching(caching, parameters, responses)
 
   return {
     operationId: route.operationId,
@@ -168,6 +172,30 @@ function operation(route: AnyRoute, toJson: (s: unknown) => JsonObject, examples
     responses: sortByStatus(responses),
     ...(route.public === true ? { security: [] } : {}),
   }
+}
+
+/**
+ * A GET route's caching (caching.ts): Cache-Control and ETag on its 200, and, when it revalidates, the
+ * `If-None-Match` parameter and the 304 with the 200's headers. Marked "Addition": the spec does not describe them.
+ */
+function documentCaching(caching: Caching, parameters: OpenApiParameter[], responses: Record<string, OpenApiResponse>): void {
+  const ok = responses['200']
+  if (ok === undefined) return
+  const headers = {
+    ...ok.headers,
+    'Cache-Control': { description: `Addition: \`${caching.cacheControl}\` (README, "HTTP: caching, compression, CORS").`, schema: { type: 'string' } },
+    ...(caching.revalidate ? { ETag: { description: 'Addition: strong validator of this representation (each content coding has its own); send it in `If-None-Match` to get a 304 while it is current.', schema: { type: 'string' } } } : {}),
+  }
+  responses['200'] = { ...ok, headers }
+  if (!caching.revalidate) return
+  parameters.push({
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'Addition: ETag(s) of a response the client holds (or `*`). When one names the current representation the answer is 304 with no body; the request still counts against the rate limit.',
+    schema: { type: 'string' },
+  })
+  responses['304'] = { description: 'Addition: Not Modified: `If-None-Match` names the current representation. No body; the ETag, Cache-Control and Vary of the 200.', headers }
 }
 
 function params(location: OpenApiParameter['in'], schema: TSchema | undefined, toJson: (s: unknown) => JsonObject): OpenApiParameter[] {

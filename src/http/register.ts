@@ -1,3 +1,4 @@
+import { cachingOf } from './caching.js'
 import { errorReply, json, type Reply } from './reply.js'
 import type { AnyRoute } from './route.js'
 import type { HttpServer, RequestContext, RouteDef } from './server.js'
@@ -64,7 +65,7 @@ function toRouteDef(route: AnyRoute, validator: RequestValidator, guard: RouteGu
     return route.handler(result.input, ctx)
   }
   const handler = guard === undefined ? run : guarded(guard, run)
-  const def: RouteDef = { method: route.method, path: route.path, headers, handler, remoteAddress: guard?.remoteAddress === true }
+  const def: RouteDef = { method: route.method, path: route.path, headers, handler, remoteAddress: guard?.remoteAddress === true, caching: cachingOf(route) }
   return hasBody ? { ...def, body: true } : def
 }
 

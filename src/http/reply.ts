@@ -41,6 +41,7 @@ const STATUS_TEXT: Record<number, string> = {
   201: '201 Created',
   202: '202 Accepted',
   204: '204 No Content',
+  304: '304 Not Modified',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',

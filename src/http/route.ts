@@ -1,4 +1,5 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
+import type { Caching } from './caching.js'
 import type { Reply } from './reply.js'
 import type { Method, RequestContext } from './server.js'
 
@@ -51,6 +52,11 @@ export interface RouteSpec<Q extends TObject = TObject, P extends TObject = TObj
   readonly responses: Readonly<Record<number, ResponseSpec>>
   /** Public routes need no API key (issue 4's auth applies to the others). */
   readonly public?: boolean
+  /**
+   * GET routes: Cache-Control of their 200s and whether they carry an ETag (caching.ts `CACHING`); `CACHING.live`
+   * when unset.
+   */
+  readonly caching?: Caching
   readonly handler: (
     input: RouteInput<WithCsv<Static<Q>>, Static<P>, Static<H>, Static<B>>,
     ctx: RequestContext,

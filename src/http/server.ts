@@ -1,8 +1,11 @@
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js'
 import type { Caller } from '../accounts/authenticator.js'
 import type { Logger } from '../core/logger.js'
+import type { Caching } from './caching.js'
+import { CorsPolicy } from './cors.js'
 import { HttpStats } from './http-stats.js'
 import { errorReply, JSON_CONTENT_TYPE, renderHeaderLines, replyForError, statusLine, type Reply } from './reply.js'
+import { shapeReply } from './shape-reply.js'
 
 /**
  * A small adapter over uWebSockets.js that enforces its rules in one place (docs/DESIGN.md, uWS rules):
@@ -12,11 +15,14 @@ import { errorReply, JSON_CONTENT_TYPE, renderHeaderLines, replyForError, status
  * 4. a response is written exactly once, and never after an abort;
  * 5. no exception crosses a uWS callback: unknown errors become a generic 500 and are logged.
  * Every response and abort is counted in `stats` (status codes, latency histogram) for /metrics.
+ *
+ * Between a handler and the writer, shape-reply.ts turns each reply into what goes on the wire (Cache-Control,
+ * ETag and 304, content coding); the writer adds the CORS headers (cors.ts). A GET route answers HEAD too (the
+ * same headers, no body), and every route's path answers OPTIONS (a CORS preflight) without running any guard.
  */
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'del'
 
 export interface RequestContext {
-  readonly method: string
   readonly path: string
   /** Raw query string without the leading "?". */
   readonly query: string
@@ -36,6 +42,14 @@ export interface RequestContext {
    * register.ts). Mutable so the guard need not copy the context per request.
    */
   caller?: Caller | undefined
+  /** Lowercase, as uWS reports it: `get`, `head`, `post`… */
+  readonly method: string
+  /** `Accept-Encoding` (GET and HEAD routes), for the content coding of a 200 (shape-reply.ts). */
+  readonly acceptEncoding?: string | undefined
+  /** `If-None-Match` (GET and HEAD routes), for a 304. */
+  readonly ifNoneMatch?: string | undefined
+  /** `Origin`, read only when the CORS answer depends on it (a list of allowed origins). */
+  readonly origin?: string | undefined
   /**
    * Headers, in wire form (reply.ts `renderHeaderLines`), that go on whatever this request is answered with, errors
    * included: a guard's rate-limit headers. Set by the guard; '' for none. Kept on the request rather than merged
@@ -57,11 +71,15 @@ export interface RouteDef {
   readonly body?: boolean
   /** Copy the peer's address into the context (a per-client rate limit needs it; most routes do not). */
   readonly remoteAddress?: boolean
+  /** GET routes: how their 200s may be cached (caching.ts); undefined for writes. */
+  readonly caching?: Caching
 }
 
 export interface HttpServerOptions {
   readonly log: Logger
   readonly maxBodyBytes?: number
+  /** Which browser origins may read responses (cors.ts); none when absent. */
+  readonly cors?: CorsPolicy
 }
 
 export class HttpServer {
@@ -69,6 +87,10 @@ export class HttpServer {
   readonly stats = new HttpStats()
   readonly #log: Logger
   readonly #maxBodyBytes: number
+  readonly #cors: CorsPolicy
+  /** Path pattern → its methods (uWS names), for the `Allow` of OPTIONS; complete once every route is registered. */
+  readonly #methodsByPath = new Map<string, Set<Method>>()
+  readonly #allowByPath = new Map<string, string>()
   #listenSocket: us_listen_socket | undefined
   #port = 0
 
@@ -76,6 +98,7 @@ export class HttpServer {
     this.app = uWS.App()
     this.#log = options.log
     this.#maxBodyBytes = options.maxBodyBytes ?? 64 * 1024
+    this.#cors = options.cors ?? CorsPolicy.none()
   }
 
   get port(): number {
@@ -91,6 +114,9 @@ export class HttpServer {
     // Names as bytes, encoded once: uWS reads a Buffer argument in place but copies a JS string on every call.
     const headerNameBytes = headerNames.map((h) => Buffer.from(h, 'latin1'))
     const wantsAddress = def.remoteAddress === true
+    const reads = def.method === 'get'
+    const readsOrigin = this.#cors.variesByOrigin
+    const caching = def.caching
     const handle = (res: HttpResponse, req: HttpRequest): void => {
       const startedAt = performance.now()
       // Rule 1: copy what the handler needs now; `req` is invalid once this callback returns.
@@ -108,21 +134,34 @@ export class HttpServer {
       const method = req.getMethod()
       const path = req.getUrl()
       const query = req.getQuery() ?? ''
+      // What the writer negotiates on: read for reads only, and Origin only when the CORS answer depends on it.
+      const acceptEncoding = reads ? headerOrUndefined(req, ACCEPT_ENCODING) : undefined
+      const ifNoneMatch = reads ? headerOrUndefined(req, IF_NONE_MATCH) : undefined
+      const origin = readsOrigin ? headerOrUndefined(req, ORIGIN) : undefined
       // Also now: once the body is awaited, `res` may have been aborted and its socket freed.
       const remoteAddress = wantsAddress ? ADDRESS_TEXT.decode(res.getRemoteAddressAsText()) : undefined
       // Literals with every field, not spreads: on this hot path an object spread costs ~1 µs (bench/auth.bench.ts)
       // and gives the context an unstable shape; `caller` is listed so setting it later keeps the shape.
-      if (def.body === true) this.#readBody(res, { method, path, query, params, headers, remoteAddress }, def.handler, startedAt)
-      else this.#run(res, { method, path, query, params, headers, body: undefined, remoteAddress, caller: undefined, responseHeaderLines: '' }, def.handler, startedAt)
+      const ctx: RequestContext = { path, query, params, headers, body: undefined, remoteAddress, method, acceptEncoding, ifNoneMatch, origin, caller: undefined, responseHeaderLines: '' }
+      if (def.body === true) this.#readBody(res, ctx, def.handler, caching, startedAt)
+      else this.#run(res, ctx, def.handler, caching, startedAt)
     }
     this.app[def.method](def.path, handle)
+    // HEAD: the GET's status and headers without the body (the writer leaves it out); guarded and metered alike.
+    if (def.method === 'get') this.app.head(def.path, handle)
+    this.#allowPreflight(def.path, def.method)
     return this
   }
 
   /** Registers the catch-all 404 (call after every route). */
   notFound(): this {
     const notFound = errorReply(404, 'not_found', 'Not Found')
-    this.app.any('/*', (res) => this.#write(res, notFound, '', performance.now()))
+    const readsOrigin = this.#cors.variesByOrigin
+    this.app.any('/*', (res, req) => {
+      const startedAt = performance.now()
+      const origin = readsOrigin ? headerOrUndefined(req, ORIGIN) : undefined
+      this.#deliver(res, { method: req.getMethod(), origin, responseHeaderLines: '' }, notFound, undefined, startedAt, undefined)
+    })
     return this
   }
 
@@ -148,25 +187,23 @@ export class HttpServer {
     }
   }
 
-  #run(res: HttpResponse, ctx: RequestContext, handler: Handler, startedAt: number): void {
+  #run(res: HttpResponse, ctx: RequestContext, handler: Handler, caching: Caching | undefined, startedAt: number): void {
     let result: Reply | Promise<Reply>
     try {
       result = handler(ctx)
     } catch (err) {
       this.#logUnexpected(err, ctx)
-      this.#write(res, replyForError(err), ctx.responseHeaderLines, startedAt)
+      this.#deliver(res, ctx, replyForError(err), caching, startedAt, undefined)
       return
     }
-    if (!(result instanceof Promise)) {
-      // The synchronous fast path: we are still inside the uWS callback, so no abort handler is needed.
-      this.#write(res, result, ctx.responseHeaderLines, startedAt)
-      return
-    }
+    // The synchronous fast path: we are still inside the uWS callback, so no abort handler is needed (unless the
+    // reply's compression has to be waited for: #deliver attaches one then).
+    if (!(result instanceof Promise)) this.#deliver(res, ctx, result, caching, startedAt, undefined)
     // Rule 2: attach the abort handler before the first await.
-    this.#settle(res, this.#attachAbort(res), ctx, result, startedAt)
+    else this.#settle(res, this.#attachAbort(res), ctx, result, caching, startedAt)
   }
 
-  #readBody(res: HttpResponse, base: Omit<RequestContext, 'body' | 'caller' | 'responseHeaderLines'>, handler: Handler, startedAt: number): void {
+  #readBody(res: HttpResponse, ctx: RequestContext, handler: Handler, caching: Caching | undefined, startedAt: number): void {
     const state = this.#attachAbort(res)
     const chunks: Buffer[] = []
     let size = 0
@@ -176,35 +213,64 @@ export class HttpServer {
       size += chunk.byteLength
       if (size > this.#maxBodyBytes) {
         rejected = true
-        this.#corked(res, errorReply(413, 'payload_too_large', `request body exceeds ${this.#maxBodyBytes} bytes`), '', startedAt)
+        this.#deliver(res, ctx, errorReply(413, 'payload_too_large', `request body exceeds ${this.#maxBodyBytes} bytes`), undefined, startedAt, state)
         return
       }
       // uWS neuters the chunk after this callback: copy it.
       chunks.push(Buffer.from(new Uint8Array(chunk).slice()))
       if (!isLast) return
       const body = size === 0 ? undefined : Buffer.concat(chunks, size)
-      const ctx: RequestContext = { method: base.method, path: base.path, query: base.query, params: base.params, headers: base.headers, body, remoteAddress: base.remoteAddress, caller: undefined, responseHeaderLines: '' }
+      const withBody: RequestContext = { path: ctx.path, query: ctx.query, params: ctx.params, headers: ctx.headers, body, remoteAddress: ctx.remoteAddress, method: ctx.method, acceptEncoding: ctx.acceptEncoding, ifNoneMatch: ctx.ifNoneMatch, origin: ctx.origin, caller: undefined, responseHeaderLines: '' }
       let result: Reply | Promise<Reply>
       try {
-        result = handler(ctx)
+        result = handler(withBody)
       } catch (err) {
-        this.#logUnexpected(err, ctx)
-        this.#corked(res, replyForError(err), ctx.responseHeaderLines, startedAt)
+        this.#logUnexpected(err, withBody)
+        this.#deliver(res, withBody, replyForError(err), caching, startedAt, state)
         return
       }
-      this.#settle(res, state, ctx, Promise.resolve(result), startedAt)
+      this.#settle(res, state, withBody, Promise.resolve(result), caching, startedAt)
     })
   }
 
-  /** Writes a handler's promised reply (or its error) unless the client went away first. */
-  #settle(res: HttpResponse, state: AbortState, ctx: RequestContext, result: Promise<Reply>, startedAt: number): void {
+  /** Delivers a handler's promised reply (or its error) unless the client went away first. */
+  #settle(res: HttpResponse, state: AbortState, ctx: RequestContext, result: Promise<Reply>, caching: Caching | undefined, startedAt: number): void {
     result.then(
-      (reply) => {
-        if (!state.aborted) this.#corked(res, reply, ctx.responseHeaderLines, startedAt)
-      },
+      (reply) => this.#deliver(res, ctx, reply, caching, startedAt, state),
       (err: unknown) => {
         this.#logUnexpected(err, ctx)
-        if (!state.aborted) this.#corked(res, replyForError(err), ctx.responseHeaderLines, startedAt)
+        this.#deliver(res, ctx, replyForError(err), caching, startedAt, state)
+      },
+    )
+  }
+
+  /**
+   * Shapes a reply for the wire (shape-reply.ts) and writes it. `state` is undefined inside the uWS callback (write
+   * at once) and set after an await (write corked, and not at all once aborted). A reply whose compression runs on
+   * the thread pool is written when it is done, like any async reply.
+   */
+  #deliver(res: HttpResponse, target: WriteTarget, reply: Reply, caching: Caching | undefined, startedAt: number, state: AbortState | undefined): void {
+    if (state?.aborted === true) return
+    let shaped: Reply | Promise<Reply>
+    try {
+      shaped = shapeReply(target, reply, caching, this.#cors.variesByOrigin)
+    } catch (err) {
+      this.#logUnexpected(err, { method: target.method, path: '(shaping a reply)' })
+      shaped = shapeReply(target, replyForError(err), undefined, this.#cors.variesByOrigin)
+    }
+    if (!(shaped instanceof Promise)) {
+      if (state === undefined) this.#write(res, shaped, target, startedAt)
+      else this.#corked(res, shaped, target, startedAt)
+      return
+    }
+    const waiting = state ?? this.#attachAbort(res)
+    shaped.then(
+      (r) => {
+        if (!waiting.aborted) this.#corked(res, r, target, startedAt)
+      },
+      (err: unknown) => {
+        this.#logUnexpected(err, { method: target.method, path: '(shaping a reply)' })
+        if (!waiting.aborted) this.#corked(res, shapeReply(target, replyForError(err), undefined, this.#cors.variesByOrigin) as Reply, target, startedAt)
       },
     )
   }
@@ -219,27 +285,68 @@ export class HttpServer {
   }
 
   /** Rule 3 and 4 for writes after the synchronous part of the handler. */
-  #corked(res: HttpResponse, reply: Reply, lines: string, startedAt: number): void {
-    res.cork(() => this.#write(res, reply, lines, startedAt))
+  #corked(res: HttpResponse, reply: Reply, target: WriteTarget, startedAt: number): void {
+    res.cork(() => this.#write(res, reply, target, startedAt))
+  }
+
+  /** Registers OPTIONS on a route's path (once per path) and notes the route's method for its `Allow`. */
+  #allowPreflight(path: string, method: Method): void {
+    let methods = this.#methodsByPath.get(path)
+    if (methods === undefined) {
+      methods = new Set()
+      this.#methodsByPath.set(path, methods)
+      const readsOrigin = this.#cors.variesByOrigin
+      this.app.options(path, (res, req) => {
+        const startedAt = performance.now()
+        const origin = readsOrigin ? headerOrUndefined(req, ORIGIN) : undefined
+        const reply: Reply = { status: 204, body: EMPTY_BODY, headerLines: this.#cors.preflightLines(origin, this.#allowOf(path)) }
+        this.#write(res, reply, PREFLIGHT_TARGET, startedAt)
+      })
+    }
+    methods.add(method)
+  }
+
+  /** `GET, HEAD, OPTIONS` and the like: read when the first OPTIONS arrives, after every route is registered. */
+  #allowOf(path: string): string {
+    let allow = this.#allowByPath.get(path)
+    if (allow === undefined) {
+      const methods = this.#methodsByPath.get(path) ?? new Set<Method>()
+      allow = ALLOW_ORDER.filter(([m]) => m === 'options' || methods.has(m as Method) || (m === 'head' && methods.has('get')))
+        .map(([, name]) => name)
+        .join(', ')
+      this.#allowByPath.set(path, allow)
+    }
+    return allow
   }
 
   /**
    * The one place a response is written. Every response says `nosniff`, so a browser never reinterprets a JSON body
    * (which may echo client input) as HTML or script; an HTML reply that brings no Content-Security-Policy of its own
-   * gets one that allows nothing (a page that needs a resource must say so: see DOCS_CSP).
+   * gets one that allows nothing (a page that needs a resource must say so: see DOCS_CSP). 204 and 304 have no body
+   * and no content type; the answer to HEAD has the headers of the GET's, its Content-Length included, and no body.
    */
-  #write(res: HttpResponse, reply: Reply, requestLines: string, startedAt: number): void {
+  #write(res: HttpResponse, reply: Reply, target: WriteTarget, startedAt: number): void {
     res.writeStatus(statusLine(reply.status))
-    const contentType = reply.contentType ?? JSON_CONTENT_TYPE
-    // One native call for the content type, nosniff, the reply's rendered headers and the request's (a guard's): uWS
-    // writes `name: value\r\n` as given, so a value may carry more rendered header lines, and each call into uWS
-    // costs more than the bytes it writes (bench/auth.bench.ts).
+    // One native call for the content type, nosniff, the reply's rendered headers, the request's (a guard's) and
+    // CORS: uWS writes `name: value\r\n` as given, so a value may carry more rendered header lines, and each call
+    // into uWS costs more than the bytes it writes (bench/auth.bench.ts).
+    const requestLines = target === PREFLIGHT_TARGET ? '' : target.responseHeaderLines + this.#cors.lines(target.origin)
     const lines = reply.headerLines === undefined ? requestLines : reply.headerLines + requestLines
-    const head = contentType === JSON_CONTENT_TYPE ? JSON_HEAD : contentType + NOSNIFF_LINE
-    res.writeHeader('content-type', lines === '' ? head : head + lines)
+    const bodyless = reply.status === 204 || reply.status === 304
+    const contentType = reply.contentType ?? JSON_CONTENT_TYPE
+    if (bodyless) res.writeHeader('x-content-type-options', lines === '' ? 'nosniff' : `nosniff${lines}`)
+    else {
+      const head = contentType === JSON_CONTENT_TYPE ? JSON_HEAD : contentType + NOSNIFF_LINE
+      res.writeHeader('content-type', lines === '' ? head : head + lines)
+    }
     if (reply.headers !== undefined) for (const [k, v] of reply.headers) res.writeHeader(k, v)
-    if (contentType.startsWith('text/html') && !hasHeader(reply, 'content-security-policy')) res.writeHeader('content-security-policy', STRICT_CSP)
-    res.end(reply.body)
+    if (!bodyless && contentType.startsWith('text/html') && !hasHeader(reply, 'content-security-policy')) res.writeHeader('content-security-policy', STRICT_CSP)
+    if (bodyless) res.endWithoutBody()
+    else if (target.method === 'head') {
+      // uWS would send a body given to end(); it sends no Content-Length with endWithoutBody(), so it is written here.
+      res.writeHeader('content-length', String(typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.byteLength))
+      res.endWithoutBody()
+    } else res.end(reply.body)
     this.stats.observe(reply.status, (performance.now() - startedAt) / 1000)
   }
 
@@ -249,8 +356,32 @@ export class HttpServer {
   }
 }
 
+/** What the writer needs of a request: a route's RequestContext, or the catch-all's and a preflight's few fields. */
+type WriteTarget = Pick<RequestContext, 'method' | 'origin' | 'responseHeaderLines' | 'acceptEncoding' | 'ifNoneMatch'>
+
 const NO_PARAMS: Record<string, string> = Object.freeze({})
 const ADDRESS_TEXT = new TextDecoder()
+const ACCEPT_ENCODING = Buffer.from('accept-encoding', 'latin1')
+const IF_NONE_MATCH = Buffer.from('if-none-match', 'latin1')
+const ORIGIN = Buffer.from('origin', 'latin1')
+const EMPTY_BODY = new Uint8Array(0)
+/** A preflight's lines come whole from CorsPolicy.preflightLines, so the writer adds no CORS lines of its own. */
+const PREFLIGHT_TARGET: WriteTarget = { method: 'options', origin: undefined, responseHeaderLines: '' }
+/** Methods in the order `Allow` lists them, with their wire names. */
+const ALLOW_ORDER: readonly (readonly [string, string])[] = [
+  ['get', 'GET'],
+  ['head', 'HEAD'],
+  ['post', 'POST'],
+  ['put', 'PUT'],
+  ['patch', 'PATCH'],
+  ['del', 'DELETE'],
+  ['options', 'OPTIONS'],
+]
+
+function headerOrUndefined(req: HttpRequest, name: Buffer): string | undefined {
+  const v = req.getHeader(name)
+  return v === '' ? undefined : v
+}
 
 /** For HTML replies that set no policy of their own: no resource of any kind, no framing, no forms. */
 const NOSNIFF_LINE = renderHeaderLines([['x-content-type-options', 'nosniff']])

@@ -17,7 +17,7 @@ test('defaults: simulated venues, embedded store, port 8080 on loopback', () => 
 test('environment overrides and the live profile', () => {
   const c = loadConfig({ env: { PORT: '9090', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h/db', VENUES: 'live', LOG_LEVEL: 'warn' } })
   assert.equal(c.profile, 'default+live')
-  assert.deepEqual(c.http, { host: '0.0.0.0', port: 9090, trustedProxies: [] })
+  assert.deepEqual(c.http, { host: '0.0.0.0', port: 9090, trustedProxies: [], corsAllowedOrigins: [] })
   assert.equal(c.dataDir, '/tmp/x')
   assert.equal(c.databaseUrl, 'postgres://u@h/db')
   assert.equal(c.logLevel, 'warn')

@@ -17,6 +17,8 @@ export interface RawResponse {
   readonly status: number
   /** Lowercase names; a repeated header keeps its last value. */
   readonly headers: ReadonlyMap<string, string>
+  /** Every header line as sent, in order: `[name (lowercase), value]`. */
+  readonly headerList: readonly (readonly [string, string])[]
   readonly body: Buffer
 }
 
@@ -42,7 +44,7 @@ export function rawRequest(port: number, req: RawRequest, timeoutMs = 10_000): P
     socket.on('error', (err) => finish(err))
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk])
-      const res = parse(received)
+      const res = parse(received, req.method === 'HEAD')
       if (res !== undefined) finish(undefined, res)
     })
     socket.on('close', () => finish(new Error(`connection closed after ${received.length} bytes: ${received.toString('latin1', 0, 200)}`)))
@@ -50,17 +52,25 @@ export function rawRequest(port: number, req: RawRequest, timeoutMs = 10_000): P
   })
 }
 
-/** The response once complete (headers and Content-Length bytes of body), undefined while more is due. */
-function parse(bytes: Buffer): RawResponse | undefined {
+/**
+ * The response once complete (headers and Content-Length bytes of body; no body after HEAD, whatever its
+ * Content-Length says), undefined while more is due.
+ */
+function parse(bytes: Buffer, head: boolean): RawResponse | undefined {
   const end = bytes.indexOf('\r\n\r\n')
   if (end === -1) return undefined
   const [statusLine = '', ...headerLines] = bytes.toString('latin1', 0, end).split('\r\n')
   const headers = new Map<string, string>()
+  const headerList: [string, string][] = []
   for (const line of headerLines) {
     const colon = line.indexOf(':')
-    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim())
+    if (colon <= 0) continue
+    const name = line.slice(0, colon).trim().toLowerCase()
+    const value = line.slice(colon + 1).trim()
+    headers.set(name, value)
+    headerList.push([name, value])
   }
-  const length = Number(headers.get('content-length') ?? 0)
+  const length = head ? 0 : Number(headers.get('content-length') ?? 0)
   if (bytes.length < end + 4 + length) return undefined
-  return { status: Number(statusLine.split(' ')[1]), headers, body: bytes.subarray(end + 4, end + 4 + length) }
+  return { status: Number(statusLine.split(' ')[1]), headers, headerList, body: bytes.subarray(end + 4, end + 4 + length) }
 }

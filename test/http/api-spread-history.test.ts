@@ -181,9 +181,11 @@ describe('GET /api/v2/spreads/history', () => {
         ['event_slug', 'query', true, null, null],
         ['outcome_key', 'query', true, null, null],
         ['range', 'query', false, '1w', ['1d', '1w', '1m', 'all']],
+        ['If-None-Match', 'header', false, null, null],
       ],
     )
-    assert.deepEqual(Object.keys(op.responses).sort(), ['200', '401', '404', '422', '429', '503'])
+    assert.deepEqual(Object.keys(op.responses).sort(), ['200', '304', '401', '404', '422', '429', '503'])
+    assert.equal(op.responses['200']?.headers?.['Cache-Control']?.description.startsWith('Addition: `private, max-age=60`'), true, 'a series gains at most a point a minute')
     assert.match(op.description ?? '', /stamped with the bucket's start/)
   })
 })

@@ -68,6 +68,20 @@ doc = buildOpenApi(routes, info)
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const jsonContent = (schema: unknown) => ({ 'application/json': { schema } })
+const stringSchema = { type: 'string' }
+/** What every revalidating GET route gets (caching.ts): the 200's caching headers, If-None-Match and its 304. */
+const cachingHeaders = (cacheControl: string) => ({
+  'Cache-Control': { description: `Addition: \`${cacheControl}\` (README, "HTTP: caching, compression, CORS").`, schema: stringSchema },
+  ETag: { description: 'Addition: strong validator of this representation (each content coding has its own); send it in `If-None-Match` to get a 304 while it is current.', schema: stringSchema },
+})
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'Addition: ETag(s) of a response the client holds (or `*`). When one names the current representation the answer is 304 with no body; the request still counts against the rate limit.',
+  schema: stringSchema,
+}
+const notModified = (headers: object) => ({ description: 'Addition: Not Modified: `If-None-Match` names the current representation. No body; the ETag, Cache-Control and Vary of the 200.', headers })
 
 describe('the document', () => {
   test('is OpenAPI 3.1, version 2.0.0, with the given title and description', () => {
@@ -107,6 +121,7 @@ describe('the document', () => {
       { name: 'limit', in: 'query', required: false, description: 'Maximum number of items to return.', schema: { minimum: 1, maximum: 100, default: 25, type: 'integer' } },
       { name: 'offset', in: 'query', required: false, description: 'Number of items to skip.', schema: { minimum: 0, maximum: OFFSET_MAX, default: 0, type: 'integer' } },
       { name: 'order', in: 'query', required: false, description: 'Sort direction.', schema: { default: 'desc', type: 'string', enum: ['asc', 'desc'] } },
+      IF_NONE_MATCH,
     ])
     assert.equal(op?.operationId, 'listVenuekMarkets')
     assert.equal(op?.summary, 'List venuek markets')
@@ -114,12 +129,14 @@ describe('the document', () => {
     assert.deepEqual(op?.tags, ['venuek'])
   })
 
-  test('responses: declared schemas and headers, plus the implied 401 and 422', () => {
+  test('responses: declared schemas and headers, plus the implied 401, 422, caching headers and 304', () => {
     const responses = doc.paths['/api/v2/venuek/markets']?.get?.responses
-    assert.deepEqual(Object.keys(responses ?? {}), ['200', '401', '422'])
+    assert.deepEqual(Object.keys(responses ?? {}), ['200', '304', '401', '422'])
+    const headers = { 'x-catalog-version': { description: 'Catalog version the page was read from.', schema: { type: 'string' } }, ...cachingHeaders('private, no-cache') }
+    assert.deepEqual(responses?.['304'], notModified(headers))
     assert.deepEqual(responses?.['200'], {
       description: 'A page of markets.',
-      headers: { 'x-catalog-version': { description: 'Catalog version the page was read from.', schema: { type: 'string' } } },
+      headers,
       content: jsonContent({
         type: 'object',
         properties: {
@@ -146,6 +163,7 @@ describe('the document', () => {
   test('path and header parameters are documented; bodies get requestBody, 413 and 415', () => {
     assert.deepEqual(doc.paths['/api/v2/venuep/wallet/{wallet_address}/pnl']?.get?.parameters, [
       { name: 'wallet_address', in: 'path', required: true, description: 'Proxy wallet address.', schema: { type: 'string' } },
+      IF_NONE_MATCH,
     ])
     assert.deepEqual(doc.paths['/api/v2/venuep/wallet/{wallet_address}/pnl']?.get?.responses['404'], { description: 'Unknown wallet.', content: jsonContent(ref('ErrorBody')) })
     const post = doc.paths['/api/v2/alerts']?.post
@@ -159,12 +177,17 @@ describe('the document', () => {
         required: ['trigger_type', 'threshold'],
       }),
     })
-    assert.deepEqual(Object.keys(post?.responses ?? {}), ['200', '401', '413', '415', '422'])
+    assert.deepEqual(Object.keys(post?.responses ?? {}), ['200', '401', '413', '415', '422'], 'a write: no caching headers, no 304')
+    assert.equal(post?.responses['200']?.headers, undefined)
   })
 
   test('public routes opt out of the API key; the scheme is declared once', () => {
     assert.deepEqual(doc.paths['/docs']?.get?.security, [])
-    assert.deepEqual(doc.paths['/docs']?.get?.responses, { '200': { description: 'The reference page.', content: { 'text/html': { schema: { type: 'string' } } } } })
+    const docsHeaders = cachingHeaders('public, no-cache')
+    assert.deepEqual(doc.paths['/docs']?.get?.responses, {
+      '200': { description: 'The reference page.', headers: docsHeaders, content: { 'text/html': { schema: { type: 'string' } } } },
+      '304': notModified(docsHeaders),
+    })
     assert.equal(doc.paths['/api/v2/alerts']?.post?.security, undefined)
     assert.deepEqual(doc.security, [{ ApiKeyAuth: [] }])
     assert.deepEqual(doc.components.securitySchemes.ApiKeyAuth, { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key from POST /api/v2/developers/signup.' })

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { AppError } from '../../core/errors.js'
 import type { ReadModels } from '../../views/read-models.js'
 import type { CollapsedView } from '../../views/collapsed-view.js'
+import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { CategoryFilter, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { CollapsedEventSchema, EventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
@@ -84,6 +85,7 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
     description: 'Every event (all statuses), oldest first so pages stay stable as events are listed; each is routable at /api/v2/events/{event_slug}.',
     tags: ['events'],
     public: true,
+    caching: CACHING.publicCatalog,
     query: Type.Object({ limit: Limit(45_000, 45_000), offset: Offset() }),
     responses: { 200: { description: 'A page of sitemap rows.', schema: listOf('events', SitemapEventSchema, 'Sitemap page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { CatalogLoadStatus } from '../../actors/catalog-load.js'
 import type { VenueActor, VenueStatus } from '../../actors/venue-actor.js'
+import { CACHING } from '../caching.js'
 import { json, type Reply } from '../reply.js'
 import { StringEnum } from '../schemas/common.js'
 import { defineRoute, type AnyRoute } from '../route.js'
@@ -158,6 +159,7 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       summary: 'Liveness: the process is up',
       tags: ['operations'],
       public: true,
+      caching: CACHING.none,
       responses: { 200: { description: 'Up.', schema: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }) } },
       handler: (): Reply => ({ status: 200, body: healthBody }),
     }),
@@ -169,6 +171,7 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       description: 'Also says where the data comes from (`data_source`: `simulated` or `live`).',
       tags: ['operations'],
       public: true,
+      caching: CACHING.none,
       responses: {
         200: { description: 'Ready.', schema: ReadinessBody },
         503: { description: 'Not ready yet (`not_ready`), with the same details.', schema: Type.Object({ ...ReadinessBody.properties, detail: Type.String(), code: Type.String() }, { additionalProperties: true }) },

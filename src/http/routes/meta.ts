@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { DOCS_CSP, renderDocs } from '../docs-page.js'
 import type { OpenApiDocument } from '../openapi.js'
+import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 
 /**
@@ -9,7 +10,7 @@ import { defineRoute, type AnyRoute } from '../route.js'
  *
  * `getOpenApi` is called lazily, on the first request, because the document describes every route, these
  * two included, so it can only be built after the route list exists. The JSON and the HTML are then built
- * once and served as the same string to every request.
+ * once and served as the same bytes to every request.
  *
  * @example
  * const routes = [...dataRoutes, ...metaRoutes(() => openapi)]
@@ -17,8 +18,10 @@ import { defineRoute, type AnyRoute } from '../route.js'
  * registerRoutes(http, routes)
  */
 export function metaRoutes(getOpenApi: () => object): AnyRoute[] {
-  let json: string | undefined
-  let html: string | undefined
+  // Bytes, not strings: the same object every time, so its ETag and compressed forms are computed once
+  // (representation.ts).
+  let json: Uint8Array | undefined
+  let html: Uint8Array | undefined
   return [
     defineRoute({
       method: 'get',
@@ -28,8 +31,9 @@ export function metaRoutes(getOpenApi: () => object): AnyRoute[] {
       description: 'Generated from the schemas that validate requests, so it always matches the server.',
       tags: ['meta'],
       public: true,
+      caching: CACHING.publicDocs,
       responses: { 200: { description: 'The OpenAPI document.', schema: OpenApiShape } },
-      handler: () => ({ status: 200, body: (json ??= JSON.stringify(getOpenApi())) }),
+      handler: () => ({ status: 200, body: (json ??= Buffer.from(JSON.stringify(getOpenApi()), 'utf8')) }),
     }),
     defineRoute({
       method: 'get',
@@ -39,10 +43,11 @@ export function metaRoutes(getOpenApi: () => object): AnyRoute[] {
       description: 'A self-contained HTML page rendered from the OpenAPI document.',
       tags: ['meta'],
       public: true,
+      caching: CACHING.publicDocs,
       responses: { 200: { description: 'The reference page.', contentType: 'text/html' } },
       handler: () => ({
         status: 200,
-        body: (html ??= renderDocs(getOpenApi() as OpenApiDocument)),
+        body: (html ??= Buffer.from(renderDocs(getOpenApi() as OpenApiDocument), 'utf8')),
         contentType: 'text/html; charset=utf-8',
         // The page needs nothing but its inline CSS (allowed by hash); forbidding the rest makes any escaping slip harmless.
         headers: DOCS_HEADERS,

@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client'
 import { METRICS_CONTENT_TYPE } from '../../metrics.js'
 import type { Reply } from '../reply.js'
+import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 
 /**
@@ -17,6 +18,7 @@ export function metricsRoutes(registry: Registry): AnyRoute[] {
       description: 'Feed state and ingest counters per venue, actor mailboxes, spread engine, page cache, HTTP responses and latency, venue upstreams.',
       tags: ['operations'],
       public: true,
+      caching: CACHING.none,
       responses: { 200: { description: 'Prometheus text format 0.0.4.', contentType: METRICS_CONTENT_TYPE } },
       handler: async (): Promise<Reply> => ({ status: 200, body: await registry.metrics(), contentType: METRICS_CONTENT_TYPE }),
     }),

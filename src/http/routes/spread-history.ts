@@ -6,6 +6,7 @@ import type { Logger } from '../../core/logger.js'
 import { isoNoZone } from '../../core/time.js'
 import { bucketQuery, HISTORY_RANGES, RANGE_PLANS } from '../../spreads/history-ranges.js'
 import type { BucketQuery, HistoryBucket } from '../../store/spread-history-repo.js'
+import { CACHING } from '../caching.js'
 import { errorReply, json, type Reply } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { ErrorBody, StringEnum } from '../schemas/common.js'
@@ -65,6 +66,7 @@ export function spreadHistoryRoutes(deps: SpreadHistoryRouteDeps): AnyRoute[] {
     summary: 'Spread history of one outcome',
     description: describe(deps.sampling),
     tags: ['spreads'],
+    caching: CACHING.history,
     query: Type.Object({
       event_slug: Type.String({ minLength: 1, maxLength: 300, description: 'Event slug (required).' }),
       outcome_key: Type.String({ minLength: 1, maxLength: 300, description: 'Outcome key taken from a spread response (required), e.g. `text:<outcome name lowercased>`.' }),
