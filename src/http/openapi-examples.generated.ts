@@ -7,7 +7,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/alerts → 201, simulated data",
       "value": {
-        "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
+        "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -27,7 +27,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "delivery_status": {
           "ready": true
         },
-        "signing_secret": "whsec_b7a953e2ab4a2be144628ee0da693df3054f6a7a60674ff6bb40a15af75e838b"
+        "signing_secret": "whsec_f0382c4ac143f835b8c499699fb3063ded7500d977c6d7ba2b14e07016eeb04f"
       }
     },
     "422": {
@@ -66,12 +66,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/api-keys → 201, simulated data",
       "value": {
-        "api_key": "pmk_live_HwcqdX53LplSZpkaB9EwKcfQjvMlU04abWmzmZSmSBe",
+        "api_key": "pmk_live_ThJPU4MndwXurzjJpNGw3iqz68o64VZ0tCsExphv5C8",
         "key_returned_once": true,
         "key": {
-          "id": "fade52f8-11ad-42fe-a1c9-fb13ab02ab08",
+          "id": "5858b217-a810-4b0d-a4ca-a8f93e0bbf71",
           "name": "ci",
-          "key_prefix": "pmk_live_Hwcq…",
+          "key_prefix": "pmk_live_ThJP…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -81,18 +81,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "deleteAlert": {
     "200": {
-      "summary": "DELETE /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42 → 200, simulated data",
+      "summary": "DELETE /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace → 200, simulated data",
       "value": {
-        "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
+        "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
         "deleted": true
       }
     }
   },
   "getAlert": {
     "200": {
-      "summary": "GET /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace → 200, simulated data",
       "value": {
-        "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
+        "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -123,11 +123,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",
       "value": {
-        "account_id": "28997222-2379-49b2-92e8-9adc0fb12b7d",
+        "account_id": "56194dc5-365e-4194-9dae-128dda2d1254",
         "key": {
-          "id": "40476b51-9544-4035-8c0d-e8161c3a63de",
+          "id": "176dd8d8-6055-450d-ac85-a4b067269d07",
           "name": "default",
-          "key_prefix": "pmk_live_EcsZ…"
+          "key_prefix": "pmk_live_gJRx…"
         },
         "rate_limit": {
           "limit": 100000,
@@ -207,7 +207,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:42533/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_url": "http://127.0.0.1:38377/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
             "mutually_exclusive": false,
             "volume_total": 103214.81,
             "volume_24h": 6904.93,
@@ -226,7 +226,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:42533/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+                "platform_url": "http://127.0.0.1:38377/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
                 "volume_total": 103214.81,
                 "volume_24h": 6904.93,
                 "liquidity": 47014.46,
@@ -273,7 +273,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "mutually_exclusive": true,
             "volume_total": 64325.49,
             "volume_24h": 3179.22,
@@ -292,7 +292,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+                "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
                 "volume_total": 64325.49,
                 "volume_24h": 3179.22,
                 "open_interest": 37700.41,
@@ -385,6 +385,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "spread_bps": 100,
             "price_a": 0.28,
             "price_b": 0.29
+          },
+          {
+            "timestamp": "2026-11-21T12:10:00.000",
+            "spread_bps": 2400,
+            "price_a": 0.28,
+            "price_b": 0.52
           }
         ]
       }
@@ -417,7 +423,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "best_bid": 0.89,
           "best_ask": 0.91
         },
-        "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXHIGHCHI-26NOV22",
+        "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXHIGHCHI-26NOV22",
         "updated_at": "2026-11-21T12:11:30.000",
         "quote_age_seconds": 0,
         "is_stale": false
@@ -477,7 +483,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "event_slug": "colorado-governor-election-winner-2028",
         "title": "Colorado Governor Election Winner 2028",
         "status": "active",
-        "platform_url": "http://127.0.0.1:42533/events/slug/colorado-governor-election-winner-2028",
+        "platform_url": "http://127.0.0.1:38377/events/slug/colorado-governor-election-winner-2028",
         "timestamp": null,
         "outcomes": [
           {
@@ -694,19 +700,19 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listAlertDeliveries": {
     "200": {
-      "summary": "GET /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42/deliveries?limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace/deliveries?limit=2 → 200, simulated data",
       "value": {
         "deliveries": [
           {
-            "id": "fe4ddc9d-55c3-4520-bedc-56988ec5a363",
-            "rule_id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
+            "id": "7c0ce4d2-b34a-4035-9671-c55fca69859b",
+            "rule_id": "548be555-22ba-44b4-9d88-69f9d3797ace",
             "event": "alert.test",
             "test": true,
             "status": "sending",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "test:fe4ddc9d-55c3-4520-bedc-56988ec5a363",
+            "dedupe_key": "test:7c0ce4d2-b34a-4035-9671-c55fca69859b",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": null,
@@ -726,15 +732,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             }
           },
           {
-            "id": "bfb07a2f-5f80-44ec-ba93-2db533e59bc2",
-            "rule_id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
+            "id": "d5a07424-f62d-4a24-beed-32f6671621d9",
+            "rule_id": "548be555-22ba-44b4-9d88-69f9d3797ace",
             "event": "alert.fired",
             "test": false,
             "status": "delivered",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "7f23e5ef-bf9b-4a07-b779-084157132e42:belmora-parliamentary-election-2028-most-seats|text:green coalition:1",
+            "dedupe_key": "548be555-22ba-44b4-9d88-69f9d3797ace:belmora-parliamentary-election-2028-most-seats|text:green coalition:1",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": "2026-11-21T12:11:30.000",
@@ -766,7 +772,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "alerts": [
           {
-            "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
+            "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
             "user_id": "user-42",
             "trigger_type": "spread_threshold",
             "threshold": 0.05,
@@ -797,24 +803,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "keys": [
           {
-            "id": "40476b51-9544-4035-8c0d-e8161c3a63de",
+            "id": "176dd8d8-6055-450d-ac85-a4b067269d07",
             "name": "default",
-            "key_prefix": "pmk_live_EcsZ…",
+            "key_prefix": "pmk_live_gJRx…",
             "status": "active",
             "created_at": "2026-11-21T12:00:00.000",
             "revoked_at": null
           },
           {
-            "id": "fade52f8-11ad-42fe-a1c9-fb13ab02ab08",
+            "id": "5858b217-a810-4b0d-a4ca-a8f93e0bbf71",
             "name": "ci",
-            "key_prefix": "pmk_live_Hwcq…",
+            "key_prefix": "pmk_live_ThJP…",
             "status": "active",
             "created_at": "2026-11-21T12:11:30.000",
             "revoked_at": null
           }
         ],
         "total": 2,
-        "current_key_id": "40476b51-9544-4035-8c0d-e8161c3a63de"
+        "current_key_id": "176dd8d8-6055-450d-ac85-a4b067269d07"
       }
     }
   },
@@ -914,8 +920,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.846541,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:42533/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "platform_b_url": "http://127.0.0.1:37511/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_a_url": "http://127.0.0.1:38377/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_b_url": "http://127.0.0.1:37115/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
             "volume_min": 30035.9,
@@ -969,8 +975,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.77855,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:37511/trade-api/v2/events/KXDOGED-27JAN12",
-            "platform_b_url": "http://127.0.0.1:42533/events/slug/dogecoin-above-on-january-12-2027",
+            "platform_a_url": "http://127.0.0.1:37115/trade-api/v2/events/KXDOGED-27JAN12",
+            "platform_b_url": "http://127.0.0.1:38377/events/slug/dogecoin-above-on-january-12-2027",
             "matching_strategy": "event_key",
             "match_quality": "auto_high",
             "volume_min": 3648.84,
@@ -1030,7 +1036,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "mutually_exclusive": true,
             "volume_total": 5504419.16,
             "volume_24h": 32109.36,
@@ -1049,7 +1055,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXHIGHCHI-26NOV22",
+                "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXHIGHCHI-26NOV22",
                 "volume_total": 5504419.16,
                 "volume_24h": 32109.36,
                 "open_interest": 23611.31,
@@ -1093,7 +1099,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "crypto",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXSOLD-26DEC30",
+            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXSOLD-26DEC30",
             "mutually_exclusive": false,
             "volume_total": 1142764.6,
             "volume_24h": 8396.02,
@@ -1112,7 +1118,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "crypto",
-                "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXSOLD-26DEC30",
+                "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXSOLD-26DEC30",
                 "volume_total": 1142764.6,
                 "volume_24h": 8396.02,
                 "open_interest": 58457.9,
@@ -1167,7 +1173,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "volume_total": 5504419.16,
             "volume_24h": 32109.36,
             "open_interest": 23611.31,
@@ -1208,7 +1214,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "crypto",
-            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXSOLD-26DEC30",
+            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXSOLD-26DEC30",
             "volume_total": 1142764.6,
             "volume_24h": 8396.02,
             "open_interest": 58457.9,
@@ -1291,7 +1297,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.164,
             "spread": 0.038,
             "volume": 5317313.56,
-            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1307,7 +1313,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.82,
             "spread": 0.02,
             "volume": 966692.75,
-            "platform_url": "http://127.0.0.1:37511/trade-api/v2/events/KXSOLD-26DEC30",
+            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXSOLD-26DEC30",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1378,7 +1384,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "other",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:42533/events/slug/colorado-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:38377/events/slug/colorado-governor-election-winner-2028",
             "mutually_exclusive": true,
             "volume_total": 5537014.06,
             "volume_24h": 285542.61,
@@ -1397,7 +1403,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "other",
-                "platform_url": "http://127.0.0.1:42533/events/slug/colorado-governor-election-winner-2028",
+                "platform_url": "http://127.0.0.1:38377/events/slug/colorado-governor-election-winner-2028",
                 "volume_total": 5537014.06,
                 "volume_24h": 285542.61,
                 "liquidity": 100267.45,
@@ -1444,7 +1450,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "culture",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:42533/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "platform_url": "http://127.0.0.1:38377/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "mutually_exclusive": true,
             "volume_total": 3026588.39,
             "volume_24h": 170817.53,
@@ -1463,7 +1469,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "culture",
-                "platform_url": "http://127.0.0.1:42533/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+                "platform_url": "http://127.0.0.1:38377/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
                 "volume_total": 3026588.39,
                 "volume_24h": 170817.53,
                 "liquidity": 21590.28,
@@ -1521,7 +1527,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "other",
-            "platform_url": "http://127.0.0.1:42533/events/slug/colorado-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:38377/events/slug/colorado-governor-election-winner-2028",
             "volume_total": 5537014.06,
             "volume_24h": 285542.61,
             "liquidity": 100267.45,
@@ -1565,7 +1571,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "culture",
-            "platform_url": "http://127.0.0.1:42533/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "platform_url": "http://127.0.0.1:38377/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "volume_total": 3026588.39,
             "volume_24h": 170817.53,
             "liquidity": 21590.28,
@@ -1676,7 +1682,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.89,
             "spread": 0.02,
             "volume": 4230402.15,
-            "platform_url": "http://127.0.0.1:42533/events/slug/colorado-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:38377/events/slug/colorado-governor-election-winner-2028",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
@@ -1692,7 +1698,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.18,
             "spread": 0.02,
             "volume": 2115850.34,
-            "platform_url": "http://127.0.0.1:42533/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "platform_url": "http://127.0.0.1:38377/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "222863275599646055687752277127152504411477795454259958692334493300234659006989",
@@ -1706,7 +1712,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   "metrics": {
     "200": {
       "summary": "GET /metrics → 200, simulated data",
-      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 7.042216\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.275331\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 7.317547\n\n…"
+      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 4.329924\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.105762\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 4.435686\n\n…"
     }
   },
   "readiness": {
@@ -1744,7 +1750,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "connections": 1,
               "open_connections": 1,
               "subscribed": 363,
-              "reconnects": 67,
+              "reconnects": 68,
               "frames_received": 8,
               "malformed_frames": 0,
               "sequence_gaps": 0,
@@ -1796,12 +1802,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "revokeApiKey": {
     "200": {
-      "summary": "DELETE /api/v2/developers/api-keys/fade52f8-11ad-42fe-a1c9-fb13ab02ab08 → 200, simulated data",
+      "summary": "DELETE /api/v2/developers/api-keys/5858b217-a810-4b0d-a4ca-a8f93e0bbf71 → 200, simulated data",
       "value": {
         "key": {
-          "id": "fade52f8-11ad-42fe-a1c9-fb13ab02ab08",
+          "id": "5858b217-a810-4b0d-a4ca-a8f93e0bbf71",
           "name": "ci",
-          "key_prefix": "pmk_live_Hwcq…",
+          "key_prefix": "pmk_live_ThJP…",
           "status": "revoked",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": "2026-11-21T12:11:30.000"
@@ -1811,10 +1817,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "rotateAlertSigningSecret": {
     "200": {
-      "summary": "POST /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42/signing-secret → 200, simulated data",
+      "summary": "POST /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace/signing-secret → 200, simulated data",
       "value": {
-        "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
-        "signing_secret": "whsec_aa31b5000d8ea17bdbc5927d3b5e79350729ac8a74a23e7915e79feb11e0927c"
+        "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
+        "signing_secret": "whsec_fbc51d36a573c8e77ec1befca2fbf5b4a4f8bb1df5b8103ad8b1756d706b03dc"
       }
     }
   },
@@ -1822,17 +1828,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/signup → 201, simulated data",
       "value": {
-        "account_id": "07c2e0d5-0ba9-4301-90af-15b0c66016ca",
+        "account_id": "95666015-6ac0-44c9-a7ef-b791caa8d1ed",
         "email": "ada@example.com",
         "company": "Analytical Engines",
         "use_case": "spread dashboards",
         "created_at": "2026-11-21T12:11:30.000",
-        "api_key": "pmk_live_aT7PUn5zavsbBQZ122EoCrIFkJ1QWmeIBTrGeo8iW49",
+        "api_key": "pmk_live_NTsqk2ASP5NVRoGc2WedFYxXQVfOycPxN1TUKCzUJyk",
         "key_returned_once": true,
         "key": {
-          "id": "081f1184-86dc-4d28-a4f1-3b09d29a64bb",
+          "id": "f6e22c65-d4c8-4666-956b-7189ba990b2e",
           "name": "default",
-          "key_prefix": "pmk_live_aT7P…",
+          "key_prefix": "pmk_live_NTsq…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -1870,17 +1876,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "testAlert": {
     "202": {
-      "summary": "POST /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42/test → 202, simulated data",
+      "summary": "POST /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace/test → 202, simulated data",
       "value": {
-        "id": "fe4ddc9d-55c3-4520-bedc-56988ec5a363",
-        "rule_id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
+        "id": "7c0ce4d2-b34a-4035-9671-c55fca69859b",
+        "rule_id": "548be555-22ba-44b4-9d88-69f9d3797ace",
         "event": "alert.test",
         "test": true,
         "status": "pending",
         "channel": "webhook",
         "target": "https://hooks.example.com/spreads",
         "attempts": 0,
-        "dedupe_key": "test:fe4ddc9d-55c3-4520-bedc-56988ec5a363",
+        "dedupe_key": "test:7c0ce4d2-b34a-4035-9671-c55fca69859b",
         "created_at": "2026-11-21T12:11:30.000",
         "next_attempt_at": "2026-11-21T12:11:30.000",
         "delivered_at": null,
@@ -1920,8 +1926,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.857508,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:42533/events/slug/belmora-parliamentary-election-2028-most-seats",
-            "platform_b_url": "http://127.0.0.1:37511/trade-api/v2/events/KXPARLBLM-28",
+            "platform_a_url": "http://127.0.0.1:38377/events/slug/belmora-parliamentary-election-2028-most-seats",
+            "platform_b_url": "http://127.0.0.1:37115/trade-api/v2/events/KXPARLBLM-28",
             "matching_strategy": "event_key",
             "match_quality": "auto_high",
             "volume_min": 27040.04,
@@ -1975,8 +1981,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.846541,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:42533/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "platform_b_url": "http://127.0.0.1:37511/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_a_url": "http://127.0.0.1:38377/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_b_url": "http://127.0.0.1:37115/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
             "volume_min": 30035.9,
@@ -2023,9 +2029,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "updateAlert": {
     "200": {
-      "summary": "PATCH /api/v2/alerts/7f23e5ef-bf9b-4a07-b779-084157132e42 → 200, simulated data",
+      "summary": "PATCH /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace → 200, simulated data",
       "value": {
-        "id": "7f23e5ef-bf9b-4a07-b779-084157132e42",
+        "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
