@@ -9,16 +9,19 @@ import { Inspector, MAIN_JS, outputMatch, spawnNode, startStandaloneSim, waitRea
  * Memory stays bounded under updates: the service (its own process, against the standalone simulator, which is not
  * measured) runs with live feeds and a catalog refresh every 5 s, so catalog versions, read-model rebuilds, matcher
  * updates, pair installs, history sampling and alert evaluation all cycle many times. After a warm-up, the heap
- * after a full collection stays within 10% of its first measure for three minutes. Each measure is the least of three
+ * after a full collection stays within 10% of its first measure for three minutes. Each measure is the least of five
  * collections two seconds apart: a read-model rebuild in progress holds the old and the new views for a moment, which
- * is not growth (single readings swing ±20% at this refresh rate).
+ * is not growth (single readings swing ±20% at this refresh rate, and with three readings one measure in ten still
+ * caught a rebuild in all three on a loaded machine: 123, 123, 124, 139, 124, … MiB).
  *
  * Wall-clock and about four minutes long: it measures the real process over real time (issue 18).
  */
 const QUESTIONS = 3_000
 const WARM_UP_MS = 40_000
-const SAMPLES = 10
-const EVERY_MS = 20_000
+const SAMPLES = 8
+const EVERY_MS = 15_000
+/** Collections per measure, 2 s apart: the measure is their least. */
+const READINGS = 5
 
 test('heap after GC stays within 10% over three minutes of updates and catalog refreshes', { timeout: 8 * 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'heap-flat-'))
@@ -35,7 +38,7 @@ test('heap after GC stays within 10% over three minutes of updates and catalog r
     for (let i = 0; i < SAMPLES; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, EVERY_MS))
       const readings: number[] = []
-      for (let r = 0; r < 3; r++) {
+      for (let r = 0; r < READINGS; r++) {
         if (r > 0) await new Promise((resolve) => setTimeout(resolve, 2_000))
         readings.push(await inspector.heapUsedAfterGc())
       }
