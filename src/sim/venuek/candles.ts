@@ -3,7 +3,7 @@ import type { VkMarket } from '../world/types.js'
 import { validationFailed } from './errors.js'
 import { dollars, dollarsOf, fpHundredths, hundredthsOf } from './format.js'
 import type { PathQuote, VenuekState } from './market-state.js'
-import { countAtOrBefore } from './trade-stats.js'
+import { countAtOrBefore } from '../world/time-sort.js'
 
 /**
  * Market candlesticks (venuek.md §3.7). Bid/ask blocks come from the market's price path (the same function

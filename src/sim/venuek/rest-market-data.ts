@@ -8,7 +8,7 @@ import { dollars, fpMicros } from './format.js'
 import type { VenuekState } from './market-state.js'
 import { Query } from './query.js'
 import { serializeTrade } from './serialize.js'
-import { countAtOrBefore } from './trade-stats.js'
+import { countAtOrBefore } from '../world/time-sort.js'
 
 /**
  * venuek's market-data endpoints (venuek.md §3.5–3.7): order book, public trades, candlesticks and exchange

@@ -1,4 +1,5 @@
 import type { TradeStore, VkTrade } from '../world/trade-store.js'
+import { countAtOrBefore } from '../world/time-sort.js'
 import { hundredthsOf } from './format.js'
 
 /**
@@ -51,16 +52,4 @@ export class TradeStats {
     }
     return cum
   }
-}
-
-/** Number of trades with `ts <= t` (upper bound by time). */
-export function countAtOrBefore(trades: readonly VkTrade[], t: number): number {
-  let lo = 0
-  let hi = trades.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((trades[mid] as VkTrade).ts <= t) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }

@@ -58,3 +58,15 @@ export function sortByTime<T extends { readonly ts: number }>(rows: T[]): T[] {
   for (let i = 0; i < n; i++) rows[i] = sorted[i] as T
   return rows
 }
+
+/** Number of rows of `rows` (sorted by `ts`) with `ts <= t`: the upper bound by time, by binary search. */
+export function countAtOrBefore(rows: readonly { readonly ts: number }[], t: number): number {
+  let lo = 0
+  let hi = rows.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((rows[mid] as { readonly ts: number }).ts <= t) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}

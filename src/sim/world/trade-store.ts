@@ -1,4 +1,5 @@
 import type { VpActivity } from './ledger.js'
+import { countAtOrBefore } from './time-sort.js'
 import type { VkMarket } from './types.js'
 
 /**
@@ -59,14 +60,8 @@ export class TradeStore {
   vpNotionalCentsThrough(conditionId: string, t: number): number {
     const trades = this.#vpTradesByCondition.get(conditionId)
     if (trades === undefined) return 0
-    let lo = 0
-    let hi = trades.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((trades[mid] as VpActivity).ts <= t) lo = mid + 1
-      else hi = mid
-    }
-    return lo === 0 ? 0 : ((this.#vpNotionalCents.get(conditionId) as number[])[lo - 1] as number)
+    const n = countAtOrBefore(trades, t)
+    return n === 0 ? 0 : ((this.#vpNotionalCents.get(conditionId) as number[])[n - 1] as number)
   }
 
   vpActivityOf(wallet: string): readonly VpActivity[] {
