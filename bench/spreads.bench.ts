@@ -8,8 +8,8 @@ import { SimulatedClock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
 import type { Outcome, VenueId } from '../src/model/types.js'
 import { Rng } from '../src/sim/world/random.js'
-import { SpreadEngine, type QuoteSource, type SpreadPairSpec, type SpreadRecord } from '../src/spreads/spread-engine.js'
-import { compareBy, inOrder, NO_EDGE_FILTER, selectSpreads, type EdgeFilter, type SpreadSort } from '../src/spreads/spread-query.js'
+import { SpreadEngine, type QuoteSource, type SpreadPairSpec, type SpreadRecord } from '../src/spreads/engine/spread-engine.js'
+import { compareBy, inOrder, NO_EDGE_FILTER, selectSpreads, type EdgeFilter, type SpreadSort } from '../src/spreads/engine/spread-query.js'
 
 /**
  * Quote change → updated ranking: a venue quote change sent to the spread actor, which recomputes the pair it
@@ -298,7 +298,7 @@ function quantile(sorted: readonly number[], q: number): number {
 
 /**
  * Building a top list of 20 (what /spreads/top does on a cache miss, and on every request with a `sort` or an
- * edge filter, before the JSON): `selectSpreads` (src/spreads/spread-query.ts) on the same worlds as the engine
+ * edge filter, before the JSON): `selectSpreads` (src/spreads/engine/spread-query.ts) on the same worlds as the engine
  * figures, for each sort and with `executable_only`, beside the naive way (sort every record, then slice) that
  * the indexes avoid (with each record's key read once). Each list is first checked against a plain sort.
  */

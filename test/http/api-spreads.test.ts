@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test'
 import { call, invalid, ok } from '../helpers/api.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { settle, waitFor } from '../helpers/wait.js'
-import { isStale, spreadJson } from '../../src/spreads/spread-json.js'
-import type { SpreadRecord } from '../../src/spreads/spread-engine.js'
+import { isStale, spreadJson } from '../../src/spreads/engine/spread-json.js'
+import type { SpreadRecord } from '../../src/spreads/engine/spread-engine.js'
 
 /** /spreads and /spreads/top against the simulator: ordering, filters, invariants, dislocations, staleness. */
 type Spread = {

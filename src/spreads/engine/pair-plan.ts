@@ -1,5 +1,5 @@
-import type { Steps } from '../core/slices.js'
-import type { FeeModel, VenueId } from '../model/types.js'
+import type { Steps } from '../../core/slices.js'
+import type { FeeModel, VenueId } from '../../model/types.js'
 import { InstrumentTableBuilder, type InstrumentTable } from './instrument-table.js'
 import type { SpreadPairSpec, SpreadRecord } from './spread-engine.js'
 import type { SpreadRecordValue } from './spread-record.js'

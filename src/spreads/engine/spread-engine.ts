@@ -1,25 +1,25 @@
-import { Actor } from '../core/actor.js'
-import type { Clock, TimerHandle } from '../core/clock.js'
-import type { Logger } from '../core/logger.js'
-import { runInSlices, runToEnd, SLICE_BUDGET_MS } from '../core/slices.js'
-import type { Outcome, Quote, VenueId } from '../model/types.js'
-import type { BookReader } from '../book/order-book.js'
+import { Actor } from '../../core/actor.js'
+import type { Clock, TimerHandle } from '../../core/clock.js'
+import type { Logger } from '../../core/logger.js'
+import { runInSlices, runToEnd, SLICE_BUDGET_MS } from '../../core/slices.js'
+import type { Outcome, Quote, VenueId } from '../../model/types.js'
+import type { BookReader } from '../../book/order-book.js'
 import { BucketIndex } from './bucket-index.js'
 import type { Executable } from './executable.js'
 import type { InstrumentHandle, InstrumentTable, InstrumentView } from './instrument-table.js'
-import type { MatchExplanation, MatchingStrategy, MatchQuality } from './matcher.js'
+import type { MatchExplanation, MatchingStrategy, MatchQuality } from '../matching/matcher.js'
 import { pairsPlanSteps, type PairLayout, type PairState, type PairsPlan } from './pair-plan.js'
 import { RecordDigests, recordFromRows, type SpreadRecordValue } from './spread-record.js'
 
 /**
  * The spread actor. It owns one record per matched outcome pair and keeps three indexes current (by confidence
  * for /spreads/top, by spread size for the scanner, by executable net edge for both when asked to rank or filter
- * on it: src/spreads/spread-query.ts). A quote change recomputes only the pairs of that
+ * on it: src/spreads/engine/spread-query.ts). A quote change recomputes only the pairs of that
  * instrument; a sweep once a minute re-scores pairs whose freshness moved (freshness changes with time alone).
  * Readers get each pair's live `SpreadRecord`, which the engine rewrites in place (read it synchronously; keep a
  * `snapshotRecord` of it past the turn); subscribers (history, alerts) get every change.
  *
- * What a recompute reads is laid out flat (src/spreads/instrument-table.ts, pair-plan.ts): each matched
+ * What a recompute reads is laid out flat (src/spreads/engine/instrument-table.ts, pair-plan.ts): each matched
  * instrument's top of book is a row the engine writes from the quote messages, each pair's catalog terms a row
  * beside it, and the ranking keeps its lists in typed arrays (bucket-index.ts). A quote change thus reads a few
  * rows instead of a chain of objects, so its cost barely grows with the number of pairs (bench/RESULTS.md). The

@@ -1,6 +1,6 @@
-import type { BookReader } from '../book/order-book.js'
-import { MICROS_PER_UNIT } from '../core/numbers.js'
-import { feePerContract, type FeeModel } from '../model/types.js'
+import type { BookReader } from '../../book/order-book.js'
+import { MICROS_PER_UNIT } from '../../core/numbers.js'
+import { feePerContract, type FeeModel } from '../../model/types.js'
 
 /**
  * What can actually be traded across a gap, from the two books: buy the outcome where it is cheap (at venue

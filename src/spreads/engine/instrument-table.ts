@@ -1,6 +1,6 @@
-import type { BookReader } from '../book/order-book.js'
-import { atLeast } from '../core/typed-arrays.js'
-import type { Quote } from '../model/types.js'
+import type { BookReader } from '../../book/order-book.js'
+import { atLeast } from '../../core/typed-arrays.js'
+import type { Quote } from '../../model/types.js'
 
 /**
  * The spread engine's own copy of what a recompute reads of each matched instrument of one venue: the top of the
@@ -10,7 +10,7 @@ import type { Quote } from '../model/types.js'
  * actor's objects (state record → quote → stats, and both books): at 100,000 pairs each of those objects is a
  * cache miss, and that chain, not the arithmetic, was most of a recompute's cost.
  *
- * A table belongs to one pair layout (src/spreads/pair-plan.ts); a new layout copies the rows of the instruments
+ * A table belongs to one pair layout (src/spreads/engine/pair-plan.ts); a new layout copies the rows of the instruments
  * it keeps. Missing values are NaN.
  *
  * The pushed volume is read from the venue actor when a row is loaded and on every sweep (once a minute), not on
