@@ -138,11 +138,11 @@ export function setup(pairs: number): SizeSetup {
     }
     specs.push({
       key: `e${i}|text:yes`, eventSlug: `e${i}`, eventTitle: `E${i}`, outcomeKey: 'text:yes', outcomeTitle: 'Yes',
-      venuep: outcome('venuep', ids.venuep), venuek: outcome('venuek', ids.venuek), venuepUrl: '', venuekUrl: '', strategy: 'event_key', quality: 'auto_high',
+      a: { venue: 'venuep', outcome: outcome('venuep', ids.venuep), url: '' }, b: { venue: 'venuek', outcome: outcome('venuek', ids.venuek), url: '' }, strategy: 'event_key', quality: 'auto_high',
       match: BENCH_MATCH,
     })
   }
-  const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+  const engine = new SpreadEngine({ venues: new Map<VenueId, QuoteSource>([['venuep', venues.venuep], ['venuek', venues.venuek]]), clock, log: silentLogger, rescoreMs: 3_600_000 })
   engine.start()
   engine.send({ type: 'pairs', specs })
   const active = drawDistinct(rng, venuekStates, Math.min(ACTIVE_INSTRUMENTS, pairs))

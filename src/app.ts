@@ -162,7 +162,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   for (const actor of Object.values(venues)) supervisor.supervise(actor)
   const models = new ReadModels(venues, log.child({ component: 'read-models' }))
   models.start()
-  const spreads = new SpreadEngine({ venues, clock, log: log.child({ component: 'spreads' }), rescoreMs: config.spreads.rescoreMs })
+  const spreads = new SpreadEngine({ venues: new Map(Object.values(venues).map((actor) => [actor.venue, actor])), clock, log: log.child({ component: 'spreads' }), rescoreMs: config.spreads.rescoreMs })
   supervisor.supervise(spreads)
   // Subscribed before the matcher installs pairs, so every series starts at its pair's first value.
   const spreadHistory = startSpreadHistory({ engine: spreads, db: store.db, clock, log: log.child({ component: 'spread-history' }), config: config.spreads.history })

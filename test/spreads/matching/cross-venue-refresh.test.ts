@@ -37,7 +37,7 @@ describe('cross-venue matching across refreshes', () => {
     const catalogs = { venuep: world.venuep, venuek: world.venuek }
     const actor = (venue: 'venuep' | 'venuek') => ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
     const quotes = { quote: () => undefined, book: () => undefined }
-    const engine = new SpreadEngine({ venues: { venuep: quotes, venuek: quotes }, clock: new SimulatedClock(0), log: silentLogger, recomputeBudgetMs: 0 })
+    const engine = new SpreadEngine({ venues: new Map([['venuep', quotes], ['venuek', quotes]]), clock: new SimulatedClock(0), log: silentLogger, recomputeBudgetMs: 0 })
     engine.start()
     const links: (readonly EventLink[])[] = []
     const matching = new CrossVenueMatching({ venuep: actor('venuep'), venuek: actor('venuek'), engine, onLinks: (l) => links.push(l), overrides: () => ({}), log: silentLogger })
@@ -59,7 +59,7 @@ describe('cross-venue matching across refreshes', () => {
     assert.deepEqual(matching.lastUpdate, { mode: 'incremental', changedEvents: 0, judged: 0 }, 'same events on both venues: nothing judged')
     expectSpecs()
     const anyKey = pairSpecs(matching.matches, catalogs.venuep, catalogs.venuek)[0]!.key
-    assert.equal(engine.spec(anyKey)?.venuep, catalogs.venuep.outcomesById.get(engine.spec(anyKey)!.venuep.outcomeId), 'specs hold the new outcome records')
+    assert.equal(engine.spec(anyKey)?.a.outcome, catalogs.venuep.outcomesById.get(engine.spec(anyKey)!.a.outcome.outcomeId), 'specs hold the new outcome records')
     assert.equal(links.length, 2, 'links are handed over after every refresh')
     assert.deepEqual(links[1], links[0])
 
