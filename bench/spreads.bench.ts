@@ -8,8 +8,8 @@ import { SimulatedClock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
 import type { Outcome, VenueId } from '../src/model/types.js'
 import { Rng } from '../src/sim/world/random.js'
-import { SpreadEngine, type QuoteSource, type SpreadPairSpec, type SpreadRecord } from '../src/spreads/spread-engine.js'
-import { compareBy, inOrder, NO_EDGE_FILTER, selectSpreads, type EdgeFilter, type SpreadSort } from '../src/spreads/spread-query.js'
+import { SpreadEngine, type QuoteSource, type SpreadPairSpec, type SpreadRecord } from '../src/spreads/engine/spread-engine.js'
+import { compareBy, inOrder, NO_EDGE_FILTER, selectSpreads, type EdgeFilter, type SpreadSort } from '../src/spreads/engine/spread-query.js'
 
 /**
  * Quote change → updated ranking: a venue quote change sent to the spread actor, which recomputes the pair it
@@ -138,11 +138,11 @@ export function setup(pairs: number): SizeSetup {
     }
     specs.push({
       key: `e${i}|text:yes`, eventSlug: `e${i}`, eventTitle: `E${i}`, outcomeKey: 'text:yes', outcomeTitle: 'Yes',
-      venuep: outcome('venuep', ids.venuep), venuek: outcome('venuek', ids.venuek), venuepUrl: '', venuekUrl: '', strategy: 'event_key', quality: 'auto_high',
+      a: { venue: 'venuep', outcome: outcome('venuep', ids.venuep), url: '' }, b: { venue: 'venuek', outcome: outcome('venuek', ids.venuek), url: '' }, strategy: 'event_key', quality: 'auto_high',
       match: BENCH_MATCH,
     })
   }
-  const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+  const engine = new SpreadEngine({ venues: new Map<VenueId, QuoteSource>([['venuep', venues.venuep], ['venuek', venues.venuek]]), clock, log: silentLogger, rescoreMs: 3_600_000 })
   engine.start()
   engine.send({ type: 'pairs', specs })
   const active = drawDistinct(rng, venuekStates, Math.min(ACTIVE_INSTRUMENTS, pairs))
@@ -298,7 +298,7 @@ function quantile(sorted: readonly number[], q: number): number {
 
 /**
  * Building a top list of 20 (what /spreads/top does on a cache miss, and on every request with a `sort` or an
- * edge filter, before the JSON): `selectSpreads` (src/spreads/spread-query.ts) on the same worlds as the engine
+ * edge filter, before the JSON): `selectSpreads` (src/spreads/engine/spread-query.ts) on the same worlds as the engine
  * figures, for each sort and with `executable_only`, beside the naive way (sort every record, then slice) that
  * the indexes avoid (with each record's key read once). Each list is first checked against a plain sort.
  */

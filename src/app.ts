@@ -24,11 +24,11 @@ import { createVenuepUpstreams } from './venues/venuep/proxy/upstreams.js'
 import { ReadModels } from './views/read-models.js'
 import { spreadRoutes } from './http/routes/spreads.js'
 import { spreadHistoryRoutes } from './http/routes/spread-history.js'
-import { CrossVenueMatching } from './spreads/cross-venue.js'
-import { MatchOverrides } from './spreads/manual-matches.js'
+import { CrossVenueMatching } from './spreads/matching/cross-venue.js'
+import { MatchOverrides } from './spreads/matching/manual-matches.js'
 import { loadMatchWeights } from './spreads/matching/calibration.js'
-import { SpreadEngine } from './spreads/spread-engine.js'
-import { startSpreadHistory, type SpreadHistory } from './spreads/spread-history.js'
+import { SpreadEngine } from './spreads/engine/spread-engine.js'
+import { startSpreadHistory, type SpreadHistory } from './spreads/history/spread-history.js'
 import { PriceHistory } from './venues/venuep/price-history.js'
 import type { VenueId } from './model/types.js'
 import type { Simulator } from './sim/simulator.js'
@@ -162,7 +162,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   for (const actor of Object.values(venues)) supervisor.supervise(actor)
   const models = new ReadModels(venues, log.child({ component: 'read-models' }))
   models.start()
-  const spreads = new SpreadEngine({ venues, clock, log: log.child({ component: 'spreads' }), rescoreMs: config.spreads.rescoreMs })
+  const spreads = new SpreadEngine({ venues: new Map(Object.values(venues).map((actor) => [actor.venue, actor])), clock, log: log.child({ component: 'spreads' }), rescoreMs: config.spreads.rescoreMs })
   supervisor.supervise(spreads)
   // Subscribed before the matcher installs pairs, so every series starts at its pair's first value.
   const spreadHistory = startSpreadHistory({ engine: spreads, db: store.db, clock, log: log.child({ component: 'spread-history' }), config: config.spreads.history })

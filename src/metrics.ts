@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'pr
 import type { VenueActor } from './actors/venue-actor.js'
 import type { Supervisor } from './core/supervisor.js'
 import type { HttpStatsSnapshot } from './http/http-stats.js'
-import type { SpreadEngine } from './spreads/spread-engine.js'
+import type { SpreadEngine } from './spreads/engine/spread-engine.js'
 import type { UpstreamStats } from './venues/upstream/upstream.js'
 import type { PageCache } from './views/page-cache.js'
 

@@ -43,7 +43,7 @@ export const spreadsSection: SectionDef = {
     '  speed falls on all of them alike; the growth is also given per round (round i of each size).',
     '- **Spread lists** (`benchSpreadLists` in `bench/spreads.bench.ts`): on the same worlds, building a top list of 20 as /spreads/top',
     '  does before its JSON (on a cache miss, and on every request with `sort` or an edge filter): `selectSpreads`',
-    '  (`src/spreads/spread-query.ts`) for each sort and with `executable_only` / `min_net_edge`, beside sorting every record and',
+    '  (`src/spreads/engine/spread-query.ts`) for each sort and with `executable_only` / `min_net_edge`, beside sorting every record and',
     '  slicing (what the indexes avoid). Each list is first checked against that naive one. tinybench, 0.4 s per case, main thread.',
     '- **Top spreads over HTTP** (`bench/http.bench.ts`, `SPREADS_TOP_SCENARIO`; alone: `node dist/bench/run.js spreads`): as',
     '  the HTTP section (same world, key, pinning, wrk, pairs and refresh gate), with the simulator started as `bench/sim-child.ts`',

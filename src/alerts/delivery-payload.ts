@@ -1,6 +1,6 @@
 import { isoNoZone } from '../core/time.js'
-import type { SpreadRecord } from '../spreads/spread-engine.js'
-import { isStale, spreadJson } from '../spreads/spread-json.js'
+import type { SpreadRecord } from '../spreads/engine/spread-engine.js'
+import { isStale, spreadJson } from '../spreads/engine/spread-json.js'
 import type { AlertRule } from '../store/alert-rules-repo.js'
 import type { DeliveryPayload } from '../store/alert-deliveries-repo.js'
 

@@ -1,5 +1,5 @@
 import type { AlertScope } from '../store/alert-rules-repo.js'
-import type { SpreadRecord } from '../spreads/spread-engine.js'
+import type { SpreadRecord } from '../spreads/engine/spread-engine.js'
 
 /**
  * Whether a spread record is within a rule's scope. `event_slug` and `outcome_key` are exact matches (the rule

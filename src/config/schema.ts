@@ -236,7 +236,7 @@ export const AuthConfigSchema = Type.Object(
 
 /**
  * Spread history (issue 5): what the sampler records, how it writes, how long raw points are kept. The rules are in
- * src/spreads/history-sampler.ts and the storage policy in migration 0004.
+ * src/spreads/history/history-sampler.ts and the storage policy in migration 0004.
  */
 export const SpreadHistoryConfigSchema = Type.Object(
   {

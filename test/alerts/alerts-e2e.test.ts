@@ -137,10 +137,10 @@ for (const backend of storeBackends()) {
         const c = q?.contracts.find((x) => x.key === p.contractKey)
         if (q === undefined || c === undefined || q.lifecycle !== 'active' || q.kind === 'binary') return false
         const fair = sim.world.venueFair(c, 'venuek', clock.now())
-        return fair > 0.3 && fair < 0.55 && app.spreads.eventRecords(p.venuepEventSlug).some((r) => app.spreads.spec(r.key)?.venuek.instrumentId === p.venuekMarketTicker && r.spread < 0.05)
+        return fair > 0.3 && fair < 0.55 && app.spreads.eventRecords(p.venuepEventSlug).some((r) => app.spreads.spec(r.key)?.b.outcome.instrumentId === p.venuekMarketTicker && r.spread < 0.05)
       })
       assert.ok(truth !== undefined, 'a suitable pair in the simulated world')
-      const record = app.spreads.eventRecords(truth.venuepEventSlug).find((r) => app.spreads.spec(r.key)?.venuek.instrumentId === truth.venuekMarketTicker)!
+      const record = app.spreads.eventRecords(truth.venuepEventSlug).find((r) => app.spreads.spec(r.key)?.b.outcome.instrumentId === truth.venuekMarketTicker)!
       const contract = sim.world.questionsById.get(truth.questionId)!.contracts.find((c) => c.key === truth.contractKey)!
       pair = { eventSlug: record.eventSlug, outcomeKey: record.outcomeKey, key: record.key, contract }
     })

@@ -1,4 +1,4 @@
-import type { SpreadChange, SpreadPairSpec, SpreadRecord } from '../../src/spreads/spread-engine.js'
+import type { SpreadChange, SpreadPairSpec, SpreadRecord } from '../../src/spreads/engine/spread-engine.js'
 import type { SpreadSource } from '../../src/alerts/evaluator.js'
 
 /**

@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test'
 import { call, invalid, ok } from '../helpers/api.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { settle, waitFor } from '../helpers/wait.js'
-import { isStale, spreadJson } from '../../src/spreads/spread-json.js'
-import type { SpreadRecord } from '../../src/spreads/spread-engine.js'
+import { isStale, spreadJson } from '../../src/spreads/engine/spread-json.js'
+import type { SpreadRecord } from '../../src/spreads/engine/spread-engine.js'
 
 /** /spreads and /spreads/top against the simulator: ordering, filters, invariants, dislocations, staleness. */
 type Spread = {
@@ -128,19 +128,19 @@ describe('GET /api/v2/spreads', () => {
       const c = q.contracts.find((x) => x.key === p.contractKey)!
       const fair = s.sim.world.venueFair(c, 'venuek', s.clock.now())
       // Venues agreeing now (a small gap), so the gap the test opens is the dislocation's.
-      const now = [...s.app.spreads.eventRecords(p.venuepEventSlug)].find((r) => s.app.spreads.spec(r.key)?.venuek.instrumentId === p.venuekMarketTicker)
+      const now = [...s.app.spreads.eventRecords(p.venuepEventSlug)].find((r) => s.app.spreads.spec(r.key)?.b.outcome.instrumentId === p.venuekMarketTicker)
       return q.lifecycle === 'active' && q.kind !== 'binary' && fair > 0.25 && fair < 0.6 && now !== undefined && now.spread < 0.05
     })!
     const contract = s.sim.world.questionsById.get(pair.questionId)!.contracts.find((c) => c.key === pair.contractKey)!
     // venuek quotes this contract far above its fair value for ten minutes.
     s.sim.engine.openDislocation(contract, 'venuek', 1.5, 10 * 60_000, s.clock.now())
-    const key = [...s.app.spreads.eventRecords(pair.venuepEventSlug)].find((r) => r.outcomeKey.length > 0 && s.app.spreads.spec(r.key)?.venuek.instrumentId === pair.venuekMarketTicker)?.key
+    const key = [...s.app.spreads.eventRecords(pair.venuepEventSlug)].find((r) => r.outcomeKey.length > 0 && s.app.spreads.spec(r.key)?.b.outcome.instrumentId === pair.venuekMarketTicker)?.key
     await waitFor(() => {
       const r = s.app.spreads.record(key ?? '')
       return r !== undefined && r.platformB === 'venuek' && r.spread >= 0.1
     }, 5_000, 'the gap reaches the engine')
     const body = await ok<Body>(s, 'listSpreads', `/api/v2/spreads?event_slug=${pair.venuepEventSlug}&min_spread=0.1&min_volume=0`)
-    const r = body.data.find((x) => s.app.spreads.spec(`${x.event_slug}|${x.outcome_key}`)?.venuek.instrumentId === pair.venuekMarketTicker)!
+    const r = body.data.find((x) => s.app.spreads.spec(`${x.event_slug}|${x.outcome_key}`)?.b.outcome.instrumentId === pair.venuekMarketTicker)!
     assert.ok(r !== undefined, 'the dislocated pair is listed')
     assert.deepEqual([r.platform_a, r.platform_b], ['venuep', 'venuek'], 'venuek is dear, venuep cheap')
     assertInvariants(r)

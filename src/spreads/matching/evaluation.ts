@@ -1,5 +1,5 @@
 import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
-import type { EventMatch, MatchQuality } from '../matcher.js'
+import type { EventMatch, MatchQuality } from './matcher.js'
 import { contractsOf, type ContractSpec, type SpecCache } from './contract.js'
 import { judge, type Judgement } from './judge.js'
 

@@ -1,6 +1,6 @@
-import { money } from '../core/money.js'
-import { isoNoZone } from '../core/time.js'
-import type { MatchExplanation } from './matcher.js'
+import { money } from '../../core/money.js'
+import { isoNoZone } from '../../core/time.js'
+import type { MatchExplanation } from '../matching/matcher.js'
 import type { SpreadRecord } from './spread-engine.js'
 
 /**

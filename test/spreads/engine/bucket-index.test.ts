@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { BucketIndex } from '../../src/spreads/bucket-index.js'
-import { Rng } from '../../src/sim/world/random.js'
+import { BucketIndex } from '../../../src/spreads/engine/bucket-index.js'
+import { Rng } from '../../../src/sim/world/random.js'
 
 test('descending order equals a sort of the current values after random updates and deletes', () => {
   const rng = new Rng(3)

@@ -1,4 +1,4 @@
-import { topK } from '../core/top-k.js'
+import { topK } from '../../core/top-k.js'
 import { NET_EDGE_FLOOR, type SpreadEngine, type SpreadRecord } from './spread-engine.js'
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, unwatchFile, watchFile } from 'node:fs'
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { Logger } from '../core/logger.js'
+import type { Logger } from '../../core/logger.js'
 import type { DenyRule, ManualMatch, MatchInput } from './matcher.js'
 
 /**

@@ -1,6 +1,6 @@
-import type { BookReader } from '../book/order-book.js'
-import { atLeast } from '../core/typed-arrays.js'
-import type { Quote } from '../model/types.js'
+import type { BookReader } from '../../book/order-book.js'
+import { atLeast } from '../../core/typed-arrays.js'
+import type { Quote, VenueId } from '../../model/types.js'
 
 /**
  * The spread engine's own copy of what a recompute reads of each matched instrument of one venue: the top of the
@@ -10,28 +10,29 @@ import type { Quote } from '../model/types.js'
  * actor's objects (state record → quote → stats, and both books): at 100,000 pairs each of those objects is a
  * cache miss, and that chain, not the arithmetic, was most of a recompute's cost.
  *
- * A table belongs to one pair layout (src/spreads/pair-plan.ts); a new layout copies the rows of the instruments
- * it keeps. Missing values are NaN.
+ * A table belongs to one venue and one pair layout (src/spreads/engine/pair-plan.ts); a new layout copies the rows
+ * of the instruments it keeps. Missing values are NaN. The row layout is this module's alone: readers go through
+ * the accessors below (small methods V8 inlines into the recompute).
  *
  * The pushed volume is read from the venue actor when a row is loaded and on every sweep (once a minute), not on
  * each quote: quotes do not carry it, and reading the actor's state for it cost a cache miss per change. It only
  * feeds the volume term of the confidence (log-scaled), where a minute's lag does not show.
  */
-export const ROW = 8
-export const PROBABILITY = 0
-export const BEST_BID = 1
-export const BEST_ASK = 2
-export const BEST_BID_SIZE = 3
-export const BEST_ASK_SIZE = 4
-export const VENUE_TS = 5
-export const STATE = 6
-/** Volume pushed by the venue (venuek ticker), NaN when it sent none: the catalog's volume applies then. */
-export const PUSHED_VOLUME = 7
+const ROW = 8
+const PROBABILITY = 0
+const BEST_BID = 1
+const BEST_ASK = 2
+const BEST_BID_SIZE = 3
+const BEST_ASK_SIZE = 4
+const VENUE_TS = 5
+const STATE = 6
+/** Volume pushed by the venue (some venues push it with their ticker), NaN when it sent none: the catalog's applies. */
+const PUSHED_VOLUME = 7
 
 /** `STATE` values. */
-export const NO_QUOTE = 0
-export const LIVE = 1
-export const STALE = 2
+const NO_QUOTE = 0
+const LIVE = 1
+const STALE = 2
 
 /** What the engine reads of one instrument's live state in its venue actor. */
 export interface InstrumentView {
@@ -40,13 +41,20 @@ export interface InstrumentView {
   readonly stats: { readonly volume: number | undefined } | undefined
 }
 
-/** A view that stays current until `retired` (the venue actor's own state record; see QuoteSource.handle). */
-export interface InstrumentHandle extends InstrumentView {
+/**
+ * A view that stays current until `retired`: the venue actor's own state record (see QuoteSource.handle), which
+ * the actor updates in place, so its fields are not `readonly` here. The engine only reads it.
+ */
+export interface InstrumentHandle {
+  quote: Quote | undefined
+  book: BookReader | undefined
+  stats: { readonly volume: number | undefined } | undefined
   /** The source no longer updates this view; look the instrument up again. */
-  readonly retired: boolean
+  retired: boolean
 }
 
 export class InstrumentTable<P> {
+  readonly venue: VenueId
   readonly ids: readonly string[]
   readonly rows: Float64Array
   /** Each instrument's first pair; the rest of its list is linked from pair to pair (see PairState). */
@@ -61,7 +69,8 @@ export class InstrumentTable<P> {
    */
   #rowBySlot = new Int32Array(1_024)
 
-  constructor(ids: readonly string[], index: ReadonlyMap<string, number>, firstPair: readonly P[]) {
+  constructor(venue: VenueId, ids: readonly string[], index: ReadonlyMap<string, number>, firstPair: readonly P[]) {
+    this.venue = venue
     this.ids = ids
     this.#index = index
     this.firstPair = firstPair
@@ -88,6 +97,39 @@ export class InstrumentTable<P> {
     this.#rowBySlot = atLeast(this.#rowBySlot, slot + 1)
     this.#rowBySlot[slot] = row >= 0 ? row + 1 : -1
     return row
+  }
+
+  /** Row `i` has a quote (with or without a probability). */
+  hasQuote(i: number): boolean {
+    return this.rows[i * ROW + STATE] !== NO_QUOTE
+  }
+  /** Row `i`'s quote is live (not stale: its feed is connected and synced). */
+  isLive(i: number): boolean {
+    return this.rows[i * ROW + STATE] === LIVE
+  }
+  isStale(i: number): boolean {
+    return this.rows[i * ROW + STATE] === STALE
+  }
+  probability(i: number): number {
+    return this.rows[i * ROW + PROBABILITY] as number
+  }
+  bestBid(i: number): number {
+    return this.rows[i * ROW + BEST_BID] as number
+  }
+  bestAsk(i: number): number {
+    return this.rows[i * ROW + BEST_ASK] as number
+  }
+  bestBidSize(i: number): number {
+    return this.rows[i * ROW + BEST_BID_SIZE] as number
+  }
+  bestAskSize(i: number): number {
+    return this.rows[i * ROW + BEST_ASK_SIZE] as number
+  }
+  venueTs(i: number): number {
+    return this.rows[i * ROW + VENUE_TS] as number
+  }
+  pushedVolume(i: number): number {
+    return this.rows[i * ROW + PUSHED_VOLUME] as number
   }
 
   /** Stores a published quote in row `i` (not the pushed volume: quotes do not carry it; see `load`). */
@@ -122,6 +164,7 @@ export class InstrumentTable<P> {
 
 /** Builds a table's id list and index as pairs are added (the pair plan does, in slices). */
 export class InstrumentTableBuilder<P> {
+  readonly venue: VenueId
   readonly ids: string[] = []
   readonly index = new Map<string, number>()
   /** Per instrument, its first and last pair so far (pairs are appended in the order they are added). */
@@ -130,7 +173,8 @@ export class InstrumentTableBuilder<P> {
   /** Sets the pair after `prev` on this venue's instrument. */
   readonly #link: (prev: P, next: P) => void
 
-  constructor(link: (prev: P, next: P) => void) {
+  constructor(venue: VenueId, link: (prev: P, next: P) => void) {
+    this.venue = venue
     this.#link = link
   }
 
@@ -150,6 +194,6 @@ export class InstrumentTableBuilder<P> {
   }
 
   build(): InstrumentTable<P> {
-    return new InstrumentTable(this.ids, this.index, this.#first)
+    return new InstrumentTable(this.venue, this.ids, this.index, this.#first)
   }
 }

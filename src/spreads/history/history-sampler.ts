@@ -1,11 +1,11 @@
-import { backoffDelayMs } from '../core/backoff.js'
-import type { Clock, TimerHandle } from '../core/clock.js'
-import type { Logger } from '../core/logger.js'
-import type { VenueId } from '../model/types.js'
-import { sqlState } from '../store/db.js'
-import type { HistoryPoint } from '../store/spread-history-repo.js'
+import { backoffDelayMs } from '../../core/backoff.js'
+import type { Clock, TimerHandle } from '../../core/clock.js'
+import type { Logger } from '../../core/logger.js'
+import type { VenueId } from '../../model/types.js'
+import { sqlState } from '../../store/db.js'
+import type { HistoryPoint } from '../../store/spread-history-repo.js'
 import { HistoryQueue, type KeyedPoint } from './history-queue.js'
-import type { SpreadChange, SpreadRecord } from './spread-engine.js'
+import type { SpreadChange, SpreadRecord } from '../engine/spread-engine.js'
 
 /**
  * Turns the spread engine's changes into history points and writes them to the store in batches.

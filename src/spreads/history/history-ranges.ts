@@ -1,5 +1,5 @@
-import { MS_PER_DAY, MS_PER_HOUR, MS_PER_MINUTE } from '../core/time.js'
-import type { BucketQuery, HistorySource } from '../store/spread-history-repo.js'
+import { MS_PER_DAY, MS_PER_HOUR, MS_PER_MINUTE } from '../../core/time.js'
+import type { BucketQuery, HistorySource } from '../../store/spread-history-repo.js'
 
 /**
  * The ranges of GET /api/v2/spreads/history (spec 4.3) and how each is read: a window back from now, cut into

@@ -1,6 +1,6 @@
-import type { Clock, TimerHandle } from '../core/clock.js'
-import type { Logger } from '../core/logger.js'
-import { MS_PER_DAY } from '../core/time.js'
+import type { Clock, TimerHandle } from '../../core/clock.js'
+import type { Logger } from '../../core/logger.js'
+import { MS_PER_DAY } from '../../core/time.js'
 
 /**
  * Deletes raw spread-history points older than `retentionDays`, in bounded batches (migration 0004 documents the

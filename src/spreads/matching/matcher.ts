@@ -1,11 +1,11 @@
-import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
-import { runToEnd, type Steps } from '../core/slices.js'
-import type { CatalogEvent, Outcome } from '../model/types.js'
-import { UNCALIBRATED, type MatchWeights } from './matching/calibration.js'
-import { contractsOf, readingsOf, rebind, sameReading, SpecCache, type ContractSpec, type Reading } from './matching/contract.js'
-import { VenuekIndex, VenuepIndex } from './matching/contract-index.js'
-import { judge, mayMatch, type Evidence, type Grade } from './matching/judge.js'
-import { contentWords } from './matching/text.js'
+import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
+import { runToEnd, type Steps } from '../../core/slices.js'
+import type { CatalogEvent, Outcome } from '../../model/types.js'
+import { UNCALIBRATED, type MatchWeights } from './calibration.js'
+import { contractsOf, readingsOf, rebind, sameReading, SpecCache, type ContractSpec, type Reading } from './contract.js'
+import { VenuekIndex, VenuepIndex } from './contract-index.js'
+import { judge, mayMatch, type Evidence, type Grade } from './judge.js'
+import { contentWords } from './text.js'
 
 /**
  * Finds the same contract on both venues, outcome by outcome (docs/spreads.md). Precision first: a false match is a
@@ -127,7 +127,7 @@ export interface MatchUpdate {
  *
  * The result is exactly that of a full run on the same catalogs: the accepted set is every pair the judge accepts
  * among exact candidates, whichever way they were found, and assignment and grouping do not depend on its order
- * (test/spreads/incremental-matching.test.ts checks it against full runs over random changes).
+ * (test/spreads/matching/incremental-matching.property.test.ts checks it against full runs over random changes).
  *
  * Bounded: it holds one entry per contract of the current catalogs (removed events are dropped at the update that
  * sees them go) and the accepted pairs among them.

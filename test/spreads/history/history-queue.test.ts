@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { EVICTION_SCAN_LIMIT, HistoryQueue, type KeyedPoint } from '../../src/spreads/history-queue.js'
+import { EVICTION_SCAN_LIMIT, HistoryQueue, type KeyedPoint } from '../../../src/spreads/history/history-queue.js'
 
 /** The history queue's overflow policy: superseded points go first, then the oldest; nothing grows past capacity. */
 const T0 = Date.UTC(2026, 10, 21, 12)

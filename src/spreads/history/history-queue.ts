@@ -1,4 +1,4 @@
-import type { HistoryPoint } from '../store/spread-history-repo.js'
+import type { HistoryPoint } from '../../store/spread-history-repo.js'
 
 /**
  * The bounded queue between the history sampler (producer, on the spread engine's thread of control) and the batch

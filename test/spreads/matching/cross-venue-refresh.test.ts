@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
-import type { VenueActor } from '../../src/actors/venue-actor.js'
-import { SimulatedClock } from '../../src/core/clock.js'
-import { silentLogger } from '../../src/core/logger.js'
-import type { Simulator } from '../../src/sim/simulator.js'
-import { CrossVenueMatching, pairSpecs } from '../../src/spreads/cross-venue.js'
-import { matchEvents } from '../../src/spreads/matcher.js'
-import { SpreadEngine } from '../../src/spreads/spread-engine.js'
-import type { EventLink } from '../../src/views/event-directory.js'
-import { simulatorCatalogs } from '../helpers/catalogs.js'
-import { waitFor } from '../helpers/wait.js'
+import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/catalog-snapshot.js'
+import type { VenueActor } from '../../../src/actors/venue-actor.js'
+import { SimulatedClock } from '../../../src/core/clock.js'
+import { silentLogger } from '../../../src/core/logger.js'
+import type { Simulator } from '../../../src/sim/simulator.js'
+import { CrossVenueMatching, pairSpecs } from '../../../src/spreads/matching/cross-venue.js'
+import { matchEvents } from '../../../src/spreads/matching/matcher.js'
+import { SpreadEngine } from '../../../src/spreads/engine/spread-engine.js'
+import type { EventLink } from '../../../src/views/event-directory.js'
+import { simulatorCatalogs } from '../../helpers/catalogs.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /**
  * A catalog refresh that keeps the same events (the usual case: prices and volumes moved) must judge nothing again,
@@ -37,7 +37,7 @@ describe('cross-venue matching across refreshes', () => {
     const catalogs = { venuep: world.venuep, venuek: world.venuek }
     const actor = (venue: 'venuep' | 'venuek') => ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
     const quotes = { quote: () => undefined, book: () => undefined }
-    const engine = new SpreadEngine({ venues: { venuep: quotes, venuek: quotes }, clock: new SimulatedClock(0), log: silentLogger, recomputeBudgetMs: 0 })
+    const engine = new SpreadEngine({ venues: new Map([['venuep', quotes], ['venuek', quotes]]), clock: new SimulatedClock(0), log: silentLogger, recomputeBudgetMs: 0 })
     engine.start()
     const links: (readonly EventLink[])[] = []
     const matching = new CrossVenueMatching({ venuep: actor('venuep'), venuek: actor('venuek'), engine, onLinks: (l) => links.push(l), overrides: () => ({}), log: silentLogger })
@@ -59,7 +59,7 @@ describe('cross-venue matching across refreshes', () => {
     assert.deepEqual(matching.lastUpdate, { mode: 'incremental', changedEvents: 0, judged: 0 }, 'same events on both venues: nothing judged')
     expectSpecs()
     const anyKey = pairSpecs(matching.matches, catalogs.venuep, catalogs.venuek)[0]!.key
-    assert.equal(engine.spec(anyKey)?.venuep, catalogs.venuep.outcomesById.get(engine.spec(anyKey)!.venuep.outcomeId), 'specs hold the new outcome records')
+    assert.equal(engine.spec(anyKey)?.a.outcome, catalogs.venuep.outcomesById.get(engine.spec(anyKey)!.a.outcome.outcomeId), 'specs hold the new outcome records')
     assert.equal(links.length, 2, 'links are handed over after every refresh')
     assert.deepEqual(links[1], links[0])
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { CALIBRATION_JSON, calibrationOf, evaluateMatching } from '../../bench/sections/matching.js'
-import { loadMatchWeights } from '../../src/spreads/matching/calibration.js'
+import { CALIBRATION_JSON, calibrationOf, evaluateMatching } from '../../../bench/sections/matching.js'
+import { loadMatchWeights } from '../../../src/spreads/matching/calibration.js'
 
 /**
  * `npm run eval:matching`, as CI runs it: its judged rows hold (every dev label right; precision ≥ 0.99 and recall

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
-import type { Simulator } from '../../src/sim/simulator.js'
-import { contractsOf, SpecCache, type ContractSpec } from '../../src/spreads/matching/contract.js'
-import { VenuekIndex, VenuepIndex } from '../../src/spreads/matching/contract-index.js'
-import { judge, mayMatch } from '../../src/spreads/matching/judge.js'
-import { replayedCatalogs, simulatorCatalogs } from '../helpers/catalogs.js'
+import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/catalog-snapshot.js'
+import type { Simulator } from '../../../src/sim/simulator.js'
+import { contractsOf, SpecCache, type ContractSpec } from '../../../src/spreads/matching/contract.js'
+import { VenuekIndex, VenuepIndex } from '../../../src/spreads/matching/contract-index.js'
+import { judge, mayMatch } from '../../../src/spreads/matching/judge.js'
+import { replayedCatalogs, simulatorCatalogs } from '../../helpers/catalogs.js'
 
 /**
  * The matcher only judges the candidates its blocking indexes give (by period day, threshold bucket and word). That

@@ -1,4 +1,4 @@
-import { atLeast } from '../core/typed-arrays.js'
+import { atLeast } from '../../core/typed-arrays.js'
 
 /**
  * A priority index over values in [0, 1] with O(1) updates and top-k in O(k) (plus a constant-time skip over

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
-import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
-import { runToEnd } from '../../src/core/slices.js'
-import type { CatalogEvent } from '../../src/model/types.js'
-import type { Simulator } from '../../src/sim/simulator.js'
-import { matchEvents, MatchState } from '../../src/spreads/matcher.js'
-import { replayedCatalogs, simulatorCatalogs } from '../helpers/catalogs.js'
+import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/catalog-snapshot.js'
+import { runToEnd } from '../../../src/core/slices.js'
+import type { CatalogEvent } from '../../../src/model/types.js'
+import type { Simulator } from '../../../src/sim/simulator.js'
+import { matchEvents, MatchState } from '../../../src/spreads/matching/matcher.js'
+import { replayedCatalogs, simulatorCatalogs } from '../../helpers/catalogs.js'
 
 /**
  * The matcher keeps its state between catalog versions and judges only what changed (MatchState). Whatever the

@@ -1,21 +1,22 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { OrderBook } from '../../src/book/order-book.js'
-import { SimulatedClock } from '../../src/core/clock.js'
-import { silentLogger } from '../../src/core/logger.js'
-import type { Outcome, Quote, VenueId } from '../../src/model/types.js'
-import { Rng } from '../../src/sim/world/random.js'
-import { executableEdge } from '../../src/spreads/executable.js'
-import { spreadJson } from '../../src/spreads/spread-json.js'
-import { snapshotRecord } from '../../src/spreads/spread-record.js'
-import { selectSpreads, SPREAD_SORTS } from '../../src/spreads/spread-query.js'
-import { computeRecord, SpreadEngine, type QuoteSource, type SpreadChange, type SpreadPairSpec, type SpreadRecord } from '../../src/spreads/spread-engine.js'
-import type { MatchQuality } from '../../src/spreads/matcher.js'
-import { waitFor } from '../helpers/wait.js'
+import { OrderBook } from '../../../src/book/order-book.js'
+import { SimulatedClock } from '../../../src/core/clock.js'
+import { silentLogger } from '../../../src/core/logger.js'
+import { feePerContract, type Outcome, type Quote, type VenueId } from '../../../src/model/types.js'
+import { Rng } from '../../../src/sim/world/random.js'
+import type { Executable } from '../../../src/spreads/engine/executable.js'
+import { spreadJson } from '../../../src/spreads/engine/spread-json.js'
+import { snapshotRecord } from '../../../src/spreads/engine/spread-record.js'
+import { selectSpreads, SPREAD_SORTS } from '../../../src/spreads/engine/spread-query.js'
+import { SpreadEngine, type QuoteSource, type SpreadChange, type SpreadPairSpec, type SpreadRecord } from '../../../src/spreads/engine/spread-engine.js'
+import type { MatchQuality } from '../../../src/spreads/matching/matcher.js'
+import { waitFor } from '../../helpers/wait.js'
 
 /**
- * The incremental engine against a brute-force recompute of every pair from the same quotes and books, on
- * random seeded sequences: quote updates (recomputing only the touched pairs), pair-set changes and time.
+ * The incremental engine against a brute-force reference of every pair computed from the same quotes and books
+ * (`referenceRecord`, from first principles, no engine code), on random seeded sequences: quote updates
+ * (recomputing only the touched pairs), pair-set changes and time, over two venues and over three.
  */
 const P = (x: number) => Math.round(x * 1e6)
 
@@ -69,6 +70,16 @@ class FakeVenue implements QuoteSource {
   }
 }
 
+/** Two venues, and a third (any id: the engine takes its venues as data). */
+const TWO: readonly VenueId[] = ['venuep', 'venuek']
+const THREE: readonly VenueId[] = [...TWO, 'venuex' as VenueId]
+/** Instrument ids per venue: `p12`, `k12`, `x12`. */
+const prefix = (venue: VenueId) => venue.slice(-1)
+
+function fakeVenues(venues: readonly VenueId[] = TWO): Map<VenueId, FakeVenue> {
+  return new Map(venues.map((v) => [v, new FakeVenue(v)]))
+}
+
 function outcome(venue: VenueId, id: string, rng: Rng): Outcome {
   // The spreads read the volume of the market the outcome trades in.
   const volume = rng.chance(0.1) ? undefined : rng.int(100, 2_000_000)
@@ -77,7 +88,7 @@ function outcome(venue: VenueId, id: string, rng: Rng): Outcome {
     conditionId: undefined, childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status: 'active', rawStatus: 'active',
     volume, marketVolume: volume, volume24h: undefined, openInterest: undefined, liquidity: undefined,
     catalogBestBid: undefined, catalogBestAsk: undefined, catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined,
-    strike: undefined, fees: venue === 'venuek' ? { kind: 'curve', rate: 0.07, exponent: 1 } : undefined,
+    strike: undefined, fees: venue === 'venuek' ? { kind: 'curve', rate: 0.07, exponent: 1 } : venue === 'venuep' ? undefined : { kind: 'bps', takerBps: 50 },
   }
 }
 
@@ -87,34 +98,46 @@ function withQuality(quality: MatchQuality): { quality: MatchQuality; match: Spr
   return { quality, match: { quality, weight, manual: quality === 'manual', venuepOutcomeId: 'p', venuekOutcomeId: 'k', evidence: undefined, venuepText: [], venuekText: [] } }
 }
 
-function specs(rng: Rng, n: number, instruments: number): SpreadPairSpec[] {
-  // Instruments are shared between pairs, as a venuep YES token can pair with several venuek markets over time.
+/** Pairs across `venues` (legs in their order, as the registry orients them), on shared instruments. */
+function specs(rng: Rng, n: number, instruments: number, venues: readonly VenueId[] = TWO): SpreadPairSpec[] {
+  // Instruments are shared between pairs, as one venue's YES token can pair with several markets elsewhere over time.
   return Array.from({ length: n }, (_, i) => {
-    const ip = `p${rng.int(0, instruments - 1)}`
-    const ik = `k${rng.int(0, instruments - 1)}`
+    let [va, vb] = venues as [VenueId, VenueId]
+    if (venues.length > 2) {
+      const x = rng.int(0, venues.length - 1)
+      const y = (x + rng.int(1, venues.length - 1)) % venues.length
+      ;[va, vb] = [venues[Math.min(x, y)] as VenueId, venues[Math.max(x, y)] as VenueId]
+    }
+    const ia = `${prefix(va)}${rng.int(0, instruments - 1)}`
+    const ib = `${prefix(vb)}${rng.int(0, instruments - 1)}`
     return {
       key: `event-${i % 37}|text:o${i}`,
       eventSlug: `event-${i % 37}`,
       eventTitle: `Event ${i % 37}`,
       outcomeKey: `text:o${i}`,
       outcomeTitle: `o${i}`,
-      venuep: outcome('venuep', ip, rng),
-      venuek: outcome('venuek', ik, rng),
-      venuepUrl: 'p-url',
-      venuekUrl: 'k-url',
+      a: { venue: va, outcome: outcome(va, ia, rng), url: `${prefix(va)}-url` },
+      b: { venue: vb, outcome: outcome(vb, ib, rng), url: `${prefix(vb)}-url` },
       strategy: 'event_key' as const,
       ...withQuality(rng.pick(['manual', 'auto_high', 'auto_medium'] as const)),
     }
   })
 }
 
-/** What a change must be emitted for (see RecordDigests). */
+/** Every instrument of every venue moved once. */
+function moveAll(venues: ReadonlyMap<VenueId, FakeVenue>, instruments: number, rng: Rng, now: (venue: VenueId) => number): void {
+  for (let i = 0; i < instruments; i++) for (const [v, venue] of venues) venue.move(`${prefix(v)}${i}`, rng, now(v))
+}
+
 /** Every field of the record interface, own or computed (records keep what the spec decides behind getters). */
 function plain(r: SpreadRecord | undefined) {
   if (r === undefined) return undefined
   const { pairId, key, eventSlug, eventTitle, outcomeTitle, outcomeKey, platformA, platformB, priceA, priceB, spread, spreadBps, confidence } = r
   const { updatedAt, olderQuoteAt, feedStale, platformAUrl, platformBUrl, strategy, quality, minVolume, executable } = r
-  return { pairId, key, eventSlug, eventTitle, outcomeTitle, outcomeKey, platformA, platformB, priceA, priceB, spread, spreadBps, confidence, updatedAt, olderQuoteAt, feedStale, platformAUrl, platformBUrl, strategy, quality, minVolume, executable }
+  return {
+    pairId, key, eventSlug, eventTitle, outcomeTitle, outcomeKey, platformA, platformB, priceA, priceB, spread, spreadBps, confidence, updatedAt, olderQuoteAt,
+    feedStale, platformAUrl, platformBUrl, strategy, quality, minVolume, executable: executable === undefined ? undefined : { ...executable },
+  }
 }
 
 function digest(r: SpreadRecord | undefined) {
@@ -123,15 +146,106 @@ function digest(r: SpreadRecord | undefined) {
     : [r.priceA, r.priceB, r.platformA, r.confidence, r.feedStale, r.updatedAt, r.executable?.size, r.executable?.netEdge]
 }
 
-function bruteForce(pairs: readonly SpreadPairSpec[], ids: ReadonlyMap<string, number>, venues: Record<VenueId, QuoteSource>, now: number): SpreadRecord[] {
-  return pairs.map((s) => computeRecord(ids.get(s.key) as number, s, venues, now)).filter((r): r is SpreadRecord => r !== undefined)
+const round = (x: number, decimals: number) => Math.round(x * 10 ** decimals) / 10 ** decimals
+
+/** One leg of a pair as its venue shows it now: the outcome's quote, book and pushed volume. */
+interface LegNow {
+  readonly venue: VenueId
+  readonly outcome: Outcome
+  readonly url: string
+  readonly quote: Quote | undefined
+  readonly book: OrderBook | undefined
+  readonly pushedVolume: number | undefined
+}
+
+/**
+ * The reference: a pair's record from first principles, read straight from the venues' current quotes and books
+ * (no engine code). Platform A is the cheaper leg by displayed probability (leg a on a tie), the spread is
+ * price B − price A, the executable edge buys at A's asks and sells at B's bids while a contract still earns
+ * more than both taker fees, and the confidence is the formula documented in confidence.ts.
+ */
+function referenceRecord(pairId: number, spec: SpreadPairSpec, venues: ReadonlyMap<VenueId, QuoteSource>, now: number): SpreadRecord | undefined {
+  const legNow = (leg: SpreadPairSpec['a']): LegNow => {
+    const source = venues.get(leg.venue) as QuoteSource
+    const id = leg.outcome.instrumentId
+    return { ...leg, quote: source.quote(id), book: source.book(id) as OrderBook | undefined, pushedVolume: source.stats?.(id)?.volume }
+  }
+  const [legA, legB] = [legNow(spec.a), legNow(spec.b)]
+  const pa = legA.quote?.probability
+  const pb = legB.quote?.probability
+  if (pa === undefined || pb === undefined) return undefined
+  const [cheap, dear] = pa <= pb ? [legA, legB] : [legB, legA]
+  const [qa, qb] = [cheap.quote as Quote, dear.quote as Quote]
+  const priceA = qa.probability as number
+  const priceB = qb.probability as number
+  const spread = round(priceB - priceA, 6)
+  const executable = referenceExecutable(cheap, dear)
+  const volume = (leg: LegNow) => leg.pushedVolume ?? leg.outcome.marketVolume
+  const [va, vb] = [volume(cheap), volume(dear)]
+  const minVolume = va === undefined || vb === undefined ? undefined : Math.min(va, vb)
+  const tops = [qa.bestAsk, qa.bestAskSize, qb.bestBid, qb.bestBidSize]
+  const topDollars = tops.some((x) => x === undefined) ? undefined : Math.min(qa.bestAsk! * qa.bestAskSize!, qb.bestBid! * qb.bestBidSize!)
+  const liquidity = executable !== undefined && executable.size > 0 ? executable.costDollars : topDollars
+  const olderQuoteAt = Math.min(qa.venueTs, qb.venueTs)
+  const feedStale = qa.stale || qb.stale
+  // confidence = match × (0.30·size + 0.25·volume + 0.25·liquidity + 0.20·freshness)
+  const size = spread <= 0 ? 0 : spread <= 0.05 ? spread / 0.05 : spread <= 0.25 ? 1 : spread >= 0.6 ? 0.3 : 1 - ((spread - 0.25) / 0.35) * 0.7
+  const volumeScore = minVolume === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, minVolume)) / 6)
+  const liquidityScore = liquidity === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, liquidity)) / 5)
+  const minutes = Math.floor(Math.max(0, now - olderQuoteAt) / 60_000)
+  const freshness = feedStale ? 0 : Math.max(0, 1 - (minutes * 60_000) / (30 * 60_000))
+  const confidence = round(spec.match.weight * (0.3 * size + 0.25 * volumeScore + 0.25 * liquidityScore + 0.2 * freshness), 6)
+  return {
+    pairId, version: 0, key: spec.key, eventSlug: spec.eventSlug, eventTitle: spec.eventTitle, outcomeTitle: spec.outcomeTitle, outcomeKey: spec.outcomeKey,
+    platformA: cheap.venue, platformB: dear.venue, priceA, priceB, spread, spreadBps: round(spread * 10_000, 4), confidence,
+    updatedAt: Math.max(qa.venueTs, qb.venueTs), olderQuoteAt, feedStale, platformAUrl: cheap.url, platformBUrl: dear.url,
+    strategy: spec.strategy, quality: spec.quality, match: spec.match, minVolume, executable,
+  }
+}
+
+/**
+ * Buy where it is cheap, sell where it is dear: each contract pair earns bid − ask less the cheap venue's taker
+ * fee at the ask and the dear venue's on the complement (1 − bid). Only with both quotes live and both tops
+ * quoted; when the top pays, both books are walked level by level (50 at most) while a contract still earns.
+ */
+function referenceExecutable(cheap: LegNow, dear: LegNow): Executable | undefined {
+  const [qa, qb] = [cheap.quote as Quote, dear.quote as Quote]
+  if (qa.stale || qb.stale || qa.bestAsk === undefined || qb.bestBid === undefined) return undefined
+  const net = (ask: number, bid: number) => bid - ask - feePerContract(cheap.outcome.fees, ask) - feePerContract(dear.outcome.fees, 1 - bid)
+  const [ask, bid] = [qa.bestAsk, qb.bestBid]
+  if (net(ask, bid) <= 0) return { buyPrice: ask, sellPrice: bid, edge: round(bid - ask, 6), netEdge: round(net(ask, bid), 6), size: 0, costDollars: 0, profitDollars: 0 }
+  const asks = cheap.book?.hasSnapshot ? cheap.book.levels('ask', 50) : []
+  const bids = dear.book?.hasSnapshot ? dear.book.levels('bid', 50) : []
+  if (asks.length === 0 || bids.length === 0) return undefined
+  let [size, cost, profit] = [0, 0, 0]
+  let [i, j] = [0, 0]
+  let [askLeft, bidLeft] = [asks[0]![1], bids[0]![1]]
+  while (i < asks.length && j < bids.length) {
+    const [levelAsk, levelBid] = [asks[i]![0] / 1e6, bids[j]![0] / 1e6]
+    const e = net(levelAsk, levelBid)
+    if (e <= 0) break
+    const take = Math.min(askLeft, bidLeft)
+    size += take / 1e6
+    cost += (take / 1e6) * levelAsk
+    profit += (take / 1e6) * e
+    askLeft -= take
+    bidLeft -= take
+    if (askLeft === 0 && ++i < asks.length) askLeft = asks[i]![1]
+    if (bidLeft === 0 && ++j < bids.length) bidLeft = bids[j]![1]
+  }
+  const [buy, sell] = [asks[0]![0] / 1e6, bids[0]![0] / 1e6]
+  return { buyPrice: buy, sellPrice: sell, edge: round(sell - buy, 6), netEdge: round(net(buy, sell), 6), size: round(size, 2), costDollars: round(cost, 2), profitDollars: round(profit, 2) }
+}
+
+function bruteForce(pairs: readonly SpreadPairSpec[], ids: ReadonlyMap<string, number>, venues: ReadonlyMap<VenueId, QuoteSource>, now: number): SpreadRecord[] {
+  return pairs.map((s) => referenceRecord(ids.get(s.key) as number, s, venues, now)).filter((r): r is SpreadRecord => r !== undefined)
 }
 
 describe('spread engine', () => {
-  test('incremental records, top-N and scans equal a brute-force recompute on random sequences', () => {
+  for (const list of [TWO, THREE]) test(`incremental records, top-N and scans equal the reference on random sequences (${list.length} venues)`, () => {
     const rng = new Rng(2024)
     const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
-    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
+    const venues = fakeVenues(list)
     const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
     // What subscribers were told last, per pair (a digest: records are rewritten in place): it must say what the
     // record says, and a change that would tell them nothing new is not sent.
@@ -143,24 +257,23 @@ describe('spread engine', () => {
       }
     })
     engine.start()
-    let pairs = specs(rng, 400, 150)
-    for (let i = 0; i < 150; i++) {
-      venues.venuep.move(`p${i}`, rng, clock.now())
-      venues.venuek.move(`k${i}`, rng, clock.now())
-    }
+    let pairs = specs(rng, 400, 150, list)
+    moveAll(venues, 150, rng, () => clock.now())
     engine.send({ type: 'pairs', specs: pairs })
+    // Every two venues of the list are paired (legs in list order).
+    assert.deepEqual(new Set(pairs.map((s) => `${s.a.venue}-${s.b.venue}`)).size, (list.length * (list.length - 1)) / 2)
     for (let round = 0; round < 40; round++) {
       // Time moves only between rounds; a re-score brings every record to the current time first.
       clock.increment(rng.int(0, 5) * 60_000)
       engine.send({ type: 'rescore' })
       if (round % 10 === 9) {
-        pairs = [...pairs.filter(() => rng.chance(0.8)), ...specs(rng, 60, 150).map((s, i) => ({ ...s, key: `new-${round}-${i}|${s.outcomeKey}` }))]
+        pairs = [...pairs.filter(() => rng.chance(0.8)), ...specs(rng, 60, 150, list).map((s, i) => ({ ...s, key: `new-${round}-${i}|${s.outcomeKey}` }))]
         engine.send({ type: 'pairs', specs: pairs })
       }
       for (let u = 0; u < 60; u++) {
-        const venue = rng.chance(0.5) ? 'venuep' : 'venuek'
-        const id = `${venue === 'venuep' ? 'p' : 'k'}${rng.int(0, 149)}`
-        engine.send({ type: 'quotes', venue, quotes: [venues[venue].move(id, rng, clock.now())] })
+        const venue = rng.pick(list)
+        const id = `${prefix(venue)}${rng.int(0, 149)}`
+        engine.send({ type: 'quotes', venue, quotes: [venues.get(venue)!.move(id, rng, clock.now())] })
       }
       const ids = new Map(pairs.map((s) => [s.key, engine.record(s.key)?.pairId ?? -1]))
       const expected = bruteForce(pairs.filter((s) => engine.spec(s.key) !== undefined), ids, venues, clock.now())
@@ -170,8 +283,8 @@ describe('spread engine', () => {
         if (engine.spec(s.key) === undefined) continue
         assert.deepEqual(told.get(s.key), digest(engine.record(s.key)), `round ${round}: subscribers were told of ${s.key}'s last change`)
       }
-      // Venuek instruments come back under new slots now and then (as after a catalog refresh): found again by id.
-      if (round % 7 === 3) for (let i = 0; i < 150; i += 5) venues.venuek.renumber(`k${i}`)
+      // One venue's instruments come back under new slots now and then (as after a catalog refresh): found again by id.
+      if (round % 7 === 3) for (let i = 0; i < 150; i += 5) venues.get('venuek')!.renumber(`k${i}`)
       const top: SpreadRecord[] = []
       engine.byConfidence((r) => top.push(r) < 25)
       const expectedTop = [...expected].sort((a, b) => b.confidence - a.confidence || a.pairId - b.pairId).slice(0, 25)
@@ -206,49 +319,47 @@ describe('spread engine', () => {
   test('every record keeps the spread invariants', () => {
     const rng = new Rng(5)
     const clock = new SimulatedClock(0)
-    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
-    const pairs = specs(rng, 300, 300)
+    const venues = fakeVenues(THREE)
+    const pairs = specs(rng, 300, 300, THREE)
     let checked = 0
     let walked = 0
-    for (let i = 0; i < 300; i++) {
-      venues.venuep.move(`p${i}`, rng, clock.now())
-      venues.venuek.move(`k${i}`, rng, clock.now() - rng.int(0, 3_600_000))
-    }
-    pairs.forEach((spec, i) => {
-      const r = computeRecord(i, spec, venues, clock.now())
-      if (r === undefined) return
+    // Quotes of all ages up to an hour on all but the first venue.
+    moveAll(venues, 300, rng, (v) => clock.now() - (v === 'venuep' ? 0 : rng.int(0, 3_600_000)))
+    const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+    engine.start()
+    engine.send({ type: 'pairs', specs: pairs })
+    for (const spec of pairs) {
+      const r = engine.record(spec.key)
+      if (r === undefined) continue
       checked++
       assert.ok(r.priceA <= r.priceB, 'price_a ≤ price_b')
       assert.notEqual(r.platformA, r.platformB)
+      assert.deepEqual(new Set([r.platformA, r.platformB]), new Set([spec.a.venue, spec.b.venue]), 'the platforms are the legs\' venues')
+      if (r.priceA === r.priceB) assert.equal(r.platformA, spec.a.venue, 'a tie goes to leg a')
       assert.ok(Math.abs(r.spread - (r.priceB - r.priceA)) < 1e-9, 'spread = price_b − price_a')
       assert.ok(Math.abs(r.spreadBps - r.spread * 10_000) < 1e-6, 'spread_bps = spread × 10,000')
       assert.ok(r.confidence >= 0 && r.confidence <= 1, 'confidence in [0, 1]')
-      assert.equal(r.updatedAt, Math.max(venues.venuep.quote(spec.venuep.instrumentId)!.venueTs, venues.venuek.quote(spec.venuek.instrumentId)!.venueTs))
+      const ts = (leg: SpreadPairSpec['a']) => venues.get(leg.venue)!.quote(leg.outcome.instrumentId)!.venueTs
+      assert.equal(r.updatedAt, Math.max(ts(spec.a), ts(spec.b)))
       if (r.executable !== undefined) {
         assert.ok(r.executable.size >= 0 && r.executable.netEdge <= r.executable.edge + 1e-12, 'fees never improve the edge')
         if (r.executable.size > 0) assert.ok(r.executable.profitDollars > 0)
       }
       // The record reads the top of book from the quotes and walks the books only when the top pays: the result is
       // the full walk's, and there is none while either quote is stale.
-      const pIsA = r.platformA === 'venuep'
-      const [cheap, dear] = pIsA ? [venues.venuep, venues.venuek] : [venues.venuek, venues.venuep]
-      const [outA, outB] = pIsA ? [spec.venuep, spec.venuek] : [spec.venuek, spec.venuep]
-      const live = !cheap.quote(outA.instrumentId)!.stale && !dear.quote(outB.instrumentId)!.stale
-      assert.deepEqual(r.executable, live ? executableEdge(cheap.book(outA.instrumentId), dear.book(outB.instrumentId), outA.fees, outB.fees) : undefined)
+      assert.deepEqual(plain(r), plain(referenceRecord(r.pairId, spec, venues, clock.now())))
       if (r.executable !== undefined && r.executable.size > 0) walked++
-    })
+    }
     assert.ok(checked > 250)
     assert.ok(walked > 10, `books walked past the top for ${walked} records`)
+    engine.stop()
   })
 
   test('a planned install and a sweep recomputed in chunks end where the one-go ones end, quotes during the chunks included', async () => {
     const rng = new Rng(99)
     const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
-    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
-    for (let i = 0; i < 150; i++) {
-      venues.venuep.move(`p${i}`, rng, clock.now())
-      venues.venuek.move(`k${i}`, rng, clock.now())
-    }
+    const venues = fakeVenues()
+    moveAll(venues, 150, rng, () => clock.now())
     const oneGo = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
     // A zero budget: 64 pairs per chunk, so 400 pairs take several turns of the event loop.
     const sliced = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000, recomputeBudgetMs: 0 })
@@ -276,8 +387,8 @@ describe('spread engine', () => {
       await sliced.setPairsInSlices(pairs)
       assert.ok(sliced.pendingRecomputes > 0, `round ${round}: the recompute is chunked`)
       for (let u = 0; u < 20; u++) {
-        const venue = rng.chance(0.5) ? 'venuep' : 'venuek'
-        const quotes = [venues[venue].move(`${venue === 'venuep' ? 'p' : 'k'}${rng.int(0, 149)}`, rng, clock.now())]
+        const venue = rng.pick(TWO)
+        const quotes = [venues.get(venue)!.move(`${prefix(venue)}${rng.int(0, 149)}`, rng, clock.now())]
         oneGo.send({ type: 'quotes', venue, quotes })
         sliced.send({ type: 'quotes', venue, quotes })
       }
@@ -292,7 +403,8 @@ describe('spread engine', () => {
       same(`round ${round}, after a sweep`)
       // Next round: some pairs kept, some gone, some new, and a kept key moved to other instruments.
       previous = pairs
-      const moved = { ...(pairs[0] as SpreadPairSpec), venuek: outcome('venuek', 'k149', rng) }
+      const first = pairs[0] as SpreadPairSpec
+      const moved = { ...first, b: { ...first.b, outcome: outcome('venuek', 'k149', rng) } }
       pairs = [moved, ...pairs.slice(1).filter(() => rng.chance(0.8)), ...specs(rng, 60, 150).map((s, i) => ({ ...s, key: `new-${round}-${i}|${s.outcomeKey}` }))]
       clock.increment(60_000)
     }
@@ -306,11 +418,8 @@ describe('list selection (spread-query.ts)', () => {
   test('selectSpreads is filter, sort and cut of every record, for every sort, edge filter, condition and limit', () => {
     const rng = new Rng(19)
     const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
-    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
-    for (let i = 0; i < 300; i++) {
-      venues.venuep.move(`p${i}`, rng, clock.now())
-      venues.venuek.move(`k${i}`, rng, clock.now())
-    }
+    const venues = fakeVenues()
+    moveAll(venues, 300, rng, () => clock.now())
     const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
     engine.start()
     engine.send({ type: 'pairs', specs: specs(rng, 900, 300) })
@@ -358,11 +467,8 @@ describe('readiness', () => {
   test('ready once the first installed plan is priced: not before, not after a sweep alone, and it stays', async () => {
     const rng = new Rng(7)
     const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
-    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
-    for (let i = 0; i < 150; i++) {
-      venues.venuep.move(`p${i}`, rng, clock.now())
-      venues.venuek.move(`k${i}`, rng, clock.now())
-    }
+    const venues = fakeVenues()
+    moveAll(venues, 150, rng, () => clock.now())
     // A zero budget: 64 pairs per chunk, so the first plan is priced over several turns of the event loop.
     const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000, recomputeBudgetMs: 0 })
     engine.start()
@@ -385,7 +491,7 @@ describe('readiness', () => {
 
   test('a plan with no pairs (catalogs with no overlap) is ready at once', async () => {
     const clock = new SimulatedClock(0)
-    const engine = new SpreadEngine({ venues: { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }, clock, log: silentLogger, recomputeBudgetMs: 0 })
+    const engine = new SpreadEngine({ venues: fakeVenues(), clock, log: silentLogger, recomputeBudgetMs: 0 })
     engine.start()
     await engine.setPairsInSlices([])
     assert.deepEqual([engine.ready, engine.pairCount], [true, 0])
@@ -426,34 +532,36 @@ describe('instrument handles', () => {
         this.renumber(id)
       }
     }
-    const venues = { venuep: new HandleVenue('venuep'), venuek: new HandleVenue('venuek') }
+    const vp = new HandleVenue('venuep')
+    const vk = new HandleVenue('venuek')
+    const venues = new Map<VenueId, HandleVenue>([['venuep', vp], ['venuek', vk]])
     const [spec] = specs(rng, 1, 1)
     const key = spec!.key
-    const idK = spec!.venuek.instrumentId
-    venues.venuep.publish(spec!.venuep.instrumentId, 5e6)
-    venues.venuek.publish(idK, 10)
+    const idK = spec!.b.outcome.instrumentId
+    vp.publish(spec!.a.outcome.instrumentId, 5e6)
+    vk.publish(idK, 10)
     const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
     engine.start()
     engine.send({ type: 'pairs', specs: [spec!] })
-    const brute = () => computeRecord(1, spec!, venues, clock.now())
+    const brute = () => referenceRecord(1, spec!, venues, clock.now())
     assert.deepEqual(plain(engine.record(key)), plain(brute()))
     assert.equal(engine.record(key)?.minVolume, 10, 'the pushed volume, read when the row was loaded')
-    const lookups = venues.venuek.lookups
-    for (let i = 0; i < 5; i++) engine.send({ type: 'quotes', venue: 'venuek', quotes: [venues.venuek.publish(idK, 10)] })
+    const lookups = vk.lookups
+    for (let i = 0; i < 5; i++) engine.send({ type: 'quotes', venue: 'venuek', quotes: [vk.publish(idK, 10)] })
     assert.deepEqual(plain(engine.record(key)), plain(brute()), 'quotes alone keep the record current')
-    assert.equal(venues.venuek.lookups, lookups, 'no lookups by id while the handle is live')
+    assert.equal(vk.lookups, lookups, 'no lookups by id while the handle is live')
 
     // A pushed volume that moves without a quote is taken up by the next sweep.
-    venues.venuek.states.get(idK)!.stats = { volume: 2_000 }
+    vk.states.get(idK)!.stats = { volume: 2_000 }
     engine.send({ type: 'rescore' })
     assert.equal(engine.record(key)?.minVolume, 2_000)
-    assert.equal(venues.venuek.lookups, lookups)
+    assert.equal(vk.lookups, lookups)
 
-    venues.venuek.replace(idK)
-    engine.send({ type: 'quotes', venue: 'venuek', quotes: [venues.venuek.publish(idK, 3_000)] })
+    vk.replace(idK)
+    engine.send({ type: 'quotes', venue: 'venuek', quotes: [vk.publish(idK, 3_000)] })
     assert.deepEqual(engine.record(key)?.priceA, brute()?.priceA, 'a quote under the new slot is found by id')
     engine.send({ type: 'rescore' })
-    assert.equal(venues.venuek.lookups, lookups + 1, 'the retired handle was looked up again, once')
+    assert.equal(vk.lookups, lookups + 1, 'the retired handle was looked up again, once')
     assert.deepEqual(plain(engine.record(key)), plain(brute()), 'and the record reads the new state')
     assert.equal(engine.record(key)?.minVolume, 3_000)
     engine.stop()
@@ -461,10 +569,11 @@ describe('instrument handles', () => {
   test('a pair keeps one record object, rewritten in place: version, JSON and snapshots follow', () => {
     const rng = new Rng(11)
     const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
-    const venues = { venuep: new FakeVenue('venuep'), venuek: new FakeVenue('venuek') }
+    const venues = fakeVenues()
+    const [vp, vk] = [venues.get('venuep')!, venues.get('venuek')!]
     const [spec] = specs(rng, 1, 1)
-    const idP = spec!.venuep.instrumentId
-    const idK = spec!.venuek.instrumentId
+    const idP = spec!.a.outcome.instrumentId
+    const idK = spec!.b.outcome.instrumentId
     const live = (venue: FakeVenue, id: string) => {
       // A live quote with a probability, so the pair has a record after every move.
       for (;;) {
@@ -472,8 +581,8 @@ describe('instrument handles', () => {
         if (!q.stale && q.probability !== undefined) return q
       }
     }
-    live(venues.venuep, idP)
-    live(venues.venuek, idK)
+    live(vp, idP)
+    live(vk, idK)
     const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
     engine.start()
     engine.send({ type: 'pairs', specs: [spec!] })
@@ -483,22 +592,22 @@ describe('instrument handles', () => {
     assert.equal(spreadJson(kept, false), keptJson, 'a snapshot says what the record said')
     const version = record.version
     clock.increment(60_000)
-    engine.send({ type: 'quotes', venue: 'venuek', quotes: [live(venues.venuek, idK)] })
+    engine.send({ type: 'quotes', venue: 'venuek', quotes: [live(vk, idK)] })
     assert.equal(engine.record(spec!.key), record, 'the same object')
     assert.ok(record.version > version, 'its version moved')
-    assert.deepEqual(plain(record), plain(computeRecord(record.pairId, spec!, venues, clock.now())), 'and it says what the quotes say now')
+    assert.deepEqual(plain(record), plain(referenceRecord(record.pairId, spec!, venues, clock.now())), 'and it says what the quotes say now')
     assert.notEqual(spreadJson(record, false), keptJson, 'its JSON is rebuilt for the new version')
     assert.equal(JSON.parse(spreadJson(record, false)).price_a, record.priceA)
     assert.equal(spreadJson(kept, false), keptJson, 'the snapshot did not move')
 
     // A pair that loses its record (no probability on one side) and gets it back keeps the same object.
-    const q = live(venues.venuep, idP)
-    venues.venuep.quotes.set(idP, { ...q, probability: undefined })
-    engine.send({ type: 'quotes', venue: 'venuep', quotes: [venues.venuep.quotes.get(idP)!] })
+    const q = live(vp, idP)
+    vp.quotes.set(idP, { ...q, probability: undefined })
+    engine.send({ type: 'quotes', venue: 'venuep', quotes: [vp.quotes.get(idP)!] })
     assert.equal(engine.record(spec!.key), undefined)
-    engine.send({ type: 'quotes', venue: 'venuep', quotes: [live(venues.venuep, idP)] })
+    engine.send({ type: 'quotes', venue: 'venuep', quotes: [live(vp, idP)] })
     assert.equal(engine.record(spec!.key), record)
-    assert.deepEqual(plain(record), plain(computeRecord(record.pairId, spec!, venues, clock.now())))
+    assert.deepEqual(plain(record), plain(referenceRecord(record.pairId, spec!, venues, clock.now())))
     engine.stop()
   })
 })

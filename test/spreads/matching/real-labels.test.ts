@@ -3,13 +3,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
-import type { Simulator } from '../../src/sim/simulator.js'
-import { matchEvents, type EventMatch } from '../../src/spreads/matcher.js'
-import { SpecCache } from '../../src/spreads/matching/contract.js'
-import { scoreLabels, type LabelledPair } from '../../src/spreads/matching/evaluation.js'
-import { replayedCatalogs } from '../helpers/catalogs.js'
-import { fixtureJson } from '../helpers/fixtures.js'
+import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/catalog-snapshot.js'
+import type { Simulator } from '../../../src/sim/simulator.js'
+import { matchEvents, type EventMatch } from '../../../src/spreads/matching/matcher.js'
+import { SpecCache } from '../../../src/spreads/matching/contract.js'
+import { scoreLabels, type LabelledPair } from '../../../src/spreads/matching/evaluation.js'
+import { replayedCatalogs } from '../../helpers/catalogs.js'
+import { fixtureJson } from '../../helpers/fixtures.js'
 
 /**
  * The matcher on what the venues really publish: the real captured catalogs (test/fixtures/real-venues) against the
@@ -72,7 +72,7 @@ describe('the matcher on the real catalogs and their labelled pairs', () => {
  * source (nor anywhere in src/), so what is measured on held-out labels is what the rules do, not what they memorised.
  */
 test('no labelled slug, ticker or question is named in src/', () => {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src')
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../src')
   const needles = new Set<string>()
   for (const l of LABELS) {
     for (const x of [l.venuep.event_slug, l.venuep.market_slug, l.venuek.event_ticker, l.venuek.market_ticker, l.venuep.question, l.venuek.title]) if (x.length >= 8) needles.add(x.toLowerCase())

@@ -1,6 +1,6 @@
-import type { BookReader } from '../book/order-book.js'
-import { MICROS_PER_UNIT } from '../core/numbers.js'
-import { feePerContract, type FeeModel } from '../model/types.js'
+import type { BookReader } from '../../book/order-book.js'
+import { MICROS_PER_UNIT } from '../../core/numbers.js'
+import { feePerContract, type FeeModel } from '../../model/types.js'
 
 /**
  * What can actually be traded across a gap, from the two books: buy the outcome where it is cheap (at venue
@@ -8,22 +8,25 @@ import { feePerContract, type FeeModel } from '../model/types.js'
  * 1 − bid). Every contract pair pays $1 at resolution, so each matched contract earns bid_B − ask_A, less both
  * venues' taker fees. The walk takes levels best-first on both books while the marginal contract still earns
  * more than its fees.
+ *
+ * The spread engine's records hand out their edge live (an ExecutableEdge, rewritten in place), so the fields are
+ * not `readonly`; readers never write them.
  */
 export interface Executable {
   /** Best ask on the cheap venue. */
-  readonly buyPrice: number
+  buyPrice: number
   /** Best bid on the dear venue. */
-  readonly sellPrice: number
+  sellPrice: number
   /** sellPrice − buyPrice per contract. */
-  readonly edge: number
+  edge: number
   /** edge less both taker fees, per contract at the top of the books. */
-  readonly netEdge: number
+  netEdge: number
   /** Contracts available at a positive net edge, walking both books. */
-  readonly size: number
+  size: number
   /** Dollars paid for those contracts on the cheap venue (liquidity of the opportunity). */
-  readonly costDollars: number
+  costDollars: number
   /** Total net profit in dollars if all of `size` is taken. */
-  readonly profitDollars: number
+  profitDollars: number
 }
 
 const MAX_LEVELS = 50

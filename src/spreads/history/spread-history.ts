@@ -1,8 +1,8 @@
-import type { SpreadHistoryConfig } from '../config/schema.js'
-import type { Clock } from '../core/clock.js'
-import type { Logger } from '../core/logger.js'
-import type { Db } from '../store/db.js'
-import { SpreadHistoryRepository } from '../store/spread-history-repo.js'
+import type { SpreadHistoryConfig } from '../../config/schema.js'
+import type { Clock } from '../../core/clock.js'
+import type { Logger } from '../../core/logger.js'
+import type { Db } from '../../store/db.js'
+import { SpreadHistoryRepository } from '../../store/spread-history-repo.js'
 import { HistoryRetention } from './history-retention.js'
 import { HistorySampler, type SpreadChangeSource } from './history-sampler.js'
 

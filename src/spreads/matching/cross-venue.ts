@@ -1,10 +1,10 @@
-import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
-import type { VenueActor } from '../actors/venue-actor.js'
-import type { Logger } from '../core/logger.js'
-import type { EventLink } from '../views/event-directory.js'
-import { runInSlices, runToEnd, type Steps } from '../core/slices.js'
+import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
+import type { VenueActor } from '../../actors/venue-actor.js'
+import type { Logger } from '../../core/logger.js'
+import type { EventLink } from '../../views/event-directory.js'
+import { runInSlices, runToEnd, type Steps } from '../../core/slices.js'
 import { eventLinks, MatchState, type EventMatch, type MatchInput, type MatchUpdate } from './matcher.js'
-import type { SpreadEngine, SpreadPairSpec } from './spread-engine.js'
+import type { SpreadEngine, SpreadPairSpec } from '../engine/spread-engine.js'
 
 /**
  * Keeps the cross-venue matching current: when either catalog changes it updates the matcher's state (only the
@@ -169,10 +169,8 @@ export function* pairSpecsSteps(matches: readonly EventMatch[], venuep: CatalogS
         eventTitle: pe.title,
         outcomeKey: pair.outcomeKey,
         outcomeTitle: po.title,
-        venuep: po,
-        venuek: ko,
-        venuepUrl: venuep.marketsById.get(po.marketId)?.url ?? pe.url,
-        venuekUrl: venuek.marketsById.get(ko.marketId)?.url ?? '',
+        a: { venue: po.venue, outcome: po, url: venuep.marketsById.get(po.marketId)?.url ?? pe.url },
+        b: { venue: ko.venue, outcome: ko, url: venuek.marketsById.get(ko.marketId)?.url ?? '' },
         strategy: m.strategy,
         quality: pair.quality,
         match: pair.explanation,

@@ -1,19 +1,35 @@
-import type { BookReader } from '../book/order-book.js'
-import { atLeast } from '../core/typed-arrays.js'
-import type { VenueId } from '../model/types.js'
+import type { BookReader } from '../../book/order-book.js'
+import { atLeast } from '../../core/typed-arrays.js'
+import type { VenueId } from '../../model/types.js'
 import { confidenceOf } from './confidence.js'
 import { ExecutableEdge, walkExecutable, type Executable } from './executable.js'
-import { BEST_ASK, BEST_ASK_SIZE, BEST_BID, BEST_BID_SIZE, LIVE, NO_QUOTE, PROBABILITY, PUSHED_VOLUME, ROW, STALE, STATE, VENUE_TS } from './instrument-table.js'
-import { feeAt, FEES_K, FEES_P, TERMS, VOLUME_K, VOLUME_P, type PairLayout } from './pair-plan.js'
-import type { SpreadPairSpec, SpreadRecord } from './spread-engine.js'
+import type { InstrumentTable } from './instrument-table.js'
+import { feeOf, LEG_A, LEG_B, volumeOf } from './pair-terms.js'
+import type { SpreadPairSpec, SpreadRecord } from './types.js'
 
-/** A pair's book on one venue, for the depth walk (only needed when the top of the books can be executed). */
-export type BookOf = (venue: VenueId, row: number) => BookReader | undefined
+/** An instrument's book on its venue (the table's), for the depth walk (only when the top of the books can be executed). */
+export type BookOf = (table: InstrumentTable<unknown>, row: number) => BookReader | undefined
+
+/** What the record formula reads of a pair: its spec, and its legs' instrument rows (PairState has them). */
+export interface PairRows {
+  readonly id: number
+  readonly spec: SpreadPairSpec
+  readonly tableA: number
+  readonly rowA: number
+  readonly tableB: number
+  readonly rowB: number
+}
+
+/** The rows the pairs point into (PairLayout has them): instrument tables per venue and per-pair terms. */
+export interface RowsLayout {
+  readonly tables: readonly InstrumentTable<unknown>[]
+  readonly terms: Float64Array
+}
 
 /**
- * The spread record of pair `pairId` from its instruments' rows in `layout`, or undefined while either side has
- * no probability. The one formula: the engine calls it on every recompute, and the brute-force reference
- * (`computeRecord`) calls it on rows loaded straight from the venues.
+ * The spread record of pair `p` from its instruments' rows in `layout`, or undefined while either leg has no
+ * probability. The one formula: the engine calls it on every recompute (the tests check it against a reference
+ * computed from the venues' quotes and books).
  *
  * `into` is the pair's record object when it has one: it is rewritten in place and returned (see
  * SpreadRecordValue), and left as it was when the result is undefined. Without it a new record is made.
@@ -24,69 +40,64 @@ export type BookOf = (venue: VenueId, row: number) => BookReader | undefined
  * books: its walk stops at the top when the first level does not pay. An executable edge needs both quotes live:
  * a stale book is not one to trade on.
  */
-export function recordFromRows(
-  pairId: number,
-  spec: SpreadPairSpec,
-  layout: PairLayout,
-  rowP: number,
-  rowK: number,
-  now: number,
-  bookOf: BookOf,
-  into?: SpreadRecordValue,
-): SpreadRecordValue | undefined {
-  const P = layout.tables.venuep.rows
-  const K = layout.tables.venuek.rows
-  const atP = rowP * ROW
-  const atK = rowK * ROW
-  const pp = P[atP + PROBABILITY] as number
-  const pk = K[atK + PROBABILITY] as number
-  if (P[atP + STATE] === NO_QUOTE || K[atK + STATE] === NO_QUOTE || Number.isNaN(pp) || Number.isNaN(pk)) return undefined
-  const record = into ?? new SpreadRecordValue(pairId, spec)
-  // Ties go to venuep as platform A, so the record does not flip on equal prices.
-  const pIsA = pp <= pk
-  const a: VenueId = pIsA ? 'venuep' : 'venuek'
-  const b: VenueId = pIsA ? 'venuek' : 'venuep'
-  const A = pIsA ? P : K
-  const B = pIsA ? K : P
-  const atA = pIsA ? atP : atK
-  const atB = pIsA ? atK : atP
+export function recordFromRows(p: PairRows, layout: RowsLayout, now: number, bookOf: BookOf, into?: SpreadRecordValue): SpreadRecordValue | undefined {
+  const TA = layout.tables[p.tableA] as InstrumentTable<unknown>
+  const TB = layout.tables[p.tableB] as InstrumentTable<unknown>
+  const rowA = p.rowA
+  const rowB = p.rowB
+  const pa = TA.probability(rowA)
+  const pb = TB.probability(rowB)
+  if (!TA.hasQuote(rowA) || !TB.hasQuote(rowB) || Number.isNaN(pa) || Number.isNaN(pb)) return undefined
+  const spec = p.spec
+  const record = into ?? new SpreadRecordValue(p.id, spec)
+  // Platform A is the cheaper leg; ties go to leg a, so the record does not flip on equal prices.
+  const aIsA = pa <= pb
+  const cheap = aIsA ? TA : TB
+  const dear = aIsA ? TB : TA
+  const cheapRow = aIsA ? rowA : rowB
+  const dearRow = aIsA ? rowB : rowA
+  const cheapLeg = aIsA ? LEG_A : LEG_B
+  const dearLeg = aIsA ? LEG_B : LEG_A
   const terms = layout.terms
-  const at = pairId * TERMS
-  const spread = Math.round(Math.abs(pk - pp) * 1e6) / 1e6
+  const spread = Math.round(Math.abs(pb - pa) * 1e6) / 1e6
 
-  const liveBoth = A[atA + STATE] === LIVE && B[atB + STATE] === LIVE
-  const askA = A[atA + BEST_ASK] as number
-  const bidB = B[atB + BEST_BID] as number
+  const liveBoth = cheap.isLive(cheapRow) && dear.isLive(dearRow)
+  const askA = cheap.bestAsk(cheapRow)
+  const bidB = dear.bestBid(dearRow)
   const edge = record.edge
   let hasEdge = false
   if (liveBoth && !Number.isNaN(askA) && !Number.isNaN(bidB)) {
-    const feesA = at + (pIsA ? FEES_P : FEES_K)
-    const feesB = at + (pIsA ? FEES_K : FEES_P)
-    const topNet = bidB - askA - feeAt(terms, feesA, askA) - feeAt(terms, feesB, 1 - bidB)
+    const topNet = bidB - askA - feeOf(terms, p.id, cheapLeg, askA) - feeOf(terms, p.id, dearLeg, 1 - bidB)
     if (topNet > 0) {
-      hasEdge = walkExecutable(bookOf(a, pIsA ? rowP : rowK), bookOf(b, pIsA ? rowK : rowP), (pIsA ? spec.venuep : spec.venuek).fees, (pIsA ? spec.venuek : spec.venuep).fees, edge)
+      hasEdge = walkExecutable(bookOf(cheap, cheapRow), bookOf(dear, dearRow), (aIsA ? spec.a : spec.b).outcome.fees, (aIsA ? spec.b : spec.a).outcome.fees, edge)
     } else {
       edge.set(askA, bidB, round6(bidB - askA), round6(topNet), 0, 0, 0)
       hasEdge = true
     }
   }
 
-  const va = withFallback(A[atA + PUSHED_VOLUME] as number, terms[at + (pIsA ? VOLUME_P : VOLUME_K)] as number)
-  const vb = withFallback(B[atB + PUSHED_VOLUME] as number, terms[at + (pIsA ? VOLUME_K : VOLUME_P)] as number)
+  const va = withFallback(cheap.pushedVolume(cheapRow), volumeOf(terms, p.id, cheapLeg))
+  const vb = withFallback(dear.pushedVolume(dearRow), volumeOf(terms, p.id, dearLeg))
   const minVolume = Number.isNaN(va) || Number.isNaN(vb) ? Number.NaN : Math.min(va, vb)
-  const topDollars = Math.min(askA * (A[atA + BEST_ASK_SIZE] as number), bidB * (B[atB + BEST_BID_SIZE] as number))
+  const topDollars = Math.min(askA * cheap.bestAskSize(cheapRow), bidB * dear.bestBidSize(dearRow))
   const liquidityDollars = hasEdge && edge.size > 0 ? edge.costDollars : Number.isNaN(topDollars) ? undefined : topDollars
-  const tsP = P[atP + VENUE_TS] as number
-  const tsK = K[atK + VENUE_TS] as number
-  const olderQuoteAt = Math.min(tsP, tsK)
-  const feedStale = P[atP + STATE] === STALE || K[atK + STATE] === STALE
-  const confidence = confidenceOf(spec.match.weight, spread, Number.isNaN(minVolume) ? undefined : minVolume, liquidityDollars, now - olderQuoteAt, feedStale)
-  record.assign(spec, pIsA, pp, pk, spread, confidence, Math.max(tsP, tsK), olderQuoteAt, feedStale, minVolume, hasEdge)
+  const tsA = TA.venueTs(rowA)
+  const tsB = TB.venueTs(rowB)
+  const olderQuoteAt = Math.min(tsA, tsB)
+  const feedStale = TA.isStale(rowA) || TB.isStale(rowB)
+  record.rewrite(spec, aIsA, minVolume, hasEdge)
+  record.priceA = aIsA ? pa : pb
+  record.priceB = aIsA ? pb : pa
+  record.spread = spread
+  record.confidence = confidenceOf(spec.match.weight, spread, Number.isNaN(minVolume) ? undefined : minVolume, liquidityDollars, now - olderQuoteAt, feedStale)
+  record.updatedAt = Math.max(tsA, tsB)
+  record.olderQuoteAt = olderQuoteAt
+  record.feedStale = feedStale
   return record
 }
 
 /**
- * A pair's record, rewritten in place by every recompute of the pair (`assign`, which bumps `version`). The engine
+ * A pair's record, rewritten in place by every recompute of the pair (`rewrite` and `recordFromRows`, which bump `version`). The engine
  * keeps one per pair for the pair's life, with its executable edge inside. Records used to be immutable, one new
  * object per quote change; each lived until its pair's next change, seconds later, so V8 copied it through the
  * young generation into the old one, where it died: at ~6,000 quote changes/s that was about half of everything
@@ -103,7 +114,7 @@ export function recordFromRows(
  */
 export class SpreadRecordValue implements SpreadRecord {
   #spec: SpreadPairSpec
-  #pIsA = true
+  #aIsA = true
   #minVolume = Number.NaN
   #hasEdge = false
   /** Rewritten with the record; `executable` hands it out while the record has an edge. */
@@ -124,21 +135,22 @@ export class SpreadRecordValue implements SpreadRecord {
     this.#spec = spec
   }
 
-  assign(spec: SpreadPairSpec, pIsA: boolean, pp: number, pk: number, spread: number, confidence: number, updatedAt: number, olderQuoteAt: number, feedStale: boolean, minVolume: number, hasEdge: boolean): void {
+  /**
+   * Starts a rewrite (`recordFromRows` then writes the prices, confidence and times): bumps `version` and sets
+   * what the getters derive from. `aIsA`: leg a is the cheaper leg (platform A).
+   */
+  rewrite(spec: SpreadPairSpec, aIsA: boolean, minVolume: number, hasEdge: boolean): void {
     this.version++
     this.#spec = spec
-    this.#pIsA = pIsA
-    this.priceA = pIsA ? pp : pk
-    this.priceB = pIsA ? pk : pp
-    this.spread = spread
-    this.confidence = confidence
-    this.updatedAt = updatedAt
-    this.olderQuoteAt = olderQuoteAt
-    this.feedStale = feedStale
+    this.#aIsA = aIsA
     this.#minVolume = minVolume
     this.#hasEdge = hasEdge
   }
 
+  /** Leg a of the spec is platform A (the cheaper leg). */
+  get aIsA(): boolean {
+    return this.#aIsA
+  }
   get minVolume(): number | undefined {
     return Number.isNaN(this.#minVolume) ? undefined : this.#minVolume
   }
@@ -161,19 +173,19 @@ export class SpreadRecordValue implements SpreadRecord {
     return this.#spec.outcomeKey
   }
   get platformA(): VenueId {
-    return this.#pIsA ? 'venuep' : 'venuek'
+    return this.#aIsA ? this.#spec.a.venue : this.#spec.b.venue
   }
   get platformB(): VenueId {
-    return this.#pIsA ? 'venuek' : 'venuep'
+    return this.#aIsA ? this.#spec.b.venue : this.#spec.a.venue
   }
   get spreadBps(): number {
     return Math.round(this.spread * 10_000 * 1e4) / 1e4
   }
   get platformAUrl(): string {
-    return this.#pIsA ? this.#spec.venuepUrl : this.#spec.venuekUrl
+    return this.#aIsA ? this.#spec.a.url : this.#spec.b.url
   }
   get platformBUrl(): string {
-    return this.#pIsA ? this.#spec.venuekUrl : this.#spec.venuepUrl
+    return this.#aIsA ? this.#spec.b.url : this.#spec.a.url
   }
   get strategy(): SpreadPairSpec['strategy'] {
     return this.#spec.strategy
@@ -186,8 +198,8 @@ export class SpreadRecordValue implements SpreadRecord {
   }
 }
 
-/** What `record` says now, in an object no recompute touches (for readers that keep a record past the turn). */
-export function snapshotRecord(record: SpreadRecord): SpreadRecord {
+/** What `record` says now, in a frozen object no recompute touches (for readers that keep a record past the turn). */
+export function snapshotRecord(record: SpreadRecord): Readonly<SpreadRecord> {
   const x = record.executable
   return Object.freeze({
     pairId: record.pairId,
@@ -227,7 +239,7 @@ export class RecordDigests {
   #rows = new Float64Array(1_024 * RecordDigests.ROW)
 
   /** Whether `record` says the same as the pair's digest (both absent counts as the same). */
-  same(id: number, record: SpreadRecord | undefined): boolean {
+  same(id: number, record: SpreadRecordValue | undefined): boolean {
     const at = id * RecordDigests.ROW
     const rows = this.#rows
     if (at >= rows.length) return record === undefined
@@ -243,7 +255,7 @@ export class RecordDigests {
     )
   }
 
-  set(id: number, record: SpreadRecord | undefined): void {
+  set(id: number, record: SpreadRecordValue | undefined): void {
     const at = id * RecordDigests.ROW
     if (at >= this.#rows.length && record === undefined) return
     const rows = (this.#rows = atLeast(this.#rows, at + RecordDigests.ROW))
@@ -261,9 +273,9 @@ export class RecordDigests {
   }
 }
 
-/** Present, platform A, feed state and whether an executable edge exists, as bits (0: no record). */
-function flagsOf(r: SpreadRecord): number {
-  return 1 | (r.platformA === 'venuep' ? 2 : 0) | (r.feedStale ? 4 : 0) | (r.executable !== undefined ? 8 : 0)
+/** Present, which leg is platform A, feed state and whether an executable edge exists, as bits (0: no record). */
+function flagsOf(r: SpreadRecordValue): number {
+  return 1 | (r.aIsA ? 2 : 0) | (r.feedStale ? 4 : 0) | (r.executable !== undefined ? 8 : 0)
 }
 
 /** `value`, or `fallback` when it is NaN (the rows' and terms' "none"). */

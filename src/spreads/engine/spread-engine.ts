@@ -1,25 +1,26 @@
-import { Actor } from '../core/actor.js'
-import type { Clock, TimerHandle } from '../core/clock.js'
-import type { Logger } from '../core/logger.js'
-import { runInSlices, runToEnd, SLICE_BUDGET_MS } from '../core/slices.js'
-import type { Outcome, Quote, VenueId } from '../model/types.js'
-import type { BookReader } from '../book/order-book.js'
+import { Actor } from '../../core/actor.js'
+import type { Clock, TimerHandle } from '../../core/clock.js'
+import type { Logger } from '../../core/logger.js'
+import { runInSlices, runToEnd, SLICE_BUDGET_MS } from '../../core/slices.js'
+import type { Quote, VenueId } from '../../model/types.js'
+import type { BookReader } from '../../book/order-book.js'
 import { BucketIndex } from './bucket-index.js'
-import type { Executable } from './executable.js'
 import type { InstrumentHandle, InstrumentTable, InstrumentView } from './instrument-table.js'
-import type { MatchExplanation, MatchingStrategy, MatchQuality } from './matcher.js'
-import { pairsPlanSteps, type PairLayout, type PairState, type PairsPlan } from './pair-plan.js'
-import { RecordDigests, recordFromRows, type SpreadRecordValue } from './spread-record.js'
+import { pairsPlanSteps, tableIn, type PairLayout, type PairState, type PairsPlan } from './pair-plan.js'
+import { RecordDigests, recordFromRows, type BookOf } from './spread-record.js'
+import type { SpreadChange, SpreadPairSpec, SpreadRecord } from './types.js'
+
+export type { PairLeg, SpreadChange, SpreadPairSpec, SpreadRecord } from './types.js'
 
 /**
  * The spread actor. It owns one record per matched outcome pair and keeps three indexes current (by confidence
  * for /spreads/top, by spread size for the scanner, by executable net edge for both when asked to rank or filter
- * on it: src/spreads/spread-query.ts). A quote change recomputes only the pairs of that
+ * on it: src/spreads/engine/spread-query.ts). A quote change recomputes only the pairs of that
  * instrument; a sweep once a minute re-scores pairs whose freshness moved (freshness changes with time alone).
  * Readers get each pair's live `SpreadRecord`, which the engine rewrites in place (read it synchronously; keep a
  * `snapshotRecord` of it past the turn); subscribers (history, alerts) get every change.
  *
- * What a recompute reads is laid out flat (src/spreads/instrument-table.ts, pair-plan.ts): each matched
+ * What a recompute reads is laid out flat (src/spreads/engine/instrument-table.ts, pair-plan.ts): each matched
  * instrument's top of book is a row the engine writes from the quote messages, each pair's catalog terms a row
  * beside it, and the ranking keeps its lists in typed arrays (bucket-index.ts). A quote change thus reads a few
  * rows instead of a chain of objects, so its cost barely grows with the number of pairs (bench/RESULTS.md). The
@@ -33,68 +34,10 @@ import { RecordDigests, recordFromRows, type SpreadRecordValue } from './spread-
  * Until its chunk comes, a continued pair keeps its previous record (same instruments, so the same prices; only
  * catalog fields such as volumes lag, by milliseconds); a quote for it recomputes it at once. The periodic
  * sweep (~0.1 s at 20,000 pairs) runs the same way.
+ *
+ * Venues are data: the engine is given its quote sources by venue id, and a pair's legs name their venues (any
+ * two; see SpreadPairSpec), so another venue adds pairs without code here.
  */
-export interface SpreadPairSpec {
-  /** `${eventSlug}|${outcomeKey}`: stable across restarts, so history and alerts can refer to it. */
-  readonly key: string
-  readonly eventSlug: string
-  readonly eventTitle: string
-  readonly outcomeKey: string
-  readonly outcomeTitle: string
-  readonly venuep: Outcome
-  readonly venuek: Outcome
-  readonly venuepUrl: string
-  readonly venuekUrl: string
-  readonly strategy: MatchingStrategy
-  readonly quality: MatchQuality
-  /** Why the two outcomes were paired (the API's `match`). */
-  readonly match: MatchExplanation
-}
-
-/**
- * A pair's spread as of its last recompute. The engine's records are live (SpreadRecordValue): rewritten in place
- * by each recompute of the pair, `version` bumped. Read them synchronously; `snapshotRecord` keeps one.
- */
-export interface SpreadRecord {
-  readonly pairId: number
-  /** Bumped by every rewrite of the record: caches of what it says compare it. */
-  readonly version: number
-  readonly key: string
-  readonly eventSlug: string
-  readonly eventTitle: string
-  readonly outcomeTitle: string
-  readonly outcomeKey: string
-  /** Venue with the lower price. */
-  readonly platformA: VenueId
-  readonly platformB: VenueId
-  readonly priceA: number
-  readonly priceB: number
-  /** priceB − priceA. */
-  readonly spread: number
-  readonly spreadBps: number
-  readonly confidence: number
-  /** Venue time of the newer quote (ms). */
-  readonly updatedAt: number
-  /** Venue time of the older quote (ms): staleness is judged on it. */
-  readonly olderQuoteAt: number
-  /** Either feed is disconnected or resyncing. */
-  readonly feedStale: boolean
-  readonly platformAUrl: string
-  readonly platformBUrl: string
-  readonly strategy: MatchingStrategy
-  readonly quality: MatchQuality
-  readonly match: MatchExplanation
-  /** The thinner venue's outcome volume ($). */
-  readonly minVolume: number | undefined
-  readonly executable: Executable | undefined
-}
-
-/** A pair whose record changed in something subscribers act on (see RecordDigests); `record` undefined: gone. */
-export interface SpreadChange {
-  readonly spec: SpreadPairSpec
-  readonly record: SpreadRecord | undefined
-}
-
 export type SpreadMessage =
   | { readonly type: 'pairs'; readonly specs: readonly SpreadPairSpec[] }
   /** A plan from `planPairs` (see `setPairsInSlices`). */
@@ -123,7 +66,8 @@ function viewOf(source: QuoteSource, instrumentId: string): InstrumentView {
 }
 
 export interface SpreadEngineOptions {
-  readonly venues: Readonly<Record<VenueId, QuoteSource>>
+  /** Each venue's live state (its venue actor), by venue id: every venue a pair's leg names. */
+  readonly venues: ReadonlyMap<VenueId, QuoteSource>
   readonly clock: Clock
   readonly log: Logger
   /** Freshness sweep period (ms). */
@@ -163,7 +107,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   /** A sliced computation is sending `recompute_pending` until nothing is pending. */
   #pendingRunning = false
   readonly #listeners = new Set<(changes: readonly SpreadChange[]) => void>()
-  readonly #bookOf = (venue: VenueId, row: number): BookReader | undefined => this.#live(venue, row).book
+  readonly #bookOf: BookOf = (table, row) => this.#live(table as InstrumentTable<PairState>, row).book
   /** Recomputations done (benchmarks and tests read it). */
   recomputed = 0
   /**
@@ -265,7 +209,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     // Re-scoring every pair is ~0.1 s at 20,000 pairs: the periodic sweep runs in chunks between other messages.
     this.#timer = this.#o.clock.setInterval(() => this.send({ type: 'rescore', inSlices: true }), period)
     // After a restart the rows may have missed quotes while the engine was down: the venues have the truth.
-    if (this.#layout !== undefined) for (const venue of VENUES) this.#reloadRows(venue)
+    if (this.#layout !== undefined) for (const table of this.#layout.tables) this.#reloadRows(table)
     // Recomputes left pending when the engine stopped go on (the computation sending them ended with the stop).
     if (this.pendingRecomputes > 0) this.#resumePending()
   }
@@ -322,15 +266,15 @@ export class SpreadEngine extends Actor<SpreadMessage> {
       if (old.record !== undefined) changes.push(new Change(old.spec, undefined))
     }
     const previous = this.#layout
-    for (const venue of VENUES) {
-      const table = plan.layout.tables[venue]
-      const from = plan.carriedRows[venue]
+    plan.layout.tables.forEach((table, t) => {
+      const from = plan.carriedRows[t] as Int32Array
+      const before = tableIn(previous, table.venue)
       for (let i = 0; i < table.size; i++) {
         const j = from[i] as number
-        if (j >= 0 && previous !== undefined) table.copyRow(i, previous.tables[venue], j)
-        else table.load(i, this.#live(venue, i, table))
+        if (j >= 0 && before !== undefined) table.copyRow(i, before, j)
+        else table.load(i, this.#live(table, i))
       }
-    }
+    })
     this.#byKey = plan.byKey
     this.#pairs = plan.pairs
     this.#byEvent = plan.byEvent
@@ -409,16 +353,18 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   #onQuotes(venue: VenueId, quotes: readonly Quote[]): void {
     const layout = this.#layout
     if (layout === undefined) return
+    const t = layout.tableOf.get(venue)
+    if (t === undefined) return
     const now = this.#o.clock.now()
     const changes: SpreadChange[] = []
-    const table = layout.tables[venue]
-    const onP = venue === 'venuep'
+    const table = layout.tables[t] as InstrumentTable<PairState>
     for (let n = 0; n < quotes.length; n++) {
       const q = quotes[n] as Quote
       const i = table.rowOf(q)
       if (i < 0) continue
       table.writeQuote(i, q)
-      for (let p: PairState | undefined = table.firstPair[i]; p !== undefined; p = onP ? p.nextOnP : p.nextOnK) this.#recompute(p, now, changes)
+      // The instrument's pairs have this venue on leg a or leg b, each its own.
+      for (let p: PairState | undefined = table.firstPair[i]; p !== undefined; p = p.tableA === t ? p.nextOnA : p.nextOnB) this.#recompute(p, now, changes)
     }
     this.#emit(changes)
   }
@@ -440,7 +386,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     // The index holds the previous confidence: reading it there costs no cache miss the update does not pay.
     const before = this.#confidence.value(p.id)
     // The pair's record object is rewritten in place (made on the pair's first record, kept while it has none).
-    const record = recordFromRows(p.id, p.spec, this.#layout as PairLayout, p.rowP, p.rowK, now, this.#bookOf, p.value)
+    const record = recordFromRows(p, this.#layout as PairLayout, now, this.#bookOf, p.value)
     if (record !== undefined) p.value = record
     this.#touchTop(before, record?.confidence)
     if (record === undefined) {
@@ -462,24 +408,26 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   }
 
   #reloadPair(p: PairState): void {
-    const layout = this.#layout as PairLayout
-    layout.tables.venuep.load(p.rowP, this.#live('venuep', p.rowP))
-    layout.tables.venuek.load(p.rowK, this.#live('venuek', p.rowK))
+    const tables = (this.#layout as PairLayout).tables
+    const a = tables[p.tableA] as InstrumentTable<PairState>
+    const b = tables[p.tableB] as InstrumentTable<PairState>
+    a.load(p.rowA, this.#live(a, p.rowA))
+    b.load(p.rowB, this.#live(b, p.rowB))
   }
 
-  #reloadRows(venue: VenueId): void {
-    const table = (this.#layout as PairLayout).tables[venue]
-    for (let i = 0; i < table.size; i++) table.load(i, this.#live(venue, i))
+  #reloadRows(table: InstrumentTable<PairState>): void {
+    for (let i = 0; i < table.size; i++) table.load(i, this.#live(table, i))
   }
 
   /**
-   * The venue's live view of the instrument in row `row`: its held handle, looked up again only when missing or
-   * retired (or the three lookups, for sources without handles).
+   * The live view of the instrument in row `row` of a venue's table: its held handle, looked up again only when
+   * missing or retired (or the three lookups, for sources without handles).
    */
-  #live(venue: VenueId, row: number, table: InstrumentTable<PairState> = (this.#layout as PairLayout).tables[venue]): InstrumentView {
+  #live(table: InstrumentTable<PairState>, row: number): InstrumentView {
     const held = table.handles[row]
     if (held !== undefined && !held.retired) return held
-    const source = this.#o.venues[venue]
+    const source = this.#o.venues.get(table.venue)
+    if (source === undefined) throw new Error(`spread engine: no quote source for venue ${table.venue}`)
     const id = table.ids[row] as string
     const handle = source.handle?.(id)
     table.handles[row] = handle
@@ -501,8 +449,6 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     for (const listener of this.#listeners) listener(changes)
   }
 }
-
-const VENUES: readonly VenueId[] = ['venuep', 'venuek']
 
 /**
  * The lowest net edge the net-edge index tells apart: a net edge is a bid less an ask less two taker fees, so at
@@ -527,16 +473,4 @@ class Change implements SpreadChange {
     readonly spec: SpreadPairSpec,
     readonly record: SpreadRecord | undefined,
   ) {}
-}
-
-/**
- * The brute-force reference: the record of a pair read straight from the venues' current quotes and books,
- * through the same formula as the engine (`recordFromRows`) on rows loaded for this one pair. The tests compare
- * the incremental engine with it.
- */
-export function computeRecord(pairId: number, spec: SpreadPairSpec, venues: Readonly<Record<VenueId, QuoteSource>>, now: number): SpreadRecord | undefined {
-  const plan = runToEnd(pairsPlanSteps([spec], new Map(), undefined, pairId))
-  const views = { venuep: viewOf(venues.venuep, spec.venuep.instrumentId), venuek: viewOf(venues.venuek, spec.venuek.instrumentId) }
-  for (const venue of VENUES) plan.layout.tables[venue].load(0, views[venue])
-  return recordFromRows(pairId, spec, plan.layout, 0, 0, now, (venue) => views[venue].book)
 }

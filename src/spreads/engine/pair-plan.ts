@@ -1,15 +1,16 @@
-import type { Steps } from '../core/slices.js'
-import type { FeeModel, VenueId } from '../model/types.js'
+import type { Steps } from '../../core/slices.js'
+import type { VenueId } from '../../model/types.js'
 import { InstrumentTableBuilder, type InstrumentTable } from './instrument-table.js'
-import type { SpreadPairSpec, SpreadRecord } from './spread-engine.js'
+import { newTerms, writeTerms } from './pair-terms.js'
 import type { SpreadRecordValue } from './spread-record.js'
+import type { SpreadPairSpec, SpreadRecord } from './types.js'
 
 /**
  * The structural part of installing a new set of pairs in the spread engine, as steps (src/core/slices.ts): which
  * pairs keep their ids (same key, same instruments), which are gone, the lookups by event, and the pair layout a
- * recompute reads (instrument tables, per-pair terms, each instrument's list of pairs). At 20,000 pairs this is
- * tens of milliseconds; the engine installs a finished plan in O(changes) plus one pass of copies, then
- * recomputes the records (see SpreadEngine).
+ * recompute reads (one instrument table per venue, per-pair terms, each instrument's list of pairs). At 20,000
+ * pairs this is tens of milliseconds; the engine installs a finished plan in O(changes) plus one pass of copies,
+ * then recomputes the records (see SpreadEngine).
  *
  * A plan is computed against the engine's current pairs, layout and id counter and is valid only while the engine
  * still holds them (the engine checks, and redoes a stale plan in one go).
@@ -21,27 +22,23 @@ export interface PairState {
   record: SpreadRecord | undefined
   /** The pair's record object, rewritten by each recompute; made on its first record, kept while it has none. */
   value: SpreadRecordValue | undefined
-  /** The pair's instruments' rows in the layout's tables (set by the plan, fixed after). */
-  rowP: number
-  rowK: number
-  /** The next pair on the same venuep / venuek instrument (lists start at InstrumentTable.firstPair). */
-  nextOnP: PairState | undefined
-  nextOnK: PairState | undefined
+  /** Leg a's venue table (an index into PairLayout.tables) and its instrument's row there (set by the plan, fixed after). */
+  tableA: number
+  rowA: number
+  /** The same for leg b. */
+  tableB: number
+  rowB: number
+  /** The next pair on the same leg a / leg b instrument (lists start at InstrumentTable.firstPair). */
+  nextOnA: PairState | undefined
+  nextOnB: PairState | undefined
 }
 
-/**
- * Per pair id, `TERMS` numbers: what a recompute needs of the two catalog outcomes, kept beside the rows so it
- * does not follow the spec to its outcome objects. Volumes are NaN when the catalog has none. A fee model is
- * three numbers (see `feeAt`).
- */
-export const TERMS = 8
-export const VOLUME_P = 0
-export const VOLUME_K = 1
-export const FEES_P = 2
-export const FEES_K = 5
-
 export interface PairLayout {
-  readonly tables: Readonly<Record<VenueId, InstrumentTable<PairState>>>
+  /** One instrument table per venue the pairs use, in the order the plan met them (pairs name theirs by index). */
+  readonly tables: readonly InstrumentTable<PairState>[]
+  /** Venue id → index of its table in `tables`. */
+  readonly tableOf: ReadonlyMap<VenueId, number>
+  /** Per pair id, the catalog terms of its two outcomes (pair-terms.ts). */
   readonly terms: Float64Array
 }
 
@@ -54,8 +51,8 @@ export interface PairsPlan {
   readonly pairs: (PairState | undefined)[]
   readonly byEvent: Map<string, PairState[]>
   readonly layout: PairLayout
-  /** Per venue, per row of the new tables: the row of the same instrument in the base layout, or -1 (new). */
-  readonly carriedRows: Readonly<Record<VenueId, Int32Array>>
+  /** Per table of the new layout, per row: the row of the same instrument in the base layout's table of that venue, or -1 (new). */
+  readonly carriedRows: readonly Int32Array[]
   /** Every new state, in spec order: the records to recompute. */
   readonly order: readonly PairState[]
   /** New states that continue an old pair, with it: their records are carried over at install. */
@@ -78,6 +75,8 @@ export function* pairsPlanSteps(
   const ids = new Map<string, readonly [number, SpreadPairSpec, PairState | undefined]>()
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i] as SpreadPairSpec
+    // A pair is across two venues; one with both legs on one venue would share a table and break its pair lists.
+    if (spec.a.venue === spec.b.venue) continue
     const old = base.get(spec.key)
     if (old !== undefined && sameSides(old.spec, spec)) ids.set(spec.key, [old.id, spec, old])
     else ids.set(spec.key, [nextId++, spec, undefined])
@@ -89,10 +88,18 @@ export function* pairsPlanSteps(
     if (ids.get(key)?.[0] !== old.id) removed.push(old)
     if (++n % CHECKPOINT_EVERY === 0) yield
   }
-  const terms = new Float64Array(nextId * TERMS).fill(Number.NaN)
-  const tables = {
-    venuep: new InstrumentTableBuilder<PairState>((prev, p) => (prev.nextOnP = p)),
-    venuek: new InstrumentTableBuilder<PairState>((prev, p) => (prev.nextOnK = p)),
+  const terms = newTerms(nextId)
+  const builders: InstrumentTableBuilder<PairState>[] = []
+  const tableOf = new Map<VenueId, number>()
+  /** The venue's table index, its builder made on first sight; a pair is linked to the next on its leg there. */
+  const tableFor = (venue: VenueId): number => {
+    let t = tableOf.get(venue)
+    if (t === undefined) {
+      const index = (t = builders.length)
+      builders.push(new InstrumentTableBuilder<PairState>(venue, (prev, p) => (prev.tableA === index ? (prev.nextOnA = p) : (prev.nextOnB = p))))
+      tableOf.set(venue, t)
+    }
+    return t
   }
   const byKey = new Map<string, PairState>()
   const pairs: (PairState | undefined)[] = []
@@ -100,9 +107,11 @@ export function* pairsPlanSteps(
   const order: PairState[] = []
   const carried: (readonly [PairState, PairState])[] = []
   for (const [key, [id, spec, old]] of ids) {
-    const p: PairState = { id, spec, record: old?.record, value: old?.value, rowP: -1, rowK: -1, nextOnP: undefined, nextOnK: undefined }
-    p.rowP = tables.venuep.add(spec.venuep.instrumentId, p)
-    p.rowK = tables.venuek.add(spec.venuek.instrumentId, p)
+    const tableA = tableFor(spec.a.venue)
+    const tableB = tableFor(spec.b.venue)
+    const p: PairState = { id, spec, record: old?.record, value: old?.value, tableA, rowA: -1, tableB, rowB: -1, nextOnA: undefined, nextOnB: undefined }
+    p.rowA = (builders[tableA] as InstrumentTableBuilder<PairState>).add(spec.a.outcome.instrumentId, p)
+    p.rowB = (builders[tableB] as InstrumentTableBuilder<PairState>).add(spec.b.outcome.instrumentId, p)
     writeTerms(terms, id, spec)
     byKey.set(key, p)
     pairs[id] = p
@@ -111,39 +120,26 @@ export function* pairsPlanSteps(
     if (old !== undefined) carried.push([p, old])
     if (order.length % CHECKPOINT_EVERY === 0) yield
   }
-  const layout: PairLayout = { tables: { venuep: tables.venuep.build(), venuek: tables.venuek.build() }, terms }
-  const carriedRows = {
-    venuep: yield* rowsInSteps(layout.tables.venuep, baseLayout?.tables.venuep),
-    venuek: yield* rowsInSteps(layout.tables.venuek, baseLayout?.tables.venuek),
-  }
+  const layout: PairLayout = { tables: builders.map((b) => b.build()), tableOf, terms }
+  const carriedRows: Int32Array[] = []
+  for (const table of layout.tables) carriedRows.push(yield* rowsInSteps(table, tableIn(baseLayout, table.venue)))
   return { specs, base, baseNextId, byKey, pairs, byEvent, layout, carriedRows, order, carried, removed, nextId }
 }
 
-export function sameSides(a: SpreadPairSpec, b: SpreadPairSpec): boolean {
-  return a.venuep.instrumentId === b.venuep.instrumentId && a.venuek.instrumentId === b.venuek.instrumentId
+/** The venue's table in `layout`, if it has one. */
+export function tableIn(layout: PairLayout | undefined, venue: VenueId): InstrumentTable<PairState> | undefined {
+  const t = layout?.tableOf.get(venue)
+  return t === undefined ? undefined : layout?.tables[t]
 }
 
-function writeTerms(terms: Float64Array, id: number, spec: SpreadPairSpec): void {
-  const at = id * TERMS
-  terms[at + VOLUME_P] = spec.venuep.marketVolume ?? Number.NaN
-  terms[at + VOLUME_K] = spec.venuek.marketVolume ?? Number.NaN
-  writeFees(terms, at + FEES_P, spec.venuep.fees)
-  writeFees(terms, at + FEES_K, spec.venuek.fees)
-}
-
-/** A fee model as three numbers: taker bps, curve rate, curve exponent (zeros for no fee). */
-function writeFees(terms: Float64Array, at: number, fees: FeeModel | undefined): void {
-  terms[at] = fees?.kind === 'bps' ? fees.takerBps : 0
-  terms[at + 1] = fees?.kind === 'curve' ? fees.rate : 0
-  terms[at + 2] = fees?.kind === 'curve' ? fees.exponent : 1
-}
-
-/** Taker fee per contract at `price` from three numbers written by `writeFees`: the same values as feePerContract. */
-export function feeAt(terms: Float64Array, at: number, price: number): number {
-  const bps = terms[at] as number
-  if (bps !== 0) return (bps / 10_000) * price
-  const rate = terms[at + 1] as number
-  return rate !== 0 ? rate * (price * (1 - price)) ** (terms[at + 2] as number) : 0
+/** The same two instruments on the same venues: a pair that keeps its key and sides keeps its id and record. */
+export function sameSides(x: SpreadPairSpec, y: SpreadPairSpec): boolean {
+  return (
+    x.a.venue === y.a.venue &&
+    x.b.venue === y.b.venue &&
+    x.a.outcome.instrumentId === y.a.outcome.instrumentId &&
+    x.b.outcome.instrumentId === y.b.outcome.instrumentId
+  )
 }
 
 /** For each row of `table`, the same instrument's row in `base`, or -1. */

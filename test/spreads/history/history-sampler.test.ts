@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { SimulatedClock } from '../../src/core/clock.js'
-import { silentLogger } from '../../src/core/logger.js'
-import type { VenueId } from '../../src/model/types.js'
-import { HistorySampler, type HistorySamplerOptions } from '../../src/spreads/history-sampler.js'
-import type { SpreadChange, SpreadPairSpec, SpreadRecord } from '../../src/spreads/spread-engine.js'
-import type { HistoryPoint } from '../../src/store/spread-history-repo.js'
+import { SimulatedClock } from '../../../src/core/clock.js'
+import { silentLogger } from '../../../src/core/logger.js'
+import type { VenueId } from '../../../src/model/types.js'
+import { HistorySampler, type HistorySamplerOptions } from '../../../src/spreads/history/history-sampler.js'
+import type { SpreadChange, SpreadPairSpec, SpreadRecord } from '../../../src/spreads/engine/spread-engine.js'
+import type { HistoryPoint } from '../../../src/store/spread-history-repo.js'
 
 /**
  * The sampler's rules on hand-made engine changes and a fake store: what is recorded, the per-pair rate limit (the

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
-import { fold, foldFully } from '../../src/spreads/matching/text.js'
+import { fold, foldFully } from '../../../src/spreads/matching/text.js'
 
 /** The ASCII shortcut of `fold` gives what the full Unicode folding gives, on any text (ASCII or not). */
 test('fold agrees with the full folding on any text', () => {

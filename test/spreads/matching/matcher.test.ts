@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
-import type { Simulator } from '../../src/sim/simulator.js'
-import { matchEvents, type EventMatch } from '../../src/spreads/matcher.js'
-import { simulatorCatalogs } from '../helpers/catalogs.js'
+import type { CatalogSnapshot } from '../../../src/actors/catalog-snapshot.js'
+import type { Simulator } from '../../../src/sim/simulator.js'
+import { matchEvents, type EventMatch } from '../../../src/spreads/matching/matcher.js'
+import { simulatorCatalogs } from '../../helpers/catalogs.js'
 
 /**
  * The matcher on the simulator's default world against its ground truth. Precision matters more than recall:
