@@ -94,7 +94,7 @@ function quoteFor(venue: VenueId, id: string, slot: number, book: OrderBook, seq
   const bestAsk = (book.bestAsk() as number) / 1e6
   const bidSize = (book.bestBidSize() as number) / 1e6
   const askSize = (book.bestAskSize() as number) / 1e6
-  return (into ?? new PublishedQuote(venue, id, slot)).set(bestBid, bidSize, bestAsk, askSize, undefined, (bestBid + bestAsk) / 2, now, now, false, seq)
+  return (into ?? new PublishedQuote(venue, id, slot)).setPrices(bestBid, bidSize, bestAsk, askSize, undefined, (bestBid + bestAsk) / 2).stamp(now, now, false, seq)
 }
 
 function ladder(mid: number, rng: Rng): OrderBook {

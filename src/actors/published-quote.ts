@@ -2,7 +2,7 @@ import type { Quote, VenueId } from '../model/types.js'
 
 /**
  * An instrument's quote as its venue actor publishes it: one object per instrument for the instrument's life in
- * the actor, rewritten in place (`set`, `demote`) whenever what a reader sees changes, `seq` bumped each time.
+ * the actor, rewritten in place (`setPrices` and `stamp`, `demote`) whenever what a reader sees changes, `seq` bumped each time.
  *
  * Why in place: quotes used to be immutable, a new object per top-of-book change. Each lived until its book moved
  * again, seconds later, so V8 copied it through the young generation into the old one, where it died: with spread
@@ -32,17 +32,14 @@ export class PublishedQuote implements Quote {
     readonly instrumentSlot: number,
   ) {}
 
-  set(
+  /** The prices a reader sees; `stamp` follows with when and in which order they were published. */
+  setPrices(
     bestBid: number | undefined,
     bestBidSize: number | undefined,
     bestAsk: number | undefined,
     bestAskSize: number | undefined,
     lastTradePrice: number | undefined,
     probability: number | undefined,
-    venueTs: number,
-    receivedAt: number,
-    stale: boolean,
-    seq: number,
   ): this {
     this.#bestBid = bestBid ?? Number.NaN
     this.#bestBidSize = bestBidSize ?? Number.NaN
@@ -50,6 +47,10 @@ export class PublishedQuote implements Quote {
     this.#bestAskSize = bestAskSize ?? Number.NaN
     this.#lastTradePrice = lastTradePrice ?? Number.NaN
     this.#probability = probability ?? Number.NaN
+    return this
+  }
+
+  stamp(venueTs: number, receivedAt: number, stale: boolean, seq: number): this {
     this.venueTs = venueTs
     this.receivedAt = receivedAt
     this.stale = stale

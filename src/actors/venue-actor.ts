@@ -542,19 +542,15 @@ export class VenueActor extends Actor<VenueMessage> {
     ) {
       return undefined
     }
-    const quote = (prev ?? new PublishedQuote(this.venue, st.id, st.slot)).set(
-      bestBid,
-      bestBidSize,
-      bestAsk,
-      bestAskSize,
-      lastTradePrice,
-      this.#o.adapter.probability({ bestBid, bestAsk, lastTradePrice }),
-      // A stale flag flip is not a venue quote change: keep the venue time of the last real change.
-      stale && prev !== undefined ? prev.venueTs : venueTs,
-      stale && prev !== undefined ? prev.receivedAt : receivedAt,
-      stale,
-      ++this.#publishSeq,
-    )
+    const quote = (prev ?? new PublishedQuote(this.venue, st.id, st.slot))
+      .setPrices(bestBid, bestBidSize, bestAsk, bestAskSize, lastTradePrice, this.#o.adapter.probability({ bestBid, bestAsk, lastTradePrice }))
+      .stamp(
+        // A stale flag flip is not a venue quote change: keep the venue time of the last real change.
+        stale && prev !== undefined ? prev.venueTs : venueTs,
+        stale && prev !== undefined ? prev.receivedAt : receivedAt,
+        stale,
+        ++this.#publishSeq,
+      )
     st.quote = quote
     return quote
   }
