@@ -40,7 +40,7 @@ describe('cross-venue matching across refreshes', () => {
     const engine = new SpreadEngine({ venues: { venuep: quotes, venuek: quotes }, clock: new SimulatedClock(0), log: silentLogger, recomputeBudgetMs: 0 })
     engine.start()
     const links: (readonly EventLink[])[] = []
-    const matching = new CrossVenueMatching({ venuep: actor('venuep'), venuek: actor('venuek'), engine, onLinks: (l) => links.push(l), overrides: () => ({}), log: silentLogger })
+    const matching = new CrossVenueMatching({ venues: [actor('venuep'), actor('venuek')], engine, onLinks: (l) => links.push(l), overrides: () => ({}), log: silentLogger })
     const expectSpecs = () => {
       const expected = pairSpecs(matchEvents(catalogs.venuep, catalogs.venuek), catalogs.venuep, catalogs.venuek)
       assert.ok(expected.length > 50)
