@@ -126,7 +126,7 @@ export function setup(pairs: number): SizeSetup {
   const venues = { venuep: new Source(), venuek: new Source() }
   const specs: SpreadPairSpec[] = []
   // The engine never reads a pair's explanation; one shared object stands for all of them.
-  const BENCH_MATCH = { quality: 'auto_high', weight: 0.9, manual: false, venuepOutcomeId: 'p', venuekOutcomeId: 'k', evidence: undefined, venuepText: [], venuekText: [] } as const
+  const BENCH_MATCH = { quality: 'auto_high', weight: 0.9, manual: false, a: { venue: 'venuep', outcomeId: 'p', text: [] }, b: { venue: 'venuek', outcomeId: 'k', text: [] }, evidence: undefined } as const
   const venuekStates: State[] = []
   for (let i = 0; i < pairs; i++) {
     const mid = 0.1 + rng.next() * 0.8

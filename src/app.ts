@@ -30,7 +30,7 @@ import { loadMatchWeights } from './spreads/matching/calibration.js'
 import { SpreadEngine } from './spreads/engine/spread-engine.js'
 import { startSpreadHistory, type SpreadHistory } from './spreads/history/spread-history.js'
 import { PriceHistory } from './venues/venuep/price-history.js'
-import type { VenueId } from './model/types.js'
+import { VENUE_IDS, type VenueId } from './model/types.js'
 import type { Simulator } from './sim/simulator.js'
 import { startAnnouncedSimulator } from './sim/start-announced.js'
 import { withPinnedCalendar } from './sim/pinned-calendar.js'
@@ -178,11 +178,10 @@ export async function startApp(options: AppOptions): Promise<App> {
   })
   for (const actor of Object.values(venues)) actor.subscribeQuotes((quotes) => spreads.send({ type: 'quotes', venue: actor.venue, quotes }))
   // Reviewers' matches and deny rules: read at boot, and again whenever the file changes (no restart needed).
-  const overrides = new MatchOverrides(config.spreads.manualMatchesPath, log.child({ component: 'matching' }))
+  const overrides = new MatchOverrides(config.spreads.manualMatchesPath, VENUE_IDS, log.child({ component: 'matching' }))
   const matchWeights = loadMatchWeights(config.spreads.matchCalibrationPath)
   const matching = new CrossVenueMatching({
-    venuep: venues.venuep,
-    venuek: venues.venuek,
+    venues: VENUE_IDS.map((v) => venues[v]),
     engine: spreads,
     onLinks: (links) => models.setLinks(links),
     overrides: () => ({ ...overrides.current(), weights: matchWeights }),

@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url'
 import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
 import { loadConfig } from '../../src/config/load.js'
 import { SimulatedClock } from '../../src/core/clock.js'
+import { VENUE_IDS } from '../../src/model/types.js'
 import { mappedCatalogs } from '../../src/sim/mapped-catalogs.js'
 import { startSimulator } from '../../src/sim/simulator.js'
 import { matchEvents, type EventMatch } from '../../src/spreads/matching/matcher.js'
 import { loadMatchWeights, UNCALIBRATED, wilsonLower, type Calibration, type MatchWeights } from '../../src/spreads/matching/calibration.js'
 import { SpecCache } from '../../src/spreads/matching/contract.js'
-import { emptyCounts, scoreLabels, scoreTruth, type LabelledPair, type LabelVerdict, type QualityCounts, type Scores } from '../../src/spreads/matching/evaluation.js'
+import { emptyCounts, labelSide, scoreLabels, scoreTruth, type LabelFields, type LabelledPair, type LabelVerdict, type QualityCounts, type Scores } from '../../src/spreads/matching/evaluation.js'
 import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /**
@@ -38,6 +39,11 @@ const SIM_WORLDS = [
   { seed: 7, questions: 1_500 },
 ] as const
 export const MATCHING_COMMAND = 'npm run eval:matching'
+/** Where labels-dev.json writes each venue's side of a pair (test/fixtures/real-venues/FORMAT.md). */
+export const REAL_LABEL_FIELDS: Readonly<Record<string, LabelFields>> = {
+  venuep: { event: 'event_slug', market: 'market_slug' },
+  venuek: { event: 'event_ticker', market: 'market_ticker' },
+}
 
 export const matchingSection: SectionDef = {
   name: 'matching',
@@ -60,10 +66,10 @@ export const matchingSection: SectionDef = {
     }
     const calibration = calibrationOf(total)
     writeFileSync(CALIBRATION_JSON, `${JSON.stringify(calibration, null, 2)}\n`)
-    writeFileSync(MATCHES_MD, matchesMarkdown(real.matches, real.verdicts, real.venuep, real.venuek))
+    writeFileSync(MATCHES_MD, matchesMarkdown(real.matches, real.verdicts, real.a, real.b))
     const rows: Row[] = [
       {
-        measure: `Real catalogs (${real.venuep.events.length} venuep, ${real.venuek.events.length} venuek events), dev labels (${real.labels} pairs: ${real.sameLabels} same, ${real.labels - real.sameLabels} different)`,
+        measure: `Real catalogs (${real.a.events.length} ${real.a.venue}, ${real.b.events.length} ${real.b.venue} events), dev labels (${real.labels} pairs: ${real.sameLabels} same, ${real.labels - real.sameLabels} different)`,
         result: `${fmt(real.scores)}; wrong: ${real.wrong.length === 0 ? 'none' : real.wrong.join('; ')}`,
         target: 'no "different" pair matched, no "same" pair missed',
         ok: real.scores.fp === 0 && real.scores.fn === 0,
@@ -119,8 +125,9 @@ export async function evaluateMatching(): Promise<MatchingEvaluation> {
 }
 
 export interface RealRun {
-  readonly venuep: CatalogSnapshot
-  readonly venuek: CatalogSnapshot
+  /** The two venues' catalogs, in registry order. */
+  readonly a: CatalogSnapshot
+  readonly b: CatalogSnapshot
   readonly matches: EventMatch[]
   readonly verdicts: LabelVerdict[]
   readonly scores: Scores
@@ -139,16 +146,15 @@ async function realRun(): Promise<RealRun> {
   const sim = await startSimulator({ config: { ...config.sim, catalog: REAL_DIR, wallets: 5, venuekAuth: false }, clock, anchorMs: ANCHOR_MS, startEngine: false })
   try {
     const catalogs = await mappedCatalogs(sim, config, clock, Math.ceil((ANCHOR_MS - Date.UTC(2020, 0, 1)) / 86_400_000))
-    const venuep = buildCatalogSnapshot(catalogs.venuep, 1)
-    const venuek = buildCatalogSnapshot(catalogs.venuek, 1)
-    const matches = matchEvents(venuep, venuek)
+    const [a, b] = VENUE_IDS.map((v) => buildCatalogSnapshot(catalogs[v], 1)) as [CatalogSnapshot, CatalogSnapshot]
+    const matches = matchEvents(a, b)
     const labels = JSON.parse(readFileSync(join(REAL_DIR, 'labels-dev.json'), 'utf8')) as LabelledPair[]
-    const { verdicts, scores, counts } = scoreLabels(matches, labels, venuep, venuek, new SpecCache())
-    const wrong = verdicts.filter((v) => !v.correct).map((v) => `${v.pair.label} ${v.pair.venuep.market_slug} ~ ${v.pair.venuek.market_ticker}`)
+    const { verdicts, scores, counts } = scoreLabels(matches, labels, labelled(a), labelled(b), new SpecCache())
+    const wrong = verdicts.filter((v) => !v.correct).map((v) => `${v.pair.label} ${labelSide(v.pair, a.venue, labelFields(a.venue))?.marketId} ~ ${labelSide(v.pair, b.venue, labelFields(b.venue))?.marketId}`)
     const published = matches.reduce((n, m) => n + m.outcomes.length, 0)
     const notMatched = verdicts.filter((v) => !v.matched)
     const unpublished = { pairs: notMatched.length, same: notMatched.filter((v) => v.pair.label === 'same').length }
-    return { venuep, venuek, matches, verdicts, scores, counts, labels: labels.length, sameLabels: labels.filter((l) => l.label === 'same').length, wrong, published, unpublished }
+    return { a, b, matches, verdicts, scores, counts, labels: labels.length, sameLabels: labels.filter((l) => l.label === 'same').length, wrong, published, unpublished }
   } finally {
     await sim.close()
   }
@@ -160,9 +166,9 @@ async function simRun(seed: number, questions: number): Promise<{ scores: Scores
   const sim = await startSimulator({ config: { ...config.sim, questions, seed, venuekAuth: false }, clock, anchorMs: ANCHOR_MS, startEngine: false })
   try {
     const catalogs = await mappedCatalogs(sim, config, clock)
-    const venuep = buildCatalogSnapshot(catalogs.venuep, 1)
-    const venuek = buildCatalogSnapshot(catalogs.venuek, 1)
-    return scoreTruth(matchEvents(venuep, venuek), sim.world.truth.outcomePairs, venuep, venuek)
+    const [a, b] = VENUE_IDS.map((v) => buildCatalogSnapshot(catalogs[v], 1)) as [CatalogSnapshot, CatalogSnapshot]
+    const truth = sim.world.truth.outcomePairs.map((t) => ({ a: t.venuepTokenId, b: t.venuekMarketTicker }))
+    return scoreTruth(matchEvents(a, b), truth, a, b)
   } finally {
     await sim.close()
   }
@@ -190,8 +196,9 @@ function fmt(s: Scores): string {
 }
 
 /** The review list: every automatic match on the real catalogs, with the evidence that decided it. */
-function matchesMarkdown(matches: readonly EventMatch[], verdicts: readonly LabelVerdict[], venuep: CatalogSnapshot, venuek: CatalogSnapshot): string {
-  const labelled = new Map(verdicts.map((v) => [`${v.pair.venuep.market_slug}|${v.pair.venuek.market_ticker}`, v.pair.label]))
+function matchesMarkdown(matches: readonly EventMatch[], verdicts: readonly LabelVerdict[], a: CatalogSnapshot, b: CatalogSnapshot): string {
+  const marketOf = (v: LabelVerdict, c: CatalogSnapshot) => labelSide(v.pair, c.venue, labelFields(c.venue))?.marketId
+  const labelled = new Map(verdicts.map((v) => [`${marketOf(v, a)}|${marketOf(v, b)}`, v.pair.label]))
   const lines = [
     '# Automatic matches on the real catalogs',
     '',
@@ -203,18 +210,29 @@ function matchesMarkdown(matches: readonly EventMatch[], verdicts: readonly Labe
     '',
   ]
   for (const m of matches) {
-    const pe = venuep.eventsById.get(m.venuepEventId)
-    const ke = venuek.eventsById.get(m.venuekEventId)
-    lines.push(`## ${pe?.title ?? m.venuepEventId} ↔ ${ke?.title ?? m.venuekEventId}`, '', `venuep \`${m.venuepEventId}\` ↔ venuek \`${m.venuekEventId}\`: ${m.strategy}, ${m.quality}`, '')
-    lines.push('| venuep outcome | venuek market | quality | period | strike | shared words | implicit | dev label |', '|---|---|---|---|---|---|---|---|')
+    const ae = a.eventsById.get(m.a.eventId)
+    const be = b.eventsById.get(m.b.eventId)
+    lines.push(`## ${ae?.title ?? m.a.eventId} ↔ ${be?.title ?? m.b.eventId}`, '', `${a.venue} \`${m.a.eventId}\` ↔ ${b.venue} \`${m.b.eventId}\`: ${m.strategy}, ${m.quality}`, '')
+    lines.push(`| ${a.venue} outcome | ${b.venue} market | quality | period | strike | shared words | implicit | dev label |`, '|---|---|---|---|---|---|---|---|')
     for (const o of m.outcomes) {
       const e = o.explanation.evidence
-      const label = labelled.get(`${o.venuep.childMarketSlug}|${o.venuek.outcomeId}`) ?? '—'
-      lines.push(`| ${cell(o.venuep.title)} | ${cell(`${o.venuek.outcomeId} (${o.venuek.title})`)} | ${o.quality} | ${cell(e?.period ?? '')} | ${cell(e?.strike ?? '')} | ${cell(e?.shared.join(' ') ?? '')} | ${cell(e?.implicit.join(' ') ?? '')} | ${label} |`)
+      // A label names a contract by its binary market: the outcome's market slug where it has one, else its id.
+      const label = labelled.get(`${o.a.childMarketSlug ?? o.a.outcomeId}|${o.b.childMarketSlug ?? o.b.outcomeId}`) ?? '—'
+      lines.push(`| ${cell(o.a.title)} | ${cell(`${o.b.outcomeId} (${o.b.title})`)} | ${o.quality} | ${cell(e?.period ?? '')} | ${cell(e?.strike ?? '')} | ${cell(e?.shared.join(' ') ?? '')} | ${cell(e?.implicit.join(' ') ?? '')} | ${label} |`)
     }
     lines.push('')
   }
   return `${lines.join('\n')}\n`
+}
+
+function labelFields(venue: string): LabelFields {
+  const f = REAL_LABEL_FIELDS[venue]
+  if (f === undefined) throw new Error(`labels-dev.json: no label fields for venue ${venue}`)
+  return f
+}
+
+function labelled(catalog: CatalogSnapshot): { catalog: CatalogSnapshot; fields: LabelFields } {
+  return { catalog, fields: labelFields(catalog.venue) }
 }
 
 function cell(s: string): string {

@@ -10,9 +10,10 @@ import type { CatalogEvent, ServiceStatus, VenueId } from '../model/types.js'
  * - a venuek event's slug is its title slugified plus its ticker (tickers never change and keep it unique);
  * - a linked pair uses the venuep slug and keeps the venuek slug as an alias, so old links still resolve.
  */
+/** Two venue events linked by the matcher (src/spreads/matching/matcher.ts `eventLinks`): A's and B's. */
 export interface EventLink {
-  readonly venuepEventId: string
-  readonly venuekEventId: string
+  readonly a: { readonly venue: VenueId; readonly eventId: string }
+  readonly b: { readonly venue: VenueId; readonly eventId: string }
 }
 
 export interface ServiceEvent {
@@ -69,7 +70,7 @@ export class EventDirectory {
     const linkedK = new Map<string, string>()
     let n = 0
     for (const l of links) {
-      if (venuep?.eventsById.has(l.venuepEventId) === true && venuek?.eventsById.has(l.venuekEventId) === true) linkedK.set(l.venuekEventId, l.venuepEventId)
+      if (l.a.venue === venuep?.venue && l.b.venue === venuek?.venue && venuep.eventsById.has(l.a.eventId) && venuek.eventsById.has(l.b.eventId)) linkedK.set(l.b.eventId, l.a.eventId)
       if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
     }
     const pairedP = new Map<string, CatalogEvent>()

@@ -24,7 +24,7 @@ export function spreadRecord(eventSlug: string, outcomeKey: string, spread: numb
     spread,
     spreadBps: Math.round(spread * 10_000 * 1e4) / 1e4,
     confidence: 0.8,
-    match: { quality: 'auto_high', weight: 0.9, manual: false, venuepOutcomeId: 'p', venuekOutcomeId: 'k', evidence: undefined, venuepText: [], venuekText: [] },
+    match: { quality: 'auto_high', weight: 0.9, manual: false, a: { venue: 'venuep', outcomeId: 'p', text: [] }, b: { venue: 'venuek', outcomeId: 'k', text: [] }, evidence: undefined },
     updatedAt: Date.UTC(2026, 10, 21, 12),
     olderQuoteAt: Date.UTC(2026, 10, 21, 12),
     feedStale: false,

@@ -69,8 +69,8 @@ describe('GET /api/v2/events', () => {
 
 describe('GET /api/v2/events/{slug}', () => {
   test('an event listed on one venue, with its markets; unknown slug is 404', async () => {
-    const linkedP = new Set(s.app.matching.matches.map((m) => m.venuepEventId))
-    const linkedK = new Set(s.app.matching.matches.map((m) => m.venuekEventId))
+    const linkedP = new Set(s.app.matching.matches.map((m) => m.a.eventId))
+    const linkedK = new Set(s.app.matching.matches.map((m) => m.b.eventId))
     const p = (await allRows<{ event_slug: string; event_id: string }>(s, 'listVenuepEvents', '/api/v2/venuep/events?status=all', 'events')).find((e) => !linkedP.has(e.event_id))!
     const k = (await allRows<{ event_slug: string; event_id: string }>(s, 'listVenuekEvents', '/api/v2/venuek/events?status=all', 'events')).find((e) => !linkedK.has(e.event_id))!
     const dp = await ok<{ event_slug: string; platforms: string[]; venues: { venuep: { event_id: string } | null; venuek: unknown } }>(s, 'getEvent', `/api/v2/events/${p.event_slug}`)
@@ -84,13 +84,13 @@ describe('GET /api/v2/events/{slug}', () => {
 
   test('an event matched across venues: both venues, the venuep slug, and the venuek slug as an alias', async () => {
     const m = s.app.matching.matches.find((x) => x.strategy === 'event_key')!
-    const kEvent = (await ok<{ events: { event_slug: string }[] }>(s, 'listVenuekEvents', `/api/v2/venuek/events?status=all&event_ticker=${m.venuekEventId}`)).events[0]!
-    assert.equal(kEvent.event_slug, m.venuepEventId, 'venuek records carry the shared service slug')
-    const d = await ok<{ event_slug: string; platforms: string[]; platform_count: number; aliases: string[]; venues: { venuep: { event_id: string } | null; venuek: { event_id: string } | null } }>(s, 'getEvent', `/api/v2/events/${m.venuepEventId}`)
-    assert.deepEqual([d.event_slug, d.platforms, d.platform_count, d.venues.venuep?.event_id, d.venues.venuek?.event_id], [m.venuepEventId, ['venuep', 'venuek'], 2, m.venuepEventId, m.venuekEventId])
+    const kEvent = (await ok<{ events: { event_slug: string }[] }>(s, 'listVenuekEvents', `/api/v2/venuek/events?status=all&event_ticker=${m.b.eventId}`)).events[0]!
+    assert.equal(kEvent.event_slug, m.a.eventId, 'venuek records carry the shared service slug')
+    const d = await ok<{ event_slug: string; platforms: string[]; platform_count: number; aliases: string[]; venues: { venuep: { event_id: string } | null; venuek: { event_id: string } | null } }>(s, 'getEvent', `/api/v2/events/${m.a.eventId}`)
+    assert.deepEqual([d.event_slug, d.platforms, d.platform_count, d.venues.venuep?.event_id, d.venues.venuek?.event_id], [m.a.eventId, ['venuep', 'venuek'], 2, m.a.eventId, m.b.eventId])
     assert.equal(d.aliases.length, 1)
     const viaAlias = await ok<{ event_slug: string }>(s, 'getEvent', `/api/v2/events/${d.aliases[0]}`)
-    assert.equal(viaAlias.event_slug, m.venuepEventId)
+    assert.equal(viaAlias.event_slug, m.a.eventId)
   })
 })
 

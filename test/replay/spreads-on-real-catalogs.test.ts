@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import type { LabelledPair } from '../../src/spreads/matching/evaluation.js'
 import { ok } from '../helpers/api.js'
 import { fixtureJson, REAL_CATALOG_DIR } from '../helpers/fixtures.js'
+import type { RealLabel } from '../helpers/real-labels.js'
 import { startTestService, TEST_ANCHOR_MS, type TestService } from '../helpers/service.js'
 
 /**
  * `npm start` on the real catalogs, as a user meets it: /api/v2/spreads lists the labelled same-contract pairs
  * (both sides are quoted in the replay) with the evidence that paired them, and none of the labelled different ones.
  */
-const LABELS = fixtureJson<LabelledPair[]>('real-venues/labels-dev.json')
+const LABELS = fixtureJson<RealLabel[]>('real-venues/labels-dev.json')
 const LOOKBACK_DAYS = Math.ceil((TEST_ANCHOR_MS - Date.UTC(2020, 0, 1)) / 86_400_000)
 
 interface SpreadRow {
@@ -32,7 +32,7 @@ before(async () => {
 after(() => s?.close())
 
 /** The spread row of a labelled pair, found by the venuep outcome the label names (its market's YES token). */
-function rowOf(rows: readonly SpreadRow[], pair: LabelledPair): SpreadRow | undefined {
+function rowOf(rows: readonly SpreadRow[], pair: RealLabel): SpreadRow | undefined {
   const catalog = s.app.venues.venuep.catalog()
   const outcome = [...(catalog?.outcomesById.values() ?? [])].find((o) => o.childMarketSlug === pair.venuep.market_slug && o.outcomeIndex === 0)
   if (outcome === undefined) return undefined

@@ -107,13 +107,13 @@ describe('venue view reuse', () => {
     assert.equal(v2.marketById, v1.marketById, 'entries (and their cached JSON) kept')
 
     // A link renames one venuek event (it takes the venuep slug): rebuilt, and equal to a cold build.
-    const link = { venuepEventId: p2.events[0]!.eventId, venuekEventId: venuek.events[0]!.eventId }
+    const link = { a: { venue: p2.venue, eventId: p2.events[0]!.eventId }, b: { venue: venuek.venue, eventId: venuek.events[0]!.eventId } }
     const d3 = EventDirectory.create(p2, venuek, [link], 3)
     const v3 = runToEnd(VenueView.build(actor, venuek, d3, v2))
     const cold = VenueView.create(actor, venuek, d3)
     assert.notEqual(v3.markets, v2.markets)
     const rows = (v: VenueView) => v.markets.query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1_000 }).items.map((e) => v.marketJson(e))
     assert.deepEqual(rows(v3), rows(cold))
-    assert.equal(v3.marketById.get(venuek.events[0]!.eventId)?.eventSlug, link.venuepEventId)
+    assert.equal(v3.marketById.get(venuek.events[0]!.eventId)?.eventSlug, link.a.eventId)
   })
 })

@@ -22,15 +22,16 @@ export function isStale(r: SpreadRecord, now: number, cutoffMs: number): boolean
 
 function matchJson(m: MatchExplanation): object {
   const e = m.evidence
+  // Keys named by the two venues, in this order (the bytes clients read).
   return {
     quality: m.quality,
     weight: m.weight,
     manual: m.manual,
-    venuep_outcome_id: m.venuepOutcomeId,
-    venuek_outcome_id: m.venuekOutcomeId,
+    [`${m.a.venue}_outcome_id`]: m.a.outcomeId,
+    [`${m.b.venue}_outcome_id`]: m.b.outcomeId,
     evidence: e === undefined ? null : { shared_words: e.shared, implicit_words: e.implicit, period: e.period, strike: e.strike ?? null },
-    venuep_text: m.venuepText,
-    venuek_text: m.venuekText,
+    [`${m.a.venue}_text`]: m.a.text,
+    [`${m.b.venue}_text`]: m.b.text,
   }
 }
 

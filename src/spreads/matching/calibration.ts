@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import type { MatchQuality } from './matcher.js'
+import type { MatchQuality } from './match-types.js'
 
 /**
  * What a match quality is worth: the share of pairs of that quality that were really the same contract, measured by

@@ -7,14 +7,16 @@ import { signaturesAllow } from './judge.js'
  * is a period key (a day the contract's period can meet another's on, periods.ts) and a threshold bucket (below):
  * a daily price ladder of forty rungs on each venue is forty small blocks, not one of 1,600 candidate pairs.
  *
- * - `VenuekIndex`: each venuek contract under every word stated around it (`allWords`). A venuep contract's
+ * The matcher pairs venue A's contracts with venue B's (matcher.ts), and the judge requires every required word of
+ * the A side to be stated around the B side:
+ * - `StatedWordIndex` (venue B): each contract under every word stated around it (`allWords`). An A contract's
  *   candidates are the holders of its rarest required word (`candidatesOf`).
- * - `VenuepIndex`: each venuep contract under one of its required words (the rarest among venuek contracts when it
- *   was added). A new venuek contract's candidates are the venuep contracts indexed under a word it states: the judge
- *   needs every required word of the venuep side stated around the venuek side, the indexed one among them.
+ * - `RequiredWordIndex` (venue A): each contract under one of its required words (the rarest among B's contracts
+ *   when it was added). A new B contract's candidates are the A contracts indexed under a word it states: the judge
+ *   needs every required word of the A side stated around the B side, the indexed one among them.
  *
- * A "required" word of a venuep contract is one the judge requires the venuek side to state: its own words but for
- * its label's and the implicit ones (judge.ts `mayMatch`), and the first word of its label. The judge pairs two
+ * A "required" word of an A contract is one the judge requires the B side to state: its own words but for its
+ * label's and the implicit ones (judge.ts `mayMatch`), and the first word of its label. The judge pairs two
  * labelled contracts only when their labels agree or one is a short form beginning the other (so both begin with that
  * word), and with an unlabelled one only when each of its words is stated there (no short form to excuse one). A
  * team's side of a head-to-head market requires its own name, not only the opponent's and "win".
@@ -67,7 +69,7 @@ function probesOf(c: ContractSpec): string[] {
   return out
 }
 
-export class VenuekIndex {
+export class StatedWordIndex {
   /** Block (period key and threshold bucket) → word → contracts. */
   readonly #byPeriod = new Map<string, ByWord>()
   /** Contracts stating each word (any period key): what "rarest" is measured by. */
@@ -78,44 +80,44 @@ export class VenuekIndex {
     this.#wordCounts.clear()
   }
 
-  add(k: ContractSpec): void {
-    for (const m of blocksOf(k)) {
+  add(b: ContractSpec): void {
+    for (const m of blocksOf(b)) {
       const byWord = nested(this.#byPeriod, m)
-      for (const w of k.allWords) push(byWord, w, k)
+      for (const w of b.allWords) push(byWord, w, b)
     }
-    for (const w of k.allWords) this.#wordCounts.set(w, (this.#wordCounts.get(w) ?? 0) + 1)
+    for (const w of b.allWords) this.#wordCounts.set(w, (this.#wordCounts.get(w) ?? 0) + 1)
   }
 
-  remove(k: ContractSpec): void {
-    for (const m of blocksOf(k)) {
+  remove(b: ContractSpec): void {
+    for (const m of blocksOf(b)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
-      for (const w of k.allWords) pull(byWord, w, k)
+      for (const w of b.allWords) pull(byWord, w, b)
       if (byWord.size === 0) this.#byPeriod.delete(m)
     }
-    for (const w of k.allWords) {
+    for (const w of b.allWords) {
       const n = (this.#wordCounts.get(w) ?? 1) - 1
       if (n === 0) this.#wordCounts.delete(w)
       else this.#wordCounts.set(w, n)
     }
   }
 
-  /** How many venuek contracts state `w` (0 when none). */
+  /** How many contracts state `w` (0 when none). */
   count(w: string): number {
     return this.#wordCounts.get(w) ?? 0
   }
 
   /**
-   * The venuek contracts that can pass the judge with `p`: on a day `p`'s period can meet theirs on, they state its
-   * rarest required word.
+   * The contracts that can pass the judge with the A contract `a`: on a day `a`'s period can meet theirs on, they
+   * state its rarest required word.
    */
-  candidatesOf(p: ContractSpec): ContractSpec[] {
+  candidatesOf(a: ContractSpec): ContractSpec[] {
     const out = new Set<ContractSpec>()
-    for (const m of probesOf(p)) {
+    for (const m of probesOf(a)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
       let best: readonly ContractSpec[] | undefined
-      for (const w of p.required) {
+      for (const w of a.required) {
         const holders = byWord.get(w)
         if (holders === undefined) {
           best = undefined
@@ -124,13 +126,13 @@ export class VenuekIndex {
         if (best === undefined || holders.length < best.length) best = holders
       }
       // The signatures drop most holders before the set sees them (a busy day holds thousands).
-      for (const k of best ?? []) if (signaturesAllow(p, k)) out.add(k)
+      for (const b of best ?? []) if (signaturesAllow(a, b)) out.add(b)
     }
     return [...out]
   }
 }
 
-export class VenuepIndex {
+export class RequiredWordIndex {
   /** Block (period key and threshold bucket) → word → contracts. */
   readonly #byPeriod = new Map<string, ByWord>()
   /** The word each contract is indexed under (fixed when it was added, so removal finds it). */
@@ -141,42 +143,42 @@ export class VenuepIndex {
     this.#wordOf.clear()
   }
 
-  /** Indexes `p` under its rarest required word among `venuek`'s contracts; false when it has none (it pairs with nothing). */
-  add(p: ContractSpec, venuek: VenuekIndex): boolean {
+  /** Indexes `a` under its rarest required word among `stated`'s contracts; false when it has none (it pairs with nothing). */
+  add(a: ContractSpec, stated: StatedWordIndex): boolean {
     let word: string | undefined
     let fewest = Infinity
-    for (const w of p.required) {
-      const n = venuek.count(w)
+    for (const w of a.required) {
+      const n = stated.count(w)
       if (n < fewest || (n === fewest && word !== undefined && w < word)) {
         fewest = n
         word = w
       }
     }
     if (word === undefined) return false
-    this.#wordOf.set(p, word)
-    for (const m of blocksOf(p)) push(nested(this.#byPeriod, m), word, p)
+    this.#wordOf.set(a, word)
+    for (const m of blocksOf(a)) push(nested(this.#byPeriod, m), word, a)
     return true
   }
 
-  remove(p: ContractSpec): void {
-    const word = this.#wordOf.get(p)
+  remove(a: ContractSpec): void {
+    const word = this.#wordOf.get(a)
     if (word === undefined) return
-    this.#wordOf.delete(p)
-    for (const m of blocksOf(p)) {
+    this.#wordOf.delete(a)
+    for (const m of blocksOf(a)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
-      pull(byWord, word, p)
+      pull(byWord, word, a)
       if (byWord.size === 0) this.#byPeriod.delete(m)
     }
   }
 
-  /** The venuep contracts indexed under a word `k` states, on a day both periods can meet on. */
-  candidatesOf(k: ContractSpec): ContractSpec[] {
+  /** The contracts indexed under a word the B contract `b` states, on a day both periods can meet on. */
+  candidatesOf(b: ContractSpec): ContractSpec[] {
     const out = new Set<ContractSpec>()
-    for (const m of probesOf(k)) {
+    for (const m of probesOf(b)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
-      for (const w of k.allWords) for (const p of byWord.get(w) ?? []) if (signaturesAllow(p, k)) out.add(p)
+      for (const w of b.allWords) for (const a of byWord.get(w) ?? []) if (signaturesAllow(a, b)) out.add(a)
     }
     return [...out]
   }

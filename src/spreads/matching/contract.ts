@@ -6,12 +6,13 @@ import { contentWords, fold, IMPLICIT_WORDS } from './text.js'
 /**
  * One binary contract as the matcher reads it: what it is about (content words), when it is decided (period), on
  * what threshold (interval), and the venue's own end time. Built from every text the venue writes about it, most
- * specific first: the outcome's label (venuep `groupItemTitle` or the name its question gives, venuek
- * `yes_sub_title`), the market's own question or title, the event's subtitle (venuek), the event's title.
+ * specific first: the outcome's label (its title: a group item's title, a ladder rung's subtitle, or the name its
+ * question gives), the market's own question or title (`details.question`), the event's subtitle, the event's title.
  *
- * - venuep: a yes/no market is one contract (its YES token; NO is the same contract's other side); a two-sided
- *   market ("Lakers" / "Celtics") is two; a group's children are one each (their YES tokens).
- * - venuek: each market is one contract (its YES side).
+ * - A binary market the venue lists as its two sides (two outcomes, each the other's complement book): a yes/no
+ *   market is one contract (its YES side; NO is the same contract's other side); a two-sided market ("Lakers" /
+ *   "Celtics") is two, each side "it wins".
+ * - Any other outcome is one contract (its YES side): a group's children, a venue's markets listed one an outcome.
  * - Labels that stand for a set rather than one thing ("Other", "Someone else", "None of the above") never pair.
  */
 export interface ContractSpec extends TextReading {
@@ -19,7 +20,7 @@ export interface ContractSpec extends TextReading {
   readonly event: CatalogEvent
   /** The texts read, most specific first (label, question, subtitle, event title), for evidence. */
   readonly texts: readonly string[]
-  /** The venue's end time of this contract (venuep `endDate`, venuek `close_time`), evidence only. */
+  /** The venue's end time of this contract (the outcome's `closeTime`, else the event's), evidence only. */
   readonly end: number | undefined
   /**
    * What the reading depends on (its texts, its end day, strike and contest side): two specs with the same key and
@@ -46,7 +47,7 @@ export interface TextReading {
   readonly required: readonly string[]
   /** The period of the most specific text that states one (periods.ts). */
   readonly period: PeriodFacts
-  /** The threshold or range (venuek strike fields first, then the label, then the question). */
+  /** The threshold or range (the outcome's strike fields first, then the label, then the question). */
   readonly interval: Interval | undefined
   /** The days its period can meet another's on (periods.ts `periodKeys`), for blocking. */
   readonly periodKeys: readonly string[]
@@ -123,10 +124,10 @@ export function readingsOf(event: CatalogEvent): Reading[] {
   const out: Reading[] = []
   for (const market of event.markets) {
     for (const o of market.outcomes) {
-      if (event.venue === 'venuep' && o.outcomeIndex === 1 && isYesNo(market.outcomes)) continue
+      if (o === market.outcomes[1] && isYesNo(market.outcomes) && isTwoSides(market.outcomes)) continue
       const label = labelOf(o, market.outcomes)
       if (isCatchAll(label)) continue
-      out.push(reading(event, o, label, isContest(event, market.outcomes)))
+      out.push(reading(event, o, label, isContest(market.outcomes)))
     }
   }
   return out
@@ -144,12 +145,20 @@ function reading(event: CatalogEvent, o: Outcome, label: string, contest: boolea
 }
 
 /**
- * A venuep binary market whose two outcomes are the two sides of a contest (not Yes/No, and one market: a group's
+ * A binary market listed as its two sides that are the two sides of a contest (not Yes/No, and one market: a group's
  * outcomes are several markets): each side is "it wins".
  */
-function isContest(event: CatalogEvent, outcomes: readonly Outcome[]): boolean {
+function isContest(outcomes: readonly Outcome[]): boolean {
+  return isTwoSides(outcomes) && !isYesNo(outcomes)
+}
+
+/**
+ * The two outcomes are the two sides of one binary market, listed side by side: each prices the other's complement
+ * book (Outcome.complementInstrumentId). A venue that lists one outcome per binary market has no such pair.
+ */
+function isTwoSides(outcomes: readonly Outcome[]): boolean {
   const [a, b] = outcomes
-  return event.venue === 'venuep' && outcomes.length === 2 && !isYesNo(outcomes) && a !== undefined && b !== undefined && a.conditionId !== undefined && a.conditionId === b.conditionId
+  return outcomes.length === 2 && a !== undefined && b !== undefined && a.complementInstrumentId === b.instrumentId && b.complementInstrumentId === a.instrumentId
 }
 
 function isYesNo(outcomes: readonly Outcome[]): boolean {
@@ -158,7 +167,7 @@ function isYesNo(outcomes: readonly Outcome[]): boolean {
 
 /** The outcome's own label, '' for the YES side of a yes/no market (its question says everything). */
 function labelOf(o: Outcome, siblings: readonly Outcome[]): string {
-  if (o.venue === 'venuep' && isYesNo(siblings)) return ''
+  if (isYesNo(siblings) && isTwoSides(siblings)) return ''
   return o.title
 }
 

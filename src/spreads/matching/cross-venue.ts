@@ -7,10 +7,11 @@ import { eventLinks, MatchState, type EventMatch, type MatchInput, type MatchUpd
 import type { SpreadEngine, SpreadPairSpec } from '../engine/spread-engine.js'
 
 /**
- * Keeps the cross-venue matching current: when either catalog changes it updates the matcher's state (only the
- * events whose contracts changed are judged again: matcher.ts `MatchState`), then hands the event links to the
- * read models (one service event per pair; called after every catalog change, so the read models rebuild once per
- * change) and the outcome pairs to the spread engine, re-resolved against the new catalogs.
+ * Keeps the cross-venue matching current: every pair of venues (A, B), A the earlier in registry order, has a
+ * matcher state of its own. When a catalog changes, each pair's state is updated (only the events whose contracts
+ * changed are judged again: matcher.ts `MatchState`), then the event links go to the read models (one service event
+ * per pair; called after every catalog change, so the read models rebuild once per change) and the outcome pairs of
+ * all pairs to the spread engine, re-resolved against the new catalogs.
  *
  * The first run judges everything (seconds of CPU at real catalog sizes), later ones what changed; both run in
  * slices (src/core/slices.ts) between requests. One run at a time; a catalog change during a run schedules one
@@ -18,8 +19,8 @@ import type { SpreadEngine, SpreadPairSpec } from '../engine/spread-engine.js'
  * slices too.
  */
 export interface CrossVenueOptions {
-  readonly venuep: VenueActor
-  readonly venuek: VenueActor
+  /** The venue actors in registry order: every two of them, i < j, are matched as A = i, B = j. */
+  readonly venues: readonly VenueActor[]
   readonly engine: SpreadEngine
   readonly onLinks: (links: readonly EventLink[]) => void
   /** Manual matches and deny rules (config/matches.json), read anew at every run. */
@@ -27,29 +28,41 @@ export interface CrossVenueOptions {
   readonly log: Logger
 }
 
+/** One pair of venues: its matcher state and what it last matched. */
+interface VenuePair {
+  readonly a: VenueActor
+  readonly b: VenueActor
+  /** Contracts, indexes and accepted pairs of the last run: a catalog change costs what changed (matcher.ts). */
+  readonly state: MatchState
+  matches: readonly EventMatch[]
+  /** The catalogs and manual overrides the current matches were computed from. */
+  matched: { readonly a: CatalogSnapshot; readonly b: CatalogSnapshot; readonly manual: string } | undefined
+}
+
 export class CrossVenueMatching {
   readonly #o: CrossVenueOptions
-  #matches: readonly EventMatch[] = []
-  /** The catalogs and manual overrides the current matches were computed from. */
-  #matched: { readonly p: CatalogSnapshot; readonly k: CatalogSnapshot; readonly manual: string } | undefined
+  readonly #pairs: readonly VenuePair[]
   #scheduled = false
   #running = false
   #runAgain = false
   #stopped = false
-  /** Contracts, indexes and accepted pairs of the last run: a catalog change costs what changed (matcher.ts). */
-  readonly #state = new MatchState()
   readonly #unsubscribe: (() => void)[] = []
-  /** Matcher updates (tests and logs). */
+  /** Refreshes in which a matcher state was updated (tests and logs). */
   runs = 0
-  /** What the last update did (full or incremental, events changed, pairs judged). */
+  /** What the last refresh's updates did (full or incremental, events changed, pairs judged), over all pairs. */
   lastUpdate: Omit<MatchUpdate, 'matches'> | undefined
 
   constructor(options: CrossVenueOptions) {
     this.#o = options
+    const pairs: VenuePair[] = []
+    const v = options.venues
+    for (let i = 0; i < v.length; i++) for (let j = i + 1; j < v.length; j++) pairs.push({ a: v[i] as VenueActor, b: v[j] as VenueActor, state: new MatchState(), matches: [], matched: undefined })
+    this.#pairs = pairs
   }
 
+  /** The matches of every pair of venues, pair by pair in registry order. */
   get matches(): readonly EventMatch[] {
-    return this.#matches
+    return this.#pairs.length === 1 ? (this.#pairs[0] as VenuePair).matches : this.#pairs.flatMap((p) => p.matches)
   }
 
   /** No run is scheduled or running: links and pairs are those of the current catalogs. */
@@ -58,7 +71,7 @@ export class CrossVenueMatching {
   }
 
   start(): void {
-    for (const actor of [this.#o.venuep, this.#o.venuek]) this.#unsubscribe.push(actor.subscribeCatalog(() => this.#schedule()))
+    for (const actor of this.#o.venues) this.#unsubscribe.push(actor.subscribeCatalog(() => this.#schedule()))
     this.#schedule()
   }
 
@@ -74,33 +87,50 @@ export class CrossVenueMatching {
 
   /** Re-evaluates now (also after manual overrides change); resolves once links and pairs are installed. */
   async refresh(force = false): Promise<void> {
-    const p = this.#o.venuep.catalog()
-    const k = this.#o.venuek.catalog()
-    if (p === undefined || k === undefined) {
-      // Nothing to match yet; the one venue that has a catalog is still served.
+    const ready = this.#pairs.flatMap((pair) => {
+      const a = pair.a.catalog()
+      const b = pair.b.catalog()
+      return a === undefined || b === undefined ? [] : [{ pair, a, b }]
+    })
+    if (ready.length === 0) {
+      // Nothing to match yet; the venues that have a catalog are still served.
       this.#o.onLinks([])
       return
     }
     const overrides = this.#o.overrides()
     const manualKey = JSON.stringify(overrides)
-    const prev = this.#matched
-    const same = !force && prev !== undefined && prev.manual === manualKey && prev.p === p && prev.k === k
-    if (!same) {
-      const started = Date.now()
-      const update = await runInSlices(this.#state.updateSteps(p, k, overrides))
-      if (this.#stopped) return
-      this.#matches = update.matches
-      this.runs++
-      this.lastUpdate = { mode: update.mode, changedEvents: update.changedEvents, judged: update.judged }
-      this.#o.log.info(
-        { ms: Date.now() - started, mode: update.mode, changed_events: update.changedEvents, judged: update.judged, events: update.matches.length, outcomes: update.matches.reduce((n, m) => n + m.outcomes.length, 0) },
-        'cross-venue matching',
-      )
+    let updated: Omit<MatchUpdate, 'matches'> | undefined
+    for (const { pair, a, b } of ready) {
+      const prev = pair.matched
+      const same = !force && prev !== undefined && prev.manual === manualKey && prev.a === a && prev.b === b
+      if (!same) {
+        const started = Date.now()
+        const update = await runInSlices(pair.state.updateSteps(a, b, overrides))
+        if (this.#stopped) return
+        pair.matches = update.matches
+        updated = {
+          mode: updated?.mode === 'full' ? 'full' : update.mode,
+          changedEvents: (updated?.changedEvents ?? 0) + update.changedEvents,
+          judged: (updated?.judged ?? 0) + update.judged,
+        }
+        this.#o.log.info(
+          { venues: [a.venue, b.venue], ms: Date.now() - started, mode: update.mode, changed_events: update.changedEvents, judged: update.judged, events: update.matches.length, outcomes: update.matches.reduce((n, m) => n + m.outcomes.length, 0) },
+          'cross-venue matching',
+        )
+      }
+      pair.matched = { a, b, manual: manualKey }
     }
-    this.#matched = { p, k, manual: manualKey }
-    const links = eventLinks(this.#matches)
-    const specs = await runInSlices(pairSpecsSteps(this.#matches, p, k))
-    if (this.#stopped) return
+    if (updated !== undefined) {
+      this.runs++
+      this.lastUpdate = updated
+    }
+    const links: EventLink[] = []
+    const specs: SpreadPairSpec[] = []
+    for (const { pair, a, b } of ready) {
+      for (const l of eventLinks(pair.matches)) links.push(l)
+      for (const s of await runInSlices(pairSpecsSteps(pair.matches, a, b))) specs.push(s)
+      if (this.#stopped) return
+    }
     this.#o.onLinks(links)
     await this.#o.engine.setPairsInSlices(specs)
   }
@@ -154,11 +184,11 @@ export function* pairSpecsSteps(matches: readonly EventMatch[], venuep: CatalogS
   let n = 0
   for (const m of matches) {
     if (++n % 128 === 0) yield
-    const pe = venuep.eventsById.get(m.venuepEventId)
-    if (pe === undefined || !venuek.eventsById.has(m.venuekEventId)) continue
+    const pe = venuep.eventsById.get(m.a.eventId)
+    if (pe === undefined || !venuek.eventsById.has(m.b.eventId)) continue
     for (const pair of m.outcomes) {
-      const po = venuep.outcomesById.get(pair.venuep.outcomeId)
-      const ko = venuek.outcomesById.get(pair.venuek.outcomeId)
+      const po = venuep.outcomesById.get(pair.a.outcomeId)
+      const ko = venuek.outcomesById.get(pair.b.outcomeId)
       if (po === undefined || ko === undefined) continue
       const key = `${pe.eventId}|${pair.outcomeKey}`
       if (seen.has(key)) continue

@@ -1,5 +1,6 @@
 import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
-import type { EventMatch, MatchQuality } from './matcher.js'
+import type { VenueId } from '../../model/types.js'
+import type { EventMatch, MatchQuality } from './match-types.js'
 import { contractsOf, type ContractSpec, type SpecCache } from './contract.js'
 import { judge, type Judgement } from './judge.js'
 
@@ -9,11 +10,32 @@ import { judge, type Judgement } from './judge.js'
  * tests and by `npm run eval:matching` (bench/sections/matching.ts), which also calibrates the match weights on it.
  */
 export interface LabelledPair {
-  readonly venuep: { readonly event_slug: string; readonly market_slug: string; readonly outcome_title: string; readonly question: string }
-  readonly venuek: { readonly event_ticker: string; readonly market_ticker: string; readonly title: string; readonly yes_sub_title: string }
   readonly label: 'same' | 'different'
   readonly reason: string
   readonly category?: string
+}
+
+/**
+ * Where a labels file writes one venue's side of a pair: an object under the venue's id, naming the event and the
+ * contract's binary market (its outcome id or market slug) in these fields.
+ */
+export interface LabelFields {
+  readonly event: string
+  readonly market: string
+}
+
+/** One venue's catalog and where the labels write its side. */
+export interface LabelledVenue {
+  readonly catalog: CatalogSnapshot
+  readonly fields: LabelFields
+}
+
+/** The event and market a labelled pair names on `venue`'s side; undefined when it names none there. */
+export function labelSide(pair: LabelledPair, venue: VenueId, fields: LabelFields): { readonly eventId: string; readonly marketId: string } | undefined {
+  const side = (pair as unknown as Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>)[venue]
+  const eventId = side?.[fields.event]
+  const marketId = side?.[fields.market]
+  return typeof eventId === 'string' && typeof marketId === 'string' ? { eventId, marketId } : undefined
 }
 
 export interface LabelVerdict {
@@ -50,15 +72,15 @@ export function emptyCounts(): QualityCounts {
   return { auto_high: { pairs: 0, correct: 0 }, auto_medium: { pairs: 0, correct: 0 } }
 }
 
-/** Published outcome pairs by `${venuep outcome id}|${venuek outcome id}`, with their quality. */
+/** Published outcome pairs by `${A outcome id}|${B outcome id}`, with their quality. */
 export function publishedPairs(matches: readonly EventMatch[]): Map<string, MatchQuality> {
   const out = new Map<string, MatchQuality>()
-  for (const m of matches) for (const o of m.outcomes) out.set(`${o.venuep.outcomeId}|${o.venuek.outcomeId}`, o.quality)
+  for (const m of matches) for (const o of m.outcomes) out.set(`${o.a.outcomeId}|${o.b.outcomeId}`, o.quality)
   return out
 }
 
-/** Every labelled pair: was it published, was that right, and what did the judge say. */
-export function scoreLabels(matches: readonly EventMatch[], labels: readonly LabelledPair[], venuep: CatalogSnapshot, venuek: CatalogSnapshot, cache: SpecCache): { verdicts: LabelVerdict[]; scores: Scores; counts: QualityCounts } {
+/** Every labelled pair between venues A and B: was it published, was that right, and what did the judge say. */
+export function scoreLabels(matches: readonly EventMatch[], labels: readonly LabelledPair[], a: LabelledVenue, b: LabelledVenue, cache: SpecCache): { verdicts: LabelVerdict[]; scores: Scores; counts: QualityCounts } {
   const published = publishedPairs(matches)
   const verdicts: LabelVerdict[] = []
   const counts = emptyCounts()
@@ -66,9 +88,9 @@ export function scoreLabels(matches: readonly EventMatch[], labels: readonly Lab
   let fp = 0
   let fn = 0
   for (const pair of labels) {
-    const p = venuepContract(venuep, pair, cache)
-    const k = venuekContract(venuek, pair, cache)
-    const quality = p === undefined || k === undefined ? undefined : published.get(`${p.outcome.outcomeId}|${k.outcome.outcomeId}`)
+    const x = labelledContract(a, pair, cache)
+    const y = labelledContract(b, pair, cache)
+    const quality = x === undefined || y === undefined ? undefined : published.get(`${x.outcome.outcomeId}|${y.outcome.outcomeId}`)
     const matched = quality !== undefined
     const same = pair.label === 'same'
     if (matched && same) tp++
@@ -78,34 +100,31 @@ export function scoreLabels(matches: readonly EventMatch[], labels: readonly Lab
       counts[quality].pairs++
       if (same) counts[quality].correct++
     }
-    verdicts.push({ pair, matched, correct: matched === same, judgement: p === undefined || k === undefined ? undefined : judge(p, k), quality })
+    verdicts.push({ pair, matched, correct: matched === same, judgement: x === undefined || y === undefined ? undefined : judge(x, y), quality })
   }
   return { verdicts, scores: scores(tp, fp, fn), counts }
 }
 
-function venuepContract(snapshot: CatalogSnapshot, pair: LabelledPair, cache: SpecCache): ContractSpec | undefined {
-  const event = snapshot.eventsById.get(pair.venuep.event_slug)
-  return event === undefined ? undefined : contractsOf(event, cache).find((c) => c.outcome.childMarketSlug === pair.venuep.market_slug)
+/** The contract a label names on one venue: in its event, the one whose binary market it names (id or slug). */
+function labelledContract(v: LabelledVenue, pair: LabelledPair, cache: SpecCache): ContractSpec | undefined {
+  const side = labelSide(pair, v.catalog.venue, v.fields)
+  const event = side === undefined ? undefined : v.catalog.eventsById.get(side.eventId)
+  return event === undefined || side === undefined ? undefined : contractsOf(event, cache).find((c) => c.outcome.outcomeId === side.marketId || c.outcome.childMarketSlug === side.marketId)
 }
 
-function venuekContract(snapshot: CatalogSnapshot, pair: LabelledPair, cache: SpecCache): ContractSpec | undefined {
-  const event = snapshot.eventsById.get(pair.venuek.event_ticker)
-  return event === undefined ? undefined : contractsOf(event, cache).find((c) => c.outcome.outcomeId === pair.venuek.market_ticker)
-}
-
-/** A known same-contract pair of the simulator's world (world.truth.outcomePairs). */
+/** A known same-contract pair of the simulator's world (world.truth.outcomePairs): A's outcome id and B's. */
 export interface TruePair {
-  readonly venuepTokenId: string
-  readonly venuekMarketTicker: string
+  readonly a: string
+  readonly b: string
 }
 
 /**
- * Precision and recall against a ground truth that lists every same pair: a published pair not in it is false.
- * Truth pairs whose outcomes the catalogs do not list (closed long ago) are left out.
+ * Precision and recall against a ground truth that lists every same pair between venues A and B: a published pair
+ * not in it is false. Truth pairs whose outcomes the catalogs do not list (closed long ago) are left out.
  */
-export function scoreTruth(matches: readonly EventMatch[], truth: readonly TruePair[], venuep: CatalogSnapshot, venuek: CatalogSnapshot): { scores: Scores; counts: QualityCounts } {
-  const listed = truth.filter((t) => venuep.outcomesById.has(t.venuepTokenId) && venuek.outcomesById.has(t.venuekMarketTicker))
-  const truthKeys = new Set(listed.map((t) => `${t.venuepTokenId}|${t.venuekMarketTicker}`))
+export function scoreTruth(matches: readonly EventMatch[], truth: readonly TruePair[], a: CatalogSnapshot, b: CatalogSnapshot): { scores: Scores; counts: QualityCounts } {
+  const listed = truth.filter((t) => a.outcomesById.has(t.a) && b.outcomesById.has(t.b))
+  const truthKeys = new Set(listed.map((t) => `${t.a}|${t.b}`))
   const counts = emptyCounts()
   let tp = 0
   let fp = 0

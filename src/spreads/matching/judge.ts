@@ -37,41 +37,41 @@ export type Judgement =
   | { readonly same: true; readonly grade: Grade; readonly evidence: Evidence }
   | { readonly same: false; readonly test: 'what' | 'threshold' | 'when'; readonly reason: string }
 
-export function judge(p: ContractSpec, k: ContractSpec, explain = true): Judgement {
+export function judge(a: ContractSpec, b: ContractSpec, explain = true): Judgement {
   const reject = explain ? rejecting : quietReject
   // Two named outcomes name the same one: "Lakers" is not "Celtics", although each side's event names both. A short
   // form that begins the other's name ("Stonebridge" / "Stonebridge Mariners": a team by its city) is the same one,
   // weakly, unless what it leaves out is a name suffix ("Donald Trump" / "Donald Trump Jr.").
-  const shortened = labelExtension(p, k)
-  if (shortened === undefined) return reject('what', () => `outcome ${p.labelSequence.join(' ')} vs ${k.labelSequence.join(' ')}`)
+  const shortened = labelExtension(a, b)
+  if (shortened === undefined) return reject('what', () => `outcome ${a.labelSequence.join(' ')} vs ${b.labelSequence.join(' ')}`)
   // Threshold and period before the words: they reject most candidates of a ladder without allocating.
-  if (p.interval !== undefined || k.interval !== undefined) {
-    if (p.interval === undefined || k.interval === undefined || !sameInterval(p.interval, k.interval)) {
+  if (a.interval !== undefined || b.interval !== undefined) {
+    if (a.interval === undefined || b.interval === undefined || !sameInterval(a.interval, b.interval)) {
       const d = (i: ContractSpec['interval']) => (i === undefined ? 'none' : describeInterval(i))
-      return reject('threshold', () => `threshold ${d(p.interval)} vs ${d(k.interval)}`)
+      return reject('threshold', () => `threshold ${d(a.interval)} vs ${d(b.interval)}`)
     }
   }
-  const when = periodsAgree(p.period, k.period, p.end, k.end, explain)
+  const when = periodsAgree(a.period, b.period, a.end, b.end, explain)
   if (!when.agree) return reject('when', () => when.reason)
   const shared: string[] = []
-  const onlyP: string[] = []
-  const onlyK: string[] = []
-  for (const w of p.words) {
-    if (k.words.has(w)) shared.push(w)
-    else if (!k.allWords.has(w)) onlyP.push(w)
+  const onlyA: string[] = []
+  const onlyB: string[] = []
+  for (const w of a.words) {
+    if (b.words.has(w)) shared.push(w)
+    else if (!b.allWords.has(w)) onlyA.push(w)
   }
-  for (const w of k.words) if (!p.allWords.has(w)) onlyK.push(w)
+  for (const w of b.words) if (!a.allWords.has(w)) onlyB.push(w)
   const tolerated = (w: string) => IMPLICIT_WORDS.has(w) || shortened.has(w)
-  const implicit = [...onlyP, ...onlyK].filter(tolerated)
-  const differs = [...onlyP.filter((w) => !tolerated(w)), ...onlyK.filter((w) => !tolerated(w))]
+  const implicit = [...onlyA, ...onlyB].filter(tolerated)
+  const differs = [...onlyA.filter((w) => !tolerated(w)), ...onlyB.filter((w) => !tolerated(w))]
   if (shared.length === 0 || differs.length > 0) {
-    return reject('what', () => (shared.length === 0 ? 'no words in common' : `only venuep: ${onlyP.join(' ') || '-'}; only venuek: ${onlyK.join(' ') || '-'}`))
+    return reject('what', () => (shared.length === 0 ? 'no words in common' : `only ${a.outcome.venue}: ${onlyA.join(' ') || '-'}; only ${b.outcome.venue}: ${onlyB.join(' ') || '-'}`))
   }
   const grade: Grade = when.strength === 'stated' && implicit.length === 0 && shortened.size === 0 ? 'high' : 'medium'
   return {
     same: true,
     grade,
-    evidence: { shared: shared.sort(), implicit: implicit.sort(), period: when.evidence, strike: p.interval === undefined ? undefined : describeInterval(p.interval) },
+    evidence: { shared: shared.sort(), implicit: implicit.sort(), period: when.evidence, strike: a.interval === undefined ? undefined : describeInterval(a.interval) },
   }
 }
 
@@ -79,11 +79,11 @@ export function judge(p: ContractSpec, k: ContractSpec, explain = true): Judgeme
  * The words one outcome label adds to the other when one is a short form of the other (empty when the labels agree or
  * either is not a name); undefined when the labels name different things.
  */
-function labelExtension(p: ContractSpec, k: ContractSpec): ReadonlySet<string> | undefined {
-  if (p.labelWords.size === 0 || k.labelWords.size === 0) return NONE
-  const differ = [...p.labelWords].some((w) => !k.labelWords.has(w) && !IMPLICIT_WORDS.has(w)) || [...k.labelWords].some((w) => !p.labelWords.has(w) && !IMPLICIT_WORDS.has(w))
+function labelExtension(a: ContractSpec, b: ContractSpec): ReadonlySet<string> | undefined {
+  if (a.labelWords.size === 0 || b.labelWords.size === 0) return NONE
+  const differ = [...a.labelWords].some((w) => !b.labelWords.has(w) && !IMPLICIT_WORDS.has(w)) || [...b.labelWords].some((w) => !a.labelWords.has(w) && !IMPLICIT_WORDS.has(w))
   if (!differ) return NONE
-  const [short, long] = p.labelSequence.length < k.labelSequence.length ? [p.labelSequence, k.labelSequence] : [k.labelSequence, p.labelSequence]
+  const [short, long] = a.labelSequence.length < b.labelSequence.length ? [a.labelSequence, b.labelSequence] : [b.labelSequence, a.labelSequence]
   if (short.length === 0 || !short.every((w, i) => long[i] === w)) return undefined
   const extra = long.slice(short.length)
   if (extra.some((w) => NAME_SUFFIXES.has(w))) return undefined
@@ -115,22 +115,22 @@ function rejecting(test: 'what' | 'threshold' | 'when', reason: () => string): J
 }
 
 /**
- * Whether `p` and `k` could pass the word tests at all: each one's required words (contract.ts `required`: its own
+ * Whether `a` and `b` could pass the word tests at all: each one's required words (contract.ts `required`: its own
  * words but its label's, which a short form may leave out, and implicit ones; and its label's first word) are
  * stated around the other. Cheap (set lookups, no allocation) and never false for a pair the judge accepts, so the
  * matcher runs it before the judge on every candidate.
  */
-export function mayMatch(p: ContractSpec, k: ContractSpec): boolean {
-  return signaturesAllow(p, k) && statedAround(p, k) && statedAround(k, p)
+export function mayMatch(a: ContractSpec, b: ContractSpec): boolean {
+  return signaturesAllow(a, b) && statedAround(a, b) && statedAround(b, a)
 }
 
 /**
  * The Bloom test alone (contract.ts): false when a required word of either side is certainly not stated around the
  * other. Two integer tests per side; never false for a pair the judge accepts.
  */
-export function signaturesAllow(p: ContractSpec, k: ContractSpec): boolean {
-  if ((p.requiredSig.hi & ~k.allSig.hi) !== 0 || (p.requiredSig.lo & ~k.allSig.lo) !== 0) return false
-  return (k.requiredSig.hi & ~p.allSig.hi) === 0 && (k.requiredSig.lo & ~p.allSig.lo) === 0
+export function signaturesAllow(a: ContractSpec, b: ContractSpec): boolean {
+  if ((a.requiredSig.hi & ~b.allSig.hi) !== 0 || (a.requiredSig.lo & ~b.allSig.lo) !== 0) return false
+  return (b.requiredSig.hi & ~a.allSig.hi) === 0 && (b.requiredSig.lo & ~a.allSig.lo) === 0
 }
 
 function statedAround(a: ContractSpec, b: ContractSpec): boolean {

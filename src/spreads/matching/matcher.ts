@@ -3,87 +3,33 @@ import { runToEnd, type Steps } from '../../core/slices.js'
 import type { CatalogEvent, Outcome } from '../../model/types.js'
 import { UNCALIBRATED, type MatchWeights } from './calibration.js'
 import { contractsOf, readingsOf, rebind, sameReading, SpecCache, type ContractSpec, type Reading } from './contract.js'
-import { VenuekIndex, VenuepIndex } from './contract-index.js'
+import { RequiredWordIndex, StatedWordIndex } from './contract-index.js'
 import { judge, mayMatch, type Evidence, type Grade } from './judge.js'
+import type { DenyRule, EventMatch, ManualMatch, MatchExplanation, MatchingStrategy, MatchQuality, OutcomePair, VenueEvent } from './match-types.js'
 import { contentWords } from './text.js'
 
 /**
- * Finds the same contract on both venues, outcome by outcome (docs/spreads.md). Precision first: a false match is a
- * phantom spread shown to every user, so a pair is published only when the judge (matching/judge.ts) finds the
- * two contracts the same on what their texts state: the same subject and role, the same threshold, the same
- * period. Stages:
+ * Finds the same contract on two venues A and B (A the earlier in registry order), outcome by outcome
+ * (docs/spreads.md). Precision first: a false match is a phantom spread shown to every user, so a pair is published
+ * only when the judge (matching/judge.ts) finds the two contracts the same on what their texts state: the same
+ * subject and role, the same threshold, the same period. Stages:
  *
  * 1. **Contracts** (matching/contract.ts): every tradable outcome read into words, a period and a threshold, cached
  *    by text across runs.
- * 2. **Candidates**: the judge requires each word of a venuep contract to be stated by the venuek side, so its
- *    candidates are the venuek contracts stating its rarest word (an index by word); nothing that could pass is left
- *    out, and busy catalogs stay cheap.
+ * 2. **Candidates**: the judge requires each word of an A contract to be stated by the B side, so its candidates
+ *    are the B contracts stating its rarest word (an index by word); nothing that could pass is left out, and busy
+ *    catalogs stay cheap.
  * 3. **Judge** each candidate; **assign** one to one, best grade first; a contract with two equally good partners
  *    is ambiguous and pairs with neither.
  * 4. **Events**: pairs are grouped by their two events. A group of several outcome pairs is `event_key`; a single
  *    pair `auto_canonical` when graded high, `normalized_title_fallback` when medium (spec 2.7). An event may pair
- *    outcomes with several events of the other venue (a venuek deadline ladder against single venuep questions).
+ *    outcomes with several events of the other venue (a deadline ladder against single questions).
  *
- * Manual matches (config/matches.json) win over automatic ones; deny rules remove automatic pairs.
- * `matchEventsSteps` is the same computation cut into slices for the event loop (src/core/slices.ts).
+ * Manual matches (config/matches.json) win over automatic ones; deny rules remove automatic pairs. Both are read
+ * for the two venues matched and ignored for others. `matchEventsSteps` is the same computation cut into slices
+ * for the event loop (src/core/slices.ts).
  */
-export type MatchingStrategy = 'auto_canonical' | 'manual_override' | 'normalized_title_fallback' | 'event_key'
-export type MatchQuality = 'manual' | 'auto_high' | 'auto_medium'
-
-/** Why two outcomes were paired, as the API shows it (`match` on spread records). */
-export interface MatchExplanation {
-  readonly quality: MatchQuality
-  /**
-   * The share of pairs of this quality that were the same contract when measured (95% lower bound,
-   * matching/calibration.ts); the spread's confidence is scaled by it. 1 for manual overrides.
-   */
-  readonly weight: number
-  /** Manual overrides say so; automatic pairs carry the judge's evidence. */
-  readonly manual: boolean
-  /** The two contracts: venuep CLOB token id (YES side) and venuek market ticker. */
-  readonly venuepOutcomeId: string
-  readonly venuekOutcomeId: string
-  readonly evidence: Evidence | undefined
-  /** The texts each side was read from, most specific first. */
-  readonly venuepText: readonly string[]
-  readonly venuekText: readonly string[]
-}
-
-export interface OutcomePair {
-  readonly venuep: Outcome
-  readonly venuek: Outcome
-  /** `text:<venuep outcome title, lowercased>` (spec 4.3). */
-  readonly outcomeKey: string
-  readonly quality: MatchQuality
-  readonly explanation: MatchExplanation
-}
-
-export interface EventMatch {
-  readonly venuepEventId: string
-  readonly venuekEventId: string
-  readonly strategy: MatchingStrategy
-  /** The weakest of its pairs' qualities. */
-  readonly quality: MatchQuality
-  readonly outcomes: readonly OutcomePair[]
-}
-
-/** A manual mapping: the two events, and optionally which outcomes pair (default: paired by label). */
-export interface ManualMatch {
-  readonly venuepEventId: string
-  readonly venuekEventId: string
-  readonly outcomes?: readonly { readonly venuepOutcomeId: string; readonly venuekOutcomeId: string }[]
-}
-
-/**
- * A reviewer's "not the same": removes automatic pairs between two events, or only between two of their outcomes.
- * Manual matches are not affected (edit those directly).
- */
-export interface DenyRule {
-  readonly venuepEventId: string
-  readonly venuekEventId: string
-  readonly venuepOutcomeId?: string
-  readonly venuekOutcomeId?: string
-}
+export type { DenyRule, DenySide, EventMatch, ManualMatch, MatchExplanation, MatchingStrategy, MatchLeg, MatchQuality, OutcomePair, VenueEvent } from './match-types.js'
 
 export interface MatchInput {
   readonly manual?: readonly ManualMatch[]
@@ -97,13 +43,14 @@ const CHECKPOINT_EVERY = 64
 /** Candidates examined between two slice checkpoints (a common word can have thousands of holders). */
 const JUDGED_PER_CHECKPOINT = 2_048
 
-export function matchEvents(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, input: MatchInput = {}, cache = new SpecCache()): EventMatch[] {
-  return runToEnd(matchEventsSteps(venuep, venuek, input, cache))
+/** The matches between venue A's catalog `a` and venue B's `b`. */
+export function matchEvents(a: CatalogSnapshot | undefined, b: CatalogSnapshot | undefined, input: MatchInput = {}, cache = new SpecCache()): EventMatch[] {
+  return runToEnd(matchEventsSteps(a, b, input, cache))
 }
 
 /** One full run from nothing (the same as a first `MatchState.update`). */
-export function* matchEventsSteps(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, input: MatchInput, cache: SpecCache): Steps<EventMatch[]> {
-  return (yield* new MatchState(cache).updateSteps(venuep, venuek, input)).matches
+export function* matchEventsSteps(a: CatalogSnapshot | undefined, b: CatalogSnapshot | undefined, input: MatchInput, cache: SpecCache): Steps<EventMatch[]> {
+  return (yield* new MatchState(cache).updateSteps(a, b, input)).matches
 }
 
 /** What one update did: the matches, and how much of the catalogs it had to read again. */
@@ -118,7 +65,7 @@ export interface MatchUpdate {
 }
 
 /**
- * The matcher's state between catalog versions: every contract of both catalogs, the blocking indexes
+ * The matcher's state between catalog versions of one pair of venues: every contract of both catalogs, the blocking indexes
  * (matching/contract-index.ts) and every pair the judge accepted. An update reads each event's contracts again
  * (cheap: the spec cache keeps them by text), and only events whose contracts changed are taken out and put back:
  * their pairs are dropped and their contracts judged against the other venue's. Assignment and grouping then run
@@ -134,13 +81,13 @@ export interface MatchUpdate {
  */
 export class MatchState {
   readonly #cache: SpecCache
-  readonly #venuep = new Map<string, EventContracts>()
-  readonly #venuek = new Map<string, EventContracts>()
-  readonly #pIndex = new VenuepIndex()
-  readonly #kIndex = new VenuekIndex()
+  readonly #sideA = new Map<string, EventContracts>()
+  readonly #sideB = new Map<string, EventContracts>()
+  readonly #aIndex = new RequiredWordIndex()
+  readonly #bIndex = new StatedWordIndex()
   /** Accepted pairs by each side's contract. */
-  readonly #byP = new Map<ContractSpec, Accepted[]>()
-  readonly #byK = new Map<ContractSpec, Accepted[]>()
+  readonly #byA = new Map<ContractSpec, Accepted[]>()
+  readonly #byB = new Map<ContractSpec, Accepted[]>()
   /** The overrides (manual outcomes taken out of automatic matching, deny rules) the state was built under. */
   #overridesKey: string | undefined
   /** The automatic matches of the last update, and the weights they were graded with. */
@@ -153,60 +100,63 @@ export class MatchState {
   /** Contracts held (both venues): the state's size. */
   get contracts(): number {
     let n = 0
-    for (const e of this.#venuep.values()) n += e.specs.length
-    for (const e of this.#venuek.values()) n += e.specs.length
+    for (const e of this.#sideA.values()) n += e.specs.length
+    for (const e of this.#sideB.values()) n += e.specs.length
     return n
   }
 
-  *updateSteps(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, input: MatchInput): Steps<MatchUpdate> {
-    if (venuep === undefined || venuek === undefined) return { matches: [], mode: 'full', changedEvents: 0, judged: 0 }
+  /** Brings the state to venue A's catalog `a` and venue B's `b` (always the same two venues, in that order). */
+  *updateSteps(a: CatalogSnapshot | undefined, b: CatalogSnapshot | undefined, input: MatchInput): Steps<MatchUpdate> {
+    if (a === undefined || b === undefined) return { matches: [], mode: 'full', changedEvents: 0, judged: 0 }
     const weights = input.weights ?? UNCALIBRATED
-    const manual = manualMatches(venuep, venuek, input.manual ?? [], this.#cache)
-    const usedP = new Set<string>()
-    const usedK = new Set<string>()
-    for (const m of manual) for (const o of m.outcomes) (usedP.add(o.venuep.outcomeId), usedK.add(o.venuek.outcomeId))
-    const overridesKey = JSON.stringify([[...usedP].sort(), [...usedK].sort(), input.deny ?? []])
+    const between = (r: { readonly a: VenueEvent; readonly b: VenueEvent }) => r.a.venue === a.venue && r.b.venue === b.venue
+    const manual = manualMatches(a, b, (input.manual ?? []).filter(between), this.#cache)
+    const deny = (input.deny ?? []).filter(between)
+    const usedA = new Set<string>()
+    const usedB = new Set<string>()
+    for (const m of manual) for (const o of m.outcomes) (usedA.add(o.a.outcomeId), usedB.add(o.b.outcomeId))
+    const overridesKey = JSON.stringify([[...usedA].sort(), [...usedB].sort(), deny])
     const mode = this.#overridesKey === overridesKey ? 'incremental' : 'full'
     if (mode === 'full') this.#clear()
     this.#overridesKey = overridesKey
 
     // Take out what changed or left, put in what is new; judge only the new contracts.
-    const newK = yield* this.#sync(this.#venuek, venuek.events, usedK, 'k')
-    const newP = yield* this.#sync(this.#venuep, venuep.events, usedP, 'p')
-    for (const k of newK.added) this.#kIndex.add(k)
-    for (const p of newP.added) this.#pIndex.add(p, this.#kIndex)
-    const denied = denyIndex(input.deny ?? [])
+    const newB = yield* this.#sync(this.#sideB, b.events, usedB, 'b')
+    const newA = yield* this.#sync(this.#sideA, a.events, usedA, 'a')
+    for (const y of newB.added) this.#bIndex.add(y)
+    for (const x of newA.added) this.#aIndex.add(x, this.#bIndex)
+    const denied = denyIndex(deny)
     let judged = 0
     let work = 0
-    const consider = (p: ContractSpec, k: ContractSpec): void => {
+    const consider = (x: ContractSpec, y: ContractSpec): void => {
       judged++
       work++
-      if (!mayMatch(p, k) || denied(p, k)) return
-      const j = judge(p, k, false)
-      if (j.same) this.#accept({ p, k, grade: j.grade, evidence: j.evidence })
+      if (!mayMatch(x, y) || denied(x, y)) return
+      const j = judge(x, y, false)
+      if (j.same) this.#accept({ a: x, b: y, grade: j.grade, evidence: j.evidence })
     }
-    for (const p of newP.added) {
-      for (const k of this.#kIndex.candidatesOf(p)) consider(p, k)
+    for (const x of newA.added) {
+      for (const y of this.#bIndex.candidatesOf(x)) consider(x, y)
       if ((work += JUDGED_PER_CHECKPOINT / CHECKPOINT_EVERY) >= JUDGED_PER_CHECKPOINT) (yield, (work = 0))
     }
-    // New venuek contracts against the venuep contracts that were already there (new ones met them above). A full
-    // run has no such contracts.
-    if (mode === 'incremental' && newK.added.length > 0) {
-      const fresh = new Set(newP.added)
-      for (const k of newK.added) {
-        for (const p of this.#pIndex.candidatesOf(k)) if (!fresh.has(p)) consider(p, k)
+    // New B contracts against the A contracts that were already there (new ones met them above). A full run has no
+    // such contracts.
+    if (mode === 'incremental' && newB.added.length > 0) {
+      const fresh = new Set(newA.added)
+      for (const y of newB.added) {
+        for (const x of this.#aIndex.candidatesOf(y)) if (!fresh.has(x)) consider(x, y)
         if ((work += JUDGED_PER_CHECKPOINT / CHECKPOINT_EVERY) >= JUDGED_PER_CHECKPOINT) (yield, (work = 0))
       }
     }
     // The held contracts are all the state needs; the cache's readings would only double them (SpecCache.clear).
     this.#cache.clear()
-    const changedEvents = newP.changedEvents + newK.changedEvents
+    const changedEvents = newA.changedEvents + newB.changedEvents
     // Nothing changed (the usual refresh): the same contracts give the same pairs.
     if (mode === 'incremental' && changedEvents === 0 && this.#last !== undefined && this.#last.weights === weights) {
       return { matches: [...manual, ...this.#last.automatic], mode, changedEvents, judged }
     }
     const accepted: Accepted[] = []
-    for (const list of this.#byP.values()) for (const a of list) accepted.push(a)
+    for (const list of this.#byA.values()) for (const x of list) accepted.push(x)
     yield
     const automatic = groupByEvents(assignOneToOne(accepted), weights)
     this.#last = { weights, automatic }
@@ -215,11 +165,11 @@ export class MatchState {
 
   #clear(): void {
     this.#last = undefined
-    for (const side of [this.#venuep, this.#venuek]) side.clear()
-    this.#byP.clear()
-    this.#byK.clear()
-    this.#pIndex.clear()
-    this.#kIndex.clear()
+    for (const side of [this.#sideA, this.#sideB]) side.clear()
+    this.#byA.clear()
+    this.#byB.clear()
+    this.#aIndex.clear()
+    this.#bIndex.clear()
   }
 
   /**
@@ -227,7 +177,7 @@ export class MatchState {
    * the new catalog's objects); one that changed or left has its contracts and their pairs removed. Returns the
    * contracts to add.
    */
-  *#sync(held: Map<string, EventContracts>, events: readonly CatalogEvent[], used: ReadonlySet<string>, side: 'p' | 'k'): Steps<{ added: ContractSpec[]; changedEvents: number }> {
+  *#sync(held: Map<string, EventContracts>, events: readonly CatalogEvent[], used: ReadonlySet<string>, side: Side): Steps<{ added: ContractSpec[]; changedEvents: number }> {
     const added: ContractSpec[] = []
     const seen = new Set<string>()
     let changedEvents = 0
@@ -258,27 +208,29 @@ export class MatchState {
     return { added, changedEvents }
   }
 
-  #drop(specs: readonly ContractSpec[], side: 'p' | 'k'): void {
-    const [mine, theirs, other] = side === 'p' ? [this.#byP, this.#byK, 'k' as const] : [this.#byK, this.#byP, 'p' as const]
+  #drop(specs: readonly ContractSpec[], side: Side): void {
+    const [mine, theirs, other] = side === 'a' ? [this.#byA, this.#byB, 'b' as const] : [this.#byB, this.#byA, 'a' as const]
     for (const c of specs) {
-      if (side === 'p') this.#pIndex.remove(c)
-      else this.#kIndex.remove(c)
-      for (const a of mine.get(c) ?? []) {
-        const list = theirs.get(a[other])
+      if (side === 'a') this.#aIndex.remove(c)
+      else this.#bIndex.remove(c)
+      for (const x of mine.get(c) ?? []) {
+        const list = theirs.get(x[other])
         if (list === undefined) continue
-        const kept = list.filter((x) => x !== a)
-        if (kept.length === 0) theirs.delete(a[other])
-        else theirs.set(a[other], kept)
+        const kept = list.filter((y) => y !== x)
+        if (kept.length === 0) theirs.delete(x[other])
+        else theirs.set(x[other], kept)
       }
       mine.delete(c)
     }
   }
 
-  #accept(a: Accepted): void {
-    push(this.#byP, a.p, a)
-    push(this.#byK, a.k, a)
+  #accept(x: Accepted): void {
+    push(this.#byA, x.a, x)
+    push(this.#byB, x.b, x)
   }
 }
+
+type Side = 'a' | 'b'
 
 interface EventContracts {
   readonly event: CatalogEvent
@@ -292,9 +244,10 @@ function sameContracts(held: readonly ContractSpec[], readings: readonly Reading
   return true
 }
 
+/** A pair the judge accepted: venue A's contract and venue B's. */
 interface Accepted {
-  readonly p: ContractSpec
-  readonly k: ContractSpec
+  readonly a: ContractSpec
+  readonly b: ContractSpec
   readonly grade: Grade
   readonly evidence: Evidence
 }
@@ -306,50 +259,61 @@ const RANK: Readonly<Record<Grade, number>> = { high: 2, medium: 1 }
  * grade is ambiguous (the texts do not tell which is meant) and keeps none. Deterministic, whatever the input order.
  */
 function assignOneToOne(accepted: readonly Accepted[]): Accepted[] {
-  const bestOf = (side: 'p' | 'k'): Map<string, Accepted[]> => {
+  const bestOf = (side: Side): Map<string, Accepted[]> => {
     const m = new Map<string, Accepted[]>()
-    for (const a of accepted) {
-      const id = a[side].outcome.outcomeId
+    for (const x of accepted) {
+      const id = x[side].outcome.outcomeId
       const list = m.get(id)
-      if (list === undefined || RANK[a.grade] > RANK[(list[0] as Accepted).grade]) m.set(id, [a])
-      else if (RANK[a.grade] === RANK[(list[0] as Accepted).grade]) list.push(a)
+      if (list === undefined || RANK[x.grade] > RANK[(list[0] as Accepted).grade]) m.set(id, [x])
+      else if (RANK[x.grade] === RANK[(list[0] as Accepted).grade]) list.push(x)
     }
     return m
   }
-  const byP = bestOf('p')
-  const byK = bestOf('k')
+  const byA = bestOf('a')
+  const byB = bestOf('b')
   const out: Accepted[] = []
-  for (const list of byP.values()) {
+  for (const list of byA.values()) {
     if (list.length !== 1) continue
-    const a = list[0] as Accepted
-    const kList = byK.get(a.k.outcome.outcomeId)
-    if (kList !== undefined && kList.length === 1 && kList[0] === a) out.push(a)
+    const x = list[0] as Accepted
+    const bList = byB.get(x.b.outcome.outcomeId)
+    if (bList !== undefined && bList.length === 1 && bList[0] === x) out.push(x)
   }
-  return out.sort((a, b) => compare(a.p.outcome.outcomeId, b.p.outcome.outcomeId))
+  return out.sort((x, y) => compare(x.a.outcome.outcomeId, y.a.outcome.outcomeId))
 }
 
 function groupByEvents(pairs: readonly Accepted[], weights: MatchWeights): EventMatch[] {
   const groups = new Map<string, Accepted[]>()
-  for (const a of pairs) push(groups, `${a.p.event.eventId}\u0000${a.k.event.eventId}`, a)
+  for (const x of pairs) push(groups, `${x.a.event.eventId}\u0000${x.b.event.eventId}`, x)
   const out: EventMatch[] = []
   for (const list of groups.values()) {
     const first = list[0] as Accepted
-    const outcomes = list.map((a) => autoPair(a, weights))
-    const allHigh = list.every((a) => a.grade === 'high')
+    const outcomes = list.map((x) => autoPair(x, weights))
+    const allHigh = list.every((x) => x.grade === 'high')
     const strategy: MatchingStrategy = list.length > 1 ? 'event_key' : allHigh ? 'auto_canonical' : 'normalized_title_fallback'
-    out.push({ venuepEventId: first.p.event.eventId, venuekEventId: first.k.event.eventId, strategy, quality: allHigh ? 'auto_high' : 'auto_medium', outcomes })
+    out.push({ a: venueEvent(first.a.event), b: venueEvent(first.b.event), strategy, quality: allHigh ? 'auto_high' : 'auto_medium', outcomes })
   }
-  return out.sort((a, b) => compare(a.venuepEventId, b.venuepEventId) || compare(a.venuekEventId, b.venuekEventId))
+  return out.sort(byEvents)
 }
 
-function autoPair(a: Accepted, weights: MatchWeights): OutcomePair {
-  const quality: MatchQuality = a.grade === 'high' ? 'auto_high' : 'auto_medium'
+function venueEvent(e: CatalogEvent): VenueEvent {
+  return { venue: e.venue, eventId: e.eventId }
+}
+
+function autoPair(x: Accepted, weights: MatchWeights): OutcomePair {
+  const quality: MatchQuality = x.grade === 'high' ? 'auto_high' : 'auto_medium'
   return {
-    venuep: a.p.outcome,
-    venuek: a.k.outcome,
-    outcomeKey: outcomeKey(a.p.outcome),
+    a: x.a.outcome,
+    b: x.b.outcome,
+    outcomeKey: outcomeKey(x.a.outcome),
     quality,
-    explanation: { quality, weight: weights[quality], manual: false, venuepOutcomeId: a.p.outcome.outcomeId, venuekOutcomeId: a.k.outcome.outcomeId, evidence: a.evidence, venuepText: nonEmpty(a.p.texts), venuekText: nonEmpty(a.k.texts) },
+    explanation: {
+      quality,
+      weight: weights[quality],
+      manual: false,
+      a: { venue: x.a.outcome.venue, outcomeId: x.a.outcome.outcomeId, text: nonEmpty(x.a.texts) },
+      b: { venue: x.b.outcome.venue, outcomeId: x.b.outcome.outcomeId, text: nonEmpty(x.b.texts) },
+      evidence: x.evidence,
+    },
   }
 }
 
@@ -361,20 +325,25 @@ function nonEmpty(texts: readonly string[]): string[] {
   return texts.filter((t) => t !== '')
 }
 
+/** A's event id, then B's. */
+function byEvents(x: EventMatch, y: EventMatch): number {
+  return compare(x.a.eventId, y.a.eventId) || compare(x.b.eventId, y.b.eventId)
+}
+
 /**
- * The event links the read models show (one service event per venue event): each event at most once, the
- * groups with the most outcome pairs first. Spread pairs do not depend on links.
+ * The event links the read models show (one service event per venue event) between the two venues of `matches`:
+ * each event at most once, the groups with the most outcome pairs first. Spread pairs do not depend on links.
  */
-export function eventLinks(matches: readonly EventMatch[]): { venuepEventId: string; venuekEventId: string }[] {
-  const ranked = [...matches].sort((a, b) => (a.strategy === 'manual_override' ? 0 : 1) - (b.strategy === 'manual_override' ? 0 : 1) || b.outcomes.length - a.outcomes.length || compare(a.venuepEventId, b.venuepEventId) || compare(a.venuekEventId, b.venuekEventId))
-  const usedP = new Set<string>()
-  const usedK = new Set<string>()
-  const links: { venuepEventId: string; venuekEventId: string }[] = []
+export function eventLinks(matches: readonly EventMatch[]): { a: VenueEvent; b: VenueEvent }[] {
+  const ranked = [...matches].sort((x, y) => (x.strategy === 'manual_override' ? 0 : 1) - (y.strategy === 'manual_override' ? 0 : 1) || y.outcomes.length - x.outcomes.length || byEvents(x, y))
+  const usedA = new Set<string>()
+  const usedB = new Set<string>()
+  const links: { a: VenueEvent; b: VenueEvent }[] = []
   for (const m of ranked) {
-    if (usedP.has(m.venuepEventId) || usedK.has(m.venuekEventId)) continue
-    usedP.add(m.venuepEventId)
-    usedK.add(m.venuekEventId)
-    links.push({ venuepEventId: m.venuepEventId, venuekEventId: m.venuekEventId })
+    if (usedA.has(m.a.eventId) || usedB.has(m.b.eventId)) continue
+    usedA.add(m.a.eventId)
+    usedB.add(m.b.eventId)
+    links.push({ a: m.a, b: m.b })
   }
   return links
 }
@@ -383,58 +352,65 @@ export function eventLinks(matches: readonly EventMatch[]): { venuepEventId: str
  * Manual matches: the listed outcome pairs, or, without a list, the outcomes whose labels say the same (the
  * judge's word test on the labels alone; yes/no questions pair their YES sides). The reviewer vouches for the rest.
  */
-function manualMatches(venuep: CatalogSnapshot, venuek: CatalogSnapshot, manual: readonly ManualMatch[], cache: SpecCache): EventMatch[] {
+function manualMatches(a: CatalogSnapshot, b: CatalogSnapshot, manual: readonly ManualMatch[], cache: SpecCache): EventMatch[] {
   const out: EventMatch[] = []
-  const usedP = new Set<string>()
-  const usedK = new Set<string>()
+  const usedA = new Set<string>()
+  const usedB = new Set<string>()
   for (const m of manual) {
-    const pe = venuep.eventsById.get(m.venuepEventId)
-    const ke = venuek.eventsById.get(m.venuekEventId)
-    if (pe === undefined || ke === undefined || usedP.has(pe.eventId) || usedK.has(ke.eventId)) continue
-    usedP.add(pe.eventId)
-    usedK.add(ke.eventId)
+    const ae = a.eventsById.get(m.a.eventId)
+    const be = b.eventsById.get(m.b.eventId)
+    if (ae === undefined || be === undefined || usedA.has(ae.eventId) || usedB.has(be.eventId)) continue
+    usedA.add(ae.eventId)
+    usedB.add(be.eventId)
     const pairs: [Outcome, Outcome][] = []
     if (m.outcomes !== undefined) {
       for (const o of m.outcomes) {
-        const p = venuep.outcomesById.get(o.venuepOutcomeId)
-        const k = venuek.outcomesById.get(o.venuekOutcomeId)
-        if (p !== undefined && k !== undefined) pairs.push([p, k])
+        const x = a.outcomesById.get(o.a)
+        const y = b.outcomesById.get(o.b)
+        if (x !== undefined && y !== undefined) pairs.push([x, y])
       }
     } else {
-      pairs.push(...pairsByLabel(contractsOf(pe, cache), contractsOf(ke, cache)))
+      pairs.push(...pairsByLabel(contractsOf(ae, cache), contractsOf(be, cache)))
     }
-    const explanation = (p: Outcome, k: Outcome): MatchExplanation => ({ quality: 'manual', weight: 1, manual: true, venuepOutcomeId: p.outcomeId, venuekOutcomeId: k.outcomeId, evidence: undefined, venuepText: [p.title, pe.title], venuekText: [k.title, ke.title] })
-    const outcomes = pairs.map(([p, k]) => ({ venuep: p, venuek: k, outcomeKey: outcomeKey(p), quality: 'manual' as const, explanation: explanation(p, k) }))
-    out.push({ venuepEventId: pe.eventId, venuekEventId: ke.eventId, strategy: 'manual_override', quality: 'manual', outcomes })
+    const explanation = (x: Outcome, y: Outcome): MatchExplanation => ({
+      quality: 'manual',
+      weight: 1,
+      manual: true,
+      a: { venue: x.venue, outcomeId: x.outcomeId, text: [x.title, ae.title] },
+      b: { venue: y.venue, outcomeId: y.outcomeId, text: [y.title, be.title] },
+      evidence: undefined,
+    })
+    const outcomes = pairs.map(([x, y]) => ({ a: x, b: y, outcomeKey: outcomeKey(x), quality: 'manual' as const, explanation: explanation(x, y) }))
+    out.push({ a: venueEvent(ae), b: venueEvent(be), strategy: 'manual_override', quality: 'manual', outcomes })
   }
   return out
 }
 
-function pairsByLabel(p: readonly ContractSpec[], k: readonly ContractSpec[]): [Outcome, Outcome][] {
-  if (p.length === 1 && k.length === 1) return [[(p[0] as ContractSpec).outcome, (k[0] as ContractSpec).outcome]]
+function pairsByLabel(a: readonly ContractSpec[], b: readonly ContractSpec[]): [Outcome, Outcome][] {
+  if (a.length === 1 && b.length === 1) return [[(a[0] as ContractSpec).outcome, (b[0] as ContractSpec).outcome]]
   const key = (c: ContractSpec) => [...new Set(contentWords(c.texts[0] ?? ''))].sort().join(' ')
   const byKey = new Map<string, ContractSpec[]>()
-  for (const c of k) push(byKey, key(c), c)
-  const pCounts = new Map<string, number>()
-  for (const c of p) pCounts.set(key(c), (pCounts.get(key(c)) ?? 0) + 1)
+  for (const c of b) push(byKey, key(c), c)
+  const aCounts = new Map<string, number>()
+  for (const c of a) aCounts.set(key(c), (aCounts.get(key(c)) ?? 0) + 1)
   const out: [Outcome, Outcome][] = []
-  for (const c of p) {
-    const kk = key(c)
-    const hits = byKey.get(kk)
-    if (kk !== '' && hits?.length === 1 && pCounts.get(kk) === 1) out.push([c.outcome, (hits[0] as ContractSpec).outcome])
+  for (const c of a) {
+    const k = key(c)
+    const hits = byKey.get(k)
+    if (k !== '' && hits?.length === 1 && aCounts.get(k) === 1) out.push([c.outcome, (hits[0] as ContractSpec).outcome])
   }
   return out
 }
 
-function denyIndex(rules: readonly DenyRule[]): (p: ContractSpec, k: ContractSpec) => boolean {
+function denyIndex(rules: readonly DenyRule[]): (a: ContractSpec, b: ContractSpec) => boolean {
   if (rules.length === 0) return () => false
   const events = new Set<string>()
   const outcomes = new Set<string>()
   for (const r of rules) {
-    if (r.venuepOutcomeId === undefined || r.venuekOutcomeId === undefined) events.add(`${r.venuepEventId}\u0000${r.venuekEventId}`)
-    else outcomes.add(`${r.venuepOutcomeId}\u0000${r.venuekOutcomeId}`)
+    if (r.a.outcomeId === undefined || r.b.outcomeId === undefined) events.add(`${r.a.eventId}\u0000${r.b.eventId}`)
+    else outcomes.add(`${r.a.outcomeId}\u0000${r.b.outcomeId}`)
   }
-  return (p, k) => events.has(`${p.event.eventId}\u0000${k.event.eventId}`) || outcomes.has(`${p.outcome.outcomeId}\u0000${k.outcome.outcomeId}`)
+  return (a, b) => events.has(`${a.event.eventId}\u0000${b.event.eventId}`) || outcomes.has(`${a.outcome.outcomeId}\u0000${b.outcome.outcomeId}`)
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

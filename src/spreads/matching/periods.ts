@@ -1,9 +1,9 @@
 import { fold } from './text.js'
 
 /**
- * When a contract is decided, as its text states it. The venues' own end times do not say it: venuek's
- * `close_time` is often the latest possible date (a year after a 2028 election), venuep's `endDate` the expected
- * resolution date; a deadline written in the question does (docs/spreads.md F1). Two contracts about the same thing
+ * When a contract is decided, as its text states it. The venues' own end times do not say it: one venue's close
+ * time is often the latest possible date (a year after a 2028 election), another's the expected resolution date;
+ * a deadline written in the question does (docs/spreads.md F1). Two contracts about the same thing
  * with different deadlines resolve differently, so the period is a gate: it must be stated alike on both sides.
  *
  * Read from the text (folded): deadlines ("by June 30, 2026", "before 2027", "by end of 2026", "before July" with

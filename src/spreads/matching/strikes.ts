@@ -4,8 +4,8 @@ import { fold } from './text.js'
 /**
  * The threshold or range a contract resolves on, as an interval with open or closed ends and a unit. Ladders
  * differ only here ("above 4.25%" / "above 4.50%"), and so do near misses: "$100+" (≥ 100) is not "more than $100"
- * (> 100), a one-tick difference that fabricates phantom gaps (docs/spreads.md F3). venuek's strike fields
- * (`strike_type`, `floor_strike`, `cap_strike`) are authoritative when present; otherwise the label or question
+ * (> 100), a one-tick difference that fabricates phantom gaps (docs/spreads.md F3). The outcome's strike fields
+ * (`Outcome.strike`: type, floor, cap) are authoritative when the venue gives them; otherwise the label or question
  * is read: comparators ("above", "at least", "or more", "+", "<", "between … and …", "2–3", "↑"), magnitudes
  * (k, m, b, t, thousand, million, billion, trillion) and units ($, %, bps).
  */
@@ -38,7 +38,7 @@ function amount(m: readonly (string | undefined)[], at: number): Amount {
   return { value: Math.round(value * 1e9) / 1e9, unit }
 }
 
-/** The interval of venuek's strike fields, or undefined when the market has none (or an unreadable type). */
+/** The interval of an outcome's strike fields, or undefined when the market has none (or an unreadable type). */
 export function intervalOfStrike(s: Strike | undefined): Interval | undefined {
   if (s === undefined) return undefined
   const { floor, cap } = s
@@ -122,7 +122,7 @@ function upper(a: Amount, closed: boolean): Interval {
 }
 
 /**
- * Same interval: equal bounds and ends; a unit given on one side only is taken as the other's (venuek strikes carry
+ * Same interval: equal bounds and ends; a unit given on one side only is taken as the other's (strike fields carry
  * none). Temperatures are observed in whole degrees, so there "> 76°" is "≥ 77°" (and "< 56°" is "≤ 55°").
  */
 export function sameInterval(a0: Interval, b0: Interval): boolean {

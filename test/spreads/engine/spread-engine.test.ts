@@ -95,7 +95,7 @@ function outcome(venue: VenueId, id: string, rng: Rng): Outcome {
 /** A quality and its match explanation (weights as a calibration might give them). */
 function withQuality(quality: MatchQuality): { quality: MatchQuality; match: SpreadPairSpec['match'] } {
   const weight = { manual: 1, auto_high: 0.95, auto_medium: 0.6 }[quality]
-  return { quality, match: { quality, weight, manual: quality === 'manual', venuepOutcomeId: 'p', venuekOutcomeId: 'k', evidence: undefined, venuepText: [], venuekText: [] } }
+  return { quality, match: { quality, weight, manual: quality === 'manual', a: { venue: 'venuep', outcomeId: 'p', text: [] }, b: { venue: 'venuek', outcomeId: 'k', text: [] }, evidence: undefined } }
 }
 
 /** Pairs across `venues` (legs in their order, as the registry orients them), on shared instruments. */

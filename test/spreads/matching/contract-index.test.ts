@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/catalog-snapshot.js'
 import type { Simulator } from '../../../src/sim/simulator.js'
 import { contractsOf, SpecCache, type ContractSpec } from '../../../src/spreads/matching/contract.js'
-import { VenuekIndex, VenuepIndex } from '../../../src/spreads/matching/contract-index.js'
+import { RequiredWordIndex, StatedWordIndex } from '../../../src/spreads/matching/contract-index.js'
 import { judge, mayMatch } from '../../../src/spreads/matching/judge.js'
 import { replayedCatalogs, simulatorCatalogs } from '../../helpers/catalogs.js'
 
@@ -20,9 +20,9 @@ function checkExact(venuep: CatalogSnapshot, venuek: CatalogSnapshot): number {
   const cache = new SpecCache()
   const ps = contracts(venuep, cache)
   const ks = contracts(venuek, cache)
-  const kIndex = new VenuekIndex()
+  const kIndex = new StatedWordIndex()
   for (const k of ks) kIndex.add(k)
-  const pIndex = new VenuepIndex()
+  const pIndex = new RequiredWordIndex()
   for (const p of ps) pIndex.add(p, kIndex)
   const reverse = new Map(ks.map((k) => [k, new Set(pIndex.candidatesOf(k))]))
   let accepted = 0
@@ -64,13 +64,13 @@ describe('blocking indexes are exact', () => {
     const cache = new SpecCache()
     const ks = contracts(world.venuek, cache)
     const ps = contracts(world.venuep, cache)
-    const kIndex = new VenuekIndex()
+    const kIndex = new StatedWordIndex()
     for (const k of ks) kIndex.add(k)
     const p = ps.find((c) => kIndex.candidatesOf(c).length > 0) as ContractSpec
     const [k] = kIndex.candidatesOf(p)
     kIndex.remove(k as ContractSpec)
     assert.ok(!kIndex.candidatesOf(p).includes(k as ContractSpec))
-    const pIndex = new VenuepIndex()
+    const pIndex = new RequiredWordIndex()
     pIndex.add(p, kIndex)
     const holder = ks.find((c) => pIndex.candidatesOf(c).includes(p)) as ContractSpec
     pIndex.remove(p)

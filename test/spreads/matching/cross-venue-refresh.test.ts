@@ -4,6 +4,7 @@ import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/
 import type { VenueActor } from '../../../src/actors/venue-actor.js'
 import { SimulatedClock } from '../../../src/core/clock.js'
 import { silentLogger } from '../../../src/core/logger.js'
+import type { VenueId } from '../../../src/model/types.js'
 import type { Simulator } from '../../../src/sim/simulator.js'
 import { CrossVenueMatching, pairSpecs } from '../../../src/spreads/matching/cross-venue.js'
 import { matchEvents } from '../../../src/spreads/matching/matcher.js'
@@ -40,7 +41,7 @@ describe('cross-venue matching across refreshes', () => {
     const engine = new SpreadEngine({ venues: new Map([['venuep', quotes], ['venuek', quotes]]), clock: new SimulatedClock(0), log: silentLogger, recomputeBudgetMs: 0 })
     engine.start()
     const links: (readonly EventLink[])[] = []
-    const matching = new CrossVenueMatching({ venuep: actor('venuep'), venuek: actor('venuek'), engine, onLinks: (l) => links.push(l), overrides: () => ({}), log: silentLogger })
+    const matching = new CrossVenueMatching({ venues: [actor('venuep'), actor('venuek')], engine, onLinks: (l) => links.push(l), overrides: () => ({}), log: silentLogger })
     const expectSpecs = () => {
       const expected = pairSpecs(matchEvents(catalogs.venuep, catalogs.venuek), catalogs.venuep, catalogs.venuek)
       assert.ok(expected.length > 50)
@@ -71,4 +72,28 @@ describe('cross-venue matching across refreshes', () => {
     await waitFor(() => engine.pendingRecomputes === 0)
     engine.stop()
   })
+})
+
+/** `c` as another venue's catalog: the same events under the venue id `venue`. */
+function asVenue(c: CatalogSnapshot, name: string): CatalogSnapshot {
+  // A venue id is any registered name (the cast: until VenueId is a plain string).
+  const venue = name as VenueId
+  const events = c.events.map((e) => ({ ...e, venue, markets: e.markets.map((m) => ({ ...m, venue, outcomes: m.outcomes.map((o) => ({ ...o, venue })) })) }))
+  return buildCatalogSnapshot({ venue, events, fetchedAt: c.fetchedAt }, 1)
+}
+
+test('every two venues of the list are matched, A the earlier: three venues give three pairs, each a full run of its own', async () => {
+  const third = asVenue(world.venuek, 'venuex')
+  const catalogs: Record<string, CatalogSnapshot> = { venuep: world.venuep, venuek: world.venuek, venuex: third }
+  const actor = (venue: string) => ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
+  const engine = { setPairsInSlices: async () => {} } as unknown as SpreadEngine
+  const links: (readonly EventLink[])[] = []
+  const matching = new CrossVenueMatching({ venues: ['venuep', 'venuek', 'venuex'].map(actor), engine, onLinks: (l) => links.push(l), overrides: () => ({}), log: silentLogger })
+  await matching.refresh()
+  const expected = [matchEvents(world.venuep, world.venuek), matchEvents(world.venuep, third), matchEvents(world.venuek, third)]
+  assert.ok(expected.every((m) => m.length > 20))
+  assert.deepStrictEqual(matching.matches, expected.flat())
+  const venues = (m: { a: { venue: string }; b: { venue: string } }) => `${m.a.venue}~${m.b.venue}`
+  assert.deepEqual([...new Set(matching.matches.map(venues))], ['venuep~venuek', 'venuep~venuex', 'venuek~venuex'])
+  assert.deepEqual([...new Set(links[0]!.map(venues))], ['venuep~venuek', 'venuep~venuex', 'venuek~venuex'])
 })

@@ -108,11 +108,11 @@ describe('incremental matching equals a full run', () => {
   test('changed overrides rebuild from nothing', () => {
     const state = new MatchState()
     runToEnd(state.updateSteps(world.venuep, world.venuek, {}))
-    const pair = matchEvents(world.venuep, world.venuek).find((m) => m.strategy !== 'manual_override') as { venuepEventId: string; venuekEventId: string }
-    const deny = [{ venuepEventId: pair.venuepEventId, venuekEventId: pair.venuekEventId }]
+    const pair = matchEvents(world.venuep, world.venuek).find((m) => m.strategy !== 'manual_override')!
+    const deny = [{ a: pair.a, b: pair.b }]
     const update = runToEnd(state.updateSteps(world.venuep, world.venuek, { deny }))
     assert.equal(update.mode, 'full')
     assert.deepStrictEqual(update.matches, matchEvents(world.venuep, world.venuek, { deny }))
-    assert.ok(!update.matches.some((m) => m.venuepEventId === pair.venuepEventId && m.venuekEventId === pair.venuekEventId))
+    assert.ok(!update.matches.some((m) => m.a.eventId === pair.a.eventId && m.b.eventId === pair.b.eventId))
   })
 })

@@ -24,7 +24,7 @@ after(async () => {
 function score(ms: readonly EventMatch[], w: typeof world): { precision: number; recall: number; predicted: number; truth: number } {
   const truth = w.sim.world.truth.outcomePairs.filter((p) => w.venuep.outcomesById.has(p.venuepTokenId) && w.venuek.outcomesById.has(p.venuekMarketTicker))
   const truthKeys = new Set(truth.map((p) => `${p.venuepTokenId}|${p.venuekMarketTicker}`))
-  const predicted = ms.flatMap((m) => m.outcomes.map((o) => `${o.venuep.outcomeId}|${o.venuek.outcomeId}`))
+  const predicted = ms.flatMap((m) => m.outcomes.map((o) => `${o.a.outcomeId}|${o.b.outcomeId}`))
   const tp = predicted.filter((k) => truthKeys.has(k)).length
   return { precision: tp / predicted.length, recall: tp / truth.length, predicted: predicted.length, truth: truth.length }
 }
@@ -39,7 +39,7 @@ describe('cross-venue matcher on the default simulated world', () => {
 
   test('no decoy is paired with the question it imitates', () => {
     const w = world.sim.world
-    const pairs = new Set(matches.map((m) => `${m.venuepEventId}|${m.venuekEventId}`))
+    const pairs = new Set(matches.map((m) => `${m.a.eventId}|${m.b.eventId}`))
     let checked = 0
     for (const d of w.truth.decoys) {
       const original = w.questionsById.get(d.questionId)!
@@ -57,7 +57,7 @@ describe('cross-venue matcher on the default simulated world', () => {
   })
 
   test('no hard negative (same subject, another deadline, strike, role or team) is paired', () => {
-    const published = new Set(matches.flatMap((m) => m.outcomes.map((o) => `${o.venuep.outcomeId}|${o.venuek.outcomeId}`)))
+    const published = new Set(matches.flatMap((m) => m.outcomes.map((o) => `${o.a.outcomeId}|${o.b.outcomeId}`)))
     const negatives = (world.sim.world.truth.hardNegatives ?? []).filter((n) => world.venuep.outcomesById.has(n.venuepTokenId) && world.venuek.outcomesById.has(n.venuekMarketTicker))
     assert.ok(negatives.length > 50, `hard negatives in the catalogs (${negatives.length})`)
     assert.deepEqual(negatives.filter((n) => published.has(`${n.venuepTokenId}|${n.venuekMarketTicker}`)).map((n) => `${n.venuepEventSlug} ~ ${n.venuekMarketTicker}: ${n.reason}`), [])
@@ -72,25 +72,25 @@ describe('cross-venue matcher on the default simulated world', () => {
       for (const o of m.outcomes) assert.match(o.outcomeKey, /^text:/)
     }
     const outcomes = matches.flatMap((m) => m.outcomes)
-    assert.equal(new Set(outcomes.map((o) => o.venuep.outcomeId)).size, outcomes.length)
-    assert.equal(new Set(outcomes.map((o) => o.venuek.outcomeId)).size, outcomes.length)
-    assert.equal(new Set(matches.map((m) => `${m.venuepEventId}|${m.venuekEventId}`)).size, matches.length)
+    assert.equal(new Set(outcomes.map((o) => o.a.outcomeId)).size, outcomes.length)
+    assert.equal(new Set(outcomes.map((o) => o.b.outcomeId)).size, outcomes.length)
+    assert.equal(new Set(matches.map((m) => `${m.a.eventId}|${m.b.eventId}`)).size, matches.length)
   })
 
   test('a manual override wins over the automatic match, with its own outcome pairs', () => {
     const auto = matches.find((m) => m.strategy === 'event_key' && m.outcomes.length >= 2)!
     // Deliberately pair the venuep event with another venuek event: an operator's decision is final.
-    const other = world.venuek.events.find((e) => e.eventId !== auto.venuekEventId && e.markets[0]!.outcomes.length >= 2)!
-    const pOutcome = world.venuep.eventsById.get(auto.venuepEventId)!.markets[0]!.outcomes[0]!
+    const other = world.venuek.events.find((e) => e.eventId !== auto.b.eventId && e.markets[0]!.outcomes.length >= 2)!
+    const pOutcome = world.venuep.eventsById.get(auto.a.eventId)!.markets[0]!.outcomes[0]!
     const kOutcome = other.markets[0]!.outcomes[0]!
     const result = matchEvents(world.venuep, world.venuek, {
-      manual: [{ venuepEventId: auto.venuepEventId, venuekEventId: other.eventId, outcomes: [{ venuepOutcomeId: pOutcome.outcomeId, venuekOutcomeId: kOutcome.outcomeId }] }],
+      manual: [{ a: auto.a, b: { venue: other.venue, eventId: other.eventId }, outcomes: [{ a: pOutcome.outcomeId, b: kOutcome.outcomeId }] }],
     })
-    const manual = result.find((m) => m.venuepEventId === auto.venuepEventId)!
-    assert.deepEqual([manual.venuekEventId, manual.strategy, manual.quality], [other.eventId, 'manual_override', 'manual'])
-    assert.deepEqual(manual.outcomes.map((o) => [o.venuep.outcomeId, o.venuek.outcomeId]), [[pOutcome.outcomeId, kOutcome.outcomeId]])
+    const manual = result.find((m) => m.a.eventId === auto.a.eventId)!
+    assert.deepEqual([manual.b.eventId, manual.strategy, manual.quality], [other.eventId, 'manual_override', 'manual'])
+    assert.deepEqual(manual.outcomes.map((o) => [o.a.outcomeId, o.b.outcomeId]), [[pOutcome.outcomeId, kOutcome.outcomeId]])
     const automatic = result.filter((m) => m.strategy !== 'manual_override').flatMap((m) => m.outcomes)
-    assert.ok(!automatic.some((o) => o.venuep.outcomeId === pOutcome.outcomeId || o.venuek.outcomeId === kOutcome.outcomeId), 'the manually paired outcomes are not reused')
+    assert.ok(!automatic.some((o) => o.a.outcomeId === pOutcome.outcomeId || o.b.outcomeId === kOutcome.outcomeId), 'the manually paired outcomes are not reused')
   })
 })
 

@@ -7,9 +7,11 @@ import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/
 import type { Simulator } from '../../../src/sim/simulator.js'
 import { matchEvents, type EventMatch } from '../../../src/spreads/matching/matcher.js'
 import { SpecCache } from '../../../src/spreads/matching/contract.js'
-import { scoreLabels, type LabelledPair } from '../../../src/spreads/matching/evaluation.js'
+import { scoreLabels } from '../../../src/spreads/matching/evaluation.js'
+import { REAL_LABEL_FIELDS } from '../../../bench/sections/matching.js'
 import { replayedCatalogs } from '../../helpers/catalogs.js'
 import { fixtureJson } from '../../helpers/fixtures.js'
+import type { RealLabel } from '../../helpers/real-labels.js'
 
 /**
  * The matcher on what the venues really publish: the real captured catalogs (test/fixtures/real-venues) against the
@@ -17,12 +19,13 @@ import { fixtureJson } from '../../helpers/fixtures.js'
  * every "same" pair is found. The labels are few on the "same" side; `npm run eval:matching` lists every match the
  * matcher makes on these catalogs for review (bench/matches-real.md).
  */
-const LABELS = fixtureJson<LabelledPair[]>('real-venues/labels-dev.json')
+const LABELS = fixtureJson<RealLabel[]>('real-venues/labels-dev.json')
 
 let sim: Simulator
 let venuep: CatalogSnapshot
 let venuek: CatalogSnapshot
 let matches: EventMatch[]
+const score = () => scoreLabels(matches, LABELS, { catalog: venuep, fields: REAL_LABEL_FIELDS.venuep! }, { catalog: venuek, fields: REAL_LABEL_FIELDS.venuek! }, new SpecCache())
 
 before(async () => {
   const r = await replayedCatalogs()
@@ -36,22 +39,22 @@ after(() => sim?.close())
 
 describe('the matcher on the real catalogs and their labelled pairs', () => {
   test('no labelled "different" pair is matched and every "same" pair is', () => {
-    const { verdicts, scores } = scoreLabels(matches, LABELS, venuep, venuek, new SpecCache())
+    const { verdicts, scores } = score()
     const wrong = verdicts.filter((v) => !v.correct).map((v) => {
       const why = v.judgement === undefined ? 'a side is not listed' : v.judgement.same ? `judged same (${v.judgement.grade})` : `${v.judgement.test}: ${v.judgement.reason}`
-      return `${v.pair.label} ${v.pair.venuep.market_slug} ~ ${v.pair.venuek.market_ticker}: ${v.matched ? 'matched' : 'not matched'} (${why})`
+      return `${v.pair.label} ${(v.pair as RealLabel).venuep.market_slug} ~ ${(v.pair as RealLabel).venuek.market_ticker}: ${v.matched ? 'matched' : 'not matched'} (${why})`
     })
     assert.deepEqual(wrong, [])
     assert.deepEqual({ fp: scores.fp, fn: scores.fn }, { fp: 0, fn: 0 })
     assert.ok(scores.tp >= 2, 'the labelled same pairs are found')
     // Every labelled pair's two contracts are in the catalogs: the test judges them, not their absence.
-    assert.deepEqual(verdicts.filter((v) => v.judgement === undefined).map((v) => v.pair.venuep.market_slug), [])
+    assert.deepEqual(verdicts.filter((v) => v.judgement === undefined).map((v) => (v.pair as RealLabel).venuep.market_slug), [])
   })
 
   test('each rejected "different" pair is rejected by a rule that names the difference', () => {
-    const { verdicts } = scoreLabels(matches, LABELS, venuep, venuek, new SpecCache())
+    const { verdicts } = score()
     for (const v of verdicts.filter((x) => x.pair.label === 'different')) {
-      assert.ok(v.judgement !== undefined && !v.judgement.same, v.pair.venuep.market_slug)
+      assert.ok(v.judgement !== undefined && !v.judgement.same, (v.pair as RealLabel).venuep.market_slug)
       assert.match(v.judgement.reason, /\S/)
     }
   })
@@ -62,7 +65,7 @@ describe('the matcher on the real catalogs and their labelled pairs', () => {
     for (const o of pairs) {
       const e = o.explanation.evidence
       assert.ok(e !== undefined && e.shared.length > 0 && e.period.length > 0, o.outcomeKey)
-      assert.ok(o.explanation.venuepText.length > 0 && o.explanation.venuekText.length > 0)
+      assert.ok(o.explanation.a.text.length > 0 && o.explanation.b.text.length > 0)
     }
   })
 })
