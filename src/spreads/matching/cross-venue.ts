@@ -1,6 +1,7 @@
 import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
 import type { VenueActor } from '../../actors/venue-actor.js'
 import type { Logger } from '../../core/logger.js'
+import type { VenueId } from '../../model/types.js'
 import type { EventLink } from '../../views/event-directory.js'
 import { runInSlices, runToEnd, type Steps } from '../../core/slices.js'
 import { eventLinks, MatchState, type EventMatch, type MatchInput, type MatchUpdate } from './matcher.js'
@@ -128,7 +129,8 @@ export class CrossVenueMatching {
     const specs: SpreadPairSpec[] = []
     for (const { pair, a, b } of ready) {
       for (const l of eventLinks(pair.matches)) links.push(l)
-      for (const s of await runInSlices(pairSpecsSteps(pair.matches, a, b))) specs.push(s)
+      const qualifier = pairQualifier(this.#pairs.indexOf(pair), a.venue, b.venue)
+      for (const s of await runInSlices(pairSpecsSteps(pair.matches, a, b, qualifier))) specs.push(s)
       if (this.#stopped) return
     }
     this.#o.onLinks(links)
@@ -170,37 +172,45 @@ export class CrossVenueMatching {
 }
 
 /**
- * Outcome pairs as engine specs, resolved against the current catalogs (fresh volumes, fees and URLs); pairs
- * whose outcomes left a catalog are dropped. A pair's key is its service event slug (the venuep slug) and
- * outcome key.
+ * Outcome pairs as engine specs, resolved against the current catalogs of the pair's two venues (fresh volumes,
+ * fees and URLs); pairs whose outcomes left a catalog are dropped. A pair's key is its service event slug (leg A's
+ * event) and outcome key. Every pair of venues after the registry's first one qualifies its outcome keys with
+ * its two venues (`<key>@<venue A>+<venue B>`, `pairQualifier`): one outcome can have a gap to each of several
+ * venues, and each gap needs its own key for history and alerts, while the first pair's keys stay as they were.
  */
-export function pairSpecs(matches: readonly EventMatch[], venuep: CatalogSnapshot, venuek: CatalogSnapshot): SpreadPairSpec[] {
-  return runToEnd(pairSpecsSteps(matches, venuep, venuek))
+export function pairSpecs(matches: readonly EventMatch[], a: CatalogSnapshot, b: CatalogSnapshot, qualifier = ''): SpreadPairSpec[] {
+  return runToEnd(pairSpecsSteps(matches, a, b, qualifier))
 }
 
-export function* pairSpecsSteps(matches: readonly EventMatch[], venuep: CatalogSnapshot, venuek: CatalogSnapshot): Steps<SpreadPairSpec[]> {
+/** The outcome-key qualifier of the pair of venues at `index` among all pairs in registry order (see pairSpecs). */
+export function pairQualifier(index: number, a: VenueId, b: VenueId): string {
+  return index === 0 ? '' : `@${a}+${b}`
+}
+
+export function* pairSpecsSteps(matches: readonly EventMatch[], a: CatalogSnapshot, b: CatalogSnapshot, qualifier = ''): Steps<SpreadPairSpec[]> {
   const specs: SpreadPairSpec[] = []
   const seen = new Set<string>()
   let n = 0
   for (const m of matches) {
     if (++n % 128 === 0) yield
-    const pe = venuep.eventsById.get(m.a.eventId)
-    if (pe === undefined || !venuek.eventsById.has(m.b.eventId)) continue
+    const eventA = a.eventsById.get(m.a.eventId)
+    if (eventA === undefined || !b.eventsById.has(m.b.eventId)) continue
     for (const pair of m.outcomes) {
-      const po = venuep.outcomesById.get(pair.a.outcomeId)
-      const ko = venuek.outcomesById.get(pair.b.outcomeId)
-      if (po === undefined || ko === undefined) continue
-      const key = `${pe.eventId}|${pair.outcomeKey}`
+      const outcomeA = a.outcomesById.get(pair.a.outcomeId)
+      const outcomeB = b.outcomesById.get(pair.b.outcomeId)
+      if (outcomeA === undefined || outcomeB === undefined) continue
+      const outcomeKey = `${pair.outcomeKey}${qualifier}`
+      const key = `${eventA.eventId}|${outcomeKey}`
       if (seen.has(key)) continue
       seen.add(key)
       specs.push({
         key,
-        eventSlug: pe.eventId,
-        eventTitle: pe.title,
-        outcomeKey: pair.outcomeKey,
-        outcomeTitle: po.title,
-        a: { venue: po.venue, outcome: po, url: venuep.marketsById.get(po.marketId)?.url ?? pe.url },
-        b: { venue: ko.venue, outcome: ko, url: venuek.marketsById.get(ko.marketId)?.url ?? '' },
+        eventSlug: eventA.eventId,
+        eventTitle: eventA.title,
+        outcomeKey,
+        outcomeTitle: outcomeA.title,
+        a: { venue: outcomeA.venue, outcome: outcomeA, url: a.marketsById.get(outcomeA.marketId)?.url ?? eventA.url },
+        b: { venue: outcomeB.venue, outcome: outcomeB, url: b.marketsById.get(outcomeB.marketId)?.url ?? '' },
         strategy: m.strategy,
         quality: pair.quality,
         match: pair.explanation,
