@@ -1,6 +1,6 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { SimBook } from '../world/book-model.js'
-import type { World } from '../world/generate.js'
+import type { World } from '../world/world.js'
 import type { VpMarket } from '../world/types.js'
 import { summaryHash } from './book-hash.js'
 import { fmtMicros, fmtNum } from './format.js'

@@ -1,5 +1,5 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
-import type { World } from '../world/generate.js'
+import type { World } from '../world/world.js'
 import type { VpEvent, VpMarket, VpTag, VpWallet } from '../world/types.js'
 import { lastTrade, tokenTop, tradedPrice } from './book-view.js'
 import { dateOnly, fmtNum, isoTime, jsonListString, num, pgTime } from './format.js'

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js'
 import type { FaultPlan } from '../faults.js'
 import { SimRouter, type SimRequest } from '../http-router.js'
-import type { World } from '../world/generate.js'
+import type { World } from '../world/world.js'
 import type { VpEvent, VpMarket, VpTag } from '../world/types.js'
 import {
   boolParam,

@@ -1,6 +1,6 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import { rebalance, SimBook } from './book-model.js'
-import type { World } from './generate.js'
+import type { World } from './world.js'
 import { hashString, type Rng } from './random.js'
 import { venuekPrint, venuekRecentPrints, venuepRecentPrints } from './recent-prints.js'
 import { sortByTime } from './time-sort.js'

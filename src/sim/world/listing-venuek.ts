@@ -1,4 +1,4 @@
-import type { World } from './generate.js'
+import type { World } from './world.js'
 import { uniqueKey } from './listing-venuep.js'
 import { uuid, type Rng } from './random.js'
 import { observationDates } from './shapes/venue-dates.js'

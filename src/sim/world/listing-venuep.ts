@@ -1,4 +1,4 @@
-import type { World } from './generate.js'
+import type { World } from './world.js'
 import type { Rng } from './random.js'
 import { vpTags } from './shapes/labels.js'
 import type { QuestionSpec } from './templates/index.js'

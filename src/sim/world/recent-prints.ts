@@ -1,4 +1,4 @@
-import type { World } from './generate.js'
+import type { World } from './world.js'
 import type { VpActivity } from './ledger.js'
 import { hashString, uuid, type Rng } from './random.js'
 import type { VkTrade } from './trade-store.js'

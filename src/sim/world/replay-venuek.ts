@@ -1,6 +1,6 @@
 import { parseTimestampMs } from '../../core/time.js'
 import type { VkCapturedEvent, VkCapturedMarket } from './capture.js'
-import type { World } from './generate.js'
+import type { World } from './world.js'
 import { uuid, type Rng } from './random.js'
 import { seedBook, seededHalfSpread, tickFor, type CapturedQuote } from './replay-book.js'
 import { replayQuestion } from './replay-question.js'

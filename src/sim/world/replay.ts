@@ -1,5 +1,5 @@
 import type { CapturedCatalogs } from './capture-files.js'
-import { World, type WorldOptions } from './generate.js'
+import { World, type WorldOptions } from './world.js'
 import { Rng } from './random.js'
 import { replayVenuek } from './replay-venuek.js'
 import { replayVenuep } from './replay-venuep.js'

@@ -1,5 +1,5 @@
 import { dateCode, shortDate, slugify } from './dates.js'
-import type { World } from './generate.js'
+import type { World } from './world.js'
 import { listVenuek } from './listing-venuek.js'
 import { hashInts, hashString, Rng } from './random.js'
 import type { VenuekCategory } from './shapes/labels.js'
