@@ -3,7 +3,11 @@ import type { Clock } from '../core/clock.js'
 import type { Catalog } from '../model/types.js'
 import type { AdapterContext } from '../venues/types.js'
 import type { FaultPlan } from './faults.js'
+import type { CapturedCatalogs } from './world/capture-files.js'
 import type { SimEngine } from './world/engine.js'
+import type { Rng } from './world/random.js'
+import type { QuestionSpec } from './world/templates/types.js'
+import type { Question } from './world/types.js'
 import type { World } from './world/world.js'
 
 /**
@@ -26,9 +30,32 @@ export interface StartedPeer {
   close(): Promise<void>
 }
 
+/**
+ * How a venue lists and seeds the shared world. The builders (world/generate.ts, world/replay.ts) call every peer in
+ * the sim list's order, with the random streams they called the venues with before there was a list, so a seed
+ * gives the same world.
+ */
+export interface WorldPeer {
+  /** Lists a generated question on this venue (its part of `spec`), drawing from the world's listing stream. */
+  list(world: World, q: Question, spec: QuestionSpec, rng: Rng): void
+  /** What the venue lists alone, added after the planned questions and before the ground truth (`world.options`). */
+  addOwnListings(world: World): void
+  /** Books at the fair-value ladder for the venue's active markets; one `rng` for all peers, in list order. */
+  buildBooks(world: World, rng: Rng): void
+  /** The venue's past before the anchor: trades, wallets. */
+  buildHistory(world: World, rng: Rng): void
+  /** The venue's captured catalog (if any) → its listing in a replayed world. */
+  replay(world: World, catalogs: CapturedCatalogs, rng: Rng): void
+  /** How many markets the venue's captured catalog lists. */
+  capturedMarkets(catalogs: CapturedCatalogs): number
+  /** Simulated traders that trade a replayed world from its start on (they have no past). */
+  replayTraders(world: World, count: number, rng: Rng): void
+}
+
 export interface SimPeer<V extends string, S extends StartedPeer, X extends object> {
   /** The venue id, as the service's registry (src/venues/index.ts) names it. */
   readonly venue: V
+  readonly world: WorldPeer
   start(options: PeerStartOptions): Promise<S>
   /** Fields the started peer adds to the simulator itself (e.g. the simulated account the service signs with). */
   simulatorFields(started: S): X

@@ -86,7 +86,8 @@ function buildWorld(config: SimConfig, anchorMs: number): World {
   // The schema admits only ISO dates and UTC instants, which Date.parse reads as UTC (NaN for a day that is none).
   const calendarMs = config.calendar === undefined ? undefined : Date.parse(config.calendar)
   if (calendarMs !== undefined && Number.isNaN(calendarMs)) throw new Error(`sim.calendar (SIM_CALENDAR) "${config.calendar}" is not a date`)
-  return generateWorld({ ...common, questions: config.questions, venuekOnlyLadders: config.venuekOnlyLadders, ...(calendarMs === undefined ? {} : { calendarMs }) })
+  const ownLadders = Object.fromEntries(SIM_PEERS.map((p) => [p.venue, p.ownLadders(config) ?? 0]))
+  return generateWorld({ ...common, questions: config.questions, ownLadders, ...(calendarMs === undefined ? {} : { calendarMs }) })
 }
 
 function describe(config: SimConfig, world: World): string {

@@ -6,6 +6,10 @@ import type { VenuekCredentials } from '../../venues/venuek/signing.js'
 import { FaultPlan } from '../faults.js'
 import type { SimPeer } from '../peer.js'
 import { startVenuekSim, type VenuekSim } from './index.js'
+import { buildVenuekBooks, buildVenuekHistory } from './initial-state.js'
+import { addVenuekOnlyLadders } from './ladders.js'
+import { listVenuek } from './listing.js'
+import { replayVenuek } from './replay.js'
 
 export interface StartedVenuek extends VenuekSim {
   readonly faults: FaultPlan
@@ -23,6 +27,19 @@ export interface VenuekSimulatorFields {
 /** venuek as a simulator peer (peer.ts): REST and WebSocket on one loopback port. */
 export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields> = {
   venue: 'venuek',
+  world: {
+    list: listVenuek,
+    // Seeded per event, drawn only when there are some: at 0 nothing else in the world changes.
+    addOwnListings(world) {
+      const count = world.options.ownLadders?.venuek ?? 0
+      if (count > 0) addVenuekOnlyLadders(world, count)
+    },
+    buildBooks: buildVenuekBooks,
+    buildHistory: buildVenuekHistory,
+    replay: (world, catalogs, rng) => replayVenuek(world, catalogs.venuek, rng),
+    capturedMarkets: (catalogs) => catalogs.venuek.reduce((n, e) => n + e.markets.length, 0),
+    replayTraders: () => {},
+  },
   async start({ world, engine, clock, config, portsFromConfig }) {
     const credentials = config.venuekAuth ? simulatorKey(config.seed) : undefined
     const faults = new FaultPlan()

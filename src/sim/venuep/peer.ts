@@ -2,12 +2,30 @@ import { createVenuepAdapter } from '../../venues/venuep/adapter.js'
 import { FaultPlan } from '../faults.js'
 import type { SimPeer } from '../peer.js'
 import { startVenuepSim, type VenuepSim } from './index.js'
+import { buildVenuepBooks, buildVenuepHistory } from './initial-state.js'
+import { listVenuep } from './listing.js'
+import { replayVenuep } from './replay.js'
+import { generateWallets } from './wallets.js'
 
 export type StartedVenuep = VenuepSim & { readonly faults: FaultPlan }
 
 /** venuep as a simulator peer (peer.ts): Gamma, CLOB and Data API on three loopback ports. */
 export const venuepPeer: SimPeer<'venuep', StartedVenuep, object> = {
   venue: 'venuep',
+  world: {
+    list: listVenuep,
+    addOwnListings: () => {},
+    buildBooks: buildVenuepBooks,
+    buildHistory: buildVenuepHistory,
+    replay: (world, catalogs, rng) => replayVenuep(world, catalogs.venuep, rng),
+    capturedMarkets: (catalogs) => catalogs.venuep.reduce((n, e) => n + e.markets.length, 0),
+    replayTraders(world, count, rng) {
+      for (const w of generateWallets(rng, count, world.anchorMs)) {
+        world.vpWallets.push(w)
+        world.vpWalletsByAddress.set(w.address, w)
+      }
+    },
+  },
   async start({ world, engine, clock, config, portsFromConfig }) {
     const faults = new FaultPlan()
     const ports = portsFromConfig ? { gamma: config.ports.gamma, clob: config.ports.clob, data: config.ports.data } : { gamma: 0, clob: 0, data: 0 }

@@ -1,13 +1,10 @@
 import { ladderLevel, rawFair } from './fair.js'
 import { groundTruth } from './ground-truth.js'
 import { lifecycleAt, WORLD_CALENDAR_MS } from './calendar.js'
-import { buildBooks, buildVenuekHistory, buildVenuepHistory } from './initial-state.js'
-import { listVenuek } from './listing-venuek.js'
-import { listVenuep } from './listing-venuep.js'
+import { SIM_PEERS } from '../peers.js'
 import { Rng } from './random.js'
 import { withPlaceholders } from './shapes/placeholders.js'
 import { TEMPLATES, type BuildContext, type QuestionSpec, type Template } from './templates/index.js'
-import { addVenuekOnlyLadders } from './venuek-ladders.js'
 import type { Contract, Lifecycle, Question } from './types.js'
 import { DEFAULT_WORLD_OPTIONS, World, type PlannedQuestion, type WorldOptions } from './world.js'
 
@@ -27,30 +24,30 @@ export function generateWorld(partial: Partial<WorldOptions> & { anchorMs: numbe
   const world = new World(options)
   const rng = new Rng(options.seed)
   listWorld(world, rng)
-  buildBooks(world, rng.fork(3))
-  buildVenuepHistory(world, rng.fork(4))
-  buildVenuekHistory(world, rng.fork(5))
+  // Each peer of the sim list (peers.ts) in turn: the books share one stream, each history has its own.
+  const books = rng.fork(3)
+  for (const peer of SIM_PEERS) peer.world.buildBooks(world, books)
+  SIM_PEERS.forEach((peer, i) => peer.world.buildHistory(world, rng.fork(4 + i)))
   return world
 }
 
 /**
- * Plans the questions, lists them on the venues and writes the ground truth. The plans (and the wording closures
+ * Plans the questions, lists them on the venues (the peers of the sim list, each listing its part of a question's
+ * spec, in list order, from one stream) and writes the ground truth. The plans (and the wording closures
  * they hold) are garbage once this returns, before the history fills the heap.
  */
 function listWorld(world: World, rng: Rng): void {
   const specs = planQuestions(rng.fork(1), world.options)
   const listRng = rng.fork(2)
-  let vpEventId = 20_000
-  let vpMarketId = 500_000
   for (const planned of specs) {
     const q = makeQuestion(planned, listRng)
     world.questions.push(q)
     world.questionsById.set(q.id, q)
-    if (planned.onVenuep) vpEventId = listVenuep(world, q, planned.spec, listRng, vpEventId, () => String(vpMarketId++))
-    if (planned.onVenuek) listVenuek(world, q, planned.spec, listRng)
+    SIM_PEERS.forEach((peer, i) => {
+      if (planned.listedOn[i] === true) peer.world.list(world, q, planned.spec, listRng)
+    })
   }
-  // Seeded per event, drawn only when there are some: at 0 nothing above or below changes.
-  if (world.options.venuekOnlyLadders > 0) addVenuekOnlyLadders(world, world.options.venuekOnlyLadders)
+  for (const peer of SIM_PEERS) peer.world.addOwnListings(world)
   world.truth = groundTruth(world, specs)
 }
 
@@ -98,20 +95,19 @@ function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
     const resolvedAt = lifecycle === 'resolved' ? Math.min(anchor - HOUR, endTime + (1 + rng.next() * 30) * HOUR) : undefined
     const listing = rng.next()
     const both = listing < options.shareBoth
-    const onVenuep = both || listing < options.shareBoth + (1 - options.shareBoth) / 2
-    const onVenuek = both || !onVenuep
+    const onFirst = both || listing < options.shareBoth + (1 - options.shareBoth) / 2
+    const listedOn = [onFirst, both || !onFirst] as const
     const id = `q${String(planned.length + 1).padStart(5, '0')}`
-    planned.push({ id, seed, spec, lifecycle, createdAt, resolvedAt, onVenuep, onVenuek, decoyOf: undefined, decoyReason: undefined })
+    planned.push({ id, seed, spec, lifecycle, createdAt, resolvedAt, listedOn, decoyOf: undefined, decoyReason: undefined })
 
     // A decoy: a look-alike that is another question (the template's own kind of look-alike, else the same
-    // wording at another date), listed only on the venue the original is NOT on (or on venuek when the original is
-    // on both), so a careless matcher pairs the wrong question.
+    // wording at another date), listed only on the venue the original is NOT on (or on the second when the original
+    // is on both), so a careless matcher pairs the wrong question.
     if (lifecycle === 'active' && rng.next() < options.decoyRate && planned.length < options.questions) {
       const decoy = planDecoy(template, params, seed, endTime, anchor, rng, ctx)
       // A decoy is still trading: a look-alike ending before now is no decoy.
       if (decoy === undefined || decoy.spec.endTime <= anchor + HOUR || keys.has(decoy.spec.key)) continue
       keys.add(decoy.spec.key)
-      const decoyOnVenuep = !onVenuep
       planned.push({
         id: `q${String(planned.length + 1).padStart(5, '0')}`,
         seed: seed ^ 0x5bd1e995,
@@ -119,8 +115,7 @@ function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
         lifecycle: 'active',
         createdAt: decoy.createdAt,
         resolvedAt: undefined,
-        onVenuep: decoyOnVenuep,
-        onVenuek: !decoyOnVenuep,
+        listedOn: [!onFirst, onFirst],
         decoyOf: id,
         decoyReason: decoy.reason,
       })

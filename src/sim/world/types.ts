@@ -227,7 +227,7 @@ export interface VkMarket {
   /** Unknown for a replayed market (captures do not hold it). */
   readonly createdTime: number | undefined
   readonly openTime: number
-  /** The latest time trading can stop: often long after the question's own date (see listing-venuek.ts). */
+  /** The latest time trading can stop: often long after the question's own date (see src/sim/venuek/listing.ts). */
   readonly closeTime: number
   /**
    * `expected_expiration_time`: the expected date, when the venue states one (absent on many long-dated markets).

@@ -33,10 +33,11 @@ export interface WorldOptions {
   /** Share of questions that get a look-alike decoy on one venue. */
   readonly decoyRate: number
   /**
-   * venuek-only ladder events added after the questions, each 10-22 markets (venuek-ladders.ts): what makes the real
-   * venuek catalog much larger than venuep's. 0 adds none and leaves the world as it was.
+   * Per venue id, the ladder events that venue lists alone, added after the questions by its peer (peer.ts
+   * `addOwnListings`, e.g. src/sim/<venue>/ladders.ts): what makes a real catalog much larger than another's. None
+   * (or 0) adds none and leaves the world as it was.
    */
-  readonly venuekOnlyLadders: number
+  readonly ownLadders?: Readonly<Record<string, number>>
 }
 
 export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'anchorMs'> = {
@@ -46,7 +47,6 @@ export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'anchorMs'> = {
   bookDepth: 12,
   shareBoth: 0.45,
   decoyRate: 0.1,
-  venuekOnlyLadders: 0,
 }
 
 export class World {
@@ -110,7 +110,6 @@ export class World {
   }
 }
 
-
 export interface PlannedQuestion {
   readonly id: string
   readonly seed: number
@@ -118,8 +117,11 @@ export interface PlannedQuestion {
   readonly lifecycle: Lifecycle
   readonly createdAt: number
   readonly resolvedAt: number | undefined
-  readonly onVenuep: boolean
-  readonly onVenuek: boolean
+  /**
+   * Which venues list it, by position in the sim list (peers.ts): the world pairs the first two, and lists each
+   * question on one of them or on both.
+   */
+  readonly listedOn: readonly [first: boolean, second: boolean]
   readonly decoyOf: string | undefined
   /** What makes a decoy differ from the question it imitates. */
   readonly decoyReason: string | undefined

@@ -1,12 +1,12 @@
-import { dateCode, shortDate, slugify } from './dates.js'
-import type { World } from './world.js'
-import { listVenuek } from './listing-venuek.js'
-import { hashInts, hashString, Rng } from './random.js'
-import type { VenuekCategory } from './shapes/labels.js'
-import { boundsOf, drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from './shapes/strikes.js'
-import { fmtMoney } from './templates/helpers.js'
-import type { ContractSpec, QuestionSpec } from './templates/types.js'
-import type { Category, Contract, Question } from './types.js'
+import { dateCode, shortDate, slugify } from '../world/dates.js'
+import type { World } from '../world/world.js'
+import { listVenuek } from './listing.js'
+import { hashInts, hashString, Rng } from '../world/random.js'
+import type { VenuekCategory } from '../world/shapes/labels.js'
+import { boundsOf, drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from '../world/shapes/strikes.js'
+import { fmtMoney } from '../world/templates/helpers.js'
+import type { ContractSpec, QuestionSpec } from '../world/templates/types.js'
+import type { Category, Contract, Question } from '../world/types.js'
 
 /**
  * venuek-only ladder events (config `sim.venuekOnlyLadders`, env `SIM_VENUEK_ONLY_LADDERS`): the real venuek catalog

@@ -1,9 +1,9 @@
-import type { World } from './world.js'
-import { uniqueKey } from './listing-venuep.js'
-import { uuid, type Rng } from './random.js'
-import { observationDates } from './shapes/venue-dates.js'
-import type { QuestionSpec } from './templates/index.js'
-import type { Contract, Question, VkEvent, VkMarket } from './types.js'
+import type { World } from '../world/world.js'
+import { uniqueKey } from '../world/unique-key.js'
+import { uuid, type Rng } from '../world/random.js'
+import { observationDates } from '../world/shapes/venue-dates.js'
+import type { QuestionSpec } from '../world/templates/index.js'
+import type { Contract, Question, VkEvent, VkMarket } from '../world/types.js'
 
 /**
  * How a generated question is listed on venuek: its series (created once per ticker), one event, one binary market
