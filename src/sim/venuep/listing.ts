@@ -1,7 +1,7 @@
 import { uniqueKey } from '../world/unique-key.js'
 import type { World } from '../world/world.js'
 import type { Rng } from '../world/random.js'
-import { vpTags } from '../world/shapes/labels.js'
+import { slugsTags } from '../world/shapes/labels.js'
 import type { QuestionSpec } from '../world/templates/index.js'
 import type { Contract, Question, VpEvent, VpMarket } from '../world/types.js'
 
@@ -22,11 +22,11 @@ const FIRST_EVENT_ID = 20_000
 const FIRST_MARKET_ID = 500_000
 
 export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: Rng): void {
-  const v = spec.venuep
+  const v = spec.slugs
   let eventId = FIRST_EVENT_ID + world.vpEvents.length
   let marketId = FIRST_MARKET_ID + world.vpMarkets.length
   const nextMarketId = () => String(marketId++)
-  const tags = v.tags ?? vpTags(rng, spec.category)
+  const tags = v.tags ?? slugsTags(rng, spec.category)
   const active = q.lifecycle === 'active'
   // Once a question ended, the venue's dates are its end (an early close shows when it closed).
   const endOf = (planned: number | undefined) => (active ? (planned ?? q.endTime) : q.endTime)
@@ -98,20 +98,20 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
     if (spec.complementary && q.contracts[1] !== undefined) listed(q.contracts[1], m, 1)
   } else if ((v.layout ?? 'grouped') === 'split') {
     spec.contracts.forEach((c, i) => {
-      if (!c.onVenuep) return
+      if (!c.onSlugs) return
       const question = v.marketQuestion(i)
-      const e = newEvent(slugFromQuestion(question), question, false, endOf(c.venuepEndDate ?? v.endDate))
+      const e = newEvent(slugFromQuestion(question), question, false, endOf(c.slugsEndDate ?? v.endDate))
       listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], singleTitle(), undefined, e.slug, {}), 0)
     })
   } else {
     const e = newEvent(v.slug, v.title, v.negRisk, endOf(v.endDate))
     const mode = v.groupTitles ?? 'title'
     spec.contracts.forEach((c, i) => {
-      if (!c.onVenuep) return
-      const label = v.groupItemTitle?.(i) ?? c.venuepLabel
+      if (!c.onSlugs) return
+      const label = v.groupItemTitle?.(i) ?? c.slugsLabel
       const group = mode === 'title' ? label : mode === 'empty' ? '' : undefined
       const question = v.marketQuestion(i)
-      const extra = { ...(active && c.venuepEndDate !== undefined ? { endDate: c.venuepEndDate } : {}), ...(c.placeholder === true ? { active: false } : {}) }
+      const extra = { ...(active && c.slugsEndDate !== undefined ? { endDate: c.slugsEndDate } : {}), ...(c.placeholder === true ? { active: false } : {}) }
       listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], group, String(i), slugFromQuestion(question), extra), 0)
     })
   }

@@ -100,7 +100,7 @@ export type FairModel =
 // ---------------------------------------------------------------------------------------------- venuep
 
 /** A Gamma tag; captures may hold the label alone (no id or slug). */
-export interface VpTag {
+export interface EventTag {
   readonly id: string | undefined
   readonly label: string
   readonly slug: string | undefined
@@ -111,7 +111,7 @@ export interface VpEvent {
   readonly slug: string
   readonly title: string
   readonly description: string
-  readonly tags: readonly VpTag[]
+  readonly tags: readonly EventTag[]
   readonly negRisk: boolean
   readonly negRiskMarketId: string | undefined
   readonly createdAt: number
@@ -178,7 +178,7 @@ export interface VpWallet {
 // ---------------------------------------------------------------------------------------------- venuek
 
 /** venuek.md §3.3: how a market's strike reads (`floor_strike`, `cap_strike`). */
-export type VkStrikeType = 'greater' | 'greater_or_equal' | 'less' | 'less_or_equal' | 'between' | 'custom' | 'structured'
+export type StrikeType = 'greater' | 'greater_or_equal' | 'less' | 'less_or_equal' | 'between' | 'custom' | 'structured'
 
 /** A series; a replay knows only its ticker and its events' category, so the rest may be unknown. */
 export interface VkSeries {
@@ -218,7 +218,7 @@ export interface VkMarket {
   readonly yesSubTitle: string
   readonly noSubTitle: string
   /** Unknown for a replayed market (captures do not hold it). */
-  readonly strikeType: VkStrikeType | undefined
+  readonly strikeType: StrikeType | undefined
   readonly floorStrike: number | undefined
   readonly capStrike: number | undefined
   readonly contract: Contract
