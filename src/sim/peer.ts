@@ -3,7 +3,6 @@ import type { Clock } from '../core/clock.js'
 import type { Catalog } from '../model/types.js'
 import type { AdapterContext } from '../venues/types.js'
 import type { FaultPlan } from './faults.js'
-import type { CapturedCatalogs } from './world/capture-files.js'
 import type { SimEngine } from './world/engine.js'
 import type { Rng } from './world/random.js'
 import type { QuestionSpec } from './world/templates/types.js'
@@ -35,7 +34,7 @@ export interface StartedPeer {
  * the sim list's order, with the random streams they called the venues with before there was a list, so a seed
  * gives the same world.
  */
-export interface WorldPeer {
+export interface WorldPeer<C> {
   /** Lists a generated question on this venue (its part of `spec`), drawing from the world's listing stream. */
   list(world: World, q: Question, spec: QuestionSpec, rng: Rng): void
   /** What the venue lists alone, added after the planned questions and before the ground truth (`world.options`). */
@@ -44,18 +43,20 @@ export interface WorldPeer {
   buildBooks(world: World, rng: Rng): void
   /** The venue's past before the anchor: trades, wallets. */
   buildHistory(world: World, rng: Rng): void
-  /** The venue's captured catalog (if any) → its listing in a replayed world. */
-  replay(world: World, catalogs: CapturedCatalogs, rng: Rng): void
+  /** Reads and checks the venue's captured catalog in `dir` (world/capture-files.ts; world/capture-check.ts). */
+  readCapture(dir: string): C
+  /** The venue's captured catalog → its listing in a replayed world. */
+  replay(world: World, captured: C, rng: Rng): void
   /** How many markets the venue's captured catalog lists. */
-  capturedMarkets(catalogs: CapturedCatalogs): number
+  capturedMarkets(captured: C): number
   /** Simulated traders that trade a replayed world from its start on (they have no past). */
   replayTraders(world: World, count: number, rng: Rng): void
 }
 
-export interface SimPeer<V extends string, S extends StartedPeer, X extends object> {
+export interface SimPeer<V extends string, S extends StartedPeer, X extends object, C> {
   /** The venue id, as the service's registry (src/venues/index.ts) names it. */
   readonly venue: V
-  readonly world: WorldPeer
+  readonly world: WorldPeer<C>
   start(options: PeerStartOptions): Promise<S>
   /** Fields the started peer adds to the simulator itself (e.g. the simulated account the service signs with). */
   simulatorFields(started: S): X
@@ -70,11 +71,16 @@ export interface SimPeer<V extends string, S extends StartedPeer, X extends obje
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySimPeer = SimPeer<string, any, object>
+export type AnySimPeer = SimPeer<string, any, object, any>
 
-export type StartedOf<P> = P extends SimPeer<string, infer S, object> ? S : never
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type StartedOf<P> = P extends SimPeer<string, infer S, object, any> ? S : never
 
-type FieldsOf<P> = P extends SimPeer<string, StartedPeer, infer X> ? X : never
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type FieldsOf<P> = P extends SimPeer<string, StartedPeer, infer X, any> ? X : never
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type CaptureOf<P> = P extends SimPeer<string, any, object, infer C> ? C : never
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
 

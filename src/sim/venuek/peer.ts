@@ -5,6 +5,8 @@ import { createVenuekAdapter } from '../../venues/venuek/adapter.js'
 import type { VenuekCredentials } from '../../venues/venuek/signing.js'
 import { FaultPlan } from '../faults.js'
 import type { SimPeer } from '../peer.js'
+import type { VkCapturedEvent } from '../world/capture.js'
+import { readVenuekCapture } from './capture-file.js'
 import { startVenuekSim, type VenuekSim } from './index.js'
 import { buildVenuekBooks, buildVenuekHistory } from './initial-state.js'
 import { addVenuekOnlyLadders } from './ladders.js'
@@ -25,7 +27,7 @@ export interface VenuekSimulatorFields {
 }
 
 /** venuek as a simulator peer (peer.ts): REST and WebSocket on one loopback port. */
-export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields> = {
+export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields, readonly VkCapturedEvent[]> = {
   venue: 'venuek',
   world: {
     list: listVenuek,
@@ -36,8 +38,9 @@ export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields>
     },
     buildBooks: buildVenuekBooks,
     buildHistory: buildVenuekHistory,
-    replay: (world, catalogs, rng) => replayVenuek(world, catalogs.venuek, rng),
-    capturedMarkets: (catalogs) => catalogs.venuek.reduce((n, e) => n + e.markets.length, 0),
+    readCapture: readVenuekCapture,
+    replay: replayVenuek,
+    capturedMarkets: (events) => events.reduce((n, e) => n + e.markets.length, 0),
     replayTraders: () => {},
   },
   async start({ world, engine, clock, config, portsFromConfig }) {

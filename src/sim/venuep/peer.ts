@@ -1,6 +1,8 @@
 import { createVenuepAdapter } from '../../venues/venuep/adapter.js'
 import { FaultPlan } from '../faults.js'
 import type { SimPeer } from '../peer.js'
+import type { VpCapturedEvent } from '../world/capture.js'
+import { readVenuepCapture } from './capture-file.js'
 import { startVenuepSim, type VenuepSim } from './index.js'
 import { buildVenuepBooks, buildVenuepHistory } from './initial-state.js'
 import { listVenuep } from './listing.js'
@@ -10,15 +12,16 @@ import { generateWallets } from './wallets.js'
 export type StartedVenuep = VenuepSim & { readonly faults: FaultPlan }
 
 /** venuep as a simulator peer (peer.ts): Gamma, CLOB and Data API on three loopback ports. */
-export const venuepPeer: SimPeer<'venuep', StartedVenuep, object> = {
+export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCapturedEvent[]> = {
   venue: 'venuep',
   world: {
     list: listVenuep,
     addOwnListings: () => {},
     buildBooks: buildVenuepBooks,
     buildHistory: buildVenuepHistory,
-    replay: (world, catalogs, rng) => replayVenuep(world, catalogs.venuep, rng),
-    capturedMarkets: (catalogs) => catalogs.venuep.reduce((n, e) => n + e.markets.length, 0),
+    readCapture: readVenuepCapture,
+    replay: replayVenuep,
+    capturedMarkets: (events) => events.reduce((n, e) => n + e.markets.length, 0),
     replayTraders(world, count, rng) {
       for (const w of generateWallets(rng, count, world.anchorMs)) {
         world.vpWallets.push(w)

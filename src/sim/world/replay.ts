@@ -27,14 +27,16 @@ export const EMPTY_TRUTH: GroundTruth = { sharedQuestions: [], eventPairs: [], o
 
 export function replayWorld(options: ReplayOptions): World {
   const { catalogs } = options
-  const markets = SIM_PEERS.reduce((n, peer) => n + peer.world.capturedMarkets(catalogs), 0)
+  // Each peer's capture is its own type (peer.ts `readCapture`): looked up by its venue id, typed in its folder.
+  const captured = (venue: string) => (catalogs as unknown as Record<string, never>)[venue] as never
+  const markets = SIM_PEERS.reduce((n, peer) => n + peer.world.capturedMarkets(captured(peer.venue)), 0)
   const worldOptions: WorldOptions = { seed: options.seed, questions: markets, anchorMs: options.anchorMs, wallets: options.wallets, bookDepth: options.bookDepth, shareBoth: 0, decoyRate: 0 }
   const world = new World(worldOptions)
   world.historyStartMs = options.anchorMs
   world.replayOf = catalogs.dir
   const rng = new Rng(options.seed)
   // Each peer of the sim list (peers.ts) replays its own capture, from its own stream.
-  SIM_PEERS.forEach((peer, i) => peer.world.replay(world, catalogs, rng.fork(1 + i)))
+  SIM_PEERS.forEach((peer, i) => peer.world.replay(world, captured(peer.venue), rng.fork(1 + i)))
   // Simulated traders trade the replayed markets from the start on; they have no past.
   const traders = rng.fork(1 + SIM_PEERS.length)
   for (const peer of SIM_PEERS) peer.world.replayTraders(world, options.wallets, traders)

@@ -25,7 +25,8 @@ export type QuestionKind = 'binary' | 'multi' | 'ladder' | 'deadline'
 
 export type Lifecycle = 'active' | 'closed' | 'resolved'
 
-export type SimVenue = 'venuep' | 'venuek'
+/** A simulated venue's id, as the sim list (src/sim/peers.ts) and the service's registry name it. */
+export type SimVenue = string
 
 /** A proposition that pays 1 if true. Both venues price the same contracts of a question. */
 export interface Contract {

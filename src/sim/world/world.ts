@@ -3,7 +3,7 @@ import { venueFair, type DislocationLog } from './fair.js'
 import { Ledger } from './ledger.js'
 import type { QuestionSpec } from './templates/types.js'
 import { TradeStore } from './trade-store.js'
-import type { Contract, GroundTruth, Lifecycle, Question, VkEvent, VkMarket, VkSeries, VpEvent, VpMarket, VpWallet } from './types.js'
+import type { Contract, GroundTruth, Lifecycle, Question, SimVenue, VkEvent, VkMarket, VkSeries, VpEvent, VpMarket, VpWallet } from './types.js'
 
 /**
  * The world's state: its questions, how the venues list them, their books, trades and wallets. Built by
@@ -104,7 +104,7 @@ export class World {
   }
 
   /** YES fair value a venue quotes around for a listed contract. */
-  venueFair(contract: Contract, venue: 'venuep' | 'venuek', t: number): number {
+  venueFair(contract: Contract, venue: SimVenue, t: number): number {
     const q = this.questionsById.get(contract.questionId) as Question
     return venueFair(q, contract.index, venue, t, this.dislocations)
   }
