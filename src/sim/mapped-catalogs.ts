@@ -14,6 +14,7 @@ import type { Simulator } from './simulator.js'
  */
 export async function mappedCatalogs(sim: Simulator, config: Config, clock: Clock, closedLookbackDays?: number): Promise<PerPeer<SimPeers, Catalog>> {
   const ctx = { clock, log: silentLogger }
+  // `sim[peer.venue]` is that peer's own handle; TypeScript cannot pair the two across the list's union.
   const catalogs = await Promise.all(SIM_PEERS.map((peer) => peer.mappedCatalog(sim[peer.venue] as never, config, ctx, closedLookbackDays)))
   return Object.fromEntries(SIM_PEERS.map((peer, i) => [peer.venue, catalogs[i]])) as PerPeer<SimPeers, Catalog>
 }

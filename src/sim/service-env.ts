@@ -8,6 +8,7 @@ import type { Simulator } from './simulator.js'
  */
 export function serviceEnvFor(sim: Simulator, dataDir: string): Record<string, string> {
   const env: Record<string, string> = { SIM_EXTERNAL: '1' }
+  // `sim[peer.venue]` is that peer's own handle; TypeScript cannot pair the two across the list's union.
   for (const peer of SIM_PEERS) Object.assign(env, peer.serviceEnv(sim[peer.venue] as never, dataDir))
   return env
 }
