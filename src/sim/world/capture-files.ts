@@ -5,7 +5,7 @@ import { SIM_PEERS, type SimPeers } from '../peers.js'
 export { CaptureFormatError } from './capture-check.js'
 
 /**
- * Reads a directory of captured catalogs (one file per simulated venue, e.g. `venuep.json`, in
+ * Reads a directory of captured catalogs (one file per simulated venue, `<venue>.json`, in
  * test/fixtures/real-venues/FORMAT.md): each peer of the sim list reads and checks its own (peer.ts `readCapture`)
  * before a replay builds on them.
  */

@@ -2,8 +2,8 @@ import type { Rng } from './random.js'
 import type { Contract, Question } from './types.js'
 
 /**
- * The last day's trades of every open market, printed before the simulator starts (each peer's initial-state.ts,
- * e.g. src/sim/venuep/initial-state.ts).
+ * The last day's trades of every open market, printed before the simulator starts (each peer folder's
+ * initial-state.ts).
  * A venue's 24 h volume is the sum of the trades it reports for the last 24 hours, so a market's day of volume must
  * be trades one can list: each open, trading market gets one to three taker prints in the 24 hours before the
  * anchor, sized to the day's volume the peer draws for it, at the price its path had then. Thin markets and long
