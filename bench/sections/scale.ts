@@ -222,7 +222,7 @@ function matcherRows(p: string, r: ScaleResult): Row[] {
 function methodLines(soakSeconds: number, sampleSeconds: number): string[] {
   return [
     '- **Sizes**: `SIM_QUESTIONS` canonical questions (each listed on one venue or both) plus `SIM_VENUEK_ONLY_LADDERS` venuek-only',
-    '  ladder events of 10-22 markets each (src/sim/world/venuek-ladders.ts), which give venuek its real excess of markets over',
+    '  ladder events of 10-22 markets each (src/sim/venuek/ladders.ts), which give venuek its real excess of markets over',
     '  venuep. Instruments are what each venue\'s feed streams (/readyz `books.instruments`): a venuep token per active',
     '  outcome, a venuek market per active market.',
     '- **Ready**: from spawning `node dist/src/main.js` (SIM_EXTERNAL=1, the simulator already up) to the first 200 of',

@@ -118,7 +118,7 @@ export const SimConfigSchema = Type.Object(
     questions: Type.Integer({ minimum: 1, default: 2_400 }),
     /**
      * venuek-only ladder events added to the generated world (env `SIM_VENUEK_ONLY_LADDERS`), each 10-22 markets
-     * (an index's daily close in ranges, a coin's hourly price in ranges or above strikes; src/sim/world/venuek-ladders.ts):
+     * (an index's daily close in ranges, a coin's hourly price in ranges or above strikes; src/sim/venuek/ladders.ts):
      * the real venuek catalog lists far more markets than venuep because of such series. Listed on venuek alone,
      * open and short-dated; not in the ground truth. 0 (the default) leaves the world exactly as without it.
      */

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '../config/load.js'
 import { systemClock } from '../core/clock.js'
 import { createLogger } from '../core/logger.js'
+import { SIM_PEERS } from './peers.js'
 import { serviceEnvFor } from './service-env.js'
 import { withPinnedCalendar } from './pinned-calendar.js'
 import { startSimulator } from './simulator.js'
@@ -21,7 +22,8 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel, 'venue-simulator')
   const sim = await startSimulator({ config: withPinnedCalendar(config.sim, config.dataDir, systemClock.now(), log), clock: systemClock, portsFromConfig: true })
   const env = serviceEnvFor(sim, config.dataDir)
-  log.info({ urls: { venuep: sim.venuep.urls, venuek: sim.venuek.urls }, description: sim.description }, 'SIMULATED venues listening')
+  const urls = Object.fromEntries(SIM_PEERS.map((p) => [p.venue, sim[p.venue].urls]))
+  log.info({ urls, description: sim.description }, 'SIMULATED venues listening')
   process.stdout.write(`\n# The venue simulator is running (SIMULATED data). Point the service at it with:\n${Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n')}\n# then: npm start\n\n`)
   const stop = () => {
     sim.close().then(() => process.exit(0), () => process.exit(1))

@@ -3,11 +3,12 @@ import type { WebSocket } from 'ws'
 /**
  * Fault knobs for one simulated venue, usable from tests and from the standalone simulator. HTTP faults apply
  * to matching requests on any of the venue's hosts; WebSocket faults act on every open socket of the venue.
+ * Each started peer has its own (`sim[venue].faults`, peer.ts).
  *
  * @example
- * sim.venuek.faults.skipSequence()            // next data frame on each subscription skips a seq number
- * sim.venuep.faults.failHttp({ status: 503, count: 2, host: 'clob' })
- * sim.venuep.faults.stall()                     // sockets stay open, nothing more is sent (not even PONG)
+ * sim[venue].faults.skipSequence()            // next data frame on each subscription skips a seq number
+ * sim[venue].faults.failHttp({ status: 503, count: 2, host: 'clob' })
+ * sim[venue].faults.stall()                     // sockets stay open, nothing more is sent (not even PONG)
  */
 export type SimHost = 'gamma' | 'clob' | 'data' | 'rest'
 
@@ -108,12 +109,12 @@ export class FaultPlan {
     }
   }
 
-  /** venuek: the next data frame of each subscription skips `count` sequence numbers. */
+  /** For a venue whose frames carry sequence numbers: the next data frame of each subscription skips `count` of them. */
   skipSequence(count = 1): void {
     this.#seqSkips += count
   }
 
-  /** Called by the venuek WS server when it assigns a seq: returns how many numbers to skip. */
+  /** Called by a sequencing WS server when it assigns a seq: returns how many numbers to skip. */
   takeSequenceSkip(): number {
     const n = this.#seqSkips
     if (n > 0) {

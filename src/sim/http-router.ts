@@ -35,7 +35,7 @@ export interface RouterOptions {
   readonly faults: FaultPlan
   /** The venue's error body for a status, used for injected failures and unknown routes. */
   readonly errorBody: (status: number, message: string) => unknown
-  /** Optional hook run before routing (venuek signature checks); returning a response short-circuits. */
+  /** Optional hook run before routing (a peer's signature checks); returning a response short-circuits. */
   readonly before?: (req: SimRequest) => SimResponse | undefined
 }
 

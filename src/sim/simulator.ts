@@ -1,20 +1,19 @@
-import { generateKeyPairSync } from 'node:crypto'
 import type { SimConfig } from '../config/schema.js'
 import type { Clock } from '../core/clock.js'
-import type { VenuekCredentials } from '../venues/venuek/signing.js'
-import { FaultPlan } from './faults.js'
+import type { PeerFields, PeerHandles, StartedPeer } from './peer.js'
+import { SIM_PEERS, type SimPeers } from './peers.js'
 import { SimEngine } from './world/engine.js'
 import { readCapturedCatalogs } from './world/capture-files.js'
-import { generateWorld, type World } from './world/generate.js'
+import { generateWorld } from './world/generate.js'
 import { replayWorld } from './world/replay.js'
-import { startVenuekSim, type VenuekSim } from './venuek/index.js'
-import { startVenuepSim, type VenuepSim } from './venuep/index.js'
+import type { World } from './world/world.js'
 
 /**
  * The venue simulator: one seeded world (generated, or a replay of captured real catalogs when `config.catalog` is
- * set), its live engine, and both venues' protocol servers on loopback. Everything it serves is SIMULATED (a replay's
- * listings are real, its books and trades are not); `description` says so wherever the service shows where data
- * comes from.
+ * set), its live engine, and every simulated venue's protocol server on loopback: the peers of the sim list
+ * (peers.ts), each under its venue id (`sim[venue].urls`, `sim[venue].faults`). Everything it serves is SIMULATED (a
+ * replay's listings are real, its books and trades are not); `description` says so wherever the service shows where
+ * data comes from.
  */
 export interface SimulatorOptions {
   readonly config: SimConfig
@@ -27,18 +26,16 @@ export interface SimulatorOptions {
   readonly portsFromConfig?: boolean
 }
 
-export interface Simulator {
+export interface SimulatorCore {
   readonly world: World
   readonly engine: SimEngine
   readonly clock: Clock
-  readonly venuep: VenuepSim & { readonly faults: FaultPlan }
-  readonly venuek: VenuekSim & { readonly faults: FaultPlan }
-  /** The simulator's venuek API key, present when signed WebSocket handshakes are required. */
-  readonly venuekCredentials: VenuekCredentials | undefined
-  readonly venuekPublicKeyPem: string | undefined
   readonly description: string
   close(): Promise<void>
 }
+
+/** The world and engine, each peer under its venue id, and what the peers add (peer.ts `simulatorFields`). */
+export type Simulator = SimulatorCore & PeerHandles<SimPeers> & PeerFields<SimPeers>
 
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   const { config, clock } = options
@@ -51,41 +48,35 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     dislocationsPerMin: config.dislocationsPerMin,
     stepMs: config.stepMs,
   })
-  const credentials = config.venuekAuth ? simulatorKey(config.seed) : undefined
-  const venuepFaults = new FaultPlan()
-  const venuekFaults = new FaultPlan()
-  const ports = options.portsFromConfig === true ? config.ports : { gamma: 0, clob: 0, data: 0, venuek: 0 }
-  const venuep = await startVenuepSim({ world, engine, clock, faults: venuepFaults, host: config.host, ports })
-  let venuek: VenuekSim
+  const handles: Record<string, StartedPeer> = {}
+  const fields: Record<string, unknown> = {}
+  const started: StartedPeer[] = []
   try {
-    venuek = await startVenuekSim({
-      world,
-      engine,
-      clock,
-      faults: venuekFaults,
-      host: config.host,
-      port: ports.venuek,
-      auth: credentials === undefined ? undefined : { required: true, publicKeys: new Map([[credentials.keyId, credentials.publicKeyPem]]) },
-    })
+    for (const peer of SIM_PEERS) {
+      const handle = await peer.start({ world, engine, clock, config, portsFromConfig: options.portsFromConfig === true })
+      started.push(handle)
+      handles[peer.venue] = handle
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each peer's own handle type, checked in its folder
+      Object.assign(fields, peer.simulatorFields(handle as any))
+    }
   } catch (err) {
-    await venuep.close()
+    await Promise.all(started.map((p) => p.close()))
     throw err
   }
   if (options.startEngine !== false) engine.start()
-  return {
+  const simulator = {
     world,
     engine,
     clock,
-    venuep: Object.assign(venuep, { faults: venuepFaults }),
-    venuek: Object.assign(venuek, { faults: venuekFaults }),
-    venuekCredentials: credentials === undefined ? undefined : { keyId: credentials.keyId, privateKeyPem: credentials.privateKeyPem },
-    venuekPublicKeyPem: credentials?.publicKeyPem,
+    ...handles,
+    ...fields,
     description: describe(config, world),
     async close() {
       engine.stop()
-      await Promise.all([venuep.close(), venuek.close()])
+      await Promise.all(started.map((p) => p.close()))
     },
   }
+  return simulator as Simulator
 }
 
 /** The generated world, or a replay of the captured catalogs in `config.catalog`. */
@@ -95,23 +86,17 @@ function buildWorld(config: SimConfig, anchorMs: number): World {
   // The schema admits only ISO dates and UTC instants, which Date.parse reads as UTC (NaN for a day that is none).
   const calendarMs = config.calendar === undefined ? undefined : Date.parse(config.calendar)
   if (calendarMs !== undefined && Number.isNaN(calendarMs)) throw new Error(`sim.calendar (SIM_CALENDAR) "${config.calendar}" is not a date`)
-  return generateWorld({ ...common, questions: config.questions, venuekOnlyLadders: config.venuekOnlyLadders, ...(calendarMs === undefined ? {} : { calendarMs }) })
+  const ownLadders = Object.fromEntries(SIM_PEERS.map((p) => [p.venue, p.ownLadders(config) ?? 0]))
+  return generateWorld({ ...common, questions: config.questions, ownLadders, ...(calendarMs === undefined ? {} : { calendarMs }) })
 }
 
 function describe(config: SimConfig, world: World): string {
-  const listed = `${world.vpEvents.length} venuep events, ${world.vkEvents.length} venuek events`
+  const listed = SIM_PEERS.map((p) => `${p.events(world)} ${p.venue} events`).join(', ')
   if (world.replayOf !== undefined) return `replay of real venue catalogs from ${world.replayOf} (${listed}; simulated books and trades)`
-  const ladders = config.venuekOnlyLadders > 0 ? ` of which ${config.venuekOnlyLadders} venuek-only ladder events` : ''
+  const ladders = SIM_PEERS.map((p) => ({ venue: p.venue, n: p.ownLadders(config) ?? 0 }))
+    .filter((p) => p.n > 0)
+    .map((p) => ` of which ${p.n} ${p.venue}-only ladder events`)
+    .join('')
   const calendar = new Date(world.calendarMs).toISOString().replace(':00.000Z', 'Z')
   return `simulated venues (seed ${config.seed}, calendar ${calendar}, ${world.questions.length} questions${ladders}, ${listed})`
-}
-
-/** A fresh RSA key for the simulated venuek account (the real venue issues RSA keys only). */
-function simulatorKey(seed: number): { keyId: string; privateKeyPem: string; publicKeyPem: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  return {
-    keyId: `sim-key-${seed}`,
-    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  }
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
 import type { SimConfig } from '../config/schema.js'
+import { SIM_PEERS } from './peers.js'
 import { startSimulator, type Simulator } from './simulator.js'
 
 /**
@@ -11,9 +12,18 @@ import { startSimulator, type Simulator } from './simulator.js'
 export async function startAnnouncedSimulator(sim: SimConfig, clock: Clock, log: Logger): Promise<Simulator> {
   const startedAt = performance.now()
   if (sim.catalog === undefined) {
-    const ladders = sim.venuekOnlyLadders > 0 ? ` and ${count(sim.venuekOnlyLadders)} venuek-only ladder events` : ''
+    // The ladder events a peer lists alone (peer.ts `ownLadders`), logged as `<venue>_only_ladders` where it has them.
+    const own = SIM_PEERS.flatMap((p) => {
+      const ladders = p.ownLadders(sim)
+      return ladders === undefined ? [] : [{ venue: p.venue, ladders }]
+    })
+    const ownFields = Object.fromEntries(own.map((p) => [`${p.venue}_only_ladders`, p.ladders]))
+    const ladders = own
+      .filter((p) => p.ladders > 0)
+      .map((p) => ` and ${count(p.ladders)} ${p.venue}-only ladder events`)
+      .join('')
     log.info(
-      { seed: sim.seed, questions: sim.questions, venuek_only_ladders: sim.venuekOnlyLadders },
+      { seed: sim.seed, questions: sim.questions, ...ownFields },
       `building the simulated world (${count(sim.questions)} questions${ladders}) and starting the venue simulator`,
     )
   } else {

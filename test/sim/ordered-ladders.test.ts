@@ -83,7 +83,7 @@ function assertBooksUncrossed(w: World, when: string): number {
 
 describe('ordered ladders', () => {
   test('fair values are ordered on each venue: thresholds, floors and deadlines, open and resolved questions, over weeks', () => {
-    const w = generateWorld({ anchorMs: ANCHOR, questions: 400, wallets: 10, venuekOnlyLadders: 26 })
+    const w = generateWorld({ anchorMs: ANCHOR, questions: 400, wallets: 10, ownLadders: { venuek: 26 } })
     const kinds = new Set(orderedQuestions(w).map((q) => `${q.model.kind}/${q.lifecycle}`))
     for (const k of ['ladder/active', 'deadline/active', 'ladder/resolved']) assert.ok(kinds.has(k), `the world has ${k} questions`)
     let pairs = 0
@@ -92,7 +92,7 @@ describe('ordered ladders', () => {
   })
 
   test('books of one ladder never cross, through requotes, trades, tick changes and dislocations', () => {
-    const w = generateWorld({ anchorMs: ANCHOR, questions: 300, wallets: 20, venuekOnlyLadders: 13 })
+    const w = generateWorld({ anchorMs: ANCHOR, questions: 300, wallets: 20, ownLadders: { venuek: 13 } })
     const clock = new SimulatedClock(ANCHOR)
     // Brisk: every book moves many times, trades take top levels, and a dislocation opens every few seconds.
     const engine = new SimEngine(w, { clock, quoteChangesPerSec: 400, tradesPerSec: 60, stepMs: 250, dislocationsPerMin: 20 })
@@ -127,7 +127,7 @@ describe('ordered ladders', () => {
   })
 
   test('a range ladder with a tail at each end sums to about one on each venue', () => {
-    const w = generateWorld({ anchorMs: ANCHOR, questions: 20, wallets: 5, venuekOnlyLadders: 26 })
+    const w = generateWorld({ anchorMs: ANCHOR, questions: 20, wallets: 5, ownLadders: { venuek: 26 } })
     const ranges = w.questions.filter((q) => q.venuek?.mutuallyExclusive === true && q.id.startsWith('k'))
     assert.ok(ranges.length >= 10)
     for (const q of ranges) {

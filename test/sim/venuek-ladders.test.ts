@@ -5,7 +5,7 @@ import { SimulatedClock } from '../../src/core/clock.js'
 import { startSimulator } from '../../src/sim/simulator.js'
 import { contractFair } from '../../src/sim/world/fair.js'
 import { generateWorld, type World } from '../../src/sim/world/generate.js'
-import { LADDER_SERIES } from '../../src/sim/world/venuek-ladders.js'
+import { LADDER_SERIES } from '../../src/sim/venuek/ladders.js'
 
 /**
  * `sim.venuekOnlyLadders` (SIM_VENUEK_ONLY_LADDERS): venuek-only ladder events added after the questions. The
@@ -30,8 +30,8 @@ test('off by default; the env var sets it', () => {
 
 test('the ladders are added after the world, which stays as it was; they are venuek-only and many markets each', () => {
   const plain = generateWorld({ anchorMs: ANCHOR_MS, questions: 300, wallets: 10, seed: 5 })
-  const zero = generateWorld({ anchorMs: ANCHOR_MS, questions: 300, wallets: 10, seed: 5, venuekOnlyLadders: 0 })
-  const more = generateWorld({ anchorMs: ANCHOR_MS, questions: 300, wallets: 10, seed: 5, venuekOnlyLadders: LADDERS })
+  const zero = generateWorld({ anchorMs: ANCHOR_MS, questions: 300, wallets: 10, seed: 5, ownLadders: { venuek: 0 } })
+  const more = generateWorld({ anchorMs: ANCHOR_MS, questions: 300, wallets: 10, seed: 5, ownLadders: { venuek: LADDERS } })
   assert.equal(digest(zero), digest(plain))
 
   // The world's own events, markets and books are those of the plain world, in the same order; the truth is the same.

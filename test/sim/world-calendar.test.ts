@@ -3,7 +3,7 @@ import { describe, test } from 'node:test'
 import { loadConfig } from '../../src/config/load.js'
 import { WORLD_CALENDAR_MS } from '../../src/sim/world/calendar.js'
 import { generateWorld, type World } from '../../src/sim/world/generate.js'
-import { LADDER_SERIES } from '../../src/sim/world/venuek-ladders.js'
+import { LADDER_SERIES } from '../../src/sim/venuek/ladders.js'
 
 /**
  * The generated world is laid out on a fixed calendar (src/sim/world/calendar.ts), never around the start: the same
@@ -112,8 +112,8 @@ describe('venuek-only ladders: recurring series listed from the start', () => {
     )
 
   test('each start lists the next observations; an observation listed by two starts is the same event', () => {
-    const a = generateWorld({ ...SIZE, questions: 20, venuekOnlyLadders: 60, anchorMs: START + 30 * DAY })
-    const b = generateWorld({ ...SIZE, questions: 20, venuekOnlyLadders: 60, anchorMs: START + 30 * DAY + 3 * HOUR })
+    const a = generateWorld({ ...SIZE, questions: 20, ownLadders: { venuek: 60 }, anchorMs: START + 30 * DAY })
+    const b = generateWorld({ ...SIZE, questions: 20, ownLadders: { venuek: 60 }, anchorMs: START + 30 * DAY + 3 * HOUR })
     const [x, y] = [ladderNames(a), ladderNames(b)]
     assert.equal(x.size, 60)
     let shared = 0

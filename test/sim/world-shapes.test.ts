@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/load.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { canonicalCategory, CATEGORY_SLUGS } from '../../src/model/categories.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
-import { VENUEK_CATEGORIES } from '../../src/sim/world/shapes/labels.js'
+import { TICKERS_CATEGORIES } from '../../src/sim/world/shapes/labels.js'
 import { mapGammaEvent } from '../../src/venues/venuep/map-catalog.js'
 import { fixtureJson } from '../helpers/fixtures.js'
 import { closeGapsDays, PLACEHOLDER, spellingVariant, subTitleDate } from './shape-readers.js'
@@ -208,7 +208,7 @@ describe('deadline ladders', () => {
 describe('categories as the venues label them', () => {
   test('venuek uses its real category vocabulary; venuep tags vote for the question\'s category', (t) => {
     const vkCats = new Set(vk.map((e) => e.category))
-    assert.ok([...vkCats].every((c) => (VENUEK_CATEGORIES as readonly string[]).includes(c)), [...vkCats].join())
+    assert.ok([...vkCats].every((c) => (TICKERS_CATEGORIES as readonly string[]).includes(c)), [...vkCats].join())
     assert.ok(vkCats.size >= 10, `${vkCats.size} venuek categories`)
     const tagged = vp.filter((e) => e.tags.length > 0)
     const counts = vp.map((e) => e.tags.length).sort((a, b) => a - b)

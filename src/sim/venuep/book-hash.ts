@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto'
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { SimBook } from '../world/book-model.js'
 import type { VpMarket } from '../world/types.js'
-import type { TokenIndex } from './book-view.js'
 import { fmtNum } from './format.js'
+
+/** A market's token: 0 prices the contract, 1 its complement (book-view.ts derives its book as the mirror). */
+export type TokenIndex = 0 | 1
 
 /**
  * The hash of a token's book summary (venuep.md §2.2, clob-client's generateOrderBookSummaryHash): SHA-1 of the

@@ -1,8 +1,8 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { SimBook } from '../world/book-model.js'
-import type { World } from '../world/generate.js'
+import type { World } from '../world/world.js'
 import type { VpMarket } from '../world/types.js'
-import { summaryHash } from './book-hash.js'
+import { summaryHash, type TokenIndex } from './book-hash.js'
 import { fmtMicros, fmtNum } from './format.js'
 
 /**
@@ -10,7 +10,8 @@ import { fmtMicros, fmtNum } from './format.js'
  * book is derived here as its mirror (bid 1 − a for each token-0 ask a, ask 1 − b for each bid b), so REST,
  * WebSocket and Gamma can never disagree about either side.
  */
-export type TokenIndex = 0 | 1
+
+export type { TokenIndex } from './book-hash.js'
 
 /** One side of a token's book as [priceMicros, sizeMicros] pairs in venuep's wire order. */
 export type Levels = [number, number][]

@@ -1,5 +1,5 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
-import type { World } from '../world/generate.js'
+import type { World } from '../world/world.js'
 import type { VpCapturedMarket } from '../world/capture.js'
 import type { VpMarket } from '../world/types.js'
 import { currentPrice } from './book-view.js'

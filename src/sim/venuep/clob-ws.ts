@@ -4,7 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import type { FaultPlan } from '../faults.js'
 import { TickCork } from '../tick-cork.js'
 import type { EngineEvent, SimEngine } from '../world/engine.js'
-import type { World } from '../world/generate.js'
+import type { World } from '../world/world.js'
 import { bookOfToken, type TokenIndex } from './book-view.js'
 import { BookEventFrames, bookFrameObject, lastTradeFrame, tickSizeFrame } from './ws-frames.js'
 

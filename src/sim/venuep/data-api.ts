@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js'
 import type { FaultPlan } from '../faults.js'
 import { listParam, SimRouter } from '../http-router.js'
-import type { World } from '../world/generate.js'
+import type { World } from '../world/world.js'
 import type { VpActivity } from '../world/ledger.js'
 import { num, seconds } from './format.js'
 import { walletBio } from './gamma-shapes.js'

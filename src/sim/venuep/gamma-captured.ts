@@ -3,7 +3,13 @@ import { PROVENANCE_FIELDS, type VpCapturedEvent, type VpCapturedMarket } from '
 import type { VpEvent, VpMarket } from '../world/types.js'
 import { lastTrade, tokenTop } from './book-view.js'
 import { fmtNum, jsonListString, num } from './format.js'
-import type { GammaView } from './gamma-shapes.js'
+import type { World } from '../world/world.js'
+
+/** What the captured shapes need of a Gamma request's view (gamma-shapes.ts `GammaView`, without importing it back). */
+export interface CapturedView {
+  readonly world: World
+  parentEvent(e: VpEvent): Record<string, unknown>
+}
 
 /**
  * Gamma bodies of a replayed market or event: the capture's own fields, in its order, with Gamma's encoding of
@@ -17,7 +23,7 @@ import type { GammaView } from './gamma-shapes.js'
  */
 const ENCODED_LISTS: ReadonlySet<string> = new Set(['outcomes', 'outcomePrices', 'clobTokenIds'])
 
-export function capturedMarketJson(view: GammaView, m: VpMarket, capture: VpCapturedMarket, includeTag: boolean, withParent = true): Record<string, unknown> {
+export function capturedMarketJson(view: CapturedView, m: VpMarket, capture: VpCapturedMarket, includeTag: boolean, withParent = true): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(capture)) out[key] = ENCODED_LISTS.has(key) && Array.isArray(value) ? jsonListString(value.map(String)) : value
   overlayLive(view, m, out)
@@ -28,7 +34,7 @@ export function capturedMarketJson(view: GammaView, m: VpMarket, capture: VpCapt
 }
 
 /** `full` nests the markets (the `/events` form); otherwise the abbreviated parent inside a market row. */
-export function capturedEventJson(view: GammaView, e: VpEvent, capture: VpCapturedEvent, full: boolean): Record<string, unknown> {
+export function capturedEventJson(view: CapturedView, e: VpEvent, capture: VpCapturedEvent, full: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(capture)) {
     if (PROVENANCE_FIELDS.has(key) || key === 'markets' || (key === 'tags' && !full)) continue
@@ -43,7 +49,7 @@ export function capturedEventJson(view: GammaView, e: VpEvent, capture: VpCaptur
   return out
 }
 
-function overlayLive(view: GammaView, m: VpMarket, out: Record<string, unknown>): void {
+function overlayLive(view: CapturedView, m: VpMarket, out: Record<string, unknown>): void {
   const { world } = view
   const live = world.trades.liveNotional.get(m.conditionId) ?? 0
   if (live > 0 && typeof out.volumeNum === 'number') out.volumeNum = num(out.volumeNum + live, 6)

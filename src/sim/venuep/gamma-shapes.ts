@@ -1,6 +1,6 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
-import type { World } from '../world/generate.js'
-import type { VpEvent, VpMarket, VpTag, VpWallet } from '../world/types.js'
+import type { World } from '../world/world.js'
+import type { VpEvent, VpMarket, EventTag, VpWallet } from '../world/types.js'
 import { lastTrade, tokenTop, tradedPrice } from './book-view.js'
 import { dateOnly, fmtNum, isoTime, jsonListString, num, pgTime } from './format.js'
 import { capturedEventJson, capturedMarketJson } from './gamma-captured.js'
@@ -45,7 +45,7 @@ export function simulatedText(text: string): string {
 }
 
 /** `Tag {id: string, label, slug}` (§1.6); a captured tag without id or slug is served without them. */
-export function tagJson(tag: VpTag): Record<string, unknown> {
+export function tagJson(tag: EventTag): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   if (tag.id !== undefined) out.id = tag.id
   out.label = tag.label

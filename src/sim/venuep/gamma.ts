@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.js'
 import type { FaultPlan } from '../faults.js'
 import { SimRouter, type SimRequest } from '../http-router.js'
-import type { World } from '../world/generate.js'
-import type { VpEvent, VpMarket, VpTag } from '../world/types.js'
+import type { World } from '../world/world.js'
+import type { VpEvent, VpMarket, EventTag } from '../world/types.js'
 import {
   boolParam,
   dateParam,
@@ -90,8 +90,8 @@ function eventBySlug(world: World, slug: string | undefined): VpEvent {
 }
 
 /** Tags with an id, by id (a captured tag without one cannot be looked up or filtered by id, so `/tags` omits it). */
-function distinctTags(world: World): VpTag[] {
-  const byId = new Map<string, VpTag>()
+function distinctTags(world: World): EventTag[] {
+  const byId = new Map<string, EventTag>()
   for (const e of world.vpEvents) for (const t of e.tags) if (t.id !== undefined) byId.set(t.id, t)
   return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id))
 }

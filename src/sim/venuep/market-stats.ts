@@ -1,5 +1,5 @@
 import { MS_PER_DAY } from '../../core/time.js'
-import type { World } from '../world/generate.js'
+import type { World } from '../world/world.js'
 import type { VpEvent, VpMarket } from '../world/types.js'
 import { num } from './format.js'
 

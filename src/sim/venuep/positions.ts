@@ -1,4 +1,4 @@
-import type { World } from '../world/generate.js'
+import type { World } from '../world/world.js'
 import type { TokenPosition, VpActivity } from '../world/ledger.js'
 import type { VpMarket } from '../world/types.js'
 import { tradedPrice, type TokenIndex } from './book-view.js'

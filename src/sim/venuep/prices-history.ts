@@ -1,4 +1,4 @@
-import type { World } from '../world/generate.js'
+import type { World } from '../world/world.js'
 import { num, seconds } from './format.js'
 import { WireError } from './wire-error.js'
 

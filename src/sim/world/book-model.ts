@@ -3,7 +3,7 @@ import type { Rng } from './random.js'
 
 /**
  * The simulator's authoritative book for one binary contract on one venue, YES side, in integer micro-units.
- * venuep's second token and venuek's NO bids are mirror images of it (price → 1 − price), derived by the
+ * A venue's second token or its NO bids are mirror images of it (price → 1 − price), derived by the
  * protocol servers, so the two views can never disagree.
  */
 export interface LevelChange {

@@ -22,8 +22,8 @@ import type { Lifecycle } from './types.js'
  *
  * The cost: the world's open part thins as the calendar ages (of 1,849 open questions at seed 42, 1,703 are still open
  * 5 days later, 1,004 after 37 days, 225 after 400 days). A later `sim.calendar` lays out a fresh world, with other
- * identifiers. The venuek-only ladders (hourly and daily series) are listed on a rolling schedule from the start
- * instead (venuek-ladders.ts): each observation's event has the same identifiers whenever it is listed. A clock
+ * identifiers. A venue's own ladders (hourly and daily series, a peer folder's ladders.ts) are listed on a rolling
+ * schedule from the start instead: each observation's event has the same identifiers whenever it is listed. A clock
  * before the calendar instant sees the world as of that instant.
  */
 const HOUR = 3_600_000

@@ -19,13 +19,13 @@ export function monthYear(ms: number): string {
   return `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`
 }
 
-/** venuek date code: "26DEC31" (the venue's SERIES-DATECODE-STRIKE convention). */
+/** A ticker-style date code: "26DEC31" (the SERIES-DATECODE-STRIKE convention of ticker-style venues). */
 export function dateCode(ms: number): string {
   const d = new Date(ms)
   return `${String(d.getUTCFullYear() % 100).padStart(2, '0')}${MON[d.getUTCMonth()]}${String(d.getUTCDate()).padStart(2, '0')}`
 }
 
-/** venuek month code: "26DEC". */
+/** A ticker-style month code: "26DEC". */
 export function monthCode(ms: number): string {
   const d = new Date(ms)
   return `${String(d.getUTCFullYear() % 100).padStart(2, '0')}${MON[d.getUTCMonth()]}`

@@ -114,11 +114,18 @@ export interface Dislocation {
 /** Dislocations by contract key, opened by the live engine and kept so price history reflects them. */
 export type DislocationLog = Map<string, Dislocation[]>
 
-const VENUE_SALT: Record<SimVenue, number> = { venuep: hashString('venuep'), venuek: hashString('venuek') }
+/** Per venue id, the salt of its deviations: the hash of the id, so each venue's quotes wander on their own. */
+const venueSalts = new Map<string, number>()
+
+function venueSalt(venue: SimVenue): number {
+  let salt = venueSalts.get(venue)
+  if (salt === undefined) venueSalts.set(venue, (salt = hashString(venue)))
+  return salt
+}
 
 /** How far (logit units) `venue` quotes contract `index` of the question seeded `seed` off its fair value at `t`. */
 function venueDeviation(seed: number, index: number, venue: SimVenue, t: number): number {
-  return noise(hashInts(seed, index, VENUE_SALT[venue]), t, 0.07)
+  return noise(hashInts(seed, index, venueSalt(venue)), t, 0.07)
 }
 
 /** The price venue `venue` quotes around for contract `index` at time `t`. */

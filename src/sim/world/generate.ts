@@ -1,120 +1,17 @@
-import { SimBook } from './book-model.js'
-import { ladderLevel, rawFair, venueFair, type DislocationLog } from './fair.js'
+import { ladderLevel, rawFair } from './fair.js'
 import { groundTruth } from './ground-truth.js'
 import { lifecycleAt, WORLD_CALENDAR_MS } from './calendar.js'
-import { buildBooks, buildVenuekHistory, buildVenuepHistory } from './initial-state.js'
-import { Ledger } from './ledger.js'
-import { listVenuek } from './listing-venuek.js'
-import { listVenuep } from './listing-venuep.js'
+import { SIM_PEERS } from '../peers.js'
 import { Rng } from './random.js'
 import { withPlaceholders } from './shapes/placeholders.js'
 import { TEMPLATES, type BuildContext, type QuestionSpec, type Template } from './templates/index.js'
-import { TradeStore } from './trade-store.js'
-import { addVenuekOnlyLadders } from './venuek-ladders.js'
-import type { Contract, GroundTruth, Lifecycle, Question, VkEvent, VkMarket, VkSeries, VpEvent, VpMarket, VpWallet } from './types.js'
+import type { Contract, Lifecycle, Question } from './types.js'
+import { DEFAULT_WORLD_OPTIONS, World, type PlannedQuestion, type WorldOptions } from './world.js'
 
-export interface WorldOptions {
-  readonly seed: number
-  /** Canonical questions to generate (each listed on one or both venues). */
-  readonly questions: number
-  /**
-   * The world's "now" at generation: its history and books are laid out around it, and a question whose end it has
-   * passed is closed or resolved (calendar.ts). Identifiers and titles do not depend on it, nor an open question's
-   * dates (an ended one's venues show its end as their close, as for any ended question).
-   */
-  readonly anchorMs: number
-  /**
-   * The instant the questions are laid out around (calendar.ts); default `WORLD_CALENDAR_MS`. Identifiers, titles
-   * and the questions' own dates are a function of the seed, the sizes and this.
-   */
-  readonly calendarMs?: number
-  readonly wallets: number
-  /** Book levels per side. */
-  readonly bookDepth: number
-  /** Share of questions listed on both venues. */
-  readonly shareBoth: number
-  /** Share of questions that get a look-alike decoy on one venue. */
-  readonly decoyRate: number
-  /**
-   * venuek-only ladder events added after the questions, each 10-22 markets (venuek-ladders.ts): what makes the real
-   * venuek catalog much larger than venuep's. 0 adds none and leaves the world as it was.
-   */
-  readonly venuekOnlyLadders: number
-}
-
-export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'anchorMs'> = {
-  seed: 42,
-  questions: 2400,
-  wallets: 400,
-  bookDepth: 12,
-  shareBoth: 0.45,
-  decoyRate: 0.1,
-  venuekOnlyLadders: 0,
-}
+export { DEFAULT_WORLD_OPTIONS, World, type PlannedQuestion, type WorldOptions } from './world.js'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
-
-export class World {
-  readonly options: WorldOptions
-  readonly questions: Question[] = []
-  readonly questionsById = new Map<string, Question>()
-  readonly vpEvents: VpEvent[] = []
-  readonly vpEventsBySlug = new Map<string, VpEvent>()
-  readonly vpEventsById = new Map<string, VpEvent>()
-  readonly vpMarkets: VpMarket[] = []
-  readonly vpMarketsBySlug = new Map<string, VpMarket>()
-  readonly vpMarketsById = new Map<string, VpMarket>()
-  readonly vpMarketsByCondition = new Map<string, VpMarket>()
-  readonly vpTokens = new Map<string, { market: VpMarket; index: 0 | 1 }>()
-  readonly vpWallets: VpWallet[] = []
-  readonly vpWalletsByAddress = new Map<string, VpWallet>()
-  readonly vkSeries = new Map<string, VkSeries>()
-  readonly vkEvents: VkEvent[] = []
-  readonly vkEventsByTicker = new Map<string, VkEvent>()
-  readonly vkMarkets: VkMarket[] = []
-  readonly vkMarketsByTicker = new Map<string, VkMarket>()
-  /**
-   * Where each venue lists a generated contract (by contract key): venuep the market and the token that pays if it
-   * is true (token 1 for a head-to-head's second side), venuek the market. A contract is listed at most once per
-   * venue, though a question may spread over several venuep events. Empty in a replay.
-   */
-  readonly vpListing = new Map<string, { market: VpMarket; index: 0 | 1 }>()
-  readonly vkListing = new Map<string, VkMarket>()
-  /** Live books: venuep by condition id (token 0's book), venuek by market ticker. */
-  readonly vpBooks = new Map<string, SimBook>()
-  readonly vkBooks = new Map<string, SimBook>()
-  readonly dislocations: DislocationLog = new Map()
-  readonly trades = new TradeStore()
-  readonly ledger = new Ledger()
-  truth!: GroundTruth
-  /**
-   * The first instant the world's prices have a history. A generated world lays out its past; a replay knows one
-   * captured price per market, so its price history starts when the replay does.
-   */
-  historyStartMs = Number.NEGATIVE_INFINITY
-  /** The directory of captured catalogs a replayed world serves (undefined for a generated world). */
-  replayOf: string | undefined = undefined
-
-  constructor(options: WorldOptions) {
-    this.options = options
-  }
-
-  get anchorMs(): number {
-    return this.options.anchorMs
-  }
-
-  /** The instant the questions were laid out around (calendar.ts); the anchor for a replay, which lays out nothing. */
-  get calendarMs(): number {
-    return this.options.calendarMs ?? this.options.anchorMs
-  }
-
-  /** YES fair value a venue quotes around for a listed contract. */
-  venueFair(contract: Contract, venue: 'venuep' | 'venuek', t: number): number {
-    const q = this.questionsById.get(contract.questionId) as Question
-    return venueFair(q, contract.index, venue, t, this.dislocations)
-  }
-}
 
 /**
  * Builds the whole world from `options`. Deterministic: the same options give the same world, identifiers,
@@ -127,48 +24,34 @@ export function generateWorld(partial: Partial<WorldOptions> & { anchorMs: numbe
   const world = new World(options)
   const rng = new Rng(options.seed)
   listWorld(world, rng)
-  buildBooks(world, rng.fork(3))
-  buildVenuepHistory(world, rng.fork(4))
-  buildVenuekHistory(world, rng.fork(5))
+  // Each peer of the sim list (peers.ts) in turn: the books share one stream, each history has its own.
+  const books = rng.fork(3)
+  for (const peer of SIM_PEERS) peer.world.buildBooks(world, books)
+  SIM_PEERS.forEach((peer, i) => peer.world.buildHistory(world, rng.fork(4 + i)))
   return world
 }
 
 /**
- * Plans the questions, lists them on the venues and writes the ground truth. The plans (and the wording closures
+ * Plans the questions, lists them on the venues (the peers of the sim list, each listing its part of a question's
+ * spec, in list order, from one stream) and writes the ground truth. The plans (and the wording closures
  * they hold) are garbage once this returns, before the history fills the heap.
  */
 function listWorld(world: World, rng: Rng): void {
   const specs = planQuestions(rng.fork(1), world.options)
   const listRng = rng.fork(2)
-  let vpEventId = 20_000
-  let vpMarketId = 500_000
   for (const planned of specs) {
     const q = makeQuestion(planned, listRng)
     world.questions.push(q)
     world.questionsById.set(q.id, q)
-    if (planned.onVenuep) vpEventId = listVenuep(world, q, planned.spec, listRng, vpEventId, () => String(vpMarketId++))
-    if (planned.onVenuek) listVenuek(world, q, planned.spec, listRng)
+    SIM_PEERS.forEach((peer, i) => {
+      if (planned.listedOn[i] === true) peer.world.list(world, q, planned.spec, listRng)
+    })
   }
-  // Seeded per event, drawn only when there are some: at 0 nothing above or below changes.
-  if (world.options.venuekOnlyLadders > 0) addVenuekOnlyLadders(world, world.options.venuekOnlyLadders)
+  for (const peer of SIM_PEERS) peer.world.addOwnListings(world)
   world.truth = groundTruth(world, specs)
 }
 
 // --------------------------------------------------------------------------------------------- planning
-
-export interface PlannedQuestion {
-  readonly id: string
-  readonly seed: number
-  readonly spec: QuestionSpec
-  readonly lifecycle: Lifecycle
-  readonly createdAt: number
-  readonly resolvedAt: number | undefined
-  readonly onVenuep: boolean
-  readonly onVenuek: boolean
-  readonly decoyOf: string | undefined
-  /** What makes a decoy differ from the question it imitates. */
-  readonly decoyReason: string | undefined
-}
 
 function pickTemplate(rng: Rng): Template<unknown> {
   const total = TEMPLATES.reduce((s, t) => s + t.weight, 0)
@@ -212,20 +95,19 @@ function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
     const resolvedAt = lifecycle === 'resolved' ? Math.min(anchor - HOUR, endTime + (1 + rng.next() * 30) * HOUR) : undefined
     const listing = rng.next()
     const both = listing < options.shareBoth
-    const onVenuep = both || listing < options.shareBoth + (1 - options.shareBoth) / 2
-    const onVenuek = both || !onVenuep
+    const onFirst = both || listing < options.shareBoth + (1 - options.shareBoth) / 2
+    const listedOn = [onFirst, both || !onFirst] as const
     const id = `q${String(planned.length + 1).padStart(5, '0')}`
-    planned.push({ id, seed, spec, lifecycle, createdAt, resolvedAt, onVenuep, onVenuek, decoyOf: undefined, decoyReason: undefined })
+    planned.push({ id, seed, spec, lifecycle, createdAt, resolvedAt, listedOn, decoyOf: undefined, decoyReason: undefined })
 
     // A decoy: a look-alike that is another question (the template's own kind of look-alike, else the same
-    // wording at another date), listed only on the venue the original is NOT on (or on venuek when the original is
-    // on both), so a careless matcher pairs the wrong question.
+    // wording at another date), listed only on the venue the original is NOT on (or on the second when the original
+    // is on both), so a careless matcher pairs the wrong question.
     if (lifecycle === 'active' && rng.next() < options.decoyRate && planned.length < options.questions) {
       const decoy = planDecoy(template, params, seed, endTime, anchor, rng, ctx)
       // A decoy is still trading: a look-alike ending before now is no decoy.
       if (decoy === undefined || decoy.spec.endTime <= anchor + HOUR || keys.has(decoy.spec.key)) continue
       keys.add(decoy.spec.key)
-      const decoyOnVenuep = !onVenuep
       planned.push({
         id: `q${String(planned.length + 1).padStart(5, '0')}`,
         seed: seed ^ 0x5bd1e995,
@@ -233,8 +115,7 @@ function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
         lifecycle: 'active',
         createdAt: decoy.createdAt,
         resolvedAt: undefined,
-        onVenuep: decoyOnVenuep,
-        onVenuek: !decoyOnVenuep,
+        listedOn: [!onFirst, onFirst],
         decoyOf: id,
         decoyReason: decoy.reason,
       })

@@ -1,4 +1,4 @@
-import type { PlannedQuestion, World } from './generate.js'
+import type { PlannedQuestion, World } from './world.js'
 import { hardNegatives } from './hard-negatives.js'
 import type { GroundTruth, TruePair } from './types.js'
 

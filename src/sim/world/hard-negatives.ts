@@ -1,4 +1,4 @@
-import type { PlannedQuestion, World } from './generate.js'
+import type { PlannedQuestion, World } from './world.js'
 import type { HardNegative, Question } from './types.js'
 
 /**

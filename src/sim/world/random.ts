@@ -91,7 +91,7 @@ export class Rng {
     return s.length === length ? s : s.slice(0, length)
   }
 
-  /** Decimal digit string of `length` characters without a leading zero (venuep token ids are 77–78 digits). */
+  /** Decimal digit string of `length` characters without a leading zero (token ids of 77–78 digits, as one real venue issues). */
   digits(length: number): string {
     let s = String(this.int(1, 9))
     while (s.length < length) s += String(Math.floor(this.next() * 10))
@@ -114,7 +114,7 @@ export class Rng {
   }
 }
 
-/** A version-4 UUID drawn from `rng` (venuek market ids, trade ids). */
+/** A version-4 UUID drawn from `rng` (market ids, trade ids). */
 export function uuid(rng: Rng): string {
   const h = rng.hex(32)
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[rng.int(0, 3)]}${h.slice(17, 20)}-${h.slice(20, 32)}`

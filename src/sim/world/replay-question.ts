@@ -8,7 +8,7 @@ import type { Contract, Lifecycle, Question, SimVenue } from './types.js'
  * one event are independent: a capture says nothing about how they move together.
  */
 export interface ReplayedMarket {
-  /** Stable id, e.g. `venuep:<condition id>`: the seed of the market's path. */
+  /** Stable id, e.g. `<venue>:<market id>`: the seed of the market's path. */
   readonly id: string
   readonly venue: SimVenue
   readonly label: string

@@ -1,10 +1,8 @@
 import type { CapturedCatalogs } from './capture-files.js'
-import { World, type WorldOptions } from './generate.js'
+import { World, type WorldOptions } from './world.js'
+import { SIM_PEERS } from '../peers.js'
 import { Rng } from './random.js'
-import { replayVenuek } from './replay-venuek.js'
-import { replayVenuep } from './replay-venuep.js'
 import type { GroundTruth } from './types.js'
-import { generateWallets } from './wallets.js'
 
 /**
  * A world that replays real captured catalogs (test/fixtures/real-venues) instead of generating one: every event
@@ -29,19 +27,19 @@ export const EMPTY_TRUTH: GroundTruth = { sharedQuestions: [], eventPairs: [], o
 
 export function replayWorld(options: ReplayOptions): World {
   const { catalogs } = options
-  const markets = catalogs.venuep.reduce((n, e) => n + e.markets.length, 0) + catalogs.venuek.reduce((n, e) => n + e.markets.length, 0)
-  const worldOptions: WorldOptions = { seed: options.seed, questions: markets, anchorMs: options.anchorMs, wallets: options.wallets, bookDepth: options.bookDepth, shareBoth: 0, decoyRate: 0, venuekOnlyLadders: 0 }
+  // Each peer's capture is its own type (peer.ts `readCapture`): looked up by its venue id, typed in its folder.
+  const captured = (venue: string) => (catalogs as unknown as Record<string, never>)[venue] as never
+  const markets = SIM_PEERS.reduce((n, peer) => n + peer.world.capturedMarkets(captured(peer.venue)), 0)
+  const worldOptions: WorldOptions = { seed: options.seed, questions: markets, anchorMs: options.anchorMs, wallets: options.wallets, bookDepth: options.bookDepth, shareBoth: 0, decoyRate: 0 }
   const world = new World(worldOptions)
   world.historyStartMs = options.anchorMs
   world.replayOf = catalogs.dir
   const rng = new Rng(options.seed)
-  replayVenuep(world, catalogs.venuep, rng.fork(1))
-  replayVenuek(world, catalogs.venuek, rng.fork(2))
-  // Simulated wallets trade the replayed markets from the start on; they have no past.
-  for (const w of generateWallets(rng.fork(3), options.wallets, options.anchorMs)) {
-    world.vpWallets.push(w)
-    world.vpWalletsByAddress.set(w.address, w)
-  }
+  // Each peer of the sim list (peers.ts) replays its own capture, from its own stream.
+  SIM_PEERS.forEach((peer, i) => peer.world.replay(world, captured(peer.venue), rng.fork(1 + i)))
+  // Simulated traders trade the replayed markets from the start on; they have no past.
+  const traders = rng.fork(1 + SIM_PEERS.length)
+  for (const peer of SIM_PEERS) peer.world.replayTraders(world, options.wallets, traders)
   world.truth = EMPTY_TRUTH
   return world
 }

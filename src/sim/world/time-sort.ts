@@ -1,5 +1,5 @@
 /**
- * Sorting a world's history rows by time. A large world prints millions of venuek trades (30 per market), and a
+ * Sorting a world's history rows by time. A large world prints millions of trades (up to 30 per market), and a
  * comparator sort of that many objects costs seconds at startup; an LSD radix sort on 16-bit digits of the time
  * costs a few sequential passes over typed arrays. Like the stable comparator sort it replaces, rows with equal
  * times keep their order.

@@ -25,7 +25,8 @@ export type QuestionKind = 'binary' | 'multi' | 'ladder' | 'deadline'
 
 export type Lifecycle = 'active' | 'closed' | 'resolved'
 
-export type SimVenue = 'venuep' | 'venuek'
+/** A simulated venue's id, as the sim list (src/sim/peers.ts) and the service's registry name it. */
+export type SimVenue = string
 
 /** A proposition that pays 1 if true. Both venues price the same contracts of a question. */
 export interface Contract {
@@ -100,7 +101,7 @@ export type FairModel =
 // ---------------------------------------------------------------------------------------------- venuep
 
 /** A Gamma tag; captures may hold the label alone (no id or slug). */
-export interface VpTag {
+export interface EventTag {
   readonly id: string | undefined
   readonly label: string
   readonly slug: string | undefined
@@ -111,7 +112,7 @@ export interface VpEvent {
   readonly slug: string
   readonly title: string
   readonly description: string
-  readonly tags: readonly VpTag[]
+  readonly tags: readonly EventTag[]
   readonly negRisk: boolean
   readonly negRiskMarketId: string | undefined
   readonly createdAt: number
@@ -178,7 +179,7 @@ export interface VpWallet {
 // ---------------------------------------------------------------------------------------------- venuek
 
 /** venuek.md §3.3: how a market's strike reads (`floor_strike`, `cap_strike`). */
-export type VkStrikeType = 'greater' | 'greater_or_equal' | 'less' | 'less_or_equal' | 'between' | 'custom' | 'structured'
+export type StrikeType = 'greater' | 'greater_or_equal' | 'less' | 'less_or_equal' | 'between' | 'custom' | 'structured'
 
 /** A series; a replay knows only its ticker and its events' category, so the rest may be unknown. */
 export interface VkSeries {
@@ -218,7 +219,7 @@ export interface VkMarket {
   readonly yesSubTitle: string
   readonly noSubTitle: string
   /** Unknown for a replayed market (captures do not hold it). */
-  readonly strikeType: VkStrikeType | undefined
+  readonly strikeType: StrikeType | undefined
   readonly floorStrike: number | undefined
   readonly capStrike: number | undefined
   readonly contract: Contract
@@ -227,7 +228,7 @@ export interface VkMarket {
   /** Unknown for a replayed market (captures do not hold it). */
   readonly createdTime: number | undefined
   readonly openTime: number
-  /** The latest time trading can stop: often long after the question's own date (see listing-venuek.ts). */
+  /** The latest time trading can stop: often long after the question's own date (see src/sim/venuek/listing.ts). */
   readonly closeTime: number
   /**
    * `expected_expiration_time`: the expected date, when the venue states one (absent on many long-dated markets).

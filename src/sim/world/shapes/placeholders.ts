@@ -2,11 +2,11 @@ import type { Rng } from '../random.js'
 import type { ContractSpec, QuestionSpec } from '../templates/types.js'
 
 /**
- * venuep lists inactive placeholder children in open candidate groups, to add real names later without a new
+ * The slug style lists inactive placeholder children in open candidate groups, to add real names later without a new
  * event: "Will Person K win …?", "Will Party H win …?", "Will Team AM win the 2026 FIFA World Cup?", "Company D",
  * "Placeholder 13", "another person" — `active: false`, no orders (`bestAsk` 1, no bid, no volume). 41 of the real
  * catalog's 108 grouped events carry them, up to 20 of 26 children (Hungary's next prime minister) or 13 of 15
- * (which party wins 2028). venuek never lists them, so they never pair.
+ * (which party wins 2028). the ticker style never lists them, so they never pair.
  */
 const PLACEHOLDER_SHARE = 0.38
 /** A placeholder's logit in a multi-outcome model: no share at all (fair.ts skips it), never the winner. */
@@ -28,31 +28,31 @@ function labels(rng: Rng, noun: string, count: number): string[] {
 }
 
 /**
- * Adds placeholder children to some multi-outcome specs that allow them: venuep-only contracts whose markets
+ * Adds placeholder children to some multi-outcome specs that allow them: slug-style-only contracts whose markets
  * list inactive. Other specs come back unchanged.
  */
 export function withPlaceholders(spec: QuestionSpec, rng: Rng): QuestionSpec {
-  const ph = spec.venuep.placeholders
-  if (ph === undefined || spec.model.kind !== 'multi' || spec.venuep.outcomes !== undefined || !rng.chance(PLACEHOLDER_SHARE)) return spec
+  const ph = spec.slugs.placeholders
+  if (ph === undefined || spec.model.kind !== 'multi' || spec.slugs.outcomes !== undefined || !rng.chance(PLACEHOLDER_SHARE)) return spec
   const names = labels(rng, ph.noun, rng.chance(0.3) ? rng.int(8, 20) : rng.int(1, 6))
   const n = spec.contracts.length
   const extra: ContractSpec[] = names.map((label, i) => ({
     label,
-    onVenuep: true,
-    onVenuek: false,
-    venuepLabel: label,
-    venuekLabel: label,
-    venuekSuffix: `PH${i}`,
+    onSlugs: true,
+    onTickers: false,
+    slugsLabel: label,
+    tickersLabel: label,
+    tickersSuffix: `PH${i}`,
     placeholder: true,
   }))
-  const question = spec.venuep.marketQuestion
-  const title = spec.venuep.groupItemTitle
+  const question = spec.slugs.marketQuestion
+  const title = spec.slugs.groupItemTitle
   return {
     ...spec,
     contracts: [...spec.contracts, ...extra],
     model: { kind: 'multi', bases: [...spec.model.bases, ...names.map(() => PLACEHOLDER_BASE)] },
-    venuep: {
-      ...spec.venuep,
+    slugs: {
+      ...spec.slugs,
       marketQuestion: (i) => (i < n ? question(i) : ph.question(names[i - n] as string)),
       groupItemTitle: title === undefined ? undefined : (i) => (i < n ? title(i) : (names[i - n] as string)),
     },

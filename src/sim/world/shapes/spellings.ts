@@ -3,15 +3,15 @@ import type { Rng } from '../random.js'
 
 /**
  * The same name spelled differently on the two venues, as real candidate lists are (docs/spreads.md F2): "J.D. Vance" /
- * "JD Vance", "Donald J. Trump" / "Donald Trump", "Peter Erdő" / "Peter Erdo" (venuek itself writes both
- * "Peter Erdo" and "Peter Erdö" in two real venuek 'next Pope' events), nicknames, "Jr.", "Democratic party" / "the Democrats".
+ * "JD Vance", "Donald J. Trump" / "Donald Trump", "Peter Erdő" / "Peter Erdo" (the ticker style itself writes both
+ * "Peter Erdo" and "Peter Erdö" in two real ticker-style 'next Pope' events), nicknames, "Jr.", "Democratic party" / "the Democrats".
  * The names are invented; the ways they differ are the real ones. `label` is the fuller spelling (the contract's
- * canonical label); `venuep` and `venuek` are what each venue shows; `variant` names how they differ, if they do.
+ * canonical label); `slugs` and `tickers` are what each venue shows; `variant` names how they differ, if they do.
  */
 export interface Spelled {
   readonly label: string
-  readonly venuep: string
-  readonly venuek: string
+  readonly slugs: string
+  readonly tickers: string
   readonly variant: string | undefined
 }
 
@@ -36,7 +36,7 @@ const MIDDLE = 'ABCDEFGHJKLMNPRSTW'
 
 /** Which venue shows the fuller form: either, at random. */
 function sides(rng: Rng, full: string, short: string, variant: string): Spelled {
-  return rng.chance(0.5) ? { label: full, venuep: full, venuek: short, variant } : { label: full, venuep: short, venuek: full, variant }
+  return rng.chance(0.5) ? { label: full, slugs: full, tickers: short, variant } : { label: full, slugs: short, tickers: full, variant }
 }
 
 /**
@@ -51,7 +51,7 @@ export function person(rng: Rng): Keyed {
   let key: string
   if (roll < 0.45) {
     const name = `${first} ${last}`
-    s = { label: name, venuep: name, venuek: name, variant: undefined }
+    s = { label: name, slugs: name, tickers: name, variant: undefined }
     key = name
   } else if (roll < 0.6) {
     const m = MIDDLE[rng.int(0, MIDDLE.length - 1)]
@@ -93,44 +93,44 @@ export const PARTY_NAMES: readonly string[] = PARTY_FORMS.map(([official]) => of
 /** A party as each venue names it: the official name on both, or the informal one on one side (40%). */
 export function party(rng: Rng, official: string): Spelled {
   const informal = PARTY_FORMS.find(([o]) => o === official)?.[1] ?? official
-  if (informal === official || rng.chance(0.6)) return { label: official, venuep: official, venuek: official, variant: undefined }
+  if (informal === official || rng.chance(0.6)) return { label: official, slugs: official, tickers: official, variant: undefined }
   return sides(rng, official, informal, 'party name')
 }
 
 /**
- * A US party in a state or national race: venuek writes "Democratic party" or "Democratic" (SENATE*-28,
- * GOVPARTY*-28), venuep "Democratic", "Democrats" or "the Democratic Party".
+ * A US party in a state or national race: the ticker style writes "Democratic party" or "Democratic" (SENATE*-28,
+ * GOVPARTY*-28), the slug style "Democratic", "Democrats" or "the Democratic Party".
  */
 export function usParty(rng: Rng, which: 'D' | 'R'): Spelled {
   const adj = which === 'D' ? 'Democratic' : 'Republican'
   const plural = which === 'D' ? 'Democrats' : 'Republicans'
-  const venuek = rng.chance(0.6) ? `${adj} party` : adj
-  const venuep = rng.pick([adj, plural, `the ${adj} Party`, `${adj} Party`])
-  return { label: `${adj} party`, venuep, venuek, variant: venuep.toLowerCase() === venuek.toLowerCase() ? undefined : 'party name' }
+  const tickers = rng.chance(0.6) ? `${adj} party` : adj
+  const slugs = rng.pick([adj, plural, `the ${adj} Party`, `${adj} Party`])
+  return { label: `${adj} party`, slugs, tickers, variant: slugs.toLowerCase() === tickers.toLowerCase() ? undefined : 'party name' }
 }
 
 /**
- * A team: its full name on both venues, or on venuek the city alone when no other team of the list shares it, or
- * the city and the mascot's initial when one does ("Los Angeles L", the real venuek game markets' form).
+ * A team: its full name on both venues, or in the ticker style the city alone when no other team of the list shares it, or
+ * the city and the mascot's initial when one does ("Los Angeles L", the real ticker-style game markets' form).
  */
 export function team(rng: Rng, name: string, all: readonly string[]): Spelled {
-  if (rng.chance(0.65)) return { label: name, venuep: name, venuek: name, variant: undefined }
+  if (rng.chance(0.65)) return { label: name, slugs: name, tickers: name, variant: undefined }
   const mascot = N.TEAM_MASCOTS.find((m) => name.endsWith(` ${m}`))
-  if (mascot === undefined) return { label: name, venuep: name, venuek: name, variant: undefined }
+  if (mascot === undefined) return { label: name, slugs: name, tickers: name, variant: undefined }
   const city = name.slice(0, name.length - mascot.length - 1)
   const shared = all.some((o) => o !== name && o.startsWith(`${city} `))
-  return { label: name, venuep: name, venuek: shared ? `${city} ${mascot[0]}` : city, variant: 'team city' }
+  return { label: name, slugs: name, tickers: shared ? `${city} ${mascot[0]}` : city, variant: 'team city' }
 }
 
 /** A title: with or without its leading article ("The Quiet Harbor" / "Quiet Harbor"). */
 export function work(rng: Rng, title: string): Spelled {
-  if (!title.startsWith('The ') || rng.chance(0.6)) return { label: title, venuep: title, venuek: title, variant: undefined }
+  if (!title.startsWith('The ') || rng.chance(0.6)) return { label: title, slugs: title, tickers: title, variant: undefined }
   return sides(rng, title, title.slice(4), 'article')
 }
 
 /** A company: its full name, or its first word on one side ("Nimbus Labs" / "Nimbus"). */
 export function company(rng: Rng, name: string): Spelled {
   const first = name.split(' ')[0] as string
-  if (first === name || rng.chance(0.7)) return { label: name, venuep: name, venuek: name, variant: undefined }
+  if (first === name || rng.chance(0.7)) return { label: name, slugs: name, tickers: name, variant: undefined }
   return sides(rng, name, first, 'short name')
 }

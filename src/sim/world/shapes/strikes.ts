@@ -1,14 +1,14 @@
 import type { Rng } from '../random.js'
-import type { VkStrikeType } from '../types.js'
+import type { StrikeType } from '../types.js'
 
 /**
  * Numeric contracts as the venues write them. One comparator and strike per contract; each venue words it its own
  * way, and the words carry the comparator:
  *
- * - venuek states it in `strike_type` (greater, greater_or_equal, less, less_or_equal, between) with `floor_strike`
+ * - the ticker style states it in `strike_type` (greater, greater_or_equal, less, less_or_equal, between) with `floor_strike`
  *   / `cap_strike` and a ticker suffix (`-T120000`, `-B4.25`), and in `yes_sub_title` ("Above 4.25%",
  *   "At least $500", "$10 billion to $99 billion": the real price and amount ladders in test/fixtures/real-venues).
- * - venuep only in words, in `groupItemTitle` or the question: "↑ $120,000", "above 4.25%", "<1%", "2–3", ">$250B",
+ * - the slug style only in words, in `groupItemTitle` or the question: "↑ $120,000", "above 4.25%", "<1%", "2–3", ">$250B",
  *   "$100+" (the real "What price will Bitcoin hit", "How many Fed rate cuts", DOGE-cut and GTA events).
  *
  * "$100+", "or more", "at least" are ≥ while "more than", "above" are >: on a quantity that moves in steps (prices
@@ -25,7 +25,7 @@ export interface Strike {
   readonly hi?: number
 }
 
-const STRIKE_TYPE: Record<Comparator, VkStrikeType> = {
+const STRIKE_TYPE: Record<Comparator, StrikeType> = {
   gt: 'greater',
   ge: 'greater_or_equal',
   lt: 'less',
@@ -33,11 +33,11 @@ const STRIKE_TYPE: Record<Comparator, VkStrikeType> = {
   between: 'between',
 }
 
-export function strikeTypeOf(s: Strike): VkStrikeType {
+export function strikeTypeOf(s: Strike): StrikeType {
   return STRIKE_TYPE[s.cmp]
 }
 
-/** venuek `floor_strike` / `cap_strike`: the floor of gt/ge/between, the cap of lt/le/between. */
+/** The ticker style's `floor_strike` / `cap_strike`: the floor of gt/ge/between, the cap of lt/le/between. */
 export function floorCap(s: Strike): { floor?: number; cap?: number } {
   if (s.cmp === 'gt' || s.cmp === 'ge') return { floor: s.lo as number }
   if (s.cmp === 'lt' || s.cmp === 'le') return { cap: s.hi as number }
@@ -64,7 +64,7 @@ export function boundsOf(s: Strike, step: number): readonly [number, number] {
   }
 }
 
-/** The venuek ticker suffix: `T<strike>` for a threshold, `B<midpoint>` for a range (venuek.md §7 convention). */
+/** The ticker-style ticker suffix: `T<strike>` for a threshold, `B<midpoint>` for a range (a real ticker-style venue's convention). */
 export function tickerSuffix(s: Strike): string {
   if (s.cmp === 'between') return `B${Number((((s.lo as number) + (s.hi as number)) / 2).toPrecision(8))}`
   return `T${s.cmp === 'gt' || s.cmp === 'ge' ? s.lo : s.hi}`
@@ -75,12 +75,12 @@ export function tickerSuffix(s: Strike): string {
  * event and venue. `fmt` writes a number with its unit ("$120,000", "4.25%").
  */
 export interface StrikeWording {
-  readonly venuek: (s: Strike, fmt: (v: number) => string) => string
-  readonly venuepTitle: (s: Strike, fmt: (v: number) => string) => string
-  readonly venuepPhrase: (s: Strike, fmt: (v: number) => string) => string
+  readonly tickers: (s: Strike, fmt: (v: number) => string) => string
+  readonly slugsTitle: (s: Strike, fmt: (v: number) => string) => string
+  readonly slugsPhrase: (s: Strike, fmt: (v: number) => string) => string
 }
 
-const VK_WORDS: Record<Comparator, readonly ((a: string, b: string) => string)[]> = {
+const TICKERS_WORDS: Record<Comparator, readonly ((a: string, b: string) => string)[]> = {
   gt: [(a) => `Above ${a}`, (a) => `More than ${a}`],
   ge: [(a) => `${a} or above`, (a) => `At least ${a}`],
   lt: [(a) => `Below ${a}`, (a) => `Less than ${a}`],
@@ -88,8 +88,8 @@ const VK_WORDS: Record<Comparator, readonly ((a: string, b: string) => string)[]
   between: [(a, b) => `Between ${a} and ${b}`, (a, b) => `${a} to ${b}`],
 }
 
-/** venuep group labels: terse, with symbols ("↑" only where the question is about reaching a price). */
-const VP_TITLES: Record<Comparator, readonly ((a: string, b: string) => string)[]> = {
+/** The slug style's group labels: terse, with symbols ("↑" only where the question is about reaching a price). */
+const SLUGS_TITLES: Record<Comparator, readonly ((a: string, b: string) => string)[]> = {
   gt: [(a) => `>${a}`, (a) => `above ${a}`, (a) => `more than ${a}`],
   ge: [(a) => `${a}+`, (a) => `${a} or more`, (a) => `at least ${a}`],
   lt: [(a) => `<${a}`, (a) => `below ${a}`, (a) => `less than ${a}`],
@@ -97,7 +97,7 @@ const VP_TITLES: Record<Comparator, readonly ((a: string, b: string) => string)[
   between: [(a, b) => `${a}–${b}`, (a, b) => `${a}-${b}`],
 }
 
-const VP_PHRASES: Record<Comparator, readonly ((a: string, b: string) => string)[]> = {
+const SLUGS_PHRASES: Record<Comparator, readonly ((a: string, b: string) => string)[]> = {
   gt: [(a) => `more than ${a}`, (a) => `above ${a}`],
   ge: [(a) => `${a} or more`, (a) => `at least ${a}`],
   lt: [(a) => `less than ${a}`, (a) => `below ${a}`],
@@ -111,16 +111,16 @@ function args(s: Strike, fmt: (v: number) => string): [string, string] {
   return [fmt(s.lo as number), fmt(s.hi as number)]
 }
 
-/** Draws one wording per venue; `touch` adds venuep's "↑ $120,000" for ≥ (a price to reach). */
+/** Draws one wording per venue; `touch` adds the slug style's "↑ $120,000" for ≥ (a price to reach). */
 export function drawWording(rng: Rng, touch = false): StrikeWording {
   const k = rng.int(0, 1)
   const t = rng.int(0, 2)
   const p = rng.int(0, 1)
   const pick = <T>(list: readonly T[], i: number): T => list[i % list.length] as T
   return {
-    venuek: (s, fmt) => pick(VK_WORDS[s.cmp], k)(...args(s, fmt)),
-    venuepTitle: (s, fmt) => (touch && s.cmp === 'ge' ? `↑ ${args(s, fmt)[0]}` : pick(VP_TITLES[s.cmp], t)(...args(s, fmt))),
-    venuepPhrase: (s, fmt) => pick(VP_PHRASES[s.cmp], p)(...args(s, fmt)),
+    tickers: (s, fmt) => pick(TICKERS_WORDS[s.cmp], k)(...args(s, fmt)),
+    slugsTitle: (s, fmt) => (touch && s.cmp === 'ge' ? `↑ ${args(s, fmt)[0]}` : pick(SLUGS_TITLES[s.cmp], t)(...args(s, fmt))),
+    slugsPhrase: (s, fmt) => pick(SLUGS_PHRASES[s.cmp], p)(...args(s, fmt)),
   }
 }
 

@@ -2,9 +2,9 @@ import { dateCode, longDate, shortDate, slugify, year } from '../dates.js'
 import * as N from '../names.js'
 import { logit } from '../path.js'
 import type { Rng } from '../random.js'
-import { vpTags } from '../shapes/labels.js'
+import { slugsTags } from '../shapes/labels.js'
 import { drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from '../shapes/strikes.js'
-import { releaseDates, venuepEndDate } from '../shapes/venue-dates.js'
+import { releaseDates, slugsEndDate } from '../shapes/venue-dates.js'
 import { binaryContract } from './helpers.js'
 import type { QuestionSpec, Template } from './types.js'
 
@@ -13,9 +13,9 @@ import type { QuestionSpec, Template } from './types.js'
 type City = (typeof N.CITIES)[number]
 
 /**
- * Daily temperature brackets: venuek `between` markets with floor and cap ("62° to 63°") and tails
+ * Daily temperature brackets: the ticker style's `between` markets with floor and cap ("62° to 63°") and tails
  * (`less_or_equal` "61° or below" or `less` "Below 62°", `greater_or_equal` "72° or above" or `greater` "Above
- * 71°"), venuep "62-63°F" / "62–63°F". The decoy is
+ * 71°"), the slug style "62-63°F" / "62–63°F". The decoy is
  * the same city's daily low (docs/spreads.md F5: daily-high and daily-low series merged on (city, date) made a 98-point
  * phantom gap).
  */
@@ -29,13 +29,13 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
   strikes.push({ cmp: 'ge', lo: lo + 10 })
   const words = drawWording(rng)
   const deg = (v: number) => `${v}°`
-  // Whole degrees: venuek may word a tail one degree over ("Below 56°" is "55° or below", "Above 65°" is "66° or
+  // Whole degrees: the ticker style may word a tail one degree over ("Below 56°" is "55° or below", "Above 65°" is "66° or
   // above"), the same contract in other numbers.
   const tailLow = rng.chance(0.5)
   const tailHigh = rng.chance(0.5)
-  const vkStrike = (s: Strike): Strike =>
+  const tickersStrike = (s: Strike): Strike =>
     s.cmp === 'le' && tailLow ? { cmp: 'lt', hi: (s.hi as number) + 1 } : s.cmp === 'ge' && tailHigh ? { cmp: 'gt', lo: (s.lo as number) - 1 } : s
-  const vpLabel = (s: Strike) => (s.cmp === 'le' ? `${s.hi}°F or below` : s.cmp === 'ge' ? `${s.lo}°F or higher` : `${words.venuepTitle(s, String)}°F`)
+  const slugsLabelOf = (s: Strike) => (s.cmp === 'le' ? `${s.hi}°F or below` : s.cmp === 'ge' ? `${s.lo}°F or higher` : `${words.slugsTitle(s, String)}°F`)
   const what = low ? 'lowest' : 'highest'
   const series = `KX${low ? 'LOW' : 'HIGH'}${code}`
   return {
@@ -48,26 +48,26 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
     model: { kind: 'multi', bases: strikes.map((_, i) => -Math.abs(i - 3.5 + rng.normal() * 0.8) * 0.7) },
     complementary: false,
     contracts: strikes.map((s) => ({
-      label: vpLabel(s),
-      onVenuep: true,
-      onVenuek: true,
-      venuepLabel: vpLabel(s),
-      venuekLabel: words.venuek(vkStrike(s), deg),
-      venuekSuffix: tickerSuffix(vkStrike(s)),
-      strikeType: strikeTypeOf(vkStrike(s)),
-      ...floorCap(vkStrike(s)),
+      label: slugsLabelOf(s),
+      onSlugs: true,
+      onTickers: true,
+      slugsLabel: slugsLabelOf(s),
+      tickersLabel: words.tickers(tickersStrike(s), deg),
+      tickersSuffix: tickerSuffix(tickersStrike(s)),
+      strikeType: strikeTypeOf(tickersStrike(s)),
+      ...floorCap(tickersStrike(s)),
     })),
-    venuep: {
+    slugs: {
       title: `${low ? 'Lowest' : 'Highest'} temperature in ${name} on ${longDate(endTime)}?`,
       slug: slugify(`${what} temperature in ${name} on ${longDate(endTime)}`),
       description: `Resolves to the bracket containing the ${what} temperature recorded in ${name} on ${longDate(endTime)}.`,
       negRisk: true,
       outcomes: undefined,
-      marketQuestion: (i) => `Will the ${what} temperature in ${name} be ${vpLabel(strikes[i] as Strike)} on ${longDate(endTime)}?`,
-      groupItemTitle: (i) => vpLabel(strikes[i] as Strike),
-      tags: vpTags(rng, 'climate', [name]),
+      marketQuestion: (i) => `Will the ${what} temperature in ${name} be ${slugsLabelOf(strikes[i] as Strike)} on ${longDate(endTime)}?`,
+      groupItemTitle: (i) => slugsLabelOf(strikes[i] as Strike),
+      tags: slugsTags(rng, 'climate', [name]),
     },
-    venuek: {
+    tickers: {
       seriesTicker: series,
       seriesTitle: `${low ? 'Lowest' : 'Highest'} temperature in ${name}`,
       seriesCategory: 'Climate and Weather',
@@ -77,7 +77,7 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
       subTitle: shortDate(endTime),
       mutuallyExclusive: true,
       strikeType: 'between',
-      marketTitle: (i) => `Will the ${low ? 'low' : 'high'} temp in ${name} be ${words.venuek(vkStrike(strikes[i] as Strike), deg).toLowerCase()} on ${shortDate(endTime)}?`,
+      marketTitle: (i) => `Will the ${low ? 'low' : 'high'} temp in ${name} be ${words.tickers(tickersStrike(strikes[i] as Strike), deg).toLowerCase()} on ${shortDate(endTime)}?`,
     },
   }
 }
@@ -114,7 +114,7 @@ export const hottestYear: Template<Record<string, never>> = {
       model: { kind: 'binary', base: logit(0.3 + rng.next() * 0.4) },
       complementary: false,
       contracts: [binaryContract()],
-      venuep: {
+      slugs: {
         title: `Will ${y} be the hottest year on record?`,
         slug: slugify(`will ${y} be the hottest year on record`),
         description: `Resolves Yes if ${y} is reported as the warmest calendar year in the global surface temperature record.`,
@@ -122,10 +122,10 @@ export const hottestYear: Template<Record<string, never>> = {
         outcomes: ['Yes', 'No'],
         marketQuestion: () => `Will ${y} be the hottest year on record?`,
         groupItemTitle: undefined,
-        endDate: venuepEndDate(Date.UTC(y, 11, 31), rng),
-        tags: vpTags(rng, 'climate', []),
+        endDate: slugsEndDate(Date.UTC(y, 11, 31), rng),
+        tags: slugsTags(rng, 'climate', []),
       },
-      venuek: {
+      tickers: {
         seriesTicker: 'KXHOTYEAR',
         seriesTitle: 'Hottest year on record',
         seriesCategory: 'Climate and Weather',

@@ -1,16 +1,16 @@
 import { dateCode, longDate, shortDate, slugify } from '../dates.js'
 import * as N from '../names.js'
-import { nextMonthStart, venuekDeadline, venuekDeadlineClose, venuepDeadline, venuepDeadlineEnd } from '../shapes/deadlines.js'
-import { vpTags } from '../shapes/labels.js'
+import { nextMonthStart, tickersDeadline, tickersDeadlineClose, slugsDeadline, slugsDeadlineEnd } from '../shapes/deadlines.js'
+import { slugsTags } from '../shapes/labels.js'
 import { boundsOf, drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from '../shapes/strikes.js'
 import { DAY_MS, fmtMoney, groupTitles, ladder } from './helpers.js'
 import type { ContractSpec, Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- crypto
 //
-// Price ladders in each venue's words (shapes/strikes.ts): venuek "$98,000 or above" (greater_or_equal) or "Above
-// $98,000" (greater), venuep "$98,000+", "above $98,000", "↑ $120,000". Near-miss strikes: venuep "≥ X" against
-// venuek "> X", one dollar apart on a price quoted in dollars.
+// Price ladders in each venue's words (shapes/strikes.ts): the ticker style "$98,000 or above" (greater_or_equal) or "Above
+// $98,000" (greater), the slug style "$98,000+", "above $98,000", "↑ $120,000". Near-miss strikes: the slug style "≥ X" against
+// The ticker style "> X", one dollar apart on a price quoted in dollars.
 
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
 
@@ -30,27 +30,27 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
   build: ({ coin: [name, sym, level] }, endTime, rng) => {
     const drifted = level * Math.exp(rng.normal() * 0.08)
     const { values, onP, onK } = ladder(drifted, 0.04, rng)
-    // One comparator per event, as each real series has: venuek's strike type says which.
+    // One comparator per event, as each real series has: the ticker style's strike type says which.
     const cmp = rng.chance(0.5) ? 'ge' : 'gt'
     const words = drawWording(rng)
     const strikes: Strike[] = values.map((v) => ({ cmp, lo: v }))
-    const sides = values.map((_, i) => ({ onVenuep: onP[i] as boolean, onVenuek: onK[i] as boolean }))
-    const shared = sides.map((s, i) => (s.onVenuep && s.onVenuek ? i : -1)).filter((i) => i >= 0)
+    const sides = values.map((_, i) => ({ onSlugs: onP[i] as boolean, onTickers: onK[i] as boolean }))
+    const shared = sides.map((s, i) => (s.onSlugs && s.onTickers ? i : -1)).filter((i) => i >= 0)
     const near = shared.length > 1 && rng.chance(0.3) ? (shared[rng.int(0, shared.length - 1)] as number) : -1
     if (near >= 0) {
-      // venuep words this strike with the other comparator: a second contract, each listed on one venue.
-      sides[near] = { onVenuep: false, onVenuek: true }
+      // The slug style words this strike with the other comparator: a second contract, each listed on one venue.
+      sides[near] = { onSlugs: false, onTickers: true }
       strikes.push({ cmp: cmp === 'ge' ? 'gt' : 'ge', lo: values[near] as number })
-      sides.push({ onVenuep: true, onVenuek: false })
+      sides.push({ onSlugs: true, onTickers: false })
     }
     const n = values.length
     const contracts: ContractSpec[] = strikes.map((s, i) => ({
       label: `${s.cmp === 'gt' ? 'Above' : 'At least'} ${fmtMoney(s.lo as number)}`,
       threshold: s.lo as number,
-      ...(sides[i] as { onVenuep: boolean; onVenuek: boolean }),
-      venuepLabel: words.venuepTitle(s, fmtMoney),
-      venuekLabel: words.venuek(s, fmtMoney),
-      venuekSuffix: tickerSuffix(s),
+      ...(sides[i] as { onSlugs: boolean; onTickers: boolean }),
+      slugsLabel: words.slugsTitle(s, fmtMoney),
+      tickersLabel: words.tickers(s, fmtMoney),
+      tickersSuffix: tickerSuffix(s),
       strikeType: strikeTypeOf(s),
       ...floorCap(s),
       ...(i === n ? { lookalikeOf: near, lookalikeReason: 'at least vs more than' } : {}),
@@ -65,18 +65,18 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
       model: { kind: 'ladder', logLevel: Math.log(drifted), sigma: 0.06, bounds: strikes.map((s) => boundsOf(s, priceStep(level))) },
       complementary: false,
       contracts,
-      venuep: {
+      slugs: {
         title: `${name} above ___ on ${longDate(endTime)}?`,
         slug: slugify(`${name} above on ${longDate(endTime)}`),
         description: `Each market resolves Yes if the ${sym}/USD price at 12:00 ET on ${longDate(endTime)} is within its strike.`,
         negRisk: false,
         outcomes: undefined,
-        marketQuestion: (i) => `Will the price of ${name} be ${words.venuepPhrase(strikes[i] as Strike, fmtMoney)} on ${longDate(endTime)}?`,
-        groupItemTitle: (i) => (contracts[i] as ContractSpec).venuepLabel,
+        marketQuestion: (i) => `Will the price of ${name} be ${words.slugsPhrase(strikes[i] as Strike, fmtMoney)} on ${longDate(endTime)}?`,
+        groupItemTitle: (i) => (contracts[i] as ContractSpec).slugsLabel,
         groupTitles: groupTitles(rng),
-        tags: vpTags(rng, 'crypto', [name]),
+        tags: slugsTags(rng, 'crypto', [name]),
       },
-      venuek: {
+      tickers: {
         seriesTicker: `KX${sym}D`,
         seriesTitle: `${name} daily price`,
         seriesCategory: 'Crypto',
@@ -86,16 +86,16 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
         subTitle: `At 12pm ET, ${shortDate(endTime)}`,
         mutuallyExclusive: false,
         strikeType: strikeTypeOf({ cmp }),
-        marketTitle: (i) => `Will ${sym} be ${(contracts[i] as ContractSpec).venuekLabel.toLowerCase()} at 12pm ET on ${shortDate(endTime)}?`,
+        marketTitle: (i) => `Will ${sym} be ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} at 12pm ET on ${shortDate(endTime)}?`,
       },
     }
   },
 }
 
 /**
- * "What price will Solana hit by December 31, 2026?": venuep "↑ $250" (reach, ≥) and "↓ $100" children in a group
- * or one single-market event per target; venuek a "How high will it get" event whose markets are "$250 or above"
- * (the "↓" targets have no venuek side). Deadline wording as in shapes/deadlines.ts.
+ * "What price will Solana hit by December 31, 2026?": the slug style "↑ $250" (reach, ≥) and "↓ $100" children in a group
+ * or one single-market event per target; the ticker style a "How high will it get" event whose markets are "$250 or above"
+ * (the "↓" targets have no ticker-style side). Deadline wording as in shapes/deadlines.ts.
  */
 /** An open question's deadline is the next month start; an ended one's the day it ended. */
 function touchDeadline(endTime: number, active: boolean): number {
@@ -117,23 +117,23 @@ export const coinTouch: Template<{ coin: (typeof N.COINS)[number] }> = {
     const strikes: Strike[] = [...ups.map((v): Strike => ({ cmp: 'ge', lo: v })), ...downs.map((v): Strike => ({ cmp: 'le', hi: v }))]
     const words = drawWording(rng, true)
     const style = rng.int(0, 5)
-    const when = venuepDeadline(d, style, ctx.createdAt)
+    const when = slugsDeadline(d, style, ctx.createdAt)
     const contracts: ContractSpec[] = strikes.map((s) => {
       const up = s.cmp === 'ge'
       const v = (up ? s.lo : s.hi) as number
       return {
         label: `${up ? 'Reach' : 'Dip to'} ${fmtMoney(v)}`,
-        onVenuep: true,
-        onVenuek: up && rng.chance(0.85),
-        venuepLabel: up ? words.venuepTitle(s, fmtMoney) : `↓ ${fmtMoney(v)}`,
-        venuekLabel: words.venuek(s, fmtMoney),
-        venuekSuffix: tickerSuffix(s),
+        onSlugs: true,
+        onTickers: up && rng.chance(0.85),
+        slugsLabel: up ? words.slugsTitle(s, fmtMoney) : `↓ ${fmtMoney(v)}`,
+        tickersLabel: words.tickers(s, fmtMoney),
+        tickersSuffix: tickerSuffix(s),
         strikeType: strikeTypeOf(s),
         ...floorCap(s),
-        venuekCloseTime: venuekDeadlineClose(d, rng),
+        tickersCloseTime: tickersDeadlineClose(d, rng),
       }
     })
-    if (!contracts.some((c) => c.onVenuek)) contracts[0] = { ...(contracts[0] as ContractSpec), onVenuek: true }
+    if (!contracts.some((c) => c.onTickers)) contracts[0] = { ...(contracts[0] as ContractSpec), onTickers: true }
     const ask = (i: number) => {
       const s = strikes[i] as Strike
       return s.cmp === 'ge' ? `Will ${name} reach ${fmtMoney(s.lo as number)} ${when}?` : `Will ${name} dip to ${fmtMoney(s.hi as number)} ${when}?`
@@ -150,31 +150,31 @@ export const coinTouch: Template<{ coin: (typeof N.COINS)[number] }> = {
       model: { kind: 'ladder', logLevel: Math.log(level), sigma: 0.35, bounds },
       complementary: false,
       contracts,
-      venuep: {
+      slugs: {
         title: `What price will ${name} hit ${when}?`,
         slug: slugify(`what price will ${name} hit ${when}`),
         description: `Each market resolves Yes if any 1-minute ${sym}/USD candle trades at or beyond its price ${when}.`,
         negRisk: false,
         outcomes: undefined,
         marketQuestion: ask,
-        groupItemTitle: (i) => (contracts[i] as ContractSpec).venuepLabel,
+        groupItemTitle: (i) => (contracts[i] as ContractSpec).slugsLabel,
         layout: rng.chance(0.3) ? 'split' : 'grouped',
         groupTitles: groupTitles(rng),
-        endDate: venuepDeadlineEnd(d, rng),
-        tags: vpTags(rng, 'crypto', [name, 'Hit Price']),
+        endDate: slugsDeadlineEnd(d, rng),
+        tags: slugsTags(rng, 'crypto', [name, 'Hit Price']),
       },
-      venuek: {
+      tickers: {
         seriesTicker: `KX${sym}MAX`,
         seriesTitle: `How high will ${name} get`,
         seriesCategory: 'Crypto',
         frequency: 'custom',
         eventTicker: `KX${sym}MAX-${dateCode(d)}`,
-        title: `How high will ${name} get ${lower(venuekDeadline(d, style))}?`,
-        subTitle: venuekDeadline(d, style),
+        title: `How high will ${name} get ${lower(tickersDeadline(d, style))}?`,
+        subTitle: tickersDeadline(d, style),
         mutuallyExclusive: false,
         strikeType: 'greater_or_equal',
-        marketTitle: (i) => `Will ${sym} trade ${(contracts[i] as ContractSpec).venuekLabel.toLowerCase()} ${lower(venuekDeadline(d, style))}?`,
-        dates: { closeTime: venuekDeadlineClose(d, rng), expectedExpiration: undefined, strikeDate: undefined },
+        marketTitle: (i) => `Will ${sym} trade ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} ${lower(tickersDeadline(d, style))}?`,
+        dates: { closeTime: tickersDeadlineClose(d, rng), expectedExpiration: undefined, strikeDate: undefined },
       },
     }
   },

@@ -1,9 +1,9 @@
 import { dateCode, longDate, monthCode, monthYear, shortDate, slugify, year } from '../dates.js'
 import * as N from '../names.js'
 import { logit } from '../path.js'
-import { venuekCategory, vpTags } from '../shapes/labels.js'
+import { tickersCategory, slugsTags } from '../shapes/labels.js'
 import { company, person, work, type Keyed, type Spelled } from '../shapes/spellings.js'
-import { slackDates, venuepEndDate } from '../shapes/venue-dates.js'
+import { slackDates, slugsEndDate } from '../shapes/venue-dates.js'
 import { binaryContract, DAY_MS, distinct, groupTitles, multiBases, spelledContracts, suffixOf } from './helpers.js'
 import type { Template } from './types.js'
 
@@ -34,20 +34,20 @@ export const award: Template<{ award: (typeof N.AWARDS)[number]; nominees: strin
       model: { kind: 'multi', bases: multiBases(rng, nominees.length) },
       complementary: false,
       contracts: spelledContracts(rng, spelled),
-      venuep: {
+      slugs: {
         title: `${aname} ${y}: ${acat} Winner`,
         slug: slugify(`${aname} ${y} ${acat} winner`),
         description: `Resolves to the nominee announced as ${acat} at the ${y} ${aname}.`,
         negRisk: true,
         outcomes: undefined,
-        marketQuestion: (i) => ask((spelled[i] as Spelled).venuep),
-        groupItemTitle: (i) => (spelled[i] as Spelled).venuep,
+        marketQuestion: (i) => ask((spelled[i] as Spelled).slugs),
+        groupItemTitle: (i) => (spelled[i] as Spelled).slugs,
         groupTitles: groupTitles(rng),
-        endDate: venuepEndDate(endTime, rng),
-        tags: vpTags(rng, 'culture', [aname]),
+        endDate: slugsEndDate(endTime, rng),
+        tags: slugsTags(rng, 'culture', [aname]),
         placeholders: { noun: 'Placeholder', question: ask },
       },
-      venuek: {
+      tickers: {
         seriesTicker: `KX${acode}`,
         seriesTitle: `${aname}`,
         seriesCategory: 'Entertainment',
@@ -57,7 +57,7 @@ export const award: Template<{ award: (typeof N.AWARDS)[number]; nominees: strin
         subTitle: `${y} ceremony`,
         mutuallyExclusive: true,
         strikeType: 'custom',
-        marketTitle: (i) => `Will ${(spelled[i] as Spelled).venuek} win ${acat}?`,
+        marketTitle: (i) => `Will ${(spelled[i] as Spelled).tickers} win ${acat}?`,
         dates: slackDates(endTime, rng),
       },
     }
@@ -82,7 +82,7 @@ export const album: Template<{ artist: string }> = {
     model: { kind: 'binary', base: logit(0.2 + rng.next() * 0.6) },
     complementary: false,
     contracts: [binaryContract()],
-    venuep: {
+    slugs: {
       title: `New ${artist} album released by ${longDate(endTime)}?`,
       slug: slugify(`new ${artist} album released by ${longDate(endTime)}`),
       description: `Resolves Yes if ${artist} releases a new studio album before the deadline.`,
@@ -90,12 +90,12 @@ export const album: Template<{ artist: string }> = {
       outcomes: ['Yes', 'No'],
       marketQuestion: () => `New ${artist} album released by ${longDate(endTime)}?`,
       groupItemTitle: undefined,
-      tags: vpTags(rng, 'culture', [artist]),
+      tags: slugsTags(rng, 'culture', [artist]),
     },
-    venuek: {
+    tickers: {
       seriesTicker: `KXALBUM${suffixOf(artist)}`,
       seriesTitle: `${artist} album`,
-      seriesCategory: venuekCategory(`KXALBUM${suffixOf(artist)}`, ['Entertainment', 'Entertainment', 'Social']),
+      seriesCategory: tickersCategory(`KXALBUM${suffixOf(artist)}`, ['Entertainment', 'Entertainment', 'Social']),
       frequency: 'custom',
       eventTicker: `KXALBUM${suffixOf(artist)}-${dateCode(endTime)}`,
       title: `Will ${artist} drop a new album before ${shortDate(endTime + DAY_MS)}?`,
@@ -125,7 +125,7 @@ export const launch: Template<{ company: string; product: string }> = {
     model: { kind: 'binary', base: logit(0.1 + rng.next() * 0.7) },
     complementary: false,
     contracts: [binaryContract()],
-    venuep: {
+    slugs: {
       title: `Will ${company} launch ${product} by ${longDate(endTime)}?`,
       slug: slugify(`will ${company} launch ${product} by ${longDate(endTime)}`),
       description: `Resolves Yes if ${company} makes ${product} generally available before the deadline.`,
@@ -133,12 +133,12 @@ export const launch: Template<{ company: string; product: string }> = {
       outcomes: ['Yes', 'No'],
       marketQuestion: () => `Will ${company} launch ${product} by ${longDate(endTime)}?`,
       groupItemTitle: undefined,
-      tags: vpTags(rng, 'tech', [company]),
+      tags: slugsTags(rng, 'tech', [company]),
     },
-    venuek: {
+    tickers: {
       seriesTicker: `KXLAUNCH${suffixOf(company)}`,
       seriesTitle: `${company} launches`,
-      seriesCategory: venuekCategory(`KXLAUNCH${suffixOf(company)}`, ['Science and Technology', 'Companies']),
+      seriesCategory: tickersCategory(`KXLAUNCH${suffixOf(company)}`, ['Science and Technology', 'Companies']),
       frequency: 'custom',
       eventTicker: `KXLAUNCH${suffixOf(company)}-${dateCode(endTime)}-${suffixOf(product)}`,
       title: `${company} releases ${product} before ${shortDate(endTime + DAY_MS)}?`,
@@ -172,19 +172,19 @@ export const topLab: Template<{ labs: string[] }> = {
       model: { kind: 'multi', bases: multiBases(rng, labs.length) },
       complementary: false,
       contracts: spelledContracts(rng, spelled),
-      venuep: {
+      slugs: {
         title: `Which company has the best AI model end of ${m}?`,
         slug: slugify(`which company has best ai model end of ${m}`),
         description: `Resolves to the company whose model ranks first on the public leaderboard at the end of ${m}.`,
         negRisk: true,
         outcomes: undefined,
-        marketQuestion: (i) => ask((spelled[i] as Spelled).venuep),
-        groupItemTitle: (i) => (spelled[i] as Spelled).venuep,
+        marketQuestion: (i) => ask((spelled[i] as Spelled).slugs),
+        groupItemTitle: (i) => (spelled[i] as Spelled).slugs,
         groupTitles: groupTitles(rng),
-        tags: vpTags(rng, 'tech', []),
+        tags: slugsTags(rng, 'tech', []),
         placeholders: { noun: 'Company', question: ask },
       },
-      venuek: {
+      tickers: {
         seriesTicker: 'KXTOPAI',
         seriesTitle: 'Top AI model',
         seriesCategory: 'Science and Technology',
@@ -194,7 +194,7 @@ export const topLab: Template<{ labs: string[] }> = {
         subTitle: `End of ${m}`,
         mutuallyExclusive: true,
         strikeType: 'custom',
-        marketTitle: (i) => `Will ${(spelled[i] as Spelled).venuek} be #1 at the end of ${m}?`,
+        marketTitle: (i) => `Will ${(spelled[i] as Spelled).tickers} be #1 at the end of ${m}?`,
       },
     }
   },
@@ -204,7 +204,7 @@ const WORDS = ['tariff', 'crypto', 'recession', 'AI', 'border', 'inflation', 'el
 const SPEECHES = ['press conference', 'State of the Union address', 'rally', 'earnings call', 'interview']
 
 /**
- * "Will X say Y during Z?": venuek's Mentions series, one binary market per word and speech (a single market on
+ * "Will X say Y during Z?": the ticker style's Mentions series, one binary market per word and speech (a single market on
  * each venue). Speakers are spelled apart as candidates are.
  */
 export const mention: Template<{ speaker: Keyed; word: string; speech: string }> = {
@@ -225,27 +225,27 @@ export const mention: Template<{ speaker: Keyed; word: string; speech: string }>
     model: { kind: 'binary', base: logit(0.15 + rng.next() * 0.7) },
     complementary: false,
     contracts: [binaryContract()],
-    venuep: {
-      title: `Will ${speaker.venuep} say "${word}" during the ${speech} on ${longDate(endTime)}?`,
-      slug: slugify(`will ${speaker.venuep} say ${word} during ${speech} on ${longDate(endTime)}`),
-      description: `Resolves Yes if ${speaker.venuep} says "${word}" during the ${speech} on ${longDate(endTime)}.`,
+    slugs: {
+      title: `Will ${speaker.slugs} say "${word}" during the ${speech} on ${longDate(endTime)}?`,
+      slug: slugify(`will ${speaker.slugs} say ${word} during ${speech} on ${longDate(endTime)}`),
+      description: `Resolves Yes if ${speaker.slugs} says "${word}" during the ${speech} on ${longDate(endTime)}.`,
       negRisk: false,
       outcomes: ['Yes', 'No'],
-      marketQuestion: () => `Will ${speaker.venuep} say "${word}" during the ${speech} on ${longDate(endTime)}?`,
+      marketQuestion: () => `Will ${speaker.slugs} say "${word}" during the ${speech} on ${longDate(endTime)}?`,
       groupItemTitle: undefined,
-      tags: vpTags(rng, 'culture', [speaker.venuep]),
+      tags: slugsTags(rng, 'culture', [speaker.slugs]),
     },
-    venuek: {
+    tickers: {
       seriesTicker: `KXMENTION${suffixOf(speaker.key)}`,
-      seriesTitle: `What will ${speaker.venuek} say?`,
+      seriesTitle: `What will ${speaker.tickers} say?`,
       seriesCategory: 'Mentions',
       frequency: 'custom',
       eventTicker: `KXMENTION${suffixOf(speaker.key)}-${dateCode(endTime)}-${suffixOf(word)}${suffixOf(speech)}`,
-      title: `Will ${speaker.venuek} say "${word}" during the ${speech}?`,
+      title: `Will ${speaker.tickers} say "${word}" during the ${speech}?`,
       subTitle: `On ${shortDate(endTime)}`,
       mutuallyExclusive: false,
       strikeType: 'structured',
-      marketTitle: () => `Will ${speaker.venuek} say "${word}" during the ${speech} on ${shortDate(endTime)}?`,
+      marketTitle: () => `Will ${speaker.tickers} say "${word}" during the ${speech} on ${shortDate(endTime)}?`,
     },
   }),
 }

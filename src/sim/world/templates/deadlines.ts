@@ -3,16 +3,16 @@ import * as N from '../names.js'
 import type { Rng } from '../random.js'
 import {
   oneDayEarlier,
-  venuekDeadline,
-  venuekDeadlineClose,
-  venuekDeadlineCode,
-  venuepDeadline,
-  venuepDeadlineEnd,
-  venuepDeadlineGroupTitle,
-  venuepDeadlineShort,
+  tickersDeadline,
+  tickersDeadlineClose,
+  tickersDeadlineCode,
+  slugsDeadline,
+  slugsDeadlineEnd,
+  slugsDeadlineGroupTitle,
+  slugsDeadlineShort,
   yearDeadlines,
 } from '../shapes/deadlines.js'
-import { venuekCategory, vpTags, type VenuekCategory } from '../shapes/labels.js'
+import { tickersCategory, slugsTags, type TickersCategory } from '../shapes/labels.js'
 import { company, person } from '../shapes/spellings.js'
 import type { Category } from '../types.js'
 import { DAY_MS, distinct, groupTitles } from './helpers.js'
@@ -20,27 +20,27 @@ import type { ContractSpec, Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- deadline ladders
 //
-// "Will X happen before D?" for several D (shapes/deadlines.ts): venuek lists one event with a market per deadline
+// "Will X happen before D?" for several D (shapes/deadlines.ts): the ticker style lists one event with a market per deadline
 // (a real ladder: "Before May 1, 2026", "Before Jul 1, 2026", "Before January 20, 2029"), each closing at its own
-// deadline; venuep lists either one single-market event per deadline ("Will Trump resign by December 31, 2026?")
+// deadline; the slug style lists either one single-market event per deadline ("Will Trump resign by December 31, 2026?")
 // or one "X by...?" group whose children are titled "June 30", "December 31". The venues list overlapping sets of
-// deadlines; only equal deadlines are the same contract. Look-alikes: a venuek deadline one day before a venuep one,
-// and "before the term ends" against venuep's last date for an office holder.
+// deadlines; only equal deadlines are the same contract. Look-alikes: a ticker-style deadline one day before a slug-style one,
+// and "before the term ends" against the slug style's last date for an office holder.
 
 interface Subject {
   readonly key: string
   readonly category: Category
-  readonly venuekCategories: readonly VenuekCategory[]
+  readonly tickersCategories: readonly TickersCategory[]
   readonly seriesCode: string
-  /** venuep's question for "happens by `when`" ("… by June 30, 2026"). */
-  readonly vpQuestion: (when: string) => string
-  /** venuep's grouped event title ("X out by...?"). */
-  readonly vpGroupTitle: string
-  readonly vkTitle: string
-  /** venuek's market title for "before …" ("Will X leave office before Jul 1, 2026?"). */
-  readonly vkMarket: (before: string) => string
+  /** The slug style's question for "happens by `when`" ("… by June 30, 2026"). */
+  readonly slugsQuestion: (when: string) => string
+  /** The slug style's grouped event title ("X out by...?"). */
+  readonly slugsGroupTitle: string
+  readonly tickersTitle: string
+  /** The ticker style's market title for "before …" ("Will X leave office before Jul 1, 2026?"). */
+  readonly tickersMarket: (before: string) => string
   readonly topics: readonly string[]
-  /** An office holder: venuek may add "Before the term ends". */
+  /** An office holder: the ticker style may add "Before the term ends". */
   readonly termEnd: boolean
 }
 
@@ -56,13 +56,13 @@ function pickSubject(rng: Rng): Subject {
     return {
       key: `out:${who.key}:${office}`,
       category: 'politics',
-      venuekCategories: ['Politics', 'World'],
+      tickersCategories: ['Politics', 'World'],
       seriesCode: `OUT${code}${oc}`,
-      vpQuestion: (when) => `${who.venuep} out as ${office} ${when}?`,
-      vpGroupTitle: `${who.venuep} out as ${office} by...?`,
-      vkTitle: `Will ${who.venuek} leave office as ${office}?`,
-      vkMarket: (before) => `Will ${who.venuek} leave office ${before}?`,
-      topics: [country, who.venuep],
+      slugsQuestion: (when) => `${who.slugs} out as ${office} ${when}?`,
+      slugsGroupTitle: `${who.slugs} out as ${office} by...?`,
+      tickersTitle: `Will ${who.tickers} leave office as ${office}?`,
+      tickersMarket: (before) => `Will ${who.tickers} leave office ${before}?`,
+      topics: [country, who.slugs],
       termEnd: true,
     }
   }
@@ -73,12 +73,12 @@ function pickSubject(rng: Rng): Subject {
     return {
       key: `ceasefire:${xc}:${yc}`,
       category: 'world',
-      venuekCategories: ['World', 'Politics'],
+      tickersCategories: ['World', 'Politics'],
       seriesCode: `CEASE${xc}${yc}`,
-      vpQuestion: (when) => `${x} x ${y} ceasefire ${when}?`,
-      vpGroupTitle: `${x} x ${y} ceasefire by...?`,
-      vkTitle: `Will ${x} and ${y} agree to a ceasefire?`,
-      vkMarket: (before) => `Will ${x} and ${y} agree to a ceasefire ${before}?`,
+      slugsQuestion: (when) => `${x} x ${y} ceasefire ${when}?`,
+      slugsGroupTitle: `${x} x ${y} ceasefire by...?`,
+      tickersTitle: `Will ${x} and ${y} agree to a ceasefire?`,
+      tickersMarket: (before) => `Will ${x} and ${y} agree to a ceasefire ${before}?`,
       topics: [x, y],
       termEnd: false,
     }
@@ -88,13 +88,13 @@ function pickSubject(rng: Rng): Subject {
     return {
       key: `ipo:${c.label}`,
       category: 'finance',
-      venuekCategories: ['Companies', 'Financials', 'Economics'],
+      tickersCategories: ['Companies', 'Financials', 'Economics'],
       seriesCode: `IPO${c.label.split(' ')[0]!.toUpperCase().slice(0, 6)}`,
-      vpQuestion: (when) => `Will ${c.venuep} announce an IPO ${when}?`,
-      vpGroupTitle: `${c.venuep} IPO by...?`,
-      vkTitle: `When will ${c.venuek} officially announce an IPO?`,
-      vkMarket: (before) => `Will ${c.venuek} announce an IPO ${before}?`,
-      topics: [c.venuep],
+      slugsQuestion: (when) => `Will ${c.slugs} announce an IPO ${when}?`,
+      slugsGroupTitle: `${c.slugs} IPO by...?`,
+      tickersTitle: `When will ${c.tickers} officially announce an IPO?`,
+      tickersMarket: (before) => `Will ${c.tickers} announce an IPO ${before}?`,
+      topics: [c.slugs],
       termEnd: false,
     }
   }
@@ -103,12 +103,12 @@ function pickSubject(rng: Rng): Subject {
     return {
       key: `etf:${sym}`,
       category: 'crypto',
-      venuekCategories: ['Crypto', 'Financials'],
+      tickersCategories: ['Crypto', 'Financials'],
       seriesCode: `ETF${sym}`,
-      vpQuestion: (when) => `${coin} ETF approved ${when}?`,
-      vpGroupTitle: `${coin} ETF approved by...?`,
-      vkTitle: `When will a spot ${coin} ETF be approved?`,
-      vkMarket: (before) => `Will a spot ${sym} ETF be approved ${before}?`,
+      slugsQuestion: (when) => `${coin} ETF approved ${when}?`,
+      slugsGroupTitle: `${coin} ETF approved by...?`,
+      tickersTitle: `When will a spot ${coin} ETF be approved?`,
+      tickersMarket: (before) => `Will a spot ${sym} ETF be approved ${before}?`,
       topics: [coin],
       termEnd: false,
     }
@@ -119,12 +119,12 @@ function pickSubject(rng: Rng): Subject {
     return {
       key: `season:${work}:${season}`,
       category: 'culture',
-      venuekCategories: ['Entertainment'],
+      tickersCategories: ['Entertainment'],
       seriesCode: `SEASON${work.replace(/[^A-Za-z]/g, '').toUpperCase().slice(0, 8)}`,
-      vpQuestion: (when) => `"${work}" Season ${season} released ${when}?`,
-      vpGroupTitle: `"${work}" Season ${season} released by...?`,
-      vkTitle: `When will "${work}" Season ${season} be released?`,
-      vkMarket: (before) => `Will "${work}" Season ${season} be released ${before}?`,
+      slugsQuestion: (when) => `"${work}" Season ${season} released ${when}?`,
+      slugsGroupTitle: `"${work}" Season ${season} released by...?`,
+      tickersTitle: `When will "${work}" Season ${season} be released?`,
+      tickersMarket: (before) => `Will "${work}" Season ${season} be released ${before}?`,
       topics: [work],
       termEnd: false,
     }
@@ -133,24 +133,24 @@ function pickSubject(rng: Rng): Subject {
   return {
     key: `pandemic:${pathogen}`,
     category: 'health',
-    venuekCategories: ['Health', 'World'],
+    tickersCategories: ['Health', 'World'],
     seriesCode: `PANDEMIC${pathogen.replace(/[^A-Za-z0-9]/g, '').toUpperCase().slice(0, 6)}`,
-    vpQuestion: (when) => `${pathogen} pandemic declared ${when}?`,
-    vpGroupTitle: `${pathogen} pandemic declared by...?`,
-    vkTitle: `Will the WHO declare a ${pathogen} pandemic?`,
-    vkMarket: (before) => `Will the WHO declare a ${pathogen} pandemic ${before}?`,
+    slugsQuestion: (when) => `${pathogen} pandemic declared ${when}?`,
+    slugsGroupTitle: `${pathogen} pandemic declared by...?`,
+    tickersTitle: `Will the WHO declare a ${pathogen} pandemic?`,
+    tickersMarket: (before) => `Will the WHO declare a ${pathogen} pandemic ${before}?`,
     topics: [pathogen],
     termEnd: false,
   }
 }
 
-/** Which venue lists each deadline: both (65%), venuep only (15%), venuek only (20%); at least one shared. */
-function deadlineSides(rng: Rng, n: number): { onVenuep: boolean; onVenuek: boolean }[] {
+/** Which venue lists each deadline: both (65%), the slug style only (15%), the ticker style only (20%); at least one shared. */
+function deadlineSides(rng: Rng, n: number): { onSlugs: boolean; onTickers: boolean }[] {
   const sides = Array.from({ length: n }, () => {
     const r = rng.next()
-    return r < 0.65 ? { onVenuep: true, onVenuek: true } : r < 0.8 ? { onVenuep: true, onVenuek: false } : { onVenuep: false, onVenuek: true }
+    return r < 0.65 ? { onSlugs: true, onTickers: true } : r < 0.8 ? { onSlugs: true, onTickers: false } : { onSlugs: false, onTickers: true }
   })
-  if (!sides.some((s) => s.onVenuep && s.onVenuek)) sides[n - 1] = { onVenuep: true, onVenuek: true }
+  if (!sides.some((s) => s.onSlugs && s.onTickers)) sides[n - 1] = { onSlugs: true, onTickers: true }
   return sides
 }
 
@@ -179,30 +179,30 @@ export const deadline: Template<{ subject: Subject }> = {
     const sides = deadlineSides(rng, deadlines.length)
     const contracts: ContractSpec[] = deadlines.map((d, i) => ({
       label: `Before ${shortDate(d)}`,
-      ...(sides[i] as { onVenuep: boolean; onVenuek: boolean }),
-      venuepLabel: venuepDeadlineGroupTitle(d),
-      venuekLabel: venuekDeadline(d, style),
-      venuekSuffix: venuekDeadlineCode(d, style),
-      venuekCloseTime: venuekDeadlineClose(d, rng),
-      venuepEndDate: venuepDeadlineEnd(d, rng),
+      ...(sides[i] as { onSlugs: boolean; onTickers: boolean }),
+      slugsLabel: slugsDeadlineGroupTitle(d),
+      tickersLabel: tickersDeadline(d, style),
+      tickersSuffix: tickersDeadlineCode(d, style),
+      tickersCloseTime: tickersDeadlineClose(d, rng),
+      slugsEndDate: slugsDeadlineEnd(d, rng),
     }))
     const all = [...deadlines]
-    // A venuek deadline one day before a venuep one ("Before Jun 30, 2026" / "by June 30, 2026"): another contract.
-    const shared = contracts.filter((c) => c.onVenuep && c.onVenuek).length
-    const j = contracts.findIndex((c) => c.onVenuep)
+    // A ticker-style deadline one day before a slug-style one ("Before Jun 30, 2026" / "by June 30, 2026"): another contract.
+    const shared = contracts.filter((c) => c.onSlugs && c.onTickers).length
+    const j = contracts.findIndex((c) => c.onSlugs)
     // (Kept inside the question's year, so no other question of the subject lists it.)
-    if (rng.chance(0.25) && j >= 0 && (shared > 1 || !(contracts[j] as ContractSpec).onVenuek) && oneDayEarlier(deadlines[j] as number) > Date.UTC(y, 0, 1)) {
-      contracts[j] = { ...(contracts[j] as ContractSpec), onVenuek: false }
+    if (rng.chance(0.25) && j >= 0 && (shared > 1 || !(contracts[j] as ContractSpec).onTickers) && oneDayEarlier(deadlines[j] as number) > Date.UTC(y, 0, 1)) {
+      contracts[j] = { ...(contracts[j] as ContractSpec), onTickers: false }
       const d = oneDayEarlier(deadlines[j] as number)
       all.push(d)
-      contracts.push({ label: `Before ${shortDate(d)}`, onVenuep: false, onVenuek: true, venuepLabel: venuepDeadlineGroupTitle(d), venuekLabel: `Before ${shortDate(d)}`, venuekSuffix: venuekDeadlineCode(d, 1), venuekCloseTime: venuekDeadlineClose(d, rng), lookalikeOf: j, lookalikeReason: 'deadline one day apart' })
+      contracts.push({ label: `Before ${shortDate(d)}`, onSlugs: false, onTickers: true, slugsLabel: slugsDeadlineGroupTitle(d), tickersLabel: `Before ${shortDate(d)}`, tickersSuffix: tickersDeadlineCode(d, 1), tickersCloseTime: tickersDeadlineClose(d, rng), lookalikeOf: j, lookalikeReason: 'deadline one day apart' })
     }
-    // An office holder's "Before the term ends" (venuek only): not venuep's "by December 31, 2026".
-    const lastOnP = contracts.map((c, i) => (c.onVenuep ? i : -1)).filter((i) => i >= 0).pop()
+    // An office holder's "Before the term ends" (the ticker style only): not the slug style's "by December 31, 2026".
+    const lastOnP = contracts.map((c, i) => (c.onSlugs ? i : -1)).filter((i) => i >= 0).pop()
     if (s.termEnd && active && lastOnP !== undefined && rng.chance(0.5)) {
       const d = Date.UTC(year(last) + rng.int(1, 3), 0, 20)
       all.push(d)
-      contracts.push({ label: 'Before the term ends', onVenuep: false, onVenuek: true, venuepLabel: 'Term end', venuekLabel: 'Before the term ends', venuekSuffix: 'TERM', venuekCloseTime: venuekDeadlineClose(d, rng), lookalikeOf: lastOnP, lookalikeReason: 'another deadline (before the term ends)' })
+      contracts.push({ label: 'Before the term ends', onSlugs: false, onTickers: true, slugsLabel: 'Term end', tickersLabel: 'Before the term ends', tickersSuffix: 'TERM', tickersCloseTime: tickersDeadlineClose(d, rng), lookalikeOf: lastOnP, lookalikeReason: 'another deadline (before the term ends)' })
     }
     const firstYear = year(Math.min(...deadlines) - DAY_MS)
     const dropYear = rng.chance(0.5)
@@ -214,14 +214,14 @@ export const deadline: Template<{ subject: Subject }> = {
       key: `deadline:${s.key}:${y}`,
       category: s.category,
       kind: 'deadline',
-      subject: s.vkTitle,
+      subject: s.tickersTitle,
       endTime,
       model: { kind: 'deadline', logHazard: Math.log(0.05 + rng.next() * 1.2), deadlines: all },
       complementary: false,
       contracts,
-      venuep: {
-        title: s.vpGroupTitle,
-        slug: slugify(s.vpGroupTitle.replace('...?', '')),
+      slugs: {
+        title: s.slugsGroupTitle,
+        slug: slugify(s.slugsGroupTitle.replace('...?', '')),
         description: `Resolves Yes if it happens before the end of the date in the market's question (ET).`,
         negRisk: false,
         outcomes: undefined,
@@ -229,26 +229,26 @@ export const deadline: Template<{ subject: Subject }> = {
           const d = all[i] as number
           // In a group the first year's dates often go without their year ("by June 30?"): it is in endDate.
           const short = layout === 'grouped' && dropYear && year(d - DAY_MS) === firstYear
-          return s.vpQuestion(short ? venuepDeadlineShort(d) : venuepDeadline(d, style, ctx.createdAt))
+          return s.slugsQuestion(short ? slugsDeadlineShort(d) : slugsDeadline(d, style, ctx.createdAt))
         },
-        groupItemTitle: (i) => venuepDeadlineGroupTitle(all[i] as number),
+        groupItemTitle: (i) => slugsDeadlineGroupTitle(all[i] as number),
         layout,
         groupTitles: groupTitles(rng),
-        endDate: venuepDeadlineEnd(rng.chance(0.5) ? maxDeadline : Math.min(...deadlines), rng),
-        tags: vpTags(rng, s.category, s.topics),
+        endDate: slugsDeadlineEnd(rng.chance(0.5) ? maxDeadline : Math.min(...deadlines), rng),
+        tags: slugsTags(rng, s.category, s.topics),
       },
-      venuek: {
+      tickers: {
         seriesTicker: series,
-        seriesTitle: s.vkTitle,
-        seriesCategory: venuekCategory(series, s.venuekCategories),
+        seriesTitle: s.tickersTitle,
+        seriesCategory: tickersCategory(series, s.tickersCategories),
         frequency: 'custom',
         eventTicker: `${series}-${String(year(maxDeadline) % 100).padStart(2, '0')}`,
-        title: s.vkTitle,
-        subTitle: s.termEnd && rng.chance(0.4) ? 'During the term' : venuekDeadline(maxDeadline, style),
+        title: s.tickersTitle,
+        subTitle: s.termEnd && rng.chance(0.4) ? 'During the term' : tickersDeadline(maxDeadline, style),
         mutuallyExclusive: false,
         strikeType: 'structured',
-        marketTitle: (i) => s.vkMarket(lower((contracts[i] as ContractSpec).venuekLabel)),
-        dates: { closeTime: venuekDeadlineClose(maxDeadline, rng), expectedExpiration: undefined, strikeDate: undefined },
+        marketTitle: (i) => s.tickersMarket(lower((contracts[i] as ContractSpec).tickersLabel)),
+        dates: { closeTime: tickersDeadlineClose(maxDeadline, rng), expectedExpiration: undefined, strikeDate: undefined },
       },
     }
   },

@@ -2,9 +2,9 @@ import { dateCode, monthCode, monthYear, shortDate, slugify, year } from '../dat
 import * as N from '../names.js'
 import { logit } from '../path.js'
 import type { Rng } from '../random.js'
-import { venuekCategory, vpTags } from '../shapes/labels.js'
+import { tickersCategory, slugsTags } from '../shapes/labels.js'
 import { boundsOf, drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from '../shapes/strikes.js'
-import { releaseDates, venuepEndDate } from '../shapes/venue-dates.js'
+import { releaseDates, slugsEndDate } from '../shapes/venue-dates.js'
 import { binaryContract, groupTitles } from './helpers.js'
 import type { ContractSpec, QuestionSpec, Template } from './types.js'
 
@@ -32,13 +32,13 @@ export const fedDecision: Template<{ bank: string; code: string }> = {
     complementary: false,
     contracts: FED_LABELS.map((label, i) => ({
       label,
-      onVenuep: true,
-      onVenuek: true,
-      venuepLabel: label,
-      venuekLabel: FED_LABELS_K[i] as string,
-      venuekSuffix: ['C50', 'C25', 'H0', 'H25'][i] as string,
+      onSlugs: true,
+      onTickers: true,
+      slugsLabel: label,
+      tickersLabel: FED_LABELS_K[i] as string,
+      tickersSuffix: ['C50', 'C25', 'H0', 'H25'][i] as string,
     })),
-    venuep: {
+    slugs: {
       title: `${bank} decision in ${monthYear(endTime)}?`,
       slug: slugify(`${bank} decision in ${monthYear(endTime)}`),
       description: `Resolves according to the ${bank}'s announced change to its policy rate at the ${monthYear(endTime)} meeting.`,
@@ -46,9 +46,9 @@ export const fedDecision: Template<{ bank: string; code: string }> = {
       outcomes: undefined,
       marketQuestion: (i) => `${bank} ${FED_LABELS[i]} after ${monthYear(endTime)} meeting?`,
       groupItemTitle: (i) => FED_LABELS[i] as string,
-      tags: vpTags(rng, 'economics', [bank]),
+      tags: slugsTags(rng, 'economics', [bank]),
     },
-    venuek: {
+    tickers: {
       seriesTicker: `KX${code}DECISION`,
       seriesTitle: `${bank} rate decision`,
       seriesCategory: 'Economics',
@@ -70,9 +70,9 @@ const REPORTED_STEP = 0.1
 const econKey = ({ series, country }: EconParams, endTime: number) => `econ:${series[1]}:${country[1]}:${monthCode(endTime)}`
 
 /**
- * A macro ladder: venuek states each threshold as `greater` ("Above 2.9%"), venuep in its own words ("above 2.9%",
- * ">2.9%"); the venues list overlapping strikes. In 30% of ladders venuep lists one strike as "2.9% or more": not
- * venuek's "Above 2.9%" (docs/spreads.md F3, a one-tick offset).
+ * A macro ladder: the ticker style states each threshold as `greater` ("Above 2.9%"), the slug style in its own words ("above 2.9%",
+ * ">2.9%"); the venues list overlapping strikes. In 30% of ladders the slug style lists one strike as "2.9% or more": not
+ * the ticker style's "Above 2.9%" (docs/spreads.md F3, a one-tick offset).
  */
 function econSpec({ series: [name, code, unit, level, step], country: [cname, ccode] }: EconParams, endTime: number, rng: Rng): QuestionSpec {
   const count = rng.int(5, 7)
@@ -83,26 +83,26 @@ function econSpec({ series: [name, code, unit, level, step], country: [cname, cc
   const fmt = (v: number) => `${v}${unit}`
   const words = drawWording(rng)
   const strikes: Strike[] = values.map((v) => ({ cmp: 'gt', lo: v }))
-  const sides = values.map((_, i) => ({ onVenuep: i >= offsetP && i < count - (1 - offsetP), onVenuek: true }))
+  const sides = values.map((_, i) => ({ onSlugs: i >= offsetP && i < count - (1 - offsetP), onTickers: true }))
   const nearMiss = rng.chance(0.3) ? rng.int(1, count - 2) : -1
   if (nearMiss >= 0) {
-    // venuep's "≥ v" beside venuek's "> v": two contracts, each listed once.
-    sides[nearMiss] = { onVenuep: false, onVenuek: true }
+    // The slug style's "≥ v" beside the ticker style's "> v": two contracts, each listed once.
+    sides[nearMiss] = { onSlugs: false, onTickers: true }
     strikes.push({ cmp: 'ge', lo: values[nearMiss] as number })
-    sides.push({ onVenuep: true, onVenuek: false })
+    sides.push({ onSlugs: true, onTickers: false })
   }
-  // A low tail ("<2.5%", venuek `less` "Below 2.5%") on some ladders.
+  // A low tail ("<2.5%", the ticker style's `less` "Below 2.5%") on some ladders.
   if (rng.chance(0.35)) {
     strikes.push({ cmp: 'lt', hi: values[0] as number })
-    sides.push({ onVenuep: true, onVenuek: rng.chance(0.7) })
+    sides.push({ onSlugs: true, onTickers: rng.chance(0.7) })
   }
   const contracts: ContractSpec[] = strikes.map((s, i) => ({
     label: s.cmp === 'lt' ? `Below ${fmt(s.hi as number)}` : `${s.cmp === 'gt' ? 'Above' : 'At least'} ${fmt(s.lo as number)}`,
     threshold: (s.lo ?? s.hi) as number,
-    ...(sides[i] as { onVenuep: boolean; onVenuek: boolean }),
-    venuepLabel: words.venuepTitle(s, fmt),
-    venuekLabel: words.venuek(s, fmt),
-    venuekSuffix: tickerSuffix(s),
+    ...(sides[i] as { onSlugs: boolean; onTickers: boolean }),
+    slugsLabel: words.slugsTitle(s, fmt),
+    tickersLabel: words.tickers(s, fmt),
+    tickersSuffix: tickerSuffix(s),
     strikeType: strikeTypeOf(s),
     ...floorCap(s),
     ...(i === count && nearMiss >= 0 ? { lookalikeOf: nearMiss, lookalikeReason: 'at least vs more than' } : {}),
@@ -117,19 +117,19 @@ function econSpec({ series: [name, code, unit, level, step], country: [cname, cc
     model: { kind: 'ladder', logLevel: Math.log(level + (rng.next() - 0.5) * step * 2), sigma: (step * 2.2) / level, bounds: strikes.map((s) => boundsOf(s, REPORTED_STEP)) },
     complementary: false,
     contracts,
-    venuep: {
+    slugs: {
       title: `${cname} ${name} in ${m}?`,
       slug: slugify(`${cname} ${name} in ${m}`),
       description: `Each market resolves Yes if the reported ${cname} ${name} for ${m} is within its strike.`,
       negRisk: false,
       outcomes: undefined,
-      marketQuestion: (i) => `Will ${cname} ${name} be ${words.venuepPhrase(strikes[i] as Strike, fmt)} in ${m}?`,
-      groupItemTitle: (i) => (contracts[i] as ContractSpec).venuepLabel,
+      marketQuestion: (i) => `Will ${cname} ${name} be ${words.slugsPhrase(strikes[i] as Strike, fmt)} in ${m}?`,
+      groupItemTitle: (i) => (contracts[i] as ContractSpec).slugsLabel,
       groupTitles: groupTitles(rng),
-      endDate: venuepEndDate(endTime, rng),
-      tags: vpTags(rng, 'economics', [cname]),
+      endDate: slugsEndDate(endTime, rng),
+      tags: slugsTags(rng, 'economics', [cname]),
     },
-    venuek: {
+    tickers: {
       seriesTicker: `KX${code}${ccode}`,
       seriesTitle: `${cname} ${name}`,
       seriesCategory: 'Economics',
@@ -139,7 +139,7 @@ function econSpec({ series: [name, code, unit, level, step], country: [cname, cc
       subTitle: `${m} release`,
       mutuallyExclusive: false,
       strikeType: 'greater',
-      marketTitle: (i) => `Will ${cname} ${name} be ${(contracts[i] as ContractSpec).venuekLabel.toLowerCase()} for ${m}?`,
+      marketTitle: (i) => `Will ${cname} ${name} be ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} for ${m}?`,
     },
   }
 }
@@ -157,7 +157,7 @@ export const econLadder: Template<EconParams> = {
   decoy: (p, endTime, rng) => ({ reason: 'another country', spec: econSpec({ ...p, country: rng.pick(N.COUNTRIES.filter((c) => c[1] !== p.country[1])) }, endTime, rng) }),
 }
 
-/** A calendar-year question settled on data published months later (venuek stays open until then). */
+/** A calendar-year question settled on data published months later (the ticker style stays open until then). */
 function recessionSpec([name, code]: readonly [string, string], endTime: number, rng: Rng): QuestionSpec {
   const y = year(endTime)
   return {
@@ -170,7 +170,7 @@ function recessionSpec([name, code]: readonly [string, string], endTime: number,
     model: { kind: 'binary', base: logit(0.15 + rng.next() * 0.4) },
     complementary: false,
     contracts: [binaryContract()],
-    venuep: {
+    slugs: {
       title: `${name} recession in ${y}?`,
       slug: slugify(`${name} recession in ${y}`),
       description: `Resolves Yes if ${name} records two consecutive quarters of negative GDP growth in ${y}.`,
@@ -178,10 +178,10 @@ function recessionSpec([name, code]: readonly [string, string], endTime: number,
       outcomes: ['Yes', 'No'],
       marketQuestion: () => `${name} recession in ${y}?`,
       groupItemTitle: undefined,
-      endDate: venuepEndDate(endTime, rng),
-      tags: vpTags(rng, 'economics', [name]),
+      endDate: slugsEndDate(endTime, rng),
+      tags: slugsTags(rng, 'economics', [name]),
     },
-    venuek: {
+    tickers: {
       seriesTicker: `KXREC${code}`,
       seriesTitle: `${name} recession`,
       seriesCategory: 'Economics',
@@ -210,9 +210,9 @@ export const recession: Template<{ country: readonly [string, string] }> = {
 }
 
 /**
- * "How many Fed rate cuts in 2026?": venuep lists exclusive counts ("0", "1 (25 bps)", "2 (50 bps)", "4+"), venuek
+ * "How many Fed rate cuts in 2026?": the slug style lists exclusive counts ("0", "1 (25 bps)", "2 (50 bps)", "4+"), the ticker style
  * "Exactly 2" (between) and the top bucket as "4 or more" (greater_or_equal 4) or "More than 3" (greater 3): on a
- * count those two are the same contract. In 30% of events venuek lists "More than 4" instead: not venuep's "4+".
+ * count those two are the same contract. In 30% of events the ticker style lists "More than 4" instead: not the slug style's "4+".
  */
 export const rateCuts: Template<{ bank: string; code: string }> = {
   id: 'rate-cuts',
@@ -231,22 +231,22 @@ export const rateCuts: Template<{ bank: string; code: string }> = {
     const nearMiss = rng.chance(0.3)
     const contracts: ContractSpec[] = strikes.map((s, k) => {
       const isTop = k === top
-      const vpLabel = isTop ? `${top}+` : k === 0 ? '0' : `${k} (${k * 25} bps)`
-      const vkStrike: Strike = isTop && topAsMoreThan ? { cmp: 'gt', lo: top - 1 } : s
+      const slugsLabelOf = isTop ? `${top}+` : k === 0 ? '0' : `${k} (${k * 25} bps)`
+      const tickersStrike: Strike = isTop && topAsMoreThan ? { cmp: 'gt', lo: top - 1 } : s
       return {
         label: isTop ? `${top} or more cuts` : `Exactly ${k} cuts`,
-        onVenuep: true,
-        onVenuek: isTop ? !nearMiss : rng.chance(0.8),
-        venuepLabel: vpLabel,
-        venuekLabel: isTop ? (topAsMoreThan ? `More than ${top - 1}` : `${top} or more`) : `Exactly ${k}`,
-        venuekSuffix: isTop ? `T${top}` : `B${k}`,
-        strikeType: strikeTypeOf(vkStrike),
-        ...floorCap(vkStrike),
+        onSlugs: true,
+        onTickers: isTop ? !nearMiss : rng.chance(0.8),
+        slugsLabel: slugsLabelOf,
+        tickersLabel: isTop ? (topAsMoreThan ? `More than ${top - 1}` : `${top} or more`) : `Exactly ${k}`,
+        tickersSuffix: isTop ? `T${top}` : `B${k}`,
+        strikeType: strikeTypeOf(tickersStrike),
+        ...floorCap(tickersStrike),
       }
     })
     if (nearMiss) {
       strikes.push({ cmp: 'gt', lo: top })
-      contracts.push({ label: `More than ${top} cuts`, onVenuep: false, onVenuek: true, venuepLabel: `>${top}`, venuekLabel: `More than ${top}`, venuekSuffix: `T${top + 1}`, strikeType: 'greater', floor: top, lookalikeOf: top, lookalikeReason: 'at least vs more than' })
+      contracts.push({ label: `More than ${top} cuts`, onSlugs: false, onTickers: true, slugsLabel: `>${top}`, tickersLabel: `More than ${top}`, tickersSuffix: `T${top + 1}`, strikeType: 'greater', floor: top, lookalikeOf: top, lookalikeReason: 'at least vs more than' })
     }
     // The count plus one is log-normal (a count can be 0).
     const bounds = strikes.map((s) => boundsOf(s, 1)).map(([lo, hi]) => [lo + 1, hi + 1] as const)
@@ -260,28 +260,28 @@ export const rateCuts: Template<{ bank: string; code: string }> = {
       model: { kind: 'ladder', logLevel: Math.log(1 + rng.next() * 3), sigma: 0.45, bounds },
       complementary: false,
       contracts,
-      venuep: {
+      slugs: {
         title: `How many ${bank} rate cuts in ${y}?`,
         slug: slugify(`how many ${bank} rate cuts in ${y}`),
         description: `Resolves to the number of 25 bps cuts the ${bank} announces in ${y}.`,
         negRisk: true,
         outcomes: undefined,
         marketQuestion: (k) => (k === 0 ? `Will no ${bank} rate cuts happen in ${y}?` : k === top ? `Will ${top} or more ${bank} rate cuts happen in ${y}?` : `Will ${k} ${bank} rate cut${k === 1 ? '' : 's'} happen in ${y}?`),
-        groupItemTitle: (k) => (contracts[k] as ContractSpec).venuepLabel,
-        endDate: venuepEndDate(Date.UTC(y, 11, 31), rng),
-        tags: vpTags(rng, 'economics', [bank]),
+        groupItemTitle: (k) => (contracts[k] as ContractSpec).slugsLabel,
+        endDate: slugsEndDate(Date.UTC(y, 11, 31), rng),
+        tags: slugsTags(rng, 'economics', [bank]),
       },
-      venuek: {
+      tickers: {
         seriesTicker: `KX${code}CUTS`,
         seriesTitle: `Number of ${bank} rate cuts`,
-        seriesCategory: venuekCategory(`KX${code}CUTS`, ['Economics', 'Financials']),
+        seriesCategory: tickersCategory(`KX${code}CUTS`, ['Economics', 'Financials']),
         frequency: 'annual',
         eventTicker: `KX${code}CUTS-${String(y % 100)}`,
         title: `Number of ${bank} rate cuts in ${y}?`,
         subTitle: `In ${y}`,
         mutuallyExclusive: false,
         strikeType: 'between',
-        marketTitle: (k) => `Will the ${bank} cut rates ${(contracts[k] as ContractSpec).venuekLabel.toLowerCase()} times in ${y}?`,
+        marketTitle: (k) => `Will the ${bank} cut rates ${(contracts[k] as ContractSpec).tickersLabel.toLowerCase()} times in ${y}?`,
         dates: releaseDates(Date.UTC(y + 1, 0, 1), rng),
       },
     }

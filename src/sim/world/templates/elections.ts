@@ -1,17 +1,17 @@
 import { longDate, shortDate, slugify, year } from '../dates.js'
 import * as N from '../names.js'
-import { venuekCategory, vpTags } from '../shapes/labels.js'
+import { tickersCategory, slugsTags } from '../shapes/labels.js'
 import { person, usParty, type Keyed, type Spelled } from '../shapes/spellings.js'
-import { electionDates, venuepEndDate } from '../shapes/venue-dates.js'
+import { electionDates, slugsEndDate } from '../shapes/venue-dates.js'
 import { candidateGroup, DAY_MS, distinct, groupTitles, multiBases, spelledContracts } from './helpers.js'
 import type { Rng } from '../random.js'
 import type { QuestionSpec, Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- national races
 //
-// The real catalogs' only shared events (labels-dev.json): the 2028 presidential winner by person (venuep "Will JD
-// Vance win the 2028 US Presidential Election?", venuek "J.D. Vance", closing 2029-11-07) and by
-// party (venuep 13 of 15 children placeholders, venuek "Democratic party"). Their look-alikes:
+// The real catalogs' only shared events (labels-dev.json): the 2028 presidential winner by person (the slug style "Will JD
+// Vance win the 2028 US Presidential Election?", the ticker style "J.D. Vance", closing 2029-11-07) and by
+// party (the slug style 13 of 15 children placeholders, the ticker style "Democratic party"). Their look-alikes:
 // the nomination instead of the presidency, another state's race, "announce" instead of "nominate".
 
 /**
@@ -44,27 +44,27 @@ function presidentialSpec(names: readonly Spelled[], endTime: number, rng: Rng, 
     model: { kind: 'multi', bases: multiBases(rng, names.length) },
     complementary: false,
     contracts: spelledContracts(rng, names),
-    venuep: {
+    slugs: {
       title: nominee ? `Republican Presidential Nominee ${y}` : `Presidential Election Winner ${y}`,
       slug: slugify(nominee ? `republican presidential nominee ${y}` : `presidential election winner ${y}`),
       description: nominee
         ? `Resolves to the person the Republican Party nominates for President at its ${y} national convention.`
         : `Resolves to the person who wins the ${y} US presidential election.`,
       ...candidateGroup(rng, names, ask, endTime),
-      tags: vpTags(rng, 'politics', nominee ? ['Primaries', 'Republican Party'] : ['Presidential Election']),
+      tags: slugsTags(rng, 'politics', nominee ? ['Primaries', 'Republican Party'] : ['Presidential Election']),
       placeholders: { noun: 'Person', question: ask },
     },
-    venuek: {
+    tickers: {
       seriesTicker: series,
       seriesTitle: nominee ? 'Republican presidential nominee' : 'Presidential election winner',
-      seriesCategory: venuekCategory(series, ['Elections', 'Politics']),
+      seriesCategory: tickersCategory(series, ['Elections', 'Politics']),
       frequency: 'custom',
       eventTicker: `${series}-${String(y % 100)}`,
       title: nominee ? `Who will be the Republican nominee for President in ${y}?` : `${y} U.S. Presidential Election winner?`,
       subTitle: `In ${y}`,
       mutuallyExclusive: true,
       strikeType: 'custom',
-      marketTitle: (i) => (nominee ? `Will ${(names[i] as Spelled).venuek} be the ${y} Republican nominee?` : `Will ${(names[i] as Spelled).venuek} win the ${y} presidential election?`),
+      marketTitle: (i) => (nominee ? `Will ${(names[i] as Spelled).tickers} be the ${y} Republican nominee?` : `Will ${(names[i] as Spelled).tickers} win the ${y} presidential election?`),
       dates: electionDates(endTime, rng),
     },
   }
@@ -107,25 +107,25 @@ function partyRaceSpec(race: Race, endTime: number, rng: Rng): QuestionSpec {
     endTime,
     model: { kind: 'multi', bases: multiBases(rng, 2) },
     complementary: false,
-    // venuek names party markets by letter (a real Senate race's markets end in -D and -R).
-    contracts: spelledContracts(rng, parties).map((c, i) => ({ ...c, venuekSuffix: letters[i] as string })),
-    venuep: {
+    // The ticker style names party markets by letter (a real Senate race's markets end in -D and -R).
+    contracts: spelledContracts(rng, parties).map((c, i) => ({ ...c, tickersSuffix: letters[i] as string })),
+    slugs: {
       title: race.office === 'president' ? `Which party wins ${y} US Presidential Election?` : `${where} ${race.office === 'senate' ? 'Senate' : 'Governor'} Election Winner ${y}`,
       slug: slugify(race.office === 'president' ? `which party wins ${y} us presidential election` : `${where} ${race.office} election winner ${y}`),
       description: `Resolves to the party whose candidate wins the ${contest}.`,
       negRisk: true,
       outcomes: undefined,
       marketQuestion: ask,
-      groupItemTitle: (i) => (parties[i] as Spelled).venuep,
+      groupItemTitle: (i) => (parties[i] as Spelled).slugs,
       groupTitles: groupTitles(rng),
-      endDate: venuepEndDate(endTime, rng),
-      tags: vpTags(rng, 'politics', race.office === 'president' ? [] : [where]),
+      endDate: slugsEndDate(endTime, rng),
+      tags: slugsTags(rng, 'politics', race.office === 'president' ? [] : [where]),
       placeholders: { noun: 'Party', question: (p) => `Will ${p} win the ${contest}?` },
     },
-    venuek: {
+    tickers: {
       seriesTicker: series,
       seriesTitle: `${contest.replace(/^\d+ /, '')} by party`,
-      seriesCategory: venuekCategory(series, ['Politics', 'Politics', 'Elections']),
+      seriesCategory: tickersCategory(series, ['Politics', 'Politics', 'Elections']),
       frequency: 'custom',
       eventTicker: `${series}-${race.office === 'president' ? y : String(y % 100)}`,
       title: race.office === 'president' ? `${y} Presidential Election winner? (Party)` : race.office === 'senate' ? `${where} Senate winner? (${y})` : `Who will win the governorship in ${where}?`,
@@ -180,25 +180,25 @@ function appointmentSpec(country: readonly [string, string], office: readonly [s
     model: { kind: 'multi', bases: multiBases(rng, names.length) },
     complementary: false,
     contracts: spelledContracts(rng, names),
-    venuep: {
+    slugs: {
       title: verb === 'nominate' ? `Who will the President of ${cname} nominate as ${oname}?` : `Who will the President of ${cname} announce as next ${oname} by ${by}?`,
       slug: slugify(`who will the president of ${cname} ${verb} as ${oname}`),
       description: `Resolves to the person the President of ${cname} formally ${verb === 'nominate' ? 'nominates' : 'announces'} as ${oname}.`,
       ...candidateGroup(rng, names, ask, endTime),
-      tags: vpTags(rng, 'politics', [cname, oname]),
+      tags: slugsTags(rng, 'politics', [cname, oname]),
       placeholders: { noun: 'Individual', question: ask },
     },
-    venuek: {
+    tickers: {
       seriesTicker: series,
       seriesTitle: `${cname} ${oname} ${verb === 'nominate' ? 'nominee' : 'announcement'}`,
-      seriesCategory: venuekCategory(series, ['Politics', 'World']),
+      seriesCategory: tickersCategory(series, ['Politics', 'World']),
       frequency: 'custom',
       eventTicker: `${series}-${String(year(endTime) % 100)}`,
       title: verb === 'nominate' ? `Who will the President of ${cname} nominate as ${oname}?` : `Who will be announced as ${cname}'s next ${oname}?`,
       subTitle: `Before ${shortDate(endTime + DAY_MS)}`,
       mutuallyExclusive: true,
       strikeType: 'custom',
-      marketTitle: (i) => `Will ${(names[i] as Spelled).venuek} be ${verb === 'nominate' ? 'nominated' : 'announced'} as ${oname}?`,
+      marketTitle: (i) => `Will ${(names[i] as Spelled).tickers} be ${verb === 'nominate' ? 'nominated' : 'announced'} as ${oname}?`,
     },
   }
 }

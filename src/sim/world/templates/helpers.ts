@@ -1,7 +1,7 @@
 import type { Rng } from '../random.js'
 import { outcomeSides } from '../shapes/outcome-sets.js'
 import type { Spelled } from '../shapes/spellings.js'
-import { venuepEndDate } from '../shapes/venue-dates.js'
+import { slugsEndDate } from '../shapes/venue-dates.js'
 import type { GroupTitles, ContractSpec } from './types.js'
 
 export const DAY_MS = 86_400_000
@@ -26,7 +26,7 @@ export function multiBases(rng: Rng, n: number): number[] {
 }
 
 export function binaryContract(label = 'Yes'): ContractSpec {
-  return { label, onVenuep: true, onVenuek: true, venuepLabel: label, venuekLabel: label, venuekSuffix: 'YES' }
+  return { label, onSlugs: true, onTickers: true, slugsLabel: label, tickersLabel: label, tickersSuffix: 'YES' }
 }
 
 /**
@@ -37,15 +37,15 @@ export function spelledContracts(rng: Rng, names: readonly Spelled[]): ContractS
   const used = new Set<string>()
   const sides = outcomeSides(rng, names.length)
   return names.map((n, i) => {
-    let suffix = suffixOf(n.venuek)
+    let suffix = suffixOf(n.tickers)
     while (used.has(suffix)) suffix += 'X'
     used.add(suffix)
-    return { label: n.label, ...(sides[i] as { onVenuep: boolean; onVenuek: boolean }), venuepLabel: n.venuep, venuekLabel: n.venuek, venuekSuffix: suffix }
+    return { label: n.label, ...(sides[i] as { onSlugs: boolean; onTickers: boolean }), slugsLabel: n.slugs, tickersLabel: n.tickers, tickersSuffix: suffix }
   })
 }
 
 /**
- * How a grouped venuep event titles its children: the label (55%), `""` (10%), or no field (35%), when the name is
+ * How a grouped the slug style event titles its children: the label (55%), `""` (10%), or no field (35%), when the name is
  * only in the question. The real captures drop `groupItemTitle` on 84 of 108 grouped events (some of it is the
  * capture's loss), and the raw Gamma pages send `""` on most single-market events.
  */
@@ -78,17 +78,17 @@ export function ladder(level: number, stepFraction: number, rng: Rng): { values:
 }
 
 /**
- * The venuep side of a candidate group (one neg-risk market per person, party or team), as the real catalogs list
- * one: each market asks `ask(name)` about the name as venuep spells it, titled by that name. Draws the group's title
+ * The slug-style side of a candidate group (one neg-risk market per person, party or team), as the real catalogs list
+ * one: each market asks `ask(name)` about the name as the slug style spells it, titled by that name. Draws the group's title
  * style, then its end date (in that order: the world is seeded).
  */
 export function candidateGroup(rng: Rng, names: readonly Spelled[], ask: (name: string) => string, endTime: number) {
   return {
     negRisk: true,
     outcomes: undefined,
-    marketQuestion: (i: number) => ask((names[i] as Spelled).venuep),
-    groupItemTitle: (i: number) => (names[i] as Spelled).venuep,
+    marketQuestion: (i: number) => ask((names[i] as Spelled).slugs),
+    groupItemTitle: (i: number) => (names[i] as Spelled).slugs,
     groupTitles: groupTitles(rng),
-    endDate: venuepEndDate(endTime, rng),
+    endDate: slugsEndDate(endTime, rng),
   }
 }

@@ -1,7 +1,8 @@
 /**
- * Question templates. Each produces one canonical question and how each venue words, dates and identifies it.
- * The two venues deliberately differ in phrasing, identifiers, dates, spellings and in which contracts they list
- * (ladder strikes, candidates, deadlines), the way real venues do (the shapes live in ../shapes). A template's
+ * Question templates. Each produces one canonical question and how each listing style (types.ts: `slugs`,
+ * `tickers`; a venue's peer lists one) words, dates and identifies it. The two styles deliberately differ in
+ * phrasing, identifiers, dates, spellings and in which contracts they list (ladder strikes, candidates, deadlines),
+ * the way real venues do (the shapes live in ../shapes). A template's
  * subject can be rebuilt with another date, or as the template's own look-alike (`decoy`), to make a decoy: alike,
  * but a different question.
  *

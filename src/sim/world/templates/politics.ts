@@ -1,16 +1,16 @@
 import { slugify, year } from '../dates.js'
 import * as N from '../names.js'
-import { venuekCategory, vpTags } from '../shapes/labels.js'
+import { tickersCategory, slugsTags } from '../shapes/labels.js'
 import { party, person, type Keyed, type Spelled } from '../shapes/spellings.js'
-import { electionDates, venuepEndDate } from '../shapes/venue-dates.js'
+import { electionDates, slugsEndDate } from '../shapes/venue-dates.js'
 import { candidateGroup, DAY_MS, distinct, groupTitles, multiBases, spelledContracts } from './helpers.js'
 import type { Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- politics
 //
-// Elections are long-dated on venuek: their markets close a year after the vote (shapes/venue-dates.ts), the vote's
+// Elections are long-dated in the ticker style: their markets close a year after the vote (shapes/venue-dates.ts), the vote's
 // year is in `sub_title` ("In 2028"). Candidates are spelled apart and listed in part (shapes/spellings.ts,
-// outcome-sets.ts); venuep groups carry placeholder children and often no `groupItemTitle`.
+// outcome-sets.ts); the slug style groups carry placeholder children and often no `groupItemTitle`.
 
 export const governor: Template<{ state: readonly [string, string]; names: Keyed[] }> = {
   id: 'governor',
@@ -33,25 +33,25 @@ export const governor: Template<{ state: readonly [string, string]; names: Keyed
       model: { kind: 'multi', bases: multiBases(rng, names.length) },
       complementary: false,
       contracts: spelledContracts(rng, names),
-      venuep: {
+      slugs: {
         title: `${st} Governor Election Winner ${y}`,
         slug: slugify(`${st} governor election winner ${y}`),
         description: `This market will resolve to the candidate who wins the ${y} ${st} gubernatorial election.`,
         ...candidateGroup(rng, names, ask, endTime),
-        tags: vpTags(rng, 'politics', [st, `${st} Governor`]),
+        tags: slugsTags(rng, 'politics', [st, `${st} Governor`]),
         placeholders: { noun: 'Person', question: ask },
       },
-      venuek: {
+      tickers: {
         seriesTicker: `KXGOV${code}`,
         seriesTitle: `${st} governor`,
-        seriesCategory: venuekCategory(`KXGOV${code}`, ['Elections', 'Politics']),
+        seriesCategory: tickersCategory(`KXGOV${code}`, ['Elections', 'Politics']),
         frequency: 'custom',
         eventTicker: `KXGOV${code}-${String(y % 100)}`,
         title: `Who will win the ${st} gubernatorial race in ${y}?`,
         subTitle: `In ${y}`,
         mutuallyExclusive: true,
         strikeType: 'custom',
-        marketTitle: (i) => `Will ${(names[i] as Spelled).venuek} be elected governor of ${st} in ${y}?`,
+        marketTitle: (i) => `Will ${(names[i] as Spelled).tickers} be elected governor of ${st} in ${y}?`,
         dates: electionDates(endTime, rng),
       },
     }
@@ -73,25 +73,25 @@ export const governor: Template<{ state: readonly [string, string]; names: Keyed
         model: { kind: 'multi', bases: multiBases(rng, names.length) },
         complementary: false,
         contracts: spelledContracts(rng, names),
-        venuep: {
+        slugs: {
           title: `${st} Republican Governor Primary Winner ${y}`,
           slug: slugify(`${st} republican governor primary winner ${y}`),
           description: `Resolves to the winner of the ${y} ${st} Republican gubernatorial primary.`,
           ...candidateGroup(rng, names, ask, end),
-          tags: vpTags(rng, 'politics', [st, 'Primaries']),
+          tags: slugsTags(rng, 'politics', [st, 'Primaries']),
           placeholders: { noun: 'Person', question: ask },
         },
-        venuek: {
+        tickers: {
           seriesTicker: `KXGOVPRIMR${code}`,
           seriesTitle: `${st} Republican governor primary`,
-          seriesCategory: venuekCategory(`KXGOVPRIMR${code}`, ['Elections', 'Politics']),
+          seriesCategory: tickersCategory(`KXGOVPRIMR${code}`, ['Elections', 'Politics']),
           frequency: 'custom',
           eventTicker: `KXGOVPRIMR${code}-${String(y % 100)}`,
           title: `Who will win the ${y} ${st} Republican primary for governor?`,
           subTitle: `In ${y}`,
           mutuallyExclusive: true,
           strikeType: 'custom',
-          marketTitle: (i) => `Will ${(names[i] as Spelled).venuek} win the Republican primary for ${st} governor?`,
+          marketTitle: (i) => `Will ${(names[i] as Spelled).tickers} win the Republican primary for ${st} governor?`,
           dates: electionDates(end, rng),
         },
       },
@@ -122,30 +122,30 @@ export const parliament: Template<{ country: readonly [string, string]; parties:
       model: { kind: 'multi', bases: multiBases(rng, parties.length) },
       complementary: false,
       contracts: spelledContracts(rng, spelled),
-      venuep: {
+      slugs: {
         title: `${name} Parliamentary Election ${y}: Most Seats`,
         slug: slugify(`${name} parliamentary election ${y} most seats`),
         description: `Resolves to the party that wins the most seats in the ${y} ${name} parliamentary election.`,
         negRisk: true,
         outcomes: undefined,
-        marketQuestion: (i) => ask((spelled[i] as Spelled).venuep),
-        groupItemTitle: (i) => (spelled[i] as Spelled).venuep,
+        marketQuestion: (i) => ask((spelled[i] as Spelled).slugs),
+        groupItemTitle: (i) => (spelled[i] as Spelled).slugs,
         groupTitles: groupTitles(rng),
-        endDate: venuepEndDate(endTime, rng),
-        tags: vpTags(rng, 'politics', [name]),
+        endDate: slugsEndDate(endTime, rng),
+        tags: slugsTags(rng, 'politics', [name]),
         placeholders: { noun: 'Party', question: ask },
       },
-      venuek: {
+      tickers: {
         seriesTicker: `KXPARL${code}`,
         seriesTitle: `${name} parliament`,
-        seriesCategory: venuekCategory(`KXPARL${code}`, ['Elections', 'World', 'Politics']),
+        seriesCategory: tickersCategory(`KXPARL${code}`, ['Elections', 'World', 'Politics']),
         frequency: 'custom',
         eventTicker: `KXPARL${code}-${String(y % 100)}`,
         title: `Which party will win the most seats in ${name} in ${y}?`,
         subTitle: rng.chance(0.5) ? `In ${y}` : `In the next ${name} general election`,
         mutuallyExclusive: true,
         strikeType: 'custom',
-        marketTitle: (i) => `Will ${(spelled[i] as Spelled).venuek} win the most seats?`,
+        marketTitle: (i) => `Will ${(spelled[i] as Spelled).tickers} win the most seats?`,
         dates: electionDates(endTime, rng),
       },
     }

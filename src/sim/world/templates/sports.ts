@@ -1,18 +1,18 @@
 import { dateCode, longDate, shortDate, slugify, year } from '../dates.js'
 import * as N from '../names.js'
 import type { Rng } from '../random.js'
-import { vpTags } from '../shapes/labels.js'
+import { slugsTags } from '../shapes/labels.js'
 import { team, type Spelled } from '../shapes/spellings.js'
-import { slackDates, venuepEndDate } from '../shapes/venue-dates.js'
+import { slackDates, slugsEndDate } from '../shapes/venue-dates.js'
 import { distinct, groupTitles, multiBases, spelledContracts, suffixOf } from './helpers.js'
 import type { QuestionSpec, Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- sports
 //
-// Team names differ by venue (venuek's "Los Angeles L" for a city two teams share, shapes/spellings.ts). Look-alikes:
+// Team names differ by venue (the ticker style's "Los Angeles L" for a city two teams share, shapes/spellings.ts). Look-alikes:
 // the same team's other game the same day (docs/spreads.md F10: "jets" matched Buffalo–Jets to Patriots–Jets).
 
-/** The league's sport as venuep tags it (a topic categories.ts knows). */
+/** The league's sport as the slug style tags it (a topic categories.ts knows). */
 const SPORT_TAG: Record<string, string> = { PBL: 'Basketball', CFL: 'Football', NHC: 'Hockey', GBA: 'Baseball' }
 
 function teamName(rng: Rng): string {
@@ -36,10 +36,10 @@ function gameSpec([lname, lcode]: readonly [string, string], a: string, b: strin
     model: { kind: 'binary', base: rng.normal() * 0.8 },
     complementary: true,
     contracts: [
-      { label: a, onVenuep: true, onVenuek: true, venuepLabel: a, venuekLabel: sa.venuek, venuekSuffix: ca },
-      { label: b, onVenuep: true, onVenuek: true, venuepLabel: b, venuekLabel: sb.venuek, venuekSuffix: cb },
+      { label: a, onSlugs: true, onTickers: true, slugsLabel: a, tickersLabel: sa.tickers, tickersSuffix: ca },
+      { label: b, onSlugs: true, onTickers: true, slugsLabel: b, tickersLabel: sb.tickers, tickersSuffix: cb },
     ],
-    venuep: {
+    slugs: {
       title: `${a} vs. ${b}`,
       slug: slugify(`${lcode} ${a} ${b} ${new Date(endTime).toISOString().slice(0, 10)}`),
       description: `${lname} game on ${longDate(endTime)}. Resolves to the winner of the game.`,
@@ -47,16 +47,16 @@ function gameSpec([lname, lcode]: readonly [string, string], a: string, b: strin
       outcomes: [a, b],
       marketQuestion: () => `${a} vs. ${b}`,
       groupItemTitle: undefined,
-      tags: vpTags(rng, 'sports', [lname, lcode, SPORT_TAG[lcode] as string]),
+      tags: slugsTags(rng, 'sports', [lname, lcode, SPORT_TAG[lcode] as string]),
     },
-    venuek: {
+    tickers: {
       seriesTicker: `KX${lcode}GAME`,
       seriesTitle: `${lname} game`,
       seriesCategory: 'Sports',
       frequency: 'custom',
       eventTicker: `KX${lcode}GAME-${dateCode(endTime)}${ca.slice(0, 3)}${cb.slice(0, 3)}`,
       title: `${b} vs ${a} winner? (${shortDate(endTime)})`,
-      subTitle: `${sa.venuek} at ${sb.venuek}`,
+      subTitle: `${sa.tickers} at ${sb.tickers}`,
       mutuallyExclusive: true,
       strikeType: 'custom',
       marketTitle: (i) => `Will the ${[a, b][i]} win the ${a} at ${b} game?`,
@@ -106,20 +106,20 @@ export const champion: Template<{ league: readonly [string, string]; teams: stri
       model: { kind: 'multi', bases: multiBases(rng, teams.length) },
       complementary: false,
       contracts: spelledContracts(rng, spelled),
-      venuep: {
+      slugs: {
         title: `${lname} Champion ${y}`,
         slug: slugify(`${lname} champion ${y}`),
         description: `Resolves to the team that wins the ${y} ${lname} championship.`,
         negRisk: true,
         outcomes: undefined,
-        marketQuestion: (i) => ask((spelled[i] as Spelled).venuep),
-        groupItemTitle: (i) => (spelled[i] as Spelled).venuep,
+        marketQuestion: (i) => ask((spelled[i] as Spelled).slugs),
+        groupItemTitle: (i) => (spelled[i] as Spelled).slugs,
         groupTitles: groupTitles(rng),
-        endDate: venuepEndDate(endTime, rng),
-        tags: vpTags(rng, 'sports', [lname, SPORT_TAG[lcode] as string]),
+        endDate: slugsEndDate(endTime, rng),
+        tags: slugsTags(rng, 'sports', [lname, SPORT_TAG[lcode] as string]),
         placeholders: { noun: rng.chance(0.5) ? 'Team' : 'Club', question: ask },
       },
-      venuek: {
+      tickers: {
         seriesTicker: `KX${lcode}CHAMP`,
         seriesTitle: `${lname} champion`,
         seriesCategory: 'Sports',
@@ -129,7 +129,7 @@ export const champion: Template<{ league: readonly [string, string]; teams: stri
         subTitle: `${y} season`,
         mutuallyExclusive: true,
         strikeType: 'custom',
-        marketTitle: (i) => `Will the ${(spelled[i] as Spelled).venuek} win the ${y} ${lname} title?`,
+        marketTitle: (i) => `Will the ${(spelled[i] as Spelled).tickers} win the ${y} ${lname} title?`,
         dates: slackDates(endTime, rng),
       },
     }

@@ -1,35 +1,46 @@
 import type { Rng } from '../random.js'
-import type { VenuekCategory } from '../shapes/labels.js'
-import type { VenuekDates } from '../shapes/venue-dates.js'
-import type { Category, FairModel, Lifecycle, QuestionKind, VkStrikeType, VpTag } from '../types.js'
+import type { TickersCategory } from '../shapes/labels.js'
+import type { TickersDates } from '../shapes/venue-dates.js'
+import type { Category, FairModel, Lifecycle, QuestionKind, StrikeType, EventTag } from '../types.js'
 
+/**
+ * A template words and lists each question in two listing styles, the two ways the real catalogs differ; a venue's
+ * peer folder lists the style it speaks (src/sim/<venue>/listing.ts reads its part of the spec):
+ *
+ * - `slugs`: events with slugs and question titles ("Will X happen by June 30, 2026?"), several tags, grouped
+ *   markets (one per outcome, titled or not), strikes in words ("↑ $120,000"), an expected-resolution end date;
+ * - `tickers`: series, event and market tickers, one category, short subtitles ("Before Jul 1, 2026"), strikes as
+ *   a `strike_type` with floor and cap, a close time that is the latest trading can stop.
+ *
+ * Which contracts each style lists differs too (`onSlugs`, `onTickers`): candidates, strikes and deadlines overlap.
+ */
 export interface ContractSpec {
   readonly label: string
   readonly threshold?: number
   /** Which venues list this contract (ladders list overlapping subsets, candidate lists differ). */
-  readonly onVenuep: boolean
-  readonly onVenuek: boolean
-  readonly venuepLabel: string
-  readonly venuekLabel: string
-  readonly venuekSuffix: string
+  readonly onSlugs: boolean
+  readonly onTickers: boolean
+  readonly slugsLabel: string
+  readonly tickersLabel: string
+  readonly tickersSuffix: string
   readonly floor?: number
   readonly cap?: number
-  /** venuek `strike_type` of this market when it is not the event's. */
-  readonly strikeType?: VkStrikeType
-  /** An inactive venuep placeholder child ("Person K"): `active: false`, no orders, never on venuek. */
+  /** The ticker style's `strike_type` of this market when it is not the event's. */
+  readonly strikeType?: StrikeType
+  /** An inactive slug-style placeholder child ("Person K"): `active: false`, no orders, never in the ticker style. */
   readonly placeholder?: boolean
   /** The contract (index) this one imitates on the other venue though it differs (≥ vs >, a day apart). */
   readonly lookalikeOf?: number
   /** What differs from `lookalikeOf`, for the ground truth's hard negatives. */
   readonly lookalikeReason?: string
-  /** venuek `close_time` of this market when it is not the event's (a deadline ladder's markets close apart). */
-  readonly venuekCloseTime?: number
-  /** venuep `endDate` of this market when it is not the event's. */
-  readonly venuepEndDate?: number
+  /** The ticker style's `close_time` of this market when it is not the event's (a deadline ladder's markets close apart). */
+  readonly tickersCloseTime?: number
+  /** The slug style's `endDate` of this market when it is not the event's. */
+  readonly slugsEndDate?: number
 }
 
-/** How venuep lists a question's contracts. */
-export type VenuepLayout =
+/** How the slug style lists a question's contracts. */
+export type SlugsLayout =
   /** One event, one market per contract (a neg-risk group or a ladder). */
   | 'grouped'
   /** One single-market event per contract ("Will X happen by June 30, 2026?" beside "… by December 31, 2026?"). */
@@ -47,10 +58,10 @@ export interface QuestionSpec {
   readonly subject: string
   readonly endTime: number
   readonly model: FairModel
-  /** Two-contract head-to-head: contract 1 is the complement of contract 0 (one venuep market, two outcomes). */
+  /** Two-contract head-to-head: contract 1 is the complement of contract 0 (one slug-style market, two outcomes). */
   readonly complementary: boolean
   readonly contracts: readonly ContractSpec[]
-  readonly venuep: {
+  readonly slugs: {
     readonly title: string
     readonly slug: string
     readonly description: string
@@ -60,32 +71,32 @@ export interface QuestionSpec {
     readonly marketQuestion: (contractIndex: number) => string
     readonly groupItemTitle: ((contractIndex: number) => string) | undefined
     /** Default 'grouped' (ignored when `outcomes` is set). */
-    readonly layout?: VenuepLayout
+    readonly layout?: SlugsLayout
     /** Default 'title'. */
     readonly groupTitles?: GroupTitles
     /** The event's `endDate` (the expected resolution); default the question's end. */
     readonly endDate?: number
     /** Default: tags drawn for the category (shapes/labels.ts). */
-    readonly tags?: readonly VpTag[]
+    readonly tags?: readonly EventTag[]
     /**
      * Inactive placeholder children the venue may list ("Person K", "Party A"): their noun and how a child is
      * asked about (shapes/placeholders.ts adds them to some events).
      */
     readonly placeholders?: { readonly noun: string; readonly question: (label: string) => string }
   }
-  readonly venuek: {
+  readonly tickers: {
     readonly seriesTicker: string
     readonly seriesTitle: string
-    readonly seriesCategory: VenuekCategory
+    readonly seriesCategory: TickersCategory
     readonly frequency: string
     readonly eventTicker: string
     readonly title: string
     readonly subTitle: string
     readonly mutuallyExclusive: boolean
-    readonly strikeType: VkStrikeType
+    readonly strikeType: StrikeType
     readonly marketTitle: (contractIndex: number) => string
     /** Default: closes at the question's end (a recurring short-dated series, shapes/venue-dates.ts). */
-    readonly dates?: VenuekDates
+    readonly dates?: TickersDates
   }
 }
 

@@ -1,8 +1,9 @@
-import type { World } from './generate.js'
-import type { Rng } from './random.js'
-import { vpTags } from './shapes/labels.js'
-import type { QuestionSpec } from './templates/index.js'
-import type { Contract, Question, VpEvent, VpMarket } from './types.js'
+import { uniqueKey } from '../world/unique-key.js'
+import type { World } from '../world/world.js'
+import type { Rng } from '../world/random.js'
+import { slugsTags } from '../world/shapes/labels.js'
+import type { QuestionSpec } from '../world/templates/index.js'
+import type { Contract, Question, VpEvent, VpMarket } from '../world/types.js'
 
 /**
  * How a generated question is listed on venuep: Gamma events and markets (slugs, condition and token ids, tags),
@@ -16,9 +17,16 @@ import type { Contract, Question, VpEvent, VpMarket } from './types.js'
  * Dates are the venue's: `endDate` is the expected resolution (shapes/venue-dates.ts), each child of a deadline
  * group ends at its own deadline. Placeholder children list inactive.
  */
-export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: Rng, eventId: number, nextMarketId: () => string): number {
-  const v = spec.venuep
-  const tags = v.tags ?? vpTags(rng, spec.category)
+/** The first generated event and market ids: every listed event and market takes the next. */
+const FIRST_EVENT_ID = 20_000
+const FIRST_MARKET_ID = 500_000
+
+export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: Rng): void {
+  const v = spec.slugs
+  let eventId = FIRST_EVENT_ID + world.vpEvents.length
+  let marketId = FIRST_MARKET_ID + world.vpMarkets.length
+  const nextMarketId = () => String(marketId++)
+  const tags = v.tags ?? slugsTags(rng, spec.category)
   const active = q.lifecycle === 'active'
   // Once a question ended, the venue's dates are its end (an early close shows when it closed).
   const endOf = (planned: number | undefined) => (active ? (planned ?? q.endTime) : q.endTime)
@@ -90,20 +98,20 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
     if (spec.complementary && q.contracts[1] !== undefined) listed(q.contracts[1], m, 1)
   } else if ((v.layout ?? 'grouped') === 'split') {
     spec.contracts.forEach((c, i) => {
-      if (!c.onVenuep) return
+      if (!c.onSlugs) return
       const question = v.marketQuestion(i)
-      const e = newEvent(slugFromQuestion(question), question, false, endOf(c.venuepEndDate ?? v.endDate))
+      const e = newEvent(slugFromQuestion(question), question, false, endOf(c.slugsEndDate ?? v.endDate))
       listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], singleTitle(), undefined, e.slug, {}), 0)
     })
   } else {
     const e = newEvent(v.slug, v.title, v.negRisk, endOf(v.endDate))
     const mode = v.groupTitles ?? 'title'
     spec.contracts.forEach((c, i) => {
-      if (!c.onVenuep) return
-      const label = v.groupItemTitle?.(i) ?? c.venuepLabel
+      if (!c.onSlugs) return
+      const label = v.groupItemTitle?.(i) ?? c.slugsLabel
       const group = mode === 'title' ? label : mode === 'empty' ? '' : undefined
       const question = v.marketQuestion(i)
-      const extra = { ...(active && c.venuepEndDate !== undefined ? { endDate: c.venuepEndDate } : {}), ...(c.placeholder === true ? { active: false } : {}) }
+      const extra = { ...(active && c.slugsEndDate !== undefined ? { endDate: c.slugsEndDate } : {}), ...(c.placeholder === true ? { active: false } : {}) }
       listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], group, String(i), slugFromQuestion(question), extra), 0)
     })
   }
@@ -117,24 +125,6 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       world.vpMarketsByCondition.set(m.conditionId, m)
       world.vpTokens.set(m.tokenIds[0], { market: m, index: 0 })
       world.vpTokens.set(m.tokenIds[1], { market: m, index: 1 })
-    }
-  }
-  return eventId
-}
-
-/** Per index, the next suffix to try for each base: repeated bases ("… by June 30, 2026") stay O(1). */
-const nextSuffix = new WeakMap<Map<string, unknown>, Map<string, number>>()
-
-/** `base`, or `base-2`, `base-3`, … : the first not in `taken` (the caller adds it). */
-export function uniqueKey(taken: Map<string, unknown>, base: string): string {
-  if (!taken.has(base)) return base
-  let next = nextSuffix.get(taken)
-  if (next === undefined) nextSuffix.set(taken, (next = new Map()))
-  for (let i = next.get(base) ?? 2; ; i++) {
-    const key = `${base}-${i}`
-    if (!taken.has(key)) {
-      next.set(base, i + 1)
-      return key
     }
   }
 }

@@ -1,9 +1,9 @@
-import type { World } from './generate.js'
-import { uniqueKey } from './listing-venuep.js'
-import { uuid, type Rng } from './random.js'
-import { observationDates } from './shapes/venue-dates.js'
-import type { QuestionSpec } from './templates/index.js'
-import type { Contract, Question, VkEvent, VkMarket } from './types.js'
+import type { World } from '../world/world.js'
+import { uniqueKey } from '../world/unique-key.js'
+import { uuid, type Rng } from '../world/random.js'
+import { observationDates } from '../world/shapes/venue-dates.js'
+import type { QuestionSpec } from '../world/templates/index.js'
+import type { Contract, Question, VkEvent, VkMarket } from '../world/types.js'
 
 /**
  * How a generated question is listed on venuek: its series (created once per ticker), one event, one binary market
@@ -18,7 +18,7 @@ const DAY = 86_400_000
 const EXPECTED_AFTER_CLOSE_MS = 10 * 60_000
 
 export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: Rng): void {
-  const s = spec.venuek
+  const s = spec.tickers
   let series = world.vkSeries.get(s.seriesTicker)
   if (series === undefined) {
     series = { fromCapture: false, ticker: s.seriesTicker, title: s.seriesTitle, category: s.seriesCategory, frequency: s.frequency, feeType: 'quadratic', feeMultiplier: 1 }
@@ -42,18 +42,18 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
   }
   const deci = rng.chance(0.1)
   spec.contracts.forEach((c, i) => {
-    if (!c.onVenuek) return
+    if (!c.onTickers) return
     const contract = q.contracts[i] as Contract
-    const ticker = spec.venuep.outcomes !== undefined && spec.contracts.length === 1 ? eventTicker : `${eventTicker}-${c.venuekSuffix}`
-    const closeTime = active ? (c.venuekCloseTime ?? planned.closeTime) : ended.closeTime
+    const ticker = spec.slugs.outcomes !== undefined && spec.contracts.length === 1 ? eventTicker : `${eventTicker}-${c.tickersSuffix}`
+    const closeTime = active ? (c.tickersCloseTime ?? planned.closeTime) : ended.closeTime
     const market: VkMarket = {
       ticker: uniqueKey(world.vkMarketsByTicker, ticker),
       marketId: uuid(rng),
       event,
       title: s.marketTitle(i),
-      subtitle: c.venuekLabel,
-      yesSubTitle: c.venuekLabel,
-      noSubTitle: c.venuekLabel,
+      subtitle: c.tickersLabel,
+      yesSubTitle: c.tickersLabel,
+      noSubTitle: c.tickersLabel,
       strikeType: c.strikeType ?? s.strikeType,
       floorStrike: c.floor,
       capStrike: c.cap,
@@ -63,10 +63,10 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
       openTime: q.createdAt + 10 * 60_000,
       closeTime,
       // A market closing at its own deadline states no expected date (the real long-dated ladders have none).
-      expectedExpiration: !active ? closeTime + EXPECTED_AFTER_CLOSE_MS : c.venuekCloseTime === undefined ? planned.expectedExpiration : undefined,
+      expectedExpiration: !active ? closeTime + EXPECTED_AFTER_CLOSE_MS : c.tickersCloseTime === undefined ? planned.expectedExpiration : undefined,
       priceLevelStructure: deci ? 'deci_cent' : 'linear_cent',
       tickSize: deci ? 0.001 : 0.01,
-      rulesPrimary: `If ${c.venuekLabel.toLowerCase()} for "${s.title}", then the market resolves to Yes. (Simulated market.)`,
+      rulesPrimary: `If ${c.tickersLabel.toLowerCase()} for "${s.title}", then the market resolves to Yes. (Simulated market.)`,
       baseVolume: Math.round(rng.logNormal(25_000, 1.5)),
       baseOpenInterest: Math.round(rng.logNormal(8_000, 1.3)),
       capture: undefined,

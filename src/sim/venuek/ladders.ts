@@ -1,12 +1,12 @@
-import { dateCode, shortDate, slugify } from './dates.js'
-import type { World } from './generate.js'
-import { listVenuek } from './listing-venuek.js'
-import { hashInts, hashString, Rng } from './random.js'
-import type { VenuekCategory } from './shapes/labels.js'
-import { boundsOf, drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from './shapes/strikes.js'
-import { fmtMoney } from './templates/helpers.js'
-import type { ContractSpec, QuestionSpec } from './templates/types.js'
-import type { Category, Contract, Question } from './types.js'
+import { dateCode, shortDate, slugify } from '../world/dates.js'
+import type { World } from '../world/world.js'
+import { listVenuek } from './listing.js'
+import { hashInts, hashString, Rng } from '../world/random.js'
+import type { TickersCategory } from '../world/shapes/labels.js'
+import { boundsOf, drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from '../world/shapes/strikes.js'
+import { fmtMoney } from '../world/templates/helpers.js'
+import type { ContractSpec, QuestionSpec } from '../world/templates/types.js'
+import type { Category, Contract, Question } from '../world/types.js'
 
 /**
  * venuek-only ladder events (config `sim.venuekOnlyLadders`, env `SIM_VENUEK_ONLY_LADDERS`): the real venuek catalog
@@ -35,7 +35,7 @@ export interface LadderSeries {
   readonly code: string
   readonly name: string
   readonly category: Category
-  readonly venuekCategory: VenuekCategory
+  readonly tickersCategory: TickersCategory
   /** What is observed ("price", "close", "yield", "settle"). */
   readonly what: string
   readonly level: number
@@ -57,19 +57,19 @@ const rate = (v: number) => v.toFixed(4)
  * invented; hourly series come first and are most of the list, as on the real venue.
  */
 export const LADDER_SERIES: readonly LadderSeries[] = [
-  { code: 'BTCH', name: 'Bitcoin', category: 'crypto', venuekCategory: 'Crypto', what: 'price', level: 98_000, width: 250, tick: 0.01, fmt: fmtMoney, hourly: true, shape: 'range' },
-  { code: 'BTCHU', name: 'Bitcoin', category: 'crypto', venuekCategory: 'Crypto', what: 'price', level: 98_000, width: 500, tick: 0.01, fmt: fmtMoney, hourly: true, shape: 'above' },
-  { code: 'ETHH', name: 'Ethereum', category: 'crypto', venuekCategory: 'Crypto', what: 'price', level: 3_600, width: 20, tick: 0.01, fmt: fmtMoney, hourly: true, shape: 'range' },
-  { code: 'ETHHU', name: 'Ethereum', category: 'crypto', venuekCategory: 'Crypto', what: 'price', level: 3_600, width: 40, tick: 0.01, fmt: fmtMoney, hourly: true, shape: 'above' },
-  { code: 'SOLH', name: 'Solana', category: 'crypto', venuekCategory: 'Crypto', what: 'price', level: 180, width: 1, tick: 0.01, fmt: fmtMoney, hourly: true, shape: 'range' },
-  { code: 'DOGEHU', name: 'Dogecoin', category: 'crypto', venuekCategory: 'Crypto', what: 'price', level: 0.32, width: 0.005, tick: 0.0001, fmt: (v) => `$${v.toFixed(4)}`, hourly: true, shape: 'above' },
-  { code: 'MER500', name: 'Meridian 500', category: 'finance', venuekCategory: 'Financials', what: 'close', level: 6_200, width: 25, tick: 0.01, fmt: (v) => v.toFixed(2), hourly: false, shape: 'range' },
-  { code: 'MER500U', name: 'Meridian 500', category: 'finance', venuekCategory: 'Financials', what: 'close', level: 6_200, width: 25, tick: 0.01, fmt: (v) => v.toFixed(2), hourly: false, shape: 'above' },
-  { code: 'APX100', name: 'Apex Tech 100', category: 'finance', venuekCategory: 'Financials', what: 'close', level: 21_500, width: 100, tick: 0.01, fmt: (v) => v.toFixed(2), hourly: false, shape: 'range' },
-  { code: 'GOLDD', name: 'Gold', category: 'finance', venuekCategory: 'Financials', what: 'settle', level: 2_650, width: 10, tick: 0.1, fmt: fmtMoney, hourly: false, shape: 'range' },
-  { code: 'WTID', name: 'WTI crude oil', category: 'finance', venuekCategory: 'Financials', what: 'settle', level: 72, width: 0.5, tick: 0.01, fmt: fmtMoney, hourly: false, shape: 'range' },
-  { code: 'TY10D', name: '10-year Treasury', category: 'economics', venuekCategory: 'Economics', what: 'yield', level: 4.25, width: 0.02, tick: 0.001, fmt: pct, hourly: false, shape: 'range' },
-  { code: 'EURUSDH', name: 'EUR/USD', category: 'finance', venuekCategory: 'Financials', what: 'rate', level: 1.08, width: 0.0025, tick: 0.0001, fmt: rate, hourly: true, shape: 'range' },
+  { code: 'BTCH', name: 'Bitcoin', category: 'crypto', tickersCategory: 'Crypto', what: 'price', level: 98_000, width: 250, tick: 0.01, fmt: fmtMoney, hourly: true, shape: 'range' },
+  { code: 'BTCHU', name: 'Bitcoin', category: 'crypto', tickersCategory: 'Crypto', what: 'price', level: 98_000, width: 500, tick: 0.01, fmt: fmtMoney, hourly: true, shape: 'above' },
+  { code: 'ETHH', name: 'Ethereum', category: 'crypto', tickersCategory: 'Crypto', what: 'price', level: 3_600, width: 20, tick: 0.01, fmt: fmtMoney, hourly: true, shape: 'range' },
+  { code: 'ETHHU', name: 'Ethereum', category: 'crypto', tickersCategory: 'Crypto', what: 'price', level: 3_600, width: 40, tick: 0.01, fmt: fmtMoney, hourly: true, shape: 'above' },
+  { code: 'SOLH', name: 'Solana', category: 'crypto', tickersCategory: 'Crypto', what: 'price', level: 180, width: 1, tick: 0.01, fmt: fmtMoney, hourly: true, shape: 'range' },
+  { code: 'DOGEHU', name: 'Dogecoin', category: 'crypto', tickersCategory: 'Crypto', what: 'price', level: 0.32, width: 0.005, tick: 0.0001, fmt: (v) => `$${v.toFixed(4)}`, hourly: true, shape: 'above' },
+  { code: 'MER500', name: 'Meridian 500', category: 'finance', tickersCategory: 'Financials', what: 'close', level: 6_200, width: 25, tick: 0.01, fmt: (v) => v.toFixed(2), hourly: false, shape: 'range' },
+  { code: 'MER500U', name: 'Meridian 500', category: 'finance', tickersCategory: 'Financials', what: 'close', level: 6_200, width: 25, tick: 0.01, fmt: (v) => v.toFixed(2), hourly: false, shape: 'above' },
+  { code: 'APX100', name: 'Apex Tech 100', category: 'finance', tickersCategory: 'Financials', what: 'close', level: 21_500, width: 100, tick: 0.01, fmt: (v) => v.toFixed(2), hourly: false, shape: 'range' },
+  { code: 'GOLDD', name: 'Gold', category: 'finance', tickersCategory: 'Financials', what: 'settle', level: 2_650, width: 10, tick: 0.1, fmt: fmtMoney, hourly: false, shape: 'range' },
+  { code: 'WTID', name: 'WTI crude oil', category: 'finance', tickersCategory: 'Financials', what: 'settle', level: 72, width: 0.5, tick: 0.01, fmt: fmtMoney, hourly: false, shape: 'range' },
+  { code: 'TY10D', name: '10-year Treasury', category: 'economics', tickersCategory: 'Economics', what: 'yield', level: 4.25, width: 0.02, tick: 0.001, fmt: pct, hourly: false, shape: 'range' },
+  { code: 'EURUSDH', name: 'EUR/USD', category: 'finance', tickersCategory: 'Financials', what: 'rate', level: 1.08, width: 0.0025, tick: 0.0001, fmt: rate, hourly: true, shape: 'range' },
 ]
 
 const HOUR = 3_600_000
@@ -124,8 +124,8 @@ function ladderSpec(s: LadderSeries, endTime: number, rng: Rng): QuestionSpec {
   }
   const words = drawWording(rng)
   const contracts: ContractSpec[] = strikes.map((st) => {
-    const label = words.venuek(st, s.fmt)
-    return { label, threshold: st.lo ?? st.hi, onVenuep: false, onVenuek: true, venuepLabel: label, venuekLabel: label, venuekSuffix: tickerSuffix(st), strikeType: strikeTypeOf(st), ...floorCap(st) }
+    const label = words.tickers(st, s.fmt)
+    return { label, threshold: st.lo ?? st.hi, onSlugs: false, onTickers: true, slugsLabel: label, tickersLabel: label, tickersSuffix: tickerSuffix(st), strikeType: strikeTypeOf(st), ...floorCap(st) }
   })
   const hh = String(new Date(endTime).getUTCHours()).padStart(2, '0')
   const when = s.hourly ? `${shortDate(endTime)} at ${hh}:00 UTC` : shortDate(endTime)
@@ -144,19 +144,19 @@ function ladderSpec(s: LadderSeries, endTime: number, rng: Rng): QuestionSpec {
     model: { kind: 'ladder', logLevel: Math.log(drifted), sigma, bounds: strikes.map((st) => boundsOf(st, s.tick)) },
     complementary: false,
     contracts,
-    // Never listed on venuep (every contract is venuek's alone); the venuep side only satisfies the spec's shape.
-    venuep: { title, slug: slugify(title), description: title, negRisk: false, outcomes: undefined, marketQuestion: () => title, groupItemTitle: undefined },
-    venuek: {
+    // Never listed in the slug style (every contract is venuek's alone); that side only satisfies the spec's shape.
+    slugs: { title, slug: slugify(title), description: title, negRisk: false, outcomes: undefined, marketQuestion: () => title, groupItemTitle: undefined },
+    tickers: {
       seriesTicker: series,
       seriesTitle: range ? `${s.name} ${s.what} range` : `${s.name} ${s.what} above or below`,
-      seriesCategory: s.venuekCategory,
+      seriesCategory: s.tickersCategory,
       frequency: s.hourly ? 'hourly' : 'daily',
       eventTicker: `${series}-${dateCode(endTime)}${s.hourly ? hh : ''}`,
       title,
       subTitle: s.hourly ? `At ${hh}:00 UTC, ${shortDate(endTime)}` : `${shortDate(endTime)} ${s.what}`,
       mutuallyExclusive: range,
       strikeType: range ? 'between' : strikeTypeOf(strikes[0] as Strike),
-      marketTitle: (i) => `Will the ${s.name} ${s.what} be ${(contracts[i] as ContractSpec).venuekLabel.toLowerCase()} on ${when}?`,
+      marketTitle: (i) => `Will the ${s.name} ${s.what} be ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} on ${when}?`,
     },
   }
 }

@@ -1,10 +1,10 @@
 import { parseTimestampMs } from '../../core/time.js'
-import type { VkCapturedEvent, VkCapturedMarket } from './capture.js'
-import type { World } from './generate.js'
-import { uuid, type Rng } from './random.js'
-import { seedBook, seededHalfSpread, tickFor, type CapturedQuote } from './replay-book.js'
-import { replayQuestion } from './replay-question.js'
-import type { Lifecycle, VkEvent, VkMarket, VkSeries } from './types.js'
+import type { VkCapturedEvent, VkCapturedMarket } from '../world/capture.js'
+import type { World } from '../world/world.js'
+import { uuid, type Rng } from '../world/random.js'
+import { seedBook, seededHalfSpread, tickFor, type CapturedQuote } from '../world/replay-book.js'
+import { replayQuestion } from '../world/replay-question.js'
+import type { Lifecycle, VkEvent, VkMarket, VkSeries } from '../world/types.js'
 
 /**
  * Captured venuek events → the world's venuek listing. REST bodies are served from each record's `capture`
