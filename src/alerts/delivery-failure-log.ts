@@ -1,6 +1,6 @@
 import type { Logger } from '../core/logger.js'
 import { isoNoZone } from '../core/time.js'
-import type { Channel } from '../store/alert-rules-repo.js'
+import type { Channel } from './rule-types.js'
 import type { ClaimedDelivery } from '../store/alert-deliveries-repo.js'
 
 /**

@@ -1,7 +1,7 @@
 import { isoNoZone } from '../core/time.js'
 import type { SpreadRecord } from '../spreads/spread-engine.js'
 import { isStale, spreadJson } from '../spreads/spread-json.js'
-import type { AlertRule } from '../store/alert-rules-repo.js'
+import type { AlertRule } from './rule-types.js'
 import type { DeliveryPayload } from '../store/alert-deliveries-repo.js'
 
 /**

@@ -1,5 +1,5 @@
 import { toMs, toMsOrNull, toNumber, type Db, type Queryable } from './db.js'
-import type { Channel } from './alert-rules-repo.js'
+import type { Channel } from '../alerts/rule-types.js'
 
 /**
  * The alert outbox: one row per firing (or test delivery), written in the transaction that records the firing

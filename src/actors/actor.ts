@@ -1,4 +1,4 @@
-import { RingBuffer } from './ring-buffer.js'
+import { RingBuffer } from '../core/ring-buffer.js'
 
 /**
  * A minimal single-writer actor runtime (after xstate's Mailbox): messages are processed one at a time by a
