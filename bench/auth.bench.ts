@@ -18,6 +18,7 @@ import type { UsageRepository } from '../src/store/usage-repo.js'
 import { processCpuSeconds } from './cpu-usage.js'
 import { spawnNode, startStandaloneSim, waitReady, MAIN_JS, type Spawned } from './process.js'
 import { killWrk, parseWrk } from './wrk.js'
+import { medianAveraged } from './harness.js'
 
 /**
  * What does an API key cost a read? (issue 4: an authenticated read costs ≤ 5% more than the same read with
@@ -166,7 +167,7 @@ export async function benchAuthUws(body: string = JSON.stringify({ markets: [{ t
       for (const stage of order) round[stage] = await run(stage)
       rounds.push(UWS_STAGES.map((s) => round[s] as number))
     }
-    const medianUs = Object.fromEntries(UWS_STAGES.map((s, j) => [s, median(rounds.map((r) => r[j] as number))])) as Record<UwsStage, number>
+    const medianUs = Object.fromEntries(UWS_STAGES.map((s, j) => [s, medianAveraged(rounds.map((r) => r[j] as number))])) as Record<UwsStage, number>
     return { bodyBytes: Buffer.byteLength(body), rounds, medianUs }
   } finally {
     http.close()
@@ -267,8 +268,8 @@ export async function benchAuthHttp(log: (line: string) => void = (l) => process
         path,
         bodyBytes: bodyOff.length,
         pairs,
-        throughputRatio: median(pairs.map((p) => p.on.rps / p.off.rps)),
-        cpuRatio: median(pairs.map((p) => p.on.cpuUsPerRequest / p.off.cpuUsPerRequest)),
+        throughputRatio: medianAveraged(pairs.map((p) => p.on.rps / p.off.rps)),
+        cpuRatio: medianAveraged(pairs.map((p) => p.on.cpuUsPerRequest / p.off.cpuUsPerRequest)),
       })
     }
     return results
@@ -281,12 +282,6 @@ export async function benchAuthHttp(log: (line: string) => void = (l) => process
 
 function describe(r: HttpRun): string {
   return `${r.rps.toFixed(0)} req/s, ${r.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${r.p99Ms.toFixed(2)} ms`
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
 async function measured(server: Spawned, run: () => Promise<{ rps: number; requests: number; p99Ms: number }>): Promise<HttpRun> {

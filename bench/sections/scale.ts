@@ -1,5 +1,6 @@
 import { loadConfig } from '../../src/config/load.js'
 import { benchScale, WARM_REPEATS, type MatcherRun, type ScaleResult, type ScaleSize, type SoakSample } from '../scale.bench.js'
+import { quantile } from '../harness.js'
 import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /**
@@ -213,7 +214,7 @@ function matcherRows(p: string, r: ScaleResult): Row[] {
     result:
       later.length === 0
         ? 'none logged (a run follows a catalog refresh, every 60 s by default, that finds the set of events changed)'
-        : `${later.length} runs: median ${int(sorted[Math.floor(sorted.length / 2)] as number)} ms, max ${int(sorted[sorted.length - 1] as number)} ms${changed.length > 0 ? `; changed events per run ${changed.join(', ')}` : ''}`,
+        : `${later.length} runs: median ${int(quantile(sorted, 0.5))} ms, max ${int(sorted[sorted.length - 1] as number)} ms${changed.length > 0 ? `; changed events per run ${changed.join(', ')}` : ''}`,
     ...OBSERVATION,
   })
   return rows

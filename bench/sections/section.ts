@@ -51,11 +51,6 @@ export function log(what: string): void {
   process.stderr.write(`bench: ${what}\n`)
 }
 
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)] as number
-}
-
 /** A duration given in ns: 850 ns, 1.23 µs, 12.3 µs, 1.23 ms. */
 export function ns(x: number): string {
   if (x >= 1e6) return `${(x / 1e6).toFixed(2)} ms`
