@@ -37,7 +37,7 @@ const SIM_WORLDS = [
   { seed: 42, questions: 2_400 },
   { seed: 7, questions: 1_500 },
 ] as const
-export const MATCHING_COMMAND = 'npm run eval:matching'
+const MATCHING_COMMAND = 'npm run eval:matching'
 
 export const matchingSection: SectionDef = {
   name: 'matching',

@@ -16,7 +16,7 @@ import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './sec
  * - BENCH_SCALE_QUOTE_CHANGES_PER_SEC: the simulator's book changes/s (default: its own, `sim.quoteChangesPerSec`);
  * - BENCH_SCALE_CHURN_S: one venuek event delisted and one relisted this often (default 20 s; 0: none).
  */
-export const SCALE_COMMAND = 'npm run bench:scale'
+const SCALE_COMMAND = 'npm run bench:scale'
 const LADDERS_PER_QUESTION = 0.05
 const DEFAULT_SIZES: readonly ScaleSize[] = [
   { label: 'Small', questions: 10_000, ladders: 500 },
@@ -86,7 +86,7 @@ function describeSize(s: ScaleSize): string {
   return `${s.label.toLowerCase()} = ${s.questions.toLocaleString('en-US')} questions + ${s.ladders.toLocaleString('en-US')} venuek-only ladder events`
 }
 
-export function parseSizes(spec: string | undefined): ScaleSize[] {
+function parseSizes(spec: string | undefined): ScaleSize[] {
   if (spec === undefined || spec.trim() === '') return [...DEFAULT_SIZES]
   return spec.split(',').map((item, i) => {
     const m = /^\s*(\d+)(?:\+(\d+))?\s*$/.exec(item)

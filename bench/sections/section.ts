@@ -38,7 +38,7 @@ export function stamp(d: Date): string {
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 
-export function machine(): string {
+function machine(): string {
   return `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} vCPU, Node ${process.version}, ${process.platform}`
 }
 

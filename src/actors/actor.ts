@@ -32,7 +32,7 @@ export interface ActorSnapshot {
 
 export type FailureListener = (actor: Actor<unknown>, error: unknown) => void
 
-export const DEFAULT_MAILBOX_CAPACITY = 100_000
+const DEFAULT_MAILBOX_CAPACITY = 100_000
 
 export abstract class Actor<M> {
   readonly name: string

@@ -48,7 +48,7 @@ export function postPinned(p: PinnedPost): Promise<PinnedResponse> {
 }
 
 /** A `lookup` that answers with the given addresses only, in both forms net.connect asks for. */
-export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
+function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     if (options.all === true) {
       callback(null, addresses.map((a) => ({ address: a.address, family: a.family })))

@@ -74,7 +74,7 @@ interface DeliveryRow {
 }
 
 /** Longest `last_error` kept: a receiver's error page is not ours to store whole. */
-export const LAST_ERROR_MAX = 500
+const LAST_ERROR_MAX = 500
 
 /**
  * Inserts an outbox row unless one with its dedupe key exists; undefined when it did (another replica, or an
