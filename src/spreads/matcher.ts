@@ -127,7 +127,7 @@ export interface MatchUpdate {
  *
  * The result is exactly that of a full run on the same catalogs: the accepted set is every pair the judge accepts
  * among exact candidates, whichever way they were found, and assignment and grouping do not depend on its order
- * (test/spreads/incremental-matching.test.ts checks it against full runs over random changes).
+ * (test/spreads/incremental-matching.property.test.ts checks it against full runs over random changes).
  *
  * Bounded: it holds one entry per contract of the current catalogs (removed events are dropped at the update that
  * sees them go) and the accepted pairs among them.
