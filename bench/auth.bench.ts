@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Bench } from 'tinybench'
-import { generateApiKey } from '../src/accounts/api-key.js'
+import { generateApiKey, type NewApiKey } from '../src/accounts/api-key.js'
 import { Authenticator, type KeyLookup } from '../src/accounts/authenticator.js'
+import type { RateLimit } from '../src/accounts/token-bucket.js'
 import { UsageMeter } from '../src/accounts/usage-meter.js'
 import { systemClock, type Clock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
@@ -16,9 +17,9 @@ import { defineRoute } from '../src/http/route.js'
 import { HttpServer, type RequestContext, type RouteDef } from '../src/http/server.js'
 import type { UsageRepository } from '../src/store/usage-repo.js'
 import { processCpuSeconds } from './cpu-usage.js'
+import { medianAveraged } from './harness.js'
 import { spawnNode, startStandaloneSim, waitReady, MAIN_JS, type Spawned } from './process.js'
 import { killWrk, parseWrk } from './wrk.js'
-import { medianAveraged } from './harness.js'
 
 /**
  * What does an API key cost a read? (issue 4: an authenticated read costs ≤ 5% more than the same read with
@@ -37,6 +38,23 @@ import { medianAveraged } from './harness.js'
  *
  * `node dist/bench/auth.bench.js [micro|uws|http]` (all by default).
  */
+/** The service's authenticator over one key (found by its hash), with caches far larger than a bench needs. */
+function benchAuthenticator(key: NewApiKey, clock: Clock, rateLimit: RateLimit): Authenticator {
+  const keys: KeyLookup = { findByHash: async () => ({ id: 'k1', accountId: 'a1', hash: key.hash, revokedAt: null }) }
+  return new Authenticator({
+    keys,
+    clock,
+    keyPrefix: 'pmk_live_',
+    rateLimit,
+    maxKeys: 10_000,
+    maxUnknownKeys: 10_000,
+    unknownKeyTtlMs: 60_000,
+    revalidateMs: 3_600_000,
+    maxPendingLookups: 64,
+    log: silentLogger,
+  })
+}
+
 export interface MicroResult {
   readonly name: string
   readonly nsPerRequest: number
@@ -49,19 +67,7 @@ export async function benchAuthMicro(): Promise<MicroResult[]> {
   // burst 40 refilled at 1,000/s: one token back per request, so every request passes as in normal traffic.
   let skewMs = 0
   const clock: Clock = { ...systemClock, now: () => Date.now() + skewMs++ }
-  const lookup: KeyLookup = { findByHash: async () => ({ id: 'k1', accountId: 'a1', hash: key.hash, revokedAt: null }) }
-  const auth = new Authenticator({
-    keys: lookup,
-    clock,
-    keyPrefix: 'pmk_live_',
-    rateLimit: { perSecond: 1_000, burst: 40 },
-    maxKeys: 10_000,
-    maxUnknownKeys: 10_000,
-    unknownKeyTtlMs: 60_000,
-    revalidateMs: 3_600_000,
-    maxPendingLookups: 64,
-    log: silentLogger,
-  })
+  const auth = benchAuthenticator(key, clock, { perSecond: 1_000, burst: 40 })
   const meter = new UsageMeter({ repo: NO_STORE, clock, flushMs: 3_600_000, retentionDays: 1, log: silentLogger })
   await auth.resolve(key.value)
   const cached: Reply = { status: 200, body: '{"markets":[],"total":0,"limit":25,"offset":0}' }
@@ -116,18 +122,7 @@ export type UwsStage = (typeof UWS_STAGES)[number]
  */
 export async function benchAuthUws(body: string = JSON.stringify({ markets: [{ title: 'x'.repeat(2_000) }], total: 1, limit: 1, offset: 0 })): Promise<UwsResult> {
   const key = generateApiKey('pmk_live_')
-  const auth = new Authenticator({
-    keys: { findByHash: async () => ({ id: 'k1', accountId: 'a1', hash: key.hash, revokedAt: null }) },
-    clock: systemClock,
-    keyPrefix: 'pmk_live_',
-    rateLimit: UNREACHABLE_LIMIT,
-    maxKeys: 10_000,
-    maxUnknownKeys: 10_000,
-    unknownKeyTtlMs: 60_000,
-    revalidateMs: 3_600_000,
-    maxPendingLookups: 64,
-    log: silentLogger,
-  })
+  const auth = benchAuthenticator(key, systemClock, UNREACHABLE_LIMIT)
   await auth.resolve(key.value)
   const meter = new UsageMeter({ repo: NO_STORE, clock: systemClock, flushMs: 3_600_000, retentionDays: 1, log: silentLogger })
   const guards = keyGuards(auth, meter, systemClock)

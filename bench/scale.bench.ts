@@ -3,8 +3,8 @@ import { Agent, get } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { processCpuSeconds } from './cpu-usage.js'
-import { childPids, MAIN_JS, rssMiB, SIM_CHILD_JS, spawnNode, startStandaloneSim, waitReady, type Spawned } from './process.js'
 import { median } from './harness.js'
+import { childPids, MAIN_JS, rssMiB, SIM_CHILD_JS, spawnNode, startStandaloneSim, waitReady, type Spawned } from './process.js'
 
 /**
  * Issue 18: the service at catalog scale. For each size, the standalone simulator (bench/sim-child.ts: `npm run sim`
