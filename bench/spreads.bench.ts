@@ -271,7 +271,9 @@ if (!isMainThread && typeof workerData?.spreadEngineBench === 'number' && parent
       return
     }
     s.workload = request.round
-    round(s).then((samples) => {
+    // Fire and forget: a failed round rejects unhandled, which ends the worker with an 'error' event, and the
+    // main thread's `ask` rejects with it.
+    void round(s).then((samples) => {
       const out = Float64Array.from(samples)
       port.postMessage(out, [out.buffer])
     })

@@ -16,7 +16,13 @@ const BARE_JS = join(HERE, '../bare-uws.js')
 export async function startBare(response: ServiceResponse, ctx: Ctx): Promise<{ spawned: Spawned; port: number }> {
   const file = join(ctx.tmp, `body-${ctx.children.length}.json`)
   writeFileSync(file, response.body)
-  const spawned = spawnNode(BARE_JS, { BARE_BODY_FILE: file, BARE_PORT: '0', BARE_BODY_AS: ctx.bareBody, BARE_HEADERS: JSON.stringify(response.headers), BARE_STATUS: String(response.status) })
+  const spawned = spawnNode(BARE_JS, {
+    BARE_BODY_FILE: file,
+    BARE_PORT: '0',
+    BARE_BODY_AS: ctx.bareBody,
+    BARE_HEADERS: JSON.stringify(response.headers),
+    BARE_STATUS: String(response.status),
+  })
   ctx.children.push(spawned)
   const deadline = Date.now() + 10_000
   for (;;) {
@@ -25,7 +31,8 @@ export async function startBare(response: ServiceResponse, ctx: Ctx): Promise<{ 
       pin(spawned, ctx.pinning.servers)
       return { spawned, port: Number(m[1]) }
     }
-    if (Date.now() > deadline || spawned.child.exitCode !== null) throw new Error(`bare uWS server did not start:\n${spawned.output()}`)
+    if (Date.now() > deadline || spawned.child.exitCode !== null)
+      throw new Error(`bare uWS server did not start:\n${spawned.output()}`)
     await new Promise((r) => setTimeout(r, 20))
   }
 }

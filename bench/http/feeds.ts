@@ -34,12 +34,17 @@ export interface IdleFeed extends FeedRates {
 export async function setBoost(ctx: Ctx, on: boolean): Promise<void> {
   if ((ctx.boosted === true) === on) return
   const word = on ? 'boost on' : 'boost off'
-  const said = () => ctx.sim.output().split('\n').filter((l) => l === word).length
+  const said = () =>
+    ctx.sim
+      .output()
+      .split('\n')
+      .filter((l) => l === word).length
   const before = said()
   ctx.sim.child.kill('SIGUSR2')
   const deadline = Date.now() + 10_000
   while (said() === before) {
-    if (Date.now() > deadline) throw new Error(`the simulator did not switch its boost ${on ? 'on' : 'off'}:\n${ctx.sim.output().slice(-2000)}`)
+    if (Date.now() > deadline)
+      throw new Error(`the simulator did not switch its boost ${on ? 'on' : 'off'}:\n${ctx.sim.output().slice(-2000)}`)
     await new Promise((r) => setTimeout(r, 10))
   }
   ctx.boosted = on
@@ -54,7 +59,13 @@ function metricValues(text: string, name: string, label = ''): number[] {
 
 /** Scrapes the service's /metrics once a second until the returned function is called; FeedRates of that span. */
 export function sampleFeed(ctx: Ctx): () => Promise<FeedRates> {
-  interface Scrape { at: number; recomputes: number; frames: number; misses: number; mailbox: number }
+  interface Scrape {
+    at: number
+    recomputes: number
+    frames: number
+    misses: number
+    mailbox: number
+  }
   const scrape = async (): Promise<Scrape> => {
     const text = await (await fetch(`http://127.0.0.1:${ctx.port}/metrics`)).text()
     return {
@@ -80,7 +91,9 @@ export function sampleFeed(ctx: Ctx): () => Promise<FeedRates> {
     const first = scrapes[0] as Scrape
     const last = scrapes[scrapes.length - 1] as Scrape
     const seconds = (last.at - first.at) / 1000
-    const perSecond = scrapes.slice(1).map((x, i) => (x.recomputes - (scrapes[i] as Scrape).recomputes) / ((x.at - (scrapes[i] as Scrape).at) / 1000))
+    const perSecond = scrapes
+      .slice(1)
+      .map((x, i) => (x.recomputes - (scrapes[i] as Scrape).recomputes) / ((x.at - (scrapes[i] as Scrape).at) / 1000))
     return {
       recomputesPerSec: perSecond.length === 0 ? Number.NaN : median(perSecond),
       framesPerSec: (last.frames - first.frames) / seconds,
@@ -103,15 +116,24 @@ export async function idleFeeds(ctx: Ctx): Promise<{ idle: IdleFeed; boosted: Id
     await new Promise((r) => setTimeout(r, FEED_SAMPLE_SEC * 1000))
     const feed = await stop()
     const wall = (Date.now() - before.at) / 1000
-    return { ...feed, simCores: (processCpuSeconds(pids.sim) - before.sim) / wall, serviceCores: (processCpuSeconds(pids.service) - before.service) / wall }
+    return {
+      ...feed,
+      simCores: (processCpuSeconds(pids.sim) - before.sim) / wall,
+      serviceCores: (processCpuSeconds(pids.service) - before.service) / wall,
+    }
   }
   await ctx.gate.clear(2 * FEED_SAMPLE_SEC * 1000 + BOOST_SETTLE_MS + 2_000)
   const idle = await sample()
   await setBoost(ctx, true)
   const boosted = await sample()
   await setBoost(ctx, false)
-  for (const [name, f] of [['default rates', idle], ['boosted', boosted]] as const) {
-    ctx.log(`feeds, ${name}, no HTTP load: ${f.framesPerSec.toFixed(0)} frames/s, ${f.recomputesPerSec.toFixed(0)} spread recomputations/s (median of ${f.samples} s), max mailbox ${f.maxMailbox}; simulator ${pct(f.simCores)}, service ${pct(f.serviceCores)}`)
+  for (const [name, f] of [
+    ['default rates', idle],
+    ['boosted', boosted],
+  ] as const) {
+    ctx.log(
+      `feeds, ${name}, no HTTP load: ${f.framesPerSec.toFixed(0)} frames/s, ${f.recomputesPerSec.toFixed(0)} spread recomputations/s (median of ${f.samples} s), max mailbox ${f.maxMailbox}; simulator ${pct(f.simCores)}, service ${pct(f.serviceCores)}`,
+    )
   }
   return { idle, boosted }
 }

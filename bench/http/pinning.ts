@@ -29,7 +29,8 @@ export const PINNINGS: Readonly<Record<string, Pinning>> = {
  */
 export function renice(p: Spawned, nice: number): void {
   const pid = p.child.pid as number
-  for (const tid of readdirSync(`/proc/${pid}/task`)) execFileSync('renice', ['-n', String(nice), '-p', tid], { stdio: 'ignore' })
+  for (const tid of readdirSync(`/proc/${pid}/task`))
+    execFileSync('renice', ['-n', String(nice), '-p', tid], { stdio: 'ignore' })
 }
 
 /** Pins every thread of a running process (`-a`; threads created later inherit it from their creator). */

@@ -22,9 +22,15 @@ export async function scenarioHeaders(s: ThroughputScenario, path: string, ctx: 
   return { ...headers, 'if-none-match': etag }
 }
 
-export async function serviceResponse(path: string, headers: Readonly<Record<string, string>>, ctx: Ctx, expectStatus = 200): Promise<ServiceResponse> {
+export async function serviceResponse(
+  path: string,
+  headers: Readonly<Record<string, string>>,
+  ctx: Ctx,
+  expectStatus = 200,
+): Promise<ServiceResponse> {
   const res = await rawGet(ctx.port, path, headers)
-  if (res.status !== expectStatus) throw new Error(`GET ${path}: ${res.status}, expected ${expectStatus}: ${res.body.toString().slice(0, 500)}`)
+  if (res.status !== expectStatus)
+    throw new Error(`GET ${path}: ${res.status}, expected ${expectStatus}: ${res.body.toString().slice(0, 500)}`)
   return { status: res.status, body: res.body, headers: res.headers.filter(([k]) => !UWS_HEADERS.has(k)) }
 }
 
@@ -32,14 +38,19 @@ export async function serviceResponse(path: string, headers: Readonly<Record<str
  * One GET with node:http on a connection of its own: the bytes as sent (fetch would decompress them) and every
  * header line, names lowercase, in order.
  */
-function rawGet(port: number, path: string, headers: Readonly<Record<string, string>>): Promise<{ status: number; headers: [string, string][]; body: Buffer }> {
+function rawGet(
+  port: number,
+  path: string,
+  headers: Readonly<Record<string, string>>,
+): Promise<{ status: number; headers: [string, string][]; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpGet({ host: '127.0.0.1', port, path, headers, agent: false, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       res.once('end', () => {
         const pairs: [string, string][] = []
-        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) pairs.push([(res.rawHeaders[i] as string).toLowerCase(), res.rawHeaders[i + 1] as string])
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+          pairs.push([(res.rawHeaders[i] as string).toLowerCase(), res.rawHeaders[i + 1] as string])
         resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) })
       })
       res.once('error', reject)
@@ -56,12 +67,20 @@ const UWS_HEADERS = new Set(['date', 'content-length', 'uwebsockets', 'connectio
  * ETag), the same content-type and content-encoding, bodies of the same size. The service's bytes may move
  * between requests (live prices change a digit here and there), so the bodies are not compared exactly.
  */
-export async function sameResponse(path: string, servicePort: number, barePort: number, headers: Readonly<Record<string, string>>): Promise<void> {
+export async function sameResponse(
+  path: string,
+  servicePort: number,
+  barePort: number,
+  headers: Readonly<Record<string, string>>,
+): Promise<void> {
   const [a, b] = await Promise.all([rawGet(servicePort, path, headers), rawGet(barePort, path, headers)])
   const value = (r: typeof a, name: string) => r.headers.find(([k]) => k === name)?.[1]
-  const describe = (r: typeof a) => `${r.status} ${r.headers.map(([k]) => k).join(',')}; content-type ${value(r, 'content-type')}; content-encoding ${value(r, 'content-encoding')}`
-  if (describe(a) !== describe(b)) throw new Error(`bare and service responses differ for ${path}: ${describe(a)} vs ${describe(b)}`)
-  if (Math.abs(a.body.length - b.body.length) > b.body.length * 0.05) throw new Error(`bare and service body sizes differ for ${path}: ${a.body.length} vs ${b.body.length}`)
+  const describe = (r: typeof a) =>
+    `${r.status} ${r.headers.map(([k]) => k).join(',')}; content-type ${value(r, 'content-type')}; content-encoding ${value(r, 'content-encoding')}`
+  if (describe(a) !== describe(b))
+    throw new Error(`bare and service responses differ for ${path}: ${describe(a)} vs ${describe(b)}`)
+  if (Math.abs(a.body.length - b.body.length) > b.body.length * 0.05)
+    throw new Error(`bare and service body sizes differ for ${path}: ${a.body.length} vs ${b.body.length}`)
 }
 
 /** Bytes ≥ 0x80: V8 encodes a string with any of them to UTF-8 on a slower path than pure ASCII. */

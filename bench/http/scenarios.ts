@@ -60,15 +60,31 @@ export const MIN_MARKETS_PER_VENUE = 20_000
 const LIST = { connections: 64, threads: 1, durationSec: Number(process.env.BENCH_HTTP_SECONDS ?? '') || 10 } as const
 
 export const THROUGHPUT_SCENARIOS: readonly ThroughputScenario[] = [
-  { name: 'venuep markets, first page', path: '/api/v2/venuep/markets?limit=25', ...LIST, target: { minRatio: 0.8, maxP99Ms: 5 }, acrossRefresh: true },
+  {
+    name: 'venuep markets, first page',
+    path: '/api/v2/venuep/markets?limit=25',
+    ...LIST,
+    target: { minRatio: 0.8, maxP99Ms: 5 },
+    acrossRefresh: true,
+  },
   { name: 'venuek markets, first page', path: '/api/v2/venuek/markets?limit=25', ...LIST },
   { name: 'collapsed events, first page', path: '/api/v2/events?limit=25', ...LIST },
   { name: 'healthz (floor: tiny body)', path: '/healthz', ...LIST },
   // Issue 19 item 6: the hot read compressed as a browser asks for it (brotli) and as older clients do (gzip); the
   // compressed bytes are kept beside the cached page, so both servers send stored bytes. Then a polling client's
   // revalidation of a page that does not change (closed markets: no quotes move them): a 304 with no body.
-  { name: 'venuep markets, first page, brotli', path: '/api/v2/venuep/markets?limit=25', ...LIST, requestHeaders: { 'accept-encoding': 'gzip, deflate, br' } },
-  { name: 'venuep markets, first page, gzip', path: '/api/v2/venuep/markets?limit=25', ...LIST, requestHeaders: { 'accept-encoding': 'gzip' } },
+  {
+    name: 'venuep markets, first page, brotli',
+    path: '/api/v2/venuep/markets?limit=25',
+    ...LIST,
+    requestHeaders: { 'accept-encoding': 'gzip, deflate, br' },
+  },
+  {
+    name: 'venuep markets, first page, gzip',
+    path: '/api/v2/venuep/markets?limit=25',
+    ...LIST,
+    requestHeaders: { 'accept-encoding': 'gzip' },
+  },
   {
     name: 'venuep markets, closed page, revalidated (304)',
     path: '/api/v2/venuep/markets?limit=25&status=closed',
@@ -77,14 +93,28 @@ export const THROUGHPUT_SCENARIOS: readonly ThroughputScenario[] = [
     revalidate: true,
   },
   // Issue 6: a cached proxy read (a closed window, cached for a day after the first request).
-  { name: 'venuep candlesticks, cached', path: '/api/v2/venuep/candlesticks?market_slug=…&fidelity=60&start_ts=…&end_ts=…', ...LIST, target: { minRatio: 0.8 }, section: 'proxies', resolve: candlestickPath },
+  {
+    name: 'venuep candlesticks, cached',
+    path: '/api/v2/venuep/candlesticks?market_slug=…&fidelity=60&start_ts=…&end_ts=…',
+    ...LIST,
+    target: { minRatio: 0.8 },
+    section: 'proxies',
+    resolve: candlestickPath,
+  },
 ]
 
 /**
  * Issue 5: the top list while quotes change. Its own service run (spreads.ts runs it with the simulator boosted),
  * since the other scenarios are measured at the simulator's default rates.
  */
-export const SPREADS_TOP_SCENARIO: ThroughputScenario = { name: 'spreads top', path: '/api/v2/spreads/top?limit=20', ...LIST, target: { minRatio: 0.85, maxP99Ms: 5 }, section: 'spreads', boost: true }
+export const SPREADS_TOP_SCENARIO: ThroughputScenario = {
+  name: 'spreads top',
+  path: '/api/v2/spreads/top?limit=20',
+  ...LIST,
+  target: { minRatio: 0.85, maxP99Ms: 5 },
+  section: 'spreads',
+  boost: true,
+}
 /** Issue 5: the spread engine must see at least this many quote changes per second during the top-list runs. */
 export const MIN_QUOTE_CHANGES_PER_SEC = 5_000
 
@@ -96,8 +126,13 @@ export const MIN_QUOTE_CHANGES_PER_SEC = 5_000
 async function candlestickPath(get: (path: string) => Promise<{ status: number; body: string }>): Promise<string> {
   const endTs = Math.floor(Date.now() / 3_600_000) * 3_600 - 86_400
   const markets = await get('/api/v2/venuep/markets?limit=25')
-  if (markets.status !== 200) throw new Error(`GET /api/v2/venuep/markets: ${markets.status} ${markets.body.slice(0, 300)}`)
-  const slugs = new Set((JSON.parse(markets.body) as { markets: { outcomes: { market_slug: string }[] }[] }).markets.flatMap((m) => m.outcomes.map((o) => o.market_slug)))
+  if (markets.status !== 200)
+    throw new Error(`GET /api/v2/venuep/markets: ${markets.status} ${markets.body.slice(0, 300)}`)
+  const slugs = new Set(
+    (JSON.parse(markets.body) as { markets: { outcomes: { market_slug: string }[] }[] }).markets.flatMap((m) =>
+      m.outcomes.map((o) => o.market_slug),
+    ),
+  )
   for (const slug of slugs) {
     const path = `/api/v2/venuep/candlesticks?market_slug=${encodeURIComponent(slug)}&fidelity=60&start_ts=${endTs - 7 * 86_400}&end_ts=${endTs}`
     const res = await get(path)
@@ -106,4 +141,10 @@ async function candlestickPath(get: (path: string) => Promise<{ status: number; 
   throw new Error(`no venuep market of the first page has a candlestick history (tried ${slugs.size})`)
 }
 
-export const SITEMAP_SCENARIO: LatencyScenario = { name: 'sitemap, limit=45000', path: '/api/v2/sitemap/events?limit=45000', warmup: 5, requests: 50, maxP99Ms: 150 }
+export const SITEMAP_SCENARIO: LatencyScenario = {
+  name: 'sitemap, limit=45000',
+  path: '/api/v2/sitemap/events?limit=45000',
+  warmup: 5,
+  requests: 50,
+  maxP99Ms: 150,
+}

@@ -31,9 +31,19 @@ export interface ServerRun {
 }
 
 export async function measuredRun(server: Spawned, ctx: Ctx, run: () => Promise<WrkResult>): Promise<ServerRun> {
-  const pids = { server: server.child.pid as number, service: ctx.service.child.pid as number, sim: ctx.sim.child.pid as number }
+  const pids = {
+    server: server.child.pid as number,
+    service: ctx.service.child.pid as number,
+    sim: ctx.sim.child.pid as number,
+  }
   const ours = server === ctx.service ? [ctx.service, ctx.sim] : [server, ctx.service, ctx.sim]
-  const before = { server: processCpuSeconds(pids.server), service: processCpuSeconds(pids.service), sim: processCpuSeconds(pids.sim), cpus: cpuTimes(), at: process.hrtime.bigint() }
+  const before = {
+    server: processCpuSeconds(pids.server),
+    service: processCpuSeconds(pids.service),
+    sim: processCpuSeconds(pids.sim),
+    cpus: cpuTimes(),
+    at: process.hrtime.bigint(),
+  }
   const load = foreignLoad(ours)
   const wrk = await run()
   const wall = Number(process.hrtime.bigint() - before.at) / 1e9
@@ -54,12 +64,13 @@ export async function measuredRun(server: Spawned, ctx: Ctx, run: () => Promise<
  * shared VM), within what is left of the bench's QUIET_BUDGET_MS; a pair measured in that load is repeated anyway.
  */
 export async function machineQuiet(ctx: Ctx, ours: readonly Spawned[]): Promise<void> {
-  for (let waited = 0; ; ) {
+  for (let waited = 0; ;) {
     const load = foreignLoad(ours)
     await new Promise((r) => setTimeout(r, 1_000))
     const foreign = load()
     if (foreign <= FOREIGN_LIMIT || ctx.quietBudgetMs <= 0) {
-      if (waited > 0) ctx.log(`waited ${waited} s for other load on the machine to pass (now ${foreign.toFixed(2)} cores)`)
+      if (waited > 0)
+        ctx.log(`waited ${waited} s for other load on the machine to pass (now ${foreign.toFixed(2)} cores)`)
       return
     }
     waited++
@@ -73,20 +84,32 @@ export async function machineQuiet(ctx: Ctx, ours: readonly Spawned[]): Promise<
  */
 export function foreignLoad(ours: readonly Spawned[]): (extraCores?: number) => number {
   const pids = ours.map((p) => p.child.pid as number)
-  const before = { ours: pids.map(processCpuSeconds), self: process.cpuUsage(), cpus: cpuTimes(), at: process.hrtime.bigint() }
+  const before = {
+    ours: pids.map(processCpuSeconds),
+    self: process.cpuUsage(),
+    cpus: cpuTimes(),
+    at: process.hrtime.bigint(),
+  }
   return (extraCores = 0) => {
     const wall = Number(process.hrtime.bigint() - before.at) / 1e9
     const task = cpuShares(before.cpus, cpuTimes()).reduce((a, c) => a + c.task, 0)
     const self = process.cpuUsage(before.self)
-    const used = pids.reduce((a, pid, i) => a + processCpuSeconds(pid) - (before.ours[i] as number), 0) + (self.user + self.system) / 1e6
+    const used =
+      pids.reduce((a, pid, i) => a + processCpuSeconds(pid) - (before.ours[i] as number), 0) +
+      (self.user + self.system) / 1e6
     return Math.max(0, task - used / wall - extraCores)
   }
 }
 
 export function describeRun(r: ServerRun): string {
   const w = r.wrk
-  const cpus = r.cpuBusy.map((b, i) => `cpu${i} ${pct(b)}${(r.cpuSteal[i] ?? 0) >= 0.02 ? ` (steal ${pct(r.cpuSteal[i] as number)})` : ''}`).join(', ')
+  const cpus = r.cpuBusy
+    .map((b, i) => `cpu${i} ${pct(b)}${(r.cpuSteal[i] ?? 0) >= 0.02 ? ` (steal ${pct(r.cpuSteal[i] as number)})` : ''}`)
+    .join(', ')
   const idle = Number.isNaN(r.idleServiceCores) ? '' : `, idle service ${pct(r.idleServiceCores)}`
-  const feed = r.feed === undefined ? '' : `; feeds ${r.feed.framesPerSec.toFixed(0)} frames/s, ${r.feed.recomputesPerSec.toFixed(0)} spread recomputations/s, ${r.feed.pageMissesPerSec.toFixed(0)} page rebuilds/s, max mailbox ${r.feed.maxMailbox}`
+  const feed =
+    r.feed === undefined
+      ? ''
+      : `; feeds ${r.feed.framesPerSec.toFixed(0)} frames/s, ${r.feed.recomputesPerSec.toFixed(0)} spread recomputations/s, ${r.feed.pageMissesPerSec.toFixed(0)} page rebuilds/s, max mailbox ${r.feed.maxMailbox}`
   return `${w.requestsPerSec.toFixed(0)} req/s, p50 ${w.p50Ms.toFixed(2)} ms, p99 ${w.p99Ms.toFixed(2)} ms, max ${w.maxMs.toFixed(1)} ms, ${w.bytesPerResponse.toFixed(0)} B/response; process CPU: server ${pct(r.serverCores)}, wrk ${pct(w.wrkCpu)}, sim ${pct(r.simCores)}${idle}; ${cpus}; foreign ${r.foreignCores.toFixed(2)} cores${feed}`
 }

@@ -5,7 +5,14 @@ import { get, pct, type Ctx } from './context.js'
 import { BOOST_SETTLE_MS, sampleFeed, setBoost, type FeedRates } from './feeds.js'
 import { sameResponse, scenarioHeaders, serviceResponse, nonAscii } from './responses.js'
 import type { ThroughputScenario } from './scenarios.js'
-import { ATTEMPTS_PER_PAIR, describeRun, FOREIGN_LIMIT, machineQuiet, measuredRun, type ServerRun } from './server-run.js'
+import {
+  ATTEMPTS_PER_PAIR,
+  describeRun,
+  FOREIGN_LIMIT,
+  machineQuiet,
+  measuredRun,
+  type ServerRun,
+} from './server-run.js'
 
 /** One throughput scenario: (bare, service) pairs of wrk runs, repeated when disturbed, and a run across a refresh. */
 
@@ -51,8 +58,18 @@ export async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promi
   const bare = await startBare(response, ctx)
   try {
     await sameResponse(path, ctx.port, bare.port, requestHeaders)
-    ctx.log(`${s.name}: ${response.status}, ${body.length} B body, ${nonAscii(body)} non-ASCII bytes; request headers ${JSON.stringify(s.requestHeaders ?? {})}; route headers ${JSON.stringify(headers)}`)
-    const wrk = (port: number, durationSec: number) => runWrk({ url: `http://127.0.0.1:${port}${path}`, connections: s.connections, threads: s.threads, durationSec, cpus: ctx.pinning.wrk, headers: requestHeaders })
+    ctx.log(
+      `${s.name}: ${response.status}, ${body.length} B body, ${nonAscii(body)} non-ASCII bytes; request headers ${JSON.stringify(s.requestHeaders ?? {})}; route headers ${JSON.stringify(headers)}`,
+    )
+    const wrk = (port: number, durationSec: number) =>
+      runWrk({
+        url: `http://127.0.0.1:${port}${path}`,
+        connections: s.connections,
+        threads: s.threads,
+        durationSec,
+        cpus: ctx.pinning.wrk,
+        headers: requestHeaders,
+      })
     const boosted = async <T>(on: boolean, fn: () => Promise<T>): Promise<T> => {
       if (!on) return fn()
       await setBoost(ctx, true)
@@ -64,7 +81,11 @@ export async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promi
     }
     // A boosted scenario's service runs have the boost on, and each pair runs the bare server twice: with the
     // boost on (the same background as the service's runs: the ratio judged, see SameBackground) and off.
-    const measure = async (which: 'bare' | 'service', sampled = which === 'service' && s.boost === true, durationSec = s.durationSec): Promise<ServerRun> => {
+    const measure = async (
+      which: 'bare' | 'service',
+      sampled = which === 'service' && s.boost === true,
+      durationSec = s.durationSec,
+    ): Promise<ServerRun> => {
       let feed: FeedRates | undefined
       const measured = await boosted(sampled, () =>
         measuredRun(which === 'bare' ? bare.spawned : ctx.service, ctx, async () => {
@@ -77,7 +98,10 @@ export async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promi
       const run: ServerRun = feed === undefined ? measured : { ...measured, feed }
       ctx.log(`${s.name}: ${which} ${describeRun(run)}`)
       // Reported, not thrown: a service that fails under load is a finding, not a broken bench.
-      if (run.wrk.errors > 0) ctx.log(`${s.name}: ${run.wrk.errors} of ${run.wrk.requests} ${which} responses were errors (non-2xx or socket):\n${run.wrk.raw}`)
+      if (run.wrk.errors > 0)
+        ctx.log(
+          `${s.name}: ${run.wrk.errors} of ${run.wrk.requests} ${which} responses were errors (non-2xx or socket):\n${run.wrk.raw}`,
+        )
       return run
     }
     // Untimed warm-up of both: the service's handlers get JIT-compiled and its page cache filled first.
@@ -90,7 +114,12 @@ export async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promi
       const run = await measure('service', s.boost === true, ACROSS_REFRESH_SEC)
       const probeStatuses = await probe()
       ctx.log(`${s.name}: probe statuses across the refresh ${JSON.stringify(probeStatuses)}`)
-      acrossRefresh = { ...run, durationSec: ACROSS_REFRESH_SEC, refreshInstalled: !(await ctx.gate.unchanged()), probeStatuses }
+      acrossRefresh = {
+        ...run,
+        durationSec: ACROSS_REFRESH_SEC,
+        refreshInstalled: !(await ctx.gate.unchanged()),
+        probeStatuses,
+      }
     }
     const pairs: Attempt[] = []
     for (let i = 0; i < PAIRS; i++) {
@@ -102,17 +131,37 @@ export async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promi
         const runs = s.boost === true ? 3 : 2
         const boostedRuns = s.boost === true ? 2 : 0
         const windowMs = runs * (s.durationSec + 1.5) * 1000 + boostedRuns * (BOOST_SETTLE_MS + 2_000)
-        await ctx.gate.clear(windowMs, s.acrossRefresh === true && acrossRefresh === undefined ? duringRefresh : undefined)
+        await ctx.gate.clear(
+          windowMs,
+          s.acrossRefresh === true && acrossRefresh === undefined ? duringRefresh : undefined,
+        )
         const bareRun = await measure('bare')
         const bareBusyRun = s.boost === true ? await measure('bare', true) : undefined
         const serviceRun = await measure('service')
-        const simLimit = s.boost === true && ctx.boostedSimCores !== undefined ? ctx.boostedSimCores + SIM_BUSY_LIMIT : SIM_BUSY_LIMIT
-        const serviceLimit = ctx.boostedServiceCores !== undefined ? ctx.boostedServiceCores + SIM_BUSY_LIMIT : SIM_BUSY_LIMIT
-        const why = disturbance(bareRun, serviceRun, await ctx.gate.unchanged(), simLimit, bareBusyRun, serviceLimit, s.boost === true ? ctx.boostedRecomputesPerSec : undefined)
-        const candidate: Attempt = { bare: bareRun, service: serviceRun, ...(bareBusyRun === undefined ? {} : { bareBusy: bareBusyRun }), ...why }
+        const simLimit =
+          s.boost === true && ctx.boostedSimCores !== undefined ? ctx.boostedSimCores + SIM_BUSY_LIMIT : SIM_BUSY_LIMIT
+        const serviceLimit =
+          ctx.boostedServiceCores !== undefined ? ctx.boostedServiceCores + SIM_BUSY_LIMIT : SIM_BUSY_LIMIT
+        const why = disturbance(
+          bareRun,
+          serviceRun,
+          await ctx.gate.unchanged(),
+          simLimit,
+          bareBusyRun,
+          serviceLimit,
+          s.boost === true ? ctx.boostedRecomputesPerSec : undefined,
+        )
+        const candidate: Attempt = {
+          bare: bareRun,
+          service: serviceRun,
+          ...(bareBusyRun === undefined ? {} : { bareBusy: bareBusyRun }),
+          ...why,
+        }
         if (chosen === undefined || candidate.severity < chosen.severity) chosen = candidate
         if (candidate.why === undefined) break
-        ctx.log(`${s.name}: pair ${i + 1} attempt ${attempt} disturbed (${candidate.why})${attempt < ATTEMPTS_PER_PAIR ? '; repeating it' : '; keeping the least disturbed attempt'}`)
+        ctx.log(
+          `${s.name}: pair ${i + 1} attempt ${attempt} disturbed (${candidate.why})${attempt < ATTEMPTS_PER_PAIR ? '; repeating it' : '; keeping the least disturbed attempt'}`,
+        )
       }
       pairs.push(chosen as Attempt)
     }
@@ -120,14 +169,26 @@ export async function throughputScenario(s: ThroughputScenario, ctx: Ctx): Promi
       await ctx.gate.acrossNextRefresh(duringRefresh)
     }
     const disturbed = pairs.flatMap((p) => (p.why === undefined ? [] : [p.why]))
-    const ratios = (bare: readonly ServerRun[]) => pairs.map((p, i) => p.service.wrk.requestsPerSec / (bare[i] as ServerRun).wrk.requestsPerSec)
+    const ratios = (bare: readonly ServerRun[]) =>
+      pairs.map((p, i) => p.service.wrk.requestsPerSec / (bare[i] as ServerRun).wrk.requestsPerSec)
     const quiet = pairs.map((p) => p.bare)
     // Boosted scenarios are judged against the bare runs with the boost on (SameBackground explains why); every
     // pair of a boosted scenario has one.
-    const judgedBare = s.boost === true ? pairs.map((p) => p.bareBusy ?? fail('a boosted pair without its boosted bare run')) : quiet
+    const judgedBare =
+      s.boost === true ? pairs.map((p) => p.bareBusy ?? fail('a boosted pair without its boosted bare run')) : quiet
     const pairRatios = ratios(judgedBare)
     const quietBare = judgedBare === quiet ? {} : { quietBare: { bare: quiet, pairRatios: ratios(quiet) } }
-    const result = { scenario: s, path, bodyBytes: body.length, bare: judgedBare, service: pairs.map((p) => p.service), pairRatios, ratio: mean(pairRatios), disturbed, ...quietBare }
+    const result = {
+      scenario: s,
+      path,
+      bodyBytes: body.length,
+      bare: judgedBare,
+      service: pairs.map((p) => p.service),
+      pairRatios,
+      ratio: mean(pairRatios),
+      disturbed,
+      ...quietBare,
+    }
     return acrossRefresh === undefined ? result : { ...result, acrossRefresh }
   } finally {
     await bare.spawned.stop()
@@ -162,18 +223,32 @@ function disturbance(
   // A boosted run in which the engine saw far fewer quote changes than the boost gives (a refresh under way in
   // the simulator or the service, which the catalog versions do not show until it installs).
   if (boostedRecomputesPerSec !== undefined) {
-    const seen = Math.min(service.feed?.recomputesPerSec ?? 0, bareBusy?.feed?.recomputesPerSec ?? Number.POSITIVE_INFINITY)
-    if (seen < boostedRecomputesPerSec / 2) return { why: `the boost did not reach the engine (${seen.toFixed(0)} quote changes/s)`, severity: 90 }
+    const seen = Math.min(
+      service.feed?.recomputesPerSec ?? 0,
+      bareBusy?.feed?.recomputesPerSec ?? Number.POSITIVE_INFINITY,
+    )
+    if (seen < boostedRecomputesPerSec / 2)
+      return { why: `the boost did not reach the engine (${seen.toFixed(0)} quote changes/s)`, severity: 90 }
   }
-  if (bare.idleServiceCores > SIM_BUSY_LIMIT) return { why: `the service was busy during the bare run (${pct(bare.idleServiceCores)})`, severity: 50 + bare.idleServiceCores }
-  if (bareBusy !== undefined && bareBusy.idleServiceCores > busyServiceLimit) return { why: `the service was busy during the boosted bare run (${pct(bareBusy.idleServiceCores)})`, severity: 50 + bareBusy.idleServiceCores }
-  if (bareBusy !== undefined && bareBusy.simCores > simLimit) return { why: `the simulator was busy (${pct(bareBusy.simCores)})`, severity: 10 + bareBusy.simCores }
+  if (bare.idleServiceCores > SIM_BUSY_LIMIT)
+    return {
+      why: `the service was busy during the bare run (${pct(bare.idleServiceCores)})`,
+      severity: 50 + bare.idleServiceCores,
+    }
+  if (bareBusy !== undefined && bareBusy.idleServiceCores > busyServiceLimit)
+    return {
+      why: `the service was busy during the boosted bare run (${pct(bareBusy.idleServiceCores)})`,
+      severity: 50 + bareBusy.idleServiceCores,
+    }
+  if (bareBusy !== undefined && bareBusy.simCores > simLimit)
+    return { why: `the simulator was busy (${pct(bareBusy.simCores)})`, severity: 10 + bareBusy.simCores }
   if (bare.simCores > SIM_BUSY_LIMIT || service.simCores > simLimit) {
     const sim = Math.max(bare.simCores, service.simCores)
     return { why: `the simulator was busy (${pct(sim)})`, severity: 10 + sim }
   }
   const foreign = Math.max(bare.foreignCores, service.foreignCores, bareBusy?.foreignCores ?? 0)
-  if (foreign > FOREIGN_LIMIT) return { why: `other load on the machine: ${foreign.toFixed(2)} cores`, severity: foreign }
+  if (foreign > FOREIGN_LIMIT)
+    return { why: `other load on the machine: ${foreign.toFixed(2)} cores`, severity: foreign }
   return { why: undefined, severity: 0 }
 }
 
@@ -185,7 +260,10 @@ function statusProbe(path: string, ctx: Ctx): () => Promise<Record<string, numbe
     while (!stopped) {
       let key: string
       try {
-        const res = await fetch(`http://127.0.0.1:${ctx.port}${path}`, { headers: ctx.headers, signal: AbortSignal.timeout(10_000) })
+        const res = await fetch(`http://127.0.0.1:${ctx.port}${path}`, {
+          headers: ctx.headers,
+          signal: AbortSignal.timeout(10_000),
+        })
         const text = await res.text()
         key = res.status === 200 ? '200' : `${res.status} ${/"code":"([^"]*)"/.exec(text)?.[1] ?? ''}`.trim()
       } catch (err) {

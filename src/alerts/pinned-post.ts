@@ -41,7 +41,9 @@ export function postPinned(p: PinnedPost): Promise<PinnedResponse> {
   }
   return new Promise((resolve, reject) => {
     const send = p.url.protocol === 'https:' ? httpsRequest : httpRequest
-    const req = send(p.url, options, (res) => readAnswer(res, p.maxErrorBytes).then(resolve, reject))
+    const req = send(p.url, options, (res) => {
+      readAnswer(res, p.maxErrorBytes).then(resolve, reject)
+    })
     req.on('error', reject)
     req.end(p.body)
   })
