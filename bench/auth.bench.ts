@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Bench } from 'tinybench'
-import { generateApiKey } from '../src/accounts/api-key.js'
+import { generateApiKey, type NewApiKey } from '../src/accounts/api-key.js'
 import { Authenticator, type KeyLookup } from '../src/accounts/authenticator.js'
+import type { RateLimit } from '../src/accounts/token-bucket.js'
 import { UsageMeter } from '../src/accounts/usage-meter.js'
 import { systemClock, type Clock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
@@ -16,6 +17,7 @@ import { defineRoute } from '../src/http/route.js'
 import { HttpServer, type RequestContext, type RouteDef } from '../src/http/server.js'
 import type { UsageRepository } from '../src/store/usage-repo.js'
 import { processCpuSeconds } from './cpu-usage.js'
+import { medianAveraged } from './harness.js'
 import { spawnNode, startStandaloneSim, waitReady, MAIN_JS, type Spawned } from './process.js'
 import { killWrk, parseWrk } from './wrk.js'
 
@@ -36,6 +38,23 @@ import { killWrk, parseWrk } from './wrk.js'
  *
  * `node dist/bench/auth.bench.js [micro|uws|http]` (all by default).
  */
+/** The service's authenticator over one key (found by its hash), with caches far larger than a bench needs. */
+function benchAuthenticator(key: NewApiKey, clock: Clock, rateLimit: RateLimit): Authenticator {
+  const keys: KeyLookup = { findByHash: async () => ({ id: 'k1', accountId: 'a1', hash: key.hash, revokedAt: null }) }
+  return new Authenticator({
+    keys,
+    clock,
+    keyPrefix: 'pmk_live_',
+    rateLimit,
+    maxKeys: 10_000,
+    maxUnknownKeys: 10_000,
+    unknownKeyTtlMs: 60_000,
+    revalidateMs: 3_600_000,
+    maxPendingLookups: 64,
+    log: silentLogger,
+  })
+}
+
 export interface MicroResult {
   readonly name: string
   readonly nsPerRequest: number
@@ -48,19 +67,7 @@ export async function benchAuthMicro(): Promise<MicroResult[]> {
   // burst 40 refilled at 1,000/s: one token back per request, so every request passes as in normal traffic.
   let skewMs = 0
   const clock: Clock = { ...systemClock, now: () => Date.now() + skewMs++ }
-  const lookup: KeyLookup = { findByHash: async () => ({ id: 'k1', accountId: 'a1', hash: key.hash, revokedAt: null }) }
-  const auth = new Authenticator({
-    keys: lookup,
-    clock,
-    keyPrefix: 'pmk_live_',
-    rateLimit: { perSecond: 1_000, burst: 40 },
-    maxKeys: 10_000,
-    maxUnknownKeys: 10_000,
-    unknownKeyTtlMs: 60_000,
-    revalidateMs: 3_600_000,
-    maxPendingLookups: 64,
-    log: silentLogger,
-  })
+  const auth = benchAuthenticator(key, clock, { perSecond: 1_000, burst: 40 })
   const meter = new UsageMeter({ repo: NO_STORE, clock, flushMs: 3_600_000, retentionDays: 1, log: silentLogger })
   await auth.resolve(key.value)
   const cached: Reply = { status: 200, body: '{"markets":[],"total":0,"limit":25,"offset":0}' }
@@ -115,18 +122,7 @@ export type UwsStage = (typeof UWS_STAGES)[number]
  */
 export async function benchAuthUws(body: string = JSON.stringify({ markets: [{ title: 'x'.repeat(2_000) }], total: 1, limit: 1, offset: 0 })): Promise<UwsResult> {
   const key = generateApiKey('pmk_live_')
-  const auth = new Authenticator({
-    keys: { findByHash: async () => ({ id: 'k1', accountId: 'a1', hash: key.hash, revokedAt: null }) },
-    clock: systemClock,
-    keyPrefix: 'pmk_live_',
-    rateLimit: UNREACHABLE_LIMIT,
-    maxKeys: 10_000,
-    maxUnknownKeys: 10_000,
-    unknownKeyTtlMs: 60_000,
-    revalidateMs: 3_600_000,
-    maxPendingLookups: 64,
-    log: silentLogger,
-  })
+  const auth = benchAuthenticator(key, systemClock, UNREACHABLE_LIMIT)
   await auth.resolve(key.value)
   const meter = new UsageMeter({ repo: NO_STORE, clock: systemClock, flushMs: 3_600_000, retentionDays: 1, log: silentLogger })
   const guards = keyGuards(auth, meter, systemClock)
@@ -166,7 +162,7 @@ export async function benchAuthUws(body: string = JSON.stringify({ markets: [{ t
       for (const stage of order) round[stage] = await run(stage)
       rounds.push(UWS_STAGES.map((s) => round[s] as number))
     }
-    const medianUs = Object.fromEntries(UWS_STAGES.map((s, j) => [s, median(rounds.map((r) => r[j] as number))])) as Record<UwsStage, number>
+    const medianUs = Object.fromEntries(UWS_STAGES.map((s, j) => [s, medianAveraged(rounds.map((r) => r[j] as number))])) as Record<UwsStage, number>
     return { bodyBytes: Buffer.byteLength(body), rounds, medianUs }
   } finally {
     http.close()
@@ -267,8 +263,8 @@ export async function benchAuthHttp(log: (line: string) => void = (l) => process
         path,
         bodyBytes: bodyOff.length,
         pairs,
-        throughputRatio: median(pairs.map((p) => p.on.rps / p.off.rps)),
-        cpuRatio: median(pairs.map((p) => p.on.cpuUsPerRequest / p.off.cpuUsPerRequest)),
+        throughputRatio: medianAveraged(pairs.map((p) => p.on.rps / p.off.rps)),
+        cpuRatio: medianAveraged(pairs.map((p) => p.on.cpuUsPerRequest / p.off.cpuUsPerRequest)),
       })
     }
     return results
@@ -281,12 +277,6 @@ export async function benchAuthHttp(log: (line: string) => void = (l) => process
 
 function describe(r: HttpRun): string {
   return `${r.rps.toFixed(0)} req/s, ${r.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${r.p99Ms.toFixed(2)} ms`
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
 async function measured(server: Spawned, run: () => Promise<{ rps: number; requests: number; p99Ms: number }>): Promise<HttpRun> {

@@ -8,6 +8,7 @@ import type { SpreadChange, SpreadPairSpec, SpreadRecord } from '../src/spreads/
 import { migrate } from '../src/store/migrate.js'
 import { PGliteDb } from '../src/store/pglite-db.js'
 import { SpreadHistoryRepository, type HistoryPoint } from '../src/store/spread-history-repo.js'
+import { median, quantile } from './harness.js'
 
 /**
  * Spread history costs (standalone: `node dist/bench/history.bench.js`):
@@ -48,11 +49,6 @@ function change(i: number, priceB: number): SpreadChange {
   const spread = Math.round((priceB - 0.4) * 1e6) / 1e6
   const record = { key: spec.key, priceA: 0.4, priceB, spread, spreadBps: Math.round(spread * 1e8) / 1e4, platformA: 'venuep' } as SpreadRecord
   return { spec, record }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)] as number
 }
 
 export interface ListenerFigure {
@@ -98,7 +94,7 @@ export async function benchListener(): Promise<ListenerFigure[]> {
     }
     const tail = perChange.slice(Math.floor(s.n / 10)) // the first tenth warms up
     const sorted = [...tail].sort((a, b) => a - b)
-    out.push({ scenario, medianNsPerChange: Math.round(median(tail)), p90NsPerChange: Math.round(sorted[Math.floor(sorted.length * 0.9)] as number) })
+    out.push({ scenario, medianNsPerChange: Math.round(median(tail)), p90NsPerChange: Math.round(quantile(sorted, 0.9)) })
   }
   await sampler.close()
   return out

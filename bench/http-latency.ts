@@ -1,4 +1,5 @@
 import { Agent, get } from 'node:http'
+import { nearestRank } from './harness.js'
 
 /**
  * Sequential full-response timings for large bodies (the sitemap), where the question is how long one client
@@ -46,9 +47,4 @@ function timeOne(agent: Agent, port: number, path: string, headers: Readonly<Rec
     req.once('timeout', () => req.destroy(new Error(`GET ${path}: timed out`)))
     req.once('error', reject)
   })
-}
-
-/** Nearest-rank percentile of sorted samples (with 50 samples, p99 is the slowest one). */
-function nearestRank(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number
 }

@@ -1,4 +1,11 @@
-import { describePinning, type FeedRates, type HttpReport, type ServerRun, type ThroughputResult, ATTEMPTS_PER_PAIR, FOREIGN_LIMIT, mean, pct, MIN_MARKETS_PER_VENUE, MIN_QUOTE_CHANGES_PER_SEC, PINNINGS } from './http.bench.js'
+import { mean } from './harness.js'
+import { pct } from './http/context.js'
+import type { FeedRates } from './http/feeds.js'
+import { describePinning, PINNINGS } from './http/pinning.js'
+import { MIN_MARKETS_PER_VENUE, MIN_QUOTE_CHANGES_PER_SEC } from './http/scenarios.js'
+import { ATTEMPTS_PER_PAIR, FOREIGN_LIMIT, type ServerRun } from './http/server-run.js'
+import type { ThroughputResult } from './http/throughput.js'
+import type { HttpReport } from './http.bench.js'
 
 /** Turns the HTTP bench's report into RESULTS.md rows (the shape run.ts tabulates) and its method paragraph. */
 export interface ReportRow {

@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url'
 /** Helpers for benches that run the service and the simulator as separate processes. */
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const MAIN_JS = join(DIST, 'src/main.js')
-export const SIM_JS = join(DIST, 'src/sim/cli.js')
 /** The standalone simulator with a switchable boost of market activity (bench/sim-child.ts). */
 export const SIM_CHILD_JS = join(DIST, 'bench/sim-child.js')
 

@@ -17,7 +17,7 @@ import { startStandaloneSim, type Spawned } from './process.js'
 
 /**
  * Issue 6's in-process proxy figures (the cached candlestick read through the service against bare uWS is a
- * scenario of http.bench.ts, reported in the proxies section of RESULTS.md):
+ * scenario of the HTTP bench, bench/http/scenarios.ts, reported in the proxies section of RESULTS.md):
  *
  * 1. The cost of a cache hit, no socket: the handler (`VenuepLive.candlesticks`, synchronous) and the route as
  *    registerRoutes builds it (query parsing, validation, handler), in ns per call.

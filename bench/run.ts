@@ -64,8 +64,21 @@ function table(rows: readonly Row[]): string {
   return lines.join('\n')
 }
 
+/** `--help`: the sections, in RESULTS.md's order, without running any. */
+function usage(): string {
+  return [
+    'usage: node dist/bench/run.js [<section> …]   (none: every section, rewriting RESULTS.md)',
+    'sections:',
+    ...SECTIONS.map((s) => `  ${s.name.padEnd(9)} ${s.title}`),
+  ].join('\n')
+}
+
 async function main(): Promise<void> {
   const only = process.argv.slice(2)
+  if (only.includes('--help') || only.includes('-h')) {
+    console.log(usage())
+    return
+  }
   const known = SECTIONS.map((s) => s.name)
   const unknown = only.filter((name) => !known.includes(name))
   if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${known.join(', ')}`)

@@ -3,6 +3,7 @@ import { Agent, get } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { processCpuSeconds } from './cpu-usage.js'
+import { median } from './harness.js'
 import { childPids, MAIN_JS, rssMiB, SIM_CHILD_JS, spawnNode, startStandaloneSim, waitReady, type Spawned } from './process.js'
 
 /**
@@ -186,7 +187,7 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
         const times: number[] = []
         for (let k = 0; k < WARM_REPEATS; k++) times.push((await timeGet(agent, port, path)).ms)
         const f = first.get(path) as { ms: number; bytes: number }
-        r.reads.push({ path, firstMs: f.ms, warmMs: medianOf(times), bytes: f.bytes })
+        r.reads.push({ path, firstMs: f.ms, warmMs: median(times), bytes: f.bytes })
       }
       say(`reads done; soak of ${o.soakSeconds} s, a sample every ${o.sampleSeconds} s`)
 
@@ -329,11 +330,6 @@ export function perVenue(text: string, name: string): Record<string, number> {
   const out: Record<string, number> = {}
   for (const m of text.matchAll(new RegExp(`^${name}\\{venue="(\\w+)"\\} ([^\\s]+)$`, 'gm'))) out[m[1] as string] = Number(m[2])
   return out
-}
-
-function medianOf(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)] as number
 }
 
 function safe(f: () => number): number {

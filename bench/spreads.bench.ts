@@ -10,6 +10,7 @@ import type { Outcome, VenueId } from '../src/model/types.js'
 import { Rng } from '../src/sim/world/random.js'
 import { SpreadEngine, type QuoteSource, type SpreadPairSpec, type SpreadRecord } from '../src/spreads/engine/spread-engine.js'
 import { compareBy, inOrder, NO_EDGE_FILTER, selectSpreads, type EdgeFilter, type SpreadSort } from '../src/spreads/engine/spread-query.js'
+import { quantile } from './harness.js'
 
 /**
  * Quote change → updated ranking: a venue quote change sent to the spread actor, which recomputes the pair it
@@ -270,7 +271,9 @@ if (!isMainThread && typeof workerData?.spreadEngineBench === 'number' && parent
       return
     }
     s.workload = request.round
-    round(s).then((samples) => {
+    // Fire and forget: a failed round rejects unhandled, which ends the worker with an 'error' event, and the
+    // main thread's `ask` rejects with it.
+    void round(s).then((samples) => {
       const out = Float64Array.from(samples)
       port.postMessage(out, [out.buffer])
     })
@@ -288,10 +291,6 @@ function settleHeap(): void {
   const gc = runInNewContext('gc') as () => void
   gc()
   gc()
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number
 }
 
 // ------------------------------------------------------------------------------------------ list selection

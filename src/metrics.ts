@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client'
 import type { VenueActor } from './actors/venue-actor.js'
-import type { Supervisor } from './core/supervisor.js'
+import type { Supervisor } from './actors/supervisor.js'
 import type { HttpStatsSnapshot } from './http/http-stats.js'
 import type { SpreadEngine } from './spreads/engine/spread-engine.js'
 import type { UpstreamStats } from './venues/upstream/upstream.js'

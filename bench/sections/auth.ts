@@ -1,4 +1,5 @@
 import { benchAuthHttp, benchAuthMicro, benchAuthUws, type MicroResult } from '../auth.bench.js'
+import { medianAveraged } from '../harness.js'
 import { log, measuredLead, ns, type Row, type SectionDef } from './section.js'
 
 /**
@@ -32,10 +33,10 @@ export const authSection: SectionDef = {
     const http = await benchAuthHttp()
     const rows: Row[] = []
     for (const r of http) {
-      const offRps = median(r.pairs.map((p) => p.off.rps))
-      const onRps = median(r.pairs.map((p) => p.on.rps))
-      const offCpu = median(r.pairs.map((p) => p.off.cpuUsPerRequest))
-      const onCpu = median(r.pairs.map((p) => p.on.cpuUsPerRequest))
+      const offRps = medianAveraged(r.pairs.map((p) => p.off.rps))
+      const onRps = medianAveraged(r.pairs.map((p) => p.on.rps))
+      const offCpu = medianAveraged(r.pairs.map((p) => p.off.cpuUsPerRequest))
+      const onCpu = medianAveraged(r.pairs.map((p) => p.on.cpuUsPerRequest))
       rows.push({
         measure: `Auth: \`GET ${r.path}\` (${kb(r.bodyBytes)}) with an API key vs \`AUTH_REQUIRED=false\`, two services, ${r.pairs.length} ABBA pairs`,
         result:
@@ -65,12 +66,6 @@ export const authSection: SectionDef = {
     })
     return { lead: [measuredLead()], rows }
   },
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 
 function kb(n: number): string {

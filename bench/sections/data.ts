@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchBookApply } from '../book.bench.js'
 import { benchMemory, benchStartup } from '../footprint.bench.js'
-import { fmtRate, type Measured } from '../harness.js'
+import { fmtRate, median, type Measured } from '../harness.js'
 import pg from 'pg'
-import { log, median, type Row, type SectionDef } from './section.js'
+import { log, type Row, type SectionDef } from './section.js'
 
 /** Issue 2: book apply, frame to quote, memory at ≥ 20,000 books per venue, startup. */
 const BENCH_DIR = join(dirname(fileURLToPath(import.meta.url)), '..')

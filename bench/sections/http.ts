@@ -1,4 +1,5 @@
-import { benchHttp, SITEMAP_SCENARIO, THROUGHPUT_SCENARIOS, type HttpReport } from '../http.bench.js'
+import { benchHttp, type HttpReport } from '../http.bench.js'
+import { SITEMAP_SCENARIO, THROUGHPUT_SCENARIOS } from '../http/scenarios.js'
 import { httpLead, httpMethod, httpRows } from '../http-report.js'
 import { log, measuredLead, type SectionDef } from './section.js'
 

@@ -11,7 +11,7 @@ export const proxiesSection: SectionDef = {
   name: 'proxies',
   title: 'venuep proxies (issue 6)',
   method: [
-    '- **Cached candlesticks over HTTP** (`bench/http.bench.ts`, the `section: \'proxies\'` scenario of `THROUGHPUT_SCENARIOS`): in',
+    '- **Cached candlesticks over HTTP** (`bench/http.bench.ts`, the `section: \'proxies\'` scenario of `THROUGHPUT_SCENARIOS` in `bench/http/scenarios.ts`): in',
     '  the HTTP section\'s service run (same world, key, pinning, wrk and pairs); the path is the first market of',
     '  `venuep/markets?limit=25` with a non-empty week of hourly candles ending a day ago (closed, so cached for a day).',
     '- **Proxies in process** (`bench/proxies.bench.ts`): the venuep proxy routes on our HttpServer with a live venuep actor and',

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../src/config/load.js'
 import { benchScale, WARM_REPEATS, type MatcherRun, type ScaleResult, type ScaleSize, type SoakSample } from '../scale.bench.js'
+import { quantile } from '../harness.js'
 import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /**
@@ -15,7 +16,7 @@ import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './sec
  * - BENCH_SCALE_QUOTE_CHANGES_PER_SEC: the simulator's book changes/s (default: its own, `sim.quoteChangesPerSec`);
  * - BENCH_SCALE_CHURN_S: one venuek event delisted and one relisted this often (default 20 s; 0: none).
  */
-export const SCALE_COMMAND = 'npm run bench:scale'
+const SCALE_COMMAND = 'npm run bench:scale'
 const LADDERS_PER_QUESTION = 0.05
 const DEFAULT_SIZES: readonly ScaleSize[] = [
   { label: 'Small', questions: 10_000, ladders: 500 },
@@ -85,7 +86,7 @@ function describeSize(s: ScaleSize): string {
   return `${s.label.toLowerCase()} = ${s.questions.toLocaleString('en-US')} questions + ${s.ladders.toLocaleString('en-US')} venuek-only ladder events`
 }
 
-export function parseSizes(spec: string | undefined): ScaleSize[] {
+function parseSizes(spec: string | undefined): ScaleSize[] {
   if (spec === undefined || spec.trim() === '') return [...DEFAULT_SIZES]
   return spec.split(',').map((item, i) => {
     const m = /^\s*(\d+)(?:\+(\d+))?\s*$/.exec(item)
@@ -213,7 +214,7 @@ function matcherRows(p: string, r: ScaleResult): Row[] {
     result:
       later.length === 0
         ? 'none logged (a run follows a catalog refresh, every 60 s by default, that finds the set of events changed)'
-        : `${later.length} runs: median ${int(sorted[Math.floor(sorted.length / 2)] as number)} ms, max ${int(sorted[sorted.length - 1] as number)} ms${changed.length > 0 ? `; changed events per run ${changed.join(', ')}` : ''}`,
+        : `${later.length} runs: median ${int(quantile(sorted, 0.5))} ms, max ${int(sorted[sorted.length - 1] as number)} ms${changed.length > 0 ? `; changed events per run ${changed.join(', ')}` : ''}`,
     ...OBSERVATION,
   })
   return rows

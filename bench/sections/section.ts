@@ -38,7 +38,7 @@ export function stamp(d: Date): string {
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
 
-export function machine(): string {
+function machine(): string {
   return `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} vCPU, Node ${process.version}, ${process.platform}`
 }
 
@@ -49,11 +49,6 @@ export function measuredLead(): string {
 
 export function log(what: string): void {
   process.stderr.write(`bench: ${what}\n`)
-}
-
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)] as number
 }
 
 /** A duration given in ns: 850 ns, 1.23 µs, 12.3 µs, 1.23 ms. */

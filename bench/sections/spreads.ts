@@ -1,4 +1,5 @@
-import { benchHttp, BOOSTED_SIM_NICE, SPREADS_TOP_SCENARIO } from '../http.bench.js'
+import { benchHttp, BOOSTED_SIM_NICE } from '../http.bench.js'
+import { SPREADS_TOP_SCENARIO } from '../http/scenarios.js'
 import { httpLead, httpRows } from '../http-report.js'
 import { ACTIVE_INSTRUMENTS, benchSpreadEngine, benchSpreadLists, WORKLOADS, type EngineFigure, type EngineWorkload, type ListFigure } from '../spreads.bench.js'
 import { log, measuredLead, ns, OBSERVATION, type Row, type SectionDef } from './section.js'
@@ -45,7 +46,7 @@ export const spreadsSection: SectionDef = {
     '  does before its JSON (on a cache miss, and on every request with `sort` or an edge filter): `selectSpreads`',
     '  (`src/spreads/engine/spread-query.ts`) for each sort and with `executable_only` / `min_net_edge`, beside sorting every record and',
     '  slicing (what the indexes avoid). Each list is first checked against that naive one. tinybench, 0.4 s per case, main thread.',
-    '- **Top spreads over HTTP** (`bench/http.bench.ts`, `SPREADS_TOP_SCENARIO`; alone: `node dist/bench/run.js spreads`): as',
+    '- **Top spreads over HTTP** (`bench/http.bench.ts`, `SPREADS_TOP_SCENARIO` in `bench/http/scenarios.ts`; alone: `node dist/bench/run.js spreads`): as',
     '  the HTTP section (same world, key, pinning, wrk, pairs and refresh gate), with the simulator started as `bench/sim-child.ts`',
     '  and its boost (top-of-book changes on markets listed on both venues, in 5 ms ticks) on for the service\'s warm-up and runs and for one',
     '  of the two bare runs per pair: the judged one, with the same background as the service\'s runs (the other, boost off and wrk alone',

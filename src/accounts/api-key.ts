@@ -13,7 +13,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 export const SECRET_LENGTH = 43
 const SECRET_BYTES = 32
 /** Characters of the secret shown in `key_prefix` (4 base62 characters: 24 of 256 bits, harmless to show). */
-export const DISPLAY_SECRET_CHARS = 4
+const DISPLAY_SECRET_CHARS = 4
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const BASE = BigInt(ALPHABET.length)
 const SECRET_CHARS = /^[0-9A-Za-z]+$/

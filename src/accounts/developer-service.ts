@@ -43,7 +43,7 @@ export interface UsageReport {
 }
 
 /** Name of the key created with the account. */
-export const FIRST_KEY_NAME = 'default'
+const FIRST_KEY_NAME = 'default'
 const MINUTE_MS = 60_000
 
 export class DeveloperService {

@@ -1,4 +1,4 @@
-import { Actor, type ActorStatus } from '../core/actor.js'
+import { Actor, type ActorStatus } from './actor.js'
 import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
 import { MICROS_PER_UNIT } from '../core/numbers.js'

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.js'
-import type { Channel } from '../store/alert-rules-repo.js'
+import type { Channel } from './rule-types.js'
 import { smtpConfigured, type SmtpSettings } from './email-sender.js'
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from '../core/logger.js'
 import { isoNoZone } from '../core/time.js'
-import type { Channel } from '../store/alert-rules-repo.js'
+import type { Channel } from './rule-types.js'
 import type { ClaimedDelivery } from '../store/alert-deliveries-repo.js'
 
 /**
@@ -48,7 +48,7 @@ export function logFailedAttempt(log: Logger, f: FailedAttempt): void {
 }
 
 /** Where a delivery went, without what identifies the recipient beyond the host. */
-export function targetHost(channel: Channel, target: string): string {
+function targetHost(channel: Channel, target: string): string {
   if (channel === 'email') return target.slice(target.lastIndexOf('@') + 1)
   try {
     return new URL(target).host

@@ -1,7 +1,7 @@
 import { isoNoZone } from '../core/time.js'
 import type { SpreadRecord } from '../spreads/engine/spread-engine.js'
 import { isStale, spreadJson } from '../spreads/engine/spread-json.js'
-import type { AlertRule } from '../store/alert-rules-repo.js'
+import type { AlertRule } from './rule-types.js'
 import type { DeliveryPayload } from '../store/alert-deliveries-repo.js'
 
 /**
@@ -18,8 +18,8 @@ import type { DeliveryPayload } from '../store/alert-deliveries-repo.js'
  * `event: "alert.test"`, `test: true`, and a current spread in the rule's scope when there is one (else the
  * best-ranked spread, else null).
  */
-export const FIRED_EVENT = 'alert.fired'
-export const TEST_EVENT = 'alert.test'
+const FIRED_EVENT = 'alert.fired'
+const TEST_EVENT = 'alert.test'
 
 /** `is_stale` in payloads uses the scanner's default cutoff. */
 const STALE_CUTOFF_MS = 45 * 60_000

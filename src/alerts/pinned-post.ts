@@ -41,14 +41,16 @@ export function postPinned(p: PinnedPost): Promise<PinnedResponse> {
   }
   return new Promise((resolve, reject) => {
     const send = p.url.protocol === 'https:' ? httpsRequest : httpRequest
-    const req = send(p.url, options, (res) => readAnswer(res, p.maxErrorBytes).then(resolve, reject))
+    const req = send(p.url, options, (res) => {
+      readAnswer(res, p.maxErrorBytes).then(resolve, reject)
+    })
     req.on('error', reject)
     req.end(p.body)
   })
 }
 
 /** A `lookup` that answers with the given addresses only, in both forms net.connect asks for. */
-export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
+function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     if (options.all === true) {
       callback(null, addresses.map((a) => ({ address: a.address, family: a.family })))

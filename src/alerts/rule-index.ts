@@ -1,4 +1,4 @@
-import type { AlertRule } from '../store/alert-rules-repo.js'
+import type { AlertRule } from './rule-types.js'
 
 /**
  * Active alert rules indexed by scope, so a spread change checks only the rules that can match it.

@@ -1,4 +1,4 @@
-import type { AlertScope } from '../store/alert-rules-repo.js'
+import type { AlertScope } from './rule-types.js'
 import type { SpreadRecord } from '../spreads/engine/spread-engine.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { Channel } from '../store/alert-rules-repo.js'
+import type { Channel } from './rule-types.js'
 import type { ClaimedDelivery } from '../store/alert-deliveries-repo.js'
 
 /**

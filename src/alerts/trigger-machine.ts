@@ -1,4 +1,4 @@
-import type { TriggerType } from '../store/alert-rules-repo.js'
+import type { TriggerType } from './rule-types.js'
 
 /**
  * The per (rule, pair) state machine of each trigger type, as pure functions so it can be tested without a

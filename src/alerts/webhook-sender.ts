@@ -29,7 +29,7 @@ const USER_AGENT = 'predmkt-alerts/1.0'
 const ERROR_BODY_CHARS = 200
 
 /** The stable prefix of `last_error` for a delivery refused by the target check. */
-export const TARGET_NOT_ALLOWED = 'target_not_allowed'
+const TARGET_NOT_ALLOWED = 'target_not_allowed'
 
 export interface WebhookSenderOptions {
   readonly clock: Clock

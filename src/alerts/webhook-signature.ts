@@ -13,7 +13,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
  */
 export const TIMESTAMP_HEADER = 'x-alert-timestamp'
 export const SIGNATURE_HEADER = 'x-alert-signature'
-export const SIGNATURE_PREFIX = 'sha256='
+const SIGNATURE_PREFIX = 'sha256='
 
 /** The `X-Alert-Signature` value for `body` signed at `timestampSec`. */
 export function signWebhook(secret: string, timestampSec: number, body: string): string {

@@ -23,7 +23,7 @@ export interface ResolvedAddress {
 /** All addresses of a host name, like `dns.lookup(name, { all: true })`; rejects with the resolver's error code. */
 export type HostResolver = (hostname: string) => Promise<readonly ResolvedAddress[]>
 
-export const systemResolver: HostResolver = async (hostname) => {
+const systemResolver: HostResolver = async (hostname) => {
   const found = await lookup(hostname, { all: true, verbatim: true })
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }))
 }

@@ -3,7 +3,7 @@ import type { Steps } from './slices.js'
 // Array operations as steps (src/core/slices.ts), for arrays too large to process in one block.
 
 /** Items between two checkpoints of `mapSteps`: small enough for per-item work of ~0.1 ms (catalog mapping). */
-export const MAP_CHECKPOINT_EVERY = 16
+const MAP_CHECKPOINT_EVERY = 16
 
 /** `items.map(fn)` with a checkpoint every `every` items. */
 export function* mapSteps<T, U>(items: readonly T[], fn: (item: T) => U, every = MAP_CHECKPOINT_EVERY): Steps<U[]> {

@@ -1,6 +1,6 @@
 /**
  * Typed errors with stable codes. Anything that reaches a client is an `AppError` rendered by the HTTP layer;
- * anything else becomes a generic 500 `internal` without its message (see src/http/respond.ts).
+ * anything else becomes a generic 500 `internal` without its message (see `replyForError` in src/http/reply.ts).
  */
 export type ErrorCode =
   | 'validation_error'

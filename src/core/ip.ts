@@ -20,7 +20,7 @@ export function parseIp(text: string): IpAddress | undefined {
   return parseIpv4(text) ?? parseIpv6(text)
 }
 
-export function parseIpv4(text: string): { family: 4; value: number } | undefined {
+function parseIpv4(text: string): { family: 4; value: number } | undefined {
   const parts = text.split('.')
   if (parts.length !== 4) return undefined
   let value = 0
@@ -33,7 +33,7 @@ export function parseIpv4(text: string): { family: 4; value: number } | undefine
   return { family: 4, value }
 }
 
-export function parseIpv6(text: string): { family: 6; value: bigint } | undefined {
+function parseIpv6(text: string): { family: 6; value: bigint } | undefined {
   const zone = text.indexOf('%')
   const s = zone === -1 ? text : text.slice(0, zone)
   if (!s.includes(':')) return undefined

@@ -21,13 +21,8 @@ export function parseInteger(value: unknown): number | undefined {
 export const MICROS_PER_UNIT = 1_000_000
 
 /** Decimal (as number) → integer micro-units, rounding away the binary floating-point noise. */
-export function toMicros(value: number): number {
+function toMicros(value: number): number {
   return Math.round(value * MICROS_PER_UNIT)
-}
-
-/** Integer micro-units → number. */
-export function fromMicros(micros: number): number {
-  return micros / MICROS_PER_UNIT
 }
 
 /**
@@ -80,10 +75,4 @@ export function parseMicros(value: unknown): number | undefined {
   const micros = intPart * MICROS_PER_UNIT + fracPart * scale
   if (!Number.isSafeInteger(micros)) return undefined
   return negative ? -micros : micros
-}
-
-/** Rounds to `digits` decimal places for presentation (avoids 0.30000000000000004 in bodies). */
-export function roundTo(value: number, digits: number): number {
-  const f = 10 ** digits
-  return Math.round(value * f) / f
 }

@@ -17,7 +17,6 @@ export function parseTimestampMs(value: unknown): number | undefined {
   return Number.isNaN(ms) ? undefined : ms
 }
 
-export const MS_PER_SECOND = 1_000
 export const MS_PER_MINUTE = 60_000
 export const MS_PER_HOUR = 3_600_000
 export const MS_PER_DAY = 86_400_000

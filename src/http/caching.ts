@@ -1,5 +1,4 @@
 import { renderHeaderLines } from './reply.js'
-import type { AnyRoute } from './route.js'
 
 /**
  * How clients and caches may reuse a GET route's 200 responses: its `Cache-Control`, and whether it carries an
@@ -41,8 +40,11 @@ export const CACHING = {
 /** On every response that is not a GET's (or HEAD's) 200. */
 export const NO_STORE_LINE = CACHING.none.line
 
-/** A route's policy: its own, else `live` (GET routes); writes have none (their answers say no-store). */
-export function cachingOf(route: Pick<AnyRoute, 'method' | 'caching'>): Caching | undefined {
+/**
+ * A route's policy: its own, else `live` (GET routes); writes have none (their answers say no-store). Takes the
+ * two fields of a route (route.ts's `AnyRoute`) structurally, since route.ts imports `Caching` from here.
+ */
+export function cachingOf(route: { readonly method: string; readonly caching?: Caching | undefined }): Caching | undefined {
   if (route.method !== 'get') return undefined
   return route.caching ?? CACHING.live
 }

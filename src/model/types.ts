@@ -1,7 +1,7 @@
 /**
  * The normalized model: Event → PlatformMarket → Outcome → Quote. Venue adapters map wire payloads into these
  * records; everything above the adapters (actors, HTTP, spreads) sees only these. All records are readonly.
- * Unknown values are `undefined`, never 0 (see docs/NORMALIZATION.md).
+ * Unknown values are `undefined`, never 0 (see README.md, Normalization rules).
  */
 export type VenueId = 'venuep' | 'venuek'
 

@@ -1,5 +1,5 @@
 import { toMs, toMsOrNull, toNumber, type Db, type Queryable } from './db.js'
-import type { Channel } from './alert-rules-repo.js'
+import type { Channel } from '../alerts/rule-types.js'
 
 /**
  * The alert outbox: one row per firing (or test delivery), written in the transaction that records the firing
@@ -74,7 +74,7 @@ interface DeliveryRow {
 }
 
 /** Longest `last_error` kept: a receiver's error page is not ours to store whole. */
-export const LAST_ERROR_MAX = 500
+const LAST_ERROR_MAX = 500
 
 /**
  * Inserts an outbox row unless one with its dedupe key exists; undefined when it did (another replica, or an

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import type { AlertRule, AlertScope, Channel, NewAlertRule, RuleOwner, RuleState, RuleStatus, TriggerType } from '../alerts/rule-types.js'
 import type { AlertRuleChanges } from './alert-rule-changes.js'
 import { toMs, toNumber, type Db, type Queryable } from './db.js'
 
@@ -13,50 +14,6 @@ import { toMs, toNumber, type Db, type Queryable } from './db.js'
  * The evaluator (spread/alerts side) reads with `listActive`, `getById` and `changesSince`, and subscribes to
  * `AlertRuleChanges`.
  */
-export const TRIGGER_TYPES = ['spread_threshold', 'spread_expansion', 'spread_collapse', 'new_pair'] as const
-export const CHANNELS = ['email', 'webhook'] as const
-export const PLATFORMS = ['venuep', 'venuek'] as const
-/** States a client can set; `deleted` exists only as a tombstone in the change feed. */
-export const RULE_STATES = ['active', 'paused'] as const
-
-export type TriggerType = (typeof TRIGGER_TYPES)[number]
-export type Channel = (typeof CHANNELS)[number]
-export type RuleState = (typeof RULE_STATES)[number]
-export type RuleStatus = RuleState | 'deleted'
-
-/** Which spreads a rule watches; absent keys do not restrict. */
-export interface AlertScope {
-  readonly event_slug?: string
-  readonly outcome_key?: string
-  readonly platforms?: readonly (typeof PLATFORMS)[number][]
-  readonly min_volume?: number
-  readonly min_confidence?: number
-}
-
-export interface RuleOwner {
-  readonly accountId: string | null
-  readonly userId: string
-}
-
-export interface NewAlertRule {
-  readonly triggerType: TriggerType
-  readonly threshold: number
-  readonly channel: Channel
-  readonly target: string
-  readonly scope: AlertScope
-  readonly cooldownSeconds: number
-}
-
-export interface AlertRule extends NewAlertRule {
-  readonly id: string
-  readonly accountId: string | null
-  readonly userId: string
-  readonly status: RuleStatus
-  readonly version: number
-  readonly createdAt: number
-  readonly updatedAt: number
-}
-
 export type CreateRuleResult =
   /** `signingSecret`: the webhook signing secret (webhook rules only), to show once. */
   | { readonly kind: 'created'; readonly rule: AlertRule; readonly signingSecret: string | null }

@@ -37,7 +37,7 @@ const FILE = /^(\d{4})_([a-z0-9_]+)\.sql$/
  * Where the .sql files are: next to this module when run from src, else `src/store/migrations` of the
  * repository when run from dist (tsc does not copy them; like config/, they are read at runtime).
  */
-export function migrationsDir(): string {
+function migrationsDir(): string {
   const here = dirname(fileURLToPath(import.meta.url))
   const beside = join(here, 'migrations')
   if (existsSync(beside)) return beside

@@ -226,7 +226,7 @@ class ChannelListener {
 }
 
 /** The connection string without its password, for logs. */
-export function redact(url: string): string {
+function redact(url: string): string {
   try {
     const u = new URL(url)
     if (u.password !== '') u.password = '***'

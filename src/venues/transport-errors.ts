@@ -102,6 +102,8 @@ export function describeNetworkFailure(err: unknown): string {
       return 'no response headers in time (UND_ERR_HEADERS_TIMEOUT)'
     case 'UND_ERR_BODY_TIMEOUT':
       return 'response body stalled (UND_ERR_BODY_TIMEOUT)'
+    default:
+      break // another code, or none: TLS or the message as it is, below
   }
   if (isTls(code, message)) return `TLS: ${tlsReason(message)}${code === undefined ? '' : ` (${code})`}`
   return code === undefined || message.includes(code) ? message : `${message} (${code})`

@@ -98,7 +98,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * What the receiver prints for one delivery: a line with the headers that matter, a line with the rule and the
  * spread it fired on, and the body as received.
  */
-export function describeDelivery(req: IncomingMessage, body: string, signature: SignatureCheck | 'unchecked', status: number): string {
+function describeDelivery(req: IncomingMessage, body: string, signature: SignatureCheck | 'unchecked', status: number): string {
   const signatureText = signature === 'unchecked' ? 'not checked (no WEBHOOK_SECRET)' : signature
   const head =
     `${new Date().toISOString()} POST ${req.url ?? '/'} ${header(req, EVENT_HEADER) ?? '(no event)'} ` +

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { RuleIndex } from '../../src/alerts/rule-index.js'
-import type { AlertRule } from '../../src/store/alert-rules-repo.js'
+import type { AlertRule } from '../../src/alerts/rule-types.js'
 import { alertRule } from './rule-fixtures.js'
 
 /** The scope index: a change reaches exactly the rules whose scope and threshold can concern it. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { afterFiring, decide, hysteresisFor, initialState, watchesFall, type Decision } from '../../src/alerts/trigger-machine.js'
-import type { TriggerType } from '../../src/store/alert-rules-repo.js'
+import type { TriggerType } from '../../src/alerts/rule-types.js'
 
 /** Runs a trigger over a spread series (applying its own decisions) and returns what it decided at each step. */
 function run(trigger: TriggerType, threshold: number, h: number, series: readonly number[], isNew = false): Decision[] {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { CHANNELS, PLATFORMS, RULE_STATES, TRIGGER_TYPES } from '../../store/alert-rules-repo.js'
+import { CHANNELS, PLATFORMS, RULE_STATES, TRIGGER_TYPES } from '../../alerts/rule-types.js'
 import { StringEnum } from './common.js'
 
 /**

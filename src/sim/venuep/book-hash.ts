@@ -18,8 +18,11 @@ export type TokenIndex = 0 | 1
  * then ran ~10 times a second at 6-7 ms each over its >1 GB heap, on the CPU the bench's load generator shares
  * with it. The bytes are exactly what `JSON.stringify(bookSummary(…))` writes with the hash emptied, which the
  * tests check against that recipe and the official client.
+ *
+ * `index` is book-view's TokenIndex (0: the stored book, 1: its mirror), spelled out so that this module, which
+ * book-view calls, does not import book-view back.
  */
-export function summaryHash(market: VpMarket, index: TokenIndex, book: SimBook, lastTradePrice: string): string {
+export function summaryHash(market: VpMarket, index: 0 | 1, book: SimBook, lastTradePrice: string): string {
   const bidsN = book.bids.size
   const asksN = book.asks.size
   ensureCapacity(FIXED_BYTES + market.conditionId.length + market.tokenIds[index].length + lastTradePrice.length + (bidsN + asksN) * LEVEL_BYTES)

@@ -1,4 +1,4 @@
-import { Actor } from '../../core/actor.js'
+import { Actor } from '../../actors/actor.js'
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
 import { runInSlices, runToEnd, SLICE_BUDGET_MS } from '../../core/slices.js'

@@ -1,6 +1,6 @@
 import type { Actor, ActorSnapshot } from './actor.js'
-import type { Clock, TimerHandle } from './clock.js'
-import { systemClock } from './clock.js'
+import type { Clock, TimerHandle } from '../core/clock.js'
+import { systemClock } from '../core/clock.js'
 
 export interface SupervisorOptions {
   clock?: Clock

@@ -1,4 +1,4 @@
-import { RingBuffer } from './ring-buffer.js'
+import { RingBuffer } from '../core/ring-buffer.js'
 
 /**
  * A minimal single-writer actor runtime (after xstate's Mailbox): messages are processed one at a time by a
@@ -32,7 +32,7 @@ export interface ActorSnapshot {
 
 export type FailureListener = (actor: Actor<unknown>, error: unknown) => void
 
-export const DEFAULT_MAILBOX_CAPACITY = 100_000
+const DEFAULT_MAILBOX_CAPACITY = 100_000
 
 export abstract class Actor<M> {
   readonly name: string

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { Actor } from '../../src/core/actor.js'
+import { Actor } from '../../src/actors/actor.js'
 import { SimulatedClock } from '../../src/core/clock.js'
-import { Supervisor, type SupervisorEvent } from '../../src/core/supervisor.js'
+import { Supervisor, type SupervisorEvent } from '../../src/actors/supervisor.js'
 
 class Recorder extends Actor<number> {
   readonly seen: number[] = []
