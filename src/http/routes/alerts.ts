@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
-import { AppError } from '../../core/errors.js'
+import { AppError, retryAfter } from '../../core/errors.js'
 import { isoNoZone } from '../../core/time.js'
 import type { WebhookTargets } from '../../alerts/webhook-target.js'
 import type { ChannelReadiness } from '../../alerts/channel-readiness.js'
 import type { AlertRule, AlertRuleRepository, AlertScope, Channel, RuleOwner } from '../../store/alert-rules-repo.js'
-import { errorReply, json, type Reply } from '../reply.js'
+import { json, type Reply } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { ErrorBody, Limit, Offset, StringEnum } from '../schemas/common.js'
 import {
@@ -19,6 +19,7 @@ import {
   UserIdHeaders,
 } from '../schemas/alerts.js'
 import type { RequestContext } from '../server.js'
+import { invalid } from '../validation-errors.js'
 import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
 
 /**
@@ -116,11 +117,8 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       handler: async ({ headers, body }, ctx): Promise<Reply> => {
         // The schema requires `target` for webhooks; only an e-mail rule arrives without one.
         const target = body.target ?? (await accountAddress(ctx))
-        if (target === undefined) return NO_ACCOUNT_ADDRESS
-        if (body.channel === 'webhook') {
-          const refused = await webhookRefusal(deps.webhookTargets, target)
-          if (refused !== undefined) return refused
-        }
+        if (target === undefined) throw noAccountAddress()
+        if (body.channel === 'webhook') await checkWebhookTarget(deps.webhookTargets, target)
         const input = {
           triggerType: body.trigger_type,
           threshold: body.threshold,
@@ -199,27 +197,21 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
   ]
 }
 
-/** The reply refusing a webhook target, or undefined when it may be used. */
-async function webhookRefusal(targets: WebhookTargets, target: string): Promise<Reply | undefined> {
+/** Throws the error refusing a webhook target (422 not public, 503 lookup failed); returns when it may be used. */
+async function checkWebhookTarget(targets: WebhookTargets, target: string): Promise<void> {
   const check = await targets.check(target)
-  if (check.ok) return undefined
+  if (check.ok) return
   if (check.kind === 'dns_failed') {
-    return errorReply(503, 'dns_unavailable', `The webhook host could not be checked: ${check.reason}; retry shortly.`, undefined, [['retry-after', '5']])
+    throw new AppError(503, 'dns_unavailable', `The webhook host could not be checked: ${check.reason}; retry shortly.`, { headers: retryAfter(5) })
   }
-  return json(422, { detail: [{ type: 'value_error', loc: ['body', 'target'], msg: `Value error, ${check.reason}`, input: target, ctx: { error: check.reason } }] })
+  throw invalid('value_error', ['body', 'target'], `Value error, ${check.reason}`, target, { error: check.reason })
 }
 
 /** With AUTH_REQUIRED=false a request has no account, so an e-mail rule has no address to default to. */
-const NO_ACCOUNT_ADDRESS = json(422, {
-  detail: [
-    {
-      type: 'missing',
-      loc: ['body', 'target'],
-      msg: 'Field required: without API keys (AUTH_REQUIRED=false) there is no account address to send e-mail alerts to; give `target`',
-      input: null,
-    },
-  ],
-})
+function noAccountAddress(): AppError {
+  const msg = 'Field required: without API keys (AUTH_REQUIRED=false) there is no account address to send e-mail alerts to; give `target`'
+  return invalid('missing', ['body', 'target'], msg, null)
+}
 
 export function ruleJson(r: AlertRule): Record<string, unknown> {
   return {

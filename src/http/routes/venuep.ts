@@ -12,6 +12,7 @@ import { defineRoute, type AnyRoute } from '../route.js'
 import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { VenuepEventSchema, VenuepMarketPriceSchema, VenuepMarketSchema, VenuepPriceSchema, listOf } from '../schemas/records.js'
 import { ErrorBody } from '../schemas/common.js'
+import { invalid } from '../validation-errors.js'
 import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
 
 /** venuep reads (spec 4.1): markets, events, prices and a single market's price, served from memory. */
@@ -164,7 +165,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
     handler: async ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuep')
       if (q.market_slug === undefined && q.condition_id === undefined) {
-        return json(422, { detail: [{ type: 'missing', loc: ['query', 'market_slug'], msg: 'Field required: give market_slug or condition_id', input: null }] })
+        throw invalid('missing', ['query', 'market_slug'], 'Field required: give market_slug or condition_id', null)
       }
       const bySlug = q.condition_id === undefined ? view.marketBySlug.get(q.market_slug as string) : undefined
       // Not a market or child market slug: an event slug or alias names the event's market record (venuep events have one).
