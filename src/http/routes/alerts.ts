@@ -20,7 +20,7 @@ import {
 } from '../schemas/alerts.js'
 import type { RequestContext } from '../server.js'
 import { invalid } from '../validation-errors.js'
-import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
+import { NOT_FOUND_RESPONSE, pageReply, VALIDATION_RESPONSE } from './support.js'
 
 /**
  * Alert rules of a user (spec 4.5 `POST /api/v2/alerts`, plus list, read, pause/resume and delete).
@@ -150,7 +150,7 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       handler: async ({ headers, query }, ctx): Promise<Reply> => {
         const status = query.status === 'all' ? undefined : query.status
         const page = await rules.list(owner(headers, ctx), { ...(status === undefined ? {} : { status }), limit: query.limit, offset: query.offset })
-        return json(200, { alerts: page.rules.map(ruleJson), total: page.total, limit: query.limit, offset: query.offset })
+        return pageReply('alerts', query, { items: page.rules.map(ruleJson), total: page.total })
       },
     }),
     defineRoute({

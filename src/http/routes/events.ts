@@ -6,7 +6,7 @@ import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { CategoryFilter, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { CollapsedEventSchema, EventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
-import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, VALIDATION_RESPONSE } from './support.js'
+import { NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, VALIDATION_RESPONSE, viewPageReply } from './support.js'
 
 /** Cross-venue event reads (spec 4.4): the collapsed event list, one event's detail, and the sitemap list. */
 export interface EventRouteDeps {
@@ -45,10 +45,7 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
     handler: ({ query: q }) => {
       const view = collapsedOrNotReady(models)
       const page = view.index.query({ status: q.status, category: q.category, search: q.search, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = queryKey('events', q)
-      const versions = page.items.map((e) => view.version(e))
-      const body = models.pages.page(key, view, page.items, versions, () => listBody('events', page.items.map((e) => view.json(e)), page.total, q.limit, q.offset))
-      return { status: 200, body }
+      return viewPageReply(models.pages, q, { route: 'events', key: 'events', view, page, version: (e) => view.version(e), json: (e) => view.json(e) })
     },
   })
 

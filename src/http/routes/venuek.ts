@@ -8,7 +8,7 @@ import { json } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { VenuekEventSchema, VenuekMarketPriceSchema, VenuekMarketSchema, VenuekPriceSchema, listOf } from '../schemas/records.js'
-import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
+import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, pageReply, unique, VALIDATION_RESPONSE, viewOrNotReady, viewPageReply } from './support.js'
 
 /** venuek reads (spec 4.2): markets, events, prices and a single market's price, served from memory. */
 export interface VenuekRouteDeps {
@@ -70,10 +70,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
         offset: q.offset,
         limit: q.limit,
       })
-      const key = queryKey('venuek/markets', q)
-      const versions = page.items.map((e) => e.version)
-      const body = models.pages.page(key, view, page.items, versions, () => listBody('markets', page.items.map((e) => view.marketJson(e)), page.total, q.limit, q.offset))
-      return { status: 200, body }
+      return viewPageReply(models.pages, q, { route: 'venuek/markets', key: 'markets', view, page, version: (e) => e.version, json: (e) => view.marketJson(e) })
     },
   })
 
@@ -102,10 +99,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
           ? undefined
           : unique(eventEntries(view, models, q.event_ticker).map((m) => view.eventById.get(m.event.eventId)).filter((e) => e !== undefined))
       const page = view.events.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = queryKey('venuek/events', q)
-      const versions = page.items.map((e) => view.eventVersion(e))
-      const body = models.pages.page(key, view, page.items, versions, () => listBody('events', page.items.map((e) => view.eventJson(e)), page.total, q.limit, q.offset))
-      return { status: 200, body }
+      return viewPageReply(models.pages, q, { route: 'venuek/events', key: 'events', view, page, version: (e) => view.eventVersion(e), json: (e) => view.eventJson(e) })
     },
   })
 
@@ -141,7 +135,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
       const page = view.outcomes.query({ status: q.status, search: q.outcome, only, sort: 'volume', order: 'desc', offset: q.offset, limit: q.limit })
       const now = deps.clock.now()
       const rows = page.items.map(({ outcome: o, market: m }) => venuekPriceRow(o, m.market, m.eventSlug, m.event.title, view.quoteOf(o.instrumentId), now))
-      return json(200, { prices: rows, total: page.total, limit: q.limit, offset: q.offset })
+      return pageReply('prices', q, { items: rows, total: page.total })
     },
   })
 

@@ -13,7 +13,7 @@ import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } f
 import { VenuepEventSchema, VenuepMarketPriceSchema, VenuepMarketSchema, VenuepPriceSchema, listOf } from '../schemas/records.js'
 import { ErrorBody } from '../schemas/common.js'
 import { invalid } from '../validation-errors.js'
-import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
+import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, unique, VALIDATION_RESPONSE, viewOrNotReady, viewPageReply } from './support.js'
 
 /** venuep reads (spec 4.1): markets, events, prices and a single market's price, served from memory. */
 export interface VenuepRouteDeps {
@@ -69,10 +69,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       const view = viewOrNotReady(models, 'venuep')
       const only = selectMarkets(view, models, q)
       const page = view.markets.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = queryKey('venuep/markets', q)
-      const versions = page.items.map((e) => e.version)
-      const body = models.pages.page(key, view, page.items, versions, () => listBody('markets', page.items.map((e) => view.marketJson(e)), page.total, q.limit, q.offset))
-      return { status: 200, body }
+      return viewPageReply(models.pages, q, { route: 'venuep/markets', key: 'markets', view, page, version: (e) => e.version, json: (e) => view.marketJson(e) })
     },
   })
 
@@ -102,10 +99,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
         return e === undefined ? [] : [e]
       }))
       const page = view.events.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = queryKey('venuep/events', q)
-      const versions = page.items.map((e) => view.eventVersion(e))
-      const body = models.pages.page(key, view, page.items, versions, () => listBody('events', page.items.map((e) => view.eventJson(e)), page.total, q.limit, q.offset))
-      return { status: 200, body }
+      return viewPageReply(models.pages, q, { route: 'venuep/events', key: 'events', view, page, version: (e) => view.eventVersion(e), json: (e) => view.eventJson(e) })
     },
   })
 
