@@ -6,7 +6,7 @@ import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { CategoryFilter, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { CollapsedEventSchema, EventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
-import { NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, VALIDATION_RESPONSE, viewPageReply } from './support.js'
+import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, VALIDATION_RESPONSE, viewPageReply } from './support.js'
 
 /** Cross-venue event reads (spec 4.4): the collapsed event list, one event's detail, and the sitemap list. */
 export interface EventRouteDeps {
@@ -15,9 +15,14 @@ export interface EventRouteDeps {
 
 const SORT = StringEnum(['volume', 'volume_24h', 'updated_at', 'end_time', 'created_at'], { default: 'volume', description: 'Sort key (volume is aggregated across venues).' })
 
+/** The cross-venue views are built once every venue's catalog is in (ReadModels). */
+function catalogsLoading(): AppError {
+  return new AppError(503, 'not_ready', 'catalogs are still loading')
+}
+
 function collapsedOrNotReady(models: ReadModels): CollapsedView {
   const view = models.collapsed()
-  if (view === undefined) throw new AppError(503, 'not_ready', 'catalogs are still loading')
+  if (view === undefined) throw catalogsLoading()
   return view
 }
 
@@ -87,8 +92,8 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
     responses: { 200: { description: 'A page of sitemap rows.', schema: listOf('events', SitemapEventSchema, 'Sitemap page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const view = models.sitemap()
-      if (view === undefined) throw new AppError(503, 'not_ready', 'catalogs are still loading')
-      return { status: 200, body: view.page(q.offset, q.limit) }
+      if (view === undefined) throw catalogsLoading()
+      return { status: 200, body: view.page(q.offset, q.limit, (rows, total) => listBody('events', rows, total, q.limit, q.offset)) }
     },
   })
 
