@@ -11,9 +11,9 @@ import { ActivitySchema, CandlesSchema, OrderBookSchema, OrdersSchema, PnlSchema
 /**
  * venuep's live data proxied from the venue (spec 4.1): order book, trade history, wallet activity,
  * candlesticks, positions, wallet profile and realized PnL. The work is in src/venues/venuep/proxy; these
- * routes declare parameters and bodies (validation + OpenAPI); the proxies' errors are AppErrors (a parameter the
- * venue cannot use is a 422, `Retry-After` comes with a refused upstream call) that the server renders. None is public: they sit
- * behind the API key like every data endpoint.
+ * routes declare parameters and bodies (validation + OpenAPI). The proxies' errors are AppErrors the server renders
+ * (a parameter the venue cannot use is a 422; a refused upstream call carries `Retry-After`). None is public: they
+ * sit behind the API key like every data endpoint.
  *
  * Errors beyond 422: 404 unknown market, token or wallet; 502 `upstream_error` (the venue failed; carries
  * `upstream` and `upstream_status`); 503 `upstream_error` with `Retry-After` when we did not call the venue
