@@ -5,15 +5,16 @@ import type { UsageMeter } from '../../src/accounts/usage-meter.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
 import { keyGuards } from '../../src/http/auth.js'
+import { errorReply, replyForError } from '../../src/http/reply.js'
 import { registerRoutes } from '../../src/http/register.js'
 import { defineRoute, type AnyRoute } from '../../src/http/route.js'
 import { eventRoutes } from '../../src/http/routes/events.js'
 import { healthRoutes } from '../../src/http/routes/health.js'
 import { spreadHistoryRoutes } from '../../src/http/routes/spread-history.js'
 import { HttpServer } from '../../src/http/server.js'
+import { upstreamAppError, UpstreamRejectedError } from '../../src/venues/upstream/errors.js'
 import type { ReadModels } from '../../src/views/read-models.js'
-import { mountProxies, type ProxyHarness } from '../proxies/harness.js'
-import { singleMarkets } from '../proxies/harness.js'
+import { mountProxies, singleMarkets, type ProxyHarness } from '../proxies/harness.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 
 /**
@@ -162,6 +163,35 @@ describe('error bodies on the running service', () => {
         status: 404,
         expect: { detail: 'No such alert rule for this user.', code: 'not_found' },
       },
+      {
+        name: 'route 404 (venue read)',
+        path: '/api/v2/venuek/market-price?market_ticker=NO-SUCH',
+        headers: key,
+        status: 404,
+        expect: { detail: 'unknown market_ticker NO-SUCH', code: 'not_found' },
+      },
+      {
+        name: 'route 404 (proxy)',
+        path: '/api/v2/venuep/orderbook-history?token_id=123',
+        headers: key,
+        status: 404,
+        expect: { detail: 'unknown token_id 123', code: 'not_found' },
+      },
+      {
+        name: 'route 404 (spread history)',
+        path: '/api/v2/spreads/history?event_slug=no-such-event&outcome_key=text%3Ayes',
+        headers: key,
+        status: 404,
+        expect: { detail: 'no spread history for event_slug no-such-event and outcome_key text:yes', code: 'not_found' },
+      },
+      {
+        name: 'route 404 (account)',
+        path: '/api/v2/developers/api-keys/00000000-0000-4000-8000-000000000000',
+        method: 'DELETE',
+        headers: key,
+        status: 404,
+        expect: { detail: 'No such key in this account.', code: 'not_found' },
+      },
       { name: 'fallback 404', path: '/api/v2/no-such-route', status: 404, expect: { detail: 'Not Found', code: 'not_found' } },
       { name: 'fallback 404 (method)', path: '/api/v2/events', method: 'PUT', headers: key, status: 404, expect: { detail: 'Not Found', code: 'not_found' } },
       {
@@ -264,6 +294,16 @@ describe('error bodies on the running service', () => {
 
   test('upstream_error (502, and 503 with Retry-After), upstream_timeout', async () => {
     const m = singleMarkets(s, 'active')[0]!
+    assertWhole(
+      {
+        name: 'proxy 422: a window the proxy cannot ask for',
+        path: '',
+        status: 422,
+        // The proxies' own 422s echo the parsed value (a number here), as they always have.
+        expect: { detail: [{ type: 'value_error', loc: ['query', 'start_ts'], msg: 'start_ts must not be after end_ts', input: 10 }] },
+      },
+      await send(s.baseUrl, { path: `/api/v2/venuep/candlesticks?market_slug=${m.marketId}&start_ts=10&end_ts=5`, headers: key }),
+    )
     const faults = s.sim.venuep.faults
     faults.failHttp({ status: 500, count: 1, host: 'data', pathPrefix: '/trades' })
     assertWhole(
@@ -303,6 +343,30 @@ describe('error bodies on the running service', () => {
       },
       await send(proxies.baseUrl, { path: `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=5`, headers: key }),
     )
+  })
+})
+
+describe('the one writer', () => {
+  test('a refused upstream call carries Retry-After on every route that makes one (the proxies, market-price with a timestamp)', () => {
+    const err = upstreamAppError(new UpstreamRejectedError('clob', 'upstream_rate_limit', 1_500), 'clob')
+    assert.deepEqual(errorReply(err), {
+      status: 503,
+      body: JSON.stringify({
+        detail: "the venue's clob API request budget is used up for now; retry after 2 s",
+        code: 'upstream_error',
+        upstream: 'clob',
+        reason: 'upstream_rate_limit',
+        retry_after_seconds: 2,
+      }),
+      headers: [['retry-after', '2']],
+    })
+  })
+
+  test('anything but an AppError is a bare 500: no message, no headers', () => {
+    assert.deepEqual(replyForError(new TypeError("Cannot read properties of undefined (reading 'x')")), {
+      status: 500,
+      body: '{"detail":"Internal Server Error","code":"internal"}',
+    })
   })
 })
 
