@@ -6,7 +6,7 @@ import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { CategoryFilter, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { CollapsedEventSchema, EventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
-import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, VALIDATION_RESPONSE, viewPageReply } from './support.js'
+import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, VALIDATION_RESPONSE, viewListReply } from './support.js'
 
 /** Cross-venue event reads (spec 4.4): the collapsed event list, one event's detail, and the sitemap list. */
 export interface EventRouteDeps {
@@ -49,8 +49,7 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
     responses: { 200: { description: 'A page of event rows.', schema: listOf('events', CollapsedEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const view = collapsedOrNotReady(models)
-      const page = view.index.query({ status: q.status, category: q.category, search: q.search, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      return viewPageReply(models.pages, q, { route: 'events', key: 'events', view, page, version: (e) => view.version(e), json: (e) => view.json(e) })
+      return viewListReply(models.pages, q, { route: 'events', key: 'events', view, index: view.index, version: (e) => view.version(e), json: (e) => view.json(e) })
     },
   })
 

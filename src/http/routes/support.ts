@@ -2,6 +2,7 @@ import { AppError } from '../../core/errors.js'
 import type { ReadModels } from '../../views/read-models.js'
 import type { VenueView } from '../../views/venue-view.js'
 import type { VenueId } from '../../model/types.js'
+import type { ListIndex, Listable, ListQuery } from '../../views/list-index.js'
 import type { PageCache } from '../../views/page-cache.js'
 import type { Reply } from '../reply.js'
 import type { ResponseSpec } from '../route.js'
@@ -39,15 +40,28 @@ export interface Page<E> {
   readonly total: number
 }
 
-/** A page of a list served from a read model, and how its records are versioned and serialized. */
-export interface ViewPage<E extends object> {
+/** The parameters of every list served from a read model (StatusFilter, CategoryFilter, Order... in schemas/common.ts). */
+export interface ListParams extends Paging {
+  readonly status: string
+  readonly category?: string | undefined
+  readonly search?: string | undefined
+  readonly sort: string
+  readonly order: 'asc' | 'desc'
+}
+
+/** A list served from a read model: where its records are, which the route's own filters keep, how they render. */
+export interface ViewList<E extends Listable> {
   /** The route's page-cache prefix, e.g. `venuep/markets` (the validated query completes the key). */
   readonly route: string
   /** The array's key in the body (`markets`, `events`...). */
   readonly key: string
-  /** What the page's bytes are valid for: the view it was read from (a rebuild replaces it). */
+  /** What the page's bytes are valid for: the view the index belongs to (a rebuild replaces it). */
   readonly view: object
-  readonly page: Page<E>
+  readonly index: ListIndex<E>
+  /** The records the route's id filters select; undefined when none is given. */
+  readonly only?: readonly E[] | undefined
+  /** A lower bound on a sort key (`min_volume`). */
+  readonly atLeast?: ListQuery<E>['atLeast']
   /** The record's version (bumped by quote changes): a page is rebuilt when one of its records changed. */
   version(e: E): number
   /** The record's JSON, cached per version by the view. */
@@ -55,12 +69,14 @@ export interface ViewPage<E extends object> {
 }
 
 /**
- * The one list reply of the read endpoints: `{"<key>":[…],"total","limit","offset"}`, reused from the page cache
- * while the view and the versions of the page's records are the same (views/page-cache.ts), else built from each
- * record's cached JSON. A route only chooses its view, filters and record (events, markets, prices...).
+ * The one list handler of the read endpoints: the page for the standard filters (status, category, search, sort,
+ * order, limit, offset) and the route's own (`only`, `atLeast`), answered as `{"<key>":[…],"total","limit","offset"}`
+ * and reused from the page cache while the view and the versions of the page's records are the same
+ * (views/page-cache.ts), else built from each record's cached JSON. A route chooses its view, filters and record.
  */
-export function viewPageReply<E extends object>(pages: PageCache, q: Paging, list: ViewPage<E>): Reply {
-  const { page, view } = list
+export function viewListReply<E extends Listable>(pages: PageCache, q: ListParams, list: ViewList<E>): Reply {
+  const { view, only, atLeast } = list
+  const page = list.index.query({ status: q.status, category: q.category, search: q.search, only, atLeast, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
   const versions = page.items.map((e) => list.version(e))
   const build = (): string => listBody(list.key, page.items.map((e) => list.json(e)), page.total, q.limit, q.offset)
   return { status: 200, body: pages.page(queryKey(list.route, q), view, page.items, versions, build) }

@@ -8,7 +8,7 @@ import { json } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
 import { VenuekEventSchema, VenuekMarketPriceSchema, VenuekMarketSchema, VenuekPriceSchema, listOf } from '../schemas/records.js'
-import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, pageReply, unique, VALIDATION_RESPONSE, viewOrNotReady, viewPageReply } from './support.js'
+import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, pageReply, unique, VALIDATION_RESPONSE, viewListReply, viewOrNotReady } from './support.js'
 
 /** venuek reads (spec 4.2): markets, events, prices and a single market's price, served from memory. */
 export interface VenuekRouteDeps {
@@ -59,18 +59,16 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
     responses: { 200: { description: 'A page of markets.', schema: listOf('markets', VenuekMarketSchema, 'Markets page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuek')
-      const page = view.markets.query({
-        status: q.status,
-        category: q.category,
-        search: q.search,
+      return viewListReply(models.pages, q, {
+        route: 'venuek/markets',
+        key: 'markets',
+        view,
+        index: view.markets,
         only: selectMarkets(view, models, q),
         atLeast: q.min_volume === undefined ? undefined : { key: 'volume', value: q.min_volume },
-        sort: q.sort,
-        order: q.order,
-        offset: q.offset,
-        limit: q.limit,
+        version: (e) => e.version,
+        json: (e) => view.marketJson(e),
       })
-      return viewPageReply(models.pages, q, { route: 'venuek/markets', key: 'markets', view, page, version: (e) => e.version, json: (e) => view.marketJson(e) })
     },
   })
 
@@ -98,8 +96,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
         q.event_ticker === undefined
           ? undefined
           : unique(eventEntries(view, models, q.event_ticker).map((m) => view.eventById.get(m.event.eventId)).filter((e) => e !== undefined))
-      const page = view.events.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      return viewPageReply(models.pages, q, { route: 'venuek/events', key: 'events', view, page, version: (e) => view.eventVersion(e), json: (e) => view.eventJson(e) })
+      return viewListReply(models.pages, q, { route: 'venuek/events', key: 'events', view, index: view.events, only, version: (e) => view.eventVersion(e), json: (e) => view.eventJson(e) })
     },
   })
 

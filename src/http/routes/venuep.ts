@@ -13,7 +13,7 @@ import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } f
 import { VenuepEventSchema, VenuepMarketPriceSchema, VenuepMarketSchema, VenuepPriceSchema, listOf } from '../schemas/records.js'
 import { ErrorBody } from '../schemas/common.js'
 import { invalid } from '../validation-errors.js'
-import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, unique, VALIDATION_RESPONSE, viewOrNotReady, viewPageReply } from './support.js'
+import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, unique, VALIDATION_RESPONSE, viewListReply, viewOrNotReady } from './support.js'
 
 /** venuep reads (spec 4.1): markets, events, prices and a single market's price, served from memory. */
 export interface VenuepRouteDeps {
@@ -68,8 +68,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuep')
       const only = selectMarkets(view, models, q)
-      const page = view.markets.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      return viewPageReply(models.pages, q, { route: 'venuep/markets', key: 'markets', view, page, version: (e) => e.version, json: (e) => view.marketJson(e) })
+      return viewListReply(models.pages, q, { route: 'venuep/markets', key: 'markets', view, index: view.markets, only, version: (e) => e.version, json: (e) => view.marketJson(e) })
     },
   })
 
@@ -98,8 +97,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
         const e = view.eventById.get(id)
         return e === undefined ? [] : [e]
       }))
-      const page = view.events.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      return viewPageReply(models.pages, q, { route: 'venuep/events', key: 'events', view, page, version: (e) => view.eventVersion(e), json: (e) => view.eventJson(e) })
+      return viewListReply(models.pages, q, { route: 'venuep/events', key: 'events', view, index: view.events, only, version: (e) => view.eventVersion(e), json: (e) => view.eventJson(e) })
     },
   })
 
