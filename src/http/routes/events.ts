@@ -4,7 +4,7 @@ import type { ReadModels } from '../../views/read-models.js'
 import type { CollapsedView } from '../../views/collapsed-view.js'
 import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
-import { CategoryFilter, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
+import { CategoryFilter, Limit, ListOrdering, Offset, StatusFilter, StringEnum } from '../schemas/common.js'
 import { CollapsedEventSchema, EventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
 import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, VALIDATION_RESPONSE, viewListReply } from './support.js'
 
@@ -41,10 +41,7 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
       category: CategoryFilter,
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
       status: StatusFilter,
-      limit: Limit(25, 100),
-      offset: Offset(),
-      sort: SORT,
-      order: Order,
+      ...ListOrdering(SORT),
     }),
     responses: { 200: { description: 'A page of event rows.', schema: listOf('events', CollapsedEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {

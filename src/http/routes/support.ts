@@ -40,7 +40,7 @@ export interface Page<E> {
   readonly total: number
 }
 
-/** The parameters of every list served from a read model (StatusFilter, CategoryFilter, Order... in schemas/common.ts). */
+/** The parameters of every list served from a read model (StatusFilter, CategoryFilter, Order... in schemas/common). */
 export interface ListParams extends Paging {
   readonly status: string
   readonly category?: string | undefined

@@ -9,7 +9,7 @@ import type { MarketEntry, OutcomeEntry, VenueView } from '../../views/venue-vie
 import type { PriceHistory } from '../../venues/venuep/price-history.js'
 import { json } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
-import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
+import { CategoryFilter, Csv, Limit, ListOrdering, StatusFilter, StringEnum } from '../schemas/common.js'
 import { VenuepEventSchema, VenuepMarketPriceSchema, VenuepMarketSchema, VenuepPriceSchema, listOf } from '../schemas/records.js'
 import { ErrorBody } from '../schemas/common.js'
 import { invalid } from '../validation-errors.js'
@@ -59,10 +59,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title or market slug.' })),
       status: StatusFilter,
       category: CategoryFilter,
-      limit: Limit(25, 100),
-      offset: Offset(),
-      sort: SORT,
-      order: Order,
+      ...ListOrdering(SORT),
     }),
     responses: { 200: { description: 'A page of markets.', schema: listOf('markets', VenuepMarketSchema, 'Markets page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
@@ -84,10 +81,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
       status: StatusFilter,
       category: CategoryFilter,
-      limit: Limit(25, 100),
-      offset: Offset(),
-      sort: SORT,
-      order: Order,
+      ...ListOrdering(SORT),
     }),
     responses: { 200: { description: 'A page of events.', schema: listOf('events', VenuepEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
