@@ -1,6 +1,7 @@
 import type { Authenticator, RejectReason, Resolution } from '../accounts/authenticator.js'
 import type { UsageMeter } from '../accounts/usage-meter.js'
 import type { Clock } from '../core/clock.js'
+import { AppError, retryAfter } from '../core/errors.js'
 import type { GuardOutcome, RouteGuard } from './register.js'
 import { errorReply, renderHeaderLines, type Reply } from './reply.js'
 import type { AnyRoute, ResponseSpec } from './route.js'
@@ -32,12 +33,13 @@ export function keyGuards(auth: Authenticator, meter: UsageMeter, clock: Clock):
   return { metered: new KeyGuard(auth, meter, clock, headers, true), unmetered: new KeyGuard(auth, meter, clock, headers, false) }
 }
 
+/** Prebuilt: a client sending a bad key in a loop gets the same reply object, not a new error each time. */
 const REJECTED: Readonly<Record<RejectReason, Reply>> = {
-  missing: errorReply(401, 'unauthorized', 'Missing API key: send it in the X-API-Key header (POST /api/v2/developers/signup issues one).'),
-  malformed: errorReply(401, 'unauthorized', 'Invalid API key.'),
-  unknown: errorReply(401, 'unauthorized', 'Invalid API key.'),
-  revoked: errorReply(401, 'unauthorized', 'This API key has been revoked.'),
-  unavailable: errorReply(503, 'auth_unavailable', 'API keys cannot be checked right now; retry shortly.', undefined, [['retry-after', '1']]),
+  missing: errorReply(new AppError(401, 'unauthorized', 'Missing API key: send it in the X-API-Key header (POST /api/v2/developers/signup issues one).')),
+  malformed: errorReply(new AppError(401, 'unauthorized', 'Invalid API key.')),
+  unknown: errorReply(new AppError(401, 'unauthorized', 'Invalid API key.')),
+  revoked: errorReply(new AppError(401, 'unauthorized', 'This API key has been revoked.')),
+  unavailable: errorReply(new AppError(503, 'auth_unavailable', 'API keys cannot be checked right now; retry shortly.', { headers: retryAfter(1) })),
 }
 
 class KeyGuard implements RouteGuard {
@@ -73,23 +75,22 @@ class KeyGuard implements RouteGuard {
     return undefined
   }
 
-  #limited(retryAfter: number): Reply {
-    let reply = this.#limitedReplies.get(retryAfter)
+  #limited(seconds: number): Reply {
+    let reply = this.#limitedReplies.get(seconds)
     if (reply === undefined) {
-      reply = this.#limitedReply(retryAfter)
-      if (this.#limitedReplies.size < 64) this.#limitedReplies.set(retryAfter, reply)
+      reply = this.#limitedReply(seconds)
+      if (this.#limitedReplies.size < 64) this.#limitedReplies.set(seconds, reply)
     }
     return reply
   }
 
-  #limitedReply(retryAfter: number): Reply {
+  #limitedReply(seconds: number): Reply {
     const { burst, perSecond } = this.auth.rateLimit
     const reply = errorReply(
-      429,
-      'rate_limited',
-      `Rate limit exceeded (bursts of ${burst}, ${perSecond} requests per second per key); retry in ${retryAfter} s.`,
-      { retry_after_seconds: retryAfter },
-      [['retry-after', String(retryAfter)]],
+      new AppError(429, 'rate_limited', `Rate limit exceeded (bursts of ${burst}, ${perSecond} requests per second per key); retry in ${seconds} s.`, {
+        extra: { retry_after_seconds: seconds },
+        headers: retryAfter(seconds),
+      }),
     )
     return { ...reply, headerLines: this.rateHeaders.get(0) }
   }

@@ -1,5 +1,6 @@
 import { cachingOf } from './caching.js'
-import { errorReply, json, type Reply } from './reply.js'
+import { AppError, validationError } from '../core/errors.js'
+import { errorReply, type Reply } from './reply.js'
 import type { AnyRoute } from './route.js'
 import type { HttpServer, RequestContext, RouteDef } from './server.js'
 import { compileRequestValidator, type RequestValidator } from './validation.js'
@@ -56,11 +57,9 @@ function toRouteDef(route: AnyRoute, validator: RequestValidator, guard: RouteGu
   const hasBody = route.body !== undefined
   const headers = [...new Set([...validator.headerNames, ...(hasBody ? ['content-type'] : []), ...(guard?.headers ?? [])])]
   const run = (ctx: RequestContext): Reply | Promise<Reply> => {
-    if (hasBody && ctx.body !== undefined && !isJson(ctx.headers['content-type'])) {
-      return errorReply(415, 'unsupported_media_type', 'Content-Type must be application/json')
-    }
+    if (hasBody && ctx.body !== undefined && !isJson(ctx.headers['content-type'])) return NOT_JSON
     const result = validator.validate(ctx)
-    if (!result.ok) return json(422, { detail: result.issues })
+    if (!result.ok) return errorReply(validationError(result.issues))
     // `input.headers` holds the declared headers only, not the content-type captured for the check above.
     return route.handler(result.input, ctx)
   }
@@ -68,6 +67,8 @@ function toRouteDef(route: AnyRoute, validator: RequestValidator, guard: RouteGu
   const def: RouteDef = { method: route.method, path: route.path, headers, handler, remoteAddress: guard?.remoteAddress === true, caching: cachingOf(route) }
   return hasBody ? { ...def, body: true } : def
 }
+
+const NOT_JSON = errorReply(new AppError(415, 'unsupported_media_type', 'Content-Type must be application/json'))
 
 /**
  * The guard first; on a pass the route runs with what the guard set on the context (the caller, and headers that

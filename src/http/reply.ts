@@ -66,13 +66,18 @@ export function json(status: number, body: unknown, headers?: readonly (readonly
   return headers === undefined ? { status, body: JSON.stringify(body) } : { status, body: JSON.stringify(body), headers }
 }
 
-/** `{"detail","code"}`, the body of every non-validation error (docs/DESIGN.md, API conventions). */
-export function errorReply(status: number, code: string, detail: string, extra?: Readonly<Record<string, unknown>>, headers?: readonly (readonly [string, string])[]): Reply {
-  return json(status, { detail, code, ...extra }, headers)
+/**
+ * The one rendering of an error (docs/DESIGN.md, API conventions): a 422 is `{"detail":[issues]}` (FastAPI form);
+ * every other error `{"detail","code",…extra}` with a stable code. Its headers (`Retry-After`...) go with it.
+ */
+export function errorReply(err: AppError): Reply {
+  const body = err.issues !== undefined ? { detail: err.issues } : { detail: err.message, code: err.code, ...err.extra }
+  return json(err.status, body, err.headers)
 }
 
-/** Maps any thrown value to a reply: AppErrors keep their status and code; anything else is a bare 500. */
+const INTERNAL = errorReply(new AppError(500, 'internal', 'Internal Server Error'))
+
+/** Maps any thrown value to a reply: an AppError is rendered as it says; anything else is a bare 500. */
 export function replyForError(err: unknown): Reply {
-  if (err instanceof AppError) return errorReply(err.status, err.code, err.message, err.extra)
-  return errorReply(500, 'internal', 'Internal Server Error')
+  return err instanceof AppError ? errorReply(err) : INTERNAL
 }

@@ -1,5 +1,6 @@
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js'
 import type { Caller } from '../accounts/authenticator.js'
+import { AppError } from '../core/errors.js'
 import type { Logger } from '../core/logger.js'
 import type { Caching } from './caching.js'
 import { CorsPolicy } from './cors.js'
@@ -87,6 +88,7 @@ export class HttpServer {
   readonly stats = new HttpStats()
   readonly #log: Logger
   readonly #maxBodyBytes: number
+  readonly #tooLarge: Reply
   readonly #cors: CorsPolicy
   /** Path pattern → its methods (uWS names), for the `Allow` of OPTIONS; complete once every route is registered. */
   readonly #methodsByPath = new Map<string, Set<Method>>()
@@ -99,6 +101,7 @@ export class HttpServer {
     this.#log = options.log
     this.#maxBodyBytes = options.maxBodyBytes ?? 64 * 1024
     this.#cors = options.cors ?? CorsPolicy.none()
+    this.#tooLarge = errorReply(new AppError(413, 'payload_too_large', `request body exceeds ${this.#maxBodyBytes} bytes`))
   }
 
   get port(): number {
@@ -155,7 +158,7 @@ export class HttpServer {
 
   /** Registers the catch-all 404 (call after every route). */
   notFound(): this {
-    const notFound = errorReply(404, 'not_found', 'Not Found')
+    const notFound = errorReply(new AppError(404, 'not_found', 'Not Found'))
     const readsOrigin = this.#cors.variesByOrigin
     this.app.any('/*', (res, req) => {
       const startedAt = performance.now()
@@ -213,7 +216,7 @@ export class HttpServer {
       size += chunk.byteLength
       if (size > this.#maxBodyBytes) {
         rejected = true
-        this.#deliver(res, ctx, errorReply(413, 'payload_too_large', `request body exceeds ${this.#maxBodyBytes} bytes`), undefined, startedAt, state)
+        this.#deliver(res, ctx, this.#tooLarge, undefined, startedAt, state)
         return
       }
       // uWS neuters the chunk after this callback: copy it.
@@ -351,7 +354,7 @@ export class HttpServer {
   }
 
   #logUnexpected(err: unknown, ctx: Pick<RequestContext, 'method' | 'path'>): void {
-    if (err instanceof Error && err.name === 'AppError') return
+    if (err instanceof AppError) return
     this.#log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error in route handler')
   }
 }

@@ -1,5 +1,6 @@
 import type { ClientThrottle } from '../accounts/client-throttle.js'
 import type { Clock } from '../core/clock.js'
+import { AppError, retryAfter } from '../core/errors.js'
 import type { Cidr } from '../core/ip.js'
 import { clientKey } from './client-address.js'
 import type { GuardOutcome, RouteGuard } from './register.js'
@@ -36,19 +37,14 @@ export class SignupGuard implements RouteGuard {
     return out.ok ? undefined : this.#limited(out.retryAfterSeconds)
   }
 
-  #limited(retryAfter: number): Reply {
-    let reply = this.#replies.get(retryAfter)
+  #limited(seconds: number): Reply {
+    let reply = this.#replies.get(seconds)
     if (reply === undefined) {
       const { burst, perSecond } = this.#throttle.limit
       const perMinute = Math.round(perSecond * 60 * 100) / 100
-      reply = errorReply(
-        429,
-        'rate_limited',
-        `Too many signups from your address (bursts of ${burst}, then ${perMinute} per minute); retry in ${retryAfter} s.`,
-        { retry_after_seconds: retryAfter },
-        [['retry-after', String(retryAfter)]],
-      )
-      if (this.#replies.size < 64) this.#replies.set(retryAfter, reply)
+      const detail = `Too many signups from your address (bursts of ${burst}, then ${perMinute} per minute); retry in ${seconds} s.`
+      reply = errorReply(new AppError(429, 'rate_limited', detail, { extra: { retry_after_seconds: seconds }, headers: retryAfter(seconds) }))
+      if (this.#replies.size < 64) this.#replies.set(seconds, reply)
     }
     return reply
   }

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv'
+import { AppError, validationError, type ValidationIssue } from '../core/errors.js'
 import { echo, shorten } from './validation-echo.js'
 
 /**
@@ -9,13 +10,7 @@ import { echo, shorten } from './validation-echo.js'
  */
 export type Location = 'path' | 'query' | 'header' | 'body'
 
-export interface ValidationIssue {
-  readonly type: string
-  readonly loc: readonly (string | number)[]
-  readonly msg: string
-  readonly input: unknown
-  readonly ctx?: Readonly<Record<string, unknown>>
-}
+export type { ValidationIssue }
 
 /** What the errors are about: raw parameter strings (echoed as `input`) or the parsed JSON body. */
 export type ErrorSource =
@@ -36,6 +31,20 @@ export function issue(
 ): ValidationIssue {
   const at = loc.map((s) => (typeof s === 'string' ? shorten(s) : s))
   return ctx === undefined ? { type, loc: at, msg, input: echo(input) } : { type, loc: at, msg, input: echo(input), ctx }
+}
+
+/**
+ * A 422 with one entry, for a parameter a handler checks beyond its schema (one of two optional parameters given,
+ * a CSV item outside its values, a webhook host that is not public): the same body as schema validation gives.
+ */
+export function invalid(
+  type: string,
+  loc: readonly (string | number)[],
+  msg: string,
+  input: unknown,
+  ctx?: Readonly<Record<string, unknown>>,
+): AppError {
+  return validationError([issue(type, loc, msg, input, ctx)])
 }
 
 interface Candidate {

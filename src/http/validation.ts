@@ -31,10 +31,13 @@ import { issue, mapAjvErrors, type ValidationIssue } from './validation-errors.j
  * - `verbose: true`: errors carry the failing value and schema, which the pydantic mapping needs (cold path).
  * - `strict: true`: an unknown keyword or a misplaced `default` fails at boot, not silently in production.
  * - `strictNumbers: true`: NaN and Infinity are not numbers.
- * - ajv-formats: `email`, `date-time`, `uri`... as pydantic validates them.
+ * - ajv-formats: `email`, `date-time`, `uri`... as pydantic validates them; `uuid` without the `urn:uuid:` prefix.
  */
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, verbose: true, strict: true, strictNumbers: true })
 addFormatsModule.default(ajv)
+// ajv-formats' `uuid` also admits a `urn:uuid:` prefix, which the store's uuid columns refuse: such an id reached the
+// store and came back a 500. Ids are the bare 8-4-4-4-12 form (as the service writes them), any case.
+ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)
 // Annotation only: CSV parameters are validated as strings, split afterwards (see Csv() in schemas/common.ts).
 ajv.addKeyword(CSV_KEYWORD)
 

@@ -38,12 +38,15 @@ export class SitemapView {
     return this.#rows.length
   }
 
-  /** The page's UTF-8 bytes (4 MB at the maximum limit: encoded once, not per request). */
-  page(offset: number, limit: number): Uint8Array {
+  /**
+   * The page's UTF-8 bytes (4 MB at the maximum limit: encoded once, not per request); `render` makes the body of
+   * the page's serialized rows (the list reply of the read endpoints, http/routes/support.ts).
+   */
+  page(offset: number, limit: number, render: (rows: readonly string[], total: number) => string): Uint8Array {
     const key = `${offset}:${limit}`
     let body = this.#pages.get(key)
     if (body === undefined) {
-      body = Buffer.from(`{"events":[${this.#rows.slice(offset, offset + limit).join(',')}],"total":${this.#rows.length},"limit":${limit},"offset":${offset}}`, 'utf8')
+      body = Buffer.from(render(this.#rows.slice(offset, offset + limit), this.#rows.length), 'utf8')
       if (this.#pages.size >= 16) this.#pages.clear()
       this.#pages.set(key, body)
     }

@@ -5,6 +5,7 @@ import { silentLogger } from '../../src/core/logger.js'
 import { ConfigError, loadConfig } from '../../src/config/load.js'
 import { CorsPolicy } from '../../src/http/cors.js'
 import { registerRoutes, type RouteGuard } from '../../src/http/register.js'
+import { AppError } from '../../src/core/errors.js'
 import { errorReply, json, renderHeaderLines } from '../../src/http/reply.js'
 import { defineRoute, type AnyRoute } from '../../src/http/route.js'
 import { HttpServer } from '../../src/http/server.js'
@@ -26,7 +27,7 @@ const keyGuard: RouteGuard = {
   headers: ['x-api-key'],
   check(ctx) {
     guarded++
-    if (ctx.headers['x-api-key'] !== 'k') return errorReply(401, 'unauthorized', 'Missing API key.')
+    if (ctx.headers['x-api-key'] !== 'k') return errorReply(new AppError(401, 'unauthorized', 'Missing API key.'))
     ctx.responseHeaderLines = renderHeaderLines([['x-ratelimit-limit', '40']])
     return undefined
   },

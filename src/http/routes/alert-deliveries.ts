@@ -11,7 +11,7 @@ import { DELIVERY_STATUSES, DeliveryListBody, DeliverySchema, SigningSecretBody 
 import { AlertIdParams, UserIdHeaders } from '../schemas/alerts.js'
 import { ErrorBody, Limit, Offset, StringEnum } from '../schemas/common.js'
 import type { RequestContext } from '../server.js'
-import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
+import { NOT_FOUND_RESPONSE, pageReply, VALIDATION_RESPONSE } from './support.js'
 
 /**
  * What happened to a rule's alerts: its delivery log, a test delivery on demand, and rotation of the webhook
@@ -59,7 +59,7 @@ export function alertDeliveryRoutes(deps: AlertDeliveryRouteDeps): AnyRoute[] {
         const rule = await ownedRule(headers, ctx, params.id)
         const status = query.status === 'all' ? undefined : query.status
         const page = await deps.deliveries.listForRule(rule.id, { ...(status === undefined ? {} : { status }), limit: query.limit, offset: query.offset })
-        return json(200, { deliveries: page.deliveries.map(deliveryJson), total: page.total, limit: query.limit, offset: query.offset })
+        return pageReply('deliveries', query, { items: page.deliveries.map(deliveryJson), total: page.total })
       },
     }),
     defineRoute({

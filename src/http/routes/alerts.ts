@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
-import { AppError } from '../../core/errors.js'
+import { AppError, retryAfter } from '../../core/errors.js'
 import { isoNoZone } from '../../core/time.js'
 import type { WebhookTargets } from '../../alerts/webhook-target.js'
 import type { ChannelReadiness } from '../../alerts/channel-readiness.js'
 import type { AlertRule, AlertScope, Channel, RuleOwner } from '../../alerts/rule-types.js'
 import type { AlertRuleRepository } from '../../store/alert-rules-repo.js'
-import { errorReply, json, type Reply } from '../reply.js'
+import { json, type Reply } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { ErrorBody, Limit, Offset, StringEnum } from '../schemas/common.js'
 import {
@@ -20,7 +20,8 @@ import {
   UserIdHeaders,
 } from '../schemas/alerts.js'
 import type { RequestContext } from '../server.js'
-import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
+import { invalid } from '../validation-errors.js'
+import { NOT_FOUND_RESPONSE, pageReply, VALIDATION_RESPONSE } from './support.js'
 
 /**
  * Alert rules of a user (spec 4.5 `POST /api/v2/alerts`, plus list, read, pause/resume and delete).
@@ -117,11 +118,8 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       handler: async ({ headers, body }, ctx): Promise<Reply> => {
         // The schema requires `target` for webhooks; only an e-mail rule arrives without one.
         const target = body.target ?? (await accountAddress(ctx))
-        if (target === undefined) return NO_ACCOUNT_ADDRESS
-        if (body.channel === 'webhook') {
-          const refused = await webhookRefusal(deps.webhookTargets, target)
-          if (refused !== undefined) return refused
-        }
+        if (target === undefined) throw noAccountAddress()
+        if (body.channel === 'webhook') await checkWebhookTarget(deps.webhookTargets, target)
         const input = {
           triggerType: body.trigger_type,
           threshold: body.threshold,
@@ -153,7 +151,7 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       handler: async ({ headers, query }, ctx): Promise<Reply> => {
         const status = query.status === 'all' ? undefined : query.status
         const page = await rules.list(owner(headers, ctx), { ...(status === undefined ? {} : { status }), limit: query.limit, offset: query.offset })
-        return json(200, { alerts: page.rules.map(ruleJson), total: page.total, limit: query.limit, offset: query.offset })
+        return pageReply('alerts', query, { items: page.rules.map(ruleJson), total: page.total })
       },
     }),
     defineRoute({
@@ -200,27 +198,21 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
   ]
 }
 
-/** The reply refusing a webhook target, or undefined when it may be used. */
-async function webhookRefusal(targets: WebhookTargets, target: string): Promise<Reply | undefined> {
+/** Throws the error refusing a webhook target (422 not public, 503 lookup failed); returns when it may be used. */
+async function checkWebhookTarget(targets: WebhookTargets, target: string): Promise<void> {
   const check = await targets.check(target)
-  if (check.ok) return undefined
+  if (check.ok) return
   if (check.kind === 'dns_failed') {
-    return errorReply(503, 'dns_unavailable', `The webhook host could not be checked: ${check.reason}; retry shortly.`, undefined, [['retry-after', '5']])
+    throw new AppError(503, 'dns_unavailable', `The webhook host could not be checked: ${check.reason}; retry shortly.`, { headers: retryAfter(5) })
   }
-  return json(422, { detail: [{ type: 'value_error', loc: ['body', 'target'], msg: `Value error, ${check.reason}`, input: target, ctx: { error: check.reason } }] })
+  throw invalid('value_error', ['body', 'target'], `Value error, ${check.reason}`, target, { error: check.reason })
 }
 
 /** With AUTH_REQUIRED=false a request has no account, so an e-mail rule has no address to default to. */
-const NO_ACCOUNT_ADDRESS = json(422, {
-  detail: [
-    {
-      type: 'missing',
-      loc: ['body', 'target'],
-      msg: 'Field required: without API keys (AUTH_REQUIRED=false) there is no account address to send e-mail alerts to; give `target`',
-      input: null,
-    },
-  ],
-})
+function noAccountAddress(): AppError {
+  const msg = 'Field required: without API keys (AUTH_REQUIRED=false) there is no account address to send e-mail alerts to; give `target`'
+  return invalid('missing', ['body', 'target'], msg, null)
+}
 
 export function ruleJson(r: AlertRule): Record<string, unknown> {
   return {

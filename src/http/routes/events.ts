@@ -4,9 +4,9 @@ import type { ReadModels } from '../../views/read-models.js'
 import type { CollapsedView } from '../../views/collapsed-view.js'
 import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
-import { CategoryFilter, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
+import { CategoryFilter, Limit, ListOrdering, Offset, StatusFilter, StringEnum } from '../schemas/common.js'
 import { CollapsedEventSchema, EventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
-import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, VALIDATION_RESPONSE } from './support.js'
+import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, VALIDATION_RESPONSE, viewListReply } from './support.js'
 
 /** Cross-venue event reads (spec 4.4): the collapsed event list, one event's detail, and the sitemap list. */
 export interface EventRouteDeps {
@@ -15,9 +15,14 @@ export interface EventRouteDeps {
 
 const SORT = StringEnum(['volume', 'volume_24h', 'updated_at', 'end_time', 'created_at'], { default: 'volume', description: 'Sort key (volume is aggregated across venues).' })
 
+/** The cross-venue views are built once every venue's catalog is in (ReadModels). */
+function catalogsLoading(): AppError {
+  return new AppError(503, 'not_ready', 'catalogs are still loading')
+}
+
 function collapsedOrNotReady(models: ReadModels): CollapsedView {
   const view = models.collapsed()
-  if (view === undefined) throw new AppError(503, 'not_ready', 'catalogs are still loading')
+  if (view === undefined) throw catalogsLoading()
   return view
 }
 
@@ -36,19 +41,12 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
       category: CategoryFilter,
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
       status: StatusFilter,
-      limit: Limit(25, 100),
-      offset: Offset(),
-      sort: SORT,
-      order: Order,
+      ...ListOrdering(SORT),
     }),
     responses: { 200: { description: 'A page of event rows.', schema: listOf('events', CollapsedEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const view = collapsedOrNotReady(models)
-      const page = view.index.query({ status: q.status, category: q.category, search: q.search, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = queryKey('events', q)
-      const versions = page.items.map((e) => view.version(e))
-      const body = models.pages.page(key, view, page.items, versions, () => listBody('events', page.items.map((e) => view.json(e)), page.total, q.limit, q.offset))
-      return { status: 200, body }
+      return viewListReply(models.pages, q, { route: 'events', key: 'events', view, index: view.index, version: (e) => view.version(e), json: (e) => view.json(e) })
     },
   })
 
@@ -90,8 +88,8 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
     responses: { 200: { description: 'A page of sitemap rows.', schema: listOf('events', SitemapEventSchema, 'Sitemap page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const view = models.sitemap()
-      if (view === undefined) throw new AppError(503, 'not_ready', 'catalogs are still loading')
-      return { status: 200, body: view.page(q.offset, q.limit) }
+      if (view === undefined) throw catalogsLoading()
+      return { status: 200, body: view.page(q.offset, q.limit, (rows, total) => listBody('events', rows, total, q.limit, q.offset)) }
     },
   })
 

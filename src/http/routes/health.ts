@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox'
 import type { CatalogLoadStatus } from '../../actors/catalog-load.js'
 import type { VenueActor, VenueStatus } from '../../actors/venue-actor.js'
 import { CACHING } from '../caching.js'
-import { json, type Reply } from '../reply.js'
+import { AppError } from '../../core/errors.js'
+import { errorReply, json, type Reply } from '../reply.js'
 import { StringEnum } from '../schemas/common.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 
@@ -197,7 +198,7 @@ function readiness(deps: HealthDeps): Reply {
     spreads: { ready: spreadsReady, pairs: deps.spreads.pairCount },
   }
   if (ready) return json(200, body)
-  return json(503, { detail: 'venue catalogs and feeds are still loading', code: 'not_ready', ...body })
+  return errorReply(new AppError(503, 'not_ready', 'venue catalogs and feeds are still loading', { extra: body }))
 }
 
 function loadingBody(l: CatalogLoadStatus): Record<string, unknown> {

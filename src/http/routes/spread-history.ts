@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox'
 import type { SpreadHistoryConfig } from '../../config/schema.js'
 import type { Clock } from '../../core/clock.js'
-import { AppError } from '../../core/errors.js'
+import { AppError, retryAfter } from '../../core/errors.js'
 import type { Logger } from '../../core/logger.js'
 import { isoNoZone } from '../../core/time.js'
 import { bucketQuery, HISTORY_RANGES, RANGE_PLANS } from '../../spreads/history/history-ranges.js'
 import type { BucketQuery, HistoryBucket } from '../../store/spread-history-repo.js'
 import { CACHING } from '../caching.js'
-import { errorReply, json, type Reply } from '../reply.js'
+import { json, type Reply } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { ErrorBody, StringEnum } from '../schemas/common.js'
 import { NOT_FOUND_RESPONSE, notFound, VALIDATION_RESPONSE } from './support.js'
@@ -92,7 +92,7 @@ export function spreadHistoryRoutes(deps: SpreadHistoryRouteDeps): AnyRoute[] {
       } catch (err) {
         if (err instanceof AppError) throw err
         deps.log.warn({ err }, 'spread history read failed')
-        return errorReply(503, 'history_unavailable', 'Spread history cannot be read right now; retry shortly.', undefined, [['retry-after', '1']])
+        throw new AppError(503, 'history_unavailable', 'Spread history cannot be read right now; retry shortly.', { cause: err, headers: retryAfter(1) })
       }
       return json(200, {
         event_slug: q.event_slug,

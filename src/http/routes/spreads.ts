@@ -10,6 +10,7 @@ import { ExpiringReplies } from '../../views/expiring-replies.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { Csv, Offset, StringEnum } from '../schemas/common.js'
 import { CENTS, Nullable, PlatformSchema } from '../schemas/records.js'
+import { invalid } from '../validation-errors.js'
 import { NOT_READY_RESPONSE, VALIDATION_RESPONSE } from './support.js'
 
 /**
@@ -187,7 +188,7 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
         const bad = [...platforms].filter((p) => p !== 'venuep' && p !== 'venuek')
         if (bad.length > 0) {
           const expected = "'venuep' or 'venuek'"
-          return { status: 422, body: JSON.stringify({ detail: [{ type: 'literal_error', loc: ['query', 'platforms'], msg: `Input should be ${expected}`, input: bad[0], ctx: { expected } }] }) }
+          throw invalid('literal_error', ['query', 'platforms'], `Input should be ${expected}`, bad[0], { expected })
         }
       }
       notReady(deps.engine)

@@ -6,9 +6,9 @@ import { iso, quoteAgeSeconds, venuekPriceRow } from '../../views/records.js'
 import type { MarketEntry, OutcomeEntry, VenueView } from '../../views/venue-view.js'
 import { json } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
-import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
+import { CategoryFilter, Csv, Limit, ListOrdering, Offset, StatusFilter, StringEnum } from '../schemas/common.js'
 import { VenuekEventSchema, VenuekMarketPriceSchema, VenuekMarketSchema, VenuekPriceSchema, listOf } from '../schemas/records.js'
-import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
+import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, pageReply, unique, VALIDATION_RESPONSE, viewListReply, viewOrNotReady } from './support.js'
 
 /** venuek reads (spec 4.2): markets, events, prices and a single market's price, served from memory. */
 export interface VenuekRouteDeps {
@@ -51,29 +51,21 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
       status: StatusFilter,
       category: CategoryFilter,
       min_volume: Type.Optional(Type.Number({ minimum: 0, description: 'Minimum total volume in dollars (contracts × $1).' })),
-      limit: Limit(25, 100),
-      offset: Offset(),
-      sort: SORT,
-      order: Order,
+      ...ListOrdering(SORT),
     }),
     responses: { 200: { description: 'A page of markets.', schema: listOf('markets', VenuekMarketSchema, 'Markets page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuek')
-      const page = view.markets.query({
-        status: q.status,
-        category: q.category,
-        search: q.search,
+      return viewListReply(models.pages, q, {
+        route: 'venuek/markets',
+        key: 'markets',
+        view,
+        index: view.markets,
         only: selectMarkets(view, models, q),
         atLeast: q.min_volume === undefined ? undefined : { key: 'volume', value: q.min_volume },
-        sort: q.sort,
-        order: q.order,
-        offset: q.offset,
-        limit: q.limit,
+        version: (e) => e.version,
+        json: (e) => view.marketJson(e),
       })
-      const key = queryKey('venuek/markets', q)
-      const versions = page.items.map((e) => e.version)
-      const body = models.pages.page(key, view, page.items, versions, () => listBody('markets', page.items.map((e) => view.marketJson(e)), page.total, q.limit, q.offset))
-      return { status: 200, body }
     },
   })
 
@@ -89,10 +81,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
       status: StatusFilter,
       category: CategoryFilter,
-      limit: Limit(25, 100),
-      offset: Offset(),
-      sort: SORT,
-      order: Order,
+      ...ListOrdering(SORT),
     }),
     responses: { 200: { description: 'A page of events.', schema: listOf('events', VenuekEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
@@ -101,11 +90,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
         q.event_ticker === undefined
           ? undefined
           : unique(eventEntries(view, models, q.event_ticker).map((m) => view.eventById.get(m.event.eventId)).filter((e) => e !== undefined))
-      const page = view.events.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = queryKey('venuek/events', q)
-      const versions = page.items.map((e) => view.eventVersion(e))
-      const body = models.pages.page(key, view, page.items, versions, () => listBody('events', page.items.map((e) => view.eventJson(e)), page.total, q.limit, q.offset))
-      return { status: 200, body }
+      return viewListReply(models.pages, q, { route: 'venuek/events', key: 'events', view, index: view.events, only, version: (e) => view.eventVersion(e), json: (e) => view.eventJson(e) })
     },
   })
 
@@ -141,7 +126,7 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
       const page = view.outcomes.query({ status: q.status, search: q.outcome, only, sort: 'volume', order: 'desc', offset: q.offset, limit: q.limit })
       const now = deps.clock.now()
       const rows = page.items.map(({ outcome: o, market: m }) => venuekPriceRow(o, m.market, m.eventSlug, m.event.title, view.quoteOf(o.instrumentId), now))
-      return json(200, { prices: rows, total: page.total, limit: q.limit, offset: q.offset })
+      return pageReply('prices', q, { items: rows, total: page.total })
     },
   })
 

@@ -1,18 +1,19 @@
 import { Type } from '@sinclair/typebox'
-import { AppError } from '../../core/errors.js'
-import { ParamError } from '../../venues/venuep/proxy/context.js'
+import type { AppError } from '../../core/errors.js'
 import type { VenuepLive } from '../../venues/venuep/proxy/live.js'
-import { errorReply, json, type Reply } from '../reply.js'
+import { json } from '../reply.js'
 import { defineRoute, type AnyRoute, type ResponseSpec } from '../route.js'
 import { ErrorBody, Limit } from '../schemas/common.js'
+import { invalid } from '../validation-errors.js'
 import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
 import { ActivitySchema, CandlesSchema, OrderBookSchema, OrdersSchema, PnlSchema, PositionsSchema, WalletSchema } from './venuep-live-schemas.js'
 
 /**
  * venuep's live data proxied from the venue (spec 4.1): order book, trade history, wallet activity,
  * candlesticks, positions, wallet profile and realized PnL. The work is in src/venues/venuep/proxy; these
- * routes declare parameters and bodies (validation + OpenAPI) and render errors. None is public: they sit
- * behind the API key like every data endpoint.
+ * routes declare parameters and bodies (validation + OpenAPI). The proxies' errors are AppErrors the server renders
+ * (a parameter the venue cannot use is a 422; a refused upstream call carries `Retry-After`). None is public: they
+ * sit behind the API key like every data endpoint.
  *
  * Errors beyond 422: 404 unknown market, token or wallet; 502 `upstream_error` (the venue failed; carries
  * `upstream` and `upstream_status`); 503 `upstream_error` with `Retry-After` when we did not call the venue
@@ -49,8 +50,8 @@ const UPSTREAM_RESPONSES: Readonly<Record<number, ResponseSpec>> = {
 const responses = (ok: ResponseSpec): Readonly<Record<number, ResponseSpec>> => ({ 200: ok, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE, ...UPSTREAM_RESPONSES })
 
 /** Neither identifier given: the same 422 entry as a missing required parameter. */
-function missing(name: string, msg: string): Reply {
-  return json(422, { detail: [{ type: 'missing', loc: ['query', name], msg, input: null }] })
+function missing(name: string, msg: string): AppError {
+  return invalid('missing', ['query', name], msg, null)
 }
 
 export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
@@ -72,12 +73,11 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
       outcome_index: Type.Integer({ minimum: 0, maximum: 1, default: 0, description: '0 = first/YES token, 1 = second/NO token.' }),
     }),
     responses: responses({ description: 'The order book.', schema: OrderBookSchema }),
-    handler: ({ query: q }) =>
-      guard(() => {
-        if (q.token_id === undefined && q.market_slug === undefined) return missing('market_slug', 'Field required: give market_slug or token_id')
-        const r = live.orderBook(q)
-        return r instanceof Promise ? r.then((b) => json(200, b)) : json(200, r)
-      }),
+    handler: ({ query: q }) => {
+      if (q.token_id === undefined && q.market_slug === undefined) throw missing('market_slug', 'Field required: give market_slug or token_id')
+      const r = live.orderBook(q)
+      return r instanceof Promise ? r.then((b) => json(200, b)) : json(200, r)
+    },
   })
 
   const orders = defineRoute({
@@ -95,11 +95,10 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
       cursor: Cursor,
     }),
     responses: responses({ description: 'A page of trades.', schema: OrdersSchema }),
-    handler: ({ query: q }) =>
-      guard(() => {
-        if (q.condition_id === undefined && q.market_slug === undefined) return missing('market_slug', 'Field required: give market_slug or condition_id')
-        return live.orders(q).then((b) => json(200, b))
-      }),
+    handler: ({ query: q }) => {
+      if (q.condition_id === undefined && q.market_slug === undefined) throw missing('market_slug', 'Field required: give market_slug or condition_id')
+      return live.orders(q).then((b) => json(200, b))
+    },
   })
 
   const activity = defineRoute({
@@ -117,7 +116,7 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
       cursor: Cursor,
     }),
     responses: responses({ description: 'A page of activity.', schema: ActivitySchema }),
-    handler: ({ query: q }) => guard(() => live.activity(q).then((b) => json(200, b))),
+    handler: ({ query: q }) => live.activity(q).then((b) => json(200, b)),
   })
 
   const candles = defineRoute({
@@ -139,14 +138,13 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
       end_ts: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX_SEC, description: 'Unix seconds, inclusive.' })),
     }),
     responses: responses({ description: 'The series.', schema: CandlesSchema }),
-    handler: ({ query: q }, ctx) =>
-      guard(() => {
-        if (q.token_id === undefined && q.condition_id === undefined && q.market_slug === undefined) {
-          return missing('market_slug', 'Field required: give market_slug, condition_id or token_id')
-        }
-        const body = live.candlesticks(q, ctx.query)
-        return body instanceof Promise ? body.then((b) => ({ status: 200, body: b })) : { status: 200, body }
-      }),
+    handler: ({ query: q }, ctx) => {
+      if (q.token_id === undefined && q.condition_id === undefined && q.market_slug === undefined) {
+        throw missing('market_slug', 'Field required: give market_slug, condition_id or token_id')
+      }
+      const body = live.candlesticks(q, ctx.query)
+      return body instanceof Promise ? body.then((b) => ({ status: 200, body: b })) : { status: 200, body }
+    },
   })
 
   const positions = defineRoute({
@@ -159,7 +157,7 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
     params: Type.Object({ wallet_address: WalletAddress }),
     query: Type.Object({ size_threshold: Type.Number({ minimum: 0, default: 0.01, description: 'Minimum position size in shares.' }) }),
     responses: responses({ description: 'Open positions.', schema: PositionsSchema }),
-    handler: ({ params, query }) => guard(() => live.positions(params.wallet_address, query.size_threshold).then((b) => json(200, b))),
+    handler: ({ params, query }) => live.positions(params.wallet_address, query.size_threshold).then((b) => json(200, b)),
   })
 
   const wallet = defineRoute({
@@ -172,7 +170,7 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
     tags: TAGS,
     params: Type.Object({ wallet_address: WalletAddress }),
     responses: responses({ description: 'The wallet.', schema: WalletSchema }),
-    handler: ({ params }) => guard(() => live.wallet(params.wallet_address).then((b) => json(200, b))),
+    handler: ({ params }) => live.wallet(params.wallet_address).then((b) => json(200, b)),
   })
 
   const pnl = defineRoute({
@@ -191,26 +189,8 @@ export function venuepLiveRoutes(deps: VenuepLiveRouteDeps): AnyRoute[] {
     tags: TAGS,
     params: Type.Object({ wallet_address: WalletAddress }),
     responses: responses({ description: 'Realized PnL.', schema: PnlSchema }),
-    handler: ({ params }) => guard(() => live.pnl(params.wallet_address).then((b) => json(200, b))),
+    handler: ({ params }) => live.pnl(params.wallet_address).then((b) => json(200, b)),
   })
 
   return [orderbook, orders, activity, candles, positions, wallet, pnl]
-}
-
-/** Runs a handler body, keeping a synchronous result synchronous, and renders the proxies' own errors. */
-function guard(fn: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
-  try {
-    const r = fn()
-    return r instanceof Promise ? r.catch(errorToReply) : r
-  } catch (err) {
-    return errorToReply(err)
-  }
-}
-
-/** ParamError → 422 (validation body); an AppError with `retry_after_seconds` gets `Retry-After`; others rethrow. */
-function errorToReply(err: unknown): Reply {
-  if (err instanceof ParamError) return json(422, { detail: [{ type: err.type, loc: err.loc, msg: err.message, input: err.input }] })
-  const retry = err instanceof AppError ? err.extra?.retry_after_seconds : undefined
-  if (err instanceof AppError && typeof retry === 'number') return errorReply(err.status, err.code, err.message, err.extra, [['retry-after', String(retry)]])
-  throw err
 }

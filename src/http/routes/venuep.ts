@@ -9,10 +9,11 @@ import type { MarketEntry, OutcomeEntry, VenueView } from '../../views/venue-vie
 import type { PriceHistory } from '../../venues/venuep/price-history.js'
 import { json } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
-import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
+import { CategoryFilter, Csv, Limit, ListOrdering, StatusFilter, StringEnum } from '../schemas/common.js'
 import { VenuepEventSchema, VenuepMarketPriceSchema, VenuepMarketSchema, VenuepPriceSchema, listOf } from '../schemas/records.js'
 import { ErrorBody } from '../schemas/common.js'
-import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, unique, VALIDATION_RESPONSE, viewOrNotReady } from './support.js'
+import { invalid } from '../validation-errors.js'
+import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, unique, VALIDATION_RESPONSE, viewListReply, viewOrNotReady } from './support.js'
 
 /** venuep reads (spec 4.1): markets, events, prices and a single market's price, served from memory. */
 export interface VenuepRouteDeps {
@@ -58,20 +59,13 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title or market slug.' })),
       status: StatusFilter,
       category: CategoryFilter,
-      limit: Limit(25, 100),
-      offset: Offset(),
-      sort: SORT,
-      order: Order,
+      ...ListOrdering(SORT),
     }),
     responses: { 200: { description: 'A page of markets.', schema: listOf('markets', VenuepMarketSchema, 'Markets page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuep')
       const only = selectMarkets(view, models, q)
-      const page = view.markets.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = queryKey('venuep/markets', q)
-      const versions = page.items.map((e) => e.version)
-      const body = models.pages.page(key, view, page.items, versions, () => listBody('markets', page.items.map((e) => view.marketJson(e)), page.total, q.limit, q.offset))
-      return { status: 200, body }
+      return viewListReply(models.pages, q, { route: 'venuep/markets', key: 'markets', view, index: view.markets, only, version: (e) => e.version, json: (e) => view.marketJson(e) })
     },
   })
 
@@ -87,10 +81,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
       status: StatusFilter,
       category: CategoryFilter,
-      limit: Limit(25, 100),
-      offset: Offset(),
-      sort: SORT,
-      order: Order,
+      ...ListOrdering(SORT),
     }),
     responses: { 200: { description: 'A page of events.', schema: listOf('events', VenuepEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
@@ -100,11 +91,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
         const e = view.eventById.get(id)
         return e === undefined ? [] : [e]
       }))
-      const page = view.events.query({ status: q.status, category: q.category, search: q.search, only, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
-      const key = queryKey('venuep/events', q)
-      const versions = page.items.map((e) => view.eventVersion(e))
-      const body = models.pages.page(key, view, page.items, versions, () => listBody('events', page.items.map((e) => view.eventJson(e)), page.total, q.limit, q.offset))
-      return { status: 200, body }
+      return viewListReply(models.pages, q, { route: 'venuep/events', key: 'events', view, index: view.events, only, version: (e) => view.eventVersion(e), json: (e) => view.eventJson(e) })
     },
   })
 
@@ -164,7 +151,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
     handler: async ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuep')
       if (q.market_slug === undefined && q.condition_id === undefined) {
-        return json(422, { detail: [{ type: 'missing', loc: ['query', 'market_slug'], msg: 'Field required: give market_slug or condition_id', input: null }] })
+        throw invalid('missing', ['query', 'market_slug'], 'Field required: give market_slug or condition_id', null)
       }
       const bySlug = q.condition_id === undefined ? view.marketBySlug.get(q.market_slug as string) : undefined
       // Not a market or child market slug: an event slug or alias names the event's market record (venuep events have one).

@@ -1,4 +1,4 @@
-import { Type, type SchemaOptions, type StringOptions, type TUnsafe } from '@sinclair/typebox'
+import { Type, type SchemaOptions, type StringOptions, type TSchema, type TUnsafe } from '@sinclair/typebox'
 import { MAX_JSON_DEPTH } from '../json-depth.js'
 import { CATEGORY_SCOPES, CATEGORY_SLUGS } from '../../model/categories.js'
 import type { CsvString } from '../route.js'
@@ -76,6 +76,14 @@ export const CategoryFilter = Type.Optional(Type.String({ maxLength: 64, descrip
 
 /** Sort direction. */
 export const Order = StringEnum(['asc', 'desc'], { default: 'desc', description: 'Sort direction.' })
+
+/**
+ * The paging and ordering of the lists served from read models, in their documented order: `limit` (25, at most
+ * 100), `offset`, `sort` (the route's keys) and `order` (routes/support.ts `ListParams` reads them).
+ */
+export function ListOrdering<S extends TSchema>(sort: S) {
+  return { limit: Limit(25, 100), offset: Offset(), sort, order: Order }
+}
 
 /**
  * `{"detail","code"}`: the body of every error other than 422 (docs/DESIGN.md). Open to extra fields because some

@@ -1,4 +1,4 @@
-import { AppError } from '../../core/errors.js'
+import { AppError, retryAfter } from '../../core/errors.js'
 import { UpstreamHttpError, UpstreamProtocolError, UpstreamTimeoutError } from '../http-client.js'
 import { UpstreamNetworkError } from '../transport-errors.js'
 
@@ -15,8 +15,7 @@ export { UpstreamNetworkError }
  *   `reason: "unreachable"`;
  * - the venue was too slow (our per-host timeout): 504 `upstream_timeout`, `timeout_ms`;
  * - we did not call the venue (breaker open, or our budget at its published limits used up): 503
- *   `upstream_error`, `reason: "circuit_open" | "upstream_rate_limit"`, `retry_after_seconds` (and the routes
- *   send `Retry-After`).
+ *   `upstream_error`, `reason: "circuit_open" | "upstream_rate_limit"`, `retry_after_seconds` and `Retry-After`.
  *
  * A refused call is a 503, not a 502: nothing was asked of the venue, the condition is temporary, and
  * `Retry-After` says when asking again makes sense.
@@ -52,6 +51,7 @@ export function upstreamAppError(err: unknown, upstream: UpstreamName): AppError
     return new AppError(503, 'upstream_error', `the venue's ${err.upstream} API ${what}; retry after ${seconds} s`, {
       cause: err,
       extra: { upstream: err.upstream, reason: err.reason, retry_after_seconds: seconds },
+      headers: retryAfter(seconds),
     })
   }
   if (err instanceof UpstreamTimeoutError) {

@@ -28,17 +28,11 @@ export interface ProxyContext {
 
 /**
  * A request parameter that passed schema validation but cannot be used (a cursor issued for other filters, a
- * window the venue rejects). Rendered as a 422 with the same body as schema validation errors.
+ * window the venue rejects): a 422 with the same body as schema validation errors, one entry at `loc`.
  */
-export class ParamError extends Error {
-  constructor(
-    readonly loc: readonly string[],
-    message: string,
-    readonly input: unknown,
-    readonly type = 'value_error',
-  ) {
-    super(message)
-    this.name = 'ParamError'
+export class ParamError extends AppError {
+  constructor(loc: readonly string[], message: string, input: unknown, type = 'value_error') {
+    super(422, 'validation_error', message, { issues: [{ type, loc, msg: message, input }] })
   }
 }
 
