@@ -1,3 +1,4 @@
+import type { EventLink } from '../views/event-directory.js'
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import type { CatalogEvent, Outcome } from '../model/types.js'
@@ -365,16 +366,16 @@ function nonEmpty(texts: readonly string[]): string[] {
  * The event links the read models show (one service event per venue event): each event at most once, the
  * groups with the most outcome pairs first. Spread pairs do not depend on links.
  */
-export function eventLinks(matches: readonly EventMatch[]): { venuepEventId: string; venuekEventId: string }[] {
+export function eventLinks(matches: readonly EventMatch[]): EventLink[] {
   const ranked = [...matches].sort((a, b) => (a.strategy === 'manual_override' ? 0 : 1) - (b.strategy === 'manual_override' ? 0 : 1) || b.outcomes.length - a.outcomes.length || compare(a.venuepEventId, b.venuepEventId) || compare(a.venuekEventId, b.venuekEventId))
   const usedP = new Set<string>()
   const usedK = new Set<string>()
-  const links: { venuepEventId: string; venuekEventId: string }[] = []
+  const links: EventLink[] = []
   for (const m of ranked) {
     if (usedP.has(m.venuepEventId) || usedK.has(m.venuekEventId)) continue
     usedP.add(m.venuepEventId)
     usedK.add(m.venuekEventId)
-    links.push({ venuepEventId: m.venuepEventId, venuekEventId: m.venuekEventId })
+    links.push({ a: { venue: 'venuep', eventId: m.venuepEventId }, b: { venue: 'venuek', eventId: m.venuekEventId } })
   }
   return links
 }

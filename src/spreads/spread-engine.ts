@@ -502,7 +502,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   }
 }
 
-const VENUES: readonly VenueId[] = ['venuep', 'venuek']
+const VENUES = ['venuep', 'venuek'] as const
 
 /**
  * The lowest net edge the net-edge index tells apart: a net edge is a bid less an ask less two taker fees, so at
@@ -538,5 +538,5 @@ export function computeRecord(pairId: number, spec: SpreadPairSpec, venues: Read
   const plan = runToEnd(pairsPlanSteps([spec], new Map(), undefined, pairId))
   const views = { venuep: viewOf(venues.venuep, spec.venuep.instrumentId), venuek: viewOf(venues.venuek, spec.venuek.instrumentId) }
   for (const venue of VENUES) plan.layout.tables[venue].load(0, views[venue])
-  return recordFromRows(pairId, spec, plan.layout, 0, 0, now, (venue) => views[venue].book)
+  return recordFromRows(pairId, spec, plan.layout, 0, 0, now, (venue) => views[venue as (typeof VENUES)[number]].book)
 }

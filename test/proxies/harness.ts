@@ -1,3 +1,4 @@
+import { eventOn } from '../../src/views/event-directory.js'
 import assert from 'node:assert/strict'
 import type { CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
 import { silentLogger } from '../../src/core/logger.js'
@@ -42,7 +43,7 @@ export async function mountProxies(s: TestService, options: HarnessOptions = {})
     venue: options.venue ?? s.app.venues.venuep,
     clock: s.clock,
     upstreams,
-    eventOfSlug: (slug) => s.app.models.directory()?.bySlug(slug)?.venuep?.eventId,
+    eventOfSlug: (slug) => eventOn(s.app.models.directory()?.bySlug(slug), 'venuep')?.eventId,
     walletHistory: options.walletHistory,
   })
   const routes = venuepLiveRoutes({ live }).map((r) => documentGuard(r, true))

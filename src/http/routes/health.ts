@@ -5,6 +5,8 @@ import { CACHING } from '../caching.js'
 import { json, type Reply } from '../reply.js'
 import { StringEnum } from '../schemas/common.js'
 import { defineRoute, type AnyRoute } from '../route.js'
+import { VENUES } from '../../venues/index.js'
+import type { VenueModule } from '../../venues/module.js'
 
 /**
  * `/healthz`: the process is up and serving. `/readyz`: 200 once every venue's catalog is loaded, every streamed
@@ -39,6 +41,8 @@ export interface ServedSpreads {
 
 export interface HealthDeps {
   readonly venues: readonly VenueActor[]
+  /** The registered venues, for the document's descriptions; src/venues/index.ts's when absent. */
+  readonly modules?: readonly Pick<VenueModule, 'id' | 'credentialsNote'>[]
   readonly views: ServedViews
   readonly spreads: ServedSpreads
   readonly source: DataSource
@@ -57,7 +61,7 @@ const CatalogLoading = Type.Object(
     phase: StringEnum(['listing', 'building'], {
       description: '`listing` while the venue\'s pages arrive; `building` once every page is in and the snapshot and the streamed instruments are prepared.',
     }),
-    list: Type.Union([Type.String(), Type.Null()], { description: 'The venue list the last page came from: `open`, `closed` (venuep, venuek) or `settled` (venuek); null before the first page.' }),
+    list: Type.Union([Type.String(), Type.Null()], { description: 'The venue list the last page came from: `open`, `closed`, or a list of the venue\'s own (e.g. `settled`); null before the first page.' }),
     pages: Count,
     events: Type.Integer({ minimum: 0, description: 'Raw events listed so far, every list together (before mapping; the installed `events` count can be lower).' }),
     events_per_sec: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'Events listed per second since the sync started; null before the first page.' }),
@@ -70,8 +74,8 @@ const CatalogLoading = Type.Object(
   { additionalProperties: false },
 )
 
-/** One venue's state in /readyz (built by `venueBody`). */
-const VenueReadiness = Type.Object(
+/** One venue's state in /readyz (built by `venueBody`); the credentials sentence is the venues' own. */
+const venueReadiness = (modules: readonly Pick<VenueModule, 'id' | 'credentialsNote'>[]) => Type.Object(
   {
     ready: Type.Boolean({ description: 'The catalog is loaded and every streamed book has had its first snapshot.' }),
     actor: Type.String({ description: 'The venue actor: `not_started`, `running`, `stopped` or `failed`.' }),
@@ -99,8 +103,11 @@ const VenueReadiness = Type.Object(
       { additionalProperties: false },
     ),
     credentials: StringEnum(['configured', 'missing', 'unreadable', 'invalid', 'not_required'], {
-      description:
-        'Addition: the venue\'s API key. venuek\'s live websocket requires a signed handshake (`VENUEK_API_KEY_ID`, `VENUEK_PRIVATE_KEY_PATH`): `missing` (unset), `unreadable` (the key file cannot be read) or `invalid` (not an unencrypted RSA private key in PEM) mean no venuek live quotes or books, and venuek never becomes ready; the boot log has a warning saying why. `not_required` for venuep (public data) and for a simulator that asks for no key.',
+      description: [
+        'Addition: the venue\'s API key.',
+        ...modules.flatMap((m) => (m.credentialsNote === undefined ? [] : [m.credentialsNote])),
+        `\`not_required\` for ${modules.flatMap((m) => (m.credentialsNote === undefined ? [m.id] : [])).join(' and ')} (public data) and for a simulator that asks for no key.`,
+      ].join(' '),
     }),
     books: Type.Object({ instruments: Count, synced: Count, stale: Count }, { additionalProperties: false }),
     feed: Type.Union([
@@ -123,14 +130,14 @@ const VenueReadiness = Type.Object(
   { additionalProperties: false },
 )
 
-const ReadinessBody = Type.Object(
+const readinessBody = (modules: readonly Pick<VenueModule, 'id' | 'credentialsNote'>[]) => Type.Object(
   {
     status: Type.String({ description: '`ready` or `not_ready`.' }),
     data_source: Type.String({ description: '`simulated` (the built-in venue simulator) or `live`.' }),
     simulated: Type.Boolean(),
     description: Type.String(),
     uptime_seconds: Type.Number(),
-    venues: Type.Record(Type.String(), VenueReadiness, { description: 'Per venue (`venuep`, `venuek`): catalog, books and feed state.' }),
+    venues: Type.Record(Type.String(), venueReadiness(modules), { description: `Per venue (${modules.map((m) => `\`${m.id}\``).join(', ')}): catalog, books and feed state.` }),
     read_models: Type.Object(
       { ready: Type.Boolean({ description: 'The list endpoints\' read models (per-venue views, cross-venue events, sitemap) are built from the loaded catalogs.' }) },
       { description: 'Addition. Built after the catalogs load, in event-loop slices; /readyz is 200 only once they are.' },
@@ -150,6 +157,7 @@ const ReadinessBody = Type.Object(
 )
 
 export function healthRoutes(deps: HealthDeps): AnyRoute[] {
+  const ReadinessBody = readinessBody(deps.modules ?? VENUES)
   const healthBody = Buffer.from(JSON.stringify({ status: 'ok' }))
   return [
     defineRoute({

@@ -245,17 +245,19 @@ export const CollapsedEventSchema = Type.Object(
   { additionalProperties: false },
 )
 
-export const EventDetailSchema = Type.Object(
-  {
-    ...CollapsedEventSchema.properties,
-    aliases: Type.Array(Type.String(), { description: 'Other slugs that resolve to this event.' }),
-    venues: Type.Object(
-      { venuep: Nullable(VenuepEventSchema), venuek: Nullable(VenuekEventSchema) },
-      { additionalProperties: false, description: 'Each venue\'s event with its markets and outcomes (null when not listed).' },
-    ),
-  },
-  { additionalProperties: false },
-)
+/** One event with each venue's event record (`venues`: one key per registered venue, in registry order). */
+export const eventDetailSchema = (venues: readonly { readonly id: string; readonly eventSchema: TSchema }[]) =>
+  Type.Object(
+    {
+      ...CollapsedEventSchema.properties,
+      aliases: Type.Array(Type.String(), { description: 'Other slugs that resolve to this event.' }),
+      venues: Type.Object(Object.fromEntries(venues.map((v) => [v.id, Nullable(v.eventSchema)])), {
+        additionalProperties: false,
+        description: 'Each venue\'s event with its markets and outcomes (null when not listed).',
+      }),
+    },
+    { additionalProperties: false },
+  )
 
 export const SitemapEventSchema = Type.Object(
   {

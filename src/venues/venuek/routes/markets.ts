@@ -2,7 +2,9 @@ import { Type } from '@sinclair/typebox'
 import type { Clock } from '../../../core/clock.js'
 import type { ReadModels } from '../../../views/read-models.js'
 import { num, outcomePrice } from '../../../views/outcome-price.js'
-import { iso, quoteAgeSeconds, venuekPriceRow } from '../../../views/records.js'
+import { iso, quoteAgeSeconds } from '../../../views/records.js'
+import { venuekPriceRow } from '../records.js'
+import { eventOn } from '../../../views/event-directory.js'
 import type { MarketEntry, OutcomeEntry, VenueView } from '../../../views/venue-view.js'
 import { json } from '../../../http/reply.js'
 import { defineRoute, type AnyRoute } from '../../../http/route.js'
@@ -22,7 +24,7 @@ const TAGS = ['venuek']
 
 function eventEntries(view: VenueView, models: ReadModels, tickersOrSlugs: readonly string[]): MarketEntry[] {
   return tickersOrSlugs.flatMap((t) => {
-    const id = view.eventById.has(t) ? t : models.directory()?.bySlug(t)?.venuek?.eventId
+    const id = view.eventById.has(t) ? t : eventOn(models.directory()?.bySlug(t), 'venuek')?.eventId
     const e = id === undefined ? undefined : view.eventById.get(id)
     return e === undefined ? [] : [...e.markets]
   })
