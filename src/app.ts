@@ -167,7 +167,11 @@ export async function startApp(options: AppOptions): Promise<App> {
     log.child({ component: 'read-models' }),
   )
   models.start()
-  const spreads = new SpreadEngine({ venues, clock, log: log.child({ component: 'spreads' }), rescoreMs: config.spreads.rescoreMs })
+  // NEEDS THE SPREADS MERGE: the engine and cross-venue matching take every venue (as data, pairs i < j) on the
+  // spreads engineers' branches; until then they see the first two registered venues, as before.
+  const [first, second] = actors as [VenueActor, VenueActor]
+  const paired = actors.slice(0, 2)
+  const spreads = new SpreadEngine({ venues: { venuep: first, venuek: second }, clock, log: log.child({ component: 'spreads' }), rescoreMs: config.spreads.rescoreMs })
   supervisor.supervise(spreads)
   // Subscribed before the matcher installs pairs, so every series starts at its pair's first value.
   const spreadHistory = startSpreadHistory({ engine: spreads, db: store.db, clock, log: log.child({ component: 'spread-history' }), config: config.spreads.history })
@@ -181,13 +185,10 @@ export async function startApp(options: AppOptions): Promise<App> {
     config: config.alerts,
     webhookTargets,
   })
-  for (const actor of actors) actor.subscribeQuotes((quotes) => spreads.send({ type: 'quotes', venue: actor.venue, quotes }))
+  for (const actor of paired) actor.subscribeQuotes((quotes) => spreads.send({ type: 'quotes', venue: actor.venue, quotes }))
   // Reviewers' matches and deny rules: read at boot, and again whenever the file changes (no restart needed).
   const overrides = new MatchOverrides(config.spreads.manualMatchesPath, log.child({ component: 'matching' }))
   const matchWeights = loadMatchWeights(config.spreads.matchCalibrationPath)
-  // NEEDS THE SPREADS MERGE: cross-venue matching takes the venue actors as a list in registry order there; until
-  // then it matches the first two registered venues.
-  const [first, second] = actors as [VenueActor, VenueActor]
   const matching = new CrossVenueMatching({
     venuep: first,
     venuek: second,

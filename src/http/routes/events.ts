@@ -5,7 +5,7 @@ import type { CollapsedView } from '../../views/collapsed-view.js'
 import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { CategoryFilter, Limit, Offset, Order, StatusFilter, StringEnum } from '../schemas/common.js'
-import { CollapsedEventSchema, eventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
+import { collapsedEventSchema, eventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
 import type { VenueModule } from '../../venues/module.js'
 import { eventOn } from '../../views/event-directory.js'
 import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, VALIDATION_RESPONSE } from './support.js'
@@ -46,7 +46,7 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
       sort: SORT,
       order: Order,
     }),
-    responses: { 200: { description: 'A page of event rows.', schema: listOf('events', CollapsedEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: { 200: { description: 'A page of event rows.', schema: listOf('events', collapsedEventSchema(venueIds), 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const view = collapsedOrNotReady(models)
       const page = view.index.query({ status: q.status, category: q.category, search: q.search, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })

@@ -15,7 +15,11 @@ const Money = (description: string) => NNumber(`${description} ${CENTS}`)
 const Timestamp = (description: string) => Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
 
 export const ServiceStatusSchema = StringEnum(['active', 'closed', 'resolved'], { description: 'Service status.' })
-export const PlatformSchema = StringEnum(['venuep', 'venuek'], { description: 'Platform slug.' })
+/** A venue id (`platform` values): one of the registered venues, in registry order. */
+export const platformSchema = (venueIds: readonly string[]) => StringEnum(venueIds, { description: 'Platform slug.' })
+// NEEDS THE SPREADS MERGE: the spread routes (src/http/routes/spreads.ts) still use this fixed list; they take
+// `platformSchema(ids)` of their venues once the engine takes its venues as data.
+export const PlatformSchema = platformSchema(['venuep', 'venuek'])
 
 /**
  * An outcome's own volume. venuep reports volume per binary market: a group's child is one outcome (its own volume),
@@ -214,30 +218,30 @@ export const VenuepMarketPriceSchema = Type.Object(
   { additionalProperties: false },
 )
 
-export const LeadingOutcomeSchema = Nullable(
+const leadingOutcomeSchema = (venueIds: readonly string[]) => Nullable(
   Type.Object(
     {
       title: Type.String(),
       probability: Type.Number(),
-      platform: PlatformSchema,
+      platform: platformSchema(venueIds),
       outcome_id: Type.String({ description: 'venuep token id or venuek market ticker.' }),
     },
     { additionalProperties: false, description: 'The open outcome (any outcome when none is open) with the highest probability on any venue; ties by the higher outcome volume, then by the lower `outcome_id`. Null when no outcome has a price.' },
   ),
 )
 
-/** A row of the collapsed event list across venues. */
-export const CollapsedEventSchema = Type.Object(
+/** A row of the collapsed event list across venues (`platform` values: these venue ids). */
+export const collapsedEventSchema = (venueIds: readonly string[]) => Type.Object(
   {
     event_slug: Type.String(),
     title: Type.String(),
     category: Type.String({ description: CATEGORY_DESCRIPTION }),
     status: ServiceStatusSchema,
-    leading_outcome: LeadingOutcomeSchema,
+    leading_outcome: leadingOutcomeSchema(venueIds),
     volume_total: Money('Volume aggregated across venues.'),
     volume_24h: Money('24-hour volume aggregated across venues.'),
     platform_count: Type.Integer({ description: 'Venues listing this event.' }),
-    platforms: Type.Array(PlatformSchema),
+    platforms: Type.Array(platformSchema(venueIds)),
     end_time: Timestamp('Latest end time across venues.'),
     created_at: Timestamp('Earliest creation time across venues.'),
     updated_at: Timestamp('Latest catalog update across venues.'),
@@ -249,7 +253,7 @@ export const CollapsedEventSchema = Type.Object(
 export const eventDetailSchema = (venues: readonly { readonly id: string; readonly eventSchema: TSchema }[]) =>
   Type.Object(
     {
-      ...CollapsedEventSchema.properties,
+      ...collapsedEventSchema(venues.map((v) => v.id)).properties,
       aliases: Type.Array(Type.String(), { description: 'Other slugs that resolve to this event.' }),
       venues: Type.Object(Object.fromEntries(venues.map((v) => [v.id, Nullable(v.eventSchema)])), {
         additionalProperties: false,
