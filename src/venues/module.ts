@@ -30,6 +30,8 @@ export interface VenueModule<C extends VenueConfigBase = any, S = any, Id extend
   readonly eventSchema: TSchema
   /** How the read models name its events and print its markets. */
   readonly view: VenueViewRules
+  /** The listings its catalog sync pages through (`CatalogProgress.page`), e.g. `open`, `closed`, `settled`. */
+  readonly catalogLists: readonly string[]
   /**
    * A sentence for /readyz's `credentials` description when the venue needs an API key (what is missing, what
    * then does not work); absent for a venue whose data is public.

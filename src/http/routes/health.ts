@@ -42,7 +42,7 @@ export interface ServedSpreads {
 export interface HealthDeps {
   readonly venues: readonly VenueActor[]
   /** The registered venues, for the document's descriptions; src/venues/index.ts's when absent. */
-  readonly modules?: readonly Pick<VenueModule, 'id' | 'credentialsNote'>[]
+  readonly modules?: readonly ReadinessVenue[]
   readonly views: ServedViews
   readonly spreads: ServedSpreads
   readonly source: DataSource
@@ -53,15 +53,27 @@ export interface HealthDeps {
 const Count = Type.Integer({ minimum: 0 })
 const NullableCount = (description: string) => Type.Union([Count, Type.Null()], { description })
 
+type ReadinessVenue = Pick<VenueModule, 'id' | 'credentialsNote' | 'catalogLists'>
+
+/** The venues' listings, grouped by the venues that page through them: "`open`, `closed` (a, b) or `settled` (b)". */
+function listsDescription(modules: readonly ReadinessVenue[]): string {
+  const groups = new Map<string, string[]>()
+  for (const list of [...new Set(modules.flatMap((m) => m.catalogLists))]) {
+    const venues = modules.filter((m) => m.catalogLists.includes(list)).map((m) => m.id).join(', ')
+    groups.set(venues, [...(groups.get(venues) ?? []), list])
+  }
+  return [...groups].map(([venues, lists]) => `${lists.map((l) => `\`${l}\``).join(', ')} (${venues})`).join(' or ')
+}
+
 /** A catalog sync in progress (built by `loadingBody`). */
-const CatalogLoading = Type.Object(
+const catalogLoading = (modules: readonly ReadinessVenue[]) => Type.Object(
   {
     started_at: Type.String({ format: 'date-time' }),
     elapsed_ms: Count,
     phase: StringEnum(['listing', 'building'], {
       description: '`listing` while the venue\'s pages arrive; `building` once every page is in and the snapshot and the streamed instruments are prepared.',
     }),
-    list: Type.Union([Type.String(), Type.Null()], { description: 'The venue list the last page came from: `open`, `closed`, or a list of the venue\'s own (e.g. `settled`); null before the first page.' }),
+    list: Type.Union([Type.String(), Type.Null()], { description: `The venue list the last page came from: ${listsDescription(modules)}; null before the first page.` }),
     pages: Count,
     events: Type.Integer({ minimum: 0, description: 'Raw events listed so far, every list together (before mapping; the installed `events` count can be lower).' }),
     events_per_sec: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'Events listed per second since the sync started; null before the first page.' }),
@@ -75,7 +87,7 @@ const CatalogLoading = Type.Object(
 )
 
 /** One venue's state in /readyz (built by `venueBody`); the credentials sentence is the venues' own. */
-const venueReadiness = (modules: readonly Pick<VenueModule, 'id' | 'credentialsNote'>[]) => Type.Object(
+const venueReadiness = (modules: readonly ReadinessVenue[]) => Type.Object(
   {
     ready: Type.Boolean({ description: 'The catalog is loaded and every streamed book has had its first snapshot.' }),
     actor: Type.String({ description: 'The venue actor: `not_started`, `running`, `stopped` or `failed`.' }),
@@ -94,7 +106,7 @@ const venueReadiness = (modules: readonly Pick<VenueModule, 'id' | 'credentialsN
         max_events: Type.Union([Count, Type.Null()], {
           description: 'Addition: the guard on events read per catalog sync (config `venues.<venue>.catalog.maxEvents`), set far above the real catalogs.',
         }),
-        loading: Type.Union([CatalogLoading, Type.Null()], {
+        loading: Type.Union([catalogLoading(modules), Type.Null()], {
           description:
             'Addition: the catalog sync in progress (the first one after boot, or a refresh), null between syncs. The first sync of a real catalog lists tens of thousands of events in hundreds of pages and takes minutes; `events` above stays 0 until it is installed, this shows how far it got. The log has a `catalog loading` line every 5 s during the first sync.',
         }),
@@ -130,7 +142,7 @@ const venueReadiness = (modules: readonly Pick<VenueModule, 'id' | 'credentialsN
   { additionalProperties: false },
 )
 
-const readinessBody = (modules: readonly Pick<VenueModule, 'id' | 'credentialsNote'>[]) => Type.Object(
+const readinessBody = (modules: readonly ReadinessVenue[]) => Type.Object(
   {
     status: Type.String({ description: '`ready` or `not_ready`.' }),
     data_source: Type.String({ description: '`simulated` (the built-in venue simulator) or `live`.' }),

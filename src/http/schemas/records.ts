@@ -5,14 +5,15 @@ import { CATEGORY_DESCRIPTION, StringEnum } from './common.js'
  * Response record schemas (spec part 2). Field names and meanings are the spec's; a value the service does not
  * know is null (never a made-up 0), so numeric fields are nullable. Fields beyond the spec's tables are marked
  * "Addition" in their descriptions. Money and volume fields are rounded to cents (`Money`); prices and
- * probabilities keep the venue's tick precision.
+ * probabilities keep the venue's tick precision. A venue's own records are in its folder
+ * (src/venues/<venue>/schemas.ts), built from the shared fields here.
  */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
-const NNumber = (description: string) => Nullable(Type.Number({ description }))
+export const NNumber = (description: string) => Nullable(Type.Number({ description }))
 /** The wording every money or volume field's description ends with (src/core/money.ts is the rule). */
 export const CENTS = 'Rounded to cents (at most 2 decimals).'
-const Money = (description: string) => NNumber(`${description} ${CENTS}`)
-const Timestamp = (description: string) => Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
+export const Money = (description: string) => NNumber(`${description} ${CENTS}`)
+export const Timestamp = (description: string) => Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
 
 export const ServiceStatusSchema = StringEnum(['active', 'closed', 'resolved'], { description: 'Service status.' })
 /** A venue id (`platform` values): one of the registered venues, in registry order. */
@@ -26,10 +27,11 @@ export const PlatformSchema = platformSchema(['venuep', 'venuek'])
  * but a market listing two outcomes (Yes and No, a head-to-head's two teams) has one volume for both sides, which is
  * neither side's; the market record's `volume_total` carries it.
  */
-const OUTCOME_VOLUME =
+export const OUTCOME_VOLUME =
   'Outcome volume: that of the binary market the outcome is (a venuek market, a child of a venuep group). Null for either side of a venuep market that lists two outcomes (Yes/No, two teams): venuep reports that volume for the market only (the market record\'s `volume_total`).'
 
-const outcomeCore = {
+/** The fields every venue's outcome record starts with (src/views/records.ts `outcomeCore`). */
+export const outcomeCore = {
   title: Type.String({ description: 'Outcome title.' }),
   probability: NNumber('Normalized probability, 0 to 1 (venue rule: see the API description).'),
   best_bid: NNumber('Best bid.'),
@@ -40,17 +42,8 @@ const outcomeCore = {
   is_stale: Type.Boolean({ description: 'Addition: true while the venue feed for this quote is disconnected or resyncing.' }),
 }
 
-export const VenuepOutcomeSchema = Type.Object(
-  {
-    ...outcomeCore,
-    token_id: Type.String({ description: 'Addition: CLOB token id pricing this outcome.' }),
-    condition_id: Nullable(Type.String({ description: 'Addition: condition id of the binary market.' })),
-    market_slug: Type.String({ description: 'Addition: slug of the binary market (child market of a group).' }),
-  },
-  { additionalProperties: false },
-)
-
-const marketCommon = {
+/** The fields every venue's market record shares. */
+export const marketCommon = {
   event_slug: Type.String({ description: 'Service event slug.' }),
   title: Type.String({ description: 'Event title.' }),
   status: ServiceStatusSchema,
@@ -61,43 +54,8 @@ const marketCommon = {
   volume_24h: Money('24-hour volume.'),
 }
 
-export const VenuepMarketSchema = Type.Object(
-  {
-    market_slug: Type.String({ description: 'Market slug (a group slug for multi-market events).' }),
-    ...marketCommon,
-    liquidity: Money('Total liquidity.'),
-    open_interest: Money('Current open interest.'),
-    end_time: Timestamp('Addition: end time.'),
-    created_at: Timestamp('Addition: creation time.'),
-    updated_at: Timestamp('Addition: last catalog update.'),
-    outcomes: Type.Array(VenuepOutcomeSchema),
-  },
-  { additionalProperties: false },
-)
-
-export const VenuekOutcomeSchema = Type.Object(
-  {
-    market_ticker: Type.String({ description: 'Market ticker (one binary market).' }),
-    ...outcomeCore,
-    status: ServiceStatusSchema,
-  },
-  { additionalProperties: false },
-)
-
-export const VenuekMarketSchema = Type.Object(
-  {
-    event_ticker: Type.String({ description: 'Event ticker.' }),
-    ...marketCommon,
-    open_interest: Money('Total open interest.'),
-    end_time: Timestamp('End time.'),
-    created_at: Timestamp('Addition: creation time.'),
-    updated_at: Timestamp('Addition: last catalog update.'),
-    outcomes: Type.Array(VenuekOutcomeSchema),
-  },
-  { additionalProperties: false },
-)
-
-const eventCommon = {
+/** The fields of every venue's event record (src/views/records.ts `venueEventRecord`); its markets are the venue's. */
+export const eventCommon = {
   event_slug: Type.String({ description: 'Service event slug.' }),
   event_id: Type.String({ description: 'The venue\'s event id (venuep event slug, venuek event ticker).' }),
   title: Type.String(),
@@ -118,10 +76,8 @@ const eventCommon = {
   outcome_count: Type.Integer(),
 }
 
-export const VenuepEventSchema = Type.Object({ ...eventCommon, markets: Type.Array(VenuepMarketSchema) }, { additionalProperties: false })
-export const VenuekEventSchema = Type.Object({ ...eventCommon, markets: Type.Array(VenuekMarketSchema) }, { additionalProperties: false })
-
-const priceCommon = {
+/** The fields every venue's price row shares. */
+export const priceCommon = {
   event_slug: Type.String(),
   event_title: Type.String(),
   title: Type.String({ description: 'Outcome title.' }),
@@ -135,29 +91,8 @@ const priceCommon = {
   is_stale: Type.Boolean({ description: 'Addition: the quote\'s feed is disconnected or resyncing.' }),
 }
 
-/** venuep price row (spec 2.5). */
-export const VenuepPriceSchema = Type.Object(
-  {
-    market_slug: Type.String(),
-    ...priceCommon,
-    token_id: Type.String({ description: 'Addition: CLOB token id.' }),
-    condition_id: Nullable(Type.String({ description: 'Addition: condition id.' })),
-  },
-  { additionalProperties: false },
-)
-
-/** venuek price row: the venuep row's fields for a binary market, plus its tickers and status. */
-export const VenuekPriceSchema = Type.Object(
-  {
-    market_ticker: Type.String(),
-    event_ticker: Type.String(),
-    ...priceCommon,
-    status: ServiceStatusSchema,
-  },
-  { additionalProperties: false },
-)
-
-const PriceSide = (description: string) =>
+/** One side (YES or NO) of a binary market's price. */
+export const PriceSide = (description: string) =>
   Type.Object(
     {
       probability: NNumber(`Normalized ${description} probability, 0 to 1.`),
@@ -166,57 +101,6 @@ const PriceSide = (description: string) =>
     },
     { additionalProperties: false },
   )
-
-/** venuek single market price (spec 2.6); `no` is derived from the YES book (no.best_bid = 1 − yes.best_ask). */
-export const VenuekMarketPriceSchema = Type.Object(
-  {
-    market_ticker: Type.String(),
-    event_ticker: Type.String(),
-    event_slug: Type.String(),
-    title: Type.String({ description: 'Market (outcome) title.' }),
-    event_title: Type.String({ description: 'Addition.' }),
-    status: ServiceStatusSchema,
-    yes: PriceSide('yes'),
-    no: PriceSide('no'),
-    platform_url: Type.String(),
-    updated_at: Timestamp('Addition: venue time of the live quote.'),
-    quote_age_seconds: NNumber('Addition: age of the quote in seconds.'),
-    is_stale: Type.Boolean({ description: 'Addition.' }),
-  },
-  { additionalProperties: false },
-)
-
-export const MarketPriceOutcomeSchema = Type.Object(
-  {
-    title: Type.String(),
-    token_id: Type.String(),
-    condition_id: Nullable(Type.String()),
-    probability: NNumber('0 to 1: live, or from the price history when `timestamp` is given.'),
-    best_bid: NNumber('Best bid (null for historical prices).'),
-    best_ask: NNumber('Best ask (null for historical prices).'),
-    spread: NNumber('Bid/ask spread (null for historical prices).'),
-    source: StringEnum(['live', 'catalog', 'history'], { description: 'Where the price comes from.' }),
-    price_time: Timestamp('Time of the price: the quote\'s venue time, or the history point nearest `timestamp`.'),
-    quote_age_seconds: NNumber('Age of a live quote in seconds.'),
-    is_stale: Type.Boolean(),
-  },
-  { additionalProperties: false },
-)
-
-/** venuep single market price (the spec leaves the body open): the market and its (filtered) outcomes. */
-export const VenuepMarketPriceSchema = Type.Object(
-  {
-    market_slug: Type.String({ description: 'Slug of the market record answered for.' }),
-    resolved_from: Nullable(Type.String({ description: 'Addition: the slug the request named when it was an event slug or alias rather than a market slug (resolved to the event\'s market record); null otherwise.' })),
-    event_slug: Type.String(),
-    title: Type.String({ description: 'Event title.' }),
-    status: ServiceStatusSchema,
-    platform_url: Type.String(),
-    timestamp: Nullable(Type.Integer({ description: 'The requested Unix time, when given.' })),
-    outcomes: Type.Array(MarketPriceOutcomeSchema),
-  },
-  { additionalProperties: false },
-)
 
 const leadingOutcomeSchema = (venueIds: readonly string[]) => Nullable(
   Type.Object(

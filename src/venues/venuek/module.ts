@@ -1,5 +1,5 @@
 import { defined } from '../../config/env-values.js'
-import { VenuekEventSchema } from '../../http/schemas/records.js'
+import { VenuekEventSchema } from './schemas.js'
 import { titleTickerSlug } from '../../views/event-directory.js'
 import type { VenueModule } from '../module.js'
 import { createVenuekAdapter } from './adapter.js'
@@ -31,6 +31,7 @@ export const VENUEK: VenueModule<VenuekConfig, VenuekCredentialCheck, 'venuek'> 
     },
     describe: (config) => config.restUrl,
   },
+  catalogLists: ['open', 'closed', 'settled'],
   openApiTag: 'venuek markets, events and prices (one market per event ticker, one outcome per market ticker), served from memory.',
   eventSchema: VenuekEventSchema,
   credentialsNote:

@@ -1,5 +1,5 @@
 import { defined } from '../../config/env-values.js'
-import { VenuepEventSchema } from '../../http/schemas/records.js'
+import { VenuepEventSchema } from './schemas.js'
 import { eventOn } from '../../views/event-directory.js'
 import type { VenueModule } from '../module.js'
 import { createVenuepAdapter } from './adapter.js'
@@ -34,6 +34,7 @@ export const VENUEP: VenueModule<VenuepConfig, undefined, 'venuep'> = {
     },
     describe: (config) => config.gammaUrl,
   },
+  catalogLists: ['open', 'closed'],
   openApiTag: 'venuep markets, events and prices from the service\'s memory, and venuep live data proxied from the venue (trades, order book, candlesticks, wallets).',
   eventSchema: VenuepEventSchema,
   view: {

@@ -9,7 +9,8 @@ import type { MarketEntry, OutcomeEntry, VenueView } from '../../../views/venue-
 import { json } from '../../../http/reply.js'
 import { defineRoute, type AnyRoute } from '../../../http/route.js'
 import { CategoryFilter, Csv, Limit, Offset, Order, StatusFilter, StringEnum } from '../../../http/schemas/common.js'
-import { VenuekEventSchema, VenuekMarketPriceSchema, VenuekMarketSchema, VenuekPriceSchema, listOf } from '../../../http/schemas/records.js'
+import { listOf } from '../../../http/schemas/records.js'
+import { VenuekEventSchema, VenuekMarketPriceSchema, VenuekMarketSchema, VenuekPriceSchema } from '../schemas.js'
 import { intersect, listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, queryKey, unique, VALIDATION_RESPONSE, viewOrNotReady } from '../../../http/routes/support.js'
 
 /** venuek reads (spec 4.2): markets, events, prices and a single market's price, served from memory. */
