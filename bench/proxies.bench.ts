@@ -8,9 +8,9 @@ import { loadConfig } from '../src/config/load.js'
 import { systemClock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
 import { registerRoutes } from '../src/http/register.js'
-import { venuepLiveRoutes } from '../src/http/routes/venuep-live.js'
+import { venuepLiveRoutes } from '../src/venues/venuep/routes/live.js'
 import { HttpServer, type RequestContext, type RouteDef } from '../src/http/server.js'
-import { createAdapters } from '../src/venues/registry.js'
+import { VENUEP } from '../src/venues/venuep/module.js'
 import { VenuepLive } from '../src/venues/venuep/proxy/live.js'
 import { createVenuepUpstreams } from '../src/venues/venuep/proxy/upstreams.js'
 import { startStandaloneSim, type Spawned } from './process.js'
@@ -52,8 +52,8 @@ export async function benchProxies(log: (line: string) => void = (l) => process.
     children.push(sim)
     pin(sim, '1')
     const config = loadConfig({ env: { ...process.env, ...serviceEnv, LOG_LEVEL: 'silent' } })
-    const adapters = createAdapters(config, { clock: systemClock, log: silentLogger })
-    const venue = new VenueActor({ adapter: adapters.venuep, clock: systemClock, log: silentLogger, catalogRefreshMs: config.venues.venuep.catalog.refreshMs })
+    const adapter = VENUEP.createAdapter(config.venues.venuep, { clock: systemClock, log: silentLogger }, undefined)
+    const venue = new VenueActor({ adapter, clock: systemClock, log: silentLogger, catalogRefreshMs: config.venues.venuep.catalog.refreshMs })
     actor = venue
     venue.start()
     const deadline = Date.now() + 120_000

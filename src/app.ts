@@ -15,12 +15,7 @@ import { eventRoutes } from './http/routes/events.js'
 import { metaRoutes } from './http/routes/meta.js'
 import { metricsRoutes } from './http/routes/metrics.js'
 import { createMetrics } from './metrics.js'
-import { venuekRoutes } from './http/routes/venuek.js'
-import { venuepRoutes } from './http/routes/venuep.js'
-import { venuepLiveRoutes } from './http/routes/venuep-live.js'
 import { OPENAPI_EXAMPLES } from './http/openapi-examples.generated.js'
-import { VenuepLive } from './venues/venuep/proxy/live.js'
-import { createVenuepUpstreams } from './venues/venuep/proxy/upstreams.js'
 import { ReadModels } from './views/read-models.js'
 import { spreadRoutes } from './http/routes/spreads.js'
 import { spreadHistoryRoutes } from './http/routes/spread-history.js'
@@ -29,13 +24,13 @@ import { MatchOverrides } from './spreads/matching/manual-matches.js'
 import { loadMatchWeights } from './spreads/matching/calibration.js'
 import { SpreadEngine } from './spreads/engine/spread-engine.js'
 import { startSpreadHistory, type SpreadHistory } from './spreads/history/spread-history.js'
-import { PriceHistory } from './venues/venuep/price-history.js'
-import { VENUE_IDS, type VenueId } from './model/types.js'
+import type { VenueId } from './model/types.js'
 import type { Simulator } from './sim/simulator.js'
 import { startAnnouncedSimulator } from './sim/start-announced.js'
 import { withPinnedCalendar } from './sim/pinned-calendar.js'
-import { createAdapters } from './venues/registry.js'
-import { credentialWarning, readVenuekCredentials, simulatorCredentials } from './venues/venuek/credentials.js'
+import { VENUES } from './venues/index.js'
+import { venueConfig, type VenueModule } from './venues/module.js'
+import type { UpstreamStats } from './venues/upstream/upstream.js'
 import { Authenticator } from './accounts/authenticator.js'
 import { DeveloperService } from './accounts/developer-service.js'
 import { UsageMeter } from './accounts/usage-meter.js'
@@ -75,6 +70,11 @@ export interface AppOptions {
   readonly db?: Db
   /** How webhook hosts are resolved (tests inject one: no test uses real DNS); the system resolver when absent. */
   readonly resolveHost?: HostResolver
+  /**
+   * The venues to serve, in registry order; the registered ones (src/venues/index.ts) when absent. A test adds one
+   * (`[...VENUES, third]`); `config` must then hold its section (loadConfig's `venues` option).
+   */
+  readonly venues?: readonly VenueModule[]
 }
 
 /** The accounts side of a running app: what the alert evaluator and tests reach for. */
@@ -94,6 +94,7 @@ export interface App {
   readonly config: Config
   readonly port: number
   readonly http: HttpServer
+  /** The venue actors by venue id, in registry order. */
   readonly venues: Readonly<Record<VenueId, VenueActor>>
   readonly supervisor: Supervisor
   readonly models: ReadModels
@@ -140,29 +141,33 @@ export async function startApp(options: AppOptions): Promise<App> {
       throw err
     }
   }
-  const config = simulator === undefined ? options.config : pointAtSimulator(options.config, simulator)
-  const source = dataSource(options.config, simulator)
+  const modules = options.venues ?? VENUES
+  const config = simulator === undefined ? options.config : pointAtSimulator(options.config, simulator, modules)
+  const source = dataSource(options.config, simulator, modules)
 
-  // venuek's key: the in-process simulator's own, else the configured one, read and checked once (a bad key is a
-  // warning saying what will not work, never a crash).
-  const venuekCredentials = simulator === undefined ? readVenuekCredentials(config.venues.venuek) : simulatorCredentials(simulator.venuekCredentials)
-  const credentialProblem = credentialWarning(venuekCredentials, config.venues.venuek.wsUrl)
-  if (credentialProblem !== undefined) log.warn({ venue: 'venuek', credentials: venuekCredentials.state }, credentialProblem)
-  const adapters = createAdapters(config, { clock, log }, { venuekCredentials })
   const supervisor = new Supervisor({
     clock,
     initialBackoffMs: config.actors.restartInitialBackoffMs,
     maxBackoffMs: config.actors.restartMaxBackoffMs,
     onEvent: (e) => log.warn(e, 'supervisor'),
   })
-  const venues = {
-    venuep: new VenueActor({ adapter: adapters.venuep, clock, log: log.child({ venue: 'venuep' }), catalogRefreshMs: config.venues.venuep.catalog.refreshMs, catalogMaxEvents: config.venues.venuep.catalog.maxEvents, mailboxCapacity: config.actors.mailboxCapacity }),
-    venuek: new VenueActor({ adapter: adapters.venuek, clock, log: log.child({ venue: 'venuek' }), catalogRefreshMs: config.venues.venuek.catalog.refreshMs, catalogMaxEvents: config.venues.venuek.catalog.maxEvents, mailboxCapacity: config.actors.mailboxCapacity }),
-  }
-  for (const actor of Object.values(venues)) supervisor.supervise(actor)
-  const models = new ReadModels(venues, log.child({ component: 'read-models' }))
+  // Each venue: its secrets read and checked once (a bad key is a warning saying what will not work, never a
+  // crash), its adapter, and its actor.
+  const actors = modules.map((m) => {
+    const section = venueConfig(config, m)
+    const secrets: unknown = m.readSecrets?.({ config: section, simulator, log })
+    const venueLog = log.child({ venue: m.id })
+    const adapter = m.createAdapter(section, { clock, log: venueLog }, secrets)
+    return new VenueActor({ adapter, clock, log: venueLog, catalogRefreshMs: section.catalog.refreshMs, catalogMaxEvents: section.catalog.maxEvents, mailboxCapacity: config.actors.mailboxCapacity })
+  })
+  const venues: Record<VenueId, VenueActor> = Object.fromEntries(actors.map((a) => [a.venue, a]))
+  for (const actor of actors) supervisor.supervise(actor)
+  const models = new ReadModels(
+    modules.map((m, i) => ({ actor: actors[i] as VenueActor, rules: m.view })),
+    log.child({ component: 'read-models' }),
+  )
   models.start()
-  const spreads = new SpreadEngine({ venues: new Map(Object.values(venues).map((actor) => [actor.venue, actor])), clock, log: log.child({ component: 'spreads' }), rescoreMs: config.spreads.rescoreMs })
+  const spreads = new SpreadEngine({ venues: new Map(actors.map((actor) => [actor.venue, actor])), clock, log: log.child({ component: 'spreads' }), rescoreMs: config.spreads.rescoreMs })
   supervisor.supervise(spreads)
   // Subscribed before the matcher installs pairs, so every series starts at its pair's first value.
   const spreadHistory = startSpreadHistory({ engine: spreads, db: store.db, clock, log: log.child({ component: 'spread-history' }), config: config.spreads.history })
@@ -176,12 +181,12 @@ export async function startApp(options: AppOptions): Promise<App> {
     config: config.alerts,
     webhookTargets,
   })
-  for (const actor of Object.values(venues)) actor.subscribeQuotes((quotes) => spreads.send({ type: 'quotes', venue: actor.venue, quotes }))
+  for (const actor of actors) actor.subscribeQuotes((quotes) => spreads.send({ type: 'quotes', venue: actor.venue, quotes }))
   // Reviewers' matches and deny rules: read at boot, and again whenever the file changes (no restart needed).
-  const overrides = new MatchOverrides(config.spreads.manualMatchesPath, VENUE_IDS, log.child({ component: 'matching' }))
+  const overrides = new MatchOverrides(config.spreads.manualMatchesPath, modules.map((m) => m.id), log.child({ component: 'matching' }))
   const matchWeights = loadMatchWeights(config.spreads.matchCalibrationPath)
   const matching = new CrossVenueMatching({
-    venues: VENUE_IDS.map((v) => venues[v]),
+    venues: actors,
     engine: spreads,
     onLinks: (links) => models.setLinks(links),
     overrides: () => ({ ...overrides.current(), weights: matchWeights }),
@@ -191,17 +196,11 @@ export async function startApp(options: AppOptions): Promise<App> {
   matching.start()
   supervisor.startAll()
 
-  // One upstream layer per venuep host (cache, single flight, breaker, the venue's rate limits) shared by every
-  // live read, so price history and the proxies count against the same budgets.
-  const vp = config.venues.venuep
-  const upstreams = createVenuepUpstreams({ urls: { gamma: vp.gammaUrl, clob: vp.clobUrl, data: vp.dataUrl }, clock })
-  const history = new PriceHistory({ clob: upstreams.clob, clock })
-  const live = new VenuepLive({ venue: venues.venuep, clock, upstreams, eventOfSlug: (slug) => models.directory()?.bySlug(slug)?.venuep?.eventId })
+  // Each venue's own routes and live services (proxies, upstream hosts), in registry order.
+  const served = modules.map((m, i) => m.serve?.({ config: venueConfig(config, m), actor: actors[i] as VenueActor, models, clock, log: log.child({ venue: m.id }) }))
   const apiRoutes: AnyRoute[] = [
-    ...venuepRoutes({ models, clock, history }),
-    ...venuepLiveRoutes({ live }),
-    ...venuekRoutes({ models, clock }),
-    ...eventRoutes({ models }),
+    ...served.flatMap((s) => s?.routes ?? []),
+    ...eventRoutes({ models, venues: modules }),
     ...spreadRoutes({ engine: spreads, clock, pages: models.pages }),
     ...spreadHistoryRoutes({
       history: spreadHistory.repo,
@@ -230,15 +229,16 @@ export async function startApp(options: AppOptions): Promise<App> {
   // Public, so no key guard: the one guard of signup is its per-client throttle.
   const guardOf = new Map<string, RouteGuard>([[SIGNUP_OPERATION, new SignupGuard(signupThrottle, clock, trustedProxies)]])
   const http = new HttpServer({ log, cors: CorsPolicy.fromConfig(config.http.corsAllowedOrigins) })
+  const upstreamVenues = modules.filter((_, i) => served[i]?.upstreams !== undefined).map((m) => m.id)
   const metrics = createMetrics({
-    venues: Object.values(venues),
+    venues: actors,
     supervisor,
     spreads,
     pages: models.pages,
     http: () => http.stats.snapshot(),
-    upstreams: () => live.stats(),
+    upstreams: upstreamVenues.length === 0 ? undefined : { venues: upstreamVenues, stats: () => served.flatMap((s): readonly UpstreamStats[] => s?.upstreams?.() ?? []) },
   })
-  const operationsRoutes = [...healthRoutes({ venues: Object.values(venues), views: models, spreads, source, startedAt, now: () => clock.now() }), ...metricsRoutes(metrics)]
+  const operationsRoutes = [...healthRoutes({ venues: actors, modules, views: models, spreads, source, startedAt, now: () => clock.now() }), ...metricsRoutes(metrics)]
   const routes = [...operationsRoutes, ...apiRoutes, ...metaRoutes(() => openapi)].map((route) => {
     const policy = keyPolicy(route, config.auth.required)
     if (policy === 'none') return route.public === true ? route : { ...route, public: true }
@@ -247,31 +247,39 @@ export async function startApp(options: AppOptions): Promise<App> {
   })
   openapi = buildOpenApi(routes, {
     title: 'Prediction market data API',
-    description: `Normalized market data for venuep and venuek, cross-venue events and spreads. Data source of this deployment: ${source.description}.`,
+    description: `Normalized market data for ${modules.map((m) => m.id).join(' and ')}, cross-venue events and spreads. Data source of this deployment: ${source.description}.`,
     // Relative: the document describes the deployment that serves it, whatever host or proxy prefix it is reached by.
     servers: [{ url: '/', description: 'This deployment (the host that served this document).' }],
-    tagDescriptions: API_TAGS,
+    tagDescriptions: apiTags(modules),
     examples: OPENAPI_EXAMPLES,
   })
   registerRoutes(http, routes, { guard: (route) => guardOf.get(route.operationId) })
   http.notFound()
+  let closed = false
+  /** The one ordered teardown, for a failed start and for `close`: nothing new in, then each part after what feeds it. */
+  const teardown = async (): Promise<void> => {
+    closed = true
+    http.close()
+    models.stop()
+    matching.stop()
+    overrides.unwatch()
+    supervisor.stopAll()
+    // The engine has stopped: queued firings reach the outbox, in-flight deliveries finish or are handed back.
+    await alerts.stop()
+    // The engine has stopped: write every sampled point before the store closes.
+    await spreadHistory.close()
+    if (ownsSimulator) await simulator?.close()
+    await stopStore(store, ownsDb)
+  }
   let port: number
   try {
     await alerts.start()
     port = await http.listen(config.http.host, config.http.port)
   } catch (err) {
-    supervisor.stopAll()
-    models.stop()
-    matching.stop()
-    overrides.unwatch()
-    await alerts.stop()
-    await spreadHistory.close()
-    if (ownsSimulator) await simulator?.close()
-    await stopStore(store, ownsDb)
+    await teardown()
     throw err
   }
 
-  let closed = false
   return {
     config,
     port,
@@ -289,18 +297,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     alerts,
     async close() {
       if (closed) return
-      closed = true
-      http.close()
-      models.stop()
-      matching.stop()
-      overrides.unwatch()
-      supervisor.stopAll()
-      // The engine has stopped: queued firings reach the outbox, in-flight deliveries finish or are handed back.
-      await alerts.stop()
-      // The engine has stopped: write every sampled point before the store closes.
-      await spreadHistory.close()
-      if (ownsSimulator) await simulator?.close()
-      await stopStore(store, ownsDb)
+      await teardown()
     },
   }
 }
@@ -359,21 +356,20 @@ async function stopStore(store: AppStore, ownsDb: boolean): Promise<void> {
   if (ownsDb) await store.db.close()
 }
 
-function dataSource(config: Config, simulator: Simulator | undefined): DataSource {
+function dataSource(config: Config, simulator: Simulator | undefined, venues: readonly VenueModule[]): DataSource {
   if (simulator !== undefined) return { simulated: true, description: simulator.description }
-  if (config.venues.mode === 'sim') return { simulated: true, description: `external venue simulator at ${config.venues.venuep.gammaUrl} and ${config.venues.venuek.restUrl}` }
+  if (config.venues.mode === 'sim') return { simulated: true, description: `external venue simulator at ${venues.map((v) => v.config.describe(venueConfig(config, v))).join(' and ')}` }
   return { simulated: false, description: 'live venues' }
 }
 
-function pointAtSimulator(config: Config, sim: Simulator): Config {
-  const p = sim.venuep.urls
-  const k = sim.venuek.urls
-  return validate({
-    ...config,
-    venues: {
-      ...config.venues,
-      venuep: { ...config.venues.venuep, gammaUrl: p.gamma, clobUrl: p.clob, clobWsUrl: p.clobWs, dataUrl: p.data, eventUrlTemplate: `${p.gamma}/events/slug/{slug}` },
-      venuek: { ...config.venues.venuek, restUrl: k.rest, wsUrl: k.ws, eventUrlTemplate: `${k.rest}/events/{event_ticker}` },
-    },
-  })
+/** The config with every venue that has a simulated peer pointed at it (the others keep their configured hosts). */
+function pointAtSimulator(config: Config, sim: Simulator, venues: readonly VenueModule[]): Config {
+  const sections = Object.fromEntries(venues.map((v) => [v.id, v.config.atSimulator?.(venueConfig(config, v), sim) ?? venueConfig(config, v)]))
+  return validate({ ...config, venues: { ...config.venues, ...sections } }, venues)
+}
+
+/** The OpenAPI tags: the service's own, with each venue's after `operations` (the routes' order). */
+function apiTags(venues: readonly VenueModule[]): Record<string, string> {
+  const { operations, ...rest } = API_TAGS
+  return { operations: operations as string, ...Object.fromEntries(venues.map((v) => [v.id, v.openApiTag])), ...rest }
 }

@@ -20,8 +20,8 @@ export interface MetricSources {
   readonly spreads: SpreadEngine
   readonly pages: PageCache
   readonly http: () => HttpStatsSnapshot
-  /** The venue upstreams behind the live proxies (gamma, clob, data). */
-  readonly upstreams?: () => readonly UpstreamStats[]
+  /** The upstream hosts behind the venues' live reads, and the venues they belong to (named in the help text). */
+  readonly upstreams?: { readonly venues: readonly string[]; readonly stats: () => readonly UpstreamStats[] }
 }
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
@@ -142,8 +142,9 @@ export function createMetrics(sources: MetricSources): Registry {
   })
   registry.registerMetric(httpLatencyHistogram(sources.http))
 
-  const upstreams = sources.upstreams
-  if (upstreams !== undefined) {
+  if (sources.upstreams !== undefined) {
+    const upstreams = sources.upstreams.stats
+    const hostOf = `a ${sources.upstreams.venues.join(' or ')} host`
     const perHost = (name: string, help: string, read: (s: UpstreamStats) => number) =>
       new Counter({
         name,
@@ -155,14 +156,14 @@ export function createMetrics(sources: MetricSources): Registry {
           for (const s of upstreams()) this.inc({ host: s.name }, read(s))
         },
       })
-    perHost('predmkt_upstream_calls_total', 'Requests sent to a venuep host by the live proxies.', (s) => s.calls)
+    perHost('predmkt_upstream_calls_total', `Requests sent to ${hostOf} by the live proxies.`, (s) => s.calls)
     perHost('predmkt_upstream_cache_hits_total', 'Live reads answered from the upstream cache.', (s) => s.cacheHits)
     perHost('predmkt_upstream_joined_total', 'Live reads that shared an identical in-flight request.', (s) => s.joined)
     perHost('predmkt_upstream_failures_total', 'Venue calls that failed (error status, timeout, bad body).', (s) => s.failures)
     perHost('predmkt_upstream_refused_total', 'Live reads refused locally: breaker open or rate budget used.', (s) => s.refusedOpen + s.refusedRateLimit)
     new Gauge({
       name: 'predmkt_upstream_breaker_open',
-      help: '1 while the breaker of a venuep host is open or half-open.',
+      help: `1 while the breaker of ${hostOf} is open or half-open.`,
       labelNames: ['host'],
       registers,
       collect() {

@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url'
 import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
 import { loadConfig } from '../../src/config/load.js'
 import { SimulatedClock } from '../../src/core/clock.js'
-import { VENUE_IDS } from '../../src/model/types.js'
 import { mappedCatalogs } from '../../src/sim/mapped-catalogs.js'
 import { startSimulator } from '../../src/sim/simulator.js'
 import { matchEvents, type EventMatch } from '../../src/spreads/matching/matcher.js'
@@ -146,7 +145,7 @@ async function realRun(): Promise<RealRun> {
   const sim = await startSimulator({ config: { ...config.sim, catalog: REAL_DIR, wallets: 5, venuekAuth: false }, clock, anchorMs: ANCHOR_MS, startEngine: false })
   try {
     const catalogs = await mappedCatalogs(sim, config, clock, Math.ceil((ANCHOR_MS - Date.UTC(2020, 0, 1)) / 86_400_000))
-    const [a, b] = VENUE_IDS.map((v) => buildCatalogSnapshot(catalogs[v], 1)) as [CatalogSnapshot, CatalogSnapshot]
+    const [a, b] = [catalogs.venuep, catalogs.venuek].map((c) => buildCatalogSnapshot(c, 1)) as [CatalogSnapshot, CatalogSnapshot]
     const matches = matchEvents(a, b)
     const labels = JSON.parse(readFileSync(join(REAL_DIR, 'labels-dev.json'), 'utf8')) as LabelledPair[]
     const { verdicts, scores, counts } = scoreLabels(matches, labels, labelled(a), labelled(b), new SpecCache())
@@ -166,7 +165,7 @@ async function simRun(seed: number, questions: number): Promise<{ scores: Scores
   const sim = await startSimulator({ config: { ...config.sim, questions, seed, venuekAuth: false }, clock, anchorMs: ANCHOR_MS, startEngine: false })
   try {
     const catalogs = await mappedCatalogs(sim, config, clock)
-    const [a, b] = VENUE_IDS.map((v) => buildCatalogSnapshot(catalogs[v], 1)) as [CatalogSnapshot, CatalogSnapshot]
+    const [a, b] = [catalogs.venuep, catalogs.venuek].map((c) => buildCatalogSnapshot(c, 1)) as [CatalogSnapshot, CatalogSnapshot]
     const truth = sim.world.truth.outcomePairs.map((t) => ({ a: t.venuepTokenId, b: t.venuekMarketTicker }))
     return scoreTruth(matchEvents(a, b), truth, a, b)
   } finally {

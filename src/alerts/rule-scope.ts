@@ -24,7 +24,7 @@ export function inScope(scope: AlertScope, r: SpreadRecord): boolean {
 /** The scope keys the index does not narrow by (platforms, volume, confidence). */
 export function passesFilters(scope: AlertScope, r: SpreadRecord): boolean {
   const platforms = scope.platforms
-  if (platforms !== undefined && !(platforms.includes(r.platformA) && platforms.includes(r.platformB))) return false
+  if (platforms !== undefined && !((platforms as readonly string[]).includes(r.platformA) && (platforms as readonly string[]).includes(r.platformB))) return false
   if (scope.min_volume !== undefined && !((r.minVolume ?? -1) >= scope.min_volume)) return false
   if (scope.min_confidence !== undefined && !(r.confidence >= scope.min_confidence)) return false
   return true

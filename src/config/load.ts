@@ -2,7 +2,10 @@ import { readFileSync, existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Value } from '@sinclair/typebox/value'
-import { ConfigSchema, type Config } from './schema.js'
+import { VENUES } from '../venues/index.js'
+import type { VenueModule } from '../venues/module.js'
+import { defined } from './env-values.js'
+import { configSchema, type Config } from './schema.js'
 
 /**
  * Loads the configuration: config/default.json, then config/live.json when VENUES=live, then
@@ -16,6 +19,8 @@ export interface LoadOptions {
   readonly configDir?: string
   /** Deep-merged last; for tests. */
   readonly overrides?: DeepPartial<Config>
+  /** The venues whose sections `venues.<id>` holds; the registered ones (src/venues/index.ts) when absent. */
+  readonly venues?: readonly VenueModule[]
 }
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] }
@@ -42,22 +47,28 @@ export function loadConfig(options: LoadOptions = {}): Config {
     layers.push(readJson(join(dir, 'test.json')))
     profiles.push('test')
   }
-  layers.push(fromEnv(env))
+  const venues = options.venues ?? VENUES
+  layers.push(fromEnv(env, venues))
   if (options.overrides !== undefined) layers.push(options.overrides)
   const merged = layers.reduce<Record<string, unknown>>((acc, layer) => deepMerge(acc, layer as Record<string, unknown>), {})
   merged.profile = profiles.join('+')
-  return validate(merged)
+  return validate(merged, venues)
 }
 
-/** Validates a raw object against the schema (defaults applied), then deep-freezes it. */
-export function validate(raw: unknown): Config {
-  const withDefaults = Value.Default(ConfigSchema, structuredClone(raw))
-  const problems = [...Value.Errors(ConfigSchema, withDefaults)].map((e) => `${e.path || '/'}: ${e.message}`)
+/** One schema per venue list (the registered one, or a test's with one more). */
+const schemas = new WeakMap<readonly VenueModule[], ReturnType<typeof configSchema>>()
+
+/** Validates a raw object against the schema for these venues (defaults applied), then deep-freezes it. */
+export function validate(raw: unknown, venues: readonly VenueModule[] = VENUES): Config {
+  let schema = schemas.get(venues)
+  if (schema === undefined) schemas.set(venues, (schema = configSchema(venues)))
+  const withDefaults = Value.Default(schema, structuredClone(raw))
+  const problems = [...Value.Errors(schema, withDefaults)].map((e) => `${e.path || '/'}: ${e.message}`)
   if (problems.length > 0) throw new ConfigError(problems)
   return deepFreeze(withDefaults as Config)
 }
 
-function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
+function fromEnv(env: Readonly<Record<string, string | undefined>>, registered: readonly VenueModule[]): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   const http: Record<string, unknown> = {}
   if (env.PORT !== undefined) http.port = toInt('PORT', env.PORT)
@@ -93,25 +104,13 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
   if (Object.keys(alerts).length > 0) out.alerts = alerts
   const venues: Record<string, unknown> = {}
   if (env.VENUES !== undefined) venues.mode = env.VENUES
-  // Per-venue endpoint overrides (for a standalone simulator or a staging venue), like tardis' WSS_URL_<X>.
-  const venuep = defined({
-    gammaUrl: env.VENUEP_GAMMA_URL,
-    clobUrl: env.VENUEP_CLOB_URL,
-    clobWsUrl: env.VENUEP_CLOB_WS_URL,
-    dataUrl: env.VENUEP_DATA_URL,
-    eventUrlTemplate: env.VENUEP_EVENT_URL_TEMPLATE,
-  })
-  const venuek = defined({
-    restUrl: env.VENUEK_REST_URL,
-    wsUrl: env.VENUEK_WS_URL,
-    eventUrlTemplate: env.VENUEK_EVENT_URL_TEMPLATE,
-    apiKeyId: env.VENUEK_API_KEY_ID,
-    privateKeyPath: env.VENUEK_PRIVATE_KEY_PATH,
-  })
-  // One catalog refresh interval for both venues (how often the whole catalog is re-read over REST).
+  // One catalog refresh interval for every venue (how often the whole catalog is re-read over REST).
   const refreshMs = env.CATALOG_REFRESH_MS === undefined ? undefined : { catalog: { refreshMs: toInt('CATALOG_REFRESH_MS', env.CATALOG_REFRESH_MS) } }
-  if (venuep !== undefined || refreshMs !== undefined) venues.venuep = { ...venuep, ...refreshMs }
-  if (venuek !== undefined || refreshMs !== undefined) venues.venuek = { ...venuek, ...refreshMs }
+  for (const venue of registered) {
+    // Per-venue endpoint overrides (for a standalone simulator or a staging venue), like tardis' WSS_URL_<X>.
+    const own = venue.config.fromEnv(env)
+    if (own !== undefined || refreshMs !== undefined) venues[venue.id] = { ...own, ...refreshMs }
+  }
   if (Object.keys(venues).length > 0) out.venues = venues
   const sim: Record<string, unknown> = {}
   if (env.SIM_SEED !== undefined) sim.seed = toInt('SIM_SEED', env.SIM_SEED)
@@ -128,11 +127,6 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
   }
   if (Object.keys(sim).length > 0) out.sim = sim
   return out
-}
-
-function defined(o: Record<string, string | undefined>): Record<string, string> | undefined {
-  const entries = Object.entries(o).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')
-  return entries.length === 0 ? undefined : Object.fromEntries(entries)
 }
 
 function toInt(name: string, value: string): number | string {

@@ -1,115 +1,12 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox'
+import type { RegisteredVenueConfigs } from '../venues/index.js'
 
 /**
  * The service's configuration: one schema with defaults and units, validated at boot (load.ts), then frozen
  * and passed explicitly. Units are in the names (`…Ms`, `…PerSec`). `additionalProperties: false` everywhere
  * so a misspelled key fails the boot instead of being silently ignored.
  */
-const Url = Type.String({ minLength: 1 })
 const Ms = (def: number, min = 0) => Type.Integer({ minimum: min, default: def })
-
-/** Connection lifecycle settings shared by both venues' feeds (spread into each feed's schema). */
-const feedReconnect = {
-  /** First reconnect delay; doubles per attempt (full jitter) up to reconnectMaxMs. */
-  reconnectBaseMs: Ms(500, 10),
-  reconnectMaxMs: Ms(30_000, 100),
-  /** A socket that delivers nothing (data, PONG, heartbeat) for this long is declared stale and replaced. */
-  staleAfterMs: Ms(30_000, 100),
-  connectTimeoutMs: Ms(10_000, 100),
-  /**
-   * A subscription must be acknowledged, and every subscribed book must get its snapshot, within this long;
-   * otherwise the feed resubscribes (a venue that swallowed the command would leave the book dead forever).
-   */
-  snapshotTimeoutMs: Ms(15_000, 100),
-}
-
-export const VenuepConfigSchema = Type.Object(
-  {
-    gammaUrl: Url,
-    clobUrl: Url,
-    clobWsUrl: Url,
-    dataUrl: Url,
-    /** Public link to an event page; `{slug}` is replaced. In sim mode it points at the simulator. */
-    eventUrlTemplate: Type.String({ default: 'https://polymarket.com/event/{slug}' }),
-    catalog: Type.Object(
-      {
-        /** Gamma page size (the venue documents no maximum; 100 keeps responses small). */
-        pageSize: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
-        refreshMs: Ms(60_000, 1_000),
-        /** Closed events are synced only if they ended within this many days (the live venue has ~100k). */
-        closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
-        /**
-         * Guard on the raw events read per catalog sync (open first, then the closed lookback) against a misbehaving
-         * venue that pages forever; not a size limit. It sits far above the real catalog (about 50,000 active
-         * markets, in fewer events). If it is hit, the sync keeps the first maxEvents events listed and serves them,
-         * the venue actor logs an error per catalog version, and /readyz shows `catalog.truncated: true`
-         * (`predmkt_catalog_truncated` 1 in /metrics); raise it if the venue's catalog really is that large.
-         */
-        maxEvents: Type.Integer({ minimum: 1, default: 1_000_000 }),
-      },
-      { additionalProperties: false },
-    ),
-    feed: Type.Object(
-      {
-        ...feedReconnect,
-        /** The venue stops updating assets past ~500 per connection (venuep.md §3.1.4); stay below it. */
-        maxAssetsPerConnection: Type.Integer({ minimum: 1, maximum: 500, default: 450 }),
-        /** Large subscribe frames make the venue close the socket; chunk at ~100 ids per frame. */
-        maxIdsPerFrame: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
-        /** The venue expects a text PING about every 10 s. */
-        pingIntervalMs: Ms(10_000, 100),
-      },
-      { additionalProperties: false },
-    ),
-    httpTimeoutMs: Ms(10_000, 100),
-  },
-  { additionalProperties: false },
-)
-
-export const VenuekConfigSchema = Type.Object(
-  {
-    restUrl: Url,
-    wsUrl: Url,
-    /** Public link to an event page; `{event_ticker}` is replaced. In sim mode it points at the simulator. */
-    eventUrlTemplate: Type.String({ default: 'https://kalshi.com/markets/{event_ticker}' }),
-    /** API key id (UUID) for signed requests; required by the live WebSocket. */
-    apiKeyId: Type.Optional(Type.String({ minLength: 1 })),
-    /** Path to the RSA private key (PEM) matching apiKeyId. */
-    privateKeyPath: Type.Optional(Type.String({ minLength: 1 })),
-    catalog: Type.Object(
-      {
-        /** /events allows at most 200 per page. */
-        pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
-        refreshMs: Ms(60_000, 1_000),
-        closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
-        /**
-         * Guard on the raw events read per catalog sync (open, then closed and settled in the lookback) against a
-         * misbehaving venue that pages forever; not a size limit. It sits far above the real catalog (well over
-         * 100,000 markets, in fewer events). If it is hit, the sync keeps the first maxEvents events listed and
-         * serves them, the venue actor logs an error per catalog version, and /readyz shows `catalog.truncated:
-         * true` (`predmkt_catalog_truncated` 1 in /metrics); raise it if the venue's catalog really is that large.
-         */
-        maxEvents: Type.Integer({ minimum: 1, default: 1_000_000 }),
-      },
-      { additionalProperties: false },
-    ),
-    feed: Type.Object(
-      {
-        ...feedReconnect,
-        /** Markets per `subscribe` command (one sid each); a sequence gap resyncs one such group. */
-        marketsPerSubscription: Type.Integer({ minimum: 1, maximum: 2_000, default: 250 }),
-        /**
-         * Groups subscribed but still waiting for their snapshots at once. Subscribing everything at once makes the
-         * venue queue every snapshot for one socket; past its buffer it drops the subscription (error 25).
-         */
-        maxSubscriptionsInFlight: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
-      },
-      { additionalProperties: false },
-    ),
-    httpTimeoutMs: Ms(10_000, 100),
-  },
-  { additionalProperties: false },
-)
 
 export const SimConfigSchema = Type.Object(
   {
@@ -339,7 +236,8 @@ export const SmtpConfigSchema = Type.Object(
   { additionalProperties: false, default: {} },
 )
 
-export const ConfigSchema = Type.Object(
+/** Everything but `venues`, whose sections come from the registered venues (`configSchema`). */
+const BaseConfigSchema = Type.Object(
   {
     /** Which config profile produced this object (default, live, test), for logs and /readyz. */
     profile: Type.String({ default: 'default' }),
@@ -371,15 +269,6 @@ export const ConfigSchema = Type.Object(
     logLevel: Type.Union(
       [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')],
       { default: 'info' },
-    ),
-    venues: Type.Object(
-      {
-        /** `sim`: start the venue simulator in-process and point the adapters at it; `live`: the real venues. */
-        mode: Type.Union([Type.Literal('sim'), Type.Literal('live')], { default: 'sim' }),
-        venuep: VenuepConfigSchema,
-        venuek: VenuekConfigSchema,
-      },
-      { additionalProperties: false },
     ),
     sim: SimConfigSchema,
     spreads: Type.Object(
@@ -443,9 +332,37 @@ export const ConfigSchema = Type.Object(
   { additionalProperties: false },
 )
 
-export type Config = Static<typeof ConfigSchema>
-export type VenuepConfig = Static<typeof VenuepConfigSchema>
-export type VenuekConfig = Static<typeof VenuekConfigSchema>
+/** `sim`: start the venue simulator in-process and point the adapters at it; `live`: the real venues. */
+const VenueModeSchema = Type.Union([Type.Literal('sim'), Type.Literal('live')], { default: 'sim' })
+
+/** A registered venue's config section: `venues.<id>` (src/venues/<venue>/config.ts). */
+export interface VenueConfigSection {
+  readonly id: string
+  readonly config: { readonly schema: TObject }
+}
+
+/**
+ * The whole schema for these venues: `venues` holds `mode` and one section per venue (its own schema, defaults and
+ * units), so the config file format stays `venues.<id>.…` whatever venues are registered.
+ */
+export function configSchema(venues: readonly VenueConfigSection[]): TObject {
+  const sections = Object.fromEntries(venues.map((v) => [v.id, v.config.schema]))
+  const venuesSchema = Type.Object({ mode: VenueModeSchema, ...sections }, { additionalProperties: false })
+  // In the documented order (after logLevel), so validation lists problems as before.
+  const properties: Record<string, TSchema> = {}
+  for (const [key, schema] of Object.entries(BaseConfigSchema.properties)) {
+    properties[key] = schema
+    if (key === 'logLevel') properties.venues = venuesSchema
+  }
+  return Type.Object(properties, { additionalProperties: false })
+}
+
+/**
+ * `venues`: the mode and each venue's section, typed for the registered ones (a venue added at run time, as in a
+ * test, is read with `venueConfig`, src/venues/module.ts).
+ */
+export type VenuesConfig = { readonly mode: Static<typeof VenueModeSchema> } & RegisteredVenueConfigs & { readonly [venue: string]: unknown }
+export type Config = Static<typeof BaseConfigSchema> & { readonly venues: VenuesConfig }
 export type SimConfig = Static<typeof SimConfigSchema>
 export type AuthConfig = Static<typeof AuthConfigSchema>
 export type AlertsConfig = Config['alerts']

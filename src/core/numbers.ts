@@ -21,7 +21,7 @@ export function parseInteger(value: unknown): number | undefined {
 export const MICROS_PER_UNIT = 1_000_000
 
 /** Decimal (as number) → integer micro-units, rounding away the binary floating-point noise. */
-function toMicros(value: number): number {
+export function toMicros(value: number): number {
   return Math.round(value * MICROS_PER_UNIT)
 }
 

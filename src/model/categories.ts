@@ -1,11 +1,11 @@
 /**
  * Canonical category slugs shared by both venues, so `category=politics` means the same thing everywhere. Each
- * venue labels subjects its own way: venuek gives every event one category from its list ("Politics",
- * "Climate and Weather", "Financials", …); venuep gives an event tags, a few of which are its top-level categories
+ * venue labels subjects its own way: one gives every event one category from its list ("Politics",
+ * "Climate and Weather", "Financials", …); another gives an event tags, a few of which are its top-level categories
  * ("Politics", "Geopolitics", "Pop Culture", …) while most are topics ("NBA", "Bitcoin", "Fed Rates", "Ukraine").
  *
- * `world`, `finance` and `health` exist because both venues' real vocabularies separate them: venuek lists World,
- * Financials/Companies and Health beside Politics and Economics, and venuep tags World/Geopolitics, Finance/Business
+ * `world`, `finance` and `health` exist because the venues' real vocabularies separate them: category lists name World,
+ * Financials/Companies and Health beside Politics and Economics, and tags name World/Geopolitics, Finance/Business
  * and health topics apart from Politics and Economy. `other` is for events with no category word and no known topic.
  */
 export const CATEGORY_SLUGS = ['politics', 'world', 'economics', 'finance', 'sports', 'crypto', 'culture', 'tech', 'climate', 'health', 'other'] as const
@@ -27,7 +27,7 @@ export const CATEGORY_SCOPES: Readonly<Record<CategorySlug, string>> = {
 }
 
 /**
- * Category words: venuek categories and venuep top-level category tags (lowercase, dash-separated labels or tag
+ * Category words: venues' event categories and top-level category tags (lowercase, dash-separated labels or tag
  * slugs). One of these names a subject of the whole event, so it counts twice as much as a topic tag.
  */
 const CATEGORY_WORDS: Readonly<Record<string, CategorySlug>> = {
@@ -57,7 +57,7 @@ const CATEGORY_WORDS: Readonly<Record<string, CategorySlug>> = {
   'pop-culture': 'culture',
   entertainment: 'culture',
   social: 'culture',
-  mentions: 'culture', // venuek: what a public figure will say
+  mentions: 'culture', // what a public figure will say
   tech: 'tech',
   technology: 'tech',
   science: 'tech',
@@ -67,12 +67,12 @@ const CATEGORY_WORDS: Readonly<Record<string, CategorySlug>> = {
   climate: 'climate',
   weather: 'climate',
   health: 'health',
-  // venuek's Transportation markets are travel and traffic statistics (check-ins, delays, deliveries).
+  // Transportation markets are travel and traffic statistics (check-ins, delays, deliveries).
   transportation: 'economics',
 }
 
 /**
- * Topic tags (venuep sub-tags) that belong to one category: leagues and sports, coins and token events, countries
+ * Topic tags (sub-tags below the top-level categories) that belong to one category: leagues and sports, coins and token events, countries
  * and conflicts, policy topics, AI and space.
  */
 const TOPIC_WORDS: Readonly<Record<string, CategorySlug>> = {
@@ -100,12 +100,12 @@ export function slugLabel(label: string): string {
     .replace(/^-+|-+$/g, '')
 }
 
-/** One label, or the alternative names of one label (a venuep tag's label and slug): it votes once. */
+/** One label, or the alternative names of one label (a tag's label and slug): it votes once. */
 export type CategoryLabel = string | undefined | readonly (string | undefined)[]
 
 /**
- * Maps an event's venue labels (its category, its tags, in the venue's order) to a canonical slug. A venuep event
- * carries several category tags at once ("Politics", "Geopolitics", "World") in no meaningful order, so the labels
+ * Maps an event's venue labels (its category, its tags, in the venue's order) to a canonical slug. An event with tags
+ * may carry several category tags at once ("Politics", "Geopolitics", "World") in no meaningful order, so the labels
  * vote: a category word counts 2, a known topic 1, each distinct label once; the slug with the most votes wins and
  * a tie goes to the slug named first. No vote: `other`.
  */

@@ -3,16 +3,15 @@
  * records; everything above the adapters (actors, HTTP, spreads) sees only these. All records are readonly.
  * Unknown values are `undefined`, never 0 (see README.md, Normalization rules).
  */
-export type VenueId = 'venuep' | 'venuek'
-
-export const VENUE_IDS: readonly VenueId[] = ['venuep', 'venuek']
+/** A registered venue's id (src/venues/index.ts lists them); also the `platform` value the API prints. */
+export type VenueId = string
 
 /** Service status, mapped from each venue's raw status (src/venues/<venue>/status.ts). */
 export type ServiceStatus = 'active' | 'closed' | 'resolved'
 
 export interface CatalogEvent {
   readonly venue: VenueId
-  /** venuep: Gamma event slug; venuek: event ticker. Unique per venue. */
+  /** The venue's own event key (a slug or a ticker). Unique per venue. */
   readonly eventId: string
   readonly title: string
   readonly subtitle: string | undefined
@@ -22,7 +21,7 @@ export interface CatalogEvent {
   /** The venue's own status words, e.g. `active`, `closed`, `finalized`. */
   readonly rawStatus: string
   readonly url: string
-  /** True when at most one child resolves YES (venuep negRisk, venuek mutually_exclusive). */
+  /** True when at most one child resolves YES (the venue's neg-risk or mutually-exclusive flag). */
   readonly mutuallyExclusive: boolean
   readonly createdAt: number | undefined
   readonly updatedAt: number | undefined
@@ -40,29 +39,29 @@ export interface CatalogEvent {
 }
 
 export interface EventDetails {
-  /** venuek `series_ticker`. */
+  /** The series the event belongs to, on a venue that groups recurring events into series. */
   readonly seriesTicker: string | undefined
-  /** venuek `strike_date` (ms): the date the event's question is about. */
+  /** The date the event's question is about (ms), on a venue that states it apart from the close time. */
   readonly strikeDate: number | undefined
-  /** venuek `strike_period`, e.g. "week" (often ""). */
+  /** The period that date covers, e.g. "week" (often ""). */
   readonly strikePeriod: string | undefined
-  /** The venue's own labels: venuep tag labels in the venue's order; venuek the event's (else its series') category. */
+  /** The venue's own labels in the venue's order (its tags, or the event's or its series' category). */
   readonly tags: readonly string[] | undefined
-  /** venuep event `negRisk` (else `enableNegRisk`): true for a neg-risk group. Unknown when not sent. */
+  /** True for a neg-risk group (at most one child resolves YES, collateral shared). Unknown when not sent. */
   readonly negRisk: boolean | undefined
-  /** venuep event description (the resolution text). */
+  /** The event's description (its resolution text). */
   readonly description: string | undefined
 }
 
 /**
- * One venue's market as the API lists it. venuep: a single-market event gives one PlatformMarket keyed by the
- * market slug with the market's own outcomes (Yes/No); a multi-market event gives one grouped PlatformMarket
- * keyed by the event (group) slug whose outcomes are the child markets. venuek: one per event (event ticker),
- * one outcome per binary market.
+ * One venue's market as the API lists it. On a venue whose events hold markets with their own outcomes, a
+ * single-market event gives one PlatformMarket keyed by the market slug with the market's own outcomes (Yes/No),
+ * and a multi-market event one grouped PlatformMarket keyed by the event (group) slug whose outcomes are the child
+ * markets. On a venue whose events are sets of binary markets: one per event, one outcome per binary market.
  */
 export interface PlatformMarket {
   readonly venue: VenueId
-  /** venuep: market slug or group (event) slug; venuek: event ticker. */
+  /** The market's key on its venue: a market slug, a group (event) slug or an event ticker. */
   readonly marketId: string
   readonly eventId: string
   /** Event title. */
@@ -83,35 +82,35 @@ export interface PlatformMarket {
 
 export interface Outcome {
   readonly venue: VenueId
-  /** venuep: CLOB token id of this outcome; venuek: market ticker. Unique per venue. */
+  /** The outcome's key on its venue (a token id or a market ticker). Unique per venue. */
   readonly outcomeId: string
   readonly marketId: string
   readonly eventId: string
   readonly title: string
-  /** The order book that prices this outcome (venuep token id, venuek market ticker). */
+  /** The order book that prices this outcome (the venue's token id or market ticker). */
   readonly instrumentId: string
-  /** The book of the opposite side when the venue lists it separately (venuep's other token). */
+  /** The book of the opposite side, on a venue that lists each side as its own book (the other token). */
   readonly complementInstrumentId: string | undefined
-  /** venuep condition id of the binary market this outcome belongs to. */
+  /** The condition id of the binary market this outcome belongs to, on a venue that names markets by condition. */
   readonly conditionId: string | undefined
-  /** venuep market slug of the binary market this outcome belongs to. */
+  /** The slug of the binary market this outcome belongs to, when it is a child of a grouped market. */
   readonly childMarketSlug: string | undefined
-  /** venuep: index in the market's `outcomes`/`clobTokenIds` (0 = first/YES token). */
+  /** On a venue that lists each side as its own token: index in the market's outcomes (0 = first/YES token). */
   readonly outcomeIndex: number | undefined
-  /** venuek market ticker. */
+  /** The market ticker, on a venue whose outcomes are binary markets named by ticker. */
   readonly marketTicker: string | undefined
   readonly status: ServiceStatus
   readonly rawStatus: string
   /**
-   * The outcome's own volume: that of the binary market it is (a venuek market, a child of a venuep group).
-   * Undefined for either side of a venuep binary market that lists two outcomes (Yes and No, a head-to-head's two
-   * teams): the venue reports volume per market, not per side, and each side's is not the whole market's.
+   * The outcome's own volume: that of the binary market it is (a market of a set, a child of a group).
+   * Undefined for either side of a binary market listed as two outcomes (Yes and No, a head-to-head's two teams):
+   * such a venue reports volume per market, not per side, and each side's is not the whole market's.
    */
   readonly volume: number | undefined
   /** The outcome's own 24 h volume, by the rule of `volume`. */
   readonly volume24h: number | undefined
   /**
-   * Volume of the binary market the outcome trades in (venuep condition, venuek market), whichever side it is: the
+   * Volume of the binary market the outcome trades in (its condition or market), whichever side it is: the
    * platform volume the spreads filter (`min_volume`) and weigh (confidence) a pair by.
    */
   readonly marketVolume: number | undefined
@@ -125,7 +124,7 @@ export interface Outcome {
   readonly createdAt: number | undefined
   /** Resolution: true if this outcome won, false if it lost, undefined while unresolved. */
   readonly won: boolean | undefined
-  /** Strike data where the venue gives it (venuek floor/cap; venuep group threshold), for matching. */
+  /** Strike data where the venue gives it (floor/cap, or a group's threshold), for matching. */
   readonly strike: Strike | undefined
   /** Venue fee description, used for net edges. */
   readonly fees: FeeModel | undefined
@@ -135,24 +134,23 @@ export interface Outcome {
 
 /**
  * Raw venue fields of one binary market (undefined when the venue did not send them). `closeTime` above is already
- * the market's own end: venuep `endDate`, venuek `close_time`; `strike` holds venuek `strike_type`/`floor_strike`/
- * `cap_strike`.
+ * the market's own end; `strike` holds the strike type, floor and cap where the venue gives them.
  */
 export interface OutcomeDetails {
-  /** venuep market `question`; venuek market `title`. */
+  /** The binary market's question (or title). */
   readonly question: string | undefined
-  /** venuep `groupItemTitle` as sent (may be ""). */
+  /** The child's title within its group, as sent (may be ""). */
   readonly groupItemTitle: string | undefined
-  /** venuep `groupItemThreshold` as sent (the child's order in its group, or its threshold). */
+  /** The child's threshold within its group as sent (its order in the group, or its threshold). */
   readonly groupItemThreshold: string | undefined
-  /** venuek `yes_sub_title` / `no_sub_title` as sent. */
+  /** The YES / NO side's subtitle, as sent. */
   readonly yesSubTitle: string | undefined
   readonly noSubTitle: string | undefined
-  /** venuep market `negRisk`. */
+  /** The binary market's neg-risk flag. */
   readonly negRisk: boolean | undefined
-  /** venuep market description; venuek `rules_primary`: the text the market resolves by. */
+  /** The text the market resolves by (its description or rules). */
   readonly rules: string | undefined
-  /** venuek `expected_expiration_time` (ms): when the result is expected, often long before `close_time`. */
+  /** When the result is expected (ms), often long before the close time. */
   readonly expectedExpiration: number | undefined
 }
 
@@ -164,8 +162,8 @@ export interface Strike {
 
 /**
  * Taker fee per contract (share) bought or sold at price p:
- * - `curve`: rate × (p × (1 − p))^exponent (venuek's quadratic fee has exponent 1; venuep's fee schedules give
- *   their own rate and exponent);
+ * - `curve`: rate × (p × (1 − p))^exponent (a quadratic fee has exponent 1; other fee schedules give their own
+ *   rate and exponent);
  * - `bps`: takerBps / 10,000 × p (a flat share of notional).
  */
 export type FeeModel =

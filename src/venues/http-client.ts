@@ -33,7 +33,7 @@ export class UpstreamTimeoutError extends Error {
   }
 }
 
-/** Characters of a venue's JSON error body kept in the message (venuek's 401 bodies say which auth check failed). */
+/** Characters of a venue's JSON error body kept in the message (a 401 body may say which auth check failed). */
 const ERROR_BODY_CHARS = 160
 
 /**
@@ -63,7 +63,7 @@ export type QueryValue = string | number | boolean | readonly string[] | undefin
 export interface HttpClientOptions {
   readonly baseUrl: string
   readonly timeoutMs: number
-  /** Extra headers per request (venuek signing needs method and full path). */
+  /** Extra headers per request (request signing needs method and full path). */
   readonly headers?: (method: string, path: string) => Record<string, string>
 }
 
@@ -120,7 +120,7 @@ export class HttpClient {
 }
 
 /**
- * Whether a failure is worth retrying: timeouts, network errors, 429 and 5xx, and venuek's 401 for an expired
+ * Whether a failure is worth retrying: timeouts, network errors, 429 and 5xx, and a signing venue's 401 for an expired
  * signature timestamp (the request waited too long somewhere between signing and the venue reading it; each attempt
  * is signed anew, so the next one carries a fresh timestamp).
  */

@@ -1,7 +1,6 @@
 /**
- * Regular-expression pieces for the feeds' parse fast paths (venuep/price-change-scan.ts,
- * venuek/frame-scan.ts), which check a frame's whole layout before reading values at fixed offsets. Each
- * matches only text that JSON.parse reads as it is, so a value sliced out of a matched frame is the value
+ * Regular-expression pieces for the feeds' parse fast paths (the venues' frame scanners, `*-scan.ts`), which
+ * check a frame's whole layout before reading values at fixed offsets. Each matches only text that JSON.parse reads as it is, so a value sliced out of a matched frame is the value
  * JSON.parse would give.
  */
 

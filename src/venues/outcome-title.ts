@@ -1,7 +1,7 @@
 /**
- * Outcome titles when a venue gives an outcome no short title of its own: real captures of grouped venuep events
- * name their children only by the full question ("Will JD Vance win the 2028 US Presidential Election?"), and a
- * venuek market may come without a `yes_sub_title`. The outcome is what its question says that its siblings' do
+ * Outcome titles when a venue gives an outcome no short title of its own: real captures of grouped events name
+ * their children only by the full question ("Will JD Vance win the 2028 US Presidential Election?"), and a binary
+ * market may come without a subtitle for its YES side. The outcome is what its question says that its siblings' do
  * not: the question without the longest runs of leading and trailing words its sibling questions share.
  * Words compare case-insensitively, ignoring surrounding punctuation; the title keeps the question's own words.
  */

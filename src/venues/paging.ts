@@ -38,7 +38,7 @@ export async function fetchOffsetPages<T>(
   return capAt(out, options.maxItems)
 }
 
-/** Cursor pagination (venuek): follows `cursor` until the venue returns an empty one, or past `maxItems`. */
+/** Cursor pagination: follows `cursor` until the venue returns an empty one, or past `maxItems`. */
 export async function fetchCursorPages<T>(
   fetchPage: (cursor: string | undefined) => Promise<{ readonly items: readonly T[]; readonly cursor: string | undefined | null }>,
   options: { readonly maxItems: number },

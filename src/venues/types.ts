@@ -17,9 +17,9 @@ export type FeedEvent =
       readonly asks: readonly LevelMicros[]
       readonly venueTs: number
     }
-  /** Absolute size at a level (venuep price_change); size 0 removes. */
+  /** Absolute size at a level (a venue that sends a level's new size); size 0 removes. */
   | { readonly type: 'level'; readonly instrumentId: string; readonly side: BookSideName; readonly price: number; readonly size: number; readonly venueTs: number }
-  /** Relative change at a level (venuek orderbook_delta). */
+  /** Relative change at a level (a venue that sends signed deltas). */
   | { readonly type: 'delta'; readonly instrumentId: string; readonly side: BookSideName; readonly price: number; readonly delta: number; readonly venueTs: number }
   | {
       readonly type: 'trade'
@@ -29,7 +29,7 @@ export type FeedEvent =
       readonly size: number
       readonly venueTs: number
     }
-  /** Market statistics pushed by the venue (venuek ticker): contracts and dollars as numbers. */
+  /** Market statistics pushed by the venue (a ticker channel): contracts and dollars as numbers. */
   | { readonly type: 'stats'; readonly instrumentId: string; readonly volume: number | undefined; readonly openInterest: number | undefined; readonly venueTs: number }
   /** The feed can no longer vouch for these books until it delivers a new snapshot. */
   | { readonly type: 'stale'; readonly instrumentIds: readonly string[]; readonly reason: string }
@@ -64,8 +64,8 @@ export interface VenueFeed {
 }
 
 /**
- * Whether a venue's API key is usable (venuek/credentials.ts says what each state means); `not_required` for a
- * venue that needs none (venuep's market data and market channel are public).
+ * Whether a venue's API key is usable (a venue's credentials.ts says what each state means); `not_required` for a
+ * venue that needs none (its market data and market channel are public).
  */
 export type CredentialState = 'configured' | 'missing' | 'unreadable' | 'invalid' | 'not_required'
 

@@ -26,7 +26,7 @@ export interface WsConnectionOptions {
   readonly connectTimeoutMs: number
   /** Headers for the upgrade request, computed per attempt (signatures carry a timestamp). */
   readonly headers?: () => Record<string, string>
-  /** Text keepalive sent every intervalMs while open (venuep's "PING"). */
+  /** Text keepalive sent every intervalMs while open (e.g. "PING"). */
   readonly keepalive?: { readonly intervalMs: number; readonly message: string }
   /** Called when the socket opens: send subscriptions here. */
   readonly onOpen: () => void
@@ -35,8 +35,8 @@ export interface WsConnectionOptions {
   /** Called once per lost connection (closed, errored, stale, or replaced): what it carried is now stale. */
   readonly onDown: (reason: string) => void
   /**
-   * Said after a handshake rejected with 401 or 403, where the usual cause is ours (venuek without credentials:
-   * "unsigned handshake: set VENUEK_API_KEY_ID and VENUEK_PRIVATE_KEY_PATH").
+   * Said after a handshake rejected with 401 or 403, where the usual cause is ours (a venue that needs a key, without
+   * one: "unsigned handshake: set …", naming its settings).
    */
   readonly authHint?: string
   readonly random?: () => number

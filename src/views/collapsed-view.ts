@@ -42,19 +42,19 @@ export class CollapsedView {
     this.index = new ListIndex(entries, SORT_KEYS, (e) => e.event.title)
   }
 
-  static create(directory: EventDirectory, views: Partial<Record<VenueId, VenueView>>): CollapsedView {
+  static create(directory: EventDirectory, views: ReadonlyMap<VenueId, VenueView>): CollapsedView {
     return runToEnd(CollapsedView.build(directory, views))
   }
 
   /** The view, built in slices; warmed with what `previous` (the view it replaces) had built on demand. */
-  static *build(directory: EventDirectory, views: Partial<Record<VenueId, VenueView>>, previous?: CollapsedView): Steps<CollapsedView> {
+  static *build(directory: EventDirectory, views: ReadonlyMap<VenueId, VenueView>, previous?: CollapsedView): Steps<CollapsedView> {
     const entries: CollapsedEntry[] = []
     for (const event of directory.events) {
       const markets: { venue: VenueId; entry: MarketEntry; view: VenueView }[] = []
-      for (const venue of ['venuep', 'venuek'] as const) {
-        const ce = event[venue]
-        const view = views[venue]
-        if (ce === undefined || view === undefined) continue
+      for (const ce of event.members) {
+        const venue = ce.venue
+        const view = views.get(venue)
+        if (view === undefined) continue
         for (const m of ce.markets) {
           const entry = view.marketById.get(m.marketId)
           if (entry !== undefined) markets.push({ venue, entry, view })

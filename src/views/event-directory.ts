@@ -6,21 +6,27 @@ import type { CatalogEvent, ServiceStatus, VenueId } from '../model/types.js'
  * Service events: the cross-venue Event of the model. Each venue event belongs to exactly one service event;
  * events linked as the same question (by the matcher, issue 5) share one. Slugs are stable across restarts
  * and catalog refreshes because sitemaps and clients keep them:
- * - a venuep event's slug is its own event slug;
- * - a venuek event's slug is its title slugified plus its ticker (tickers never change and keep it unique);
- * - a linked pair uses the venuep slug and keeps the venuek slug as an alias, so old links still resolve.
+ * - an event alone takes its venue's slug for it (`VenueViewRules.eventSlug`: the venue's own event slug, or its
+ *   title slugified plus its ticker where tickers are the venue's keys);
+ * - linked events take the slug of their member on the earliest registered venue and keep the others' slugs as
+ *   aliases, so old links still resolve.
  */
-/** Two venue events linked by the matcher (src/spreads/matching/matcher.ts `eventLinks`): A's and B's. */
+export interface EventRef {
+  readonly venue: VenueId
+  readonly eventId: string
+}
+
+/** Two venue events the matcher judged the same question (`a` on the earlier registered venue). */
 export interface EventLink {
-  readonly a: { readonly venue: VenueId; readonly eventId: string }
-  readonly b: { readonly venue: VenueId; readonly eventId: string }
+  readonly a: EventRef
+  readonly b: EventRef
 }
 
 export interface ServiceEvent {
   readonly slug: string
   readonly aliases: readonly string[]
-  readonly venuep: CatalogEvent | undefined
-  readonly venuek: CatalogEvent | undefined
+  /** Its venue events, at most one per venue, in registry order (`eventOn` finds one venue's). */
+  readonly members: readonly CatalogEvent[]
   readonly title: string
   readonly category: string
   readonly status: ServiceStatus
@@ -32,7 +38,20 @@ export interface ServiceEvent {
   readonly endTime: number | undefined
 }
 
-export function venuekEventSlug(e: Pick<CatalogEvent, 'eventId' | 'title'>): string {
+/** The service event's member on `venue`, if it is listed there. */
+export function eventOn(event: ServiceEvent | undefined, venue: VenueId): CatalogEvent | undefined {
+  return event?.members.find((e) => e.venue === venue)
+}
+
+/** One registered venue's part of a directory build: its installed catalog (if any) and its slug rule. */
+export interface DirectoryVenue {
+  readonly venue: VenueId
+  readonly catalog: CatalogSnapshot | undefined
+  readonly eventSlug: (event: Pick<CatalogEvent, 'eventId' | 'title'>) => string
+}
+
+/** A slug made of a title and a ticker: the title slugified (at most 80 characters) then the ticker lowercased. */
+export function titleTickerSlug(e: Pick<CatalogEvent, 'eventId' | 'title'>): string {
   const title = e.title
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
@@ -53,40 +72,57 @@ export class EventDirectory {
   readonly version: number
   #events: readonly ServiceEvent[] = []
   readonly #bySlug = new Map<string, ServiceEvent>()
-  readonly #slugOf: Record<VenueId, Map<string, string>> = { venuep: new Map(), venuek: new Map() }
+  readonly #slugOf = new Map<VenueId, Map<string, string>>()
 
-  private constructor(version: number) {
+  private constructor(version: number, venues: readonly DirectoryVenue[]) {
     this.version = version
+    for (const v of venues) this.#slugOf.set(v.venue, new Map())
   }
 
-  static create(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, links: readonly EventLink[], version: number): EventDirectory {
-    return runToEnd(EventDirectory.build(venuep, venuek, links, version))
+  static create(venues: readonly DirectoryVenue[], links: readonly EventLink[], version: number): EventDirectory {
+    return runToEnd(EventDirectory.build(venues, links, version))
   }
 
-  /** The directory, built in slices. */
-  static *build(venuep: CatalogSnapshot | undefined, venuek: CatalogSnapshot | undefined, links: readonly EventLink[], version: number): Steps<EventDirectory> {
-    const d = new EventDirectory(version)
-    const events: ServiceEvent[] = []
-    const linkedK = new Map<string, string>()
+  /**
+   * The directory, built in slices. Venues are walked in registry order, each catalog in its order; an event
+   * linked to one on an earlier venue was placed with it. A link joins two groups only when no venue would then
+   * have two events in one (the matcher links one to one; this keeps it so).
+   */
+  static *build(venues: readonly DirectoryVenue[], links: readonly EventLink[], version: number): Steps<EventDirectory> {
+    const d = new EventDirectory(version, venues)
+    const rank = new Map(venues.map((v, i) => [v.venue, i]))
+    const catalogOf = new Map(venues.map((v) => [v.venue, v.catalog]))
+    const listed = (r: EventRef) => catalogOf.get(r.venue)?.eventsById.get(r.eventId)
+    /** Group of a venue event (keyed `venue \0 eventId`) → its members by venue. */
+    const groupOf = new Map<string, Map<VenueId, CatalogEvent>>()
+    const keyOf = (e: { venue: VenueId; eventId: string }) => `${e.venue}\u0000${e.eventId}`
     let n = 0
     for (const l of links) {
-      if (l.a.venue === venuep?.venue && l.b.venue === venuek?.venue && venuep.eventsById.has(l.a.eventId) && venuek.eventsById.has(l.b.eventId)) linkedK.set(l.b.eventId, l.a.eventId)
       if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
-    }
-    const pairedP = new Map<string, CatalogEvent>()
-    for (const [k, p] of linkedK) {
-      pairedP.set(p, venuek?.eventsById.get(k) as CatalogEvent)
-      if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
+      const a = listed(l.a)
+      const b = listed(l.b)
+      if (a === undefined || b === undefined || a.venue === b.venue) continue
+      const ga = groupOf.get(keyOf(a)) ?? new Map([[a.venue, a]])
+      const gb = groupOf.get(keyOf(b)) ?? new Map([[b.venue, b]])
+      if (ga === gb || [...gb.keys()].some((venue) => ga.has(venue))) continue
+      for (const [venue, e] of gb) ga.set(venue, e)
+      for (const e of ga.values()) groupOf.set(keyOf(e), ga)
     }
     yield
-    for (const e of venuep?.events ?? []) {
-      events.push(d.#add(e, pairedP.get(e.eventId)))
-      if (events.length % VIEW_CHECKPOINT_EVERY === 0) yield
-    }
-    n = 0
-    for (const e of venuek?.events ?? []) {
-      if (!linkedK.has(e.eventId)) events.push(d.#add(undefined, e))
-      if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
+    const events: ServiceEvent[] = []
+    for (const v of venues) {
+      n = 0
+      for (const e of v.catalog?.events ?? []) {
+        if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
+        const group = groupOf.get(keyOf(e))
+        if (group === undefined) {
+          events.push(d.#add([e], venues))
+          continue
+        }
+        // Placed once, by its member on the earliest venue.
+        const members = [...group.values()].sort((x, y) => (rank.get(x.venue) ?? 0) - (rank.get(y.venue) ?? 0))
+        if (members[0] === e) events.push(d.#add(members, venues))
+      }
     }
     d.#events = events
     return d
@@ -102,34 +138,33 @@ export class EventDirectory {
 
   /** The service event slug of a venue event. */
   slugOf(venue: VenueId, eventId: string): string | undefined {
-    return this.#slugOf[venue].get(eventId)
+    return this.#slugOf.get(venue)?.get(eventId)
   }
 
-  #add(p: CatalogEvent | undefined, k: CatalogEvent | undefined): ServiceEvent {
-    const kSlug = k === undefined ? undefined : venuekEventSlug(k)
-    const slug = p?.eventId ?? (kSlug as string)
-    const aliases = p !== undefined && kSlug !== undefined ? [kSlug] : []
-    const both = [p, k].filter((e): e is CatalogEvent => e !== undefined)
-    const status: ServiceStatus = both.some((e) => e.status === 'active') ? 'active' : both.every((e) => e.status === 'resolved') ? 'resolved' : 'closed'
+  /** `members`: one event per venue, in registry order. */
+  #add(members: readonly CatalogEvent[], venues: readonly DirectoryVenue[]): ServiceEvent {
+    const slugs = members.map((e) => (venues.find((v) => v.venue === e.venue) as DirectoryVenue).eventSlug(e))
+    const slug = slugs[0] as string
+    const aliases = slugs.slice(1)
+    const lead = members[0] as CatalogEvent
+    const status: ServiceStatus = members.some((e) => e.status === 'active') ? 'active' : members.every((e) => e.status === 'resolved') ? 'resolved' : 'closed'
     const event: ServiceEvent = {
       slug,
       aliases,
-      venuep: p,
-      venuek: k,
-      title: (p ?? k)?.title ?? slug,
-      category: p?.category ?? k?.category ?? 'other',
+      members,
+      title: lead.title,
+      category: lead.category,
       status,
-      platforms: both.map((e) => e.venue),
-      volumeTotal: sum(both.map((e) => e.volumeTotal)),
-      volume24h: sum(both.map((e) => e.volume24h)),
-      createdAt: min(both.map((e) => e.createdAt)),
-      updatedAt: max(both.map((e) => e.updatedAt)),
-      endTime: max(both.map((e) => e.endTime)),
+      platforms: members.map((e) => e.venue),
+      volumeTotal: sum(members.map((e) => e.volumeTotal)),
+      volume24h: sum(members.map((e) => e.volume24h)),
+      createdAt: min(members.map((e) => e.createdAt)),
+      updatedAt: max(members.map((e) => e.updatedAt)),
+      endTime: max(members.map((e) => e.endTime)),
     }
     this.#bySlug.set(slug, event)
     for (const a of aliases) if (!this.#bySlug.has(a)) this.#bySlug.set(a, event)
-    if (p !== undefined) this.#slugOf.venuep.set(p.eventId, slug)
-    if (k !== undefined) this.#slugOf.venuek.set(k.eventId, slug)
+    for (const e of members) this.#slugOf.get(e.venue)?.set(e.eventId, slug)
     return event
   }
 }

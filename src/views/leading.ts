@@ -3,8 +3,8 @@ import { money } from '../core/money.js'
 /**
  * Which outcome leads a set of outcomes: the one with the highest probability among the open ones (among all of
  * them when none is open), ties by the higher volume in cents as the API prints it, then by the lower outcome id
- * (venuep token id, venuek market ticker). Unknown probabilities and volumes rank last. One rule for the collapsed
- * rows' `leading_outcome` and for the venuep proxies that resolve an event slug to its leading market, so both name
+ * (a token id or a market ticker). Unknown probabilities and volumes rank last. One rule for the collapsed
+ * rows' `leading_outcome` and for the live proxies that resolve an event slug to its leading market, so both name
  * the same outcome.
  */
 export interface LeadCandidate {

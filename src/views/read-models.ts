@@ -1,4 +1,3 @@
-import type { VenueActor } from '../actors/venue-actor.js'
 import type { Logger } from '../core/logger.js'
 import { runInSlices, runToEnd, type Steps } from '../core/slices.js'
 import type { Quote, VenueId } from '../model/types.js'
@@ -6,7 +5,7 @@ import { CollapsedView } from './collapsed-view.js'
 import { EventDirectory, type EventLink } from './event-directory.js'
 import { PageCache } from './page-cache.js'
 import { SitemapView } from './sitemap-view.js'
-import { VenueView } from './venue-view.js'
+import { VenueView, type ViewedVenue } from './venue-view.js'
 
 /**
  * Keeps the API's read models in step with the venue actors. The cross-venue matching calls `setLinks` after
@@ -16,11 +15,11 @@ import { VenueView } from './venue-view.js'
  * read the previous, consistent views. Quote changes only bump the versions of the records they price.
  */
 export class ReadModels {
-  readonly #actors: Readonly<Record<VenueId, VenueActor>>
+  readonly #venues: readonly ViewedVenue[]
   readonly #log: Logger
   #links: readonly EventLink[] = []
   #directoryVersion = 0
-  #views: Partial<Record<VenueId, VenueView>> = {}
+  #views: ReadonlyMap<VenueId, VenueView> = new Map()
   #directory: EventDirectory | undefined
   #collapsed: CollapsedView | undefined
   #sitemap: SitemapView | undefined
@@ -32,14 +31,20 @@ export class ReadModels {
   /** Serialized pages, shared by every list endpoint (keys are prefixed by route). */
   readonly pages = new PageCache()
 
-  constructor(actors: Readonly<Record<VenueId, VenueActor>>, log: Logger) {
-    this.#actors = actors
+  /** `venues` in registry order: the order of a service event's members and of its detail's `venues`. */
+  constructor(venues: readonly ViewedVenue[], log: Logger) {
+    this.#venues = venues
     this.#log = log
   }
 
+  /** The venues' ids, in registry order. */
+  get venueIds(): readonly VenueId[] {
+    return this.#venues.map((v) => v.actor.venue)
+  }
+
   start(): void {
-    for (const actor of Object.values(this.#actors)) {
-      this.#unsubscribe.push(actor.subscribeQuotes((quotes: readonly Quote[]) => this.#views[actor.venue]?.onQuotes(quotes)))
+    for (const { actor } of this.#venues) {
+      this.#unsubscribe.push(actor.subscribeQuotes((quotes: readonly Quote[]) => this.#views.get(actor.venue)?.onQuotes(quotes)))
     }
   }
 
@@ -56,12 +61,12 @@ export class ReadModels {
 
   /**
    * Every read the views serve answers: each venue has its view, and the cross-venue directory, collapsed list
-   * and sitemap are built. False until the first build after both catalogs (and their links) are in, which runs
+   * and sitemap are built. False until the first build after every catalog (and their links) is in, which runs
    * in slices after the venues report ready; /readyz waits for it so a client told "ready" never meets a 503.
    */
   get serving(): boolean {
     if (this.#directory === undefined || this.#collapsed === undefined || this.#sitemap === undefined) return false
-    return Object.values(this.#actors).every((actor) => this.#views[actor.venue] !== undefined)
+    return this.#venues.every(({ actor }) => this.#views.has(actor.venue))
   }
 
   /** No rebuild is scheduled or running: the views are those of the current catalogs and links. */
@@ -70,7 +75,7 @@ export class ReadModels {
   }
 
   view(venue: VenueId): VenueView | undefined {
-    return this.#views[venue]
+    return this.#views.get(venue)
   }
 
   directory(): EventDirectory | undefined {
@@ -128,14 +133,15 @@ export class ReadModels {
 
   /** Every view of the current catalogs and links, or undefined before the first catalog. */
   *#build(): Steps<Built | undefined> {
-    const p = this.#actors.venuep.catalog()
-    const k = this.#actors.venuek.catalog()
-    if (p === undefined && k === undefined) return undefined
-    const directory = yield* EventDirectory.build(p, k, this.#links, ++this.#directoryVersion)
-    const views: Partial<Record<VenueId, VenueView>> = {}
+    const catalogs = this.#venues.map((v) => ({ venue: v.actor.venue, catalog: v.actor.catalog(), eventSlug: v.rules.eventSlug }))
+    if (catalogs.every((c) => c.catalog === undefined)) return undefined
+    const directory = yield* EventDirectory.build(catalogs, this.#links, ++this.#directoryVersion)
+    const views = new Map<VenueId, VenueView>()
     // The current views pass on what requests made them build on demand (orderings, search indexes).
-    if (p !== undefined) views.venuep = yield* VenueView.build(this.#actors.venuep, p, directory, this.#views.venuep)
-    if (k !== undefined) views.venuek = yield* VenueView.build(this.#actors.venuek, k, directory, this.#views.venuek)
+    for (const [i, v] of this.#venues.entries()) {
+      const catalog = catalogs[i]?.catalog
+      if (catalog !== undefined) views.set(v.actor.venue, yield* VenueView.build(v, catalog, directory, this.#views.get(v.actor.venue)))
+    }
     const collapsed = yield* CollapsedView.build(directory, views, this.#collapsed)
     const sitemap = yield* SitemapView.build(directory)
     return { directory, views, collapsed, sitemap }
@@ -144,7 +150,7 @@ export class ReadModels {
   /** One synchronous step: requests see either every old view or every new one. */
   #install(built: Built): void {
     const replaced = new Set<object>()
-    for (const [venue, view] of Object.entries(this.#views)) if (view !== undefined && built.views[venue as VenueId] !== view) replaced.add(view)
+    for (const [venue, view] of this.#views) if (built.views.get(venue) !== view) replaced.add(view)
     if (this.#collapsed !== undefined && this.#collapsed !== built.collapsed) replaced.add(this.#collapsed)
     this.#views = built.views
     this.#directory = built.directory
@@ -157,7 +163,7 @@ export class ReadModels {
 
 interface Built {
   readonly directory: EventDirectory
-  readonly views: Partial<Record<VenueId, VenueView>>
+  readonly views: ReadonlyMap<VenueId, VenueView>
   readonly collapsed: CollapsedView
   readonly sitemap: SitemapView
 }

@@ -5,7 +5,8 @@ import { runToEnd, type Steps } from '../core/slices.js'
 import type { CatalogEvent, Outcome, PlatformMarket, Quote, VenueId } from '../model/types.js'
 import { VIEW_CHECKPOINT_EVERY, type EventDirectory } from './event-directory.js'
 import { ListIndex, type SortKeys } from './list-index.js'
-import { venueEventRecord, venuekMarketRecord, venuepMarketRecord } from './records.js'
+import { venueEventRecord } from './records.js'
+import type { VenueViewRules } from './venue-rules.js'
 
 /**
  * One venue's catalog as the API reads it, rebuilt per catalog version (or event-directory version): list
@@ -32,6 +33,12 @@ export interface OutcomeEntry {
   readonly category: string
   readonly outcome: Outcome
   readonly market: MarketEntry
+}
+
+/** A venue as the read models see it: its actor (catalog, quotes, feed statistics) and its rules. */
+export interface ViewedVenue {
+  readonly actor: VenueActor
+  readonly rules: VenueViewRules
 }
 
 export interface EventEntry {
@@ -76,21 +83,24 @@ export class VenueView {
   readonly events: ListIndex<EventEntry>
   readonly outcomes: ListIndex<OutcomeEntry>
   readonly marketById: ReadonlyMap<string, MarketEntry>
-  /** Market ids and venuep child-market slugs → market. */
+  /** Market ids and child-market slugs (of a grouped market's children) → market. */
   readonly marketBySlug: ReadonlyMap<string, MarketEntry>
   /** Outcome id → its entry in `outcomes` (filters must hand the index its own entries). */
   readonly outcomeById: ReadonlyMap<string, OutcomeEntry>
   readonly eventById: ReadonlyMap<string, EventEntry>
-  /** venuep: condition ids and token ids → market; venuek: market tickers → market. */
+  /** Outcome ids, and the venue's other market keys (`VenueViewRules.outcomeKeys`, e.g. condition ids) → market. */
   readonly marketByOutcomeKey: ReadonlyMap<string, MarketEntry>
   readonly #byInstrument: ReadonlyMap<string, MarketEntry[]>
   readonly #actor: VenueActor
+  readonly #rules: VenueViewRules
   readonly #parts: VenueViewParts
 
   /** `lists`: the list indexes of a view over the same catalog and slugs (see `build`), shared with their caches. */
-  private constructor(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory, parts: VenueViewParts, lists?: VenueView) {
+  private constructor(venue: ViewedVenue, catalog: CatalogSnapshot, directory: EventDirectory, parts: VenueViewParts, lists?: VenueView) {
+    const { actor, rules } = venue
     this.venue = actor.venue
     this.#actor = actor
+    this.#rules = rules
     this.catalog = catalog
     this.directory = directory
     this.marketById = parts.marketById
@@ -100,14 +110,15 @@ export class VenueView {
     this.marketByOutcomeKey = parts.marketByOutcomeKey
     this.#byInstrument = parts.byInstrument
     this.#parts = parts
-    // venuep markets are searched by event title or market slug; everything else by event title.
-    this.markets = lists?.markets ?? new ListIndex(parts.marketEntries, SORT_KEYS, (e) => (this.venue === 'venuep' ? `${e.event.title} ${e.market.marketId}` : e.event.title))
+    // Markets are searched by the venue's search text (e.g. event title and market slug), else by event title.
+    const searchText = rules.marketSearchText
+    this.markets = lists?.markets ?? new ListIndex(parts.marketEntries, SORT_KEYS, searchText === undefined ? (e) => e.event.title : (e) => searchText(e.event, e.market))
     this.events = lists?.events ?? new ListIndex(parts.eventEntries, SORT_KEYS, (e) => e.event.title)
     this.outcomes = lists?.outcomes ?? new ListIndex(parts.outcomeEntries, { volume: (e) => cents(e.outcome.volume ?? e.market.market.volumeTotal) }, (e) => e.outcome.title)
   }
 
-  static create(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory): VenueView {
-    return runToEnd(VenueView.build(actor, catalog, directory))
+  static create(venue: ViewedVenue, catalog: CatalogSnapshot, directory: EventDirectory): VenueView {
+    return runToEnd(VenueView.build(venue, catalog, directory))
   }
 
   /**
@@ -116,11 +127,12 @@ export class VenueView {
    * indexes and cached JSON are all still right and are kept; otherwise the new view is warmed with what
    * requests made `previous` build on demand.
    */
-  static *build(actor: VenueActor, catalog: CatalogSnapshot, directory: EventDirectory, previous?: VenueView): Steps<VenueView> {
+  static *build(viewed: ViewedVenue, catalog: CatalogSnapshot, directory: EventDirectory, previous?: VenueView): Steps<VenueView> {
     if (previous !== undefined && previous.catalog === catalog && (yield* sameSlugsSteps(previous, directory))) {
-      return new VenueView(actor, catalog, directory, previous.#parts, previous)
+      return new VenueView(viewed, catalog, directory, previous.#parts, previous)
     }
-    const venue = actor.venue
+    const venue = viewed.actor.venue
+    const outcomeKeys = viewed.rules.outcomeKeys
     const parts: VenueViewParts = {
       marketEntries: [],
       eventEntries: [],
@@ -141,7 +153,8 @@ export class VenueView {
         parts.marketById.set(market.marketId, entry)
         parts.marketBySlug.set(market.marketId, entry)
         for (const o of market.outcomes) {
-          indexOutcome(venue, parts.marketByOutcomeKey, o, entry)
+          if (outcomeKeys !== undefined) for (const key of outcomeKeys(o)) parts.marketByOutcomeKey.set(key, entry)
+          parts.marketByOutcomeKey.set(o.outcomeId, entry)
           if (o.childMarketSlug !== undefined && !parts.marketBySlug.has(o.childMarketSlug)) parts.marketBySlug.set(o.childMarketSlug, entry)
           const oe: OutcomeEntry = { id: o.outcomeId, status: o.status, category: market.category, outcome: o, market: entry }
           parts.outcomeEntries.push(oe)
@@ -157,7 +170,7 @@ export class VenueView {
       parts.eventById.set(event.eventId, eventEntry)
       parts.eventEntries.push(eventEntry)
     }
-    const view = new VenueView(actor, catalog, directory, parts)
+    const view = new VenueView(viewed, catalog, directory, parts)
     // Every ordering and search index a first request could need, before the view is installed.
     for (const list of [view.markets, view.events, view.outcomes] as const) yield* list.prepareSteps()
     yield* view.markets.warmSteps(previous?.markets)
@@ -186,13 +199,11 @@ export class VenueView {
   }
 
   marketRecord(entry: MarketEntry): Record<string, unknown> {
-    return this.venue === 'venuep'
-      ? venuepMarketRecord(entry.market, entry.eventSlug, this.quoteOf)
-      : venuekMarketRecord(entry.market, entry.eventSlug, this.quoteOf, this.outcomeVolume)
+    return this.#rules.marketRecord(entry.market, entry.eventSlug, this.quoteOf, this.outcomeVolume)
   }
 
-  /** The outcome volume a market record shows: venuek's live traded volume when the feed has one, else the catalog's. */
-  outcomeVolume = (o: Outcome): number | undefined => (this.venue === 'venuek' ? (this.#actor.stats(o.instrumentId)?.volume ?? o.volume) : o.volume)
+  /** The outcome volume a market record shows: the live traded volume when the venue's feed pushes one, else the catalog's. */
+  outcomeVolume = (o: Outcome): number | undefined => (this.#rules.liveVolume === true ? (this.#actor.stats(o.instrumentId)?.volume ?? o.volume) : o.volume)
 
   /** An event row: the event's fields followed by its markets' cached fragments. */
   eventJson(entry: EventEntry): string {
@@ -216,9 +227,4 @@ function* sameSlugsSteps(view: VenueView, directory: EventDirectory): Steps<bool
     if (++n % 1024 === 0) yield
   }
   return true
-}
-
-function indexOutcome(venue: VenueId, byKey: Map<string, MarketEntry>, o: Outcome, entry: MarketEntry): void {
-  if (venue === 'venuep' && o.conditionId !== undefined) byKey.set(o.conditionId, entry)
-  byKey.set(o.outcomeId, entry)
 }

@@ -6,6 +6,7 @@ import { MICROS_PER_UNIT } from '../../src/core/numbers.js'
 import type { LevelMicros } from '../../src/book/order-book.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import type { Db } from '../../src/store/db.js'
+import type { VenueModule } from '../../src/venues/module.js'
 import { checkedLogger, type CheckedLogger } from './checked-logger.js'
 import { freshPGlite, type Backend } from './db.js'
 import { FakeResolver } from './resolver.js'
@@ -58,6 +59,8 @@ export interface TestServiceOptions {
    * its fixed calendar whatever this is, and has aged by then (src/sim/world/calendar.ts).
    */
   readonly anchorMs?: number
+  /** The venues to serve (default the registered ones); a test adds one, its section set in `config`. */
+  readonly venues?: readonly VenueModule[]
 }
 
 /**
@@ -71,7 +74,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const clock = new SimulatedClock(anchorMs)
   const auth = options.auth ?? 'key'
   const overrides: DeepPartial<Config> = auth === 'off' ? { ...options.config, auth: { ...options.config?.auth, required: false } } : { ...options.config }
-  const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides })
+  const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides, venues: options.venues })
   const sim = await startSimulator({
     config: { ...config.sim, questions: options.questions ?? 120, wallets: options.wallets ?? 20, venuekAuth: options.venuekAuth ?? true, catalog: options.catalog },
     clock,
@@ -85,7 +88,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const resolver = options.resolver ?? new FakeResolver()
   let app: App
   try {
-    app = await startApp({ config, log: logs.log, clock, simulator: sim, db, resolveHost: resolver.resolve })
+    app = await startApp({ config, log: logs.log, clock, simulator: sim, db, resolveHost: resolver.resolve, venues: options.venues })
   } catch (err) {
     await sim.close()
     await store.dispose()
@@ -93,7 +96,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   }
   const baseUrl = `http://127.0.0.1:${app.port}`
   const apiKey = auth === 'key' ? await signUp(baseUrl, 'test-suite@example.com') : undefined
-  await waitFor(() => app.venues.venuep.ready && app.venues.venuek.ready, 15_000, 'both venues ready')
+  await waitFor(() => Object.values(app.venues).every((v) => v.ready), 15_000, 'every venue ready')
   // Matching and the read-model rebuild run in event-loop slices after the catalogs install: tests read the views
   // the venues' catalogs and cross-venue links give, not an earlier build, and spreads once the pairs are priced.
   await waitFor(() => app.matching.runs > 0 && app.matching.settled && app.models.settled && app.spreads.ready, 15_000, 'matching, read models and spreads settled')

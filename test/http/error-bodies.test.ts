@@ -14,6 +14,7 @@ import { spreadHistoryRoutes } from '../../src/http/routes/spread-history.js'
 import { HttpServer } from '../../src/http/server.js'
 import { upstreamAppError, UpstreamRejectedError } from '../../src/venues/upstream/errors.js'
 import type { ReadModels } from '../../src/views/read-models.js'
+import { VENUES } from '../../src/venues/index.js'
 import { mountProxies, singleMarkets, type ProxyHarness } from '../proxies/harness.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 
@@ -392,7 +393,7 @@ describe('error bodies a running service does not give on demand', () => {
     },
   })
   const routes: AnyRoute[] = [
-    ...eventRoutes({ models: notBuilt }),
+    ...eventRoutes({ models: notBuilt, venues: VENUES }),
     ...healthRoutes({
       venues: [],
       views: { serving: false },

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { VenueId } from '../../src/model/types.js'
 import { booksOutOfSync, startTestService, type TestService } from '../helpers/service.js'
 import { settle, waitFor } from '../helpers/wait.js'
+
+/** The venues the simulator runs (the helper reads their books from it). */
+type VenueId = 'venuep' | 'venuek'
 
 /**
  * The venue actors against the simulator with faults injected. After each fault the actor's books must equal

@@ -1,3 +1,4 @@
+import { eventOn } from '../../src/views/event-directory.js'
 import assert from 'node:assert/strict'
 import type { CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
 import { silentLogger } from '../../src/core/logger.js'
@@ -5,7 +6,7 @@ import type { PlatformMarket } from '../../src/model/types.js'
 import { documentGuard, keyGuards } from '../../src/http/auth.js'
 import { registerRoutes } from '../../src/http/register.js'
 import type { AnyRoute } from '../../src/http/route.js'
-import { venuepLiveRoutes } from '../../src/http/routes/venuep-live.js'
+import { venuepLiveRoutes } from '../../src/venues/venuep/routes/live.js'
 import { HttpServer } from '../../src/http/server.js'
 import { VenuepLive, type VenuepLiveOptions } from '../../src/venues/venuep/proxy/live.js'
 import { createVenuepUpstreams, type VenuepUpstreamOptions } from '../../src/venues/venuep/proxy/upstreams.js'
@@ -42,7 +43,7 @@ export async function mountProxies(s: TestService, options: HarnessOptions = {})
     venue: options.venue ?? s.app.venues.venuep,
     clock: s.clock,
     upstreams,
-    eventOfSlug: (slug) => s.app.models.directory()?.bySlug(slug)?.venuep?.eventId,
+    eventOfSlug: (slug) => eventOn(s.app.models.directory()?.bySlug(slug), 'venuep')?.eventId,
     walletHistory: options.walletHistory,
   })
   const routes = venuepLiveRoutes({ live }).map((r) => documentGuard(r, true))

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { buildOpenApi } from '../../src/http/openapi.js'
-import { venuepLiveRoutes } from '../../src/http/routes/venuep-live.js'
+import { venuepLiveRoutes } from '../../src/venues/venuep/routes/live.js'
 import type { VenuepLive } from '../../src/venues/venuep/proxy/live.js'
 
 /** The proxied endpoints as published: the spec's paths, every failure status with a body, keys required. */

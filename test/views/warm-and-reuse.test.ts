@@ -5,9 +5,11 @@ import type { VenueActor } from '../../src/actors/venue-actor.js'
 import { runToEnd } from '../../src/core/slices.js'
 import type { Simulator } from '../../src/sim/simulator.js'
 import { Rng } from '../../src/sim/world/random.js'
-import { EventDirectory } from '../../src/views/event-directory.js'
+import { EventDirectory, type EventLink } from '../../src/views/event-directory.js'
 import { ListIndex } from '../../src/views/list-index.js'
 import { VenueView } from '../../src/views/venue-view.js'
+import { VENUEK } from '../../src/venues/venuek/module.js'
+import { VENUEP } from '../../src/venues/venuep/module.js'
 import { simulatorCatalogs } from '../helpers/catalogs.js'
 
 /**
@@ -94,23 +96,26 @@ describe('venue view reuse', () => {
 
   test('kept when only the other venue changed; rebuilt, equal to a cold build, when its slugs change', () => {
     const { venuep, venuek } = world
-    const v1 = VenueView.create(actor, venuek, EventDirectory.create(venuep, venuek, [], 1))
+    const viewed = { actor, rules: VENUEK.view }
+    const directory = (p: CatalogSnapshot, links: readonly EventLink[], version: number) =>
+      EventDirectory.create([{ venue: 'venuep', catalog: p, eventSlug: VENUEP.view.eventSlug }, { venue: 'venuek', catalog: venuek, eventSlug: VENUEK.view.eventSlug }], links, version)
+    const v1 = VenueView.create(viewed, venuek, directory(venuep, [], 1))
     v1.marketJson(v1.markets.query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1 }).items[0]!)
 
     // venuep refreshed (one event fewer): the venuek view is the same view, its caches included.
     const p2 = buildCatalogSnapshot({ venue: 'venuep', events: venuep.events.slice(1), fetchedAt: 1 }, 2)
-    const d2 = EventDirectory.create(p2, venuek, [], 2)
-    const v2 = runToEnd(VenueView.build(actor, venuek, d2, v1))
+    const d2 = directory(p2, [], 2)
+    const v2 = runToEnd(VenueView.build(viewed, venuek, d2, v1))
     assert.notEqual(v2, v1)
     assert.equal(v2.directory, d2)
     assert.equal(v2.markets, v1.markets, 'list index (and its orderings) kept')
     assert.equal(v2.marketById, v1.marketById, 'entries (and their cached JSON) kept')
 
     // A link renames one venuek event (it takes the venuep slug): rebuilt, and equal to a cold build.
-    const link = { a: { venue: p2.venue, eventId: p2.events[0]!.eventId }, b: { venue: venuek.venue, eventId: venuek.events[0]!.eventId } }
-    const d3 = EventDirectory.create(p2, venuek, [link], 3)
-    const v3 = runToEnd(VenueView.build(actor, venuek, d3, v2))
-    const cold = VenueView.create(actor, venuek, d3)
+    const link = { a: { venue: 'venuep', eventId: p2.events[0]!.eventId }, b: { venue: 'venuek', eventId: venuek.events[0]!.eventId } }
+    const d3 = directory(p2, [link], 3)
+    const v3 = runToEnd(VenueView.build(viewed, venuek, d3, v2))
+    const cold = VenueView.create(viewed, venuek, d3)
     assert.notEqual(v3.markets, v2.markets)
     const rows = (v: VenueView) => v.markets.query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1_000 }).items.map((e) => v.marketJson(e))
     assert.deepEqual(rows(v3), rows(cold))

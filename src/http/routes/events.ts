@@ -5,12 +5,16 @@ import type { CollapsedView } from '../../views/collapsed-view.js'
 import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { CategoryFilter, Limit, ListOrdering, Offset, StatusFilter, StringEnum } from '../schemas/common.js'
-import { CollapsedEventSchema, EventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
+import { collapsedEventSchema, eventDetailSchema, SitemapEventSchema, listOf } from '../schemas/records.js'
+import type { VenueModule } from '../../venues/module.js'
+import { eventOn } from '../../views/event-directory.js'
 import { listBody, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, VALIDATION_RESPONSE, viewListReply } from './support.js'
 
 /** Cross-venue event reads (spec 4.4): the collapsed event list, one event's detail, and the sitemap list. */
 export interface EventRouteDeps {
   readonly models: ReadModels
+  /** The registered venues: an event's detail has one `venues` key each, in this order. */
+  readonly venues: readonly Pick<VenueModule, 'id' | 'eventSchema'>[]
 }
 
 const SORT = StringEnum(['volume', 'volume_24h', 'updated_at', 'end_time', 'created_at'], { default: 'volume', description: 'Sort key (volume is aggregated across venues).' })
@@ -28,6 +32,7 @@ function collapsedOrNotReady(models: ReadModels): CollapsedView {
 
 export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
   const { models } = deps
+  const venueIds = deps.venues.map((v) => v.id)
 
   const list = defineRoute({
     method: 'get',
@@ -43,7 +48,7 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
       status: StatusFilter,
       ...ListOrdering(SORT),
     }),
-    responses: { 200: { description: 'A page of event rows.', schema: listOf('events', CollapsedEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: { 200: { description: 'A page of event rows.', schema: listOf('events', collapsedEventSchema(venueIds), 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const view = collapsedOrNotReady(models)
       return viewListReply(models.pages, q, { route: 'events', key: 'events', view, index: view.index, version: (e) => view.version(e), json: (e) => view.json(e) })
@@ -58,20 +63,20 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
     description: 'Also resolves alias slugs (a venuek event\'s own slug after it was matched to a venuep event).',
     tags: ['events'],
     params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 300, description: 'Service event slug.' }) }),
-    responses: { 200: { description: 'The event.', schema: EventDetailSchema }, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: { 200: { description: 'The event.', schema: eventDetailSchema(deps.venues) }, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ params }) => {
       const view = collapsedOrNotReady(models)
       const entry = view.index.byId(models.directory()?.bySlug(params.slug)?.slug ?? params.slug)
       if (entry === undefined) throw notFound(`unknown event ${params.slug}`)
       const ev = entry.event
-      const fragment = (venue: 'venuep' | 'venuek'): string => {
-        const ce = ev[venue]
+      const fragment = (venue: string): string => {
+        const ce = eventOn(ev, venue)
         const vv = models.view(venue)
         const ee = ce === undefined ? undefined : vv?.eventById.get(ce.eventId)
         return vv === undefined || ee === undefined ? 'null' : vv.eventJson(ee)
       }
       const head = JSON.stringify({ ...view.record(entry), aliases: ev.aliases })
-      return { status: 200, body: `${head.slice(0, -1)},"venues":{"venuep":${fragment('venuep')},"venuek":${fragment('venuek')}}}` }
+      return { status: 200, body: `${head.slice(0, -1)},"venues":{${venueIds.map((id) => `${JSON.stringify(id)}:${fragment(id)}`).join(',')}}}` }
     },
   })
 

@@ -6,6 +6,8 @@ import { AppError } from '../../core/errors.js'
 import { errorReply, json, type Reply } from '../reply.js'
 import { StringEnum } from '../schemas/common.js'
 import { defineRoute, type AnyRoute } from '../route.js'
+import { VENUES } from '../../venues/index.js'
+import type { VenueModule } from '../../venues/module.js'
 
 /**
  * `/healthz`: the process is up and serving. `/readyz`: 200 once every venue's catalog is loaded, every streamed
@@ -40,6 +42,8 @@ export interface ServedSpreads {
 
 export interface HealthDeps {
   readonly venues: readonly VenueActor[]
+  /** The registered venues, for the document's descriptions; src/venues/index.ts's when absent. */
+  readonly modules?: readonly ReadinessVenue[]
   readonly views: ServedViews
   readonly spreads: ServedSpreads
   readonly source: DataSource
@@ -50,15 +54,27 @@ export interface HealthDeps {
 const Count = Type.Integer({ minimum: 0 })
 const NullableCount = (description: string) => Type.Union([Count, Type.Null()], { description })
 
+type ReadinessVenue = Pick<VenueModule, 'id' | 'credentialsNote' | 'catalogLists'>
+
+/** The venues' listings, grouped by the venues that page through them: "`open`, `closed` (a, b) or `settled` (b)". */
+function listsDescription(modules: readonly ReadinessVenue[]): string {
+  const groups = new Map<string, string[]>()
+  for (const list of [...new Set(modules.flatMap((m) => m.catalogLists))]) {
+    const venues = modules.filter((m) => m.catalogLists.includes(list)).map((m) => m.id).join(', ')
+    groups.set(venues, [...(groups.get(venues) ?? []), list])
+  }
+  return [...groups].map(([venues, lists]) => `${lists.map((l) => `\`${l}\``).join(', ')} (${venues})`).join(' or ')
+}
+
 /** A catalog sync in progress (built by `loadingBody`). */
-const CatalogLoading = Type.Object(
+const catalogLoading = (modules: readonly ReadinessVenue[]) => Type.Object(
   {
     started_at: Type.String({ format: 'date-time' }),
     elapsed_ms: Count,
     phase: StringEnum(['listing', 'building'], {
       description: '`listing` while the venue\'s pages arrive; `building` once every page is in and the snapshot and the streamed instruments are prepared.',
     }),
-    list: Type.Union([Type.String(), Type.Null()], { description: 'The venue list the last page came from: `open`, `closed` (venuep, venuek) or `settled` (venuek); null before the first page.' }),
+    list: Type.Union([Type.String(), Type.Null()], { description: `The venue list the last page came from: ${listsDescription(modules)}; null before the first page.` }),
     pages: Count,
     events: Type.Integer({ minimum: 0, description: 'Raw events listed so far, every list together (before mapping; the installed `events` count can be lower).' }),
     events_per_sec: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'Events listed per second since the sync started; null before the first page.' }),
@@ -71,8 +87,8 @@ const CatalogLoading = Type.Object(
   { additionalProperties: false },
 )
 
-/** One venue's state in /readyz (built by `venueBody`). */
-const VenueReadiness = Type.Object(
+/** One venue's state in /readyz (built by `venueBody`); the credentials sentence is the venues' own. */
+const venueReadiness = (modules: readonly ReadinessVenue[]) => Type.Object(
   {
     ready: Type.Boolean({ description: 'The catalog is loaded and every streamed book has had its first snapshot.' }),
     actor: Type.String({ description: 'The venue actor: `not_started`, `running`, `stopped` or `failed`.' }),
@@ -91,7 +107,7 @@ const VenueReadiness = Type.Object(
         max_events: Type.Union([Count, Type.Null()], {
           description: 'Addition: the guard on events read per catalog sync (config `venues.<venue>.catalog.maxEvents`), set far above the real catalogs.',
         }),
-        loading: Type.Union([CatalogLoading, Type.Null()], {
+        loading: Type.Union([catalogLoading(modules), Type.Null()], {
           description:
             'Addition: the catalog sync in progress (the first one after boot, or a refresh), null between syncs. The first sync of a real catalog lists tens of thousands of events in hundreds of pages and takes minutes; `events` above stays 0 until it is installed, this shows how far it got. The log has a `catalog loading` line every 5 s during the first sync.',
         }),
@@ -100,8 +116,11 @@ const VenueReadiness = Type.Object(
       { additionalProperties: false },
     ),
     credentials: StringEnum(['configured', 'missing', 'unreadable', 'invalid', 'not_required'], {
-      description:
-        'Addition: the venue\'s API key. venuek\'s live websocket requires a signed handshake (`VENUEK_API_KEY_ID`, `VENUEK_PRIVATE_KEY_PATH`): `missing` (unset), `unreadable` (the key file cannot be read) or `invalid` (not an unencrypted RSA private key in PEM) mean no venuek live quotes or books, and venuek never becomes ready; the boot log has a warning saying why. `not_required` for venuep (public data) and for a simulator that asks for no key.',
+      description: [
+        'Addition: the venue\'s API key.',
+        ...modules.flatMap((m) => (m.credentialsNote === undefined ? [] : [m.credentialsNote])),
+        `\`not_required\` for ${modules.flatMap((m) => (m.credentialsNote === undefined ? [m.id] : [])).join(' and ')} (public data) and for a simulator that asks for no key.`,
+      ].join(' '),
     }),
     books: Type.Object({ instruments: Count, synced: Count, stale: Count }, { additionalProperties: false }),
     feed: Type.Union([
@@ -124,14 +143,14 @@ const VenueReadiness = Type.Object(
   { additionalProperties: false },
 )
 
-const ReadinessBody = Type.Object(
+const readinessBody = (modules: readonly ReadinessVenue[]) => Type.Object(
   {
     status: Type.String({ description: '`ready` or `not_ready`.' }),
     data_source: Type.String({ description: '`simulated` (the built-in venue simulator) or `live`.' }),
     simulated: Type.Boolean(),
     description: Type.String(),
     uptime_seconds: Type.Number(),
-    venues: Type.Record(Type.String(), VenueReadiness, { description: 'Per venue (`venuep`, `venuek`): catalog, books and feed state.' }),
+    venues: Type.Record(Type.String(), venueReadiness(modules), { description: `Per venue (${modules.map((m) => `\`${m.id}\``).join(', ')}): catalog, books and feed state.` }),
     read_models: Type.Object(
       { ready: Type.Boolean({ description: 'The list endpoints\' read models (per-venue views, cross-venue events, sitemap) are built from the loaded catalogs.' }) },
       { description: 'Addition. Built after the catalogs load, in event-loop slices; /readyz is 200 only once they are.' },
@@ -151,6 +170,7 @@ const ReadinessBody = Type.Object(
 )
 
 export function healthRoutes(deps: HealthDeps): AnyRoute[] {
+  const ReadinessBody = readinessBody(deps.modules ?? VENUES)
   const healthBody = Buffer.from(JSON.stringify({ status: 'ok' }))
   return [
     defineRoute({

@@ -5,27 +5,33 @@ import { CATEGORY_DESCRIPTION, StringEnum } from './common.js'
  * Response record schemas (spec part 2). Field names and meanings are the spec's; a value the service does not
  * know is null (never a made-up 0), so numeric fields are nullable. Fields beyond the spec's tables are marked
  * "Addition" in their descriptions. Money and volume fields are rounded to cents (`Money`); prices and
- * probabilities keep the venue's tick precision.
+ * probabilities keep the venue's tick precision. A venue's own records are in its folder
+ * (src/venues/<venue>/schemas.ts), built from the shared fields here.
  */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
-const NNumber = (description: string) => Nullable(Type.Number({ description }))
+export const NNumber = (description: string) => Nullable(Type.Number({ description }))
 /** The wording every money or volume field's description ends with (src/core/money.ts is the rule). */
 export const CENTS = 'Rounded to cents (at most 2 decimals).'
-const Money = (description: string) => NNumber(`${description} ${CENTS}`)
-const Timestamp = (description: string) => Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
+export const Money = (description: string) => NNumber(`${description} ${CENTS}`)
+export const Timestamp = (description: string) => Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
 
 export const ServiceStatusSchema = StringEnum(['active', 'closed', 'resolved'], { description: 'Service status.' })
-export const PlatformSchema = StringEnum(['venuep', 'venuek'], { description: 'Platform slug.' })
+/** A venue id (`platform` values): one of the registered venues, in registry order. */
+export const platformSchema = (venueIds: readonly string[]) => StringEnum(venueIds, { description: 'Platform slug.' })
+// NEEDS THE SPREADS MERGE: the spread routes (src/http/routes/spreads.ts) still use this fixed list; they take
+// `platformSchema(ids)` of their venues once the engine takes its venues as data.
+export const PlatformSchema = platformSchema(['venuep', 'venuek'])
 
 /**
  * An outcome's own volume. venuep reports volume per binary market: a group's child is one outcome (its own volume),
  * but a market listing two outcomes (Yes and No, a head-to-head's two teams) has one volume for both sides, which is
  * neither side's; the market record's `volume_total` carries it.
  */
-const OUTCOME_VOLUME =
+export const OUTCOME_VOLUME =
   'Outcome volume: that of the binary market the outcome is (a venuek market, a child of a venuep group). Null for either side of a venuep market that lists two outcomes (Yes/No, two teams): venuep reports that volume for the market only (the market record\'s `volume_total`).'
 
-const outcomeCore = {
+/** The fields every venue's outcome record starts with (src/views/records.ts `outcomeCore`). */
+export const outcomeCore = {
   title: Type.String({ description: 'Outcome title.' }),
   probability: NNumber('Normalized probability, 0 to 1 (venue rule: see the API description).'),
   best_bid: NNumber('Best bid.'),
@@ -36,17 +42,8 @@ const outcomeCore = {
   is_stale: Type.Boolean({ description: 'Addition: true while the venue feed for this quote is disconnected or resyncing.' }),
 }
 
-export const VenuepOutcomeSchema = Type.Object(
-  {
-    ...outcomeCore,
-    token_id: Type.String({ description: 'Addition: CLOB token id pricing this outcome.' }),
-    condition_id: Nullable(Type.String({ description: 'Addition: condition id of the binary market.' })),
-    market_slug: Type.String({ description: 'Addition: slug of the binary market (child market of a group).' }),
-  },
-  { additionalProperties: false },
-)
-
-const marketCommon = {
+/** The fields every venue's market record shares. */
+export const marketCommon = {
   event_slug: Type.String({ description: 'Service event slug.' }),
   title: Type.String({ description: 'Event title.' }),
   status: ServiceStatusSchema,
@@ -57,43 +54,8 @@ const marketCommon = {
   volume_24h: Money('24-hour volume.'),
 }
 
-export const VenuepMarketSchema = Type.Object(
-  {
-    market_slug: Type.String({ description: 'Market slug (a group slug for multi-market events).' }),
-    ...marketCommon,
-    liquidity: Money('Total liquidity.'),
-    open_interest: Money('Current open interest.'),
-    end_time: Timestamp('Addition: end time.'),
-    created_at: Timestamp('Addition: creation time.'),
-    updated_at: Timestamp('Addition: last catalog update.'),
-    outcomes: Type.Array(VenuepOutcomeSchema),
-  },
-  { additionalProperties: false },
-)
-
-export const VenuekOutcomeSchema = Type.Object(
-  {
-    market_ticker: Type.String({ description: 'Market ticker (one binary market).' }),
-    ...outcomeCore,
-    status: ServiceStatusSchema,
-  },
-  { additionalProperties: false },
-)
-
-export const VenuekMarketSchema = Type.Object(
-  {
-    event_ticker: Type.String({ description: 'Event ticker.' }),
-    ...marketCommon,
-    open_interest: Money('Total open interest.'),
-    end_time: Timestamp('End time.'),
-    created_at: Timestamp('Addition: creation time.'),
-    updated_at: Timestamp('Addition: last catalog update.'),
-    outcomes: Type.Array(VenuekOutcomeSchema),
-  },
-  { additionalProperties: false },
-)
-
-const eventCommon = {
+/** The fields of every venue's event record (src/views/records.ts `venueEventRecord`); its markets are the venue's. */
+export const eventCommon = {
   event_slug: Type.String({ description: 'Service event slug.' }),
   event_id: Type.String({ description: 'The venue\'s event id (venuep event slug, venuek event ticker).' }),
   title: Type.String(),
@@ -114,10 +76,8 @@ const eventCommon = {
   outcome_count: Type.Integer(),
 }
 
-export const VenuepEventSchema = Type.Object({ ...eventCommon, markets: Type.Array(VenuepMarketSchema) }, { additionalProperties: false })
-export const VenuekEventSchema = Type.Object({ ...eventCommon, markets: Type.Array(VenuekMarketSchema) }, { additionalProperties: false })
-
-const priceCommon = {
+/** The fields every venue's price row shares. */
+export const priceCommon = {
   event_slug: Type.String(),
   event_title: Type.String(),
   title: Type.String({ description: 'Outcome title.' }),
@@ -131,29 +91,8 @@ const priceCommon = {
   is_stale: Type.Boolean({ description: 'Addition: the quote\'s feed is disconnected or resyncing.' }),
 }
 
-/** venuep price row (spec 2.5). */
-export const VenuepPriceSchema = Type.Object(
-  {
-    market_slug: Type.String(),
-    ...priceCommon,
-    token_id: Type.String({ description: 'Addition: CLOB token id.' }),
-    condition_id: Nullable(Type.String({ description: 'Addition: condition id.' })),
-  },
-  { additionalProperties: false },
-)
-
-/** venuek price row: the venuep row's fields for a binary market, plus its tickers and status. */
-export const VenuekPriceSchema = Type.Object(
-  {
-    market_ticker: Type.String(),
-    event_ticker: Type.String(),
-    ...priceCommon,
-    status: ServiceStatusSchema,
-  },
-  { additionalProperties: false },
-)
-
-const PriceSide = (description: string) =>
+/** One side (YES or NO) of a binary market's price. */
+export const PriceSide = (description: string) =>
   Type.Object(
     {
       probability: NNumber(`Normalized ${description} probability, 0 to 1.`),
@@ -163,81 +102,30 @@ const PriceSide = (description: string) =>
     { additionalProperties: false },
   )
 
-/** venuek single market price (spec 2.6); `no` is derived from the YES book (no.best_bid = 1 − yes.best_ask). */
-export const VenuekMarketPriceSchema = Type.Object(
-  {
-    market_ticker: Type.String(),
-    event_ticker: Type.String(),
-    event_slug: Type.String(),
-    title: Type.String({ description: 'Market (outcome) title.' }),
-    event_title: Type.String({ description: 'Addition.' }),
-    status: ServiceStatusSchema,
-    yes: PriceSide('yes'),
-    no: PriceSide('no'),
-    platform_url: Type.String(),
-    updated_at: Timestamp('Addition: venue time of the live quote.'),
-    quote_age_seconds: NNumber('Addition: age of the quote in seconds.'),
-    is_stale: Type.Boolean({ description: 'Addition.' }),
-  },
-  { additionalProperties: false },
-)
-
-export const MarketPriceOutcomeSchema = Type.Object(
-  {
-    title: Type.String(),
-    token_id: Type.String(),
-    condition_id: Nullable(Type.String()),
-    probability: NNumber('0 to 1: live, or from the price history when `timestamp` is given.'),
-    best_bid: NNumber('Best bid (null for historical prices).'),
-    best_ask: NNumber('Best ask (null for historical prices).'),
-    spread: NNumber('Bid/ask spread (null for historical prices).'),
-    source: StringEnum(['live', 'catalog', 'history'], { description: 'Where the price comes from.' }),
-    price_time: Timestamp('Time of the price: the quote\'s venue time, or the history point nearest `timestamp`.'),
-    quote_age_seconds: NNumber('Age of a live quote in seconds.'),
-    is_stale: Type.Boolean(),
-  },
-  { additionalProperties: false },
-)
-
-/** venuep single market price (the spec leaves the body open): the market and its (filtered) outcomes. */
-export const VenuepMarketPriceSchema = Type.Object(
-  {
-    market_slug: Type.String({ description: 'Slug of the market record answered for.' }),
-    resolved_from: Nullable(Type.String({ description: 'Addition: the slug the request named when it was an event slug or alias rather than a market slug (resolved to the event\'s market record); null otherwise.' })),
-    event_slug: Type.String(),
-    title: Type.String({ description: 'Event title.' }),
-    status: ServiceStatusSchema,
-    platform_url: Type.String(),
-    timestamp: Nullable(Type.Integer({ description: 'The requested Unix time, when given.' })),
-    outcomes: Type.Array(MarketPriceOutcomeSchema),
-  },
-  { additionalProperties: false },
-)
-
-export const LeadingOutcomeSchema = Nullable(
+const leadingOutcomeSchema = (venueIds: readonly string[]) => Nullable(
   Type.Object(
     {
       title: Type.String(),
       probability: Type.Number(),
-      platform: PlatformSchema,
+      platform: platformSchema(venueIds),
       outcome_id: Type.String({ description: 'venuep token id or venuek market ticker.' }),
     },
     { additionalProperties: false, description: 'The open outcome (any outcome when none is open) with the highest probability on any venue; ties by the higher outcome volume, then by the lower `outcome_id`. Null when no outcome has a price.' },
   ),
 )
 
-/** A row of the collapsed event list across venues. */
-export const CollapsedEventSchema = Type.Object(
+/** A row of the collapsed event list across venues (`platform` values: these venue ids). */
+export const collapsedEventSchema = (venueIds: readonly string[]) => Type.Object(
   {
     event_slug: Type.String(),
     title: Type.String(),
     category: Type.String({ description: CATEGORY_DESCRIPTION }),
     status: ServiceStatusSchema,
-    leading_outcome: LeadingOutcomeSchema,
+    leading_outcome: leadingOutcomeSchema(venueIds),
     volume_total: Money('Volume aggregated across venues.'),
     volume_24h: Money('24-hour volume aggregated across venues.'),
     platform_count: Type.Integer({ description: 'Venues listing this event.' }),
-    platforms: Type.Array(PlatformSchema),
+    platforms: Type.Array(platformSchema(venueIds)),
     end_time: Timestamp('Latest end time across venues.'),
     created_at: Timestamp('Earliest creation time across venues.'),
     updated_at: Timestamp('Latest catalog update across venues.'),
@@ -245,17 +133,19 @@ export const CollapsedEventSchema = Type.Object(
   { additionalProperties: false },
 )
 
-export const EventDetailSchema = Type.Object(
-  {
-    ...CollapsedEventSchema.properties,
-    aliases: Type.Array(Type.String(), { description: 'Other slugs that resolve to this event.' }),
-    venues: Type.Object(
-      { venuep: Nullable(VenuepEventSchema), venuek: Nullable(VenuekEventSchema) },
-      { additionalProperties: false, description: 'Each venue\'s event with its markets and outcomes (null when not listed).' },
-    ),
-  },
-  { additionalProperties: false },
-)
+/** One event with each venue's event record (`venues`: one key per registered venue, in registry order). */
+export const eventDetailSchema = (venues: readonly { readonly id: string; readonly eventSchema: TSchema }[]) =>
+  Type.Object(
+    {
+      ...collapsedEventSchema(venues.map((v) => v.id)).properties,
+      aliases: Type.Array(Type.String(), { description: 'Other slugs that resolve to this event.' }),
+      venues: Type.Object(Object.fromEntries(venues.map((v) => [v.id, Nullable(v.eventSchema)])), {
+        additionalProperties: false,
+        description: 'Each venue\'s event with its markets and outcomes (null when not listed).',
+      }),
+    },
+    { additionalProperties: false },
+  )
 
 export const SitemapEventSchema = Type.Object(
   {

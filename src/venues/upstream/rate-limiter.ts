@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js'
 
 /**
  * Client-side rate limiting at a venue's published limits: at most `limit` calls in any sliding window of
- * `windowMs` (venuep publishes its limits per 10 s sliding window, venuep.md §5). A sliding *log*, not a token
+ * `windowMs` (a venue may publish its limits per 10 s sliding window, docs/venues/). A sliding *log*, not a token
  * bucket, because that is what the venue enforces: a token bucket sized to the same average would allow a
  * burst the venue then throttles.
  *

@@ -7,10 +7,10 @@ import { SingleFlight } from './single-flight.js'
 import type { TtlCache } from './ttl-cache.js'
 
 /**
- * One venue host (venuep's Gamma, CLOB or Data API) as the latency-sensitive proxies use it. Every call goes,
+ * One venue host (e.g. a venue's catalog, book or data API) as the latency-sensitive proxies use it. Every call goes,
  * in order, through:
  *
- * 1. the cache (TTL per answer, chosen by the caller: see the TTL table in venuep/proxy/ttl.ts);
+ * 1. the cache (TTL per answer, chosen by the caller: see a venue's proxy TTL table, e.g. src/venues/<venue>/proxy/ttl.ts);
  * 2. single flight: identical concurrent calls share one request;
  * 3. the circuit breaker (refused at once while open, see breaker.ts);
  * 4. the client-side rate limiter at the venue's published limits (refused at once when the budget is used);

@@ -1,4 +1,4 @@
-import type { VenuekConfig } from '../../config/schema.js'
+import type { VenuekConfig } from './config.js'
 import { streamedInstrumentsSteps } from '../streamed-instruments.js'
 import { runToEnd } from '../../core/slices.js'
 import type { Catalog, Outcome } from '../../model/types.js'

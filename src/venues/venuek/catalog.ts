@@ -1,4 +1,4 @@
-import type { VenuekConfig } from '../../config/schema.js'
+import type { VenuekConfig } from './config.js'
 import type { Clock } from '../../core/clock.js'
 import { mapSteps } from '../../core/array-steps.js'
 import { runInSlices, type Steps } from '../../core/slices.js'

@@ -1,6 +1,6 @@
 import { createPrivateKey } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import type { VenuekConfig } from '../../config/schema.js'
+import type { VenuekConfig } from './config.js'
 import type { CredentialState } from '../types.js'
 import type { VenuekCredentials } from './signing.js'
 

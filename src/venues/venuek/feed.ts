@@ -1,4 +1,4 @@
-import type { VenuekConfig } from '../../config/schema.js'
+import type { VenuekConfig } from './config.js'
 import type { Clock } from '../../core/clock.js'
 import { backoffDelayMs } from '../../core/backoff.js'
 import type { TimerHandle } from '../../core/clock.js'

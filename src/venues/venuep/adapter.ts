@@ -1,4 +1,4 @@
-import type { VenuepConfig } from '../../config/schema.js'
+import type { VenuepConfig } from './config.js'
 import { runToEnd } from '../../core/slices.js'
 import type { Catalog, Outcome } from '../../model/types.js'
 import { streamedInstrumentsSteps } from '../streamed-instruments.js'

@@ -1,4 +1,4 @@
-import type { VenuepConfig } from '../../config/schema.js'
+import type { VenuepConfig } from './config.js'
 import type { Clock } from '../../core/clock.js'
 import { mapSteps } from '../../core/array-steps.js'
 import { runInSlices, type Steps } from '../../core/slices.js'

@@ -1,4 +1,4 @@
-import type { VenuepConfig } from '../../config/schema.js'
+import type { VenuepConfig } from './config.js'
 import type { Clock } from '../../core/clock.js'
 import { backoffDelayMs } from '../../core/backoff.js'
 import type { TimerHandle } from '../../core/clock.js'

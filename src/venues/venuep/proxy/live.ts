@@ -15,7 +15,7 @@ import type { VenuepUpstreams } from './upstreams.js'
  * venuep's live data, proxied from the venue "the way a latency-sensitive client needs" (spec 4.1, issue 6):
  * from the actor's memory where we hold the data (order books), through the upstream layer everywhere else
  * (cache, single flight, breaker, rate limits, timeouts), with failures mapped to honest API errors.
- * One instance per process; the HTTP routes (src/http/routes/venuep-live.ts) are thin over it.
+ * One instance per process; the HTTP routes (src/venues/venuep/routes/live.ts) are thin over it.
  *
  * @example
  * const upstreams = createVenuepUpstreams({ urls: { gamma, clob, data }, clock })

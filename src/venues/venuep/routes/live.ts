@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox'
-import type { AppError } from '../../core/errors.js'
-import type { VenuepLive } from '../../venues/venuep/proxy/live.js'
-import { json } from '../reply.js'
-import { defineRoute, type AnyRoute, type ResponseSpec } from '../route.js'
-import { ErrorBody, Limit } from '../schemas/common.js'
-import { invalid } from '../validation-errors.js'
-import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from './support.js'
-import { ActivitySchema, CandlesSchema, OrderBookSchema, OrdersSchema, PnlSchema, PositionsSchema, WalletSchema } from './venuep-live-schemas.js'
+import type { AppError } from '../../../core/errors.js'
+import type { VenuepLive } from '../proxy/live.js'
+import { json } from '../../../http/reply.js'
+import { defineRoute, type AnyRoute, type ResponseSpec } from '../../../http/route.js'
+import { ErrorBody, Limit } from '../../../http/schemas/common.js'
+import { invalid } from '../../../http/validation-errors.js'
+import { NOT_FOUND_RESPONSE, VALIDATION_RESPONSE } from '../../../http/routes/support.js'
+import { ActivitySchema, CandlesSchema, OrderBookSchema, OrdersSchema, PnlSchema, PositionsSchema, WalletSchema } from './live-schemas.js'
 
 /**
  * venuep's live data proxied from the venue (spec 4.1): order book, trade history, wallet activity,

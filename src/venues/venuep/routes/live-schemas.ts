@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox'
-import { StringEnum } from '../schemas/common.js'
-import { CENTS, Nullable } from '../schemas/records.js'
+import { StringEnum } from '../../../http/schemas/common.js'
+import { CENTS, Nullable } from '../../../http/schemas/records.js'
 
 /**
  * Response bodies of venuep's proxied endpoints (spec 4.1; the spec leaves most of them open, 4.6). Shared

@@ -1,19 +1,22 @@
 import { Type } from '@sinclair/typebox'
-import type { Clock } from '../../core/clock.js'
-import { isoNoZone } from '../../core/time.js'
-import type { PlatformMarket } from '../../model/types.js'
-import type { ReadModels } from '../../views/read-models.js'
-import { num, outcomePrice } from '../../views/outcome-price.js'
-import { quoteAgeSeconds, venuepPriceRow } from '../../views/records.js'
-import type { MarketEntry, OutcomeEntry, VenueView } from '../../views/venue-view.js'
-import type { PriceHistory } from '../../venues/venuep/price-history.js'
-import { json } from '../reply.js'
-import { defineRoute, type AnyRoute } from '../route.js'
-import { CategoryFilter, Csv, Limit, ListOrdering, StatusFilter, StringEnum } from '../schemas/common.js'
-import { VenuepEventSchema, VenuepMarketPriceSchema, VenuepMarketSchema, VenuepPriceSchema, listOf } from '../schemas/records.js'
-import { ErrorBody } from '../schemas/common.js'
-import { invalid } from '../validation-errors.js'
-import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, unique, VALIDATION_RESPONSE, viewListReply, viewOrNotReady } from './support.js'
+import type { Clock } from '../../../core/clock.js'
+import { isoNoZone } from '../../../core/time.js'
+import type { PlatformMarket } from '../../../model/types.js'
+import type { ReadModels } from '../../../views/read-models.js'
+import { num, outcomePrice } from '../../../views/outcome-price.js'
+import { quoteAgeSeconds } from '../../../views/records.js'
+import { venuepPriceRow } from '../records.js'
+import { eventOn } from '../../../views/event-directory.js'
+import type { MarketEntry, OutcomeEntry, VenueView } from '../../../views/venue-view.js'
+import type { PriceHistory } from '../price-history.js'
+import { json } from '../../../http/reply.js'
+import { defineRoute, type AnyRoute } from '../../../http/route.js'
+import { CategoryFilter, Csv, Limit, ListOrdering, StatusFilter, StringEnum } from '../../../http/schemas/common.js'
+import { listOf } from '../../../http/schemas/records.js'
+import { VenuepEventSchema, VenuepMarketPriceSchema, VenuepMarketSchema, VenuepPriceSchema } from '../schemas.js'
+import { ErrorBody } from '../../../http/schemas/common.js'
+import { invalid } from '../../../http/validation-errors.js'
+import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, unique, VALIDATION_RESPONSE, viewListReply, viewOrNotReady } from '../../../http/routes/support.js'
 
 /** venuep reads (spec 4.1): markets, events, prices and a single market's price, served from memory. */
 export interface VenuepRouteDeps {
@@ -29,7 +32,7 @@ const TAGS = ['venuep']
 function selectMarkets(view: VenueView, models: ReadModels, q: { market_slug?: string[] | undefined; event_slug?: string[] | undefined; condition_id?: string[] | undefined }): MarketEntry[] | undefined {
   const bySlug = q.market_slug?.map((s) => view.marketBySlug.get(s)).filter((e): e is MarketEntry => e !== undefined)
   const byEvent = q.event_slug?.flatMap((slug) => {
-    const ev = models.directory()?.bySlug(slug)?.venuep ?? view.catalog.eventsById.get(slug)
+    const ev = eventOn(models.directory()?.bySlug(slug), 'venuep') ?? view.catalog.eventsById.get(slug)
     return ev === undefined ? [] : ev.markets.map((m) => view.marketById.get(m.marketId)).filter((e): e is MarketEntry => e !== undefined)
   })
   const byCondition = q.condition_id?.map((id) => view.marketByOutcomeKey.get(id)).filter((e): e is MarketEntry => e !== undefined)
@@ -38,7 +41,7 @@ function selectMarkets(view: VenueView, models: ReadModels, q: { market_slug?: s
 
 /** The market record of the venuep event a service event slug, alias or venuep event slug names, if it has exactly one. */
 function eventMarket(view: VenueView, models: ReadModels, slug: string): MarketEntry | undefined {
-  const ev = models.directory()?.bySlug(slug)?.venuep ?? view.catalog.eventsById.get(slug)
+  const ev = eventOn(models.directory()?.bySlug(slug), 'venuep') ?? view.catalog.eventsById.get(slug)
   return ev?.markets.length === 1 ? view.marketById.get((ev.markets[0] as PlatformMarket).marketId) : undefined
 }
 
@@ -87,7 +90,7 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuep')
       const only = q.event_slug === undefined ? undefined : unique(q.event_slug.flatMap((s) => {
-        const id = models.directory()?.bySlug(s)?.venuep?.eventId ?? s
+        const id = eventOn(models.directory()?.bySlug(s), 'venuep')?.eventId ?? s
         const e = view.eventById.get(id)
         return e === undefined ? [] : [e]
       }))

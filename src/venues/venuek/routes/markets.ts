@@ -1,14 +1,17 @@
 import { Type } from '@sinclair/typebox'
-import type { Clock } from '../../core/clock.js'
-import type { ReadModels } from '../../views/read-models.js'
-import { num, outcomePrice } from '../../views/outcome-price.js'
-import { iso, quoteAgeSeconds, venuekPriceRow } from '../../views/records.js'
-import type { MarketEntry, OutcomeEntry, VenueView } from '../../views/venue-view.js'
-import { json } from '../reply.js'
-import { defineRoute, type AnyRoute } from '../route.js'
-import { CategoryFilter, Csv, Limit, ListOrdering, Offset, StatusFilter, StringEnum } from '../schemas/common.js'
-import { VenuekEventSchema, VenuekMarketPriceSchema, VenuekMarketSchema, VenuekPriceSchema, listOf } from '../schemas/records.js'
-import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, pageReply, unique, VALIDATION_RESPONSE, viewListReply, viewOrNotReady } from './support.js'
+import type { Clock } from '../../../core/clock.js'
+import type { ReadModels } from '../../../views/read-models.js'
+import { num, outcomePrice } from '../../../views/outcome-price.js'
+import { iso, quoteAgeSeconds } from '../../../views/records.js'
+import { venuekPriceRow } from '../records.js'
+import { eventOn } from '../../../views/event-directory.js'
+import type { MarketEntry, OutcomeEntry, VenueView } from '../../../views/venue-view.js'
+import { json } from '../../../http/reply.js'
+import { defineRoute, type AnyRoute } from '../../../http/route.js'
+import { CategoryFilter, Csv, Limit, ListOrdering, Offset, StatusFilter, StringEnum } from '../../../http/schemas/common.js'
+import { listOf } from '../../../http/schemas/records.js'
+import { VenuekEventSchema, VenuekMarketPriceSchema, VenuekMarketSchema, VenuekPriceSchema } from '../schemas.js'
+import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, pageReply, unique, VALIDATION_RESPONSE, viewListReply, viewOrNotReady } from '../../../http/routes/support.js'
 
 /** venuek reads (spec 4.2): markets, events, prices and a single market's price, served from memory. */
 export interface VenuekRouteDeps {
@@ -22,7 +25,7 @@ const TAGS = ['venuek']
 
 function eventEntries(view: VenueView, models: ReadModels, tickersOrSlugs: readonly string[]): MarketEntry[] {
   return tickersOrSlugs.flatMap((t) => {
-    const id = view.eventById.has(t) ? t : models.directory()?.bySlug(t)?.venuek?.eventId
+    const id = view.eventById.has(t) ? t : eventOn(models.directory()?.bySlug(t), 'venuek')?.eventId
     const e = id === undefined ? undefined : view.eventById.get(id)
     return e === undefined ? [] : [...e.markets]
   })

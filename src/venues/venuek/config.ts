@@ -1,0 +1,50 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { feedReconnect, Ms, Url } from '../config-parts.js'
+
+/** venuek's config section (`venues.venuek`): REST and websocket endpoints, the API key, catalog paging and feed limits. */
+export const VenuekConfigSchema = Type.Object(
+  {
+    restUrl: Url,
+    wsUrl: Url,
+    /** Public link to an event page; `{event_ticker}` is replaced. In sim mode it points at the simulator. */
+    eventUrlTemplate: Type.String({ default: 'https://kalshi.com/markets/{event_ticker}' }),
+    /** API key id (UUID) for signed requests; required by the live WebSocket. */
+    apiKeyId: Type.Optional(Type.String({ minLength: 1 })),
+    /** Path to the RSA private key (PEM) matching apiKeyId. */
+    privateKeyPath: Type.Optional(Type.String({ minLength: 1 })),
+    catalog: Type.Object(
+      {
+        /** /events allows at most 200 per page. */
+        pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
+        refreshMs: Ms(60_000, 1_000),
+        closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
+        /**
+         * Guard on the raw events read per catalog sync (open, then closed and settled in the lookback) against a
+         * misbehaving venue that pages forever; not a size limit. It sits far above the real catalog (well over
+         * 100,000 markets, in fewer events). If it is hit, the sync keeps the first maxEvents events listed and
+         * serves them, the venue actor logs an error per catalog version, and /readyz shows `catalog.truncated:
+         * true` (`predmkt_catalog_truncated` 1 in /metrics); raise it if the venue's catalog really is that large.
+         */
+        maxEvents: Type.Integer({ minimum: 1, default: 1_000_000 }),
+      },
+      { additionalProperties: false },
+    ),
+    feed: Type.Object(
+      {
+        ...feedReconnect,
+        /** Markets per `subscribe` command (one sid each); a sequence gap resyncs one such group. */
+        marketsPerSubscription: Type.Integer({ minimum: 1, maximum: 2_000, default: 250 }),
+        /**
+         * Groups subscribed but still waiting for their snapshots at once. Subscribing everything at once makes the
+         * venue queue every snapshot for one socket; past its buffer it drops the subscription (error 25).
+         */
+        maxSubscriptionsInFlight: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
+      },
+      { additionalProperties: false },
+    ),
+    httpTimeoutMs: Ms(10_000, 100),
+  },
+  { additionalProperties: false },
+)
+
+export type VenuekConfig = Static<typeof VenuekConfigSchema>

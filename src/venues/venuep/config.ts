@@ -1,0 +1,48 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { feedReconnect, Ms, Url } from '../config-parts.js'
+
+/** venuep's config section (`venues.venuep`): its four hosts, catalog paging and feed limits. */
+export const VenuepConfigSchema = Type.Object(
+  {
+    gammaUrl: Url,
+    clobUrl: Url,
+    clobWsUrl: Url,
+    dataUrl: Url,
+    /** Public link to an event page; `{slug}` is replaced. In sim mode it points at the simulator. */
+    eventUrlTemplate: Type.String({ default: 'https://polymarket.com/event/{slug}' }),
+    catalog: Type.Object(
+      {
+        /** Gamma page size (the venue documents no maximum; 100 keeps responses small). */
+        pageSize: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+        refreshMs: Ms(60_000, 1_000),
+        /** Closed events are synced only if they ended within this many days (the live venue has ~100k). */
+        closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
+        /**
+         * Guard on the raw events read per catalog sync (open first, then the closed lookback) against a misbehaving
+         * venue that pages forever; not a size limit. It sits far above the real catalog (about 50,000 active
+         * markets, in fewer events). If it is hit, the sync keeps the first maxEvents events listed and serves them,
+         * the venue actor logs an error per catalog version, and /readyz shows `catalog.truncated: true`
+         * (`predmkt_catalog_truncated` 1 in /metrics); raise it if the venue's catalog really is that large.
+         */
+        maxEvents: Type.Integer({ minimum: 1, default: 1_000_000 }),
+      },
+      { additionalProperties: false },
+    ),
+    feed: Type.Object(
+      {
+        ...feedReconnect,
+        /** The venue stops updating assets past ~500 per connection (venuep.md §3.1.4); stay below it. */
+        maxAssetsPerConnection: Type.Integer({ minimum: 1, maximum: 500, default: 450 }),
+        /** Large subscribe frames make the venue close the socket; chunk at ~100 ids per frame. */
+        maxIdsPerFrame: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+        /** The venue expects a text PING about every 10 s. */
+        pingIntervalMs: Ms(10_000, 100),
+      },
+      { additionalProperties: false },
+    ),
+    httpTimeoutMs: Ms(10_000, 100),
+  },
+  { additionalProperties: false },
+)
+
+export type VenuepConfig = Static<typeof VenuepConfigSchema>
