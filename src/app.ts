@@ -191,6 +191,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     onLinks: (links) => models.setLinks(links),
     overrides: () => ({ ...overrides.current(), weights: matchWeights }),
     log: log.child({ component: 'matching' }),
+    eventSlug: (venue, event) => modules.find((m) => m.id === venue)?.view.eventSlug(event) ?? event.eventId,
   })
   overrides.watch(() => matching.overridesChanged())
   matching.start()

@@ -112,11 +112,19 @@ describe('a third venue from the registry', () => {
     assert.deepEqual([detail.event_slug, detail.platforms], [linked.slug, [first!.venue, second!.venue, THIRD_VENUE_ID]])
     assert.ok(detail.aliases.includes(`t-${shared.id}`), 'the third venue\'s own slug resolves to the shared event')
 
-    const res = await fetch(`${s.baseUrl}/api/v2/spreads?event_slug=${encodeURIComponent(linked.slug)}&min_spread=0&min_volume=0&limit=100`, { headers: s.authHeaders })
+    // Its pairs: one with each simulated venue on the shared event, each under that venue's slug for the event
+    // (leg A's: the earlier registered venue), a pair oriented by price (platform A is the cheaper side).
+    const res = await fetch(`${s.baseUrl}/api/v2/spreads?min_spread=0&min_volume=0&limit=1000`, { headers: s.authHeaders })
     assert.equal(res.status, 200)
-    const body = (await res.json()) as { data: { platform_a: string; platform_b: string }[] }
-    const pairs = new Set(body.data.map((r) => `${r.platform_a}|${r.platform_b}`))
-    // Registry order orients a pair: (A = earlier venue, B = later one).
-    for (const v of VENUES) assert.ok(pairs.has(`${v.id}|${THIRD_VENUE_ID}`), `a ${v.id}–${THIRD_VENUE_ID} pair on the shared event: ${[...pairs].join(', ')}`)
+    const body = (await res.json()) as { data: { event_slug: string; platform_a: string; platform_b: string; outcome_key: string }[] }
+    const withThird = body.data.filter((r) => r.platform_a === THIRD_VENUE_ID || r.platform_b === THIRD_VENUE_ID)
+    const venuePairs = new Set(withThird.map((r) => [r.platform_a, r.platform_b].sort().join('|')))
+    assert.deepEqual(venuePairs, new Set(VENUES.map((v) => [v.id, THIRD_VENUE_ID].sort().join('|'))))
+    for (const r of withThird) {
+      const other = r.platform_a === THIRD_VENUE_ID ? r.platform_b : r.platform_a
+      assert.equal(eventOn(s.app.models.directory()?.bySlug(r.event_slug), other)?.eventId, eventOn(linked, other)?.eventId, `${r.event_slug} is the shared event`)
+      // Pairs of venues after the first pair qualify their outcome keys, so every gap has a key of its own.
+      assert.ok(r.outcome_key.endsWith(`@${other}+${THIRD_VENUE_ID}`), r.outcome_key)
+    }
   })
 })

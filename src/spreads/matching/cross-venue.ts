@@ -1,7 +1,7 @@
 import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
 import type { VenueActor } from '../../actors/venue-actor.js'
 import type { Logger } from '../../core/logger.js'
-import type { VenueId } from '../../model/types.js'
+import type { CatalogEvent, VenueId } from '../../model/types.js'
 import type { EventLink } from '../../views/event-directory.js'
 import { runInSlices, runToEnd, type Steps } from '../../core/slices.js'
 import { eventLinks, MatchState, type EventMatch, type MatchInput, type MatchUpdate } from './matcher.js'
@@ -27,6 +27,11 @@ export interface CrossVenueOptions {
   /** Manual matches and deny rules (config/matches.json), read anew at every run. */
   readonly overrides: () => MatchInput
   readonly log: Logger
+  /**
+   * The service's slug for a venue's event (the venue's view rule), which a pair's `event_slug` is: stable
+   * whatever the links, and resolvable at /events/{slug}. Default: the venue's event id.
+   */
+  readonly eventSlug?: (venue: VenueId, event: CatalogEvent) => string
 }
 
 /** One pair of venues: its matcher state and what it last matched. */
@@ -129,8 +134,9 @@ export class CrossVenueMatching {
     const specs: SpreadPairSpec[] = []
     for (const { pair, a, b } of ready) {
       for (const l of eventLinks(pair.matches)) links.push(l)
-      const qualifier = pairQualifier(this.#pairs.indexOf(pair), a.venue, b.venue)
-      for (const s of await runInSlices(pairSpecsSteps(pair.matches, a, b, qualifier))) specs.push(s)
+      const slugOf = this.#o.eventSlug
+      const keys: PairKeys = { qualifier: pairQualifier(this.#pairs.indexOf(pair), a.venue, b.venue), eventSlug: slugOf && ((e) => slugOf(a.venue, e)) }
+      for (const s of await runInSlices(pairSpecsSteps(pair.matches, a, b, keys))) specs.push(s)
       if (this.#stopped) return
     }
     this.#o.onLinks(links)
@@ -173,13 +179,21 @@ export class CrossVenueMatching {
 
 /**
  * Outcome pairs as engine specs, resolved against the current catalogs of the pair's two venues (fresh volumes,
- * fees and URLs); pairs whose outcomes left a catalog are dropped. A pair's key is its service event slug (leg A's
- * event) and outcome key. Every pair of venues after the registry's first one qualifies its outcome keys with
+ * fees and URLs); pairs whose outcomes left a catalog are dropped. A pair's key is the service slug of leg A's
+ * event (its venue's own slug for it, which the event directory resolves, linked or not) and outcome key. Every pair of venues after the registry's first one qualifies its outcome keys with
  * its two venues (`<key>@<venue A>+<venue B>`, `pairQualifier`): one outcome can have a gap to each of several
  * venues, and each gap needs its own key for history and alerts, while the first pair's keys stay as they were.
  */
-export function pairSpecs(matches: readonly EventMatch[], a: CatalogSnapshot, b: CatalogSnapshot, qualifier = ''): SpreadPairSpec[] {
-  return runToEnd(pairSpecsSteps(matches, a, b, qualifier))
+export function pairSpecs(matches: readonly EventMatch[], a: CatalogSnapshot, b: CatalogSnapshot, keys: PairKeys = {}): SpreadPairSpec[] {
+  return runToEnd(pairSpecsSteps(matches, a, b, keys))
+}
+
+/** How a pair of venues names its spreads (see pairSpecs). */
+export interface PairKeys {
+  /** Appended to every outcome key (`pairQualifier`); none for the first pair of venues. */
+  readonly qualifier?: string
+  /** The service slug of leg A's event; its event id when absent. */
+  readonly eventSlug?: (event: CatalogEvent) => string
 }
 
 /** The outcome-key qualifier of the pair of venues at `index` among all pairs in registry order (see pairSpecs). */
@@ -187,7 +201,8 @@ export function pairQualifier(index: number, a: VenueId, b: VenueId): string {
   return index === 0 ? '' : `@${a}+${b}`
 }
 
-export function* pairSpecsSteps(matches: readonly EventMatch[], a: CatalogSnapshot, b: CatalogSnapshot, qualifier = ''): Steps<SpreadPairSpec[]> {
+export function* pairSpecsSteps(matches: readonly EventMatch[], a: CatalogSnapshot, b: CatalogSnapshot, keys: PairKeys = {}): Steps<SpreadPairSpec[]> {
+  const qualifier = keys.qualifier ?? ''
   const specs: SpreadPairSpec[] = []
   const seen = new Set<string>()
   let n = 0
@@ -200,12 +215,13 @@ export function* pairSpecsSteps(matches: readonly EventMatch[], a: CatalogSnapsh
       const outcomeB = b.outcomesById.get(pair.b.outcomeId)
       if (outcomeA === undefined || outcomeB === undefined) continue
       const outcomeKey = `${pair.outcomeKey}${qualifier}`
-      const key = `${eventA.eventId}|${outcomeKey}`
+      const eventSlug = keys.eventSlug?.(eventA) ?? eventA.eventId
+      const key = `${eventSlug}|${outcomeKey}`
       if (seen.has(key)) continue
       seen.add(key)
       specs.push({
         key,
-        eventSlug: eventA.eventId,
+        eventSlug,
         eventTitle: eventA.title,
         outcomeKey,
         outcomeTitle: outcomeA.title,
