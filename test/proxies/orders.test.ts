@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { VpActivity } from '../../src/sim/world/ledger.js'
-import type { VpMarket } from '../../src/sim/world/types.js'
+import type { VpActivity } from '../../src/sim/venuep/ledger.js'
+import type { VpMarket } from '../../src/sim/venuep/types.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { groupMarkets, mountProxies, pcall, pinvalid, pok, served, singleMarkets, type ProxyHarness } from './harness.js'
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { VpActivity } from '../../src/sim/world/ledger.js'
+import type { VpActivity } from '../../src/sim/venuep/ledger.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { mountProxies, pcall, pinvalid, pok, served, type ProxyHarness } from './harness.js'
 

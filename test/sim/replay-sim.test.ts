@@ -9,7 +9,8 @@ import { loadConfig } from '../../src/config/load.js'
 import { SimulatedClock, systemClock } from '../../src/core/clock.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import { readCapturedCatalogs } from '../../src/sim/world/capture-files.js'
-import type { VkCapturedEvent, VkCapturedMarket, VpCapturedEvent, VpCapturedMarket } from '../../src/sim/world/capture.js'
+import type { VkCapturedEvent, VkCapturedMarket } from '../../src/sim/venuek/capture-schema.js'
+import type { VpCapturedEvent, VpCapturedMarket } from '../../src/sim/venuep/capture-schema.js'
 import { REAL_CATALOG_DIR } from '../helpers/fixtures.js'
 
 /**

@@ -4,7 +4,7 @@ import { FaultPlan } from '../../src/sim/faults.js'
 import { startVenuekSim, type VenuekSim } from '../../src/sim/venuek/index.js'
 import { SimEngine } from '../../src/sim/world/engine.js'
 import { generateWorld, type World } from '../../src/sim/world/generate.js'
-import type { VkMarket } from '../../src/sim/world/types.js'
+import type { VkMarket } from '../../src/sim/venuek/types.js'
 import type { VenuekCredentials } from '../../src/venues/venuek/signing.js'
 
 /**

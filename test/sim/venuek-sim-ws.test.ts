@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { parseMicros } from '../../src/core/numbers.js'
-import type { VkMarket } from '../../src/sim/world/types.js'
+import type { VkMarket } from '../../src/sim/venuek/types.js'
 import { signRequest } from '../../src/venues/venuek/signing.js'
 import { activeMarkets, getJson, price4, size2, startFixture, type VenuekFixture } from './venuek-fixture.js'
 import { FrameClient, rejectedHandshake, type Frame } from './venuek-ws-client.js'

@@ -6,7 +6,7 @@ import { SimulatedClock, systemClock } from '../../src/core/clock.js'
 import { parseMicros } from '../../src/core/numbers.js'
 import { FaultPlan } from '../../src/sim/faults.js'
 import { startVenuekSim, type VenuekSim } from '../../src/sim/venuek/index.js'
-import type { VkMarket } from '../../src/sim/world/types.js'
+import type { VkMarket } from '../../src/sim/venuek/types.js'
 import { signRequest } from '../../src/venues/venuek/signing.js'
 import { activeMarkets, expectedStatus, getJson, KEY_ID, price4, size2, startFixture, type VenuekFixture } from './venuek-fixture.js'
 

@@ -7,7 +7,7 @@ import { FaultPlan } from '../../src/sim/faults.js'
 import { startVenuepSim, type VenuepSim } from '../../src/sim/venuep/index.js'
 import { SimEngine } from '../../src/sim/world/engine.js'
 import { generateWorld, type World } from '../../src/sim/world/generate.js'
-import type { VpMarket } from '../../src/sim/world/types.js'
+import type { VpMarket } from '../../src/sim/venuep/types.js'
 import { ReplayBook, WsClient, type BookJson } from './venuep-test-kit.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked field by field below */

@@ -4,7 +4,7 @@ import { hashString, uuid, type Rng } from '../world/random.js'
 import { openForTheDay, printTime, round2 } from '../world/recent-prints.js'
 import { sortByTime } from '../world/time-sort.js'
 import type { VkTrade } from '../world/trade-store.js'
-import type { VkMarket } from '../world/types.js'
+import type { VkMarket } from './types.js'
 import type { World } from '../world/world.js'
 
 /**

@@ -3,7 +3,8 @@ import { uniqueKey } from '../world/unique-key.js'
 import { uuid, type Rng } from '../world/random.js'
 import { observationDates } from '../world/shapes/venue-dates.js'
 import type { QuestionSpec } from '../world/templates/index.js'
-import type { Contract, Question, VkEvent, VkMarket } from '../world/types.js'
+import type { Contract, Question } from '../world/types.js'
+import type { VkEvent, VkMarket } from './types.js'
 
 /**
  * How a generated question is listed on venuek: its series (created once per ticker), one event, one binary market

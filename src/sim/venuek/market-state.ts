@@ -3,7 +3,7 @@ import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import { MS_PER_DAY } from '../../core/time.js'
 import type { SimBook } from '../world/book-model.js'
 import type { World } from '../world/world.js'
-import type { VkMarket } from '../world/types.js'
+import type { VkMarket } from './types.js'
 import { TradeStats } from './trade-stats.js'
 
 /**

@@ -1,10 +1,11 @@
 import { parseTimestampMs } from '../../core/time.js'
-import type { VkCapturedEvent, VkCapturedMarket } from '../world/capture.js'
+import type { VkCapturedEvent, VkCapturedMarket } from './capture-schema.js'
 import type { World } from '../world/world.js'
 import { uuid, type Rng } from '../world/random.js'
 import { seedBook, seededHalfSpread, tickFor, type CapturedQuote } from '../world/replay-book.js'
 import { replayQuestion } from '../world/replay-question.js'
-import type { Lifecycle, VkEvent, VkMarket, VkSeries } from '../world/types.js'
+import type { Lifecycle } from '../world/types.js'
+import type { VkEvent, VkMarket, VkSeries } from './types.js'
 
 /**
  * Captured venuek events → the world's venuek listing. REST bodies are served from each record's `capture`

@@ -1,5 +1,5 @@
 import type { SimRequest, SimResponse } from '../http-router.js'
-import type { VkEvent, VkMarket } from '../world/types.js'
+import type { VkEvent, VkMarket } from './types.js'
 import { pageOf } from './cursor.js'
 import { invalidParameters, MARKET_NOT_FOUND, NOT_FOUND } from './errors.js'
 import { STATUS_FILTER_MATCHES, type VenuekState, type VkStatusFilter } from './market-state.js'

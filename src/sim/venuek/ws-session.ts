@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws'
 import { TickCork } from '../tick-cork.js'
-import type { VkMarket } from '../world/types.js'
+import type { VkMarket } from './types.js'
 import { bidsOnly } from './book-view.js'
 import type { VenuekState } from './market-state.js'
 import { parseCommand, WS_ERROR_MESSAGES, type Command, type WsErrorCode } from './ws-commands.js'

@@ -1,7 +1,7 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { SimBook } from '../world/book-model.js'
 import type { World } from '../world/world.js'
-import type { VpMarket } from '../world/types.js'
+import type { VpMarket } from './types.js'
 import { summaryHash, type TokenIndex } from './book-hash.js'
 import { fmtMicros, fmtNum } from './format.js'
 

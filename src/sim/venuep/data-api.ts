@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js'
 import type { FaultPlan } from '../faults.js'
 import { listParam, SimRouter } from '../http-router.js'
 import type { World } from '../world/world.js'
-import type { VpActivity } from '../world/ledger.js'
+import type { VpActivity } from './ledger.js'
 import { num, seconds } from './format.js'
 import { walletBio } from './gamma-shapes.js'
 import {

@@ -1,6 +1,7 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { World } from '../world/world.js'
-import type { VpEvent, VpMarket, EventTag, VpWallet } from '../world/types.js'
+import type { EventTag } from '../world/types.js'
+import type { VpEvent, VpMarket, VpWallet } from './types.js'
 import { lastTrade, tokenTop, tradedPrice } from './book-view.js'
 import { dateOnly, fmtNum, isoTime, jsonListString, num, pgTime } from './format.js'
 import { capturedEventJson, capturedMarketJson } from './gamma-captured.js'

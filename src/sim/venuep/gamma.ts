@@ -2,7 +2,8 @@ import type { Clock } from '../../core/clock.js'
 import type { FaultPlan } from '../faults.js'
 import { SimRouter, type SimRequest } from '../http-router.js'
 import type { World } from '../world/world.js'
-import type { VpEvent, VpMarket, EventTag } from '../world/types.js'
+import type { EventTag } from '../world/types.js'
+import type { VpEvent, VpMarket } from './types.js'
 import {
   boolParam,
   dateParam,

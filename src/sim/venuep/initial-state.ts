@@ -1,10 +1,10 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import { rebalance, SimBook } from '../world/book-model.js'
-import type { VpActivity } from '../world/ledger.js'
+import type { VpActivity } from './ledger.js'
 import { hashString, type Rng } from '../world/random.js'
 import { openForTheDay, printTime, round2 } from '../world/recent-prints.js'
 import { sortByTime } from '../world/time-sort.js'
-import type { VpMarket } from '../world/types.js'
+import type { VpMarket } from './types.js'
 import type { World } from '../world/world.js'
 import { episode, generateWallets, takerPrice, type ActivityContext } from './wallets.js'
 

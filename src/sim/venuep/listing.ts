@@ -3,7 +3,8 @@ import type { World } from '../world/world.js'
 import type { Rng } from '../world/random.js'
 import { slugsTags } from '../world/shapes/labels.js'
 import type { QuestionSpec } from '../world/templates/index.js'
-import type { Contract, Question, VpEvent, VpMarket } from '../world/types.js'
+import type { Contract, Question } from '../world/types.js'
+import type { VpEvent, VpMarket } from './types.js'
 
 /**
  * How a generated question is listed on venuep: Gamma events and markets (slugs, condition and token ids, tags),

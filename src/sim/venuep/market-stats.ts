@@ -1,6 +1,6 @@
 import { MS_PER_DAY } from '../../core/time.js'
 import type { World } from '../world/world.js'
-import type { VpEvent, VpMarket } from '../world/types.js'
+import type { VpEvent, VpMarket } from './types.js'
 import { num } from './format.js'
 
 /**

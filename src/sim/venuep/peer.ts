@@ -1,7 +1,7 @@
 import { createVenuepAdapter } from '../../venues/venuep/adapter.js'
 import { FaultPlan } from '../faults.js'
 import type { SimPeer } from '../peer.js'
-import type { VpCapturedEvent } from '../world/capture.js'
+import type { VpCapturedEvent } from './capture-schema.js'
 import { readVenuepCapture } from './capture-file.js'
 import { startVenuepSim, type VenuepSim } from './index.js'
 import { buildVenuepBooks, buildVenuepHistory } from './initial-state.js'

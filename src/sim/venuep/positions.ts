@@ -1,6 +1,6 @@
 import type { World } from '../world/world.js'
-import type { TokenPosition, VpActivity } from '../world/ledger.js'
-import type { VpMarket } from '../world/types.js'
+import type { TokenPosition, VpActivity } from './ledger.js'
+import type { VpMarket } from './types.js'
 import { tradedPrice, type TokenIndex } from './book-view.js'
 import { dateOnly, num, seconds } from './format.js'
 

@@ -1,10 +1,11 @@
 import { parseTimestampMs } from '../../core/time.js'
-import type { VpCapturedEvent, VpCapturedMarket } from '../world/capture.js'
+import type { VpCapturedEvent, VpCapturedMarket } from './capture-schema.js'
 import type { World } from '../world/world.js'
 import type { Rng } from '../world/random.js'
 import { seedBook, seededHalfSpread, tickFor, type CapturedQuote } from '../world/replay-book.js'
 import { replayQuestion } from '../world/replay-question.js'
-import type { Lifecycle, VpEvent, VpMarket } from '../world/types.js'
+import type { Lifecycle } from '../world/types.js'
+import type { VpEvent, VpMarket } from './types.js'
 
 /**
  * Captured Gamma events → the world's venuep listing. Gamma bodies are served from each record's `capture`

@@ -3,10 +3,12 @@ import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import { rebalance, type LevelChange, type SimBook } from './book-model.js'
 import { isOrdered } from './fair.js'
 import type { World } from './world.js'
-import type { VpActivity } from './ledger.js'
+import type { VpActivity } from '../venuep/ledger.js'
 import { Rng, uuid } from './random.js'
 import type { VkTrade } from './trade-store.js'
-import type { Contract, SimVenue, VkMarket, VpMarket } from './types.js'
+import type { Contract, SimVenue } from './types.js'
+import type { VkMarket } from '../venuek/types.js'
+import type { VpMarket } from '../venuep/types.js'
 
 /**
  * The simulator's clock-driven market activity: at a configured rate it moves books toward their fair value

@@ -1,6 +1,6 @@
-import type { VpActivity } from './ledger.js'
+import type { VpActivity } from '../venuep/ledger.js'
 import { countAtOrBefore } from './time-sort.js'
-import type { VkMarket } from './types.js'
+import type { VkMarket } from '../venuek/types.js'
 
 /**
  * Append-only trade history for both venues, indexed the ways the venues' REST APIs query it. Historical rows

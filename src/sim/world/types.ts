@@ -1,5 +1,6 @@
 import type { CategorySlug } from '../../model/categories.js'
-import type { VkCapturedEvent, VkCapturedMarket, VpCapturedEvent, VpCapturedMarket } from './capture.js'
+import type { VkEvent } from '../venuek/types.js'
+import type { VpEvent } from '../venuep/types.js'
 
 /**
  * The simulated world: canonical questions (ground truth) and how each venue lists them. The venue protocol
@@ -98,153 +99,17 @@ export type FairModel =
       readonly deadlines: readonly number[]
     }
 
-// ---------------------------------------------------------------------------------------------- venuep
+// ------------------------------------------------------------------------------------------ listing shapes
 
-/** A Gamma tag; captures may hold the label alone (no id or slug). */
+/** An event tag (the slug style's listings carry several); captures may hold the label alone (no id or slug). */
 export interface EventTag {
   readonly id: string | undefined
   readonly label: string
   readonly slug: string | undefined
 }
 
-export interface VpEvent {
-  readonly id: string
-  readonly slug: string
-  readonly title: string
-  readonly description: string
-  readonly tags: readonly EventTag[]
-  readonly negRisk: boolean
-  readonly negRiskMarketId: string | undefined
-  readonly createdAt: number
-  readonly startDate: number
-  readonly endDate: number
-  /** The question a generated event lists; a replayed event has none (its markets are independent questions). */
-  readonly question: Question | undefined
-  readonly markets: VpMarket[]
-  readonly image: string | undefined
-  /** The captured Gamma event a replay serves (undefined in a generated world). */
-  readonly capture: VpCapturedEvent | undefined
-}
-
-export interface VpMarket {
-  readonly id: string
-  readonly slug: string
-  readonly question: string
-  readonly description: string | undefined
-  readonly conditionId: string
-  readonly questionHash: string | undefined
-  /** Outcome labels aligned with tokenIds: ["Yes","No"] or e.g. team names. */
-  readonly outcomes: readonly [string, string]
-  readonly tokenIds: readonly [string, string]
-  /** A group child's label; `""` or absent in many real listings (the name is then only in the question). */
-  readonly groupItemTitle: string | undefined
-  readonly groupItemThreshold: string | undefined
-  /** The market's own `endDate` when it is not its event's (a deadline group: each child ends at its deadline). */
-  readonly endDate?: number
-  /** False for an inactive placeholder child ("Person K", `active: false`, no orders); unset means active. */
-  readonly active?: boolean
-  /** The contract priced by token 0 (token 1 is its complement). */
-  readonly contract: Contract
-  /**
-   * The question `contract` belongs to: its lifecycle, end and resolution are this market's. The event's question
-   * in a generated world; the market's own in a replay, where markets of one event close and resolve apart.
-   */
-  readonly canonical: Question
-  readonly tickSize: number
-  readonly minOrderSize: number
-  readonly takerBaseFeeBps: number
-  readonly event: VpEvent
-  /**
-   * All-time volume (USD) before the trades the world reports (its history and live trades), for realistic catalog
-   * numbers. The last 24 hours' volume is only ever the trades the venue lists (recent-prints.ts).
-   */
-  readonly baseVolume: number
-  readonly liquidity: number
-  /** The captured Gamma market a replay serves (undefined in a generated world). */
-  readonly capture: VpCapturedMarket | undefined
-}
-
-export interface VpWallet {
-  readonly address: string
-  readonly name: string
-  readonly pseudonym: string
-  readonly bio: string
-  readonly profileImage: string
-  readonly xUsername: string | undefined
-  readonly verifiedBadge: boolean
-  readonly createdAt: number
-  readonly userId: string
-}
-
-// ---------------------------------------------------------------------------------------------- venuek
-
-/** venuek.md §3.3: how a market's strike reads (`floor_strike`, `cap_strike`). */
+/** How a market's strike reads (`floor_strike`, `cap_strike`). */
 export type StrikeType = 'greater' | 'greater_or_equal' | 'less' | 'less_or_equal' | 'between' | 'custom' | 'structured'
-
-/** A series; a replay knows only its ticker and its events' category, so the rest may be unknown. */
-export interface VkSeries {
-  /** True for a series a replay derived from its events' captured `series_ticker` and `category`. */
-  readonly fromCapture: boolean
-  readonly ticker: string
-  readonly title: string | undefined
-  /** The venue's category label, e.g. "Politics", "Climate and Weather". */
-  readonly category: string
-  readonly frequency: string | undefined
-  readonly feeType: 'quadratic' | undefined
-  readonly feeMultiplier: number | undefined
-}
-
-export interface VkEvent {
-  readonly eventTicker: string
-  readonly series: VkSeries
-  readonly title: string
-  readonly subTitle: string
-  readonly mutuallyExclusive: boolean
-  /** `strike_date`; null on the wire for a long-dated event (and unknown for a replayed one: captures lack it). */
-  readonly strikeDate: number | undefined
-  /** The question a generated event lists; a replayed event has none (its markets are independent questions). */
-  readonly question: Question | undefined
-  readonly markets: VkMarket[]
-  readonly lastUpdated: number
-  /** The captured event a replay serves (undefined in a generated world). */
-  readonly capture: VkCapturedEvent | undefined
-}
-
-export interface VkMarket {
-  readonly ticker: string
-  readonly marketId: string
-  readonly event: VkEvent
-  readonly title: string
-  readonly subtitle: string
-  readonly yesSubTitle: string
-  readonly noSubTitle: string
-  /** Unknown for a replayed market (captures do not hold it). */
-  readonly strikeType: StrikeType | undefined
-  readonly floorStrike: number | undefined
-  readonly capStrike: number | undefined
-  readonly contract: Contract
-  /** The question `contract` belongs to (see VpMarket.canonical). */
-  readonly canonical: Question
-  /** Unknown for a replayed market (captures do not hold it). */
-  readonly createdTime: number | undefined
-  readonly openTime: number
-  /** The latest time trading can stop: often long after the question's own date (see src/sim/venuek/listing.ts). */
-  readonly closeTime: number
-  /**
-   * `expected_expiration_time`: the expected date, when the venue states one (absent on many long-dated markets).
-   * Unset in a replay (its capture says).
-   */
-  readonly expectedExpiration?: number | undefined
-  readonly priceLevelStructure: 'linear_cent' | 'deci_cent'
-  readonly tickSize: number
-  /** Unknown for a replayed market (captures do not hold it). */
-  readonly rulesPrimary: string | undefined
-  /** Contracts traded before the trades the world reports (see VpMarket.baseVolume). */
-  readonly baseVolume: number
-  readonly baseOpenInterest: number
-  /** The captured market a replay serves (undefined in a generated world). */
-  readonly capture: VkCapturedMarket | undefined
-}
 
 // ------------------------------------------------------------------------------------------ ground truth
 

@@ -1,9 +1,11 @@
 import type { SimBook } from './book-model.js'
 import { venueFair, type DislocationLog } from './fair.js'
-import { Ledger } from './ledger.js'
+import { Ledger } from '../venuep/ledger.js'
 import type { QuestionSpec } from './templates/types.js'
 import { TradeStore } from './trade-store.js'
-import type { Contract, GroundTruth, Lifecycle, Question, SimVenue, VkEvent, VkMarket, VkSeries, VpEvent, VpMarket, VpWallet } from './types.js'
+import type { Contract, GroundTruth, Lifecycle, Question, SimVenue } from './types.js'
+import type { VkEvent, VkMarket, VkSeries } from '../venuek/types.js'
+import type { VpEvent, VpMarket, VpWallet } from '../venuep/types.js'
 
 /**
  * The world's state: its questions, how the venues list them, their books, trades and wallets. Built by
