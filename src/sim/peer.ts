@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js'
 import type { Catalog } from '../model/types.js'
 import type { AdapterContext } from '../venues/types.js'
 import type { FaultPlan } from './faults.js'
-import type { SimEngine } from './world/engine.js'
+import type { SimEngine, VenueMoves } from './world/engine.js'
 import type { Rng } from './world/random.js'
 import type { QuestionSpec } from './world/templates/types.js'
 import type { Question } from './world/types.js'
@@ -51,6 +51,8 @@ export interface WorldPeer<C> {
   capturedMarkets(captured: C): number
   /** Simulated traders that trade a replayed world from its start on (they have no past). */
   replayTraders(world: World, count: number, rng: Rng): void
+  /** How the venue's books move and trade under the engine (world/engine.ts). */
+  readonly moves: VenueMoves
 }
 
 export interface SimPeer<V extends string, S extends StartedPeer, X extends object, C> {

@@ -98,7 +98,7 @@ for (const backend of storeBackends()) {
     }
     const closeGap = async () => {
       sim.world.dislocations.delete(pair.contract.key)
-      for (const m of venuekMarkets()) sim.engine.moveVenuekBook(m, clock.now())
+      for (const m of venuekMarkets()) sim.engine.moveBook('venuek', m, clock.now())
       await waitFor(() => spreadNow() < THRESHOLD - 0.01, 5_000, 'the gap closes in the engine')
     }
     /** A new quote on the pair: the open gap widens a little (the record changes; the rule's condition still holds). */

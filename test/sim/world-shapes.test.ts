@@ -8,6 +8,8 @@ import { TICKERS_CATEGORIES } from '../../src/sim/world/shapes/labels.js'
 import { mapGammaEvent } from '../../src/venues/venuep/map-catalog.js'
 import { fixtureJson } from '../helpers/fixtures.js'
 import { closeGapsDays, PLACEHOLDER, spellingVariant, subTitleDate } from './shape-readers.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * The generated world shows the real catalogs' shapes (issue 17; src/sim/world/shapes), read from what the simulator
@@ -111,7 +113,7 @@ describe('multi-outcome events', () => {
 
   test('placeholder children are listed inactive with no orders, in about a third of candidate groups', (t) => {
     // Candidate groups: people, parties, teams, titles (the real grouped events), not brackets or rate decisions.
-    const candidates = (e: Json) => sim.world.vpEventsBySlug.get(e.slug)!.question!.contracts.every((c) => !/\d/.test(c.label))
+    const candidates = (e: Json) => venuepOf(sim.world).eventsBySlug.get(e.slug)!.question!.contracts.every((c) => !/\d/.test(c.label))
     const groups = vp.filter((e) => e.negRisk === true && e.markets.length > 1 && candidates(e))
     const withPh = groups.filter((e) => e.markets.some((m: Json) => m.active === false))
     const ph = groups.filter(open).flatMap((e) => e.markets as Json[]).filter((m) => m.active === false)
@@ -119,17 +121,17 @@ describe('multi-outcome events', () => {
     t.diagnostic(`groups with placeholders: generated ${share(withPh.length, groups.length)}, real ${share(realGroups.filter((e) => e.markets.some((m: Json) => m.active === false)).length, realGroups.length)}`)
     assert.ok(withPh.length / groups.length > 0.2 && withPh.length / groups.length < 0.6)
     assert.ok(ph.length > 100 && ph.every((m) => PLACEHOLDER.test(m.question) && m.acceptingOrders === false && m.bestBid === undefined && m.outcomePrices === '[]' && m.volumeNum === 0))
-    assert.ok(!sim.world.truth.outcomePairs.some((p) => sim.world.vpTokens.get(p.venuepTokenId)!.market.active === false), 'a placeholder pairs with nothing')
+    assert.ok(!sim.world.truth.outcomePairs.some((p) => venuepOf(sim.world).tokens.get(p.venuepTokenId)!.market.active === false), 'a placeholder pairs with nothing')
   })
 
   test('venuek names the same candidates differently, and the venues list different candidate sets', (t) => {
     const truth = sim.world.truth.outcomePairs
     const kinds = new Map<string, number>()
     for (const p of truth) {
-      const m = sim.world.vpTokens.get(p.venuepTokenId)!.market
+      const m = venuepOf(sim.world).tokens.get(p.venuepTokenId)!.market
       const name = m.groupItemTitle === undefined || m.groupItemTitle === '' ? undefined : m.groupItemTitle
       if (name === undefined || m.canonical.kind !== 'multi' || /\d/.test(name)) continue
-      const kind = spellingVariant(name, sim.world.vkMarketsByTicker.get(p.venuekMarketTicker)!.yesSubTitle)
+      const kind = spellingVariant(name, venuekOf(sim.world).marketsByTicker.get(p.venuekMarketTicker)!.yesSubTitle)
       if (kind !== undefined) kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
     }
     t.diagnostic(`name variants among true pairs: ${JSON.stringify(Object.fromEntries(kinds))}`)
@@ -139,8 +141,8 @@ describe('multi-outcome events', () => {
     for (const q of sim.world.questions) {
       if (q.kind !== 'multi' || q.venuep === undefined || q.venuek === undefined) continue
       for (const c of q.contracts) {
-        const p = sim.world.vpListing.get(c.key)
-        const k = sim.world.vkListing.get(c.key)
+        const p = venuepOf(sim.world).listing.get(c.key)
+        const k = venuekOf(sim.world).listing.get(c.key)
         if (p !== undefined && k === undefined && p.market.active !== false) onlyP++
         if (p === undefined && k !== undefined) onlyK++
       }
@@ -173,8 +175,8 @@ describe('threshold and range ladders', () => {
     const truth = new Set(sim.world.truth.outcomePairs.map((p) => `${p.venuepTokenId}|${p.venuekMarketTicker}`))
     for (const h of near) {
       assert.ok(!truth.has(`${h.venuepTokenId}|${h.venuekMarketTicker}`))
-      const k = sim.world.vkMarketsByTicker.get(h.venuekMarketTicker)!
-      const p = sim.world.vpTokens.get(h.venuepTokenId)!.market
+      const k = venuekOf(sim.world).marketsByTicker.get(h.venuekMarketTicker)!
+      const p = venuepOf(sim.world).tokens.get(h.venuepTokenId)!.market
       // The same number on both sides, other comparators.
       assert.ok(k.floorStrike !== undefined && new RegExp(`(^|[^\\d.])${String(k.floorStrike).replace('.', '\\.')}([^\\d]|$)`).test(p.question.replace(/,/g, '')), `${p.question} / ${k.yesSubTitle}`)
       const vpAtLeast = /or more|at least|\+/.test(`${p.question} ${p.groupItemTitle ?? ''}`)
@@ -216,7 +218,7 @@ describe('categories as the venues label them', () => {
     assert.ok((counts[counts.length >> 1] as number) >= 3 && tagged.length < vp.length)
     const seen = new Set<string>()
     for (const e of tagged) {
-      const q = sim.world.vpEventsBySlug.get(e.slug)!.question!
+      const q = venuepOf(sim.world).eventsBySlug.get(e.slug)!.question!
       const mapped = mapGammaEvent(e, { eventUrl: (s) => s })!
       assert.equal(mapped.category, q.category, `${e.slug}: ${e.tags.map((x: Json) => x.label).join(', ')}`)
       assert.equal(canonicalCategory(e.tags.map((x: Json) => [x.label, x.slug])), q.category)

@@ -7,6 +7,8 @@ import { generateWorld, type World } from '../../src/sim/world/generate.js'
 import { Rng } from '../../src/sim/world/random.js'
 import { TEMPLATES } from '../../src/sim/world/templates/index.js'
 import type { Lifecycle } from '../../src/sim/world/types.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * The generated world's ground truth is exact: its outcome pairs are exactly the contracts both venues list (venuep
@@ -57,11 +59,11 @@ describe('ground truth', () => {
       const served = vpServed.get(p.venuepTokenId)
       assert.deepEqual(served?.slug, p.venuepEventSlug, `token of ${p.contractKey} served in its event`)
       assert.equal(vkServed.get(p.venuekMarketTicker), p.venuekEventTicker, `ticker of ${p.contractKey} served in its event`)
-      const vp = w.vpListing.get(p.contractKey)!
+      const vp = venuepOf(w).listing.get(p.contractKey)!
       assert.equal(vp.market.tokenIds[vp.index], p.venuepTokenId)
       assert.equal(served?.index, vp.index, 'the token that pays if the contract is true')
-      assert.equal(w.vkListing.get(p.contractKey)?.ticker, p.venuekMarketTicker)
-      assert.equal(w.vkMarketsByTicker.get(p.venuekMarketTicker)!.contract.key, p.contractKey)
+      assert.equal(venuekOf(w).listing.get(p.contractKey)?.ticker, p.venuekMarketTicker)
+      assert.equal(venuekOf(w).marketsByTicker.get(p.venuekMarketTicker)!.contract.key, p.contractKey)
       assert.equal(w.questionsById.get(p.questionId)!.contracts.find((c) => c.key === p.contractKey)?.label, p.label)
     }
     assert.equal(new Set(pairs.map((p) => p.venuepTokenId)).size, pairs.length)
@@ -70,7 +72,7 @@ describe('ground truth', () => {
 
   test('and there is one for every contract both venues list: the truth is complete', () => {
     let both = 0
-    for (const q of w.questions) for (const c of q.contracts) if (w.vpListing.has(c.key) && w.vkListing.has(c.key)) both++
+    for (const q of w.questions) for (const c of q.contracts) if (venuepOf(w).listing.has(c.key) && venuekOf(w).listing.has(c.key)) both++
     assert.equal(w.truth.outcomePairs.length, both)
   })
 
@@ -91,8 +93,8 @@ describe('ground truth', () => {
       assert.equal(vpServed.get(h.venuepTokenId)?.slug, h.venuepEventSlug)
       assert.equal(vkServed.get(h.venuekMarketTicker), h.venuekEventTicker)
       assert.ok(!truth.has(`${h.venuepTokenId}|${h.venuekMarketTicker}`), `${h.reason}: ${h.venuepTokenId} / ${h.venuekMarketTicker}`)
-      const vpContract = w.vpTokens.get(h.venuepTokenId)!.market.contract.key
-      assert.notEqual(vpContract, w.vkMarketsByTicker.get(h.venuekMarketTicker)!.contract.key)
+      const vpContract = venuepOf(w).tokens.get(h.venuepTokenId)!.market.contract.key
+      assert.notEqual(vpContract, venuekOf(w).marketsByTicker.get(h.venuekMarketTicker)!.contract.key)
     }
   })
 
@@ -115,8 +117,8 @@ describe('generation', () => {
     const digest = (x: World) =>
       JSON.stringify([
         x.truth,
-        x.vpEvents.map((e) => [e.slug, e.title, e.endDate, e.tags.map((t) => t.label), e.markets.map((m) => [m.question, m.groupItemTitle, m.tokenIds, m.active, m.endDate])]),
-        x.vkEvents.map((e) => [e.eventTicker, e.subTitle, e.series.category, e.markets.map((m) => [m.ticker, m.yesSubTitle, m.strikeType, m.floorStrike, m.capStrike, m.closeTime, m.expectedExpiration])]),
+        venuepOf(x).events.map((e) => [e.slug, e.title, e.endDate, e.tags.map((t) => t.label), e.markets.map((m) => [m.question, m.groupItemTitle, m.tokenIds, m.active, m.endDate])]),
+        venuekOf(x).events.map((e) => [e.eventTicker, e.subTitle, e.series.category, e.markets.map((m) => [m.ticker, m.yesSubTitle, m.strikeType, m.floorStrike, m.capStrike, m.closeTime, m.expectedExpiration])]),
       ])
     const a = generateWorld({ anchorMs: ANCHOR_MS, questions: 500, wallets: 10, seed: 3 })
     const b = generateWorld({ anchorMs: ANCHOR_MS, questions: 500, wallets: 10, seed: 3 })

@@ -1,4 +1,4 @@
-import type { VkTrade } from '../world/trade-store.js'
+import type { VkTrade } from './trade-store.js'
 import type { VkMarket } from './types.js'
 import { validationFailed } from './errors.js'
 import { dollars, dollarsOf, fpHundredths, hundredthsOf } from './format.js'

@@ -12,6 +12,8 @@ import { buildVenuekBooks, buildVenuekHistory } from './initial-state.js'
 import { addVenuekOnlyLadders } from './ladders.js'
 import { listVenuek } from './listing.js'
 import { replayVenuek } from './replay.js'
+import { venuekOf } from './state.js'
+import { venuekMoves } from './engine-moves.js'
 
 export interface StartedVenuek extends VenuekSim {
   readonly faults: FaultPlan
@@ -30,6 +32,7 @@ export interface VenuekSimulatorFields {
 export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields, readonly VkCapturedEvent[]> = {
   venue: 'venuek',
   world: {
+    moves: venuekMoves,
     list: listVenuek,
     // Seeded per event, drawn only when there are some: at 0 nothing else in the world changes.
     addOwnListings(world) {
@@ -61,7 +64,7 @@ export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields,
     venuekCredentials: sim.credentials === undefined ? undefined : { keyId: sim.credentials.keyId, privateKeyPem: sim.credentials.privateKeyPem },
     venuekPublicKeyPem: sim.credentials?.publicKeyPem,
   }),
-  events: (world) => world.vkEvents.length,
+  events: (world) => venuekOf(world).events.length,
   ownLadders: (config) => config.venuekOnlyLadders,
   serviceEnv(sim, dataDir) {
     const env: Record<string, string> = {

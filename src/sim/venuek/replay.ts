@@ -6,6 +6,7 @@ import { seedBook, seededHalfSpread, tickFor, type CapturedQuote } from '../worl
 import { replayQuestion } from '../world/replay-question.js'
 import type { Lifecycle } from '../world/types.js'
 import type { VkEvent, VkMarket, VkSeries } from './types.js'
+import { venuekOf } from './state.js'
 
 /**
  * Captured venuek events → the world's venuek listing. REST bodies are served from each record's `capture`
@@ -20,10 +21,10 @@ const DEFAULT_DEPTH = 200
 
 export function replayVenuek(world: World, events: readonly VkCapturedEvent[], rng: Rng): void {
   for (const c of events) {
-    let series = world.vkSeries.get(c.series_ticker)
+    let series = venuekOf(world).series.get(c.series_ticker)
     if (series === undefined) {
       series = capturedSeries(c)
-      world.vkSeries.set(series.ticker, series)
+      venuekOf(world).series.set(series.ticker, series)
     }
     const event: VkEvent = {
       eventTicker: c.event_ticker,
@@ -39,11 +40,11 @@ export function replayVenuek(world: World, events: readonly VkCapturedEvent[], r
       capture: c,
     }
     for (const mc of c.markets) event.markets.push(replayMarket(world, event, mc, rng))
-    world.vkEvents.push(event)
-    world.vkEventsByTicker.set(event.eventTicker, event)
+    venuekOf(world).events.push(event)
+    venuekOf(world).eventsByTicker.set(event.eventTicker, event)
     for (const m of event.markets) {
-      world.vkMarkets.push(m)
-      world.vkMarketsByTicker.set(m.ticker, m)
+      venuekOf(world).markets.push(m)
+      venuekOf(world).marketsByTicker.set(m.ticker, m)
     }
   }
 }
@@ -114,6 +115,6 @@ function replayMarket(world: World, event: VkEvent, c: VkCapturedMarket, rng: Rn
     baseOpenInterest: c.open_interest ?? 0,
     capture: c,
   }
-  if (open) world.vkBooks.set(m.ticker, seedBook(quote, { tickSize, depthLevels: world.options.bookDepth, depthSize: DEFAULT_DEPTH, now: world.anchorMs }, rng.fork(world.vkBooks.size + 1)))
+  if (open) venuekOf(world).books.set(m.ticker, seedBook(quote, { tickSize, depthLevels: world.options.bookDepth, depthSize: DEFAULT_DEPTH, now: world.anchorMs }, rng.fork(venuekOf(world).books.size + 1)))
   return m
 }

@@ -10,6 +10,7 @@ import { clobMarketJson, clobMarketsPage, DEFAULT_CLOB_PAGE_SIZE } from './clob-
 import { fmtMicros, fmtNum, seconds } from './format.js'
 import { pricesHistory } from './prices-history.js'
 import { guard, ok, WireError } from './wire-error.js'
+import { venuepOf } from './state.js'
 
 /** Items accepted by `POST /books` (docs guide, venuep.md §2.1). */
 export const MAX_BOOKS_PER_REQUEST = 500
@@ -48,7 +49,7 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
   }
   /** Endpoints about the market rather than its book still answer for closed markets. */
   const marketOfToken = (req: SimRequest): { market: VpMarket; index: TokenIndex } => {
-    const ref = world.vpTokens.get(tokenParam(req))
+    const ref = venuepOf(world).tokens.get(tokenParam(req))
     if (ref === undefined) throw new WireError(404, { error: 'market not found' })
     return ref
   }
@@ -109,7 +110,7 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
     '/tick-size',
     guard((req) => {
       const { market } = marketOfToken(req)
-      const book = world.vpBooks.get(market.conditionId)
+      const book = venuepOf(world).books.get(market.conditionId)
       return ok({ minimum_tick_size: book === undefined ? market.tickSize : book.tickMicros / MICROS_PER_UNIT })
     }),
   )
@@ -120,7 +121,7 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
   router.get(
     '/markets/:conditionId',
     guard((req) => {
-      const m = world.vpMarketsByCondition.get((req.params.conditionId ?? '').toLowerCase())
+      const m = venuepOf(world).marketsByCondition.get((req.params.conditionId ?? '').toLowerCase())
       if (m === undefined) throw new WireError(404, { error: 'market not found' })
       return ok(clobMarketJson(world, m, clock.now()))
     }),

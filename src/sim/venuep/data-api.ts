@@ -18,6 +18,7 @@ import {
 } from './data-params.js'
 import { closedPositions, marketFields, openPositions } from './positions.js'
 import { guard, ok } from './wire-error.js'
+import { venuepOf } from './state.js'
 
 const ACTIVITY_TYPES = ['TRADE', 'SPLIT', 'MERGE', 'REDEEM', 'REWARD', 'CONVERSION', 'MAKER_REBATE'] as const
 const SIDES = ['BUY', 'SELL'] as const
@@ -38,7 +39,7 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
   const router = new SimRouter({ host: 'data', faults, errorBody: (_status, message) => ({ error: message }) })
 
   const profile = (wallet: string): Record<string, unknown> => {
-    const w = world.vpWalletsByAddress.get(wallet)
+    const w = venuepOf(world).walletsByAddress.get(wallet)
     return {
       name: w?.name ?? '',
       pseudonym: w?.pseudonym ?? '',
@@ -64,7 +65,7 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const filterType = enumParam(q, 'filterType', ['CASH', 'TOKENS'] as const, undefined)
       const filterAmount = numParam(q, 'filterAmount')
       if ((filterType === undefined) !== (filterAmount === undefined)) throw bad("'filterType' and 'filterAmount' must be sent together")
-      const source = user === undefined ? world.trades.vpActivity : world.trades.vpActivityOf(user)
+      const source = user === undefined ? venuepOf(world).activity.rows : venuepOf(world).activity.activityOf(user)
       const rows = source.filter(
         (a) =>
           a.type === 'TRADE' &&
@@ -116,8 +117,8 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const direction = enumParam(q, 'sortDirection', DIRECTIONS, 'DESC')
       const side = enumParam(q, 'side', SIDES, undefined)
       const inWindow = timeWindow(q)
-      const rows = world.trades
-        .vpActivityOf(user)
+      const rows = venuepOf(world)
+        .activity.activityOf(user)
         .filter(
           (a) =>
             (scope === undefined || scope(a.market)) &&
@@ -221,7 +222,7 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const q = req.query
       const user = addressParam(q, 'user', true)
       const scope = marketScope(q)
-      if (!world.ledger.wallets.has(user)) return ok([])
+      if (!venuepOf(world).ledger.wallets.has(user)) return ok([])
       const positions = openPositions(world, user, clock.now()).filter((p) => scope === undefined || scope(p.market))
       const value = positions.reduce((s, p) => s + (p.json.currentValue as number), 0)
       return ok([{ user, value: num(value) }])

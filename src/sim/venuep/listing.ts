@@ -5,6 +5,7 @@ import { slugsTags } from '../world/shapes/labels.js'
 import type { QuestionSpec } from '../world/templates/index.js'
 import type { Contract, Question } from '../world/types.js'
 import type { VpEvent, VpMarket } from './types.js'
+import { venuepOf } from './state.js'
 
 /**
  * How a generated question is listed on venuep: Gamma events and markets (slugs, condition and token ids, tags),
@@ -24,8 +25,8 @@ const FIRST_MARKET_ID = 500_000
 
 export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: Rng): void {
   const v = spec.slugs
-  let eventId = FIRST_EVENT_ID + world.vpEvents.length
-  let marketId = FIRST_MARKET_ID + world.vpMarkets.length
+  let eventId = FIRST_EVENT_ID + venuepOf(world).events.length
+  let marketId = FIRST_MARKET_ID + venuepOf(world).markets.length
   const nextMarketId = () => String(marketId++)
   const tags = v.tags ?? slugsTags(rng, spec.category)
   const active = q.lifecycle === 'active'
@@ -37,7 +38,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
   const newEvent = (slug: string, title: string, negRisk: boolean, endDate: number): VpEvent => {
     const e: VpEvent = {
       id: String(eventId++),
-      slug: uniqueKey(world.vpEventsBySlug, slug),
+      slug: uniqueKey(venuepOf(world).eventsBySlug, slug),
       title,
       description: v.description,
       tags,
@@ -52,7 +53,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       capture: undefined,
     }
     // Registered at once: a split listing's next event must see this slug taken.
-    world.vpEventsBySlug.set(e.slug, e)
+    venuepOf(world).eventsBySlug.set(e.slug, e)
     events.push(e)
     return e
   }
@@ -63,7 +64,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
     const liquidity = Math.round(rng.logNormal(8_000, 1.1) * 100) / 100
     const m: VpMarket = {
       id: nextMarketId(),
-      slug: uniqueKey(world.vpMarketsBySlug, marketSlug),
+      slug: uniqueKey(venuepOf(world).marketsBySlug, marketSlug),
       question,
       description: v.description,
       conditionId: `0x${rng.hex(64)}`,
@@ -83,13 +84,13 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       liquidity: trades ? liquidity : 0,
       capture: undefined,
     }
-    world.vpMarketsBySlug.set(m.slug, m)
+    venuepOf(world).marketsBySlug.set(m.slug, m)
     event.markets.push(m)
     return m
   }
   // Real single-market events carry `groupItemTitle: ""` more often than not (86 of 102 in the captures).
   const singleTitle = () => (rng.chance(0.8) ? '' : undefined)
-  const listed = (c: Contract, m: VpMarket, index: 0 | 1) => world.vpListing.set(c.key, { market: m, index })
+  const listed = (c: Contract, m: VpMarket, index: 0 | 1) => venuepOf(world).listing.set(c.key, { market: m, index })
 
   if (v.outcomes !== undefined) {
     // A single binary market: Yes/No, or the two sides of a head-to-head (token 1 prices contract 1).
@@ -118,14 +119,14 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
   }
   q.venuep = events[0]
   for (const e of events) {
-    world.vpEvents.push(e)
-    world.vpEventsById.set(e.id, e)
+    venuepOf(world).events.push(e)
+    venuepOf(world).eventsById.set(e.id, e)
     for (const m of e.markets) {
-      world.vpMarkets.push(m)
-      world.vpMarketsById.set(m.id, m)
-      world.vpMarketsByCondition.set(m.conditionId, m)
-      world.vpTokens.set(m.tokenIds[0], { market: m, index: 0 })
-      world.vpTokens.set(m.tokenIds[1], { market: m, index: 1 })
+      venuepOf(world).markets.push(m)
+      venuepOf(world).marketsById.set(m.id, m)
+      venuepOf(world).marketsByCondition.set(m.conditionId, m)
+      venuepOf(world).tokens.set(m.tokenIds[0], { market: m, index: 0 })
+      venuepOf(world).tokens.set(m.tokenIds[1], { market: m, index: 1 })
     }
   }
 }

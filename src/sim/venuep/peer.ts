@@ -8,6 +8,8 @@ import { buildVenuepBooks, buildVenuepHistory } from './initial-state.js'
 import { listVenuep } from './listing.js'
 import { replayVenuep } from './replay.js'
 import { generateWallets } from './wallets.js'
+import { venuepOf } from './state.js'
+import { venuepMoves } from './engine-moves.js'
 
 export type StartedVenuep = VenuepSim & { readonly faults: FaultPlan }
 
@@ -15,6 +17,7 @@ export type StartedVenuep = VenuepSim & { readonly faults: FaultPlan }
 export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCapturedEvent[]> = {
   venue: 'venuep',
   world: {
+    moves: venuepMoves,
     list: listVenuep,
     addOwnListings: () => {},
     buildBooks: buildVenuepBooks,
@@ -24,8 +27,8 @@ export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCap
     capturedMarkets: (events) => events.reduce((n, e) => n + e.markets.length, 0),
     replayTraders(world, count, rng) {
       for (const w of generateWallets(rng, count, world.anchorMs)) {
-        world.vpWallets.push(w)
-        world.vpWalletsByAddress.set(w.address, w)
+        venuepOf(world).wallets.push(w)
+        venuepOf(world).walletsByAddress.set(w.address, w)
       }
     },
   },
@@ -36,7 +39,7 @@ export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCap
     return Object.assign(sim, { faults })
   },
   simulatorFields: () => ({}),
-  events: (world) => world.vpEvents.length,
+  events: (world) => venuepOf(world).events.length,
   ownLadders: () => undefined,
   serviceEnv: (sim) => ({
     VENUEP_GAMMA_URL: sim.urls.gamma,

@@ -6,6 +6,7 @@ import { seedBook, seededHalfSpread, tickFor, type CapturedQuote } from '../worl
 import { replayQuestion } from '../world/replay-question.js'
 import type { Lifecycle } from '../world/types.js'
 import type { VpEvent, VpMarket } from './types.js'
+import { venuepOf } from './state.js'
 
 /**
  * Captured Gamma events → the world's venuep listing. Gamma bodies are served from each record's `capture`
@@ -23,16 +24,16 @@ export function replayVenuep(world: World, events: readonly VpCapturedEvent[], r
   for (const c of events) {
     const event = replayEvent(c)
     for (const mc of c.markets) event.markets.push(replayMarket(world, event, mc, rng))
-    world.vpEvents.push(event)
-    world.vpEventsBySlug.set(event.slug, event)
-    world.vpEventsById.set(event.id, event)
+    venuepOf(world).events.push(event)
+    venuepOf(world).eventsBySlug.set(event.slug, event)
+    venuepOf(world).eventsById.set(event.id, event)
     for (const m of event.markets) {
-      world.vpMarkets.push(m)
-      world.vpMarketsBySlug.set(m.slug, m)
-      world.vpMarketsById.set(m.id, m)
-      world.vpMarketsByCondition.set(m.conditionId, m)
-      world.vpTokens.set(m.tokenIds[0], { market: m, index: 0 })
-      world.vpTokens.set(m.tokenIds[1], { market: m, index: 1 })
+      venuepOf(world).markets.push(m)
+      venuepOf(world).marketsBySlug.set(m.slug, m)
+      venuepOf(world).marketsById.set(m.id, m)
+      venuepOf(world).marketsByCondition.set(m.conditionId, m)
+      venuepOf(world).tokens.set(m.tokenIds[0], { market: m, index: 0 })
+      venuepOf(world).tokens.set(m.tokenIds[1], { market: m, index: 1 })
     }
   }
 }
@@ -115,7 +116,7 @@ function replayMarket(world: World, event: VpEvent, c: VpCapturedMarket, rng: Rn
     capture: c,
   }
   // An open market has a book (the service streams it): seeded from the capture, empty when it had no quote.
-  if (open) world.vpBooks.set(m.conditionId, seedBook(quote, { tickSize, depthLevels: world.options.bookDepth, depthSize, now: world.anchorMs }, rng.fork(world.vpBooks.size + 1)))
+  if (open) venuepOf(world).books.set(m.conditionId, seedBook(quote, { tickSize, depthLevels: world.options.bookDepth, depthSize, now: world.anchorMs }, rng.fork(venuepOf(world).books.size + 1)))
   return m
 }
 

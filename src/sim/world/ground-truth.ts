@@ -1,13 +1,15 @@
 import type { PlannedQuestion, World } from './world.js'
 import { hardNegatives } from './hard-negatives.js'
 import type { GroundTruth, TruePair } from './types.js'
+import { venuepOf } from '../venuep/state.js'
+import { venuekOf } from '../venuek/state.js'
 
 /**
  * The simulator's answer key: exactly the outcome pairs (venuep token ↔ venuek market) that are the same contract,
  * the event pairs they span, which questions are decoys of which, and outcome-level look-alikes that are not the
  * same contract. Matcher precision and recall are measured on it.
  *
- * A pair is decided per contract, from where each venue lists it (`world.vpListing`, `world.vkListing`), so a
+ * A pair is decided per contract, from where each venue lists it (`venuepOf(world).listing`, `venuekOf(world).listing`), so a
  * question listed as one venuek event and several venuep events (a deadline ladder split into single-market events)
  * pairs each venuep event with the venuek event, and contracts one venue lists alone (other candidates, other
  * strikes, placeholders) pair with nothing.
@@ -21,8 +23,8 @@ export function groundTruth(world: World, planned: PlannedQuestion[]): GroundTru
     if (q.venuep === undefined || q.venuek === undefined) continue
     let any = false
     for (const c of q.contracts) {
-      const vk = world.vkListing.get(c.key)
-      const vp = world.vpListing.get(c.key)
+      const vk = venuekOf(world).listing.get(c.key)
+      const vp = venuepOf(world).listing.get(c.key)
       if (vk === undefined || vp === undefined) continue
       any = true
       const slug = vp.market.event.slug

@@ -1,5 +1,7 @@
 import type { PlannedQuestion, World } from './world.js'
 import type { HardNegative, Question } from './types.js'
+import { venuepOf } from '../venuep/state.js'
+import { venuekOf } from '../venuek/state.js'
 
 /**
  * Outcome pairs a matcher must not make though they look alike (docs/spreads.md F3, F6, F7 and the real labels'
@@ -15,8 +17,8 @@ import type { HardNegative, Question } from './types.js'
 export function hardNegatives(world: World, planned: readonly PlannedQuestion[]): HardNegative[] {
   const out: HardNegative[] = []
   const add = (p: Question, pKey: string, k: Question, kKey: string, reason: string) => {
-    const vp = world.vpListing.get(pKey)
-    const vk = world.vkListing.get(kKey)
+    const vp = venuepOf(world).listing.get(pKey)
+    const vk = venuekOf(world).listing.get(kKey)
     if (vp === undefined || vk === undefined) return
     out.push({
       venuepQuestionId: p.id,
