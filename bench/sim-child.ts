@@ -16,7 +16,7 @@ import type { VkEvent } from '../src/sim/venuek/types.js'
  *
  * SIGUSR2 toggles the boost; each toggle prints `boost on` or `boost off`. Boosted, BENCH_SIM_BOOST_PER_SEC times
  * a second the simulator's own engine re-sizes the best bid or best ask of a random market of a question listed
- * on both venues (`SimEngine.churnVenuepTop`/`churnVenuekTop`: order churn at the top of the book), so every
+ * on both venues (`SimEngine.churnTop`: order churn at the top of the book), so every
  * boost change is one book event that moves a matched instrument's quote, i.e. reaches the spread engine as a
  * quote change. The changes are spread over BOOST_TICK_MS ticks: a venue's feed is a stream, not the 50 ms
  * bursts of the engine's own step. The service starts against the default rates, and benches boost only around

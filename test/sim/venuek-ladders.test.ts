@@ -47,7 +47,7 @@ test('the ladders are added after the world, which stays as it was; they are ven
   assert.equal(new Set(ladders.map((e) => e.series.ticker)).size, Math.min(LADDERS, LADDER_SERIES.length))
   for (const e of ladders) {
     const q = e.question!
-    assert.equal(q.venuep, undefined, 'venuek only')
+    assert.equal(venuepOf(more).questionEvents.get(q.id), undefined, 'venuek only')
     assert.equal(q.lifecycle, 'active')
     assert.ok(e.markets.length >= 10 && e.markets.length <= 22, `${e.eventTicker}: ${e.markets.length} markets`)
     assert.ok(e.series.ticker.startsWith('KXSIM'), 'a synthetic series')

@@ -39,7 +39,7 @@ function openDates(w: World, questionId: string) {
     created: q.createdAt,
     end: q.endTime,
     vp: venuepOf(w).events.filter((e) => e.question === q).map((e) => [e.startDate, e.endDate, e.markets.map((m) => m.endDate ?? null)]),
-    vk: q.venuek?.markets.map((m) => [m.openTime, m.closeTime, m.expectedExpiration ?? null]) ?? [],
+    vk: venuekOf(w).questionEvents.get(q.id)?.markets.map((m) => [m.openTime, m.closeTime, m.expectedExpiration ?? null]) ?? [],
   }
 }
 

@@ -5,7 +5,10 @@ const Num = Type.Number()
 const Bool = Type.Boolean()
 const open = { additionalProperties: true } as const
 
-/** The venue's captured catalog (test/fixtures/real-venues/FORMAT.md): trade-api v2 `/events?with_nested_markets=true` shape, prices in dollars, legacy field names (see world/capture.ts). */
+/**
+ * The venue's captured catalog (test/fixtures/real-venues/FORMAT.md): trade-api v2
+ * `/events?with_nested_markets=true` shape, prices in dollars, legacy field names (see world/capture.ts).
+ */
 
 /** venuek market statuses a capture may hold; the simulator's status filters know each of them. */
 export const VK_CAPTURED_STATUSES = ['initialized', 'active', 'closed', 'determined', 'finalized'] as const

@@ -77,7 +77,7 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
     venuekOf(world).listing.set(contract.key, market)
     event.markets.push(market)
   })
-  q.venuek = event
+  venuekOf(world).questionEvents.set(q.id, event)
   venuekOf(world).events.push(event)
   venuekOf(world).eventsByTicker.set(event.eventTicker, event)
   for (const m of event.markets) venuekOf(world).markets.push(m)

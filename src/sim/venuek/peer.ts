@@ -33,6 +33,10 @@ export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields,
   venue: 'venuek',
   world: {
     moves: venuekMoves,
+    truthLeg(world, contractKey) {
+      const m = venuekOf(world).listing.get(contractKey)
+      return m === undefined ? undefined : { venue: 'venuek', event: m.event.eventTicker, market: m.ticker, outcome: m.ticker }
+    },
     list: listVenuek,
     // Seeded per event, drawn only when there are some: at 0 nothing else in the world changes.
     addOwnListings(world) {

@@ -8,9 +8,11 @@ export class VenuekWorld {
   readonly series = new Map<string, VkSeries>()
   readonly events: VkEvent[] = []
   readonly eventsByTicker = new Map<string, VkEvent>()
+  /** The event that lists a generated question, by question id (a ladder the venue lists alone has none). */
+  readonly questionEvents = new Map<string, VkEvent>()
   readonly markets: VkMarket[] = []
   readonly marketsByTicker = new Map<string, VkMarket>()
-  /** Where the venue lists a generated contract (by contract key): at most one market per contract. Empty in a replay. */
+  /** Where the venue lists a generated contract (by contract key): at most one market each. Empty in a replay. */
   readonly listing = new Map<string, VkMarket>()
   /** Live books by market ticker. */
   readonly books = new Map<string, SimBook>()

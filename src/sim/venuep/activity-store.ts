@@ -9,10 +9,10 @@ export class ActivityStore {
   /** Every activity row (trades, splits, merges, redeems), ascending by time. */
   readonly rows: VpActivity[] = []
   readonly #tradesByCondition = new Map<string, VpActivity[]>()
-  /** Per condition id, the notional (cents) of its TRADE rows up to and including each one: volumes by binary search. */
+  /** Per condition id, the notional (cents) of its TRADE rows up to and including each one (volumes by bisection). */
   readonly #notionalCents = new Map<string, number[]>()
   readonly #activityByWallet = new Map<string, VpActivity[]>()
-  /** Live notional traded per condition id since the world's anchor (USD): what a replay adds to its captured volumes. */
+  /** Live notional (USD) traded per condition id since the world's anchor: what a replay adds to captured volumes. */
   readonly liveNotional = new Map<string, number>()
 
   add(a: VpActivity, live: boolean): void {

@@ -117,7 +117,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], group, String(i), slugFromQuestion(question), extra), 0)
     })
   }
-  q.venuep = events[0]
+  if (events[0] !== undefined) venuepOf(world).questionEvents.set(q.id, events[0])
   for (const e of events) {
     venuepOf(world).events.push(e)
     venuepOf(world).eventsById.set(e.id, e)

@@ -18,6 +18,12 @@ export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCap
   venue: 'venuep',
   world: {
     moves: venuepMoves,
+    truthLeg(world, contractKey) {
+      const listed = venuepOf(world).listing.get(contractKey)
+      if (listed === undefined) return undefined
+      const { market, index } = listed
+      return { venue: 'venuep', event: market.event.slug, market: market.conditionId, outcome: market.tokenIds[index] }
+    },
     list: listVenuep,
     addOwnListings: () => {},
     buildBooks: buildVenuepBooks,

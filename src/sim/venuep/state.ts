@@ -9,6 +9,8 @@ export class VenuepWorld {
   readonly events: VpEvent[] = []
   readonly eventsBySlug = new Map<string, VpEvent>()
   readonly eventsById = new Map<string, VpEvent>()
+  /** By question id, the event that lists a generated question (the first, for one split over several events). */
+  readonly questionEvents = new Map<string, VpEvent>()
   readonly markets: VpMarket[] = []
   readonly marketsBySlug = new Map<string, VpMarket>()
   readonly marketsById = new Map<string, VpMarket>()

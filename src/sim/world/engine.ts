@@ -11,9 +11,9 @@ import type { World } from './world.js'
  * The simulator's clock-driven market activity: at a configured rate it moves books toward their fair value
  * (plus order churn), prints trades that take liquidity from the live book, and opens dislocations between the
  * venues on shared questions. How a venue's book moves and how it trades (its trade records, wallets, tick sizes)
- * is the venue's own: each peer of the sim list (peers.ts) gives its `VenueMoves` (e.g. src/sim/<venue>/engine-moves.ts),
- * which the engine calls with an `EngineContext`. Protocol servers subscribe to the events and translate them into
- * wire messages.
+ * is the venue's own: each peer of the sim list (peers.ts) gives its `VenueMoves` (e.g.
+ * src/sim/<venue>/engine-moves.ts), which the engine calls with an `EngineContext`. Protocol servers subscribe to
+ * the events and translate them into wire messages.
  */
 /** An engine event; each venue's moves define their own (their `type` names which), and its servers read those. */
 export interface EngineEvent {
@@ -68,7 +68,7 @@ export interface VenueMoves<M extends EngineMarket = EngineMarket> {
   dislocation(world: World, contract: Contract): { readonly market: M; readonly contract: Contract; readonly sign: 1 | -1 } | undefined
 }
 
-/** One venue as the engine walks it: its moves, active markets and, per ordered question, the books requoted together. */
+/** One venue as the engine walks it: its moves, its active markets and the books it requotes together. */
 interface WalkedVenue {
   readonly venue: SimVenue
   readonly moves: VenueMoves

@@ -1,18 +1,17 @@
 import type { CategorySlug } from '../../model/categories.js'
-import type { VkEvent } from '../venuek/types.js'
-import type { VpEvent } from '../venuep/types.js'
 
 /**
- * The simulated world: canonical questions (ground truth) and how each venue lists them. The venue protocol
- * servers in src/sim/venuep and src/sim/venuek serialize these records into each venue's wire format; the
- * live engine (engine.ts) moves books and prints trades. All of it is SIMULATED data.
+ * The simulated world: canonical questions (ground truth) and the shapes the venues share. How each venue lists
+ * them is its peer folder's (src/sim/<venue>/types.ts, state.ts), whose protocol servers serialize those records
+ * into the venue's wire format; the live engine (engine.ts) moves books and prints trades. All of it is SIMULATED
+ * data.
  *
  * Two builders make a World: generate.ts (a seeded synthetic world) and replay.ts (real captured catalogs, whose
  * listing records carry their `capture`; see replay.ts for what is taken from it and what is derived).
  */
 /**
  * What a generated question is about: the canonical category slugs (src/model/categories.ts) except `other`. The
- * venues label it their own way (venuek one category from its vocabulary, venuep several tags).
+ * venues label it their own way (the ticker style one category from its vocabulary, the slug style several tags).
  */
 export type Category = Exclude<CategorySlug, 'other'>
 
@@ -44,9 +43,9 @@ export interface Contract {
   readonly halfSpread: number
   /**
    * Whether the engine walks this contract's fair value (moves its books, trades it). False for a generated
-   * venuep placeholder (listed inactive, no orders: its book stays empty and it has no price) and for a replayed
-   * market that was not trading when captured, or was captured without a price: its book (if any) stays as seeded
-   * and its price is the captured one.
+   * placeholder (a slug-style listing's inactive child, no orders: its book stays empty and it has no price) and
+   * for a replayed market that was not trading when captured, or was captured without a price: its book (if any)
+   * stays as seeded and its price is the captured one.
    */
   readonly walks: boolean
   /** Typical displayed size per level (shares). */
@@ -73,8 +72,6 @@ export interface Question {
   readonly model: FairModel
   /** Set when this question was generated as a look-alike of another (same wording, other date/threshold). */
   readonly decoyOf: string | undefined
-  venuep: VpEvent | undefined
-  venuek: VkEvent | undefined
 }
 
 export type FairModel =
@@ -113,17 +110,27 @@ export type StrikeType = 'greater' | 'greater_or_equal' | 'less' | 'less_or_equa
 
 // ------------------------------------------------------------------------------------------ ground truth
 
-/** The same contract listed on both venues: what a perfect matcher would pair. */
+/**
+ * Where a venue lists a contract, by the venue's own ids: its event, its market and the outcome that pays if the
+ * contract is true (a token, or the market itself where a market is one outcome).
+ */
+export interface TruthLeg {
+  readonly venue: SimVenue
+  readonly event: string
+  readonly market: string
+  readonly outcome: string
+}
+
+/**
+ * The same contract listed on two venues: what a perfect matcher would pair. The ground truth pairs the first two
+ * venues of the sim list (src/sim/peers.ts): `a` is the first, `b` the second, as the registry orients pairs.
+ */
 export interface TruePair {
   readonly questionId: string
   readonly contractKey: string
   readonly label: string
-  readonly venuepEventSlug: string
-  readonly venuepConditionId: string
-  /** Token that pays if the contract is true. */
-  readonly venuepTokenId: string
-  readonly venuekEventTicker: string
-  readonly venuekMarketTicker: string
+  readonly a: TruthLeg
+  readonly b: TruthLeg
 }
 
 /**
@@ -131,27 +138,29 @@ export interface TruePair {
  * deadline, strike or comparator within one question, or the same label in a decoy question.
  */
 export interface HardNegative {
-  readonly venuepQuestionId: string
-  readonly venuepEventSlug: string
-  /** The outcome's token (token 0, YES, except for a head-to-head's second side). */
-  readonly venuepTokenId: string
-  readonly venuekQuestionId: string
-  readonly venuekEventTicker: string
-  readonly venuekMarketTicker: string
+  /** The outcome on the first venue (token 0, YES, except for a head-to-head's second side) and its question. */
+  readonly a: TruthLeg & { readonly questionId: string }
+  readonly b: TruthLeg & { readonly questionId: string }
   /** What differs, e.g. "at least vs more than", "another deadline", "nominee vs winner". */
   readonly reason: string
+}
+
+/** Two events, one per venue, that list at least one common contract. */
+export interface EventPair {
+  readonly questionId: string
+  readonly a: { readonly venue: SimVenue; readonly event: string }
+  readonly b: { readonly venue: SimVenue; readonly event: string }
 }
 
 export interface GroundTruth {
   /** Question ids with at least one contract listed on both venues. */
   readonly sharedQuestions: readonly string[]
   /**
-   * Every (venuep event, venuek event) pair that lists at least one common contract. A question listed as one
-   * venuek event and several venuep events (a deadline ladder split into single-market events) has one entry per
-   * venuep event.
+   * Every (A event, B event) pair that lists at least one common contract. A question listed as one event on one
+   * venue and several on the other (a deadline ladder split into single-market events) has one entry per pair.
    */
-  readonly eventPairs: readonly { questionId: string; venuepEventSlug: string; venuekEventTicker: string }[]
-  /** Exactly the outcome pairs that are the same contract: venuep token ↔ venuek market ticker. */
+  readonly eventPairs: readonly EventPair[]
+  /** Exactly the outcome pairs that are the same contract. */
   readonly outcomePairs: readonly TruePair[]
   /** Pairs of questions that look alike but are different (a matcher must NOT pair them); `reason` says how. */
   readonly decoys: readonly { questionId: string; decoyId: string; reason?: string }[]
