@@ -20,16 +20,17 @@ const DAY = 86_400_000
 const EXPECTED_AFTER_CLOSE_MS = 10 * 60_000
 
 export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: Rng): void {
+  const vk = venuekOf(world)
   const s = spec.tickers
-  let series = venuekOf(world).series.get(s.seriesTicker)
+  let series = vk.series.get(s.seriesTicker)
   if (series === undefined) {
     series = { fromCapture: false, ticker: s.seriesTicker, title: s.seriesTitle, category: s.seriesCategory, frequency: s.frequency, feeType: 'quadratic', feeMultiplier: 1 }
-    venuekOf(world).series.set(series.ticker, series)
+    vk.series.set(series.ticker, series)
   }
   const active = q.lifecycle === 'active'
   const planned = s.dates ?? observationDates(q.endTime)
   const ended = observationDates(q.endTime)
-  const eventTicker = uniqueKey(venuekOf(world).eventsByTicker, s.eventTicker)
+  const eventTicker = uniqueKey(vk.eventsByTicker, s.eventTicker)
   const event: VkEvent = {
     eventTicker,
     series,
@@ -49,7 +50,7 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
     const ticker = spec.slugs.outcomes !== undefined && spec.contracts.length === 1 ? eventTicker : `${eventTicker}-${c.tickersSuffix}`
     const closeTime = active ? (c.tickersCloseTime ?? planned.closeTime) : ended.closeTime
     const market: VkMarket = {
-      ticker: uniqueKey(venuekOf(world).marketsByTicker, ticker),
+      ticker: uniqueKey(vk.marketsByTicker, ticker),
       marketId: uuid(rng),
       event,
       title: s.marketTitle(i),
@@ -73,12 +74,12 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
       baseOpenInterest: Math.round(rng.logNormal(8_000, 1.3)),
       capture: undefined,
     }
-    venuekOf(world).marketsByTicker.set(market.ticker, market)
-    venuekOf(world).listing.set(contract.key, market)
+    vk.marketsByTicker.set(market.ticker, market)
+    vk.listing.set(contract.key, market)
     event.markets.push(market)
   })
-  venuekOf(world).questionEvents.set(q.id, event)
-  venuekOf(world).events.push(event)
-  venuekOf(world).eventsByTicker.set(event.eventTicker, event)
-  for (const m of event.markets) venuekOf(world).markets.push(m)
+  vk.questionEvents.set(q.id, event)
+  vk.events.push(event)
+  vk.eventsByTicker.set(event.eventTicker, event)
+  for (const m of event.markets) vk.markets.push(m)
 }

@@ -20,11 +20,12 @@ import { venuekOf } from './state.js'
 const DEFAULT_DEPTH = 200
 
 export function replayVenuek(world: World, events: readonly VkCapturedEvent[], rng: Rng): void {
+  const vk = venuekOf(world)
   for (const c of events) {
-    let series = venuekOf(world).series.get(c.series_ticker)
+    let series = vk.series.get(c.series_ticker)
     if (series === undefined) {
       series = capturedSeries(c)
-      venuekOf(world).series.set(series.ticker, series)
+      vk.series.set(series.ticker, series)
     }
     const event: VkEvent = {
       eventTicker: c.event_ticker,
@@ -40,11 +41,11 @@ export function replayVenuek(world: World, events: readonly VkCapturedEvent[], r
       capture: c,
     }
     for (const mc of c.markets) event.markets.push(replayMarket(world, event, mc, rng))
-    venuekOf(world).events.push(event)
-    venuekOf(world).eventsByTicker.set(event.eventTicker, event)
+    vk.events.push(event)
+    vk.eventsByTicker.set(event.eventTicker, event)
     for (const m of event.markets) {
-      venuekOf(world).markets.push(m)
-      venuekOf(world).marketsByTicker.set(m.ticker, m)
+      vk.markets.push(m)
+      vk.marketsByTicker.set(m.ticker, m)
     }
   }
 }

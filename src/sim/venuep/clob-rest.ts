@@ -34,6 +34,7 @@ export interface ClobRestOptions {
  * Books exist only for active markets; a closed market's token answers 404 like the real host.
  */
 export function clobRouter(world: World, clock: Clock, faults: FaultPlan, options: ClobRestOptions = {}): SimRouter {
+  const vp = venuepOf(world)
   const router = new SimRouter({ host: 'clob', faults, errorBody: (_status, message) => ({ error: message }) })
   const pageSize = options.marketsPageSize ?? DEFAULT_CLOB_PAGE_SIZE
 
@@ -49,7 +50,7 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
   }
   /** Endpoints about the market rather than its book still answer for closed markets. */
   const marketOfToken = (req: SimRequest): { market: VpMarket; index: TokenIndex } => {
-    const ref = venuepOf(world).tokens.get(tokenParam(req))
+    const ref = vp.tokens.get(tokenParam(req))
     if (ref === undefined) throw new WireError(404, { error: 'market not found' })
     return ref
   }
@@ -110,7 +111,7 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
     '/tick-size',
     guard((req) => {
       const { market } = marketOfToken(req)
-      const book = venuepOf(world).books.get(market.conditionId)
+      const book = vp.books.get(market.conditionId)
       return ok({ minimum_tick_size: book === undefined ? market.tickSize : book.tickMicros / MICROS_PER_UNIT })
     }),
   )
@@ -121,7 +122,7 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
   router.get(
     '/markets/:conditionId',
     guard((req) => {
-      const m = venuepOf(world).marketsByCondition.get((req.params.conditionId ?? '').toLowerCase())
+      const m = vp.marketsByCondition.get((req.params.conditionId ?? '').toLowerCase())
       if (m === undefined) throw new WireError(404, { error: 'market not found' })
       return ok(clobMarketJson(world, m, clock.now()))
     }),

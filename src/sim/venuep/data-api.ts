@@ -36,10 +36,11 @@ const CLOSED_SORTS = ['REALIZEDPNL', 'TITLE', 'PRICE', 'AVGPRICE', 'TIMESTAMP'] 
  * `outcomeIndex` and `outcome` (the docs allow "missing or empty").
  */
 export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRouter {
+  const vp = venuepOf(world)
   const router = new SimRouter({ host: 'data', faults, errorBody: (_status, message) => ({ error: message }) })
 
   const profile = (wallet: string): Record<string, unknown> => {
-    const w = venuepOf(world).walletsByAddress.get(wallet)
+    const w = vp.walletsByAddress.get(wallet)
     return {
       name: w?.name ?? '',
       pseudonym: w?.pseudonym ?? '',
@@ -65,7 +66,7 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const filterType = enumParam(q, 'filterType', ['CASH', 'TOKENS'] as const, undefined)
       const filterAmount = numParam(q, 'filterAmount')
       if ((filterType === undefined) !== (filterAmount === undefined)) throw bad("'filterType' and 'filterAmount' must be sent together")
-      const source = user === undefined ? venuepOf(world).activity.rows : venuepOf(world).activity.activityOf(user)
+      const source = user === undefined ? vp.activity.rows : vp.activity.activityOf(user)
       const rows = source.filter(
         (a) =>
           a.type === 'TRADE' &&
@@ -117,8 +118,8 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const direction = enumParam(q, 'sortDirection', DIRECTIONS, 'DESC')
       const side = enumParam(q, 'side', SIDES, undefined)
       const inWindow = timeWindow(q)
-      const rows = venuepOf(world)
-        .activity.activityOf(user)
+      const rows = vp.activity
+        .activityOf(user)
         .filter(
           (a) =>
             (scope === undefined || scope(a.market)) &&
@@ -222,7 +223,7 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const q = req.query
       const user = addressParam(q, 'user', true)
       const scope = marketScope(q)
-      if (!venuepOf(world).ledger.wallets.has(user)) return ok([])
+      if (!vp.ledger.wallets.has(user)) return ok([])
       const positions = openPositions(world, user, clock.now()).filter((p) => scope === undefined || scope(p.market))
       const value = positions.reduce((s, p) => s + (p.json.currentValue as number), 0)
       return ok([{ user, value: num(value) }])

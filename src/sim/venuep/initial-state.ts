@@ -29,12 +29,13 @@ export function buildVenuepBooks(world: World, rng: Rng): void {
 }
 
 export function buildVenuepHistory(world: World, rng: Rng): void {
+  const vp = venuepOf(world)
   const wallets = generateWallets(rng.fork(1), world.options.wallets, world.anchorMs)
   for (const w of wallets) {
-    venuepOf(world).wallets.push(w)
-    venuepOf(world).walletsByAddress.set(w.address, w)
+    vp.wallets.push(w)
+    vp.walletsByAddress.set(w.address, w)
   }
-  const eligible = venuepOf(world).markets.filter((m) => m.contract.walks && m.event.createdAt < world.anchorMs - 2 * HOUR)
+  const eligible = vp.markets.filter((m) => m.contract.walks && m.event.createdAt < world.anchorMs - 2 * HOUR)
   if (eligible.length === 0) return
   const ctx = { anchorMs: world.anchorMs, dislocations: world.dislocations }
   const rows = []
@@ -48,8 +49,8 @@ export function buildVenuepHistory(world: World, rng: Rng): void {
   rows.push(...venuepRecentPrints(world, wallets.map((w) => w.address), rng.fork(2), ctx))
   sortByTime(rows)
   for (const a of rows) {
-    venuepOf(world).ledger.apply(a)
-    venuepOf(world).activity.add(a, false)
+    vp.ledger.apply(a)
+    vp.activity.add(a, false)
   }
 }
 

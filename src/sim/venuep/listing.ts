@@ -24,9 +24,10 @@ const FIRST_EVENT_ID = 20_000
 const FIRST_MARKET_ID = 500_000
 
 export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: Rng): void {
+  const vp = venuepOf(world)
   const v = spec.slugs
-  let eventId = FIRST_EVENT_ID + venuepOf(world).events.length
-  let marketId = FIRST_MARKET_ID + venuepOf(world).markets.length
+  let eventId = FIRST_EVENT_ID + vp.events.length
+  let marketId = FIRST_MARKET_ID + vp.markets.length
   const nextMarketId = () => String(marketId++)
   const tags = v.tags ?? slugsTags(rng, spec.category)
   const active = q.lifecycle === 'active'
@@ -38,7 +39,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
   const newEvent = (slug: string, title: string, negRisk: boolean, endDate: number): VpEvent => {
     const e: VpEvent = {
       id: String(eventId++),
-      slug: uniqueKey(venuepOf(world).eventsBySlug, slug),
+      slug: uniqueKey(vp.eventsBySlug, slug),
       title,
       description: v.description,
       tags,
@@ -53,7 +54,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       capture: undefined,
     }
     // Registered at once: a split listing's next event must see this slug taken.
-    venuepOf(world).eventsBySlug.set(e.slug, e)
+    vp.eventsBySlug.set(e.slug, e)
     events.push(e)
     return e
   }
@@ -64,7 +65,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
     const liquidity = Math.round(rng.logNormal(8_000, 1.1) * 100) / 100
     const m: VpMarket = {
       id: nextMarketId(),
-      slug: uniqueKey(venuepOf(world).marketsBySlug, marketSlug),
+      slug: uniqueKey(vp.marketsBySlug, marketSlug),
       question,
       description: v.description,
       conditionId: `0x${rng.hex(64)}`,
@@ -84,13 +85,13 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       liquidity: trades ? liquidity : 0,
       capture: undefined,
     }
-    venuepOf(world).marketsBySlug.set(m.slug, m)
+    vp.marketsBySlug.set(m.slug, m)
     event.markets.push(m)
     return m
   }
   // Real single-market events carry `groupItemTitle: ""` more often than not (86 of 102 in the captures).
   const singleTitle = () => (rng.chance(0.8) ? '' : undefined)
-  const listed = (c: Contract, m: VpMarket, index: 0 | 1) => venuepOf(world).listing.set(c.key, { market: m, index })
+  const listed = (c: Contract, m: VpMarket, index: 0 | 1) => vp.listing.set(c.key, { market: m, index })
 
   if (v.outcomes !== undefined) {
     // A single binary market: Yes/No, or the two sides of a head-to-head (token 1 prices contract 1).
@@ -117,16 +118,16 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], group, String(i), slugFromQuestion(question), extra), 0)
     })
   }
-  if (events[0] !== undefined) venuepOf(world).questionEvents.set(q.id, events[0])
+  if (events[0] !== undefined) vp.questionEvents.set(q.id, events[0])
   for (const e of events) {
-    venuepOf(world).events.push(e)
-    venuepOf(world).eventsById.set(e.id, e)
+    vp.events.push(e)
+    vp.eventsById.set(e.id, e)
     for (const m of e.markets) {
-      venuepOf(world).markets.push(m)
-      venuepOf(world).marketsById.set(m.id, m)
-      venuepOf(world).marketsByCondition.set(m.conditionId, m)
-      venuepOf(world).tokens.set(m.tokenIds[0], { market: m, index: 0 })
-      venuepOf(world).tokens.set(m.tokenIds[1], { market: m, index: 1 })
+      vp.markets.push(m)
+      vp.marketsById.set(m.id, m)
+      vp.marketsByCondition.set(m.conditionId, m)
+      vp.tokens.set(m.tokenIds[0], { market: m, index: 0 })
+      vp.tokens.set(m.tokenIds[1], { market: m, index: 1 })
     }
   }
 }

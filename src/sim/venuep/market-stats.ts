@@ -20,8 +20,9 @@ export function volumeOf(world: World, m: VpMarket, now: number): number {
  * captured figure plus what the simulation traded since (gamma-captured.ts), and filters and sorts by the same.
  */
 export function volume24hOf(world: World, m: VpMarket, now: number): number {
-  if (m.capture !== undefined) return num((m.capture.volume24hr ?? 0) + (venuepOf(world).activity.liveNotional.get(m.conditionId) ?? 0), 6)
-  const cents = venuepOf(world).activity.notionalCentsThrough(m.conditionId, now) - venuepOf(world).activity.notionalCentsThrough(m.conditionId, now - MS_PER_DAY)
+  const vp = venuepOf(world)
+  if (m.capture !== undefined) return num((m.capture.volume24hr ?? 0) + (vp.activity.liveNotional.get(m.conditionId) ?? 0), 6)
+  const cents = vp.activity.notionalCentsThrough(m.conditionId, now) - vp.activity.notionalCentsThrough(m.conditionId, now - MS_PER_DAY)
   return num(cents / 100, 6)
 }
 

@@ -21,19 +21,20 @@ const DEFAULT_MIN_ORDER = 5
 const DEFAULT_DEPTH = 200
 
 export function replayVenuep(world: World, events: readonly VpCapturedEvent[], rng: Rng): void {
+  const vp = venuepOf(world)
   for (const c of events) {
     const event = replayEvent(c)
     for (const mc of c.markets) event.markets.push(replayMarket(world, event, mc, rng))
-    venuepOf(world).events.push(event)
-    venuepOf(world).eventsBySlug.set(event.slug, event)
-    venuepOf(world).eventsById.set(event.id, event)
+    vp.events.push(event)
+    vp.eventsBySlug.set(event.slug, event)
+    vp.eventsById.set(event.id, event)
     for (const m of event.markets) {
-      venuepOf(world).markets.push(m)
-      venuepOf(world).marketsBySlug.set(m.slug, m)
-      venuepOf(world).marketsById.set(m.id, m)
-      venuepOf(world).marketsByCondition.set(m.conditionId, m)
-      venuepOf(world).tokens.set(m.tokenIds[0], { market: m, index: 0 })
-      venuepOf(world).tokens.set(m.tokenIds[1], { market: m, index: 1 })
+      vp.markets.push(m)
+      vp.marketsBySlug.set(m.slug, m)
+      vp.marketsById.set(m.id, m)
+      vp.marketsByCondition.set(m.conditionId, m)
+      vp.tokens.set(m.tokenIds[0], { market: m, index: 0 })
+      vp.tokens.set(m.tokenIds[1], { market: m, index: 1 })
     }
   }
 }
