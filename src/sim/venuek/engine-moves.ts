@@ -2,11 +2,9 @@ import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { LevelChange, SimBook } from '../world/book-model.js'
 import type { EngineContext, EngineEvent, VenueMoves } from '../world/engine.js'
 import { uuid } from '../world/random.js'
-import { venuekOf } from './state.js'
+import { venuekOf, VENUE } from './state.js'
 import type { VkTrade } from './trade-store.js'
 import type { VkMarket } from './types.js'
-
-const VENUE = 'venuek'
 
 /** The venue's engine events (world/engine.ts), which its WebSocket (ws.ts) turns into frames. */
 export type VenuekEvent =

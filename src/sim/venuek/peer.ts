@@ -12,7 +12,7 @@ import { buildVenuekBooks, buildVenuekHistory } from './initial-state.js'
 import { addVenuekOnlyLadders } from './ladders.js'
 import { listVenuek } from './listing.js'
 import { replayVenuek } from './replay.js'
-import { venuekOf } from './state.js'
+import { venuekOf, VENUE } from './state.js'
 import { venuekMoves } from './engine-moves.js'
 
 export interface StartedVenuek extends VenuekSim {
@@ -30,12 +30,12 @@ export interface VenuekSimulatorFields {
 
 /** venuek as a simulator peer (peer.ts): REST and WebSocket on one loopback port. */
 export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields, readonly VkCapturedEvent[]> = {
-  venue: 'venuek',
+  venue: VENUE,
   world: {
     moves: venuekMoves,
     truthLeg(world, contractKey) {
       const m = venuekOf(world).listing.get(contractKey)
-      return m === undefined ? undefined : { venue: 'venuek', event: m.event.eventTicker, market: m.ticker, outcome: m.ticker }
+      return m === undefined ? undefined : { venue: VENUE, event: m.event.eventTicker, market: m.ticker, outcome: m.ticker }
     },
     list: listVenuek,
     // Seeded per event, drawn only when there are some: at 0 nothing else in the world changes.

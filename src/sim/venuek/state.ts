@@ -19,7 +19,10 @@ export class VenuekWorld {
   readonly trades = new TradeStore()
 }
 
+/** The venue id, as the service's registry (src/venues/index.ts) and the sim list name it. */
+export const VENUE = 'venuek'
+
 /** The venue's part of `world`, under its venue id (world.ts `venueState`). */
 export function venuekOf(world: World): VenuekWorld {
-  return world.venueState('venuek', () => new VenuekWorld())
+  return world.venueState(VENUE, () => new VenuekWorld())
 }

@@ -2,10 +2,8 @@ import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { LevelChange, SimBook } from '../world/book-model.js'
 import type { EngineContext, EngineEvent, VenueMoves } from '../world/engine.js'
 import type { VpActivity } from './ledger.js'
-import { venuepOf } from './state.js'
+import { venuepOf, VENUE } from './state.js'
 import type { VpMarket } from './types.js'
-
-const VENUE = 'venuep'
 
 /** The venue's engine events (world/engine.ts), which its market WebSocket (clob-ws.ts) turns into frames. */
 export type VenuepEvent =

@@ -8,21 +8,21 @@ import { buildVenuepBooks, buildVenuepHistory } from './initial-state.js'
 import { listVenuep } from './listing.js'
 import { replayVenuep } from './replay.js'
 import { generateWallets } from './wallets.js'
-import { venuepOf } from './state.js'
+import { venuepOf, VENUE } from './state.js'
 import { venuepMoves } from './engine-moves.js'
 
 export type StartedVenuep = VenuepSim & { readonly faults: FaultPlan }
 
 /** venuep as a simulator peer (peer.ts): Gamma, CLOB and Data API on three loopback ports. */
 export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCapturedEvent[]> = {
-  venue: 'venuep',
+  venue: VENUE,
   world: {
     moves: venuepMoves,
     truthLeg(world, contractKey) {
       const listed = venuepOf(world).listing.get(contractKey)
       if (listed === undefined) return undefined
       const { market, index } = listed
-      return { venue: 'venuep', event: market.event.slug, market: market.conditionId, outcome: market.tokenIds[index] }
+      return { venue: VENUE, event: market.event.slug, market: market.conditionId, outcome: market.tokenIds[index] }
     },
     list: listVenuep,
     addOwnListings: () => {},

@@ -31,7 +31,10 @@ export class VenuepWorld {
   readonly ledger = new Ledger()
 }
 
+/** The venue id, as the service's registry (src/venues/index.ts) and the sim list name it. */
+export const VENUE = 'venuep'
+
 /** The venue's part of `world`, under its venue id (world.ts `venueState`). */
 export function venuepOf(world: World): VenuepWorld {
-  return world.venueState('venuep', () => new VenuepWorld())
+  return world.venueState(VENUE, () => new VenuepWorld())
 }
