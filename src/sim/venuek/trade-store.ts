@@ -1,9 +1,6 @@
 import type { VkMarket } from './types.js'
 
-/**
- * Append-only trade history of the venue, indexed the ways its REST API queries it. Historical rows are loaded
- * sorted by time; live rows arrive in time order, so every index stays sorted ascending.
- */
+/** One trade on the venue (its REST and WebSocket trade records). */
 export interface VkTrade {
   readonly tradeId: string
   readonly market: VkMarket
@@ -15,6 +12,10 @@ export interface VkTrade {
   readonly takerBookSide: 'bid' | 'ask'
 }
 
+/**
+ * Append-only trade history of the venue, indexed the ways its REST API queries it. Historical rows are loaded
+ * sorted by time; live rows arrive in time order, so every index stays sorted ascending.
+ */
 export class TradeStore {
   /** Every trade, ascending by time. */
   readonly rows: VkTrade[] = []
