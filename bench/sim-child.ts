@@ -3,6 +3,9 @@ import { systemClock } from '../src/core/clock.js'
 import { serviceEnvFor } from '../src/sim/service-env.js'
 import { startSimulator } from '../src/sim/simulator.js'
 import { Rng } from '../src/sim/world/random.js'
+import { venuepOf } from '../src/sim/venuep/state.js'
+import { venuekOf } from '../src/sim/venuek/state.js'
+import type { VkEvent } from '../src/sim/venuek/types.js'
 
 /**
  * The standalone simulator (what `npm run sim` runs, src/sim/cli.ts: same world, same ports, same printed
@@ -13,7 +16,7 @@ import { Rng } from '../src/sim/world/random.js'
  *
  * SIGUSR2 toggles the boost; each toggle prints `boost on` or `boost off`. Boosted, BENCH_SIM_BOOST_PER_SEC times
  * a second the simulator's own engine re-sizes the best bid or best ask of a random market of a question listed
- * on both venues (`SimEngine.churnVenuepTop`/`churnVenuekTop`: order churn at the top of the book), so every
+ * on both venues (`SimEngine.churnTop`: order churn at the top of the book), so every
  * boost change is one book event that moves a matched instrument's quote, i.e. reaches the spread engine as a
  * quote change. The changes are spread over BOOST_TICK_MS ticks: a venue's feed is a stream, not the 50 ms
  * bursts of the engine's own step. The service starts against the default rates, and benches boost only around
@@ -34,8 +37,8 @@ const env = serviceEnvFor(sim, config.dataDir)
 const boostPerSec = Number(process.env.BENCH_SIM_BOOST_PER_SEC ?? '0')
 const world = sim.world
 const shared = new Set(world.truth.outcomePairs.map((p) => p.contractKey))
-const vpMatched = world.vpMarkets.filter((m) => shared.has(m.contract.key) && world.vpBooks.has(m.conditionId))
-const vkMatched = world.vkMarkets.filter((m) => shared.has(m.contract.key) && world.vkBooks.has(m.ticker))
+const vpMatched = venuepOf(world).markets.filter((m) => shared.has(m.contract.key) && venuepOf(world).books.has(m.conditionId))
+const vkMatched = venuekOf(world).markets.filter((m) => shared.has(m.contract.key) && venuekOf(world).books.has(m.ticker))
 const rng = new Rng(7)
 const BOOST_TICK_MS = 5
 /**
@@ -58,8 +61,8 @@ process.on('SIGUSR2', () => {
     carry += boostPerSec * Math.min(MAX_CATCH_UP_SEC, (now - last) / 1000)
     last = now
     for (; carry >= 1; carry--) {
-      if (rng.chance(0.5)) sim.engine.churnVenuepTop(rng.pick(vpMatched), now)
-      else sim.engine.churnVenuekTop(rng.pick(vkMatched), now)
+      if (rng.chance(0.5)) sim.engine.churnTop('venuep', rng.pick(vpMatched), now)
+      else sim.engine.churnTop('venuek', rng.pick(vkMatched), now)
     }
   }, BOOST_TICK_MS)
   process.stdout.write('boost on\n')
@@ -67,13 +70,13 @@ process.on('SIGUSR2', () => {
 
 const churnEveryMs = Number(process.env.BENCH_SIM_CHURN_EVERY_MS ?? '0')
 const churnRng = new Rng(11)
-let delisted: (typeof world.vkEvents)[number] | undefined
+let delisted: VkEvent | undefined
 let churns = 0
 const churn = churnEveryMs > 0 ? setInterval(() => {
   // The world's listing array is what the venuek catalog routes page through (rest-catalog.ts).
-  const i = churnRng.int(0, world.vkEvents.length - 1)
-  const [out] = world.vkEvents.splice(i, 1)
-  if (delisted !== undefined) world.vkEvents.push(delisted)
+  const i = churnRng.int(0, venuekOf(world).events.length - 1)
+  const [out] = venuekOf(world).events.splice(i, 1)
+  if (delisted !== undefined) venuekOf(world).events.push(delisted)
   delisted = out
   churns++
 }, churnEveryMs) : undefined

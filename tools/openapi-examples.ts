@@ -18,6 +18,7 @@ import { settle } from '../test/helpers/wait.js'
 import { startTestService, type TestService } from '../test/helpers/service.js'
 import { startWebhookReceiver } from '../test/alerts/receivers.js'
 import type { OpenApiDocument, OperationExamples } from '../src/http/openapi.js'
+import { venuepOf } from '../src/sim/venuep/state.js'
 
 const EXAMPLE_ROWS = 2
 const TEXT_LINES = 12
@@ -186,7 +187,7 @@ function openApiHead(doc: Record<string, unknown>): Record<string, unknown> {
 
 /** The wallet with the most simulated activity, so its examples show trades and positions. */
 function busiestWallet(s: TestService): string {
-  const ledger = s.sim.world.ledger.wallets
+  const ledger = venuepOf(s.sim.world).ledger.wallets
   let best = ''
   let most = -1
   for (const [address, book] of ledger) {

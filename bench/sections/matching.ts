@@ -166,7 +166,7 @@ async function simRun(seed: number, questions: number): Promise<{ scores: Scores
   try {
     const catalogs = await mappedCatalogs(sim, config, clock)
     const [a, b] = [catalogs.venuep, catalogs.venuek].map((c) => buildCatalogSnapshot(c, 1)) as [CatalogSnapshot, CatalogSnapshot]
-    const truth = sim.world.truth.outcomePairs.map((t) => ({ a: t.venuepTokenId, b: t.venuekMarketTicker }))
+    const truth = sim.world.truth.outcomePairs.map((t) => ({ a: t.a.outcome, b: t.b.outcome }))
     return scoreTruth(matchEvents(a, b), truth, a, b)
   } finally {
     await sim.close()

@@ -3,10 +3,10 @@ import type { Clock } from '../core/clock.js'
 import type { Catalog } from '../model/types.js'
 import type { AdapterContext } from '../venues/types.js'
 import type { FaultPlan } from './faults.js'
-import type { SimEngine } from './world/engine.js'
+import type { SimEngine, VenueMoves } from './world/engine.js'
 import type { Rng } from './world/random.js'
 import type { QuestionSpec } from './world/templates/types.js'
-import type { Question } from './world/types.js'
+import type { Question, TruthLeg } from './world/types.js'
 import type { World } from './world/world.js'
 
 /**
@@ -51,6 +51,10 @@ export interface WorldPeer<C> {
   capturedMarkets(captured: C): number
   /** Simulated traders that trade a replayed world from its start on (they have no past). */
   replayTraders(world: World, count: number, rng: Rng): void
+  /** How the venue's books move and trade under the engine (world/engine.ts). */
+  readonly moves: VenueMoves
+  /** Where the venue lists a generated contract, for the ground truth (world/ground-truth.ts); undefined if it does not. */
+  truthLeg(world: World, contractKey: string): TruthLeg | undefined
 }
 
 export interface SimPeer<V extends string, S extends StartedPeer, X extends object, C> {

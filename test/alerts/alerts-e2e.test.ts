@@ -15,6 +15,7 @@ import { FakeResolver } from '../helpers/resolver.js'
 import { signUp, TEST_ANCHOR_MS, type TestService } from '../helpers/service.js'
 import { settle, waitFor } from '../helpers/wait.js'
 import { startSmtpReceiver, startWebhookReceiver, type ReceivedHook, type SmtpReceiver, type WebhookReceiver } from './receivers.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * Alerts end to end (issue 5): the whole service on the simulator and a SimulatedClock, its store on every
@@ -88,7 +89,7 @@ for (const backend of storeBackends()) {
       return (r.body as { deliveries: Delivery[] }).deliveries
     }
     const spreadNow = () => app.spreads.record(pair.key)?.spread ?? 0
-    const venuekMarkets = () => sim.world.questionsById.get(pair.contract.questionId)?.venuek?.markets.filter((m) => m.contract.key === pair.contract.key) ?? []
+    const venuekMarkets = () => venuekOf(sim.world).questionEvents.get(pair.contract.questionId)?.markets.filter((m) => m.contract.key === pair.contract.key) ?? []
     /** venuek quotes the pair far above fair value (logit offset): a gap of tens of points opens. */
     let offset = 1.5
     const openGap = async () => {
@@ -98,7 +99,7 @@ for (const backend of storeBackends()) {
     }
     const closeGap = async () => {
       sim.world.dislocations.delete(pair.contract.key)
-      for (const m of venuekMarkets()) sim.engine.moveVenuekBook(m, clock.now())
+      for (const m of venuekMarkets()) sim.engine.moveBook('venuek', m, clock.now())
       await waitFor(() => spreadNow() < THRESHOLD - 0.01, 5_000, 'the gap closes in the engine')
     }
     /** A new quote on the pair: the open gap widens a little (the record changes; the rule's condition still holds). */
@@ -137,10 +138,10 @@ for (const backend of storeBackends()) {
         const c = q?.contracts.find((x) => x.key === p.contractKey)
         if (q === undefined || c === undefined || q.lifecycle !== 'active' || q.kind === 'binary') return false
         const fair = sim.world.venueFair(c, 'venuek', clock.now())
-        return fair > 0.3 && fair < 0.55 && app.spreads.eventRecords(p.venuepEventSlug).some((r) => app.spreads.spec(r.key)?.b.outcome.instrumentId === p.venuekMarketTicker && r.spread < 0.05)
+        return fair > 0.3 && fair < 0.55 && app.spreads.eventRecords(p.a.event).some((r) => app.spreads.spec(r.key)?.b.outcome.instrumentId === p.b.outcome && r.spread < 0.05)
       })
       assert.ok(truth !== undefined, 'a suitable pair in the simulated world')
-      const record = app.spreads.eventRecords(truth.venuepEventSlug).find((r) => app.spreads.spec(r.key)?.b.outcome.instrumentId === truth.venuekMarketTicker)!
+      const record = app.spreads.eventRecords(truth.a.event).find((r) => app.spreads.spec(r.key)?.b.outcome.instrumentId === truth.b.outcome)!
       const contract = sim.world.questionsById.get(truth.questionId)!.contracts.find((c) => c.key === truth.contractKey)!
       pair = { eventSlug: record.eventSlug, outcomeKey: record.outcomeKey, key: record.key, contract }
     })

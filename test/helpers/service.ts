@@ -11,6 +11,8 @@ import { checkedLogger, type CheckedLogger } from './checked-logger.js'
 import { freshPGlite, type Backend } from './db.js'
 import { FakeResolver } from './resolver.js'
 import { waitFor } from './wait.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /** Midday, 21 Nov 2026: every test world is laid out around the same instant. */
 export const TEST_ANCHOR_MS = Date.UTC(2026, 10, 21, 12)
@@ -145,12 +147,12 @@ export async function signUp(baseUrl: string, email: string, company = 'Test Co'
 export function simulatorLevels(sim: Simulator, venue: 'venuep' | 'venuek', instrumentId: string): { bids: LevelMicros[]; asks: LevelMicros[] } | undefined {
   const w = sim.world
   if (venue === 'venuek') {
-    const book = w.vkBooks.get(instrumentId)
+    const book = venuekOf(w).books.get(instrumentId)
     if (book === undefined) return undefined
     return { bids: book.sorted('bid').reverse(), asks: book.sorted('ask') }
   }
-  const token = w.vpTokens.get(instrumentId)
-  const book = token === undefined ? undefined : w.vpBooks.get(token.market.conditionId)
+  const token = venuepOf(w).tokens.get(instrumentId)
+  const book = token === undefined ? undefined : venuepOf(w).books.get(token.market.conditionId)
   if (token === undefined || book === undefined) return undefined
   if (token.index === 0) return { bids: book.sorted('bid').reverse(), asks: book.sorted('ask') }
   const flip = ([p, s]: [number, number]): LevelMicros => [MICROS_PER_UNIT - p, s]

@@ -128,19 +128,19 @@ describe('GET /api/v2/spreads', () => {
       const c = q.contracts.find((x) => x.key === p.contractKey)!
       const fair = s.sim.world.venueFair(c, 'venuek', s.clock.now())
       // Venues agreeing now (a small gap), so the gap the test opens is the dislocation's.
-      const now = [...s.app.spreads.eventRecords(p.venuepEventSlug)].find((r) => s.app.spreads.spec(r.key)?.b.outcome.instrumentId === p.venuekMarketTicker)
+      const now = [...s.app.spreads.eventRecords(p.a.event)].find((r) => s.app.spreads.spec(r.key)?.b.outcome.instrumentId === p.b.outcome)
       return q.lifecycle === 'active' && q.kind !== 'binary' && fair > 0.25 && fair < 0.6 && now !== undefined && now.spread < 0.05
     })!
     const contract = s.sim.world.questionsById.get(pair.questionId)!.contracts.find((c) => c.key === pair.contractKey)!
     // venuek quotes this contract far above its fair value for ten minutes.
     s.sim.engine.openDislocation(contract, 'venuek', 1.5, 10 * 60_000, s.clock.now())
-    const key = [...s.app.spreads.eventRecords(pair.venuepEventSlug)].find((r) => r.outcomeKey.length > 0 && s.app.spreads.spec(r.key)?.b.outcome.instrumentId === pair.venuekMarketTicker)?.key
+    const key = [...s.app.spreads.eventRecords(pair.a.event)].find((r) => r.outcomeKey.length > 0 && s.app.spreads.spec(r.key)?.b.outcome.instrumentId === pair.b.outcome)?.key
     await waitFor(() => {
       const r = s.app.spreads.record(key ?? '')
       return r !== undefined && r.platformB === 'venuek' && r.spread >= 0.1
     }, 5_000, 'the gap reaches the engine')
-    const body = await ok<Body>(s, 'listSpreads', `/api/v2/spreads?event_slug=${pair.venuepEventSlug}&min_spread=0.1&min_volume=0`)
-    const r = body.data.find((x) => s.app.spreads.spec(`${x.event_slug}|${x.outcome_key}`)?.b.outcome.instrumentId === pair.venuekMarketTicker)!
+    const body = await ok<Body>(s, 'listSpreads', `/api/v2/spreads?event_slug=${pair.a.event}&min_spread=0.1&min_volume=0`)
+    const r = body.data.find((x) => s.app.spreads.spec(`${x.event_slug}|${x.outcome_key}`)?.b.outcome.instrumentId === pair.b.outcome)!
     assert.ok(r !== undefined, 'the dislocated pair is listed')
     assert.deepEqual([r.platform_a, r.platform_b], ['venuep', 'venuek'], 'venuek is dear, venuep cheap')
     assertInvariants(r)

@@ -5,6 +5,7 @@ import { volumeOf } from '../../src/sim/venuep/market-stats.js'
 import { assertOrdered, assertPagesTile, call, invalid, ok } from '../helpers/api.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { settle, waitFor } from '../helpers/wait.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
 
 /** venuep endpoints (spec 4.1) against the simulator: shapes (contract), filters, sorts, paging, validation. */
 type Market = { market_slug: string; event_slug: string; title: string; status: string; category: string; volume_total: number | null; outcomes: Outcome[] } & Record<string, unknown>
@@ -104,7 +105,7 @@ describe('GET /api/v2/venuep/markets', () => {
 
   test('outcome volume: a group child\'s is its own market\'s; the two sides of one binary market have none (null), its volume is volume_total', async () => {
     // The venue's volume of a binary market, as Gamma reported it when the catalog was read (the clock has not moved).
-    const marketVolume = (conditionId: string) => money(volumeOf(s.sim.world, s.sim.world.vpMarketsByCondition.get(conditionId)!, s.clock.now()))
+    const marketVolume = (conditionId: string) => money(volumeOf(s.sim.world, venuepOf(s.sim.world).marketsByCondition.get(conditionId)!, s.clock.now()))
     const twoSided = (m: Market) => m.outcomes.length === 2 && m.outcomes[0]!.condition_id === m.outcomes[1]!.condition_id
     const expected = all.map((m) => [m.market_slug, twoSided(m) ? [null, null] : m.outcomes.map((o) => marketVolume(o.condition_id!)), twoSided(m) ? marketVolume(m.outcomes[0]!.condition_id!) : m.volume_total])
     assert.deepEqual(all.map((m) => [m.market_slug, m.outcomes.map((o) => o.volume), m.volume_total]), expected)
@@ -122,11 +123,11 @@ describe('GET /api/v2/venuep/markets', () => {
     const page = await ok<Page>(s, 'listVenuepMarkets', '/api/v2/venuep/markets?limit=5')
     const target = page.markets[0]!
     const token = target.outcomes[0]!.token_id
-    const sim = s.sim.world.vpTokens.get(token)!.market
+    const sim = venuepOf(s.sim.world).tokens.get(token)!.market
     const before = s.app.venues.venuep.quote(token)?.seq ?? 0
     for (let i = 0; i < 50 && (s.app.venues.venuep.quote(token)?.seq ?? 0) === before; i++) {
       s.clock.increment(60_000)
-      s.sim.engine.moveVenuepBook(sim, s.clock.now())
+      s.sim.engine.moveBook('venuep', sim, s.clock.now())
       await settle(10)
     }
     const quote = s.app.venues.venuep.quote(token)!

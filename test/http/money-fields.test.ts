@@ -4,6 +4,7 @@ import type { AnyRoute } from '../../src/http/route.js'
 import { outcomePrice } from '../../src/views/outcome-price.js'
 import { assertMatchesResponseSchema } from '../helpers/contract.js'
 import { startTestService, type TestService } from '../helpers/service.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
 
 /**
  * Money and volume fields are printed in cents on every list and record endpoint (one rule: src/core/money.ts),
@@ -158,7 +159,7 @@ describe('money and volume fields are cents on every list endpoint; prices keep 
   })
 
   test('wallet, positions and pnl: the figures we compute are cents', async () => {
-    const wallets = [...s.sim.world.ledger.wallets.keys()].slice(0, 6)
+    const wallets = [...venuepOf(s.sim.world).ledger.wallets.keys()].slice(0, 6)
     assert.ok(wallets.length > 0)
     let checked = 0
     for (const w of wallets) {

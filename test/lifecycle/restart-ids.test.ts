@@ -2,6 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { ok } from '../helpers/api.js'
 import { startTestService, TEST_ANCHOR_MS, type TestService } from '../helpers/service.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * Saved identifiers survive a restart: the service is started against the simulator, its market records are read,
@@ -64,7 +66,7 @@ describe('a restart 37 days later', () => {
     for (const [slug, m] of first.venuep) {
       const now = again.venuep.get(slug)
       if (now === undefined) {
-        const q = w.vpMarketsBySlug.get(m.outcomes[0]!.market_slug)!.canonical
+        const q = venuepOf(w).marketsBySlug.get(m.outcomes[0]!.market_slug)!.canonical
         assert.ok(q.lifecycle !== 'active' && q.endTime < LATER - LOOKBACK_DAYS * DAY, `${slug} gone from the catalog though it ended ${new Date(q.endTime).toISOString()}`)
         assert.equal((await fetch(`${s.sim.venuep.urls.gamma}/events/slug/${m.event_slug}`)).status, 200, 'the venue still serves it')
         continue
@@ -76,7 +78,7 @@ describe('a restart 37 days later', () => {
     for (const [ticker, m] of first.venuek) {
       const now = again.venuek.get(ticker)
       if (now === undefined) {
-        const q = w.vkEventsByTicker.get(ticker)!.question!
+        const q = venuekOf(w).eventsByTicker.get(ticker)!.question!
         assert.ok(q.lifecycle !== 'active' && q.endTime < LATER - LOOKBACK_DAYS * DAY, `${ticker} gone from the catalog`)
         continue
       }
@@ -92,14 +94,14 @@ describe('a restart 37 days later', () => {
   })
 
   test('saved ids answer 200: an event slug, a condition id, a token id, a venuek ticker', async () => {
-    const open = [...first.venuep.values()].find((m) => m.status === 'active' && s.sim.world.vpMarketsBySlug.get(m.outcomes[0]!.market_slug)!.canonical.lifecycle === 'active')!
+    const open = [...first.venuep.values()].find((m) => m.status === 'active' && venuepOf(s.sim.world).marketsBySlug.get(m.outcomes[0]!.market_slug)!.canonical.lifecycle === 'active')!
     const event = await ok<{ title: string }>(s, 'getEvent', `/api/v2/events/${open.event_slug}`)
     assert.equal(typeof event.title, 'string')
     const byCondition = await ok<{ outcomes: { token_id: string }[] }>(s, 'getVenuepMarketPrice', `/api/v2/venuep/market-price?condition_id=${open.outcomes[0]!.condition_id}`)
     assert.ok(byCondition.outcomes.some((o) => o.token_id === open.outcomes[0]!.token_id))
     const byToken = await ok<{ outcomes: { token_id: string }[] }>(s, 'getVenuepMarketPrice', `/api/v2/venuep/market-price?condition_id=${open.outcomes[0]!.token_id}`)
     assert.deepEqual(byToken.outcomes.map((o) => o.token_id), [open.outcomes[0]!.token_id])
-    const ticker = [...first.venuek.values()].find((m) => m.status === 'active' && s.sim.world.vkEventsByTicker.get(m.event_ticker)!.question!.lifecycle === 'active')!.outcomes[0]!.market_ticker
+    const ticker = [...first.venuek.values()].find((m) => m.status === 'active' && venuekOf(s.sim.world).eventsByTicker.get(m.event_ticker)!.question!.lifecycle === 'active')!.outcomes[0]!.market_ticker
     const price = await ok<{ market_ticker: string }>(s, 'getVenuekMarketPrice', `/api/v2/venuek/market-price?market_ticker=${ticker}`)
     assert.equal(price.market_ticker, ticker)
   })

@@ -5,6 +5,7 @@ import { VenuepLive } from '../../src/venues/venuep/proxy/live.js'
 import { createVenuepUpstreams } from '../../src/venues/venuep/proxy/upstreams.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { mountProxies, pcall, pok, singleMarkets, type HarnessOptions, type ProxyHarness } from './harness.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
 
 /**
  * Venue failures through the proxies: 5xx, 429, timeouts and malformed bodies map to honest statuses; the
@@ -81,7 +82,7 @@ describe('upstream failures', () => {
 
   test('malformed Data API rows and wallet endpoints fail as 502 too (never a 500)', async () => {
     const h = await mount()
-    const w = [...s.sim.world.ledger.wallets.keys()][0]!
+    const w = [...venuepOf(s.sim.world).ledger.wallets.keys()][0]!
     for (const path of [`/api/v2/venuep/wallet/${w}/pnl`, `/api/v2/venuep/positions/wallet/${w}`, `/api/v2/venuep/activity?wallet_address=${w}`]) {
       faults().malformHttpBodies(3)
       const op = path.includes('/pnl') ? 'getVenuepWalletPnl' : path.includes('/positions/') ? 'getVenuepWalletPositions' : 'listVenuepActivity'

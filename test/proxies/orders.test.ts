@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { VpActivity } from '../../src/sim/world/ledger.js'
-import type { VpMarket } from '../../src/sim/world/types.js'
+import type { VpActivity } from '../../src/sim/venuep/ledger.js'
+import type { VpMarket } from '../../src/sim/venuep/types.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { groupMarkets, mountProxies, pcall, pinvalid, pok, served, singleMarkets, type ProxyHarness } from './harness.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
 
 /** GET /api/v2/venuep/orders: a market's trades, keyset cursors stable under new and late trades, to the end. */
 type Row = { transaction_hash: string; timestamp: number; side: string; price: number; size: number; usdc_size: number; condition_id: string; token_id: string; market_slug: string; wallet_address: string }
@@ -20,7 +21,7 @@ before(async () => {
   const m = busiestMarket().market
   for (let i = 0; i < 60; i++) {
     if (i % 3 === 0) s.clock.increment(1_000)
-    s.sim.engine.tradeVenuep(m, s.clock.now())
+    s.sim.engine.trade('venuep', m, s.clock.now())
   }
 })
 
@@ -57,9 +58,9 @@ async function walk(base: string, limit: number, between?: (page: Page, i: numbe
 /** The single market with the most trades in the simulated world. */
 function busiestMarket(): { slug: string; conditionId: string; market: VpMarket } {
   const candidates = singleMarkets(s, 'active').map((m) => ({ slug: m.marketId, conditionId: m.outcomes[0]!.conditionId! }))
-  const count = (cid: string) => s.sim.world.trades.vpTradesOf(cid).length
+  const count = (cid: string) => venuepOf(s.sim.world).activity.tradesOf(cid).length
   const best = candidates.sort((a, b) => count(b.conditionId) - count(a.conditionId))[0]!
-  return { ...best, market: s.sim.world.vpMarketsByCondition.get(best.conditionId)! }
+  return { ...best, market: venuepOf(s.sim.world).marketsByCondition.get(best.conditionId)! }
 }
 
 function syntheticTrade(market: VpMarket, tsMs: number, tag: string): VpActivity {
@@ -94,14 +95,14 @@ describe('GET /api/v2/venuep/orders', () => {
         // Trades at the head: later than anything walked, they belong to the next read of the head.
         for (let k = 0; k < 4; k++) {
           s.clock.increment(1_000)
-          s.sim.engine.tradeVenuep(m.market, s.clock.now())
+          s.sim.engine.trade('venuep', m.market, s.clock.now())
         }
       }
       if (i === 1) {
         // A row the venue indexes late, in the very second the next page is anchored on.
         const anchorSec = page.data.at(-1)!.timestamp
         late = syntheticTrade(m.market, anchorSec * 1000 + 999, 'c1')
-        s.sim.world.trades.addVp(late, false)
+        venuepOf(s.sim.world).activity.add(late, false)
       }
     })
     const hashes = rows.map((r) => r.transaction_hash)

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { VpActivity } from '../../src/sim/world/ledger.js'
+import type { VpActivity } from '../../src/sim/venuep/ledger.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { mountProxies, pcall, pinvalid, pok, served, type ProxyHarness } from './harness.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
 
 /** Wallet endpoints: activity (paged to the end), positions, profile with metrics, realized PnL vs the ledger. */
 type ActivityRow = { type: string; timestamp: number; transaction_hash: string | null; condition_id: string; side: string | null; price: number | null; size: number; usdc_size: number }
@@ -27,8 +28,8 @@ after(async () => {
 /** Money figures are printed in cents: half a cent, plus the float noise of the ledger's own sums. */
 const TOLERANCE = 0.005 + 1e-9
 const UNKNOWN = `0x${'7'.repeat(40)}`
-const activityOf = (w: string): readonly VpActivity[] => s.sim.world.trades.vpActivityOf(w)
-const wallets = (): string[] => [...s.sim.world.ledger.wallets.keys()]
+const activityOf = (w: string): readonly VpActivity[] => venuepOf(s.sim.world).activity.activityOf(w)
+const wallets = (): string[] => [...venuepOf(s.sim.world).ledger.wallets.keys()]
 const busiest = (): string => wallets().sort((a, b) => activityOf(b).length - activityOf(a).length)[0]!
 const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, -1)
 
@@ -81,7 +82,7 @@ describe('GET /api/v2/venuep/activity', () => {
 describe('GET /api/v2/venuep/positions/wallet/{wallet_address}', () => {
   test('open positions at or above size_threshold, the ledger\'s sizes, largest value first', async () => {
     const w = busiest()
-    const book = s.sim.world.ledger.wallets.get(w)!
+    const book = venuepOf(s.sim.world).ledger.wallets.get(w)!
     const open = [...book.tokens].filter(([, p]) => p.shares >= 0.01)
     const body = await pok<Positions>(h, 'getVenuepWalletPositions', `/api/v2/venuep/positions/wallet/${w}`)
     assert.equal(body.size_threshold, 0.01)
@@ -102,7 +103,7 @@ describe('GET /api/v2/venuep/positions/wallet/{wallet_address}', () => {
 describe('GET /api/v2/venuep/wallet/{wallet_address}', () => {
   test('profile, portfolio value and activity metrics', async () => {
     const w = busiest()
-    const profile = s.sim.world.vpWalletsByAddress.get(w)!
+    const profile = venuepOf(s.sim.world).walletsByAddress.get(w)!
     const rows = activityOf(w)
     const trades = rows.filter((a) => a.type === 'TRADE')
     const body = await pok<Wallet>(h, 'getVenuepWallet', `/api/v2/venuep/wallet/${w}`)
@@ -141,7 +142,7 @@ describe('GET /api/v2/venuep/wallet/{wallet_address}/pnl', () => {
         if (a.side === 'SELL') out.add(after > 1e-9 ? 'partial-close' : 'full-close')
       }
     }
-    const book = s.sim.world.ledger.wallets.get(w)!
+    const book = venuepOf(s.sim.world).ledger.wallets.get(w)!
     if ([...book.realizedByMarket.values()].some((v) => v > 0)) out.add('win')
     if ([...book.realizedByMarket.values()].some((v) => v < 0)) out.add('loss')
     return out
@@ -149,7 +150,7 @@ describe('GET /api/v2/venuep/wallet/{wallet_address}/pnl', () => {
 
   async function assertMatchesLedger(w: string): Promise<Pnl> {
     const body = await pok<Pnl>(h, 'getVenuepWalletPnl', `/api/v2/venuep/wallet/${w}/pnl`)
-    const book = s.sim.world.ledger.wallets.get(w)!
+    const book = venuepOf(s.sim.world).ledger.wallets.get(w)!
     assert.ok(Math.abs(body.realized_pnl - book.realized) < TOLERANCE, `${w}: total ${body.realized_pnl} vs ledger ${book.realized}`)
     const mine = new Map(body.markets.map((m) => [m.condition_id, m.realized_pnl]))
     for (const [cid, v] of book.realizedByMarket) assert.ok(Math.abs((mine.get(cid) ?? 0) - v) < TOLERANCE, `${w} ${cid}: ${mine.get(cid)} vs ledger ${v}`)
@@ -198,7 +199,7 @@ describe('GET /api/v2/venuep/wallet/{wallet_address}/pnl', () => {
       assert.equal(partial, Math.ceil(total / 4) - (total % 4 === 0 ? 0 : 1))
       assert.ok(body?.complete)
       assert.equal(body.activity_count, total)
-      assert.ok(Math.abs(body.realized_pnl - s.sim.world.ledger.wallets.get(w)!.realized) < TOLERANCE)
+      assert.ok(Math.abs(body.realized_pnl - venuepOf(s.sim.world).ledger.wallets.get(w)!.realized) < TOLERANCE)
     } finally {
       await slow.close()
     }

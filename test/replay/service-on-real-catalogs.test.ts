@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { isoNoZone } from '../../src/core/time.js'
-import type { VkCapturedEvent, VpCapturedEvent, VpCapturedMarket } from '../../src/sim/world/capture.js'
+import type { VkCapturedEvent } from '../../src/sim/venuek/capture-schema.js'
+import type { VpCapturedEvent, VpCapturedMarket } from '../../src/sim/venuep/capture-schema.js'
 import { readCapturedCatalogs } from '../../src/sim/world/capture-files.js'
 import { ok } from '../helpers/api.js'
 import { REAL_CATALOG_DIR } from '../helpers/fixtures.js'
 import { settle, waitFor } from '../helpers/wait.js'
 import { booksOutOfSync, startTestService, TEST_ANCHOR_MS, type TestService } from '../helpers/service.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
 
 /**
  * The whole service against the simulator replaying the real captured catalogs of both venues
@@ -148,12 +150,12 @@ describe('the service on the replayed real catalogs', () => {
     assert.ok(s.sim.engine.counters.bookChanges > 0)
     const closed = captured.venuep.flatMap((e) => e.markets).filter((m) => m.closed)
     assert.ok(closed.length > 0)
-    for (const m of closed) assert.equal(s.sim.world.vpBooks.has(m.conditionId), false, `${m.slug} has no book`)
+    for (const m of closed) assert.equal(venuepOf(s.sim.world).books.has(m.conditionId), false, `${m.slug} has no book`)
     // Open markets that were not trading when captured (listed inactive, or without a price) keep their seeded book.
     const still = captured.venuep.flatMap((e) => e.markets).filter((m) => !m.closed && !m.active)
     assert.ok(still.length > 0)
-    for (const m of still) assert.equal(s.sim.world.vpBooks.get(m.conditionId)?.updatedAt, TEST_ANCHOR_MS, `${m.slug} did not move`)
-    const moved = captured.venuep.flatMap((e) => e.markets).filter((m) => (s.sim.world.vpBooks.get(m.conditionId)?.updatedAt ?? 0) > TEST_ANCHOR_MS)
+    for (const m of still) assert.equal(venuepOf(s.sim.world).books.get(m.conditionId)?.updatedAt, TEST_ANCHOR_MS, `${m.slug} did not move`)
+    const moved = captured.venuep.flatMap((e) => e.markets).filter((m) => (venuepOf(s.sim.world).books.get(m.conditionId)?.updatedAt ?? 0) > TEST_ANCHOR_MS)
     assert.ok(moved.length > 0 && moved.every((m) => m.active && !m.closed), 'only trading markets move')
   })
 })

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { SimulatedClock } from '../../src/core/clock.js'
+import type { VenuekEvent } from '../../src/sim/venuek/engine-moves.js'
+import type { VenuepEvent } from '../../src/sim/venuep/engine-moves.js'
 import { SimEngine, type EngineEvent } from '../../src/sim/world/engine.js'
 import { generateWorld } from '../../src/sim/world/generate.js'
 import type { SimBook } from '../../src/sim/world/book-model.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 const ANCHOR = Date.UTC(2026, 10, 21, 12)
 
@@ -19,13 +23,13 @@ test('top-of-book churn re-sizes the best bid or best ask and nothing else, as o
   const engine = new SimEngine(world, { clock, quoteChangesPerSec: 0, tradesPerSec: 0, stepMs: 100, dislocationsPerMin: 0 })
   const events: EngineEvent[] = []
   engine.on((e) => events.push(e))
-  const vp = world.vpMarkets.filter((m) => world.vpBooks.has(m.conditionId)).slice(0, 10)
-  const vk = world.vkMarkets.filter((m) => world.vkBooks.has(m.ticker)).slice(0, 10)
+  const vp = venuepOf(world).markets.filter((m) => venuepOf(world).books.has(m.conditionId)).slice(0, 10)
+  const vk = venuekOf(world).markets.filter((m) => venuekOf(world).books.has(m.ticker)).slice(0, 10)
   assert.ok(vp.length === 10 && vk.length === 10, 'the world has live books on both venues')
   const sides = new Set<string>()
   const churns: { book: SimBook; run: () => void; market: object }[] = [
-    ...vp.map((m) => ({ book: world.vpBooks.get(m.conditionId) as SimBook, market: m, run: () => engine.churnVenuepTop(m, clock.now()) })),
-    ...vk.map((m) => ({ book: world.vkBooks.get(m.ticker) as SimBook, market: m, run: () => engine.churnVenuekTop(m, clock.now()) })),
+    ...vp.map((m) => ({ book: venuepOf(world).books.get(m.conditionId) as SimBook, market: m, run: () => engine.churnTop('venuep', m, clock.now()) })),
+    ...vk.map((m) => ({ book: venuekOf(world).books.get(m.ticker) as SimBook, market: m, run: () => engine.churnTop('venuek', m, clock.now()) })),
   ]
   for (const { book, market, run } of churns) {
     for (let round = 0; round < 4; round++) {
@@ -41,7 +45,7 @@ test('top-of-book churn re-sizes the best bid or best ask and nothing else, as o
         continue
       }
       assert.equal(events.length, 1)
-      const e = events[0] as Extract<EngineEvent, { type: 'vp_book' | 'vk_book' }>
+      const e = events[0] as Extract<VenuepEvent | VenuekEvent, { type: 'vp_book' | 'vk_book' }>
       assert.ok(e.type === 'vp_book' || e.type === 'vk_book')
       assert.equal(e.market, market)
       assert.equal(e.changes.length, 1)

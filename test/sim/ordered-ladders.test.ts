@@ -5,6 +5,8 @@ import type { SimBook } from '../../src/sim/world/book-model.js'
 import { SimEngine } from '../../src/sim/world/engine.js'
 import { generateWorld, type World } from '../../src/sim/world/generate.js'
 import type { Question, SimVenue } from '../../src/sim/world/types.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * Ladders are ordered (src/sim/world/fair.ts): P(above $160) ≥ P(above $168), P(below 2%) ≤ P(below 3%),
@@ -35,11 +37,11 @@ function orderedQuestions(w: World): Question[] {
 function bookOf(w: World, q: Question, index: number, venue: SimVenue): SimBook | undefined {
   const c = q.contracts[index]!
   if (venue === 'venuep') {
-    const at = w.vpListing.get(c.key)
-    return at === undefined || at.index !== 0 ? undefined : w.vpBooks.get(at.market.conditionId)
+    const at = venuepOf(w).listing.get(c.key)
+    return at === undefined || at.index !== 0 ? undefined : venuepOf(w).books.get(at.market.conditionId)
   }
-  const m = w.vkListing.get(c.key)
-  return m === undefined ? undefined : w.vkBooks.get(m.ticker)
+  const m = venuekOf(w).listing.get(c.key)
+  return m === undefined ? undefined : venuekOf(w).books.get(m.ticker)
 }
 
 function assertFairsOrdered(w: World, t: number): number {
@@ -112,8 +114,8 @@ describe('ordered ladders', () => {
     const w = generateWorld({ anchorMs: ANCHOR, questions: 300, wallets: 20 })
     const clock = new SimulatedClock(ANCHOR)
     const engine = new SimEngine(w, { clock, quoteChangesPerSec: 0, tradesPerSec: 0, stepMs: 250, dislocationsPerMin: 0 })
-    const q = orderedQuestions(w).find((x) => x.lifecycle === 'active' && x.model.kind === 'ladder' && families(x)[0]!.filter((i) => w.vkListing.has(x.contracts[i]!.key)).length >= 3)!
-    const listed = families(q)[0]!.filter((i) => w.vkListing.has(q.contracts[i]!.key))
+    const q = orderedQuestions(w).find((x) => x.lifecycle === 'active' && x.model.kind === 'ladder' && families(x)[0]!.filter((i) => venuekOf(w).listing.has(x.contracts[i]!.key)).length >= 3)!
+    const listed = families(q)[0]!.filter((i) => venuekOf(w).listing.has(q.contracts[i]!.key))
     const fairs = (venue: SimVenue) => listed.map((i) => w.venueFair(q.contracts[i]!, venue, clock.now()))
     const [vkBefore, vpBefore] = [fairs('venuek'), fairs('venuep')]
     engine.openDislocation(q.contracts[listed[1]!]!, 'venuek', 1.5, 60_000, clock.now())
@@ -122,13 +124,13 @@ describe('ordered ladders', () => {
     for (const [k, p] of vkAfter.entries()) assert.ok(p >= vkBefore[k]!, `rung ${k} moved up with the ladder`)
     assert.ok(vkAfter[1]! - vkBefore[1]! > 0.05, `the dislocated rung moved: ${vkBefore[1]} → ${vkAfter[1]}`)
     // Its books were requoted at once, together.
-    const updated = listed.map((i) => w.vkBooks.get(w.vkListing.get(q.contracts[i]!.key)!.ticker)!.updatedAt)
+    const updated = listed.map((i) => venuekOf(w).books.get(venuekOf(w).listing.get(q.contracts[i]!.key)!.ticker)!.updatedAt)
     assert.deepEqual(updated, listed.map(() => clock.now()))
   })
 
   test('a range ladder with a tail at each end sums to about one on each venue', () => {
     const w = generateWorld({ anchorMs: ANCHOR, questions: 20, wallets: 5, ownLadders: { venuek: 26 } })
-    const ranges = w.questions.filter((q) => q.venuek?.mutuallyExclusive === true && q.id.startsWith('k'))
+    const ranges = w.questions.filter((q) => venuekOf(w).questionEvents.get(q.id)?.mutuallyExclusive === true && q.id.startsWith('k'))
     assert.ok(ranges.length >= 10)
     for (const q of ranges) {
       for (const venue of ['venuep', 'venuek'] as const) {

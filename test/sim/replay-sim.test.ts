@@ -9,8 +9,10 @@ import { loadConfig } from '../../src/config/load.js'
 import { SimulatedClock, systemClock } from '../../src/core/clock.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import { readCapturedCatalogs } from '../../src/sim/world/capture-files.js'
-import type { VkCapturedEvent, VkCapturedMarket, VpCapturedEvent, VpCapturedMarket } from '../../src/sim/world/capture.js'
+import type { VkCapturedEvent, VkCapturedMarket } from '../../src/sim/venuek/capture-schema.js'
+import type { VpCapturedEvent, VpCapturedMarket } from '../../src/sim/venuep/capture-schema.js'
 import { REAL_CATALOG_DIR } from '../helpers/fixtures.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
 
 /**
  * The simulator replaying the real captured catalogs, at the protocol level: Gamma and venuek REST bodies are the
@@ -127,10 +129,10 @@ describe('replayed Gamma (venuep)', () => {
   test('once the engine moves a book, Gamma serves its live top in the captured fields, and adds none', async () => {
     const e = captured.venuep.find((x) => x.markets.length === 1 && !x.markets[0]!.closed && x.markets[0]!.active && (x.markets[0]!.bestBid ?? 0) > 0) as VpCapturedEvent
     const m = e.markets[0] as VpCapturedMarket
-    const market = sim.world.vpMarketsByCondition.get(m.conditionId)!
+    const market = venuepOf(sim.world).marketsByCondition.get(m.conditionId)!
     clock.increment(1_000)
-    sim.engine.moveVenuepBook(market, clock.now())
-    const book = sim.world.vpBooks.get(m.conditionId)!
+    sim.engine.moveBook('venuep', market, clock.now())
+    const book = venuepOf(sim.world).books.get(m.conditionId)!
     const { body } = await gamma(`/events?slug=${e.slug}`)
     const served = body[0].markets[0] as Json
     assert.deepEqual(Object.keys(served), Object.keys(gammaMarket(m)), 'the captured fields, in their order')

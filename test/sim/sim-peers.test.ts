@@ -10,6 +10,8 @@ import { mappedCatalogs } from '../../src/sim/mapped-catalogs.js'
 import { SIM_PEERS } from '../../src/sim/peers.js'
 import { serviceEnvFor } from '../../src/sim/service-env.js'
 import { startSimulator } from '../../src/sim/simulator.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * The simulator takes its venues from the sim list (src/sim/peers.ts): each peer is started under its venue id,
@@ -32,7 +34,7 @@ test('every peer of the sim list is started, described and pointed at, in list o
     assert.notEqual(sim.venuep.faults, sim.venuek.faults)
     assert.equal(
       sim.description,
-      `simulated venues (seed ${config.sim.seed}, calendar 2026-11-21T12:00Z, 40 questions, ${sim.world.vpEvents.length} venuep events, ${sim.world.vkEvents.length} venuek events)`,
+      `simulated venues (seed ${config.sim.seed}, calendar 2026-11-21T12:00Z, 40 questions, ${venuepOf(sim.world).events.length} venuep events, ${venuekOf(sim.world).events.length} venuek events)`,
     )
 
     const env = serviceEnvFor(sim, dataDir)

@@ -4,8 +4,9 @@ import { FaultPlan } from '../../src/sim/faults.js'
 import { startVenuekSim, type VenuekSim } from '../../src/sim/venuek/index.js'
 import { SimEngine } from '../../src/sim/world/engine.js'
 import { generateWorld, type World } from '../../src/sim/world/generate.js'
-import type { VkMarket } from '../../src/sim/world/types.js'
+import type { VkMarket } from '../../src/sim/venuek/types.js'
 import type { VenuekCredentials } from '../../src/venues/venuek/signing.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * Shared setup for the venuek simulator tests: a small seeded world, a simulated clock at the world's anchor,
@@ -59,7 +60,7 @@ export async function getJson(baseUrl: string, path: string, headers: Record<str
 }
 
 export function activeMarkets(world: World): VkMarket[] {
-  return world.vkMarkets.filter((m) => world.vkBooks.has(m.ticker))
+  return venuekOf(world).markets.filter((m) => venuekOf(world).books.has(m.ticker))
 }
 
 /** The venue status a market should show, derived from the world independently of the simulator's code. */

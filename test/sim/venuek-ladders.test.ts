@@ -6,6 +6,8 @@ import { startSimulator } from '../../src/sim/simulator.js'
 import { contractFair } from '../../src/sim/world/fair.js'
 import { generateWorld, type World } from '../../src/sim/world/generate.js'
 import { LADDER_SERIES } from '../../src/sim/venuek/ladders.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf, type VenuekWorld } from '../../src/sim/venuek/state.js'
 
 /**
  * `sim.venuekOnlyLadders` (SIM_VENUEK_ONLY_LADDERS): venuek-only ladder events added after the questions. The
@@ -14,13 +16,13 @@ import { LADDER_SERIES } from '../../src/sim/venuek/ladders.js'
 const ANCHOR_MS = Date.UTC(2026, 10, 21, 12)
 const LADDERS = 40
 
-const digest = (w: World) =>
+const digest = (w: World, vk: Pick<VenuekWorld, 'events' | 'books'> = venuekOf(w)) =>
   JSON.stringify([
     w.truth,
-    w.vpEvents.map((e) => [e.slug, e.title, e.endDate, e.markets.map((m) => [m.question, m.tokenIds, m.conditionId])]),
-    w.vkEvents.map((e) => [e.eventTicker, e.title, e.markets.map((m) => [m.ticker, m.marketId, m.yesSubTitle, m.floorStrike, m.capStrike, m.closeTime])]),
-    [...w.vpBooks].map(([id, b]) => [id, [...b.bids], [...b.asks]]),
-    [...w.vkBooks].map(([t, b]) => [t, [...b.bids], [...b.asks]]),
+    venuepOf(w).events.map((e) => [e.slug, e.title, e.endDate, e.markets.map((m) => [m.question, m.tokenIds, m.conditionId])]),
+    vk.events.map((e) => [e.eventTicker, e.title, e.markets.map((m) => [m.ticker, m.marketId, m.yesSubTitle, m.floorStrike, m.capStrike, m.closeTime])]),
+    [...venuepOf(w).books].map(([id, b]) => [id, [...b.bids], [...b.asks]]),
+    [...vk.books].map(([t, b]) => [t, [...b.bids], [...b.asks]]),
   ])
 
 test('off by default; the env var sets it', () => {
@@ -35,22 +37,22 @@ test('the ladders are added after the world, which stays as it was; they are ven
   assert.equal(digest(zero), digest(plain))
 
   // The world's own events, markets and books are those of the plain world, in the same order; the truth is the same.
-  const base = plain.vkEvents.length
-  assert.equal(more.vkEvents.length, base + LADDERS)
-  const prefix = (w: World): World => Object.assign(Object.create(Object.getPrototypeOf(w)), w, { vkEvents: w.vkEvents.slice(0, base), vkBooks: new Map([...w.vkBooks].filter(([t]) => plain.vkBooks.has(t))) })
-  assert.equal(digest(prefix(more)), digest(plain))
-  assert.equal(more.vpEvents.length, plain.vpEvents.length)
+  const base = venuekOf(plain).events.length
+  assert.equal(venuekOf(more).events.length, base + LADDERS)
+  const prefix = (w: World) => ({ events: venuekOf(w).events.slice(0, base), books: new Map([...venuekOf(w).books].filter(([t]) => venuekOf(plain).books.has(t))) })
+  assert.equal(digest(more, prefix(more)), digest(plain))
+  assert.equal(venuepOf(more).events.length, venuepOf(plain).events.length)
 
-  const ladders = more.vkEvents.slice(base)
+  const ladders = venuekOf(more).events.slice(base)
   assert.equal(new Set(ladders.map((e) => e.series.ticker)).size, Math.min(LADDERS, LADDER_SERIES.length))
   for (const e of ladders) {
     const q = e.question!
-    assert.equal(q.venuep, undefined, 'venuek only')
+    assert.equal(venuepOf(more).questionEvents.get(q.id), undefined, 'venuek only')
     assert.equal(q.lifecycle, 'active')
     assert.ok(e.markets.length >= 10 && e.markets.length <= 22, `${e.eventTicker}: ${e.markets.length} markets`)
     assert.ok(e.series.ticker.startsWith('KXSIM'), 'a synthetic series')
     for (const m of e.markets) {
-      assert.ok(more.vkBooks.has(m.ticker), 'every market has a book')
+      assert.ok(venuekOf(more).books.has(m.ticker), 'every market has a book')
       assert.ok(m.strikeType !== undefined && (m.floorStrike !== undefined || m.capStrike !== undefined))
       assert.ok(m.closeTime > ANCHOR_MS)
     }
@@ -63,7 +65,7 @@ test('the ladders are added after the world, which stays as it was; they are ven
       assert.equal(rest.at(-1)!.strikeType, 'greater_or_equal')
     }
   }
-  assert.equal(new Set(more.vkMarkets.map((m) => m.ticker)).size, more.vkMarkets.length, 'tickers unique')
+  assert.equal(new Set(venuekOf(more).markets.map((m) => m.ticker)).size, venuekOf(more).markets.length, 'tickers unique')
   assert.equal(JSON.stringify(more.truth), JSON.stringify(plain.truth), 'not in the ground truth')
 })
 
@@ -71,7 +73,7 @@ test('the simulator serves them as venuek events with nested markets', async () 
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
   const sim = await startSimulator({ config: { ...config.sim, questions: 50, venuekOnlyLadders: 3, venuekAuth: false }, clock: new SimulatedClock(ANCHOR_MS), anchorMs: ANCHOR_MS, startEngine: false })
   try {
-    const e = sim.world.vkEvents.at(-1)!
+    const e = venuekOf(sim.world).events.at(-1)!
     const res = await fetch(`${sim.venuek.urls.rest}/events/${e.eventTicker}?with_nested_markets=true`)
     assert.equal(res.status, 200)
     const body = (await res.json()) as { event: { event_ticker: string; markets: { ticker: string; strike_type: string; status: string }[] } }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { parseMicros } from '../../src/core/numbers.js'
-import type { VkMarket } from '../../src/sim/world/types.js'
+import type { VkMarket } from '../../src/sim/venuek/types.js'
 import { signRequest } from '../../src/venues/venuek/signing.js'
 import { activeMarkets, getJson, price4, size2, startFixture, type VenuekFixture } from './venuek-fixture.js'
 import { FrameClient, rejectedHandshake, type Frame } from './venuek-ws-client.js'
@@ -63,7 +63,7 @@ describe('venuek simulator WebSocket v2', () => {
     for (let i = 0; i < 20; i++) {
       fx.clock.increment(100)
       const before = fx.engine.counters.bookChanges
-      fx.engine.moveVenuekBook(m, fx.clock.now())
+      fx.engine.moveBook('venuek', m, fx.clock.now())
       if (fx.engine.counters.bookChanges > before) return
     }
     throw new Error(`book of ${m.ticker} did not move`)
@@ -111,8 +111,8 @@ describe('venuek simulator WebSocket v2', () => {
 
     for (let round = 0; round < 30; round++) {
       for (const m of chosen) move(m)
-      if (round % 4 === 0) fx.engine.tradeVenuek(chosen[round % 3]!, fx.clock.now())
-      if (round % 3 === 0) fx.engine.churnVenuekTop(chosen[round % 3]!, fx.clock.now())
+      if (round % 4 === 0) fx.engine.trade('venuek', chosen[round % 3]!, fx.clock.now())
+      if (round % 3 === 0) fx.engine.churnTop('venuek', chosen[round % 3]!, fx.clock.now())
     }
     const frames = await c.sync()
     let seq = snapshots.length
@@ -234,7 +234,7 @@ describe('venuek simulator WebSocket v2', () => {
     assert.deepEqual(u1, { id: unsubId, sid, seq: after.at(-1)!['seq'], type: 'unsubscribed' })
     assert.deepEqual(u2, { id: unsubId, sid: sid + 1, seq: 0, type: 'unsubscribed' })
     move(b)
-    fx.engine.tradeVenuek(b, fx.clock.now())
+    fx.engine.trade('venuek', b, fx.clock.now())
     assert.deepEqual(await c.sync(), [])
     c.close()
   })
@@ -293,7 +293,7 @@ describe('venuek simulator WebSocket v2', () => {
     assert.ok(Number.isInteger(msg['dollar_volume']) && Number.isInteger(msg['ts']))
 
     fx.clock.increment(1000)
-    fx.engine.tradeVenuek(m, fx.clock.now())
+    fx.engine.trade('venuek', m, fx.clock.now())
     const frames = await c.sync()
     assert.ok(frames.length >= 1 && frames.every((f) => f['type'] === 'ticker' && !('seq' in f)))
     const last = frames.at(-1)!['msg']

@@ -6,9 +6,10 @@ import { SimulatedClock, systemClock } from '../../src/core/clock.js'
 import { parseMicros } from '../../src/core/numbers.js'
 import { FaultPlan } from '../../src/sim/faults.js'
 import { startVenuekSim, type VenuekSim } from '../../src/sim/venuek/index.js'
-import type { VkMarket } from '../../src/sim/world/types.js'
+import type { VkMarket } from '../../src/sim/venuek/types.js'
 import { signRequest } from '../../src/venues/venuek/signing.js'
 import { activeMarkets, expectedStatus, getJson, KEY_ID, price4, size2, startFixture, type VenuekFixture } from './venuek-fixture.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 const DOLLARS = /^\d\.\d{4}$/
 const FP = /^\d+\.\d{2}$/
@@ -47,18 +48,18 @@ describe('venuek simulator REST', () => {
 
   it('pages /markets and /events to "cursor":"" with every record exactly once', async () => {
     const markets = await walk('/markets', 'markets', 37)
-    assert.deepEqual(markets.items.map((m) => m.ticker), fx.world.vkMarkets.map((m) => m.ticker))
-    assert.equal(markets.pages, Math.ceil(fx.world.vkMarkets.length / 37))
+    assert.deepEqual(markets.items.map((m) => m.ticker), venuekOf(fx.world).markets.map((m) => m.ticker))
+    assert.equal(markets.pages, Math.ceil(venuekOf(fx.world).markets.length / 37))
     const events = await walk('/events', 'events', 17)
-    assert.deepEqual(events.items.map((e) => e.event_ticker), fx.world.vkEvents.map((e) => e.eventTicker))
+    assert.deepEqual(events.items.map((e) => e.event_ticker), venuekOf(fx.world).events.map((e) => e.eventTicker))
     // Defaults: 100 markets, 200 events.
-    assert.equal((await get('/markets')).body.markets.length, Math.min(100, fx.world.vkMarkets.length))
+    assert.equal((await get('/markets')).body.markets.length, Math.min(100, venuekOf(fx.world).markets.length))
     const allEvents = await get('/events')
-    assert.equal(allEvents.body.events.length, Math.min(200, fx.world.vkEvents.length))
+    assert.equal(allEvents.body.events.length, Math.min(200, venuekOf(fx.world).events.length))
     // A garbage cursor is a 200 from the start, like the venue.
     const garbage = await get('/markets?limit=3&cursor=not-a-real-cursor')
     assert.equal(garbage.status, 200)
-    assert.deepEqual(garbage.body.markets.map((m: any) => m.ticker), fx.world.vkMarkets.slice(0, 3).map((m) => m.ticker))
+    assert.deepEqual(garbage.body.markets.map((m: any) => m.ticker), venuekOf(fx.world).markets.slice(0, 3).map((m) => m.ticker))
   })
 
   it('maps status filters to the venue response statuses', async () => {
@@ -74,7 +75,7 @@ describe('venuek simulator REST', () => {
     for (const [filter, statuses] of Object.entries(filters)) {
       const { status, body } = await get(`/markets?status=${filter}&limit=1000`)
       assert.equal(status, 200)
-      const want = fx.world.vkMarkets.filter((m) => statuses.includes(expectedStatus(m, now))).map((m) => m.ticker)
+      const want = venuekOf(fx.world).markets.filter((m) => statuses.includes(expectedStatus(m, now))).map((m) => m.ticker)
       assert.deepEqual(body.markets.map((m: any) => m.ticker), want, `status=${filter}`)
       for (const m of body.markets) {
         assert.ok(statuses.includes(m.status), `${m.ticker} has ${m.status} under status=${filter}`)
@@ -84,7 +85,7 @@ describe('venuek simulator REST', () => {
     for (const s of ['active', 'closed', 'finalized']) assert.ok(seen.has(s), `the test world should hold ${s} markets`)
     for (const filter of ['open', 'closed', 'settled']) {
       const { body } = await get(`/events?status=${filter}`)
-      const want = fx.world.vkEvents.filter((e) => e.markets.some((m) => (filters[filter] as string[]).includes(expectedStatus(m, now))))
+      const want = venuekOf(fx.world).events.filter((e) => e.markets.some((m) => (filters[filter] as string[]).includes(expectedStatus(m, now))))
       assert.deepEqual(body.events.map((e: any) => e.event_ticker), want.map((e) => e.eventTicker), `events status=${filter}`)
     }
     const bad = await get('/events?status=paused')
@@ -143,7 +144,7 @@ describe('venuek simulator REST', () => {
     const step = m.price_level_structure === 'deci_cent' ? '0.0010' : '0.0100'
     assert.deepEqual(m.price_ranges, [{ start: '0.0000', end: '1.0000', step }])
 
-    const finalized = fx.world.vkMarkets.find((x) => expectedStatus(x, now) === 'finalized')!
+    const finalized = venuekOf(fx.world).markets.find((x) => expectedStatus(x, now) === 'finalized')!
     const f = (await get(`/markets/${finalized.ticker}`)).body.market
     assert.equal(f.status, 'finalized')
     assert.equal(f.result, finalized.contract.won ? 'yes' : 'no')
@@ -152,7 +153,7 @@ describe('venuek simulator REST', () => {
     // No resting orders after close: the empty-book quote.
     const quote = [f.yes_bid_dollars, f.yes_ask_dollars, f.no_bid_dollars, f.no_ask_dollars, f.yes_bid_size_fp, f.yes_ask_size_fp]
     assert.deepEqual(quote, ['0.0000', '1.0000', '0.0000', '1.0000', '0.00', '0.00'])
-    const closed = fx.world.vkMarkets.find((x) => expectedStatus(x, now) === 'closed')!
+    const closed = venuekOf(fx.world).markets.find((x) => expectedStatus(x, now) === 'closed')!
     const c = (await get(`/markets/${closed.ticker}`)).body.market
     assert.deepEqual([c.status, c.result, 'settlement_value_dollars' in c], ['closed', '', false])
   })
@@ -161,7 +162,7 @@ describe('venuek simulator REST', () => {
     for (const market of activeMarkets(fx.world).slice(0, 12)) {
       const book = (await get(`/markets/${market.ticker}/orderbook`)).body.orderbook_fp
       const m = (await get(`/markets/${market.ticker}`)).body.market
-      const sim = fx.world.vkBooks.get(market.ticker)!
+      const sim = venuekOf(fx.world).books.get(market.ticker)!
       // YES bids are the book's bids; NO bids mirror its asks at 1 − a.
       assert.deepEqual(book.yes_dollars, sim.sorted('bid').map(([p, s]) => [price4(p), size2(s)]))
       assert.deepEqual(book.no_dollars, sim.sorted('ask').map(([a, s]) => [price4(1e6 - a), size2(s)]).reverse())
@@ -179,15 +180,15 @@ describe('venuek simulator REST', () => {
       const top3 = (await get(`/markets/${market.ticker}/orderbook?depth=3`)).body.orderbook_fp
       assert.deepEqual(top3, { yes_dollars: book.yes_dollars.slice(-3), no_dollars: book.no_dollars.slice(-3) })
     }
-    const closed = fx.world.vkMarkets.find((m) => !fx.world.vkBooks.has(m.ticker))!
+    const closed = venuekOf(fx.world).markets.find((m) => !venuekOf(fx.world).books.has(m.ticker))!
     assert.deepEqual((await get(`/markets/${closed.ticker}/orderbook`)).body, { orderbook_fp: { yes_dollars: [], no_dollars: [] } })
     assert.equal((await get(`/markets/${closed.ticker}/orderbook?depth=101`)).status, 400)
   })
 
   it('lists trades newest first and pages them without gaps while new trades print', async () => {
-    const tradeCount = (m: VkMarket) => fx.world.trades.vkTradesOf(m.ticker).length
+    const tradeCount = (m: VkMarket) => venuekOf(fx.world).trades.tradesOf(m.ticker).length
     const market = activeMarkets(fx.world).reduce((a, b) => (tradeCount(a) >= tradeCount(b) ? a : b))
-    const expected = [...fx.world.trades.vkTradesOf(market.ticker)].reverse().map((t) => t.tradeId)
+    const expected = [...venuekOf(fx.world).trades.tradesOf(market.ticker)].reverse().map((t) => t.tradeId)
     assert.ok(expected.length > 10)
     const first = await get(`/markets/trades?ticker=${market.ticker}&limit=7`)
     assert.equal(first.status, 200)
@@ -200,7 +201,7 @@ describe('venuek simulator REST', () => {
     assert.equal(price4(parseMicros(t0.yes_price_dollars)! + parseMicros(t0.no_price_dollars)!), '1.0000')
     // A trade printed between pages must not shift the next page.
     fx.clock.increment(1000)
-    fx.engine.tradeVenuek(market, fx.clock.now())
+    fx.engine.trade('venuek', market, fx.clock.now())
     const ids: string[] = first.body.trades.map((t: any) => t.trade_id)
     const times: string[] = first.body.trades.map((t: any) => t.created_time)
     let cursor: string = first.body.cursor
@@ -215,7 +216,7 @@ describe('venuek simulator REST', () => {
     const fresh = (await get(`/markets/trades?ticker=${market.ticker}&limit=1`)).body.trades[0]
     assert.equal(Date.parse(fresh.created_time), fx.clock.now())
     // min_ts / max_ts are Unix seconds, inclusive.
-    const mid = fx.world.trades.vkTradesOf(market.ticker)[5]!
+    const mid = venuekOf(fx.world).trades.tradesOf(market.ticker)[5]!
     const sec = Math.floor(mid.ts / 1000)
     const windowed = (await get(`/markets/trades?ticker=${market.ticker}&min_ts=${sec}&max_ts=${sec}`)).body.trades
     assert.ok(windowed.some((t: any) => t.trade_id === mid.tradeId))
@@ -249,7 +250,7 @@ describe('venuek simulator REST', () => {
       assert.match(c.open_interest_fp, FP)
       volume += parseMicros(c.volume_fp)!
     }
-    const traded = fx.world.trades.vkTradesOf(market.ticker).filter((t) => t.ts > start * 1000 && t.ts <= end * 1000)
+    const traded = venuekOf(fx.world).trades.tradesOf(market.ticker).filter((t) => t.ts > start * 1000 && t.ts <= end * 1000)
     assert.equal(size2(volume), size2(traded.reduce((s, t) => s + Math.round(t.count * 100) * 10_000, 0)))
     assert.deepEqual((await get(`${path}?start_ts=${start}&end_ts=${end}&period_interval=5`)).status, 400)
     assert.deepEqual((await get(`${path}?end_ts=${end}&period_interval=60`)).body, {
@@ -262,7 +263,7 @@ describe('venuek simulator REST', () => {
   })
 
   it('serves series, single events with markets, and exchange status', async () => {
-    const event = fx.world.vkEvents[0]!
+    const event = venuekOf(fx.world).events[0]!
     const one = (await get(`/events/${event.eventTicker}`)).body
     assert.deepEqual(Object.keys(one).sort(), ['event', 'markets'])
     assert.equal('markets' in one.event, false)
@@ -276,7 +277,7 @@ describe('venuek simulator REST', () => {
     const nested = (await get(`/events/${event.eventTicker}?with_nested_markets=true`)).body
     assert.deepEqual(nested.event.markets, nested.markets)
     const series = (await get('/series')).body.series
-    assert.equal(series.length, fx.world.vkSeries.size)
+    assert.equal(series.length, venuekOf(fx.world).series.size)
     const s = (await get(`/series/${event.series.ticker}?include_volume=true`)).body.series
     assert.equal(s.ticker, event.series.ticker)
     assert.match(s.volume_fp, FP)
@@ -369,8 +370,8 @@ describe('venuek official client (kalshi-typescript) against the simulator', () 
     const config = new Configuration({ basePath: live.urls.rest, apiKey: KEY_ID, privateKeyPem: fx.creds.privateKeyPem })
     const events = await new EventsApi(config).getEvents(5, undefined, true)
     assert.equal(events.status, 200)
-    assert.deepEqual(events.data.events.map((e) => e.event_ticker), fx.world.vkEvents.slice(0, 5).map((e) => e.eventTicker))
-    assert.deepEqual(events.data.events[0]!.markets!.map((m) => m.ticker), fx.world.vkEvents[0]!.markets.map((m) => m.ticker))
+    assert.deepEqual(events.data.events.map((e) => e.event_ticker), venuekOf(fx.world).events.slice(0, 5).map((e) => e.eventTicker))
+    assert.deepEqual(events.data.events[0]!.markets!.map((m) => m.ticker), venuekOf(fx.world).events[0]!.markets.map((m) => m.ticker))
     const marketApi = new MarketApi(config)
     const none = undefined
     const markets = await marketApi.getMarkets(10, none, none, none, none, none, none, none, none, none, none, 'open')

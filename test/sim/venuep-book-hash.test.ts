@@ -6,7 +6,7 @@ import { tokenLevels, type TokenIndex } from '../../src/sim/venuep/book-view.js'
 import { fmtMicros, fmtNum } from '../../src/sim/venuep/format.js'
 import { SimBook, type LevelChange } from '../../src/sim/world/book-model.js'
 import { Rng } from '../../src/sim/world/random.js'
-import type { VpMarket } from '../../src/sim/world/types.js'
+import type { VpMarket } from '../../src/sim/venuep/types.js'
 
 /** The recipe as venuep.md §2.2 and clob-client state it: SHA-1 of JSON.stringify(summary) with hash "". */
 function recipeHash(market: VpMarket, index: TokenIndex, book: SimBook, lastTradePrice: string): string {

@@ -7,8 +7,9 @@ import { FaultPlan } from '../../src/sim/faults.js'
 import { startVenuepSim, type VenuepSim } from '../../src/sim/venuep/index.js'
 import { SimEngine } from '../../src/sim/world/engine.js'
 import { generateWorld, type World } from '../../src/sim/world/generate.js'
-import type { VpMarket } from '../../src/sim/world/types.js'
+import type { VpMarket } from '../../src/sim/venuep/types.js'
 import { ReplayBook, WsClient, type BookJson } from './venuep-test-kit.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked field by field below */
 type Json = any
@@ -48,7 +49,7 @@ const data = (path: string) => get(sim.urls.data, path)
 
 /** Open markets: each has a book (an inactive placeholder's stays empty). */
 function openMarkets(): VpMarket[] {
-  return world.vpMarkets.filter((m) => world.vpBooks.has(m.conditionId))
+  return venuepOf(world).markets.filter((m) => venuepOf(world).books.has(m.conditionId))
 }
 
 /** Open markets that trade: quoted books that the engine moves (placeholders excluded). */
@@ -57,7 +58,7 @@ function activeMarkets(): VpMarket[] {
 }
 
 function marketWhere(pred: (m: VpMarket) => boolean): VpMarket {
-  const m = world.vpMarkets.find(pred)
+  const m = venuepOf(world).markets.find(pred)
   assert.ok(m, 'the test world has such a market')
   return m
 }
@@ -93,7 +94,7 @@ describe('gamma', () => {
     }
     assert.equal(seen.length, openMarkets().length)
     // Open markets are active, but for placeholder children, which the venue lists inactive.
-    assert.ok(seen.every((m) => m.closed === false && m.active === (world.vpMarketsById.get(m.id)?.active !== false)))
+    assert.ok(seen.every((m) => m.closed === false && m.active === (venuepOf(world).marketsById.get(m.id)?.active !== false)))
     assert.ok(seen.some((m) => m.active === false) && seen.some((m) => m.active === true))
     const ids = seen.map((m) => Number(m.id))
     assert.deepEqual(ids, [...ids].sort((a, b) => a - b))
@@ -103,7 +104,7 @@ describe('gamma', () => {
   })
 
   test('market wire types: JSON-string arrays aligned with tokens, numbers from the live book', async () => {
-    const m = marketWhere((x) => world.vpBooks.has(x.conditionId) && x.takerBaseFeeBps > 0)
+    const m = marketWhere((x) => venuepOf(world).books.has(x.conditionId) && x.takerBaseFeeBps > 0)
     const { status, body } = await gamma(`/markets/${m.id}`)
     assert.equal(status, 200)
     assert.equal(body.id, m.id)
@@ -150,7 +151,7 @@ describe('gamma', () => {
     assert.equal(m.bestAsk, undefined)
     assert.equal(m.acceptingOrders, false)
     const { body: closedList } = await gamma('/markets?closed=true&limit=500')
-    assert.equal(closedList.length, world.vpMarkets.length - openMarkets().length)
+    assert.equal(closedList.length, venuepOf(world).markets.length - openMarkets().length)
   })
 
   test('slug and id lookups, repeated-key and CSV list filters', async () => {
@@ -194,7 +195,7 @@ describe('gamma', () => {
   })
 
   test('events: nested markets, numeric aggregates, tags, neg-risk ids, closed only when asked', async () => {
-    const e = world.vpEvents.find((x) => x.negRisk && x.markets.length > 2 && x.question?.lifecycle === 'active' && x.tags.length > 0)
+    const e = venuepOf(world).events.find((x) => x.negRisk && x.markets.length > 2 && x.question?.lifecycle === 'active' && x.tags.length > 0)
     assert.ok(e)
     const { status, body } = await gamma(`/events/slug/${e.slug}`)
     assert.equal(status, 200)
@@ -214,9 +215,9 @@ describe('gamma', () => {
     assert.equal((await gamma(`/events/${e.id}`)).body.slug, e.slug)
 
     const all = (await gamma('/events?limit=500')).body
-    assert.equal(all.length, world.vpEvents.length, '/events applies closed only when given')
+    assert.equal(all.length, venuepOf(world).events.length, '/events applies closed only when given')
     const open = (await gamma('/events?closed=false&limit=500')).body
-    assert.equal(open.length, world.vpEvents.filter((x) => x.question?.lifecycle === 'active').length)
+    assert.equal(open.length, venuepOf(world).events.filter((x) => x.question?.lifecycle === 'active').length)
     const tagged = (await gamma(`/events?tag_slug=${tag.slug}&limit=500`)).body
     assert.ok(tagged.length > 0 && tagged.every((x: Json) => x.tags.some((t: Json) => t.slug === tag.slug)))
     const byTagId = (await gamma(`/events?tag_id=${tag.id}&limit=500`)).body
@@ -225,7 +226,7 @@ describe('gamma', () => {
   })
 
   test('public profile: found case-insensitively, 404 body for unknown', async () => {
-    const w = world.vpWallets[0]
+    const w = venuepOf(world).wallets[0]
     assert.ok(w)
     const { status, body } = await gamma(`/public-profile?address=${w.address.toUpperCase().replace('0X', '0x')}`)
     assert.equal(status, 200)
@@ -311,12 +312,12 @@ describe('clob rest', () => {
   test('small endpoints: /, /time, /tick-size, /neg-risk, /last-trade-price, /markets/{cid}', async () => {
     assert.deepEqual(await clob('/'), { status: 200, body: 'OK' })
     assert.deepEqual(await clob('/time'), { status: 200, body: Math.floor(clock.now() / 1000) })
-    const m = marketWhere((x) => world.vpBooks.has(x.conditionId) && x.event.negRisk && world.trades.vpTradesOf(x.conditionId).length > 0)
-    const book = world.vpBooks.get(m.conditionId)
+    const m = marketWhere((x) => venuepOf(world).books.has(x.conditionId) && x.event.negRisk && venuepOf(world).activity.tradesOf(x.conditionId).length > 0)
+    const book = venuepOf(world).books.get(m.conditionId)
     assert.ok(book)
     assert.deepEqual((await clob(`/tick-size?token_id=${m.tokenIds[1]}`)).body, { minimum_tick_size: book.tickMicros / MICROS_PER_UNIT })
     assert.deepEqual((await clob(`/neg-risk?token_id=${m.tokenIds[1]}`)).body, { neg_risk: true })
-    const last = world.trades.vpTradesOf(m.conditionId).at(-1)
+    const last = venuepOf(world).activity.tradesOf(m.conditionId).at(-1)
     assert.ok(last?.price !== undefined)
     const ltp0 = (await clob(`/last-trade-price?token_id=${m.tokenIds[0]}`)).body
     const ltp1 = (await clob(`/last-trade-price?token_id=${m.tokenIds[1]}`)).body
@@ -357,8 +358,8 @@ describe('clob rest', () => {
       if (cursor !== 'LTE=') assert.equal(Buffer.from(cursor, 'base64').toString(), String(seen.length))
       pages++
     }
-    assert.equal(pages, Math.ceil(world.vpMarkets.length / CLOB_PAGE))
-    assert.deepEqual(seen, world.vpMarkets.map((m) => m.conditionId))
+    assert.equal(pages, Math.ceil(venuepOf(world).markets.length / CLOB_PAGE))
+    assert.deepEqual(seen, venuepOf(world).markets.map((m) => m.conditionId))
     assert.equal((await clob('/markets?next_cursor=!!')).status, 400)
   })
 
@@ -460,12 +461,12 @@ describe('clob market websocket', () => {
     const coarse = 0.01 * MICROS_PER_UNIT
     const m = marketWhere((x) => {
       const fair = world.venueFair(x.contract, 'venuep', clock.now())
-      return world.vpBooks.get(x.conditionId)?.tickMicros === coarse && (fair < 0.04 || fair > 0.96)
+      return venuepOf(world).books.get(x.conditionId)?.tickMicros === coarse && (fair < 0.04 || fair > 0.96)
     })
     const ws = await connect()
     ws.send({ type: 'market', assets_ids: [...m.tokenIds] })
     await ws.next()
-    engine.moveVenuepBook(m, clock.now())
+    engine.moveBook('venuep', m, clock.now())
     for (const token of m.tokenIds) {
       const frame = JSON.parse(await ws.next((t) => t.includes('tick_size_change') && t.includes(token))) as Json
       assert.deepEqual(frame, {
@@ -503,9 +504,9 @@ describe('clob market websocket', () => {
 
     for (let i = 0; i < 30; i++) step(100)
     for (const m of markets.slice(0, 5)) {
-      engine.moveVenuepBook(m, clock.now())
-      engine.tradeVenuep(m, clock.now())
-      engine.churnVenuepTop(m, clock.now())
+      engine.moveBook('venuep', m, clock.now())
+      engine.trade('venuep', m, clock.now())
+      engine.churnTop('venuep', m, clock.now())
     }
     await ws.barrier()
 
@@ -518,7 +519,7 @@ describe('clob market websocket', () => {
       assert.match(msg.timestamp, /^\d{13}$/)
       if (msg.event_type === 'price_change') {
         priceChanges++
-        const m = world.vpMarketsByCondition.get(msg.market) as VpMarket
+        const m = venuepOf(world).marketsByCondition.get(msg.market) as VpMarket
         const e0 = msg.price_changes.filter((c: Json) => c.asset_id === m.tokenIds[0])
         const e1 = msg.price_changes.filter((c: Json) => c.asset_id === m.tokenIds[1])
         assert.equal(e0.length, e1.length, 'every token-0 change has its token-1 mirror')
@@ -558,8 +559,8 @@ describe('clob market websocket', () => {
     ws.send({ operation: 'subscribe', assets_ids: [b.tokenIds[1]], initial_dump: false })
     ws.send({ operation: 'unsubscribe', assets_ids: [a.tokenIds[0]] })
     await ws.barrier()
-    engine.moveVenuepBook(a, clock.now())
-    engine.moveVenuepBook(b, clock.now())
+    engine.moveBook('venuep', a, clock.now())
+    engine.moveBook('venuep', b, clock.now())
     const frame = JSON.parse(await ws.next((t) => t !== 'PONG')) as Json
     assert.equal(frame.event_type, 'price_change')
     assert.equal(frame.market, b.conditionId, 'the unsubscribed market sent nothing')
@@ -577,7 +578,7 @@ describe('clob market websocket', () => {
     const received = sim.ws.counters.framesReceived
     ws.send('PING')
     await until(() => sim.ws.counters.framesReceived > received)
-    engine.moveVenuepBook(m, clock.now())
+    engine.moveBook('venuep', m, clock.now())
     const before = ws.frames.length
     faults.resume()
     await ws.barrier()
@@ -612,8 +613,8 @@ describe('clob market websocket', () => {
     ws.send({ operation: 'subscribe', assets_ids: [target.tokenIds[0]] })
     const dump = JSON.parse(await ws.next()) as BookJson[]
     assert.deepEqual(dump.map((b) => b.asset_id), [target.tokenIds[0]])
-    engine.moveVenuepBook(target, clock.now())
-    engine.moveVenuepBook(witness, clock.now())
+    engine.moveBook('venuep', target, clock.now())
+    engine.moveBook('venuep', witness, clock.now())
     const frame = JSON.parse(await ws.next()) as Json
     assert.equal(frame.market, witness.conditionId, 'nothing arrived for the asset past the limit')
   })
@@ -652,11 +653,11 @@ describe('clob market websocket', () => {
 // ------------------------------------------------------------------------------------------- Data API
 
 describe('data api', () => {
-  const walletsWithActivity = () => [...world.ledger.wallets.keys()]
+  const walletsWithActivity = () => [...venuepOf(world).ledger.wallets.keys()]
 
   test('positions match the ledger, and open + closed realized PnL add up to it', async () => {
     for (const wallet of walletsWithActivity()) {
-      const ledger = world.ledger.wallets.get(wallet)
+      const ledger = venuepOf(world).ledger.wallets.get(wallet)
       assert.ok(ledger)
       const { status, body } = await data(`/positions?user=${wallet}&sizeThreshold=0&limit=500`)
       assert.equal(status, 200)
@@ -666,7 +667,7 @@ describe('data api', () => {
       for (const row of body) {
         const pos = ledger.tokens.get(row.asset)
         assert.ok(pos)
-        const ref = world.vpTokens.get(row.asset)
+        const ref = venuepOf(world).tokens.get(row.asset)
         assert.ok(ref)
         assert.ok(Math.abs(row.size - pos.shares) < 1e-6)
         assert.ok(Math.abs(row.initialValue - pos.cost) < 1e-6)
@@ -706,7 +707,7 @@ describe('data api', () => {
   })
 
   test('positions sorting, thresholds and filters', async () => {
-    const held = (w: string) => [...(world.ledger.wallets.get(w)?.tokens.values() ?? [])].filter((p) => p.shares > 0).length
+    const held = (w: string) => [...(venuepOf(world).ledger.wallets.get(w)?.tokens.values() ?? [])].filter((p) => p.shares > 0).length
     const wallet = walletsWithActivity().find((w) => held(w) >= 3)
     assert.ok(wallet)
     const rows = (await data(`/positions?user=${wallet}&sizeThreshold=0&sortBy=CURRENT&sortDirection=ASC`)).body
@@ -720,9 +721,9 @@ describe('data api', () => {
   })
 
   test('activity: pagination, sorting, type filter, non-trade rows', async () => {
-    const rowsOf = (w: string) => world.trades.vpActivityOf(w).length
+    const rowsOf = (w: string) => venuepOf(world).activity.activityOf(w).length
     const wallet = walletsWithActivity().sort((a, b) => rowsOf(b) - rowsOf(a))[0] as string
-    const expected = world.trades.vpActivityOf(wallet)
+    const expected = venuepOf(world).activity.activityOf(wallet)
     const full = (await data(`/activity?user=${wallet}&limit=500`)).body
     assert.equal(full.length, expected.length)
     const ts = full.map((r: Json) => r.timestamp)
@@ -741,14 +742,14 @@ describe('data api', () => {
     const other = (await data(`/activity?user=${wallet}&type=SPLIT,MERGE,REDEEM&limit=500`)).body
     assert.equal(trades.length + other.length, full.length)
     for (const r of other) for (const f of ['price', 'asset', 'side', 'outcomeIndex']) assert.equal(r[f], undefined, f)
-    const anyNonTrade = world.trades.vpActivity.find((a) => a.type !== 'TRADE')
+    const anyNonTrade = venuepOf(world).activity.rows.find((a) => a.type !== 'TRADE')
     assert.ok(anyNonTrade, 'the world has non-trade activity')
   })
 
   test('trades: newest first, market filter, paging limits', async () => {
-    const m = marketWhere((x) => world.trades.vpTradesOf(x.conditionId).length >= 3)
+    const m = marketWhere((x) => venuepOf(world).activity.tradesOf(x.conditionId).length >= 3)
     const rows = (await data(`/trades?market=${m.conditionId}`)).body
-    assert.equal(rows.length, world.trades.vpTradesOf(m.conditionId).length)
+    assert.equal(rows.length, venuepOf(world).activity.tradesOf(m.conditionId).length)
     const ts = rows.map((r: Json) => r.timestamp)
     assert.deepEqual(ts, [...ts].sort((a: number, b: number) => b - a))
     const t = rows[0]

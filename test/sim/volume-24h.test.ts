@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test'
 import { loadConfig } from '../../src/config/load.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * A venue's 24 h volume is the trades it reports for the last 24 hours: venuep Gamma `volume24hr` is the notional of
@@ -50,7 +52,7 @@ function toSecondEnd(t: number): number {
 async function venuepDays(now: number): Promise<Map<string, [number, number, number]>> {
   const out = new Map<string, [number, number, number]>()
   const from = Math.floor((now - DAY) / 1000)
-  for (const m of sim.world.vpMarkets) {
+  for (const m of venuepOf(sim.world).markets) {
     const gamma = await get(`${sim.venuep.urls.gamma}/markets/slug/${m.slug}`)
     const trades = (await get(`${sim.venuep.urls.data}/trades?market=${m.conditionId}&limit=10000`)) as { size: number; price: number; timestamp: number }[]
     assert.ok(trades.length < 10_000, 'one page holds every trade')
@@ -65,7 +67,7 @@ async function venuepDays(now: number): Promise<Map<string, [number, number, num
 async function venuekDays(now: number): Promise<Map<string, [number, number, number]>> {
   const hundredths = (fp: string) => Math.round(Number(fp) * 100)
   const out = new Map<string, [number, number, number]>()
-  for (const m of sim.world.vkMarkets) {
+  for (const m of venuekOf(sim.world).markets) {
     const market = (await get(`${sim.venuek.urls.rest}/markets/${m.ticker}`)).market
     let sum = 0
     let count = 0

@@ -4,6 +4,8 @@ import { loadConfig } from '../../src/config/load.js'
 import { WORLD_CALENDAR_MS } from '../../src/sim/world/calendar.js'
 import { generateWorld, type World } from '../../src/sim/world/generate.js'
 import { LADDER_SERIES } from '../../src/sim/venuek/ladders.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * The generated world is laid out on a fixed calendar (src/sim/world/calendar.ts), never around the start: the same
@@ -20,11 +22,11 @@ const SIZE = { questions: 400, wallets: 10, seed: 11 }
 /** Everything a user can save or read as a name: ids, slugs, condition and token ids, tickers and titles, whole lists. */
 function names(w: World) {
   return {
-    vpEvents: w.vpEvents.map((e) => [e.id, e.slug, e.title, e.negRiskMarketId ?? null]),
-    vpMarkets: w.vpMarkets.map((m) => [m.id, m.slug, m.event.slug, m.question, m.conditionId, m.questionHash ?? null, m.tokenIds[0], m.tokenIds[1], m.groupItemTitle ?? null, m.outcomes.join('/')]),
-    vkSeries: [...w.vkSeries.values()].map((s) => [s.ticker, s.title ?? null]),
-    vkEvents: w.vkEvents.map((e) => [e.eventTicker, e.series.ticker, e.title, e.subTitle]),
-    vkMarkets: w.vkMarkets.map((m) => [m.ticker, m.marketId, m.event.eventTicker, m.title, m.yesSubTitle, m.noSubTitle, m.strikeType ?? null, m.floorStrike ?? null, m.capStrike ?? null]),
+    vpEvents: venuepOf(w).events.map((e) => [e.id, e.slug, e.title, e.negRiskMarketId ?? null]),
+    vpMarkets: venuepOf(w).markets.map((m) => [m.id, m.slug, m.event.slug, m.question, m.conditionId, m.questionHash ?? null, m.tokenIds[0], m.tokenIds[1], m.groupItemTitle ?? null, m.outcomes.join('/')]),
+    vkSeries: [...venuekOf(w).series.values()].map((s) => [s.ticker, s.title ?? null]),
+    vkEvents: venuekOf(w).events.map((e) => [e.eventTicker, e.series.ticker, e.title, e.subTitle]),
+    vkMarkets: venuekOf(w).markets.map((m) => [m.ticker, m.marketId, m.event.eventTicker, m.title, m.yesSubTitle, m.noSubTitle, m.strikeType ?? null, m.floorStrike ?? null, m.capStrike ?? null]),
     questions: w.questions.map((q) => [q.id, q.subject, q.contracts.map((c) => c.label).join('|')]),
     truth: w.truth,
   }
@@ -36,8 +38,8 @@ function openDates(w: World, questionId: string) {
   return {
     created: q.createdAt,
     end: q.endTime,
-    vp: w.vpEvents.filter((e) => e.question === q).map((e) => [e.startDate, e.endDate, e.markets.map((m) => m.endDate ?? null)]),
-    vk: q.venuek?.markets.map((m) => [m.openTime, m.closeTime, m.expectedExpiration ?? null]) ?? [],
+    vp: venuepOf(w).events.filter((e) => e.question === q).map((e) => [e.startDate, e.endDate, e.markets.map((m) => m.endDate ?? null)]),
+    vk: venuekOf(w).questionEvents.get(q.id)?.markets.map((m) => [m.openTime, m.closeTime, m.expectedExpiration ?? null]) ?? [],
   }
 }
 
@@ -76,7 +78,7 @@ describe('a world on a fixed calendar', () => {
           assert.ok(q.endTime <= now && q.resolvedAt === undefined, `${q.id} closed`)
         }
         // No open venue book for an ended question.
-        for (const m of w.vpMarkets.filter((m) => m.canonical === q)) assert.equal(w.vpBooks.has(m.conditionId), q.lifecycle === 'active', m.slug)
+        for (const m of venuepOf(w).markets.filter((m) => m.canonical === q)) assert.equal(venuepOf(w).books.has(m.conditionId), q.lifecycle === 'active', m.slug)
       }
     }
     const count = (w: World, lifecycle: string) => w.questions.filter((q) => q.lifecycle === lifecycle).length
@@ -105,7 +107,7 @@ describe('a world on a fixed calendar', () => {
 
 describe('venuek-only ladders: recurring series listed from the start', () => {
   const ladderSeries = new Set(LADDER_SERIES.map((s) => `KXSIM${s.code}`))
-  const ladders = (w: World) => w.vkEvents.filter((e) => ladderSeries.has(e.series.ticker))
+  const ladders = (w: World) => venuekOf(w).events.filter((e) => ladderSeries.has(e.series.ticker))
   const ladderNames = (w: World) =>
     new Map(
       ladders(w).map((e) => [e.eventTicker, JSON.stringify([e.title, e.subTitle, e.markets.map((m) => [m.ticker, m.marketId, m.title, m.floorStrike ?? null, m.capStrike ?? null, m.closeTime])])]),

@@ -8,6 +8,8 @@ import { TICKERS_CATEGORIES } from '../../src/sim/world/shapes/labels.js'
 import { mapGammaEvent } from '../../src/venues/venuep/map-catalog.js'
 import { fixtureJson } from '../helpers/fixtures.js'
 import { closeGapsDays, PLACEHOLDER, spellingVariant, subTitleDate } from './shape-readers.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * The generated world shows the real catalogs' shapes (issue 17; src/sim/world/shapes), read from what the simulator
@@ -111,7 +113,7 @@ describe('multi-outcome events', () => {
 
   test('placeholder children are listed inactive with no orders, in about a third of candidate groups', (t) => {
     // Candidate groups: people, parties, teams, titles (the real grouped events), not brackets or rate decisions.
-    const candidates = (e: Json) => sim.world.vpEventsBySlug.get(e.slug)!.question!.contracts.every((c) => !/\d/.test(c.label))
+    const candidates = (e: Json) => venuepOf(sim.world).eventsBySlug.get(e.slug)!.question!.contracts.every((c) => !/\d/.test(c.label))
     const groups = vp.filter((e) => e.negRisk === true && e.markets.length > 1 && candidates(e))
     const withPh = groups.filter((e) => e.markets.some((m: Json) => m.active === false))
     const ph = groups.filter(open).flatMap((e) => e.markets as Json[]).filter((m) => m.active === false)
@@ -119,17 +121,17 @@ describe('multi-outcome events', () => {
     t.diagnostic(`groups with placeholders: generated ${share(withPh.length, groups.length)}, real ${share(realGroups.filter((e) => e.markets.some((m: Json) => m.active === false)).length, realGroups.length)}`)
     assert.ok(withPh.length / groups.length > 0.2 && withPh.length / groups.length < 0.6)
     assert.ok(ph.length > 100 && ph.every((m) => PLACEHOLDER.test(m.question) && m.acceptingOrders === false && m.bestBid === undefined && m.outcomePrices === '[]' && m.volumeNum === 0))
-    assert.ok(!sim.world.truth.outcomePairs.some((p) => sim.world.vpTokens.get(p.venuepTokenId)!.market.active === false), 'a placeholder pairs with nothing')
+    assert.ok(!sim.world.truth.outcomePairs.some((p) => venuepOf(sim.world).tokens.get(p.a.outcome)!.market.active === false), 'a placeholder pairs with nothing')
   })
 
   test('venuek names the same candidates differently, and the venues list different candidate sets', (t) => {
     const truth = sim.world.truth.outcomePairs
     const kinds = new Map<string, number>()
     for (const p of truth) {
-      const m = sim.world.vpTokens.get(p.venuepTokenId)!.market
+      const m = venuepOf(sim.world).tokens.get(p.a.outcome)!.market
       const name = m.groupItemTitle === undefined || m.groupItemTitle === '' ? undefined : m.groupItemTitle
       if (name === undefined || m.canonical.kind !== 'multi' || /\d/.test(name)) continue
-      const kind = spellingVariant(name, sim.world.vkMarketsByTicker.get(p.venuekMarketTicker)!.yesSubTitle)
+      const kind = spellingVariant(name, venuekOf(sim.world).marketsByTicker.get(p.b.outcome)!.yesSubTitle)
       if (kind !== undefined) kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
     }
     t.diagnostic(`name variants among true pairs: ${JSON.stringify(Object.fromEntries(kinds))}`)
@@ -137,10 +139,10 @@ describe('multi-outcome events', () => {
     let onlyP = 0
     let onlyK = 0
     for (const q of sim.world.questions) {
-      if (q.kind !== 'multi' || q.venuep === undefined || q.venuek === undefined) continue
+      if (q.kind !== 'multi' || !venuepOf(sim.world).questionEvents.has(q.id) || !venuekOf(sim.world).questionEvents.has(q.id)) continue
       for (const c of q.contracts) {
-        const p = sim.world.vpListing.get(c.key)
-        const k = sim.world.vkListing.get(c.key)
+        const p = venuepOf(sim.world).listing.get(c.key)
+        const k = venuekOf(sim.world).listing.get(c.key)
         if (p !== undefined && k === undefined && p.market.active !== false) onlyP++
         if (p === undefined && k !== undefined) onlyK++
       }
@@ -170,11 +172,11 @@ describe('threshold and range ladders', () => {
   test('"at least X" against "more than X" (one step apart) are hard negatives, never true pairs', () => {
     const near = (sim.world.truth.hardNegatives ?? []).filter((h) => h.reason === 'at least vs more than')
     assert.ok(near.length > 10, `near misses (${near.length})`)
-    const truth = new Set(sim.world.truth.outcomePairs.map((p) => `${p.venuepTokenId}|${p.venuekMarketTicker}`))
+    const truth = new Set(sim.world.truth.outcomePairs.map((p) => `${p.a.outcome}|${p.b.outcome}`))
     for (const h of near) {
-      assert.ok(!truth.has(`${h.venuepTokenId}|${h.venuekMarketTicker}`))
-      const k = sim.world.vkMarketsByTicker.get(h.venuekMarketTicker)!
-      const p = sim.world.vpTokens.get(h.venuepTokenId)!.market
+      assert.ok(!truth.has(`${h.a.outcome}|${h.b.outcome}`))
+      const k = venuekOf(sim.world).marketsByTicker.get(h.b.outcome)!
+      const p = venuepOf(sim.world).tokens.get(h.a.outcome)!.market
       // The same number on both sides, other comparators.
       assert.ok(k.floorStrike !== undefined && new RegExp(`(^|[^\\d.])${String(k.floorStrike).replace('.', '\\.')}([^\\d]|$)`).test(p.question.replace(/,/g, '')), `${p.question} / ${k.yesSubTitle}`)
       const vpAtLeast = /or more|at least|\+/.test(`${p.question} ${p.groupItemTitle ?? ''}`)
@@ -193,7 +195,7 @@ describe('deadline ladders', () => {
 
   test('venuep lists them as single-market events or one group titled "June 30", "December 31"', () => {
     const spans = new Map<string, Set<string>>()
-    for (const p of sim.world.truth.eventPairs) spans.set(p.venuekEventTicker, (spans.get(p.venuekEventTicker) ?? new Set()).add(p.venuepEventSlug))
+    for (const p of sim.world.truth.eventPairs) spans.set(p.b.event, (spans.get(p.b.event) ?? new Set()).add(p.a.event))
     assert.ok([...spans.values()].filter((s) => s.size >= 2).length > 10, 'one venuek event paired with several venuep events')
     const dayTitles = vp.flatMap((e) => e.markets as Json[]).filter((m) => /^(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}$/.test(m.groupItemTitle ?? ''))
     assert.ok(dayTitles.length > 10)
@@ -216,7 +218,7 @@ describe('categories as the venues label them', () => {
     assert.ok((counts[counts.length >> 1] as number) >= 3 && tagged.length < vp.length)
     const seen = new Set<string>()
     for (const e of tagged) {
-      const q = sim.world.vpEventsBySlug.get(e.slug)!.question!
+      const q = venuepOf(sim.world).eventsBySlug.get(e.slug)!.question!
       const mapped = mapGammaEvent(e, { eventUrl: (s) => s })!
       assert.equal(mapped.category, q.category, `${e.slug}: ${e.tags.map((x: Json) => x.label).join(', ')}`)
       assert.equal(canonicalCategory(e.tags.map((x: Json) => [x.label, x.slug])), q.category)

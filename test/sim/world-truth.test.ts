@@ -7,6 +7,8 @@ import { generateWorld, type World } from '../../src/sim/world/generate.js'
 import { Rng } from '../../src/sim/world/random.js'
 import { TEMPLATES } from '../../src/sim/world/templates/index.js'
 import type { Lifecycle } from '../../src/sim/world/types.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
  * The generated world's ground truth is exact: its outcome pairs are exactly the contracts both venues list (venuep
@@ -54,45 +56,45 @@ describe('ground truth', () => {
     const pairs = w.truth.outcomePairs
     assert.ok(pairs.length > 1000)
     for (const p of pairs) {
-      const served = vpServed.get(p.venuepTokenId)
-      assert.deepEqual(served?.slug, p.venuepEventSlug, `token of ${p.contractKey} served in its event`)
-      assert.equal(vkServed.get(p.venuekMarketTicker), p.venuekEventTicker, `ticker of ${p.contractKey} served in its event`)
-      const vp = w.vpListing.get(p.contractKey)!
-      assert.equal(vp.market.tokenIds[vp.index], p.venuepTokenId)
+      const served = vpServed.get(p.a.outcome)
+      assert.deepEqual(served?.slug, p.a.event, `token of ${p.contractKey} served in its event`)
+      assert.equal(vkServed.get(p.b.outcome), p.b.event, `ticker of ${p.contractKey} served in its event`)
+      const vp = venuepOf(w).listing.get(p.contractKey)!
+      assert.equal(vp.market.tokenIds[vp.index], p.a.outcome)
       assert.equal(served?.index, vp.index, 'the token that pays if the contract is true')
-      assert.equal(w.vkListing.get(p.contractKey)?.ticker, p.venuekMarketTicker)
-      assert.equal(w.vkMarketsByTicker.get(p.venuekMarketTicker)!.contract.key, p.contractKey)
+      assert.equal(venuekOf(w).listing.get(p.contractKey)?.ticker, p.b.outcome)
+      assert.equal(venuekOf(w).marketsByTicker.get(p.b.outcome)!.contract.key, p.contractKey)
       assert.equal(w.questionsById.get(p.questionId)!.contracts.find((c) => c.key === p.contractKey)?.label, p.label)
     }
-    assert.equal(new Set(pairs.map((p) => p.venuepTokenId)).size, pairs.length)
-    assert.equal(new Set(pairs.map((p) => p.venuekMarketTicker)).size, pairs.length)
+    assert.equal(new Set(pairs.map((p) => p.a.outcome)).size, pairs.length)
+    assert.equal(new Set(pairs.map((p) => p.b.outcome)).size, pairs.length)
   })
 
   test('and there is one for every contract both venues list: the truth is complete', () => {
     let both = 0
-    for (const q of w.questions) for (const c of q.contracts) if (w.vpListing.has(c.key) && w.vkListing.has(c.key)) both++
+    for (const q of w.questions) for (const c of q.contracts) if (venuepOf(w).listing.has(c.key) && venuekOf(w).listing.has(c.key)) both++
     assert.equal(w.truth.outcomePairs.length, both)
   })
 
   test('event pairs and shared questions are those of the outcome pairs; a question may span several venuep events', () => {
-    const fromPairs = new Set(w.truth.outcomePairs.map((p) => `${p.questionId}|${p.venuepEventSlug}|${p.venuekEventTicker}`))
-    assert.deepEqual(new Set(w.truth.eventPairs.map((e) => `${e.questionId}|${e.venuepEventSlug}|${e.venuekEventTicker}`)), fromPairs)
+    const fromPairs = new Set(w.truth.outcomePairs.map((p) => `${p.questionId}|${p.a.event}|${p.b.event}`))
+    assert.deepEqual(new Set(w.truth.eventPairs.map((e) => `${e.questionId}|${e.a.event}|${e.b.event}`)), fromPairs)
     assert.deepEqual(new Set(w.truth.sharedQuestions), new Set(w.truth.outcomePairs.map((p) => p.questionId)))
     const slugsPerQuestion = new Map<string, Set<string>>()
-    for (const p of w.truth.outcomePairs) slugsPerQuestion.set(p.questionId, (slugsPerQuestion.get(p.questionId) ?? new Set()).add(p.venuepEventSlug))
+    for (const p of w.truth.outcomePairs) slugsPerQuestion.set(p.questionId, (slugsPerQuestion.get(p.questionId) ?? new Set()).add(p.a.event))
     assert.ok([...slugsPerQuestion.values()].some((s) => s.size >= 2), 'a deadline ladder split into single-market events')
   })
 
   test('hard negatives are served outcomes of two different contracts, never a true pair', () => {
     const negatives = w.truth.hardNegatives ?? []
     assert.ok(negatives.length > 50)
-    const truth = new Set(w.truth.outcomePairs.map((p) => `${p.venuepTokenId}|${p.venuekMarketTicker}`))
+    const truth = new Set(w.truth.outcomePairs.map((p) => `${p.a.outcome}|${p.b.outcome}`))
     for (const h of negatives) {
-      assert.equal(vpServed.get(h.venuepTokenId)?.slug, h.venuepEventSlug)
-      assert.equal(vkServed.get(h.venuekMarketTicker), h.venuekEventTicker)
-      assert.ok(!truth.has(`${h.venuepTokenId}|${h.venuekMarketTicker}`), `${h.reason}: ${h.venuepTokenId} / ${h.venuekMarketTicker}`)
-      const vpContract = w.vpTokens.get(h.venuepTokenId)!.market.contract.key
-      assert.notEqual(vpContract, w.vkMarketsByTicker.get(h.venuekMarketTicker)!.contract.key)
+      assert.equal(vpServed.get(h.a.outcome)?.slug, h.a.event)
+      assert.equal(vkServed.get(h.b.outcome), h.b.event)
+      assert.ok(!truth.has(`${h.a.outcome}|${h.b.outcome}`), `${h.reason}: ${h.a.outcome} / ${h.b.outcome}`)
+      const vpContract = venuepOf(w).tokens.get(h.a.outcome)!.market.contract.key
+      assert.notEqual(vpContract, venuekOf(w).marketsByTicker.get(h.b.outcome)!.contract.key)
     }
   })
 
@@ -102,7 +104,7 @@ describe('ground truth', () => {
     for (const d of w.truth.decoys) {
       const decoy = w.questionsById.get(d.decoyId)!
       assert.equal(decoy.decoyOf, d.questionId)
-      assert.ok((decoy.venuep === undefined) !== (decoy.venuek === undefined), 'listed on one venue only')
+      assert.ok(venuepOf(w).questionEvents.has(decoy.id) !== venuekOf(w).questionEvents.has(decoy.id), 'listed on one venue only')
       assert.ok(!pairedQuestions.has(d.decoyId))
       reasons.add(d.reason as string)
     }
@@ -115,8 +117,8 @@ describe('generation', () => {
     const digest = (x: World) =>
       JSON.stringify([
         x.truth,
-        x.vpEvents.map((e) => [e.slug, e.title, e.endDate, e.tags.map((t) => t.label), e.markets.map((m) => [m.question, m.groupItemTitle, m.tokenIds, m.active, m.endDate])]),
-        x.vkEvents.map((e) => [e.eventTicker, e.subTitle, e.series.category, e.markets.map((m) => [m.ticker, m.yesSubTitle, m.strikeType, m.floorStrike, m.capStrike, m.closeTime, m.expectedExpiration])]),
+        venuepOf(x).events.map((e) => [e.slug, e.title, e.endDate, e.tags.map((t) => t.label), e.markets.map((m) => [m.question, m.groupItemTitle, m.tokenIds, m.active, m.endDate])]),
+        venuekOf(x).events.map((e) => [e.eventTicker, e.subTitle, e.series.category, e.markets.map((m) => [m.ticker, m.yesSubTitle, m.strikeType, m.floorStrike, m.capStrike, m.closeTime, m.expectedExpiration])]),
       ])
     const a = generateWorld({ anchorMs: ANCHOR_MS, questions: 500, wallets: 10, seed: 3 })
     const b = generateWorld({ anchorMs: ANCHOR_MS, questions: 500, wallets: 10, seed: 3 })

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test'
 import { venuepFrames } from '../../bench/scenarios.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { BookEventFrames } from '../../src/sim/venuep/ws-frames.js'
+import { isVenuepEvent } from '../../src/sim/venuep/engine-moves.js'
 import { SimEngine } from '../../src/sim/world/engine.js'
 import { generateWorld } from '../../src/sim/world/generate.js'
 import { Rng } from '../../src/sim/world/random.js'
@@ -317,7 +318,7 @@ describe('venuep price_change fast path', () => {
     const engine = new SimEngine(world, { clock: new SimulatedClock(anchor), quoteChangesPerSec: 2000, tradesPerSec: 0, stepMs: 100, dislocationsPerMin: 0 })
     const frames: string[] = []
     engine.on((e) => {
-      if (e.type !== 'vp_book') return
+      if (!isVenuepEvent(e) || e.type !== 'vp_book') return
       // As the market channel builds them: one frame per subscription mask (token 0, token 1, both).
       const built = new BookEventFrames(world, e.market, e.book, e.changes, e.ts)
       for (const mask of [1, 2, 3] as const) frames.push(built.priceChange(mask))

@@ -1,5 +1,5 @@
-import type { VkTrade } from '../world/trade-store.js'
-import type { VkMarket } from '../world/types.js'
+import type { VkTrade } from './trade-store.js'
+import type { VkMarket } from './types.js'
 import { validationFailed } from './errors.js'
 import { dollars, dollarsOf, fpHundredths, hundredthsOf } from './format.js'
 import type { PathQuote, VenuekState } from './market-state.js'

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { CaptureFormatError, checkUnique, readChecked } from '../world/capture-check.js'
-import { VkCatalogFileSchema, type VkCapturedEvent } from '../world/capture.js'
+import { type VkCapturedEvent, VkCatalogFileSchema } from './capture-schema.js'
 
 /** `venuek.json` in a directory of captured catalogs (test/fixtures/real-venues/FORMAT.md), checked. */
 export function readVenuekCapture(dir: string): readonly VkCapturedEvent[] {

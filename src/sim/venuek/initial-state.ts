@@ -3,9 +3,10 @@ import { rebalance, SimBook } from '../world/book-model.js'
 import { hashString, uuid, type Rng } from '../world/random.js'
 import { openForTheDay, printTime, round2 } from '../world/recent-prints.js'
 import { sortByTime } from '../world/time-sort.js'
-import type { VkTrade } from '../world/trade-store.js'
-import type { VkMarket } from '../world/types.js'
+import type { VkTrade } from './trade-store.js'
+import type { VkMarket } from './types.js'
 import type { World } from '../world/world.js'
+import { venuekOf } from './state.js'
 
 /**
  * What a generated world starts with on venuek besides its listing (world/generate.ts calls these through the
@@ -17,17 +18,17 @@ const DAY = 86_400_000
 export function buildVenuekBooks(world: World, rng: Rng): void {
   const t = world.anchorMs
   const depth = world.options.bookDepth
-  for (const m of world.vkMarkets) {
+  for (const m of venuekOf(world).markets) {
     if (m.canonical.lifecycle !== 'active') continue
     const book = new SimBook(Math.round(m.tickSize * MICROS_PER_UNIT), t)
     rebalance(book, { fair: world.venueFair(m.contract, 'venuek', t), halfSpread: m.contract.halfSpread, depthLevels: depth, depthSize: m.contract.depthSize }, rng, [])
-    world.vkBooks.set(m.ticker, book)
+    venuekOf(world).books.set(m.ticker, book)
   }
 }
 
 export function buildVenuekHistory(world: World, rng: Rng): void {
   const rows = []
-  for (const m of world.vkMarkets) {
+  for (const m of venuekOf(world).markets) {
     const q = m.canonical
     const end = Math.min(world.anchorMs - 60_000, q.lifecycle === 'active' ? world.anchorMs : q.endTime)
     const start = Math.max(m.openTime, end - 7 * DAY)
@@ -42,13 +43,13 @@ export function buildVenuekHistory(world: World, rng: Rng): void {
   }
   rows.push(...venuekRecentPrints(world, rng.fork(0x5eed)))
   sortByTime(rows)
-  for (const t of rows) world.trades.addVk(t, false)
+  for (const t of rows) venuekOf(world).trades.add(t, false)
 }
 
 /** The last day's prints (world/recent-prints.ts): a few hundred to a few thousand contracts, at the history's rule. */
 export function venuekRecentPrints(world: World, rng: Rng): VkTrade[] {
   const rows: VkTrade[] = []
-  for (const m of world.vkMarkets) {
+  for (const m of venuekOf(world).markets) {
     if (!openForTheDay(m.canonical, m.contract, m.openTime, world.anchorMs)) continue
     const r = rng.fork(hashString(m.ticker))
     const day = r.logNormal(1_200, 1.4)

@@ -189,7 +189,5 @@ function ladderQuestion(id: string, seed: number, spec: QuestionSpec, createdAt:
     contracts,
     model: spec.model,
     decoyOf: undefined,
-    venuep: undefined,
-    venuek: undefined,
   }
 }

@@ -3,7 +3,9 @@ import { uniqueKey } from '../world/unique-key.js'
 import { uuid, type Rng } from '../world/random.js'
 import { observationDates } from '../world/shapes/venue-dates.js'
 import type { QuestionSpec } from '../world/templates/index.js'
-import type { Contract, Question, VkEvent, VkMarket } from '../world/types.js'
+import type { Contract, Question } from '../world/types.js'
+import type { VkEvent, VkMarket } from './types.js'
+import { venuekOf } from './state.js'
 
 /**
  * How a generated question is listed on venuek: its series (created once per ticker), one event, one binary market
@@ -18,16 +20,17 @@ const DAY = 86_400_000
 const EXPECTED_AFTER_CLOSE_MS = 10 * 60_000
 
 export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: Rng): void {
+  const vk = venuekOf(world)
   const s = spec.tickers
-  let series = world.vkSeries.get(s.seriesTicker)
+  let series = vk.series.get(s.seriesTicker)
   if (series === undefined) {
     series = { fromCapture: false, ticker: s.seriesTicker, title: s.seriesTitle, category: s.seriesCategory, frequency: s.frequency, feeType: 'quadratic', feeMultiplier: 1 }
-    world.vkSeries.set(series.ticker, series)
+    vk.series.set(series.ticker, series)
   }
   const active = q.lifecycle === 'active'
   const planned = s.dates ?? observationDates(q.endTime)
   const ended = observationDates(q.endTime)
-  const eventTicker = uniqueKey(world.vkEventsByTicker, s.eventTicker)
+  const eventTicker = uniqueKey(vk.eventsByTicker, s.eventTicker)
   const event: VkEvent = {
     eventTicker,
     series,
@@ -47,7 +50,7 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
     const ticker = spec.slugs.outcomes !== undefined && spec.contracts.length === 1 ? eventTicker : `${eventTicker}-${c.tickersSuffix}`
     const closeTime = active ? (c.tickersCloseTime ?? planned.closeTime) : ended.closeTime
     const market: VkMarket = {
-      ticker: uniqueKey(world.vkMarketsByTicker, ticker),
+      ticker: uniqueKey(vk.marketsByTicker, ticker),
       marketId: uuid(rng),
       event,
       title: s.marketTitle(i),
@@ -71,12 +74,12 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
       baseOpenInterest: Math.round(rng.logNormal(8_000, 1.3)),
       capture: undefined,
     }
-    world.vkMarketsByTicker.set(market.ticker, market)
-    world.vkListing.set(contract.key, market)
+    vk.marketsByTicker.set(market.ticker, market)
+    vk.listing.set(contract.key, market)
     event.markets.push(market)
   })
-  q.venuek = event
-  world.vkEvents.push(event)
-  world.vkEventsByTicker.set(event.eventTicker, event)
-  for (const m of event.markets) world.vkMarkets.push(m)
+  vk.questionEvents.set(q.id, event)
+  vk.events.push(event)
+  vk.eventsByTicker.set(event.eventTicker, event)
+  for (const m of event.markets) vk.markets.push(m)
 }

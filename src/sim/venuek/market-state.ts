@@ -3,8 +3,9 @@ import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import { MS_PER_DAY } from '../../core/time.js'
 import type { SimBook } from '../world/book-model.js'
 import type { World } from '../world/world.js'
-import type { VkMarket } from '../world/types.js'
+import type { VkMarket } from './types.js'
 import { TradeStats } from './trade-stats.js'
+import { venuekOf } from './state.js'
 
 /**
  * What venuek would say about a simulated market at a given time: its lifecycle status, result, settlement
@@ -46,12 +47,12 @@ export class VenuekState {
   constructor(world: World, clock: Clock) {
     this.world = world
     this.clock = clock
-    this.trades = new TradeStats(world.trades)
+    this.trades = new TradeStats(venuekOf(world).trades)
   }
 
   /** The live book; closed and resolved markets have none (their resting orders are gone). */
   book(m: VkMarket): SimBook | undefined {
-    return this.world.vkBooks.get(m.ticker)
+    return venuekOf(this.world).books.get(m.ticker)
   }
 
   /** A replayed market keeps its captured status; a generated one follows its question's lifecycle. */

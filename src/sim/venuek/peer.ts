@@ -5,13 +5,15 @@ import { createVenuekAdapter } from '../../venues/venuek/adapter.js'
 import type { VenuekCredentials } from '../../venues/venuek/signing.js'
 import { FaultPlan } from '../faults.js'
 import type { SimPeer } from '../peer.js'
-import type { VkCapturedEvent } from '../world/capture.js'
+import type { VkCapturedEvent } from './capture-schema.js'
 import { readVenuekCapture } from './capture-file.js'
 import { startVenuekSim, type VenuekSim } from './index.js'
 import { buildVenuekBooks, buildVenuekHistory } from './initial-state.js'
 import { addVenuekOnlyLadders } from './ladders.js'
 import { listVenuek } from './listing.js'
 import { replayVenuek } from './replay.js'
+import { venuekOf, VENUE } from './state.js'
+import { venuekMoves } from './engine-moves.js'
 
 export interface StartedVenuek extends VenuekSim {
   readonly faults: FaultPlan
@@ -28,8 +30,13 @@ export interface VenuekSimulatorFields {
 
 /** venuek as a simulator peer (peer.ts): REST and WebSocket on one loopback port. */
 export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields, readonly VkCapturedEvent[]> = {
-  venue: 'venuek',
+  venue: VENUE,
   world: {
+    moves: venuekMoves,
+    truthLeg(world, contractKey) {
+      const m = venuekOf(world).listing.get(contractKey)
+      return m === undefined ? undefined : { venue: VENUE, event: m.event.eventTicker, market: m.ticker, outcome: m.ticker }
+    },
     list: listVenuek,
     // Seeded per event, drawn only when there are some: at 0 nothing else in the world changes.
     addOwnListings(world) {
@@ -61,7 +68,7 @@ export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields,
     venuekCredentials: sim.credentials === undefined ? undefined : { keyId: sim.credentials.keyId, privateKeyPem: sim.credentials.privateKeyPem },
     venuekPublicKeyPem: sim.credentials?.publicKeyPem,
   }),
-  events: (world) => world.vkEvents.length,
+  events: (world) => venuekOf(world).events.length,
   ownLadders: (config) => config.venuekOnlyLadders,
   serviceEnv(sim, dataDir) {
     const env: Record<string, string> = {

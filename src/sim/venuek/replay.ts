@@ -1,10 +1,12 @@
 import { parseTimestampMs } from '../../core/time.js'
-import type { VkCapturedEvent, VkCapturedMarket } from '../world/capture.js'
+import type { VkCapturedEvent, VkCapturedMarket } from './capture-schema.js'
 import type { World } from '../world/world.js'
 import { uuid, type Rng } from '../world/random.js'
 import { seedBook, seededHalfSpread, tickFor, type CapturedQuote } from '../world/replay-book.js'
 import { replayQuestion } from '../world/replay-question.js'
-import type { Lifecycle, VkEvent, VkMarket, VkSeries } from '../world/types.js'
+import type { Lifecycle } from '../world/types.js'
+import type { VkEvent, VkMarket, VkSeries } from './types.js'
+import { venuekOf } from './state.js'
 
 /**
  * Captured venuek events → the world's venuek listing. REST bodies are served from each record's `capture`
@@ -18,11 +20,12 @@ import type { Lifecycle, VkEvent, VkMarket, VkSeries } from '../world/types.js'
 const DEFAULT_DEPTH = 200
 
 export function replayVenuek(world: World, events: readonly VkCapturedEvent[], rng: Rng): void {
+  const vk = venuekOf(world)
   for (const c of events) {
-    let series = world.vkSeries.get(c.series_ticker)
+    let series = vk.series.get(c.series_ticker)
     if (series === undefined) {
       series = capturedSeries(c)
-      world.vkSeries.set(series.ticker, series)
+      vk.series.set(series.ticker, series)
     }
     const event: VkEvent = {
       eventTicker: c.event_ticker,
@@ -38,11 +41,11 @@ export function replayVenuek(world: World, events: readonly VkCapturedEvent[], r
       capture: c,
     }
     for (const mc of c.markets) event.markets.push(replayMarket(world, event, mc, rng))
-    world.vkEvents.push(event)
-    world.vkEventsByTicker.set(event.eventTicker, event)
+    vk.events.push(event)
+    vk.eventsByTicker.set(event.eventTicker, event)
     for (const m of event.markets) {
-      world.vkMarkets.push(m)
-      world.vkMarketsByTicker.set(m.ticker, m)
+      vk.markets.push(m)
+      vk.marketsByTicker.set(m.ticker, m)
     }
   }
 }
@@ -113,6 +116,6 @@ function replayMarket(world: World, event: VkEvent, c: VkCapturedMarket, rng: Rn
     baseOpenInterest: c.open_interest ?? 0,
     capture: c,
   }
-  if (open) world.vkBooks.set(m.ticker, seedBook(quote, { tickSize, depthLevels: world.options.bookDepth, depthSize: DEFAULT_DEPTH, now: world.anchorMs }, rng.fork(world.vkBooks.size + 1)))
+  if (open) venuekOf(world).books.set(m.ticker, seedBook(quote, { tickSize, depthLevels: world.options.bookDepth, depthSize: DEFAULT_DEPTH, now: world.anchorMs }, rng.fork(venuekOf(world).books.size + 1)))
   return m
 }

@@ -1,10 +1,11 @@
 import type { SimRequest, SimResponse } from '../http-router.js'
-import type { VkEvent, VkMarket } from '../world/types.js'
+import type { VkEvent, VkMarket } from './types.js'
 import { pageOf } from './cursor.js'
 import { invalidParameters, MARKET_NOT_FOUND, NOT_FOUND } from './errors.js'
 import { STATUS_FILTER_MATCHES, type VenuekState, type VkStatusFilter } from './market-state.js'
 import { Query } from './query.js'
 import { serializeEvent, serializeMarket, serializeSeries } from './serialize.js'
+import { venuekOf } from './state.js'
 
 /**
  * venuek's catalog endpoints (venuek.md §3.1–3.4): series, events and markets with the venue's filters,
@@ -22,7 +23,7 @@ export class CatalogRoutes {
 
   constructor(state: VenuekState) {
     this.#state = state
-    for (const e of state.world.vkEvents) {
+    for (const e of venuekOf(state.world).events) {
       const list = this.#eventsBySeries.get(e.series.ticker)
       if (list === undefined) this.#eventsBySeries.set(e.series.ticker, [e])
       else list.push(e)
@@ -38,7 +39,7 @@ export class CatalogRoutes {
     const productMetadata = q.bool('include_product_metadata') ?? false
     const minUpdated = secondsToMs(q.int('min_updated_ts', { min: 0 }))
     const series = []
-    for (const s of this.#state.world.vkSeries.values()) {
+    for (const s of venuekOf(this.#state.world).series.values()) {
       if (category !== undefined && s.category !== category) continue
       if (tags !== undefined && !tags.includes(s.category)) continue
       const events = this.#eventsBySeries.get(s.ticker) ?? []
@@ -50,7 +51,7 @@ export class CatalogRoutes {
 
   getSeries(req: SimRequest): SimResponse {
     const q = new Query(req.query, 'GetSeries')
-    const s = this.#state.world.vkSeries.get(req.params['series_ticker'] ?? '')
+    const s = venuekOf(this.#state.world).series.get(req.params['series_ticker'] ?? '')
     if (s === undefined) return { status: 404, body: NOT_FOUND }
     const events = this.#eventsBySeries.get(s.ticker) ?? []
     const options = { includeVolume: q.bool('include_volume') ?? false, productMetadata: false }
@@ -71,7 +72,7 @@ export class CatalogRoutes {
     const now = this.#state.clock.now()
     const wanted = status === undefined ? undefined : STATUS_FILTER_MATCHES[status]
     const tickerSet = tickers === undefined ? undefined : new Set(tickers)
-    const source = seriesTicker === undefined ? this.#state.world.vkEvents : (this.#eventsBySeries.get(seriesTicker) ?? [])
+    const source = seriesTicker === undefined ? venuekOf(this.#state.world).events : (this.#eventsBySeries.get(seriesTicker) ?? [])
     const events = source.filter(
       (e) =>
         (tickerSet === undefined || tickerSet.has(e.eventTicker)) &&
@@ -89,7 +90,7 @@ export class CatalogRoutes {
   /** `GET /events/{event_ticker}`: the deprecated top-level `markets` is still required and always present. */
   getEvent(req: SimRequest): SimResponse {
     const q = new Query(req.query, 'GetEvent')
-    const event = this.#state.world.vkEventsByTicker.get(req.params['event_ticker'] ?? '')
+    const event = venuekOf(this.#state.world).eventsByTicker.get(req.params['event_ticker'] ?? '')
     if (event === undefined) return { status: 404, body: NOT_FOUND }
     const now = this.#state.clock.now()
     return {
@@ -123,8 +124,8 @@ export class CatalogRoutes {
     const wanted = status === undefined ? undefined : STATUS_FILTER_MATCHES[status]
     const tickerSet = tickers === undefined ? undefined : new Set(tickers)
     const world = this.#state.world
-    let source: readonly VkMarket[] = world.vkMarkets
-    if (eventTicker !== undefined) source = world.vkEventsByTicker.get(eventTicker)?.markets ?? []
+    let source: readonly VkMarket[] = venuekOf(world).markets
+    if (eventTicker !== undefined) source = venuekOf(world).eventsByTicker.get(eventTicker)?.markets ?? []
     // No multivariate (combo) markets exist in the simulated world.
     if (mveFilter === 'only') source = []
     const inRange = (t: number | undefined, r: Range): boolean =>
@@ -145,7 +146,7 @@ export class CatalogRoutes {
   }
 
   getMarket(req: SimRequest): SimResponse {
-    const m = this.#state.world.vkMarketsByTicker.get(req.params['ticker'] ?? '')
+    const m = venuekOf(this.#state.world).marketsByTicker.get(req.params['ticker'] ?? '')
     if (m === undefined) return { status: 404, body: MARKET_NOT_FOUND }
     return { status: 200, body: { market: serializeMarket(m, this.#state, this.#state.clock.now()) } }
   }

@@ -1,5 +1,5 @@
 import type { SimRequest, SimResponse } from '../http-router.js'
-import type { VkTrade } from '../world/trade-store.js'
+import type { VkTrade } from './trade-store.js'
 import { bidsOnly, type Level } from './book-view.js'
 import { candlesticks, PERIOD_INTERVALS_MIN } from './candles.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
@@ -9,6 +9,7 @@ import type { VenuekState } from './market-state.js'
 import { Query } from './query.js'
 import { serializeTrade } from './serialize.js'
 import { countAtOrBefore } from '../world/time-sort.js'
+import { venuekOf } from './state.js'
 
 /**
  * venuek's market-data endpoints (venuek.md §3.5–3.7): order book, public trades, candlesticks and exchange
@@ -26,7 +27,7 @@ export class MarketDataRoutes {
   orderbook(req: SimRequest): SimResponse {
     const q = new Query(req.query, 'GetMarketOrderbook')
     const depth = q.int('depth', { max: 100 }) ?? 0
-    const m = this.#state.world.vkMarketsByTicker.get(req.params['ticker'] ?? '')
+    const m = venuekOf(this.#state.world).marketsByTicker.get(req.params['ticker'] ?? '')
     if (m === undefined) return { status: 404, body: MARKET_NOT_FOUND }
     const book = bidsOnly(this.#state.book(m))
     // 0 or negative = every level.
@@ -47,7 +48,7 @@ export class MarketDataRoutes {
     const minTs = q.int('min_ts', { min: 0 })
     const maxTs = q.int('max_ts', { min: 0 })
     const blockOnly = q.bool('is_block_trade') ?? false
-    const trades = ticker === undefined ? this.#state.world.trades.vkTrades : this.#state.trades.tradesOf(ticker)
+    const trades = ticker === undefined ? venuekOf(this.#state.world).trades.rows : this.#state.trades.tradesOf(ticker)
     // Exclusive upper index: the cursor's position, the max_ts bound and the clock, whichever is lowest.
     let hi = countAtOrBefore(trades, Math.min(this.#state.clock.now(), maxTs === undefined ? Infinity : maxTs * 1000 + 999))
     const resume = decodeCursor(q.string('cursor'), 'trades')
@@ -75,7 +76,7 @@ export class MarketDataRoutes {
     const endTs = q.requiredInt('end_ts', { min: 0 })
     const period = q.requiredInt('period_interval')
     if (!PERIOD_INTERVALS_MIN.includes(period)) throw validationFailed(operation, 'period_interval', 'oneof')
-    const m = this.#state.world.vkMarketsByTicker.get(req.params['ticker'] ?? '')
+    const m = venuekOf(this.#state.world).marketsByTicker.get(req.params['ticker'] ?? '')
     if (m === undefined || m.event.series.ticker !== req.params['series_ticker']) return { status: 404, body: MARKET_NOT_FOUND }
     return { status: 200, body: { ticker: m.ticker, candlesticks: candlesticks(this.#state, m, startTs, endTs, period, operation) } }
   }

@@ -1,6 +1,6 @@
 import { MS_PER_DAY } from '../../core/time.js'
-import type { VkTrade } from '../world/trade-store.js'
-import type { VkEvent, VkMarket, VkSeries } from '../world/types.js'
+import type { VkTrade } from './trade-store.js'
+import type { VkEvent, VkMarket, VkSeries } from './types.js'
 import { topOfBook } from './book-view.js'
 import { dollars, dollarsOf, fpHundredths, fpMicros, hundredthsOf, ONE_DOLLAR, rfc3339 } from './format.js'
 import { SETTLEMENT_TIMER_SECONDS, type VenuekState } from './market-state.js'

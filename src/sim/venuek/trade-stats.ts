@@ -1,4 +1,4 @@
-import type { TradeStore, VkTrade } from '../world/trade-store.js'
+import type { TradeStore, VkTrade } from './trade-store.js'
 import { countAtOrBefore } from '../world/time-sort.js'
 import { hundredthsOf } from './format.js'
 
@@ -18,12 +18,12 @@ export class TradeStats {
 
   /** Trades of `ticker`, ascending by time. */
   tradesOf(ticker: string): readonly VkTrade[] {
-    return this.#store.vkTradesOf(ticker)
+    return this.#store.tradesOf(ticker)
   }
 
   /** Contracts traded (hundredths) in trades with `ts <= t`. */
   volumeThrough(ticker: string, t: number): number {
-    const trades = this.#store.vkTradesOf(ticker)
+    const trades = this.#store.tradesOf(ticker)
     const n = countAtOrBefore(trades, t)
     if (n === 0) return 0
     return this.#cumulativeOf(ticker, trades)[n - 1] as number
@@ -36,7 +36,7 @@ export class TradeStats {
 
   /** The last trade at or before `t`. */
   lastAtOrBefore(ticker: string, t: number): VkTrade | undefined {
-    const trades = this.#store.vkTradesOf(ticker)
+    const trades = this.#store.tradesOf(ticker)
     const n = countAtOrBefore(trades, t)
     return n === 0 ? undefined : trades[n - 1]
   }

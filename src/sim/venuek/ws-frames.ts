@@ -1,6 +1,6 @@
 import type { LevelChange } from '../world/book-model.js'
-import type { VkTrade } from '../world/trade-store.js'
-import type { VkMarket } from '../world/types.js'
+import type { VkTrade } from './trade-store.js'
+import type { VkMarket } from './types.js'
 import { noAtYesPrice, topOfBook, type BidsOnlyBook, type Level } from './book-view.js'
 import { dollars, dollarsOf, fpHundredths, fpMicros, hundredthsOf, ONE_DOLLAR, rfc3339, unixSeconds } from './format.js'
 import type { VenuekState } from './market-state.js'

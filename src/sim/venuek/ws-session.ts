@@ -1,11 +1,12 @@
 import type { WebSocket } from 'ws'
 import { TickCork } from '../tick-cork.js'
-import type { VkMarket } from '../world/types.js'
+import type { VkMarket } from './types.js'
 import { bidsOnly } from './book-view.js'
 import type { VenuekState } from './market-state.js'
 import { parseCommand, WS_ERROR_MESSAGES, type Command, type WsErrorCode } from './ws-commands.js'
 import { dataFrame, snapshotMsg, tickerMsg, tickerState } from './ws-frames.js'
 import { Subscription, SubscriptionIndex, type SubscriptionOwner } from './ws-subscription.js'
+import { venuekOf } from './state.js'
 
 /**
  * One venuek WS v2 connection: runs the client's commands against the shared subscription index and writes
@@ -92,7 +93,7 @@ export class WsSession implements SubscriptionOwner {
     let markets: VkMarket[] | undefined
     if (c.marketTickers !== undefined || c.marketIds !== undefined) {
       const keys = c.marketTickers ?? c.marketIds ?? []
-      const found = keys.map((k) => (c.marketTickers !== undefined ? world.vkMarketsByTicker.get(k) : this.#host.marketById(k)))
+      const found = keys.map((k) => (c.marketTickers !== undefined ? venuekOf(world).marketsByTicker.get(k) : this.#host.marketById(k)))
       const unknown = keys.filter((_, i) => found[i] === undefined)
       if (unknown.length > 0) return this.#error(c.id, 11, { market_tickers: unknown })
       markets = found as VkMarket[]
@@ -125,9 +126,9 @@ export class WsSession implements SubscriptionOwner {
     const sub = this.#subs.get(c.sid)
     if (sub === undefined) return this.#error(c.id, 7, undefined, c.sid)
     const world = this.#host.state.world
-    const unknown = c.marketTickers.filter((t) => !world.vkMarketsByTicker.has(t))
+    const unknown = c.marketTickers.filter((t) => !venuekOf(world).marketsByTicker.has(t))
     if (unknown.length > 0) return this.#error(c.id, 11, { market_tickers: unknown }, c.sid)
-    const markets = c.marketTickers.map((t) => world.vkMarketsByTicker.get(t) as VkMarket)
+    const markets = c.marketTickers.map((t) => venuekOf(world).marketsByTicker.get(t) as VkMarket)
     if (c.action === 'get_snapshot') {
       if (sub.channel !== 'orderbook_delta') return this.#error(c.id, 13, undefined, c.sid)
       const missing = c.marketTickers.filter((t) => sub.tickers?.has(t) !== true)
@@ -175,7 +176,7 @@ export class WsSession implements SubscriptionOwner {
   /** Markets an every-market ticker subscription snapshots: the ones with a live book. */
   #liveMarkets(): VkMarket[] {
     const world = this.#host.state.world
-    return world.vkMarkets.filter((m) => world.vkBooks.has(m.ticker))
+    return venuekOf(world).markets.filter((m) => venuekOf(world).books.has(m.ticker))
   }
 
   #error(id: number, code: WsErrorCode, extra?: Record<string, unknown>, sid?: number): void {

@@ -4,13 +4,15 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import type { TimerHandle } from '../../core/clock.js'
 import type { FaultPlan } from '../faults.js'
 import type { EngineEvent, SimEngine } from '../world/engine.js'
-import type { VkMarket } from '../world/types.js'
+import { isVenuekEvent } from './engine-moves.js'
+import type { VkMarket } from './types.js'
 import { AUTH_FAILURE_BODIES, SignatureVerifier } from './auth.js'
 import { NOT_FOUND } from './errors.js'
 import type { VenuekState } from './market-state.js'
 import { dataFrame, deltaMsgs, tickerMsg, tickerState, tradeMsg } from './ws-frames.js'
 import { WsSession, type SessionHost } from './ws-session.js'
 import { SubscriptionIndex, type Subscription } from './ws-subscription.js'
+import { venuekOf } from './state.js'
 
 /** The WS v2 endpoint path, which is also the signed path of the handshake (venuek.md §1, §6). */
 export const WS_PATH = '/trade-api/ws/v2'
@@ -52,7 +54,7 @@ export class VenuekWsServer implements SessionHost {
   constructor(options: VenuekWsOptions) {
     this.#options = options
     this.state = options.state
-    for (const m of options.state.world.vkMarkets) this.#marketsById.set(m.marketId, m)
+    for (const m of venuekOf(options.state.world).markets) this.#marketsById.set(m.marketId, m)
     // The server answers pings itself so that a stalled venue can stay silent (ws would pong automatically).
     this.#wss = new WebSocketServer({
       noServer: true,
@@ -153,6 +155,7 @@ export class VenuekWsServer implements SessionHost {
   }
 
   #onEngine(e: EngineEvent): void {
+    if (!isVenuekEvent(e)) return
     if (e.type === 'vk_book') {
       this.collectSequenceSkips()
       const subs = this.index.forMarket('orderbook_delta', e.market.ticker)

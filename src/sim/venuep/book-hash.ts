@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { SimBook } from '../world/book-model.js'
-import type { VpMarket } from '../world/types.js'
+import type { VpMarket } from './types.js'
 import { fmtNum } from './format.js'
 
 /** A market's token: 0 prices the contract, 1 its complement (book-view.ts derives its book as the mirror). */

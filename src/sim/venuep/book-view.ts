@@ -1,9 +1,10 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { SimBook } from '../world/book-model.js'
 import type { World } from '../world/world.js'
-import type { VpMarket } from '../world/types.js'
+import type { VpMarket } from './types.js'
 import { summaryHash, type TokenIndex } from './book-hash.js'
 import { fmtMicros, fmtNum } from './format.js'
+import { venuepOf } from './state.js'
 
 /**
  * Per-token views of venuep's books. The world stores one SimBook per market (token 0, YES side); token 1's
@@ -70,7 +71,7 @@ export interface LastTrade {
  * token-1 BUY at 0.47 is a token-0 SELL at 0.53 (the engine matches both tokens against one book).
  */
 export function lastTrade(world: World, market: VpMarket, index: TokenIndex): LastTrade | undefined {
-  const trades = world.trades.vpTradesOf(market.conditionId)
+  const trades = venuepOf(world).activity.tradesOf(market.conditionId)
   const t = trades[trades.length - 1]
   if (t === undefined || t.price === undefined || t.side === undefined) return undefined
   if ((t.tokenIndex ?? 0) === index) return { price: t.price, side: t.side, ts: t.ts }
@@ -111,9 +112,9 @@ export function bookHash(world: World, market: VpMarket, index: TokenIndex, book
 
 /** The live book behind a token id, or undefined for unknown tokens and closed/resolved markets. */
 export function bookOfToken(world: World, tokenId: string): { market: VpMarket; index: TokenIndex; book: SimBook } | undefined {
-  const ref = world.vpTokens.get(tokenId)
+  const ref = venuepOf(world).tokens.get(tokenId)
   if (ref === undefined) return undefined
-  const book = world.vpBooks.get(ref.market.conditionId)
+  const book = venuepOf(world).books.get(ref.market.conditionId)
   return book === undefined ? undefined : { market: ref.market, index: ref.index, book }
 }
 
@@ -129,7 +130,7 @@ export function currentPrice(world: World, market: VpMarket, index: TokenIndex, 
   if (q.lifecycle === 'resolved' && market.contract.won !== undefined) {
     p0 = market.contract.won ? 1 : 0
   } else {
-    const book = world.vpBooks.get(market.conditionId)
+    const book = venuepOf(world).books.get(market.conditionId)
     const bid = book?.bestBid()
     const ask = book?.bestAsk()
     if (bid !== undefined && ask !== undefined) p0 = (bid + ask) / 2 / MICROS_PER_UNIT

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { checkUnique, readChecked } from '../world/capture-check.js'
-import { VpCatalogFileSchema, type VpCapturedEvent } from '../world/capture.js'
+import { type VpCapturedEvent, VpCatalogFileSchema } from './capture-schema.js'
 
 /** `venuep.json` in a directory of captured catalogs (test/fixtures/real-venues/FORMAT.md), checked. */
 export function readVenuepCapture(dir: string): readonly VpCapturedEvent[] {

@@ -1,12 +1,13 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { World } from '../world/world.js'
-import type { VpCapturedMarket } from '../world/capture.js'
-import type { VpMarket } from '../world/types.js'
+import type { VpCapturedMarket } from './capture-schema.js'
+import type { VpMarket } from './types.js'
 import { currentPrice } from './book-view.js'
 import { isoTime } from './format.js'
 import { simulatedText } from './gamma-shapes.js'
 import { isClosed } from './market-stats.js'
 import { WireError } from './wire-error.js'
+import { venuepOf } from './state.js'
 
 /**
  * CLOB market objects (`GET /markets/{condition_id}`, `GET /markets`; venuep.md §2.5): snake_case, numbers
@@ -24,7 +25,7 @@ export function clobMarketJson(world: World, m: VpMarket, now: number): Record<s
   const e = m.event
   const q = m.canonical
   const closed = isClosed(m)
-  const book = world.vpBooks.get(m.conditionId)
+  const book = venuepOf(world).books.get(m.conditionId)
   const resolved = q.lifecycle === 'resolved' && m.contract.won !== undefined
   return {
     enable_order_book: true,
@@ -69,7 +70,7 @@ export function clobMarketJson(world: World, m: VpMarket, now: number): Record<s
  * live book's tick and the tokens' current prices (omitted while unknown). A field the capture lacks is absent.
  */
 function capturedClobMarketJson(world: World, m: VpMarket, c: VpCapturedMarket, now: number): Record<string, unknown> {
-  const book = world.vpBooks.get(m.conditionId)
+  const book = venuepOf(world).books.get(m.conditionId)
   const out: Record<string, unknown> = {}
   const copy = (to: string, value: unknown) => {
     if (value !== undefined) out[to] = value
@@ -116,7 +117,7 @@ export function encodeCursor(offset: number): string {
 /** One page of every market (closed ones included, as on the real host), in Gamma id order. */
 export function clobMarketsPage(world: World, cursor: string | null, pageSize: number, now: number): Record<string, unknown> {
   const offset = decodeCursor(cursor)
-  const all = world.vpMarkets
+  const all = venuepOf(world).markets
   const slice = offset < 0 ? [] : all.slice(offset, offset + pageSize)
   const next = offset < 0 || offset + pageSize >= all.length ? END_CURSOR : encodeCursor(offset + pageSize)
   return { data: slice.map((m) => clobMarketJson(world, m, now)), next_cursor: next, limit: pageSize, count: slice.length }

@@ -4,12 +4,13 @@ import type { FaultPlan } from '../faults.js'
 import { SimRouter, type SimRequest } from '../http-router.js'
 import type { SimBook } from '../world/book-model.js'
 import type { World } from '../world/world.js'
-import type { VpMarket } from '../world/types.js'
+import type { VpMarket } from './types.js'
 import { bookOfToken, bookSummary, lastTrade, tokenTop, type TokenIndex } from './book-view.js'
 import { clobMarketJson, clobMarketsPage, DEFAULT_CLOB_PAGE_SIZE } from './clob-markets.js'
 import { fmtMicros, fmtNum, seconds } from './format.js'
 import { pricesHistory } from './prices-history.js'
 import { guard, ok, WireError } from './wire-error.js'
+import { venuepOf } from './state.js'
 
 /** Items accepted by `POST /books` (docs guide, venuep.md §2.1). */
 export const MAX_BOOKS_PER_REQUEST = 500
@@ -33,6 +34,7 @@ export interface ClobRestOptions {
  * Books exist only for active markets; a closed market's token answers 404 like the real host.
  */
 export function clobRouter(world: World, clock: Clock, faults: FaultPlan, options: ClobRestOptions = {}): SimRouter {
+  const vp = venuepOf(world)
   const router = new SimRouter({ host: 'clob', faults, errorBody: (_status, message) => ({ error: message }) })
   const pageSize = options.marketsPageSize ?? DEFAULT_CLOB_PAGE_SIZE
 
@@ -48,7 +50,7 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
   }
   /** Endpoints about the market rather than its book still answer for closed markets. */
   const marketOfToken = (req: SimRequest): { market: VpMarket; index: TokenIndex } => {
-    const ref = world.vpTokens.get(tokenParam(req))
+    const ref = vp.tokens.get(tokenParam(req))
     if (ref === undefined) throw new WireError(404, { error: 'market not found' })
     return ref
   }
@@ -109,7 +111,7 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
     '/tick-size',
     guard((req) => {
       const { market } = marketOfToken(req)
-      const book = world.vpBooks.get(market.conditionId)
+      const book = vp.books.get(market.conditionId)
       return ok({ minimum_tick_size: book === undefined ? market.tickSize : book.tickMicros / MICROS_PER_UNIT })
     }),
   )
@@ -120,7 +122,7 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
   router.get(
     '/markets/:conditionId',
     guard((req) => {
-      const m = world.vpMarketsByCondition.get((req.params.conditionId ?? '').toLowerCase())
+      const m = vp.marketsByCondition.get((req.params.conditionId ?? '').toLowerCase())
       if (m === undefined) throw new WireError(404, { error: 'market not found' })
       return ok(clobMarketJson(world, m, clock.now()))
     }),

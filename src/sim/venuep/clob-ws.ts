@@ -4,6 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import type { FaultPlan } from '../faults.js'
 import { TickCork } from '../tick-cork.js'
 import type { EngineEvent, SimEngine } from '../world/engine.js'
+import { isVenuepEvent } from './engine-moves.js'
 import type { World } from '../world/world.js'
 import { bookOfToken, type TokenIndex } from './book-view.js'
 import { BookEventFrames, bookFrameObject, lastTradeFrame, tickSizeFrame } from './ws-frames.js'
@@ -186,6 +187,7 @@ export class ClobWsServer {
   }
 
   #onEngine(event: EngineEvent): void {
+    if (!isVenuepEvent(event)) return
     switch (event.type) {
       case 'vp_book': {
         const [t0, t1] = event.market.tokenIds

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js'
 import type { FaultPlan } from '../faults.js'
 import { listParam, SimRouter } from '../http-router.js'
 import type { World } from '../world/world.js'
-import type { VpActivity } from '../world/ledger.js'
+import type { VpActivity } from './ledger.js'
 import { num, seconds } from './format.js'
 import { walletBio } from './gamma-shapes.js'
 import {
@@ -18,6 +18,7 @@ import {
 } from './data-params.js'
 import { closedPositions, marketFields, openPositions } from './positions.js'
 import { guard, ok } from './wire-error.js'
+import { venuepOf } from './state.js'
 
 const ACTIVITY_TYPES = ['TRADE', 'SPLIT', 'MERGE', 'REDEEM', 'REWARD', 'CONVERSION', 'MAKER_REBATE'] as const
 const SIDES = ['BUY', 'SELL'] as const
@@ -35,10 +36,11 @@ const CLOSED_SORTS = ['REALIZEDPNL', 'TITLE', 'PRICE', 'AVGPRICE', 'TIMESTAMP'] 
  * `outcomeIndex` and `outcome` (the docs allow "missing or empty").
  */
 export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRouter {
+  const vp = venuepOf(world)
   const router = new SimRouter({ host: 'data', faults, errorBody: (_status, message) => ({ error: message }) })
 
   const profile = (wallet: string): Record<string, unknown> => {
-    const w = world.vpWalletsByAddress.get(wallet)
+    const w = vp.walletsByAddress.get(wallet)
     return {
       name: w?.name ?? '',
       pseudonym: w?.pseudonym ?? '',
@@ -64,7 +66,7 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const filterType = enumParam(q, 'filterType', ['CASH', 'TOKENS'] as const, undefined)
       const filterAmount = numParam(q, 'filterAmount')
       if ((filterType === undefined) !== (filterAmount === undefined)) throw bad("'filterType' and 'filterAmount' must be sent together")
-      const source = user === undefined ? world.trades.vpActivity : world.trades.vpActivityOf(user)
+      const source = user === undefined ? vp.activity.rows : vp.activity.activityOf(user)
       const rows = source.filter(
         (a) =>
           a.type === 'TRADE' &&
@@ -116,8 +118,8 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const direction = enumParam(q, 'sortDirection', DIRECTIONS, 'DESC')
       const side = enumParam(q, 'side', SIDES, undefined)
       const inWindow = timeWindow(q)
-      const rows = world.trades
-        .vpActivityOf(user)
+      const rows = vp.activity
+        .activityOf(user)
         .filter(
           (a) =>
             (scope === undefined || scope(a.market)) &&
@@ -221,7 +223,7 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const q = req.query
       const user = addressParam(q, 'user', true)
       const scope = marketScope(q)
-      if (!world.ledger.wallets.has(user)) return ok([])
+      if (!vp.ledger.wallets.has(user)) return ok([])
       const positions = openPositions(world, user, clock.now()).filter((p) => scope === undefined || scope(p.market))
       const value = positions.reduce((s, p) => s + (p.json.currentValue as number), 0)
       return ok([{ user, value: num(value) }])

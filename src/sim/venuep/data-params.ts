@@ -1,5 +1,5 @@
 import { listParam } from '../http-router.js'
-import type { VpMarket } from '../world/types.js'
+import type { VpMarket } from './types.js'
 import { WireError } from './wire-error.js'
 
 /**

@@ -1,9 +1,11 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
-import { PROVENANCE_FIELDS, type VpCapturedEvent, type VpCapturedMarket } from '../world/capture.js'
-import type { VpEvent, VpMarket } from '../world/types.js'
+import { PROVENANCE_FIELDS } from '../world/capture.js'
+import type { VpCapturedEvent, VpCapturedMarket } from './capture-schema.js'
+import type { VpEvent, VpMarket } from './types.js'
 import { lastTrade, tokenTop } from './book-view.js'
 import { fmtNum, jsonListString, num } from './format.js'
 import type { World } from '../world/world.js'
+import { venuepOf } from './state.js'
 
 /** What the captured shapes need of a Gamma request's view (gamma-shapes.ts `GammaView`, without importing it back). */
 export interface CapturedView {
@@ -41,7 +43,7 @@ export function capturedEventJson(view: CapturedView, e: VpEvent, capture: VpCap
     out[key] = value
   }
   let live = 0
-  for (const m of e.markets) live += view.world.trades.liveNotional.get(m.conditionId) ?? 0
+  for (const m of e.markets) live += venuepOf(view.world).activity.liveNotional.get(m.conditionId) ?? 0
   // Untouched until the simulation trades, so the captured figures are served to the last digit.
   if (live > 0 && typeof out.volume === 'number') out.volume = num(out.volume + live)
   if (live > 0 && typeof out.volume24hr === 'number') out.volume24hr = num(out.volume24hr + live)
@@ -51,12 +53,12 @@ export function capturedEventJson(view: CapturedView, e: VpEvent, capture: VpCap
 
 function overlayLive(view: CapturedView, m: VpMarket, out: Record<string, unknown>): void {
   const { world } = view
-  const live = world.trades.liveNotional.get(m.conditionId) ?? 0
+  const live = venuepOf(world).activity.liveNotional.get(m.conditionId) ?? 0
   if (live > 0 && typeof out.volumeNum === 'number') out.volumeNum = num(out.volumeNum + live, 6)
   if (live > 0 && typeof out.volume24hr === 'number') out.volume24hr = num(out.volume24hr + live, 6)
   const last = lastTrade(world, m, 0)
   if (last !== undefined && 'lastTradePrice' in out) out.lastTradePrice = num(last.price)
-  const book = world.vpBooks.get(m.conditionId)
+  const book = venuepOf(world).books.get(m.conditionId)
   if (book === undefined) return
   if ('orderPriceMinTickSize' in out) out.orderPriceMinTickSize = book.tickMicros / MICROS_PER_UNIT
   if (book.updatedAt <= world.anchorMs) return // not moved since it was seeded from the capture

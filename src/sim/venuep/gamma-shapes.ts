@@ -1,10 +1,12 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { World } from '../world/world.js'
-import type { VpEvent, VpMarket, EventTag, VpWallet } from '../world/types.js'
+import type { EventTag } from '../world/types.js'
+import type { VpEvent, VpMarket, VpWallet } from './types.js'
 import { lastTrade, tokenTop, tradedPrice } from './book-view.js'
 import { dateOnly, fmtNum, isoTime, jsonListString, num, pgTime } from './format.js'
 import { capturedEventJson, capturedMarketJson } from './gamma-captured.js'
 import { eventTotals, isClosed, liquidityOf, openInterestByCondition, volume24hOf, volumeOf } from './market-stats.js'
+import { venuepOf } from './state.js'
 
 /**
  * Gamma wire objects (venuep.md §1.5–1.7): camelCase, ids as strings, `outcomes`/`outcomePrices`/
@@ -60,7 +62,7 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
   const e = m.event
   const q = m.canonical
   const closed = isClosed(m)
-  const book = world.vpBooks.get(m.conditionId)
+  const book = venuepOf(world).books.get(m.conditionId)
   const top = book === undefined ? undefined : tokenTop(book, 0)
   const last = lastTrade(world, m, 0)
   const resolved = q.lifecycle === 'resolved' && m.contract.won !== undefined
@@ -141,7 +143,7 @@ export function eventJson(view: GammaView, e: VpEvent, full: boolean): Record<st
   const totals = eventTotals(view.world, e, view.openInterest, view.now)
   let updated = e.createdAt
   if (closed) updated = q.resolvedAt ?? q.endTime
-  else for (const m of e.markets) updated = Math.max(updated, view.world.vpBooks.get(m.conditionId)?.updatedAt ?? 0)
+  else for (const m of e.markets) updated = Math.max(updated, venuepOf(view.world).books.get(m.conditionId)?.updatedAt ?? 0)
   const out: Record<string, unknown> = {
     id: e.id,
     ticker: e.slug,

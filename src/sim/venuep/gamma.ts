@@ -2,7 +2,8 @@ import type { Clock } from '../../core/clock.js'
 import type { FaultPlan } from '../faults.js'
 import { SimRouter, type SimRequest } from '../http-router.js'
 import type { World } from '../world/world.js'
-import type { VpEvent, VpMarket, EventTag } from '../world/types.js'
+import type { EventTag } from '../world/types.js'
+import type { VpEvent, VpMarket } from './types.js'
 import {
   boolParam,
   dateParam,
@@ -18,6 +19,7 @@ import {
 import { eventJson, GammaView, marketJson, profileJson, tagJson } from './gamma-shapes.js'
 import { eventTotals, isClosed, isEventClosed, liquidityOf, volume24hOf, volumeOf, type EventTotals } from './market-stats.js'
 import { guard, ok } from './wire-error.js'
+import { venuepOf } from './state.js'
 
 /**
  * venuep's Gamma metadata host (venuep.md §1): events, markets, tags and public profiles as bare JSON arrays
@@ -51,7 +53,7 @@ export function gammaRouter(world: World, clock: Clock, faults: FaultPlan): SimR
     guard((req) => {
       const address = req.query.get('address') ?? ''
       if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw invalid('address')
-      const wallet = world.vpWalletsByAddress.get(address.toLowerCase())
+      const wallet = venuepOf(world).walletsByAddress.get(address.toLowerCase())
       if (wallet === undefined) throw notFound('profile')
       return ok(profileJson(wallet))
     }),
@@ -65,26 +67,26 @@ function param(value: string | undefined): string {
 
 function marketById(world: World, id: string | undefined): VpMarket {
   if (!/^\d+$/.test(param(id))) throw invalid('id')
-  const m = world.vpMarketsById.get(String(Number(id)))
+  const m = venuepOf(world).marketsById.get(String(Number(id)))
   if (m === undefined) throw notFound('id')
   return m
 }
 
 function marketBySlug(world: World, slug: string | undefined): VpMarket {
-  const m = world.vpMarketsBySlug.get(param(slug))
+  const m = venuepOf(world).marketsBySlug.get(param(slug))
   if (m === undefined) throw notFound('slug')
   return m
 }
 
 function eventById(world: World, id: string | undefined): VpEvent {
   if (!/^\d+$/.test(param(id))) throw invalid('id')
-  const e = world.vpEventsById.get(String(Number(id)))
+  const e = venuepOf(world).eventsById.get(String(Number(id)))
   if (e === undefined) throw notFound('id')
   return e
 }
 
 function eventBySlug(world: World, slug: string | undefined): VpEvent {
-  const e = world.vpEventsBySlug.get(param(slug))
+  const e = venuepOf(world).eventsBySlug.get(param(slug))
   if (e === undefined) throw notFound('slug')
   return e
 }
@@ -92,7 +94,7 @@ function eventBySlug(world: World, slug: string | undefined): VpEvent {
 /** Tags with an id, by id (a captured tag without one cannot be looked up or filtered by id, so `/tags` omits it). */
 function distinctTags(world: World): EventTag[] {
   const byId = new Map<string, EventTag>()
-  for (const e of world.vpEvents) for (const t of e.tags) if (t.id !== undefined) byId.set(t.id, t)
+  for (const e of venuepOf(world).events) for (const t of e.tags) if (t.id !== undefined) byId.set(t.id, t)
   return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id))
 }
 
@@ -115,7 +117,7 @@ function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknow
   const start = inRange(q, 'start_date', dateParam)
   const end = inRange(q, 'end_date', dateParam)
   const uma = q.get('uma_resolution_status')
-  const matches = world.vpMarkets.filter((m) => {
+  const matches = venuepOf(world).markets.filter((m) => {
     const e = m.event
     if (ids !== undefined && !ids.has(m.id)) return false
     if (slugs !== undefined && !slugs.has(m.slug)) return false
@@ -184,7 +186,7 @@ function listEvents(view: GammaView, q: URLSearchParams): Record<string, unknown
     if (t === undefined) cache.set(e, (t = eventTotals(world, e, view.openInterest, view.now)))
     return t
   }
-  const matches = world.vpEvents.filter((e) => {
+  const matches = venuepOf(world).events.filter((e) => {
     if (ids !== undefined && !ids.has(e.id)) return false
     if (slugs !== undefined && !slugs.has(e.slug)) return false
     if (excluded !== undefined && e.tags.some((t) => t.id !== undefined && excluded.has(t.id))) return false

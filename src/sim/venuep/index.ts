@@ -8,6 +8,7 @@ import { clobRouter } from './clob-rest.js'
 import { ClobWsServer, WS_PATH } from './clob-ws.js'
 import { dataRouter } from './data-api.js'
 import { gammaRouter } from './gamma.js'
+import { venuepOf } from './state.js'
 
 /**
  * The venuep simulator: Gamma, CLOB (REST + `/ws/market`) and Data API as three loopback HTTP servers, because
@@ -16,7 +17,7 @@ import { gammaRouter } from './gamma.js'
  *
  * @example
  * const sim = await startVenuepSim({ world, engine, clock, faults: new FaultPlan() })
- * await fetch(`${sim.urls.clob}/book?token_id=${world.vpMarkets[0].tokenIds[0]}`)
+ * await fetch(`${sim.urls.clob}/book?token_id=${venuepOf(world).markets[0].tokenIds[0]}`)
  * await sim.close()
  */
 export interface VenuepSimOptions {

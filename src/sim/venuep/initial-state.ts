@@ -1,12 +1,13 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import { rebalance, SimBook } from '../world/book-model.js'
-import type { VpActivity } from '../world/ledger.js'
+import type { VpActivity } from './ledger.js'
 import { hashString, type Rng } from '../world/random.js'
 import { openForTheDay, printTime, round2 } from '../world/recent-prints.js'
 import { sortByTime } from '../world/time-sort.js'
-import type { VpMarket } from '../world/types.js'
+import type { VpMarket } from './types.js'
 import type { World } from '../world/world.js'
 import { episode, generateWallets, takerPrice, type ActivityContext } from './wallets.js'
+import { venuepOf } from './state.js'
 
 /**
  * What a generated world starts with on venuep besides its listing (world/generate.ts calls these through the
@@ -18,22 +19,23 @@ const HOUR = 3_600_000
 export function buildVenuepBooks(world: World, rng: Rng): void {
   const t = world.anchorMs
   const depth = world.options.bookDepth
-  for (const m of world.vpMarkets) {
+  for (const m of venuepOf(world).markets) {
     if (m.canonical.lifecycle !== 'active') continue
     const book = new SimBook(Math.round(m.tickSize * MICROS_PER_UNIT), t)
     // A placeholder is listed inactive with no orders: its book exists (the CLOB serves it) and stays empty.
     if (m.contract.walks) rebalance(book, { fair: world.venueFair(m.contract, 'venuep', t), halfSpread: m.contract.halfSpread, depthLevels: depth, depthSize: m.contract.depthSize }, rng, [])
-    world.vpBooks.set(m.conditionId, book)
+    venuepOf(world).books.set(m.conditionId, book)
   }
 }
 
 export function buildVenuepHistory(world: World, rng: Rng): void {
+  const vp = venuepOf(world)
   const wallets = generateWallets(rng.fork(1), world.options.wallets, world.anchorMs)
   for (const w of wallets) {
-    world.vpWallets.push(w)
-    world.vpWalletsByAddress.set(w.address, w)
+    vp.wallets.push(w)
+    vp.walletsByAddress.set(w.address, w)
   }
-  const eligible = world.vpMarkets.filter((m) => m.contract.walks && m.event.createdAt < world.anchorMs - 2 * HOUR)
+  const eligible = vp.markets.filter((m) => m.contract.walks && m.event.createdAt < world.anchorMs - 2 * HOUR)
   if (eligible.length === 0) return
   const ctx = { anchorMs: world.anchorMs, dislocations: world.dislocations }
   const rows = []
@@ -47,8 +49,8 @@ export function buildVenuepHistory(world: World, rng: Rng): void {
   rows.push(...venuepRecentPrints(world, wallets.map((w) => w.address), rng.fork(2), ctx))
   sortByTime(rows)
   for (const a of rows) {
-    world.ledger.apply(a)
-    world.trades.addVp(a, false)
+    vp.ledger.apply(a)
+    vp.activity.add(a, false)
   }
 }
 
@@ -59,7 +61,7 @@ export function buildVenuepHistory(world: World, rng: Rng): void {
 export function venuepRecentPrints(world: World, wallets: readonly string[], rng: Rng, ctx: ActivityContext): VpActivity[] {
   const rows: VpActivity[] = []
   if (wallets.length === 0) return rows
-  for (const m of world.vpMarkets) {
+  for (const m of venuepOf(world).markets) {
     if (!openForTheDay(m.canonical, m.contract, m.event.createdAt, world.anchorMs)) continue
     const r = rng.fork(hashString(m.conditionId))
     const day = m.baseVolume * r.next() * 0.08

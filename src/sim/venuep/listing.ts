@@ -3,7 +3,9 @@ import type { World } from '../world/world.js'
 import type { Rng } from '../world/random.js'
 import { slugsTags } from '../world/shapes/labels.js'
 import type { QuestionSpec } from '../world/templates/index.js'
-import type { Contract, Question, VpEvent, VpMarket } from '../world/types.js'
+import type { Contract, Question } from '../world/types.js'
+import type { VpEvent, VpMarket } from './types.js'
+import { venuepOf } from './state.js'
 
 /**
  * How a generated question is listed on venuep: Gamma events and markets (slugs, condition and token ids, tags),
@@ -22,9 +24,10 @@ const FIRST_EVENT_ID = 20_000
 const FIRST_MARKET_ID = 500_000
 
 export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: Rng): void {
+  const vp = venuepOf(world)
   const v = spec.slugs
-  let eventId = FIRST_EVENT_ID + world.vpEvents.length
-  let marketId = FIRST_MARKET_ID + world.vpMarkets.length
+  let eventId = FIRST_EVENT_ID + vp.events.length
+  let marketId = FIRST_MARKET_ID + vp.markets.length
   const nextMarketId = () => String(marketId++)
   const tags = v.tags ?? slugsTags(rng, spec.category)
   const active = q.lifecycle === 'active'
@@ -36,7 +39,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
   const newEvent = (slug: string, title: string, negRisk: boolean, endDate: number): VpEvent => {
     const e: VpEvent = {
       id: String(eventId++),
-      slug: uniqueKey(world.vpEventsBySlug, slug),
+      slug: uniqueKey(vp.eventsBySlug, slug),
       title,
       description: v.description,
       tags,
@@ -51,7 +54,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       capture: undefined,
     }
     // Registered at once: a split listing's next event must see this slug taken.
-    world.vpEventsBySlug.set(e.slug, e)
+    vp.eventsBySlug.set(e.slug, e)
     events.push(e)
     return e
   }
@@ -62,7 +65,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
     const liquidity = Math.round(rng.logNormal(8_000, 1.1) * 100) / 100
     const m: VpMarket = {
       id: nextMarketId(),
-      slug: uniqueKey(world.vpMarketsBySlug, marketSlug),
+      slug: uniqueKey(vp.marketsBySlug, marketSlug),
       question,
       description: v.description,
       conditionId: `0x${rng.hex(64)}`,
@@ -82,13 +85,13 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       liquidity: trades ? liquidity : 0,
       capture: undefined,
     }
-    world.vpMarketsBySlug.set(m.slug, m)
+    vp.marketsBySlug.set(m.slug, m)
     event.markets.push(m)
     return m
   }
   // Real single-market events carry `groupItemTitle: ""` more often than not (86 of 102 in the captures).
   const singleTitle = () => (rng.chance(0.8) ? '' : undefined)
-  const listed = (c: Contract, m: VpMarket, index: 0 | 1) => world.vpListing.set(c.key, { market: m, index })
+  const listed = (c: Contract, m: VpMarket, index: 0 | 1) => vp.listing.set(c.key, { market: m, index })
 
   if (v.outcomes !== undefined) {
     // A single binary market: Yes/No, or the two sides of a head-to-head (token 1 prices contract 1).
@@ -115,16 +118,16 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], group, String(i), slugFromQuestion(question), extra), 0)
     })
   }
-  q.venuep = events[0]
+  if (events[0] !== undefined) vp.questionEvents.set(q.id, events[0])
   for (const e of events) {
-    world.vpEvents.push(e)
-    world.vpEventsById.set(e.id, e)
+    vp.events.push(e)
+    vp.eventsById.set(e.id, e)
     for (const m of e.markets) {
-      world.vpMarkets.push(m)
-      world.vpMarketsById.set(m.id, m)
-      world.vpMarketsByCondition.set(m.conditionId, m)
-      world.vpTokens.set(m.tokenIds[0], { market: m, index: 0 })
-      world.vpTokens.set(m.tokenIds[1], { market: m, index: 1 })
+      vp.markets.push(m)
+      vp.marketsById.set(m.id, m)
+      vp.marketsByCondition.set(m.conditionId, m)
+      vp.tokens.set(m.tokenIds[0], { market: m, index: 0 })
+      vp.tokens.set(m.tokenIds[1], { market: m, index: 1 })
     }
   }
 }

@@ -1,7 +1,8 @@
 import { MS_PER_DAY } from '../../core/time.js'
 import type { World } from '../world/world.js'
-import type { VpEvent, VpMarket } from '../world/types.js'
+import type { VpEvent, VpMarket } from './types.js'
 import { num } from './format.js'
+import { venuepOf } from './state.js'
 
 /**
  * Catalog numbers for Gamma (volume, liquidity, open interest), derived from the world so they move with the
@@ -11,7 +12,7 @@ import { num } from './format.js'
  * closed.
  */
 export function volumeOf(world: World, m: VpMarket, now: number): number {
-  return num(m.baseVolume + world.trades.vpNotionalCentsThrough(m.conditionId, now) / 100, 6)
+  return num(m.baseVolume + venuepOf(world).activity.notionalCentsThrough(m.conditionId, now) / 100, 6)
 }
 
 /**
@@ -19,8 +20,9 @@ export function volumeOf(world: World, m: VpMarket, now: number): number {
  * captured figure plus what the simulation traded since (gamma-captured.ts), and filters and sorts by the same.
  */
 export function volume24hOf(world: World, m: VpMarket, now: number): number {
-  if (m.capture !== undefined) return num((m.capture.volume24hr ?? 0) + (world.trades.liveNotional.get(m.conditionId) ?? 0), 6)
-  const cents = world.trades.vpNotionalCentsThrough(m.conditionId, now) - world.trades.vpNotionalCentsThrough(m.conditionId, now - MS_PER_DAY)
+  const vp = venuepOf(world)
+  if (m.capture !== undefined) return num((m.capture.volume24hr ?? 0) + (vp.activity.liveNotional.get(m.conditionId) ?? 0), 6)
+  const cents = vp.activity.notionalCentsThrough(m.conditionId, now) - vp.activity.notionalCentsThrough(m.conditionId, now - MS_PER_DAY)
   return num(cents / 100, 6)
 }
 
@@ -51,7 +53,7 @@ const oiCache = new WeakMap<World, { readonly rows: number; readonly oi: Map<str
  * result is reused until a new activity row arrives.
  */
 export function openInterestByCondition(world: World): Map<string, number> {
-  const rows = world.trades.vpActivity.length
+  const rows = venuepOf(world).activity.rows.length
   const cached = oiCache.get(world)
   if (cached !== undefined && cached.rows === rows) return cached.oi
   const oi = computeOpenInterest(world)
@@ -61,12 +63,12 @@ export function openInterestByCondition(world: World): Map<string, number> {
 
 function computeOpenInterest(world: World): Map<string, number> {
   const perToken = new Map<string, number>()
-  for (const book of world.ledger.wallets.values()) {
+  for (const book of venuepOf(world).ledger.wallets.values()) {
     for (const [tokenId, pos] of book.tokens) if (pos.shares > 0) perToken.set(tokenId, (perToken.get(tokenId) ?? 0) + pos.shares)
   }
   const out = new Map<string, number>()
   for (const [tokenId, shares] of perToken) {
-    const ref = world.vpTokens.get(tokenId)
+    const ref = venuepOf(world).tokens.get(tokenId)
     if (ref === undefined) continue
     const cid = ref.market.conditionId
     out.set(cid, Math.max(out.get(cid) ?? 0, shares))

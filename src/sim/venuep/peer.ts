@@ -1,20 +1,29 @@
 import { createVenuepAdapter } from '../../venues/venuep/adapter.js'
 import { FaultPlan } from '../faults.js'
 import type { SimPeer } from '../peer.js'
-import type { VpCapturedEvent } from '../world/capture.js'
+import type { VpCapturedEvent } from './capture-schema.js'
 import { readVenuepCapture } from './capture-file.js'
 import { startVenuepSim, type VenuepSim } from './index.js'
 import { buildVenuepBooks, buildVenuepHistory } from './initial-state.js'
 import { listVenuep } from './listing.js'
 import { replayVenuep } from './replay.js'
 import { generateWallets } from './wallets.js'
+import { venuepOf, VENUE } from './state.js'
+import { venuepMoves } from './engine-moves.js'
 
 export type StartedVenuep = VenuepSim & { readonly faults: FaultPlan }
 
 /** venuep as a simulator peer (peer.ts): Gamma, CLOB and Data API on three loopback ports. */
 export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCapturedEvent[]> = {
-  venue: 'venuep',
+  venue: VENUE,
   world: {
+    moves: venuepMoves,
+    truthLeg(world, contractKey) {
+      const listed = venuepOf(world).listing.get(contractKey)
+      if (listed === undefined) return undefined
+      const { market, index } = listed
+      return { venue: VENUE, event: market.event.slug, market: market.conditionId, outcome: market.tokenIds[index] }
+    },
     list: listVenuep,
     addOwnListings: () => {},
     buildBooks: buildVenuepBooks,
@@ -24,8 +33,8 @@ export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCap
     capturedMarkets: (events) => events.reduce((n, e) => n + e.markets.length, 0),
     replayTraders(world, count, rng) {
       for (const w of generateWallets(rng, count, world.anchorMs)) {
-        world.vpWallets.push(w)
-        world.vpWalletsByAddress.set(w.address, w)
+        venuepOf(world).wallets.push(w)
+        venuepOf(world).walletsByAddress.set(w.address, w)
       }
     },
   },
@@ -36,7 +45,7 @@ export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCap
     return Object.assign(sim, { faults })
   },
   simulatorFields: () => ({}),
-  events: (world) => world.vpEvents.length,
+  events: (world) => venuepOf(world).events.length,
   ownLadders: () => undefined,
   serviceEnv: (sim) => ({
     VENUEP_GAMMA_URL: sim.urls.gamma,

@@ -1,14 +1,15 @@
 import type { World } from '../world/world.js'
-import type { TokenPosition, VpActivity } from '../world/ledger.js'
-import type { VpMarket } from '../world/types.js'
+import type { TokenPosition, VpActivity } from './ledger.js'
+import type { VpMarket } from './types.js'
 import { tradedPrice, type TokenIndex } from './book-view.js'
 import { dateOnly, num, seconds } from './format.js'
+import { venuepOf } from './state.js'
 
 /**
  * Data API positions (venuep.md §4) from the world's ledger, with the ledger's accounting (average cost;
  * SPLIT buys both tokens at 0.5, MERGE sells both at 0.5, REDEEM pays the winner 1 and the loser 0).
  *
- * Open positions read `world.ledger` directly. Closed positions need per-token realized PnL including
+ * Open positions read `venuepOf(world).ledger` directly. Closed positions need per-token realized PnL including
  * redemptions, which the ledger only keeps per market, so they replay the wallet's activity with the same
  * rules; per token they sum to the ledger's per-market figures.
  */
@@ -22,12 +23,12 @@ export interface OpenPosition {
 }
 
 export function openPositions(world: World, wallet: string, now: number): OpenPosition[] {
-  const book = world.ledger.wallets.get(wallet)
+  const book = venuepOf(world).ledger.wallets.get(wallet)
   if (book === undefined) return []
   const out: OpenPosition[] = []
   for (const [tokenId, pos] of book.tokens) {
     if (pos.shares <= 0) continue
-    const ref = world.vpTokens.get(tokenId)
+    const ref = venuepOf(world).tokens.get(tokenId)
     if (ref === undefined) continue
     const { market: m, index } = ref
     const other = m.tokenIds[1 - index] as string
@@ -142,9 +143,9 @@ export interface ClosedPosition {
 
 export function closedPositions(world: World, wallet: string, now: number): ClosedPosition[] {
   const out: ClosedPosition[] = []
-  for (const [tokenId, p] of replayWallet(world.trades.vpActivityOf(wallet))) {
+  for (const [tokenId, p] of replayWallet(venuepOf(world).activity.activityOf(wallet))) {
     if (p.shares > 0 || p.totalBought <= 0) continue
-    const ref = world.vpTokens.get(tokenId)
+    const ref = venuepOf(world).tokens.get(tokenId)
     if (ref === undefined) continue
     const { market: m, index } = ref
     const avgPrice = p.boughtCost / p.totalBought

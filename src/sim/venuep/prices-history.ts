@@ -1,6 +1,7 @@
 import type { World } from '../world/world.js'
 import { num, seconds } from './format.js'
 import { WireError } from './wire-error.js'
+import { venuepOf } from './state.js'
 
 const MINUTE = 60_000
 const INTERVAL_MS: Readonly<Record<string, number | 'max'>> = {
@@ -68,7 +69,7 @@ export function pricesHistory(world: World, q: URLSearchParams, now: number): { 
     throw bad(`minimum 'fidelity' for '${interval}' range is ${minimum}`)
   }
 
-  const ref = world.vpTokens.get(market)
+  const ref = venuepOf(world).tokens.get(market)
   // A replayed market the simulation does not walk has one captured price and no series.
   if (ref === undefined || !ref.market.contract.walks) return { history: [] }
   const m = ref.market

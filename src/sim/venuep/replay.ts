@@ -1,10 +1,12 @@
 import { parseTimestampMs } from '../../core/time.js'
-import type { VpCapturedEvent, VpCapturedMarket } from '../world/capture.js'
+import type { VpCapturedEvent, VpCapturedMarket } from './capture-schema.js'
 import type { World } from '../world/world.js'
 import type { Rng } from '../world/random.js'
 import { seedBook, seededHalfSpread, tickFor, type CapturedQuote } from '../world/replay-book.js'
 import { replayQuestion } from '../world/replay-question.js'
-import type { Lifecycle, VpEvent, VpMarket } from '../world/types.js'
+import type { Lifecycle } from '../world/types.js'
+import type { VpEvent, VpMarket } from './types.js'
+import { venuepOf } from './state.js'
 
 /**
  * Captured Gamma events → the world's venuep listing. Gamma bodies are served from each record's `capture`
@@ -19,19 +21,20 @@ const DEFAULT_MIN_ORDER = 5
 const DEFAULT_DEPTH = 200
 
 export function replayVenuep(world: World, events: readonly VpCapturedEvent[], rng: Rng): void {
+  const vp = venuepOf(world)
   for (const c of events) {
     const event = replayEvent(c)
     for (const mc of c.markets) event.markets.push(replayMarket(world, event, mc, rng))
-    world.vpEvents.push(event)
-    world.vpEventsBySlug.set(event.slug, event)
-    world.vpEventsById.set(event.id, event)
+    vp.events.push(event)
+    vp.eventsBySlug.set(event.slug, event)
+    vp.eventsById.set(event.id, event)
     for (const m of event.markets) {
-      world.vpMarkets.push(m)
-      world.vpMarketsBySlug.set(m.slug, m)
-      world.vpMarketsById.set(m.id, m)
-      world.vpMarketsByCondition.set(m.conditionId, m)
-      world.vpTokens.set(m.tokenIds[0], { market: m, index: 0 })
-      world.vpTokens.set(m.tokenIds[1], { market: m, index: 1 })
+      vp.markets.push(m)
+      vp.marketsBySlug.set(m.slug, m)
+      vp.marketsById.set(m.id, m)
+      vp.marketsByCondition.set(m.conditionId, m)
+      vp.tokens.set(m.tokenIds[0], { market: m, index: 0 })
+      vp.tokens.set(m.tokenIds[1], { market: m, index: 1 })
     }
   }
 }
@@ -114,7 +117,7 @@ function replayMarket(world: World, event: VpEvent, c: VpCapturedMarket, rng: Rn
     capture: c,
   }
   // An open market has a book (the service streams it): seeded from the capture, empty when it had no quote.
-  if (open) world.vpBooks.set(m.conditionId, seedBook(quote, { tickSize, depthLevels: world.options.bookDepth, depthSize, now: world.anchorMs }, rng.fork(world.vpBooks.size + 1)))
+  if (open) venuepOf(world).books.set(m.conditionId, seedBook(quote, { tickSize, depthLevels: world.options.bookDepth, depthSize, now: world.anchorMs }, rng.fork(venuepOf(world).books.size + 1)))
   return m
 }
 

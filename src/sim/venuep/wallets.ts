@@ -1,7 +1,7 @@
 import { venueFair, type DislocationLog } from '../world/fair.js'
-import type { VpActivity } from '../world/ledger.js'
+import type { VpActivity } from './ledger.js'
 import { Rng } from '../world/random.js'
-import type { VpMarket, VpWallet } from '../world/types.js'
+import type { VpMarket, VpWallet } from './types.js'
 
 /**
  * Simulated venuep wallets and their historical activity: buys, sells, splits, merges and redeems on real

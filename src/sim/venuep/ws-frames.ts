@@ -1,8 +1,8 @@
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
 import type { LevelChange, SimBook } from '../world/book-model.js'
 import type { World } from '../world/world.js'
-import type { VpActivity } from '../world/ledger.js'
-import type { VpMarket } from '../world/types.js'
+import type { VpActivity } from './ledger.js'
+import type { VpMarket } from './types.js'
 import { bookHash, bookSummary, tokenTop, type TokenIndex, type TokenTop } from './book-view.js'
 import { fmtMicros, fmtNum } from './format.js'
 

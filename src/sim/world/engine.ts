@@ -1,25 +1,85 @@
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
+import { SIM_PEERS } from '../peers.js'
 import { rebalance, type LevelChange, type SimBook } from './book-model.js'
 import { isOrdered } from './fair.js'
+import { Rng } from './random.js'
+import type { Contract, SimVenue } from './types.js'
 import type { World } from './world.js'
-import type { VpActivity } from './ledger.js'
-import { Rng, uuid } from './random.js'
-import type { VkTrade } from './trade-store.js'
-import type { Contract, SimVenue, VkMarket, VpMarket } from './types.js'
 
 /**
  * The simulator's clock-driven market activity: at a configured rate it moves books toward their fair value
- * (plus order churn), prints trades that take liquidity from the live book (and land in the trade store and
- * the wallet ledger), changes venuep tick sizes near the extremes, and opens dislocations between the venues
- * on shared questions. Protocol servers subscribe to its events and translate them into wire messages.
+ * (plus order churn), prints trades that take liquidity from the live book, and opens dislocations between the
+ * venues on shared questions. How a venue's book moves and how it trades (its trade records, wallets, tick sizes)
+ * is the venue's own: each peer of the sim list (peers.ts) gives its `VenueMoves` (e.g.
+ * src/sim/<venue>/engine-moves.ts), which the engine calls with an `EngineContext`. Protocol servers subscribe to
+ * the events and translate them into wire messages.
  */
-export type EngineEvent =
-  | { readonly type: 'vp_book'; readonly market: VpMarket; readonly book: SimBook; readonly changes: readonly LevelChange[]; readonly ts: number }
-  | { readonly type: 'vk_book'; readonly market: VkMarket; readonly book: SimBook; readonly changes: readonly LevelChange[]; readonly ts: number }
-  | { readonly type: 'vp_trade'; readonly activity: VpActivity; readonly ts: number }
-  | { readonly type: 'vk_trade'; readonly trade: VkTrade; readonly ts: number }
-  | { readonly type: 'vp_tick_size'; readonly market: VpMarket; readonly oldTick: number; readonly newTick: number; readonly ts: number }
+/** An engine event; each venue's moves define their own (their `type` names which), and its servers read those. */
+export interface EngineEvent {
+  readonly type: string
+  readonly ts: number
+}
+
+/** A market the engine walks: its contract's fair value drives its book. */
+export interface EngineMarket {
+  readonly contract: Contract
+}
+
+/** What the engine lends a venue's moves: the world, its random stream and counters, and the shared book steps. */
+export interface EngineContext {
+  readonly world: World
+  readonly rng: Rng
+  readonly counters: EngineCounters
+  emit(event: EngineEvent): void
+  /**
+   * Requotes `book` toward the fair-value ladder around `fair`; returns the level changes (none: the book is as it
+   * was). A change counts as one book change and stamps the book.
+   */
+  rebalance(book: SimBook, contract: Contract, fair: number, now: number): LevelChange[]
+  /**
+   * Order churn at the top of `book`: the best bid or best ask level is re-sized (orders added or cancelled there),
+   * with no trade and no price move; returns the level changes, counted and stamped as `rebalance`'s.
+   */
+  churn(book: SimBook, contract: Contract, now: number): LevelChange[]
+}
+
+export interface EngineCounters {
+  bookChanges: number
+  trades: number
+  dislocations: number
+  tickSizeChanges: number
+}
+
+/** How one venue's markets move under the engine (a peer's `world.moves`, peer.ts). */
+export interface VenueMoves<M extends EngineMarket = EngineMarket> {
+  /** The markets the engine walks (a walking contract and a book of their own), in listing order. */
+  active(world: World): M[]
+  /** Requotes `m`'s book at the venue's fair value for it. */
+  requote(m: M, ctx: EngineContext, now: number): void
+  /** Order churn at the top of `m`'s book (`EngineContext.churn`). */
+  churnTop(m: M, ctx: EngineContext, now: number): void
+  /** A taker trade on `m`, taking liquidity from its live book. */
+  trade(m: M, ctx: EngineContext, now: number): void
+  /**
+   * The market that lists `contract` on the venue, and the contract and sign a dislocation of `contract` moves there
+   * (e.g. a market priced off another contract of the question moves opposite); undefined where it is not listed.
+   */
+  dislocation(world: World, contract: Contract): { readonly market: M; readonly contract: Contract; readonly sign: 1 | -1 } | undefined
+}
+
+/** One venue as the engine walks it: its moves, its active markets and the books it requotes together. */
+interface WalkedVenue {
+  readonly venue: SimVenue
+  readonly moves: VenueMoves
+  readonly active: EngineMarket[]
+  /**
+   * Per ordered question (a ladder, a deadline ladder) with more than one live book on the venue, those books: they
+   * are requoted together, at one instant, so a venue never shows P(above $168) bid above P(above $160) ask (fair.ts
+   * keeps the fair values ordered; books quoted at different instants would not be).
+   */
+  readonly siblings: Map<string, EngineMarket[]>
+}
 
 export interface EngineOptions {
   readonly clock: Clock
@@ -41,35 +101,44 @@ export class SimEngine {
   readonly #options: EngineOptions
   readonly #rng: Rng
   readonly #listeners = new Set<(event: EngineEvent) => void>()
-  readonly #activeVp: VpMarket[]
-  readonly #activeVk: VkMarket[]
+  /** The peers of the sim list, in list order (the order the random picks index them). */
+  readonly #venues: WalkedVenue[]
+  readonly #byVenue = new Map<SimVenue, WalkedVenue>()
   readonly #sharedContracts: Contract[]
-  /**
-   * Per ordered question (a ladder, a deadline ladder) with more than one live book on a venue, those books: they are
-   * requoted together, at one instant, so a venue never shows P(above $168) bid above P(above $160) ask (fair.ts
-   * keeps the fair values ordered; books quoted at different instants would not be).
-   */
-  readonly #vpSiblings = new Map<string, VpMarket[]>()
-  readonly #vkSiblings = new Map<string, VkMarket[]>()
+  readonly #context: EngineContext
   #timer: TimerHandle | undefined
   #lastStep: number
   #quoteCarry = 0
   #tradeCarry = 0
   #dislocationCarry = 0
   /** Counters for tests and the simulator's own status output. */
-  readonly counters = { bookChanges: 0, trades: 0, dislocations: 0, tickSizeChanges: 0 }
+  readonly counters: EngineCounters = { bookChanges: 0, trades: 0, dislocations: 0, tickSizeChanges: 0 }
 
   constructor(world: World, options: EngineOptions) {
     this.#world = world
     this.#options = options
     this.#rng = new Rng(options.seed ?? world.options.seed ^ 0x2545f491)
-    // A book whose contract has no fair-value path (a replayed market not trading when captured) stays as seeded.
-    this.#activeVp = world.vpMarkets.filter((m) => m.contract.walks && world.vpBooks.has(m.conditionId))
-    this.#activeVk = world.vkMarkets.filter((m) => m.contract.walks && world.vkBooks.has(m.ticker))
+    this.#venues = SIM_PEERS.map((peer) => {
+      const moves: VenueMoves = peer.world.moves
+      // A book whose contract has no fair-value path (a replayed market not trading when captured) stays as seeded.
+      const active = moves.active(world)
+      return { venue: peer.venue, moves, active, siblings: groupOrdered(world, active) }
+    })
+    for (const v of this.#venues) this.#byVenue.set(v.venue, v)
     const shared = new Set(world.truth.outcomePairs.map((p) => p.contractKey))
     this.#sharedContracts = world.questions.flatMap((q) => q.contracts.filter((c) => shared.has(c.key)))
-    groupOrdered(world, this.#activeVp, this.#vpSiblings)
-    groupOrdered(world, this.#activeVk, this.#vkSiblings)
+    this.#context = {
+      world,
+      rng: this.#rng,
+      counters: this.counters,
+      emit: (event) => this.#emit(event),
+      rebalance: (book, contract, fair, now) => {
+        const changes: LevelChange[] = []
+        rebalance(book, this.#ladder(contract, fair), this.#rng, changes)
+        return this.#changed(book, changes, now)
+      },
+      churn: (book, contract, now) => this.#churnTop(book, contract, now),
+    }
     this.#lastStep = options.clock.now()
   }
 
@@ -108,172 +177,33 @@ export class SimEngine {
     }
   }
 
-  /** Moves one random active book (either venue), with its ladder's on that venue; returns how many books it requoted. */
+  /** Moves one random active book (any venue), with its ladder's on that venue; returns how many books it requoted. */
   moveRandomBook(now: number): number {
-    const total = this.#activeVp.length + this.#activeVk.length
-    if (total === 0) return 0
-    const i = Math.floor(this.#rng.next() * total)
-    if (i < this.#activeVp.length) return this.moveVenuepBook(this.#activeVp[i] as VpMarket, now)
-    return this.moveVenuekBook(this.#activeVk[i - this.#activeVp.length] as VkMarket, now)
+    const picked = this.#pickActive()
+    return picked === undefined ? 0 : this.#move(picked[0], picked[1], now)
   }
 
-  /** Requotes `m`'s book at its fair value, and its ladder's other books on venuep with it; returns how many. */
-  moveVenuepBook(m: VpMarket, now: number): number {
-    const siblings = this.#vpSiblings.get(m.contract.questionId)
-    if (siblings === undefined) {
-      this.#requoteVenuep(m, now)
-      return 1
-    }
-    for (const sibling of siblings) this.#requoteVenuep(sibling, now)
-    return siblings.length
-  }
-
-  /** venuek's `moveVenuepBook`. */
-  moveVenuekBook(m: VkMarket, now: number): number {
-    const siblings = this.#vkSiblings.get(m.contract.questionId)
-    if (siblings === undefined) {
-      this.#requoteVenuek(m, now)
-      return 1
-    }
-    for (const sibling of siblings) this.#requoteVenuek(sibling, now)
-    return siblings.length
-  }
-
-  #requoteVenuep(m: VpMarket, now: number): void {
-    const book = this.#world.vpBooks.get(m.conditionId)
-    if (book === undefined) return
-    const fair = this.#world.venueFair(m.contract, 'venuep', now)
-    this.#maybeChangeTick(m, book, fair, now)
-    const changes: LevelChange[] = []
-    rebalance(book, this.#ladder(m.contract, fair), this.#rng, changes)
-    if (changes.length === 0) return
-    book.updatedAt = now
-    this.counters.bookChanges++
-    this.#emit({ type: 'vp_book', market: m, book, changes, ts: now })
-  }
-
-  #requoteVenuek(m: VkMarket, now: number): void {
-    const book = this.#world.vkBooks.get(m.ticker)
-    if (book === undefined) return
-    const changes: LevelChange[] = []
-    rebalance(book, this.#ladder(m.contract, this.#world.venueFair(m.contract, 'venuek', now)), this.#rng, changes)
-    if (changes.length === 0) return
-    book.updatedAt = now
-    this.counters.bookChanges++
-    this.#emit({ type: 'vk_book', market: m, book, changes, ts: now })
+  /** Requotes `m`'s book on `venue` at its fair value, and its ladder's other books there with it; returns how many. */
+  moveBook(venue: SimVenue, m: EngineMarket, now: number): number {
+    return this.#move(this.#walked(venue), m, now)
   }
 
   /**
-   * Order churn at the top of a venuep book: the best bid or best ask level is re-sized (orders added or
+   * Order churn at the top of `m`'s book on `venue`: the best bid or best ask level is re-sized (orders added or
    * cancelled there), one book event whose only change is the top of book, with no trade and no price move.
    */
-  churnVenuepTop(m: VpMarket, now: number): void {
-    const book = this.#world.vpBooks.get(m.conditionId)
-    if (book !== undefined) this.#churnTop(book, m.contract, now, (changes) => this.#emit({ type: 'vp_book', market: m, book, changes, ts: now }))
-  }
-
-  /** venuek's `churnVenuepTop`. */
-  churnVenuekTop(m: VkMarket, now: number): void {
-    const book = this.#world.vkBooks.get(m.ticker)
-    if (book !== undefined) this.#churnTop(book, m.contract, now, (changes) => this.#emit({ type: 'vk_book', market: m, book, changes, ts: now }))
-  }
-
-  #churnTop(book: SimBook, contract: Contract, now: number, emit: (changes: LevelChange[]) => void): void {
-    const side = this.#rng.chance(0.5) ? 'bid' : 'ask'
-    const price = side === 'bid' ? book.bestBid() : book.bestAsk()
-    if (price === undefined) return
-    // Between a fifth and twice the contract's typical level size, in whole cents of a share like the ladder.
-    const size = Math.max(1, Math.round(contract.depthSize * (0.2 + this.#rng.next() * 1.8) * 100)) * (MICROS_PER_UNIT / 100)
-    const changes: LevelChange[] = []
-    book.set(side, price, size, changes)
-    if (changes.length === 0) return
-    book.updatedAt = now
-    this.counters.bookChanges++
-    emit(changes)
+  churnTop(venue: SimVenue, m: EngineMarket, now: number): void {
+    this.#walked(venue).moves.churnTop(m, this.#context, now)
   }
 
   randomTrade(now: number): void {
-    const total = this.#activeVp.length + this.#activeVk.length
-    if (total === 0) return
-    const i = Math.floor(this.#rng.next() * total)
-    if (i < this.#activeVp.length) this.tradeVenuep(this.#activeVp[i] as VpMarket, now)
-    else this.tradeVenuek(this.#activeVk[i - this.#activeVp.length] as VkMarket, now)
+    const picked = this.#pickActive()
+    if (picked !== undefined) picked[0].moves.trade(picked[1], this.#context, now)
   }
 
-  /** A taker trade on venuep by a random wallet: sells what it holds sometimes, buys otherwise. */
-  tradeVenuep(m: VpMarket, now: number): void {
-    const book = this.#world.vpBooks.get(m.conditionId)
-    const wallets = this.#world.vpWallets
-    if (book === undefined || wallets.length === 0) return
-    const wallet = (this.#rng.pick(wallets)).address
-    const tokenIndex: 0 | 1 = this.#rng.chance(0.6) ? 0 : 1
-    const held = this.#world.ledger.sharesOf(wallet, m.tokenIds[tokenIndex])
-    const side: 'BUY' | 'SELL' = held > 1 && this.#rng.chance(0.4) ? 'SELL' : 'BUY'
-    // Token 0 trades against its own book; token 1's book is the mirror (its ask = 1 − token-0 bid).
-    const takesAsk0 = (tokenIndex === 0) === (side === 'BUY')
-    const level = takesAsk0 ? book.bestAsk() : book.bestBid()
-    if (level === undefined) return
-    const levelSize = (takesAsk0 ? book.asks : book.bids).get(level) as number
-    const price0 = level / MICROS_PER_UNIT
-    const price = tokenIndex === 0 ? price0 : Number((1 - price0).toFixed(6))
-    let size = Math.max(1, Math.round(this.#rng.logNormal(40, 0.9) * 100) / 100)
-    size = Math.min(size, levelSize / MICROS_PER_UNIT)
-    if (side === 'SELL') size = Math.min(size, Math.floor(held * 100) / 100)
-    if (size <= 0) return
-    const activity: VpActivity = {
-      ts: now,
-      wallet,
-      type: 'TRADE',
-      market: m,
-      size,
-      usdcSize: Math.round(size * price * 100) / 100,
-      price,
-      side,
-      tokenIndex,
-      txHash: `0x${this.#rng.hex(64)}`,
-    }
-    this.#world.ledger.apply(activity)
-    this.#world.trades.addVp(activity, true)
-    book.lastTradePrice = level
-    book.lastTradeSide = takesAsk0 ? 'BUY' : 'SELL'
-    this.counters.trades++
-    this.#emit({ type: 'vp_trade', activity, ts: now })
-    const changes: LevelChange[] = []
-    book.set(takesAsk0 ? 'ask' : 'bid', level, levelSize - Math.round(size * MICROS_PER_UNIT), changes)
-    if (changes.length > 0) {
-      book.updatedAt = now
-      this.#emit({ type: 'vp_book', market: m, book, changes, ts: now })
-    }
-  }
-
-  tradeVenuek(m: VkMarket, now: number): void {
-    const book = this.#world.vkBooks.get(m.ticker)
-    if (book === undefined) return
-    const takerYes = this.#rng.chance(0.5)
-    const level = takerYes ? book.bestAsk() : book.bestBid()
-    if (level === undefined) return
-    const levelSize = (takerYes ? book.asks : book.bids).get(level) as number
-    const count = Math.min(Math.max(1, Math.round(this.#rng.logNormal(30, 1) * 100) / 100), levelSize / MICROS_PER_UNIT)
-    const trade: VkTrade = {
-      tradeId: uuid(this.#rng),
-      market: m,
-      ts: now,
-      yesPrice: level / MICROS_PER_UNIT,
-      count,
-      takerOutcomeSide: takerYes ? 'yes' : 'no',
-      takerBookSide: takerYes ? 'bid' : 'ask',
-    }
-    this.#world.trades.addVk(trade, true)
-    book.lastTradePrice = level
-    book.lastTradeSide = takerYes ? 'BUY' : 'SELL'
-    this.counters.trades++
-    this.#emit({ type: 'vk_trade', trade, ts: now })
-    const changes: LevelChange[] = []
-    book.set(takerYes ? 'ask' : 'bid', level, levelSize - Math.round(count * MICROS_PER_UNIT), changes)
-    if (changes.length > 0) {
-      book.updatedAt = now
-      this.#emit({ type: 'vk_book', market: m, book, changes, ts: now })
-    }
+  /** A taker trade on `m` on `venue` (the venue's moves say who trades and what it records). */
+  trade(venue: SimVenue, m: EngineMarket, now: number): void {
+    this.#walked(venue).moves.trade(m, this.#context, now)
   }
 
   /**
@@ -281,23 +211,17 @@ export class SimEngine {
    * `durationMs`, and the affected book moves at once. Used by tests to create a known spread.
    */
   openDislocation(contract: Contract, venue: SimVenue, offset: number, durationMs: number, now: number): void {
-    // A head-to-head lists both sides as one venuep market priced off contract 0: moving contract 1 up on
-    // venuep is moving contract 0 down there.
-    const vpMarket = this.#world.vpListing.get(contract.key)?.market
-    if (venue === 'venuep' && vpMarket !== undefined && vpMarket.contract.key !== contract.key) {
-      contract = vpMarket.contract
-      offset = -offset
+    const walked = this.#byVenue.get(venue)
+    const target = walked?.moves.dislocation(this.#world, contract)
+    if (target !== undefined) {
+      contract = target.contract
+      offset *= target.sign
     }
     const log = this.#world.dislocations.get(contract.key) ?? []
     log.push({ venue, start: now, end: now + durationMs, offset })
     this.#world.dislocations.set(contract.key, log)
     this.counters.dislocations++
-    if (venue === 'venuep') {
-      if (vpMarket !== undefined) this.moveVenuepBook(vpMarket, now)
-    } else {
-      const m = this.#world.vkListing.get(contract.key)
-      if (m !== undefined) this.moveVenuekBook(m, now)
-    }
+    if (walked !== undefined && target !== undefined) this.#move(walked, target.market, now)
   }
 
   openRandomDislocation(now: number): void {
@@ -305,27 +229,61 @@ export class SimEngine {
     const contract = this.#rng.pick(this.#sharedContracts)
     const q = this.#world.questionsById.get(contract.questionId)
     if (q?.lifecycle !== 'active') return
-    const venue: SimVenue = this.#rng.chance(0.5) ? 'venuep' : 'venuek'
+    // The shared contracts are the ground truth's: listed on the first two venues of the list, which it pairs.
+    const [first, second] = this.#venues as [WalkedVenue, WalkedVenue]
+    const venue = this.#rng.chance(0.5) ? first.venue : second.venue
     const offset = (this.#rng.chance(0.5) ? 1 : -1) * (0.3 + this.#rng.next() * 0.7)
     this.openDislocation(contract, venue, offset, (2 + this.#rng.next() * 13) * 60_000, now)
   }
 
-  #ladder(contract: Contract, fair: number) {
-    return { fair, halfSpread: contract.halfSpread, depthLevels: this.#world.options.bookDepth, depthSize: contract.depthSize }
+  /** One random active market of any venue, every market as likely as any other. */
+  #pickActive(): [WalkedVenue, EngineMarket] | undefined {
+    const total = this.#venues.reduce((n, v) => n + v.active.length, 0)
+    if (total === 0) return undefined
+    let i = Math.floor(this.#rng.next() * total)
+    for (const v of this.#venues) {
+      if (i < v.active.length) return [v, v.active[i] as EngineMarket]
+      i -= v.active.length
+    }
+    return undefined
   }
 
-  /** venuep tightens the tick from 0.01 to 0.001 near the extremes and relaxes it back (tick_size_change). */
-  #maybeChangeTick(m: VpMarket, book: SimBook, fair: number, now: number): void {
-    const coarse = Math.round(0.01 * MICROS_PER_UNIT)
-    const fine = Math.round(0.001 * MICROS_PER_UNIT)
-    let next = book.tickMicros
-    if (book.tickMicros === coarse && (fair < 0.04 || fair > 0.96)) next = fine
-    else if (book.tickMicros === fine && m.tickSize === 0.01 && fair > 0.06 && fair < 0.94) next = coarse
-    if (next === book.tickMicros) return
-    const oldTick = book.tickMicros / MICROS_PER_UNIT
-    book.tickMicros = next
-    this.counters.tickSizeChanges++
-    this.#emit({ type: 'vp_tick_size', market: m, oldTick, newTick: next / MICROS_PER_UNIT, ts: now })
+  #move(v: WalkedVenue, m: EngineMarket, now: number): number {
+    const siblings = v.siblings.get(m.contract.questionId)
+    if (siblings === undefined) {
+      v.moves.requote(m, this.#context, now)
+      return 1
+    }
+    for (const sibling of siblings) v.moves.requote(sibling, this.#context, now)
+    return siblings.length
+  }
+
+  #walked(venue: SimVenue): WalkedVenue {
+    const v = this.#byVenue.get(venue)
+    if (v === undefined) throw new Error(`no simulated venue ${venue}`)
+    return v
+  }
+
+  #churnTop(book: SimBook, contract: Contract, now: number): LevelChange[] {
+    const changes: LevelChange[] = []
+    const side = this.#rng.chance(0.5) ? 'bid' : 'ask'
+    const price = side === 'bid' ? book.bestBid() : book.bestAsk()
+    if (price === undefined) return changes
+    // Between a fifth and twice the contract's typical level size, in whole cents of a share like the ladder.
+    const size = Math.max(1, Math.round(contract.depthSize * (0.2 + this.#rng.next() * 1.8) * 100)) * (MICROS_PER_UNIT / 100)
+    book.set(side, price, size, changes)
+    return this.#changed(book, changes, now)
+  }
+
+  #changed(book: SimBook, changes: LevelChange[], now: number): LevelChange[] {
+    if (changes.length === 0) return changes
+    book.updatedAt = now
+    this.counters.bookChanges++
+    return changes
+  }
+
+  #ladder(contract: Contract, fair: number) {
+    return { fair, halfSpread: contract.halfSpread, depthLevels: this.#world.options.bookDepth, depthSize: contract.depthSize }
   }
 
   #emit(event: EngineEvent): void {
@@ -334,10 +292,11 @@ export class SimEngine {
 }
 
 /**
- * Fills `out` with the live markets of each ordered question that has more than one on the venue (the engine's
- * active books), in listing order.
+ * The live markets of each ordered question that has more than one on the venue (the engine's active books), in
+ * listing order.
  */
-function groupOrdered<M extends VpMarket | VkMarket>(world: World, active: readonly M[], out: Map<string, M[]>): void {
+function groupOrdered(world: World, active: readonly EngineMarket[]): Map<string, EngineMarket[]> {
+  const out = new Map<string, EngineMarket[]>()
   for (const m of active) {
     const q = world.questionsById.get(m.contract.questionId)
     if (q === undefined || !isOrdered(q)) continue
@@ -346,4 +305,5 @@ function groupOrdered<M extends VpMarket | VkMarket>(world: World, active: reado
     else list.push(m)
   }
   for (const [id, list] of out) if (list.length < 2) out.delete(id)
+  return out
 }

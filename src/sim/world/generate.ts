@@ -48,7 +48,9 @@ function listWorld(world: World, rng: Rng): void {
     })
   }
   for (const peer of SIM_PEERS) peer.world.addOwnListings(world)
-  world.truth = groundTruth(world, specs)
+  // The world pairs the first two venues of the list (`listedOn`).
+  const [a, b] = SIM_PEERS
+  world.truth = groundTruth(world, specs, [a.world.truthLeg, b.world.truthLeg])
 }
 
 // --------------------------------------------------------------------------------------------- planning
@@ -165,8 +167,6 @@ function makeQuestion(p: PlannedQuestion, rng: Rng): Question {
     contracts: [],
     model: spec.model,
     decoyOf: p.decoyOf,
-    venuep: undefined,
-    venuek: undefined,
   }
   const winners = p.resolvedAt === undefined ? undefined : drawWinners(partial, spec, p.resolvedAt - 3 * DAY, new Rng(p.seed ^ 0x1234567))
   const contracts: Contract[] = spec.contracts.map((c, index) => ({

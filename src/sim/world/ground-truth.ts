@@ -1,46 +1,38 @@
 import type { PlannedQuestion, World } from './world.js'
 import { hardNegatives } from './hard-negatives.js'
-import type { GroundTruth, TruePair } from './types.js'
+import type { EventPair, GroundTruth, TruePair, TruthLeg } from './types.js'
+
+/** Where one venue lists a generated contract (a peer's `world.truthLeg`, peer.ts); undefined where it does not. */
+export type ListedLeg = (world: World, contractKey: string) => TruthLeg | undefined
 
 /**
- * The simulator's answer key: exactly the outcome pairs (venuep token ↔ venuek market) that are the same contract,
- * the event pairs they span, which questions are decoys of which, and outcome-level look-alikes that are not the
- * same contract. Matcher precision and recall are measured on it.
+ * The simulator's answer key: exactly the outcome pairs (A's outcome ↔ B's outcome) that are the same contract, the
+ * event pairs they span, which questions are decoys of which, and outcome-level look-alikes that are not the same
+ * contract. Matcher precision and recall are measured on it. A and B are the venues the world pairs (the first two of
+ * the sim list), `legs` how each lists a contract.
  *
- * A pair is decided per contract, from where each venue lists it (`world.vpListing`, `world.vkListing`), so a
- * question listed as one venuek event and several venuep events (a deadline ladder split into single-market events)
- * pairs each venuep event with the venuek event, and contracts one venue lists alone (other candidates, other
- * strikes, placeholders) pair with nothing.
+ * A pair is decided per contract, from where each venue lists it, so a question listed as one event on one venue and
+ * several on the other (a deadline ladder split into single-market events) pairs each of those events with the
+ * one, and contracts one venue lists alone (other candidates, other strikes, placeholders) pair with nothing.
  */
-export function groundTruth(world: World, planned: PlannedQuestion[]): GroundTruth {
-  const eventPairs: { questionId: string; venuepEventSlug: string; venuekEventTicker: string }[] = []
+export function groundTruth(world: World, planned: PlannedQuestion[], legs: readonly [a: ListedLeg, b: ListedLeg]): GroundTruth {
+  const [legA, legB] = legs
+  const eventPairs: EventPair[] = []
   const seenEventPairs = new Set<string>()
   const outcomePairs: TruePair[] = []
   const shared: string[] = []
   for (const q of world.questions) {
-    if (q.venuep === undefined || q.venuek === undefined) continue
     let any = false
     for (const c of q.contracts) {
-      const vk = world.vkListing.get(c.key)
-      const vp = world.vpListing.get(c.key)
-      if (vk === undefined || vp === undefined) continue
+      const b = legB(world, c.key)
+      const a = legA(world, c.key)
+      if (b === undefined || a === undefined) continue
       any = true
-      const slug = vp.market.event.slug
-      const ticker = vk.event.eventTicker
-      outcomePairs.push({
-        questionId: q.id,
-        contractKey: c.key,
-        label: c.label,
-        venuepEventSlug: slug,
-        venuepConditionId: vp.market.conditionId,
-        venuepTokenId: vp.market.tokenIds[vp.index],
-        venuekEventTicker: ticker,
-        venuekMarketTicker: vk.ticker,
-      })
-      const key = `${slug}|${ticker}`
+      outcomePairs.push({ questionId: q.id, contractKey: c.key, label: c.label, a, b })
+      const key = `${a.event}|${b.event}`
       if (!seenEventPairs.has(key)) {
         seenEventPairs.add(key)
-        eventPairs.push({ questionId: q.id, venuepEventSlug: slug, venuekEventTicker: ticker })
+        eventPairs.push({ questionId: q.id, a: { venue: a.venue, event: a.event }, b: { venue: b.venue, event: b.event } })
       }
     }
     if (any) shared.push(q.id)
@@ -51,6 +43,6 @@ export function groundTruth(world: World, planned: PlannedQuestion[]): GroundTru
     eventPairs,
     outcomePairs,
     decoys: decoyPlans.map((p) => ({ questionId: p.decoyOf as string, decoyId: p.id, reason: p.decoyReason ?? 'another date' })),
-    hardNegatives: hardNegatives(world, planned),
+    hardNegatives: hardNegatives(world, planned, legs),
   }
 }

@@ -1,9 +1,10 @@
+import type { ListedLeg } from './ground-truth.js'
 import type { PlannedQuestion, World } from './world.js'
 import type { HardNegative, Question } from './types.js'
 
 /**
  * Outcome pairs a matcher must not make though they look alike (docs/spreads.md F3, F6, F7 and the real labels'
- * "different" pairs): one outcome on each venue, in either of two kinds of place:
+ * "different" pairs): one outcome on each venue (A, B: the venues the world pairs), in either of two kinds of place:
  *
  * - within one question, a contract built to imitate another on the other venue (`lookalikeOf`): "$100+" against
  *   "more than $100", "by June 30, 2026" against "Before Jun 30, 2026", "by December 31, 2026" against "before
@@ -12,21 +13,13 @@ import type { HardNegative, Question } from './types.js'
  *   winner, the same strike for another country or date, the same team in another game; for a deadline ladder,
  *   every pair (the same subject by other deadlines).
  */
-export function hardNegatives(world: World, planned: readonly PlannedQuestion[]): HardNegative[] {
+export function hardNegatives(world: World, planned: readonly PlannedQuestion[], [legA, legB]: readonly [a: ListedLeg, b: ListedLeg]): HardNegative[] {
   const out: HardNegative[] = []
   const add = (p: Question, pKey: string, k: Question, kKey: string, reason: string) => {
-    const vp = world.vpListing.get(pKey)
-    const vk = world.vkListing.get(kKey)
-    if (vp === undefined || vk === undefined) return
-    out.push({
-      venuepQuestionId: p.id,
-      venuepEventSlug: vp.market.event.slug,
-      venuepTokenId: vp.market.tokenIds[vp.index],
-      venuekQuestionId: k.id,
-      venuekEventTicker: vk.event.eventTicker,
-      venuekMarketTicker: vk.ticker,
-      reason,
-    })
+    const a = legA(world, pKey)
+    const b = legB(world, kKey)
+    if (a === undefined || b === undefined) return
+    out.push({ a: { ...a, questionId: p.id }, b: { ...b, questionId: k.id }, reason })
   }
   for (const p of planned) {
     const q = world.questionsById.get(p.id) as Question

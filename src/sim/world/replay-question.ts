@@ -57,7 +57,5 @@ export function replayQuestion(r: ReplayedMarket, worldSeed: number, anchorMs: n
     contracts: [contract],
     model: { kind: 'binary', base: walks ? binaryBaseThrough(seed, REPLAY_VOLATILITY, r.venue, anchorMs, r.startPrice as number) : 0 },
     decoyOf: undefined,
-    venuep: undefined,
-    venuek: undefined,
   }
 }

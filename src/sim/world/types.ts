@@ -1,17 +1,17 @@
 import type { CategorySlug } from '../../model/categories.js'
-import type { VkCapturedEvent, VkCapturedMarket, VpCapturedEvent, VpCapturedMarket } from './capture.js'
 
 /**
- * The simulated world: canonical questions (ground truth) and how each venue lists them. The venue protocol
- * servers in src/sim/venuep and src/sim/venuek serialize these records into each venue's wire format; the
- * live engine (engine.ts) moves books and prints trades. All of it is SIMULATED data.
+ * The simulated world: canonical questions (ground truth) and the shapes the venues share. How each venue lists
+ * them is its peer folder's (src/sim/<venue>/types.ts, state.ts), whose protocol servers serialize those records
+ * into the venue's wire format; the live engine (engine.ts) moves books and prints trades. All of it is SIMULATED
+ * data.
  *
  * Two builders make a World: generate.ts (a seeded synthetic world) and replay.ts (real captured catalogs, whose
  * listing records carry their `capture`; see replay.ts for what is taken from it and what is derived).
  */
 /**
  * What a generated question is about: the canonical category slugs (src/model/categories.ts) except `other`. The
- * venues label it their own way (venuek one category from its vocabulary, venuep several tags).
+ * venues label it their own way (the ticker style one category from its vocabulary, the slug style several tags).
  */
 export type Category = Exclude<CategorySlug, 'other'>
 
@@ -43,9 +43,9 @@ export interface Contract {
   readonly halfSpread: number
   /**
    * Whether the engine walks this contract's fair value (moves its books, trades it). False for a generated
-   * venuep placeholder (listed inactive, no orders: its book stays empty and it has no price) and for a replayed
-   * market that was not trading when captured, or was captured without a price: its book (if any) stays as seeded
-   * and its price is the captured one.
+   * placeholder (a slug-style listing's inactive child, no orders: its book stays empty and it has no price) and
+   * for a replayed market that was not trading when captured, or was captured without a price: its book (if any)
+   * stays as seeded and its price is the captured one.
    */
   readonly walks: boolean
   /** Typical displayed size per level (shares). */
@@ -72,8 +72,6 @@ export interface Question {
   readonly model: FairModel
   /** Set when this question was generated as a look-alike of another (same wording, other date/threshold). */
   readonly decoyOf: string | undefined
-  venuep: VpEvent | undefined
-  venuek: VkEvent | undefined
 }
 
 export type FairModel =
@@ -98,167 +96,41 @@ export type FairModel =
       readonly deadlines: readonly number[]
     }
 
-// ---------------------------------------------------------------------------------------------- venuep
+// ------------------------------------------------------------------------------------------ listing shapes
 
-/** A Gamma tag; captures may hold the label alone (no id or slug). */
+/** An event tag (the slug style's listings carry several); captures may hold the label alone (no id or slug). */
 export interface EventTag {
   readonly id: string | undefined
   readonly label: string
   readonly slug: string | undefined
 }
 
-export interface VpEvent {
-  readonly id: string
-  readonly slug: string
-  readonly title: string
-  readonly description: string
-  readonly tags: readonly EventTag[]
-  readonly negRisk: boolean
-  readonly negRiskMarketId: string | undefined
-  readonly createdAt: number
-  readonly startDate: number
-  readonly endDate: number
-  /** The question a generated event lists; a replayed event has none (its markets are independent questions). */
-  readonly question: Question | undefined
-  readonly markets: VpMarket[]
-  readonly image: string | undefined
-  /** The captured Gamma event a replay serves (undefined in a generated world). */
-  readonly capture: VpCapturedEvent | undefined
-}
-
-export interface VpMarket {
-  readonly id: string
-  readonly slug: string
-  readonly question: string
-  readonly description: string | undefined
-  readonly conditionId: string
-  readonly questionHash: string | undefined
-  /** Outcome labels aligned with tokenIds: ["Yes","No"] or e.g. team names. */
-  readonly outcomes: readonly [string, string]
-  readonly tokenIds: readonly [string, string]
-  /** A group child's label; `""` or absent in many real listings (the name is then only in the question). */
-  readonly groupItemTitle: string | undefined
-  readonly groupItemThreshold: string | undefined
-  /** The market's own `endDate` when it is not its event's (a deadline group: each child ends at its deadline). */
-  readonly endDate?: number
-  /** False for an inactive placeholder child ("Person K", `active: false`, no orders); unset means active. */
-  readonly active?: boolean
-  /** The contract priced by token 0 (token 1 is its complement). */
-  readonly contract: Contract
-  /**
-   * The question `contract` belongs to: its lifecycle, end and resolution are this market's. The event's question
-   * in a generated world; the market's own in a replay, where markets of one event close and resolve apart.
-   */
-  readonly canonical: Question
-  readonly tickSize: number
-  readonly minOrderSize: number
-  readonly takerBaseFeeBps: number
-  readonly event: VpEvent
-  /**
-   * All-time volume (USD) before the trades the world reports (its history and live trades), for realistic catalog
-   * numbers. The last 24 hours' volume is only ever the trades the venue lists (recent-prints.ts).
-   */
-  readonly baseVolume: number
-  readonly liquidity: number
-  /** The captured Gamma market a replay serves (undefined in a generated world). */
-  readonly capture: VpCapturedMarket | undefined
-}
-
-export interface VpWallet {
-  readonly address: string
-  readonly name: string
-  readonly pseudonym: string
-  readonly bio: string
-  readonly profileImage: string
-  readonly xUsername: string | undefined
-  readonly verifiedBadge: boolean
-  readonly createdAt: number
-  readonly userId: string
-}
-
-// ---------------------------------------------------------------------------------------------- venuek
-
-/** venuek.md §3.3: how a market's strike reads (`floor_strike`, `cap_strike`). */
+/** How a market's strike reads (`floor_strike`, `cap_strike`). */
 export type StrikeType = 'greater' | 'greater_or_equal' | 'less' | 'less_or_equal' | 'between' | 'custom' | 'structured'
-
-/** A series; a replay knows only its ticker and its events' category, so the rest may be unknown. */
-export interface VkSeries {
-  /** True for a series a replay derived from its events' captured `series_ticker` and `category`. */
-  readonly fromCapture: boolean
-  readonly ticker: string
-  readonly title: string | undefined
-  /** The venue's category label, e.g. "Politics", "Climate and Weather". */
-  readonly category: string
-  readonly frequency: string | undefined
-  readonly feeType: 'quadratic' | undefined
-  readonly feeMultiplier: number | undefined
-}
-
-export interface VkEvent {
-  readonly eventTicker: string
-  readonly series: VkSeries
-  readonly title: string
-  readonly subTitle: string
-  readonly mutuallyExclusive: boolean
-  /** `strike_date`; null on the wire for a long-dated event (and unknown for a replayed one: captures lack it). */
-  readonly strikeDate: number | undefined
-  /** The question a generated event lists; a replayed event has none (its markets are independent questions). */
-  readonly question: Question | undefined
-  readonly markets: VkMarket[]
-  readonly lastUpdated: number
-  /** The captured event a replay serves (undefined in a generated world). */
-  readonly capture: VkCapturedEvent | undefined
-}
-
-export interface VkMarket {
-  readonly ticker: string
-  readonly marketId: string
-  readonly event: VkEvent
-  readonly title: string
-  readonly subtitle: string
-  readonly yesSubTitle: string
-  readonly noSubTitle: string
-  /** Unknown for a replayed market (captures do not hold it). */
-  readonly strikeType: StrikeType | undefined
-  readonly floorStrike: number | undefined
-  readonly capStrike: number | undefined
-  readonly contract: Contract
-  /** The question `contract` belongs to (see VpMarket.canonical). */
-  readonly canonical: Question
-  /** Unknown for a replayed market (captures do not hold it). */
-  readonly createdTime: number | undefined
-  readonly openTime: number
-  /** The latest time trading can stop: often long after the question's own date (see src/sim/venuek/listing.ts). */
-  readonly closeTime: number
-  /**
-   * `expected_expiration_time`: the expected date, when the venue states one (absent on many long-dated markets).
-   * Unset in a replay (its capture says).
-   */
-  readonly expectedExpiration?: number | undefined
-  readonly priceLevelStructure: 'linear_cent' | 'deci_cent'
-  readonly tickSize: number
-  /** Unknown for a replayed market (captures do not hold it). */
-  readonly rulesPrimary: string | undefined
-  /** Contracts traded before the trades the world reports (see VpMarket.baseVolume). */
-  readonly baseVolume: number
-  readonly baseOpenInterest: number
-  /** The captured market a replay serves (undefined in a generated world). */
-  readonly capture: VkCapturedMarket | undefined
-}
 
 // ------------------------------------------------------------------------------------------ ground truth
 
-/** The same contract listed on both venues: what a perfect matcher would pair. */
+/**
+ * Where a venue lists a contract, by the venue's own ids: its event, its market and the outcome that pays if the
+ * contract is true (a token, or the market itself where a market is one outcome).
+ */
+export interface TruthLeg {
+  readonly venue: SimVenue
+  readonly event: string
+  readonly market: string
+  readonly outcome: string
+}
+
+/**
+ * The same contract listed on two venues: what a perfect matcher would pair. The ground truth pairs the first two
+ * venues of the sim list (src/sim/peers.ts): `a` is the first, `b` the second, as the registry orients pairs.
+ */
 export interface TruePair {
   readonly questionId: string
   readonly contractKey: string
   readonly label: string
-  readonly venuepEventSlug: string
-  readonly venuepConditionId: string
-  /** Token that pays if the contract is true. */
-  readonly venuepTokenId: string
-  readonly venuekEventTicker: string
-  readonly venuekMarketTicker: string
+  readonly a: TruthLeg
+  readonly b: TruthLeg
 }
 
 /**
@@ -266,27 +138,29 @@ export interface TruePair {
  * deadline, strike or comparator within one question, or the same label in a decoy question.
  */
 export interface HardNegative {
-  readonly venuepQuestionId: string
-  readonly venuepEventSlug: string
-  /** The outcome's token (token 0, YES, except for a head-to-head's second side). */
-  readonly venuepTokenId: string
-  readonly venuekQuestionId: string
-  readonly venuekEventTicker: string
-  readonly venuekMarketTicker: string
+  /** The outcome on the first venue (token 0, YES, except for a head-to-head's second side) and its question. */
+  readonly a: TruthLeg & { readonly questionId: string }
+  readonly b: TruthLeg & { readonly questionId: string }
   /** What differs, e.g. "at least vs more than", "another deadline", "nominee vs winner". */
   readonly reason: string
+}
+
+/** Two events, one per venue, that list at least one common contract. */
+export interface EventPair {
+  readonly questionId: string
+  readonly a: { readonly venue: SimVenue; readonly event: string }
+  readonly b: { readonly venue: SimVenue; readonly event: string }
 }
 
 export interface GroundTruth {
   /** Question ids with at least one contract listed on both venues. */
   readonly sharedQuestions: readonly string[]
   /**
-   * Every (venuep event, venuek event) pair that lists at least one common contract. A question listed as one
-   * venuek event and several venuep events (a deadline ladder split into single-market events) has one entry per
-   * venuep event.
+   * Every (A event, B event) pair that lists at least one common contract. A question listed as one event on one
+   * venue and several on the other (a deadline ladder split into single-market events) has one entry per pair.
    */
-  readonly eventPairs: readonly { questionId: string; venuepEventSlug: string; venuekEventTicker: string }[]
-  /** Exactly the outcome pairs that are the same contract: venuep token ↔ venuek market ticker. */
+  readonly eventPairs: readonly EventPair[]
+  /** Exactly the outcome pairs that are the same contract. */
   readonly outcomePairs: readonly TruePair[]
   /** Pairs of questions that look alike but are different (a matcher must NOT pair them); `reason` says how. */
   readonly decoys: readonly { questionId: string; decoyId: string; reason?: string }[]

@@ -1,9 +1,6 @@
-import type { SimBook } from './book-model.js'
 import { venueFair, type DislocationLog } from './fair.js'
-import { Ledger } from './ledger.js'
 import type { QuestionSpec } from './templates/types.js'
-import { TradeStore } from './trade-store.js'
-import type { Contract, GroundTruth, Lifecycle, Question, SimVenue, VkEvent, VkMarket, VkSeries, VpEvent, VpMarket, VpWallet } from './types.js'
+import type { Contract, GroundTruth, Lifecycle, Question, SimVenue } from './types.js'
 
 /**
  * The world's state: its questions, how the venues list them, their books, trades and wallets. Built by
@@ -53,34 +50,7 @@ export class World {
   readonly options: WorldOptions
   readonly questions: Question[] = []
   readonly questionsById = new Map<string, Question>()
-  readonly vpEvents: VpEvent[] = []
-  readonly vpEventsBySlug = new Map<string, VpEvent>()
-  readonly vpEventsById = new Map<string, VpEvent>()
-  readonly vpMarkets: VpMarket[] = []
-  readonly vpMarketsBySlug = new Map<string, VpMarket>()
-  readonly vpMarketsById = new Map<string, VpMarket>()
-  readonly vpMarketsByCondition = new Map<string, VpMarket>()
-  readonly vpTokens = new Map<string, { market: VpMarket; index: 0 | 1 }>()
-  readonly vpWallets: VpWallet[] = []
-  readonly vpWalletsByAddress = new Map<string, VpWallet>()
-  readonly vkSeries = new Map<string, VkSeries>()
-  readonly vkEvents: VkEvent[] = []
-  readonly vkEventsByTicker = new Map<string, VkEvent>()
-  readonly vkMarkets: VkMarket[] = []
-  readonly vkMarketsByTicker = new Map<string, VkMarket>()
-  /**
-   * Where each venue lists a generated contract (by contract key): venuep the market and the token that pays if it
-   * is true (token 1 for a head-to-head's second side), venuek the market. A contract is listed at most once per
-   * venue, though a question may spread over several venuep events. Empty in a replay.
-   */
-  readonly vpListing = new Map<string, { market: VpMarket; index: 0 | 1 }>()
-  readonly vkListing = new Map<string, VkMarket>()
-  /** Live books: venuep by condition id (token 0's book), venuek by market ticker. */
-  readonly vpBooks = new Map<string, SimBook>()
-  readonly vkBooks = new Map<string, SimBook>()
   readonly dislocations: DislocationLog = new Map()
-  readonly trades = new TradeStore()
-  readonly ledger = new Ledger()
   truth!: GroundTruth
   /**
    * The first instant the world's prices have a history. A generated world lays out its past; a replay knows one
@@ -90,8 +60,24 @@ export class World {
   /** The directory of captured catalogs a replayed world serves (undefined for a generated world). */
   replayOf: string | undefined = undefined
 
+  /**
+   * Each venue's part of the world (how it lists the questions, its books, trades and wallets), under its venue id.
+   * Its shape is the peer folder's (src/sim/<venue>/state.ts), which reads it through `venueState`.
+   */
+  readonly #venues = new Map<string, object>()
+
   constructor(options: WorldOptions) {
     this.options = options
+  }
+
+  /** `venue`'s part of the world, made by `create` the first time it is asked for. */
+  venueState<T extends object>(venue: string, create: () => T): T {
+    let state = this.#venues.get(venue)
+    if (state === undefined) {
+      state = create()
+      this.#venues.set(venue, state)
+    }
+    return state as T
   }
 
   get anchorMs(): number {

@@ -4,6 +4,8 @@ import type { CatalogSnapshot } from '../../../src/actors/catalog-snapshot.js'
 import type { Simulator } from '../../../src/sim/simulator.js'
 import { matchEvents, type EventMatch } from '../../../src/spreads/matching/matcher.js'
 import { simulatorCatalogs } from '../../helpers/catalogs.js'
+import { venuekOf } from '../../../src/sim/venuek/state.js'
+import { venuepOf } from '../../../src/sim/venuep/state.js'
 
 /**
  * The matcher on the simulator's default world against its ground truth. Precision matters more than recall:
@@ -22,8 +24,8 @@ after(async () => {
 })
 
 function score(ms: readonly EventMatch[], w: typeof world): { precision: number; recall: number; predicted: number; truth: number } {
-  const truth = w.sim.world.truth.outcomePairs.filter((p) => w.venuep.outcomesById.has(p.venuepTokenId) && w.venuek.outcomesById.has(p.venuekMarketTicker))
-  const truthKeys = new Set(truth.map((p) => `${p.venuepTokenId}|${p.venuekMarketTicker}`))
+  const truth = w.sim.world.truth.outcomePairs.filter((p) => w.venuep.outcomesById.has(p.a.outcome) && w.venuek.outcomesById.has(p.b.outcome))
+  const truthKeys = new Set(truth.map((p) => `${p.a.outcome}|${p.b.outcome}`))
   const predicted = ms.flatMap((m) => m.outcomes.map((o) => `${o.a.outcomeId}|${o.b.outcomeId}`))
   const tp = predicted.filter((k) => truthKeys.has(k)).length
   return { precision: tp / predicted.length, recall: tp / truth.length, predicted: predicted.length, truth: truth.length }
@@ -45,8 +47,8 @@ describe('cross-venue matcher on the default simulated world', () => {
       const original = w.questionsById.get(d.questionId)!
       const decoy = w.questionsById.get(d.decoyId)!
       for (const [p, k] of [
-        [original.venuep?.slug, decoy.venuek?.eventTicker],
-        [decoy.venuep?.slug, original.venuek?.eventTicker],
+        [venuepOf(w).questionEvents.get(original.id)?.slug, venuekOf(w).questionEvents.get(decoy.id)?.eventTicker],
+        [venuepOf(w).questionEvents.get(decoy.id)?.slug, venuekOf(w).questionEvents.get(original.id)?.eventTicker],
       ]) {
         if (p === undefined || k === undefined || !world.venuep.eventsById.has(p) || !world.venuek.eventsById.has(k)) continue
         checked++
@@ -58,9 +60,9 @@ describe('cross-venue matcher on the default simulated world', () => {
 
   test('no hard negative (same subject, another deadline, strike, role or team) is paired', () => {
     const published = new Set(matches.flatMap((m) => m.outcomes.map((o) => `${o.a.outcomeId}|${o.b.outcomeId}`)))
-    const negatives = (world.sim.world.truth.hardNegatives ?? []).filter((n) => world.venuep.outcomesById.has(n.venuepTokenId) && world.venuek.outcomesById.has(n.venuekMarketTicker))
+    const negatives = (world.sim.world.truth.hardNegatives ?? []).filter((n) => world.venuep.outcomesById.has(n.a.outcome) && world.venuek.outcomesById.has(n.b.outcome))
     assert.ok(negatives.length > 50, `hard negatives in the catalogs (${negatives.length})`)
-    assert.deepEqual(negatives.filter((n) => published.has(`${n.venuepTokenId}|${n.venuekMarketTicker}`)).map((n) => `${n.venuepEventSlug} ~ ${n.venuekMarketTicker}: ${n.reason}`), [])
+    assert.deepEqual(negatives.filter((n) => published.has(`${n.a.outcome}|${n.b.outcome}`)).map((n) => `${n.a.event} ~ ${n.b.outcome}: ${n.reason}`), [])
   })
 
   test('strategies and qualities are the spec values; each outcome pairs at most once, each event pair is one match', () => {

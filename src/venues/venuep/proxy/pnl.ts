@@ -13,7 +13,7 @@ import type { ActivityRow } from './wire.js'
  * shares is closed (shares and cost set to 0) so float dust never lingers as cost. Fees are not modelled
  * (the venue's activity rows carry none), nor are REWARD/CONVERSION/rebate rows (not trading PnL).
  *
- * This is the method of the venue simulator's ledger (src/sim/world/ledger.ts), so on simulated wallets the
+ * This is the method of the venue simulator's ledger (src/sim/venuep/ledger.ts), so on simulated wallets the
  * result equals the known answer.
  */
 export interface MarketPnl {
