@@ -5,8 +5,7 @@ import type { CatalogProgress } from '../venues/types.js'
  * One catalog sync in progress, as /readyz (`catalog.loading`) and the log's progress lines show it: the pages and
  * raw events listed so far, the list being paged, the rate, and an estimate of what is left.
  *
- * Neither venue's listing gives a total (Gamma `/events` pages by offset until a short page, venuek `/events` by
- * cursor until an empty one), so the only honest basis for an estimate is the size of the last sync that completed
+ * Venue listings give no total (they page by offset until a short page, or by cursor until an empty one), so the only honest basis for an estimate is the size of the last sync that completed
  * in this process: the first sync after boot has none (`expectedEvents` and the estimate are undefined), refreshes
  * have one. The catalog seldom changes much between syncs, so the previous size is a good guess, not a promise.
  */

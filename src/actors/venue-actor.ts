@@ -69,7 +69,7 @@ export interface VenueStatus {
   readonly feed: FeedStatus | undefined
 }
 
-/** Venue-pushed statistics for an instrument (venuek ticker frames). */
+/** Venue-pushed statistics for an instrument (a feed's `stats` events: volume, open interest). */
 export interface InstrumentStats {
   readonly volume: number | undefined
   readonly openInterest: number | undefined

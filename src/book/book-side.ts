@@ -59,7 +59,7 @@ export class BookSide {
     return true
   }
 
-  /** Adds `delta` to the size at `price` (venuek deltas); a result ≤ 0 removes the level. Returns the new size. */
+  /** Adds `delta` to the size at `price` (feeds that send size changes); a result ≤ 0 removes the level. Returns the new size. */
   add(price: number, delta: number): number {
     const i = this.#find(price)
     if (i >= 0) {

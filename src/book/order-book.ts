@@ -55,13 +55,13 @@ export class OrderBook implements BookReader {
     this.#hasSnapshot = false
   }
 
-  /** Absolute level update (venuep `price_change`: size is the new total, "0" removes). */
+  /** Absolute level update (feeds that send a level's new total size, 0 removing it). */
   setLevel(side: BookSideName, price: number, size: number): boolean {
     if (!this.#hasSnapshot) return false
     return (side === 'bid' ? this.bids : this.asks).set(price, size)
   }
 
-  /** Relative level update (venuek `orderbook_delta`). Returns the level's new size. */
+  /** Relative level update (feeds that send a change of a level's size). Returns the level's new size. */
   addToLevel(side: BookSideName, price: number, delta: number): number {
     if (!this.#hasSnapshot) return 0
     return (side === 'bid' ? this.bids : this.asks).add(price, delta)

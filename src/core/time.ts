@@ -11,7 +11,7 @@ export function parseTimestampMs(value: unknown): number | undefined {
     const n = Number(value)
     return n < 1e11 ? n * 1000 : n
   }
-  // venuep's closedTime looks like "2026-03-24 06:40:23+00": make it ISO-parseable.
+  // SQL-style times with an hour-only offset ("2026-03-24 06:40:23+00", as some venues send): make them ISO-parseable.
   const normalized = /^\d{4}-\d{2}-\d{2} /.test(value) ? value.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00') : value
   const ms = Date.parse(normalized)
   return Number.isNaN(ms) ? undefined : ms
