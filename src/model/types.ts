@@ -201,7 +201,9 @@ export interface CatalogTruncation {
 
 /**
  * Top of book for one instrument, published by the venue actor whenever it changes. Prices are decimals in
- * [0, 1]; sizes are contracts/shares.
+ * [0, 1]; sizes are contracts/shares. `readonly` says who may write, not that it never changes: the quote a venue
+ * actor publishes is live (src/actors/published-quote.ts), one object per instrument rewritten in place by the
+ * actor alone. Read it synchronously; keep `snapshotQuote(q)` to hold one past the current turn.
  */
 export interface Quote {
   readonly venue: VenueId
