@@ -1,9 +1,7 @@
 import type { PlannedQuestion, World } from './world.js'
-import { hardNegatives } from './hard-negatives.js'
+import { hardNegatives, type ListedLeg } from './hard-negatives.js'
 import type { EventPair, GroundTruth, TruePair, TruthLeg } from './types.js'
 
-/** Where one venue lists a generated contract (a peer's `world.truthLeg`, peer.ts); undefined where it does not. */
-export type ListedLeg = (world: World, contractKey: string) => TruthLeg | undefined
 
 /**
  * The simulator's answer key: exactly the outcome pairs (A's outcome ↔ B's outcome) that are the same contract, the

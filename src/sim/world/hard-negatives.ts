@@ -1,6 +1,8 @@
-import type { ListedLeg } from './ground-truth.js'
 import type { PlannedQuestion, World } from './world.js'
-import type { HardNegative, Question } from './types.js'
+import type { HardNegative, Question, TruthLeg } from './types.js'
+
+/** Where one venue lists a generated contract (a peer's `world.truthLeg`, peer.ts); undefined where it does not. */
+export type ListedLeg = (world: World, contractKey: string) => TruthLeg | undefined
 
 /**
  * Outcome pairs a matcher must not make though they look alike (docs/spreads.md F3, F6, F7 and the real labels'
