@@ -19,3 +19,12 @@ export const feedReconnect = {
   snapshotTimeoutMs: Ms(15_000, 100),
 }
 
+
+/**
+ * Guard on the raw events read per catalog sync (the open list, then closed ones in the lookback) against a
+ * misbehaving venue that pages forever; not a size limit: it sits far above any real catalog. If it is hit, the sync
+ * keeps the first maxEvents events listed and serves them, the venue actor logs an error per catalog version, and
+ * /readyz shows `catalog.truncated: true` (`predmkt_catalog_truncated` 1 in /metrics); raise it if the venue's
+ * catalog really is that large.
+ */
+export const maxEventsGuard = Type.Integer({ minimum: 1, default: 1_000_000 })

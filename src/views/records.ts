@@ -60,3 +60,19 @@ export function venueEventRecord(e: CatalogEvent, eventSlug: string, markets: re
 export function quoteAgeSeconds(p: { updatedAt: number | undefined }, now: number): number | null {
   return p.updatedAt === undefined ? null : Math.max(0, Math.round((now - p.updatedAt) / 100) / 10)
 }
+
+/** The fields every venue's price row has, from the outcome's title to `is_stale` (spec 2.5, 2.6), in that order. */
+export function priceFields(o: Outcome, m: PlatformMarket, quote: Quote | undefined, now: number) {
+  const p = outcomePrice(o, quote)
+  return {
+    title: o.title,
+    probability: num(p.probability),
+    best_bid: num(p.bestBid),
+    best_ask: num(p.bestAsk),
+    spread: num(p.spread),
+    volume: money(o.volume),
+    platform_url: m.url,
+    quote_age_seconds: quoteAgeSeconds(p, now),
+    is_stale: p.stale,
+  }
+}

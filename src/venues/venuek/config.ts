@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { feedReconnect, Ms, Url } from '../config-parts.js'
+import { feedReconnect, maxEventsGuard, Ms, Url } from '../config-parts.js'
 
 /** venuek's config section (`venues.venuek`): REST and websocket endpoints, the API key, catalog paging and feed limits. */
 export const VenuekConfigSchema = Type.Object(
@@ -18,14 +18,8 @@ export const VenuekConfigSchema = Type.Object(
         pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
         refreshMs: Ms(60_000, 1_000),
         closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
-        /**
-         * Guard on the raw events read per catalog sync (open, then closed and settled in the lookback) against a
-         * misbehaving venue that pages forever; not a size limit. It sits far above the real catalog (well over
-         * 100,000 markets, in fewer events). If it is hit, the sync keeps the first maxEvents events listed and
-         * serves them, the venue actor logs an error per catalog version, and /readyz shows `catalog.truncated:
-         * true` (`predmkt_catalog_truncated` 1 in /metrics); raise it if the venue's catalog really is that large.
-         */
-        maxEvents: Type.Integer({ minimum: 1, default: 1_000_000 }),
+        /** The guard of config-parts.ts; the real catalog is well over 100,000 markets, in fewer events. */
+        maxEvents: maxEventsGuard,
       },
       { additionalProperties: false },
     ),

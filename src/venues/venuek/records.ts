@@ -1,7 +1,6 @@
 import { money } from '../../core/money.js'
 import type { Outcome, PlatformMarket, Quote } from '../../model/types.js'
-import { num, outcomePrice } from '../../views/outcome-price.js'
-import { iso, outcomeCore, quoteAgeSeconds, type QuoteOf } from '../../views/records.js'
+import { iso, outcomeCore, priceFields, type QuoteOf } from '../../views/records.js'
 
 /** venuek market record (spec 2.3) with its binary markets as outcomes (2.4). */
 export function venuekMarketRecord(m: PlatformMarket, eventSlug: string, quoteOf: QuoteOf, liveVolume: (o: Outcome) => number | undefined): Record<string, unknown> {
@@ -25,21 +24,12 @@ export function venuekMarketRecord(m: PlatformMarket, eventSlug: string, quoteOf
 
 /** venuek price row: one binary market with its tickers and status. */
 export function venuekPriceRow(o: Outcome, m: PlatformMarket, eventSlug: string, eventTitle: string, quote: Quote | undefined, now: number): Record<string, unknown> {
-  const p = outcomePrice(o, quote)
   return {
     market_ticker: o.outcomeId,
     event_ticker: m.marketId,
     event_slug: eventSlug,
     event_title: eventTitle,
-    title: o.title,
-    probability: num(p.probability),
-    best_bid: num(p.bestBid),
-    best_ask: num(p.bestAsk),
-    spread: num(p.spread),
-    volume: money(o.volume),
-    platform_url: m.url,
-    quote_age_seconds: quoteAgeSeconds(p, now),
-    is_stale: p.stale,
+    ...priceFields(o, m, quote, now),
     status: o.status,
   }
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { feedReconnect, Ms, Url } from '../config-parts.js'
+import { feedReconnect, maxEventsGuard, Ms, Url } from '../config-parts.js'
 
 /** venuep's config section (`venues.venuep`): its four hosts, catalog paging and feed limits. */
 export const VenuepConfigSchema = Type.Object(
@@ -17,14 +17,8 @@ export const VenuepConfigSchema = Type.Object(
         refreshMs: Ms(60_000, 1_000),
         /** Closed events are synced only if they ended within this many days (the live venue has ~100k). */
         closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
-        /**
-         * Guard on the raw events read per catalog sync (open first, then the closed lookback) against a misbehaving
-         * venue that pages forever; not a size limit. It sits far above the real catalog (about 50,000 active
-         * markets, in fewer events). If it is hit, the sync keeps the first maxEvents events listed and serves them,
-         * the venue actor logs an error per catalog version, and /readyz shows `catalog.truncated: true`
-         * (`predmkt_catalog_truncated` 1 in /metrics); raise it if the venue's catalog really is that large.
-         */
-        maxEvents: Type.Integer({ minimum: 1, default: 1_000_000 }),
+        /** The guard of config-parts.ts; the real catalog is about 50,000 active markets, in fewer events. */
+        maxEvents: maxEventsGuard,
       },
       { additionalProperties: false },
     ),

@@ -1,7 +1,6 @@
 import { money } from '../../core/money.js'
 import type { Outcome, PlatformMarket, Quote } from '../../model/types.js'
-import { num, outcomePrice } from '../../views/outcome-price.js'
-import { iso, outcomeCore, quoteAgeSeconds, type QuoteOf } from '../../views/records.js'
+import { iso, outcomeCore, priceFields, type QuoteOf } from '../../views/records.js'
 
 /** venuep market record (spec 2.2) with its outcomes (2.4). */
 export function venuepMarketRecord(m: PlatformMarket, eventSlug: string, quoteOf: QuoteOf): Record<string, unknown> {
@@ -31,20 +30,11 @@ export function venuepMarketRecord(m: PlatformMarket, eventSlug: string, quoteOf
 
 /** venuep price row (spec 2.5) of one outcome of a market record; `now` dates the quote. */
 export function venuepPriceRow(o: Outcome, m: PlatformMarket, eventSlug: string, eventTitle: string, quote: Quote | undefined, now: number): Record<string, unknown> {
-  const p = outcomePrice(o, quote)
   return {
     market_slug: m.marketId,
     event_slug: eventSlug,
     event_title: eventTitle,
-    title: o.title,
-    probability: num(p.probability),
-    best_bid: num(p.bestBid),
-    best_ask: num(p.bestAsk),
-    spread: num(p.spread),
-    volume: money(o.volume),
-    platform_url: m.url,
-    quote_age_seconds: quoteAgeSeconds(p, now),
-    is_stale: p.stale,
+    ...priceFields(o, m, quote, now),
     token_id: o.instrumentId,
     condition_id: o.conditionId ?? null,
   }
