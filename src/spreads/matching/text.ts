@@ -93,7 +93,7 @@ export function fold(text: string): string {
   return foldFully(text)
 }
 
-/** `fold` without its ASCII shortcut (the shortcut must agree with it: test/spreads/text-fold.property.test.ts). */
+/** `fold` without its ASCII shortcut (the shortcut must agree with it: test/spreads/matching/text-fold.property.test.ts). */
 export function foldFully(text: string): string {
   return dotted(foldUnicode(text))
 }
