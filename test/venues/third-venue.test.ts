@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { Ajv } from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import { after, before, describe, test } from 'node:test'
 import { VENUES } from '../../src/venues/index.js'
 import { eventOn } from '../../src/views/event-directory.js'
@@ -117,6 +119,15 @@ describe('a third venue from the registry', () => {
     const res = await fetch(`${s.baseUrl}/api/v2/spreads?min_spread=0&min_volume=0&limit=1000`, { headers: s.authHeaders })
     assert.equal(res.status, 200)
     const body = (await res.json()) as { data: { event_slug: string; platform_a: string; platform_b: string; outcome_key: string }[] }
+    // The served OpenAPI document describes its rows: the third venue is a `platform` value with `match` keys of its own.
+    type SchemaNode = { properties: Record<string, SchemaNode>; items: SchemaNode; enum?: string[] }
+    const doc = (await (await fetch(`${s.baseUrl}/api/v2/openapi.json`, { headers: s.authHeaders })).json()) as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: SchemaNode }> }> } }> }
+    const scanSchema = doc.paths['/api/v2/spreads']!.get.responses['200']!.content['application/json']!.schema
+    assert.deepEqual(scanSchema.properties.data!.items.properties.platform_a!.enum, [...VENUES.map((v) => v.id), THIRD_VENUE_ID])
+    const ajv = new Ajv({ strict: false, allErrors: true })
+    addFormatsModule.default(ajv)
+    const validate = ajv.compile(scanSchema)
+    assert.ok(validate(body), JSON.stringify(validate.errors?.slice(0, 5)))
     const withThird = body.data.filter((r) => r.platform_a === THIRD_VENUE_ID || r.platform_b === THIRD_VENUE_ID)
     const venuePairs = new Set(withThird.map((r) => [r.platform_a, r.platform_b].sort().join('|')))
     assert.deepEqual(venuePairs, new Set(VENUES.map((v) => [v.id, THIRD_VENUE_ID].sort().join('|'))))
