@@ -84,9 +84,6 @@ describe('a third venue from the registry', () => {
     assert.deepEqual([third.ready, third.catalog.events, third.catalog.markets, third.catalog.outcomes, third.books], [true, 1, 1, 2, { instruments: 2, synced: 2, stale: 0 }])
   })
 
-  // NEEDS THE SPREADS MERGE: cross-venue matching takes the venue actors as a list (every pair i < j) and the spread
-  // engine its venues as data on the spreads engineers' branches; on this branch matching still pairs the first two
-  // registered venues only, so this test fails here by design until they are merged.
   test('an event it shares with a simulated venue is one service event, and its pairs are in GET /api/v2/spreads', async () => {
     // The third venue lists a question the simulated venues both list: a copy of the second venue's event.
     const linked = s.app.models.directory()!.events.find((e) => e.platforms.length === 2 && e.status === 'active')!
