@@ -202,7 +202,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const apiRoutes: AnyRoute[] = [
     ...served.flatMap((s) => s?.routes ?? []),
     ...eventRoutes({ models, venues: modules }),
-    ...spreadRoutes({ engine: spreads, clock, pages: models.pages }),
+    ...spreadRoutes({ engine: spreads, clock, pages: models.pages, venues: modules }),
     ...spreadHistoryRoutes({
       history: spreadHistory.repo,
       isMatched: (eventSlug, outcomeKey) => spreads.spec(`${eventSlug}|${outcomeKey}`) !== undefined,
@@ -212,6 +212,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     }),
     ...developerRoutes({ developers: store.developers }),
     ...alertRoutes({
+      venues: modules.map((m) => m.id),
       rules: store.alertRules,
       clock,
       maxRulesPerUser: config.alerts.maxRulesPerUser,

@@ -6,7 +6,7 @@ import type { SpreadRecord } from '../spreads/engine/spread-engine.js'
  * index already narrows by them; `inScope` checks them too, for callers that do not go through the index).
  * The other keys mean what they mean on `GET /api/v2/spreads`:
  *
- * - `platforms`: both platforms of the pair must be listed (every pair is venuep × venuek today, so a one-platform
+ * - `platforms`: both platforms (venue ids) of the pair must be listed (a pair is on two venues, so a one-platform
  *   list matches nothing, exactly as the scanner's `platforms` filter);
  * - `min_volume`: the thinner venue's volume (`volume_min` in spread records) is at least this; unknown volume
  *   does not pass;
@@ -24,7 +24,7 @@ export function inScope(scope: AlertScope, r: SpreadRecord): boolean {
 /** The scope keys the index does not narrow by (platforms, volume, confidence). */
 export function passesFilters(scope: AlertScope, r: SpreadRecord): boolean {
   const platforms = scope.platforms
-  if (platforms !== undefined && !((platforms as readonly string[]).includes(r.platformA) && (platforms as readonly string[]).includes(r.platformB))) return false
+  if (platforms !== undefined && !(platforms.includes(r.platformA) && platforms.includes(r.platformB))) return false
   if (scope.min_volume !== undefined && !((r.minVolume ?? -1) >= scope.min_volume)) return false
   if (scope.min_confidence !== undefined && !(r.confidence >= scope.min_confidence)) return false
   return true

@@ -5,7 +5,6 @@
  */
 export const TRIGGER_TYPES = ['spread_threshold', 'spread_expansion', 'spread_collapse', 'new_pair'] as const
 export const CHANNELS = ['email', 'webhook'] as const
-export const PLATFORMS = ['venuep', 'venuek'] as const
 /** States a client can set; `deleted` exists only as a tombstone in the change feed. */
 export const RULE_STATES = ['active', 'paused'] as const
 
@@ -18,7 +17,8 @@ export type RuleStatus = RuleState | 'deleted'
 export interface AlertScope {
   readonly event_slug?: string
   readonly outcome_key?: string
-  readonly platforms?: readonly (typeof PLATFORMS)[number][]
+  /** Venue ids (the registered venues': the HTTP schema checks them). */
+  readonly platforms?: readonly string[]
   readonly min_volume?: number
   readonly min_confidence?: number
 }

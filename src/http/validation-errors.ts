@@ -47,6 +47,15 @@ export function invalid(
   return validationError([issue(type, loc, msg, input, ctx)])
 }
 
+/**
+ * A 422 for a value outside `values` that a handler checks itself (a CSV item, whose allowed values are data): the
+ * `literal_error` entry schema validation gives for an enum, e.g. "Input should be 'a' or 'b'".
+ */
+export function notOneOf(loc: readonly (string | number)[], values: readonly unknown[], input: unknown): AppError {
+  const d = literal(values)
+  return invalid(d.type, loc, d.msg, input, d.ctx)
+}
+
 interface Candidate {
   readonly issue: ValidationIssue
   /** Lower wins when one field has several problems (pydantic reports the first failing check only). */

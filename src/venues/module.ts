@@ -28,6 +28,12 @@ export interface VenueModule<C extends VenueConfigBase = any, S = any, Id extend
   readonly openApiTag: string
   /** The venue's event record in `GET /api/v2/events/{slug}` (`venues.<id>`), for the OpenAPI document. */
   readonly eventSchema: TSchema
+  /**
+   * What a spread's `match` says of the venue's leg (`<id>_outcome_id`, `<id>_text` in `/api/v2/spreads`), in the
+   * OpenAPI document: `outcomeId`, what its outcome id is (e.g. `market ticker`); `text`, the texts cross-venue
+   * matching reads of an outcome, most specific first (e.g. `label, market title, event title`).
+   */
+  readonly matchTerms: MatchTerms
   /** How the read models name its events and print its markets. */
   readonly view: VenueViewRules
   /** The listings its catalog sync pages through (`CatalogProgress.page`), e.g. `open`, `closed`, `settled`. */
@@ -45,6 +51,11 @@ export interface VenueModule<C extends VenueConfigBase = any, S = any, Id extend
   createAdapter(config: C, ctx: AdapterContext, secrets: S | undefined): VenueAdapter
   /** The venue's own routes and live services, once its actor and the read models exist. */
   serve?(deps: VenueServeDeps<C>): VenueServices
+}
+
+export interface MatchTerms {
+  readonly outcomeId: string
+  readonly text: string
 }
 
 /** The part of every venue section the app reads itself (the venue actor's catalog refresh and guard). */

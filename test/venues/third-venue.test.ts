@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { Ajv } from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import { after, before, describe, test } from 'node:test'
 import { VENUES } from '../../src/venues/index.js'
 import { eventOn } from '../../src/views/event-directory.js'
@@ -82,9 +84,6 @@ describe('a third venue from the registry', () => {
     assert.deepEqual([third.ready, third.catalog.events, third.catalog.markets, third.catalog.outcomes, third.books], [true, 1, 1, 2, { instruments: 2, synced: 2, stale: 0 }])
   })
 
-  // NEEDS THE SPREADS MERGE: cross-venue matching takes the venue actors as a list (every pair i < j) and the spread
-  // engine its venues as data on the spreads engineers' branches; on this branch matching still pairs the first two
-  // registered venues only, so this test fails here by design until they are merged.
   test('an event it shares with a simulated venue is one service event, and its pairs are in GET /api/v2/spreads', async () => {
     // The third venue lists a question the simulated venues both list: a copy of the second venue's event.
     const linked = s.app.models.directory()!.events.find((e) => e.platforms.length === 2 && e.status === 'active')!
@@ -117,6 +116,15 @@ describe('a third venue from the registry', () => {
     const res = await fetch(`${s.baseUrl}/api/v2/spreads?min_spread=0&min_volume=0&limit=1000`, { headers: s.authHeaders })
     assert.equal(res.status, 200)
     const body = (await res.json()) as { data: { event_slug: string; platform_a: string; platform_b: string; outcome_key: string }[] }
+    // The served OpenAPI document describes its rows: the third venue is a `platform` value with `match` keys of its own.
+    type SchemaNode = { properties: Record<string, SchemaNode>; items: SchemaNode; enum?: string[] }
+    const doc = (await (await fetch(`${s.baseUrl}/api/v2/openapi.json`, { headers: s.authHeaders })).json()) as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: SchemaNode }> }> } }> }
+    const scanSchema = doc.paths['/api/v2/spreads']!.get.responses['200']!.content['application/json']!.schema
+    assert.deepEqual(scanSchema.properties.data!.items.properties.platform_a!.enum, [...VENUES.map((v) => v.id), THIRD_VENUE_ID])
+    const ajv = new Ajv({ strict: false, allErrors: true })
+    addFormatsModule.default(ajv)
+    const validate = ajv.compile(scanSchema)
+    assert.ok(validate(body), JSON.stringify(validate.errors?.slice(0, 5)))
     const withThird = body.data.filter((r) => r.platform_a === THIRD_VENUE_ID || r.platform_b === THIRD_VENUE_ID)
     const venuePairs = new Set(withThird.map((r) => [r.platform_a, r.platform_b].sort().join('|')))
     assert.deepEqual(venuePairs, new Set(VENUES.map((v) => [v.id, THIRD_VENUE_ID].sort().join('|'))))

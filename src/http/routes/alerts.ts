@@ -9,16 +9,7 @@ import type { AlertRuleRepository } from '../../store/alert-rules-repo.js'
 import { json, type Reply } from '../reply.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { ErrorBody, Limit, Offset, StringEnum } from '../schemas/common.js'
-import {
-  AlertIdParams,
-  AlertListBody,
-  AlertRuleSchema,
-  CreateAlertBody,
-  CreatedAlertRuleSchema,
-  DeletedAlertBody,
-  UpdateAlertBody,
-  UserIdHeaders,
-} from '../schemas/alerts.js'
+import { AlertIdParams, alertSchemas, DeletedAlertBody, UpdateAlertBody, UserIdHeaders } from '../schemas/alerts.js'
 import type { RequestContext } from '../server.js'
 import { invalid } from '../validation-errors.js'
 import { NOT_FOUND_RESPONSE, pageReply, VALIDATION_RESPONSE } from './support.js'
@@ -48,6 +39,8 @@ import { NOT_FOUND_RESPONSE, pageReply, VALIDATION_RESPONSE } from './support.js
  * deliveries and signing-secret rotation are routes/alert-deliveries.ts.
  */
 export interface AlertRouteDeps {
+  /** The registered venues' ids, in registry order: the values of a scope's `platforms`. */
+  readonly venues: readonly string[]
   readonly rules: AlertRuleRepository
   readonly clock: Clock
   readonly maxRulesPerUser: number
@@ -61,9 +54,10 @@ export interface AlertRouteDeps {
 }
 
 const TAGS = ['alerts']
-const RULE_RESPONSE = { description: 'The rule.', schema: AlertRuleSchema }
 
 export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
+  const { AlertListBody, AlertRuleSchema, CreateAlertBody, CreatedAlertRuleSchema } = alertSchemas(deps.venues)
+  const RULE_RESPONSE = { description: 'The rule.', schema: AlertRuleSchema }
   const { rules, clock } = deps
   const owner = (headers: { 'x-user-id': string }, ctx: RequestContext): RuleOwner => ({
     accountId: ctx.caller?.accountId ?? null,

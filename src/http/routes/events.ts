@@ -40,7 +40,7 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
     operationId: 'listEvents',
     summary: 'Collapsed event rows across venues',
     description:
-      'One row per service event: its leading outcome (the open outcome with the highest probability on any venue; ties by the higher outcome volume, then by the lower outcome id), volume aggregated across venues, and the platforms listing it. Events matched across venues appear once. The venuep endpoints about one market resolve an event slug to the same leading outcome\'s market.',
+      'One row per service event: its leading outcome (the open outcome with the highest probability on any venue; ties by the higher outcome volume, then by the lower outcome id), volume aggregated across venues, and the platforms listing it. Events matched across venues appear once. A venue\'s endpoints about one market resolve an event slug to the same leading outcome\'s market.',
     tags: ['events'],
     query: Type.Object({
       category: CategoryFilter,
@@ -60,7 +60,7 @@ export function eventRoutes(deps: EventRouteDeps): AnyRoute[] {
     path: '/api/v2/events/:slug',
     operationId: 'getEvent',
     summary: 'One event with each venue\'s markets and outcomes',
-    description: 'Also resolves alias slugs (a venuek event\'s own slug after it was matched to a venuep event).',
+    description: 'Also resolves alias slugs (a venue\'s own slug of an event after it was matched to another venue\'s event).',
     tags: ['events'],
     params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 300, description: 'Service event slug.' }) }),
     responses: { 200: { description: 'The event.', schema: eventDetailSchema(deps.venues) }, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },

@@ -1,16 +1,17 @@
-import { Type } from '@sinclair/typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
 import { AppError } from '../../core/errors.js'
 import { money } from '../../core/money.js'
 import type { SpreadEngine, SpreadRecord } from '../../spreads/engine/spread-engine.js'
 import { isStale, spreadJson } from '../../spreads/engine/spread-json.js'
 import { inOrder, passesEdge, selectSpreads, SPREAD_SORTS, type EdgeFilter } from '../../spreads/engine/spread-query.js'
+import type { VenueModule } from '../../venues/module.js'
 import type { PageCache } from '../../views/page-cache.js'
 import { ExpiringReplies } from '../../views/expiring-replies.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 import { Csv, Offset, StringEnum } from '../schemas/common.js'
-import { CENTS, Nullable, PlatformSchema } from '../schemas/records.js'
-import { invalid } from '../validation-errors.js'
+import { CENTS, Nullable, platformSchema } from '../schemas/records.js'
+import { notOneOf } from '../validation-errors.js'
 import { NOT_READY_RESPONSE, VALIDATION_RESPONSE } from './support.js'
 
 /**
@@ -22,6 +23,8 @@ export interface SpreadRouteDeps {
   readonly engine: SpreadEngine
   readonly clock: Clock
   readonly pages: PageCache
+  /** The registered venues, in registry order: the `platform` values and each venue's `match` keys. */
+  readonly venues: readonly SpreadVenue[]
 }
 
 /** `is_stale` on /spreads/top: the scanner's default cutoff. */
@@ -38,84 +41,105 @@ export const SCAN_MAX_LIMIT = 1_000
 
 const NNumber = (description: string) => Nullable(Type.Number({ description }))
 
-export const SpreadRecordSchema = Type.Object(
-  {
-    event_slug: Type.String({ description: 'Service event slug.' }),
-    event_title: Type.String(),
-    outcome_title: Type.String({ description: 'Outcome compared across venues.' }),
-    outcome_key: Type.String({ description: 'Addition: key for /spreads/history, `text:<outcome name lowercased>`.' }),
-    platform_a: PlatformSchema,
-    platform_b: PlatformSchema,
-    price_a: Type.Number({ description: 'Normalized probability on platform_a (the lower), 0 to 1.' }),
-    price_b: Type.Number({ description: 'Normalized probability on platform_b (the higher), 0 to 1.' }),
-    spread: Type.Number({ description: 'price_b − price_a.' }),
-    spread_bps: Type.Number({ description: 'spread × 10,000.' }),
-    confidence: Type.Number({ description: '0 to 1; formula in the API description.' }),
-    is_stale: Type.Boolean({ description: 'One or both quotes are older than the stale cutoff, or a feed is down.' }),
-    updated_at: Type.String({ description: 'Time of the most recent platform quote (ISO 8601, UTC, no zone suffix).' }),
-    platform_a_url: Type.String(),
-    platform_b_url: Type.String(),
-    matching_strategy: StringEnum(['auto_canonical', 'manual_override', 'normalized_title_fallback', 'event_key']),
-    match_quality: StringEnum(['manual', 'auto_high', 'auto_medium']),
-    volume_min: NNumber(`Addition: the thinner venue\'s volume ($) of the binary market its outcome trades in (min_volume filters on it). ${CENTS}`),
-    match: Type.Object(
-      {
-        quality: StringEnum(['manual', 'auto_high', 'auto_medium'], { description: 'As `match_quality`.' }),
-        weight: Type.Number({
-          description:
-            'The measured share of pairs of this quality that were the same contract (95% lower bound, from `npm run eval:matching` on labelled pairs; 1 for manual matches): the match factor of `confidence`.',
-        }),
-        manual: Type.Boolean({ description: 'A reviewer paired these outcomes (config/matches.json).' }),
-        venuep_outcome_id: Type.String({ description: 'The venuep contract: CLOB token id of its YES side.' }),
-        venuek_outcome_id: Type.String({ description: 'The venuek contract: market ticker.' }),
-        evidence: Nullable(
-          Type.Object(
-            {
-              shared_words: Type.Array(Type.String(), { description: 'Normalized words both contracts state (subject, role, action).' }),
-              implicit_words: Type.Array(Type.String(), { description: 'Words one venue states and the other leaves implicit (e.g. `us`).' }),
-              period: Type.String({ description: 'How the contracts\' periods agree: the common deadline or year, or (weaker) close end times.' }),
-              strike: Nullable(Type.String({ description: 'The common threshold or range (e.g. `≥ $100`), null when neither has one.' })),
-            },
-            { additionalProperties: false, description: 'What the automatic matcher found the same; null for manual matches.' },
-          ),
-        ),
-        venuep_text: Type.Array(Type.String(), { description: 'The venuep texts read, most specific first (label, question, event title).' }),
-        venuek_text: Type.Array(Type.String(), { description: 'The venuek texts read, most specific first (label, market title, event subtitle, event title).' }),
-      },
-      { additionalProperties: false, description: 'Addition: why the two outcomes were paired.' },
-    ),
-    executable: Nullable(
-      Type.Object(
+/** What the spread routes need of a venue: its id (the `platform` values) and what its match keys hold. */
+export type SpreadVenue = Pick<VenueModule, 'id' | 'matchTerms'>
+
+/**
+ * A spread's `match` keys of each venue: its contract and the texts read, each venue's `_outcome_id` in registry
+ * order, then `evidence`, then each venue's `_text`. A record has its two legs' keys: with two venues every record
+ * has them all, with more each is optional.
+ */
+function matchLegKeys(venues: readonly SpreadVenue[]) {
+  const maybe = <T extends TSchema>(schema: T) => (venues.length > 2 ? Type.Optional(schema) : schema)
+  const outcomeIds = venues.map((v) => [`${v.id}_outcome_id`, maybe(Type.String({ description: `The ${v.id} contract: ${v.matchTerms.outcomeId}.` }))] as const)
+  const texts = venues.map(
+    (v) => [`${v.id}_text`, maybe(Type.Array(Type.String(), { description: `The ${v.id} texts read, most specific first (${v.matchTerms.text}).` }))] as const,
+  )
+  return { outcomeIds: Object.fromEntries(outcomeIds), texts: Object.fromEntries(texts) }
+}
+
+/** The record and bodies of both routes, for these venues (registry order). */
+export function spreadSchemas(venues: readonly SpreadVenue[]) {
+  const platform = platformSchema(venues.map((v) => v.id))
+  const legs = matchLegKeys(venues)
+  const record = Type.Object(
+    {
+      event_slug: Type.String({ description: 'Service event slug.' }),
+      event_title: Type.String(),
+      outcome_title: Type.String({ description: 'Outcome compared across venues.' }),
+      outcome_key: Type.String({ description: 'Addition: key for /spreads/history, `text:<outcome name lowercased>`.' }),
+      platform_a: platform,
+      platform_b: platform,
+      price_a: Type.Number({ description: 'Normalized probability on platform_a (the lower), 0 to 1.' }),
+      price_b: Type.Number({ description: 'Normalized probability on platform_b (the higher), 0 to 1.' }),
+      spread: Type.Number({ description: 'price_b − price_a.' }),
+      spread_bps: Type.Number({ description: 'spread × 10,000.' }),
+      confidence: Type.Number({ description: '0 to 1; formula in the API description.' }),
+      is_stale: Type.Boolean({ description: 'One or both quotes are older than the stale cutoff, or a feed is down.' }),
+      updated_at: Type.String({ description: 'Time of the most recent platform quote (ISO 8601, UTC, no zone suffix).' }),
+      platform_a_url: Type.String(),
+      platform_b_url: Type.String(),
+      matching_strategy: StringEnum(['auto_canonical', 'manual_override', 'normalized_title_fallback', 'event_key']),
+      match_quality: StringEnum(['manual', 'auto_high', 'auto_medium']),
+      volume_min: NNumber(`Addition: the thinner venue\'s volume ($) of the binary market its outcome trades in (min_volume filters on it). ${CENTS}`),
+      match: Type.Object(
         {
-          buy_platform: PlatformSchema,
-          buy_price: Type.Number({ description: 'Best ask where the outcome is cheap.' }),
-          sell_platform: PlatformSchema,
-          sell_price: Type.Number({ description: 'Best bid where it is dear (or buy the complement at 1 − bid).' }),
-          edge: Type.Number({ description: 'sell_price − buy_price per contract.' }),
-          net_edge: Type.Number({ description: 'edge less both venues\' taker fees per contract.' }),
-          size: Type.Number({ description: 'Contracts available at a positive net edge, walking both books.' }),
-          cost_dollars: Type.Number({ description: `Dollars paid for \`size\` contracts at the cheap venue. ${CENTS}` }),
-          profit_dollars: Type.Number({ description: `Net profit if all of \`size\` is taken. ${CENTS}` }),
+          quality: StringEnum(['manual', 'auto_high', 'auto_medium'], { description: 'As `match_quality`.' }),
+          weight: Type.Number({
+            description:
+              'The measured share of pairs of this quality that were the same contract (95% lower bound, from `npm run eval:matching` on labelled pairs; 1 for manual matches): the match factor of `confidence`.',
+          }),
+          manual: Type.Boolean({ description: 'A reviewer paired these outcomes (config/matches.json).' }),
+          ...legs.outcomeIds,
+          evidence: Nullable(
+            Type.Object(
+              {
+                shared_words: Type.Array(Type.String(), { description: 'Normalized words both contracts state (subject, role, action).' }),
+                implicit_words: Type.Array(Type.String(), { description: 'Words one venue states and the other leaves implicit (e.g. `us`).' }),
+                period: Type.String({ description: 'How the contracts\' periods agree: the common deadline or year, or (weaker) close end times.' }),
+                strike: Nullable(Type.String({ description: 'The common threshold or range (e.g. `≥ $100`), null when neither has one.' })),
+              },
+              { additionalProperties: false, description: 'What the automatic matcher found the same; null for manual matches.' },
+            ),
+          ),
+          ...legs.texts,
         },
-        { additionalProperties: false, description: 'Addition: what the books allow right now; null without both books.' },
+        { additionalProperties: false, description: 'Addition: why the two outcomes were paired.' },
       ),
-    ),
-  },
-  { additionalProperties: false },
-)
+      executable: Nullable(
+        Type.Object(
+          {
+            buy_platform: platform,
+            buy_price: Type.Number({ description: 'Best ask where the outcome is cheap.' }),
+            sell_platform: platform,
+            sell_price: Type.Number({ description: 'Best bid where it is dear (or buy the complement at 1 − bid).' }),
+            edge: Type.Number({ description: 'sell_price − buy_price per contract.' }),
+            net_edge: Type.Number({ description: 'edge less both venues\' taker fees per contract.' }),
+            size: Type.Number({ description: 'Contracts available at a positive net edge, walking both books.' }),
+            cost_dollars: Type.Number({ description: `Dollars paid for \`size\` contracts at the cheap venue. ${CENTS}` }),
+            profit_dollars: Type.Number({ description: `Net profit if all of \`size\` is taken. ${CENTS}` }),
+          },
+          { additionalProperties: false, description: 'Addition: what the books allow right now; null without both books.' },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  )
 
-const ListBody = Type.Object({ data: Type.Array(SpreadRecordSchema), count: Type.Integer({ description: 'Elements in data.' }) }, { additionalProperties: false })
+  const list = Type.Object({ data: Type.Array(record), count: Type.Integer({ description: 'Elements in data.' }) }, { additionalProperties: false })
 
-const ScanBody = Type.Object(
-  {
-    data: Type.Array(SpreadRecordSchema),
-    count: Type.Integer({ description: 'Elements in data.' }),
-    total: Type.Integer({ description: 'Addition: matches before `limit` and `offset`.' }),
-    limit: Nullable(Type.Integer({ description: 'Addition: the `limit` asked for; null when absent (every match from `offset` on).' })),
-    offset: Type.Integer({ description: 'Addition: the `offset` asked for.' }),
-  },
-  { additionalProperties: false },
-)
+  const scan = Type.Object(
+    {
+      data: Type.Array(record),
+      count: Type.Integer({ description: 'Elements in data.' }),
+      total: Type.Integer({ description: 'Addition: matches before `limit` and `offset`.' }),
+      limit: Nullable(Type.Integer({ description: 'Addition: the `limit` asked for; null when absent (every match from `offset` on).' })),
+      offset: Type.Integer({ description: 'Addition: the `offset` asked for.' }),
+    },
+    { additionalProperties: false },
+  )
+  return { record, list, scan }
+}
 
 /** The sort parameter of both routes (the default differs: each keeps its spec order). */
 const Sort = (def: 'spread' | 'confidence') =>
@@ -158,6 +182,8 @@ function notReady(engine: SpreadEngine): void {
 }
 
 export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
+  const schemas = spreadSchemas(deps.venues)
+  const venueIds = deps.venues.map((v) => v.id)
   const scan = defineRoute({
     method: 'get',
     path: '/api/v2/spreads',
@@ -172,7 +198,7 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       event_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Restrict to one event.' })),
       min_spread: Type.Number({ minimum: 0, maximum: 1, default: 0.02, description: 'Minimum spread in probability points (0.02 = 2%).' }),
       min_volume: Type.Number({ minimum: 0, default: 1000, description: 'Minimum platform volume in dollars (on both venues).' }),
-      platforms: Type.Optional(Csv({ description: 'Platform slugs to include (`venuep`, `venuek`); a pair needs both of its platforms listed.' })),
+      platforms: Type.Optional(Csv({ description: `Platform slugs to include (${venueIds.map((id) => `\`${id}\``).join(', ')}); a pair needs both of its platforms listed.` })),
       stale_cutoff_minutes: Type.Integer({ minimum: 1, maximum: 10_080, default: 45, description: 'Minutes after which a quote is stale.' }),
       sort: Sort('spread'),
       ...edgeParameters,
@@ -181,15 +207,12 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       ),
       offset: Offset('Addition: matches to skip before the first row.'),
     }),
-    responses: { 200: { description: 'Qualifying gaps.', schema: ScanBody }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: { 200: { description: 'Qualifying gaps.', schema: schemas.scan }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       const platforms = q.platforms === undefined ? undefined : new Set(q.platforms)
       if (platforms !== undefined) {
-        const bad = [...platforms].filter((p) => p !== 'venuep' && p !== 'venuek')
-        if (bad.length > 0) {
-          const expected = "'venuep' or 'venuek'"
-          throw invalid('literal_error', ['query', 'platforms'], `Input should be ${expected}`, bad[0], { expected })
-        }
+        const bad = [...platforms].find((p) => !venueIds.includes(p))
+        if (bad !== undefined) throw notOneOf(['query', 'platforms'], venueIds, bad)
       }
       notReady(deps.engine)
       const now = deps.clock.now()
@@ -234,7 +257,7 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       sort: Sort('confidence'),
       ...edgeParameters,
     }),
-    responses: { 200: { description: 'Gaps ordered by confidence (or by `sort`).', schema: ListBody }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: { 200: { description: 'Gaps ordered by confidence (or by `sort`).', schema: schemas.list }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
     handler: ({ query: q }) => {
       notReady(deps.engine)
       const now = deps.clock.now()

@@ -51,7 +51,7 @@ export interface ListParams extends Paging {
 
 /** A list served from a read model: where its records are, which the route's own filters keep, how they render. */
 export interface ViewList<E extends Listable> {
-  /** The route's page-cache prefix, e.g. `venuep/markets` (the validated query completes the key). */
+  /** The route's page-cache prefix, e.g. `<venue>/markets` (the validated query completes the key). */
   readonly route: string
   /** The array's key in the body (`markets`, `events`...). */
   readonly key: string

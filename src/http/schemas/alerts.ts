@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { CHANNELS, PLATFORMS, RULE_STATES, TRIGGER_TYPES } from '../../alerts/rule-types.js'
+import { CHANNELS, RULE_STATES, TRIGGER_TYPES } from '../../alerts/rule-types.js'
 import { StringEnum } from './common.js'
 
 /**
@@ -38,24 +38,6 @@ export const TriggerTypeSchema = StringEnum(TRIGGER_TYPES, {
     'Only live records count: a pair whose venue feed is stale, or that has no price on one venue, neither fires nor re-arms a rule.',
 })
 
-export const ScopeSchema = Type.Object(
-  {
-    event_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this service event.' })),
-    outcome_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this outcome (as in spread records).' })),
-    platforms: Type.Optional(
-      Type.Array(StringEnum(PLATFORMS), {
-        minItems: 1,
-        maxItems: PLATFORMS.length,
-        uniqueItems: true,
-        description: 'Only pairs whose two platforms are both listed (as the `platforms` filter of /spreads).',
-      }),
-    ),
-    min_volume: Type.Optional(Type.Number({ minimum: 0, description: 'Only pairs whose thinner venue has at least this volume in dollars (`volume_min`).' })),
-    min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Only spreads whose `confidence` is at least this.' })),
-  },
-  { additionalProperties: false, description: 'Which spreads the rule watches; every key is optional, `{}` watches all. No other keys.' },
-)
-
 /** `if channel is <channel> then target must match <target>` (and be present when `required`), for the body's allOf. */
 function targetFor(channel: string, target: object, required: boolean): object {
   const then = required ? { type: 'object', properties: { target }, required: ['target'] } : { type: 'object', properties: { target } }
@@ -65,67 +47,12 @@ function targetFor(channel: string, target: object, required: boolean): object {
 const EmailTarget = { type: 'string', format: 'email', maxLength: 254 }
 const WebhookTarget = { type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' }
 
-export const CreateAlertBody = Type.Object(
-  {
-    trigger_type: TriggerTypeSchema,
-    threshold: Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Probability-point difference, in (0, 1]: 0.05 is 5 points.' }),
-    channel: StringEnum(CHANNELS, { description: 'Delivery channel.' }),
-    target: Type.Optional(
-      Type.String({
-        minLength: 3,
-        maxLength: TARGET_MAX,
-        description:
-          'Where to deliver. `email`: an e-mail address; optional: without it the rule mails the address of the developer account that owns ' +
-          'the API key (resolved when the rule is created, stored in the rule and echoed as `target`; with AUTH_REQUIRED=false there is no ' +
-          'account, so it is required: 422). `webhook`: required, an http(s) URL whose host is a public address: a host that is, or ' +
-          'resolves to, a loopback, private, link-local, shared (100.64/10), unique-local, unspecified, multicast, broadcast, reserved or ' +
-          'cloud-metadata address is 422 (unless the operator allows it), and the host is checked again before every delivery.',
-      }),
-    ),
-    scope: Type.Optional(ScopeSchema),
-    cooldown_seconds: Type.Optional(
-      Type.Integer({
-        minimum: COOLDOWN_MIN_SECONDS,
-        maximum: COOLDOWN_MAX_SECONDS,
-        description:
-          `Least time between two firings of this rule (any pairs), ${COOLDOWN_MIN_SECONDS} s to 7 days; default 300. ` +
-          'A crossing inside the cooldown is held back, not dropped: it fires at the first change after the cooldown if it still holds.',
-      }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    // The target must fit the channel (reported at ["body","target"]).
-    allOf: [
-      targetFor('email', EmailTarget, false),
-      targetFor('webhook', WebhookTarget, true),
-    ],
-  },
-)
-
 export const UpdateAlertBody = Type.Object(
   { status: StringEnum(RULE_STATES, { description: '`paused` stops evaluation; `active` resumes it.' }) },
   { additionalProperties: false },
 )
 
 export const AlertIdParams = Type.Object({ id: Type.String({ format: 'uuid', description: 'Rule id.' }) })
-
-export const AlertRuleSchema = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    user_id: Type.String(),
-    trigger_type: TriggerTypeSchema,
-    threshold: Type.Number(),
-    channel: StringEnum(CHANNELS),
-    target: Type.String({ description: 'The e-mail address (for a rule created without `target`: the account\'s address) or webhook URL.' }),
-    scope: ScopeSchema,
-    cooldown_seconds: Type.Integer(),
-    status: StringEnum(RULE_STATES, { description: '`active` on creation.' }),
-    created_at: Timestamp('Creation time.'),
-    updated_at: Timestamp('Last change.'),
-  },
-  { additionalProperties: false },
-)
 
 /** Whether the deployment can deliver on the rule's channel now (alerts/channel-readiness.ts). */
 export const DeliveryStatusSchema = Type.Object(
@@ -147,28 +74,109 @@ export const DeliveryStatusSchema = Type.Object(
   },
 )
 
-/**
- * The create response: the rule, whether it can be delivered now, plus the webhook signing secret of a webhook rule
- * (shown only here).
- */
-export const CreatedAlertRuleSchema = Type.Object(
-  {
-    ...AlertRuleSchema.properties,
-    delivery_status: DeliveryStatusSchema,
-    signing_secret: Type.Optional(
-      Type.String({
-        description:
-          'Webhook rules only, returned only by this response (rotate with POST /api/v2/alerts/{id}/signing-secret): the key of the ' +
-          '`X-Alert-Signature: sha256=<hex>` header, an HMAC-SHA256 of `<X-Alert-Timestamp>.<raw body>`.',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-)
-
-export const AlertListBody = Type.Object(
-  { alerts: Type.Array(AlertRuleSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
-  { additionalProperties: false },
-)
-
 export const DeletedAlertBody = Type.Object({ id: Type.String({ format: 'uuid' }), deleted: Type.Literal(true) }, { additionalProperties: false })
+
+/**
+ * The bodies that carry a rule's scope, whose `platforms` are venue ids: built for the registered venues (registry
+ * order) where the alert routes are created.
+ */
+export function alertSchemas(venueIds: readonly string[]) {
+  const ScopeSchema = Type.Object(
+    {
+      event_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this service event.' })),
+      outcome_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this outcome (as in spread records).' })),
+      platforms: Type.Optional(
+        Type.Array(StringEnum(venueIds), {
+          minItems: 1,
+          maxItems: venueIds.length,
+          uniqueItems: true,
+          description: 'Only pairs whose two platforms are both listed (as the `platforms` filter of /spreads).',
+        }),
+      ),
+      min_volume: Type.Optional(Type.Number({ minimum: 0, description: 'Only pairs whose thinner venue has at least this volume in dollars (`volume_min`).' })),
+      min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Only spreads whose `confidence` is at least this.' })),
+    },
+    { additionalProperties: false, description: 'Which spreads the rule watches; every key is optional, `{}` watches all. No other keys.' },
+  )
+
+  const CreateAlertBody = Type.Object(
+    {
+      trigger_type: TriggerTypeSchema,
+      threshold: Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Probability-point difference, in (0, 1]: 0.05 is 5 points.' }),
+      channel: StringEnum(CHANNELS, { description: 'Delivery channel.' }),
+      target: Type.Optional(
+        Type.String({
+          minLength: 3,
+          maxLength: TARGET_MAX,
+          description:
+            'Where to deliver. `email`: an e-mail address; optional: without it the rule mails the address of the developer account that owns ' +
+            'the API key (resolved when the rule is created, stored in the rule and echoed as `target`; with AUTH_REQUIRED=false there is no ' +
+            'account, so it is required: 422). `webhook`: required, an http(s) URL whose host is a public address: a host that is, or ' +
+            'resolves to, a loopback, private, link-local, shared (100.64/10), unique-local, unspecified, multicast, broadcast, reserved or ' +
+            'cloud-metadata address is 422 (unless the operator allows it), and the host is checked again before every delivery.',
+        }),
+      ),
+      scope: Type.Optional(ScopeSchema),
+      cooldown_seconds: Type.Optional(
+        Type.Integer({
+          minimum: COOLDOWN_MIN_SECONDS,
+          maximum: COOLDOWN_MAX_SECONDS,
+          description:
+            `Least time between two firings of this rule (any pairs), ${COOLDOWN_MIN_SECONDS} s to 7 days; default 300. ` +
+            'A crossing inside the cooldown is held back, not dropped: it fires at the first change after the cooldown if it still holds.',
+        }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      // The target must fit the channel (reported at ["body","target"]).
+      allOf: [
+        targetFor('email', EmailTarget, false),
+        targetFor('webhook', WebhookTarget, true),
+      ],
+    },
+  )
+
+  const AlertRuleSchema = Type.Object(
+    {
+      id: Type.String({ format: 'uuid' }),
+      user_id: Type.String(),
+      trigger_type: TriggerTypeSchema,
+      threshold: Type.Number(),
+      channel: StringEnum(CHANNELS),
+      target: Type.String({ description: 'The e-mail address (for a rule created without `target`: the account\'s address) or webhook URL.' }),
+      scope: ScopeSchema,
+      cooldown_seconds: Type.Integer(),
+      status: StringEnum(RULE_STATES, { description: '`active` on creation.' }),
+      created_at: Timestamp('Creation time.'),
+      updated_at: Timestamp('Last change.'),
+    },
+    { additionalProperties: false },
+  )
+
+  /**
+   * The create response: the rule, whether it can be delivered now, plus the webhook signing secret of a webhook rule
+   * (shown only here).
+   */
+  const CreatedAlertRuleSchema = Type.Object(
+    {
+      ...AlertRuleSchema.properties,
+      delivery_status: DeliveryStatusSchema,
+      signing_secret: Type.Optional(
+        Type.String({
+          description:
+            'Webhook rules only, returned only by this response (rotate with POST /api/v2/alerts/{id}/signing-secret): the key of the ' +
+            '`X-Alert-Signature: sha256=<hex>` header, an HMAC-SHA256 of `<X-Alert-Timestamp>.<raw body>`.',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  )
+
+  const AlertListBody = Type.Object(
+    { alerts: Type.Array(AlertRuleSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
+    { additionalProperties: false },
+  )
+
+  return { ScopeSchema, CreateAlertBody, AlertRuleSchema, CreatedAlertRuleSchema, AlertListBody }
+}

@@ -18,17 +18,14 @@ export const Timestamp = (description: string) => Nullable(Type.String({ descrip
 export const ServiceStatusSchema = StringEnum(['active', 'closed', 'resolved'], { description: 'Service status.' })
 /** A venue id (`platform` values): one of the registered venues, in registry order. */
 export const platformSchema = (venueIds: readonly string[]) => StringEnum(venueIds, { description: 'Platform slug.' })
-// NEEDS THE SPREADS MERGE: the spread routes (src/http/routes/spreads.ts) still use this fixed list; they take
-// `platformSchema(ids)` of their venues once the engine takes its venues as data.
-export const PlatformSchema = platformSchema(['venuep', 'venuek'])
 
 /**
- * An outcome's own volume. venuep reports volume per binary market: a group's child is one outcome (its own volume),
- * but a market listing two outcomes (Yes and No, a head-to-head's two teams) has one volume for both sides, which is
- * neither side's; the market record's `volume_total` carries it.
+ * An outcome's own volume. Venues report volume per binary market: a market that is one outcome (a child of a group)
+ * has its own volume, but a market listing two outcomes (Yes and No, a head-to-head's two teams) has one volume for
+ * both sides, which is neither side's; the market record's `volume_total` carries it.
  */
 export const OUTCOME_VOLUME =
-  'Outcome volume: that of the binary market the outcome is (a venuek market, a child of a venuep group). Null for either side of a venuep market that lists two outcomes (Yes/No, two teams): venuep reports that volume for the market only (the market record\'s `volume_total`).'
+  'Outcome volume: that of the binary market the outcome is (a market of one outcome, or a child of a group). Null for either side of a market that lists two outcomes (Yes/No, two teams): the venue reports that volume for the market only (the market record\'s `volume_total`).'
 
 /** The fields every venue's outcome record starts with (src/views/records.ts `outcomeCore`). */
 export const outcomeCore = {
@@ -50,14 +47,14 @@ export const marketCommon = {
   market_status: Type.String({ description: 'Raw platform status.' }),
   category: Type.String({ description: CATEGORY_DESCRIPTION }),
   platform_url: Type.String({ description: 'Link to the venue.' }),
-  volume_total: Money('Total volume (USD; venuek: contracts of $1 notional).'),
+  volume_total: Money('Total volume (USD, or contracts of $1 notional on a venue that counts contracts).'),
   volume_24h: Money('24-hour volume.'),
 }
 
 /** The fields of every venue's event record (src/views/records.ts `venueEventRecord`); its markets are the venue's. */
 export const eventCommon = {
   event_slug: Type.String({ description: 'Service event slug.' }),
-  event_id: Type.String({ description: 'The venue\'s event id (venuep event slug, venuek event ticker).' }),
+  event_id: Type.String({ description: 'The venue\'s own event id (its event slug or ticker).' }),
   title: Type.String(),
   subtitle: Nullable(Type.String()),
   category: Type.String({ description: CATEGORY_DESCRIPTION }),
@@ -67,7 +64,7 @@ export const eventCommon = {
   mutually_exclusive: Type.Boolean({ description: 'At most one outcome can resolve YES.' }),
   volume_total: Money('Total volume.'),
   volume_24h: Money('24-hour volume.'),
-  liquidity: Money('Total liquidity (venuek: unknown).'),
+  liquidity: Money('Total liquidity (null where the venue does not report it).'),
   open_interest: Money('Open interest.'),
   end_time: Timestamp('End time.'),
   created_at: Timestamp('Creation time.'),
@@ -108,7 +105,7 @@ const leadingOutcomeSchema = (venueIds: readonly string[]) => Nullable(
       title: Type.String(),
       probability: Type.Number(),
       platform: platformSchema(venueIds),
-      outcome_id: Type.String({ description: 'venuep token id or venuek market ticker.' }),
+      outcome_id: Type.String({ description: 'The outcome\'s id on `platform` (its token id or market ticker).' }),
     },
     { additionalProperties: false, description: 'The open outcome (any outcome when none is open) with the highest probability on any venue; ties by the higher outcome volume, then by the lower `outcome_id`. Null when no outcome has a price.' },
   ),

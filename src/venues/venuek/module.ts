@@ -34,6 +34,7 @@ export const VENUEK: VenueModule<VenuekConfig, VenuekCredentialCheck, 'venuek'> 
   catalogLists: ['open', 'closed', 'settled'],
   openApiTag: 'venuek markets, events and prices (one market per event ticker, one outcome per market ticker), served from memory.',
   eventSchema: VenuekEventSchema,
+  matchTerms: { outcomeId: 'market ticker', text: 'label, market title, event subtitle, event title' },
   credentialsNote:
     "venuek's live websocket requires a signed handshake (`VENUEK_API_KEY_ID`, `VENUEK_PRIVATE_KEY_PATH`): `missing` (unset), `unreadable` (the key file cannot be read) or `invalid` (not an unencrypted RSA private key in PEM) mean no venuek live quotes or books, and venuek never becomes ready; the boot log has a warning saying why.",
   view: {

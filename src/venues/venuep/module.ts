@@ -37,6 +37,7 @@ export const VENUEP: VenueModule<VenuepConfig, undefined, 'venuep'> = {
   catalogLists: ['open', 'closed'],
   openApiTag: 'venuep markets, events and prices from the service\'s memory, and venuep live data proxied from the venue (trades, order book, candlesticks, wallets).',
   eventSchema: VenuepEventSchema,
+  matchTerms: { outcomeId: 'CLOB token id of its YES side', text: 'label, question, event title' },
   view: {
     // Its own event slug: the venue's event key already is one.
     eventSlug: (e) => e.eventId,
