@@ -71,14 +71,30 @@ export async function benchAuthMicro(): Promise<MicroResult[]> {
   const meter = new UsageMeter({ repo: NO_STORE, clock, flushMs: 3_600_000, retentionDays: 1, log: silentLogger })
   await auth.resolve(key.value)
   const cached: Reply = { status: 200, body: '{"markets":[],"total":0,"limit":25,"offset":0}' }
-  const route = defineRoute({ method: 'get', path: '/r', operationId: 'r', summary: 'r', tags: [], responses: { 200: { description: 'ok' } }, handler: () => cached })
+  const route = defineRoute({
+    method: 'get',
+    path: '/r',
+    operationId: 'r',
+    summary: 'r',
+    tags: [],
+    responses: { 200: { description: 'ok' } },
+    handler: () => cached,
+  })
   const defs: RouteDef[] = []
   const fakeServer = { route: (d: RouteDef) => defs.push(d) } as unknown as HttpServer
   const guards = keyGuards(auth, meter, clock)
   registerRoutes(fakeServer, [route])
   registerRoutes(fakeServer, [route], { guard: () => guards.metered })
   const [open, keyed] = defs as [RouteDef, RouteDef]
-  const ctx: RequestContext = { method: 'get', path: '/r', query: '', params: {}, headers: { 'x-api-key': key.value }, body: undefined, responseHeaderLines: '' }
+  const ctx: RequestContext = {
+    method: 'get',
+    path: '/r',
+    query: '',
+    params: {},
+    headers: { 'x-api-key': key.value },
+    body: undefined,
+    responseHeaderLines: '',
+  }
   const BATCH = 1_000
   const bench = new Bench({ name: 'auth per request', time: 1_500, warmupTime: 300 })
   let sink = 0
@@ -120,11 +136,19 @@ export type UwsStage = (typeof UWS_STAGES)[number]
  * `UWS_STAGES`, wrk against each in turn (rounds in alternating order). This process serves nothing else, so its
  * CPU time per request is the server's.
  */
-export async function benchAuthUws(body: string = JSON.stringify({ markets: [{ title: 'x'.repeat(2_000) }], total: 1, limit: 1, offset: 0 })): Promise<UwsResult> {
+export async function benchAuthUws(
+  body: string = JSON.stringify({ markets: [{ title: 'x'.repeat(2_000) }], total: 1, limit: 1, offset: 0 }),
+): Promise<UwsResult> {
   const key = generateApiKey('pmk_live_')
   const auth = benchAuthenticator(key, systemClock, UNREACHABLE_LIMIT)
   await auth.resolve(key.value)
-  const meter = new UsageMeter({ repo: NO_STORE, clock: systemClock, flushMs: 3_600_000, retentionDays: 1, log: silentLogger })
+  const meter = new UsageMeter({
+    repo: NO_STORE,
+    clock: systemClock,
+    flushMs: 3_600_000,
+    retentionDays: 1,
+    log: silentLogger,
+  })
   const guards = keyGuards(auth, meter, systemClock)
   const guardOf: Record<UwsStage, RouteGuard | undefined> = {
     open: undefined,
@@ -141,7 +165,15 @@ export async function benchAuthUws(body: string = JSON.stringify({ markets: [{ t
   }
   const http = new HttpServer({ log: silentLogger })
   for (const stage of UWS_STAGES) {
-    const route = defineRoute({ method: 'get', path: `/${stage}`, operationId: stage, summary: stage, tags: [], responses: { 200: { description: 'ok' } }, handler: (): Reply => ({ status: 200, body }) })
+    const route = defineRoute({
+      method: 'get',
+      path: `/${stage}`,
+      operationId: stage,
+      summary: stage,
+      tags: [],
+      responses: { 200: { description: 'ok' } },
+      handler: (): Reply => ({ status: 200, body }),
+    })
     const guard = guardOf[stage]
     registerRoutes(http, [route], guard === undefined ? {} : { guard: () => guard })
   }
@@ -162,7 +194,9 @@ export async function benchAuthUws(body: string = JSON.stringify({ markets: [{ t
       for (const stage of order) round[stage] = await run(stage)
       rounds.push(UWS_STAGES.map((s) => round[s] as number))
     }
-    const medianUs = Object.fromEntries(UWS_STAGES.map((s, j) => [s, medianAveraged(rounds.map((r) => r[j] as number))])) as Record<UwsStage, number>
+    const medianUs = Object.fromEntries(
+      UWS_STAGES.map((s, j) => [s, medianAveraged(rounds.map((r) => r[j] as number))]),
+    ) as Record<UwsStage, number>
     return { bodyBytes: Buffer.byteLength(body), rounds, medianUs }
   } finally {
     http.close()
@@ -212,7 +246,9 @@ const PAIRS = 6
 const QUIET_QUOTE_CHANGES_PER_SEC = 20
 const QUIET_CATALOG_REFRESH_MS = 30 * 60_000
 
-export async function benchAuthHttp(log: (line: string) => void = (l) => process.stderr.write(`bench auth: ${l}\n`)): Promise<HttpAuthResult[]> {
+export async function benchAuthHttp(
+  log: (line: string) => void = (l) => process.stderr.write(`bench auth: ${l}\n`),
+): Promise<HttpAuthResult[]> {
   const tmp = mkdtempSync(join(tmpdir(), 'predmkt-auth-bench-'))
   const children: Spawned[] = []
   try {
@@ -220,15 +256,35 @@ export async function benchAuthHttp(log: (line: string) => void = (l) => process
     // A quiet background: the services' CPU per request is the bench's measure, and a feed at the default 400 quote
     // changes/s or a catalog refresh (a burst of ~0.5 s of CPU every minute) landing in one 5 s run but not the
     // other moved single ratios by ±15% (runs of 2026-11-25). The request path is the same either way.
-    const { sim, serviceEnv } = await startStandaloneSim({ SIM_PORT_BASE: '17401', DATA_DIR: join(tmp, 'sim'), SIM_QUOTE_CHANGES_PER_SEC: String(QUIET_QUOTE_CHANGES_PER_SEC) })
+    const { sim, serviceEnv } = await startStandaloneSim({
+      SIM_PORT_BASE: '17401',
+      DATA_DIR: join(tmp, 'sim'),
+      SIM_QUOTE_CHANGES_PER_SEC: String(QUIET_QUOTE_CHANGES_PER_SEC),
+    })
     children.push(sim)
     pin(sim, '1')
     const started = Date.now()
     const quiet = { CATALOG_REFRESH_MS: String(QUIET_CATALOG_REFRESH_MS) }
-    const off = spawnNode(MAIN_JS, { ...serviceEnv, ...quiet, PORT: String(PORT_OFF), DATA_DIR: join(tmp, 'off'), AUTH_REQUIRED: 'false' })
+    const off = spawnNode(MAIN_JS, {
+      ...serviceEnv,
+      ...quiet,
+      PORT: String(PORT_OFF),
+      DATA_DIR: join(tmp, 'off'),
+      AUTH_REQUIRED: 'false',
+    })
     // Limits out of reach: this measures the guard's cost, not its refusals.
-    const unlimited = { RATE_LIMIT_PER_SEC: String(UNREACHABLE_LIMIT.perSecond), RATE_LIMIT_BURST: String(UNREACHABLE_LIMIT.burst) }
-    const on = spawnNode(MAIN_JS, { ...serviceEnv, ...quiet, PORT: String(PORT_ON), DATA_DIR: join(tmp, 'on'), AUTH_REQUIRED: 'true', ...unlimited })
+    const unlimited = {
+      RATE_LIMIT_PER_SEC: String(UNREACHABLE_LIMIT.perSecond),
+      RATE_LIMIT_BURST: String(UNREACHABLE_LIMIT.burst),
+    }
+    const on = spawnNode(MAIN_JS, {
+      ...serviceEnv,
+      ...quiet,
+      PORT: String(PORT_ON),
+      DATA_DIR: join(tmp, 'on'),
+      AUTH_REQUIRED: 'true',
+      ...unlimited,
+    })
     children.push(off, on)
     pin(off, '0')
     pin(on, '0')
@@ -242,11 +298,15 @@ export async function benchAuthHttp(log: (line: string) => void = (l) => process
     const key = ((await signup.json()) as { api_key: string }).api_key
     const results: HttpAuthResult[] = []
     for (const path of AUTH_HTTP_PATHS) {
-      const [a, b] = await Promise.all([fetch(`http://127.0.0.1:${PORT_OFF}${path}`), fetch(`http://127.0.0.1:${PORT_ON}${path}`, { headers: { 'x-api-key': key } })])
+      const [a, b] = await Promise.all([
+        fetch(`http://127.0.0.1:${PORT_OFF}${path}`),
+        fetch(`http://127.0.0.1:${PORT_ON}${path}`, { headers: { 'x-api-key': key } }),
+      ])
       const bodyOff = Buffer.from(await a.arrayBuffer())
       const bodyOn = Buffer.from(await b.arrayBuffer())
       if (a.status !== 200 || b.status !== 200) throw new Error(`reads failed: ${a.status} ${b.status}`)
-      if (Math.abs(bodyOff.length - bodyOn.length) > bodyOff.length * 0.05) throw new Error(`bodies differ: ${bodyOff.length} vs ${bodyOn.length}`)
+      if (Math.abs(bodyOff.length - bodyOn.length) > bodyOff.length * 0.05)
+        throw new Error(`bodies differ: ${bodyOff.length} vs ${bodyOn.length}`)
       log(`${path}: ${bodyOff.length} B; warming up`)
       await wrk(PORT_OFF, path, 3)
       await wrk(PORT_ON, path, 3, key)
@@ -255,7 +315,8 @@ export async function benchAuthHttp(log: (line: string) => void = (l) => process
         // ABBA order, so a drift in machine load hits both sides alike.
         const runOff = () => measured(off, () => wrk(PORT_OFF, path, RUN_SEC))
         const runOn = () => measured(on, () => wrk(PORT_ON, path, RUN_SEC, key))
-        const pair = i % 2 === 0 ? { off: await runOff(), on: await runOn() } : { on: await runOn(), off: await runOff() }
+        const pair =
+          i % 2 === 0 ? { off: await runOff(), on: await runOn() } : { on: await runOn(), off: await runOff() }
         pairs.push(pair)
         log(`${path} pair ${i + 1}: off ${describe(pair.off)} | on ${describe(pair.on)}`)
       }
@@ -279,7 +340,10 @@ function describe(r: HttpRun): string {
   return `${r.rps.toFixed(0)} req/s, ${r.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${r.p99Ms.toFixed(2)} ms`
 }
 
-async function measured(server: Spawned, run: () => Promise<{ rps: number; requests: number; p99Ms: number }>): Promise<HttpRun> {
+async function measured(
+  server: Spawned,
+  run: () => Promise<{ rps: number; requests: number; p99Ms: number }>,
+): Promise<HttpRun> {
   const cpu0 = processCpuSeconds(server.child.pid as number)
   const r = await run()
   const cpu = processCpuSeconds(server.child.pid as number) - cpu0
@@ -287,9 +351,28 @@ async function measured(server: Spawned, run: () => Promise<{ rps: number; reque
 }
 
 /** wrk on CPU 1 with 64 connections (as the HTTP bench), with the key header when given. */
-function wrk(port: number, path: string, durationSec: number, key?: string, connections = 64): Promise<{ rps: number; requests: number; p99Ms: number }> {
+function wrk(
+  port: number,
+  path: string,
+  durationSec: number,
+  key?: string,
+  connections = 64,
+): Promise<{ rps: number; requests: number; p99Ms: number }> {
   const header = key === undefined ? [] : ['-H', `X-API-Key: ${key}`]
-  const args = ['-c', '1', 'wrk', '-t', '1', '-c', String(connections), '-d', `${durationSec}s`, '--latency', ...header, `http://127.0.0.1:${port}${path}`]
+  const args = [
+    '-c',
+    '1',
+    'wrk',
+    '-t',
+    '1',
+    '-c',
+    String(connections),
+    '-d',
+    `${durationSec}s`,
+    '--latency',
+    ...header,
+    `http://127.0.0.1:${port}${path}`,
+  ]
   return new Promise((resolve, reject) => {
     const child = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
@@ -321,22 +404,33 @@ async function main(): Promise<void> {
   const which = process.argv[2]
   if (which === undefined || which === 'micro') {
     const micro = await benchAuthMicro()
-    for (const m of micro) console.log(`${m.name}: ${m.nsPerRequest.toFixed(0)} ns/request (±${m.rmePercent.toFixed(1)}%)`)
+    for (const m of micro)
+      console.log(`${m.name}: ${m.nsPerRequest.toFixed(0)} ns/request (±${m.rmePercent.toFixed(1)}%)`)
     const [open, keyed] = micro as [MicroResult, MicroResult]
-    console.log(`auth + rate limit + usage count: ${(keyed.nsPerRequest - open.nsPerRequest).toFixed(0)} ns per request`)
+    console.log(
+      `auth + rate limit + usage count: ${(keyed.nsPerRequest - open.nsPerRequest).toFixed(0)} ns per request`,
+    )
   }
   if (which === undefined || which === 'uws') {
     const u = await benchAuthUws()
-    console.log(`HTTP layer in process (${u.bodyBytes} B reply, wrk -c32, ${u.rounds.length} rounds of ${UWS_RUN_SEC} s): server CPU per request`)
-    for (const [i, r] of u.rounds.entries()) console.log(`  round ${i + 1}: ${UWS_STAGES.map((s, j) => `${s} ${(r[j] as number).toFixed(2)} µs`).join(', ')}`)
+    console.log(
+      `HTTP layer in process (${u.bodyBytes} B reply, wrk -c32, ${u.rounds.length} rounds of ${UWS_RUN_SEC} s): server CPU per request`,
+    )
+    for (const [i, r] of u.rounds.entries())
+      console.log(`  round ${i + 1}: ${UWS_STAGES.map((s, j) => `${s} ${(r[j] as number).toFixed(2)} µs`).join(', ')}`)
     console.log(`  medians: ${UWS_STAGES.map((s) => `${s} ${u.medianUs[s].toFixed(2)} µs`).join(', ')}`)
   }
   if (which === undefined || which === 'http') {
     for (const r of await benchAuthHttp()) {
-      console.log(`${r.path} (${r.bodyBytes} B), ${r.pairs.length} ABBA pairs of ${RUN_SEC} s, servers on CPU 0, wrk -c64 and the simulator on CPU 1:`)
-      for (const [i, p] of r.pairs.entries()) console.log(`  pair ${i + 1}: off ${describe(p.off)} | on ${describe(p.on)}`)
+      console.log(
+        `${r.path} (${r.bodyBytes} B), ${r.pairs.length} ABBA pairs of ${RUN_SEC} s, servers on CPU 0, wrk -c64 and the simulator on CPU 1:`,
+      )
+      for (const [i, p] of r.pairs.entries())
+        console.log(`  pair ${i + 1}: off ${describe(p.off)} | on ${describe(p.on)}`)
       const pct = (x: number) => `${(x * 100).toFixed(1)}%`
-      console.log(`  authenticated / AUTH_REQUIRED=false, median of pairs: throughput ${pct(r.throughputRatio)}, server CPU per request ${pct(r.cpuRatio)} (target ≤ 105%)`)
+      console.log(
+        `  authenticated / AUTH_REQUIRED=false, median of pairs: throughput ${pct(r.throughputRatio)}, server CPU per request ${pct(r.cpuRatio)} (target ≤ 105%)`,
+      )
     }
   }
 }

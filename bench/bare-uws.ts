@@ -29,7 +29,10 @@ const port = Number(process.argv[3] ?? process.env.BARE_PORT ?? 0)
 const statusCode = Number(process.env.BARE_STATUS ?? '200')
 const status = statusLine(statusCode)
 const bodyless = statusCode === 204 || statusCode === 304
-const headers = JSON.parse(process.env.BARE_HEADERS ?? JSON.stringify([['content-type', JSON_CONTENT_TYPE]])) as [string, string][]
+const headers = JSON.parse(process.env.BARE_HEADERS ?? JSON.stringify([['content-type', JSON_CONTENT_TYPE]])) as [
+  string,
+  string,
+][]
 const [first, ...rest] = headers
 const firstValue = first === undefined ? undefined : first[1] + renderHeaderLines(rest)
 

@@ -32,16 +32,26 @@ export function cpuTimes(): CpuSample[] {
     if (!/^cpu\d+ /.test(line)) continue
     const t = line.trim().split(/\s+/).slice(1, 9).map(Number)
     const total = t.reduce((a, b) => a + b, 0)
-    out.push({ busy: total - (t[3] as number) - (t[4] as number), task: (t[0] as number) + (t[1] as number) + (t[2] as number), steal: t[7] as number, total })
+    out.push({
+      busy: total - (t[3] as number) - (t[4] as number),
+      task: (t[0] as number) + (t[1] as number) + (t[2] as number),
+      steal: t[7] as number,
+      total,
+    })
   }
   return out
 }
 
 /** Busy, task and steal shares of each CPU between two samples (0..1). */
-export function cpuShares(before: readonly CpuSample[], after: readonly CpuSample[]): { busy: number; task: number; steal: number }[] {
+export function cpuShares(
+  before: readonly CpuSample[],
+  after: readonly CpuSample[],
+): { busy: number; task: number; steal: number }[] {
   return after.map((a, i) => {
     const b = before[i] as CpuSample
     const dt = a.total - b.total
-    return dt === 0 ? { busy: 0, task: 0, steal: 0 } : { busy: (a.busy - b.busy) / dt, task: (a.task - b.task) / dt, steal: (a.steal - b.steal) / dt }
+    return dt === 0
+      ? { busy: 0, task: 0, steal: 0 }
+      : { busy: (a.busy - b.busy) / dt, task: (a.task - b.task) / dt, steal: (a.steal - b.steal) / dt }
   })
 }

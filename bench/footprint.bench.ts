@@ -16,7 +16,12 @@ export interface Footprint {
 }
 
 export async function benchMemory(questions: number, serviceExtraEnv: Record<string, string> = {}): Promise<Footprint> {
-  const { sim, serviceEnv } = await startStandaloneSim({ SIM_QUESTIONS: String(questions), SIM_BOOK_DEPTH: '20', SIM_PORT_BASE: '17101', DATA_DIR: '/tmp/predmkt-bench' })
+  const { sim, serviceEnv } = await startStandaloneSim({
+    SIM_QUESTIONS: String(questions),
+    SIM_BOOK_DEPTH: '20',
+    SIM_PORT_BASE: '17101',
+    DATA_DIR: '/tmp/predmkt-bench',
+  })
   const port = 18_090
   const service = spawnNode(MAIN_JS, { ...serviceEnv, ...serviceExtraEnv, PORT: String(port) })
   try {

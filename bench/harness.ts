@@ -13,7 +13,11 @@ export interface Measured {
   readonly samples: number
 }
 
-export async function measureBatches(name: string, tasks: readonly { name: string; unitsPerCall: number; fn: () => void }[], timeMs = 1_500): Promise<Measured[]> {
+export async function measureBatches(
+  name: string,
+  tasks: readonly { name: string; unitsPerCall: number; fn: () => void }[],
+  timeMs = 1_500,
+): Promise<Measured[]> {
   const bench = new Bench({ name, time: timeMs, warmupTime: 300 })
   for (const t of tasks) bench.add(t.name, t.fn)
   await bench.run()
@@ -21,7 +25,12 @@ export async function measureBatches(name: string, tasks: readonly { name: strin
     const r = task.result
     if (r.state !== 'completed') throw new Error(`${task.name}: ${r.state}`)
     const unitsPerCall = (tasks[i] as { unitsPerCall: number }).unitsPerCall
-    return { name: task.name, perSecond: (unitsPerCall * 1000) / r.latency.mean, rmePercent: r.latency.rme, samples: r.latency.samplesCount }
+    return {
+      name: task.name,
+      perSecond: (unitsPerCall * 1000) / r.latency.mean,
+      rmePercent: r.latency.rme,
+      samples: r.latency.samplesCount,
+    }
   })
 }
 

@@ -41,13 +41,24 @@ class ManualClock implements Clock {
 }
 
 /** One spec per pair, shared by its changes, as the engine does (its key string is hashed once). */
-const SPECS = Array.from({ length: PAIRS }, (_, i) => ({ key: `event-${i % 997}|text:o${i}`, eventSlug: `event-${i % 997}`, outcomeKey: `text:o${i}` }) as SpreadPairSpec)
+const SPECS = Array.from(
+  { length: PAIRS },
+  (_, i) =>
+    ({ key: `event-${i % 997}|text:o${i}`, eventSlug: `event-${i % 997}`, outcomeKey: `text:o${i}` }) as SpreadPairSpec,
+)
 
 /** A change of pair `i` as the engine publishes it: the pair's record, its spec. */
 function change(i: number, priceB: number): SpreadChange {
   const spec = SPECS[i] as SpreadPairSpec
   const spread = Math.round((priceB - 0.4) * 1e6) / 1e6
-  const record = { key: spec.key, priceA: 0.4, priceB, spread, spreadBps: Math.round(spread * 1e8) / 1e4, platformA: 'venuep' } as SpreadRecord
+  const record = {
+    key: spec.key,
+    priceA: 0.4,
+    priceB,
+    spread,
+    spreadBps: Math.round(spread * 1e8) / 1e4,
+    platformA: 'venuep',
+  } as SpreadRecord
   return { spec, record }
 }
 
@@ -62,24 +73,58 @@ export async function benchListener(): Promise<ListenerFigure[]> {
   const clock = new ManualClock()
   const sampler = new HistorySampler({
     writer: { insert: async () => undefined },
-    clock, log: silentLogger, minIntervalMs: MINUTE, minChangeBps: 10, heartbeatMs: 60 * MINUTE,
-    queueCapacity: 1_000_000, batchSize: 1_000_000, flushMs: 1_000, closeTimeoutMs: 0,
+    clock,
+    log: silentLogger,
+    minIntervalMs: MINUTE,
+    minChangeBps: 10,
+    heartbeatMs: 60 * MINUTE,
+    queueCapacity: 1_000_000,
+    batchSize: 1_000_000,
+    flushMs: 1_000,
+    closeTimeoutMs: 0,
   })
   const base = Array.from({ length: PAIRS }, (_, i) => 0.45 + rng.int(0, 100) / 1_000)
   // Every pair gets a first point, then the queue is emptied.
   sampler.observe(base.map((b, i) => change(i, b)))
   await sampler.flush()
-  const rounds = (n: number, make: (round: number) => readonly SpreadChange[], before: (round: number) => void | Promise<void>) => ({ n, make, before })
+  const rounds = (
+    n: number,
+    make: (round: number) => readonly SpreadChange[],
+    before: (round: number) => void | Promise<void>,
+  ) => ({ n, make, before })
   const scenarios = {
     // Sub-threshold moves (±0.0005, i.e. 5 bps) on random pairs.
-    'not meaningful (< 10 bps)': rounds(ROUNDS, () => Array.from({ length: CHANGES_PER_ROUND }, () => { const i = rng.int(0, PAIRS - 1); return change(i, (base[i] as number) + 0.0005) }), () => undefined),
+    'not meaningful (< 10 bps)': rounds(
+      ROUNDS,
+      () =>
+        Array.from({ length: CHANGES_PER_ROUND }, () => {
+          const i = rng.int(0, PAIRS - 1)
+          return change(i, (base[i] as number) + 0.0005)
+        }),
+      () => undefined,
+    ),
     // 2-point moves inside every pair's window: each is held back (the first per pair) or replaces the held value.
-    'meaningful, held back by the rate limit': rounds(ROUNDS, (r) => Array.from({ length: CHANGES_PER_ROUND }, () => { const i = rng.int(0, PAIRS - 1); return change(i, (base[i] as number) + (r % 2 === 0 ? 0.02 : 0.03)) }), () => undefined),
+    'meaningful, held back by the rate limit': rounds(
+      ROUNDS,
+      (r) =>
+        Array.from({ length: CHANGES_PER_ROUND }, () => {
+          const i = rng.int(0, PAIRS - 1)
+          return change(i, (base[i] as number) + (r % 2 === 0 ? 0.02 : 0.03))
+        }),
+      () => undefined,
+    ),
     // 2-point moves with every window open: each change is queued as a point.
-    'meaningful, queued': rounds(ROUNDS / 4, (r) => Array.from({ length: CHANGES_PER_ROUND }, (_, j) => change((r * CHANGES_PER_ROUND + j) % PAIRS, 0.6 + (r % 3) * 0.05)), async () => {
-      clock.t += 2 * MINUTE
-      await sampler.flush()
-    }),
+    'meaningful, queued': rounds(
+      ROUNDS / 4,
+      (r) =>
+        Array.from({ length: CHANGES_PER_ROUND }, (_, j) =>
+          change((r * CHANGES_PER_ROUND + j) % PAIRS, 0.6 + (r % 3) * 0.05),
+        ),
+      async () => {
+        clock.t += 2 * MINUTE
+        await sampler.flush()
+      },
+    ),
   }
   const out: ListenerFigure[] = []
   for (const [scenario, s] of Object.entries(scenarios)) {
@@ -94,7 +139,11 @@ export async function benchListener(): Promise<ListenerFigure[]> {
     }
     const tail = perChange.slice(Math.floor(s.n / 10)) // the first tenth warms up
     const sorted = [...tail].sort((a, b) => a - b)
-    out.push({ scenario, medianNsPerChange: Math.round(median(tail)), p90NsPerChange: Math.round(quantile(sorted, 0.9)) })
+    out.push({
+      scenario,
+      medianNsPerChange: Math.round(median(tail)),
+      p90NsPerChange: Math.round(quantile(sorted, 0.9)),
+    })
   }
   await sampler.close()
   return out
@@ -125,7 +174,15 @@ export async function benchStore(): Promise<{ writes: WriteFigure[]; reads: Read
     const points: HistoryPoint[] = Array.from({ length: total }, (_, i) => {
       const a = Math.round(rng.next() * 0.5 * 1e4) / 1e4
       const b = Math.round((a + rng.next() * 0.2) * 1e4) / 1e4
-      return { eventSlug: `bench-${batchSize}-${i % 500}`, outcomeKey: `text:o${i % 7}`, at: t0 + i * 1_000, spreadBps: Math.round((b - a) * 1e8) / 1e4, priceA: a, priceB: b, platformA: 'venuep' }
+      return {
+        eventSlug: `bench-${batchSize}-${i % 500}`,
+        outcomeKey: `text:o${i % 7}`,
+        at: t0 + i * 1_000,
+        spreadBps: Math.round((b - a) * 1e8) / 1e4,
+        priceA: a,
+        priceB: b,
+        platformA: 'venuep',
+      }
     })
     const start = process.hrtime.bigint()
     for (let i = 0; i < total; i += batchSize) await repo.insert(points.slice(i, i + batchSize))
@@ -134,7 +191,13 @@ export async function benchStore(): Promise<{ writes: WriteFigure[]; reads: Read
   }
   // One pair, a point a minute for 30 days (43,200 points): what `1m` reads at the sampler's densest.
   const dense: HistoryPoint[] = Array.from({ length: 30 * 24 * 60 }, (_, i) => ({
-    eventSlug: 'dense', outcomeKey: 'text:yes', at: t0 + i * MINUTE, spreadBps: 100 + (i % 50), priceA: 0.4, priceB: 0.41 + (i % 50) / 10_000, platformA: 'venuep',
+    eventSlug: 'dense',
+    outcomeKey: 'text:yes',
+    at: t0 + i * MINUTE,
+    spreadBps: 100 + (i % 50),
+    priceA: 0.4,
+    priceB: 0.41 + (i % 50) / 10_000,
+    platformA: 'venuep',
   }))
   for (let i = 0; i < dense.length; i += 5_000) await repo.insert(dense.slice(i, i + 5_000))
   const now = t0 + 30 * 24 * 60 * MINUTE
@@ -154,7 +217,9 @@ export async function benchStore(): Promise<{ writes: WriteFigure[]; reads: Read
 }
 
 async function main(): Promise<void> {
-  console.log(`spread history bench — node ${process.version}, ${PAIRS.toLocaleString('en')} pairs, ${CHANGES_PER_ROUND} changes per timed round`)
+  console.log(
+    `spread history bench — node ${process.version}, ${PAIRS.toLocaleString('en')} pairs, ${CHANGES_PER_ROUND} changes per timed round`,
+  )
   console.table(await benchListener())
   const store = await benchStore()
   console.log('batch writes, in-memory PGlite (raw point + daily close per point):')

@@ -14,7 +14,13 @@ export interface LatencyResult {
   readonly samples: number
 }
 
-export async function sequentialLatency(port: number, path: string, warmup: number, requests: number, headers: Readonly<Record<string, string>> = {}): Promise<LatencyResult> {
+export async function sequentialLatency(
+  port: number,
+  path: string,
+  warmup: number,
+  requests: number,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<LatencyResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   try {
     for (let i = 0; i < warmup; i++) await timeOne(agent, port, path, headers)
@@ -26,13 +32,24 @@ export async function sequentialLatency(port: number, path: string, warmup: numb
       bytes = r.bytes
     }
     times.sort((a, b) => a - b)
-    return { p50Ms: nearestRank(times, 0.5), p99Ms: nearestRank(times, 0.99), maxMs: times[times.length - 1] as number, bytes, samples: times.length }
+    return {
+      p50Ms: nearestRank(times, 0.5),
+      p99Ms: nearestRank(times, 0.99),
+      maxMs: times[times.length - 1] as number,
+      bytes,
+      samples: times.length,
+    }
   } finally {
     agent.destroy()
   }
 }
 
-function timeOne(agent: Agent, port: number, path: string, headers: Readonly<Record<string, string>>): Promise<{ ms: number; bytes: number }> {
+function timeOne(
+  agent: Agent,
+  port: number,
+  path: string,
+  headers: Readonly<Record<string, string>>,
+): Promise<{ ms: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint()
     const req = get({ host: '127.0.0.1', port, path, agent, headers, timeout: 10_000 }, (res) => {

@@ -30,17 +30,28 @@ export function httpRows(r: HttpReport, section = 'http'): ReportRow[] {
     const errors = t.service.reduce((a, r) => a + r.wrk.errors, 0)
     const requests = t.service.reduce((a, r) => a + r.wrk.requests, 0)
     const feed = s.boost === true ? feedSummary(t) : undefined
-    const target = s.target === undefined ? undefined : `≥ ${s.target.minRatio} × bare${s.target.maxP99Ms === undefined ? '' : `, p99 ≤ ${s.target.maxP99Ms} ms`}`
-    const unmet = s.target === undefined ? [] : unmetParts(s.target, t.ratio, service.p99, errors, worldOk, feed?.minRecomputes)
+    const target =
+      s.target === undefined
+        ? undefined
+        : `≥ ${s.target.minRatio} × bare${s.target.maxP99Ms === undefined ? '' : `, p99 ≤ ${s.target.maxP99Ms} ms`}`
+    const unmet =
+      s.target === undefined ? [] : unmetParts(s.target, t.ratio, service.p99, errors, worldOk, feed?.minRecomputes)
     rows.push({
-      measure: `HTTP: \`GET ${t.path}\`${requestNote(s)}, ${s.connections} connections, ${s.revalidate === true ? '304, no body' : `${bytes(t.bodyBytes)} body`} — service vs bare uWS, ${feed === undefined ? (s.revalidate === true ? 'same 304' : 'same bytes') : 'same bytes (one snapshot: the service\'s change with the quotes), while the simulator streams quote changes'}`,
+      measure: `HTTP: \`GET ${t.path}\`${requestNote(s)}, ${s.connections} connections, ${s.revalidate === true ? '304, no body' : `${bytes(t.bodyBytes)} body`} — service vs bare uWS, ${feed === undefined ? (s.revalidate === true ? 'same 304' : 'same bytes') : "same bytes (one snapshot: the service's change with the quotes), while the simulator streams quote changes"}`,
       result:
         `**${t.ratio.toFixed(2)} × bare** (pairs ${t.pairRatios.map((x) => x.toFixed(2)).join(', ')}); service ${rate(service.rps)}, p50 ${ms(service.p50)}, p99 ${ms(service.p99)}; bare${feed === undefined ? '' : ' (boost on)'} ${rate(bare.rps)}, p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)}` +
         (feed === undefined ? '' : `; during the service runs ${feed.text}`) +
         (errors === 0 ? '' : ` — **${count(errors)} of ${count(requests)} service responses were errors**`) +
         (t.disturbed.length === 0 ? '' : ` — **kept after ${ATTEMPTS_PER_PAIR} attempts: ${t.disturbed.join('; ')}**`) +
         (unmet.length === 0 ? '' : ` — **not met: ${unmet.join('; ')}**`),
-      target: target === undefined ? (s.path === '/healthz' ? '— (floor)' : '—') : feed === undefined ? target : `${target}, ≥ ${count(MIN_QUOTE_CHANGES_PER_SEC)} quote changes/s into the spread engine`,
+      target:
+        target === undefined
+          ? s.path === '/healthz'
+            ? '— (floor)'
+            : '—'
+          : feed === undefined
+            ? target
+            : `${target}, ≥ ${count(MIN_QUOTE_CHANGES_PER_SEC)} quote changes/s into the spread engine`,
       ok: s.target === undefined ? undefined : unmet.length === 0,
     })
     if (t.acrossRefresh !== undefined) {
@@ -52,8 +63,12 @@ export function httpRows(r: HttpReport, section = 'http'): ReportRow[] {
         measure: `HTTP: \`GET ${s.path}\` across a catalog refresh (one ${t.acrossRefresh.durationSec} s service run starting 1 s before it)`,
         result:
           `${rate(w.requestsPerSec)}, p50 ${ms(w.p50Ms)}, p99 ${ms(w.p99Ms)}, max ${ms(w.maxMs)}` +
-          (w.errors === 0 ? '; no errors' : `; **${count(w.errors)} of ${count(w.requests)} responses were errors** (a probe every 200 ms saw ${probes.map(([k, n]) => `${n} × ${k}`).join(', ')})`) +
-          (failed.length > 0 && w.errors === 0 ? `; probe saw ${failed.map(([k, n]) => `${n} × ${k}`).join(', ')}` : '') +
+          (w.errors === 0
+            ? '; no errors'
+            : `; **${count(w.errors)} of ${count(w.requests)} responses were errors** (a probe every 200 ms saw ${probes.map(([k, n]) => `${n} × ${k}`).join(', ')})`) +
+          (failed.length > 0 && w.errors === 0
+            ? `; probe saw ${failed.map(([k, n]) => `${n} × ${k}`).join(', ')}`
+            : '') +
           (a.refreshInstalled ? '' : ' (the new catalog was not installed by the end of the run)'),
         target: '— (observation)',
         ok: undefined,
@@ -72,13 +87,21 @@ export function httpRows(r: HttpReport, section = 'http'): ReportRow[] {
 }
 
 /** Which parts of a throughput target a result misses, worded for the row (empty: every part is met). */
-function unmetParts(target: { readonly minRatio: number; readonly maxP99Ms?: number }, ratio: number, p99Ms: number, errors: number, worldOk: boolean, minRecomputes: number | undefined): string[] {
+function unmetParts(
+  target: { readonly minRatio: number; readonly maxP99Ms?: number },
+  ratio: number,
+  p99Ms: number,
+  errors: number,
+  worldOk: boolean,
+  minRecomputes: number | undefined,
+): string[] {
   const unmet: string[] = []
   if (!worldOk) unmet.push(`fewer than ${count(MIN_MARKETS_PER_VENUE)} markets on a venue`)
   if (errors > 0) unmet.push('error responses')
   if (ratio < target.minRatio) unmet.push(`${ratio.toFixed(2)} × bare < ${target.minRatio}`)
   if (target.maxP99Ms !== undefined && p99Ms > target.maxP99Ms) unmet.push(`p99 ${ms(p99Ms)} > ${target.maxP99Ms} ms`)
-  if (minRecomputes !== undefined && minRecomputes < MIN_QUOTE_CHANGES_PER_SEC) unmet.push(`${count(Math.round(minRecomputes))} < ${count(MIN_QUOTE_CHANGES_PER_SEC)} quote changes/s`)
+  if (minRecomputes !== undefined && minRecomputes < MIN_QUOTE_CHANGES_PER_SEC)
+    unmet.push(`${count(Math.round(minRecomputes))} < ${count(MIN_QUOTE_CHANGES_PER_SEC)} quote changes/s`)
   return unmet
 }
 
@@ -86,7 +109,8 @@ function unmetParts(target: { readonly minRatio: number; readonly maxP99Ms?: num
 function feedSummary(t: ThroughputResult): { text: string; minRecomputes: number } {
   const feeds = t.service.map((r) => r.feed).filter((f): f is FeedRates => f !== undefined)
   if (feeds.length === 0) return { text: 'no feed figures', minRecomputes: 0 }
-  const each = (f: (x: FeedRates) => number, digits = 0) => feeds.map((x) => f(x).toLocaleString('en-US', { maximumFractionDigits: digits })).join(', ')
+  const each = (f: (x: FeedRates) => number, digits = 0) =>
+    feeds.map((x) => f(x).toLocaleString('en-US', { maximumFractionDigits: digits })).join(', ')
   return {
     text:
       `the spread engine recomputed **${each((f) => f.recomputesPerSec)} pairs/s** on quote changes of matched instruments (per run; median of 1 s samples of /metrics), ` +
@@ -132,13 +156,13 @@ export function httpMethod(r: HttpReport): string[] {
         ]
       : [`  Pinning: ${describePinning(r.pinning)}.`]
   return [
-    '- **HTTP throughput** (`bench/http.bench.ts`; alone: `node dist/bench/run.js http`): each scenario fetches the service\'s',
+    "- **HTTP throughput** (`bench/http.bench.ts`; alone: `node dist/bench/run.js http`): each scenario fetches the service's",
     '  response once and starts a bare uWS server (`bench/bare-uws.ts`, own process) that answers every GET with exactly those',
     `  bytes (${r.bareBody === 'buffer' ? 'held as a Buffer, the best case for uWS' : 'held as a JS string — diagnostic run'}) and the status line and headers the route wrote (in one uWS call, as the service writes them). ${wrk}`,
-    '  runs against bare, service, bare, service after a 3 s untimed warm-up of each; the ratio is the mean of the two pairs\'',
+    "  runs against bare, service, bare, service after a 3 s untimed warm-up of each; the ratio is the mean of the two pairs'",
     '  service/bare req/s; req/s and latencies are the means of the two runs. Same run, same machine, loopback.',
     '  Compressed rows send the request headers named in the row to both servers: the bare server answers with the',
-    '  service\'s compressed bytes, the service with the encoding it keeps beside the cached page. The 304 row sends the',
+    "  service's compressed bytes, the service with the encoding it keeps beside the cached page. The 304 row sends the",
     '  ETag the service gave for that page; both answer 304 with no body (the service after its key check, page lookup',
     '  and tag comparison).',
     ...pinning,
@@ -153,7 +177,9 @@ export function httpMethod(r: HttpReport): string[] {
 
 /** The scenario's own request headers, as the row names them (`Accept-Encoding: gzip`), and the ETag it revalidates. */
 function requestNote(s: ThroughputResult['scenario']): string {
-  const names = Object.entries(s.requestHeaders ?? {}).map(([k, v]) => `\`${k.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())}: ${v}\``)
+  const names = Object.entries(s.requestHeaders ?? {}).map(
+    ([k, v]) => `\`${k.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())}: ${v}\``,
+  )
   if (s.revalidate === true) names.push('`If-None-Match` with its ETag')
   return names.length === 0 ? '' : ` with ${names.join(', ')}`
 }

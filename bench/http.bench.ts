@@ -7,7 +7,13 @@ import type { BareBody, Ctx } from './http/context.js'
 import { idleFeeds, type IdleFeed } from './http/feeds.js'
 import { latencyScenario } from './http/latency-scenario.js'
 import { describePinning, pin, PINNINGS, renice, type Pinning } from './http/pinning.js'
-import { SITEMAP_SCENARIO, THROUGHPUT_SCENARIOS, HTTP_QUESTIONS, type LatencyScenario, type ThroughputScenario } from './http/scenarios.js'
+import {
+  SITEMAP_SCENARIO,
+  THROUGHPUT_SCENARIOS,
+  HTTP_QUESTIONS,
+  type LatencyScenario,
+  type ThroughputScenario,
+} from './http/scenarios.js'
 import { throughputScenario, type ThroughputResult } from './http/throughput.js'
 import { spawnNode, startStandaloneSim, waitReady, MAIN_JS, SIM_CHILD_JS, type Spawned } from './process.js'
 import { RefreshGate } from './refresh-gate.js'
@@ -25,7 +31,13 @@ import { killWrk } from './wrk.js'
  */
 
 export interface HttpReport {
-  readonly world: { readonly questions: number; readonly venuepMarkets: number; readonly venuekMarkets: number; readonly readyMs: number; readonly refreshMs: number }
+  readonly world: {
+    readonly questions: number
+    readonly venuepMarkets: number
+    readonly venuekMarkets: number
+    readonly readyMs: number
+    readonly refreshMs: number
+  }
   /** Requests carried an API key from signup (the service's key guard on, per-key refill raised). */
   readonly keyed: boolean
   readonly pinning: Pinning
@@ -33,9 +45,20 @@ export interface HttpReport {
   readonly bareBody: BareBody
   readonly throughput: readonly ThroughputResult[]
   /** Absent when the run was asked for none (HttpBenchOptions.sitemap null). */
-  readonly sitemap?: { readonly scenario: LatencyScenario; readonly bodyBytes: number; readonly service: LatencyResult; readonly bare: LatencyResult; readonly foreignCores: number }
+  readonly sitemap?: {
+    readonly scenario: LatencyScenario
+    readonly bodyBytes: number
+    readonly service: LatencyResult
+    readonly bare: LatencyResult
+    readonly foreignCores: number
+  }
   /** With HttpBenchOptions.simBoostPerSec: the feeds without and with the boost, the service otherwise idle. */
-  readonly boost?: { readonly perSec: number; readonly idle: IdleFeed; readonly boosted: IdleFeed; /** The simulator's nice value (BOOSTED_SIM_NICE), when it was lowered. */ readonly simNice?: number }
+  readonly boost?: {
+    readonly perSec: number
+    readonly idle: IdleFeed
+    readonly boosted: IdleFeed
+    /** The simulator's nice value (BOOSTED_SIM_NICE), when it was lowered. */ readonly simNice?: number
+  }
 }
 
 export interface HttpBenchOptions {
@@ -111,34 +134,82 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpRep
     const port = options.servicePort ?? SERVICE_PORT
     const boostPerSec = options.simBoostPerSec
     const questions = options.questions ?? HTTP_QUESTIONS
-    log(`starting simulator (${questions.toLocaleString('en-US')} questions${boostPerSec === undefined ? '' : `, boost of ${boostPerSec}/s on call`}) and service; pinning: ${describePinning(pinning)}; bare body as a ${bareBody}`)
-    const simEnv = { SIM_QUESTIONS: String(questions), SIM_PORT_BASE: String(options.simPortBase ?? SIM_PORT_BASE), DATA_DIR: join(tmp, 'sim-data') }
+    log(
+      `starting simulator (${questions.toLocaleString('en-US')} questions${boostPerSec === undefined ? '' : `, boost of ${boostPerSec}/s on call`}) and service; pinning: ${describePinning(pinning)}; bare body as a ${bareBody}`,
+    )
+    const simEnv = {
+      SIM_QUESTIONS: String(questions),
+      SIM_PORT_BASE: String(options.simPortBase ?? SIM_PORT_BASE),
+      DATA_DIR: join(tmp, 'sim-data'),
+    }
     const { sim, serviceEnv } =
-      boostPerSec === undefined ? await startStandaloneSim(simEnv) : await startStandaloneSim({ ...simEnv, BENCH_SIM_BOOST_PER_SEC: String(boostPerSec) }, undefined, SIM_CHILD_JS)
+      boostPerSec === undefined
+        ? await startStandaloneSim(simEnv)
+        : await startStandaloneSim({ ...simEnv, BENCH_SIM_BOOST_PER_SEC: String(boostPerSec) }, undefined, SIM_CHILD_JS)
     children.push(sim)
     pin(sim, pinning.sim)
-    const simNice = boostPerSec !== undefined && pinning.sim !== undefined && pinning.sim === pinning.wrk ? BOOSTED_SIM_NICE : undefined
+    const simNice =
+      boostPerSec !== undefined && pinning.sim !== undefined && pinning.sim === pinning.wrk
+        ? BOOSTED_SIM_NICE
+        : undefined
     if (simNice !== undefined) renice(sim, simNice)
     // Its own DATA_DIR (the embedded accounts database starts empty, so signup issues a key), and a per-key rate
     // limit no load generator reaches: one key carries the load where production spreads it over many keys. The
     // burst has to go up too: 64 connections send more requests within one clock tick than the default 40.
-    const env = { ...serviceEnv, PORT: String(port), DATA_DIR: join(tmp, 'service-data'), RATE_LIMIT_PER_SEC: '1000000000', RATE_LIMIT_BURST: '1000000000' }
+    const env = {
+      ...serviceEnv,
+      PORT: String(port),
+      DATA_DIR: join(tmp, 'service-data'),
+      RATE_LIMIT_PER_SEC: '1000000000',
+      RATE_LIMIT_BURST: '1000000000',
+    }
     const { venuep, venuek } = loadConfig({ env: { ...process.env, ...env } }).venues
     const refreshMs = venuep.catalog.refreshMs
-    if (venuek.catalog.refreshMs !== refreshMs) throw new Error('the refresh gate assumes one catalog refresh interval for both venues')
+    if (venuek.catalog.refreshMs !== refreshMs)
+      throw new Error('the refresh gate assumes one catalog refresh interval for both venues')
     const started = Date.now()
     const service = spawnNode(MAIN_JS, env)
     children.push(service)
     pin(service, pinning.servers)
     const ready = await waitReady(port, started, 240_000)
     const venues = ready.body.venues as Record<string, { catalog: { markets: number } }>
-    const world = { questions, venuepMarkets: venues.venuep?.catalog.markets ?? 0, venuekMarkets: venues.venuek?.catalog.markets ?? 0, readyMs: ready.ms, refreshMs }
-    log(`ready in ${(ready.ms / 1000).toFixed(1)} s: ${world.venuepMarkets} venuep + ${world.venuekMarkets} venuek markets; catalog refresh every ${refreshMs / 1000} s`)
+    const world = {
+      questions,
+      venuepMarkets: venues.venuep?.catalog.markets ?? 0,
+      venuekMarkets: venues.venuek?.catalog.markets ?? 0,
+      readyMs: ready.ms,
+      refreshMs,
+    }
+    log(
+      `ready in ${(ready.ms / 1000).toFixed(1)} s: ${world.venuepMarkets} venuep + ${world.venuekMarkets} venuek markets; catalog refresh every ${refreshMs / 1000} s`,
+    )
 
     const apiKey = await signup(port)
-    log(apiKey === undefined ? 'no signup route: requests go without an API key' : 'signed up; every request carries the API key')
-    const gate = new RefreshGate({ startedAt: started, periodMs: refreshMs, port, pid: service.child.pid as number, log })
-    const ctx: Ctx = { port, service, sim, pinning, bareBody, tmp, children, gate, log, headers: apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey }, quietBudgetMs: QUIET_BUDGET_MS }
+    log(
+      apiKey === undefined
+        ? 'no signup route: requests go without an API key'
+        : 'signed up; every request carries the API key',
+    )
+    const gate = new RefreshGate({
+      startedAt: started,
+      periodMs: refreshMs,
+      port,
+      pid: service.child.pid as number,
+      log,
+    })
+    const ctx: Ctx = {
+      port,
+      service,
+      sim,
+      pinning,
+      bareBody,
+      tmp,
+      children,
+      gate,
+      log,
+      headers: apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey },
+      quietBudgetMs: QUIET_BUDGET_MS,
+    }
     let boost: HttpReport['boost']
     if (boostPerSec !== undefined) {
       boost = { perSec: boostPerSec, ...(await idleFeeds(ctx)) }
@@ -147,17 +218,28 @@ export async function benchHttp(options: HttpBenchOptions = {}): Promise<HttpRep
       ctx.boostedRecomputesPerSec = boost.boosted.recomputesPerSec
     }
     const throughput: ThroughputResult[] = []
-    for (const scenario of options.scenarios ?? THROUGHPUT_SCENARIOS) throughput.push(await throughputScenario(scenario, ctx))
+    for (const scenario of options.scenarios ?? THROUGHPUT_SCENARIOS)
+      throughput.push(await throughputScenario(scenario, ctx))
     const sitemapScenario = options.sitemap === undefined ? SITEMAP_SCENARIO : options.sitemap
-    const report: HttpReport = { world, keyed: apiKey !== undefined, pinning, bareBody, throughput, ...(boost === undefined ? {} : { boost: { ...boost, simNice } }) }
-    return sitemapScenario === null ? report : { ...report, sitemap: { scenario: sitemapScenario, ...(await latencyScenario(sitemapScenario, ctx)) } }
+    const report: HttpReport = {
+      world,
+      keyed: apiKey !== undefined,
+      pinning,
+      bareBody,
+      throughput,
+      ...(boost === undefined ? {} : { boost: { ...boost, simNice } }),
+    }
+    return sitemapScenario === null
+      ? report
+      : { ...report, sitemap: { scenario: sitemapScenario, ...(await latencyScenario(sitemapScenario, ctx)) } }
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     killWrk()
     // Bare servers, then the service, then the simulator it reads from. spawnNode's stop() waits for an
     // 'exit' that already happened if the child died of a signal, so those are skipped.
-    for (const child of children.reverse()) if (child.child.exitCode === null && child.child.signalCode === null) await child.stop()
+    for (const child of children.reverse())
+      if (child.child.exitCode === null && child.child.signalCode === null) await child.stop()
     rmSync(tmp, { recursive: true, force: true })
   }
 }
@@ -170,7 +252,11 @@ async function signup(port: number): Promise<string | undefined> {
   const res = await fetch(`http://127.0.0.1:${port}${SIGNUP_PATH}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'http-bench@example.com', company: 'HTTP bench', use_case: 'load benchmark (bench/http.bench.ts)' }),
+    body: JSON.stringify({
+      email: 'http-bench@example.com',
+      company: 'HTTP bench',
+      use_case: 'load benchmark (bench/http.bench.ts)',
+    }),
   })
   const text = await res.text()
   if (res.status === 404) return undefined

@@ -19,21 +19,62 @@ const INSTRUMENTS = 2_000
 const FRAMES = 20_000
 
 function catalogOf(venue: VenueId, ids: readonly string[]): Catalog {
-  const outcomes = ids.map(
-    (id): Outcome => ({
-      venue, outcomeId: id, marketId: 'm', eventId: 'e', title: id, instrumentId: id, complementInstrumentId: undefined, conditionId: undefined,
-      childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status: 'active', rawStatus: 'active', volume: undefined,
-      volume24h: undefined, marketVolume: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
-      catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined, strike: undefined, fees: undefined,
-    }),
-  )
-  const market = { venue, marketId: 'm', eventId: 'e', title: 'E', category: 'other', status: 'active' as const, rawStatus: 'active', url: '', createdAt: undefined, updatedAt: undefined, endTime: undefined, volumeTotal: undefined, volume24h: undefined, liquidity: undefined, openInterest: undefined, outcomes }
+  const outcomes = ids.map((id): Outcome => ({
+    venue,
+    outcomeId: id,
+    marketId: 'm',
+    eventId: 'e',
+    title: id,
+    instrumentId: id,
+    complementInstrumentId: undefined,
+    conditionId: undefined,
+    childMarketSlug: undefined,
+    outcomeIndex: 0,
+    marketTicker: undefined,
+    status: 'active',
+    rawStatus: 'active',
+    volume: undefined,
+    volume24h: undefined,
+    marketVolume: undefined,
+    openInterest: undefined,
+    liquidity: undefined,
+    catalogBestBid: undefined,
+    catalogBestAsk: undefined,
+    catalogLastPrice: undefined,
+    closeTime: undefined,
+    createdAt: undefined,
+    won: undefined,
+    strike: undefined,
+    fees: undefined,
+  }))
+  const market = {
+    venue,
+    marketId: 'm',
+    eventId: 'e',
+    title: 'E',
+    category: 'other',
+    status: 'active' as const,
+    rawStatus: 'active',
+    url: '',
+    createdAt: undefined,
+    updatedAt: undefined,
+    endTime: undefined,
+    volumeTotal: undefined,
+    volume24h: undefined,
+    liquidity: undefined,
+    openInterest: undefined,
+    outcomes,
+  }
   const event: CatalogEvent = { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
   return { venue, events: [event], fetchedAt: 0 }
 }
 
 /** A venue actor over `ids`, every book snapshotted with 20 levels a side; returns the feed sink. */
-async function actorWithBooks(venue: VenueId, ids: readonly string[], probability: (i: ProbabilityInputs) => number | undefined) {
+async function actorWithBooks(
+  venue: VenueId,
+  ids: readonly string[],
+  probability: (i: ProbabilityInputs) => number | undefined,
+) {
   let sink: FeedSink | undefined
   const catalog = catalogOf(venue, ids)
   const adapter: VenueAdapter = {
@@ -41,12 +82,32 @@ async function actorWithBooks(venue: VenueId, ids: readonly string[], probabilit
     fetchCatalog: async () => catalog,
     createFeed: (s) => {
       sink = s
-      return { setInstruments() {}, close() {}, status: () => ({ connections: 1, openConnections: 1, instruments: ids.length, subscribed: ids.length, reconnects: 0, framesReceived: 0, malformedFrames: 0, sequenceGaps: 0, staleTimeouts: 0, lastFrameAt: undefined }) }
+      return {
+        setInstruments() {},
+        close() {},
+        status: () => ({
+          connections: 1,
+          openConnections: 1,
+          instruments: ids.length,
+          subscribed: ids.length,
+          reconnects: 0,
+          framesReceived: 0,
+          malformedFrames: 0,
+          sequenceGaps: 0,
+          staleTimeouts: 0,
+          lastFrameAt: undefined,
+        }),
+      }
     },
     probability,
     instrumentsOf: () => [...ids],
   }
-  const actor = new VenueActor({ adapter, clock: new SimulatedClock(0), log: silentLogger, catalogRefreshMs: 3_600_000 })
+  const actor = new VenueActor({
+    adapter,
+    clock: new SimulatedClock(0),
+    log: silentLogger,
+    catalogRefreshMs: 3_600_000,
+  })
   let published = 0
   actor.subscribeQuotes((quotes: readonly Quote[]) => {
     published += quotes.length
@@ -65,7 +126,10 @@ async function actorWithBooks(venue: VenueId, ids: readonly string[], probabilit
 }
 
 export async function benchFrameToQuote(): Promise<Measured[]> {
-  const vpAssets = Array.from({ length: INSTRUMENTS }, (_, i) => `7132104567925221259462638553270691275033272857194253228963137931245558${String(i).padStart(7, '0')}`)
+  const vpAssets = Array.from(
+    { length: INSTRUMENTS },
+    (_, i) => `7132104567925221259462638553270691275033272857194253228963137931245558${String(i).padStart(7, '0')}`,
+  )
   const vkTickers = Array.from({ length: INSTRUMENTS }, (_, i) => `KXBENCH-26NOV21-T${i}`)
   const vp = await actorWithBooks('venuep', vpAssets, venuepProbability)
   const vk = await actorWithBooks('venuek', vkTickers, venuekProbability)
@@ -105,7 +169,8 @@ export async function benchFrameToQuote(): Promise<Measured[]> {
       },
     },
   ])
-  if (vp.published() === 0 || vk.published() === 0) throw new Error('no quotes were published: the bench measured nothing')
+  if (vp.published() === 0 || vk.published() === 0)
+    throw new Error('no quotes were published: the bench measured nothing')
   vp.actor.stop()
   vk.actor.stop()
   return results

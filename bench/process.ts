@@ -13,7 +13,11 @@ export const SIM_CHILD_JS = join(DIST, 'bench/sim-child.js')
 export { spawnNode, startStandaloneSim, type Child as Spawned } from '../test/helpers/processes.js'
 
 /** Polls /readyz until 200; returns the ms it took and the body. */
-export async function waitReady(port: number, startedAt: number, timeoutMs = 120_000): Promise<{ ms: number; body: Record<string, unknown> }> {
+export async function waitReady(
+  port: number,
+  startedAt: number,
+  timeoutMs = 120_000,
+): Promise<{ ms: number; body: Record<string, unknown> }> {
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/readyz`)

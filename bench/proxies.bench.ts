@@ -36,24 +36,40 @@ export interface ProxyFigures {
   readonly historyPoints: number
   readonly nsPerHit: number
   readonly nsPerRoute: number
-  readonly cold: { readonly path: string; readonly requests: number; readonly upstreamCalls: number; readonly statuses: Readonly<Record<string, number>> }
+  readonly cold: {
+    readonly path: string
+    readonly requests: number
+    readonly upstreamCalls: number
+    readonly statuses: Readonly<Record<string, number>>
+  }
 }
 
 const COLD_REQUESTS = 100
 
-export async function benchProxies(log: (line: string) => void = (l) => process.stderr.write(`bench proxies: ${l}\n`)): Promise<ProxyFigures> {
+export async function benchProxies(
+  log: (line: string) => void = (l) => process.stderr.write(`bench proxies: ${l}\n`),
+): Promise<ProxyFigures> {
   const tmp = mkdtempSync(join(tmpdir(), 'predmkt-proxy-bench-'))
   const children: Spawned[] = []
   let actor: VenueActor | undefined
   let http: HttpServer | undefined
   try {
     log('starting the simulator (2,000 questions) and a venuep actor in this process')
-    const { sim, serviceEnv } = await startStandaloneSim({ SIM_QUESTIONS: '2000', SIM_PORT_BASE: '17651', DATA_DIR: join(tmp, 'sim') })
+    const { sim, serviceEnv } = await startStandaloneSim({
+      SIM_QUESTIONS: '2000',
+      SIM_PORT_BASE: '17651',
+      DATA_DIR: join(tmp, 'sim'),
+    })
     children.push(sim)
     pin(sim, '1')
     const config = loadConfig({ env: { ...process.env, ...serviceEnv, LOG_LEVEL: 'silent' } })
     const adapter = VENUEP.createAdapter(config.venues.venuep, { clock: systemClock, log: silentLogger }, undefined)
-    const venue = new VenueActor({ adapter, clock: systemClock, log: silentLogger, catalogRefreshMs: config.venues.venuep.catalog.refreshMs })
+    const venue = new VenueActor({
+      adapter,
+      clock: systemClock,
+      log: silentLogger,
+      catalogRefreshMs: config.venues.venuep.catalog.refreshMs,
+    })
     actor = venue
     venue.start()
     const deadline = Date.now() + 120_000
@@ -62,7 +78,10 @@ export async function benchProxies(log: (line: string) => void = (l) => process.
       await new Promise((r) => setTimeout(r, 100))
     }
     const p = config.venues.venuep
-    const upstreams = createVenuepUpstreams({ urls: { gamma: p.gammaUrl, clob: p.clobUrl, data: p.dataUrl }, clock: systemClock })
+    const upstreams = createVenuepUpstreams({
+      urls: { gamma: p.gammaUrl, clob: p.clobUrl, data: p.dataUrl },
+      clock: systemClock,
+    })
     const live = new VenuepLive({ venue, clock: systemClock, upstreams })
     http = new HttpServer({ log: silentLogger })
     registerRoutes(http, venuepLiveRoutes({ live }))
@@ -71,7 +90,9 @@ export async function benchProxies(log: (line: string) => void = (l) => process.
 
     const snapshot = venue.catalog()
     if (snapshot === undefined) throw new Error('no venuep catalog')
-    const markets = [...snapshot.marketsById.values()].filter((m) => m.status === 'active' && m.outcomes.length === 2 && m.outcomes[0]?.childMarketSlug === m.marketId)
+    const markets = [...snapshot.marketsById.values()].filter(
+      (m) => m.status === 'active' && m.outcomes.length === 2 && m.outcomes[0]?.childMarketSlug === m.marketId,
+    )
     const [hot, cold] = markets
     if (hot === undefined || cold === undefined) throw new Error('fewer than two active binary venuep markets')
     // A window that ended a day ago: closed, so cached for a day (ttl.ts).
@@ -89,7 +110,15 @@ export async function benchProxies(log: (line: string) => void = (l) => process.
     registerRoutes({ route: (d: RouteDef) => defs.push(d) } as unknown as HttpServer, venuepLiveRoutes({ live }))
     const def = defs.find((d) => d.path === '/api/v2/venuep/candlesticks')
     if (def === undefined) throw new Error('no candlesticks route')
-    const ctx: RequestContext = { method: 'get', path: '/api/v2/venuep/candlesticks', query: path.slice(path.indexOf('?') + 1), params: {}, headers: {}, body: undefined, responseHeaderLines: '' }
+    const ctx: RequestContext = {
+      method: 'get',
+      path: '/api/v2/venuep/candlesticks',
+      query: path.slice(path.indexOf('?') + 1),
+      params: {},
+      headers: {},
+      body: undefined,
+      responseHeaderLines: '',
+    }
     const [nsPerHit, nsPerRoute] = bestNsPerCall([
       () => {
         if (live.candlesticks(q) instanceof Promise) throw new Error('not a cache hit')
@@ -104,12 +133,25 @@ export async function benchProxies(log: (line: string) => void = (l) => process.
     // 2. A burst of identical cold requests (another market, never requested).
     const coldPath = `/api/v2/venuep/candlesticks?market_slug=${encodeURIComponent(cold.marketId)}&fidelity=30&end_ts=${endTs}`
     const before = upstreams.clob.stats().calls
-    const results = await Promise.all(Array.from({ length: COLD_REQUESTS }, () => fetch(`http://127.0.0.1:${port}${coldPath}`).then(async (r) => (await r.arrayBuffer(), r.status))))
+    const results = await Promise.all(
+      Array.from({ length: COLD_REQUESTS }, () =>
+        fetch(`http://127.0.0.1:${port}${coldPath}`).then(async (r) => (await r.arrayBuffer(), r.status)),
+      ),
+    )
     const upstreamCalls = upstreams.clob.stats().calls - before
     const statuses: Record<string, number> = {}
     for (const s of results) statuses[s] = (statuses[s] ?? 0) + 1
-    log(`${COLD_REQUESTS} concurrent cold requests: ${upstreamCalls} venue call(s); statuses ${JSON.stringify(statuses)}`)
-    return { market: hot.marketId, bodyBytes: Buffer.byteLength(body), historyPoints, nsPerHit, nsPerRoute, cold: { path: coldPath, requests: COLD_REQUESTS, upstreamCalls, statuses } }
+    log(
+      `${COLD_REQUESTS} concurrent cold requests: ${upstreamCalls} venue call(s); statuses ${JSON.stringify(statuses)}`,
+    )
+    return {
+      market: hot.marketId,
+      bodyBytes: Buffer.byteLength(body),
+      historyPoints,
+      nsPerHit,
+      nsPerRoute,
+      cold: { path: coldPath, requests: COLD_REQUESTS, upstreamCalls, statuses },
+    }
   } finally {
     http?.close()
     actor?.stop()

@@ -63,7 +63,9 @@ export class RefreshGate {
           await duringRefresh()
           duringRefresh = undefined
         } else {
-          this.#o.log(`waiting ${((next - now) / 1000).toFixed(0)} s for the next catalog refresh, then for it to finish`)
+          this.#o.log(
+            `waiting ${((next - now) / 1000).toFixed(0)} s for the next catalog refresh, then for it to finish`,
+          )
           await sleep(Math.max(0, next - Date.now()))
         }
         await this.#settle()
@@ -95,7 +97,9 @@ export class RefreshGate {
     const deadline = Date.now() + SETTLE_TIMEOUT_MS
     let quiet = 0
     while (Date.now() < deadline && quiet < 3) {
-      const bumped = Object.entries(await this.versions()).every(([venue, v]) => before[venue] === undefined || v > (before[venue] as number))
+      const bumped = Object.entries(await this.versions()).every(
+        ([venue, v]) => before[venue] === undefined || v > (before[venue] as number),
+      )
       if (!bumped) {
         quiet = 0
         await sleep(500)

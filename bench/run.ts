@@ -26,10 +26,26 @@ const RESULTS = join(HERE, '../../bench/RESULTS.md')
 const HOW = '## How each figure is measured'
 
 /** In the order of RESULTS.md and of the full run (the HTTP section's service run also serves the proxies'). */
-const SECTIONS: readonly SectionDef[] = [dataSection, httpSection, authSection, spreadsSection, matchingSection, historySection, proxiesSection, scaleSection]
+const SECTIONS: readonly SectionDef[] = [
+  dataSection,
+  httpSection,
+  authSection,
+  spreadsSection,
+  matchingSection,
+  historySection,
+  proxiesSection,
+  scaleSection,
+]
 
 function renderSection(s: Section): string[] {
-  return [`## ${s.title}`, '', ...(s.lead === undefined ? [] : [...s.lead, '']), table(s.rows), '', ...(s.method === undefined ? [] : [...s.method, ''])]
+  return [
+    `## ${s.title}`,
+    '',
+    ...(s.lead === undefined ? [] : [...s.lead, '']),
+    table(s.rows),
+    '',
+    ...(s.method === undefined ? [] : [...s.method, '']),
+  ]
 }
 
 /** The closing part: every section's method bullets. */
@@ -60,7 +76,8 @@ async function run(def: SectionDef, selected: ReadonlySet<string>): Promise<Sect
 
 function table(rows: readonly Row[]): string {
   const lines = ['| Measure | Result | Target | Met |', '|---|---|---|---|']
-  for (const r of rows) lines.push(`| ${r.measure} | ${r.result} | ${r.target} | ${r.ok === undefined ? '' : r.ok ? 'yes' : '**no**'} |`)
+  for (const r of rows)
+    lines.push(`| ${r.measure} | ${r.result} | ${r.target} | ${r.ok === undefined ? '' : r.ok ? 'yes' : '**no**'} |`)
   return lines.join('\n')
 }
 

@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { processCpuSeconds } from './cpu-usage.js'
 import { median } from './harness.js'
-import { childPids, MAIN_JS, rssMiB, SIM_CHILD_JS, spawnNode, startStandaloneSim, waitReady, type Spawned } from './process.js'
+import {
+  childPids,
+  MAIN_JS,
+  rssMiB,
+  SIM_CHILD_JS,
+  spawnNode,
+  startStandaloneSim,
+  waitReady,
+  type Spawned,
+} from './process.js'
 
 /**
  * Issue 18: the service at catalog scale. For each size, the standalone simulator (bench/sim-child.ts: `npm run sim`
@@ -109,7 +118,10 @@ export const HOT_READS: readonly HotRead[] = [
   { path: '/api/v2/events?search=bitcoin', fresh: '/api/v2/events?search=ethereum' },
   { path: '/api/v2/venuek/markets?search=bitcoin', fresh: '/api/v2/venuek/markets?search=ethereum' },
   { path: '/api/v2/venuep/markets?search=election', fresh: '/api/v2/venuep/markets?search=temperature' },
-  { path: '/api/v2/venuek/markets?sort=volume_24h&limit=25', fresh: '/api/v2/venuek/markets?sort=volume_24h&limit=25&offset=25' },
+  {
+    path: '/api/v2/venuek/markets?sort=volume_24h&limit=25',
+    fresh: '/api/v2/venuek/markets?sort=volume_24h&limit=25&offset=25',
+  },
   // The scanner has no limit parameter (spec §4.3): its defaults (min_spread 0.02, min_volume 1000).
   { path: '/api/v2/spreads', fresh: '/api/v2/spreads?min_spread=0.03' },
   { path: '/api/v2/spreads/top', fresh: '/api/v2/spreads/top?limit=21' },
@@ -140,7 +152,9 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
   let service: Spawned | undefined
   let serviceStarted = 0
   try {
-    say(`starting the simulator (${size.questions.toLocaleString('en-US')} questions + ${size.ladders.toLocaleString('en-US')} venuek-only ladder events)`)
+    say(
+      `starting the simulator (${size.questions.toLocaleString('en-US')} questions + ${size.ladders.toLocaleString('en-US')} venuek-only ladder events)`,
+    )
     const simEnv: Record<string, string> = {
       SIM_QUESTIONS: String(size.questions),
       SIM_VENUEK_ONLY_LADDERS: String(size.ladders),
@@ -159,11 +173,21 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
     const port = SERVICE_PORT + index
     // Auth off and no rate limit: the bench times reads, not the key guard (the auth section prices that). Info
     // logs for the matcher's runs.
-    const env = { ...serviceEnv, PORT: String(port), DATA_DIR: join(tmp, 'service-data'), AUTH_REQUIRED: 'false', RATE_LIMIT_PER_SEC: '1000000000', RATE_LIMIT_BURST: '1000000000', LOG_LEVEL: 'info' }
+    const env = {
+      ...serviceEnv,
+      PORT: String(port),
+      DATA_DIR: join(tmp, 'service-data'),
+      AUTH_REQUIRED: 'false',
+      RATE_LIMIT_PER_SEC: '1000000000',
+      RATE_LIMIT_BURST: '1000000000',
+      LOG_LEVEL: 'info',
+    }
     // A first boot initializes the store (initdb and migrations: a first install's cost, not a restart's) and is
     // stopped once it is ready; the measured boot is a restart on that data directory, as in production.
     r.storeInitMs = await initStore(env)
-    say(`store initialized in ${(r.storeInitMs / 1000).toFixed(1)} s (a first boot, stopped); starting the measured boot`)
+    say(
+      `store initialized in ${(r.storeInitMs / 1000).toFixed(1)} s (a first boot, stopped); starting the measured boot`,
+    )
     const started = Date.now()
     service = spawnNode(MAIN_JS, env)
     children.push(service)
@@ -171,10 +195,20 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
     serviceStarted = started
     const ready = await waitReady(port, started, 900_000)
     r.readyMs = ready.ms
-    const venues = ready.body.venues as Record<string, { catalog: { events: number; markets: number; outcomes: number }; books: { instruments: number } }>
+    const venues = ready.body.venues as Record<
+      string,
+      { catalog: { events: number; markets: number; outcomes: number }; books: { instruments: number } }
+    >
     r.instruments = { venuep: venues.venuep?.books.instruments ?? 0, venuek: venues.venuek?.books.instruments ?? 0 }
-    r.catalogs = Object.fromEntries(Object.entries(venues).map(([v, s]) => [v, { events: s.catalog.events, markets: s.catalog.markets, outcomes: s.catalog.outcomes }]))
-    say(`ready in ${(ready.ms / 1000).toFixed(1)} s: ${r.instruments.venuep} venuep + ${r.instruments.venuek} venuek instruments`)
+    r.catalogs = Object.fromEntries(
+      Object.entries(venues).map(([v, s]) => [
+        v,
+        { events: s.catalog.events, markets: s.catalog.markets, outcomes: s.catalog.outcomes },
+      ]),
+    )
+    say(
+      `ready in ${(ready.ms / 1000).toFixed(1)} s: ${r.instruments.venuep} venuep + ${r.instruments.venuek} venuek instruments`,
+    )
 
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     try {
@@ -213,7 +247,8 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
       for (let k = 1; k <= steps; k++) {
         const due = soakStart + (k * o.soakSeconds * 1000) / steps
         await new Promise((res) => setTimeout(res, Math.max(0, due - Date.now())))
-        if (service.child.exitCode !== null) throw new Error(`service exited with code ${service.child.exitCode} during the soak`)
+        if (service.child.exitCode !== null)
+          throw new Error(`service exited with code ${service.child.exitCode} during the soak`)
         r.samples.push(await sample())
       }
       for (const [k, read] of HOT_READS.entries()) {
@@ -221,7 +256,9 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
         timing.settled = { path: read.fresh, ms: (await timeGet(agent, port, read.fresh)).ms }
       }
       const last = r.samples[r.samples.length - 1] as SoakSample
-      say(`soak done: service RSS ${last.serviceRssMiB.toFixed(0)} MiB, store ${last.storeRssMiB.toFixed(0)} MiB, loop p99 ${last.loopP99Ms.toFixed(1)} ms`)
+      say(
+        `soak done: service RSS ${last.serviceRssMiB.toFixed(0)} MiB, store ${last.storeRssMiB.toFixed(0)} MiB, loop p99 ${last.loopP99Ms.toFixed(1)} ms`,
+      )
     } finally {
       agent.destroy()
     }
@@ -248,7 +285,10 @@ async function initStore(env: Record<string, string>): Promise<number> {
   try {
     for (;;) {
       if (first.output().includes('"msg":"store ready"')) return Date.now() - started
-      if (first.child.exitCode !== null) throw new Error(`the store's first boot exited with code ${first.child.exitCode}: ${first.output().slice(-500)}`)
+      if (first.child.exitCode !== null)
+        throw new Error(
+          `the store's first boot exited with code ${first.child.exitCode}: ${first.output().slice(-500)}`,
+        )
       if (Date.now() - started > 300_000) throw new Error('the store was not ready after 300 s on its first boot')
       await new Promise((res) => setTimeout(res, 50))
     }
@@ -290,7 +330,14 @@ export function matcherRuns(output: string, startedAt: number): MatcherRun[] {
     }
     if (o.msg !== 'cross-venue matching' || typeof o.ms !== 'number') continue
     const num = (v: unknown) => (typeof v === 'number' ? v : undefined)
-    runs.push({ atMs: typeof o.time === 'number' ? o.time - startedAt : undefined, ms: o.ms, events: num(o.events), outcomes: num(o.outcomes), mode: typeof o.mode === 'string' ? o.mode : undefined, changedEvents: num(o.changed_events) })
+    runs.push({
+      atMs: typeof o.time === 'number' ? o.time - startedAt : undefined,
+      ms: o.ms,
+      events: num(o.events),
+      outcomes: num(o.outcomes),
+      mode: typeof o.mode === 'string' ? o.mode : undefined,
+      changedEvents: num(o.changed_events),
+    })
   }
   return runs
 }
@@ -328,7 +375,8 @@ export function metricValue(text: string, name: string): number {
 /** A per-venue series' values by venue. */
 export function perVenue(text: string, name: string): Record<string, number> {
   const out: Record<string, number> = {}
-  for (const m of text.matchAll(new RegExp(`^${name}\\{venue="(\\w+)"\\} ([^\\s]+)$`, 'gm'))) out[m[1] as string] = Number(m[2])
+  for (const m of text.matchAll(new RegExp(`^${name}\\{venue="(\\w+)"\\} ([^\\s]+)$`, 'gm')))
+    out[m[1] as string] = Number(m[2])
   return out
 }
 

@@ -15,7 +15,10 @@ export interface LevelUpdate {
 }
 
 /** A 20-levels-a-side book around 0.50 and `count` absolute updates (25% remove, 25% insert, 50% resize). */
-export function bookUpdateScenario(seed: number, count: number): { bids: [number, number][]; asks: [number, number][]; updates: LevelUpdate[] } {
+export function bookUpdateScenario(
+  seed: number,
+  count: number,
+): { bids: [number, number][]; asks: [number, number][]; updates: LevelUpdate[] } {
   const rng = new Rng(seed)
   const bids: [number, number][] = []
   const asks: [number, number][] = []
@@ -50,8 +53,24 @@ export function venuepFrames(seed: number, assets: readonly string[], count: num
         event_type: 'price_change',
         market: '0x5f65177b394277fd294cd75650044e32ba009a95022d88a0c1d565897d72f8f1',
         price_changes: [
-          { asset_id: assets[a], price: bid.toFixed(2), size, side: 'BUY', hash: '56621a121a47ed9333273e21c83b660cff37ae50', best_bid: '0.49', best_ask: '0.51' },
-          { asset_id: assets[a + 1], price: (1 - bid).toFixed(2), size, side: 'SELL', hash: '1895759e4df7a796bf4f1c5a5950b748306923e2', best_bid: '0.49', best_ask: '0.51' },
+          {
+            asset_id: assets[a],
+            price: bid.toFixed(2),
+            size,
+            side: 'BUY',
+            hash: '56621a121a47ed9333273e21c83b660cff37ae50',
+            best_bid: '0.49',
+            best_ask: '0.51',
+          },
+          {
+            asset_id: assets[a + 1],
+            price: (1 - bid).toFixed(2),
+            size,
+            side: 'SELL',
+            hash: '1895759e4df7a796bf4f1c5a5950b748306923e2',
+            best_bid: '0.49',
+            best_ask: '0.51',
+          },
         ],
         timestamp: String(1_757_908_892_351 + i),
       }),

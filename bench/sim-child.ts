@@ -37,8 +37,12 @@ const env = serviceEnvFor(sim, config.dataDir)
 const boostPerSec = Number(process.env.BENCH_SIM_BOOST_PER_SEC ?? '0')
 const world = sim.world
 const shared = new Set(world.truth.outcomePairs.map((p) => p.contractKey))
-const vpMatched = venuepOf(world).markets.filter((m) => shared.has(m.contract.key) && venuepOf(world).books.has(m.conditionId))
-const vkMatched = venuekOf(world).markets.filter((m) => shared.has(m.contract.key) && venuekOf(world).books.has(m.ticker))
+const vpMatched = venuepOf(world).markets.filter(
+  (m) => shared.has(m.contract.key) && venuepOf(world).books.has(m.conditionId),
+)
+const vkMatched = venuekOf(world).markets.filter(
+  (m) => shared.has(m.contract.key) && venuekOf(world).books.has(m.ticker),
+)
 const rng = new Rng(7)
 const BOOST_TICK_MS = 5
 /**
@@ -72,17 +76,26 @@ const churnEveryMs = Number(process.env.BENCH_SIM_CHURN_EVERY_MS ?? '0')
 const churnRng = new Rng(11)
 let delisted: VkEvent | undefined
 let churns = 0
-const churn = churnEveryMs > 0 ? setInterval(() => {
-  // The world's listing array is what the venuek catalog routes page through (rest-catalog.ts).
-  const i = churnRng.int(0, venuekOf(world).events.length - 1)
-  const [out] = venuekOf(world).events.splice(i, 1)
-  if (delisted !== undefined) venuekOf(world).events.push(delisted)
-  delisted = out
-  churns++
-}, churnEveryMs) : undefined
+const churn =
+  churnEveryMs > 0
+    ? setInterval(() => {
+        // The world's listing array is what the venuek catalog routes page through (rest-catalog.ts).
+        const i = churnRng.int(0, venuekOf(world).events.length - 1)
+        const [out] = venuekOf(world).events.splice(i, 1)
+        if (delisted !== undefined) venuekOf(world).events.push(delisted)
+        delisted = out
+        churns++
+      }, churnEveryMs)
+    : undefined
 churn?.unref()
 
-process.stdout.write(`# ${sim.description}; boost of ${boostPerSec} top-of-book changes/s on ${vpMatched.length} + ${vkMatched.length} matched markets on SIGUSR2${churnEveryMs > 0 ? `; catalog churn every ${churnEveryMs} ms` : ''}\n${Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n')}\n# then: npm start\n`)
+process.stdout.write(
+  `# ${sim.description}; boost of ${boostPerSec} top-of-book changes/s on ${vpMatched.length} + ${vkMatched.length} matched markets on SIGUSR2${churnEveryMs > 0 ? `; catalog churn every ${churnEveryMs} ms` : ''}\n${Object.entries(
+    env,
+  )
+    .map(([k, v]) => `export ${k}='${v}'`)
+    .join('\n')}\n# then: npm start\n`,
+)
 const stop = (): void => {
   clearInterval(boost)
   clearInterval(churn)

@@ -8,8 +8,20 @@ import { SimulatedClock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
 import type { Outcome, VenueId } from '../src/model/types.js'
 import { Rng } from '../src/sim/world/random.js'
-import { SpreadEngine, type QuoteSource, type SpreadPairSpec, type SpreadRecord } from '../src/spreads/engine/spread-engine.js'
-import { compareBy, inOrder, NO_EDGE_FILTER, selectSpreads, type EdgeFilter, type SpreadSort } from '../src/spreads/engine/spread-query.js'
+import {
+  SpreadEngine,
+  type QuoteSource,
+  type SpreadPairSpec,
+  type SpreadRecord,
+} from '../src/spreads/engine/spread-engine.js'
+import {
+  compareBy,
+  inOrder,
+  NO_EDGE_FILTER,
+  selectSpreads,
+  type EdgeFilter,
+  type SpreadSort,
+} from '../src/spreads/engine/spread-query.js'
 import { quantile } from './harness.js'
 
 /**
@@ -81,26 +93,61 @@ class Source implements QuoteSource {
 
 function outcome(venue: VenueId, id: string): Outcome {
   return {
-    venue, outcomeId: id, marketId: `m-${id}`, eventId: `e-${id}`, title: id, instrumentId: id, complementInstrumentId: undefined,
-    conditionId: undefined, childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status: 'active', rawStatus: 'active',
-    volume: 50_000, marketVolume: 50_000, volume24h: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
-    catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined, strike: undefined,
+    venue,
+    outcomeId: id,
+    marketId: `m-${id}`,
+    eventId: `e-${id}`,
+    title: id,
+    instrumentId: id,
+    complementInstrumentId: undefined,
+    conditionId: undefined,
+    childMarketSlug: undefined,
+    outcomeIndex: 0,
+    marketTicker: undefined,
+    status: 'active',
+    rawStatus: 'active',
+    volume: 50_000,
+    marketVolume: 50_000,
+    volume24h: undefined,
+    openInterest: undefined,
+    liquidity: undefined,
+    catalogBestBid: undefined,
+    catalogBestAsk: undefined,
+    catalogLastPrice: undefined,
+    closeTime: undefined,
+    createdAt: undefined,
+    won: undefined,
+    strike: undefined,
     fees: venue === 'venuek' ? { kind: 'curve', rate: 0.07, exponent: 1 } : undefined,
   }
 }
 
 /** The instrument's quote rewritten for the book (`into`, else a new one), as the venue actor does (src/actors/published-quote.ts). */
-function quoteFor(venue: VenueId, id: string, slot: number, book: OrderBook, seq: number, now: number, into?: PublishedQuote): PublishedQuote {
+function quoteFor(
+  venue: VenueId,
+  id: string,
+  slot: number,
+  book: OrderBook,
+  seq: number,
+  now: number,
+  into?: PublishedQuote,
+): PublishedQuote {
   const bestBid = (book.bestBid() as number) / 1e6
   const bestAsk = (book.bestAsk() as number) / 1e6
   const bidSize = (book.bestBidSize() as number) / 1e6
   const askSize = (book.bestAskSize() as number) / 1e6
-  return (into ?? new PublishedQuote(venue, id, slot)).setPrices(bestBid, bidSize, bestAsk, askSize, undefined, (bestBid + bestAsk) / 2).stamp(now, now, false, seq)
+  return (into ?? new PublishedQuote(venue, id, slot))
+    .setPrices(bestBid, bidSize, bestAsk, askSize, undefined, (bestBid + bestAsk) / 2)
+    .stamp(now, now, false, seq)
 }
 
 function ladder(mid: number, rng: Rng): OrderBook {
   const book = new OrderBook()
-  const levels = (side: 1 | -1) => Array.from({ length: 10 }, (_, i) => [Math.round((mid + side * (0.01 + i * 0.01)) * 1e6), (10 + rng.int(0, 500)) * 1e6] as const)
+  const levels = (side: 1 | -1) =>
+    Array.from(
+      { length: 10 },
+      (_, i) => [Math.round((mid + side * (0.01 + i * 0.01)) * 1e6), (10 + rng.int(0, 500)) * 1e6] as const,
+    )
   book.applySnapshot(levels(-1), levels(1))
   return book
 }
@@ -127,7 +174,14 @@ export function setup(pairs: number): SizeSetup {
   const venues = { venuep: new Source(), venuek: new Source() }
   const specs: SpreadPairSpec[] = []
   // The engine never reads a pair's explanation; one shared object stands for all of them.
-  const BENCH_MATCH = { quality: 'auto_high', weight: 0.9, manual: false, a: { venue: 'venuep', outcomeId: 'p', text: [] }, b: { venue: 'venuek', outcomeId: 'k', text: [] }, evidence: undefined } as const
+  const BENCH_MATCH = {
+    quality: 'auto_high',
+    weight: 0.9,
+    manual: false,
+    a: { venue: 'venuep', outcomeId: 'p', text: [] },
+    b: { venue: 'venuek', outcomeId: 'k', text: [] },
+    evidence: undefined,
+  } as const
   const venuekStates: State[] = []
   for (let i = 0; i < pairs; i++) {
     const mid = 0.1 + rng.next() * 0.8
@@ -138,12 +192,27 @@ export function setup(pairs: number): SizeSetup {
       if (venue === 'venuek') venuekStates.push(state)
     }
     specs.push({
-      key: `e${i}|text:yes`, eventSlug: `e${i}`, eventTitle: `E${i}`, outcomeKey: 'text:yes', outcomeTitle: 'Yes',
-      a: { venue: 'venuep', outcome: outcome('venuep', ids.venuep), url: '' }, b: { venue: 'venuek', outcome: outcome('venuek', ids.venuek), url: '' }, strategy: 'event_key', quality: 'auto_high',
+      key: `e${i}|text:yes`,
+      eventSlug: `e${i}`,
+      eventTitle: `E${i}`,
+      outcomeKey: 'text:yes',
+      outcomeTitle: 'Yes',
+      a: { venue: 'venuep', outcome: outcome('venuep', ids.venuep), url: '' },
+      b: { venue: 'venuek', outcome: outcome('venuek', ids.venuek), url: '' },
+      strategy: 'event_key',
+      quality: 'auto_high',
       match: BENCH_MATCH,
     })
   }
-  const engine = new SpreadEngine({ venues: new Map<VenueId, QuoteSource>([['venuep', venues.venuep], ['venuek', venues.venuek]]), clock, log: silentLogger, rescoreMs: 3_600_000 })
+  const engine = new SpreadEngine({
+    venues: new Map<VenueId, QuoteSource>([
+      ['venuep', venues.venuep],
+      ['venuek', venues.venuek],
+    ]),
+    clock,
+    log: silentLogger,
+    rescoreMs: 3_600_000,
+  })
   engine.start()
   engine.send({ type: 'pairs', specs })
   const active = drawDistinct(rng, venuekStates, Math.min(ACTIVE_INSTRUMENTS, pairs))
@@ -151,7 +220,9 @@ export function setup(pairs: number): SizeSetup {
   let n = 0
   let quote: PublishedQuote | undefined
   const beforeEach = () => {
-    const state = (s.workload === 'active-set' ? active[rng.int(0, active.length - 1)] : venuekStates[rng.int(0, pairs - 1)]) as State
+    const state = (
+      s.workload === 'active-set' ? active[rng.int(0, active.length - 1)] : venuekStates[rng.int(0, pairs - 1)]
+    ) as State
     state.book.setLevel('bid', state.book.bestBid() as number, sizes[(n * 7) & 4_095] as number)
     quote = quoteFor('venuek', state.id, state.slot, state.book, ++n, clock.now(), state.quote)
     state.quote = quote
@@ -160,7 +231,8 @@ export function setup(pairs: number): SizeSetup {
     engine.send({ type: 'quotes', venue: 'venuek', quotes: [quote as PublishedQuote] })
   }
   const stop = () => {
-    if (engine.status !== 'running' || engine.recomputed < pairs + 4_096) throw new Error(`engine bench: the engine is ${engine.status} after ${engine.recomputed} recomputes`)
+    if (engine.status !== 'running' || engine.recomputed < pairs + 4_096)
+      throw new Error(`engine bench: the engine is ${engine.status} after ${engine.recomputed} recomputes`)
     engine.stop()
   }
   const s: SizeSetup = { pairs, engine, workload: 'active-set', beforeEach, change, stop }
@@ -183,11 +255,17 @@ function drawDistinct<T>(rng: Rng, from: readonly T[], count: number): T[] {
 
 /** One round at one size: tinybench's single-call samples (ms, sorted). */
 async function round(s: SizeSetup): Promise<readonly number[]> {
-  const bench = new Bench({ name: `spread engine, ${s.pairs} pairs, ${s.workload}`, time: ROUND_MS, warmupTime: WARMUP_MS, retainSamples: true })
+  const bench = new Bench({
+    name: `spread engine, ${s.pairs} pairs, ${s.workload}`,
+    time: ROUND_MS,
+    warmupTime: WARMUP_MS,
+    retainSamples: true,
+  })
   bench.add('quote change → record → ranking', s.change, { beforeEach: s.beforeEach })
   await bench.run()
   const r = bench.tasks[0]?.result
-  if (r === undefined || r.state !== 'completed' || r.latency.samples === undefined) throw new Error('engine bench did not complete')
+  if (r === undefined || r.state !== 'completed' || r.latency.samples === undefined)
+    throw new Error('engine bench did not complete')
   return r.latency.samples
 }
 
@@ -199,7 +277,15 @@ async function round(s: SizeSetup): Promise<readonly number[]> {
  */
 export async function benchSpreadEngine(sizes: readonly number[] = [1_000, 10_000, 100_000]): Promise<EngineFigure[]> {
   const workers = await Promise.all(sizes.map(startSizeWorker))
-  const runs = WORKLOADS.flatMap((workload) => sizes.map((pairs, i) => ({ workload, pairs, worker: workers[i] as SizeWorker, samples: [] as number[], medians: [] as number[] })))
+  const runs = WORKLOADS.flatMap((workload) =>
+    sizes.map((pairs, i) => ({
+      workload,
+      pairs,
+      worker: workers[i] as SizeWorker,
+      samples: [] as number[],
+      medians: [] as number[],
+    })),
+  )
   try {
     for (let r = 0; r < ROUNDS; r++) {
       for (const run of runs) {
@@ -213,7 +299,13 @@ export async function benchSpreadEngine(sizes: readonly number[] = [1_000, 10_00
   }
   return runs.map(({ workload, pairs, samples, medians }) => {
     const all = samples.sort((a, b) => a - b)
-    return { pairs, workload, medianNs: quantile(all, 0.5) * 1e6, p99Ns: quantile(all, 0.99) * 1e6, roundMediansNs: medians.map((m) => m * 1e6) }
+    return {
+      pairs,
+      workload,
+      medianNs: quantile(all, 0.5) * 1e6,
+      p99Ns: quantile(all, 0.99) * 1e6,
+      roundMediansNs: medians.map((m) => m * 1e6),
+    }
   })
 }
 
@@ -232,7 +324,10 @@ type WorkerReply = 'ready' | Float64Array | { readonly stopped: true; readonly e
  * garbage more often than the service does).
  */
 async function startSizeWorker(pairs: number): Promise<SizeWorker> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { spreadEngineBench: pairs }, resourceLimits: { maxYoungGenerationSizeMb: 48 } })
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { spreadEngineBench: pairs },
+    resourceLimits: { maxYoungGenerationSizeMb: 48 },
+  })
   const ask = (request?: WorkerRequest) =>
     new Promise<WorkerReply>((resolve, reject) => {
       const onMessage = (reply: WorkerReply) => {
@@ -314,9 +409,21 @@ const LIST_CASES: readonly { readonly list: string; readonly sort: SpreadSort; r
   { list: 'top 20 by confidence', sort: 'confidence', edge: NO_EDGE_FILTER },
   { list: 'top 20 by spread', sort: 'spread', edge: NO_EDGE_FILTER },
   { list: 'top 20 by net_edge', sort: 'net_edge', edge: NO_EDGE_FILTER },
-  { list: 'top 20 by net_edge, executable_only', sort: 'net_edge', edge: { executableOnly: true, minNetEdge: undefined } },
-  { list: 'top 20 by confidence, executable_only', sort: 'confidence', edge: { executableOnly: true, minNetEdge: undefined } },
-  { list: 'top 20 by confidence, min_net_edge=-0.05', sort: 'confidence', edge: { executableOnly: false, minNetEdge: -0.05 } },
+  {
+    list: 'top 20 by net_edge, executable_only',
+    sort: 'net_edge',
+    edge: { executableOnly: true, minNetEdge: undefined },
+  },
+  {
+    list: 'top 20 by confidence, executable_only',
+    sort: 'confidence',
+    edge: { executableOnly: true, minNetEdge: undefined },
+  },
+  {
+    list: 'top 20 by confidence, min_net_edge=-0.05',
+    sort: 'confidence',
+    edge: { executableOnly: false, minNetEdge: -0.05 },
+  },
 ]
 
 const LIST_LIMIT = 20
@@ -330,28 +437,66 @@ export async function benchSpreadLists(sizes: readonly number[] = [1_000, 10_000
     engine.bySpread(0, (r) => {
       all.push(r)
     })
-    const executable = all.filter((r) => r.executable !== undefined && r.executable.netEdge > 0 && r.executable.size > 0).length
+    const executable = all.filter(
+      (r) => r.executable !== undefined && r.executable.netEdge > 0 && r.executable.size > 0,
+    ).length
     // Rows that can be traded are rare in the venues' books (far rarer than in this world's): a bound only 1% of
     // the records pass, so a list by another sort cannot fill from a short walk of its own index.
     const edges = all.flatMap((r) => (r.executable === undefined ? [] : [r.executable.netEdge])).sort((a, b) => b - a)
     const rare: EdgeFilter = { executableOnly: false, minNetEdge: edges[Math.floor(pairs / 100) - 1] as number }
-    const allCases = [...LIST_CASES, { list: 'top 20 by confidence, min_net_edge passed by 1% of the records', sort: 'confidence' as const, edge: rare }]
+    const allCases = [
+      ...LIST_CASES,
+      {
+        list: 'top 20 by confidence, min_net_edge passed by 1% of the records',
+        sort: 'confidence' as const,
+        edge: rare,
+      },
+    ]
     const cases = [
-      ...allCases.map((c) => ({ list: c.list, run: () => selectSpreads(engine, { sort: c.sort, edge: c.edge, keep: () => true, minSpread: 0, limit: LIST_LIMIT }), c })),
-      { list: 'naive: sort every record by net_edge, slice 20', run: () => inOrder(all, 'net_edge').slice(0, LIST_LIMIT), c: undefined },
+      ...allCases.map((c) => ({
+        list: c.list,
+        run: () =>
+          selectSpreads(engine, { sort: c.sort, edge: c.edge, keep: () => true, minSpread: 0, limit: LIST_LIMIT }),
+        c,
+      })),
+      {
+        list: 'naive: sort every record by net_edge, slice 20',
+        run: () => inOrder(all, 'net_edge').slice(0, LIST_LIMIT),
+        c: undefined,
+      },
     ]
     for (const { list, run, c } of cases) {
       if (c !== undefined) {
-        const naive = [...all].filter((r) => passes(r, c.edge)).sort(compareBy(c.sort)).slice(0, LIST_LIMIT)
-        if (run().map((r) => r.pairId).join() !== naive.map((r) => r.pairId).join()) throw new Error(`list bench: ${list} at ${pairs} pairs differs from the naive list`)
+        const naive = [...all]
+          .filter((r) => passes(r, c.edge))
+          .sort(compareBy(c.sort))
+          .slice(0, LIST_LIMIT)
+        if (
+          run()
+            .map((r) => r.pairId)
+            .join() !== naive.map((r) => r.pairId).join()
+        )
+          throw new Error(`list bench: ${list} at ${pairs} pairs differs from the naive list`)
       }
-      const bench = new Bench({ name: `${list}, ${pairs} pairs`, time: ROUND_MS, warmupTime: WARMUP_MS, retainSamples: true })
+      const bench = new Bench({
+        name: `${list}, ${pairs} pairs`,
+        time: ROUND_MS,
+        warmupTime: WARMUP_MS,
+        retainSamples: true,
+      })
       bench.add(list, run)
       await bench.run()
       const r = bench.tasks[0]?.result
-      if (r === undefined || r.state !== 'completed' || r.latency.samples === undefined) throw new Error('list bench did not complete')
+      if (r === undefined || r.state !== 'completed' || r.latency.samples === undefined)
+        throw new Error('list bench did not complete')
       const samples = [...r.latency.samples].sort((a, b) => a - b)
-      figures.push({ pairs, list, medianNs: quantile(samples, 0.5) * 1e6, p99Ns: quantile(samples, 0.99) * 1e6, executable })
+      figures.push({
+        pairs,
+        list,
+        medianNs: quantile(samples, 0.5) * 1e6,
+        p99Ns: quantile(samples, 0.99) * 1e6,
+        executable,
+      })
     }
     engine.stop()
   }
@@ -362,5 +507,8 @@ function passes(r: SpreadRecord, edge: EdgeFilter): boolean {
   const x = r.executable
   if (!edge.executableOnly && edge.minNetEdge === undefined) return true
   if (x === undefined) return false
-  return (!edge.executableOnly || (x.netEdge > 0 && x.size > 0)) && (edge.minNetEdge === undefined || x.netEdge >= edge.minNetEdge)
+  return (
+    (!edge.executableOnly || (x.netEdge > 0 && x.size > 0)) &&
+    (edge.minNetEdge === undefined || x.netEdge >= edge.minNetEdge)
+  )
 }

@@ -51,7 +51,19 @@ export function killWrk(): void {
 
 export function runWrk(o: WrkOptions): Promise<WrkResult> {
   const headerArgs = Object.entries(o.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
-  const wrkArgs = ['-t', String(o.threads), '-c', String(o.connections), '-d', `${o.durationSec}s`, '--timeout', '5s', '--latency', ...headerArgs, o.url]
+  const wrkArgs = [
+    '-t',
+    String(o.threads),
+    '-c',
+    String(o.connections),
+    '-d',
+    `${o.durationSec}s`,
+    '--timeout',
+    '5s',
+    '--latency',
+    ...headerArgs,
+    o.url,
+  ]
   const argv = o.cpus === undefined ? ['wrk', ...wrkArgs] : ['taskset', '-c', o.cpus, 'wrk', ...wrkArgs]
   // bash's `time` reports the child's rusage on stderr, which Node's child_process does not expose.
   if (argv.some((a) => a.includes("'"))) throw new Error('wrk arguments must not contain single quotes')

@@ -44,7 +44,12 @@ import { alertDeliveryRoutes } from './http/routes/alert-deliveries.js'
 import { AlertService } from './alerts/alert-service.js'
 import { channelReadiness } from './alerts/channel-readiness.js'
 import { WebhookTargets, type HostResolver } from './alerts/webhook-target.js'
-import { ACCOUNT_OPERATIONS, developerRoutes, SIGNUP_OPERATION, UNMETERED_OPERATIONS } from './http/routes/developers.js'
+import {
+  ACCOUNT_OPERATIONS,
+  developerRoutes,
+  SIGNUP_OPERATION,
+  UNMETERED_OPERATIONS,
+} from './http/routes/developers.js'
 import { AccountRepository } from './store/accounts-repo.js'
 import { AlertRuleChanges } from './store/alert-rule-changes.js'
 import { AlertRuleRepository } from './store/alert-rules-repo.js'
@@ -135,7 +140,11 @@ export async function startApp(options: AppOptions): Promise<App> {
   if (ownsSimulator) {
     try {
       const simLog = log.child({ component: 'simulator' })
-      simulator = await startAnnouncedSimulator(withPinnedCalendar(options.config.sim, options.config.dataDir, clock.now(), simLog), clock, simLog)
+      simulator = await startAnnouncedSimulator(
+        withPinnedCalendar(options.config.sim, options.config.dataDir, clock.now(), simLog),
+        clock,
+        simLog,
+      )
     } catch (err) {
       await stopStore(store, ownsDb)
       throw err
@@ -158,7 +167,14 @@ export async function startApp(options: AppOptions): Promise<App> {
     const secrets: unknown = m.readSecrets?.({ config: section, simulator, log })
     const venueLog = log.child({ venue: m.id })
     const adapter = m.createAdapter(section, { clock, log: venueLog }, secrets)
-    return new VenueActor({ adapter, clock, log: venueLog, catalogRefreshMs: section.catalog.refreshMs, catalogMaxEvents: section.catalog.maxEvents, mailboxCapacity: config.actors.mailboxCapacity })
+    return new VenueActor({
+      adapter,
+      clock,
+      log: venueLog,
+      catalogRefreshMs: section.catalog.refreshMs,
+      catalogMaxEvents: section.catalog.maxEvents,
+      mailboxCapacity: config.actors.mailboxCapacity,
+    })
   })
   const venues: Record<VenueId, VenueActor> = Object.fromEntries(actors.map((a) => [a.venue, a]))
   for (const actor of actors) supervisor.supervise(actor)
@@ -167,10 +183,21 @@ export async function startApp(options: AppOptions): Promise<App> {
     log.child({ component: 'read-models' }),
   )
   models.start()
-  const spreads = new SpreadEngine({ venues: new Map(actors.map((actor) => [actor.venue, actor])), clock, log: log.child({ component: 'spreads' }), rescoreMs: config.spreads.rescoreMs })
+  const spreads = new SpreadEngine({
+    venues: new Map(actors.map((actor) => [actor.venue, actor])),
+    clock,
+    log: log.child({ component: 'spreads' }),
+    rescoreMs: config.spreads.rescoreMs,
+  })
   supervisor.supervise(spreads)
   // Subscribed before the matcher installs pairs, so every series starts at its pair's first value.
-  const spreadHistory = startSpreadHistory({ engine: spreads, db: store.db, clock, log: log.child({ component: 'spread-history' }), config: config.spreads.history })
+  const spreadHistory = startSpreadHistory({
+    engine: spreads,
+    db: store.db,
+    clock,
+    log: log.child({ component: 'spread-history' }),
+    config: config.spreads.history,
+  })
   const alerts = new AlertService({
     db: store.db,
     source: spreads,
@@ -181,9 +208,14 @@ export async function startApp(options: AppOptions): Promise<App> {
     config: config.alerts,
     webhookTargets,
   })
-  for (const actor of actors) actor.subscribeQuotes((quotes) => spreads.send({ type: 'quotes', venue: actor.venue, quotes }))
+  for (const actor of actors)
+    actor.subscribeQuotes((quotes) => spreads.send({ type: 'quotes', venue: actor.venue, quotes }))
   // Reviewers' matches and deny rules: read at boot, and again whenever the file changes (no restart needed).
-  const overrides = new MatchOverrides(config.spreads.manualMatchesPath, modules.map((m) => m.id), log.child({ component: 'matching' }))
+  const overrides = new MatchOverrides(
+    config.spreads.manualMatchesPath,
+    modules.map((m) => m.id),
+    log.child({ component: 'matching' }),
+  )
   const matchWeights = loadMatchWeights(config.spreads.matchCalibrationPath)
   const matching = new CrossVenueMatching({
     venues: actors,
@@ -198,7 +230,15 @@ export async function startApp(options: AppOptions): Promise<App> {
   supervisor.startAll()
 
   // Each venue's own routes and live services (proxies, upstream hosts), in registry order.
-  const served = modules.map((m, i) => m.serve?.({ config: venueConfig(config, m), actor: actors[i] as VenueActor, models, clock, log: log.child({ venue: m.id }) }))
+  const served = modules.map((m, i) =>
+    m.serve?.({
+      config: venueConfig(config, m),
+      actor: actors[i] as VenueActor,
+      models,
+      clock,
+      log: log.child({ venue: m.id }),
+    }),
+  )
   const apiRoutes: AnyRoute[] = [
     ...served.flatMap((s) => s?.routes ?? []),
     ...eventRoutes({ models, venues: modules }),
@@ -221,15 +261,24 @@ export async function startApp(options: AppOptions): Promise<App> {
       webhookTargets,
       channelReadiness: (channel) => channelReadiness(channel, config.alerts.smtp),
     }),
-    ...alertDeliveryRoutes({ rules: store.alertRules, deliveries: alerts.deliveries, sendTest: (rule) => alerts.sendTest(rule) }),
+    ...alertDeliveryRoutes({
+      rules: store.alertRules,
+      deliveries: alerts.deliveries,
+      sendTest: (rule) => alerts.sendTest(rule),
+    }),
   ]
   // The document describes itself and /docs too; metaRoutes reads it lazily, after it is built.
   let openapi: object = {}
   const guards = keyGuards(store.auth, store.usage, clock)
   const signup = config.auth.signupRateLimit
-  const signupThrottle = new ClientThrottle({ limit: { perSecond: signup.perMinute / 60, burst: signup.burst }, maxClients: signup.maxClients })
+  const signupThrottle = new ClientThrottle({
+    limit: { perSecond: signup.perMinute / 60, burst: signup.burst },
+    maxClients: signup.maxClients,
+  })
   // Public, so no key guard: the one guard of signup is its per-client throttle.
-  const guardOf = new Map<string, RouteGuard>([[SIGNUP_OPERATION, new SignupGuard(signupThrottle, clock, trustedProxies)]])
+  const guardOf = new Map<string, RouteGuard>([
+    [SIGNUP_OPERATION, new SignupGuard(signupThrottle, clock, trustedProxies)],
+  ])
   const http = new HttpServer({ log, cors: CorsPolicy.fromConfig(config.http.corsAllowedOrigins) })
   const upstreamVenues = modules.filter((_, i) => served[i]?.upstreams !== undefined).map((m) => m.id)
   const metrics = createMetrics({
@@ -238,9 +287,18 @@ export async function startApp(options: AppOptions): Promise<App> {
     spreads,
     pages: models.pages,
     http: () => http.stats.snapshot(),
-    upstreams: upstreamVenues.length === 0 ? undefined : { venues: upstreamVenues, stats: () => served.flatMap((s): readonly UpstreamStats[] => s?.upstreams?.() ?? []) },
+    upstreams:
+      upstreamVenues.length === 0
+        ? undefined
+        : {
+            venues: upstreamVenues,
+            stats: () => served.flatMap((s): readonly UpstreamStats[] => s?.upstreams?.() ?? []),
+          },
   })
-  const operationsRoutes = [...healthRoutes({ venues: actors, modules, views: models, spreads, source, startedAt, now: () => clock.now() }), ...metricsRoutes(metrics)]
+  const operationsRoutes = [
+    ...healthRoutes({ venues: actors, modules, views: models, spreads, source, startedAt, now: () => clock.now() }),
+    ...metricsRoutes(metrics),
+  ]
   const routes = [...operationsRoutes, ...apiRoutes, ...metaRoutes(() => openapi)].map((route) => {
     const policy = keyPolicy(route, config.auth.required)
     if (policy === 'none') return route.public === true ? route : { ...route, public: true }
@@ -310,7 +368,8 @@ export async function startApp(options: AppOptions): Promise<App> {
  */
 function keyPolicy(route: AnyRoute, authRequired: boolean): 'none' | 'metered' | 'unmetered' {
   if (route.public === true) return 'none'
-  if (ACCOUNT_OPERATIONS.has(route.operationId)) return UNMETERED_OPERATIONS.has(route.operationId) ? 'unmetered' : 'metered'
+  if (ACCOUNT_OPERATIONS.has(route.operationId))
+    return UNMETERED_OPERATIONS.has(route.operationId) ? 'unmetered' : 'metered'
   return authRequired ? 'metered' : 'none'
 }
 
@@ -333,7 +392,13 @@ async function startStore(config: Config, db: Db, clock: Clock, log: Logger): Pr
     maxPendingLookups: a.cache.maxPendingLookups,
     log: authLog,
   })
-  const usage = new UsageMeter({ repo: usageRepo, clock, flushMs: a.usage.flushMs, retentionDays: a.usage.retentionDays, log: authLog })
+  const usage = new UsageMeter({
+    repo: usageRepo,
+    clock,
+    flushMs: a.usage.flushMs,
+    retentionDays: a.usage.retentionDays,
+    log: authLog,
+  })
   const watcher = new ChangeWatcher({
     db,
     keys,
@@ -347,7 +412,16 @@ async function startStore(config: Config, db: Db, clock: Clock, log: Logger): Pr
   await watcher.start()
   usage.start()
   const accounts = new AccountRepository(db)
-  const developers = new DeveloperService({ accounts, keys, usage: usageRepo, meter: usage, auth, clock, keyPrefix: a.keyPrefix, maxActiveKeys: a.maxActiveKeysPerAccount })
+  const developers = new DeveloperService({
+    accounts,
+    keys,
+    usage: usageRepo,
+    meter: usage,
+    auth,
+    clock,
+    keyPrefix: a.keyPrefix,
+    maxActiveKeys: a.maxActiveKeysPerAccount,
+  })
   return { db, auth, developers, alertRules, alertRuleChanges, usage, watcher }
 }
 
@@ -360,13 +434,19 @@ async function stopStore(store: AppStore, ownsDb: boolean): Promise<void> {
 
 function dataSource(config: Config, simulator: Simulator | undefined, venues: readonly VenueModule[]): DataSource {
   if (simulator !== undefined) return { simulated: true, description: simulator.description }
-  if (config.venues.mode === 'sim') return { simulated: true, description: `external venue simulator at ${venues.map((v) => v.config.describe(venueConfig(config, v))).join(' and ')}` }
+  if (config.venues.mode === 'sim')
+    return {
+      simulated: true,
+      description: `external venue simulator at ${venues.map((v) => v.config.describe(venueConfig(config, v))).join(' and ')}`,
+    }
   return { simulated: false, description: 'live venues' }
 }
 
 /** The config with every venue that has a simulated peer pointed at it (the others keep their configured hosts). */
 function pointAtSimulator(config: Config, sim: Simulator, venues: readonly VenueModule[]): Config {
-  const sections = Object.fromEntries(venues.map((v) => [v.id, v.config.atSimulator?.(venueConfig(config, v), sim) ?? venueConfig(config, v)]))
+  const sections = Object.fromEntries(
+    venues.map((v) => [v.id, v.config.atSimulator?.(venueConfig(config, v), sim) ?? venueConfig(config, v)]),
+  )
   return validate({ ...config, venues: { ...config.venues, ...sections } }, venues)
 }
 

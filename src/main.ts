@@ -17,7 +17,13 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel)
   const app = await startApp({ config, log })
   log.info(
-    { port: app.port, host: app.config.http.host, simulated: app.source.simulated, data_source: app.source.description, profile: app.config.profile },
+    {
+      port: app.port,
+      host: app.config.http.host,
+      simulated: app.source.simulated,
+      data_source: app.source.description,
+      profile: app.config.profile,
+    },
     app.source.simulated
       ? `listening; serving SIMULATED venue data from the built-in simulator (${app.source.description}); set VENUES=live for the real venues`
       : 'listening; serving live venue data',

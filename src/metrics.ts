@@ -41,26 +41,81 @@ export function createMetrics(sources: MetricSources): Registry {
       }
     }
     if (counter)
-      new Counter({ name, help, labelNames: ['venue'], registers, collect() { this.reset(); fill((l, x) => this.inc(l, x)) } })
-    else new Gauge({ name, help, labelNames: ['venue'], registers, collect() { this.reset(); fill((l, x) => this.set(l, x)) } })
+      new Counter({
+        name,
+        help,
+        labelNames: ['venue'],
+        registers,
+        collect() {
+          this.reset()
+          fill((l, x) => this.inc(l, x))
+        },
+      })
+    else
+      new Gauge({
+        name,
+        help,
+        labelNames: ['venue'],
+        registers,
+        collect() {
+          this.reset()
+          fill((l, x) => this.set(l, x))
+        },
+      })
   }
   perVenue('predmkt_venue_ready', '1 once the venue catalog is loaded and every book synced.', (v) => (v.ready ? 1 : 0))
   perVenue('predmkt_catalog_events', 'Events in the installed catalog.', (v) => v.venueStatus().catalog.events)
   perVenue('predmkt_catalog_markets', 'Markets in the installed catalog.', (v) => v.venueStatus().catalog.markets)
   perVenue('predmkt_catalog_version', 'Catalog version (increments per sync).', (v) => v.venueStatus().catalog.version)
-  perVenue('predmkt_catalog_sync_listed_events', 'Raw events the catalog sync in progress has listed so far (0 between syncs): the first sync of a real catalog takes minutes.', (v) => v.venueStatus().catalog.loading?.events ?? 0)
-  perVenue('predmkt_catalog_sync_failures', 'Catalog syncs failed in a row (0 after a success); /readyz catalog.last_error says why.', (v) => v.venueStatus().catalog.failures)
-  perVenue('predmkt_catalog_truncated', '1 while the installed catalog stopped at its maxEvents guard with the venue listing more.', (v) => (v.venueStatus().catalog.truncated ? 1 : 0))
+  perVenue(
+    'predmkt_catalog_sync_listed_events',
+    'Raw events the catalog sync in progress has listed so far (0 between syncs): the first sync of a real catalog takes minutes.',
+    (v) => v.venueStatus().catalog.loading?.events ?? 0,
+  )
+  perVenue(
+    'predmkt_catalog_sync_failures',
+    'Catalog syncs failed in a row (0 after a success); /readyz catalog.last_error says why.',
+    (v) => v.venueStatus().catalog.failures,
+  )
+  perVenue(
+    'predmkt_catalog_truncated',
+    '1 while the installed catalog stopped at its maxEvents guard with the venue listing more.',
+    (v) => (v.venueStatus().catalog.truncated ? 1 : 0),
+  )
   perVenue('predmkt_books_streamed', 'Instruments streamed from the venue.', (v) => v.venueStatus().books.instruments)
   perVenue('predmkt_books_synced', 'Streamed books with a current snapshot.', (v) => v.venueStatus().books.synced)
   perVenue('predmkt_books_stale', 'Streamed books waiting for a resync.', (v) => v.venueStatus().books.stale)
-  perVenue('predmkt_feed_connections_open', 'Open venue websocket connections.', (v) => v.venueStatus().feed?.openConnections)
+  perVenue(
+    'predmkt_feed_connections_open',
+    'Open venue websocket connections.',
+    (v) => v.venueStatus().feed?.openConnections,
+  )
   perVenue('predmkt_feed_frames_total', 'Websocket frames received.', (v) => v.venueStatus().feed?.framesReceived, true)
-  perVenue('predmkt_quotes_published_total', 'Quote changes published (best bid/ask, sizes, last trade or staleness of one instrument).', (v) => v.quotesPublished, true)
+  perVenue(
+    'predmkt_quotes_published_total',
+    'Quote changes published (best bid/ask, sizes, last trade or staleness of one instrument).',
+    (v) => v.quotesPublished,
+    true,
+  )
   perVenue('predmkt_feed_reconnects_total', 'Websocket reconnects.', (v) => v.venueStatus().feed?.reconnects, true)
-  perVenue('predmkt_feed_sequence_gaps_total', 'Sequence gaps detected (each triggers a resync).', (v) => v.venueStatus().feed?.sequenceGaps, true)
-  perVenue('predmkt_feed_malformed_frames_total', 'Frames that could not be read.', (v) => v.venueStatus().feed?.malformedFrames, true)
-  perVenue('predmkt_feed_stale_timeouts_total', 'Sockets replaced after going silent.', (v) => v.venueStatus().feed?.staleTimeouts, true)
+  perVenue(
+    'predmkt_feed_sequence_gaps_total',
+    'Sequence gaps detected (each triggers a resync).',
+    (v) => v.venueStatus().feed?.sequenceGaps,
+    true,
+  )
+  perVenue(
+    'predmkt_feed_malformed_frames_total',
+    'Frames that could not be read.',
+    (v) => v.venueStatus().feed?.malformedFrames,
+    true,
+  )
+  perVenue(
+    'predmkt_feed_stale_timeouts_total',
+    'Sockets replaced after going silent.',
+    (v) => v.venueStatus().feed?.staleTimeouts,
+    true,
+  )
 
   new Gauge({
     name: 'predmkt_actor_mailbox_pending',
@@ -159,8 +214,16 @@ export function createMetrics(sources: MetricSources): Registry {
     perHost('predmkt_upstream_calls_total', `Requests sent to ${hostOf} by the live proxies.`, (s) => s.calls)
     perHost('predmkt_upstream_cache_hits_total', 'Live reads answered from the upstream cache.', (s) => s.cacheHits)
     perHost('predmkt_upstream_joined_total', 'Live reads that shared an identical in-flight request.', (s) => s.joined)
-    perHost('predmkt_upstream_failures_total', 'Venue calls that failed (error status, timeout, bad body).', (s) => s.failures)
-    perHost('predmkt_upstream_refused_total', 'Live reads refused locally: breaker open or rate budget used.', (s) => s.refusedOpen + s.refusedRateLimit)
+    perHost(
+      'predmkt_upstream_failures_total',
+      'Venue calls that failed (error status, timeout, bad body).',
+      (s) => s.failures,
+    )
+    perHost(
+      'predmkt_upstream_refused_total',
+      'Live reads refused locally: breaker open or rate budget used.',
+      (s) => s.refusedOpen + s.refusedRateLimit,
+    )
     new Gauge({
       name: 'predmkt_upstream_breaker_open',
       help: `1 while the breaker of ${hostOf} is open or half-open.`,
@@ -191,7 +254,11 @@ function httpLatencyHistogram(read: () => HttpStatsSnapshot): Metric {
     get: async () => {
       const s = read()
       const values = [
-        ...s.buckets.map(([le, n]) => ({ metricName: `${name}_bucket`, labels: { le: Number.isFinite(le) ? String(le) : '+Inf' }, value: n })),
+        ...s.buckets.map(([le, n]) => ({
+          metricName: `${name}_bucket`,
+          labels: { le: Number.isFinite(le) ? String(le) : '+Inf' },
+          value: n,
+        })),
         { metricName: `${name}_sum`, labels: {}, value: s.sum },
         { metricName: `${name}_count`, labels: {}, value: s.count },
       ]

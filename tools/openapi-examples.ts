@@ -56,26 +56,41 @@ async function main(): Promise<void> {
 
 /** Calls every operation (successes first, then the documented errors a caller meets most) and keeps the answers. */
 async function capture(s: TestService, receiverUrl: string): Promise<Record<string, OperationExamples>> {
-  const send = (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Capture> => request(s.baseUrl, method, path, headers, body)
+  const send = (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Capture> =>
+    request(s.baseUrl, method, path, headers, body)
   const out: Record<string, OperationExamples> = {}
   const key = s.apiKey!
   const documented = documentedBodies((await send('GET', '/api/v2/openapi.json', {})).body as OpenApiDocument)
   const userHeaders = { 'x-api-key': key, 'x-user-id': 'user-42' }
   const keep = (operationId: string, request: string, c: Capture, note?: string): void => {
-    if (!documented.has(`${operationId} ${c.status}`)) throw new Error(`${request} → ${c.status}, a status ${operationId} does not document`)
+    if (!documented.has(`${operationId} ${c.status}`))
+      throw new Error(`${request} → ${c.status}, a status ${operationId} does not document`)
     const byStatus = (out[operationId] ??= {})
     if (byStatus[c.status] !== undefined) return
     const summary = `${request} → ${c.status}${note === undefined ? '' : ` (${note})`}, simulated data`
     byStatus[c.status] = { summary, value: shorten(c.body, receiverUrl) }
   }
-  const get = async (operationId: string, path: string, headers: Record<string, string> = { 'x-api-key': key }, note?: string): Promise<Capture> => {
+  const get = async (
+    operationId: string,
+    path: string,
+    headers: Record<string, string> = { 'x-api-key': key },
+    note?: string,
+  ): Promise<Capture> => {
     const c = await send('GET', path, headers)
     keep(operationId, `GET ${path}`, c, note)
     // A call without a note is meant to succeed, and what it answers feeds later calls.
-    if (note === undefined && c.status >= 300) throw new Error(`GET ${path} → ${c.status}: ${JSON.stringify(c.body).slice(0, 300)}`)
+    if (note === undefined && c.status >= 300)
+      throw new Error(`GET ${path} → ${c.status}: ${JSON.stringify(c.body).slice(0, 300)}`)
     return c
   }
-  const call = async (operationId: string, method: string, path: string, headers: Record<string, string>, body?: unknown, note?: string): Promise<Capture> => {
+  const call = async (
+    operationId: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+    note?: string,
+  ): Promise<Capture> => {
     const c = await send(method, path, headers, body)
     keep(operationId, `${method} ${path}`, c, note)
     return c
@@ -86,33 +101,57 @@ async function capture(s: TestService, receiverUrl: string): Promise<Record<stri
   await get('readiness', '/readyz', {})
   await get('metrics', '/metrics', {})
   const doc = await send('GET', '/api/v2/openapi.json', {})
-  keep('getOpenApi', 'GET /api/v2/openapi.json', { status: doc.status, body: openApiHead(doc.body as Record<string, unknown>) }, 'its head and first path only')
+  keep(
+    'getOpenApi',
+    'GET /api/v2/openapi.json',
+    { status: doc.status, body: openApiHead(doc.body as Record<string, unknown>) },
+    'its head and first path only',
+  )
   await get('getDocs', '/docs', {})
 
   // Normalized events and spreads.
-  const spreads = (await get('listSpreads', '/api/v2/spreads?min_spread=0&min_volume=0')).body as { data?: { event_slug: string; outcome_key: string }[] }
+  const spreads = (await get('listSpreads', '/api/v2/spreads?min_spread=0&min_volume=0')).body as {
+    data?: { event_slug: string; outcome_key: string }[]
+  }
   await get('topSpreads', '/api/v2/spreads/top?limit=2')
   const pair = spreads.data?.[0]
   if (pair === undefined) throw new Error('the simulated world gave no spreads: nothing to show')
   const pairQuery = `event_slug=${encodeURIComponent(pair.event_slug)}&outcome_key=${encodeURIComponent(pair.outcome_key)}`
   await get('getSpreadHistory', `/api/v2/spreads/history?${pairQuery}&range=1d`)
-  await get('getSpreadHistory', `/api/v2/spreads/history?event_slug=nope&outcome_key=text%3Ayes`, undefined, 'a pair that is not matched')
+  await get(
+    'getSpreadHistory',
+    `/api/v2/spreads/history?event_slug=nope&outcome_key=text%3Ayes`,
+    undefined,
+    'a pair that is not matched',
+  )
   await get('listEvents', '/api/v2/events?limit=2')
   await get('getEvent', `/api/v2/events/${encodeURIComponent(pair.event_slug)}`)
   await get('getEvent', '/api/v2/events/no-such-event', undefined, 'unknown slug')
   await get('listSitemapEvents', '/api/v2/sitemap/events?limit=2')
 
   // venuep catalog, prices and live proxies.
-  const vpMarkets = (await get('listVenuepMarkets', '/api/v2/venuep/markets?limit=2&status=active')).body as { markets: { market_slug: string }[] }
+  const vpMarkets = (await get('listVenuepMarkets', '/api/v2/venuep/markets?limit=2&status=active')).body as {
+    markets: { market_slug: string }[]
+  }
   const slug = vpMarkets.markets[0]!.market_slug
   await get('listVenuepEvents', '/api/v2/venuep/events?limit=2')
   await get('listVenuepPrices', '/api/v2/venuep/prices?limit=2')
   await get('getVenuepMarketPrice', `/api/v2/venuep/market-price?market_slug=${slug}`)
-  await get('getVenuepMarketPrice', '/api/v2/venuep/market-price?market_slug=no-such-market', undefined, 'unknown market')
+  await get(
+    'getVenuepMarketPrice',
+    '/api/v2/venuep/market-price?market_slug=no-such-market',
+    undefined,
+    'unknown market',
+  )
   await get('getVenuepOrderbook', `/api/v2/venuep/orderbook-history?market_slug=${slug}`)
   await get('listVenuepOrders', `/api/v2/venuep/orders?market_slug=${slug}&limit=2`)
   await get('getVenuepCandlesticks', `/api/v2/venuep/candlesticks?market_slug=${slug}&fidelity=60`)
-  await get('getVenuepCandlesticks', '/api/v2/venuep/candlesticks?market_slug=x&fidelity=0', undefined, 'fidelity out of bounds')
+  await get(
+    'getVenuepCandlesticks',
+    '/api/v2/venuep/candlesticks?market_slug=x&fidelity=0',
+    undefined,
+    'fidelity out of bounds',
+  )
   const wallet = busiestWallet(s)
   await get('listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${wallet}&limit=2`)
   await get('getVenuepWalletPositions', `/api/v2/venuep/positions/wallet/${wallet}`)
@@ -120,34 +159,56 @@ async function capture(s: TestService, receiverUrl: string): Promise<Record<stri
   await get('getVenuepWalletPnl', `/api/v2/venuep/wallet/${wallet}/pnl`)
 
   // venuek catalog and prices.
-  const vkMarkets = (await get('listVenuekMarkets', '/api/v2/venuek/markets?limit=2&status=active')).body as { markets: { outcomes: { market_ticker: string }[] }[] }
+  const vkMarkets = (await get('listVenuekMarkets', '/api/v2/venuek/markets?limit=2&status=active')).body as {
+    markets: { outcomes: { market_ticker: string }[] }[]
+  }
   await get('listVenuekEvents', '/api/v2/venuek/events?limit=2')
   await get('listVenuekPrices', '/api/v2/venuek/prices?limit=2')
-  await get('getVenuekMarketPrice', `/api/v2/venuek/market-price?market_ticker=${vkMarkets.markets[0]!.outcomes[0]!.market_ticker}`)
+  await get(
+    'getVenuekMarketPrice',
+    `/api/v2/venuek/market-price?market_ticker=${vkMarkets.markets[0]!.outcomes[0]!.market_ticker}`,
+  )
   await get('listVenuekMarkets', '/api/v2/venuek/markets', {}, 'no API key')
   await get('listVenuekMarkets', '/api/v2/venuek/markets?limit=0', undefined, 'limit out of bounds')
 
   // Developer accounts and keys.
-  await call('signup', 'POST', '/api/v2/developers/signup', {}, { email: 'ada@example.com', company: 'Analytical Engines', use_case: 'spread dashboards' })
+  await call(
+    'signup',
+    'POST',
+    '/api/v2/developers/signup',
+    {},
+    { email: 'ada@example.com', company: 'Analytical Engines', use_case: 'spread dashboards' },
+  )
   await call('signup', 'POST', '/api/v2/developers/signup', {}, { email: 'not an address' }, 'invalid e-mail')
-  const created = (await call('createApiKey', 'POST', '/api/v2/developers/api-keys', { 'x-api-key': key }, { name: 'ci' })).body as { key: { id: string } }
+  const created = (
+    await call('createApiKey', 'POST', '/api/v2/developers/api-keys', { 'x-api-key': key }, { name: 'ci' })
+  ).body as { key: { id: string } }
   await get('listApiKeys', '/api/v2/developers/api-keys')
   await call('revokeApiKey', 'DELETE', `/api/v2/developers/api-keys/${created.key.id}`, { 'x-api-key': key })
   await get('getDeveloperUsage', '/api/v2/developers/usage')
 
   // Alert rules and their deliveries (to a loopback receiver, shown as hooks.example.com).
-  const rule = (await call('createAlert', 'POST', '/api/v2/alerts', userHeaders, {
-    trigger_type: 'spread_threshold',
-    threshold: 0.05,
-    channel: 'webhook',
-    target: `${receiverUrl}/spreads`,
-    scope: { platforms: ['venuep', 'venuek'], min_volume: 1000 },
-    cooldown_seconds: 600,
-  })).body as { id: string }
-  await call('createAlert', 'POST', '/api/v2/alerts', userHeaders, { trigger_type: 'spread_threshold', threshold: 2, channel: 'sms', target: 'x' }, 'invalid rule')
+  const rule = (
+    await call('createAlert', 'POST', '/api/v2/alerts', userHeaders, {
+      trigger_type: 'spread_threshold',
+      threshold: 0.05,
+      channel: 'webhook',
+      target: `${receiverUrl}/spreads`,
+      scope: { platforms: ['venuep', 'venuek'], min_volume: 1000 },
+      cooldown_seconds: 600,
+    })
+  ).body as { id: string }
+  await call(
+    'createAlert',
+    'POST',
+    '/api/v2/alerts',
+    userHeaders,
+    { trigger_type: 'spread_threshold', threshold: 2, channel: 'sms', target: 'x' },
+    'invalid rule',
+  )
   await get('listAlerts', '/api/v2/alerts', userHeaders)
   await get('getAlert', `/api/v2/alerts/${rule.id}`, userHeaders)
-  await get('getAlert', '/api/v2/alerts/00000000-0000-4000-8000-000000000000', userHeaders, 'not this user\'s rule')
+  await get('getAlert', '/api/v2/alerts/00000000-0000-4000-8000-000000000000', userHeaders, "not this user's rule")
   await call('testAlert', 'POST', `/api/v2/alerts/${rule.id}/test`, userHeaders)
   await get('listAlertDeliveries', `/api/v2/alerts/${rule.id}/deliveries?limit=2`, userHeaders)
   await call('rotateAlertSigningSecret', 'POST', `/api/v2/alerts/${rule.id}/signing-secret`, userHeaders)
@@ -156,7 +217,13 @@ async function capture(s: TestService, receiverUrl: string): Promise<Record<stri
   return out
 }
 
-async function request(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Capture> {
+async function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<Capture> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
     headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
@@ -172,7 +239,8 @@ function documentedBodies(doc: OpenApiDocument): Set<string> {
   const out = new Set<string>()
   for (const item of Object.values(doc.paths)) {
     for (const op of Object.values(item)) {
-      for (const [status, response] of Object.entries(op.responses)) if (response.content !== undefined) out.add(`${op.operationId} ${status}`)
+      for (const [status, response] of Object.entries(op.responses))
+        if (response.content !== undefined) out.add(`${op.operationId} ${status}`)
     }
   }
   return out

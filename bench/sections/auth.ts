@@ -20,9 +20,9 @@ export const authSection: SectionDef = {
     '  defaults a refresh or a feed burst landing in one 5 s run and not the other moved single ratios by ±15%.',
     '- **Auth, in process**: the HTTP layer alone (`benchAuthUws`: our HttpServer, a 2 kB reply behind each stage of the keyed',
     '  path: no guard, key header captured, cached key looked up, the real guard; wrk `-c32`, 8 rounds of 3 s in alternating',
-    '  order, this process\'s CPU per request) and the route wrapper alone (`benchAuthMicro`: register.ts around a handler',
+    "  order, this process's CPU per request) and the route wrapper alone (`benchAuthMicro`: register.ts around a handler",
     '  returning a cached reply, with and without the key guard; tinybench, no socket, the same key string every call, so',
-    '  its lookup never hashes a fresh string as a request\'s does).',
+    "  its lookup never hashes a fresh string as a request's does).",
   ],
   async run() {
     log('auth: route wrapper with and without the key guard (tinybench)')
@@ -54,12 +54,13 @@ export const authSection: SectionDef = {
       result:
         `open ${m.open.toFixed(2)} µs; key header captured ${step(m.open, m.header)}; cached key looked up ${step(m.header, m.lookup)}; ` +
         `clock, token bucket, usage count and rate-limit headers ${step(m.lookup, m.keyed)}; keyed ${m.keyed.toFixed(2)} µs in all (${pct(m.keyed / m.open - 1)})`,
-      target: '— (where a key\'s cost goes, on a trivial route)',
+      target: "— (where a key's cost goes, on a trivial route)",
       ok: undefined,
     })
     const [open, keyed] = micro as [MicroResult, MicroResult]
     rows.push({
-      measure: 'Auth, route wrapper in process (no socket): cached reply with and without the key guard (cached key, token bucket, usage count, headers)',
+      measure:
+        'Auth, route wrapper in process (no socket): cached reply with and without the key guard (cached key, token bucket, usage count, headers)',
       result: `open ${ns(open.nsPerRequest)} (±${open.rmePercent.toFixed(1)}%), keyed ${ns(keyed.nsPerRequest)} (±${keyed.rmePercent.toFixed(1)}%): the guard adds ${ns(keyed.nsPerRequest - open.nsPerRequest)}`,
       target: '— (the guard alone)',
       ok: undefined,

@@ -6,7 +6,7 @@ export const historySection: SectionDef = {
   name: 'history',
   title: 'Spread history (issue 5)',
   method: [
-    '- **Spread history** (`bench/history.bench.ts`): the sampler\'s listener timed alone over 10,000 pairs in rounds of 1,000',
+    "- **Spread history** (`bench/history.bench.ts`): the sampler's listener timed alone over 10,000 pairs in rounds of 1,000",
     '  changes (medians and p90 of ns per change, first tenth of rounds as warm-up) for sub-threshold changes, meaningful ones',
     '  held back by the per-pair rate limit, and meaningful ones queued; batch inserts of 50,000 points into an in-memory PGlite',
     '  (raw point plus daily-close upsert each); bucketed range reads of one pair holding 30 days of one point a minute (median of 12).',

@@ -15,7 +15,9 @@ export function defaultRateRun(selected: ReadonlySet<string>): Promise<HttpRepor
   const scenarios = THROUGHPUT_SCENARIOS.filter((s) => selected.has(s.section ?? 'http'))
   const key = scenarios.map((s) => s.name).join('|')
   if (shared?.key !== key) {
-    log(`HTTP: service vs bare uWS, same bytes (separate simulator, service, bare and wrk processes): ${scenarios.map((s) => s.name).join(', ')}`)
+    log(
+      `HTTP: service vs bare uWS, same bytes (separate simulator, service, bare and wrk processes): ${scenarios.map((s) => s.name).join(', ')}`,
+    )
     shared = { key, report: benchHttp({ scenarios, sitemap: selected.has('http') ? SITEMAP_SCENARIO : null }) }
   }
   return shared.report

@@ -7,9 +7,25 @@ import { SimulatedClock } from '../../src/core/clock.js'
 import { mappedCatalogs } from '../../src/sim/mapped-catalogs.js'
 import { startSimulator } from '../../src/sim/simulator.js'
 import { matchEvents, type EventMatch } from '../../src/spreads/matching/matcher.js'
-import { loadMatchWeights, UNCALIBRATED, wilsonLower, type Calibration, type MatchWeights } from '../../src/spreads/matching/calibration.js'
+import {
+  loadMatchWeights,
+  UNCALIBRATED,
+  wilsonLower,
+  type Calibration,
+  type MatchWeights,
+} from '../../src/spreads/matching/calibration.js'
 import { SpecCache } from '../../src/spreads/matching/contract.js'
-import { emptyCounts, labelSide, scoreLabels, scoreTruth, type LabelFields, type LabelledPair, type LabelVerdict, type QualityCounts, type Scores } from '../../src/spreads/matching/evaluation.js'
+import {
+  emptyCounts,
+  labelSide,
+  scoreLabels,
+  scoreTruth,
+  type LabelFields,
+  type LabelledPair,
+  type LabelVerdict,
+  type QualityCounts,
+  type Scores,
+} from '../../src/spreads/matching/evaluation.js'
 import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /**
@@ -50,7 +66,7 @@ export const matchingSection: SectionDef = {
   method: [
     '- **Matching** (`bench/sections/matching.ts`, `npm run eval:matching`): precision, recall and F1 of the published',
     '  outcome pairs on the hand-labelled real pairs (test/fixtures/real-venues/labels-dev.json, catalogs replayed by the',
-    '  simulator and mapped by the real adapters) and on two simulated worlds\' ground truth; the calibration table counts,',
+    "  simulator and mapped by the real adapters) and on two simulated worlds' ground truth; the calibration table counts,",
     '  per match quality, the published labelled pairs and the right ones (config/match-calibration.json). Every automatic',
     '  match on the real catalogs is listed with its evidence in bench/matches-real.md.',
   ],
@@ -73,7 +89,11 @@ export const matchingSection: SectionDef = {
         target: 'no "different" pair matched, no "same" pair missed',
         ok: real.scores.fp === 0 && real.scores.fn === 0,
       },
-      { measure: 'Real catalogs: automatic matches published (all listed in bench/matches-real.md)', result: `${real.published} outcome pairs in ${real.matches.length} event pairs`, ...OBSERVATION },
+      {
+        measure: 'Real catalogs: automatic matches published (all listed in bench/matches-real.md)',
+        result: `${real.published} outcome pairs in ${real.matches.length} event pairs`,
+        ...OBSERVATION,
+      },
       ...sims.map((s) => ({
         measure: `Simulated world (seed ${s.seed}, ${s.questions} questions), ground truth`,
         result: fmt(s.scores),
@@ -100,7 +120,12 @@ export const matchingSection: SectionDef = {
 
 export interface MatchingEvaluation {
   readonly real: RealRun
-  readonly sims: readonly { readonly seed: number; readonly questions: number; readonly scores: Scores; readonly counts: QualityCounts }[]
+  readonly sims: readonly {
+    readonly seed: number
+    readonly questions: number
+    readonly scores: Scores
+    readonly counts: QualityCounts
+  }[]
   /** Published labelled pairs per quality over all of them, and the right ones: what the calibration is made of. */
   readonly total: QualityCounts
 }
@@ -142,18 +167,48 @@ async function realRun(): Promise<RealRun> {
   log('matching: real catalogs (replayed), dev labels')
   const clock = new SimulatedClock(ANCHOR_MS)
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
-  const sim = await startSimulator({ config: { ...config.sim, catalog: REAL_DIR, wallets: 5, venuekAuth: false }, clock, anchorMs: ANCHOR_MS, startEngine: false })
+  const sim = await startSimulator({
+    config: { ...config.sim, catalog: REAL_DIR, wallets: 5, venuekAuth: false },
+    clock,
+    anchorMs: ANCHOR_MS,
+    startEngine: false,
+  })
   try {
-    const catalogs = await mappedCatalogs(sim, config, clock, Math.ceil((ANCHOR_MS - Date.UTC(2020, 0, 1)) / 86_400_000))
-    const [a, b] = [catalogs.venuep, catalogs.venuek].map((c) => buildCatalogSnapshot(c, 1)) as [CatalogSnapshot, CatalogSnapshot]
+    const catalogs = await mappedCatalogs(
+      sim,
+      config,
+      clock,
+      Math.ceil((ANCHOR_MS - Date.UTC(2020, 0, 1)) / 86_400_000),
+    )
+    const [a, b] = [catalogs.venuep, catalogs.venuek].map((c) => buildCatalogSnapshot(c, 1)) as [
+      CatalogSnapshot,
+      CatalogSnapshot,
+    ]
     const matches = matchEvents(a, b)
     const labels = JSON.parse(readFileSync(join(REAL_DIR, 'labels-dev.json'), 'utf8')) as LabelledPair[]
     const { verdicts, scores, counts } = scoreLabels(matches, labels, labelled(a), labelled(b), new SpecCache())
-    const wrong = verdicts.filter((v) => !v.correct).map((v) => `${v.pair.label} ${labelSide(v.pair, a.venue, labelFields(a.venue))?.marketId} ~ ${labelSide(v.pair, b.venue, labelFields(b.venue))?.marketId}`)
+    const wrong = verdicts
+      .filter((v) => !v.correct)
+      .map(
+        (v) =>
+          `${v.pair.label} ${labelSide(v.pair, a.venue, labelFields(a.venue))?.marketId} ~ ${labelSide(v.pair, b.venue, labelFields(b.venue))?.marketId}`,
+      )
     const published = matches.reduce((n, m) => n + m.outcomes.length, 0)
     const notMatched = verdicts.filter((v) => !v.matched)
     const unpublished = { pairs: notMatched.length, same: notMatched.filter((v) => v.pair.label === 'same').length }
-    return { a, b, matches, verdicts, scores, counts, labels: labels.length, sameLabels: labels.filter((l) => l.label === 'same').length, wrong, published, unpublished }
+    return {
+      a,
+      b,
+      matches,
+      verdicts,
+      scores,
+      counts,
+      labels: labels.length,
+      sameLabels: labels.filter((l) => l.label === 'same').length,
+      wrong,
+      published,
+      unpublished,
+    }
   } finally {
     await sim.close()
   }
@@ -162,10 +217,18 @@ async function realRun(): Promise<RealRun> {
 async function simRun(seed: number, questions: number): Promise<{ scores: Scores; counts: QualityCounts }> {
   const clock = new SimulatedClock(ANCHOR_MS)
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
-  const sim = await startSimulator({ config: { ...config.sim, questions, seed, venuekAuth: false }, clock, anchorMs: ANCHOR_MS, startEngine: false })
+  const sim = await startSimulator({
+    config: { ...config.sim, questions, seed, venuekAuth: false },
+    clock,
+    anchorMs: ANCHOR_MS,
+    startEngine: false,
+  })
   try {
     const catalogs = await mappedCatalogs(sim, config, clock)
-    const [a, b] = [catalogs.venuep, catalogs.venuek].map((c) => buildCatalogSnapshot(c, 1)) as [CatalogSnapshot, CatalogSnapshot]
+    const [a, b] = [catalogs.venuep, catalogs.venuek].map((c) => buildCatalogSnapshot(c, 1)) as [
+      CatalogSnapshot,
+      CatalogSnapshot,
+    ]
     const truth = sim.world.truth.outcomePairs.map((t) => ({ a: t.a.outcome, b: t.b.outcome }))
     return scoreTruth(matchEvents(a, b), truth, a, b)
   } finally {
@@ -176,10 +239,16 @@ async function simRun(seed: number, questions: number): Promise<{ scores: Scores
 export function calibrationOf(total: QualityCounts): Calibration {
   const grade = (q: 'auto_high' | 'auto_medium') => {
     const { pairs, correct } = total[q]
-    return { pairs, correct, precision: pairs === 0 ? 0 : round(correct / pairs), lower95: round(wilsonLower(correct, pairs)) }
+    return {
+      pairs,
+      correct,
+      precision: pairs === 0 ? 0 : round(correct / pairs),
+      lower95: round(wilsonLower(correct, pairs)),
+    }
   }
   return {
-    _comment: 'Written by `npm run eval:matching` (bench/sections/matching.ts): per automatic match quality, the published pairs among the labelled ones (hand-labelled real pairs and the simulator\'s ground truth) and how many were right. lower95 is the confidence weight of the quality.',
+    _comment:
+      "Written by `npm run eval:matching` (bench/sections/matching.ts): per automatic match quality, the published pairs among the labelled ones (hand-labelled real pairs and the simulator's ground truth) and how many were right. lower95 is the confidence weight of the quality.",
     measured_at: new Date().toISOString().slice(0, 10),
     command: MATCHING_COMMAND,
     qualities: { auto_high: grade('auto_high'), auto_medium: grade('auto_medium') },
@@ -195,7 +264,12 @@ function fmt(s: Scores): string {
 }
 
 /** The review list: every automatic match on the real catalogs, with the evidence that decided it. */
-function matchesMarkdown(matches: readonly EventMatch[], verdicts: readonly LabelVerdict[], a: CatalogSnapshot, b: CatalogSnapshot): string {
+function matchesMarkdown(
+  matches: readonly EventMatch[],
+  verdicts: readonly LabelVerdict[],
+  a: CatalogSnapshot,
+  b: CatalogSnapshot,
+): string {
   const marketOf = (v: LabelVerdict, c: CatalogSnapshot) => labelSide(v.pair, c.venue, labelFields(c.venue))?.marketId
   const labelled = new Map(verdicts.map((v) => [`${marketOf(v, a)}|${marketOf(v, b)}`, v.pair.label]))
   const lines = [
@@ -211,13 +285,24 @@ function matchesMarkdown(matches: readonly EventMatch[], verdicts: readonly Labe
   for (const m of matches) {
     const ae = a.eventsById.get(m.a.eventId)
     const be = b.eventsById.get(m.b.eventId)
-    lines.push(`## ${ae?.title ?? m.a.eventId} ↔ ${be?.title ?? m.b.eventId}`, '', `${a.venue} \`${m.a.eventId}\` ↔ ${b.venue} \`${m.b.eventId}\`: ${m.strategy}, ${m.quality}`, '')
-    lines.push(`| ${a.venue} outcome | ${b.venue} market | quality | period | strike | shared words | implicit | dev label |`, '|---|---|---|---|---|---|---|---|')
+    lines.push(
+      `## ${ae?.title ?? m.a.eventId} ↔ ${be?.title ?? m.b.eventId}`,
+      '',
+      `${a.venue} \`${m.a.eventId}\` ↔ ${b.venue} \`${m.b.eventId}\`: ${m.strategy}, ${m.quality}`,
+      '',
+    )
+    lines.push(
+      `| ${a.venue} outcome | ${b.venue} market | quality | period | strike | shared words | implicit | dev label |`,
+      '|---|---|---|---|---|---|---|---|',
+    )
     for (const o of m.outcomes) {
       const e = o.explanation.evidence
       // A label names a contract by its binary market: the outcome's market slug where it has one, else its id.
-      const label = labelled.get(`${o.a.childMarketSlug ?? o.a.outcomeId}|${o.b.childMarketSlug ?? o.b.outcomeId}`) ?? '—'
-      lines.push(`| ${cell(o.a.title)} | ${cell(`${o.b.outcomeId} (${o.b.title})`)} | ${o.quality} | ${cell(e?.period ?? '')} | ${cell(e?.strike ?? '')} | ${cell(e?.shared.join(' ') ?? '')} | ${cell(e?.implicit.join(' ') ?? '')} | ${label} |`)
+      const label =
+        labelled.get(`${o.a.childMarketSlug ?? o.a.outcomeId}|${o.b.childMarketSlug ?? o.b.outcomeId}`) ?? '—'
+      lines.push(
+        `| ${cell(o.a.title)} | ${cell(`${o.b.outcomeId} (${o.b.title})`)} | ${o.quality} | ${cell(e?.period ?? '')} | ${cell(e?.strike ?? '')} | ${cell(e?.shared.join(' ') ?? '')} | ${cell(e?.implicit.join(' ') ?? '')} | ${label} |`,
+      )
     }
     lines.push('')
   }

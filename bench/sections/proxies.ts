@@ -11,18 +11,20 @@ export const proxiesSection: SectionDef = {
   name: 'proxies',
   title: 'venuep proxies (issue 6)',
   method: [
-    '- **Cached candlesticks over HTTP** (`bench/http.bench.ts`, the `section: \'proxies\'` scenario of `THROUGHPUT_SCENARIOS` in `bench/http/scenarios.ts`): in',
-    '  the HTTP section\'s service run (same world, key, pinning, wrk and pairs); the path is the first market of',
+    "- **Cached candlesticks over HTTP** (`bench/http.bench.ts`, the `section: 'proxies'` scenario of `THROUGHPUT_SCENARIOS` in `bench/http/scenarios.ts`): in",
+    "  the HTTP section's service run (same world, key, pinning, wrk and pairs); the path is the first market of",
     '  `venuep/markets?limit=25` with a non-empty week of hourly candles ending a day ago (closed, so cached for a day).',
     '- **Proxies in process** (`bench/proxies.bench.ts`): the venuep proxy routes on our HttpServer with a live venuep actor and',
     '  the standalone simulator (2,000 questions); a cache hit timed as the best of 7 rounds of 200,000 calls (handler alone, and',
-    '  the whole route without a socket); 100 concurrent identical cold requests over HTTP, counting the CLOB upstream\'s calls.',
+    "  the whole route without a socket); 100 concurrent identical cold requests over HTTP, counting the CLOB upstream's calls.",
   ],
   async run(selected) {
     const report = await defaultRateRun(selected)
     log('proxies in process: cache hit cost, 100 concurrent cold requests')
     const p = await benchProxies()
-    const statuses = Object.entries(p.cold.statuses).map(([status, n]) => `${n} × ${status}`).join(', ')
+    const statuses = Object.entries(p.cold.statuses)
+      .map(([status, n]) => `${n} × ${status}`)
+      .join(', ')
     const rows: Row[] = [
       ...httpRows(report, 'proxies'),
       {

@@ -1,5 +1,12 @@
 import { loadConfig } from '../../src/config/load.js'
-import { benchScale, WARM_REPEATS, type MatcherRun, type ScaleResult, type ScaleSize, type SoakSample } from '../scale.bench.js'
+import {
+  benchScale,
+  WARM_REPEATS,
+  type MatcherRun,
+  type ScaleResult,
+  type ScaleSize,
+  type SoakSample,
+} from '../scale.bench.js'
 import { quantile } from '../harness.js'
 import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './section.js'
 
@@ -47,14 +54,15 @@ export const scaleSection: SectionDef = {
   method: [
     '- **Scale** (`bench/scale.bench.ts`, `npm run bench:scale`): per size, the standalone simulator (`bench/sim-child.ts`: `npm run sim`',
     '  with `SIM_QUESTIONS` and `SIM_VENUEK_ONLY_LADDERS`, plus catalog churn) and the service (`SIM_EXTERNAL=1`, a fresh',
-    '  DATA_DIR, auth off) in processes of their own; the figures are explained below the section\'s table.',
+    "  DATA_DIR, auth off) in processes of their own; the figures are explained below the section's table.",
   ],
   async run() {
     const sizes = parseSizes(process.env.BENCH_SCALE_SIZES)
     const soakSeconds = positive(process.env.BENCH_SCALE_SOAK_S) ?? DEFAULT_SOAK_S
     const sampleSeconds = soakSeconds >= 4 * SAMPLE_S ? SAMPLE_S : soakSeconds / 4
     const quoteChangesPerSec = positive(process.env.BENCH_SCALE_QUOTE_CHANGES_PER_SEC)
-    const churnSeconds = process.env.BENCH_SCALE_CHURN_S === undefined ? DEFAULT_CHURN_S : Number(process.env.BENCH_SCALE_CHURN_S)
+    const churnSeconds =
+      process.env.BENCH_SCALE_CHURN_S === undefined ? DEFAULT_CHURN_S : Number(process.env.BENCH_SCALE_CHURN_S)
     log(`scale: ${sizes.map(describeSize).join('; ')}; soak ${soakSeconds} s`)
     const results = await benchScale({
       sizes,
@@ -65,14 +73,19 @@ export const scaleSection: SectionDef = {
       log: (line) => process.stderr.write(`bench scale: ${line}\n`),
     })
     const rows = results.flatMap((r, i) => sizeRows(r, i === results.length - 1, sampleSeconds))
-    const overridden = ['BENCH_SCALE_SIZES', 'BENCH_SCALE_SOAK_S', 'BENCH_SCALE_QUOTE_CHANGES_PER_SEC', 'BENCH_SCALE_CHURN_S'].filter((k) => process.env[k] !== undefined)
+    const overridden = [
+      'BENCH_SCALE_SIZES',
+      'BENCH_SCALE_SOAK_S',
+      'BENCH_SCALE_QUOTE_CHANGES_PER_SEC',
+      'BENCH_SCALE_CHURN_S',
+    ].filter((k) => process.env[k] !== undefined)
     return {
       lead: [
         measuredLead(),
         '',
         `Command: \`${SCALE_COMMAND}\`${overridden.length === 0 ? '' : ` with ${overridden.map((k) => `\`${k}=${process.env[k]}\``).join(', ')}`}. Sizes: ${sizes.map(describeSize).join('; ')}.`,
         `Soak: ${soakSeconds} s of live updates per size, sampled every ${sampleSeconds} s; the simulator makes ${(quoteChangesPerSec ?? loadConfig().sim.quoteChangesPerSec).toLocaleString('en-US')} book changes/s (\`sim.quoteChangesPerSec\`)${churnSeconds > 0 ? ` and delists one venuek event and relists another every ${churnSeconds} s (catalog churn)` : ''}.`,
-        'All data is SIMULATED (the standalone simulator, in a process of its own on the same machine: its CPU is not the service\'s, but it shares the cores).',
+        "All data is SIMULATED (the standalone simulator, in a process of its own on the same machine: its CPU is not the service's, but it shares the cores).",
         'What stands in the way of the goals at real scale, and what was tried: [docs/SCALE.md](../docs/SCALE.md).',
         `Goals (issue 18) are judged where a size reaches real scale (≥ ${REAL_VENUEP_TOKENS.toLocaleString('en-US')} venuep tokens and ≥ ${REAL_VENUEK_MARKETS.toLocaleString('en-US')} venuek markets streamed, as measured); elsewhere the same figures are observations.`,
       ],
@@ -92,7 +105,11 @@ function parseSizes(spec: string | undefined): ScaleSize[] {
     const m = /^\s*(\d+)(?:\+(\d+))?\s*$/.exec(item)
     if (m === null) throw new Error(`BENCH_SCALE_SIZES: "${item}" is not questions[+ladders]`)
     const questions = Number(m[1])
-    return { label: `Size ${i + 1}`, questions, ladders: m[2] === undefined ? Math.round(questions * LADDERS_PER_QUESTION) : Number(m[2]) }
+    return {
+      label: `Size ${i + 1}`,
+      questions,
+      ladders: m[2] === undefined ? Math.round(questions * LADDERS_PER_QUESTION) : Number(m[2]),
+    }
   })
 }
 
@@ -108,23 +125,51 @@ const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)} ms`
 function sizeRows(r: ScaleResult, largest: boolean, sampleSeconds: number): Row[] {
   const p = `${r.size.label} (${r.size.questions.toLocaleString('en-US')} q + ${r.size.ladders.toLocaleString('en-US')} ladders)`
   const rows: Row[] = []
-  const real = r.instruments !== undefined && r.instruments.venuep >= REAL_VENUEP_TOKENS && r.instruments.venuek >= REAL_VENUEK_MARKETS
-  const goal = (target: string, ok: boolean) => (real ? { target, ok } : { target: `— (observation; goal at real scale: ${target})`, ok: undefined })
+  const real =
+    r.instruments !== undefined &&
+    r.instruments.venuep >= REAL_VENUEP_TOKENS &&
+    r.instruments.venuek >= REAL_VENUEK_MARKETS
+  const goal = (target: string, ok: boolean) =>
+    real ? { target, ok } : { target: `— (observation; goal at real scale: ${target})`, ok: undefined }
 
-  if (r.error !== undefined) rows.push({ measure: `${p}: **run failed**`, result: r.error.replace(/\|/g, '\\|'), target: 'completes', ok: false })
+  if (r.error !== undefined)
+    rows.push({
+      measure: `${p}: **run failed**`,
+      result: r.error.replace(/\|/g, '\\|'),
+      target: 'completes',
+      ok: false,
+    })
   if (r.instruments !== undefined) {
     const c = r.catalogs ?? {}
-    const cat = (v: string) => (c[v] === undefined ? '?' : `${int(c[v].events)} events / ${int(c[v].markets)} markets / ${int(c[v].outcomes)} outcomes`)
+    const cat = (v: string) =>
+      c[v] === undefined
+        ? '?'
+        : `${int(c[v].events)} events / ${int(c[v].markets)} markets / ${int(c[v].outcomes)} outcomes`
     rows.push({
       measure: `${p}: instruments streamed (/readyz)`,
       result: `**${int(r.instruments.venuep)} venuep tokens + ${int(r.instruments.venuek)} venuek markets**; catalogs: venuep ${cat('venuep')}, venuek ${cat('venuek')}; simulator RSS ${mib(r.simRssMiB ?? Number.NaN)}`,
-      ...(largest ? { target: `largest size ≥ ${int(REAL_VENUEP_TOKENS)} venuep tokens and ≥ ${int(REAL_VENUEK_MARKETS)} venuek markets`, ok: real } : OBSERVATION),
+      ...(largest
+        ? {
+            target: `largest size ≥ ${int(REAL_VENUEP_TOKENS)} venuep tokens and ≥ ${int(REAL_VENUEK_MARKETS)} venuek markets`,
+            ok: real,
+          }
+        : OBSERVATION),
     })
   }
   if (r.readyMs !== undefined) {
-    const pairs = r.pairsAtFirstRead === undefined || Number.isNaN(r.pairsAtFirstRead) ? '' : `; ${int(r.pairsAtFirstRead)} spread pairs at the first reads`
-    const init = r.storeInitMs === undefined ? '' : `; the store's first start on the fresh data directory (not in it) took ${(r.storeInitMs / 1000).toFixed(1)} s`
-    rows.push({ measure: `${p}: ready (service process start → /readyz 200), a restart`, result: `**${(r.readyMs / 1000).toFixed(1)} s**${pairs}${init}`, ...goal(`≤ ${MAX_READY_MS / 1000} s`, r.readyMs <= MAX_READY_MS) })
+    const pairs =
+      r.pairsAtFirstRead === undefined || Number.isNaN(r.pairsAtFirstRead)
+        ? ''
+        : `; ${int(r.pairsAtFirstRead)} spread pairs at the first reads`
+    const init =
+      r.storeInitMs === undefined
+        ? ''
+        : `; the store's first start on the fresh data directory (not in it) took ${(r.storeInitMs / 1000).toFixed(1)} s`
+    rows.push({
+      measure: `${p}: ready (service process start → /readyz 200), a restart`,
+      result: `**${(r.readyMs / 1000).toFixed(1)} s**${pairs}${init}`,
+      ...goal(`≤ ${MAX_READY_MS / 1000} s`, r.readyMs <= MAX_READY_MS),
+    })
   }
   for (const read of r.reads) {
     rows.push({
@@ -138,7 +183,12 @@ function sizeRows(r: ScaleResult, largest: boolean, sampleSeconds: number): Row[
   return rows
 }
 
-function soakRows(p: string, r: ScaleResult, goal: (target: string, ok: boolean) => { target: string; ok: boolean | undefined }, sampleSeconds: number): Row[] {
+function soakRows(
+  p: string,
+  r: ScaleResult,
+  goal: (target: string, ok: boolean) => { target: string; ok: boolean | undefined },
+  sampleSeconds: number,
+): Row[] {
   const s = r.samples
   const first = s[0] as SoakSample
   const last = s[s.length - 1] as SoakSample
@@ -151,7 +201,8 @@ function soakRows(p: string, r: ScaleResult, goal: (target: string, ok: boolean)
   const growth = last.serviceRssMiB - warm.serviceRssMiB
   const slope = last.t > warm.t ? (growth / (last.t - warm.t)) * 60 : Number.NaN
   const venues = Object.keys(last.frames).sort()
-  const rate = (a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>, v: string) => ((b[v] ?? 0) - (a[v] ?? 0)) / seconds
+  const rate = (a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>, v: string) =>
+    ((b[v] ?? 0) - (a[v] ?? 0)) / seconds
   const sum = (rec: Readonly<Record<string, number>>) => Object.values(rec).reduce((x, y) => x + y, 0)
   const quoteChanges = sum(last.quotes) - sum(first.quotes)
   const cpu = last.cpuSeconds - first.cpuSeconds
@@ -173,7 +224,11 @@ function soakRows(p: string, r: ScaleResult, goal: (target: string, ok: boolean)
       result: `after warm-up ${mib(warm.storeRssMiB)}, at the end ${mib(last.storeRssMiB)}, max ${mib(maxOf((x) => x.storeRssMiB))}; MiB at t=0…: ${series((x) => x.storeRssMiB)}`,
       ...OBSERVATION,
     },
-    { measure: `${p}: service heap used (/metrics)`, result: `after warm-up ${mib(warm.heapUsedMiB)}, at the end ${mib(last.heapUsedMiB)}; MiB at t=0…: ${series((x) => x.heapUsedMiB)}`, ...OBSERVATION },
+    {
+      measure: `${p}: service heap used (/metrics)`,
+      result: `after warm-up ${mib(warm.heapUsedMiB)}, at the end ${mib(last.heapUsedMiB)}; MiB at t=0…: ${series((x) => x.heapUsedMiB)}`,
+      ...OBSERVATION,
+    },
     {
       measure: `${p}: event-loop lag p99 under updates (/metrics, less its ${LOOP_TIMER_MS} ms timer)`,
       result: `**${ms(lag(last))}** over the last ${Math.round(last.t - (s[s.length - 2] as SoakSample).t)} s (reported ${ms(last.loopP99Ms)}); max over the intervals after warm-up ${ms(loopMax)}`,
@@ -194,16 +249,30 @@ function soakRows(p: string, r: ScaleResult, goal: (target: string, ok: boolean)
 
 function matcherRows(p: string, r: ScaleResult): Row[] {
   const runs = r.matcher
-  if (runs.length === 0) return r.readyMs === undefined ? [] : [{ measure: `${p}: cross-venue matcher`, result: 'no `cross-venue matching` log line', ...OBSERVATION }]
+  if (runs.length === 0)
+    return r.readyMs === undefined
+      ? []
+      : [{ measure: `${p}: cross-venue matcher`, result: 'no `cross-venue matching` log line', ...OBSERVATION }]
   const moded = runs.some((x) => x.mode !== undefined)
   const full = moded ? runs.filter((x) => x.mode === 'full') : runs.slice(0, 1)
   const later = moded ? runs.filter((x) => x.mode !== 'full') : runs.slice(1)
   const f = full[0]
-  const at = (x: MatcherRun) => (x.atMs === undefined ? '' : `, logged ${(x.atMs / 1000).toFixed(1)} s after the process start`)
+  const at = (x: MatcherRun) =>
+    x.atMs === undefined ? '' : `, logged ${(x.atMs / 1000).toFixed(1)} s after the process start`
   const rows: Row[] = [
     {
       measure: `${p}: matcher full build${moded ? ` (mode full: ${full.length} run${full.length === 1 ? '' : 's'})` : ' (its first run)'}`,
-      result: f === undefined ? 'none logged' : `${int(f.ms)} ms (${f.events === undefined ? '?' : int(f.events)} event pairs, ${f.outcomes === undefined ? '?' : int(f.outcomes)} outcome pairs${at(f)})${full.length > 1 ? `; later full runs ${full.slice(1).map((x) => int(x.ms)).join(', ')} ms` : ''}`,
+      result:
+        f === undefined
+          ? 'none logged'
+          : `${int(f.ms)} ms (${f.events === undefined ? '?' : int(f.events)} event pairs, ${f.outcomes === undefined ? '?' : int(f.outcomes)} outcome pairs${at(f)})${
+              full.length > 1
+                ? `; later full runs ${full
+                    .slice(1)
+                    .map((x) => int(x.ms))
+                    .join(', ')} ms`
+                : ''
+            }`,
       ...OBSERVATION,
     },
   ]
@@ -224,16 +293,16 @@ function methodLines(soakSeconds: number, sampleSeconds: number): string[] {
   return [
     '- **Sizes**: `SIM_QUESTIONS` canonical questions (each listed on one venue or both) plus `SIM_VENUEK_ONLY_LADDERS` venuek-only',
     '  ladder events of 10-22 markets each (src/sim/venuek/ladders.ts), which give venuek its real excess of markets over',
-    '  venuep. Instruments are what each venue\'s feed streams (/readyz `books.instruments`): a venuep token per active',
+    "  venuep. Instruments are what each venue's feed streams (/readyz `books.instruments`): a venuep token per active",
     '  outcome, a venuek market per active market.',
     '- **Ready**: from spawning `node dist/src/main.js` (SIM_EXTERNAL=1, the simulator already up) to the first 200 of',
     '  `/readyz` (polled every 50 ms): store started, catalogs synced over REST, every book snapshotted over the websockets,',
     '  matched, read models built. A restart: a first boot on the fresh DATA_DIR ran until its store was ready (initdb and',
-    '  migrations, a first install\'s cost, given beside) and was stopped.',
+    "  migrations, a first install's cost, given beside) and was stopped.",
     `- **Reads**: one keep-alive connection, opened before; each hot query once right after ready (its first read: no page`,
     `  cache holds it yet), in the order listed, then each ${WARM_REPEATS} more times (warm: the median). After the soak, a like query`,
-    '  nothing asked before (another page, word or threshold) once: a fresh query\'s cost once the service has settled, beside',
-    '  the first read\'s right after ready. Timed from sending the request to the last body byte, client included. Auth is off',
+    "  nothing asked before (another page, word or threshold) once: a fresh query's cost once the service has settled, beside",
+    "  the first read's right after ready. Timed from sending the request to the last body byte, client included. Auth is off",
     '  and the rate limit raised (the auth section prices the key guard).',
     `- **Soak**: ${soakSeconds} s with the simulator's updates running, a sample every ${sampleSeconds} s: VmRSS of the service and of its`,
     '  child processes (the embedded PGlite store), `predmkt_nodejs_heap_size_used_bytes`, and',
@@ -244,13 +313,13 @@ function methodLines(soakSeconds: number, sampleSeconds: number): string[] {
     '  one after warm-up.',
     '- **Ingest**: the change of `predmkt_feed_frames_total` and `predmkt_quotes_published_total` (quotes whose best bid/ask,',
     '  sizes, last trade or staleness changed) per venue over the soak, divided by its length.',
-    '- **CPU per quote change**: the service\'s utime+stime (/proc/<pid>/stat) over the soak divided by the quote changes in it:',
-    '  the whole process\'s cost (feeds, books, quotes, spreads, catalog refreshes, matcher runs, GC), not the engine\'s alone.',
-    '  The store process\'s CPU is not in it; the simulator\'s CPU share is given beside it.',
+    "- **CPU per quote change**: the service's utime+stime (/proc/<pid>/stat) over the soak divided by the quote changes in it:",
+    "  the whole process's cost (feeds, books, quotes, spreads, catalog refreshes, matcher runs, GC), not the engine's alone.",
+    "  The store process's CPU is not in it; the simulator's CPU share is given beside it.",
     '- **Matcher**: the service runs at LOG_LEVEL=info and its `cross-venue matching` lines (`ms`, event and outcome pairs, and',
     '  `mode` and `changed_events` when logged) are read from its output. Without `mode`, the first run is the full build and',
     '  later ones per-change runs: the matcher re-runs when a catalog refresh (every 60 s) finds the set of events changed, which',
-    '  the simulator\'s churn makes happen (BENCH_SIM_CHURN_EVERY_MS in bench/sim-child.ts: one venuek event delisted, the one',
+    "  the simulator's churn makes happen (BENCH_SIM_CHURN_EVERY_MS in bench/sim-child.ts: one venuek event delisted, the one",
     '  delisted before relisted).',
   ]
 }

@@ -1,7 +1,15 @@
 import { benchHttp, BOOSTED_SIM_NICE } from '../http.bench.js'
 import { SPREADS_TOP_SCENARIO } from '../http/scenarios.js'
 import { httpLead, httpRows } from '../http-report.js'
-import { ACTIVE_INSTRUMENTS, benchSpreadEngine, benchSpreadLists, WORKLOADS, type EngineFigure, type EngineWorkload, type ListFigure } from '../spreads.bench.js'
+import {
+  ACTIVE_INSTRUMENTS,
+  benchSpreadEngine,
+  benchSpreadLists,
+  WORKLOADS,
+  type EngineFigure,
+  type EngineWorkload,
+  type ListFigure,
+} from '../spreads.bench.js'
 import { log, measuredLead, ns, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /**
@@ -35,12 +43,12 @@ export const spreadsSection: SectionDef = {
     `  world: **active set** (judged): ${ACTIVE_INSTRUMENTS.toLocaleString('en-US')} distinct instruments drawn at random among the N move, at every size, so only the number`,
     '  of pairs the engine holds varies, which is what the growth target asks about; **all pairs** (observation): each change picks',
     '  an instrument among all N, so the data touched grows with N too (the rows of all 1,000 pairs take a few hundred kB; at 100,000',
-    '  pairs they are spread over a ~440 MB heap), and the growth then also measures the memory hierarchy and the garbage collector (V8\'s young-generation collections',
+    "  pairs they are spread over a ~440 MB heap), and the growth then also measures the memory hierarchy and the garbage collector (V8's young-generation collections",
     '  cost more per byte over a larger old generation: 2.3 ms against 1.0 ms for the same 16 MB and the same survivors, 1,000 →',
     '  100,000 pairs, `--trace-gc-nvp`). tinybench, one core (taskset); p50 and p99 of single calls (timer overhead included) pooled',
     '  over 8 rounds of 0.4 s per size and workload, after two full garbage collections that compact the freshly built world',
-    '  (without them the first rounds ran 2-3× slower). Each size runs in a worker thread of its own (its own heap: one size\'s',
-    '  garbage collection never lands in another\'s samples) and the rounds alternate the sizes and workloads, so the VM\'s drift in',
+    "  (without them the first rounds ran 2-3× slower). Each size runs in a worker thread of its own (its own heap: one size's",
+    "  garbage collection never lands in another's samples) and the rounds alternate the sizes and workloads, so the VM's drift in",
     '  speed falls on all of them alike; the growth is also given per round (round i of each size).',
     '- **Spread lists** (`benchSpreadLists` in `bench/spreads.bench.ts`): on the same worlds, building a top list of 20 as /spreads/top',
     '  does before its JSON (on a cache miss, and on every request with `sort` or an edge filter): `selectSpreads`',
@@ -48,11 +56,11 @@ export const spreadsSection: SectionDef = {
     '  slicing (what the indexes avoid). Each list is first checked against that naive one. tinybench, 0.4 s per case, main thread.',
     '- **Top spreads over HTTP** (`bench/http.bench.ts`, `SPREADS_TOP_SCENARIO` in `bench/http/scenarios.ts`; alone: `node dist/bench/run.js spreads`): as',
     '  the HTTP section (same world, key, pinning, wrk, pairs and refresh gate), with the simulator started as `bench/sim-child.ts`',
-    '  and its boost (top-of-book changes on markets listed on both venues, in 5 ms ticks) on for the service\'s warm-up and runs and for one',
-    '  of the two bare runs per pair: the judged one, with the same background as the service\'s runs (the other, boost off and wrk alone',
+    "  and its boost (top-of-book changes on markets listed on both venues, in 5 ms ticks) on for the service's warm-up and runs and for one",
+    "  of the two bare runs per pair: the judged one, with the same background as the service's runs (the other, boost off and wrk alone",
     `  on CPU 1, is reported beside it; why: SameBackground in \`bench/http.bench.ts\`). The simulator runs at nice ${BOOSTED_SIM_NICE} beside wrk (at 0),`,
-    '  so its 5 ms ticks do not hold up wrk\'s requests; the quote-change rate it reaches is judged. Quote changes/s are the spread',
-    '  engine\'s pair recomputations/s from `/metrics`, sampled every second during each boosted run',
+    "  so its 5 ms ticks do not hold up wrk's requests; the quote-change rate it reaches is judged. Quote changes/s are the spread",
+    "  engine's pair recomputations/s from `/metrics`, sampled every second during each boosted run",
     '  (median of the samples, so the once-a-minute re-score of every pair is left out). The bare server returns one snapshot',
     '  of the top list, which the service rebuilds whenever a listed pair changes (rebuilds/s in the row).',
   ],
@@ -62,7 +70,9 @@ export const spreadsSection: SectionDef = {
     const rows: Row[] = engineRows(engine)
     log('spread lists: a top list of 20 by each sort and edge filter at 1,000 / 10,000 / 100,000 pairs')
     rows.push(...listRows(await benchSpreadLists()))
-    log(`HTTP: /spreads/top, service vs bare uWS, with the simulator boosted by ${BOOST_PER_SEC} top-of-book changes/s on matched markets`)
+    log(
+      `HTTP: /spreads/top, service vs bare uWS, with the simulator boosted by ${BOOST_PER_SEC} top-of-book changes/s on matched markets`,
+    )
     const report = await benchHttp({
       scenarios: [SPREADS_TOP_SCENARIO],
       sitemap: null,
@@ -91,7 +101,9 @@ function engineRows(figures: readonly EngineFigure[]): Row[] {
       rows.push({
         measure: `Spread engine: quote change → updated ranking, ${f.pairs.toLocaleString('en-US')} matched pairs, ${WORKLOAD_LABEL[workload]} (one affected pair per change)`,
         result: `p50 ${ns(f.medianNs)}, p99 ${ns(f.p99Ns)}`,
-        ...(judged ? { target: `≤ ${MAX_MEDIAN_NS / 1000} µs median per affected pair`, ok: f.medianNs <= MAX_MEDIAN_NS } : OBSERVATION),
+        ...(judged
+          ? { target: `≤ ${MAX_MEDIAN_NS / 1000} µs median per affected pair`, ok: f.medianNs <= MAX_MEDIAN_NS }
+          : OBSERVATION),
       })
     }
     const first = of[0]

@@ -45,7 +45,11 @@ export function displayPrefix(prefix: string, value: string): string {
  * touching the cache or the database, so garbage in `X-API-Key` costs nothing.
  */
 export function looksLikeApiKey(prefix: string, value: string): boolean {
-  return value.length === prefix.length + SECRET_LENGTH && value.startsWith(prefix) && SECRET_CHARS.test(value.slice(prefix.length))
+  return (
+    value.length === prefix.length + SECRET_LENGTH &&
+    value.startsWith(prefix) &&
+    SECRET_CHARS.test(value.slice(prefix.length))
+  )
 }
 
 /**

@@ -96,7 +96,11 @@ export class Authenticator {
         if (this.#rawById.get(entry.caller.keyId) === raw) this.#rawById.delete(entry.caller.keyId)
       },
     })
-    this.#invalid = new LRUCache<string, Rejection>({ max: options.maxUnknownKeys, ttl: Math.max(1, options.unknownKeyTtlMs), ttlAutopurge: false })
+    this.#invalid = new LRUCache<string, Rejection>({
+      max: options.maxUnknownKeys,
+      ttl: Math.max(1, options.unknownKeyTtlMs),
+      ttlAutopurge: false,
+    })
   }
 
   /** Database lookups done so far (tests assert the hot path does none). */

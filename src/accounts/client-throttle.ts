@@ -14,7 +14,8 @@ export interface ClientThrottleOptions {
   readonly maxClients: number
 }
 
-export type ThrottleResult = { readonly ok: true; readonly remaining: number } | { readonly ok: false; readonly retryAfterSeconds: number }
+export type ThrottleResult =
+  { readonly ok: true; readonly remaining: number } | { readonly ok: false; readonly retryAfterSeconds: number }
 
 export class ClientThrottle {
   readonly limit: RateLimit

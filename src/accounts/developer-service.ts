@@ -101,8 +101,16 @@ export class DeveloperService {
       caller,
       key,
       remaining: this.#o.auth.remaining(caller.keyId),
-      keyUsage: addPending(stored.key, pending.filter((d) => d.keyId === caller.keyId), now),
-      accountUsage: addPending(stored.account, pending.filter((d) => d.accountId === caller.accountId), now),
+      keyUsage: addPending(
+        stored.key,
+        pending.filter((d) => d.keyId === caller.keyId),
+        now,
+      ),
+      accountUsage: addPending(
+        stored.account,
+        pending.filter((d) => d.accountId === caller.accountId),
+        now,
+      ),
       asOf: now,
     }
   }
@@ -122,5 +130,8 @@ function addPending(counts: UsageCounts, deltas: readonly PendingDelta[], nowMs:
     }
     return { currentMinute, lastHour, lastDay }
   }
-  return { requests: add(counts.requests, (d) => d.requests), rateLimited: add(counts.rateLimited, (d) => d.rateLimited) }
+  return {
+    requests: add(counts.requests, (d) => d.requests),
+    rateLimited: add(counts.rateLimited, (d) => d.rateLimited),
+  }
 }

@@ -69,7 +69,13 @@ export class UsageMeter {
     const out = [...this.#closed]
     for (const [keyId, c] of this.#counters) {
       if (c.requests === 0 && c.rateLimited === 0) continue
-      out.push({ keyId, accountId: c.accountId, minuteMs: c.minuteMs, requests: c.requests, rateLimited: c.rateLimited })
+      out.push({
+        keyId,
+        accountId: c.accountId,
+        minuteMs: c.minuteMs,
+        requests: c.requests,
+        rateLimited: c.rateLimited,
+      })
     }
     return out
   }
@@ -102,7 +108,10 @@ export class UsageMeter {
       this.#closed = batch.concat(this.#closed)
       const dropped = this.#closed.length - MAX_PENDING_DELTAS
       if (dropped > 0) this.#closed.splice(0, dropped)
-      this.#o.log.warn({ err, pending: this.#closed.length, dropped: Math.max(0, dropped) }, 'usage flush failed; keeping counts for the next flush')
+      this.#o.log.warn(
+        { err, pending: this.#closed.length, dropped: Math.max(0, dropped) },
+        'usage flush failed; keeping counts for the next flush',
+      )
       return
     }
     await this.#pruneHourly()
@@ -122,7 +131,13 @@ export class UsageMeter {
   /** Moves a counter's current minute to the batch and zeroes it (the counter object is reused). */
   #close(keyId: string, c: Counter): void {
     if (c.requests > 0 || c.rateLimited > 0) {
-      this.#closed.push({ keyId, accountId: c.accountId, minuteMs: c.minuteMs, requests: c.requests, rateLimited: c.rateLimited })
+      this.#closed.push({
+        keyId,
+        accountId: c.accountId,
+        minuteMs: c.minuteMs,
+        requests: c.requests,
+        rateLimited: c.rateLimited,
+      })
     }
     c.requests = 0
     c.rateLimited = 0

@@ -19,7 +19,11 @@ export interface InstrumentPlan<S> {
 
 const CHECKPOINT_EVERY = 256
 
-export function* instrumentPlanSteps<S>(instruments: readonly string[], base: ReadonlyMap<string, S>, create: (id: string) => S): Steps<InstrumentPlan<S>> {
+export function* instrumentPlanSteps<S>(
+  instruments: readonly string[],
+  base: ReadonlyMap<string, S>,
+  create: (id: string) => S,
+): Steps<InstrumentPlan<S>> {
   const next = new Map<string, S>()
   const added: string[] = []
   for (let i = 0; i < instruments.length; i++) {

@@ -46,7 +46,13 @@ export class Supervisor {
   }
 
   supervise(actor: Actor<unknown>): void {
-    const child: Child = { actor, consecutiveFailures: 0, startedAt: this.#clock.now(), restartTimer: undefined, restarts: 0 }
+    const child: Child = {
+      actor,
+      consecutiveFailures: 0,
+      startedAt: this.#clock.now(),
+      restartTimer: undefined,
+      restarts: 0,
+    }
     this.#children.set(actor.name, child)
     actor.onFailure((_, error) => this.#onFailure(child, error))
   }
@@ -75,7 +81,12 @@ export class Supervisor {
     if (this.#clock.now() - child.startedAt >= this.#resetAfterMs) child.consecutiveFailures = 0
     const delay = Math.min(this.#maxBackoffMs, this.#initialBackoffMs * 2 ** child.consecutiveFailures)
     child.consecutiveFailures++
-    this.#onEvent?.({ type: 'actor_failed', name: child.actor.name, error: error instanceof Error ? error.message : String(error), restartInMs: delay })
+    this.#onEvent?.({
+      type: 'actor_failed',
+      name: child.actor.name,
+      error: error instanceof Error ? error.message : String(error),
+      restartInMs: delay,
+    })
     this.#clock.clearTimeout(child.restartTimer)
     child.restartTimer = this.#clock.setTimeout(() => {
       child.restartTimer = undefined

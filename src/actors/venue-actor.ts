@@ -117,7 +117,17 @@ const CATALOG_RETRY_MAX_MS = 30_000
 export const PROGRESS_LOG_MS = 5_000
 
 function newInstrument(id: string, slot: number): InstrumentState {
-  return { id, slot, book: new OrderBook(), lastTrade: undefined, stats: undefined, stale: false, quote: undefined, touchedInFrame: 0, retired: false }
+  return {
+    id,
+    slot,
+    book: new OrderBook(),
+    lastTrade: undefined,
+    stats: undefined,
+    stale: false,
+    quote: undefined,
+    touchedInFrame: 0,
+    retired: false,
+  }
 }
 
 export class VenueActor extends Actor<VenueMessage> {
@@ -297,17 +307,25 @@ export class VenueActor extends Actor<VenueMessage> {
       .then(async (catalog: Catalog) => {
         if (controller.signal.aborted) return
         load.listed()
-        if (first) this.#o.log.info({ pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt }, 'catalog listed; building the snapshot')
+        if (first)
+          this.#o.log.info(
+            { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt },
+            'catalog listed; building the snapshot',
+          )
         // Index building happens here, outside `process` and in slices, so the actor only swaps finished work in.
         const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0))
         const streams = this.#o.adapter.streams
-        const instruments = streams === undefined ? this.#o.adapter.instrumentsOf(catalog) : await runInSlices(streamedInstrumentsSteps(catalog, streams))
+        const instruments =
+          streams === undefined
+            ? this.#o.adapter.instrumentsOf(catalog)
+            : await runInSlices(streamedInstrumentsSteps(catalog, streams))
         const plan = await runInSlices(instrumentPlanSteps(instruments, this.#instruments, this.#newInstrument))
         if (controller.signal.aborted) return
         this.send({ type: 'catalog_loaded', snapshot, instruments, plan, load })
       })
       .catch((err: unknown) => {
-        if (!controller.signal.aborted) this.send({ type: 'catalog_failed', error: err instanceof Error ? err.message : String(err), load })
+        if (!controller.signal.aborted)
+          this.send({ type: 'catalog_failed', error: err instanceof Error ? err.message : String(err), load })
       })
       .finally(() => {
         if (this.#loading === controller) this.#loading = undefined
@@ -354,18 +372,36 @@ export class VenueActor extends Actor<VenueMessage> {
     if (load !== undefined && this.#load === load) this.#load = undefined
   }
 
-  #installCatalog(built: CatalogSnapshot, instruments: readonly string[], plan: InstrumentPlan<InstrumentState> | undefined, load: CatalogLoad | undefined): void {
+  #installCatalog(
+    built: CatalogSnapshot,
+    instruments: readonly string[],
+    plan: InstrumentPlan<InstrumentState> | undefined,
+    load: CatalogLoad | undefined,
+  ): void {
     const snapshot = Object.freeze({ ...built, version: ++this.#catalogVersion })
     const wasTruncated = this.#catalog?.truncation !== undefined
     this.#catalog = snapshot
     this.#catalogError = undefined
     this.#failures = 0
     if (load !== undefined) this.#lastListedEvents = load.events
-    const next = plan !== undefined && plan.base === this.#instruments ? this.#applyPlan(plan, instruments) : this.#rebuildInstruments(instruments)
-    const sync = load === undefined ? {} : { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt }
-    this.#o.log.info({ version: snapshot.version, events: snapshot.events.length, instruments: next.size, ...sync }, 'catalog installed')
+    const next =
+      plan !== undefined && plan.base === this.#instruments
+        ? this.#applyPlan(plan, instruments)
+        : this.#rebuildInstruments(instruments)
+    const sync =
+      load === undefined
+        ? {}
+        : { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt }
+    this.#o.log.info(
+      { version: snapshot.version, events: snapshot.events.length, instruments: next.size, ...sync },
+      'catalog installed',
+    )
     if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
-    else if (wasTruncated) this.#o.log.info({ version: snapshot.version, events: snapshot.events.length }, 'catalog no longer truncated: every event the venue listed fits under maxEvents')
+    else if (wasTruncated)
+      this.#o.log.info(
+        { version: snapshot.version, events: snapshot.events.length },
+        'catalog no longer truncated: every event the venue listed fits under maxEvents',
+      )
     for (const listener of this.#catalogListeners) listener(snapshot)
     this.#checkReady()
   }
@@ -436,7 +472,10 @@ export class VenueActor extends Actor<VenueMessage> {
     this.#catalogError = error
     this.#failures++
     if (this.#catalog !== undefined) {
-      this.#o.log.warn({ error, failures: this.#failures, servedVersion: this.#catalog.version }, 'catalog sync failed; still serving the installed catalog')
+      this.#o.log.warn(
+        { error, failures: this.#failures, servedVersion: this.#catalog.version },
+        'catalog sync failed; still serving the installed catalog',
+      )
       return
     }
     const retryInMs = Math.min(CATALOG_RETRY_MAX_MS, CATALOG_RETRY_MS * 2 ** Math.min(this.#failures - 1, 10))
@@ -543,7 +582,14 @@ export class VenueActor extends Actor<VenueMessage> {
       return undefined
     }
     const quote = (prev ?? new PublishedQuote(this.venue, st.id, st.slot))
-      .setPrices(bestBid, bestBidSize, bestAsk, bestAskSize, lastTradePrice, this.#o.adapter.probability({ bestBid, bestAsk, lastTradePrice }))
+      .setPrices(
+        bestBid,
+        bestBidSize,
+        bestAsk,
+        bestAskSize,
+        lastTradePrice,
+        this.#o.adapter.probability({ bestBid, bestAsk, lastTradePrice }),
+      )
       .stamp(
         // A stale flag flip is not a venue quote change: keep the venue time of the last real change.
         stale && prev !== undefined ? prev.venueTs : venueTs,

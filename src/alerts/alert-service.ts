@@ -57,7 +57,11 @@ export class AlertService {
     this.worker = new DeliveryWorker({
       repo: this.deliveries,
       senders: {
-        webhook: new WebhookSender({ clock: o.clock, timeoutMs: c.delivery.webhookTimeoutMs, targets: o.webhookTargets ?? WebhookTargets.fromConfig(c.webhook) }),
+        webhook: new WebhookSender({
+          clock: o.clock,
+          timeoutMs: c.delivery.webhookTimeoutMs,
+          targets: o.webhookTargets ?? WebhookTargets.fromConfig(c.webhook),
+        }),
         email: new EmailSender(c.smtp),
       },
       clock: o.clock,
@@ -67,7 +71,13 @@ export class AlertService {
       pollMs: c.delivery.pollMs,
       retry: { baseMs: c.delivery.backoffBaseMs, maxMs: c.delivery.backoffMaxMs, maxAttempts: c.delivery.maxAttempts },
     })
-    this.writer = new OutboxWriter({ state: this.state, clock: o.clock, log, capacity: c.queueCapacity, onFired: () => this.worker.wake() })
+    this.writer = new OutboxWriter({
+      state: this.state,
+      clock: o.clock,
+      log,
+      capacity: c.queueCapacity,
+      onFired: () => this.worker.wake(),
+    })
     this.evaluator = new AlertEvaluator({
       source: o.source,
       writer: this.writer,
@@ -77,14 +87,23 @@ export class AlertService {
       newPairWindowMs: c.newPairWindowMs,
       newPairSettleMs: c.newPairSettleMs,
     })
-    this.#sync = new RuleSync({ rules: o.rules, changes: o.ruleChanges, state: this.state, evaluator: this.evaluator, clock: o.clock, log })
+    this.#sync = new RuleSync({
+      rules: o.rules,
+      changes: o.ruleChanges,
+      state: this.state,
+      evaluator: this.evaluator,
+      clock: o.clock,
+      log,
+    })
   }
 
   /** Loads the rules with their state, then evaluates every spread change and delivers. */
   async start(): Promise<void> {
     const d = this.#o.config.delivery
     if (d.leaseMs <= d.webhookTimeoutMs) {
-      throw new Error(`alerts.delivery.leaseMs (${d.leaseMs}) must exceed webhookTimeoutMs (${d.webhookTimeoutMs}), or a slow webhook is sent twice`)
+      throw new Error(
+        `alerts.delivery.leaseMs (${d.leaseMs}) must exceed webhookTimeoutMs (${d.webhookTimeoutMs}), or a slow webhook is sent twice`,
+      )
     }
     warnIfEmailUnconfigured(this.#o.log, this.#o.config.smtp)
     this.evaluator.start(await this.state.seenPairs())
@@ -100,7 +119,17 @@ export class AlertService {
     const dedupeKey = `test:${id}`
     const record = this.evaluator.sampleRecord(rule)
     const payload = deliveryPayload({ deliveryId: id, dedupeKey, rule, record, firedAt: now, test: true })
-    const delivery = await this.deliveries.enqueue({ id, ruleId: rule.id, pairKey: record?.key ?? null, dedupeKey, test: true, channel: rule.channel, target: rule.target, payload, createdAt: now })
+    const delivery = await this.deliveries.enqueue({
+      id,
+      ruleId: rule.id,
+      pairKey: record?.key ?? null,
+      dedupeKey,
+      test: true,
+      channel: rule.channel,
+      target: rule.target,
+      payload,
+      createdAt: now,
+    })
     // A fresh uuid cannot collide; undefined here would mean the insert did not happen at all.
     if (delivery === undefined) throw new Error('test delivery was not stored')
     this.worker.wake()

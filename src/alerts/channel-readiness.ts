@@ -12,9 +12,7 @@ import { smtpConfigured, type SmtpSettings } from './email-sender.js'
  * whether the receiver answers is known only by delivering.
  */
 export type ChannelReadiness =
-  | { readonly ready: true }
-  | { readonly ready: false; readonly reason: 'smtp_not_configured'; readonly message: string }
-
+  { readonly ready: true } | { readonly ready: false; readonly reason: 'smtp_not_configured'; readonly message: string }
 
 const EMAIL_NOT_READY: ChannelReadiness = {
   ready: false,

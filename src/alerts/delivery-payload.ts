@@ -42,9 +42,19 @@ export function deliveryPayload(p: PayloadInput): DeliveryPayload {
     test: p.test,
     dedupe_key: p.dedupeKey,
     fired_at: isoNoZone(p.firedAt),
-    rule: { id: r.id, user_id: r.userId, trigger_type: r.triggerType, threshold: r.threshold, cooldown_seconds: r.cooldownSeconds, scope: r.scope },
+    rule: {
+      id: r.id,
+      user_id: r.userId,
+      trigger_type: r.triggerType,
+      threshold: r.threshold,
+      cooldown_seconds: r.cooldownSeconds,
+      scope: r.scope,
+    },
     ...(p.baselineSpread === undefined ? {} : { baseline_spread: p.baselineSpread }),
-    spread: p.record === undefined ? null : (JSON.parse(spreadJson(p.record, isStale(p.record, p.firedAt, STALE_CUTOFF_MS))) as Record<string, unknown>),
+    spread:
+      p.record === undefined
+        ? null
+        : (JSON.parse(spreadJson(p.record, isStale(p.record, p.firedAt, STALE_CUTOFF_MS))) as Record<string, unknown>),
   }
 }
 

@@ -123,7 +123,10 @@ export class DeliveryWorker {
         )
       } catch (err) {
         // Their leases run out instead, and another worker claims them then.
-        this.#o.log.warn({ err, deliveries: unfinished.length }, 'alert delivery: could not hand back in-flight deliveries at shutdown')
+        this.#o.log.warn(
+          { err, deliveries: unfinished.length },
+          'alert delivery: could not hand back in-flight deliveries at shutdown',
+        )
       }
     }
     for (const sender of Object.values(this.#o.senders)) sender.close?.()
@@ -138,7 +141,11 @@ export class DeliveryWorker {
         claimed = await this.#o.repo.claim(room, this.#o.clock.now(), this.#o.leaseMs)
         this.#claimFailures = 0
       } catch (err) {
-        if (this.#claimFailures++ % 60 === 0) this.#o.log.warn({ err, failures: this.#claimFailures }, 'alert delivery: claiming from the outbox failed; retrying at the next poll')
+        if (this.#claimFailures++ % 60 === 0)
+          this.#o.log.warn(
+            { err, failures: this.#claimFailures },
+            'alert delivery: claiming from the outbox failed; retrying at the next poll',
+          )
         return
       }
       this.counters.claimed += claimed.length
@@ -155,7 +162,12 @@ export class DeliveryWorker {
   #begin(d: ClaimedDelivery): void {
     const abort = new AbortController()
     const done = this.#deliver(d, abort.signal)
-      .catch((err: unknown) => this.#o.log.error({ err, rule_id: d.ruleId, delivery_id: d.id }, 'alert delivery: recording the outcome failed; the lease will expire and it is retried'))
+      .catch((err: unknown) =>
+        this.#o.log.error(
+          { err, rule_id: d.ruleId, delivery_id: d.id },
+          'alert delivery: recording the outcome failed; the lease will expire and it is retried',
+        ),
+      )
       .finally(() => {
         this.#inFlight.delete(d.leaseToken)
         this.wake()
@@ -168,7 +180,13 @@ export class DeliveryWorker {
     if (d.attempts > policy.maxAttempts) {
       const cause = 'the last attempt was interrupted (its worker stopped) and no attempts are left'
       if (await this.#record(d, this.#o.repo.fail(d, this.#o.clock.now(), cause, null), 'failed')) {
-        logFailedAttempt(this.#o.log, { delivery: d, maxAttempts: policy.maxAttempts, cause, responseStatus: null, nextAttemptAt: undefined })
+        logFailedAttempt(this.#o.log, {
+          delivery: d,
+          maxAttempts: policy.maxAttempts,
+          cause,
+          responseStatus: null,
+          nextAttemptAt: undefined,
+        })
       }
       return
     }
@@ -180,23 +198,37 @@ export class DeliveryWorker {
       await this.#record(d, this.#o.repo.complete(d, now, outcome.responseStatus), 'delivered')
       return
     }
-    const failed = { delivery: d, maxAttempts: policy.maxAttempts, cause: outcome.error, responseStatus: outcome.responseStatus }
+    const failed = {
+      delivery: d,
+      maxAttempts: policy.maxAttempts,
+      cause: outcome.error,
+      responseStatus: outcome.responseStatus,
+    }
     if (outcome.permanent || !shouldRetry(d.attempts, policy)) {
-      if (await this.#record(d, this.#o.repo.fail(d, now, outcome.error, outcome.responseStatus), 'failed')) logFailedAttempt(this.#o.log, { ...failed, nextAttemptAt: undefined })
+      if (await this.#record(d, this.#o.repo.fail(d, now, outcome.error, outcome.responseStatus), 'failed'))
+        logFailedAttempt(this.#o.log, { ...failed, nextAttemptAt: undefined })
     } else {
       const next = now + retryDelayMs(d.attempts, policy, this.#o.random)
-      if (await this.#record(d, this.#o.repo.retry(d, now, next, outcome.error, outcome.responseStatus), 'retried')) logFailedAttempt(this.#o.log, { ...failed, nextAttemptAt: next })
+      if (await this.#record(d, this.#o.repo.retry(d, now, next, outcome.error, outcome.responseStatus), 'retried'))
+        logFailedAttempt(this.#o.log, { ...failed, nextAttemptAt: next })
     }
   }
 
   /** Counts the outcome if it was recorded (true); false when the lease had passed and another worker holds the row. */
-  async #record(d: ClaimedDelivery, write: Promise<boolean>, outcome: 'delivered' | 'retried' | 'failed'): Promise<boolean> {
+  async #record(
+    d: ClaimedDelivery,
+    write: Promise<boolean>,
+    outcome: 'delivered' | 'retried' | 'failed',
+  ): Promise<boolean> {
     if (await write) {
       this.counters[outcome]++
       return true
     }
     this.counters.lostLeases++
-    this.#o.log.warn({ rule_id: d.ruleId, delivery_id: d.id, outcome }, 'alert delivery: lease had passed; another worker holds this delivery now')
+    this.#o.log.warn(
+      { rule_id: d.ruleId, delivery_id: d.id, outcome },
+      'alert delivery: lease had passed; another worker holds this delivery now',
+    )
     return false
   }
 }

@@ -27,7 +27,8 @@ export interface SmtpSettings {
   readonly timeoutMs: number
 }
 
-export const SMTP_NOT_CONFIGURED = 'smtp_not_configured: no SMTP server is configured (alerts.smtp.url or alerts.smtp.host; SMTP_URL)'
+export const SMTP_NOT_CONFIGURED =
+  'smtp_not_configured: no SMTP server is configured (alerts.smtp.url or alerts.smtp.host; SMTP_URL)'
 
 export function smtpConfigured(s: SmtpSettings): boolean {
   return s.url !== undefined || s.host !== undefined
@@ -42,7 +43,8 @@ export class EmailSender implements Sender {
   }
 
   async send(d: ClaimedDelivery): Promise<SendOutcome> {
-    if (!smtpConfigured(this.#settings)) return { ok: false, error: SMTP_NOT_CONFIGURED, responseStatus: null, permanent: true }
+    if (!smtpConfigured(this.#settings))
+      return { ok: false, error: SMTP_NOT_CONFIGURED, responseStatus: null, permanent: true }
     const message = emailMessage(d.payload)
     try {
       await this.#transporter().sendMail({
@@ -54,9 +56,17 @@ export class EmailSender implements Sender {
       })
       return { ok: true, responseStatus: null }
     } catch (err) {
-      const code = typeof err === 'object' && err !== null && 'responseCode' in err && typeof err.responseCode === 'number' ? err.responseCode : undefined
+      const code =
+        typeof err === 'object' && err !== null && 'responseCode' in err && typeof err.responseCode === 'number'
+          ? err.responseCode
+          : undefined
       const message = err instanceof Error ? err.message : String(err)
-      return { ok: false, error: `smtp: ${message}`, responseStatus: null, permanent: code !== undefined && code >= 500 }
+      return {
+        ok: false,
+        error: `smtp: ${message}`,
+        responseStatus: null,
+        permanent: code !== undefined && code >= 500,
+      }
     }
   }
 

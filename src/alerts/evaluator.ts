@@ -9,7 +9,17 @@ import { deliveryPayload } from './delivery-payload.js'
 import type { OutboxWriter } from './outbox-writer.js'
 import { RuleIndex } from './rule-index.js'
 import { inScope, passesFilters } from './rule-scope.js'
-import { afterFiring, decide, firingDisarms, hysteresisFor, initiallyArmed, initialState, watchesFall, type PairContext, type PairState } from './trigger-machine.js'
+import {
+  afterFiring,
+  decide,
+  firingDisarms,
+  hysteresisFor,
+  initiallyArmed,
+  initialState,
+  watchesFall,
+  type PairContext,
+  type PairState,
+} from './trigger-machine.js'
 
 /**
  * Alert evaluation, in process. Subscribed to the spread engine, it sees every spread change; per change it does
@@ -107,7 +117,8 @@ export class AlertEvaluator {
   /** Starts listening to the engine, knowing which pairs the deployment has seen before (new_pair). */
   start(seen: ReadonlyMap<string, number>): void {
     this.#seen = new Map(seen)
-    for (const at of seen.values()) if (this.#firstSighting === undefined || at < this.#firstSighting) this.#firstSighting = at
+    for (const at of seen.values())
+      if (this.#firstSighting === undefined || at < this.#firstSighting) this.#firstSighting = at
     this.#unsubscribe ??= this.#o.source.subscribe((changes) => this.#onChanges(changes))
   }
 
@@ -148,7 +159,8 @@ export class AlertEvaluator {
   sampleRecord(rule: AlertRule): SpreadRecord | undefined {
     let best: SpreadRecord | undefined
     if (rule.scope.event_slug !== undefined) {
-      for (const r of this.#o.source.eventRecords(rule.scope.event_slug)) if (inScope(rule.scope, r) && (best === undefined || r.confidence > best.confidence)) best = r
+      for (const r of this.#o.source.eventRecords(rule.scope.event_slug))
+        if (inScope(rule.scope, r) && (best === undefined || r.confidence > best.confidence)) best = r
       if (best !== undefined) return best
     }
     let first: SpreadRecord | undefined
@@ -245,8 +257,26 @@ export class AlertEvaluator {
         baseline: trigger === 'spread_expansion' ? r.spread : null,
         delivery: (episode) => {
           const dedupeKey = firingDedupeKey(rule.id, r.key, episode)
-          const payload = deliveryPayload({ deliveryId, dedupeKey, rule, record: shown, firedAt: now, test: false, baselineSpread })
-          return { id: deliveryId, ruleId: rule.id, pairKey: r.key, dedupeKey, test: false, channel: rule.channel, target: rule.target, payload, createdAt: now }
+          const payload = deliveryPayload({
+            deliveryId,
+            dedupeKey,
+            rule,
+            record: shown,
+            firedAt: now,
+            test: false,
+            baselineSpread,
+          })
+          return {
+            id: deliveryId,
+            ruleId: rule.id,
+            pairKey: r.key,
+            dedupeKey,
+            test: false,
+            channel: rule.channel,
+            target: rule.target,
+            payload,
+            createdAt: now,
+          }
         },
       },
       done: (outcome) => this.#settled(rt, outcome, revert, lastFiredBefore),
@@ -260,7 +290,12 @@ export class AlertEvaluator {
     rt.lastFiredAt = lastFiredBefore
   }
 
-  #settled(rt: RuleRuntime, outcome: FiringOutcome | Error, revert: () => void, lastFiredBefore: number | undefined): void {
+  #settled(
+    rt: RuleRuntime,
+    outcome: FiringOutcome | Error,
+    revert: () => void,
+    lastFiredBefore: number | undefined,
+  ): void {
     if (outcome instanceof Error) {
       revert()
       rt.lastFiredAt = lastFiredBefore
@@ -321,7 +356,8 @@ export class AlertEvaluator {
     const { event_slug: event, outcome_key: outcome } = rule.scope
     const out: SpreadRecord[] = []
     if (event !== undefined) {
-      for (const r of this.#o.source.eventRecords(event)) if (outcome === undefined || r.outcomeKey === outcome) out.push(r)
+      for (const r of this.#o.source.eventRecords(event))
+        if (outcome === undefined || r.outcomeKey === outcome) out.push(r)
     } else {
       this.#o.source.byConfidence((r) => {
         if (outcome === undefined || r.outcomeKey === outcome) out.push(r)

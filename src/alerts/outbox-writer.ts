@@ -102,7 +102,10 @@ export class OutboxWriter {
       const run = arms
       arms = []
       try {
-        await this.#o.state.setArmed(run.map((a) => a.change), this.#o.clock.now())
+        await this.#o.state.setArmed(
+          run.map((a) => a.change),
+          this.#o.clock.now(),
+        )
       } catch (err) {
         this.#failed(err, 'arm changes')
         for (const a of run) a.failed()
@@ -150,6 +153,10 @@ export class OutboxWriter {
   #failed(err: unknown, what: string): void {
     this.counters.failures++
     // The first failure and then every 100th: a store outage must not become a log flood.
-    if (this.#failuresLogged++ % 100 === 0) this.#o.log.warn({ err, failures: this.counters.failures }, `alert store write failed (${what}); re-derived from later spread changes`)
+    if (this.#failuresLogged++ % 100 === 0)
+      this.#o.log.warn(
+        { err, failures: this.counters.failures },
+        `alert store write failed (${what}); re-derived from later spread changes`,
+      )
   }
 }

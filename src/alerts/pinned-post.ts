@@ -53,7 +53,10 @@ export function postPinned(p: PinnedPost): Promise<PinnedResponse> {
 function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
     if (options.all === true) {
-      callback(null, addresses.map((a) => ({ address: a.address, family: a.family })))
+      callback(
+        null,
+        addresses.map((a) => ({ address: a.address, family: a.family })),
+      )
       return
     }
     const wanted = options.family === 4 || options.family === 6 ? options.family : undefined

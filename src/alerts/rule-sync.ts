@@ -49,7 +49,8 @@ export class RuleSync {
   async start(): Promise<void> {
     const { rules, version } = await this.#o.rules.listActive()
     const states = await this.#o.state.loadActive()
-    for (const rule of rules) this.#o.evaluator.install(rule, states.get(rule.id) ?? { pairs: [], lastFiredAt: undefined })
+    for (const rule of rules)
+      this.#o.evaluator.install(rule, states.get(rule.id) ?? { pairs: [], lastFiredAt: undefined })
     this.#cursor = version
     this.#unsubscribe = this.#o.changes.subscribe(() => void this.catchUp())
     await this.catchUp()
@@ -93,7 +94,8 @@ export class RuleSync {
       }
       this.#failures = 0
     } catch (err) {
-      if (this.#failures++ % 60 === 0) this.#o.log.warn({ err, failures: this.#failures }, 'alert rules: reading the change feed failed; retrying')
+      if (this.#failures++ % 60 === 0)
+        this.#o.log.warn({ err, failures: this.#failures }, 'alert rules: reading the change feed failed; retrying')
       this.#o.clock.clearTimeout(this.#retry)
       this.#retry = this.#o.clock.setTimeout(() => void this.catchUp(), this.#o.retryMs ?? 1_000)
     }

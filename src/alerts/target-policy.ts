@@ -68,7 +68,11 @@ const SPECIAL: readonly (readonly [string, string, boolean?])[] = [
   ['3fff::/20', 'reserved (documentation)'],
 ]
 
-const RANGES: readonly SpecialRange[] = SPECIAL.map(([text, label, always]) => ({ block: parseCidr(text) as Cidr, label, always: always === true }))
+const RANGES: readonly SpecialRange[] = SPECIAL.map(([text, label, always]) => ({
+  block: parseCidr(text) as Cidr,
+  label,
+  always: always === true,
+}))
 const NAT64 = parseCidr('64:ff9b::/96') as Cidr
 const GLOBAL_UNICAST_V6 = parseCidr('2000::/3') as Cidr
 

@@ -57,7 +57,14 @@ export function hysteresisFor(threshold: number, configured: number): number {
  * What one observation `spread` means for the pair. Mutates nothing but the expansion baseline's trough tracking
  * (which is not a transition: it needs no write).
  */
-export function decide(trigger: TriggerType, threshold: number, hysteresis: number, state: PairState, spread: number, ctx: PairContext): Decision {
+export function decide(
+  trigger: TriggerType,
+  threshold: number,
+  hysteresis: number,
+  state: PairState,
+  spread: number,
+  ctx: PairContext,
+): Decision {
   switch (trigger) {
     case 'spread_threshold':
       if (state.armed) return spread >= threshold ? 'fire' : 'none'

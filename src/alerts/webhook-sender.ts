@@ -46,7 +46,8 @@ export class WebhookSender implements Sender {
   }
 
   async send(d: ClaimedDelivery, signal: AbortSignal): Promise<SendOutcome> {
-    if (d.signingSecret === null) return { ok: false, error: 'the rule has no signing secret', responseStatus: null, permanent: true }
+    if (d.signingSecret === null)
+      return { ok: false, error: 'the rule has no signing secret', responseStatus: null, permanent: true }
     const body = JSON.stringify(d.payload)
     const timestamp = Math.floor(this.#o.clock.now() / 1000)
     const headers = {
@@ -63,11 +64,23 @@ export class WebhookSender implements Sender {
     const target = await this.#o.targets.check(d.target, abort)
     if (!target.ok) return this.#refused(target, signal, timeout)
     try {
-      const res = await postPinned({ url: target.url, addresses: target.addresses, headers, body, signal: abort, maxErrorBytes: ERROR_BODY_CHARS * 4 })
+      const res = await postPinned({
+        url: target.url,
+        addresses: target.addresses,
+        headers,
+        body,
+        signal: abort,
+        maxErrorBytes: ERROR_BODY_CHARS * 4,
+      })
       if (res.status >= 200 && res.status < 300) return { ok: true, responseStatus: res.status }
       const text = res.status >= 300 && res.status < 400 ? '(redirects are not followed)' : res.text
       const snippet = text.trim().slice(0, ERROR_BODY_CHARS)
-      return { ok: false, error: `HTTP ${res.status}${snippet === '' ? '' : `: ${snippet}`}`, responseStatus: res.status, permanent: false }
+      return {
+        ok: false,
+        error: `HTTP ${res.status}${snippet === '' ? '' : `: ${snippet}`}`,
+        responseStatus: res.status,
+        permanent: false,
+      }
     } catch (err) {
       return { ok: false, error: this.#describe(err, signal, timeout), responseStatus: null, permanent: false }
     }
@@ -75,9 +88,12 @@ export class WebhookSender implements Sender {
 
   /** A target that failed its check: refused is permanent; a name without an address or a failed lookup is retried. */
   #refused(t: Extract<TargetCheck, { ok: false }>, signal: AbortSignal, timeout: AbortSignal): SendOutcome {
-    if (signal.aborted || timeout.aborted) return { ok: false, error: this.#describe(undefined, signal, timeout), responseStatus: null, permanent: false }
-    if (t.kind === 'refused') return { ok: false, error: `${TARGET_NOT_ALLOWED}: ${t.reason}`, responseStatus: null, permanent: true }
-    if (t.kind === 'invalid') return { ok: false, error: `target_invalid: ${t.reason}`, responseStatus: null, permanent: true }
+    if (signal.aborted || timeout.aborted)
+      return { ok: false, error: this.#describe(undefined, signal, timeout), responseStatus: null, permanent: false }
+    if (t.kind === 'refused')
+      return { ok: false, error: `${TARGET_NOT_ALLOWED}: ${t.reason}`, responseStatus: null, permanent: true }
+    if (t.kind === 'invalid')
+      return { ok: false, error: `target_invalid: ${t.reason}`, responseStatus: null, permanent: true }
     return { ok: false, error: `dns: ${t.reason}`, responseStatus: null, permanent: false }
   }
 

@@ -38,7 +38,8 @@ export function verifyWebhookSignature(
   nowSec: number,
   toleranceSec = 300,
 ): SignatureCheck {
-  if (timestampHeader === undefined || signatureHeader === undefined || !/^\d{1,12}$/.test(timestampHeader)) return 'malformed'
+  if (timestampHeader === undefined || signatureHeader === undefined || !/^\d{1,12}$/.test(timestampHeader))
+    return 'malformed'
   if (!signatureHeader.startsWith(SIGNATURE_PREFIX)) return 'malformed'
   const expected = Buffer.from(signWebhook(secret, Number(timestampHeader), body))
   const given = Buffer.from(signatureHeader)

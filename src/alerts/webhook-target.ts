@@ -31,7 +31,12 @@ const systemResolver: HostResolver = async (hostname) => {
 export type TargetCheck =
   | { readonly ok: true; readonly url: URL; readonly host: string; readonly addresses: readonly ResolvedAddress[] }
   /** `refused`: an address is not allowed; `unresolvable`: the name has no address (NXDOMAIN); `dns_failed`: try later. */
-  | { readonly ok: false; readonly kind: 'invalid' | 'refused' | 'unresolvable' | 'dns_failed'; readonly host: string; readonly reason: string }
+  | {
+      readonly ok: false
+      readonly kind: 'invalid' | 'refused' | 'unresolvable' | 'dns_failed'
+      readonly host: string
+      readonly reason: string
+    }
 
 export interface WebhookTargetsOptions {
   readonly policy: TargetPolicy
@@ -65,7 +70,8 @@ export class WebhookTargets {
     } catch {
       return { ok: false, kind: 'invalid', host: '', reason: 'not a valid URL' }
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, kind: 'invalid', host: url.host, reason: 'not an http(s) URL' }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return { ok: false, kind: 'invalid', host: url.host, reason: 'not an http(s) URL' }
     // IPv6 literals come bracketed; a trailing dot names the same host.
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname.replace(/\.$/, '')
     const literal = parseIp(host)
@@ -82,7 +88,12 @@ export class WebhookTargets {
       const verdict = ip === undefined ? { allowed: false as const, label: 'unparseable' } : this.#o.policy.check(ip)
       if (!verdict.allowed) {
         const what = literal !== undefined ? `${host} is` : `${host} resolves to`
-        return { ok: false, kind: 'refused', host, reason: `${what} a ${verdict.label} address; webhooks are delivered only to public addresses` }
+        return {
+          ok: false,
+          kind: 'refused',
+          host,
+          reason: `${what} a ${verdict.label} address; webhooks are delivered only to public addresses`,
+        }
       }
     }
     return { ok: true, url, host, addresses }
@@ -92,18 +103,23 @@ export class WebhookTargets {
     let timer: ReturnType<typeof setTimeout> | undefined
     let onAbort: (() => void) | undefined
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })), this.#o.resolveTimeoutMs)
+      timer = setTimeout(
+        () => reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })),
+        this.#o.resolveTimeoutMs,
+      )
       onAbort = () => reject(Object.assign(new Error('aborted'), { code: 'ABORTED' }))
       signal?.addEventListener('abort', onAbort, { once: true })
     })
     try {
       if (signal?.aborted === true) throw Object.assign(new Error('aborted'), { code: 'ABORTED' })
       const found = await Promise.race([this.#o.resolve(host), deadline])
-      if (found.length === 0) return { ok: false, kind: 'unresolvable', reason: `${host} does not resolve to any address` }
+      if (found.length === 0)
+        return { ok: false, kind: 'unresolvable', reason: `${host} does not resolve to any address` }
       return { ok: true, addresses: found }
     } catch (err) {
       const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'EUNKNOWN'
-      if (NO_SUCH_NAME.has(code)) return { ok: false, kind: 'unresolvable', reason: `${host} does not resolve to any address (${code})` }
+      if (NO_SUCH_NAME.has(code))
+        return { ok: false, kind: 'unresolvable', reason: `${host} does not resolve to any address (${code})` }
       return { ok: false, kind: 'dns_failed', reason: `the address of ${host} could not be looked up (${code})` }
     } finally {
       clearTimeout(timer)
@@ -112,7 +128,9 @@ export class WebhookTargets {
   }
 }
 
-type Lookup = { readonly ok: true; readonly addresses: readonly ResolvedAddress[] } | { readonly ok: false; readonly kind: 'unresolvable' | 'dns_failed'; readonly reason: string }
+type Lookup =
+  | { readonly ok: true; readonly addresses: readonly ResolvedAddress[] }
+  | { readonly ok: false; readonly kind: 'unresolvable' | 'dns_failed'; readonly reason: string }
 
 const LOCALHOST: readonly ResolvedAddress[] = [
   { address: '127.0.0.1', family: 4 },

@@ -99,9 +99,13 @@ export class OrderBook implements BookReader {
 
   levels(side: BookSideName, maxLevels = Infinity): LevelMicros[] {
     const out: LevelMicros[] = []
-    this.forEachLevel(side, (p, s) => {
-      out.push([p, s])
-    }, maxLevels)
+    this.forEachLevel(
+      side,
+      (p, s) => {
+        out.push([p, s])
+      },
+      maxLevels,
+    )
     return out
   }
 

@@ -23,7 +23,9 @@ export interface LoadOptions {
   readonly venues?: readonly VenueModule[]
 }
 
-export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] }
+export type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K]
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -50,7 +52,10 @@ export function loadConfig(options: LoadOptions = {}): Config {
   const venues = options.venues ?? VENUES
   layers.push(fromEnv(env, venues))
   if (options.overrides !== undefined) layers.push(options.overrides)
-  const merged = layers.reduce<Record<string, unknown>>((acc, layer) => deepMerge(acc, layer as Record<string, unknown>), {})
+  const merged = layers.reduce<Record<string, unknown>>(
+    (acc, layer) => deepMerge(acc, layer as Record<string, unknown>),
+    {},
+  )
   merged.profile = profiles.join('+')
   return validate(merged, venues)
 }
@@ -68,7 +73,10 @@ export function validate(raw: unknown, venues: readonly VenueModule[] = VENUES):
   return deepFreeze(withDefaults as Config)
 }
 
-function fromEnv(env: Readonly<Record<string, string | undefined>>, registered: readonly VenueModule[]): Record<string, unknown> {
+function fromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  registered: readonly VenueModule[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   const http: Record<string, unknown> = {}
   if (env.PORT !== undefined) http.port = toInt('PORT', env.PORT)
@@ -90,22 +98,31 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>, registered: 
   if (env.RATE_LIMIT_BURST !== undefined) rateLimit.burst = toInt('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST)
   if (Object.keys(rateLimit).length > 0) auth.rateLimit = rateLimit
   const signup: Record<string, unknown> = {}
-  if (env.SIGNUP_RATE_LIMIT_PER_MIN !== undefined) signup.perMinute = toNumber('SIGNUP_RATE_LIMIT_PER_MIN', env.SIGNUP_RATE_LIMIT_PER_MIN)
-  if (env.SIGNUP_RATE_LIMIT_BURST !== undefined) signup.burst = toInt('SIGNUP_RATE_LIMIT_BURST', env.SIGNUP_RATE_LIMIT_BURST)
+  if (env.SIGNUP_RATE_LIMIT_PER_MIN !== undefined)
+    signup.perMinute = toNumber('SIGNUP_RATE_LIMIT_PER_MIN', env.SIGNUP_RATE_LIMIT_PER_MIN)
+  if (env.SIGNUP_RATE_LIMIT_BURST !== undefined)
+    signup.burst = toInt('SIGNUP_RATE_LIMIT_BURST', env.SIGNUP_RATE_LIMIT_BURST)
   if (Object.keys(signup).length > 0) auth.signupRateLimit = signup
   if (Object.keys(auth).length > 0) out.auth = auth
   const alerts: Record<string, unknown> = {}
   const smtp = defined({ url: env.SMTP_URL, from: env.SMTP_FROM })
   if (smtp !== undefined) alerts.smtp = smtp
   const webhook: Record<string, unknown> = {}
-  if (env.ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined) webhook.allowPrivateTargets = toBool('ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS', env.ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS)
+  if (env.ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined)
+    webhook.allowPrivateTargets = toBool(
+      'ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS',
+      env.ALERTS_WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    )
   if (env.ALERTS_WEBHOOK_ALLOWED_CIDRS !== undefined) webhook.allowedCidrs = toList(env.ALERTS_WEBHOOK_ALLOWED_CIDRS)
   if (Object.keys(webhook).length > 0) alerts.webhook = webhook
   if (Object.keys(alerts).length > 0) out.alerts = alerts
   const venues: Record<string, unknown> = {}
   if (env.VENUES !== undefined) venues.mode = env.VENUES
   // One catalog refresh interval for every venue (how often the whole catalog is re-read over REST).
-  const refreshMs = env.CATALOG_REFRESH_MS === undefined ? undefined : { catalog: { refreshMs: toInt('CATALOG_REFRESH_MS', env.CATALOG_REFRESH_MS) } }
+  const refreshMs =
+    env.CATALOG_REFRESH_MS === undefined
+      ? undefined
+      : { catalog: { refreshMs: toInt('CATALOG_REFRESH_MS', env.CATALOG_REFRESH_MS) } }
   for (const venue of registered) {
     // Per-venue endpoint overrides (for a standalone simulator or a staging venue), like tardis' WSS_URL_<X>.
     const own = venue.config.fromEnv(env)
@@ -115,9 +132,11 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>, registered: 
   const sim: Record<string, unknown> = {}
   if (env.SIM_SEED !== undefined) sim.seed = toInt('SIM_SEED', env.SIM_SEED)
   if (env.SIM_QUESTIONS !== undefined) sim.questions = toInt('SIM_QUESTIONS', env.SIM_QUESTIONS)
-  if (env.SIM_VENUEK_ONLY_LADDERS !== undefined) sim.venuekOnlyLadders = toInt('SIM_VENUEK_ONLY_LADDERS', env.SIM_VENUEK_ONLY_LADDERS)
+  if (env.SIM_VENUEK_ONLY_LADDERS !== undefined)
+    sim.venuekOnlyLadders = toInt('SIM_VENUEK_ONLY_LADDERS', env.SIM_VENUEK_ONLY_LADDERS)
   if (env.SIM_BOOK_DEPTH !== undefined) sim.bookDepth = toInt('SIM_BOOK_DEPTH', env.SIM_BOOK_DEPTH)
-  if (env.SIM_QUOTE_CHANGES_PER_SEC !== undefined) sim.quoteChangesPerSec = toNumber('SIM_QUOTE_CHANGES_PER_SEC', env.SIM_QUOTE_CHANGES_PER_SEC)
+  if (env.SIM_QUOTE_CHANGES_PER_SEC !== undefined)
+    sim.quoteChangesPerSec = toNumber('SIM_QUOTE_CHANGES_PER_SEC', env.SIM_QUOTE_CHANGES_PER_SEC)
   if (env.SIM_CATALOG !== undefined && env.SIM_CATALOG !== '') sim.catalog = env.SIM_CATALOG
   if (env.SIM_CALENDAR !== undefined && env.SIM_CALENDAR !== '') sim.calendar = env.SIM_CALENDAR
   if (env.SIM_EXTERNAL !== undefined) sim.external = env.SIM_EXTERNAL === '1' || env.SIM_EXTERNAL === 'true'

@@ -26,7 +26,9 @@ export const SimConfigSchema = Type.Object(
      * titles and dates are a function of the seed, the sizes and this; started later, the world has aged (questions
      * past their end are closed or resolved), and a later calendar lays out a fresh world with other identifiers.
      */
-    calendar: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?Z)?$' })),
+    calendar: Type.Optional(
+      Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?Z)?$' }),
+    ),
     /**
      * Replay real captured catalogs instead of generating a world (env `SIM_CATALOG`): a directory holding
      * `venuep.json` and `venuek.json` in the format of test/fixtures/real-venues/FORMAT.md, relative to the process's
@@ -259,7 +261,9 @@ const BaseConfigSchema = Type.Object(
          * with AUTH_REQUIRED=false on a private network: any page a user opens could then read and write it. See
          * src/http/cors.ts.
          */
-        corsAllowedOrigins: Type.Array(Type.String({ pattern: '^(\\*|[A-Za-z][A-Za-z0-9+.-]*://[^/\\s]+)$' }), { default: [] }),
+        corsAllowedOrigins: Type.Array(Type.String({ pattern: '^(\\*|[A-Za-z][A-Za-z0-9+.-]*://[^/\\s]+)$' }), {
+          default: [],
+        }),
       },
       { additionalProperties: false },
     ),
@@ -267,7 +271,15 @@ const BaseConfigSchema = Type.Object(
     /** Postgres connection string; when absent the embedded PGlite in dataDir is used. */
     databaseUrl: Type.Optional(Type.String({ minLength: 1 })),
     logLevel: Type.Union(
-      [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')],
+      [
+        Type.Literal('fatal'),
+        Type.Literal('error'),
+        Type.Literal('warn'),
+        Type.Literal('info'),
+        Type.Literal('debug'),
+        Type.Literal('trace'),
+        Type.Literal('silent'),
+      ],
       { default: 'info' },
     ),
     sim: SimConfigSchema,
@@ -361,7 +373,9 @@ export function configSchema(venues: readonly VenueConfigSection[]): TObject {
  * `venues`: the mode and each venue's section, typed for the registered ones (a venue added at run time, as in a
  * test, is read with `venueConfig`, src/venues/module.ts).
  */
-export type VenuesConfig = { readonly mode: Static<typeof VenueModeSchema> } & RegisteredVenueConfigs & { readonly [venue: string]: unknown }
+export type VenuesConfig = { readonly mode: Static<typeof VenueModeSchema> } & RegisteredVenueConfigs & {
+    readonly [venue: string]: unknown
+  }
 export type Config = Static<typeof BaseConfigSchema> & { readonly venues: VenuesConfig }
 export type SimConfig = Static<typeof SimConfigSchema>
 export type AuthConfig = Static<typeof AuthConfigSchema>

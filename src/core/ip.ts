@@ -87,7 +87,7 @@ export function formatIp(ip: IpAddress): string {
   for (let i = 7; i >= 0; i--) g.push(Number((ip.value >> BigInt(i * 16)) & 0xffffn))
   let bestStart = -1
   let bestLen = 1
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (g[i] !== 0) {
       i++
       continue

@@ -9,7 +9,8 @@ export class RingBuffer<T> {
   #size = 0
 
   constructor(capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`)
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`capacity must be a positive integer, got ${capacity}`)
     this.capacity = capacity
     this.#items = new Array<T | undefined>(capacity)
   }

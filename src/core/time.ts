@@ -12,7 +12,9 @@ export function parseTimestampMs(value: unknown): number | undefined {
     return n < 1e11 ? n * 1000 : n
   }
   // SQL-style times with an hour-only offset ("2026-03-24 06:40:23+00", as some venues send): make them ISO-parseable.
-  const normalized = /^\d{4}-\d{2}-\d{2} /.test(value) ? value.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00') : value
+  const normalized = /^\d{4}-\d{2}-\d{2} /.test(value)
+    ? value.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')
+    : value
   const ms = Date.parse(normalized)
   return Number.isNaN(ms) ? undefined : ms
 }

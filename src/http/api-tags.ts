@@ -6,8 +6,10 @@
 export const API_TAGS: Readonly<Record<string, string>> = {
   operations: 'Liveness, readiness (with where the data comes from: simulated or live venues) and Prometheus metrics.',
   events: 'Events collapsed across venues (one row per service event), event detail by slug, and the sitemap list.',
-  spreads: 'Cross-venue price gaps for the same outcome: the scanner, the top list by confidence, and a pair\'s history.',
+  spreads:
+    "Cross-venue price gaps for the same outcome: the scanner, the top list by confidence, and a pair's history.",
   developers: 'Developer accounts and API keys: public signup, more keys, revocation and usage.',
-  alerts: 'Alert rules per end user (`X-User-Id`) that turn spread signals into webhook or e-mail deliveries, and their delivery log.',
+  alerts:
+    'Alert rules per end user (`X-User-Id`) that turn spread signals into webhook or e-mail deliveries, and their delivery log.',
   meta: 'This API description (OpenAPI 3.1) and its readable page.',
 }

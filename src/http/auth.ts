@@ -30,16 +30,29 @@ export interface KeyGuards {
 
 export function keyGuards(auth: Authenticator, meter: UsageMeter, clock: Clock): KeyGuards {
   const headers = new RateLimitHeaders(auth.rateLimit.burst)
-  return { metered: new KeyGuard(auth, meter, clock, headers, true), unmetered: new KeyGuard(auth, meter, clock, headers, false) }
+  return {
+    metered: new KeyGuard(auth, meter, clock, headers, true),
+    unmetered: new KeyGuard(auth, meter, clock, headers, false),
+  }
 }
 
 /** Prebuilt: a client sending a bad key in a loop gets the same reply object, not a new error each time. */
 const REJECTED: Readonly<Record<RejectReason, Reply>> = {
-  missing: errorReply(new AppError(401, 'unauthorized', 'Missing API key: send it in the X-API-Key header (POST /api/v2/developers/signup issues one).')),
+  missing: errorReply(
+    new AppError(
+      401,
+      'unauthorized',
+      'Missing API key: send it in the X-API-Key header (POST /api/v2/developers/signup issues one).',
+    ),
+  ),
   malformed: errorReply(new AppError(401, 'unauthorized', 'Invalid API key.')),
   unknown: errorReply(new AppError(401, 'unauthorized', 'Invalid API key.')),
   revoked: errorReply(new AppError(401, 'unauthorized', 'This API key has been revoked.')),
-  unavailable: errorReply(new AppError(503, 'auth_unavailable', 'API keys cannot be checked right now; retry shortly.', { headers: retryAfter(1) })),
+  unavailable: errorReply(
+    new AppError(503, 'auth_unavailable', 'API keys cannot be checked right now; retry shortly.', {
+      headers: retryAfter(1),
+    }),
+  ),
 }
 
 class KeyGuard implements RouteGuard {
@@ -58,7 +71,9 @@ class KeyGuard implements RouteGuard {
   check(ctx: RequestContext): GuardOutcome | Promise<GuardOutcome> {
     const now = this.clock.now()
     const resolved = this.auth.resolve(ctx.headers[API_KEY_HEADER], now)
-    return resolved instanceof Promise ? resolved.then((r) => this.#admit(r, ctx, this.clock.now())) : this.#admit(resolved, ctx, now)
+    return resolved instanceof Promise
+      ? resolved.then((r) => this.#admit(r, ctx, this.clock.now()))
+      : this.#admit(resolved, ctx, now)
   }
 
   #admit(r: Resolution, ctx: RequestContext, now: number): GuardOutcome {
@@ -87,10 +102,15 @@ class KeyGuard implements RouteGuard {
   #limitedReply(seconds: number): Reply {
     const { burst, perSecond } = this.auth.rateLimit
     const reply = errorReply(
-      new AppError(429, 'rate_limited', `Rate limit exceeded (bursts of ${burst}, ${perSecond} requests per second per key); retry in ${seconds} s.`, {
-        extra: { retry_after_seconds: seconds },
-        headers: retryAfter(seconds),
-      }),
+      new AppError(
+        429,
+        'rate_limited',
+        `Rate limit exceeded (bursts of ${burst}, ${perSecond} requests per second per key); retry in ${seconds} s.`,
+        {
+          extra: { retry_after_seconds: seconds },
+          headers: retryAfter(seconds),
+        },
+      ),
     )
     return { ...reply, headerLines: this.rateHeaders.get(0) }
   }

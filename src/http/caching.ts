@@ -44,7 +44,10 @@ export const NO_STORE_LINE = CACHING.none.line
  * A route's policy: its own, else `live` (GET routes); writes have none (their answers say no-store). Takes the
  * two fields of a route (route.ts's `AnyRoute`) structurally, since route.ts imports `Caching` from here.
  */
-export function cachingOf(route: { readonly method: string; readonly caching?: Caching | undefined }): Caching | undefined {
+export function cachingOf(route: {
+  readonly method: string
+  readonly caching?: Caching | undefined
+}): Caching | undefined {
   if (route.method !== 'get') return undefined
   return route.caching ?? CACHING.live
 }

@@ -12,7 +12,11 @@ import { formatIp, inAnyCidr, parseIp, unmapped, type Cidr, type IpAddress } fro
  * addresses would let one client rotate through 2^64 of them. IPv4-mapped IPv6 (uWS prints IPv4 peers that way on
  * a dual-stack socket) is the IPv4 address.
  */
-export function clientKey(remoteAddress: string | undefined, forwardedFor: string | undefined, trustedProxies: readonly Cidr[]): string {
+export function clientKey(
+  remoteAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trustedProxies: readonly Cidr[],
+): string {
   const peer = remoteAddress === undefined ? undefined : parseIp(remoteAddress)
   if (peer === undefined) return remoteAddress ?? 'unknown'
   if (trustedProxies.length === 0 || forwardedFor === undefined || !inAnyCidr(peer, trustedProxies)) return keyOf(peer)

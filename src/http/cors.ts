@@ -18,7 +18,12 @@ import { renderHeaderLines } from './reply.js'
  * rate limited, and is answered 204 with the path's methods, the request headers the API reads and a max age.
  */
 export const CORS_ALLOWED_HEADERS: readonly string[] = ['X-API-Key', 'X-User-Id', 'Content-Type', 'If-None-Match']
-export const CORS_EXPOSED_HEADERS: readonly string[] = ['ETag', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After']
+export const CORS_EXPOSED_HEADERS: readonly string[] = [
+  'ETag',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'Retry-After',
+]
 /** How long a browser may reuse a preflight answer: 2 h, Chromium's cap (Firefox allows 24 h). */
 export const CORS_MAX_AGE_SECONDS = 7_200
 

@@ -15,7 +15,9 @@ export function renderDocs(doc: OpenApiDocument): string {
   const ops = operations(doc)
   const tags = [...new Set([...(doc.tags ?? []).map((t) => t.name), ...ops.flatMap((o) => o.op.tags ?? [])])]
   const untagged = ops.filter((o) => (o.op.tags ?? []).length === 0)
-  const groups = tags.map((t) => ({ tag: t, ops: ops.filter((o) => o.op.tags?.includes(t)) })).filter((g) => g.ops.length > 0)
+  const groups = tags
+    .map((t) => ({ tag: t, ops: ops.filter((o) => o.op.tags?.includes(t)) }))
+    .filter((g) => g.ops.length > 0)
   if (untagged.length > 0) groups.push({ tag: 'other', ops: untagged })
   const title = `${doc.info.title} ${doc.info.version}`
   return `<!doctype html>
@@ -66,7 +68,8 @@ function operation(o: Op, r: SchemaRenderer): string {
     `<p class="summary">${inline(op.summary)}</p>${prose(op.description)}`,
     `<p class="meta">${auth} Operation id <code>${esc(op.operationId)}</code>.</p>`,
   ]
-  if (op.parameters !== undefined && op.parameters.length > 0) parts.push(`<h4>Parameters</h4>${parameterTable(op.parameters, r)}`)
+  if (op.parameters !== undefined && op.parameters.length > 0)
+    parts.push(`<h4>Parameters</h4>${parameterTable(op.parameters, r)}`)
   if (op.requestBody !== undefined) {
     for (const [media, body] of Object.entries(op.requestBody.content)) {
       parts.push(`<h4>Request body <small>${esc(media)}, required</small></h4>${r.table(body.schema)}`)
@@ -84,16 +87,31 @@ function parameterTable(params: readonly OpenApiParameter[], r: SchemaRenderer):
     const csv = p.style === 'form' && p.explode === false
     const type = csv ? 'string list (comma-separated)' : r.type(p.schema)
     const bounds = [csv ? 'e.g. <code>a,b,c</code>' : '', r.constraints(s)].filter((x) => x !== '').join('; ')
-    const def = s.default === undefined ? '' : `<code>${esc(csv && Array.isArray(s.default) ? s.default.join(',') : literal(s.default))}</code>`
-    return tr([`<code>${esc(p.name)}</code>`, esc(p.in), type, def, bounds, p.required ? 'yes' : 'no', inline(p.description)])
+    const def =
+      s.default === undefined
+        ? ''
+        : `<code>${esc(csv && Array.isArray(s.default) ? s.default.join(',') : literal(s.default))}</code>`
+    return tr([
+      `<code>${esc(p.name)}</code>`,
+      esc(p.in),
+      type,
+      def,
+      bounds,
+      p.required ? 'yes' : 'no',
+      inline(p.description),
+    ])
   })
   return table(['Name', 'In', 'Type', 'Default', 'Bounds / values', 'Required', 'Description'], rows)
 }
 
 function responseBlock(status: string, res: OpenApiResponse, r: SchemaRenderer): string {
-  const out = [`<h5><span class="status s${esc(status.slice(0, 1))}">${esc(status)}</span> ${inline(res.description)}</h5>`]
+  const out = [
+    `<h5><span class="status s${esc(status.slice(0, 1))}">${esc(status)}</span> ${inline(res.description)}</h5>`,
+  ]
   if (res.headers !== undefined) {
-    const items = Object.entries(res.headers).map(([h, v]) => `<li>Header <code>${esc(h)}</code>: ${inline(v.description)}</li>`)
+    const items = Object.entries(res.headers).map(
+      ([h, v]) => `<li>Header <code>${esc(h)}</code>: ${inline(v.description)}</li>`,
+    )
     out.push(`<ul class="headers">${items.join('')}</ul>`)
   }
   for (const [media, c] of Object.entries(res.content ?? {})) {
@@ -145,7 +163,15 @@ class SchemaRenderer {
     for (const [name, prop] of Object.entries(props)) {
       const field = path === '' ? name : `${path}.${name}`
       const target = nonNull(this.#resolve(prop, seen)?.schema ?? prop)
-      out.push(tr([`<code>${esc(field)}</code>`, this.type(prop), required.has(name) ? 'yes' : 'no', this.constraints(target), inline(str(target.description))]))
+      out.push(
+        tr([
+          `<code>${esc(field)}</code>`,
+          this.type(prop),
+          required.has(name) ? 'yes' : 'no',
+          this.constraints(target),
+          inline(str(target.description)),
+        ]),
+      )
       this.#rows(prop, field, false, depth + 1, seen, out)
     }
   }
@@ -208,14 +234,18 @@ function table(headings: readonly string[], rows: readonly string[]): string {
 
 /** The one non-null branch of a nullable union (where TypeBox users put description and bounds), else `s`. */
 function nonNull(s: JsonObject): JsonObject {
-  const branches = Array.isArray(s.anyOf) ? s.anyOf.filter((b): b is JsonObject => isObject(b) && b.type !== 'null') : []
+  const branches = Array.isArray(s.anyOf)
+    ? s.anyOf.filter((b): b is JsonObject => isObject(b) && b.type !== 'null')
+    : []
   if (branches.length !== 1 || branches.length === (s.anyOf as unknown[]).length) return s
   const { anyOf: _branches, ...outer } = s
   return { ...(branches[0] as JsonObject), ...outer }
 }
 
 function refName(s: JsonObject): string | undefined {
-  return typeof s.$ref === 'string' && s.$ref.startsWith('#/components/schemas/') ? s.$ref.slice('#/components/schemas/'.length) : undefined
+  return typeof s.$ref === 'string' && s.$ref.startsWith('#/components/schemas/')
+    ? s.$ref.slice('#/components/schemas/'.length)
+    : undefined
 }
 
 function isObject(v: unknown): v is JsonObject {
@@ -254,7 +284,12 @@ function anchor(s: string): string {
 }
 
 function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
 }
 
 const CONVENTIONS = `<section id="conventions"><h2>Conventions and errors</h2>

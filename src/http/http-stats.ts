@@ -3,7 +3,9 @@
  * callback to the response write, seconds). Plain arrays and a small map, so a request pays a few tens of
  * nanoseconds; /metrics (src/metrics.ts) turns them into Prometheus series at scrape time.
  */
-export const LATENCY_BOUNDS_SECONDS: readonly number[] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+export const LATENCY_BOUNDS_SECONDS: readonly number[] = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+]
 
 export interface HttpStatsSnapshot {
   /** Status code → responses written. */
@@ -42,7 +44,10 @@ export class HttpStats {
     let cumulative = 0
     for (let i = 0; i < this.#counts.length; i++) {
       cumulative += this.#counts[i] as number
-      buckets.push([i < LATENCY_BOUNDS_SECONDS.length ? (LATENCY_BOUNDS_SECONDS[i] as number) : Number.POSITIVE_INFINITY, cumulative])
+      buckets.push([
+        i < LATENCY_BOUNDS_SECONDS.length ? (LATENCY_BOUNDS_SECONDS[i] as number) : Number.POSITIVE_INFINITY,
+        cumulative,
+      ])
     }
     return { responses: new Map(this.#responses), aborted: this.#aborted, buckets, sum: this.#sum, count: this.#count }
   }

@@ -6,7 +6,16 @@
  * the bounds are in the OpenAPI document because they are in the schema.
  */
 const SCHEMA_KEYS = ['properties', 'patternProperties', '$defs', 'definitions'] as const
-const SUBSCHEMA_KEYS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'] as const
+const SUBSCHEMA_KEYS = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+] as const
 const LIST_KEYS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const
 
 /** One message per integer subschema without safe bounds, naming its JSON pointer; empty when all are bounded. */
@@ -29,12 +38,15 @@ function visit(node: unknown, pointer: string, out: string[]): void {
   if (types.includes('integer') && !('enum' in s) && !('const' in s)) {
     const low = bound(s.minimum, s.exclusiveMinimum)
     const high = bound(s.maximum, s.exclusiveMaximum)
-    if (low === undefined || high === undefined) out.push(`integer at "${pointer || '/'}" needs a minimum and a maximum`)
-    else if (!Number.isSafeInteger(Math.trunc(low)) || !Number.isSafeInteger(Math.trunc(high))) out.push(`integer at "${pointer || '/'}" has bounds beyond ±2^53`)
+    if (low === undefined || high === undefined)
+      out.push(`integer at "${pointer || '/'}" needs a minimum and a maximum`)
+    else if (!Number.isSafeInteger(Math.trunc(low)) || !Number.isSafeInteger(Math.trunc(high)))
+      out.push(`integer at "${pointer || '/'}" has bounds beyond ±2^53`)
   }
   for (const key of SCHEMA_KEYS) {
     const map = s[key]
-    if (typeof map === 'object' && map !== null) for (const [name, sub] of Object.entries(map)) visit(sub, `${pointer}/${key}/${name}`, out)
+    if (typeof map === 'object' && map !== null)
+      for (const [name, sub] of Object.entries(map)) visit(sub, `${pointer}/${key}/${name}`, out)
   }
   for (const key of SUBSCHEMA_KEYS) visit(s[key], `${pointer}/${key}`, out)
   for (const key of LIST_KEYS) {

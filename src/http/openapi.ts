@@ -73,7 +73,10 @@ export interface OpenApiOperation {
   readonly description?: string
   readonly tags: readonly string[]
   readonly parameters?: readonly OpenApiParameter[]
-  readonly requestBody?: { readonly required: boolean; readonly content: Record<string, { readonly schema: JsonObject }> }
+  readonly requestBody?: {
+    readonly required: boolean
+    readonly content: Record<string, { readonly schema: JsonObject }>
+  }
   readonly responses: Record<string, OpenApiResponse>
   readonly security?: readonly Record<string, readonly string[]>[]
 }
@@ -84,7 +87,10 @@ export interface OpenApiDocument {
   readonly servers?: readonly { readonly url: string; readonly description?: string }[]
   readonly tags: readonly { readonly name: string; readonly description?: string }[]
   readonly paths: Record<string, Record<string, OpenApiOperation>>
-  readonly components: { readonly schemas: Record<string, JsonObject>; readonly securitySchemes: Record<string, JsonObject> }
+  readonly components: {
+    readonly schemas: Record<string, JsonObject>
+    readonly securitySchemes: Record<string, JsonObject>
+  }
   readonly security: readonly Record<string, readonly string[]>[]
 }
 
@@ -117,7 +123,11 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): OpenAp
   for (const [schema, name] of components) schemas[name] = clean(schema, components, schema) as JsonObject
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: API_VERSION, ...(info.description === undefined ? {} : { description: info.description }) },
+    info: {
+      title: info.title,
+      version: API_VERSION,
+      ...(info.description === undefined ? {} : { description: info.description }),
+    },
     ...(info.servers === undefined ? {} : { servers: info.servers }),
     tags: tags.map((name) => {
       const description = info.tagDescriptions?.[name]
@@ -127,21 +137,31 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: ApiInfo): OpenAp
     components: {
       schemas,
       securitySchemes: {
-        [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key from POST /api/v2/developers/signup.' },
+        [API_KEY_SCHEME]: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'API key from POST /api/v2/developers/signup.',
+        },
       },
     },
     security: [{ [API_KEY_SCHEME]: [] }],
   }
 }
 
-function operation(route: AnyRoute, toJson: (s: unknown) => JsonObject, examples: OperationExamples | undefined): OpenApiOperation {
+function operation(
+  route: AnyRoute,
+  toJson: (s: unknown) => JsonObject,
+  examples: OperationExamples | undefined,
+): OpenApiOperation {
   const parameters = [
     ...params('path', route.params, toJson),
     ...params('query', route.query, toJson),
     ...params('header', route.headers, toJson),
   ]
   const responses: Record<string, OpenApiResponse> = {}
-  for (const [status, spec] of Object.entries(route.responses as Record<string, ResponseSpec>)) responses[status] = response(spec, toJson)
+  for (const [status, spec] of Object.entries(route.responses as Record<string, ResponseSpec>))
+    responses[status] = response(spec, toJson)
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
   const implied = (status: number, description: string, schema: JsonObject): void => {
     responses[status] ??= { description, content: { [JSON_MEDIA_TYPE]: { schema } } }
@@ -151,7 +171,8 @@ function operation(route: AnyRoute, toJson: (s: unknown) => JsonObject, examples
     implied(413, 'Request body too large (`payload_too_large`).', ref('ErrorBody'))
     implied(415, 'Request body is not `application/json` (`unsupported_media_type`).', ref('ErrorBody'))
   }
-  if (parameters.length > 0 || route.body !== undefined) implied(422, 'Validation error: one entry per problem.', ref('ValidationErrorBody'))
+  if (parameters.length > 0 || route.body !== undefined)
+    implied(422, 'Validation error: one entry per problem.', ref('ValidationErrorBody'))
   for (const [status, example] of Object.entries(examples ?? {})) {
     const r = responses[status]
     // A status this deployment does not answer with (401 when AUTH_REQUIRED=false) keeps no example.
@@ -168,7 +189,9 @@ function operation(route: AnyRoute, toJson: (s: unknown) => JsonObject, examples
     ...(route.description === undefined ? {} : { description: route.description }),
     tags: route.tags,
     ...(parameters.length === 0 ? {} : { parameters }),
-    ...(route.body === undefined ? {} : { requestBody: { required: true, content: { [JSON_MEDIA_TYPE]: { schema: toJson(route.body) } } } }),
+    ...(route.body === undefined
+      ? {}
+      : { requestBody: { required: true, content: { [JSON_MEDIA_TYPE]: { schema: toJson(route.body) } } } }),
     responses: sortByStatus(responses),
     ...(route.public === true ? { security: [] } : {}),
   }
@@ -178,13 +201,28 @@ function operation(route: AnyRoute, toJson: (s: unknown) => JsonObject, examples
  * A GET route's caching (caching.ts): Cache-Control and ETag on its 200, and, when it revalidates, the
  * `If-None-Match` parameter and the 304 with the 200's headers. Marked "Addition": the spec does not describe them.
  */
-function documentCaching(caching: Caching, parameters: OpenApiParameter[], responses: Record<string, OpenApiResponse>): void {
+function documentCaching(
+  caching: Caching,
+  parameters: OpenApiParameter[],
+  responses: Record<string, OpenApiResponse>,
+): void {
   const ok = responses['200']
   if (ok === undefined) return
   const headers = {
     ...ok.headers,
-    'Cache-Control': { description: `Addition: \`${caching.cacheControl}\` (README, "HTTP: caching, compression, CORS").`, schema: { type: 'string' } },
-    ...(caching.revalidate ? { ETag: { description: 'Addition: strong validator of this representation (each content coding has its own); send it in `If-None-Match` to get a 304 while it is current.', schema: { type: 'string' } } } : {}),
+    'Cache-Control': {
+      description: `Addition: \`${caching.cacheControl}\` (README, "HTTP: caching, compression, CORS").`,
+      schema: { type: 'string' },
+    },
+    ...(caching.revalidate
+      ? {
+          ETag: {
+            description:
+              'Addition: strong validator of this representation (each content coding has its own); send it in `If-None-Match` to get a 304 while it is current.',
+            schema: { type: 'string' },
+          },
+        }
+      : {}),
   }
   responses['200'] = { ...ok, headers }
   if (!caching.revalidate) return
@@ -192,13 +230,22 @@ function documentCaching(caching: Caching, parameters: OpenApiParameter[], respo
     name: 'If-None-Match',
     in: 'header',
     required: false,
-    description: 'Addition: ETag(s) of a response the client holds (or `*`). When one names the current representation the answer is 304 with no body; the request still counts against the rate limit.',
+    description:
+      'Addition: ETag(s) of a response the client holds (or `*`). When one names the current representation the answer is 304 with no body; the request still counts against the rate limit.',
     schema: { type: 'string' },
   })
-  responses['304'] = { description: 'Addition: Not Modified: `If-None-Match` names the current representation. No body; the ETag, Cache-Control and Vary of the 200.', headers }
+  responses['304'] = {
+    description:
+      'Addition: Not Modified: `If-None-Match` names the current representation. No body; the ETag, Cache-Control and Vary of the 200.',
+    headers,
+  }
 }
 
-function params(location: OpenApiParameter['in'], schema: TSchema | undefined, toJson: (s: unknown) => JsonObject): OpenApiParameter[] {
+function params(
+  location: OpenApiParameter['in'],
+  schema: TSchema | undefined,
+  toJson: (s: unknown) => JsonObject,
+): OpenApiParameter[] {
   if (schema === undefined) return []
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>
   const required = new Set<string>((schema.required as string[] | undefined) ?? [])
@@ -227,12 +274,20 @@ function csvSchema(s: JsonObject): JsonObject {
 }
 
 function response(spec: ResponseSpec, toJson: (s: unknown) => JsonObject): OpenApiResponse {
-  const headers = spec.headers === undefined ? undefined : mapValues(spec.headers, (description) => ({ description, schema: { type: 'string' } }))
+  const headers =
+    spec.headers === undefined
+      ? undefined
+      : mapValues(spec.headers, (description) => ({ description, schema: { type: 'string' } }))
   const mediaType = spec.contentType ?? JSON_MEDIA_TYPE
   // A non-JSON response without a schema (the HTML docs page) is documented as a string of its media type.
-  const schema = spec.schema !== undefined ? toJson(spec.schema) : spec.contentType !== undefined ? { type: 'string' } : undefined
+  const schema =
+    spec.schema !== undefined ? toJson(spec.schema) : spec.contentType !== undefined ? { type: 'string' } : undefined
   const content = schema === undefined ? undefined : { [mediaType]: { schema } }
-  return { description: spec.description, ...(headers === undefined ? {} : { headers }), ...(content === undefined ? {} : { content }) }
+  return {
+    description: spec.description,
+    ...(headers === undefined ? {} : { headers }),
+    ...(content === undefined ? {} : { content }),
+  }
 }
 
 function mapValues<A, B>(record: Readonly<Record<string, A>>, f: (a: A) => B): Record<string, B> {

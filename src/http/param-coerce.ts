@@ -23,7 +23,8 @@ const FALSE = new Set(['0', 'off', 'f', 'false', 'n', 'no'])
 /** The coercion for one parameter schema, or undefined when the value stays a string. */
 export function coercerFor(schema: unknown): Coerce | undefined {
   const kinds = scalarKinds(schema)
-  if (kinds === undefined) throw new Error('parameters must be scalars (string, integer, number, boolean); use Csv() for lists')
+  if (kinds === undefined)
+    throw new Error('parameters must be scalars (string, integer, number, boolean); use Csv() for lists')
   if (kinds.has('string')) return undefined
   const numeric = kinds.has('number') ? parseNumber : kinds.has('integer') ? parseInteger : undefined
   const bool = kinds.has('boolean') ? parseBoolean : undefined
@@ -67,7 +68,8 @@ function scalarKinds(schema: unknown): Set<Scalar> | undefined {
       kinds.add(t as Scalar)
     }
     const values = 'const' in o ? [o.const] : Array.isArray(o.enum) ? o.enum : []
-    for (const v of values) kinds.add(v === null ? 'null' : typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string')
+    for (const v of values)
+      kinds.add(v === null ? 'null' : typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'string')
     for (const branch of [...(o.anyOf ?? []), ...(o.oneOf ?? [])]) if (!visit(branch)) return false
     return true
   }

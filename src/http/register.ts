@@ -55,7 +55,9 @@ export function registerRoutes(server: HttpServer, routes: readonly AnyRoute[], 
 
 function toRouteDef(route: AnyRoute, validator: RequestValidator, guard: RouteGuard | undefined): RouteDef {
   const hasBody = route.body !== undefined
-  const headers = [...new Set([...validator.headerNames, ...(hasBody ? ['content-type'] : []), ...(guard?.headers ?? [])])]
+  const headers = [
+    ...new Set([...validator.headerNames, ...(hasBody ? ['content-type'] : []), ...(guard?.headers ?? [])]),
+  ]
   const run = (ctx: RequestContext): Reply | Promise<Reply> => {
     if (hasBody && ctx.body !== undefined && !isJson(ctx.headers['content-type'])) return NOT_JSON
     const result = validator.validate(ctx)
@@ -64,7 +66,14 @@ function toRouteDef(route: AnyRoute, validator: RequestValidator, guard: RouteGu
     return route.handler(result.input, ctx)
   }
   const handler = guard === undefined ? run : guarded(guard, run)
-  const def: RouteDef = { method: route.method, path: route.path, headers, handler, remoteAddress: guard?.remoteAddress === true, caching: cachingOf(route) }
+  const def: RouteDef = {
+    method: route.method,
+    path: route.path,
+    headers,
+    handler,
+    remoteAddress: guard?.remoteAddress === true,
+    caching: cachingOf(route),
+  }
   return hasBody ? { ...def, body: true } : def
 }
 
@@ -74,7 +83,10 @@ const NOT_JSON = errorReply(new AppError(415, 'unsupported_media_type', 'Content
  * The guard first; on a pass the route runs with what the guard set on the context (the caller, and headers that
  * HttpServer adds to whatever the request is answered with, AppErrors and 500s included).
  */
-function guarded(guard: RouteGuard, run: (ctx: RequestContext) => Reply | Promise<Reply>): (ctx: RequestContext) => Reply | Promise<Reply> {
+function guarded(
+  guard: RouteGuard,
+  run: (ctx: RequestContext) => Reply | Promise<Reply>,
+): (ctx: RequestContext) => Reply | Promise<Reply> {
   return (ctx) => {
     const outcome = guard.check(ctx)
     if (outcome instanceof Promise) return outcome.then((o) => (o === undefined ? run(ctx) : o))

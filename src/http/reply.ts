@@ -63,7 +63,9 @@ export function statusLine(status: number): string {
 }
 
 export function json(status: number, body: unknown, headers?: readonly (readonly [string, string])[]): Reply {
-  return headers === undefined ? { status, body: JSON.stringify(body) } : { status, body: JSON.stringify(body), headers }
+  return headers === undefined
+    ? { status, body: JSON.stringify(body) }
+    : { status, body: JSON.stringify(body), headers }
 }
 
 /**

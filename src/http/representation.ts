@@ -62,7 +62,9 @@ export class Representation {
    * so it gets its own tag, the identity tag with a suffix (`"…-br"`, `"…-gz"`).
    */
   etagOf(coding: ContentCoding): string {
-    return coding === 'identity' ? this.etag : (this.#etags[coding] ??= `${this.etag.slice(0, -1)}${coding === 'br' ? '-br' : '-gz'}"`)
+    return coding === 'identity'
+      ? this.etag
+      : (this.#etags[coding] ??= `${this.etag.slice(0, -1)}${coding === 'br' ? '-br' : '-gz'}"`)
   }
 
   /** `\r\netag: "…"` for `coding`, rendered once. */
@@ -78,7 +80,8 @@ export class Representation {
   headerLines(coding: ContentCoding, head: string, etag: boolean): string {
     const last = this.#lines[coding]
     if (last !== undefined && last.head === head) return last.lines
-    const lines = head + (etag ? this.etagLine(coding) : '') + (coding === 'identity' ? '' : `\r\ncontent-encoding: ${coding}`)
+    const lines =
+      head + (etag ? this.etagLine(coding) : '') + (coding === 'identity' ? '' : `\r\ncontent-encoding: ${coding}`)
     this.#lines[coding] = { head, lines }
     return lines
   }

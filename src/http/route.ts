@@ -30,12 +30,19 @@ export interface RouteInput<Q, P, H, B> {
 }
 
 /** Replaces CSV string properties (schemas with `x-csv: true`) by string arrays in the static type. */
-export type WithCsv<T> = { [K in keyof T]: T[K] extends CsvString ? string[] : T[K] extends CsvString | undefined ? string[] | undefined : T[K] }
+export type WithCsv<T> = {
+  [K in keyof T]: T[K] extends CsvString ? string[] : T[K] extends CsvString | undefined ? string[] | undefined : T[K]
+}
 
 /** Brand for CSV string properties (see `Csv()` in schemas/common.ts). */
 export type CsvString = string & { readonly __csv: true }
 
-export interface RouteSpec<Q extends TObject = TObject, P extends TObject = TObject, H extends TObject = TObject, B extends TSchema = TSchema> {
+export interface RouteSpec<
+  Q extends TObject = TObject,
+  P extends TObject = TObject,
+  H extends TObject = TObject,
+  B extends TSchema = TSchema,
+> {
   readonly method: Method
   /** uWS pattern, `:name` for path parameters (documented as `{name}` in OpenAPI). */
   readonly path: string
@@ -64,7 +71,9 @@ export interface RouteSpec<Q extends TObject = TObject, P extends TObject = TObj
 }
 
 /** Identity helper that keeps the schema generics inferred at the declaration site. */
-export function defineRoute<Q extends TObject, P extends TObject, H extends TObject, B extends TSchema>(spec: RouteSpec<Q, P, H, B>): RouteSpec<Q, P, H, B> {
+export function defineRoute<Q extends TObject, P extends TObject, H extends TObject, B extends TSchema>(
+  spec: RouteSpec<Q, P, H, B>,
+): RouteSpec<Q, P, H, B> {
   return spec
 }
 

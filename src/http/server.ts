@@ -101,7 +101,9 @@ export class HttpServer {
     this.#log = options.log
     this.#maxBodyBytes = options.maxBodyBytes ?? 64 * 1024
     this.#cors = options.cors ?? CorsPolicy.none()
-    this.#tooLarge = errorReply(new AppError(413, 'payload_too_large', `request body exceeds ${this.#maxBodyBytes} bytes`))
+    this.#tooLarge = errorReply(
+      new AppError(413, 'payload_too_large', `request body exceeds ${this.#maxBodyBytes} bytes`),
+    )
   }
 
   get port(): number {
@@ -145,7 +147,20 @@ export class HttpServer {
       const remoteAddress = wantsAddress ? ADDRESS_TEXT.decode(res.getRemoteAddressAsText()) : undefined
       // Literals with every field, not spreads: on this hot path an object spread costs ~1 µs (bench/auth.bench.ts)
       // and gives the context an unstable shape; `caller` is listed so setting it later keeps the shape.
-      const ctx: RequestContext = { path, query, params, headers, body: undefined, remoteAddress, method, acceptEncoding, ifNoneMatch, origin, caller: undefined, responseHeaderLines: '' }
+      const ctx: RequestContext = {
+        path,
+        query,
+        params,
+        headers,
+        body: undefined,
+        remoteAddress,
+        method,
+        acceptEncoding,
+        ifNoneMatch,
+        origin,
+        caller: undefined,
+        responseHeaderLines: '',
+      }
       if (def.body === true) this.#readBody(res, ctx, def.handler, caching, startedAt)
       else this.#run(res, ctx, def.handler, caching, startedAt)
     }
@@ -163,7 +178,14 @@ export class HttpServer {
     this.app.any('/*', (res, req) => {
       const startedAt = performance.now()
       const origin = readsOrigin ? headerOrUndefined(req, ORIGIN) : undefined
-      this.#deliver(res, { method: req.getMethod(), origin, responseHeaderLines: '' }, notFound, undefined, startedAt, undefined)
+      this.#deliver(
+        res,
+        { method: req.getMethod(), origin, responseHeaderLines: '' },
+        notFound,
+        undefined,
+        startedAt,
+        undefined,
+      )
     })
     return this
   }
@@ -190,7 +212,13 @@ export class HttpServer {
     }
   }
 
-  #run(res: HttpResponse, ctx: RequestContext, handler: Handler, caching: Caching | undefined, startedAt: number): void {
+  #run(
+    res: HttpResponse,
+    ctx: RequestContext,
+    handler: Handler,
+    caching: Caching | undefined,
+    startedAt: number,
+  ): void {
     let result: Reply | Promise<Reply>
     try {
       result = handler(ctx)
@@ -206,7 +234,13 @@ export class HttpServer {
     else this.#settle(res, this.#attachAbort(res), ctx, result, caching, startedAt)
   }
 
-  #readBody(res: HttpResponse, ctx: RequestContext, handler: Handler, caching: Caching | undefined, startedAt: number): void {
+  #readBody(
+    res: HttpResponse,
+    ctx: RequestContext,
+    handler: Handler,
+    caching: Caching | undefined,
+    startedAt: number,
+  ): void {
     const state = this.#attachAbort(res)
     const chunks: Buffer[] = []
     let size = 0
@@ -223,7 +257,20 @@ export class HttpServer {
       chunks.push(Buffer.from(new Uint8Array(chunk).slice()))
       if (!isLast) return
       const body = size === 0 ? undefined : Buffer.concat(chunks, size)
-      const withBody: RequestContext = { path: ctx.path, query: ctx.query, params: ctx.params, headers: ctx.headers, body, remoteAddress: ctx.remoteAddress, method: ctx.method, acceptEncoding: ctx.acceptEncoding, ifNoneMatch: ctx.ifNoneMatch, origin: ctx.origin, caller: undefined, responseHeaderLines: '' }
+      const withBody: RequestContext = {
+        path: ctx.path,
+        query: ctx.query,
+        params: ctx.params,
+        headers: ctx.headers,
+        body,
+        remoteAddress: ctx.remoteAddress,
+        method: ctx.method,
+        acceptEncoding: ctx.acceptEncoding,
+        ifNoneMatch: ctx.ifNoneMatch,
+        origin: ctx.origin,
+        caller: undefined,
+        responseHeaderLines: '',
+      }
       let result: Reply | Promise<Reply>
       try {
         result = handler(withBody)
@@ -237,7 +284,14 @@ export class HttpServer {
   }
 
   /** Delivers a handler's promised reply (or its error) unless the client went away first. */
-  #settle(res: HttpResponse, state: AbortState, ctx: RequestContext, result: Promise<Reply>, caching: Caching | undefined, startedAt: number): void {
+  #settle(
+    res: HttpResponse,
+    state: AbortState,
+    ctx: RequestContext,
+    result: Promise<Reply>,
+    caching: Caching | undefined,
+    startedAt: number,
+  ): void {
     result.then(
       (reply) => this.#deliver(res, ctx, reply, caching, startedAt, state),
       (err: unknown) => {
@@ -252,7 +306,14 @@ export class HttpServer {
    * at once) and set after an await (write corked, and not at all once aborted). A reply whose compression runs on
    * the thread pool is written when it is done, like any async reply.
    */
-  #deliver(res: HttpResponse, target: WriteTarget, reply: Reply, caching: Caching | undefined, startedAt: number, state: AbortState | undefined): void {
+  #deliver(
+    res: HttpResponse,
+    target: WriteTarget,
+    reply: Reply,
+    caching: Caching | undefined,
+    startedAt: number,
+    state: AbortState | undefined,
+  ): void {
     if (state?.aborted === true) return
     let shaped: Reply | Promise<Reply>
     try {
@@ -273,7 +334,13 @@ export class HttpServer {
       },
       (err: unknown) => {
         this.#logUnexpected(err, { method: target.method, path: '(shaping a reply)' })
-        if (!waiting.aborted) this.#corked(res, shapeReply(target, replyForError(err), undefined, this.#cors.variesByOrigin) as Reply, target, startedAt)
+        if (!waiting.aborted)
+          this.#corked(
+            res,
+            shapeReply(target, replyForError(err), undefined, this.#cors.variesByOrigin) as Reply,
+            target,
+            startedAt,
+          )
       },
     )
   }
@@ -302,7 +369,11 @@ export class HttpServer {
       this.app.options(path, (res, req) => {
         const startedAt = performance.now()
         const origin = readsOrigin ? headerOrUndefined(req, ORIGIN) : undefined
-        const reply: Reply = { status: 204, body: EMPTY_BODY, headerLines: this.#cors.preflightLines(origin, this.#allowOf(path)) }
+        const reply: Reply = {
+          status: 204,
+          body: EMPTY_BODY,
+          headerLines: this.#cors.preflightLines(origin, this.#allowOf(path)),
+        }
         this.#write(res, reply, PREFLIGHT_TARGET, startedAt)
       })
     }
@@ -314,7 +385,9 @@ export class HttpServer {
     let allow = this.#allowByPath.get(path)
     if (allow === undefined) {
       const methods = this.#methodsByPath.get(path) ?? new Set<Method>()
-      allow = ALLOW_ORDER.filter(([m]) => m === 'options' || methods.has(m as Method) || (m === 'head' && methods.has('get')))
+      allow = ALLOW_ORDER.filter(
+        ([m]) => m === 'options' || methods.has(m as Method) || (m === 'head' && methods.has('get')),
+      )
         .map(([, name]) => name)
         .join(', ')
       this.#allowByPath.set(path, allow)
@@ -343,11 +416,15 @@ export class HttpServer {
       res.writeHeader('content-type', lines === '' ? head : head + lines)
     }
     if (reply.headers !== undefined) for (const [k, v] of reply.headers) res.writeHeader(k, v)
-    if (!bodyless && contentType.startsWith('text/html') && !hasHeader(reply, 'content-security-policy')) res.writeHeader('content-security-policy', STRICT_CSP)
+    if (!bodyless && contentType.startsWith('text/html') && !hasHeader(reply, 'content-security-policy'))
+      res.writeHeader('content-security-policy', STRICT_CSP)
     if (bodyless) res.endWithoutBody()
     else if (target.method === 'head') {
       // uWS would send a body given to end(); it sends no Content-Length with endWithoutBody(), so it is written here.
-      res.writeHeader('content-length', String(typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.byteLength))
+      res.writeHeader(
+        'content-length',
+        String(typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.byteLength),
+      )
       res.endWithoutBody()
     } else res.end(reply.body)
     this.stats.observe(reply.status, (performance.now() - startedAt) / 1000)

@@ -22,9 +22,20 @@ export interface ShapedRequest {
   readonly ifNoneMatch?: string | undefined
 }
 
-export function shapeReply(req: ShapedRequest, reply: Reply, caching: Caching | undefined, varyOrigin: boolean): Reply | Promise<Reply> {
+export function shapeReply(
+  req: ShapedRequest,
+  reply: Reply,
+  caching: Caching | undefined,
+  varyOrigin: boolean,
+): Reply | Promise<Reply> {
   if (caching === undefined || reply.status !== 200 || (req.method !== 'get' && req.method !== 'head')) {
-    return { status: reply.status, body: reply.body, headerLines: (varyOrigin ? NO_STORE_VARY_ORIGIN : NO_STORE_LINE) + (reply.headerLines ?? ''), contentType: reply.contentType, headers: reply.headers }
+    return {
+      status: reply.status,
+      body: reply.body,
+      headerLines: (varyOrigin ? NO_STORE_VARY_ORIGIN : NO_STORE_LINE) + (reply.headerLines ?? ''),
+      contentType: reply.contentType,
+      headers: reply.headers,
+    }
   }
   const rep = representationOf(reply.body)
   const coding = rep.compressible ? negotiateCoding(req.acceptEncoding) : 'identity'
@@ -35,13 +46,33 @@ export function shapeReply(req: ShapedRequest, reply: Reply, caching: Caching | 
   }
   if (coding === 'identity') return ok(reply, rep, 'identity', rep.identity, head, caching)
   const encoded = rep.encoded(coding)
-  if (encoded instanceof Promise) return encoded.then((bytes) => (bytes === undefined ? ok(reply, rep, 'identity', rep.identity, head, caching) : ok(reply, rep, coding, bytes, head, caching)))
-  return encoded === undefined ? ok(reply, rep, 'identity', rep.identity, head, caching) : ok(reply, rep, coding, encoded, head, caching)
+  if (encoded instanceof Promise)
+    return encoded.then((bytes) =>
+      bytes === undefined
+        ? ok(reply, rep, 'identity', rep.identity, head, caching)
+        : ok(reply, rep, coding, bytes, head, caching),
+    )
+  return encoded === undefined
+    ? ok(reply, rep, 'identity', rep.identity, head, caching)
+    : ok(reply, rep, coding, encoded, head, caching)
 }
 
-function ok(reply: Reply, rep: Representation, coding: ContentCoding, body: Uint8Array, head: string, caching: Caching): Reply {
+function ok(
+  reply: Reply,
+  rep: Representation,
+  coding: ContentCoding,
+  body: Uint8Array,
+  head: string,
+  caching: Caching,
+): Reply {
   const lines = rep.headerLines(coding, head, caching.revalidate)
-  return { status: 200, body, headerLines: reply.headerLines === undefined ? lines : lines + reply.headerLines, contentType: reply.contentType, headers: reply.headers }
+  return {
+    status: 200,
+    body,
+    headerLines: reply.headerLines === undefined ? lines : lines + reply.headerLines,
+    contentType: reply.contentType,
+    headers: reply.headers,
+  }
 }
 
 /**
@@ -68,5 +99,10 @@ function headOf(caching: Caching, varyOrigin: boolean, compressible: boolean): s
 const EMPTY = new Uint8Array(0)
 const NO_STORE_VARY_ORIGIN = NO_STORE_LINE + renderHeaderLines([['vary', 'Origin']])
 /** By (varies by origin, compressible): none, Accept-Encoding, Origin, both. */
-const VARY: readonly string[] = ['', renderHeaderLines([['vary', 'Accept-Encoding']]), renderHeaderLines([['vary', 'Origin']]), renderHeaderLines([['vary', 'Origin, Accept-Encoding']])]
+const VARY: readonly string[] = [
+  '',
+  renderHeaderLines([['vary', 'Accept-Encoding']]),
+  renderHeaderLines([['vary', 'Origin']]),
+  renderHeaderLines([['vary', 'Origin, Accept-Encoding']]),
+]
 const HEADS = new WeakMap<Caching, readonly string[]>()

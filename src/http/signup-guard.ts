@@ -43,7 +43,12 @@ export class SignupGuard implements RouteGuard {
       const { burst, perSecond } = this.#throttle.limit
       const perMinute = Math.round(perSecond * 60 * 100) / 100
       const detail = `Too many signups from your address (bursts of ${burst}, then ${perMinute} per minute); retry in ${seconds} s.`
-      reply = errorReply(new AppError(429, 'rate_limited', detail, { extra: { retry_after_seconds: seconds }, headers: retryAfter(seconds) }))
+      reply = errorReply(
+        new AppError(429, 'rate_limited', detail, {
+          extra: { retry_after_seconds: seconds },
+          headers: retryAfter(seconds),
+        }),
+      )
       if (this.#replies.size < 64) this.#replies.set(seconds, reply)
     }
     return reply

@@ -33,7 +33,9 @@ export function echo(value: unknown): unknown {
     }
     if (depth >= ECHO_DEPTH_MAX) return '{…}'
     const keys = Object.keys(v)
-    const entries: [string, unknown][] = keys.slice(0, ECHO_ENTRIES_MAX).map((k) => [text(k), bounded((v as Record<string, unknown>)[k], depth + 1)])
+    const entries: [string, unknown][] = keys
+      .slice(0, ECHO_ENTRIES_MAX)
+      .map((k) => [text(k), bounded((v as Record<string, unknown>)[k], depth + 1)])
     if (keys.length > ECHO_ENTRIES_MAX) entries.push(['…', `${keys.length - ECHO_ENTRIES_MAX} more keys`])
     // fromEntries defines own properties: a `__proto__` key stays a key instead of setting the prototype.
     return Object.fromEntries(entries)

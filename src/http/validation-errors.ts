@@ -30,7 +30,9 @@ export function issue(
   ctx?: Readonly<Record<string, unknown>>,
 ): ValidationIssue {
   const at = loc.map((s) => (typeof s === 'string' ? shorten(s) : s))
-  return ctx === undefined ? { type, loc: at, msg, input: echo(input) } : { type, loc: at, msg, input: echo(input), ctx }
+  return ctx === undefined
+    ? { type, loc: at, msg, input: echo(input) }
+    : { type, loc: at, msg, input: echo(input), ctx }
 }
 
 /**
@@ -67,7 +69,11 @@ interface Candidate {
  * bounds), ordered by the schema's property order, then Ajv's order. `found` are problems the caller found
  * itself (unstorable text): they win over Ajv's at the same `loc`.
  */
-export function mapAjvErrors(errors: readonly ErrorObject[], source: ErrorSource, found: readonly ValidationIssue[] = []): ValidationIssue[] {
+export function mapAjvErrors(
+  errors: readonly ErrorObject[],
+  source: ErrorSource,
+  found: readonly ValidationIssue[] = [],
+): ValidationIssue[] {
   const candidates: Candidate[] = found.map((i) => ({ issue: i, rank: FOUND_RANK }))
   for (const e of collapseUnions(errors)) {
     const c = toCandidate(e, source)
@@ -141,7 +147,8 @@ function toCandidate(e: Union, source: ErrorSource): Candidate | undefined {
   const p = e.params as Record<string, unknown>
   const path = pointerSegments(e.instancePath)
   let field: string | undefined
-  if (e.keyword === 'required' || e.keyword === 'dependencies' || e.keyword === 'dependentRequired') field = String(p.missingProperty)
+  if (e.keyword === 'required' || e.keyword === 'dependencies' || e.keyword === 'dependentRequired')
+    field = String(p.missingProperty)
   else if (e.keyword === 'additionalProperties') field = String(p.additionalProperty)
   else if (e.keyword === 'unevaluatedProperties') field = String(p.unevaluatedProperty)
   const segments = field === undefined ? path : [...path, field]
@@ -150,7 +157,12 @@ function toCandidate(e: Union, source: ErrorSource): Candidate | undefined {
   let input: unknown
   if (source.location === 'body') {
     loc = ['body', ...withArrayIndices(source.body, segments)]
-    input = field === undefined ? e.data : e.keyword.endsWith('Properties') ? (e.data as Record<string, unknown>)[field] : null
+    input =
+      field === undefined
+        ? e.data
+        : e.keyword.endsWith('Properties')
+          ? (e.data as Record<string, unknown>)[field]
+          : null
   } else {
     // Parameter objects are flat: the first segment is the parameter name; pydantic echoes the raw string.
     const name = segments[0] ?? ''
@@ -177,7 +189,13 @@ const TYPE_RANK = 1
 const FORMAT_RANK = 2
 const CONSTRAINT_RANK = 3
 
-function describe(e: Union, p: Record<string, unknown>, isParam: boolean, isRoot: boolean, input: unknown): Description {
+function describe(
+  e: Union,
+  p: Record<string, unknown>,
+  isParam: boolean,
+  isRoot: boolean,
+  input: unknown,
+): Description {
   switch (e.keyword) {
     case 'required':
     case 'dependencies':
@@ -205,13 +223,21 @@ function describe(e: Union, p: Record<string, unknown>, isParam: boolean, isRoot
     case 'exclusiveMaximum':
       return bound('less_than', 'less than', 'lt', p.limit)
     case 'multipleOf':
-      return constraint('multiple_of', `Input should be a multiple of ${String(p.multipleOf)}`, { multiple_of: p.multipleOf })
+      return constraint('multiple_of', `Input should be a multiple of ${String(p.multipleOf)}`, {
+        multiple_of: p.multipleOf,
+      })
     case 'minLength':
-      return constraint('string_too_short', `String should have at least ${count(p.limit, 'character')}`, { min_length: p.limit })
+      return constraint('string_too_short', `String should have at least ${count(p.limit, 'character')}`, {
+        min_length: p.limit,
+      })
     case 'maxLength':
-      return constraint('string_too_long', `String should have at most ${count(p.limit, 'character')}`, { max_length: p.limit })
+      return constraint('string_too_long', `String should have at most ${count(p.limit, 'character')}`, {
+        max_length: p.limit,
+      })
     case 'pattern':
-      return constraint('string_pattern_mismatch', `String should match pattern '${String(p.pattern)}'`, { pattern: p.pattern })
+      return constraint('string_pattern_mismatch', `String should match pattern '${String(p.pattern)}'`, {
+        pattern: p.pattern,
+      })
     case 'minItems':
     case 'maxItems': {
       const actual = Array.isArray(input) ? input.length : 0
@@ -232,13 +258,15 @@ function typeError(types: string, isParam: boolean, isRoot: boolean, input: unkn
   const expected = types.split(',').find((t) => t !== 'null') ?? 'null'
   switch (expected) {
     case 'integer':
-      if (isParam) return { type: 'int_parsing', msg: 'Input should be a valid integer, unable to parse string as an integer' }
+      if (isParam)
+        return { type: 'int_parsing', msg: 'Input should be a valid integer, unable to parse string as an integer' }
       if (typeof input === 'number') {
         return { type: 'int_from_float', msg: 'Input should be a valid integer, got a number with a fractional part' }
       }
       return { type: 'int_type', msg: 'Input should be a valid integer' }
     case 'number':
-      if (isParam) return { type: 'float_parsing', msg: 'Input should be a valid number, unable to parse string as a number' }
+      if (isParam)
+        return { type: 'float_parsing', msg: 'Input should be a valid number, unable to parse string as a number' }
       return { type: 'float_type', msg: 'Input should be a valid number' }
     case 'boolean':
       if (isParam) return { type: 'bool_parsing', msg: 'Input should be a valid boolean, unable to interpret input' }
@@ -246,7 +274,11 @@ function typeError(types: string, isParam: boolean, isRoot: boolean, input: unkn
     case 'string':
       return { type: 'string_type', msg: 'Input should be a valid string' }
     case 'object':
-      if (isRoot) return { type: 'model_attributes_type', msg: 'Input should be a valid dictionary or object to extract fields from' }
+      if (isRoot)
+        return {
+          type: 'model_attributes_type',
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+        }
       return { type: 'dict_type', msg: 'Input should be a valid dictionary' }
     case 'array':
       return { type: 'list_type', msg: 'Input should be a valid list' }

@@ -33,7 +33,14 @@ import { issue, mapAjvErrors, type ValidationIssue } from './validation-errors.j
  * - `strictNumbers: true`: NaN and Infinity are not numbers.
  * - ajv-formats: `email`, `date-time`, `uri`... as pydantic validates them; `uuid` without the `urn:uuid:` prefix.
  */
-const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, verbose: true, strict: true, strictNumbers: true })
+const ajv = new Ajv({
+  allErrors: true,
+  useDefaults: true,
+  coerceTypes: false,
+  verbose: true,
+  strict: true,
+  strictNumbers: true,
+})
 addFormatsModule.default(ajv)
 // ajv-formats' `uuid` also admits a `urn:uuid:` prefix, which the store's uuid columns refuse: such an id reached the
 // store and came back a 500. Ids are the bare 8-4-4-4-12 form (as the service writes them), any case.
@@ -59,7 +66,9 @@ export interface ValidInput {
   readonly body: unknown
 }
 
-export type ValidationResult = { readonly ok: true; readonly input: ValidInput } | { readonly ok: false; readonly issues: readonly ValidationIssue[] }
+export type ValidationResult =
+  | { readonly ok: true; readonly input: ValidInput }
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[] }
 
 export interface RequestValidator {
   /** Lowercase names of the headers the route declares (HttpServer must capture them). */
@@ -94,14 +103,18 @@ export function compileRequestValidator(route: AnyRoute): RequestValidator {
     const query = route.query === undefined ? undefined : compileParams('query', route.query)
     const headers = route.headers === undefined ? undefined : compileParams('header', route.headers)
     const body = route.body === undefined ? undefined : compileBody(route.body)
-    for (const h of headers?.names ?? []) if (h !== h.toLowerCase()) throw new Error(`header "${h}" must be declared in lowercase`)
-    const unbounded = [route.params, route.query, route.headers, route.body].flatMap((s) => (s === undefined ? [] : integerBoundProblems(s)))
+    for (const h of headers?.names ?? [])
+      if (h !== h.toLowerCase()) throw new Error(`header "${h}" must be declared in lowercase`)
+    const unbounded = [route.params, route.query, route.headers, route.body].flatMap((s) =>
+      s === undefined ? [] : integerBoundProblems(s),
+    )
     if (unbounded.length > 0) throw new Error(unbounded.join('; '))
     const validate = (req: RawRequest): ValidationResult => run(req, path, query, headers, body)
     return {
       headerNames: headers?.names ?? [],
       // Routes whose whole input is the query string (every list read) memoize by it; see QueryMemo.
-      validate: path === undefined && headers === undefined && body === undefined ? memoizedByQuery(validate) : validate,
+      validate:
+        path === undefined && headers === undefined && body === undefined ? memoizedByQuery(validate) : validate,
     }
   } catch (err) {
     throw new Error(`${where}: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
@@ -143,7 +156,8 @@ function deepFreeze<T>(value: T): T {
 
 function compileParams(location: ParamLocation, schema: TSchema): ParamsValidator {
   const properties = (schema as { properties?: Record<string, unknown> }).properties
-  if (schema.type !== 'object' || properties === undefined) throw new Error(`${location} schema must be a Type.Object of parameters`)
+  if (schema.type !== 'object' || properties === undefined)
+    throw new Error(`${location} schema must be a Type.Object of parameters`)
   const names = Object.keys(properties)
   const coerce = new Map<string, Coerce>()
   const csv: string[] = []
@@ -166,7 +180,13 @@ function compileBody(schema: TSchema): BodyValidator {
   return { order: properties === undefined ? [] : Object.keys(properties), check: ajv.compile(schema) }
 }
 
-function run(req: RawRequest, path?: ParamsValidator, query?: ParamsValidator, headers?: ParamsValidator, body?: BodyValidator): ValidationResult {
+function run(
+  req: RawRequest,
+  path?: ParamsValidator,
+  query?: ParamsValidator,
+  headers?: ParamsValidator,
+  body?: BodyValidator,
+): ValidationResult {
   // An unparsable body is reported alone, as FastAPI does (it fails before parameters are solved).
   let bodyValue: unknown
   if (body !== undefined) {
@@ -184,14 +204,25 @@ function run(req: RawRequest, path?: ParamsValidator, query?: ParamsValidator, h
     else {
       const text = bodyTextIssues(bodyValue)
       const valid = body.check(bodyValue)
-      if (!valid || text.length > 0) issues.push(...mapAjvErrors(valid ? [] : (body.check.errors ?? []), { location: 'body', body: bodyValue, order: body.order }, text))
+      if (!valid || text.length > 0)
+        issues.push(
+          ...mapAjvErrors(
+            valid ? [] : (body.check.errors ?? []),
+            { location: 'body', body: bodyValue, order: body.order },
+            text,
+          ),
+        )
     }
   }
   if (issues.length > 0) return { ok: false, issues }
   return { ok: true, input: { query: q, params, headers: h, body: bodyValue } }
 }
 
-function checkParams(v: ParamsValidator, get: (name: string) => string | undefined, issues: ValidationIssue[]): Record<string, unknown> {
+function checkParams(
+  v: ParamsValidator,
+  get: (name: string) => string | undefined,
+  issues: ValidationIssue[],
+): Record<string, unknown> {
   const data: Record<string, unknown> = {}
   const raw: Record<string, string | undefined> = {}
   let text: ValidationIssue[] | undefined
@@ -206,7 +237,9 @@ function checkParams(v: ParamsValidator, get: (name: string) => string | undefin
   }
   const valid = v.check(data)
   if (!valid || text !== undefined) {
-    issues.push(...mapAjvErrors(valid ? [] : (v.check.errors ?? []), { location: v.location, raw, order: v.names }, text))
+    issues.push(
+      ...mapAjvErrors(valid ? [] : (v.check.errors ?? []), { location: v.location, raw, order: v.names }, text),
+    )
     return data
   }
   for (const name of v.csv) {

@@ -20,13 +20,24 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   const log = createLogger(config.logLevel, 'venue-simulator')
-  const sim = await startSimulator({ config: withPinnedCalendar(config.sim, config.dataDir, systemClock.now(), log), clock: systemClock, portsFromConfig: true })
+  const sim = await startSimulator({
+    config: withPinnedCalendar(config.sim, config.dataDir, systemClock.now(), log),
+    clock: systemClock,
+    portsFromConfig: true,
+  })
   const env = serviceEnvFor(sim, config.dataDir)
   const urls = Object.fromEntries(SIM_PEERS.map((p) => [p.venue, sim[p.venue].urls]))
   log.info({ urls, description: sim.description }, 'SIMULATED venues listening')
-  process.stdout.write(`\n# The venue simulator is running (SIMULATED data). Point the service at it with:\n${Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n')}\n# then: npm start\n\n`)
+  process.stdout.write(
+    `\n# The venue simulator is running (SIMULATED data). Point the service at it with:\n${Object.entries(env)
+      .map(([k, v]) => `export ${k}='${v}'`)
+      .join('\n')}\n# then: npm start\n\n`,
+  )
   const stop = () => {
-    sim.close().then(() => process.exit(0), () => process.exit(1))
+    sim.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
   }
   process.on('SIGTERM', stop)
   process.on('SIGINT', stop)

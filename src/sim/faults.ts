@@ -34,7 +34,13 @@ export class FaultPlan {
   readonly counters = { httpFailed: 0, malformedBodies: 0, socketsDropped: 0, malformedFrames: 0, seqSkipped: 0 }
 
   failHttp(options: { status: number; count?: number; host?: SimHost; pathPrefix?: string; body?: string }): void {
-    this.#failures.push({ status: options.status, count: options.count ?? 1, host: options.host, pathPrefix: options.pathPrefix, body: options.body })
+    this.#failures.push({
+      status: options.status,
+      count: options.count ?? 1,
+      host: options.host,
+      pathPrefix: options.pathPrefix,
+      body: options.body,
+    })
   }
 
   /** The next `count` JSON responses are cut short (invalid JSON with a 200 status). */
@@ -50,7 +56,9 @@ export class FaultPlan {
 
   /** Consumes a matching HTTP failure, if any. Called by the router for every request. */
   takeHttpFailure(host: SimHost, path: string): HttpFailure | undefined {
-    const i = this.#failures.findIndex((f) => (f.host === undefined || f.host === host) && (f.pathPrefix === undefined || path.startsWith(f.pathPrefix)))
+    const i = this.#failures.findIndex(
+      (f) => (f.host === undefined || f.host === host) && (f.pathPrefix === undefined || path.startsWith(f.pathPrefix)),
+    )
     if (i < 0) return undefined
     const f = this.#failures[i] as HttpFailure
     f.count--

@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
 import type { FaultPlan, SimHost } from './faults.js'
 
 /**
@@ -77,11 +83,21 @@ export class SimRouter {
       if (params === undefined) continue
       const pattern = '/' + route.parts.join('/')
       this.requestCounts.set(pattern, (this.requestCounts.get(pattern) ?? 0) + 1)
-      const simReq: SimRequest = { method: route.method, path, query: url.searchParams, params, headers: req.headers, body }
+      const simReq: SimRequest = {
+        method: route.method,
+        path,
+        query: url.searchParams,
+        params,
+        headers: req.headers,
+        body,
+      }
       try {
         response = this.#options.before?.(simReq) ?? (await route.handler(simReq))
       } catch (err) {
-        response = { status: 500, body: this.#options.errorBody(500, err instanceof Error ? err.message : 'internal error') }
+        response = {
+          status: 500,
+          body: this.#options.errorBody(500, err instanceof Error ? err.message : 'internal error'),
+        }
       }
       break
     }

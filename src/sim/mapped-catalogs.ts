@@ -12,9 +12,16 @@ import type { Simulator } from './simulator.js'
  * eval:matching`. `closedLookbackDays` widens which closed events are listed (a replay of old captures holds events
  * closed years ago).
  */
-export async function mappedCatalogs(sim: Simulator, config: Config, clock: Clock, closedLookbackDays?: number): Promise<PerPeer<SimPeers, Catalog>> {
+export async function mappedCatalogs(
+  sim: Simulator,
+  config: Config,
+  clock: Clock,
+  closedLookbackDays?: number,
+): Promise<PerPeer<SimPeers, Catalog>> {
   const ctx = { clock, log: silentLogger }
   // `sim[peer.venue]` is that peer's own handle; TypeScript cannot pair the two across the list's union.
-  const catalogs = await Promise.all(SIM_PEERS.map((peer) => peer.mappedCatalog(sim[peer.venue] as never, config, ctx, closedLookbackDays)))
+  const catalogs = await Promise.all(
+    SIM_PEERS.map((peer) => peer.mappedCatalog(sim[peer.venue] as never, config, ctx, closedLookbackDays)),
+  )
   return Object.fromEntries(SIM_PEERS.map((peer, i) => [peer.venue, catalogs[i]])) as PerPeer<SimPeers, Catalog>
 }

@@ -71,7 +71,12 @@ export interface SimPeer<V extends string, S extends StartedPeer, X extends obje
   /** The service environment that points at the running peer (service-env.ts); may write files under `dataDir`. */
   serviceEnv(started: S, dataDir: string): Record<string, string>
   /** The peer's catalog as the service maps it, fetched through the venue's real adapter (mapped-catalogs.ts). */
-  mappedCatalog(started: S, config: Config, ctx: AdapterContext, closedLookbackDays: number | undefined): Promise<Catalog>
+  mappedCatalog(
+    started: S,
+    config: Config,
+    ctx: AdapterContext,
+    closedLookbackDays: number | undefined,
+  ): Promise<Catalog>
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

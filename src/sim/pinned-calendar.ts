@@ -23,7 +23,10 @@ export function withPinnedCalendar(sim: SimConfig, dataDir: string, nowMs: numbe
   const path = join(dataDir, CALENDAR_FILE)
   const stored = readCalendar(path)
   if (stored !== undefined) {
-    log.info({ calendar: stored, file: path }, 'simulated world calendar read from the data directory (same identifiers as at its first start)')
+    log.info(
+      { calendar: stored, file: path },
+      'simulated world calendar read from the data directory (same identifiers as at its first start)',
+    )
     return { ...sim, calendar: stored }
   }
   const today = new Date(nowMs).toISOString().slice(0, 10)
@@ -33,10 +36,16 @@ export function withPinnedCalendar(sim: SimConfig, dataDir: string, nowMs: numbe
   } catch (err) {
     const again = readCalendar(path)
     if (again !== undefined) return { ...sim, calendar: again }
-    log.warn({ file: path, error: (err as Error).message }, 'cannot pin the simulated world calendar in the data directory: the world is laid out on the built-in calendar')
+    log.warn(
+      { file: path, error: (err as Error).message },
+      'cannot pin the simulated world calendar in the data directory: the world is laid out on the built-in calendar',
+    )
     return sim
   }
-  log.info({ calendar: today, file: path }, 'simulated world calendar pinned to today in the data directory (delete the file or set SIM_CALENDAR for a fresh world)')
+  log.info(
+    { calendar: today, file: path },
+    'simulated world calendar pinned to today in the data directory (delete the file or set SIM_CALENDAR for a fresh world)',
+  )
   return { ...sim, calendar: today }
 }
 

@@ -53,7 +53,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const started: StartedPeer[] = []
   try {
     for (const peer of SIM_PEERS) {
-      const handle = await peer.start({ world, engine, clock, config, portsFromConfig: options.portsFromConfig === true })
+      const handle = await peer.start({
+        world,
+        engine,
+        clock,
+        config,
+        portsFromConfig: options.portsFromConfig === true,
+      })
       started.push(handle)
       handles[peer.venue] = handle
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each peer's own handle type, checked in its folder
@@ -85,14 +91,21 @@ function buildWorld(config: SimConfig, anchorMs: number): World {
   if (config.catalog !== undefined) return replayWorld({ ...common, catalogs: readCapturedCatalogs(config.catalog) })
   // The schema admits only ISO dates and UTC instants, which Date.parse reads as UTC (NaN for a day that is none).
   const calendarMs = config.calendar === undefined ? undefined : Date.parse(config.calendar)
-  if (calendarMs !== undefined && Number.isNaN(calendarMs)) throw new Error(`sim.calendar (SIM_CALENDAR) "${config.calendar}" is not a date`)
+  if (calendarMs !== undefined && Number.isNaN(calendarMs))
+    throw new Error(`sim.calendar (SIM_CALENDAR) "${config.calendar}" is not a date`)
   const ownLadders = Object.fromEntries(SIM_PEERS.map((p) => [p.venue, p.ownLadders(config) ?? 0]))
-  return generateWorld({ ...common, questions: config.questions, ownLadders, ...(calendarMs === undefined ? {} : { calendarMs }) })
+  return generateWorld({
+    ...common,
+    questions: config.questions,
+    ownLadders,
+    ...(calendarMs === undefined ? {} : { calendarMs }),
+  })
 }
 
 function describe(config: SimConfig, world: World): string {
   const listed = SIM_PEERS.map((p) => `${p.events(world)} ${p.venue} events`).join(', ')
-  if (world.replayOf !== undefined) return `replay of real venue catalogs from ${world.replayOf} (${listed}; simulated books and trades)`
+  if (world.replayOf !== undefined)
+    return `replay of real venue catalogs from ${world.replayOf} (${listed}; simulated books and trades)`
   const ladders = SIM_PEERS.map((p) => ({ venue: p.venue, n: p.ownLadders(config) ?? 0 }))
     .filter((p) => p.n > 0)
     .map((p) => ` of which ${p.n} ${p.venue}-only ladder events`)

@@ -30,7 +30,10 @@ export async function startAnnouncedSimulator(sim: SimConfig, clock: Clock, log:
     log.info({ replay_of: sim.catalog }, 'loading the captured catalogs and starting the venue simulator')
   }
   const simulator = await startSimulator({ config: sim, clock, portsFromConfig: false })
-  log.info({ ms: Math.round(performance.now() - startedAt), data_source: simulator.description }, 'venue simulator ready')
+  log.info(
+    { ms: Math.round(performance.now() - startedAt), data_source: simulator.description },
+    'venue simulator ready',
+  )
   return simulator
 }
 

@@ -55,7 +55,8 @@ export class AccountRepository {
         [accountId, input.email, input.company, input.useCase, now],
       )
       const row = inserted.rows[0]
-      if (row !== undefined) return { created: true, account: toAccount(row), key: await insertKey(tx, row.id, firstKey, nowMs) }
+      if (row !== undefined)
+        return { created: true, account: toAccount(row), key: await insertKey(tx, row.id, firstKey, nowMs) }
       const updated = await tx.query<AccountRow>(
         `UPDATE accounts SET company = $2, use_case = $3, updated_at = $4 WHERE lower(email) = lower($1) RETURNING ${COLUMNS}`,
         [input.email, input.company, input.useCase, now],
@@ -73,11 +74,21 @@ export class AccountRepository {
   }
 
   async findByEmail(email: string): Promise<Account | undefined> {
-    const { rows } = await this.#db.query<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE lower(email) = lower($1)`, [email])
+    const { rows } = await this.#db.query<AccountRow>(
+      `SELECT ${COLUMNS} FROM accounts WHERE lower(email) = lower($1)`,
+      [email],
+    )
     return rows[0] === undefined ? undefined : toAccount(rows[0])
   }
 }
 
 function toAccount(r: AccountRow): Account {
-  return { id: r.id, email: r.email, company: r.company, useCase: r.use_case, createdAt: toMs(r.created_at), updatedAt: toMs(r.updated_at) }
+  return {
+    id: r.id,
+    email: r.email,
+    company: r.company,
+    useCase: r.use_case,
+    createdAt: toMs(r.created_at),
+    updatedAt: toMs(r.updated_at),
+  }
 }

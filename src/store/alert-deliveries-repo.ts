@@ -52,7 +52,9 @@ export interface DeliveryPage {
 
 const COLUMNS =
   'id, rule_id, pair_key, dedupe_key, test, channel, target, payload, status, attempts, next_attempt_at, last_error, response_status, created_at, updated_at, delivered_at'
-const D_COLUMNS = COLUMNS.split(', ').map((c) => `d.${c}`).join(', ')
+const D_COLUMNS = COLUMNS.split(', ')
+  .map((c) => `d.${c}`)
+  .join(', ')
 
 interface DeliveryRow {
   id: string
@@ -87,7 +89,17 @@ export async function insertDelivery(q: Queryable, d: NewDelivery): Promise<Deli
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 0, $9, $9, $9)
      ON CONFLICT (dedupe_key) DO NOTHING
      RETURNING ${COLUMNS}`,
-    [d.id, d.ruleId, d.pairKey, d.dedupeKey, d.test, d.channel, d.target, JSON.stringify(d.payload), new Date(d.createdAt)],
+    [
+      d.id,
+      d.ruleId,
+      d.pairKey,
+      d.dedupeKey,
+      d.test,
+      d.channel,
+      d.target,
+      JSON.stringify(d.payload),
+      new Date(d.createdAt),
+    ],
   )
   return rows[0] === undefined ? undefined : toDelivery(rows[0])
 }
@@ -110,11 +122,17 @@ export class AlertDeliveryRepository {
   }
 
   /** The delivery log of one rule, newest first. */
-  async listForRule(ruleId: string, page: { status?: DeliveryStatus; limit: number; offset: number }): Promise<DeliveryPage> {
+  async listForRule(
+    ruleId: string,
+    page: { status?: DeliveryStatus; limit: number; offset: number },
+  ): Promise<DeliveryPage> {
     const where = 'rule_id = $1 AND ($2::text IS NULL OR status = $2::text)'
     const params = [ruleId, page.status ?? null]
     const [rows, count] = await Promise.all([
-      this.#db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM alert_deliveries WHERE ${where} ORDER BY seq DESC LIMIT $3 OFFSET $4`, [...params, page.limit, page.offset]),
+      this.#db.query<DeliveryRow>(
+        `SELECT ${COLUMNS} FROM alert_deliveries WHERE ${where} ORDER BY seq DESC LIMIT $3 OFFSET $4`,
+        [...params, page.limit, page.offset],
+      ),
       this.#db.query<{ n: unknown }>(`SELECT count(*) AS n FROM alert_deliveries WHERE ${where}`, params),
     ])
     return { deliveries: rows.rows.map(toDelivery), total: toNumber(count.rows[0]?.n ?? 0) }
@@ -146,11 +164,20 @@ export class AlertDeliveryRepository {
 
   /** Delivered. False when the lease was no longer this worker's. */
   async complete(d: ClaimedDelivery, nowMs: number, responseStatus: number | null): Promise<boolean> {
-    return this.#settle(d, `status = 'delivered', delivered_at = $3, last_error = NULL, response_status = $4`, [new Date(nowMs), responseStatus])
+    return this.#settle(d, `status = 'delivered', delivered_at = $3, last_error = NULL, response_status = $4`, [
+      new Date(nowMs),
+      responseStatus,
+    ])
   }
 
   /** Failed for now: back to `pending`, due again at `nextAttemptMs`. */
-  async retry(d: ClaimedDelivery, nowMs: number, nextAttemptMs: number, error: string, responseStatus: number | null): Promise<boolean> {
+  async retry(
+    d: ClaimedDelivery,
+    nowMs: number,
+    nextAttemptMs: number,
+    error: string,
+    responseStatus: number | null,
+  ): Promise<boolean> {
     return this.#settle(d, `status = 'pending', next_attempt_at = $5, last_error = $4, response_status = $6`, [
       new Date(nowMs),
       clip(error),
@@ -161,7 +188,11 @@ export class AlertDeliveryRepository {
 
   /** Failed for good (attempts used up, or a failure no retry can fix). */
   async fail(d: ClaimedDelivery, nowMs: number, error: string, responseStatus: number | null): Promise<boolean> {
-    return this.#settle(d, `status = 'failed', last_error = $4, response_status = $5`, [new Date(nowMs), clip(error), responseStatus])
+    return this.#settle(d, `status = 'failed', last_error = $4, response_status = $5`, [
+      new Date(nowMs),
+      clip(error),
+      responseStatus,
+    ])
   }
 
   /**
@@ -181,7 +212,10 @@ export class AlertDeliveryRepository {
 
   /** Deletes delivered and failed rows older than `beforeMs` (the log's retention). */
   async prune(beforeMs: number): Promise<number> {
-    const { rowCount } = await this.#db.query(`DELETE FROM alert_deliveries WHERE status IN ('delivered', 'failed') AND updated_at < $1`, [new Date(beforeMs)])
+    const { rowCount } = await this.#db.query(
+      `DELETE FROM alert_deliveries WHERE status IN ('delivered', 'failed') AND updated_at < $1`,
+      [new Date(beforeMs)],
+    )
     return rowCount
   }
 

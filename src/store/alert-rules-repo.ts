@@ -1,5 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { AlertRule, AlertScope, Channel, NewAlertRule, RuleOwner, RuleState, RuleStatus, TriggerType } from '../alerts/rule-types.js'
+import type {
+  AlertRule,
+  AlertScope,
+  Channel,
+  NewAlertRule,
+  RuleOwner,
+  RuleState,
+  RuleStatus,
+  TriggerType,
+} from '../alerts/rule-types.js'
 import type { AlertRuleChanges } from './alert-rule-changes.js'
 import { toMs, toNumber, type Db, type Queryable } from './db.js'
 
@@ -19,14 +28,18 @@ export type CreateRuleResult =
   | { readonly kind: 'created'; readonly rule: AlertRule; readonly signingSecret: string | null }
   | { readonly kind: 'limit'; readonly max: number }
 
-export type RotateSecretResult = { readonly kind: 'rotated'; readonly signingSecret: string } | { readonly kind: 'not_found' } | { readonly kind: 'not_webhook' }
+export type RotateSecretResult =
+  | { readonly kind: 'rotated'; readonly signingSecret: string }
+  | { readonly kind: 'not_found' }
+  | { readonly kind: 'not_webhook' }
 
 /** NOTIFY channel (base name) carrying the newest rule version to every replica. */
 export const ALERT_RULES_CHANNEL = 'alert_rules'
 
 /** Arbitrary constant: the advisory lock alert-rule writers hold until commit. */
 const WRITE_LOCK_KEY = 7_204_113_902
-const COLUMNS = 'id, account_id, user_id, trigger_type, threshold, channel, target, scope, cooldown_seconds, status, version, created_at, updated_at'
+const COLUMNS =
+  'id, account_id, user_id, trigger_type, threshold, channel, target, scope, cooldown_seconds, status, version, created_at, updated_at'
 const OWNER = 'user_id = $1 AND account_id IS NOT DISTINCT FROM $2::uuid'
 
 interface RuleRow {
@@ -61,10 +74,10 @@ export class AlertRuleRepository {
   async create(owner: RuleOwner, rule: NewAlertRule, nowMs: number, maxPerUser: number): Promise<CreateRuleResult> {
     const signingSecret = rule.channel === 'webhook' ? newSigningSecret() : null
     const result = await this.#write(async (tx): Promise<CreateRuleResult> => {
-      const count = await tx.query<{ n: unknown }>(`SELECT count(*) AS n FROM alert_rules WHERE ${OWNER} AND status <> 'deleted'`, [
-        owner.userId,
-        owner.accountId,
-      ])
+      const count = await tx.query<{ n: unknown }>(
+        `SELECT count(*) AS n FROM alert_rules WHERE ${OWNER} AND status <> 'deleted'`,
+        [owner.userId, owner.accountId],
+      )
       if (toNumber(count.rows[0]?.n ?? 0) >= maxPerUser) return { kind: 'limit', max: maxPerUser }
       const { rows } = await tx.query<RuleRow>(
         `INSERT INTO alert_rules (id, account_id, user_id, trigger_type, threshold, channel, target, scope, cooldown_seconds,
@@ -92,16 +105,18 @@ export class AlertRuleRepository {
   }
 
   /** The owner's rules (not deleted), newest first. */
-  async list(owner: RuleOwner, filter: { status?: RuleState; limit: number; offset: number }): Promise<{ rules: AlertRule[]; total: number }> {
+  async list(
+    owner: RuleOwner,
+    filter: { status?: RuleState; limit: number; offset: number },
+  ): Promise<{ rules: AlertRule[]; total: number }> {
     const status = filter.status ?? null
     const where = `${OWNER} AND status <> 'deleted' AND ($3::text IS NULL OR status = $3::text)`
     const params = [owner.userId, owner.accountId, status]
     const [page, count] = await Promise.all([
-      this.#db.query<RuleRow>(`SELECT ${COLUMNS} FROM alert_rules WHERE ${where} ORDER BY seq DESC LIMIT $4 OFFSET $5`, [
-        ...params,
-        filter.limit,
-        filter.offset,
-      ]),
+      this.#db.query<RuleRow>(
+        `SELECT ${COLUMNS} FROM alert_rules WHERE ${where} ORDER BY seq DESC LIMIT $4 OFFSET $5`,
+        [...params, filter.limit, filter.offset],
+      ),
       this.#db.query<{ n: unknown }>(`SELECT count(*) AS n FROM alert_rules WHERE ${where}`, params),
     ])
     return { rules: page.rows.map(toRule), total: toNumber(count.rows[0]?.n ?? 0) }
@@ -138,7 +153,9 @@ export class AlertRuleRepository {
     )
     const row = rows[0]
     if (row === undefined) return { kind: 'not_found' }
-    return row.channel === 'webhook' && row.signing_secret !== null ? { kind: 'rotated', signingSecret: row.signing_secret } : { kind: 'not_webhook' }
+    return row.channel === 'webhook' && row.signing_secret !== null
+      ? { kind: 'rotated', signingSecret: row.signing_secret }
+      : { kind: 'not_webhook' }
   }
 
   // ---- for the evaluator ----

@@ -88,7 +88,9 @@ export class AlertStateRepository {
   async loadActive(): Promise<Map<string, RuleEvaluationState>> {
     const [pairs, cooldowns] = await Promise.all([
       this.#db.query<PairRow>(
-        `SELECT ${PAIR_COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM alert_pair_state s JOIN alert_rules r ON r.id = s.rule_id WHERE r.status = 'active'`,
+        `SELECT ${PAIR_COLUMNS.split(', ')
+          .map((c) => `s.${c}`)
+          .join(', ')} FROM alert_pair_state s JOIN alert_rules r ON r.id = s.rule_id WHERE r.status = 'active'`,
       ),
       this.#db.query<{ rule_id: string; last_fired_at: unknown }>(
         `SELECT c.rule_id, c.last_fired_at FROM alert_rule_cooldowns c JOIN alert_rules r ON r.id = c.rule_id WHERE r.status = 'active'`,
@@ -109,7 +111,9 @@ export class AlertStateRepository {
   async loadRule(ruleId: string): Promise<RuleEvaluationState> {
     const [pairs, cooldown] = await Promise.all([
       this.#db.query<PairRow>(`SELECT ${PAIR_COLUMNS} FROM alert_pair_state WHERE rule_id = $1`, [ruleId]),
-      this.#db.query<{ last_fired_at: unknown }>('SELECT last_fired_at FROM alert_rule_cooldowns WHERE rule_id = $1', [ruleId]),
+      this.#db.query<{ last_fired_at: unknown }>('SELECT last_fired_at FROM alert_rule_cooldowns WHERE rule_id = $1', [
+        ruleId,
+      ]),
     ])
     const last = cooldown.rows[0]?.last_fired_at
     return { pairs: pairs.rows.map(toPairState), lastFiredAt: last === undefined ? undefined : toMs(last) }
@@ -136,7 +140,9 @@ export class AlertStateRepository {
 
   /** Pairs the deployment has seen, with when first (new_pair). */
   async seenPairs(): Promise<Map<string, number>> {
-    const { rows } = await this.#db.query<{ pair_key: string; first_seen_at: unknown }>('SELECT pair_key, first_seen_at FROM alert_seen_pairs')
+    const { rows } = await this.#db.query<{ pair_key: string; first_seen_at: unknown }>(
+      'SELECT pair_key, first_seen_at FROM alert_seen_pairs',
+    )
     return new Map(rows.map((r) => [r.pair_key, toMs(r.first_seen_at)]))
   }
 
@@ -156,7 +162,9 @@ export class AlertStateRepository {
     try {
       return await this.#db.transaction(async (tx) => {
         // FOR SHARE: a pause or delete of this rule waits for this firing, or this firing sees it; never both.
-        const rule = await tx.query<{ status: string }>('SELECT status FROM alert_rules WHERE id = $1 FOR SHARE', [req.ruleId])
+        const rule = await tx.query<{ status: string }>('SELECT status FROM alert_rules WHERE id = $1 FOR SHARE', [
+          req.ruleId,
+        ])
         if (rule.rows[0]?.status !== 'active') throw new Refused({ kind: 'inactive' })
         const firedAt = new Date(req.firedAt)
         const cooldown = await tx.query(
@@ -166,7 +174,10 @@ export class AlertStateRepository {
           [req.ruleId, firedAt, new Date(req.firedAt - req.cooldownMs)],
         )
         if (cooldown.rows.length === 0) {
-          const { rows } = await tx.query<{ last_fired_at: unknown }>('SELECT last_fired_at FROM alert_rule_cooldowns WHERE rule_id = $1', [req.ruleId])
+          const { rows } = await tx.query<{ last_fired_at: unknown }>(
+            'SELECT last_fired_at FROM alert_rule_cooldowns WHERE rule_id = $1',
+            [req.ruleId],
+          )
           throw new Refused({ kind: 'cooldown', lastFiredAt: toMs(rows[0]?.last_fired_at ?? firedAt) })
         }
         // Compare-and-set on the pair: only an armed pair (or one with no row yet: the initial state) fires.

@@ -67,7 +67,10 @@ export class ApiKeyRepository {
     return this.#db.transaction(async (tx) => {
       const account = await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId])
       if (account.rows.length === 0) return { kind: 'no_account' }
-      const active = await tx.query<{ n: unknown }>('SELECT count(*) AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL', [accountId])
+      const active = await tx.query<{ n: unknown }>(
+        'SELECT count(*) AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL',
+        [accountId],
+      )
       if (Number(active.rows[0]?.n ?? 0) >= maxActive) return { kind: 'limit', max: maxActive }
       return { kind: 'created', key: await insertKey(tx, accountId, key, nowMs) }
     })
@@ -75,12 +78,18 @@ export class ApiKeyRepository {
 
   /** Every key of the account, oldest first, revoked ones included. */
   async list(accountId: string): Promise<ApiKeyRecord[]> {
-    const { rows } = await this.#db.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY seq`, [accountId])
+    const { rows } = await this.#db.query<KeyRow>(
+      `SELECT ${COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY seq`,
+      [accountId],
+    )
     return rows.map(toRecord)
   }
 
   async get(accountId: string, id: string): Promise<ApiKeyRecord | undefined> {
-    const { rows } = await this.#db.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND account_id = $2`, [id, accountId])
+    const { rows } = await this.#db.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND account_id = $2`, [
+      id,
+      accountId,
+    ])
     return rows[0] === undefined ? undefined : toRecord(rows[0])
   }
 
@@ -92,11 +101,17 @@ export class ApiKeyRepository {
   async revoke(accountId: string, id: string, nowMs: number): Promise<RevokeKeyResult> {
     return this.#db.transaction(async (tx) => {
       await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId])
-      const found = await tx.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND account_id = $2`, [id, accountId])
+      const found = await tx.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND account_id = $2`, [
+        id,
+        accountId,
+      ])
       const row = found.rows[0]
       if (row === undefined) return { kind: 'not_found' }
       if (row.revoked_at !== null) return { kind: 'revoked', key: toRecord(row), changed: false }
-      const active = await tx.query<{ n: unknown }>('SELECT count(*) AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL', [accountId])
+      const active = await tx.query<{ n: unknown }>(
+        'SELECT count(*) AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL',
+        [accountId],
+      )
       if (Number(active.rows[0]?.n ?? 0) <= 1) return { kind: 'last_active_key' }
       const sql = `UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`
       const updated = await tx.query<KeyRow>(sql, [id, accountId, new Date(nowMs)])
@@ -112,18 +127,27 @@ export class ApiKeyRepository {
       [hash],
     )
     const row = rows[0]
-    return row === undefined ? undefined : { id: row.id, accountId: row.account_id, hash: row.key_hash, revokedAt: toMsOrNull(row.revoked_at) }
+    return row === undefined
+      ? undefined
+      : { id: row.id, accountId: row.account_id, hash: row.key_hash, revokedAt: toMsOrNull(row.revoked_at) }
   }
 
   /** Ids of keys revoked after `sinceMs` (replicas poll this to evict cached keys). */
   async revokedSince(sinceMs: number): Promise<string[]> {
-    const { rows } = await this.#db.query<{ id: string }>('SELECT id FROM api_keys WHERE revoked_at > $1', [new Date(sinceMs)])
+    const { rows } = await this.#db.query<{ id: string }>('SELECT id FROM api_keys WHERE revoked_at > $1', [
+      new Date(sinceMs),
+    ])
     return rows.map((r) => r.id)
   }
 }
 
 /** Inserts a key row inside a caller's transaction (signup creates the account and its first key together). */
-export async function insertKey(tx: Queryable, accountId: string, key: StoredKey, nowMs: number): Promise<ApiKeyRecord> {
+export async function insertKey(
+  tx: Queryable,
+  accountId: string,
+  key: StoredKey,
+  nowMs: number,
+): Promise<ApiKeyRecord> {
   const { rows } = await tx.query<KeyRow>(
     `INSERT INTO api_keys (id, account_id, name, key_hash, key_prefix, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
     [key.id, accountId, key.name, key.hash, key.displayPrefix, new Date(nowMs)],

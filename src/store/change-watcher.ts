@@ -89,7 +89,10 @@ export class ChangeWatcher {
     } catch (err) {
       // Log the first failure and then every 60th, not one line per second while the store is down.
       if (this.#failures++ % 60 === 0) {
-        this.#o.log.warn({ err, failures: this.#failures }, 'store poll failed; revocations from other replicas are delayed')
+        this.#o.log.warn(
+          { err, failures: this.#failures },
+          'store poll failed; revocations from other replicas are delayed',
+        )
       }
     }
   }

@@ -35,7 +35,9 @@ export interface Db extends Queryable {
    * Runs `fn` on one connection while holding the migration lock, so replicas that boot at once apply each
    * migration exactly once (Postgres: `pg_advisory_lock`; PGlite is one connection in one process already).
    */
-  withMigrationLock<T>(fn: (conn: Tx & { transaction<U>(fn: (tx: Tx) => Promise<U>): Promise<U> }) => Promise<T>): Promise<T>
+  withMigrationLock<T>(
+    fn: (conn: Tx & { transaction<U>(fn: (tx: Tx) => Promise<U>): Promise<U> }) => Promise<T>,
+  ): Promise<T>
   /**
    * Delivers `NOTIFY` payloads sent on `channel` by any replica (Postgres only: PGlite serves one process, where
    * callers already know about their own writes). `onReconnect` runs after a lost listening connection is back,

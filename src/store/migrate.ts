@@ -46,20 +46,27 @@ function migrationsDir(): string {
 
 export function loadMigrations(dir = migrationsDir()): Migration[] {
   if (!existsSync(dir)) throw new Error(`migrations directory not found: ${dir}`)
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
   const out: Migration[] = []
   for (const file of files) {
     const m = FILE.exec(file)
     if (m === null) throw new Error(`migration file name must look like 0001_name.sql: ${file}`)
     const version = Number(m[1])
-    if (version !== out.length + 1) throw new Error(`migrations must be numbered 0001, 0002… without gaps or duplicates: ${file}`)
+    if (version !== out.length + 1)
+      throw new Error(`migrations must be numbered 0001, 0002… without gaps or duplicates: ${file}`)
     const sql = readFileSync(join(dir, file), 'utf8')
     out.push({ version, name: m[2] as string, sql, checksum: createHash('sha256').update(sql).digest('hex') })
   }
   return out
 }
 
-export async function migrate(db: Db, log: Logger, migrations: readonly Migration[] = loadMigrations()): Promise<MigrationReport> {
+export async function migrate(
+  db: Db,
+  log: Logger,
+  migrations: readonly Migration[] = loadMigrations(),
+): Promise<MigrationReport> {
   return db.withMigrationLock(async (conn) => {
     await conn.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version     integer PRIMARY KEY,
@@ -74,7 +81,10 @@ export async function migrate(db: Db, log: Logger, migrations: readonly Migratio
     for (const row of rows) {
       const m = byVersion.get(row.version)
       if (m === undefined) {
-        log.warn({ version: row.version, migration: row.name }, 'database has a migration this build does not know (a newer build applied it); continuing')
+        log.warn(
+          { version: row.version, migration: row.name },
+          'database has a migration this build does not know (a newer build applied it); continuing',
+        )
         continue
       }
       if (m.name !== row.name || m.checksum !== row.checksum) {
@@ -90,7 +100,11 @@ export async function migrate(db: Db, log: Logger, migrations: readonly Migratio
       if (done.has(m.version)) continue
       await conn.transaction(async (tx) => {
         await tx.exec(m.sql)
-        await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [m.version, m.name, m.checksum])
+        await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+          m.version,
+          m.name,
+          m.checksum,
+        ])
       })
       applied.push(m.version)
       log.info({ version: m.version, migration: m.name }, 'applied migration')

@@ -17,7 +17,11 @@ import { PostgresDb } from './postgres-db.js'
 export interface StoreConfig {
   readonly dataDir: string
   readonly databaseUrl?: string | undefined
-  readonly database: { readonly poolMax: number; readonly connectTimeoutMs: number; readonly statementTimeoutMs: number }
+  readonly database: {
+    readonly poolMax: number
+    readonly connectTimeoutMs: number
+    readonly statementTimeoutMs: number
+  }
 }
 
 export async function openStore(config: StoreConfig, log: Logger): Promise<Db> {
@@ -34,7 +38,10 @@ export async function openStore(config: StoreConfig, log: Logger): Promise<Db> {
       : await openEmbedded(join(resolve(config.dataDir), 'pglite'), log)
   try {
     const report = await migrate(db, log)
-    log.info({ store: db.description, schema_version: report.current, applied: report.applied, ms: elapsedMs(startedAt) }, 'store ready')
+    log.info(
+      { store: db.description, schema_version: report.current, applied: report.applied, ms: elapsedMs(startedAt) },
+      'store ready',
+    )
   } catch (err) {
     await db.close()
     throw err

@@ -58,7 +58,9 @@ export class PGliteDb implements Db {
     return this.#db.transaction((tx) => fn(txOf(tx)))
   }
 
-  withMigrationLock<T>(fn: (conn: Tx & { transaction<U>(fn: (tx: Tx) => Promise<U>): Promise<U> }) => Promise<T>): Promise<T> {
+  withMigrationLock<T>(
+    fn: (conn: Tx & { transaction<U>(fn: (tx: Tx) => Promise<U>): Promise<U> }) => Promise<T>,
+  ): Promise<T> {
     const conn = {
       query: <R extends object>(sql: string, params?: readonly unknown[]) => this.query<R>(sql, params),
       exec: (script: string) => this.exec(script),

@@ -17,7 +17,9 @@ export function isInitialized(dir: string): boolean {
 
 export function initdbInChildProcess(dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), dir], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), dir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
     let stderr = ''
     child.stderr.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-4_000)

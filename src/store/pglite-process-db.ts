@@ -73,7 +73,8 @@ export class PGliteProcessDb implements Db {
     return this.#hold(async () => {
       await this.#call({ op: 'exec', id: 0, sql: 'BEGIN' })
       const tx: Tx = {
-        query: <R extends object>(sql: string, params?: readonly unknown[]) => this.#call<R>({ op: 'query', id: 0, sql, ...(params === undefined ? {} : { params }) }),
+        query: <R extends object>(sql: string, params?: readonly unknown[]) =>
+          this.#call<R>({ op: 'query', id: 0, sql, ...(params === undefined ? {} : { params }) }),
         exec: async (sql: string) => {
           await this.#call({ op: 'exec', id: 0, sql })
         },
@@ -91,7 +92,9 @@ export class PGliteProcessDb implements Db {
     })
   }
 
-  withMigrationLock<T>(fn: (conn: Tx & { transaction<U>(fn: (tx: Tx) => Promise<U>): Promise<U> }) => Promise<T>): Promise<T> {
+  withMigrationLock<T>(
+    fn: (conn: Tx & { transaction<U>(fn: (tx: Tx) => Promise<U>): Promise<U> }) => Promise<T>,
+  ): Promise<T> {
     // One store process per directory, reached only from this object: the connection is the lock, except that
     // the migrator opens its own transactions, so the lock is a separate queue of whole migration runs.
     const conn = {
@@ -147,7 +150,8 @@ export class PGliteProcessDb implements Db {
     return new Promise<QueryResult<R>>((resolve, reject) => {
       child.pending.set(id, { resolve: resolve as (r: QueryResult<object>) => void, reject })
       child.process.send({ ...request, id }, (err) => {
-        if (err !== null && child.pending.delete(id)) reject(new Error(`the store process did not take the statement: ${err.message}`))
+        if (err !== null && child.pending.delete(id))
+          reject(new Error(`the store process did not take the statement: ${err.message}`))
       })
     })
   }
@@ -155,11 +159,19 @@ export class PGliteProcessDb implements Db {
   #start(): StoreChild {
     // The service's Node flags carry over (heap limits, profiling), except a debugger port the service holds.
     const execArgv = process.execArgv.filter((a) => !a.startsWith('--inspect'))
-    const proc = fork(STORE_PROCESS, [this.#o.dir], { serialization: 'advanced', execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    const proc = fork(STORE_PROCESS, [this.#o.dir], {
+      serialization: 'advanced',
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
     const pending = new Map<number, Pending>()
     let ready!: () => void
     let failed!: (err: Error) => void
-    const child: StoreChild = { process: proc, pending, ready: new Promise<void>((res, rej) => ((ready = res), (failed = rej))) }
+    const child: StoreChild = {
+      process: proc,
+      pending,
+      ready: new Promise<void>((res, rej) => ((ready = res), (failed = rej))),
+    }
     child.ready.catch(() => undefined)
     proc.on('message', (reply: StoreReply) => {
       switch (reply.type) {
@@ -185,7 +197,11 @@ export class PGliteProcessDb implements Db {
       failed(err)
       for (const p of pending.values()) p.reject(err)
       pending.clear()
-      if (!this.#closed) this.#o.log?.error({ store: this.description, code, signal }, 'store process exited; the next statement starts a new one')
+      if (!this.#closed)
+        this.#o.log?.error(
+          { store: this.description, code, signal },
+          'store process exited; the next statement starts a new one',
+        )
     })
     this.#child = child
     return child

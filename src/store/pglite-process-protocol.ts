@@ -11,4 +11,8 @@ export type StoreReply =
   | { readonly type: 'ready' }
   | { readonly type: 'failed'; readonly error: string }
   | { readonly type: 'result'; readonly id: number; readonly rows: object[]; readonly rowCount: number }
-  | { readonly type: 'error'; readonly id: number; readonly error: { message: string; code?: string; detail?: string; constraint?: string } }
+  | {
+      readonly type: 'error'
+      readonly id: number
+      readonly error: { message: string; code?: string; detail?: string; constraint?: string }
+    }

@@ -48,7 +48,10 @@ export class PostgresDb implements Db {
     const db = new PostgresDb(options)
     try {
       const { rows } = await db.query<{ schema: string }>('SELECT current_schema() AS schema')
-      db.#channelSuffix = createHash('sha256').update(rows[0]?.schema ?? 'public').digest('hex').slice(0, 10)
+      db.#channelSuffix = createHash('sha256')
+        .update(rows[0]?.schema ?? 'public')
+        .digest('hex')
+        .slice(0, 10)
     } catch (err) {
       await db.#pool.end()
       throw err
@@ -74,7 +77,9 @@ export class PostgresDb implements Db {
     }
   }
 
-  async withMigrationLock<T>(fn: (conn: Tx & { transaction<U>(fn: (tx: Tx) => Promise<U>): Promise<U> }) => Promise<T>): Promise<T> {
+  async withMigrationLock<T>(
+    fn: (conn: Tx & { transaction<U>(fn: (tx: Tx) => Promise<U>): Promise<U> }) => Promise<T>,
+  ): Promise<T> {
     const client = await this.#pool.connect()
     let broken = false
     try {
@@ -99,7 +104,11 @@ export class PostgresDb implements Db {
     return `predmkt_${name}_${this.#channelSuffix}`
   }
 
-  async listen(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>> {
+  async listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onReconnect?: () => void,
+  ): Promise<() => Promise<void>> {
     const listener = new ChannelListener(this.#clientConfig(1), channel, onPayload, onReconnect, this.#log)
     await listener.start()
     this.#listeners.push(listener)

@@ -119,12 +119,21 @@ export class SpreadHistoryRepository {
               ORDER BY bucket, ts DESC`,
             [eventSlug, outcomeKey, from, q.bucketMs / 1000, ORIGIN],
           )
-    return rows.map((r) => ({ bucketStart: toMs(r.bucket), at: toMs(r.ts), spreadBps: r.spread_bps, priceA: r.price_a, priceB: r.price_b }))
+    return rows.map((r) => ({
+      bucketStart: toMs(r.bucket),
+      at: toMs(r.ts),
+      spreadBps: r.spread_bps,
+      priceA: r.price_a,
+      priceB: r.price_b,
+    }))
   }
 
   /** Whether the pair ever had a point (every raw point leaves a daily close, and closes are kept forever). */
   async hasHistory(eventSlug: string, outcomeKey: string): Promise<boolean> {
-    const { rows } = await this.#db.query('SELECT 1 FROM spread_history_daily WHERE event_slug = $1 AND outcome_key = $2 LIMIT 1', [eventSlug, outcomeKey])
+    const { rows } = await this.#db.query(
+      'SELECT 1 FROM spread_history_daily WHERE event_slug = $1 AND outcome_key = $2 LIMIT 1',
+      [eventSlug, outcomeKey],
+    )
     return rows.length > 0
   }
 

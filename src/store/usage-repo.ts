@@ -86,7 +86,10 @@ export class UsageRepository {
       lastHour: toNumber(r[`${p}_hour`] ?? 0),
       lastDay: toNumber(r[`${p}_day`] ?? 0),
     })
-    return { key: { requests: w('key'), rateLimited: w('key_limited') }, account: { requests: w('account'), rateLimited: w('account_limited') } }
+    return {
+      key: { requests: w('key'), rateLimited: w('key_limited') },
+      account: { requests: w('account'), rateLimited: w('account_limited') },
+    }
   }
 
   /** Deletes rows older than `beforeMs`; returns how many. */

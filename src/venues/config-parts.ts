@@ -19,7 +19,6 @@ export const feedReconnect = {
   snapshotTimeoutMs: Ms(15_000, 100),
 }
 
-
 /**
  * Guard on the raw events read per catalog sync (the open list, then closed ones in the lookback) against a
  * misbehaving venue that pages forever; not a size limit: it sits far above any real catalog. If it is hit, the sync

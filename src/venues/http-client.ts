@@ -98,12 +98,20 @@ export class HttpClient {
   async #request<T>(method: string, url: URL, body: unknown, signal: AbortSignal | undefined): Promise<T> {
     const timeout = AbortSignal.timeout(this.#options.timeoutMs)
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout])
-    const headers: Record<string, string> = { accept: 'application/json', ...this.#options.headers?.(method, url.pathname) }
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...this.#options.headers?.(method, url.pathname),
+    }
     if (body !== undefined) headers['content-type'] = 'application/json'
     let res: Response
     let text: string
     try {
-      res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: combined })
+      res = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: combined,
+      })
       text = await res.text()
     } catch (err) {
       if (signal?.aborted === true) throw err
@@ -125,8 +133,15 @@ export class HttpClient {
  * is signed anew, so the next one carries a fresh timestamp).
  */
 export function isRetryable(err: unknown): boolean {
-  if (err instanceof UpstreamHttpError) return err.status === 429 || err.status >= 500 || (err.status === 401 && err.bodySnippet.includes('header_timestamp_expired'))
-  return err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError || err instanceof UpstreamNetworkError
+  if (err instanceof UpstreamHttpError)
+    return (
+      err.status === 429 ||
+      err.status >= 500 ||
+      (err.status === 401 && err.bodySnippet.includes('header_timestamp_expired'))
+    )
+  return (
+    err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError || err instanceof UpstreamNetworkError
+  )
 }
 
 export interface RetryOptions {

@@ -13,7 +13,9 @@ export const VENUES: readonly VenueModule[] = REGISTERED
 
 /** Each registered venue's config section by id (typed `config.venues.<id>`; src/config/schema.ts). */
 export type RegisteredVenueConfigs = {
-  readonly [M in (typeof REGISTERED)[number] as M['id']]: M extends VenueModule<infer C, infer _S, infer _Id> ? C : never
+  readonly [M in (typeof REGISTERED)[number] as M['id']]: M extends VenueModule<infer C, infer _S, infer _Id>
+    ? C
+    : never
 }
 
 export type { VenueModule } from './module.js'

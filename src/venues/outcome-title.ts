@@ -14,7 +14,10 @@ function key(word: string): string {
 }
 
 function words(text: string): string[] {
-  return text.trim().split(/\s+/).filter((w) => w.length > 0)
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
 }
 
 /**
@@ -52,7 +55,11 @@ export function distinctPart(question: string, siblings: readonly string[]): str
 /** `title` without any word of `context` (an event title); undefined when no word is left. */
 export function withoutWords(title: string, context: string): string | undefined {
   const drop = new Set(words(context).map(key))
-  return clean(words(title).filter((w) => !drop.has(key(w))).join(' '))
+  return clean(
+    words(title)
+      .filter((w) => !drop.has(key(w)))
+      .join(' '),
+  )
 }
 
 function clean(text: string): string | undefined {

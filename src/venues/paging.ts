@@ -40,7 +40,9 @@ export async function fetchOffsetPages<T>(
 
 /** Cursor pagination: follows `cursor` until the venue returns an empty one, or past `maxItems`. */
 export async function fetchCursorPages<T>(
-  fetchPage: (cursor: string | undefined) => Promise<{ readonly items: readonly T[]; readonly cursor: string | undefined | null }>,
+  fetchPage: (
+    cursor: string | undefined,
+  ) => Promise<{ readonly items: readonly T[]; readonly cursor: string | undefined | null }>,
   options: { readonly maxItems: number },
 ): Promise<Paged<T>> {
   const out: T[] = []

@@ -19,7 +19,10 @@ export function* streamedInstrumentsSteps(catalog: Catalog, streams: (o: Outcome
 }
 
 /** What to add and remove to go from the ids keyed in `current` to `wanted` (a feed's setInstruments → changeInstruments). */
-export function instrumentChanges(current: ReadonlyMap<string, unknown>, wanted: readonly string[]): { added: string[]; removed: string[] } {
+export function instrumentChanges(
+  current: ReadonlyMap<string, unknown>,
+  wanted: readonly string[],
+): { added: string[]; removed: string[] } {
   const want = new Set(wanted)
   const removed: string[] = []
   for (const id of current.keys()) if (!want.has(id)) removed.push(id)

@@ -139,7 +139,11 @@ function endpointOf(e: SystemErrorLike): string {
 }
 
 function isTls(code: string | undefined, message: string): boolean {
-  if (code !== undefined && (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || code.startsWith('CERT_') || TLS_CERT_CODES.has(code))) return true
+  if (
+    code !== undefined &&
+    (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || code.startsWith('CERT_') || TLS_CERT_CODES.has(code))
+  )
+    return true
   return /SSL routines|tls|certificate/i.test(message)
 }
 
@@ -151,5 +155,7 @@ function tlsReason(message: string): string {
   const m = /error:[0-9A-Fa-f]+:[^:]*:[^:]*:([^:]+)/.exec(message)
   const reason = m === null ? message.trim() : (m[1] as string).trim()
   // The usual cause: https:// or wss:// to a port that speaks plain HTTP.
-  return reason === 'wrong version number' || reason === 'packet length too long' || reason === 'http request' ? `${reason}; the port may not speak TLS` : reason
+  return reason === 'wrong version number' || reason === 'packet length too long' || reason === 'http request'
+    ? `${reason}; the port may not speak TLS`
+    : reason
 }

@@ -18,9 +18,23 @@ export type FeedEvent =
       readonly venueTs: number
     }
   /** Absolute size at a level (a venue that sends a level's new size); size 0 removes. */
-  | { readonly type: 'level'; readonly instrumentId: string; readonly side: BookSideName; readonly price: number; readonly size: number; readonly venueTs: number }
+  | {
+      readonly type: 'level'
+      readonly instrumentId: string
+      readonly side: BookSideName
+      readonly price: number
+      readonly size: number
+      readonly venueTs: number
+    }
   /** Relative change at a level (a venue that sends signed deltas). */
-  | { readonly type: 'delta'; readonly instrumentId: string; readonly side: BookSideName; readonly price: number; readonly delta: number; readonly venueTs: number }
+  | {
+      readonly type: 'delta'
+      readonly instrumentId: string
+      readonly side: BookSideName
+      readonly price: number
+      readonly delta: number
+      readonly venueTs: number
+    }
   | {
       readonly type: 'trade'
       readonly instrumentId: string
@@ -30,7 +44,13 @@ export type FeedEvent =
       readonly venueTs: number
     }
   /** Market statistics pushed by the venue (a ticker channel): contracts and dollars as numbers. */
-  | { readonly type: 'stats'; readonly instrumentId: string; readonly volume: number | undefined; readonly openInterest: number | undefined; readonly venueTs: number }
+  | {
+      readonly type: 'stats'
+      readonly instrumentId: string
+      readonly volume: number | undefined
+      readonly openInterest: number | undefined
+      readonly venueTs: number
+    }
   /** The feed can no longer vouch for these books until it delivers a new snapshot. */
   | { readonly type: 'stale'; readonly instrumentIds: readonly string[]; readonly reason: string }
 

@@ -60,7 +60,13 @@ export class WsConnection {
   #watchTimer: TimerHandle | undefined
   #keepaliveTimer: TimerHandle | undefined
   #connectTimer: TimerHandle | undefined
-  readonly counters: WsConnectionCounters = { connects: 0, reconnects: 0, framesReceived: 0, staleTimeouts: 0, lastFrameAt: undefined }
+  readonly counters: WsConnectionCounters = {
+    connects: 0,
+    reconnects: 0,
+    framesReceived: 0,
+    staleTimeouts: 0,
+    lastFrameAt: undefined,
+  }
 
   constructor(options: WsConnectionOptions) {
     this.#o = options
@@ -123,7 +129,8 @@ export class WsConnection {
     this.#socket = socket
     this.#lastActivity = o.clock.now()
     this.#connectTimer = o.clock.setTimeout(() => {
-      if (socket.readyState !== WebSocket.OPEN) this.#lost(socket, `${urlLabel(o.url)}: no handshake within ${o.connectTimeoutMs} ms (connect timeout)`)
+      if (socket.readyState !== WebSocket.OPEN)
+        this.#lost(socket, `${urlLabel(o.url)}: no handshake within ${o.connectTimeoutMs} ms (connect timeout)`)
     }, o.connectTimeoutMs)
 
     socket.on('open', () => {
@@ -197,7 +204,13 @@ export class WsConnection {
 
   #scheduleReconnect(delayMs?: number): void {
     if (this.#closed) return
-    const delay = delayMs ?? backoffDelayMs(this.#attempt++, { baseMs: this.#o.reconnectBaseMs, maxMs: this.#o.reconnectMaxMs, random: this.#o.random })
+    const delay =
+      delayMs ??
+      backoffDelayMs(this.#attempt++, {
+        baseMs: this.#o.reconnectBaseMs,
+        maxMs: this.#o.reconnectMaxMs,
+        random: this.#o.random,
+      })
     this.#o.clock.clearTimeout(this.#reconnectTimer)
     this.#reconnectTimer = this.#o.clock.setTimeout(() => {
       this.#reconnectTimer = undefined
@@ -210,13 +223,16 @@ export class WsConnection {
   #startTimers(): void {
     const o = this.#o
     // One periodic check instead of a timer reset per frame: frames arrive up to hundreds of thousands a second.
-    this.#watchTimer = o.clock.setInterval(() => {
-      const socket = this.#socket
-      if (socket !== undefined && o.clock.now() - this.#lastActivity > o.staleAfterMs) {
-        this.counters.staleTimeouts++
-        this.#lost(socket, `stale: nothing received for ${o.staleAfterMs} ms`)
-      }
-    }, Math.max(10, Math.floor(o.staleAfterMs / 4)))
+    this.#watchTimer = o.clock.setInterval(
+      () => {
+        const socket = this.#socket
+        if (socket !== undefined && o.clock.now() - this.#lastActivity > o.staleAfterMs) {
+          this.counters.staleTimeouts++
+          this.#lost(socket, `stale: nothing received for ${o.staleAfterMs} ms`)
+        }
+      },
+      Math.max(10, Math.floor(o.staleAfterMs / 4)),
+    )
     if (o.keepalive !== undefined) {
       const { intervalMs, message } = o.keepalive
       this.#keepaliveTimer = o.clock.setInterval(() => this.send(message), intervalMs)

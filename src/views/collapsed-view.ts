@@ -47,7 +47,11 @@ export class CollapsedView {
   }
 
   /** The view, built in slices; warmed with what `previous` (the view it replaces) had built on demand. */
-  static *build(directory: EventDirectory, views: ReadonlyMap<VenueId, VenueView>, previous?: CollapsedView): Steps<CollapsedView> {
+  static *build(
+    directory: EventDirectory,
+    views: ReadonlyMap<VenueId, VenueView>,
+    previous?: CollapsedView,
+  ): Steps<CollapsedView> {
     const entries: CollapsedEntry[] = []
     for (const event of directory.events) {
       const markets: { venue: VenueId; entry: MarketEntry; view: VenueView }[] = []
@@ -60,7 +64,15 @@ export class CollapsedView {
           if (entry !== undefined) markets.push({ venue, entry, view })
         }
       }
-      entries.push({ id: event.slug, status: event.status, category: event.category, event, markets, fragment: undefined, fragmentVersion: -1 })
+      entries.push({
+        id: event.slug,
+        status: event.status,
+        category: event.category,
+        event,
+        markets,
+        fragment: undefined,
+        fragmentVersion: -1,
+      })
       if (entries.length % VIEW_CHECKPOINT_EVERY === 0) yield
     }
     const view = new CollapsedView(directory, entries)
@@ -108,7 +120,12 @@ export class CollapsedView {
     for (const m of e.markets) {
       for (const o of m.entry.market.outcomes) {
         found.push({ venue: m.venue, title: o.title })
-        candidates.push({ open: o.status === 'active', probability: outcomePrice(o, m.view.quoteOf(o.instrumentId)).probability, volume: m.view.outcomeVolume(o), id: o.outcomeId })
+        candidates.push({
+          open: o.status === 'active',
+          probability: outcomePrice(o, m.view.quoteOf(o.instrumentId)).probability,
+          volume: m.view.outcomeVolume(o),
+          id: o.outcomeId,
+        })
       }
     }
     const i = leadingIndex(candidates)

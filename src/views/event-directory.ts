@@ -88,7 +88,11 @@ export class EventDirectory {
    * linked to one on an earlier venue was placed with it. A link joins two groups only when no venue would then
    * have two events in one (the matcher links one to one; this keeps it so).
    */
-  static *build(venues: readonly DirectoryVenue[], links: readonly EventLink[], version: number): Steps<EventDirectory> {
+  static *build(
+    venues: readonly DirectoryVenue[],
+    links: readonly EventLink[],
+    version: number,
+  ): Steps<EventDirectory> {
     const d = new EventDirectory(version, venues)
     const rank = new Map(venues.map((v, i) => [v.venue, i]))
     const catalogOf = new Map(venues.map((v) => [v.venue, v.catalog]))
@@ -147,7 +151,11 @@ export class EventDirectory {
     const slug = slugs[0] as string
     const aliases = slugs.slice(1)
     const lead = members[0] as CatalogEvent
-    const status: ServiceStatus = members.some((e) => e.status === 'active') ? 'active' : members.every((e) => e.status === 'resolved') ? 'resolved' : 'closed'
+    const status: ServiceStatus = members.some((e) => e.status === 'active')
+      ? 'active'
+      : members.every((e) => e.status === 'resolved')
+        ? 'resolved'
+        : 'closed'
     const event: ServiceEvent = {
       slug,
       aliases,

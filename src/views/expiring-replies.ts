@@ -40,7 +40,8 @@ export class ExpiringReplies<K extends string | number = string> {
   /** Keeps `body` under `key` (replacing any other version) until `expiresAt`; nothing is kept when that is not after `now`. */
   set(key: K, body: Uint8Array, expiresAt: number, now: number, version = 0): void {
     if (expiresAt <= now) return
-    if (!this.#entries.has(key) && this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as K)
+    if (!this.#entries.has(key) && this.#entries.size >= this.#maxEntries)
+      this.#entries.delete(this.#entries.keys().next().value as K)
     this.#entries.set(key, { body, expiresAt, version })
   }
 }

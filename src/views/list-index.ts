@@ -118,7 +118,10 @@ export class ListIndex<E extends Listable> {
       keys[i] = k === undefined ? NaN : k
       if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
     }
-    const tie = rank === undefined ? (a: number, b: number) => compareIds((this.#items[a] as E).id, (this.#items[b] as E).id) : (a: number, b: number) => (rank[a] as number) - (rank[b] as number)
+    const tie =
+      rank === undefined
+        ? (a: number, b: number) => compareIds((this.#items[a] as E).id, (this.#items[b] as E).id)
+        : (a: number, b: number) => (rank[a] as number) - (rank[b] as number)
     const ascIdx = yield* sortSteps(
       Array.from({ length: n }, (_, i) => i),
       (a, b) => {
@@ -133,7 +136,7 @@ export class ListIndex<E extends Listable> {
     let known = n
     while (known > 0 && Number.isNaN(keys[ascIdx[known - 1] as number])) known--
     const descIdx: number[] = []
-    for (let end = known; end > 0; ) {
+    for (let end = known; end > 0;) {
       let start = end - 1
       while (start > 0 && keys[ascIdx[start - 1] as number] === keys[ascIdx[end - 1] as number]) start--
       for (let i = start; i < end; i++) descIdx.push(ascIdx[i] as number)
@@ -155,7 +158,11 @@ export class ListIndex<E extends Listable> {
   *warmSteps(previous: ListIndex<E> | undefined): Steps<void> {
     if (previous === undefined) return
     for (const { status, category, sort, order } of previous.#built.slice(-WARM_ORDERINGS)) {
-      if (this.#keys[sort] === undefined || this.#orderings.get(status)?.get(category)?.get(sort)?.[order] !== undefined) continue
+      if (
+        this.#keys[sort] === undefined ||
+        this.#orderings.get(status)?.get(category)?.get(sort)?.[order] !== undefined
+      )
+        continue
       let base = this.#base.get(sort)
       if (base === undefined) this.#base.set(sort, (base = yield* this.#baseSteps(sort)))
       const ordered: E[] = []
@@ -168,7 +175,8 @@ export class ListIndex<E extends Listable> {
       this.#store({ status, category, sort, order }, ordered)
       yield
     }
-    if (previous.#search !== undefined && this.#search === undefined) this.#search = yield* SearchIndex.build(this.#items, this.#searchText)
+    if (previous.#search !== undefined && this.#search === undefined)
+      this.#search = yield* SearchIndex.build(this.#items, this.#searchText)
   }
 
   /** The record with this id (built on first use). */
@@ -181,7 +189,8 @@ export class ListIndex<E extends Listable> {
     const selective = q.only !== undefined || (q.search !== undefined && q.search.trim().length > 0)
     if (!selective) {
       const ordered = this.#ordering(q.status, q.category, q.sort, q.order)
-      const range = q.atLeast === undefined ? [0, ordered.length] : this.#boundedRange(ordered, q.atLeast, q.sort, q.order)
+      const range =
+        q.atLeast === undefined ? [0, ordered.length] : this.#boundedRange(ordered, q.atLeast, q.sort, q.order)
       if (range !== undefined && q.where === undefined) {
         const [start, end] = range
         return { items: ordered.slice(start + q.offset, Math.min(end, start + q.offset + q.limit)), total: end - start }
@@ -189,7 +198,12 @@ export class ListIndex<E extends Listable> {
       // Filters with no index: one pass over this ordering.
       const keyOf = q.atLeast === undefined ? undefined : this.#keys[q.atLeast.key]
       const min = q.atLeast?.value ?? -Infinity
-      return page(ordered.filter((e) => (keyOf === undefined || (keyOf(e) ?? -Infinity) >= min) && (q.where === undefined || q.where(e))), q)
+      return page(
+        ordered.filter(
+          (e) => (keyOf === undefined || (keyOf(e) ?? -Infinity) >= min) && (q.where === undefined || q.where(e)),
+        ),
+        q,
+      )
     }
     let matches: readonly E[] = q.only ?? this.#items
     if (q.search !== undefined && q.search.trim().length > 0) {
@@ -218,7 +232,12 @@ export class ListIndex<E extends Listable> {
    * by that key: a prefix (desc) or the stretch before the unknowns (asc), found by binary search. Undefined when
    * the ordering is by another key (the caller filters instead).
    */
-  #boundedRange(ordered: readonly E[], bound: { readonly key: string; readonly value: number }, sort: string, order: 'asc' | 'desc'): [number, number] | undefined {
+  #boundedRange(
+    ordered: readonly E[],
+    bound: { readonly key: string; readonly value: number },
+    sort: string,
+    order: 'asc' | 'desc',
+  ): [number, number] | undefined {
     const keyOf = this.#keys[bound.key]
     if (keyOf === undefined) throw new Error(`unknown key ${bound.key}`)
     if (bound.key !== sort) return undefined
@@ -238,7 +257,12 @@ export class ListIndex<E extends Listable> {
       let base = this.#base.get(sort)
       if (base === undefined) this.#base.set(sort, (base = runToEnd(this.#baseSteps(sort))))
       const all = base[order]
-      ordered = status === 'all' && category === undefined ? all : all.filter((e) => (status === 'all' || e.status === status) && (category === undefined || e.category === category))
+      ordered =
+        status === 'all' && category === undefined
+          ? all
+          : all.filter(
+              (e) => (status === 'all' || e.status === status) && (category === undefined || e.category === category),
+            )
       this.#store({ status, category: category ?? '', sort, order }, ordered, byOrder)
     }
     return ordered
@@ -282,7 +306,9 @@ interface OrderingKey {
 }
 
 /** The key in direction `dir`, unknown keys last in both directions, ties by id ascending: a total order. */
-function compareDecorated(dir: 1 | -1): (a: { e: Listable; k: number | undefined }, b: { e: Listable; k: number | undefined }) => number {
+function compareDecorated(
+  dir: 1 | -1,
+): (a: { e: Listable; k: number | undefined }, b: { e: Listable; k: number | undefined }) => number {
   return (a, b) => {
     if (a.k === undefined || b.k === undefined) {
       if (a.k !== b.k) return a.k === undefined ? 1 : -1

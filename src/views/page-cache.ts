@@ -73,13 +73,20 @@ export class PageCache {
   /** Stores a page and returns its bytes (send those: they are what the next hit returns too). */
   set(key: string, owner: object, items: readonly object[], versions: readonly number[], body: string): Uint8Array {
     const bytes = Buffer.from(body, 'utf8')
-    if (!this.#pages.has(key) && this.#pages.size >= this.#maxEntries) this.#pages.delete(this.#pages.keys().next().value as string)
+    if (!this.#pages.has(key) && this.#pages.size >= this.#maxEntries)
+      this.#pages.delete(this.#pages.keys().next().value as string)
     this.#pages.set(key, { owner, items, versions, body: bytes })
     return bytes
   }
 
   /** The cached page, or a freshly built and cached one. */
-  page(key: string, owner: object, items: readonly object[], versions: readonly number[], build: () => string): Uint8Array {
+  page(
+    key: string,
+    owner: object,
+    items: readonly object[],
+    versions: readonly number[],
+    build: () => string,
+  ): Uint8Array {
     return this.get(key, owner, items, versions) ?? this.set(key, owner, items, versions, build())
   }
 }

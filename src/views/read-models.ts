@@ -44,7 +44,9 @@ export class ReadModels {
 
   start(): void {
     for (const { actor } of this.#venues) {
-      this.#unsubscribe.push(actor.subscribeQuotes((quotes: readonly Quote[]) => this.#views.get(actor.venue)?.onQuotes(quotes)))
+      this.#unsubscribe.push(
+        actor.subscribeQuotes((quotes: readonly Quote[]) => this.#views.get(actor.venue)?.onQuotes(quotes)),
+      )
     }
   }
 
@@ -133,14 +135,19 @@ export class ReadModels {
 
   /** Every view of the current catalogs and links, or undefined before the first catalog. */
   *#build(): Steps<Built | undefined> {
-    const catalogs = this.#venues.map((v) => ({ venue: v.actor.venue, catalog: v.actor.catalog(), eventSlug: v.rules.eventSlug }))
+    const catalogs = this.#venues.map((v) => ({
+      venue: v.actor.venue,
+      catalog: v.actor.catalog(),
+      eventSlug: v.rules.eventSlug,
+    }))
     if (catalogs.every((c) => c.catalog === undefined)) return undefined
     const directory = yield* EventDirectory.build(catalogs, this.#links, ++this.#directoryVersion)
     const views = new Map<VenueId, VenueView>()
     // The current views pass on what requests made them build on demand (orderings, search indexes).
     for (const [i, v] of this.#venues.entries()) {
       const catalog = catalogs[i]?.catalog
-      if (catalog !== undefined) views.set(v.actor.venue, yield* VenueView.build(v, catalog, directory, this.#views.get(v.actor.venue)))
+      if (catalog !== undefined)
+        views.set(v.actor.venue, yield* VenueView.build(v, catalog, directory, this.#views.get(v.actor.venue)))
     }
     const collapsed = yield* CollapsedView.build(directory, views, this.#collapsed)
     const sitemap = yield* SitemapView.build(directory)

@@ -32,7 +32,11 @@ export function outcomeCore(o: Outcome, quoteOf: QuoteOf, volume: number | undef
 }
 
 /** An event row of the per-venue event lists: the event and its market records. */
-export function venueEventRecord(e: CatalogEvent, eventSlug: string, markets: readonly Record<string, unknown>[]): Record<string, unknown> {
+export function venueEventRecord(
+  e: CatalogEvent,
+  eventSlug: string,
+  markets: readonly Record<string, unknown>[],
+): Record<string, unknown> {
   return {
     event_slug: eventSlug,
     event_id: e.eventId,

@@ -61,7 +61,8 @@ export class SearchIndex<T> {
     }
     const out: T[] = []
     if (candidates === undefined) {
-      for (let i = 0; i < this.#texts.length; i++) if ((this.#texts[i] as string).includes(q)) out.push(this.#items[i] as T)
+      for (let i = 0; i < this.#texts.length; i++)
+        if ((this.#texts[i] as string).includes(q)) out.push(this.#items[i] as T)
     } else {
       for (let c = 0; c < candidates.length; c++) {
         const i = candidates[c] as number

@@ -25,7 +25,10 @@ export class SitemapView {
 
   /** The view, built in slices (the sort too: ~30 ms at 40,000 events in one `sort`). */
   static *build(directory: EventDirectory): Steps<SitemapView> {
-    const events = yield* sortSteps(directory.events, (a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    const events = yield* sortSteps(
+      directory.events,
+      (a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0),
+    )
     const rows: string[] = []
     for (const e of events) {
       rows.push(JSON.stringify({ event_slug: e.slug, status: e.status, updated_at: iso(e.updatedAt ?? e.createdAt) }))

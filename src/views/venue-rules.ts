@@ -12,7 +12,12 @@ export interface VenueViewRules {
    */
   eventSlug(event: Pick<CatalogEvent, 'eventId' | 'title'>): string
   /** The market record of the venue's market lists, with its outcomes (cached as JSON until a quote changes). */
-  marketRecord(market: PlatformMarket, eventSlug: string, quoteOf: (instrumentId: string) => Quote | undefined, outcomeVolume: (o: Outcome) => number | undefined): Record<string, unknown>
+  marketRecord(
+    market: PlatformMarket,
+    eventSlug: string,
+    quoteOf: (instrumentId: string) => Quote | undefined,
+    outcomeVolume: (o: Outcome) => number | undefined,
+  ): Record<string, unknown>
   /** The text a market list's `search` matches; the event title when absent. */
   marketSearchText?(event: CatalogEvent, market: PlatformMarket): string
   /** Keys a market is also found by besides its outcomes' ids (`VenueView.marketByOutcomeKey`), e.g. condition ids. */

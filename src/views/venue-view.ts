@@ -96,7 +96,13 @@ export class VenueView {
   readonly #parts: VenueViewParts
 
   /** `lists`: the list indexes of a view over the same catalog and slugs (see `build`), shared with their caches. */
-  private constructor(venue: ViewedVenue, catalog: CatalogSnapshot, directory: EventDirectory, parts: VenueViewParts, lists?: VenueView) {
+  private constructor(
+    venue: ViewedVenue,
+    catalog: CatalogSnapshot,
+    directory: EventDirectory,
+    parts: VenueViewParts,
+    lists?: VenueView,
+  ) {
     const { actor, rules } = venue
     this.venue = actor.venue
     this.#actor = actor
@@ -112,9 +118,21 @@ export class VenueView {
     this.#parts = parts
     // Markets are searched by the venue's search text (e.g. event title and market slug), else by event title.
     const searchText = rules.marketSearchText
-    this.markets = lists?.markets ?? new ListIndex(parts.marketEntries, SORT_KEYS, searchText === undefined ? (e) => e.event.title : (e) => searchText(e.event, e.market))
+    this.markets =
+      lists?.markets ??
+      new ListIndex(
+        parts.marketEntries,
+        SORT_KEYS,
+        searchText === undefined ? (e) => e.event.title : (e) => searchText(e.event, e.market),
+      )
     this.events = lists?.events ?? new ListIndex(parts.eventEntries, SORT_KEYS, (e) => e.event.title)
-    this.outcomes = lists?.outcomes ?? new ListIndex(parts.outcomeEntries, { volume: (e) => cents(e.outcome.volume ?? e.market.market.volumeTotal) }, (e) => e.outcome.title)
+    this.outcomes =
+      lists?.outcomes ??
+      new ListIndex(
+        parts.outcomeEntries,
+        { volume: (e) => cents(e.outcome.volume ?? e.market.market.volumeTotal) },
+        (e) => e.outcome.title,
+      )
   }
 
   static create(venue: ViewedVenue, catalog: CatalogSnapshot, directory: EventDirectory): VenueView {
@@ -127,7 +145,12 @@ export class VenueView {
    * indexes and cached JSON are all still right and are kept; otherwise the new view is warmed with what
    * requests made `previous` build on demand.
    */
-  static *build(viewed: ViewedVenue, catalog: CatalogSnapshot, directory: EventDirectory, previous?: VenueView): Steps<VenueView> {
+  static *build(
+    viewed: ViewedVenue,
+    catalog: CatalogSnapshot,
+    directory: EventDirectory,
+    previous?: VenueView,
+  ): Steps<VenueView> {
     if (previous !== undefined && previous.catalog === catalog && (yield* sameSlugsSteps(previous, directory))) {
       return new VenueView(viewed, catalog, directory, previous.#parts, previous)
     }
@@ -149,14 +172,31 @@ export class VenueView {
       if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
       const eventSlug = directory.slugOf(venue, event.eventId) ?? event.eventId
       const entries = event.markets.map((market) => {
-        const entry: MarketEntry = { id: market.marketId, status: market.status, category: market.category, market, event, eventSlug, version: 0, fragment: undefined, fragmentVersion: -1 }
+        const entry: MarketEntry = {
+          id: market.marketId,
+          status: market.status,
+          category: market.category,
+          market,
+          event,
+          eventSlug,
+          version: 0,
+          fragment: undefined,
+          fragmentVersion: -1,
+        }
         parts.marketById.set(market.marketId, entry)
         parts.marketBySlug.set(market.marketId, entry)
         for (const o of market.outcomes) {
           if (outcomeKeys !== undefined) for (const key of outcomeKeys(o)) parts.marketByOutcomeKey.set(key, entry)
           parts.marketByOutcomeKey.set(o.outcomeId, entry)
-          if (o.childMarketSlug !== undefined && !parts.marketBySlug.has(o.childMarketSlug)) parts.marketBySlug.set(o.childMarketSlug, entry)
-          const oe: OutcomeEntry = { id: o.outcomeId, status: o.status, category: market.category, outcome: o, market: entry }
+          if (o.childMarketSlug !== undefined && !parts.marketBySlug.has(o.childMarketSlug))
+            parts.marketBySlug.set(o.childMarketSlug, entry)
+          const oe: OutcomeEntry = {
+            id: o.outcomeId,
+            status: o.status,
+            category: market.category,
+            outcome: o,
+            market: entry,
+          }
           parts.outcomeEntries.push(oe)
           parts.outcomeById.set(o.outcomeId, oe)
           const list = parts.byInstrument.get(o.instrumentId)
@@ -166,7 +206,14 @@ export class VenueView {
         parts.marketEntries.push(entry)
         return entry
       })
-      const eventEntry: EventEntry = { id: event.eventId, status: event.status, category: event.category, event, eventSlug, markets: entries }
+      const eventEntry: EventEntry = {
+        id: event.eventId,
+        status: event.status,
+        category: event.category,
+        event,
+        eventSlug,
+        markets: entries,
+      }
       parts.eventById.set(event.eventId, eventEntry)
       parts.eventEntries.push(eventEntry)
     }
@@ -203,7 +250,8 @@ export class VenueView {
   }
 
   /** The outcome volume a market record shows: the live traded volume when the venue's feed pushes one, else the catalog's. */
-  outcomeVolume = (o: Outcome): number | undefined => (this.#rules.liveVolume === true ? (this.#actor.stats(o.instrumentId)?.volume ?? o.volume) : o.volume)
+  outcomeVolume = (o: Outcome): number | undefined =>
+    this.#rules.liveVolume === true ? (this.#actor.stats(o.instrumentId)?.volume ?? o.volume) : o.volume
 
   /** An event row: the event's fields followed by its markets' cached fragments. */
   eventJson(entry: EventEntry): string {

@@ -16,7 +16,9 @@ function main(): void {
   const env = process.env
   const port = Number(env.WEBHOOK_RECEIVER_PORT ?? 9999)
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    console.error(`WEBHOOK_RECEIVER_PORT must be a port number (0–65535), not ${JSON.stringify(env.WEBHOOK_RECEIVER_PORT)}`)
+    console.error(
+      `WEBHOOK_RECEIVER_PORT must be a port number (0–65535), not ${JSON.stringify(env.WEBHOOK_RECEIVER_PORT)}`,
+    )
     process.exit(2)
   }
   const host = env.WEBHOOK_RECEIVER_HOST ?? '127.0.0.1'
@@ -26,17 +28,25 @@ function main(): void {
     .filter((s) => s !== '')
   startReceiver({ host, port, secrets, print: (text) => console.log(text) }).then(
     (receiver) => {
-      const checking = secrets.length === 0 ? 'signatures not checked (set WEBHOOK_SECRET=whsec_… to check them)' : `checking signatures against ${secrets.length} secret(s)`
+      const checking =
+        secrets.length === 0
+          ? 'signatures not checked (set WEBHOOK_SECRET=whsec_… to check them)'
+          : `checking signatures against ${secrets.length} secret(s)`
       console.log(`webhook receiver listening on ${receiver.url} (any path); ${checking}`)
       console.log('the service delivers to loopback only when started with ALERTS_WEBHOOK_ALLOWED_CIDRS=127.0.0.1/32')
       const stop = () => {
-        receiver.close().then(() => process.exit(0), () => process.exit(1))
+        receiver.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        )
       }
       process.on('SIGTERM', stop)
       process.on('SIGINT', stop)
     },
     (err: unknown) => {
-      console.error(`webhook receiver: cannot listen on ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`)
+      console.error(
+        `webhook receiver: cannot listen on ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`,
+      )
       process.exit(1)
     },
   )

@@ -1,6 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhookSignature, type SignatureCheck } from '../alerts/webhook-signature.js'
+import {
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  verifyWebhookSignature,
+  type SignatureCheck,
+} from '../alerts/webhook-signature.js'
 import { ATTEMPT_HEADER, DELIVERY_ID_HEADER, EVENT_HEADER } from '../alerts/webhook-sender.js'
 
 /**
@@ -47,7 +52,9 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
         const signature = checkSignature(o.secrets, req, body, nowSec())
         const status = signature === 'unchecked' || signature === 'valid' ? 200 : 401
         o.print(describeDelivery(req, body, signature, status))
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok\n' : `signature ${signature}\n`)
+        res
+          .writeHead(status, { 'content-type': 'text/plain' })
+          .end(status === 200 ? 'ok\n' : `signature ${signature}\n`)
       },
       () => res.destroy(),
     )
@@ -81,7 +88,12 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   })
 }
 
-function checkSignature(secrets: readonly string[], req: IncomingMessage, body: string, nowSec: number): SignatureCheck | 'unchecked' {
+function checkSignature(
+  secrets: readonly string[],
+  req: IncomingMessage,
+  body: string,
+  nowSec: number,
+): SignatureCheck | 'unchecked' {
   if (secrets.length === 0) return 'unchecked'
   const timestamp = header(req, TIMESTAMP_HEADER)
   const signature = header(req, SIGNATURE_HEADER)
@@ -98,7 +110,12 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * What the receiver prints for one delivery: a line with the headers that matter, a line with the rule and the
  * spread it fired on, and the body as received.
  */
-function describeDelivery(req: IncomingMessage, body: string, signature: SignatureCheck | 'unchecked', status: number): string {
+function describeDelivery(
+  req: IncomingMessage,
+  body: string,
+  signature: SignatureCheck | 'unchecked',
+  status: number,
+): string {
   const signatureText = signature === 'unchecked' ? 'not checked (no WEBHOOK_SECRET)' : signature
   const head =
     `${new Date().toISOString()} POST ${req.url ?? '/'} ${header(req, EVENT_HEADER) ?? '(no event)'} ` +
@@ -117,7 +134,10 @@ function summary(body: string): string[] {
   const p = payload as { rule?: Record<string, unknown>; spread?: Record<string, unknown> | null }
   const lines: string[] = []
   const r = p.rule
-  if (r !== undefined) lines.push(`  rule ${String(r.id)} of user ${String(r.user_id)}: ${String(r.trigger_type)} at ${String(r.threshold)}`)
+  if (r !== undefined)
+    lines.push(
+      `  rule ${String(r.id)} of user ${String(r.user_id)}: ${String(r.trigger_type)} at ${String(r.threshold)}`,
+    )
   const s = p.spread
   if (s === null) lines.push('  spread: none (a test delivery with no spread in scope)')
   else if (s !== undefined) {

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { test } from 'node:test'
-import { displayPrefix, generateApiKey, hashKey, looksLikeApiKey, sameDigest, SECRET_LENGTH } from '../../src/accounts/api-key.js'
+import {
+  displayPrefix,
+  generateApiKey,
+  hashKey,
+  looksLikeApiKey,
+  sameDigest,
+  SECRET_LENGTH,
+} from '../../src/accounts/api-key.js'
 
 const PREFIX = 'pmk_live_'
 
@@ -24,7 +31,16 @@ test('keys: service prefix + 43 base62 characters (256 bits), all distinct; stor
 test('shape check rejects anything that cannot be a key, before any lookup', () => {
   const k = generateApiKey(PREFIX).value
   assert.equal(looksLikeApiKey(PREFIX, k), true)
-  for (const bad of ['', PREFIX, k.slice(0, -1), `${k}x`, k.replace(PREFIX, 'pmk_test_'), `${k.slice(0, -1)}-`, ` ${k.slice(1)}`, `${k.slice(0, -1)}é`]) {
+  for (const bad of [
+    '',
+    PREFIX,
+    k.slice(0, -1),
+    `${k}x`,
+    k.replace(PREFIX, 'pmk_test_'),
+    `${k.slice(0, -1)}-`,
+    ` ${k.slice(1)}`,
+    `${k.slice(0, -1)}é`,
+  ]) {
     assert.equal(looksLikeApiKey(PREFIX, bad), false, bad)
   }
 })

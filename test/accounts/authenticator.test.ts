@@ -134,7 +134,10 @@ describe('authenticator', () => {
     keys.gate = new Promise(() => undefined) // the store hangs
     const results = Array.from({ length: 10 }, () => auth.resolve(generateApiKey(PREFIX).value))
     assert.equal(results.filter((r) => r instanceof Promise).length, 3)
-    assert.deepEqual(results.filter((r) => !(r instanceof Promise)).map((r) => reason(r as Resolution)), Array(7).fill('unavailable'))
+    assert.deepEqual(
+      results.filter((r) => !(r instanceof Promise)).map((r) => reason(r as Resolution)),
+      Array(7).fill('unavailable'),
+    )
   })
 
   test('cached keys are re-read in the background after revalidateMs, still served meanwhile', async () => {

@@ -9,7 +9,10 @@ describe('client throttle', () => {
   test('a bucket per client: a burst, then refill at the rate; Retry-After in whole seconds', () => {
     const t = new ClientThrottle({ limit: { perSecond: 5 / 60, burst: 10 }, maxClients: 100 })
     const a = Array.from({ length: 11 }, () => t.take('203.0.113.1', 0))
-    assert.deepEqual(a.slice(0, 10).map((r) => r.ok && r.remaining), [9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
+    assert.deepEqual(
+      a.slice(0, 10).map((r) => r.ok && r.remaining),
+      [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+    )
     assert.deepEqual(a[10], { ok: false, retryAfterSeconds: 12 })
     assert.deepEqual(t.take('203.0.113.2', 0), { ok: true, remaining: 9 }, 'another client has its own bucket')
     assert.deepEqual(t.take('203.0.113.1', 11_999), { ok: false, retryAfterSeconds: 1 })
@@ -43,17 +46,37 @@ describe('client key', () => {
   })
 
   test('X-Forwarded-For is ignored unless the peer is a trusted proxy', () => {
-    assert.equal(clientKey('198.51.100.7', '203.0.113.9', []), '198.51.100.7', 'nobody trusted: the header is anyone\'s to send')
-    assert.equal(clientKey('198.51.100.7', '203.0.113.9', cidrs('10.0.0.0/8')), '198.51.100.7', 'the peer is not a trusted proxy')
+    assert.equal(
+      clientKey('198.51.100.7', '203.0.113.9', []),
+      '198.51.100.7',
+      "nobody trusted: the header is anyone's to send",
+    )
+    assert.equal(
+      clientKey('198.51.100.7', '203.0.113.9', cidrs('10.0.0.0/8')),
+      '198.51.100.7',
+      'the peer is not a trusted proxy',
+    )
   })
 
-  test('from a trusted proxy: the rightmost hop that is not a trusted proxy; entries left of it are the client\'s own words', () => {
+  test("from a trusted proxy: the rightmost hop that is not a trusted proxy; entries left of it are the client's own words", () => {
     const trusted = cidrs('10.0.0.0/8', '127.0.0.1')
     assert.equal(clientKey('127.0.0.1', '203.0.113.9', trusted), '203.0.113.9')
-    assert.equal(clientKey('0000:0000:0000:0000:0000:ffff:7f00:0001', '203.0.113.9', trusted), '203.0.113.9', 'a mapped peer is matched as IPv4')
-    assert.equal(clientKey('127.0.0.1', '1.1.1.1, 203.0.113.9, 10.1.1.1', trusted), '203.0.113.9', 'a spoofed leftmost entry changes nothing')
+    assert.equal(
+      clientKey('0000:0000:0000:0000:0000:ffff:7f00:0001', '203.0.113.9', trusted),
+      '203.0.113.9',
+      'a mapped peer is matched as IPv4',
+    )
+    assert.equal(
+      clientKey('127.0.0.1', '1.1.1.1, 203.0.113.9, 10.1.1.1', trusted),
+      '203.0.113.9',
+      'a spoofed leftmost entry changes nothing',
+    )
     assert.equal(clientKey('127.0.0.1', ' 2001:db8:9:9::1 ,10.2.2.2', trusted), '2001:db8:9:9::/64')
     assert.equal(clientKey('127.0.0.1', '10.3.3.3, 10.2.2.2', trusted), '10.3.3.3', 'every hop trusted: the leftmost')
-    assert.equal(clientKey('127.0.0.1', 'unknown', trusted), 'unknown', 'what the proxy wrote, when it is not an address')
+    assert.equal(
+      clientKey('127.0.0.1', 'unknown', trusted),
+      'unknown',
+      'what the proxy wrote, when it is not an address',
+    )
   })
 })

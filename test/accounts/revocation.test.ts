@@ -11,7 +11,14 @@ import { AlertRuleRepository } from '../../src/store/alert-rules-repo.js'
 import { ApiKeyRepository } from '../../src/store/api-keys-repo.js'
 import { ChangeWatcher } from '../../src/store/change-watcher.js'
 import type { Db } from '../../src/store/db.js'
-import { backends, POSTGRES_SKIP, secondConnection, storeBackends, TEST_DATABASE_URL, type TestDb } from '../helpers/db.js'
+import {
+  backends,
+  POSTGRES_SKIP,
+  secondConnection,
+  storeBackends,
+  TEST_DATABASE_URL,
+  type TestDb,
+} from '../helpers/db.js'
 import { describeOrSkip } from '../helpers/skippable-suite.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -45,7 +52,16 @@ function replica(db: Db, pollMs: number, clock: Clock) {
     maxPendingLookups: 16,
     log: silentLogger,
   })
-  const watcher = new ChangeWatcher({ db, keys, rules, ruleChanges, onKeysRevoked: (ids) => auth.evict(ids), clock, pollMs, log: silentLogger })
+  const watcher = new ChangeWatcher({
+    db,
+    keys,
+    rules,
+    ruleChanges,
+    onKeysRevoked: (ids) => auth.evict(ids),
+    clock,
+    pollMs,
+    log: silentLogger,
+  })
   return { keys, rules, ruleChanges, auth, watcher }
 }
 
@@ -66,7 +82,12 @@ async function accountWithTwoKeys(db: Db) {
   const k1 = generateApiKey(PREFIX)
   const k2 = generateApiKey(PREFIX)
   const first = { id: randomUUID(), name: 'a', hash: k1.hash, displayPrefix: k1.displayPrefix }
-  const r = await accounts.signup(randomUUID(), { email: `${randomUUID()}@example.com`, company: 'c', useCase: 'u' }, first, Date.now())
+  const r = await accounts.signup(
+    randomUUID(),
+    { email: `${randomUUID()}@example.com`, company: 'c', useCase: 'u' },
+    first,
+    Date.now(),
+  )
   assert.ok(r.created)
   const second = { id: randomUUID(), name: 'b', hash: k2.hash, displayPrefix: k2.displayPrefix }
   await keys.create(r.account.id, second, Date.now(), 10)
@@ -94,9 +115,17 @@ for (const backend of storeBackends()) {
           await t.db.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1', [k.id, new Date(clock.now())])
         }
         clock.increment(POLL_MS - 1)
-        assert.equal(await kindOf(b.auth.resolve(first.victim.value)), 'key', 'B still serves its cached key before the poll')
+        assert.equal(
+          await kindOf(b.auth.resolve(first.victim.value)),
+          'key',
+          'B still serves its cached key before the poll',
+        )
         clock.increment(1)
-        await waitFor(() => refused(b.auth, first.victim.value) && refused(b.auth, second.victim.value), STORE_MS, 'B refuses both keys')
+        await waitFor(
+          () => refused(b.auth, first.victim.value) && refused(b.auth, second.victim.value),
+          STORE_MS,
+          'B refuses both keys',
+        )
         for (const k of [first.victim, second.victim]) assert.equal(await kindOf(b.auth.resolve(k.value)), 'revoked')
       } finally {
         await b.watcher.stop()
@@ -111,7 +140,14 @@ for (const backend of storeBackends()) {
       try {
         const heard: number[] = []
         b.ruleChanges.subscribe((v) => heard.push(v))
-        const rule = { triggerType: 'new_pair', threshold: 0.1, channel: 'email', target: 'a@b.co', scope: {}, cooldownSeconds: 60 } as const
+        const rule = {
+          triggerType: 'new_pair',
+          threshold: 0.1,
+          channel: 'email',
+          target: 'a@b.co',
+          scope: {},
+          cooldownSeconds: 60,
+        } as const
         const versions: number[] = []
         for (const userId of ['x', 'y']) {
           const created = await a.rules.create({ accountId: null, userId }, rule, clock.now(), 10)

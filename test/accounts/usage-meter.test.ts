@@ -23,7 +23,13 @@ class FakeUsage {
 function setup() {
   const repo = new FakeUsage()
   const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12, 0, 30))
-  const meter = new UsageMeter({ repo: repo as unknown as UsageRepository, clock, flushMs: 10_000, retentionDays: 30, log: silentLogger })
+  const meter = new UsageMeter({
+    repo: repo as unknown as UsageRepository,
+    clock,
+    flushMs: 10_000,
+    retentionDays: 30,
+    log: silentLogger,
+  })
   return { repo, clock, meter }
 }
 
@@ -36,7 +42,10 @@ test('requests are bucketed by minute as they happen and written in one batch pe
   meter.count('k2', 'a1', t, false)
   meter.count('k1', 'a1', t + 40_000, false) // next minute
   assert.equal(repo.batches.length, 0, 'nothing written per request')
-  assert.equal(meter.pending().reduce((n, d) => n + d.requests, 0), 1_002)
+  assert.equal(
+    meter.pending().reduce((n, d) => n + d.requests, 0),
+    1_002,
+  )
   await meter.flush()
   const minute = t - (t % 60_000)
   assert.deepEqual(repo.batches, [
@@ -59,5 +68,8 @@ test('a failed flush keeps its counts for the next one; stop() flushes the rest'
   meter.count('k1', 'a1', clock.now(), false)
   repo.fail = false
   await meter.stop()
-  assert.equal(repo.batches.flat().reduce((n, d) => n + d.requests, 0), 2)
+  assert.equal(
+    repo.batches.flat().reduce((n, d) => n + d.requests, 0),
+    2,
+  )
 })

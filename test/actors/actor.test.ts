@@ -90,7 +90,13 @@ describe('Supervisor', () => {
   test('restarts a failed actor with exponential backoff, and stops restarting after stopAll', () => {
     const clock = new SimulatedClock(0)
     const events: SupervisorEvent[] = []
-    const sup = new Supervisor({ clock, initialBackoffMs: 100, maxBackoffMs: 250, resetAfterMs: 10_000, onEvent: (e) => events.push(e) })
+    const sup = new Supervisor({
+      clock,
+      initialBackoffMs: 100,
+      maxBackoffMs: 250,
+      resetAfterMs: 10_000,
+      onEvent: (e) => events.push(e),
+    })
     const a = new Recorder('venue:x')
     a.failOn = 7
     sup.supervise(a)

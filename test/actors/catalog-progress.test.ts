@@ -28,8 +28,23 @@ const T0 = 1_700_000_000_000
 
 function event(id: string): CatalogEvent {
   return {
-    venue: 'venuep', eventId: id, title: id, category: 'other', status: 'active', rawStatus: 'active', url: 'u', createdAt: undefined, updatedAt: undefined,
-    endTime: undefined, volumeTotal: undefined, volume24h: undefined, liquidity: undefined, openInterest: undefined, subtitle: undefined, mutuallyExclusive: false, markets: [],
+    venue: 'venuep',
+    eventId: id,
+    title: id,
+    category: 'other',
+    status: 'active',
+    rawStatus: 'active',
+    url: 'u',
+    createdAt: undefined,
+    updatedAt: undefined,
+    endTime: undefined,
+    volumeTotal: undefined,
+    volume24h: undefined,
+    liquidity: undefined,
+    openInterest: undefined,
+    subtitle: undefined,
+    mutuallyExclusive: false,
+    markets: [],
   }
 }
 
@@ -47,7 +62,22 @@ class ScriptedVenue {
         this.#settle = { resolve, reject }
       })
     },
-    createFeed: () => ({ setInstruments() {}, close() {}, status: (): FeedStatus => ({ connections: 0, openConnections: 0, instruments: 0, subscribed: 0, reconnects: 0, framesReceived: 0, malformedFrames: 0, sequenceGaps: 0, staleTimeouts: 0, lastFrameAt: undefined }) }),
+    createFeed: () => ({
+      setInstruments() {},
+      close() {},
+      status: (): FeedStatus => ({
+        connections: 0,
+        openConnections: 0,
+        instruments: 0,
+        subscribed: 0,
+        reconnects: 0,
+        framesReceived: 0,
+        malformedFrames: 0,
+        sequenceGaps: 0,
+        staleTimeouts: 0,
+        lastFrameAt: undefined,
+      }),
+    }),
     probability: venuepProbability,
     instrumentsOf: () => [],
   }
@@ -55,14 +85,21 @@ class ScriptedVenue {
     this.progress?.page(list, events)
   }
   succeed(events: number): void {
-    this.#settle?.resolve({ venue: 'venuep', events: Array.from({ length: events }, (_, i) => event(`e${i}`)), fetchedAt: 0 })
+    this.#settle?.resolve({
+      venue: 'venuep',
+      events: Array.from({ length: events }, (_, i) => event(`e${i}`)),
+      fetchedAt: 0,
+    })
   }
   fail(message: string): void {
     this.#settle?.reject(new Error(message))
   }
 }
 
-function capturedLog(venue = 'venuep'): { log: ReturnType<typeof createLogger>; lines: () => Record<string, unknown>[] } {
+function capturedLog(venue = 'venuep'): {
+  log: ReturnType<typeof createLogger>
+  lines: () => Record<string, unknown>[]
+} {
   const lines: Record<string, unknown>[] = []
   const log = createLogger('debug', 'predmkt', {
     write(line: string) {
@@ -89,10 +126,19 @@ function catalogLinesOf(lines: Record<string, unknown>[]): Record<string, unknow
 
 /** The actor's part of /readyz, through the route's handler, checked against the published schema. */
 function readyzOf(actor: VenueActor, clock: SimulatedClock): { catalog: Record<string, unknown>; credentials: string } {
-  const route = healthRoutes({ venues: [actor], views: { serving: true }, spreads: { ready: true, pairCount: 0 }, source: { simulated: false, description: 'live venues' }, startedAt: T0, now: () => clock.now() }).find((r) => r.path === '/readyz')!
+  const route = healthRoutes({
+    venues: [actor],
+    views: { serving: true },
+    spreads: { ready: true, pairCount: 0 },
+    source: { simulated: false, description: 'live venues' },
+    startedAt: T0,
+    now: () => clock.now(),
+  }).find((r) => r.path === '/readyz')!
   const reply = route.handler({} as never, {} as never) as Reply
   assertReplyMatchesSchema(route, reply)
-  const body = JSON.parse(typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body).toString('utf8')) as { venues: Record<string, { catalog: Record<string, unknown>; credentials: string }> }
+  const body = JSON.parse(typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body).toString('utf8')) as {
+    venues: Record<string, { catalog: Record<string, unknown>; credentials: string }>
+  }
   return body.venues[actor.venue]!
 }
 
@@ -102,22 +148,50 @@ test('the first sync: progress in the status and /readyz, a log line every 5 s o
   actor.start()
   try {
     assert.deepEqual(actor.venueStatus().catalog.loading, {
-      startedAt: T0, elapsedMs: 0, phase: 'listing', list: undefined, pages: 0, events: 0, eventsPerSec: undefined, expectedEvents: undefined, estimatedRemainingMs: undefined,
+      startedAt: T0,
+      elapsedMs: 0,
+      phase: 'listing',
+      list: undefined,
+      pages: 0,
+      events: 0,
+      eventsPerSec: undefined,
+      expectedEvents: undefined,
+      estimatedRemainingMs: undefined,
     })
     venue.page('open', 100)
     clock.increment(1_000)
     venue.page('open', 100)
     assert.deepEqual(readyz().catalog, {
-      loaded: false, version: 0, events: 0, markets: 0, outcomes: 0, last_error: null, truncated: false, max_events: null, failures: 0,
+      loaded: false,
+      version: 0,
+      events: 0,
+      markets: 0,
+      outcomes: 0,
+      last_error: null,
+      truncated: false,
+      max_events: null,
+      failures: 0,
       loading: {
-        started_at: new Date(T0).toISOString(), elapsed_ms: 1_000, phase: 'listing', list: 'open', pages: 2, events: 200, events_per_sec: 200,
-        expected_events: null, estimated_remaining_ms: null, estimate_basis: 'none',
+        started_at: new Date(T0).toISOString(),
+        elapsed_ms: 1_000,
+        phase: 'listing',
+        list: 'open',
+        pages: 2,
+        events: 200,
+        events_per_sec: 200,
+        expected_events: null,
+        estimated_remaining_ms: null,
+        estimate_basis: 'none',
       },
     })
     assert.equal(readyz().credentials, 'not_required')
     clock.increment(3_999)
     venue.page('open', 100)
-    assert.deepEqual(catalogLines(), [{ level: 30, venue: 'venuep', attempt: 1, msg: 'catalog sync started' }], 'no progress line before 5 s')
+    assert.deepEqual(
+      catalogLines(),
+      [{ level: 30, venue: 'venuep', attempt: 1, msg: 'catalog sync started' }],
+      'no progress line before 5 s',
+    )
     clock.increment(1)
     venue.page('open', 40)
     clock.increment(1_000)
@@ -129,10 +203,49 @@ test('the first sync: progress in the status and /readyz, a log line every 5 s o
     await waitFor(() => actor.catalog() !== undefined)
     assert.deepEqual(catalogLines(), [
       { level: 30, venue: 'venuep', attempt: 1, msg: 'catalog sync started' },
-      { level: 30, venue: 'venuep', list: 'open', pages: 4, listed: 340, elapsedMs: 5_000, eventsPerSec: 68, expectedEvents: null, estimatedRemainingMs: null, msg: 'catalog loading' },
-      { level: 30, venue: 'venuep', list: 'closed', pages: 6, listed: 400, elapsedMs: 10_000, eventsPerSec: 40, expectedEvents: null, estimatedRemainingMs: null, msg: 'catalog loading' },
-      { level: 30, venue: 'venuep', pages: 6, listed: 400, elapsedMs: 10_500, msg: 'catalog listed; building the snapshot' },
-      { level: 30, venue: 'venuep', version: 1, events: 3, instruments: 0, pages: 6, listed: 400, elapsedMs: 10_500, msg: 'catalog installed' },
+      {
+        level: 30,
+        venue: 'venuep',
+        list: 'open',
+        pages: 4,
+        listed: 340,
+        elapsedMs: 5_000,
+        eventsPerSec: 68,
+        expectedEvents: null,
+        estimatedRemainingMs: null,
+        msg: 'catalog loading',
+      },
+      {
+        level: 30,
+        venue: 'venuep',
+        list: 'closed',
+        pages: 6,
+        listed: 400,
+        elapsedMs: 10_000,
+        eventsPerSec: 40,
+        expectedEvents: null,
+        estimatedRemainingMs: null,
+        msg: 'catalog loading',
+      },
+      {
+        level: 30,
+        venue: 'venuep',
+        pages: 6,
+        listed: 400,
+        elapsedMs: 10_500,
+        msg: 'catalog listed; building the snapshot',
+      },
+      {
+        level: 30,
+        venue: 'venuep',
+        version: 1,
+        events: 3,
+        instruments: 0,
+        pages: 6,
+        listed: 400,
+        elapsedMs: 10_500,
+        msg: 'catalog installed',
+      },
     ])
     assert.equal(readyz().catalog.loading, null)
     assert.equal(readyz().catalog.events, 3)
@@ -155,15 +268,39 @@ test('a refresh: the estimate is based on the last completed sync; no progress l
     venue.page('open', 100)
     clock.increment(1_000)
     assert.deepEqual(readyz().catalog.loading, {
-      started_at: new Date(T0 + 60_000).toISOString(), elapsed_ms: 1_000, phase: 'listing', list: 'open', pages: 1, events: 100, events_per_sec: 100,
-      expected_events: 400, estimated_remaining_ms: 3_000, estimate_basis: 'previous_sync',
+      started_at: new Date(T0 + 60_000).toISOString(),
+      elapsed_ms: 1_000,
+      phase: 'listing',
+      list: 'open',
+      pages: 1,
+      events: 100,
+      events_per_sec: 100,
+      expected_events: 400,
+      estimated_remaining_ms: 3_000,
+      estimate_basis: 'previous_sync',
     })
     clock.increment(9_000)
     venue.page('open', 400)
-    assert.equal(readyz().catalog.loading && (readyz().catalog.loading as Record<string, unknown>).estimated_remaining_ms, 0, 'past the expected size: nothing left to estimate')
+    assert.equal(
+      readyz().catalog.loading && (readyz().catalog.loading as Record<string, unknown>).estimated_remaining_ms,
+      0,
+      'past the expected size: nothing left to estimate',
+    )
     venue.succeed(5)
     await waitFor(() => actor.catalog()?.version === 2)
-    assert.deepEqual(catalogLines().slice(linesBefore), [{ level: 30, venue: 'venuep', version: 2, events: 5, instruments: 0, pages: 2, listed: 500, elapsedMs: 10_000, msg: 'catalog installed' }])
+    assert.deepEqual(catalogLines().slice(linesBefore), [
+      {
+        level: 30,
+        venue: 'venuep',
+        version: 2,
+        events: 5,
+        instruments: 0,
+        pages: 2,
+        listed: 500,
+        elapsedMs: 10_000,
+        msg: 'catalog installed',
+      },
+    ])
     assert.equal(readyz().catalog.loading, null)
   } finally {
     actor.stop()
@@ -178,7 +315,18 @@ test('a failing first sync: the error in last_error and the log, retried after 2
     venue.page('open', 100)
     venue.fail(error)
     await waitFor(() => actor.venueStatus().catalog.failures === 1)
-    assert.deepEqual(readyz().catalog, { loaded: false, version: 0, events: 0, markets: 0, outcomes: 0, last_error: error, truncated: false, max_events: null, loading: null, failures: 1 })
+    assert.deepEqual(readyz().catalog, {
+      loaded: false,
+      version: 0,
+      events: 0,
+      markets: 0,
+      outcomes: 0,
+      last_error: error,
+      truncated: false,
+      max_events: null,
+      loading: null,
+      failures: 1,
+    })
     clock.increment(1_999)
     assert.equal(venue.syncs, 1)
     clock.increment(1)
@@ -203,11 +351,20 @@ test('a failing first sync: the error in last_error and the log, retried after 2
       [
         { level: 40, venue: 'venuep', error, failures: 1, retryInMs: 2_000, msg: 'catalog sync failed' },
         { level: 40, venue: 'venuep', error, failures: 2, retryInMs: 4_000, msg: 'catalog sync failed' },
-        { level: 40, venue: 'venuep', error, failures: 1, servedVersion: 1, msg: 'catalog sync failed; still serving the installed catalog' },
+        {
+          level: 40,
+          venue: 'venuep',
+          error,
+          failures: 1,
+          servedVersion: 1,
+          msg: 'catalog sync failed; still serving the installed catalog',
+        },
       ],
     )
     assert.deepEqual(
-      catalogLines().filter((l) => l.msg === 'catalog sync started').map((l) => l.attempt),
+      catalogLines()
+        .filter((l) => l.msg === 'catalog sync started')
+        .map((l) => l.attempt),
       [1, 2, 3],
       'the start of each first-sync attempt is logged; refreshes are not',
     )
@@ -219,10 +376,19 @@ test('a failing first sync: the error in last_error and the log, retried after 2
 test('against the simulator, its pages slowed down: the real venuek adapter reports each page, /readyz and the log follow', async () => {
   const clock = new SimulatedClock(TEST_ANCHOR_MS)
   const base = loadConfig({ env: { NODE_ENV: 'test' } })
-  const sim = await startSimulator({ config: { ...base.sim, questions: 120, wallets: 5, venuekAuth: false }, clock, anchorMs: TEST_ANCHOR_MS, startEngine: false })
+  const sim = await startSimulator({
+    config: { ...base.sim, questions: 120, wallets: 5, venuekAuth: false },
+    clock,
+    anchorMs: TEST_ANCHOR_MS,
+    startEngine: false,
+  })
   const { log, lines } = capturedLog('venuek')
   const c = base.venues.venuek
-  const adapter = createVenuekAdapter({ ...c, restUrl: sim.venuek.urls.rest, wsUrl: sim.venuek.urls.ws, catalog: { ...c.catalog, pageSize: 5 } }, { clock, log }, simulatorCredentials(undefined))
+  const adapter = createVenuekAdapter(
+    { ...c, restUrl: sim.venuek.urls.rest, wsUrl: sim.venuek.urls.ws, catalog: { ...c.catalog, pageSize: 5 } },
+    { clock, log },
+    simulatorCredentials(undefined),
+  )
   const actor = new VenueActor({ adapter, clock, log, catalogRefreshMs: 600_000 })
   // Every response of the simulated venuek takes 40 ms (the `latencyMs` fault knob): pages arrive one by one.
   sim.venuek.faults.latencyMs = 40
@@ -235,17 +401,48 @@ test('against the simulator, its pages slowed down: the real venuek adapter repo
     }
     const loading = readyzOf(actor, clock).catalog.loading as Record<string, unknown> & { pages: number }
     assert.ok(loading.pages >= 4)
-    assert.deepEqual(loading, {
-      started_at: new Date(TEST_ANCHOR_MS).toISOString(), elapsed_ms: 10_000, phase: 'listing', list: 'open', pages: loading.pages, events: 5 * loading.pages,
-      events_per_sec: loading.pages / 2, expected_events: null, estimated_remaining_ms: null, estimate_basis: 'none',
-    }, 'full pages of the open list so far; no estimate on a first sync')
-    const [progress] = catalogLinesOf(lines()).filter((l) => l.msg === 'catalog loading') as (Record<string, unknown> & { pages: number })[]
+    assert.deepEqual(
+      loading,
+      {
+        started_at: new Date(TEST_ANCHOR_MS).toISOString(),
+        elapsed_ms: 10_000,
+        phase: 'listing',
+        list: 'open',
+        pages: loading.pages,
+        events: 5 * loading.pages,
+        events_per_sec: loading.pages / 2,
+        expected_events: null,
+        estimated_remaining_ms: null,
+        estimate_basis: 'none',
+      },
+      'full pages of the open list so far; no estimate on a first sync',
+    )
+    const [progress] = catalogLinesOf(lines()).filter((l) => l.msg === 'catalog loading') as (Record<
+      string,
+      unknown
+    > & { pages: number })[]
     assert.ok(progress !== undefined && progress.pages >= 3, 'a progress line once 5 s had passed')
-    assert.deepEqual(progress, { level: 30, venue: 'venuek', list: 'open', pages: progress.pages, listed: 5 * progress.pages, elapsedMs: 5_000, eventsPerSec: progress.pages, expectedEvents: null, estimatedRemainingMs: null, msg: 'catalog loading' })
+    assert.deepEqual(progress, {
+      level: 30,
+      venue: 'venuek',
+      list: 'open',
+      pages: progress.pages,
+      listed: 5 * progress.pages,
+      elapsedMs: 5_000,
+      eventsPerSec: progress.pages,
+      expectedEvents: null,
+      estimatedRemainingMs: null,
+      msg: 'catalog loading',
+    })
     sim.venuek.faults.latencyMs = 0
     await waitFor(() => actor.catalog() !== undefined, 10_000, 'catalog installed')
     const installed = catalogLinesOf(lines()).find((l) => l.msg === 'catalog installed') as Record<string, number>
-    assert.ok(installed.pages! > loading.pages && installed.listed! >= installed.events! && installed.events === actor.catalog()?.events.length, JSON.stringify(installed))
+    assert.ok(
+      installed.pages! > loading.pages &&
+        installed.listed! >= installed.events! &&
+        installed.events === actor.catalog()?.events.length,
+      JSON.stringify(installed),
+    )
     assert.equal(readyzOf(actor, clock).catalog.loading, null)
   } finally {
     actor.stop()

@@ -18,19 +18,60 @@ const P = (x: number) => Math.round(x * 1e6)
 
 function outcome(id: string, status: Outcome['status'] = 'active'): Outcome {
   return {
-    venue: 'venuep', outcomeId: id, marketId: `m-${id}`, eventId: `e-${id}`, title: id, instrumentId: id, complementInstrumentId: undefined,
-    conditionId: undefined, childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status, rawStatus: status,
-    volume: undefined, volume24h: undefined, marketVolume: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
-    catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined, strike: undefined, fees: undefined,
+    venue: 'venuep',
+    outcomeId: id,
+    marketId: `m-${id}`,
+    eventId: `e-${id}`,
+    title: id,
+    instrumentId: id,
+    complementInstrumentId: undefined,
+    conditionId: undefined,
+    childMarketSlug: undefined,
+    outcomeIndex: 0,
+    marketTicker: undefined,
+    status,
+    rawStatus: status,
+    volume: undefined,
+    volume24h: undefined,
+    marketVolume: undefined,
+    openInterest: undefined,
+    liquidity: undefined,
+    catalogBestBid: undefined,
+    catalogBestAsk: undefined,
+    catalogLastPrice: undefined,
+    closeTime: undefined,
+    createdAt: undefined,
+    won: undefined,
+    strike: undefined,
+    fees: undefined,
   }
 }
 
 /** One event per outcome; `closed` outcomes are listed but not streamed. */
 function catalog(ids: string[], closed: string[] = []): Catalog {
-  const events: CatalogEvent[] = [...ids.map((id) => outcome(id)), ...closed.map((id) => outcome(id, 'closed'))].map((o) => {
-    const market = { venue: 'venuep' as const, marketId: o.marketId, eventId: o.eventId, title: o.title, category: 'other', status: o.status, rawStatus: o.rawStatus, url: 'u', createdAt: undefined, updatedAt: undefined, endTime: undefined, volumeTotal: undefined, volume24h: undefined, liquidity: undefined, openInterest: undefined, outcomes: [o] }
-    return { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
-  })
+  const events: CatalogEvent[] = [...ids.map((id) => outcome(id)), ...closed.map((id) => outcome(id, 'closed'))].map(
+    (o) => {
+      const market = {
+        venue: 'venuep' as const,
+        marketId: o.marketId,
+        eventId: o.eventId,
+        title: o.title,
+        category: 'other',
+        status: o.status,
+        rawStatus: o.rawStatus,
+        url: 'u',
+        createdAt: undefined,
+        updatedAt: undefined,
+        endTime: undefined,
+        volumeTotal: undefined,
+        volume24h: undefined,
+        liquidity: undefined,
+        openInterest: undefined,
+        outcomes: [o],
+      }
+      return { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
+    },
+  )
   return { venue: 'venuep', events, fetchedAt: 0 }
 }
 
@@ -62,7 +103,18 @@ class FakeVenue {
           for (const id of added) venue.subscribed.add(id)
         },
         close() {},
-        status: (): FeedStatus => ({ connections: 1, openConnections: 1, instruments: venue.subscribed.size, subscribed: venue.subscribed.size, reconnects: 0, framesReceived: 0, malformedFrames: 0, sequenceGaps: 0, staleTimeouts: 0, lastFrameAt: undefined }),
+        status: (): FeedStatus => ({
+          connections: 1,
+          openConnections: 1,
+          instruments: venue.subscribed.size,
+          subscribed: venue.subscribed.size,
+          reconnects: 0,
+          framesReceived: 0,
+          malformedFrames: 0,
+          sequenceGaps: 0,
+          staleTimeouts: 0,
+          lastFrameAt: undefined,
+        }),
       }
     },
     probability: venuepProbability,
@@ -74,7 +126,13 @@ class FakeVenue {
   }
 }
 
-const snap = (id: string): FeedEvent => ({ type: 'snapshot', instrumentId: id, bids: [[P(0.4), P(10)]], asks: [[P(0.45), P(5)]], venueTs: 900 })
+const snap = (id: string): FeedEvent => ({
+  type: 'snapshot',
+  instrumentId: id,
+  bids: [[P(0.4), P(10)]],
+  asks: [[P(0.45), P(5)]],
+  venueTs: 900,
+})
 
 /** An actor over a FakeVenue, started, its first catalog installed. */
 async function startedActor(): Promise<{ venue: FakeVenue; clock: SimulatedClock; actor: VenueActor }> {

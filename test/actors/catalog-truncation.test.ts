@@ -15,15 +15,44 @@ import { waitFor } from '../helpers/wait.js'
  */
 function catalog(events: number, truncation?: CatalogTruncation): Catalog {
   const list: CatalogEvent[] = Array.from({ length: events }, (_, i) => ({
-    venue: 'venuep', marketId: `m${i}`, eventId: `e${i}`, title: `event ${i}`, category: 'other', status: 'closed', rawStatus: 'closed', url: 'u',
-    createdAt: undefined, updatedAt: undefined, endTime: undefined, volumeTotal: undefined, volume24h: undefined, liquidity: undefined, openInterest: undefined,
-    outcomes: [], subtitle: undefined, mutuallyExclusive: false, markets: [],
+    venue: 'venuep',
+    marketId: `m${i}`,
+    eventId: `e${i}`,
+    title: `event ${i}`,
+    category: 'other',
+    status: 'closed',
+    rawStatus: 'closed',
+    url: 'u',
+    createdAt: undefined,
+    updatedAt: undefined,
+    endTime: undefined,
+    volumeTotal: undefined,
+    volume24h: undefined,
+    liquidity: undefined,
+    openInterest: undefined,
+    outcomes: [],
+    subtitle: undefined,
+    mutuallyExclusive: false,
+    markets: [],
   }))
-  return truncation === undefined ? { venue: 'venuep', events: list, fetchedAt: 0 } : { venue: 'venuep', events: list, fetchedAt: 0, truncation }
+  return truncation === undefined
+    ? { venue: 'venuep', events: list, fetchedAt: 0 }
+    : { venue: 'venuep', events: list, fetchedAt: 0, truncation }
 }
 
 function fakeAdapter(current: () => Catalog): VenueAdapter {
-  const status: FeedStatus = { connections: 1, openConnections: 1, instruments: 0, subscribed: 0, reconnects: 0, framesReceived: 0, malformedFrames: 0, sequenceGaps: 0, staleTimeouts: 0, lastFrameAt: undefined }
+  const status: FeedStatus = {
+    connections: 1,
+    openConnections: 1,
+    instruments: 0,
+    subscribed: 0,
+    reconnects: 0,
+    framesReceived: 0,
+    malformedFrames: 0,
+    sequenceGaps: 0,
+    staleTimeouts: 0,
+    lastFrameAt: undefined,
+  }
   return {
     id: 'venuep',
     fetchCatalog: async () => current(),
@@ -36,10 +65,23 @@ function fakeAdapter(current: () => Catalog): VenueAdapter {
 test('a truncated catalog: served and ready, one error line per catalog version, shown in the status until a catalog fits', async () => {
   let current = catalog(5, { maxEvents: 5, cut: 'open' })
   const lines: Record<string, unknown>[] = []
-  const log = createLogger('debug', 'predmkt', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }).child({ venue: 'venuep' })
+  const log = createLogger('debug', 'predmkt', {
+    write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
+  }).child({ venue: 'venuep' })
   const clock = new SimulatedClock(0)
-  const actor = new VenueActor({ adapter: fakeAdapter(() => current), clock, log, catalogRefreshMs: 60_000, catalogMaxEvents: 5 })
-  const said = () => lines.filter((l) => (l.msg as string).startsWith('catalog truncated') || (l.msg as string).startsWith('catalog no longer')).map(({ time: _t, pid: _p, ...rest }) => rest)
+  const actor = new VenueActor({
+    adapter: fakeAdapter(() => current),
+    clock,
+    log,
+    catalogRefreshMs: 60_000,
+    catalogMaxEvents: 5,
+  })
+  const said = () =>
+    lines
+      .filter(
+        (l) => (l.msg as string).startsWith('catalog truncated') || (l.msg as string).startsWith('catalog no longer'),
+      )
+      .map(({ time: _t, pid: _p, ...rest }) => rest)
   const refresh = async () => {
     const version = actor.catalog()?.version ?? 0
     clock.increment(60_000)
@@ -59,8 +101,22 @@ test('a truncated catalog: served and ready, one error line per catalog version,
   try {
     await waitFor(() => actor.catalog() !== undefined)
     assert.equal(actor.ready, true, 'a truncated catalog still makes the venue ready')
-    assert.deepEqual(actor.venueStatus().catalog, { loaded: true, version: 1, events: 5, markets: 0, outcomes: 0, fetchedAt: 0, lastError: undefined, truncated: true, maxEvents: 5, loading: undefined, failures: 0 })
-    assert.deepEqual(said(), [truncatedLine(1, 'open', 'the venue listed more open events; the closed lookback was not read')])
+    assert.deepEqual(actor.venueStatus().catalog, {
+      loaded: true,
+      version: 1,
+      events: 5,
+      markets: 0,
+      outcomes: 0,
+      fetchedAt: 0,
+      lastError: undefined,
+      truncated: true,
+      maxEvents: 5,
+      loading: undefined,
+      failures: 0,
+    })
+    assert.deepEqual(said(), [
+      truncatedLine(1, 'open', 'the venue listed more open events; the closed lookback was not read'),
+    ])
 
     current = catalog(5, { maxEvents: 5, cut: 'closed' })
     await refresh()
@@ -71,8 +127,29 @@ test('a truncated catalog: served and ready, one error line per catalog version,
 
     current = catalog(4)
     await refresh()
-    assert.deepEqual(actor.venueStatus().catalog, { loaded: true, version: 3, events: 4, markets: 0, outcomes: 0, fetchedAt: 0, lastError: undefined, truncated: false, maxEvents: 5, loading: undefined, failures: 0 })
-    assert.deepEqual(said().slice(2), [{ level: 30, name: 'predmkt', venue: 'venuep', version: 3, events: 4, msg: 'catalog no longer truncated: every event the venue listed fits under maxEvents' }])
+    assert.deepEqual(actor.venueStatus().catalog, {
+      loaded: true,
+      version: 3,
+      events: 4,
+      markets: 0,
+      outcomes: 0,
+      fetchedAt: 0,
+      lastError: undefined,
+      truncated: false,
+      maxEvents: 5,
+      loading: undefined,
+      failures: 0,
+    })
+    assert.deepEqual(said().slice(2), [
+      {
+        level: 30,
+        name: 'predmkt',
+        venue: 'venuep',
+        version: 3,
+        events: 4,
+        msg: 'catalog no longer truncated: every event the venue listed fits under maxEvents',
+      },
+    ])
 
     await refresh()
     assert.equal(said().length, 3, 'a catalog that fits is not logged again')

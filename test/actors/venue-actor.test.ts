@@ -13,15 +13,54 @@ const P = (x: number) => Math.round(x * 1e6)
 
 function outcome(id: string): Outcome {
   return {
-    venue: 'venuep', outcomeId: id, marketId: 'm', eventId: 'e', title: id, instrumentId: id, complementInstrumentId: undefined,
-    conditionId: undefined, childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status: 'active', rawStatus: 'active',
-    volume: undefined, volume24h: undefined, marketVolume: undefined, openInterest: undefined, liquidity: undefined, catalogBestBid: undefined, catalogBestAsk: undefined,
-    catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined, strike: undefined, fees: undefined,
+    venue: 'venuep',
+    outcomeId: id,
+    marketId: 'm',
+    eventId: 'e',
+    title: id,
+    instrumentId: id,
+    complementInstrumentId: undefined,
+    conditionId: undefined,
+    childMarketSlug: undefined,
+    outcomeIndex: 0,
+    marketTicker: undefined,
+    status: 'active',
+    rawStatus: 'active',
+    volume: undefined,
+    volume24h: undefined,
+    marketVolume: undefined,
+    openInterest: undefined,
+    liquidity: undefined,
+    catalogBestBid: undefined,
+    catalogBestAsk: undefined,
+    catalogLastPrice: undefined,
+    closeTime: undefined,
+    createdAt: undefined,
+    won: undefined,
+    strike: undefined,
+    fees: undefined,
   }
 }
 
 function catalog(ids: string[]): Catalog {
-  const market = { venue: 'venuep' as const, marketId: 'm', eventId: 'e', title: 'E', category: 'other', status: 'active' as const, rawStatus: 'active', url: 'u', createdAt: undefined, updatedAt: undefined, endTime: undefined, volumeTotal: undefined, volume24h: undefined, liquidity: undefined, openInterest: undefined, outcomes: ids.map(outcome) }
+  const market = {
+    venue: 'venuep' as const,
+    marketId: 'm',
+    eventId: 'e',
+    title: 'E',
+    category: 'other',
+    status: 'active' as const,
+    rawStatus: 'active',
+    url: 'u',
+    createdAt: undefined,
+    updatedAt: undefined,
+    endTime: undefined,
+    volumeTotal: undefined,
+    volume24h: undefined,
+    liquidity: undefined,
+    openInterest: undefined,
+    outcomes: ids.map(outcome),
+  }
   const event: CatalogEvent = { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
   return { venue: 'venuep', events: [event], fetchedAt: 0 }
 }
@@ -43,7 +82,18 @@ class FakeVenue {
           feed.instruments = ids
         },
         close() {},
-        status: (): FeedStatus => ({ connections: 1, openConnections: 1, instruments: this.instruments.length, subscribed: this.instruments.length, reconnects: 0, framesReceived: 0, malformedFrames: 0, sequenceGaps: 0, staleTimeouts: 0, lastFrameAt: undefined }),
+        status: (): FeedStatus => ({
+          connections: 1,
+          openConnections: 1,
+          instruments: this.instruments.length,
+          subscribed: this.instruments.length,
+          reconnects: 0,
+          framesReceived: 0,
+          malformedFrames: 0,
+          sequenceGaps: 0,
+          staleTimeouts: 0,
+          lastFrameAt: undefined,
+        }),
       }
     },
     probability: venuepProbability,
@@ -54,7 +104,12 @@ class FakeVenue {
   }
 }
 
-async function started(): Promise<{ venue: FakeVenue; actor: VenueActor; published: Quote[][]; clock: SimulatedClock }> {
+async function started(): Promise<{
+  venue: FakeVenue
+  actor: VenueActor
+  published: Quote[][]
+  clock: SimulatedClock
+}> {
   const venue = new FakeVenue()
   const clock = new SimulatedClock(0)
   const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 60_000 })
@@ -66,7 +121,13 @@ async function started(): Promise<{ venue: FakeVenue; actor: VenueActor; publish
   return { venue, actor, published, clock }
 }
 
-const snap = (id: string, bid: number, ask: number): FeedEvent => ({ type: 'snapshot', instrumentId: id, bids: [[P(bid), P(10)]], asks: [[P(ask), P(5)]], venueTs: 900 })
+const snap = (id: string, bid: number, ask: number): FeedEvent => ({
+  type: 'snapshot',
+  instrumentId: id,
+  bids: [[P(bid), P(10)]],
+  asks: [[P(ask), P(5)]],
+  venueTs: 900,
+})
 
 test('a frame publishes one quote per instrument whose top changed, nothing for deeper changes', async () => {
   const { venue, actor, published } = await started()
@@ -74,9 +135,15 @@ test('a frame publishes one quote per instrument whose top changed, nothing for 
   assert.equal(actor.ready, false)
   venue.emit(snap('a', 0.4, 0.45), snap('b', 0.6, 0.62))
   assert.equal(actor.ready, true, 'ready once every streamed book has a snapshot')
-  assert.deepEqual(published.map((batch) => batch.map((q) => [q.instrumentId, q.bestBid, q.bestAsk, q.probability, q.stale])), [
-    [['a', 0.4, 0.45, 0.425, false], ['b', 0.6, 0.62, 0.61, false]],
-  ])
+  assert.deepEqual(
+    published.map((batch) => batch.map((q) => [q.instrumentId, q.bestBid, q.bestAsk, q.probability, q.stale])),
+    [
+      [
+        ['a', 0.4, 0.45, 0.425, false],
+        ['b', 0.6, 0.62, 0.61, false],
+      ],
+    ],
+  )
   venue.emit({ type: 'level', instrumentId: 'a', side: 'bid', price: P(0.3), size: P(1), venueTs: 950 })
   assert.equal(published.length, 1, 'a level below the top changes no quote')
   venue.emit(
@@ -86,7 +153,10 @@ test('a frame publishes one quote per instrument whose top changed, nothing for 
   )
   const last = published.at(-1)!
   assert.equal(last.length, 1, 'three events on one instrument in one frame: one quote')
-  assert.deepEqual([last[0]!.bestBid, last[0]!.bestAsk, last[0]!.lastTradePrice, last[0]!.probability, last[0]!.venueTs], [0.42, undefined, 0.43, 0.43, 962])
+  assert.deepEqual(
+    [last[0]!.bestBid, last[0]!.bestAsk, last[0]!.lastTradePrice, last[0]!.probability, last[0]!.venueTs],
+    [0.42, undefined, 0.43, 0.43, 962],
+  )
   assert.ok(last[0]!.seq > published[0]![1]!.seq)
   venue.emit({ type: 'level', instrumentId: 'zzz', side: 'bid', price: P(0.5), size: P(1), venueTs: 1 })
   assert.equal(actor.quote('zzz'), undefined, 'instruments outside the catalog are ignored')
@@ -128,7 +198,10 @@ test('a restart rebuilds from the venue: old quotes are published as stale, a ne
   actor.stop()
   actor.start()
   assert.equal(venue.feeds, 2)
-  assert.deepEqual(published.at(-1)!.map((q) => [q.instrumentId, q.stale]), [['a', true]])
+  assert.deepEqual(
+    published.at(-1)!.map((q) => [q.instrumentId, q.stale]),
+    [['a', true]],
+  )
   await settle(5)
   venue.emit(snap('a', 0.5, 0.55))
   assert.deepEqual([actor.quote('a')!.stale, actor.quote('a')!.bestBid], [false, 0.5])

@@ -14,7 +14,13 @@ import { assertError, assertInvalid, request, type JsonResponse, type RequestOpt
 import { FakeResolver } from '../helpers/resolver.js'
 import { signUp, TEST_ANCHOR_MS, type TestService } from '../helpers/service.js'
 import { settle, waitFor } from '../helpers/wait.js'
-import { startSmtpReceiver, startWebhookReceiver, type ReceivedHook, type SmtpReceiver, type WebhookReceiver } from './receivers.js'
+import {
+  startSmtpReceiver,
+  startWebhookReceiver,
+  type ReceivedHook,
+  type SmtpReceiver,
+  type WebhookReceiver,
+} from './receivers.js'
 import { venuekOf } from '../../src/sim/venuek/state.js'
 
 /**
@@ -60,24 +66,53 @@ for (const backend of storeBackends()) {
         venues: { venuep: { feed: QUIET, catalog: CATALOG }, venuek: { feed: QUIET, catalog: CATALOG } },
         alerts: {
           ...alerts,
-          delivery: { backoffBaseMs: 1_000, backoffMaxMs: 4_000, maxAttempts: 3, pollMs: 500, shutdownGraceMs: 300, ...alerts.delivery },
+          delivery: {
+            backoffBaseMs: 1_000,
+            backoffMaxMs: 4_000,
+            maxAttempts: 3,
+            pollMs: 500,
+            shutdownGraceMs: 300,
+            ...alerts.delivery,
+          },
           // The webhook receiver is on loopback, which the default policy refuses.
           webhook: { allowedCidrs: ['127.0.0.0/8'], ...alerts.webhook },
           smtp: { host: '127.0.0.1', port: smtp.port, from: 'Spread alerts <alerts@predmkt.test>', ...alerts.smtp },
         },
       }
       const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides })
-      app = await startApp({ config, log: silentLogger, clock, simulator: sim, db: store.db, resolveHost: new FakeResolver().resolve })
+      app = await startApp({
+        config,
+        log: silentLogger,
+        clock,
+        simulator: sim,
+        db: store.db,
+        resolveHost: new FakeResolver().resolve,
+      })
       await waitFor(() => app.venues.venuep.ready && app.venues.venuek.ready, 15_000, 'both venues ready')
       await waitFor(() => app.spreads.pairCount > 10, 10_000, 'matched pairs')
     }
     const service = () => ({ baseUrl: `http://127.0.0.1:${app.port}`, app }) as unknown as TestService
     const alerts = (path: string, o: RequestOptions & { user?: string } = {}): Promise<JsonResponse> => {
       const { user, ...rest } = o
-      return request(service(), `/api/v2/alerts${path}`, { key, ...rest, headers: { ...rest.headers, 'x-user-id': user ?? 'trader-1' } })
+      return request(service(), `/api/v2/alerts${path}`, {
+        key,
+        ...rest,
+        headers: { ...rest.headers, 'x-user-id': user ?? 'trader-1' },
+      })
     }
-    const createRule = async (body: Record<string, unknown>): Promise<{ id: string; signing_secret?: string; delivery_status: Record<string, unknown> }> => {
-      const r = await alerts('', { body: { trigger_type: 'spread_threshold', threshold: THRESHOLD, cooldown_seconds: 60, scope: { event_slug: pair.eventSlug, outcome_key: pair.outcomeKey }, ...body }, operationId: 'createAlert' })
+    const createRule = async (
+      body: Record<string, unknown>,
+    ): Promise<{ id: string; signing_secret?: string; delivery_status: Record<string, unknown> }> => {
+      const r = await alerts('', {
+        body: {
+          trigger_type: 'spread_threshold',
+          threshold: THRESHOLD,
+          cooldown_seconds: 60,
+          scope: { event_slug: pair.eventSlug, outcome_key: pair.outcomeKey },
+          ...body,
+        },
+        operationId: 'createAlert',
+      })
       assert.equal(r.status, 201, JSON.stringify(r.body))
       const rule = r.body as { id: string; signing_secret?: string; delivery_status: Record<string, unknown> }
       await waitFor(() => app.alerts.evaluator.hasRule(rule.id), 5_000, 'the rule reaches the evaluator')
@@ -89,7 +124,10 @@ for (const backend of storeBackends()) {
       return (r.body as { deliveries: Delivery[] }).deliveries
     }
     const spreadNow = () => app.spreads.record(pair.key)?.spread ?? 0
-    const venuekMarkets = () => venuekOf(sim.world).questionEvents.get(pair.contract.questionId)?.markets.filter((m) => m.contract.key === pair.contract.key) ?? []
+    const venuekMarkets = () =>
+      venuekOf(sim.world)
+        .questionEvents.get(pair.contract.questionId)
+        ?.markets.filter((m) => m.contract.key === pair.contract.key) ?? []
     /** venuek quotes the pair far above fair value (logit offset): a gap of tens of points opens. */
     let offset = 1.5
     const openGap = async () => {
@@ -121,7 +159,8 @@ for (const backend of storeBackends()) {
       await app.alerts.writer.flush()
       await app.alerts.worker.idle()
     }
-    const hooksFor = (ruleId: string): ReceivedHook[] => hooks.requests.filter((h) => (JSON.parse(h.body) as { rule: { id: string } }).rule.id === ruleId)
+    const hooksFor = (ruleId: string): ReceivedHook[] =>
+      hooks.requests.filter((h) => (JSON.parse(h.body) as { rule: { id: string } }).rule.id === ruleId)
 
     before(async () => {
       store = await backend.open()
@@ -129,7 +168,12 @@ for (const backend of storeBackends()) {
       hooks = await startWebhookReceiver()
       smtp = await startSmtpReceiver()
       const base = loadConfig({ env: { NODE_ENV: 'test' } })
-      sim = await startSimulator({ config: { ...base.sim, questions: 120, wallets: 10 }, clock, anchorMs: TEST_ANCHOR_MS, startEngine: false })
+      sim = await startSimulator({
+        config: { ...base.sim, questions: 120, wallets: 10 },
+        clock,
+        anchorMs: TEST_ANCHOR_MS,
+        startEngine: false,
+      })
       await boot()
       key = await signUp(`http://127.0.0.1:${app.port}`, 'alerts-e2e@example.com')
       // A mid-priced contract listed on both venues, so a dislocation moves its price by many points.
@@ -138,11 +182,21 @@ for (const backend of storeBackends()) {
         const c = q?.contracts.find((x) => x.key === p.contractKey)
         if (q === undefined || c === undefined || q.lifecycle !== 'active' || q.kind === 'binary') return false
         const fair = sim.world.venueFair(c, 'venuek', clock.now())
-        return fair > 0.3 && fair < 0.55 && app.spreads.eventRecords(p.a.event).some((r) => app.spreads.spec(r.key)?.b.outcome.instrumentId === p.b.outcome && r.spread < 0.05)
+        return (
+          fair > 0.3 &&
+          fair < 0.55 &&
+          app.spreads
+            .eventRecords(p.a.event)
+            .some((r) => app.spreads.spec(r.key)?.b.outcome.instrumentId === p.b.outcome && r.spread < 0.05)
+        )
       })
       assert.ok(truth !== undefined, 'a suitable pair in the simulated world')
-      const record = app.spreads.eventRecords(truth.a.event).find((r) => app.spreads.spec(r.key)?.b.outcome.instrumentId === truth.b.outcome)!
-      const contract = sim.world.questionsById.get(truth.questionId)!.contracts.find((c) => c.key === truth.contractKey)!
+      const record = app.spreads
+        .eventRecords(truth.a.event)
+        .find((r) => app.spreads.spec(r.key)?.b.outcome.instrumentId === truth.b.outcome)!
+      const contract = sim.world.questionsById
+        .get(truth.questionId)!
+        .contracts.find((c) => c.key === truth.contractKey)!
       pair = { eventSlug: record.eventSlug, outcomeKey: record.outcomeKey, key: record.key, contract }
     })
 
@@ -161,15 +215,34 @@ for (const backend of storeBackends()) {
       await openGap()
       await waitFor(() => hooksFor(rule.id).length === 1, 5_000, 'the webhook arrives')
       const hook = hooksFor(rule.id)[0]!
-      const body = JSON.parse(hook.body) as Record<string, unknown> & { spread: { event_slug: string; outcome_key: string; spread: number; platform_b: string } }
+      const body = JSON.parse(hook.body) as Record<string, unknown> & {
+        spread: { event_slug: string; outcome_key: string; spread: number; platform_b: string }
+      }
       assert.equal(
-        verifyWebhookSignature(rule.signing_secret!, hook.headers['x-alert-timestamp'] as string, hook.headers['x-alert-signature'] as string, hook.body, clock.now() / 1000),
+        verifyWebhookSignature(
+          rule.signing_secret!,
+          hook.headers['x-alert-timestamp'] as string,
+          hook.headers['x-alert-signature'] as string,
+          hook.body,
+          clock.now() / 1000,
+        ),
         'valid',
       )
-      assert.deepEqual([hook.headers['content-type'], hook.headers['x-alert-event'], hook.headers['x-alert-attempt'], hook.headers['x-alert-delivery-id']], ['application/json', 'alert.fired', '1', body.id])
+      assert.deepEqual(
+        [
+          hook.headers['content-type'],
+          hook.headers['x-alert-event'],
+          hook.headers['x-alert-attempt'],
+          hook.headers['x-alert-delivery-id'],
+        ],
+        ['application/json', 'alert.fired', '1', body.id],
+      )
       assert.deepEqual([body.event, body.test, (body.rule as { id: string }).id], ['alert.fired', false, rule.id])
       assert.equal(body.dedupe_key, `${rule.id}:${pair.key}:1`)
-      assert.deepEqual([body.spread.event_slug, body.spread.outcome_key, body.spread.platform_b], [pair.eventSlug, pair.outcomeKey, 'venuek'])
+      assert.deepEqual(
+        [body.spread.event_slug, body.spread.outcome_key, body.spread.platform_b],
+        [pair.eventSlug, pair.outcomeKey, 'venuek'],
+      )
       assert.ok(body.spread.spread >= THRESHOLD)
 
       // The gap closes (re-arming the rule) and reopens within the 60 s cooldown: nothing is sent.
@@ -180,16 +253,25 @@ for (const backend of storeBackends()) {
       await quiesce()
       assert.equal(hooksFor(rule.id).length, 1, 'not again inside the cooldown')
       const entries = await log(rule.id)
-      assert.deepEqual(entries.map((d) => [d.status, d.attempts, d.event, d.test]), [['delivered', 1, 'alert.fired', false]])
+      assert.deepEqual(
+        entries.map((d) => [d.status, d.attempts, d.event, d.test]),
+        [['delivered', 1, 'alert.fired', false]],
+      )
       assert.equal(entries[0]?.id, body.id)
       assert.equal(entries[0]?.response_status, 200)
-      assert.deepEqual([entries[0]?.spread?.event_slug, entries[0]?.spread?.outcome_key], [pair.eventSlug, pair.outcomeKey])
+      assert.deepEqual(
+        [entries[0]?.spread?.event_slug, entries[0]?.spread?.outcome_key],
+        [pair.eventSlug, pair.outcomeKey],
+      )
 
       // Past the cooldown, the first change of the still-open gap fires the crossing that was held back.
       await pass(60 * S)
       await touch()
       await waitFor(() => hooksFor(rule.id).length === 2, 5_000, 'the held-back crossing')
-      assert.equal((JSON.parse(hooksFor(rule.id)[1]!.body) as { dedupe_key: string }).dedupe_key, `${rule.id}:${pair.key}:2`)
+      assert.equal(
+        (JSON.parse(hooksFor(rule.id)[1]!.body) as { dedupe_key: string }).dedupe_key,
+        `${rule.id}:${pair.key}:2`,
+      )
       await alerts(`/${rule.id}`, { method: 'DELETE' })
     })
 
@@ -210,7 +292,10 @@ for (const backend of storeBackends()) {
       assert.ok(mail.text.includes(`Dedupe key:  ${rule.id}:${pair.key}:1`), mail.text)
       await quiesce()
       const entries = await log(rule.id)
-      assert.deepEqual(entries.map((d) => [d.status, d.attempts, d.response_status]), [['delivered', 1, null]])
+      assert.deepEqual(
+        entries.map((d) => [d.status, d.attempts, d.response_status]),
+        [['delivered', 1, null]],
+      )
       assert.equal(mail.headers['x-alert-delivery-id'], entries[0]?.id)
       await alerts(`/${rule.id}`, { method: 'DELETE' })
     })
@@ -222,7 +307,10 @@ for (const backend of storeBackends()) {
         await waitFor(() => hooksFor(rule.id).length === 1, 5_000, 'the first attempt')
         await quiesce()
         let [entry] = await log(rule.id)
-        assert.deepEqual([entry?.status, entry?.attempts, entry?.last_error, entry?.response_status], ['pending', 1, 'HTTP 500: receiver says no', 500])
+        assert.deepEqual(
+          [entry?.status, entry?.attempts, entry?.last_error, entry?.response_status],
+          ['pending', 1, 'HTTP 500: receiver says no', 500],
+        )
         const wait = Date.parse(entry!.next_attempt_at!) - clock.now()
         assert.ok(wait >= 500 && wait <= 1_000, `first retry after 0.5–1 s of backoff, got ${wait} ms`)
         await pass(S)
@@ -235,15 +323,35 @@ for (const backend of storeBackends()) {
         await waitFor(() => hooksFor(rule.id).length === 3, 5_000, 'the third and last attempt')
         await quiesce()
         ;[entry] = await log(rule.id)
-        assert.deepEqual([entry?.status, entry?.attempts, entry?.last_error, entry?.next_attempt_at, entry?.delivered_at], ['failed', 3, 'HTTP 500: receiver says no', null, null])
+        assert.deepEqual(
+          [entry?.status, entry?.attempts, entry?.last_error, entry?.next_attempt_at, entry?.delivered_at],
+          ['failed', 3, 'HTTP 500: receiver says no', null, null],
+        )
         await pass(10 * S)
         await quiesce()
         const attempts = hooksFor(rule.id)
         assert.equal(attempts.length, 3, 'no attempt after the last')
-        assert.deepEqual(attempts.map((h) => h.headers['x-alert-attempt']), ['1', '2', '3'])
-        assert.equal(new Set(attempts.map((h) => h.headers['x-alert-delivery-id'])).size, 1, 'one delivery, three attempts')
+        assert.deepEqual(
+          attempts.map((h) => h.headers['x-alert-attempt']),
+          ['1', '2', '3'],
+        )
+        assert.equal(
+          new Set(attempts.map((h) => h.headers['x-alert-delivery-id'])).size,
+          1,
+          'one delivery, three attempts',
+        )
         assert.equal(new Set(attempts.map((h) => h.body)).size, 1, 'the same body every time')
-        for (const h of attempts) assert.equal(verifyWebhookSignature(rule.signing_secret!, h.headers['x-alert-timestamp'] as string, h.headers['x-alert-signature'] as string, h.body, clock.now() / 1000), 'valid')
+        for (const h of attempts)
+          assert.equal(
+            verifyWebhookSignature(
+              rule.signing_secret!,
+              h.headers['x-alert-timestamp'] as string,
+              h.headers['x-alert-signature'] as string,
+              h.body,
+              clock.now() / 1000,
+            ),
+            'valid',
+          )
         assert.deepEqual((await log(rule.id, '?status=failed')).length, 1)
         assert.deepEqual((await log(rule.id, '?status=delivered')).length, 0)
         await alerts(`/${rule.id}`, { method: 'DELETE' })
@@ -253,7 +361,11 @@ for (const backend of storeBackends()) {
     })
 
     test('the test endpoint sends one test delivery; owners and parameters are checked', async () => {
-      const rule = await createRule({ channel: 'webhook', target: `${hooks.url}?test=1`, scope: { event_slug: pair.eventSlug } })
+      const rule = await createRule({
+        channel: 'webhook',
+        target: `${hooks.url}?test=1`,
+        scope: { event_slug: pair.eventSlug },
+      })
       await waitFor(() => hooksFor(rule.id).length === 1, 5_000, 'the firing (the gap is open)')
       const r = await alerts(`/${rule.id}/test`, { method: 'POST', operationId: 'testAlert' })
       assert.equal(r.status, 202, JSON.stringify(r.body))
@@ -261,23 +373,53 @@ for (const backend of storeBackends()) {
       assert.deepEqual([queued.event, queued.test, queued.status, queued.attempts], ['alert.test', true, 'pending', 0])
       await waitFor(() => hooksFor(rule.id).length === 2, 5_000, 'the test delivery')
       const hook = hooksFor(rule.id)[1]!
-      const body = JSON.parse(hook.body) as { id: string; event: string; test: boolean; spread: { event_slug: string } | null }
-      assert.deepEqual([body.id, body.event, body.test, body.spread?.event_slug], [queued.id, 'alert.test', true, pair.eventSlug])
+      const body = JSON.parse(hook.body) as {
+        id: string
+        event: string
+        test: boolean
+        spread: { event_slug: string } | null
+      }
+      assert.deepEqual(
+        [body.id, body.event, body.test, body.spread?.event_slug],
+        [queued.id, 'alert.test', true, pair.eventSlug],
+      )
       assert.equal(hook.headers['x-alert-event'], 'alert.test')
       await quiesce()
       const entries = await log(rule.id)
-      assert.deepEqual(entries.map((d) => [d.event, d.status]), [['alert.test', 'delivered'], ['alert.fired', 'delivered']], 'newest first')
-      assert.deepEqual((await log(rule.id, '?limit=1&offset=1')).map((d) => d.event), ['alert.fired'])
+      assert.deepEqual(
+        entries.map((d) => [d.event, d.status]),
+        [
+          ['alert.test', 'delivered'],
+          ['alert.fired', 'delivered'],
+        ],
+        'newest first',
+      )
+      assert.deepEqual(
+        (await log(rule.id, '?limit=1&offset=1')).map((d) => d.event),
+        ['alert.fired'],
+      )
 
       // The secret can be rotated; the next delivery is signed with the new one.
-      const rotated = await alerts(`/${rule.id}/signing-secret`, { method: 'POST', operationId: 'rotateAlertSigningSecret' })
+      const rotated = await alerts(`/${rule.id}/signing-secret`, {
+        method: 'POST',
+        operationId: 'rotateAlertSigningSecret',
+      })
       assert.equal(rotated.status, 200)
       const secret = (rotated.body as { signing_secret: string }).signing_secret
       assert.notEqual(secret, rule.signing_secret)
       await alerts(`/${rule.id}/test`, { method: 'POST' })
       await waitFor(() => hooksFor(rule.id).length === 3, 5_000, 'the second test delivery')
       const third = hooksFor(rule.id)[2]!
-      assert.equal(verifyWebhookSignature(secret, third.headers['x-alert-timestamp'] as string, third.headers['x-alert-signature'] as string, third.body, clock.now() / 1000), 'valid')
+      assert.equal(
+        verifyWebhookSignature(
+          secret,
+          third.headers['x-alert-timestamp'] as string,
+          third.headers['x-alert-signature'] as string,
+          third.body,
+          clock.now() / 1000,
+        ),
+        'valid',
+      )
 
       for (const path of [`/${rule.id}/test`, `/${rule.id}/deliveries`, `/${rule.id}/signing-secret`]) {
         const method = path.endsWith('deliveries') ? 'GET' : 'POST'
@@ -285,9 +427,16 @@ for (const backend of storeBackends()) {
         assertError(await alerts(path, { method, key: undefined }), 401, 'unauthorized')
       }
       const email = await createRule({ channel: 'email', target: 'desk@example.com', threshold: 0.9 })
-      assertError(await alerts(`/${email.id}/signing-secret`, { method: 'POST', operationId: 'rotateAlertSigningSecret' }), 409, 'conflict')
+      assertError(
+        await alerts(`/${email.id}/signing-secret`, { method: 'POST', operationId: 'rotateAlertSigningSecret' }),
+        409,
+        'conflict',
+      )
       assertInvalid(await alerts('/not-a-uuid/test', { method: 'POST' }), [['path', 'id']])
-      assertInvalid(await alerts(`/${rule.id}/deliveries?limit=0&status=lost`), [['query', 'limit'], ['query', 'status']])
+      assertInvalid(await alerts(`/${rule.id}/deliveries?limit=0&status=lost`), [
+        ['query', 'limit'],
+        ['query', 'status'],
+      ])
       assertInvalid(await alerts(`/${rule.id}/deliveries?offset=-1`), [['query', 'offset']])
       await alerts(`/${rule.id}`, { method: 'DELETE' })
       await alerts(`/${email.id}`, { method: 'DELETE' })
@@ -299,8 +448,15 @@ for (const backend of storeBackends()) {
       await boot({ delivery: { concurrency: 0 } })
       const rule = await createRule({ channel: 'webhook', target: `${hooks.url}?restart=1` })
       await app.alerts.writer.flush()
-      const { rows } = await store.db.query<{ status: string }>('SELECT status FROM alert_deliveries WHERE rule_id = $1', [rule.id])
-      assert.deepEqual(rows.map((r) => r.status), ['pending'], 'in the outbox, not delivered')
+      const { rows } = await store.db.query<{ status: string }>(
+        'SELECT status FROM alert_deliveries WHERE rule_id = $1',
+        [rule.id],
+      )
+      assert.deepEqual(
+        rows.map((r) => r.status),
+        ['pending'],
+        'in the outbox, not delivered',
+      )
       await app.close()
       assert.equal(hooksFor(rule.id).length, 0)
 
@@ -309,8 +465,15 @@ for (const backend of storeBackends()) {
       await boot()
       await waitFor(() => hooksFor(rule.id).length === 1, 5_000, 'an attempt in flight')
       await app.close()
-      const handed = await store.db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM alert_deliveries WHERE rule_id = $1', [rule.id])
-      assert.deepEqual(handed.rows.map((r) => [r.status, r.attempts]), [['pending', 0]], 'aborted at shutdown, handed back, the attempt not counted')
+      const handed = await store.db.query<{ status: string; attempts: number }>(
+        'SELECT status, attempts FROM alert_deliveries WHERE rule_id = $1',
+        [rule.id],
+      )
+      assert.deepEqual(
+        handed.rows.map((r) => [r.status, r.attempts]),
+        [['pending', 0]],
+        'aborted at shutdown, handed back, the attempt not counted',
+      )
 
       // 3. The next replica delivers it, and the open gap does not fire again.
       hooks.respondWith(200)
@@ -321,7 +484,11 @@ for (const backend of storeBackends()) {
       await touch()
       await quiesce()
       const entries = await log(rule.id)
-      assert.deepEqual(entries.map((d) => [d.status, d.attempts]), [['delivered', 1]], 'one firing, delivered once')
+      assert.deepEqual(
+        entries.map((d) => [d.status, d.attempts]),
+        [['delivered', 1]],
+        'one firing, delivered once',
+      )
       assert.equal(new Set(hooksFor(rule.id).map((h) => h.headers['x-alert-delivery-id'])).size, 1)
     })
 

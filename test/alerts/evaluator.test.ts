@@ -21,7 +21,14 @@ import { FakeSpreadSource } from './spread-fixtures.js'
 const T0 = Date.UTC(2026, 10, 21, 12)
 const S = 1_000
 const OWNER = { accountId: null, userId: 'user-1' }
-const BASE: NewAlertRule = { triggerType: 'spread_threshold', threshold: 0.05, channel: 'webhook', target: 'https://hooks.example.com/a', scope: {}, cooldownSeconds: 60 }
+const BASE: NewAlertRule = {
+  triggerType: 'spread_threshold',
+  threshold: 0.05,
+  channel: 'webhook',
+  target: 'https://hooks.example.com/a',
+  scope: {},
+  cooldownSeconds: 60,
+}
 const CONFIG: AlertsConfig = (() => {
   const alerts = loadConfig({ env: { NODE_ENV: 'test' } }).alerts
   return { ...alerts, delivery: { ...alerts.delivery, concurrency: 0 } }
@@ -43,7 +50,10 @@ async function replica(db: Db, clock: SimulatedClock, config: AlertsConfig = CON
   return { service, source, rules, changes }
 }
 
-async function deliveries(db: Db, ruleId?: string): Promise<{ dedupe_key: string; pair_key: string; payload: Record<string, unknown> }[]> {
+async function deliveries(
+  db: Db,
+  ruleId?: string,
+): Promise<{ dedupe_key: string; pair_key: string; payload: Record<string, unknown> }[]> {
   const { rows } = await db.query<{ dedupe_key: string; pair_key: string; payload: Record<string, unknown> }>(
     'SELECT dedupe_key, pair_key, payload FROM alert_deliveries WHERE $1::uuid IS NULL OR rule_id = $1 ORDER BY seq',
     [ruleId ?? null],
@@ -96,7 +106,11 @@ for (const backend of storeBackends()) {
       await feed(r, 'fed', 'yes', [0.03, 0.049])
       assert.equal((await deliveries(db)).length, 0, 'below the threshold')
       await feed(r, 'fed', 'yes', [0.05, 0.049, 0.052, 0.046, 0.07], S)
-      assert.deepEqual((await deliveries(db)).map((d) => d.dedupe_key), [`${rule.id}:fed|yes:1`], 'once')
+      assert.deepEqual(
+        (await deliveries(db)).map((d) => d.dedupe_key),
+        [`${rule.id}:fed|yes:1`],
+        'once',
+      )
       // Below 0.045 re-arms; the gap reopens 10 s later, inside the 60 s cooldown: held back.
       await feed(r, 'fed', 'yes', [0.044, 0.06, 0.065], 5 * S)
       assert.equal((await deliveries(db)).length, 1, 'not again inside the cooldown')
@@ -104,7 +118,11 @@ for (const backend of storeBackends()) {
       clock.increment(60 * S)
       await feed(r, 'fed', 'yes', [0.061])
       const rows = await deliveries(db)
-      assert.deepEqual(rows.map((d) => d.dedupe_key), [`${rule.id}:fed|yes:1`, `${rule.id}:fed|yes:2`], 'the held-back crossing fires after the cooldown')
+      assert.deepEqual(
+        rows.map((d) => d.dedupe_key),
+        [`${rule.id}:fed|yes:1`, `${rule.id}:fed|yes:2`],
+        'the held-back crossing fires after the cooldown',
+      )
       assert.deepEqual((rows[1]?.payload.spread as { spread: number }).spread, 0.061)
       assert.equal(rows[1]?.payload.event, 'alert.fired')
     })
@@ -120,12 +138,26 @@ for (const backend of storeBackends()) {
       await r.service.writer.flush()
       const rows = await deliveries(db, rule.id)
       assert.equal(rows.length, 1)
-      assert.deepEqual([(rows[0]?.payload.spread as { spread: number }).spread, (rows[0]?.payload.spread as { price_b: number }).price_b], [0.07, 0.47])
+      assert.deepEqual(
+        [
+          (rows[0]?.payload.spread as { spread: number }).spread,
+          (rows[0]?.payload.spread as { price_b: number }).price_b,
+        ],
+        [0.07, 0.47],
+      )
     })
 
     test('scope: other events and outcomes, platform, volume and confidence filters, stale feeds and missing prices are not observations', async () => {
       const r = await start()
-      const scoped = await createRule(r, { scope: { event_slug: 'fed', outcome_key: 'yes', platforms: ['venuep', 'venuek'], min_volume: 10_000, min_confidence: 0.5 } })
+      const scoped = await createRule(r, {
+        scope: {
+          event_slug: 'fed',
+          outcome_key: 'yes',
+          platforms: ['venuep', 'venuek'],
+          min_volume: 10_000,
+          min_confidence: 0.5,
+        },
+      })
       const onePlatform = await createRule(r, { scope: { event_slug: 'fed', platforms: ['venuep'] } })
       r.source.set('cpi', 'yes', 0.2)
       r.source.set('fed', 'no', 0.2, { confidence: 0.9 })
@@ -153,7 +185,10 @@ for (const backend of storeBackends()) {
       await feed(second, 'fed', 'yes', [0.09, 0.07], S)
       assert.equal((await deliveries(db)).length, 1, 'the stored state says fired')
       await feed(second, 'fed', 'yes', [0.01, 0.06], S)
-      assert.deepEqual((await deliveries(db)).map((d) => d.dedupe_key), [`${rule.id}:fed|yes:1`, `${rule.id}:fed|yes:2`])
+      assert.deepEqual(
+        (await deliveries(db)).map((d) => d.dedupe_key),
+        [`${rule.id}:fed|yes:1`, `${rule.id}:fed|yes:2`],
+      )
     })
 
     test('stop writes the decisions still queued (graceful shutdown before the store closes)', async () => {
@@ -167,7 +202,8 @@ for (const backend of storeBackends()) {
     })
 
     test('two replicas evaluating the same changes deliver once', async () => {
-      const otherDb = TEST_DATABASE_URL !== undefined && db.kind === 'postgres' ? await secondConnection(db, TEST_DATABASE_URL) : db
+      const otherDb =
+        TEST_DATABASE_URL !== undefined && db.kind === 'postgres' ? await secondConnection(db, TEST_DATABASE_URL) : db
       try {
         const a = await start()
         const b = await start(CONFIG, otherDb)
@@ -180,7 +216,10 @@ for (const backend of storeBackends()) {
           b.source.set('fed', 'yes', spread)
         }
         await Promise.all([a.service.writer.flush(), b.service.writer.flush()])
-        assert.deepEqual((await deliveries(db)).map((d) => d.dedupe_key), [`${rule.id}:fed|yes:1`])
+        assert.deepEqual(
+          (await deliveries(db)).map((d) => d.dedupe_key),
+          [`${rule.id}:fed|yes:1`],
+        )
       } finally {
         await Promise.all(running.splice(0).map((s) => s.stop()))
         if (otherDb !== db) await otherDb.close()
@@ -209,7 +248,10 @@ for (const backend of storeBackends()) {
       r.source.set('fed', 'no', 0.01)
       const rule = await createRule(r, { scope: { event_slug: 'fed' } })
       await r.service.writer.flush()
-      assert.deepEqual((await deliveries(db)).map((d) => d.dedupe_key), [`${rule.id}:fed|yes:1`])
+      assert.deepEqual(
+        (await deliveries(db)).map((d) => d.dedupe_key),
+        [`${rule.id}:fed|yes:1`],
+      )
     })
 
     test('collapse, expansion and new_pair through the store', async () => {
@@ -218,17 +260,36 @@ for (const backend of storeBackends()) {
       await r.service.writer.flush()
       clock.increment(S)
       const collapse = await createRule(r, { triggerType: 'spread_collapse', scope: { event_slug: 'fed' } })
-      const expansion = await createRule(r, { triggerType: 'spread_expansion', threshold: 0.04, scope: { event_slug: 'fed' } })
+      const expansion = await createRule(r, {
+        triggerType: 'spread_expansion',
+        threshold: 0.04,
+        scope: { event_slug: 'fed' },
+      })
       const fresh = await createRule(r, { triggerType: 'new_pair', threshold: 0.02 })
       clock.increment(S)
       await feed(r, 'fed', 'yes', [0.03, 0.08, 0.06, 0.044], S)
-      assert.deepEqual((await deliveries(db, collapse.id)).map((d) => d.pair_key), ['fed|yes'], 'collapse: above, then below the band')
-      assert.deepEqual((await deliveries(db, expansion.id)).map((d) => d.payload.baseline_spread), [0.03], 'expansion: +0.05 from the 0.03 low')
-      assert.deepEqual((await deliveries(db, fresh.id)).map((d) => d.pair_key), ['fed|yes'], 'fed|yes is new; the older pair is not')
+      assert.deepEqual(
+        (await deliveries(db, collapse.id)).map((d) => d.pair_key),
+        ['fed|yes'],
+        'collapse: above, then below the band',
+      )
+      assert.deepEqual(
+        (await deliveries(db, expansion.id)).map((d) => d.payload.baseline_spread),
+        [0.03],
+        'expansion: +0.05 from the 0.03 low',
+      )
+      assert.deepEqual(
+        (await deliveries(db, fresh.id)).map((d) => d.pair_key),
+        ['fed|yes'],
+        'fed|yes is new; the older pair is not',
+      )
       await feed(r, 'old', 'yes', [0.5], S)
       assert.equal((await deliveries(db, fresh.id)).length, 1, 'seen before the rule existed')
       const { rows } = await db.query<{ pair_key: string }>('SELECT pair_key FROM alert_seen_pairs ORDER BY pair_key')
-      assert.deepEqual(rows.map((x) => x.pair_key), ['fed|yes', 'old|yes'])
+      assert.deepEqual(
+        rows.map((x) => x.pair_key),
+        ['fed|yes', 'old|yes'],
+      )
     })
 
     test('a full queue refuses decisions; they are derived again from a later change', async () => {

@@ -21,7 +21,12 @@ before(async () => {
   hooks = await startWebhookReceiver()
   s = await startTestService({
     questions: 40,
-    config: { alerts: { webhook: { allowedCidrs: ['127.0.0.1/32'] }, delivery: { maxAttempts: MAX_ATTEMPTS, backoffBaseMs: 1_000, backoffMaxMs: 1_000, pollMs: 200 } } },
+    config: {
+      alerts: {
+        webhook: { allowedCidrs: ['127.0.0.1/32'] },
+        delivery: { maxAttempts: MAX_ATTEMPTS, backoffBaseMs: 1_000, backoffMaxMs: 1_000, pollMs: 200 },
+      },
+    },
   })
 })
 after(async () => {
@@ -30,7 +35,11 @@ after(async () => {
 })
 
 function alerts(path: string, o: RequestOptions = {}): Promise<JsonResponse> {
-  return request(s, `/api/v2/alerts${path}`, { key: s.apiKey, ...o, headers: { ...o.headers, 'x-user-id': 'ops-user' } })
+  return request(s, `/api/v2/alerts${path}`, {
+    key: s.apiKey,
+    ...o,
+    headers: { ...o.headers, 'x-user-id': 'ops-user' },
+  })
 }
 
 async function createRule(body: Record<string, unknown>): Promise<string> {
@@ -121,13 +130,25 @@ describe('failures the operator can see', () => {
       response_status: 500,
       cause: 'HTTP 500: receiver says no',
     }
-    assert.deepEqual(first, { ...common, attempt: 1, will_retry: true, next_attempt_at: first?.next_attempt_at, msg: 'alert delivery attempt failed; retrying' })
+    assert.deepEqual(first, {
+      ...common,
+      attempt: 1,
+      will_retry: true,
+      next_attempt_at: first?.next_attempt_at,
+      msg: 'alert delivery attempt failed; retrying',
+    })
     // The retry is due within the backoff (1 s); the worker's poll claims it.
     s.clock.increment(1_200)
     await waitForAttempts(ruleId, 2)
-    assert.deepEqual(warningsAbout(ruleId)[1], { ...common, attempt: 2, will_retry: false, msg: 'alert delivery failed: no attempts left' })
+    assert.deepEqual(warningsAbout(ruleId)[1], {
+      ...common,
+      attempt: 2,
+      will_retry: false,
+      msg: 'alert delivery failed: no attempts left',
+    })
     assert.equal(hooks.requests.length, 2)
-    for (const w of s.logs.warnings()) assert.ok(!JSON.stringify(w).includes('do-not-log-me'), 'the URL\'s query never reaches the log')
+    for (const w of s.logs.warnings())
+      assert.ok(!JSON.stringify(w).includes('do-not-log-me'), "the URL's query never reaches the log")
     hooks.respondWith(200)
   })
 
@@ -176,7 +197,8 @@ describe('failures the operator can see', () => {
         attempt: 1,
         max_attempts: MAX_ATTEMPTS,
         will_retry: false,
-        cause: 'target_not_allowed: moved.example.com resolves to a private address; webhooks are delivered only to public addresses',
+        cause:
+          'target_not_allowed: moved.example.com resolves to a private address; webhooks are delivered only to public addresses',
         msg: 'alert delivery failed: not retried (retrying cannot help)',
       },
     ])

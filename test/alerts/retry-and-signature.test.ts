@@ -11,11 +11,26 @@ describe('retry policy', () => {
   test('delays double from the base, with equal jitter: between half the step and the step', () => {
     for (let attempt = 1; attempt <= 12; attempt++) {
       const step = Math.min(policy.maxMs, policy.baseMs * 2 ** (attempt - 1))
-      assert.equal(retryDelayMs(attempt, policy, () => 0), step / 2, `attempt ${attempt}: lowest`)
-      assert.equal(retryDelayMs(attempt, policy, () => 0.999_999_9), Math.round(step / 2 + 0.999_999_9 * (step / 2)), `attempt ${attempt}: highest`)
+      assert.equal(
+        retryDelayMs(attempt, policy, () => 0),
+        step / 2,
+        `attempt ${attempt}: lowest`,
+      )
+      assert.equal(
+        retryDelayMs(attempt, policy, () => 0.999_999_9),
+        Math.round(step / 2 + 0.999_999_9 * (step / 2)),
+        `attempt ${attempt}: highest`,
+      )
     }
-    assert.equal(retryDelayMs(1, policy, () => 0.5), 22_500)
-    assert.equal(retryDelayMs(100, policy, () => 1), 3_600_000, 'capped')
+    assert.equal(
+      retryDelayMs(1, policy, () => 0.5),
+      22_500,
+    )
+    assert.equal(
+      retryDelayMs(100, policy, () => 1),
+      3_600_000,
+      'capped',
+    )
   })
 
   test('jitter spreads deliveries that failed together', () => {
@@ -25,7 +40,10 @@ describe('retry policy', () => {
   })
 
   test('attempts 1 … maxAttempts − 1 are retried; the last one is not', () => {
-    assert.deepEqual(Array.from({ length: 9 }, (_, i) => shouldRetry(i + 1, policy)), [true, true, true, true, true, true, true, false, false])
+    assert.deepEqual(
+      Array.from({ length: 9 }, (_, i) => shouldRetry(i + 1, policy)),
+      [true, true, true, true, true, true, true, false, false],
+    )
   })
 })
 
@@ -49,7 +67,11 @@ describe('webhook signatures', () => {
     assert.equal(verifyWebhookSignature(secret, String(ts), sig, body, ts + 10), 'valid')
     assert.equal(verifyWebhookSignature(secret, String(ts), sig, body.replace('d1', 'd2'), ts), 'bad_signature')
     assert.equal(verifyWebhookSignature(newSigningSecret(), String(ts), sig, body, ts), 'bad_signature')
-    assert.equal(verifyWebhookSignature(secret, String(ts + 1), sig, body, ts), 'bad_signature', 'the timestamp is signed too')
+    assert.equal(
+      verifyWebhookSignature(secret, String(ts + 1), sig, body, ts),
+      'bad_signature',
+      'the timestamp is signed too',
+    )
     assert.equal(verifyWebhookSignature(secret, String(ts), sig, body, ts + 301), 'stale_timestamp')
     assert.equal(verifyWebhookSignature(secret, undefined, sig, body, ts), 'malformed')
     assert.equal(verifyWebhookSignature(secret, 'soon', sig, body, ts), 'malformed')

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto'
 import type { AlertRule, AlertScope, TriggerType } from '../../src/alerts/rule-types.js'
 
 /** An in-memory AlertRule for unit tests (stored rules come from AlertRuleRepository). */
-export function alertRule(trigger: TriggerType, threshold: number, scope: AlertScope = {}, patch: Partial<AlertRule> = {}): AlertRule {
+export function alertRule(
+  trigger: TriggerType,
+  threshold: number,
+  scope: AlertScope = {},
+  patch: Partial<AlertRule> = {},
+): AlertRule {
   return {
     id: randomUUID(),
     accountId: null,

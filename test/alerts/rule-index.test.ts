@@ -60,9 +60,10 @@ describe('RuleIndex', () => {
     assert.equal(index.size, 0)
   })
 
-  test('with 10,000 event-scoped rules a change visits only its event\'s rules', () => {
+  test("with 10,000 event-scoped rules a change visits only its event's rules", () => {
     const index = new RuleIndex<{ rule: AlertRule }>()
-    for (let i = 0; i < 10_000; i++) index.add({ rule: alertRule('spread_threshold', 0.01, { event_slug: `event-${i % 1_000}` }) })
+    for (let i = 0; i < 10_000; i++)
+      index.add({ rule: alertRule('spread_threshold', 0.01, { event_slug: `event-${i % 1_000}` }) })
     let visited = 0
     index.forCandidates('event-7', 'o', 0.5, () => visited++)
     assert.equal(visited, 10)

@@ -36,7 +36,14 @@ function delivery(channel: 'email' | 'webhook', target: string): ClaimedDelivery
     test: false,
     channel,
     target,
-    payload: { id, event: 'alert.fired', test: false, dedupe_key: 'r:fed|yes:1', rule: { id: 'r', trigger_type: 'spread_threshold', threshold: 0.05 }, spread: null },
+    payload: {
+      id,
+      event: 'alert.fired',
+      test: false,
+      dedupe_key: 'r:fed|yes:1',
+      rule: { id: 'r', trigger_type: 'spread_threshold', threshold: 0.05 },
+      spread: null,
+    },
     createdAt: NOW,
     status: 'sending',
     attempts: 1,
@@ -68,18 +75,38 @@ describe('webhook sender', () => {
     server.close()
   })
   // The receiver is on loopback, which the default policy refuses: allowed here explicitly.
-  const targets = WebhookTargets.fromConfig({ allowPrivateTargets: false, allowedCidrs: ['127.0.0.0/8'], resolveTimeoutMs: 1_000 }, new FakeResolver().resolve)
+  const targets = WebhookTargets.fromConfig(
+    { allowPrivateTargets: false, allowedCidrs: ['127.0.0.0/8'], resolveTimeoutMs: 1_000 },
+    new FakeResolver().resolve,
+  )
   const sender = new WebhookSender({ clock: new SimulatedClock(NOW), timeoutMs: 200, targets })
-  const send = (path: string, signal = new AbortController().signal) => sender.send(delivery('webhook', `${base}${path}`), signal)
+  const send = (path: string, signal = new AbortController().signal) =>
+    sender.send(delivery('webhook', `${base}${path}`), signal)
 
   test('2xx is delivered; other statuses, redirects, timeouts and refused connections are retryable failures', async () => {
     assert.deepEqual(await send('/ok'), { ok: true, responseStatus: 204 })
     const busy = await send('/busy')
     assert.deepEqual([busy.ok, busy.responseStatus, !busy.ok && busy.permanent], [false, 503, false])
-    assert.ok(!busy.ok && busy.error.startsWith('HTTP 503: busy busy') && busy.error.length <= 'HTTP 503: '.length + 200, 'a clipped snippet of the answer')
-    assert.deepEqual(await send('/redirect'), { ok: false, error: 'HTTP 302: (redirects are not followed)', responseStatus: 302, permanent: false })
-    assert.deepEqual(await send('/slow'), { ok: false, error: 'timeout: no response within 200 ms', responseStatus: null, permanent: false })
-    const refused = await sender.send(delivery('webhook', `http://127.0.0.1:${await deadPort()}/nothing-listens`), new AbortController().signal)
+    assert.ok(
+      !busy.ok && busy.error.startsWith('HTTP 503: busy busy') && busy.error.length <= 'HTTP 503: '.length + 200,
+      'a clipped snippet of the answer',
+    )
+    assert.deepEqual(await send('/redirect'), {
+      ok: false,
+      error: 'HTTP 302: (redirects are not followed)',
+      responseStatus: 302,
+      permanent: false,
+    })
+    assert.deepEqual(await send('/slow'), {
+      ok: false,
+      error: 'timeout: no response within 200 ms',
+      responseStatus: null,
+      permanent: false,
+    })
+    const refused = await sender.send(
+      delivery('webhook', `http://127.0.0.1:${await deadPort()}/nothing-listens`),
+      new AbortController().signal,
+    )
     assert.ok(!refused.ok && /^network error: .*ECONNREFUSED/.test(refused.error), JSON.stringify(refused))
   })
 
@@ -108,22 +135,33 @@ describe('webhook sender: the target is checked at every attempt and the connect
     server.close()
   })
   const senderWith = (resolve: HostResolver, allowedCidrs: string[] = []) =>
-    new WebhookSender({ clock: new SimulatedClock(NOW), timeoutMs: 2_000, targets: WebhookTargets.fromConfig({ allowPrivateTargets: false, allowedCidrs, resolveTimeoutMs: 1_000 }, resolve) })
+    new WebhookSender({
+      clock: new SimulatedClock(NOW),
+      timeoutMs: 2_000,
+      targets: WebhookTargets.fromConfig(
+        { allowPrivateTargets: false, allowedCidrs, resolveTimeoutMs: 1_000 },
+        resolve,
+      ),
+    })
   const signal = () => new AbortController().signal
 
   test('a host that resolves to a private or loopback address now fails at once, permanently (target_not_allowed); nothing is sent', async () => {
     seen.length = 0
-    const resolver = new FakeResolver().set('hooks.example.com', '10.0.0.7').set('rebound.example.com', '93.184.215.14', '127.0.0.1')
+    const resolver = new FakeResolver()
+      .set('hooks.example.com', '10.0.0.7')
+      .set('rebound.example.com', '93.184.215.14', '127.0.0.1')
     const sender = senderWith(resolver.resolve)
     assert.deepEqual(await sender.send(delivery('webhook', 'https://hooks.example.com/spreads'), signal()), {
       ok: false,
-      error: 'target_not_allowed: hooks.example.com resolves to a private address; webhooks are delivered only to public addresses',
+      error:
+        'target_not_allowed: hooks.example.com resolves to a private address; webhooks are delivered only to public addresses',
       responseStatus: null,
       permanent: true,
     })
     assert.deepEqual(await sender.send(delivery('webhook', `http://rebound.example.com:${port}/ok`), signal()), {
       ok: false,
-      error: 'target_not_allowed: rebound.example.com resolves to a loopback address; webhooks are delivered only to public addresses',
+      error:
+        'target_not_allowed: rebound.example.com resolves to a loopback address; webhooks are delivered only to public addresses',
       responseStatus: null,
       permanent: true,
     })
@@ -163,13 +201,21 @@ describe('webhook sender: the target is checked at every attempt and the connect
       return [{ address: answers[Math.min(calls.length - 1, 1)] as string, family: 4 }]
     }
     const sender = senderWith(resolve, ['127.0.0.0/8'])
-    assert.deepEqual(await sender.send(delivery('webhook', `http://rebind.example.com:${port}/hook`), signal()), { ok: true, responseStatus: 204 })
+    assert.deepEqual(await sender.send(delivery('webhook', `http://rebind.example.com:${port}/hook`), signal()), {
+      ok: true,
+      responseStatus: 204,
+    })
     assert.deepEqual(calls, ['rebind.example.com'])
-    assert.deepEqual(seen, [{ host: `rebind.example.com:${port}`, path: '/hook' }], 'the Host header names the host; the socket went to the checked address')
+    assert.deepEqual(
+      seen,
+      [{ host: `rebind.example.com:${port}`, path: '/hook' }],
+      'the Host header names the host; the socket went to the checked address',
+    )
     // The next attempt looks again, gets the rebound answer, and is refused before connecting.
     assert.deepEqual(await sender.send(delivery('webhook', `http://rebind.example.com:${port}/hook`), signal()), {
       ok: false,
-      error: 'target_not_allowed: rebind.example.com resolves to a private address; webhooks are delivered only to public addresses',
+      error:
+        'target_not_allowed: rebind.example.com resolves to a private address; webhooks are delivered only to public addresses',
       responseStatus: null,
       permanent: true,
     })
@@ -180,7 +226,10 @@ describe('webhook sender: the target is checked at every attempt and the connect
   test('an allowed name with IPv4 and IPv6 addresses connects to one of them (localhost, allowed explicitly)', async () => {
     seen.length = 0
     const sender = senderWith(new FakeResolver().resolve, ['127.0.0.0/8', '::1'])
-    assert.deepEqual(await sender.send(delivery('webhook', `http://localhost:${port}/both`), signal()), { ok: true, responseStatus: 204 })
+    assert.deepEqual(await sender.send(delivery('webhook', `http://localhost:${port}/both`), signal()), {
+      ok: true,
+      responseStatus: 204,
+    })
     assert.deepEqual(seen, [{ host: `localhost:${port}`, path: '/both' }])
   })
 })
@@ -194,8 +243,10 @@ describe('e-mail sender', () => {
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
       onRcptTo(address, _session, callback) {
-        if (address.address.startsWith('unknown@')) callback(Object.assign(new Error('no such mailbox'), { responseCode: 550 }))
-        else if (address.address.startsWith('later@')) callback(Object.assign(new Error('try again later'), { responseCode: 451 }))
+        if (address.address.startsWith('unknown@'))
+          callback(Object.assign(new Error('no such mailbox'), { responseCode: 550 }))
+        else if (address.address.startsWith('later@'))
+          callback(Object.assign(new Error('try again later'), { responseCode: 451 }))
         else callback()
       },
       onData(stream, _session, callback) {
@@ -207,7 +258,15 @@ describe('e-mail sender', () => {
     port = (smtp.server.address() as AddressInfo).port
   })
   after(() => new Promise<void>((resolve) => smtp.close(() => resolve())))
-  const settings = (patch: Partial<SmtpSettings> = {}): SmtpSettings => ({ host: '127.0.0.1', port, secure: false, requireTls: false, from: 'alerts@predmkt.test', timeoutMs: 2_000, ...patch })
+  const settings = (patch: Partial<SmtpSettings> = {}): SmtpSettings => ({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    requireTls: false,
+    from: 'alerts@predmkt.test',
+    timeoutMs: 2_000,
+    ...patch,
+  })
 
   test('accepted is delivered; a 5xx rejection is permanent, a 4xx one and a dead server are retried', async () => {
     const sender = new EmailSender(settings())
@@ -231,6 +290,11 @@ describe('e-mail sender', () => {
     assert.deepEqual(await byUrl.send(delivery('email', 'desk@example.com')), { ok: true, responseStatus: null })
     byUrl.close()
     const none = new EmailSender({ ...settings(), host: undefined })
-    assert.deepEqual(await none.send(delivery('email', 'desk@example.com')), { ok: false, error: SMTP_NOT_CONFIGURED, responseStatus: null, permanent: true })
+    assert.deepEqual(await none.send(delivery('email', 'desk@example.com')), {
+      ok: false,
+      error: SMTP_NOT_CONFIGURED,
+      responseStatus: null,
+      permanent: true,
+    })
   })
 })

@@ -7,7 +7,12 @@ import type { SpreadSource } from '../../src/alerts/evaluator.js'
  */
 let nextPairId = 1
 
-export function spreadRecord(eventSlug: string, outcomeKey: string, spread: number, patch: Partial<SpreadRecord> = {}): SpreadRecord {
+export function spreadRecord(
+  eventSlug: string,
+  outcomeKey: string,
+  spread: number,
+  patch: Partial<SpreadRecord> = {},
+): SpreadRecord {
   const priceA = 0.4
   return {
     pairId: nextPairId++,
@@ -24,7 +29,14 @@ export function spreadRecord(eventSlug: string, outcomeKey: string, spread: numb
     spread,
     spreadBps: Math.round(spread * 10_000 * 1e4) / 1e4,
     confidence: 0.8,
-    match: { quality: 'auto_high', weight: 0.9, manual: false, a: { venue: 'venuep', outcomeId: 'p', text: [] }, b: { venue: 'venuek', outcomeId: 'k', text: [] }, evidence: undefined },
+    match: {
+      quality: 'auto_high',
+      weight: 0.9,
+      manual: false,
+      a: { venue: 'venuep', outcomeId: 'p', text: [] },
+      b: { venue: 'venuek', outcomeId: 'k', text: [] },
+      evidence: undefined,
+    },
     updatedAt: Date.UTC(2026, 10, 21, 12),
     olderQuoteAt: Date.UTC(2026, 10, 21, 12),
     feedStale: false,
@@ -56,7 +68,12 @@ export class FakeSpreadSource implements SpreadSource {
   }
 
   /** Publishes the pair's new spread (or its removal with `undefined`). */
-  set(eventSlug: string, outcomeKey: string, spread: number | undefined, patch: Partial<SpreadRecord> = {}): SpreadRecord | undefined {
+  set(
+    eventSlug: string,
+    outcomeKey: string,
+    spread: number | undefined,
+    patch: Partial<SpreadRecord> = {},
+  ): SpreadRecord | undefined {
     const key = `${eventSlug}|${outcomeKey}`
     const record = spread === undefined ? undefined : spreadRecord(eventSlug, outcomeKey, spread, patch)
     if (record === undefined) this.records.delete(key)

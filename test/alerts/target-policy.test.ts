@@ -57,7 +57,19 @@ const SPECIAL: [string, string][] = [
   ['100::1', 'reserved (discard-only)'],
   ['4000::1', 'reserved'],
 ]
-const PUBLIC = ['93.184.215.14', '8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '169.255.0.1', '192.169.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e', '64:ff9b::808:808', '::ffff:8.8.8.8']
+const PUBLIC = [
+  '93.184.215.14',
+  '8.8.8.8',
+  '1.1.1.1',
+  '172.32.0.1',
+  '100.128.0.1',
+  '169.255.0.1',
+  '192.169.0.1',
+  '2606:4700:4700::1111',
+  '2a00:1450:4001::200e',
+  '64:ff9b::808:808',
+  '::ffff:8.8.8.8',
+]
 
 describe('target policy', () => {
   test('by default every special-purpose address is refused, with what it is', () => {
@@ -73,7 +85,14 @@ describe('target policy', () => {
 
   test('allowPrivateTargets allows private, loopback, shared and reserved, never unspecified, link-local, metadata, multicast, broadcast', () => {
     const open = new TargetPolicy({ allowPrivateTargets: true, allowedCidrs: [] })
-    const stillRefused = new Set(['unspecified ("this network")', 'unspecified', 'link-local', 'cloud metadata', 'multicast', 'broadcast'])
+    const stillRefused = new Set([
+      'unspecified ("this network")',
+      'unspecified',
+      'link-local',
+      'cloud metadata',
+      'multicast',
+      'broadcast',
+    ])
     for (const [text, label] of SPECIAL) {
       const expected = stillRefused.has(label) ? { allowed: false, label } : { allowed: true }
       assert.deepEqual(open.check(ip(text)), expected, text)
@@ -81,8 +100,12 @@ describe('target policy', () => {
   })
 
   test('allowedCidrs allows exactly its blocks, whatever they are (mapped forms included)', () => {
-    const policy = new TargetPolicy({ allowPrivateTargets: false, allowedCidrs: ['127.0.0.0/8', ' 10.20.0.0/16 ', 'fd00:ec2::254', '::1'] })
-    for (const text of ['127.0.0.1', '127.9.9.9', '::ffff:127.0.0.1', '10.20.3.4', 'fd00:ec2::254', '::1']) assert.deepEqual(policy.check(ip(text)), { allowed: true }, text)
+    const policy = new TargetPolicy({
+      allowPrivateTargets: false,
+      allowedCidrs: ['127.0.0.0/8', ' 10.20.0.0/16 ', 'fd00:ec2::254', '::1'],
+    })
+    for (const text of ['127.0.0.1', '127.9.9.9', '::ffff:127.0.0.1', '10.20.3.4', 'fd00:ec2::254', '::1'])
+      assert.deepEqual(policy.check(ip(text)), { allowed: true }, text)
     assert.deepEqual(policy.check(ip('10.21.0.1')), { allowed: false, label: 'private' })
     assert.deepEqual(policy.check(ip('169.254.169.254')), { allowed: false, label: 'cloud metadata' })
   })
@@ -93,7 +116,10 @@ describe('target policy', () => {
       (err: unknown) =>
         err instanceof ConfigError &&
         JSON.stringify(err.problems) ===
-          JSON.stringify(['/alerts/webhook/allowedCidrs/1: "intranet" is not an IP address or CIDR block', '/alerts/webhook/allowedCidrs/2: "10.0.0.0/40" is not an IP address or CIDR block']),
+          JSON.stringify([
+            '/alerts/webhook/allowedCidrs/1: "intranet" is not an IP address or CIDR block',
+            '/alerts/webhook/allowedCidrs/2: "10.0.0.0/40" is not an IP address or CIDR block',
+          ]),
     )
   })
 })

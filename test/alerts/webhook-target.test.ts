@@ -9,8 +9,14 @@ import { FakeResolver } from '../helpers/resolver.js'
  */
 const ONLY_PUBLIC = '; webhooks are delivered only to public addresses'
 
-function targets(resolver = new FakeResolver(), config: { allowPrivateTargets?: boolean; allowedCidrs?: string[]; resolveTimeoutMs?: number } = {}) {
-  return WebhookTargets.fromConfig({ allowPrivateTargets: false, allowedCidrs: [], resolveTimeoutMs: 1_000, ...config }, resolver.resolve)
+function targets(
+  resolver = new FakeResolver(),
+  config: { allowPrivateTargets?: boolean; allowedCidrs?: string[]; resolveTimeoutMs?: number } = {},
+) {
+  return WebhookTargets.fromConfig(
+    { allowPrivateTargets: false, allowedCidrs: [], resolveTimeoutMs: 1_000, ...config },
+    resolver.resolve,
+  )
 }
 
 /** The outcome without the URL object, for whole-value comparison. */
@@ -51,10 +57,19 @@ describe('webhook target check', () => {
     ]
     for (const [target, host, reason] of cases) {
       if (target.includes('%25')) continue // WHATWG URLs have no zone ids: the parser rejects the URL (below)
-      assert.deepEqual(summary(await check.check(target)), { ok: false, kind: 'refused', host, reason: `${reason}${ONLY_PUBLIC}` }, target)
+      assert.deepEqual(
+        summary(await check.check(target)),
+        { ok: false, kind: 'refused', host, reason: `${reason}${ONLY_PUBLIC}` },
+        target,
+      )
     }
     assert.deepEqual(resolver.calls, [], 'no literal and no localhost name is looked up')
-    assert.deepEqual(summary(await check.check('http://[fe80::1%25eth0]/')), { ok: false, kind: 'invalid', host: '', reason: 'not a valid URL' })
+    assert.deepEqual(summary(await check.check('http://[fe80::1%25eth0]/')), {
+      ok: false,
+      kind: 'invalid',
+      host: '',
+      reason: 'not a valid URL',
+    })
   })
 
   test('names: allowed only if every address is; NXDOMAIN is unresolvable; other failures and slow lookups are dns_failed', async () => {
@@ -83,11 +98,27 @@ describe('webhook target check', () => {
       ],
       href: 'http://hooks.example.com./p',
     })
-    assert.deepEqual(summary(await check.check('http://8.8.8.8/')), { ok: true, host: '8.8.8.8', addresses: [{ address: '8.8.8.8', family: 4 }], href: 'http://8.8.8.8/' })
-    const refused = (host: string, label: string) => ({ ok: false, kind: 'refused', host, reason: `${host} resolves to a ${label} address${ONLY_PUBLIC}` })
-    assert.deepEqual(summary(await check.check('http://metadata.google.internal/computeMetadata/v1/')), refused('metadata.google.internal', 'cloud metadata'))
+    assert.deepEqual(summary(await check.check('http://8.8.8.8/')), {
+      ok: true,
+      host: '8.8.8.8',
+      addresses: [{ address: '8.8.8.8', family: 4 }],
+      href: 'http://8.8.8.8/',
+    })
+    const refused = (host: string, label: string) => ({
+      ok: false,
+      kind: 'refused',
+      host,
+      reason: `${host} resolves to a ${label} address${ONLY_PUBLIC}`,
+    })
+    assert.deepEqual(
+      summary(await check.check('http://metadata.google.internal/computeMetadata/v1/')),
+      refused('metadata.google.internal', 'cloud metadata'),
+    )
     assert.deepEqual(summary(await check.check('http://mixed.example.com/')), refused('mixed.example.com', 'private'))
-    assert.deepEqual(summary(await check.check('http://v6.example.com/')), refused('v6.example.com', 'unique-local (private)'))
+    assert.deepEqual(
+      summary(await check.check('http://v6.example.com/')),
+      refused('v6.example.com', 'unique-local (private)'),
+    )
     assert.deepEqual(summary(await check.check('http://nowhere.example.com/')), {
       ok: false,
       kind: 'unresolvable',
@@ -100,7 +131,10 @@ describe('webhook target check', () => {
       host: 'flaky.example.com',
       reason: 'the address of flaky.example.com could not be looked up (EAI_AGAIN)',
     })
-    const slow = targets({ calls: [], resolve: () => new Promise((resolve) => (hang = () => resolve([]))) } as unknown as FakeResolver, { resolveTimeoutMs: 100 })
+    const slow = targets(
+      { calls: [], resolve: () => new Promise((resolve) => (hang = () => resolve([]))) } as unknown as FakeResolver,
+      { resolveTimeoutMs: 100 },
+    )
     assert.deepEqual(summary(await slow.check('http://slow.example.com/')), {
       ok: false,
       kind: 'dns_failed',
@@ -108,15 +142,30 @@ describe('webhook target check', () => {
       reason: 'the address of slow.example.com could not be looked up (ETIMEOUT)',
     })
     hang()
-    assert.deepEqual(resolver.calls, ['hooks.example.com', 'hooks.example.com', 'metadata.google.internal', 'mixed.example.com', 'v6.example.com', 'nowhere.example.com', 'flaky.example.com'])
+    assert.deepEqual(resolver.calls, [
+      'hooks.example.com',
+      'hooks.example.com',
+      'metadata.google.internal',
+      'mixed.example.com',
+      'v6.example.com',
+      'nowhere.example.com',
+      'flaky.example.com',
+    ])
   })
 
   test('an abort (delivery timeout, shutdown) ends a lookup at once', async () => {
-    const check = targets({ calls: [], resolve: () => new Promise(() => undefined) } as unknown as FakeResolver, { resolveTimeoutMs: 60_000 })
+    const check = targets({ calls: [], resolve: () => new Promise(() => undefined) } as unknown as FakeResolver, {
+      resolveTimeoutMs: 60_000,
+    })
     const abort = new AbortController()
     const pending = check.check('http://slow.example.com/', abort.signal)
     abort.abort()
-    assert.deepEqual(summary(await pending), { ok: false, kind: 'dns_failed', host: 'slow.example.com', reason: 'the address of slow.example.com could not be looked up (ABORTED)' })
+    assert.deepEqual(summary(await pending), {
+      ok: false,
+      kind: 'dns_failed',
+      host: 'slow.example.com',
+      reason: 'the address of slow.example.com could not be looked up (ABORTED)',
+    })
   })
 
   test('the operator can allow blocks (allowedCidrs) or every private address (allowPrivateTargets)', async () => {
@@ -125,11 +174,24 @@ describe('webhook target check', () => {
     assert.equal((await loopback.check('http://127.0.0.1:9000/')).ok, true)
     assert.equal((await loopback.check('http://2130706433/')).ok, true)
     // localhost is 127.0.0.1 and ::1: both must be allowed.
-    assert.deepEqual(summary(await loopback.check('http://localhost/')), { ok: false, kind: 'refused', host: 'localhost', reason: `localhost resolves to a loopback address${ONLY_PUBLIC}` })
-    assert.equal((await targets(resolver, { allowedCidrs: ['127.0.0.0/8', '::1'] }).check('http://localhost/')).ok, true)
+    assert.deepEqual(summary(await loopback.check('http://localhost/')), {
+      ok: false,
+      kind: 'refused',
+      host: 'localhost',
+      reason: `localhost resolves to a loopback address${ONLY_PUBLIC}`,
+    })
+    assert.equal(
+      (await targets(resolver, { allowedCidrs: ['127.0.0.0/8', '::1'] }).check('http://localhost/')).ok,
+      true,
+    )
     const open = targets(resolver, { allowPrivateTargets: true })
     assert.equal((await open.check('http://internal.corp/hook')).ok, true)
     assert.equal((await open.check('http://[::1]/')).ok, true)
-    assert.deepEqual(summary(await open.check('http://169.254.169.254/')), { ok: false, kind: 'refused', host: '169.254.169.254', reason: `169.254.169.254 is a cloud metadata address${ONLY_PUBLIC}` })
+    assert.deepEqual(summary(await open.check('http://169.254.169.254/')), {
+      ok: false,
+      kind: 'refused',
+      host: '169.254.169.254',
+      reason: `169.254.169.254 is a cloud metadata address${ONLY_PUBLIC}`,
+    })
   })
 })

@@ -9,15 +9,30 @@ test('snapshot in any order, best levels and depth from best to worst', () => {
   const b = new OrderBook()
   // venuep's wire order: bids ascending, asks descending (best last).
   b.applySnapshot(
-    [[P(0.48), P(1500)], [P(0.49), P(820.5)], [P(0.5), P(200)]],
-    [[P(0.55), P(3000)], [P(0.53), P(410)], [P(0.52), P(125.25)]],
+    [
+      [P(0.48), P(1500)],
+      [P(0.49), P(820.5)],
+      [P(0.5), P(200)],
+    ],
+    [
+      [P(0.55), P(3000)],
+      [P(0.53), P(410)],
+      [P(0.52), P(125.25)],
+    ],
   )
   assert.equal(b.bestBid(), P(0.5))
   assert.equal(b.bestAsk(), P(0.52))
   assert.equal(b.bestBidSize(), P(200))
   assert.equal(b.bestAskSize(), P(125.25))
-  assert.deepEqual(b.levels('bid'), [[P(0.5), P(200)], [P(0.49), P(820.5)], [P(0.48), P(1500)]])
-  assert.deepEqual(b.levels('ask', 2), [[P(0.52), P(125.25)], [P(0.53), P(410)]])
+  assert.deepEqual(b.levels('bid'), [
+    [P(0.5), P(200)],
+    [P(0.49), P(820.5)],
+    [P(0.48), P(1500)],
+  ])
+  assert.deepEqual(b.levels('ask', 2), [
+    [P(0.52), P(125.25)],
+    [P(0.53), P(410)],
+  ])
 })
 
 test('deltas before the first snapshot are ignored; reset forgets the book', () => {
@@ -77,7 +92,8 @@ test('matches a naive reference book on a random sequence of updates', () => {
       else if (ref[side].has(price) || delta > 0) ref[side].set(price, next)
     }
   }
-  const sorted = (m: Map<number, number>, desc: boolean) => [...m.entries()].sort((a, c) => (desc ? c[0] - a[0] : a[0] - c[0]))
+  const sorted = (m: Map<number, number>, desc: boolean) =>
+    [...m.entries()].sort((a, c) => (desc ? c[0] - a[0] : a[0] - c[0]))
   assert.deepEqual(b.levels('bid'), sorted(ref.bid, true))
   assert.deepEqual(b.levels('ask'), sorted(ref.ask, false))
 })

@@ -15,7 +15,16 @@ test('defaults: simulated venues, embedded store, port 8080 on loopback', () => 
 })
 
 test('environment overrides and the live profile', () => {
-  const c = loadConfig({ env: { PORT: '9090', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h/db', VENUES: 'live', LOG_LEVEL: 'warn' } })
+  const c = loadConfig({
+    env: {
+      PORT: '9090',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://u@h/db',
+      VENUES: 'live',
+      LOG_LEVEL: 'warn',
+    },
+  })
   assert.equal(c.profile, 'default+live')
   assert.deepEqual(c.http, { host: '0.0.0.0', port: 9090, trustedProxies: [], corsAllowedOrigins: [] })
   assert.equal(c.dataDir, '/tmp/x')
@@ -45,12 +54,19 @@ test('bad values fail the boot with every problem listed', () => {
       return true
     },
   )
-  assert.throws(() => loadConfig({ env: {}, overrides: { venues: { venuep: { feed: { maxAssetsPerConnection: 900 } } } } as never }), /maxAssetsPerConnection|\/venues\/venuep\/feed/)
+  assert.throws(
+    () =>
+      loadConfig({ env: {}, overrides: { venues: { venuep: { feed: { maxAssetsPerConnection: 900 } } } } as never }),
+    /maxAssetsPerConnection|\/venues\/venuep\/feed/,
+  )
   assert.throws(() => loadConfig({ env: {}, overrides: { typo: 1 } as never }), ConfigError)
 })
 
 test('SIM_CATALOG selects a replay of captured catalogs (sim.catalog); unset, the simulator generates its world', () => {
   assert.equal(loadConfig({ env: {} }).sim.catalog, undefined)
   assert.equal(loadConfig({ env: { SIM_CATALOG: '' } }).sim.catalog, undefined)
-  assert.equal(loadConfig({ env: { SIM_CATALOG: 'test/fixtures/real-venues' } }).sim.catalog, 'test/fixtures/real-venues')
+  assert.equal(
+    loadConfig({ env: { SIM_CATALOG: 'test/fixtures/real-venues' } }).sim.catalog,
+    'test/fixtures/real-venues',
+  )
 })

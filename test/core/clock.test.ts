@@ -12,7 +12,12 @@ test('SimulatedClock fires timers in due order, each seeing its own due time', (
   const i = clock.setInterval(() => fired.push(['tick', clock.now()]), 120)
   clock.clearTimeout(h)
   clock.increment(250)
-  assert.deepEqual(fired, [['a', 1_100], ['tick', 1_120], ['b', 1_200], ['tick', 1_240]])
+  assert.deepEqual(fired, [
+    ['a', 1_100],
+    ['tick', 1_120],
+    ['b', 1_200],
+    ['tick', 1_240],
+  ])
   assert.equal(clock.now(), 1_250)
   clock.clearInterval(i)
   clock.increment(1_000)

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { formatIp, inAnyCidr, inCidr, parseCidr, parseIp, unmapped, type Cidr, type IpAddress } from '../../src/core/ip.js'
+import {
+  formatIp,
+  inAnyCidr,
+  inCidr,
+  parseCidr,
+  parseIp,
+  unmapped,
+  type Cidr,
+  type IpAddress,
+} from '../../src/core/ip.js'
 
 /** IP parsing and CIDR matching: strict parsing, canonical text, mapped addresses judged as IPv4. */
 const ip = (text: string): IpAddress => {
@@ -36,7 +45,25 @@ describe('parseIp and formatIp', () => {
   })
 
   test('anything that is not exactly an address is undefined', () => {
-    for (const text of ['', 'localhost', '127.1', '0x7f.0.0.1', '0177.0.0.1', '2130706433', '256.0.0.1', '1.2.3', '1.2.3.4.5', ' 1.2.3.4', '1:2:3:4:5:6:7:8:9', '1::2::3', ':::', '12345::', 'g::1', '::1.2.3', '1:2:3:4:5:6:7:1.2.3.4']) {
+    for (const text of [
+      '',
+      'localhost',
+      '127.1',
+      '0x7f.0.0.1',
+      '0177.0.0.1',
+      '2130706433',
+      '256.0.0.1',
+      '1.2.3',
+      '1.2.3.4.5',
+      ' 1.2.3.4',
+      '1:2:3:4:5:6:7:8:9',
+      '1::2::3',
+      ':::',
+      '12345::',
+      'g::1',
+      '::1.2.3',
+      '1:2:3:4:5:6:7:1.2.3.4',
+    ]) {
       assert.equal(parseIp(text), undefined, JSON.stringify(text))
     }
   })
@@ -70,6 +97,15 @@ describe('CIDR blocks', () => {
   })
 
   test('malformed blocks are undefined', () => {
-    for (const text of ['10.0.0.0/33', '10.0.0.0/-1', '10.0.0.0/', '10.0.0.0/08', '::/129', 'example.com/8', '10.0.0.0/8/8']) assert.equal(parseCidr(text), undefined, text)
+    for (const text of [
+      '10.0.0.0/33',
+      '10.0.0.0/-1',
+      '10.0.0.0/',
+      '10.0.0.0/08',
+      '::/129',
+      'example.com/8',
+      '10.0.0.0/8/8',
+    ])
+      assert.equal(parseCidr(text), undefined, text)
   })
 })

@@ -13,7 +13,11 @@ interface Item {
 }
 
 function items(rng: Rng, n: number): Item[] {
-  return Array.from({ length: n }, (_, at) => ({ key: rng.chance(0.1) ? undefined : rng.int(0, 30), id: `id${rng.int(0, n)}`, at }))
+  return Array.from({ length: n }, (_, at) => ({
+    key: rng.chance(0.1) ? undefined : rng.int(0, 30),
+    id: `id${rng.int(0, n)}`,
+    at,
+  }))
 }
 
 const byKeyThenId = (a: Item, b: Item): number => {
@@ -35,12 +39,18 @@ test('sortSteps equals Array.prototype.sort (stable, ties kept in input order) f
 
 test('sortSteps reads NaN from the comparator as a tie, like sort', () => {
   const input = [3, 1, 2].map((key, at) => ({ key, id: '', at }))
-  assert.deepEqual(runToEnd(sortSteps(input, () => Number.NaN, 1)).map((i) => i.at), [0, 1, 2])
+  assert.deepEqual(
+    runToEnd(sortSteps(input, () => Number.NaN, 1)).map((i) => i.at),
+    [0, 1, 2],
+  )
 })
 
 test('mapSteps equals map', () => {
   const input = Array.from({ length: 100 }, (_, i) => i)
-  assert.deepEqual(runToEnd(mapSteps(input, (x) => x * 2, 7)), input.map((x) => x * 2))
+  assert.deepEqual(
+    runToEnd(mapSteps(input, (x) => x * 2, 7)),
+    input.map((x) => x * 2),
+  )
 })
 
 test('runInSlices gives the event loop a turn between slices and returns what runToEnd returns', async () => {
@@ -62,9 +72,15 @@ test('runInSlices gives the event loop a turn between slices and returns what ru
   const result = await runInSlices(busy(true), 5)
   clearInterval(tick)
   assert.equal(result, runToEnd(busy(false)))
-  const perTurn = order.join('').split('|').map((run) => run.length)
+  const perTurn = order
+    .join('')
+    .split('|')
+    .map((run) => run.length)
   assert.ok(perTurn.length >= 4, `timers ran during the computation (${perTurn.length - 1} times)`)
-  assert.ok(Math.max(...perTurn) <= 7, `steps between two timer turns: ${Math.max(...perTurn)} (budget 5 ms of 1 ms steps)`)
+  assert.ok(
+    Math.max(...perTurn) <= 7,
+    `steps between two timer turns: ${Math.max(...perTurn)} (budget 5 ms of 1 ms steps)`,
+  )
 })
 
 test('computations running at once share one budget per event-loop turn, round-robin', async () => {
@@ -87,6 +103,12 @@ test('computations running at once share one budget per event-loop turn, round-r
   assert.deepEqual(done, ['a', 'b', 'c'])
   const steps = order.filter((x) => x !== '|')
   assert.ok(steps.indexOf('c') < steps.lastIndexOf('a'), 'c ran before a finished: they take turns')
-  const perTurn = order.join('').split('|').map((run) => run.length)
-  assert.ok(Math.max(...perTurn) <= 8, `steps between two timer turns: ${Math.max(...perTurn)} (budget 5 ms of 1 ms steps)`)
+  const perTurn = order
+    .join('')
+    .split('|')
+    .map((run) => run.length)
+  assert.ok(
+    Math.max(...perTurn) <= 8,
+    `steps between two timer turns: ${Math.max(...perTurn)} (budget 5 ms of 1 ms steps)`,
+  )
 })

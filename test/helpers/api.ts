@@ -14,7 +14,11 @@ export interface ApiResponse<T = Record<string, unknown>> {
   readonly headers: Headers
 }
 
-export async function call<T = Record<string, unknown>>(s: TestService, operationId: string, pathAndQuery: string): Promise<ApiResponse<T>> {
+export async function call<T = Record<string, unknown>>(
+  s: TestService,
+  operationId: string,
+  pathAndQuery: string,
+): Promise<ApiResponse<T>> {
   const route = s.app.routes.find((r: AnyRoute) => r.operationId === operationId)
   assert.ok(route !== undefined, `no route ${operationId}`)
   const res = await fetch(`${s.baseUrl}${pathAndQuery}`, { headers: s.authHeaders })
@@ -25,15 +29,28 @@ export async function call<T = Record<string, unknown>>(s: TestService, operatio
 }
 
 /** A 200 call returning the body. */
-export async function ok<T = Record<string, unknown>>(s: TestService, operationId: string, pathAndQuery: string): Promise<T> {
+export async function ok<T = Record<string, unknown>>(
+  s: TestService,
+  operationId: string,
+  pathAndQuery: string,
+): Promise<T> {
   const r = await call<T>(s, operationId, pathAndQuery)
   assert.equal(r.status, 200, `${pathAndQuery} → ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`)
   return r.body
 }
 
 /** Asserts the 422 body lists exactly these locations (and only validation entries). */
-export async function invalid(s: TestService, operationId: string, pathAndQuery: string, locs: readonly (readonly (string | number)[])[]): Promise<void> {
-  const r = await call<{ detail: { loc: (string | number)[]; type: string; msg: string }[] }>(s, operationId, pathAndQuery)
+export async function invalid(
+  s: TestService,
+  operationId: string,
+  pathAndQuery: string,
+  locs: readonly (readonly (string | number)[])[],
+): Promise<void> {
+  const r = await call<{ detail: { loc: (string | number)[]; type: string; msg: string }[] }>(
+    s,
+    operationId,
+    pathAndQuery,
+  )
   assert.equal(r.status, 422, `${pathAndQuery} should be rejected`)
   assert.deepEqual(
     r.body.detail.map((d) => d.loc).sort(),
@@ -66,7 +83,14 @@ export function assertOrdered(rows: readonly Row[], field: string, order: 'asc' 
 }
 
 /** Walks every page of a list with `pageSize` and checks the pages tile the full list exactly. */
-export async function assertPagesTile(s: TestService, operationId: string, base: string, key: string, idField: string, pageSize: number): Promise<void> {
+export async function assertPagesTile(
+  s: TestService,
+  operationId: string,
+  base: string,
+  key: string,
+  idField: string,
+  pageSize: number,
+): Promise<void> {
   const all = await ok<Record<string, unknown>>(s, operationId, `${base}&limit=100&offset=0`)
   const total = all.total as number
   const full = (all[key] as Row[]).map((r) => r[idField])
@@ -88,7 +112,11 @@ export async function assertPagesTile(s: TestService, operationId: string, base:
 export async function allRows<T = Row>(s: TestService, operationId: string, base: string, key: string): Promise<T[]> {
   const rows: T[] = []
   for (let offset = 0; ; offset += 100) {
-    const page = await ok<Record<string, unknown>>(s, operationId, `${base}${base.includes('?') ? '&' : '?'}limit=100&offset=${offset}`)
+    const page = await ok<Record<string, unknown>>(
+      s,
+      operationId,
+      `${base}${base.includes('?') ? '&' : '?'}limit=100&offset=${offset}`,
+    )
     rows.push(...(page[key] as T[]))
     if (rows.length >= (page.total as number)) return rows
   }

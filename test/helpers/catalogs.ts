@@ -8,10 +8,18 @@ import { REAL_CATALOG_DIR } from './fixtures.js'
 import { TEST_ANCHOR_MS } from './service.js'
 
 /** Both venues' catalogs as the service sees them: fetched from a simulator through the real adapters. */
-export async function simulatorCatalogs(questions: number, seed = 42): Promise<{ sim: Simulator; venuep: CatalogSnapshot; venuek: CatalogSnapshot }> {
+export async function simulatorCatalogs(
+  questions: number,
+  seed = 42,
+): Promise<{ sim: Simulator; venuep: CatalogSnapshot; venuek: CatalogSnapshot }> {
   const clock = new SimulatedClock(TEST_ANCHOR_MS)
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
-  const sim = await startSimulator({ config: { ...config.sim, questions, seed, venuekAuth: false }, clock, anchorMs: TEST_ANCHOR_MS, startEngine: false })
+  const sim = await startSimulator({
+    config: { ...config.sim, questions, seed, venuekAuth: false },
+    clock,
+    anchorMs: TEST_ANCHOR_MS,
+    startEngine: false,
+  })
   const { venuep, venuek } = await mappedCatalogs(sim, config, clock)
   return { sim, venuep: buildCatalogSnapshot(venuep, 1), venuek: buildCatalogSnapshot(venuek, 1) }
 }
@@ -24,7 +32,17 @@ export async function simulatorCatalogs(questions: number, seed = 42): Promise<{
 export async function replayedCatalogs(): Promise<{ sim: Simulator; venuep: Catalog; venuek: Catalog }> {
   const clock = new SimulatedClock(TEST_ANCHOR_MS)
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
-  const sim = await startSimulator({ config: { ...config.sim, catalog: REAL_CATALOG_DIR, wallets: 5, venuekAuth: false }, clock, anchorMs: TEST_ANCHOR_MS, startEngine: false })
-  const { venuep, venuek } = await mappedCatalogs(sim, config, clock, Math.ceil((TEST_ANCHOR_MS - Date.UTC(2020, 0, 1)) / 86_400_000))
+  const sim = await startSimulator({
+    config: { ...config.sim, catalog: REAL_CATALOG_DIR, wallets: 5, venuekAuth: false },
+    clock,
+    anchorMs: TEST_ANCHOR_MS,
+    startEngine: false,
+  })
+  const { venuep, venuek } = await mappedCatalogs(
+    sim,
+    config,
+    clock,
+    Math.ceil((TEST_ANCHOR_MS - Date.UTC(2020, 0, 1)) / 86_400_000),
+  )
   return { sim, venuep, venuek }
 }

@@ -28,10 +28,16 @@ addFormatsModule.default(ajv)
 const compiled = new WeakMap<object, { closed?: ValidateFunction; open?: ValidateFunction }>()
 
 /** Asserts that `body` (parsed JSON) is a valid `status` response of `route`; fails with one line per problem. */
-export function assertMatchesResponseSchema(route: AnyRoute, status: number, body: unknown, options: ContractOptions = {}): void {
+export function assertMatchesResponseSchema(
+  route: AnyRoute,
+  status: number,
+  body: unknown,
+  options: ContractOptions = {},
+): void {
   const spec = route.responses[status]
   const name = `${route.method.toUpperCase()} ${route.path} (${route.operationId})`
-  if (spec === undefined) assert.fail(`${name} declares no ${status} response (declared: ${Object.keys(route.responses).join(', ')})`)
+  if (spec === undefined)
+    assert.fail(`${name} declares no ${status} response (declared: ${Object.keys(route.responses).join(', ')})`)
   if (spec.schema === undefined) assert.fail(`${name} declares no body schema for ${status}`)
   const validate = validatorFor(spec.schema, options.allowExtraFields === true)
   if (validate(body)) return
@@ -92,7 +98,13 @@ function closeObjects(node: unknown, inAllOf = false): unknown {
   }
   // Members of an allOf must stay open: each sees only its own properties, so closing one rejects the others'.
   const isObjectSchema = out.type === 'object' || out.properties !== undefined
-  if (isObjectSchema && !inAllOf && !('additionalProperties' in out) && !('patternProperties' in out) && !('unevaluatedProperties' in out)) {
+  if (
+    isObjectSchema &&
+    !inAllOf &&
+    !('additionalProperties' in out) &&
+    !('patternProperties' in out) &&
+    !('unevaluatedProperties' in out)
+  ) {
     out.additionalProperties = false
   }
   return out

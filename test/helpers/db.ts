@@ -38,7 +38,9 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL === '' ? undefine
 
 /** Why the Postgres suites did not run, or undefined when they do. */
 export const POSTGRES_SKIP =
-  TEST_DATABASE_URL === undefined ? 'TEST_DATABASE_URL is not set (set it to a Postgres URL to run the Postgres suites)' : undefined
+  TEST_DATABASE_URL === undefined
+    ? 'TEST_DATABASE_URL is not set (set it to a Postgres URL to run the Postgres suites)'
+    : undefined
 
 /** The backends this run can use. */
 export function backends(): Backend[] {
@@ -116,7 +118,11 @@ async function buildTemplate(): Promise<string> {
   const version = `${entry}:${statSync(entry).size}:${statSync(entry).mtimeMs}`
   const key = createHash('sha256')
     .update(version)
-    .update(loadMigrations().map((m) => m.checksum).join(','))
+    .update(
+      loadMigrations()
+        .map((m) => m.checksum)
+        .join(','),
+    )
     .digest('hex')
     .slice(0, 16)
   const path = join(tmpdir(), `predmkt-pglite-template-${key}.tar`)

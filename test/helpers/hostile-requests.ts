@@ -1,6 +1,16 @@
 import fc from 'fast-check'
 import type { JsonObject, OpenApiDocument, OpenApiOperation, OpenApiParameter } from '../../src/http/openapi.js'
-import { BODIES, CONTENT_TYPES, fragment, headerText, jsonValue, paramValue, percentEncode, text, type Kind } from './hostile-values.js'
+import {
+  BODIES,
+  CONTENT_TYPES,
+  fragment,
+  headerText,
+  jsonValue,
+  paramValue,
+  percentEncode,
+  text,
+  type Kind,
+} from './hostile-values.js'
 import type { RawRequest } from './raw-http.js'
 
 /**
@@ -18,7 +28,9 @@ export interface Operation {
 }
 
 export function operations(doc: OpenApiDocument): Operation[] {
-  return Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, op })))
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
+  )
 }
 
 export interface HostileOptions {
@@ -30,7 +42,8 @@ export interface HostileOptions {
 type Valid = (name: string, schema: JsonObject) => unknown
 
 export function hostileRequests(doc: OpenApiDocument, o: Operation, options: HostileOptions): fc.Arbitrary<RawRequest> {
-  const valid: Valid = (name, schema) => (options.valid !== undefined && name in options.valid ? options.valid[name] : sample(doc, schema))
+  const valid: Valid = (name, schema) =>
+    options.valid !== undefined && name in options.valid ? options.valid[name] : sample(doc, schema)
   const params = o.op.parameters ?? []
   const inPath = params.filter((p) => p.in === 'path')
   const inQuery = params.filter((p) => p.in === 'query')
@@ -39,32 +52,61 @@ export function hostileRequests(doc: OpenApiDocument, o: Operation, options: Hos
   const paramSlot = (p: OpenApiParameter): Slot<string | undefined> => {
     const validText = paramText(valid(p.name, p.schema))
     const hostile = p.in === 'header' ? headerText : paramValue(kindOf(doc, p.schema))
-    const bad = p.in === 'path' ? hostile : fc.oneof({ weight: 6, arbitrary: hostile }, { weight: 1, arbitrary: fc.constant(undefined) })
-    return { hostile: bad, background: mostly(fc.constant(p.in === 'header' ? validText : percentEncode(validText)), bad) }
+    const bad =
+      p.in === 'path'
+        ? hostile
+        : fc.oneof({ weight: 6, arbitrary: hostile }, { weight: 1, arbitrary: fc.constant(undefined) })
+    return {
+      hostile: bad,
+      background: mostly(fc.constant(p.in === 'header' ? validText : percentEncode(validText)), bad),
+    }
   }
-  const extraQuery = fc.array(fc.tuple(inQuery.length > 0 ? fc.oneof(fc.constantFrom(...inQuery.map((p) => p.name)), text) : text, paramValue('other')), { minLength: 1, maxLength: 2 })
-  const extraHeaders = fc.array(fc.tuple(fc.constantFrom(...inHeader.map((p) => p.name), 'x-api-key', 'content-type'), headerText), { minLength: 1, maxLength: 2 })
+  const extraQuery = fc.array(
+    fc.tuple(
+      inQuery.length > 0 ? fc.oneof(fc.constantFrom(...inQuery.map((p) => p.name)), text) : text,
+      paramValue('other'),
+    ),
+    { minLength: 1, maxLength: 2 },
+  )
+  const extraHeaders = fc.array(
+    fc.tuple(fc.constantFrom(...inHeader.map((p) => p.name), 'x-api-key', 'content-type'), headerText),
+    { minLength: 1, maxLength: 2 },
+  )
   const extras = fc.tuple(extraQuery, extraHeaders)
   const bodySchema = o.op.requestBody?.content['application/json']?.schema
   const slots: Slot<unknown>[] = [
     ...params.map(paramSlot),
     { hostile: extras, background: mostly(fc.constant<[[string, string][], [string, string][]]>([[], []]), extras) },
-    { hostile: fc.oneof(fc.constant(undefined), headerText), background: mostly(fc.constant(options.apiKey), fc.constant(undefined)) },
+    {
+      hostile: fc.oneof(fc.constant(undefined), headerText),
+      background: mostly(fc.constant(options.apiKey), fc.constant(undefined)),
+    },
   ]
   if (bodySchema !== undefined) {
-    slots.push({ hostile: fc.oneof(fc.constant(undefined), fc.constantFrom(...CONTENT_TYPES)), background: mostly(fc.constant('application/json'), fc.constantFrom(...CONTENT_TYPES)) })
+    slots.push({
+      hostile: fc.oneof(fc.constant(undefined), fc.constantFrom(...CONTENT_TYPES)),
+      background: mostly(fc.constant('application/json'), fc.constantFrom(...CONTENT_TYPES)),
+    })
     const body = bodyArb(doc, bodySchema, valid)
-    slots.push({ hostile: body, background: mostly(fc.constant(Buffer.from(JSON.stringify(validObject(doc, bodySchema, valid)))), body), weight: fieldCount(doc, bodySchema) })
+    slots.push({
+      hostile: body,
+      background: mostly(fc.constant(Buffer.from(JSON.stringify(validObject(doc, bodySchema, valid)))), body),
+      weight: fieldCount(doc, bodySchema),
+    })
   }
   return focused(slots).map((values) => {
     const byParam = new Map(params.map((p, i) => [p, values[i] as string | undefined]))
     let target = o.path
     for (const p of inPath) target = target.replace(`{${p.name}}`, byParam.get(p) as string)
     const [extraQ, extraH] = values[params.length] as [[string, string][], [string, string][]]
-    const pairs = inQuery.flatMap((p) => (byParam.get(p) === undefined ? [] : [`${p.name}=${byParam.get(p) as string}`]))
+    const pairs = inQuery.flatMap((p) =>
+      byParam.get(p) === undefined ? [] : [`${p.name}=${byParam.get(p) as string}`],
+    )
     for (const [name, v] of extraQ) pairs.push(`${percentEncode(name)}=${v}`)
     if (pairs.length > 0) target += `?${pairs.join('&')}`
-    const headers: [string, string][] = inHeader.flatMap((p) => (byParam.get(p) === undefined ? [] : [[p.name, byParam.get(p) as string] as [string, string]]))
+    const headers: [string, string][] = inHeader.flatMap((p) =>
+      byParam.get(p) === undefined ? [] : [[p.name, byParam.get(p) as string] as [string, string]],
+    )
     const key = values[params.length + 1] as string | undefined
     if (key !== undefined) headers.push(['x-api-key', key])
     const contentType = values[params.length + 2] as string | undefined
@@ -86,11 +128,13 @@ interface Slot<T> {
 /** Values for all slots, one of them (the focus, picked by weight) hostile. */
 function focused(slots: readonly Slot<unknown>[]): fc.Arbitrary<unknown[]> {
   const total = slots.reduce((n, s) => n + (s.weight ?? 1), 0)
-  return fc.tuple(fc.nat({ max: total - 1 }), fc.tuple(...slots.map((s) => fc.tuple(s.hostile, s.background)))).map(([pick, values]) => {
-    let focus = 0
-    for (let left = pick; left >= (slots[focus]?.weight ?? 1); focus++) left -= slots[focus]?.weight ?? 1
-    return values.map(([hostile, background], i) => (i === focus ? hostile : background))
-  })
+  return fc
+    .tuple(fc.nat({ max: total - 1 }), fc.tuple(...slots.map((s) => fc.tuple(s.hostile, s.background))))
+    .map(([pick, values]) => {
+      let focus = 0
+      for (let left = pick; left >= (slots[focus]?.weight ?? 1); focus++) left -= slots[focus]?.weight ?? 1
+      return values.map(([hostile, background], i) => (i === focus ? hostile : background))
+    })
 }
 
 /** Usually `usual`, now and then `other`. */
@@ -113,20 +157,35 @@ function objectText(doc: OpenApiDocument, schema: JsonObject, valid: Valid, dept
   const properties = Object.entries((s.properties ?? {}) as Record<string, JsonObject>)
   const required = new Set((s.required ?? []) as string[])
   const names = properties.map(([n]) => n)
-  const extras = fc.array(fc.tuple(names.length > 0 ? fc.oneof(fc.constantFrom(...names), text) : text, fragment), { minLength: 1, maxLength: 2 })
+  const extras = fc.array(fc.tuple(names.length > 0 ? fc.oneof(fc.constantFrom(...names), text) : text, fragment), {
+    minLength: 1,
+    maxLength: 2,
+  })
   const slots: Slot<unknown>[] = properties.map(([name, prop]) => {
     const kind = kindOf(doc, prop)
-    const hostile = kind === 'object' && depth < 2 ? fc.oneof({ weight: 3, arbitrary: objectText(doc, prop, valid, depth + 1) }, { weight: 1, arbitrary: fragment }) : jsonValue(kind)
+    const hostile =
+      kind === 'object' && depth < 2
+        ? fc.oneof(
+            { weight: 3, arbitrary: objectText(doc, prop, valid, depth + 1) },
+            { weight: 1, arbitrary: fragment },
+          )
+        : jsonValue(kind)
     const omitted = fc.constant(undefined)
     return {
       hostile: fc.oneof({ weight: 6, arbitrary: hostile }, { weight: 1, arbitrary: omitted }),
-      background: fc.oneof({ weight: 12, arbitrary: fc.constant(JSON.stringify(valid(name, prop))) }, { weight: required.has(name) ? 1 : 4, arbitrary: omitted }, { weight: 1, arbitrary: fragment }),
+      background: fc.oneof(
+        { weight: 12, arbitrary: fc.constant(JSON.stringify(valid(name, prop))) },
+        { weight: required.has(name) ? 1 : 4, arbitrary: omitted },
+        { weight: 1, arbitrary: fragment },
+      ),
       weight: kind === 'object' ? fieldCount(doc, prop) : 1,
     }
   })
   slots.push({ hostile: extras, background: mostly(fc.constant<[string, string][]>([]), extras) })
   return focused(slots).map((values) => {
-    const members = properties.flatMap(([n], i) => (values[i] === undefined ? [] : [`${JSON.stringify(n)}:${values[i] as string}`]))
+    const members = properties.flatMap(([n], i) =>
+      values[i] === undefined ? [] : [`${JSON.stringify(n)}:${values[i] as string}`],
+    )
     for (const [k, v] of values[properties.length] as [string, string][]) members.push(`${JSON.stringify(k)}:${v}`)
     return `{${members.join(',')}}`
   })
@@ -168,13 +227,26 @@ export function sample(doc: OpenApiDocument, schema: JsonObject): unknown {
       return stringSample(s)
     case 'integer':
     case 'number':
-      return typeof s.minimum === 'number' ? s.minimum : typeof s.maximum === 'number' ? s.maximum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1
+      return typeof s.minimum === 'number'
+        ? s.minimum
+        : typeof s.maximum === 'number'
+          ? s.maximum
+          : typeof s.exclusiveMinimum === 'number'
+            ? s.exclusiveMinimum + 1
+            : 1
     case 'boolean':
       return true
     case 'array':
-      return typeof s.minItems === 'number' && s.minItems > 0 ? Array.from({ length: s.minItems }, () => sample(doc, s.items as JsonObject)) : []
+      return typeof s.minItems === 'number' && s.minItems > 0
+        ? Array.from({ length: s.minItems }, () => sample(doc, s.items as JsonObject))
+        : []
     case 'object':
-      return Object.fromEntries(((s.required ?? []) as string[]).map((name) => [name, sample(doc, ((s.properties ?? {}) as Record<string, JsonObject>)[name] ?? {})]))
+      return Object.fromEntries(
+        ((s.required ?? []) as string[]).map((name) => [
+          name,
+          sample(doc, ((s.properties ?? {}) as Record<string, JsonObject>)[name] ?? {}),
+        ]),
+      )
     default:
       return null
   }

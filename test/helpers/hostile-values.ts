@@ -17,23 +17,112 @@ const LONG = 'x'.repeat(2_000)
 
 /** Numbers as text: beyond double, int64, int32 and safe-integer range, negative zero, spellings JSON and Python differ on. */
 const NUMBERS = [
-  '-0', '0', '-1', '1e308', '-1e308', '1e400', '-1e400', '5e-324', '1e-400', '1e26', '9223372036854775807', '9223372036854775808',
-  '-9223372036854775809', '18446744073709551616', '99999999999999999999', '100000000000000000000000000', '9223372036854775808.0',
-  '1_000_000_000_000_000_000_000', '9'.repeat(400), '2147483647', '2147483648', '-2147483649', '4294967296', '9007199254740993', '1.5',
-  '0.1', '1.0', '1e2', '1_000', '0x10', '+1', ' 1 ', '00', '1e', '--1', 'NaN', 'nan', 'Infinity', '-Infinity', 'inf', '',
+  '-0',
+  '0',
+  '-1',
+  '1e308',
+  '-1e308',
+  '1e400',
+  '-1e400',
+  '5e-324',
+  '1e-400',
+  '1e26',
+  '9223372036854775807',
+  '9223372036854775808',
+  '-9223372036854775809',
+  '18446744073709551616',
+  '99999999999999999999',
+  '100000000000000000000000000',
+  '9223372036854775808.0',
+  '1_000_000_000_000_000_000_000',
+  '9'.repeat(400),
+  '2147483647',
+  '2147483648',
+  '-2147483649',
+  '4294967296',
+  '9007199254740993',
+  '1.5',
+  '0.1',
+  '1.0',
+  '1e2',
+  '1_000',
+  '0x10',
+  '+1',
+  ' 1 ',
+  '00',
+  '1e',
+  '--1',
+  'NaN',
+  'nan',
+  'Infinity',
+  '-Infinity',
+  'inf',
+  '',
 ]
 
 /** Text no store column can hold as sent: NUL, unpaired surrogates (as decoded strings). */
-const UNSTORABLE = ['\u0000', 'a\u0000b', '\ud800', '\udfff', 'x\udc00y', '\udbff\udbff', '\udfff\ud800', `${'x'.repeat(300)}\u0000`]
+const UNSTORABLE = [
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff',
+  'x\udc00y',
+  '\udbff\udbff',
+  '\udfff\ud800',
+  `${'x'.repeat(300)}\u0000`,
+]
 
 /** Other decoded text. */
 const STRINGS = [
-  '', ' ', 'null', 'true', 'undefined', '[]', '{}', '%', '..', '../../etc/passwd', '/', '\\', "'", '"', '<script>alert(1)</script>',
-  "'; DROP TABLE accounts; --", "x' OR '1'='1", '💥', 'é', '\u202e', '\ufeff', '\r\n', '\t', 'a,b,,c', ',,,', LONG, '💥'.repeat(500),
+  '',
+  ' ',
+  'null',
+  'true',
+  'undefined',
+  '[]',
+  '{}',
+  '%',
+  '..',
+  '../../etc/passwd',
+  '/',
+  '\\',
+  "'",
+  '"',
+  '<script>alert(1)</script>',
+  "'; DROP TABLE accounts; --",
+  "x' OR '1'='1",
+  '💥',
+  'é',
+  '\u202e',
+  '\ufeff',
+  '\r\n',
+  '\t',
+  'a,b,,c',
+  ',,,',
+  LONG,
+  '💥'.repeat(500),
 ]
 
 /** Already percent-encoded: NUL, UTF-8 of unpaired surrogates, overlong and truncated UTF-8, broken escapes. */
-const RAW_ESCAPES = ['%00', 'a%00b', '%ED%A0%80', '%ED%BF%BF', 'x%ED%B0%80', '%C0%80', '%FF', '%E2%82', '%', '%2', '%zz', '+', '%2B', '%26', '%3D', '%23', '%2F']
+const RAW_ESCAPES = [
+  '%00',
+  'a%00b',
+  '%ED%A0%80',
+  '%ED%BF%BF',
+  'x%ED%B0%80',
+  '%C0%80',
+  '%FF',
+  '%E2%82',
+  '%',
+  '%2',
+  '%zz',
+  '+',
+  '%2B',
+  '%26',
+  '%3D',
+  '%23',
+  '%2F',
+]
 
 function nest(open: string, close: string, depth: number, inner = ''): string {
   return open.repeat(depth) + inner + close.repeat(depth)
@@ -41,14 +130,48 @@ function nest(open: string, close: string, depth: number, inner = ''): string {
 
 /** JSON texts of values of the wrong kind, deeply nested, or not JSON at all. */
 const FRAGMENTS = [
-  'null', 'true', 'false', '""', '[]', '{}', '[null]', '{"\\u0000":1}', '{"\\ud800":"\\ud800"}', '{"__proto__":{"polluted":1}}',
-  '{"constructor":{"prototype":{"polluted":1}}}', `"${'x'.repeat(5_000)}"`, `"${'💥'.repeat(2_000)}"`, nest('[', ']', 31), nest('[', ']', 32),
-  nest('[', ']', 33), nest('[', ']', 10_000), nest('{"a":', '}', 33, '1'), nest('{"a":', '}', 5_000, '1'), 'undefined', "'single'", '01', '.5', '1.',
+  'null',
+  'true',
+  'false',
+  '""',
+  '[]',
+  '{}',
+  '[null]',
+  '{"\\u0000":1}',
+  '{"\\ud800":"\\ud800"}',
+  '{"__proto__":{"polluted":1}}',
+  '{"constructor":{"prototype":{"polluted":1}}}',
+  `"${'x'.repeat(5_000)}"`,
+  `"${'💥'.repeat(2_000)}"`,
+  nest('[', ']', 31),
+  nest('[', ']', 32),
+  nest('[', ']', 33),
+  nest('[', ']', 10_000),
+  nest('{"a":', '}', 33, '1'),
+  nest('{"a":', '}', 5_000, '1'),
+  'undefined',
+  "'single'",
+  '01',
+  '.5',
+  '1.',
 ]
 
 /** Whole bodies that are not a JSON object: empty, malformed, too deep, invalid UTF-8, over the size limit. */
 export const BODIES: readonly Buffer[] = [
-  ...['', '{', '}', '{"a":1,}', "{'a':1}", '\ufeff{}', 'null', '[]', '"text"', '1', nest('[', ']', 30_000), nest('{"a":', '}', 9_000, '1')].map((s) => Buffer.from(s)),
+  ...[
+    '',
+    '{',
+    '}',
+    '{"a":1,}',
+    "{'a':1}",
+    '\ufeff{}',
+    'null',
+    '[]',
+    '"text"',
+    '1',
+    nest('[', ']', 30_000),
+    nest('{"a":', '}', 9_000, '1'),
+  ].map((s) => Buffer.from(s)),
   Buffer.from([0xff, 0xfe, 0x7b, 0x7d]),
   Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
   Buffer.from([0x7b, 0x22, 0xc0, 0x80, 0x22, 0x3a, 0x31, 0x7d]),
@@ -56,8 +179,17 @@ export const BODIES: readonly Buffer[] = [
 ]
 
 export const CONTENT_TYPES = [
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json-seq',
-  'application/vnd.api+json', '*/*', '', 'application/json;charset=latin1', 'APPLICATION/JSON', 'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/json-seq',
+  'application/vnd.api+json',
+  '*/*',
+  '',
+  'application/json;charset=latin1',
+  'APPLICATION/JSON',
+  'application/json; charset=utf-8',
 ]
 
 const clean = (s: string): boolean => !FORBIDDEN.test(s)
@@ -80,15 +212,39 @@ export type Kind = 'number' | 'string' | 'object' | 'array' | 'other'
 
 /** A parameter value as it goes on the wire. */
 export function paramValue(kind: Kind): fc.Arbitrary<string> {
-  const any = fc.oneof({ weight: 4, arbitrary: text.map(percentEncode) }, { weight: 1, arbitrary: fc.constantFrom(...RAW_ESCAPES) })
-  if (kind === 'number') return fc.oneof({ weight: 3, arbitrary: numberText.map(percentEncode) }, { weight: 1, arbitrary: any })
+  const any = fc.oneof(
+    { weight: 4, arbitrary: text.map(percentEncode) },
+    { weight: 1, arbitrary: fc.constantFrom(...RAW_ESCAPES) },
+  )
+  if (kind === 'number')
+    return fc.oneof({ weight: 3, arbitrary: numberText.map(percentEncode) }, { weight: 1, arbitrary: any })
   return fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...RAW_ESCAPES.slice(0, 5)) }, { weight: 3, arbitrary: any })
 }
 
 /** Header values are latin1 bytes without controls (uWS drops the connection on those, before any route runs). */
 export const headerText: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('', 'x', '-0', '1e308', 'NaN', '9223372036854775808', LONG, "'; DROP TABLE accounts; --", 'a b', 'é', Buffer.from('💥').toString('latin1')),
-  fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 40 }).filter(clean),
+  fc.constantFrom(
+    '',
+    'x',
+    '-0',
+    '1e308',
+    'NaN',
+    '9223372036854775808',
+    LONG,
+    "'; DROP TABLE accounts; --",
+    'a b',
+    'é',
+    Buffer.from('💥').toString('latin1'),
+  ),
+  fc
+    .string({
+      unit: fc
+        .integer({ min: 0x20, max: 0xff })
+        .filter((c) => c !== 0x7f)
+        .map((c) => String.fromCharCode(c)),
+      maxLength: 40,
+    })
+    .filter(clean),
 )
 
 /** Any hostile JSON text. */
@@ -102,8 +258,16 @@ export const fragment: fc.Arbitrary<string> = fc.oneof(
 /** Hostile JSON text for a field of this kind (objects are handled by the body generator, which nests). */
 export function jsonValue(kind: Kind): fc.Arbitrary<string> {
   if (kind === 'number') return fc.oneof({ weight: 3, arbitrary: numberText }, { weight: 1, arbitrary: fragment })
-  if (kind === 'string') return fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...UNSTORABLE).map((s) => JSON.stringify(s)) }, { weight: 2, arbitrary: fragment })
-  if (kind === 'array') return fc.oneof({ weight: 2, arbitrary: fc.array(fragment, { maxLength: 3 }).map((items) => `[${items.join(',')}]`) }, { weight: 1, arbitrary: fragment })
+  if (kind === 'string')
+    return fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom(...UNSTORABLE).map((s) => JSON.stringify(s)) },
+      { weight: 2, arbitrary: fragment },
+    )
+  if (kind === 'array')
+    return fc.oneof(
+      { weight: 2, arbitrary: fc.array(fragment, { maxLength: 3 }).map((items) => `[${items.join(',')}]`) },
+      { weight: 1, arbitrary: fragment },
+    )
   return fragment
 }
 

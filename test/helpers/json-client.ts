@@ -37,7 +37,11 @@ const ERROR_ROUTE = {
   handler: () => ({ status: 500, body: '' }),
 } as unknown as AnyRoute
 
-export async function request<T = Record<string, unknown>>(s: TestService, path: string, o: RequestOptions = {}): Promise<JsonResponse<T>> {
+export async function request<T = Record<string, unknown>>(
+  s: TestService,
+  path: string,
+  o: RequestOptions = {},
+): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { ...o.headers }
   if (o.key !== undefined) headers['x-api-key'] = o.key
   let body: string | undefined
@@ -45,7 +49,11 @@ export async function request<T = Record<string, unknown>>(s: TestService, path:
     body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body)
     if (o.contentType !== null) headers['content-type'] = o.contentType ?? 'application/json'
   }
-  const res = await fetch(`${s.baseUrl}${path}`, { method: o.method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body === undefined ? {} : { body }) })
+  const res = await fetch(`${s.baseUrl}${path}`, {
+    method: o.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(body === undefined ? {} : { body }),
+  })
   const text = await res.text()
   let parsed: unknown
   try {

@@ -17,7 +17,10 @@ export interface Child {
 }
 
 export function spawnNode(script: string, env: Record<string, string>, nodeArgs: string[] = []): Child {
-  const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()))
@@ -40,7 +43,8 @@ export async function outputMatch(child: Child, pattern: RegExp, timeoutMs: numb
   for (;;) {
     const m = pattern.exec(child.output())
     if (m !== null) return m
-    if (Date.now() > deadline || child.child.exitCode !== null) throw new Error(`no ${pattern} in output:\n${child.output().slice(-2000)}`)
+    if (Date.now() > deadline || child.child.exitCode !== null)
+      throw new Error(`no ${pattern} in output:\n${child.output().slice(-2000)}`)
     await new Promise((r) => setTimeout(r, 100))
   }
 }
@@ -51,8 +55,15 @@ export async function outputMatch(child: Child, pattern: RegExp, timeoutMs: numb
  * the default calendar's world ages as the wall clock moves on (src/sim/world/calendar.ts), and a bench measures a
  * world of the size it asked for, whenever it runs.
  */
-export async function startStandaloneSim(env: Record<string, string>, timeoutMs = 120_000, script = SIM_JS): Promise<{ sim: Child; serviceEnv: Record<string, string> }> {
-  const sim = spawnNode(script, { SIM_CALENDAR: process.env.SIM_CALENDAR ?? `${new Date().toISOString().slice(0, 16)}Z`, ...env })
+export async function startStandaloneSim(
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+  script = SIM_JS,
+): Promise<{ sim: Child; serviceEnv: Record<string, string> }> {
+  const sim = spawnNode(script, {
+    SIM_CALENDAR: process.env.SIM_CALENDAR ?? `${new Date().toISOString().slice(0, 16)}Z`,
+    ...env,
+  })
   await outputMatch(sim, /# then: npm start/, timeoutMs)
   const serviceEnv: Record<string, string> = {}
   for (const m of sim.output().matchAll(/^export (\w+)='([^']*)'$/gm)) serviceEnv[m[1] as string] = m[2] as string
@@ -108,7 +119,10 @@ export class Inspector {
   /** Heap used after a full collection: what the process holds, not the garbage it has yet to collect. */
   async heapUsedAfterGc(): Promise<number> {
     await this.call('HeapProfiler.collectGarbage')
-    const r = (await this.call('Runtime.evaluate', { expression: 'process.memoryUsage().heapUsed', returnByValue: true })) as { result: { value: number } }
+    const r = (await this.call('Runtime.evaluate', {
+      expression: 'process.memoryUsage().heapUsed',
+      returnByValue: true,
+    })) as { result: { value: number } }
     return r.result.value
   }
 

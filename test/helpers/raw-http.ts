@@ -47,7 +47,9 @@ export function rawRequest(port: number, req: RawRequest, timeoutMs = 10_000): P
       const res = parse(received, req.method === 'HEAD')
       if (res !== undefined) finish(undefined, res)
     })
-    socket.on('close', () => finish(new Error(`connection closed after ${received.length} bytes: ${received.toString('latin1', 0, 200)}`)))
+    socket.on('close', () =>
+      finish(new Error(`connection closed after ${received.length} bytes: ${received.toString('latin1', 0, 200)}`)),
+    )
     socket.write(req.body === undefined ? head : Buffer.concat([head, req.body]))
   })
 }
@@ -72,5 +74,10 @@ function parse(bytes: Buffer, head: boolean): RawResponse | undefined {
   }
   const length = head ? 0 : Number(headers.get('content-length') ?? 0)
   if (bytes.length < end + 4 + length) return undefined
-  return { status: Number(statusLine.split(' ')[1]), headers, headerList, body: bytes.subarray(end + 4, end + 4 + length) }
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers,
+    headerList,
+    body: bytes.subarray(end + 4, end + 4 + length),
+  }
 }

@@ -14,7 +14,10 @@ export class FakeResolver {
 
   /** `host` resolves to these addresses from now on. */
   set(host: string, ...addresses: string[]): this {
-    this.#answers.set(host, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })))
+    this.#answers.set(
+      host,
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+    )
     return this
   }
 

@@ -75,22 +75,40 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const anchorMs = options.anchorMs ?? TEST_ANCHOR_MS
   const clock = new SimulatedClock(anchorMs)
   const auth = options.auth ?? 'key'
-  const overrides: DeepPartial<Config> = auth === 'off' ? { ...options.config, auth: { ...options.config?.auth, required: false } } : { ...options.config }
+  const overrides: DeepPartial<Config> =
+    auth === 'off' ? { ...options.config, auth: { ...options.config?.auth, required: false } } : { ...options.config }
   const config = loadConfig({ env: { NODE_ENV: 'test' }, overrides, venues: options.venues })
   const sim = await startSimulator({
-    config: { ...config.sim, questions: options.questions ?? 120, wallets: options.wallets ?? 20, venuekAuth: options.venuekAuth ?? true, catalog: options.catalog },
+    config: {
+      ...config.sim,
+      questions: options.questions ?? 120,
+      wallets: options.wallets ?? 20,
+      venuekAuth: options.venuekAuth ?? true,
+      catalog: options.catalog,
+    },
     clock,
     anchorMs,
     startEngine: false,
   })
-  const store = options.backend === undefined ? await freshPGlite().then((db) => ({ db, dispose: () => db.close() })) : await options.backend.open()
+  const store =
+    options.backend === undefined
+      ? await freshPGlite().then((db) => ({ db, dispose: () => db.close() }))
+      : await options.backend.open()
   const db = store.db
   // The service logs as in production (at debug level) into a sink that fails close() on an unreadable line.
   const logs = checkedLogger()
   const resolver = options.resolver ?? new FakeResolver()
   let app: App
   try {
-    app = await startApp({ config, log: logs.log, clock, simulator: sim, db, resolveHost: resolver.resolve, venues: options.venues })
+    app = await startApp({
+      config,
+      log: logs.log,
+      clock,
+      simulator: sim,
+      db,
+      resolveHost: resolver.resolve,
+      venues: options.venues,
+    })
   } catch (err) {
     await sim.close()
     await store.dispose()
@@ -101,7 +119,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   await waitFor(() => Object.values(app.venues).every((v) => v.ready), 15_000, 'every venue ready')
   // Matching and the read-model rebuild run in event-loop slices after the catalogs install: tests read the views
   // the venues' catalogs and cross-venue links give, not an earlier build, and spreads once the pairs are priced.
-  await waitFor(() => app.matching.runs > 0 && app.matching.settled && app.models.settled && app.spreads.ready, 15_000, 'matching, read models and spreads settled')
+  await waitFor(
+    () => app.matching.runs > 0 && app.matching.settled && app.models.settled && app.spreads.ready,
+    15_000,
+    'matching, read models and spreads settled',
+  )
   return {
     sim,
     app,
@@ -123,7 +145,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await sim.close()
       await store.dispose()
       const bad = logs.problems()
-      if (bad.length > 0) throw new Error(`${bad.length} of ${logs.lines()} log lines a machine cannot read:\n${bad.slice(0, 10).join('\n')}`)
+      if (bad.length > 0)
+        throw new Error(
+          `${bad.length} of ${logs.lines()} log lines a machine cannot read:\n${bad.slice(0, 10).join('\n')}`,
+        )
     },
   }
 }
@@ -136,7 +161,8 @@ export async function signUp(baseUrl: string, email: string, company = 'Test Co'
     body: JSON.stringify({ email, company, use_case: useCase }),
   })
   const body = (await res.json()) as { api_key?: string | null }
-  if (res.status !== 201 || typeof body.api_key !== 'string') throw new Error(`signup ${email}: ${res.status} ${JSON.stringify(body)}`)
+  if (res.status !== 201 || typeof body.api_key !== 'string')
+    throw new Error(`signup ${email}: ${res.status} ${JSON.stringify(body)}`)
   return body.api_key
 }
 
@@ -144,7 +170,11 @@ export async function signUp(baseUrl: string, email: string, company = 'Test Co'
  * The simulator's authoritative book for an instrument, in the service's normalized form (best first):
  * venuep token 0 is the market's book, token 1 its mirror; venuek markets are YES books.
  */
-export function simulatorLevels(sim: Simulator, venue: 'venuep' | 'venuek', instrumentId: string): { bids: LevelMicros[]; asks: LevelMicros[] } | undefined {
+export function simulatorLevels(
+  sim: Simulator,
+  venue: 'venuep' | 'venuek',
+  instrumentId: string,
+): { bids: LevelMicros[]; asks: LevelMicros[] } | undefined {
   const w = sim.world
   if (venue === 'venuek') {
     const book = venuekOf(w).books.get(instrumentId)
@@ -173,7 +203,11 @@ export function booksOutOfSync(service: TestService, venue: 'venuep' | 'venuek')
       out.push(instrumentId)
       continue
     }
-    if (JSON.stringify(book.levels('bid')) !== JSON.stringify(expected.bids) || JSON.stringify(book.levels('ask')) !== JSON.stringify(expected.asks)) out.push(instrumentId)
+    if (
+      JSON.stringify(book.levels('bid')) !== JSON.stringify(expected.bids) ||
+      JSON.stringify(book.levels('ask')) !== JSON.stringify(expected.asks)
+    )
+      out.push(instrumentId)
   }
   return out
 }

@@ -23,7 +23,10 @@ export default async function* skippedReporter(source: AsyncIterable<TestEvent>)
   }
   if (byReason.size === 0) return
   const count = [...byReason.values()].reduce((n, names) => n + names.length, 0)
-  const lines = [``, `Skipped: ${count} test${count === 1 ? '' : 's'} not run, so what they check was not checked by this run.`]
+  const lines = [
+    ``,
+    `Skipped: ${count} test${count === 1 ? '' : 's'} not run, so what they check was not checked by this run.`,
+  ]
   for (const [reason, names] of byReason) {
     lines.push(`  ${reason}:`)
     for (const name of names) lines.push(`    - ${name}`)

@@ -24,17 +24,26 @@ test('data endpoints answer without a key and without rate-limit headers', async
 
 test('alerts need only X-User-Id', async () => {
   const headers = { 'x-user-id': 'local-user' }
-  const created = await request<{ id: string; status: string }>(s, '/api/v2/alerts', { headers, body: { trigger_type: 'spread_threshold', threshold: 0.03, channel: 'email', target: 'me@example.com' }, operationId: 'createAlert' })
+  const created = await request<{ id: string; status: string }>(s, '/api/v2/alerts', {
+    headers,
+    body: { trigger_type: 'spread_threshold', threshold: 0.03, channel: 'email', target: 'me@example.com' },
+    operationId: 'createAlert',
+  })
   assert.equal(created.status, 201)
   assert.equal(created.body.status, 'active')
   const list = await request<{ total: number }>(s, '/api/v2/alerts', { headers, operationId: 'listAlerts' })
   assert.equal(list.body.total, 1)
-  assert.equal((await request<{ total: number }>(s, '/api/v2/alerts', { headers: { 'x-user-id': 'someone-else' } })).body.total, 0)
-  const { rows } = await s.db.query<{ account_id: string | null }>('SELECT account_id FROM alert_rules WHERE id = $1', [created.body.id])
+  assert.equal(
+    (await request<{ total: number }>(s, '/api/v2/alerts', { headers: { 'x-user-id': 'someone-else' } })).body.total,
+    0,
+  )
+  const { rows } = await s.db.query<{ account_id: string | null }>('SELECT account_id FROM alert_rules WHERE id = $1', [
+    created.body.id,
+  ])
   assert.equal(rows[0]?.account_id, null)
 })
 
-test("an e-mail rule without target is 422: without keys there is no account address to default to", async () => {
+test('an e-mail rule without target is 422: without keys there is no account address to default to', async () => {
   const before = (await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM alert_rules')).rows[0]?.n
   const r = await request(s, '/api/v2/alerts', {
     headers: { 'x-user-id': 'local-user' },

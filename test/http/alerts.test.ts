@@ -47,7 +47,13 @@ function stored(created: Record<string, unknown>): Record<string, unknown> {
   return rule
 }
 
-const VALID = { trigger_type: 'spread_threshold', threshold: 0.05, channel: 'email', target: 'ops@example.com', scope: { platforms: ['venuep', 'venuek'], min_volume: 1000 } }
+const VALID = {
+  trigger_type: 'spread_threshold',
+  threshold: 0.05,
+  channel: 'email',
+  target: 'ops@example.com',
+  scope: { platforms: ['venuep', 'venuek'], min_volume: 1000 },
+}
 
 function alerts(path: string, o: RequestOptions & { user?: string | null } = {}): Promise<JsonResponse> {
   const { user, ...rest } = o
@@ -66,14 +72,30 @@ describe('alert rules', () => {
     const rule = r.body as unknown as Rule
     assert.deepEqual(
       { ...rule, id: '-', created_at: '-', updated_at: '-' },
-      { ...VALID, id: '-', user_id: 'user-1', cooldown_seconds: 300, status: 'active', created_at: '-', updated_at: '-', delivery_status: EMAIL_NOT_READY },
+      {
+        ...VALID,
+        id: '-',
+        user_id: 'user-1',
+        cooldown_seconds: 300,
+        status: 'active',
+        created_at: '-',
+        updated_at: '-',
+        delivery_status: EMAIL_NOT_READY,
+      },
     )
     assert.match(rule.id, /^[0-9a-f-]{36}$/)
     assert.ok(r.headers.get('x-ratelimit-remaining') !== null)
     const got = await alerts(`/${rule.id}`, { operationId: 'getAlert' })
     assert.deepEqual(got.body, stored(r.body as Record<string, unknown>))
 
-    const webhook = await create({ trigger_type: 'new_pair', threshold: 1, channel: 'webhook', target: 'https://hooks.example.com/p?x=1', cooldown_seconds: 60, scope: {} })
+    const webhook = await create({
+      trigger_type: 'new_pair',
+      threshold: 1,
+      channel: 'webhook',
+      target: 'https://hooks.example.com/p?x=1',
+      cooldown_seconds: 60,
+      scope: {},
+    })
     assert.equal(webhook.status, 201, JSON.stringify(webhook.body))
     const hook = webhook.body as Record<string, unknown>
     assert.match(String(hook.signing_secret), /^whsec_[0-9a-f]{64}$/)
@@ -96,16 +118,32 @@ describe('alert rules', () => {
       },
     )
     assert.deepEqual((await alerts(`/${hook.id as string}`, { operationId: 'getAlert' })).body, stored(hook))
-    for (const trigger of ['spread_expansion', 'spread_collapse']) assert.equal((await create({ ...VALID, trigger_type: trigger, scope: { event_slug: 'e', outcome_key: 'o', min_confidence: 0.5 } })).status, 201)
+    for (const trigger of ['spread_expansion', 'spread_collapse'])
+      assert.equal(
+        (
+          await create({
+            ...VALID,
+            trigger_type: trigger,
+            scope: { event_slug: 'e', outcome_key: 'o', min_confidence: 0.5 },
+          })
+        ).status,
+        201,
+      )
     const list = await alerts('?limit=2', { operationId: 'listAlerts' })
     const page = list.body as { alerts: Rule[]; total: number; limit: number; offset: number }
     assert.equal(page.total, 4)
-    assert.deepEqual(page.alerts.map((a) => a.trigger_type), ['spread_collapse', 'spread_expansion'])
+    assert.deepEqual(
+      page.alerts.map((a) => a.trigger_type),
+      ['spread_collapse', 'spread_expansion'],
+    )
     assert.deepEqual([page.limit, page.offset], [2, 0])
   })
 
   test("the spec's body (no target): an e-mail rule to the address of the key's account", async () => {
-    const r = await create({ trigger_type: 'spread_threshold', threshold: 0.05, channel: 'email', scope: {} }, { user: 'spec-user' })
+    const r = await create(
+      { trigger_type: 'spread_threshold', threshold: 0.05, channel: 'email', scope: {} },
+      { user: 'spec-user' },
+    )
     assert.equal(r.status, 201, JSON.stringify(r.body))
     const rule = r.body as unknown as Rule
     assert.deepEqual(
@@ -126,12 +164,18 @@ describe('alert rules', () => {
       },
     )
     // Resolved at creation and stored: the rule reads back (and is delivered) with the address.
-    assert.deepEqual((await alerts(`/${rule.id}`, { user: 'spec-user', operationId: 'getAlert' })).body, stored(r.body as Record<string, unknown>))
+    assert.deepEqual(
+      (await alerts(`/${rule.id}`, { user: 'spec-user', operationId: 'getAlert' })).body,
+      stored(r.body as Record<string, unknown>),
+    )
     const { rows } = await s.db.query<{ target: string }>('SELECT target FROM alert_rules WHERE id = $1', [rule.id])
     assert.equal(rows[0]?.target, 'test-suite@example.com')
     // Another account's key: its own address.
     const otherKey = await signUp(s.baseUrl, 'Second.Desk@Example.com')
-    const other = await create({ trigger_type: 'new_pair', threshold: 0.1, channel: 'email' }, { user: 'spec-user', key: otherKey, operationId: 'createAlert' })
+    const other = await create(
+      { trigger_type: 'new_pair', threshold: 0.1, channel: 'email' },
+      { user: 'spec-user', key: otherKey, operationId: 'createAlert' },
+    )
     assert.equal(other.status, 201, JSON.stringify(other.body))
     assert.equal((other.body as unknown as Rule).target, 'Second.Desk@Example.com')
   })
@@ -140,21 +184,38 @@ describe('alert rules', () => {
     const before = await countRows(s.db, 'alert_rules')
     const r = await create({ trigger_type: 'spread_threshold', threshold: 0.05, channel: 'webhook', scope: {} })
     assert.equal(r.status, 422)
-    assert.deepEqual(r.body, { detail: [{ type: 'missing', loc: ['body', 'target'], msg: 'Field required', input: null }] })
+    assert.deepEqual(r.body, {
+      detail: [{ type: 'missing', loc: ['body', 'target'], msg: 'Field required', input: null }],
+    })
     assert.equal(await countRows(s.db, 'alert_rules'), before)
   })
 
   test('pause, resume, delete; afterwards 404; the status filter', async () => {
     const rule = (await create(VALID, { user: 'pauser' })).body as unknown as Rule
-    const paused = await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'paused' }, user: 'pauser', operationId: 'updateAlert' })
+    const paused = await alerts(`/${rule.id}`, {
+      method: 'PATCH',
+      body: { status: 'paused' },
+      user: 'pauser',
+      operationId: 'updateAlert',
+    })
     assert.equal(paused.status, 200)
     assert.equal((paused.body as unknown as Rule).status, 'paused')
     assert.equal(((await alerts('?status=paused', { user: 'pauser' })).body as { total: number }).total, 1)
     assert.equal(((await alerts('?status=active', { user: 'pauser' })).body as { total: number }).total, 0)
-    const resumed = await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'active' }, user: 'pauser', operationId: 'updateAlert' })
+    const resumed = await alerts(`/${rule.id}`, {
+      method: 'PATCH',
+      body: { status: 'active' },
+      user: 'pauser',
+      operationId: 'updateAlert',
+    })
     assert.equal((resumed.body as unknown as Rule).status, 'active')
-    assertInvalid(await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'deleted' }, user: 'pauser' }), [['body', 'status']])
-    assertInvalid(await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'paused', threshold: 0.2 }, user: 'pauser' }), [['body', 'threshold']])
+    assertInvalid(await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'deleted' }, user: 'pauser' }), [
+      ['body', 'status'],
+    ])
+    assertInvalid(
+      await alerts(`/${rule.id}`, { method: 'PATCH', body: { status: 'paused', threshold: 0.2 }, user: 'pauser' }),
+      [['body', 'threshold']],
+    )
     const deleted = await alerts(`/${rule.id}`, { method: 'DELETE', user: 'pauser', operationId: 'deleteAlert' })
     assert.deepEqual(deleted.body, { id: rule.id, deleted: true })
     for (const o of [{}, { method: 'DELETE' as const }, { method: 'PATCH' as const, body: { status: 'active' } }]) {
@@ -166,9 +227,16 @@ describe('alert rules', () => {
   test("another user's or another account's rule is 404, and never listed", async () => {
     const rule = (await create(VALID, { user: 'owner' })).body as unknown as Rule
     const otherKey = await signUp(s.baseUrl, 'other-account@example.com')
-    for (const [user, k] of [['intruder', key], ['owner', otherKey]] as const) {
+    for (const [user, k] of [
+      ['intruder', key],
+      ['owner', otherKey],
+    ] as const) {
       assertError(await alerts(`/${rule.id}`, { user, key: k }), 404, 'not_found')
-      assertError(await alerts(`/${rule.id}`, { user, key: k, method: 'PATCH', body: { status: 'paused' } }), 404, 'not_found')
+      assertError(
+        await alerts(`/${rule.id}`, { user, key: k, method: 'PATCH', body: { status: 'paused' } }),
+        404,
+        'not_found',
+      )
       assertError(await alerts(`/${rule.id}`, { user, key: k, method: 'DELETE' }), 404, 'not_found')
       assert.equal(((await alerts('', { user, key: k })).body as { total: number }).total, 0)
     }
@@ -185,7 +253,8 @@ describe('alert rules', () => {
     assertInvalid(await create(VALID, { user: 'u'.repeat(129) }), [['header', 'x-user-id']])
     assertInvalid(await create(body({ trigger_type: 'price_moved' })), [['body', 'trigger_type']])
     assertInvalid(await create(body({ channel: 'sms' })), [['body', 'channel']])
-    for (const threshold of [0, -0.1, 1.01, 5, '0.1', null]) assertInvalid(await create(body({ threshold })), [['body', 'threshold']])
+    for (const threshold of [0, -0.1, 1.01, 5, '0.1', null])
+      assertInvalid(await create(body({ threshold })), [['body', 'threshold']])
     assertInvalid(await create(body({ scope: { event_slug: 'e', market: 'm' } })), [['body', 'scope', 'market']])
     assertInvalid(await create(body({ scope: { platforms: ['venuex'] } })), [['body', 'scope', 'platforms', 0]])
     assertInvalid(await create(body({ scope: { platforms: [] } })), [['body', 'scope', 'platforms']])
@@ -204,7 +273,11 @@ describe('alert rules', () => {
     assertInvalid(await create('[1]'), [['body']])
     assertInvalid(await alerts('', { method: 'POST', operationId: 'createAlert' }), [['body']])
     assertError(await create(VALID, { contentType: 'text/plain' }), 415, 'unsupported_media_type')
-    assertError(await create(VALID, { contentType: 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type')
+    assertError(
+      await create(VALID, { contentType: 'application/x-www-form-urlencoded' }),
+      415,
+      'unsupported_media_type',
+    )
     assertError(await create({ ...VALID, scope: { event_slug: 'x'.repeat(70_000) } }), 413, 'payload_too_large')
     assertInvalid(await alerts('/not-a-uuid'), [['path', 'id']])
     assertInvalid(await alerts('?limit=500'), [['query', 'limit']])
@@ -212,7 +285,10 @@ describe('alert rules', () => {
   })
 
   test('webhook targets into our own network are 422 at ["body","target"] with the default config, and nothing is stored', async () => {
-    s.resolver.set('metadata.google.internal', '169.254.169.254').set('split.example.com', '93.184.215.14', '10.1.2.3').set('db.internal.example.com', '::ffff:127.0.0.1')
+    s.resolver
+      .set('metadata.google.internal', '169.254.169.254')
+      .set('split.example.com', '93.184.215.14', '10.1.2.3')
+      .set('db.internal.example.com', '::ffff:127.0.0.1')
     const before = await countRows(s.db, 'alert_rules')
     const cases: [string, string][] = [
       ['http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a cloud metadata address'],
@@ -233,7 +309,10 @@ describe('alert rules', () => {
       ['http://[fd00::5]/', 'fd00::5 is a unique-local (private) address'],
       ['http://[fe80::1]/', 'fe80::1 is a link-local address'],
       ['http://localhost:8080/', 'localhost resolves to a loopback address'],
-      ['http://metadata.google.internal/computeMetadata/v1/', 'metadata.google.internal resolves to a cloud metadata address'],
+      [
+        'http://metadata.google.internal/computeMetadata/v1/',
+        'metadata.google.internal resolves to a cloud metadata address',
+      ],
       ['https://split.example.com/hook', 'split.example.com resolves to a private address'],
       ['https://db.internal.example.com/hook', 'db.internal.example.com resolves to a loopback address'],
     ]
@@ -241,20 +320,57 @@ describe('alert rules', () => {
       const error = `${reason}; webhooks are delivered only to public addresses`
       const r = await create({ ...VALID, channel: 'webhook', target }, { operationId: 'createAlert' })
       assert.equal(r.status, 422, target)
-      assert.deepEqual(r.body, { detail: [{ type: 'value_error', loc: ['body', 'target'], msg: `Value error, ${error}`, input: target, ctx: { error } }] }, target)
+      assert.deepEqual(
+        r.body,
+        {
+          detail: [
+            {
+              type: 'value_error',
+              loc: ['body', 'target'],
+              msg: `Value error, ${error}`,
+              input: target,
+              ctx: { error },
+            },
+          ],
+        },
+        target,
+      )
     }
     const nowhere = await create({ ...VALID, channel: 'webhook', target: 'https://nowhere.example.com/hook' })
     const error = 'nowhere.example.com does not resolve to any address (ENOTFOUND)'
-    assert.deepEqual([nowhere.status, nowhere.body], [422, { detail: [{ type: 'value_error', loc: ['body', 'target'], msg: `Value error, ${error}`, input: 'https://nowhere.example.com/hook', ctx: { error } }] }])
+    assert.deepEqual(
+      [nowhere.status, nowhere.body],
+      [
+        422,
+        {
+          detail: [
+            {
+              type: 'value_error',
+              loc: ['body', 'target'],
+              msg: `Value error, ${error}`,
+              input: 'https://nowhere.example.com/hook',
+              ctx: { error },
+            },
+          ],
+        },
+      ],
+    )
     assert.equal(await countRows(s.db, 'alert_rules'), before, 'nothing stored')
   })
 
   test('a DNS failure at creation is 503 dns_unavailable with Retry-After, and stores nothing', async () => {
     s.resolver.fail('flaky.example.com', 'EAI_AGAIN')
     const before = await countRows(s.db, 'alert_rules')
-    const r = await create({ ...VALID, channel: 'webhook', target: 'https://flaky.example.com/hook' }, { operationId: 'createAlert' })
+    const r = await create(
+      { ...VALID, channel: 'webhook', target: 'https://flaky.example.com/hook' },
+      { operationId: 'createAlert' },
+    )
     assert.equal(r.status, 503)
-    assert.deepEqual(r.body, { detail: 'The webhook host could not be checked: the address of flaky.example.com could not be looked up (EAI_AGAIN); retry shortly.', code: 'dns_unavailable' })
+    assert.deepEqual(r.body, {
+      detail:
+        'The webhook host could not be checked: the address of flaky.example.com could not be looked up (EAI_AGAIN); retry shortly.',
+      code: 'dns_unavailable',
+    })
     assert.equal(r.headers.get('retry-after'), '5')
     assert.equal(await countRows(s.db, 'alert_rules'), before)
   })
@@ -264,7 +380,10 @@ describe('alert rules', () => {
     try {
       const port = new URL(receiver.url).port
       s.resolver.set('rebind.example.com', '93.184.215.14')
-      const created = await create({ ...VALID, channel: 'webhook', target: `http://rebind.example.com:${port}/hooks` }, { user: 'rebinder', operationId: 'createAlert' })
+      const created = await create(
+        { ...VALID, channel: 'webhook', target: `http://rebind.example.com:${port}/hooks` },
+        { user: 'rebinder', operationId: 'createAlert' },
+      )
       assert.equal(created.status, 201, JSON.stringify(created.body))
       const id = (created.body as unknown as Rule).id
       // The name now points at our own loopback, where a receiver listens.
@@ -274,15 +393,25 @@ describe('alert rules', () => {
       const deliveryId = (queued.body as { id: string }).id
       // sendTest woke the worker before answering: idle() returns once the attempt is recorded.
       await s.app.alerts.worker.idle()
-      const log = (await alerts(`/${id}/deliveries`, { user: 'rebinder', operationId: 'listAlertDeliveries' })).body as { deliveries: Record<string, unknown>[] }
+      const log = (await alerts(`/${id}/deliveries`, { user: 'rebinder', operationId: 'listAlertDeliveries' }))
+        .body as { deliveries: Record<string, unknown>[] }
       const d = log.deliveries[0] as Record<string, unknown>
       assert.deepEqual(
-        { id: d.id, status: d.status, attempts: d.attempts, last_error: d.last_error, response_status: d.response_status, next_attempt_at: d.next_attempt_at, delivered_at: d.delivered_at },
+        {
+          id: d.id,
+          status: d.status,
+          attempts: d.attempts,
+          last_error: d.last_error,
+          response_status: d.response_status,
+          next_attempt_at: d.next_attempt_at,
+          delivered_at: d.delivered_at,
+        },
         {
           id: deliveryId,
           status: 'failed',
           attempts: 1,
-          last_error: 'target_not_allowed: rebind.example.com resolves to a loopback address; webhooks are delivered only to public addresses',
+          last_error:
+            'target_not_allowed: rebind.example.com resolves to a loopback address; webhooks are delivered only to public addresses',
           response_status: null,
           next_attempt_at: null,
           delivered_at: null,
@@ -296,11 +425,22 @@ describe('alert rules', () => {
 
   test('SQL injection attempts in target and scope are stored verbatim', async () => {
     for (const evil of INJECTIONS) {
-      const r = await create({ ...VALID, channel: 'webhook', target: `https://hooks.example.com/?q=${encodeURIComponent(evil)}`, scope: { event_slug: evil, outcome_key: evil } }, { user: 'inj' })
+      const r = await create(
+        {
+          ...VALID,
+          channel: 'webhook',
+          target: `https://hooks.example.com/?q=${encodeURIComponent(evil)}`,
+          scope: { event_slug: evil, outcome_key: evil },
+        },
+        { user: 'inj' },
+      )
       assert.equal(r.status, 201, JSON.stringify(r.body))
       const rule = r.body as unknown as Rule
       assert.deepEqual(rule.scope, { event_slug: evil, outcome_key: evil })
-      const { rows } = await s.db.query<{ scope: unknown; target: string }>('SELECT scope, target FROM alert_rules WHERE id = $1', [rule.id])
+      const { rows } = await s.db.query<{ scope: unknown; target: string }>(
+        'SELECT scope, target FROM alert_rules WHERE id = $1',
+        [rule.id],
+      )
       assert.deepEqual(rows[0]?.scope, { event_slug: evil, outcome_key: evil })
     }
     assert.equal(((await alerts('', { user: 'inj' })).body as { total: number }).total, INJECTIONS.length)
@@ -314,6 +454,9 @@ describe('alert rules', () => {
     stop()
     assert.equal(heard.length, 2)
     const feed = await s.app.store.alertRules.changesSince((heard[0] as number) - 1)
-    assert.deepEqual(feed.map((r) => [r.id, r.status]), [[rule.id, 'paused']])
+    assert.deepEqual(
+      feed.map((r) => [r.id, r.status]),
+      [[rule.id, 'paused']],
+    )
   })
 })

@@ -32,11 +32,16 @@ let s: TestService
 before(async () => {
   const quiet = { staleAfterMs: 3_600_000, snapshotTimeoutMs: 3_600_000 }
   const catalog = { refreshMs: 7_200_000 }
-  s = await startTestService({ questions: 150, config: { venues: { venuep: { feed: quiet, catalog }, venuek: { feed: quiet, catalog } } } })
+  s = await startTestService({
+    questions: 150,
+    config: { venues: { venuep: { feed: quiet, catalog }, venuek: { feed: quiet, catalog } } },
+  })
   await waitFor(() => s.app.spreads.pairCount > 20, 5_000, 'matched pairs in the spread engine')
   // Dislocations on a dozen shared contracts, alternately on each venue, so some gaps can be traded at a profit
   // (a positive net edge with size) beside the many that cannot.
-  const pairs = s.sim.world.truth.outcomePairs.filter((p) => s.sim.world.questionsById.get(p.questionId)!.lifecycle === 'active').slice(0, 12)
+  const pairs = s.sim.world.truth.outcomePairs
+    .filter((p) => s.sim.world.questionsById.get(p.questionId)!.lifecycle === 'active')
+    .slice(0, 12)
   pairs.forEach((pair, i) => {
     const contract = s.sim.world.questionsById.get(pair.questionId)!.contracts.find((c) => c.key === pair.contractKey)!
     s.sim.engine.openDislocation(contract, i % 2 === 0 ? 'venuek' : 'venuep', 1.5, 3_600_000, s.clock.now())
@@ -102,17 +107,24 @@ async function stillRead<T, R>(reference: () => Promise<R>, path: () => Promise<
 }
 
 describe('GET /api/v2/spreads: paging', () => {
-  test('without limit every match (today\'s answer), with limit and offset consecutive pages that tile it, whole bodies', async () => {
+  test("without limit every match (today's answer), with limit and offset consecutive pages that tile it, whole bodies", async () => {
     for (const sort of SORTS) {
       const full = await ok<ScanBody>(s, 'listSpreads', `${SCAN_ALL}&sort=${sort}`)
       assert.ok(full.count > 40, `${sort}: enough rows to page (${full.count})`)
-      assert.deepEqual({ ...full, data: [] }, { data: [], count: full.data.length, total: full.data.length, limit: null, offset: 0 })
+      assert.deepEqual(
+        { ...full, data: [] },
+        { data: [], count: full.data.length, total: full.data.length, limit: null, offset: 0 },
+      )
       for (const limit of [1, 7, 50]) {
         const walked: Row[] = []
         for (let offset = 0; offset <= full.total + limit; offset += limit) {
           const page = await ok<ScanBody>(s, 'listSpreads', `${SCAN_ALL}&sort=${sort}&limit=${limit}&offset=${offset}`)
           const data = full.data.slice(offset, offset + limit)
-          assert.deepEqual(page, { data, count: data.length, total: full.total, limit, offset }, `${sort}, limit ${limit}, offset ${offset}`)
+          assert.deepEqual(
+            page,
+            { data, count: data.length, total: full.total, limit, offset },
+            `${sort}, limit ${limit}, offset ${offset}`,
+          )
           walked.push(...page.data)
         }
         assert.deepEqual(walked, full.data, `${sort}, limit ${limit}: the pages concatenate to the unpaged list`)
@@ -120,27 +132,71 @@ describe('GET /api/v2/spreads: paging', () => {
       }
       // An offset alone skips; one past the end gives an empty page with the total.
       const tail = await ok<ScanBody>(s, 'listSpreads', `${SCAN_ALL}&sort=${sort}&offset=5`)
-      assert.deepEqual(tail, { data: full.data.slice(5), count: full.count - 5, total: full.total, limit: null, offset: 5 })
-      assert.deepEqual(await ok<ScanBody>(s, 'listSpreads', `${SCAN_ALL}&sort=${sort}&offset=100000&limit=3`), { data: [], count: 0, total: full.total, limit: 3, offset: 100_000 })
+      assert.deepEqual(tail, {
+        data: full.data.slice(5),
+        count: full.count - 5,
+        total: full.total,
+        limit: null,
+        offset: 5,
+      })
+      assert.deepEqual(await ok<ScanBody>(s, 'listSpreads', `${SCAN_ALL}&sort=${sort}&offset=100000&limit=3`), {
+        data: [],
+        count: 0,
+        total: full.total,
+        limit: 3,
+        offset: 100_000,
+      })
     }
     // The defaults keep the spec's scanner: largest gap first, every match.
     const byDefault = await ok<ScanBody>(s, 'listSpreads', '/api/v2/spreads')
-    assert.deepEqual(byDefault, await ok<ScanBody>(s, 'listSpreads', '/api/v2/spreads?sort=spread&executable_only=false&offset=0'))
+    assert.deepEqual(
+      byDefault,
+      await ok<ScanBody>(s, 'listSpreads', '/api/v2/spreads?sort=spread&executable_only=false&offset=0'),
+    )
     assert.equal(byDefault.limit, null)
   })
 
   test('bounds and values of the new parameters: 422 with the validation body', async () => {
-    await invalid(s, 'listSpreads', '/api/v2/spreads?limit=0&offset=-1', [['query', 'limit'], ['query', 'offset']])
+    await invalid(s, 'listSpreads', '/api/v2/spreads?limit=0&offset=-1', [
+      ['query', 'limit'],
+      ['query', 'offset'],
+    ])
     await invalid(s, 'listSpreads', '/api/v2/spreads?limit=1001', [['query', 'limit']])
-    await invalid(s, 'listSpreads', '/api/v2/spreads?limit=2.5&offset=x', [['query', 'limit'], ['query', 'offset']])
-    await invalid(s, 'listSpreads', '/api/v2/spreads?min_net_edge=-1.01&sort=volume&executable_only=maybe', [['query', 'min_net_edge'], ['query', 'sort'], ['query', 'executable_only']])
+    await invalid(s, 'listSpreads', '/api/v2/spreads?limit=2.5&offset=x', [
+      ['query', 'limit'],
+      ['query', 'offset'],
+    ])
+    await invalid(s, 'listSpreads', '/api/v2/spreads?min_net_edge=-1.01&sort=volume&executable_only=maybe', [
+      ['query', 'min_net_edge'],
+      ['query', 'sort'],
+      ['query', 'executable_only'],
+    ])
     await invalid(s, 'listSpreads', '/api/v2/spreads?min_net_edge=1.5', [['query', 'min_net_edge']])
     await invalid(s, 'listSpreads', '/api/v2/spreads?min_net_edge=nan', [['query', 'min_net_edge']])
-    await invalid(s, 'topSpreads', '/api/v2/spreads/top?sort=net&min_net_edge=2&executable_only=2', [['query', 'sort'], ['query', 'min_net_edge'], ['query', 'executable_only']])
-    const r = await call<{ detail: { type: string; loc: string[]; ctx?: object }[] }>(s, 'listSpreads', '/api/v2/spreads?limit=1001')
-    assert.deepEqual(r.body.detail.map((d) => [d.type, d.loc, d.ctx]), [['less_than_equal', ['query', 'limit'], { le: 1_000 }]])
+    await invalid(s, 'topSpreads', '/api/v2/spreads/top?sort=net&min_net_edge=2&executable_only=2', [
+      ['query', 'sort'],
+      ['query', 'min_net_edge'],
+      ['query', 'executable_only'],
+    ])
+    const r = await call<{ detail: { type: string; loc: string[]; ctx?: object }[] }>(
+      s,
+      'listSpreads',
+      '/api/v2/spreads?limit=1001',
+    )
+    assert.deepEqual(
+      r.body.detail.map((d) => [d.type, d.loc, d.ctx]),
+      [['less_than_equal', ['query', 'limit'], { le: 1_000 }]],
+    )
     // The bounds themselves are accepted.
-    for (const q of ['limit=1', 'limit=1000', 'min_net_edge=-1', 'min_net_edge=1', 'executable_only=true', 'sort=net_edge']) await ok(s, 'listSpreads', `/api/v2/spreads?${q}`)
+    for (const q of [
+      'limit=1',
+      'limit=1000',
+      'min_net_edge=-1',
+      'min_net_edge=1',
+      'executable_only=true',
+      'sort=net_edge',
+    ])
+      await ok(s, 'listSpreads', `/api/v2/spreads?${q}`)
   })
 })
 
@@ -150,14 +206,28 @@ describe('executable-edge filters and sorts', () => {
     const top = (await ok<TopBody>(s, 'topSpreads', '/api/v2/spreads/top?limit=200&window=720')).data
     assert.ok(top.length < 200, 'the top list holds every pair in its window')
     // Both kinds in the world (rows without an executable edge: the last test).
-    assert.ok(all.some((r) => passesEdge(r, true, undefined)) && all.some((r) => r.executable !== null && r.executable.net_edge <= 0))
-    for (const [executableOnly, minNetEdge] of [[true, undefined], [false, 0], [false, -0.05], [false, 0.01], [true, -1], [false, -1]] as const) {
+    assert.ok(
+      all.some((r) => passesEdge(r, true, undefined)) &&
+        all.some((r) => r.executable !== null && r.executable.net_edge <= 0),
+    )
+    for (const [executableOnly, minNetEdge] of [
+      [true, undefined],
+      [false, 0],
+      [false, -0.05],
+      [false, 0.01],
+      [true, -1],
+      [false, -1],
+    ] as const) {
       const q = `executable_only=${executableOnly}${minNetEdge === undefined ? '' : `&min_net_edge=${minNetEdge}`}`
       const scan = await ok<ScanBody>(s, 'listSpreads', `${SCAN_ALL}&${q}`)
       const keep = all.filter((r) => passesEdge(r, executableOnly, minNetEdge))
       assert.deepEqual(scan.data, keep, `/spreads ${q}`)
       const best = await ok<TopBody>(s, 'topSpreads', `/api/v2/spreads/top?limit=200&window=720&${q}`)
-      assert.deepEqual(best.data, top.filter((r) => passesEdge(r, executableOnly, minNetEdge)), `/spreads/top ${q}`)
+      assert.deepEqual(
+        best.data,
+        top.filter((r) => passesEdge(r, executableOnly, minNetEdge)),
+        `/spreads/top ${q}`,
+      )
     }
   })
 
@@ -169,7 +239,10 @@ describe('executable-edge filters and sorts', () => {
     assert.equal(body.data[0]?.executable?.net_edge, Math.max(...all.map((r) => r.executable?.net_edge ?? -Infinity)))
     // Today's list (by confidence) is unchanged by the additions: the same bytes with the defaults spelled out.
     const plain = await call(s, 'topSpreads', '/api/v2/spreads/top')
-    assert.deepEqual((await call(s, 'topSpreads', '/api/v2/spreads/top?sort=confidence&executable_only=false')).body, plain.body)
+    assert.deepEqual(
+      (await call(s, 'topSpreads', '/api/v2/spreads/top?sort=confidence&executable_only=false')).body,
+      plain.body,
+    )
   })
 
   test('every sort orders by its value, rows without one last, ties by pair id; ties do occur', async () => {
@@ -206,28 +279,30 @@ describe('random parameter combinations against a brute-force reference', () => 
       fc.constantFrom(...rows.flatMap((r) => (r.executable === null ? [] : [r.executable.net_edge]))),
     )
 
-  const scanParams = (rows: readonly Row[]) => fc.record(
-    {
-      sort: fc.constantFrom(...SORTS),
-      executable_only: fc.boolean(),
-      min_net_edge: minNetEdge(rows),
-      min_spread: fc.constantFrom(0, 0.005, 0.02, 0.05, 0.2),
-      min_volume: fc.constantFrom(0, 1000, 50_000, 1_000_000),
-      platforms: fc.constantFrom('venuep,venuek', 'venuek', 'venuep'),
-      event_slug: fc.nat(40),
-      limit: fc.integer({ min: 1, max: 40 }),
-      offset: fc.integer({ min: 0, max: 120 }),
-      stale_cutoff_minutes: fc.constantFrom(1, 45, 10_080),
-    },
-    { requiredKeys: [] },
-  )
+  const scanParams = (rows: readonly Row[]) =>
+    fc.record(
+      {
+        sort: fc.constantFrom(...SORTS),
+        executable_only: fc.boolean(),
+        min_net_edge: minNetEdge(rows),
+        min_spread: fc.constantFrom(0, 0.005, 0.02, 0.05, 0.2),
+        min_volume: fc.constantFrom(0, 1000, 50_000, 1_000_000),
+        platforms: fc.constantFrom('venuep,venuek', 'venuek', 'venuep'),
+        event_slug: fc.nat(40),
+        limit: fc.integer({ min: 1, max: 40 }),
+        offset: fc.integer({ min: 0, max: 120 }),
+        stale_cutoff_minutes: fc.constantFrom(1, 45, 10_080),
+      },
+      { requiredKeys: [] },
+    )
 
   test('/spreads: any combination is the reference filter, order and page of every row', async () => {
     const rows = (await ok<ScanBody>(s, 'listSpreads', SCAN_ALL)).data
     const slugs = [...new Set(rows.map((r) => r.event_slug))]
     await fc.assert(
       fc.asyncProperty(scanParams(rows), async (p) => {
-        const slug = p.event_slug === undefined ? undefined : (slugs[p.event_slug % (slugs.length + 1)] ?? 'no-such-event')
+        const slug =
+          p.event_slug === undefined ? undefined : (slugs[p.event_slug % (slugs.length + 1)] ?? 'no-such-event')
         const query = new URLSearchParams()
         for (const [k, v] of Object.entries({ ...p, event_slug: slug })) if (v !== undefined) query.set(k, String(v))
         const cutoff = p.stale_cutoff_minutes ?? 45
@@ -250,22 +325,27 @@ describe('random parameter combinations against a brute-force reference', () => 
         )
         const offset = p.offset ?? 0
         const data = p.limit === undefined ? matches.slice(offset) : matches.slice(offset, offset + p.limit)
-        assert.deepEqual(got, { data, count: data.length, total: matches.length, limit: p.limit ?? null, offset }, `/api/v2/spreads?${query}`)
+        assert.deepEqual(
+          got,
+          { data, count: data.length, total: matches.length, limit: p.limit ?? null, offset },
+          `/api/v2/spreads?${query}`,
+        )
       }),
       { seed: 19_005, numRuns: 150, endOnFailure: true },
     )
   })
 
-  const topParams = (rows: readonly Row[]) => fc.record(
-    {
-      sort: fc.constantFrom(...SORTS),
-      executable_only: fc.boolean(),
-      min_net_edge: minNetEdge(rows),
-      limit: fc.integer({ min: 1, max: 200 }),
-      window: fc.constantFrom(1, 24, 720),
-    },
-    { requiredKeys: [] },
-  )
+  const topParams = (rows: readonly Row[]) =>
+    fc.record(
+      {
+        sort: fc.constantFrom(...SORTS),
+        executable_only: fc.boolean(),
+        min_net_edge: minNetEdge(rows),
+        limit: fc.integer({ min: 1, max: 200 }),
+        window: fc.constantFrom(1, 24, 720),
+      },
+      { requiredKeys: [] },
+    )
 
   test('/spreads/top: any combination is the reference filter and order of the rows in its window, cut at limit', async () => {
     const rows = (await ok<TopBody>(s, 'topSpreads', '/api/v2/spreads/top?limit=200&window=720')).data
@@ -274,7 +354,8 @@ describe('random parameter combinations against a brute-force reference', () => 
         const query = new URLSearchParams()
         for (const [k, v] of Object.entries(p)) if (v !== undefined) query.set(k, String(v))
         const { ref, got } = await stillRead(
-          async () => (await ok<TopBody>(s, 'topSpreads', `/api/v2/spreads/top?limit=200&window=${p.window ?? 24}`)).data,
+          async () =>
+            (await ok<TopBody>(s, 'topSpreads', `/api/v2/spreads/top?limit=200&window=${p.window ?? 24}`)).data,
           () => ok<TopBody>(s, 'topSpreads', `/api/v2/spreads/top?${query}`),
         )
         assert.ok(ref.length < 200, 'the reference holds every pair in the window')
@@ -294,15 +375,27 @@ describe('rows without an executable edge', () => {
   test('a feed down: no row has an edge; sort=net_edge lists them all by pair id, the edge filters none', async () => {
     const before = (await ok<ScanBody>(s, 'listSpreads', SCAN_ALL)).data
     s.sim.venuek.faults.dropSockets()
-    await waitFor(() => executableNow() === 0 && countWithEdge() === 0, 5_000, 'every record without an executable edge')
+    await waitFor(
+      () => executableNow() === 0 && countWithEdge() === 0,
+      5_000,
+      'every record without an executable edge',
+    )
     await settle(50)
     const rows = (await ok<ScanBody>(s, 'listSpreads', `${SCAN_ALL}&sort=net_edge`)).data
     assert.ok(rows.length > 40 && rows.every((r) => r.executable === null))
-    assert.deepEqual(rows.map(keyOf), [...before].sort((a, b) => pairId(a) - pairId(b)).map(keyOf), 'the same rows, by pair id')
+    assert.deepEqual(
+      rows.map(keyOf),
+      [...before].sort((a, b) => pairId(a) - pairId(b)).map(keyOf),
+      'the same rows, by pair id',
+    )
     const top = await ok<TopBody>(s, 'topSpreads', '/api/v2/spreads/top?sort=net_edge&limit=5&window=720')
     assert.deepEqual(top.data.map(keyOf), rows.slice(0, 5).map(keyOf), 'the top list by net edge: the same order')
     for (const q of ['executable_only=true', 'min_net_edge=-1']) {
-      assert.deepEqual(await ok<ScanBody>(s, 'listSpreads', `${SCAN_ALL}&${q}`), { data: [], count: 0, total: 0, limit: null, offset: 0 }, q)
+      assert.deepEqual(
+        await ok<ScanBody>(s, 'listSpreads', `${SCAN_ALL}&${q}`),
+        { data: [], count: 0, total: 0, limit: null, offset: 0 },
+        q,
+      )
       assert.deepEqual(await ok<TopBody>(s, 'topSpreads', `/api/v2/spreads/top?${q}`), { data: [], count: 0 }, q)
     }
   })

@@ -31,7 +31,10 @@ before(async () => {
   // and the point is the quote-age cutoff, not the feeds' own silence detection (the lifecycle suite covers that).
   const quiet = { staleAfterMs: 3_600_000, snapshotTimeoutMs: 3_600_000 }
   const catalog = { refreshMs: 7_200_000 }
-  s = await startTestService({ questions: 150, config: { venues: { venuep: { feed: quiet, catalog }, venuek: { feed: quiet, catalog } } } })
+  s = await startTestService({
+    questions: 150,
+    config: { venues: { venuep: { feed: quiet, catalog }, venuek: { feed: quiet, catalog } } },
+  })
   await waitFor(() => s.app.spreads.pairCount > 20, 5_000, 'matched pairs in the spread engine')
   await settle(50)
 })
@@ -47,7 +50,8 @@ function assertInvariants(r: Spread): void {
   assert.ok(Math.abs(r.spread_bps - r.spread * 10_000) < 1e-6, 'spread_bps = spread × 10,000')
   assert.ok(r.confidence >= 0 && r.confidence <= 1)
   assert.match(r.updated_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/)
-  if (r.executable !== null) assert.deepEqual([r.executable.buy_platform, r.executable.sell_platform], [r.platform_a, r.platform_b])
+  if (r.executable !== null)
+    assert.deepEqual([r.executable.buy_platform, r.executable.sell_platform], [r.platform_a, r.platform_b])
 }
 
 describe('GET /api/v2/spreads/top', () => {
@@ -55,7 +59,8 @@ describe('GET /api/v2/spreads/top', () => {
     const top = await ok<Body>(s, 'topSpreads', '/api/v2/spreads/top?limit=50')
     assert.equal(top.count, top.data.length)
     assert.ok(top.count > 0 && top.count <= 50)
-    for (let i = 1; i < top.data.length; i++) assert.ok(top.data[i - 1]!.confidence >= top.data[i]!.confidence, 'descending confidence')
+    for (let i = 1; i < top.data.length; i++)
+      assert.ok(top.data[i - 1]!.confidence >= top.data[i]!.confidence, 'descending confidence')
     top.data.forEach(assertInvariants)
     assert.equal((await ok<Body>(s, 'topSpreads', '/api/v2/spreads/top')).count, Math.min(20, s.app.spreads.pairCount))
   })
@@ -76,7 +81,9 @@ describe('GET /api/v2/spreads/top', () => {
       [50, 24],
       [200, 1],
     ] as const
-    const dislocated = s.sim.world.truth.outcomePairs.filter((p) => s.sim.world.questionsById.get(p.questionId)!.lifecycle === 'active').slice(0, 12)
+    const dislocated = s.sim.world.truth.outcomePairs
+      .filter((p) => s.sim.world.questionsById.get(p.questionId)!.lifecycle === 'active')
+      .slice(0, 12)
     for (let step = 0; step < 12; step++) {
       for (const [limit, window] of lists) {
         const path = `/api/v2/spreads/top?limit=${limit}&window=${window}`
@@ -95,7 +102,9 @@ describe('GET /api/v2/spreads/top', () => {
       }
       // Move one pair's price a lot (it may jump into the top list or leave it), then let the books and time run.
       const pair = dislocated[step]!
-      const contract = s.sim.world.questionsById.get(pair.questionId)!.contracts.find((c) => c.key === pair.contractKey)!
+      const contract = s.sim.world.questionsById
+        .get(pair.questionId)!
+        .contracts.find((c) => c.key === pair.contractKey)!
       s.sim.engine.openDislocation(contract, step % 2 === 0 ? 'venuek' : 'venuep', 1.2, 60_000, s.clock.now())
       s.clock.increment(20_000)
       await settle(20)
@@ -104,7 +113,10 @@ describe('GET /api/v2/spreads/top', () => {
 
   test('validation: limit bounds and window', async () => {
     await invalid(s, 'topSpreads', '/api/v2/spreads/top?limit=0', [['query', 'limit']])
-    await invalid(s, 'topSpreads', '/api/v2/spreads/top?limit=201&window=0', [['query', 'limit'], ['query', 'window']])
+    await invalid(s, 'topSpreads', '/api/v2/spreads/top?limit=201&window=0', [
+      ['query', 'limit'],
+      ['query', 'window'],
+    ])
   })
 })
 
@@ -117,7 +129,9 @@ describe('GET /api/v2/spreads', () => {
     const def = await ok<Body>(s, 'listSpreads', '/api/v2/spreads')
     assert.deepEqual(
       def.data.map((r) => r.outcome_key + r.event_slug),
-      body.data.filter((r) => r.spread >= 0.02 && (r.volume_min ?? -1) >= 1000).map((r) => r.outcome_key + r.event_slug),
+      body.data
+        .filter((r) => r.spread >= 0.02 && (r.volume_min ?? -1) >= 1000)
+        .map((r) => r.outcome_key + r.event_slug),
     )
   })
 
@@ -128,30 +142,59 @@ describe('GET /api/v2/spreads', () => {
       const c = q.contracts.find((x) => x.key === p.contractKey)!
       const fair = s.sim.world.venueFair(c, 'venuek', s.clock.now())
       // Venues agreeing now (a small gap), so the gap the test opens is the dislocation's.
-      const now = [...s.app.spreads.eventRecords(p.a.event)].find((r) => s.app.spreads.spec(r.key)?.b.outcome.instrumentId === p.b.outcome)
-      return q.lifecycle === 'active' && q.kind !== 'binary' && fair > 0.25 && fair < 0.6 && now !== undefined && now.spread < 0.05
+      const now = [...s.app.spreads.eventRecords(p.a.event)].find(
+        (r) => s.app.spreads.spec(r.key)?.b.outcome.instrumentId === p.b.outcome,
+      )
+      return (
+        q.lifecycle === 'active' &&
+        q.kind !== 'binary' &&
+        fair > 0.25 &&
+        fair < 0.6 &&
+        now !== undefined &&
+        now.spread < 0.05
+      )
     })!
     const contract = s.sim.world.questionsById.get(pair.questionId)!.contracts.find((c) => c.key === pair.contractKey)!
     // venuek quotes this contract far above its fair value for ten minutes.
     s.sim.engine.openDislocation(contract, 'venuek', 1.5, 10 * 60_000, s.clock.now())
-    const key = [...s.app.spreads.eventRecords(pair.a.event)].find((r) => r.outcomeKey.length > 0 && s.app.spreads.spec(r.key)?.b.outcome.instrumentId === pair.b.outcome)?.key
-    await waitFor(() => {
-      const r = s.app.spreads.record(key ?? '')
-      return r !== undefined && r.platformB === 'venuek' && r.spread >= 0.1
-    }, 5_000, 'the gap reaches the engine')
-    const body = await ok<Body>(s, 'listSpreads', `/api/v2/spreads?event_slug=${pair.a.event}&min_spread=0.1&min_volume=0`)
-    const r = body.data.find((x) => s.app.spreads.spec(`${x.event_slug}|${x.outcome_key}`)?.b.outcome.instrumentId === pair.b.outcome)!
+    const key = [...s.app.spreads.eventRecords(pair.a.event)].find(
+      (r) => r.outcomeKey.length > 0 && s.app.spreads.spec(r.key)?.b.outcome.instrumentId === pair.b.outcome,
+    )?.key
+    await waitFor(
+      () => {
+        const r = s.app.spreads.record(key ?? '')
+        return r !== undefined && r.platformB === 'venuek' && r.spread >= 0.1
+      },
+      5_000,
+      'the gap reaches the engine',
+    )
+    const body = await ok<Body>(
+      s,
+      'listSpreads',
+      `/api/v2/spreads?event_slug=${pair.a.event}&min_spread=0.1&min_volume=0`,
+    )
+    const r = body.data.find(
+      (x) => s.app.spreads.spec(`${x.event_slug}|${x.outcome_key}`)?.b.outcome.instrumentId === pair.b.outcome,
+    )!
     assert.ok(r !== undefined, 'the dislocated pair is listed')
     assert.deepEqual([r.platform_a, r.platform_b], ['venuep', 'venuek'], 'venuek is dear, venuep cheap')
     assertInvariants(r)
   })
 
   test('platforms filter and validation of every parameter', async () => {
-    assert.equal((await ok<Body>(s, 'listSpreads', '/api/v2/spreads?min_spread=0&min_volume=0&platforms=venuep')).count, 0, 'a pair needs both its platforms listed')
+    assert.equal(
+      (await ok<Body>(s, 'listSpreads', '/api/v2/spreads?min_spread=0&min_volume=0&platforms=venuep')).count,
+      0,
+      'a pair needs both its platforms listed',
+    )
     const both = await ok<Body>(s, 'listSpreads', '/api/v2/spreads?min_spread=0&min_volume=0&platforms=venuek,venuep')
     assert.ok(both.count > 0)
     await invalid(s, 'listSpreads', '/api/v2/spreads?platforms=venuex', [['query', 'platforms']])
-    await invalid(s, 'listSpreads', '/api/v2/spreads?min_spread=-0.1&min_volume=-1&stale_cutoff_minutes=0', [['query', 'min_spread'], ['query', 'min_volume'], ['query', 'stale_cutoff_minutes']])
+    await invalid(s, 'listSpreads', '/api/v2/spreads?min_spread=-0.1&min_volume=-1&stale_cutoff_minutes=0', [
+      ['query', 'min_spread'],
+      ['query', 'min_volume'],
+      ['query', 'stale_cutoff_minutes'],
+    ])
     await invalid(s, 'listSpreads', '/api/v2/spreads?min_spread=1.5', [['query', 'min_spread']])
   })
 
@@ -166,9 +209,19 @@ describe('GET /api/v2/spreads', () => {
     }
     assert.equal(s.app.venues.venuek.venueStatus().books.stale, 0, 'the feeds stayed up')
     const aged = await ok<Body>(s, 'listSpreads', '/api/v2/spreads?min_spread=0&min_volume=0')
-    assert.ok(aged.data.every((r) => r.is_stale), 'older than the default cutoff')
-    const lenient = await ok<Body>(s, 'listSpreads', '/api/v2/spreads?min_spread=0&min_volume=0&stale_cutoff_minutes=120')
-    assert.ok(lenient.data.some((r) => !r.is_stale), 'within a 2-hour cutoff')
+    assert.ok(
+      aged.data.every((r) => r.is_stale),
+      'older than the default cutoff',
+    )
+    const lenient = await ok<Body>(
+      s,
+      'listSpreads',
+      '/api/v2/spreads?min_spread=0&min_volume=0&stale_cutoff_minutes=120',
+    )
+    assert.ok(
+      lenient.data.some((r) => !r.is_stale),
+      'within a 2-hour cutoff',
+    )
     const r = await call(s, 'topSpreads', '/api/v2/spreads/top?window=1')
     assert.equal(r.status, 200)
   })

@@ -18,7 +18,10 @@ import { rawRequest, type RawResponse } from '../helpers/raw-http.js'
  * ETag and 304, brotli and gzip when asked for and worth it, HEAD; and `no-store` on everything else. Whole header
  * sets are compared (minus the Date and server name uWS adds), so a header that appears or goes missing fails.
  */
-const rows = (price: number) => ({ markets: Array.from({ length: 80 }, (_, i) => ({ id: `m-${i}`, title: `Will market ${i} resolve yes?`, price })), total: 80 })
+const rows = (price: number) => ({
+  markets: Array.from({ length: 80 }, (_, i) => ({ id: `m-${i}`, title: `Will market ${i} resolve yes?`, price })),
+  total: 80,
+})
 /** The "cached page": one bytes object returned to every request until the data changes, as the page cache does. */
 let page = Buffer.from(JSON.stringify(rows(0.5)), 'utf8')
 /** Requests the guard saw (it stands for the key guard: a 304 must pass it like a 200). */
@@ -34,12 +37,54 @@ const countingGuard: RouteGuard = {
 }
 
 const routes: AnyRoute[] = [
-  defineRoute({ method: 'get', path: '/page', operationId: 'page', summary: '', tags: [], responses: { 200: { description: '' } }, handler: () => ({ status: 200, body: page }) }),
+  defineRoute({
+    method: 'get',
+    path: '/page',
+    operationId: 'page',
+    summary: '',
+    tags: [],
+    responses: { 200: { description: '' } },
+    handler: () => ({ status: 200, body: page }),
+  }),
   // The same bytes built per request as a string (routes that do not cache their bodies).
-  defineRoute({ method: 'get', path: '/built', operationId: 'built', summary: '', tags: [], responses: { 200: { description: '' } }, handler: () => ({ status: 200, body: page.toString('utf8') }) }),
-  defineRoute({ method: 'get', path: '/small', operationId: 'small', summary: '', tags: [], responses: { 200: { description: '' } }, handler: () => json(200, { ok: true }) }),
-  defineRoute({ method: 'get', path: '/catalog', operationId: 'catalog', summary: '', tags: [], caching: CACHING.publicCatalog, responses: { 200: { description: '' } }, handler: () => ({ status: 200, body: page }) }),
-  defineRoute({ method: 'get', path: '/health', operationId: 'health', summary: '', tags: [], caching: CACHING.none, responses: { 200: { description: '' } }, handler: () => ({ status: 200, body: page }) }),
+  defineRoute({
+    method: 'get',
+    path: '/built',
+    operationId: 'built',
+    summary: '',
+    tags: [],
+    responses: { 200: { description: '' } },
+    handler: () => ({ status: 200, body: page.toString('utf8') }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/small',
+    operationId: 'small',
+    summary: '',
+    tags: [],
+    responses: { 200: { description: '' } },
+    handler: () => json(200, { ok: true }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/catalog',
+    operationId: 'catalog',
+    summary: '',
+    tags: [],
+    caching: CACHING.publicCatalog,
+    responses: { 200: { description: '' } },
+    handler: () => ({ status: 200, body: page }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/health',
+    operationId: 'health',
+    summary: '',
+    tags: [],
+    caching: CACHING.none,
+    responses: { 200: { description: '' } },
+    handler: () => ({ status: 200, body: page }),
+  }),
   defineRoute({
     method: 'get',
     path: '/gone',
@@ -73,7 +118,12 @@ before(async () => {
 })
 after(() => server.close())
 
-function get(target: string, headers: Record<string, string> = {}, method = 'GET', body?: Buffer): Promise<RawResponse> {
+function get(
+  target: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: Buffer,
+): Promise<RawResponse> {
   return rawRequest(port, { method, target, headers: Object.entries(headers), ...(body === undefined ? {} : { body }) })
 }
 
@@ -98,7 +148,15 @@ describe('a GET 200 of a body worth compressing', () => {
     assert.equal(res.status, 200)
     assert.deepEqual(res.body, page)
     const remaining = res.headers.get('x-ratelimit-remaining') as string
-    assert.deepEqual(headerSet(res), [JSON_TYPE, NOSNIFF, LIVE, VARY_AE, ['etag', sha1Tag(page)], ['x-ratelimit-remaining', remaining], ['content-length', String(page.length)]])
+    assert.deepEqual(headerSet(res), [
+      JSON_TYPE,
+      NOSNIFF,
+      LIVE,
+      VARY_AE,
+      ['etag', sha1Tag(page)],
+      ['x-ratelimit-remaining', remaining],
+      ['content-length', String(page.length)],
+    ])
   })
 
   test('brotli and gzip round-trip to the identity bytes, each with its own ETag', async () => {
@@ -106,7 +164,16 @@ describe('a GET 200 of a body worth compressing', () => {
     assert.deepEqual(brotliDecompressSync(br.body), page)
     assert.ok(br.body.length < page.length / 4, `brotli ${br.body.length} B of ${page.length}`)
     const remaining = br.headers.get('x-ratelimit-remaining') as string
-    assert.deepEqual(headerSet(br), [JSON_TYPE, NOSNIFF, LIVE, VARY_AE, ['etag', sha1Tag(page, '-br')], ['content-encoding', 'br'], ['x-ratelimit-remaining', remaining], ['content-length', String(br.body.length)]])
+    assert.deepEqual(headerSet(br), [
+      JSON_TYPE,
+      NOSNIFF,
+      LIVE,
+      VARY_AE,
+      ['etag', sha1Tag(page, '-br')],
+      ['content-encoding', 'br'],
+      ['x-ratelimit-remaining', remaining],
+      ['content-length', String(br.body.length)],
+    ])
     const gz = await get('/page', { 'accept-encoding': 'gzip' })
     assert.deepEqual(gunzipSync(gz.body), page)
     assert.equal(gz.headers.get('content-encoding'), 'gzip')
@@ -128,7 +195,15 @@ describe('a GET 200 of a body worth compressing', () => {
   test('a body built per request (a string) gets the same treatment and the same ETag for the same bytes', async () => {
     const br = await get('/built', { 'accept-encoding': 'br' })
     assert.deepEqual(brotliDecompressSync(br.body), page)
-    assert.deepEqual(headerSet(br), [JSON_TYPE, NOSNIFF, LIVE, VARY_AE, ['etag', sha1Tag(page, '-br')], ['content-encoding', 'br'], ['content-length', String(br.body.length)]])
+    assert.deepEqual(headerSet(br), [
+      JSON_TYPE,
+      NOSNIFF,
+      LIVE,
+      VARY_AE,
+      ['etag', sha1Tag(page, '-br')],
+      ['content-encoding', 'br'],
+      ['content-length', String(br.body.length)],
+    ])
     const gz = await get('/built', { 'accept-encoding': 'gzip' })
     assert.deepEqual(gunzipSync(gz.body), page)
     assert.equal((await get('/built', { 'if-none-match': sha1Tag(page) })).status, 304)
@@ -137,7 +212,13 @@ describe('a GET 200 of a body worth compressing', () => {
   test('a body under 1 kB is never compressed and does not vary by Accept-Encoding', async () => {
     const res = await get('/small', { 'accept-encoding': 'br, gzip' })
     assert.equal(res.body.toString(), '{"ok":true}')
-    assert.deepEqual(headerSet(res), [JSON_TYPE, NOSNIFF, LIVE, ['etag', sha1Tag(Buffer.from('{"ok":true}'))], ['content-length', '11']])
+    assert.deepEqual(headerSet(res), [
+      JSON_TYPE,
+      NOSNIFF,
+      LIVE,
+      ['etag', sha1Tag(Buffer.from('{"ok":true}'))],
+      ['content-length', '11'],
+    ])
   })
 
   test('Cache-Control follows the route: a public catalog may be kept 60 s by any cache', async () => {
@@ -163,7 +244,7 @@ describe('conditional requests', () => {
     assert.equal(guarded, before + 1, 'the 304 went through the guard (rate limit and usage count it)')
   })
 
-  test('weak comparison, lists and * match; another representation\'s tag does not', async () => {
+  test("weak comparison, lists and * match; another representation's tag does not", async () => {
     const identity = sha1Tag(page)
     for (const header of [`W/${identity}`, `"nope", ${identity}`, '*', ` ${identity} `]) {
       assert.equal((await get('/page', { 'if-none-match': header })).status, 304, header)
@@ -191,12 +272,18 @@ describe('conditional requests', () => {
   test('a route that does not revalidate (health, metrics) sends no ETag and ignores If-None-Match', async () => {
     const res = await get('/health', { 'if-none-match': '*' })
     assert.equal(res.status, 200)
-    assert.deepEqual(headerSet(res), [JSON_TYPE, NOSNIFF, ['cache-control', 'no-store'], VARY_AE, ['content-length', String(page.length)]])
+    assert.deepEqual(headerSet(res), [
+      JSON_TYPE,
+      NOSNIFF,
+      ['cache-control', 'no-store'],
+      VARY_AE,
+      ['content-length', String(page.length)],
+    ])
   })
 })
 
 describe('HEAD', () => {
-  test('the GET\'s status and headers, Content-Length of the representation included, and no body', async () => {
+  test("the GET's status and headers, Content-Length of the representation included, and no body", async () => {
     const getRes = await get('/page', { 'accept-encoding': 'br' })
     const head = await get('/page', { 'accept-encoding': 'br' }, 'HEAD')
     assert.equal(head.status, 200)
@@ -204,7 +291,13 @@ describe('HEAD', () => {
     assert.deepEqual(withoutCounts(head), withoutCounts(getRes))
     assert.equal(head.headers.get('content-length'), String(getRes.body.length))
     const small = await get('/small', {}, 'HEAD')
-    assert.deepEqual(headerSet(small), [JSON_TYPE, NOSNIFF, LIVE, ['etag', sha1Tag(Buffer.from('{"ok":true}'))], ['content-length', '11']])
+    assert.deepEqual(headerSet(small), [
+      JSON_TYPE,
+      NOSNIFF,
+      LIVE,
+      ['etag', sha1Tag(Buffer.from('{"ok":true}'))],
+      ['content-length', '11'],
+    ])
     // A conditional HEAD is answered like a conditional GET.
     assert.equal((await get('/page', { 'if-none-match': sha1Tag(page) }, 'HEAD')).status, 304)
     // Unknown paths answer HEAD with the 404's headers and no body (the connection stays usable).
@@ -215,19 +308,42 @@ describe('HEAD', () => {
 })
 
 describe('everything else says no-store', () => {
-  test('errors (a route\'s, the catch-all 404, a 422) and answers to writes: never cached, never compressed or tagged', async () => {
+  test("errors (a route's, the catch-all 404, a 422) and answers to writes: never cached, never compressed or tagged", async () => {
     for (const [res, status] of [
       [await get('/gone', { 'accept-encoding': 'br' }), 404],
       [await get('/nowhere', { 'accept-encoding': 'br' }), 404],
-      [await get('/things', { 'accept-encoding': 'br', 'content-type': 'application/json' }, 'POST', Buffer.from('{"n":"x"}')), 422],
+      [
+        await get(
+          '/things',
+          { 'accept-encoding': 'br', 'content-type': 'application/json' },
+          'POST',
+          Buffer.from('{"n":"x"}'),
+        ),
+        422,
+      ],
     ] as const) {
       assert.equal(res.status, status)
-      assert.deepEqual(headerSet(res), [JSON_TYPE, NOSNIFF, ['cache-control', 'no-store'], ['content-length', String(res.body.length)]])
+      assert.deepEqual(headerSet(res), [
+        JSON_TYPE,
+        NOSNIFF,
+        ['cache-control', 'no-store'],
+        ['content-length', String(res.body.length)],
+      ])
     }
-    const created = await get('/things', { 'accept-encoding': 'br', 'content-type': 'application/json' }, 'POST', Buffer.from('{"n":1}'))
+    const created = await get(
+      '/things',
+      { 'accept-encoding': 'br', 'content-type': 'application/json' },
+      'POST',
+      Buffer.from('{"n":1}'),
+    )
     assert.equal(created.status, 201)
-    assert.deepEqual(created.body, page, 'a write\'s answer is sent as is, uncompressed')
-    assert.deepEqual(headerSet(created), [JSON_TYPE, NOSNIFF, ['cache-control', 'no-store'], ['content-length', String(page.length)]])
+    assert.deepEqual(created.body, page, "a write's answer is sent as is, uncompressed")
+    assert.deepEqual(headerSet(created), [
+      JSON_TYPE,
+      NOSNIFF,
+      ['cache-control', 'no-store'],
+      ['content-length', String(page.length)],
+    ])
   })
 })
 

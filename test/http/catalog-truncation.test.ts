@@ -24,7 +24,14 @@ after(async () => {
   await s?.close()
 })
 
-const readyzRoute = healthRoutes({ venues: [], views: { serving: true }, spreads: { ready: true, pairCount: 0 }, source: { simulated: true, description: '' }, startedAt: 0, now: () => 0 }).find((r) => r.path === '/readyz')
+const readyzRoute = healthRoutes({
+  venues: [],
+  views: { serving: true },
+  spreads: { ready: true, pairCount: 0 },
+  source: { simulated: true, description: '' },
+  startedAt: 0,
+  now: () => 0,
+}).find((r) => r.path === '/readyz')
 
 /** Open events the simulated venuek lists (the service may keep only MAX_EVENTS of them). */
 async function venuekOpenEvents(): Promise<number> {
@@ -32,7 +39,11 @@ async function venuekOpenEvents(): Promise<number> {
   let n = 0
   let cursor: string | undefined
   for (;;) {
-    const body = await rest.getJson<{ events?: KEvent[] | null; cursor?: string | null }>('/events', { limit: 200, status: 'open', cursor })
+    const body = await rest.getJson<{ events?: KEvent[] | null; cursor?: string | null }>('/events', {
+      limit: 200,
+      status: 'open',
+      cursor,
+    })
     n += (body.events ?? []).length
     if (!body.cursor || (body.events ?? []).length === 0) return n
     cursor = body.cursor
@@ -43,18 +54,35 @@ describe('a catalog cut at its maxEvents guard', () => {
   test('/readyz: 200 ready, venuek catalog truncated at its guard, venuep not', async () => {
     assert.ok((await venuekOpenEvents()) > MAX_EVENTS, 'the simulated venuek lists more open events than the guard')
     const res = await fetch(`${s.baseUrl}/readyz`)
-    const body = (await res.json()) as { status: string; venues: Record<string, { ready: boolean; catalog: Record<string, unknown> }> }
+    const body = (await res.json()) as {
+      status: string
+      venues: Record<string, { ready: boolean; catalog: Record<string, unknown> }>
+    }
     assert.equal(res.status, 200, 'a truncated catalog does not make the service not ready')
     assertMatchesResponseSchema(readyzRoute!, 200, body)
     assert.equal(body.status, 'ready')
     const expected = (venue: 'venuep' | 'venuek', truncated: boolean, maxEvents: number) => {
       const c = s.app.venues[venue].venueStatus().catalog
-      return { loaded: true, version: 1, events: c.events, markets: c.markets, outcomes: c.outcomes, last_error: null, truncated, max_events: maxEvents, loading: null, failures: 0 }
+      return {
+        loaded: true,
+        version: 1,
+        events: c.events,
+        markets: c.markets,
+        outcomes: c.outcomes,
+        last_error: null,
+        truncated,
+        max_events: maxEvents,
+        loading: null,
+        failures: 0,
+      }
     }
     assert.deepEqual(body.venues.venuek?.catalog, expected('venuek', true, MAX_EVENTS))
     assert.deepEqual(body.venues.venuep?.catalog, expected('venuep', false, DEFAULT_MAX_EVENTS))
     const kept = s.app.venues.venuek.catalog()
-    assert.ok(kept !== undefined && kept.events.length > 0 && kept.events.length <= MAX_EVENTS, `venuek serves the events it kept (${kept?.events.length})`)
+    assert.ok(
+      kept !== undefined && kept.events.length > 0 && kept.events.length <= MAX_EVENTS,
+      `venuek serves the events it kept (${kept?.events.length})`,
+    )
     assert.deepEqual(kept.truncation, { maxEvents: MAX_EVENTS, cut: 'open' })
     assert.equal(s.app.venues.venuep.catalog()?.truncation, undefined)
   })
@@ -62,7 +90,10 @@ describe('a catalog cut at its maxEvents guard', () => {
   test('/metrics: predmkt_catalog_truncated is 1 for venuek and 0 for venuep', async () => {
     const text = await (await fetch(`${s.baseUrl}/metrics`)).text()
     const series = text.split('\n').filter((line) => line.startsWith('predmkt_catalog_truncated'))
-    assert.deepEqual(series.sort(), ['predmkt_catalog_truncated{venue="venuek"} 1', 'predmkt_catalog_truncated{venue="venuep"} 0'])
+    assert.deepEqual(series.sort(), [
+      'predmkt_catalog_truncated{venue="venuek"} 1',
+      'predmkt_catalog_truncated{venue="venuep"} 0',
+    ])
     assert.match(text, /# TYPE predmkt_catalog_truncated gauge/)
   })
 

@@ -64,7 +64,8 @@ test('a hot read: brotli bytes equal to the identity page, a 304 while the page 
     assert.equal(Number(res.headers['x-ratelimit-remaining']), remaining - i, 'a 304 takes a rate-limit token')
   }
   const usage = await fetch(`${s.baseUrl}/api/v2/developers/usage`, { headers: auth })
-  const counted = ((await usage.json()) as { usage: { key: { requests: { current_minute: number } } } }).usage.key.requests.current_minute
+  const counted = ((await usage.json()) as { usage: { key: { requests: { current_minute: number } } } }).usage.key
+    .requests.current_minute
   assert.equal(counted, 5, 'usage counts the two 200s and the three 304s')
 
   // Trades and quotes move the listed markets; the page is rebuilt with new prices and a new tag.
@@ -85,7 +86,11 @@ test('a hot read: brotli bytes equal to the identity page, a 304 while the page 
 })
 
 test('errors are never cached, and without CORS_ALLOWED_ORIGINS no CORS header is sent', async () => {
-  const res = await get('/api/v2/venuek/market-price?market_ticker=NOPE-1', { ...s.authHeaders, origin: 'https://app.example.com', 'accept-encoding': 'br' })
+  const res = await get('/api/v2/venuek/market-price?market_ticker=NOPE-1', {
+    ...s.authHeaders,
+    origin: 'https://app.example.com',
+    'accept-encoding': 'br',
+  })
   assert.equal(res.status, 404)
   assert.equal(res.headers['cache-control'], 'no-store')
   assert.equal(res.headers.etag, undefined)

@@ -17,7 +17,14 @@ const route = defineRoute({
     200: {
       description: 'ok',
       schema: Type.Object({
-        data: Type.Array(Type.Object({ event_slug: Type.String(), spread: Type.Optional(Type.Number()), is_stale: Type.Boolean(), updated_at: Type.String({ format: 'date-time' }) })),
+        data: Type.Array(
+          Type.Object({
+            event_slug: Type.String(),
+            spread: Type.Optional(Type.Number()),
+            is_stale: Type.Boolean(),
+            updated_at: Type.String({ format: 'date-time' }),
+          }),
+        ),
         count: Type.Integer({ minimum: 0, default: 0 }),
       }),
     },
@@ -33,7 +40,9 @@ const row = { event_slug: 'fed-cut', is_stale: false, updated_at: '2026-11-21T12
 test('a body that matches passes, including optional fields and open error bodies', () => {
   assertMatchesResponseSchema(route, 200, { data: [row, { ...row, spread: 0.03 }], count: 2 })
   assertMatchesResponseSchema(route, 404, { detail: 'no such event', code: 'not_found', event_slug: 'x' })
-  assertMatchesResponseSchema(route, 422, { detail: [{ type: 'missing', loc: ['query', 'x'], msg: 'Field required', input: null }] })
+  assertMatchesResponseSchema(route, 422, {
+    detail: [{ type: 'missing', loc: ['query', 'x'], msg: 'Field required', input: null }],
+  })
   assertReplyMatchesSchema(route, json(200, { data: [], count: 0 }))
 })
 
@@ -74,11 +83,17 @@ test('wrong types, formats and undeclared fields are reported, one line each', (
   )
   // Opting out of the closed-object check still checks types.
   assertMatchesResponseSchema(route, 200, { data: [{ ...row, extra: 1 }], count: 1 }, { allowExtraFields: true })
-  assert.throws(() => assertMatchesResponseSchema(route, 200, { data: [], count: -1 }, { allowExtraFields: true }), /\/count: must be >= 0 \(got -1\)/)
+  assert.throws(
+    () => assertMatchesResponseSchema(route, 200, { data: [], count: -1 }, { allowExtraFields: true }),
+    /\/count: must be >= 0 \(got -1\)/,
+  )
 })
 
 test('an undeclared status or a status without a JSON schema fails', () => {
-  assert.throws(() => assertMatchesResponseSchema(route, 500, {}), /listSpreads\) declares no 500 response \(declared: 200, 404, 422, 503\)/)
+  assert.throws(
+    () => assertMatchesResponseSchema(route, 500, {}),
+    /listSpreads\) declares no 500 response \(declared: 200, 404, 422, 503\)/,
+  )
   assert.throws(() => assertMatchesResponseSchema(route, 503, {}), /declares no body schema for 503/)
   assert.throws(() => assertReplyMatchesSchema(route, { status: 200, body: '<html>' }), /200 body is not JSON/)
 })

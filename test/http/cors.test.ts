@@ -34,7 +34,15 @@ const keyGuard: RouteGuard = {
 }
 
 const routes: AnyRoute[] = [
-  defineRoute({ method: 'get', path: '/things', operationId: 'listThings', summary: '', tags: [], responses: { 200: { description: '' } }, handler: () => json(200, { things: [] }) }),
+  defineRoute({
+    method: 'get',
+    path: '/things',
+    operationId: 'listThings',
+    summary: '',
+    tags: [],
+    responses: { 200: { description: '' } },
+    handler: () => json(200, { things: [] }),
+  }),
   defineRoute({
     method: 'post',
     path: '/things',
@@ -55,7 +63,16 @@ const routes: AnyRoute[] = [
     responses: { 200: { description: '' } },
     handler: ({ params }) => json(200, { id: params.id }),
   }),
-  defineRoute({ method: 'del', path: '/things/:id', operationId: 'deleteThing', summary: '', tags: [], params: Type.Object({ id: Type.String({ maxLength: 10 }) }), responses: { 200: { description: '' } }, handler: () => json(200, {}) }),
+  defineRoute({
+    method: 'del',
+    path: '/things/:id',
+    operationId: 'deleteThing',
+    summary: '',
+    tags: [],
+    params: Type.Object({ id: Type.String({ maxLength: 10 }) }),
+    responses: { 200: { description: '' } },
+    handler: () => json(200, {}),
+  }),
 ]
 
 async function serve(cors: CorsPolicy | undefined): Promise<{ server: HttpServer; port: number }> {
@@ -65,7 +82,12 @@ async function serve(cors: CorsPolicy | undefined): Promise<{ server: HttpServer
   return { server, port: await server.listen('127.0.0.1', 0) }
 }
 
-function send(port: number, method: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+function send(
+  port: number,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return rawRequest(port, { method, target, headers: Object.entries(headers) })
 }
 
@@ -75,11 +97,21 @@ function headerSet(res: RawResponse): [string, string][] {
 
 const NOSNIFF: [string, string] = ['x-content-type-options', 'nosniff']
 const JSON_TYPE: [string, string] = ['content-type', 'application/json; charset=utf-8']
-const EXPOSE: [string, string] = ['access-control-expose-headers', 'ETag, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After']
-const ALLOW_HEADERS: [string, string] = ['access-control-allow-headers', 'X-API-Key, X-User-Id, Content-Type, If-None-Match']
+const EXPOSE: [string, string] = [
+  'access-control-expose-headers',
+  'ETag, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After',
+]
+const ALLOW_HEADERS: [string, string] = [
+  'access-control-allow-headers',
+  'X-API-Key, X-User-Id, Content-Type, If-None-Match',
+]
 const MAX_AGE: [string, string] = ['access-control-max-age', '7200']
 const VARY_ORIGIN: [string, string] = ['vary', 'Origin']
-const preflight = (origin: string) => ({ origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, content-type' })
+const preflight = (origin: string) => ({
+  origin,
+  'access-control-request-method': 'POST',
+  'access-control-request-headers': 'x-api-key, content-type',
+})
 
 describe('a list of allowed origins', () => {
   let server: HttpServer
@@ -87,7 +119,7 @@ describe('a list of allowed origins', () => {
   before(async () => ({ server, port } = await serve(CorsPolicy.fromConfig([APP, ADMIN_CONFIGURED]))))
   after(() => server.close())
 
-  test('a preflight is answered 204 with the path\'s methods, the headers the API reads and a max age, without a key', async () => {
+  test("a preflight is answered 204 with the path's methods, the headers the API reads and a max age, without a key", async () => {
     const before = guarded
     const res = await send(port, 'OPTIONS', '/things', preflight(APP))
     assert.equal(res.status, 204)
@@ -104,7 +136,11 @@ describe('a list of allowed origins', () => {
     assert.equal(guarded, before, 'no guard ran: a preflight carries no key and takes no token')
     const item = await send(port, 'OPTIONS', '/things/42', preflight(ADMIN))
     assert.equal(item.status, 204)
-    assert.equal(item.headers.get('access-control-allow-origin'), ADMIN, 'the configured origin matches whatever its case')
+    assert.equal(
+      item.headers.get('access-control-allow-origin'),
+      ADMIN,
+      'the configured origin matches whatever its case',
+    )
     assert.equal(item.headers.get('access-control-allow-methods'), 'GET, HEAD, DELETE, OPTIONS')
   })
 
@@ -113,7 +149,10 @@ describe('a list of allowed origins', () => {
     assert.equal(res.status, 204)
     assert.deepEqual(headerSet(res), [NOSNIFF, ['allow', 'GET, HEAD, POST, OPTIONS'], VARY_ORIGIN])
     // Not a prefix or suffix match either.
-    assert.equal((await send(port, 'OPTIONS', '/things', preflight(`${APP}.evil.com`))).headers.get('access-control-allow-origin'), undefined)
+    assert.equal(
+      (await send(port, 'OPTIONS', '/things', preflight(`${APP}.evil.com`))).headers.get('access-control-allow-origin'),
+      undefined,
+    )
   })
 
   test('a response to an allowed origin echoes it and exposes ETag and the rate-limit headers; errors too', async () => {
@@ -133,17 +172,36 @@ describe('a list of allowed origins', () => {
     // The browser must be able to read why a request failed.
     const unauthorized = await send(port, 'GET', '/things', { origin: APP })
     assert.equal(unauthorized.status, 401)
-    assert.deepEqual(headerSet(unauthorized), [JSON_TYPE, NOSNIFF, ['cache-control', 'no-store'], VARY_ORIGIN, ['access-control-allow-origin', APP], EXPOSE, ['content-length', String(unauthorized.body.length)]])
+    assert.deepEqual(headerSet(unauthorized), [
+      JSON_TYPE,
+      NOSNIFF,
+      ['cache-control', 'no-store'],
+      VARY_ORIGIN,
+      ['access-control-allow-origin', APP],
+      EXPOSE,
+      ['content-length', String(unauthorized.body.length)],
+    ])
     const missing = await send(port, 'GET', '/nowhere', { origin: APP })
     assert.equal(missing.status, 404)
     assert.equal(missing.headers.get('access-control-allow-origin'), APP)
   })
 
   test('another origin, or none: no CORS header, but Vary: Origin (the answer depends on it)', async () => {
-    for (const headers of [{ origin: 'https://evil.example.com', 'x-api-key': 'k' }, { 'x-api-key': 'k' }] as Record<string, string>[]) {
+    for (const headers of [{ origin: 'https://evil.example.com', 'x-api-key': 'k' }, { 'x-api-key': 'k' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await send(port, 'GET', '/things', headers)
       assert.equal(res.status, 200)
-      assert.deepEqual(headerSet(res), [JSON_TYPE, NOSNIFF, ['cache-control', 'private, no-cache'], VARY_ORIGIN, ['etag', res.headers.get('etag') as string], ['x-ratelimit-limit', '40'], ['content-length', String(res.body.length)]])
+      assert.deepEqual(headerSet(res), [
+        JSON_TYPE,
+        NOSNIFF,
+        ['cache-control', 'private, no-cache'],
+        VARY_ORIGIN,
+        ['etag', res.headers.get('etag') as string],
+        ['x-ratelimit-limit', '40'],
+        ['content-length', String(res.body.length)],
+      ])
     }
   })
 
@@ -161,7 +219,10 @@ describe('any origin (*)', () => {
   after(() => server.close())
 
   test('every response says Access-Control-Allow-Origin: * without Vary: Origin; credentials are never allowed', async () => {
-    for (const headers of [{ origin: 'https://anyone.example.org', 'x-api-key': 'k' }, { 'x-api-key': 'k' }] as Record<string, string>[]) {
+    for (const headers of [{ origin: 'https://anyone.example.org', 'x-api-key': 'k' }, { 'x-api-key': 'k' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await send(port, 'GET', '/things/7', headers)
       assert.equal(res.status, 200)
       assert.deepEqual(headerSet(res), [
@@ -176,7 +237,14 @@ describe('any origin (*)', () => {
       ])
     }
     const pre = await send(port, 'OPTIONS', '/things', preflight('https://anyone.example.org'))
-    assert.deepEqual(headerSet(pre), [NOSNIFF, ['allow', 'GET, HEAD, POST, OPTIONS'], ['access-control-allow-origin', '*'], ['access-control-allow-methods', 'GET, HEAD, POST, OPTIONS'], ALLOW_HEADERS, MAX_AGE])
+    assert.deepEqual(headerSet(pre), [
+      NOSNIFF,
+      ['allow', 'GET, HEAD, POST, OPTIONS'],
+      ['access-control-allow-origin', '*'],
+      ['access-control-allow-methods', 'GET, HEAD, POST, OPTIONS'],
+      ALLOW_HEADERS,
+      MAX_AGE,
+    ])
   })
 })
 
@@ -188,7 +256,14 @@ describe('no allowed origin (the default)', () => {
 
   test('no CORS header and no Vary: Origin; OPTIONS still says what the path allows', async () => {
     const res = await send(port, 'GET', '/things', { origin: APP, 'x-api-key': 'k' })
-    assert.deepEqual(headerSet(res), [JSON_TYPE, NOSNIFF, ['cache-control', 'private, no-cache'], ['etag', res.headers.get('etag') as string], ['x-ratelimit-limit', '40'], ['content-length', String(res.body.length)]])
+    assert.deepEqual(headerSet(res), [
+      JSON_TYPE,
+      NOSNIFF,
+      ['cache-control', 'private, no-cache'],
+      ['etag', res.headers.get('etag') as string],
+      ['x-ratelimit-limit', '40'],
+      ['content-length', String(res.body.length)],
+    ])
     const pre = await send(port, 'OPTIONS', '/things', preflight(APP))
     assert.equal(pre.status, 204)
     assert.deepEqual(headerSet(pre), [NOSNIFF, ['allow', 'GET, HEAD, POST, OPTIONS']])
@@ -198,7 +273,10 @@ describe('no allowed origin (the default)', () => {
 describe('configuration', () => {
   test('CORS_ALLOWED_ORIGINS is a comma-separated list of origins or *; anything else fails the boot', () => {
     assert.deepEqual(loadConfig({ env: {} }).http.corsAllowedOrigins, [])
-    assert.deepEqual(loadConfig({ env: { CORS_ALLOWED_ORIGINS: `${APP}, http://localhost:5173` } }).http.corsAllowedOrigins, [APP, 'http://localhost:5173'])
+    assert.deepEqual(
+      loadConfig({ env: { CORS_ALLOWED_ORIGINS: `${APP}, http://localhost:5173` } }).http.corsAllowedOrigins,
+      [APP, 'http://localhost:5173'],
+    )
     assert.deepEqual(loadConfig({ env: { CORS_ALLOWED_ORIGINS: '*' } }).http.corsAllowedOrigins, ['*'])
     for (const bad of ['app.example.com', `${APP}/`, `${APP}/path`, 'https://a b.com']) {
       assert.throws(

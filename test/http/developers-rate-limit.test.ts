@@ -38,7 +38,11 @@ test('20 parallel requests: exactly `burst` succeed, the rest are 429 with Retry
   assert.deepEqual(ok.map((r) => r.headers.get('x-ratelimit-remaining')).sort(), ['0', '1', '2', '3', '4'])
   for (const r of [...ok, ...limited]) assert.equal(r.headers.get('x-ratelimit-limit'), '5')
   for (const r of limited) {
-    assert.deepEqual(r.body, { detail: 'Rate limit exceeded (bursts of 5, 1 requests per second per key); retry in 1 s.', code: 'rate_limited', retry_after_seconds: 1 })
+    assert.deepEqual(r.body, {
+      detail: 'Rate limit exceeded (bursts of 5, 1 requests per second per key); retry in 1 s.',
+      code: 'rate_limited',
+      retry_after_seconds: 1,
+    })
     assert.equal(r.headers.get('retry-after'), '1')
     assert.equal(r.headers.get('x-ratelimit-remaining'), '0')
   }
@@ -53,7 +57,9 @@ test('20 parallel requests: exactly `burst` succeed, the rest are 429 with Retry
 
 test('buckets are per key; usage is free and counts the 429s', async () => {
   const first = await signUp(s.baseUrl, 'per-key@example.com')
-  const second = (await request<{ api_key: string }>(s, '/api/v2/developers/api-keys', { key: first, body: { name: 'second' } })).body.api_key
+  const second = (
+    await request<{ api_key: string }>(s, '/api/v2/developers/api-keys', { key: first, body: { name: 'second' } })
+  ).body.api_key
   // Creating the key took one of first's 5 tokens.
   const a = await Promise.all(Array.from({ length: 6 }, () => read(first)))
   assert.equal(a.filter((r) => r.status === 200).length, 4)
@@ -61,11 +67,7 @@ test('buckets are per key; usage is free and counts the 429s', async () => {
   assert.equal(b.filter((r) => r.status === 200).length, 5, "the second key's bucket is its own")
 
   for (let i = 0; i < 10; i++) {
-    const u = await request<Usage>(
-      s,
-      '/api/v2/developers/usage',
-      { key: first, operationId: 'getDeveloperUsage' },
-    )
+    const u = await request<Usage>(s, '/api/v2/developers/usage', { key: first, operationId: 'getDeveloperUsage' })
     assert.equal(u.status, 200, 'usage answers with an empty bucket')
     assert.equal(u.headers.get('x-ratelimit-remaining'), '0')
     assert.deepEqual(u.body.rate_limit, { limit: 5, remaining: 0, refill_per_second: 1, scope: 'key_per_replica' })

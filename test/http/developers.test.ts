@@ -47,7 +47,11 @@ interface ApiKey {
 }
 
 function signup(body: unknown, contentType?: string | null): Promise<JsonResponse> {
-  return request(s, '/api/v2/developers/signup', { body, operationId: 'signup', ...(contentType === undefined ? {} : { contentType }) })
+  return request(s, '/api/v2/developers/signup', {
+    body,
+    operationId: 'signup',
+    ...(contentType === undefined ? {} : { contentType }),
+  })
 }
 
 async function newAccount(email: string): Promise<SignupCreated> {
@@ -70,7 +74,17 @@ describe('signup', () => {
     assert.equal(b.key_returned_once, true)
     assert.deepEqual([b.email, b.company, b.use_case], ['Ada@Example.com', 'Analytical Engines', 'spread dashboards'])
     assert.match(b.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/)
-    assert.deepEqual({ ...b.key, id: '-', created_at: '-' }, { id: '-', name: 'default', key_prefix: `${b.api_key.slice(0, 13)}…`, status: 'active', created_at: '-', revoked_at: null })
+    assert.deepEqual(
+      { ...b.key, id: '-', created_at: '-' },
+      {
+        id: '-',
+        name: 'default',
+        key_prefix: `${b.api_key.slice(0, 13)}…`,
+        status: 'active',
+        created_at: '-',
+        revoked_at: null,
+      },
+    )
     assert.equal(await countRows(s.db, 'accounts'), before + 1)
     assert.equal((await data(b.api_key)).status, 200, 'the key works at once')
   })
@@ -80,10 +94,25 @@ describe('signup', () => {
     const keysBefore = await countRows(s.db, 'api_keys')
     const r = await signup({ email: 'REPEAT@example.COM', company: 'New Co', use_case: 'alerts' })
     assert.equal(r.status, 200)
-    assert.deepEqual({ ...r.body, detail: '-' }, { email: 'repeat@example.com', company: 'New Co', use_case: 'alerts', api_key: null, key_returned_once: false, detail: '-' })
+    assert.deepEqual(
+      { ...r.body, detail: '-' },
+      {
+        email: 'repeat@example.com',
+        company: 'New Co',
+        use_case: 'alerts',
+        api_key: null,
+        key_returned_once: false,
+        detail: '-',
+      },
+    )
     assert.equal(await countRows(s.db, 'api_keys'), keysBefore)
-    const { rows } = await s.db.query<{ company: string }>("SELECT company FROM accounts WHERE lower(email) = 'repeat@example.com'")
-    assert.deepEqual(rows.map((x) => x.company), ['New Co'])
+    const { rows } = await s.db.query<{ company: string }>(
+      "SELECT company FROM accounts WHERE lower(email) = 'repeat@example.com'",
+    )
+    assert.deepEqual(
+      rows.map((x) => x.company),
+      ['New Co'],
+    )
   })
 
   test('two signups for one address at once: one account, one key', async () => {
@@ -92,7 +121,9 @@ describe('signup', () => {
       signup({ email: 'Twin@example.com', company: 'B', use_case: 'y' }),
     ])
     assert.deepEqual([a.status, b.status].sort(), [200, 201])
-    const { rows } = await s.db.query<{ n: number }>("SELECT count(*)::int AS n FROM accounts WHERE lower(email) = 'twin@example.com'")
+    const { rows } = await s.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM accounts WHERE lower(email) = 'twin@example.com'",
+    )
     assert.equal(rows[0]?.n, 1)
   })
 
@@ -106,12 +137,19 @@ describe('signup', () => {
     assertInvalid(await signup({ ...ok, use_case: 'x'.repeat(2_001) }), [['body', 'use_case']])
     assertInvalid(await signup({ ...ok, company: '   ' }), [['body', 'company']])
     assertInvalid(await signup({ ...ok, company: 7 }), [['body', 'company']])
-    assertInvalid(await signup({ email: 'valid@example.com' }), [['body', 'company'], ['body', 'use_case']])
+    assertInvalid(await signup({ email: 'valid@example.com' }), [
+      ['body', 'company'],
+      ['body', 'use_case'],
+    ])
     assertInvalid(await signup({ ...ok, plan: 'pro' }), [['body', 'plan']])
     assertInvalid(await signup('{"email": "valid@example.com",'), [['body', 30]])
     assertInvalid(await signup('[]'), [['body']])
     assertError(await signup(ok, 'text/plain'), 415, 'unsupported_media_type')
-    assertError(await request(s, '/api/v2/developers/signup', { body: JSON.stringify({ ...ok, use_case: 'x'.repeat(70_000) }) }), 413, 'payload_too_large')
+    assertError(
+      await request(s, '/api/v2/developers/signup', { body: JSON.stringify({ ...ok, use_case: 'x'.repeat(70_000) }) }),
+      413,
+      'payload_too_large',
+    )
     assert.equal(await countRows(s.db, 'accounts'), before)
   })
 })
@@ -119,20 +157,32 @@ describe('signup', () => {
 describe('authentication of data endpoints', () => {
   test('missing, malformed, unknown key: 401 with the error body; no rate-limit headers', async () => {
     const missing = await data(undefined)
-    assert.deepEqual(missing.body, { detail: 'Missing API key: send it in the X-API-Key header (POST /api/v2/developers/signup issues one).', code: 'unauthorized' })
+    assert.deepEqual(missing.body, {
+      detail: 'Missing API key: send it in the X-API-Key header (POST /api/v2/developers/signup issues one).',
+      code: 'unauthorized',
+    })
     assert.equal(missing.status, 401)
     assert.equal(missing.headers.get('x-ratelimit-limit'), null)
     assert.deepEqual((await data('hunter2')).body, { detail: 'Invalid API key.', code: 'unauthorized' })
-    assert.deepEqual((await data(`pmk_live_${'A'.repeat(43)}`)).body, { detail: 'Invalid API key.', code: 'unauthorized' })
+    assert.deepEqual((await data(`pmk_live_${'A'.repeat(43)}`)).body, {
+      detail: 'Invalid API key.',
+      code: 'unauthorized',
+    })
     assert.equal((await data(`pmk_live_${'A'.repeat(43)}`)).status, 401)
   })
 
   test('every non-public route answers 401 without a key; the public ones do not ask for one', async () => {
     for (const route of s.app.routes) {
-      const path = route.path.replace(/:(\w+)/g, (_m, name: string) => (name === 'id' ? '00000000-0000-4000-8000-000000000000' : 'x'))
+      const path = route.path.replace(/:(\w+)/g, (_m, name: string) =>
+        name === 'id' ? '00000000-0000-4000-8000-000000000000' : 'x',
+      )
       const method = { get: 'GET', post: 'POST', patch: 'PATCH', del: 'DELETE', put: 'PUT' }[route.method]
       const body = method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }
-      const res = await fetch(`${s.baseUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, ...body })
+      const res = await fetch(`${s.baseUrl}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...body,
+      })
       if (route.public === true) assert.notEqual(res.status, 401, `${route.operationId} is public`)
       else assert.equal(res.status, 401, `${route.operationId} needs a key`)
       await res.arrayBuffer()
@@ -160,18 +210,35 @@ describe('authentication of data endpoints', () => {
 describe('api keys', () => {
   test('create: 201 with the full key once; it authenticates; listings show prefixes only', async () => {
     const acct = await newAccount('keys@example.com')
-    const r = await request<{ api_key: string; key_returned_once: boolean; key: ApiKey }>(s, '/api/v2/developers/api-keys', { key: acct.api_key, body: { name: 'ci runner' }, operationId: 'createApiKey' })
+    const r = await request<{ api_key: string; key_returned_once: boolean; key: ApiKey }>(
+      s,
+      '/api/v2/developers/api-keys',
+      { key: acct.api_key, body: { name: 'ci runner' }, operationId: 'createApiKey' },
+    )
     assert.equal(r.status, 201)
     assert.match(r.body.api_key, KEY)
     assert.notEqual(r.body.api_key, acct.api_key)
     assert.equal(r.body.key_returned_once, true)
-    assert.deepEqual([r.body.key.name, r.body.key.key_prefix, r.body.key.status], ['ci runner', `${r.body.api_key.slice(0, 13)}…`, 'active'])
+    assert.deepEqual(
+      [r.body.key.name, r.body.key.key_prefix, r.body.key.status],
+      ['ci runner', `${r.body.api_key.slice(0, 13)}…`, 'active'],
+    )
     assert.ok(r.headers.get('x-ratelimit-remaining') !== null)
     assert.equal((await data(r.body.api_key)).status, 200)
 
-    const list = await request<{ keys: ApiKey[]; total: number; current_key_id: string }>(s, '/api/v2/developers/api-keys', { key: r.body.api_key, operationId: 'listApiKeys' })
+    const list = await request<{ keys: ApiKey[]; total: number; current_key_id: string }>(
+      s,
+      '/api/v2/developers/api-keys',
+      { key: r.body.api_key, operationId: 'listApiKeys' },
+    )
     assert.equal(list.status, 200)
-    assert.deepEqual(list.body.keys.map((k) => [k.name, k.status]), [['default', 'active'], ['ci runner', 'active']])
+    assert.deepEqual(
+      list.body.keys.map((k) => [k.name, k.status]),
+      [
+        ['default', 'active'],
+        ['ci runner', 'active'],
+      ],
+    )
     assert.equal(list.body.current_key_id, r.body.key.id)
     const text = JSON.stringify(list.body)
     assert.ok(!text.includes(acct.api_key) && !text.includes(r.body.api_key), 'no full key in a listing')
@@ -180,7 +247,8 @@ describe('api keys', () => {
 
   test('create: name required and bounded; no key → 401; the per-account cap → 409', async () => {
     const acct = await newAccount('cap@example.com')
-    const create = (body: unknown, key: string | null = acct.api_key) => request(s, '/api/v2/developers/api-keys', { key: key ?? undefined, body, operationId: 'createApiKey' })
+    const create = (body: unknown, key: string | null = acct.api_key) =>
+      request(s, '/api/v2/developers/api-keys', { key: key ?? undefined, body, operationId: 'createApiKey' })
     assertInvalid(await create({}), [['body', 'name']])
     assertInvalid(await create({ name: 'x'.repeat(101) }), [['body', 'name']])
     assertInvalid(await create({ name: 'ok', scopes: ['all'] }), [['body', 'scopes']])
@@ -192,10 +260,17 @@ describe('api keys', () => {
 
   test('revoke: immediate on this replica (next request 401), listed as revoked, idempotent', async () => {
     const acct = await newAccount('revoke@example.com')
-    const extra = await request<{ api_key: string; key: ApiKey }>(s, '/api/v2/developers/api-keys', { key: acct.api_key, body: { name: 'to revoke' } })
+    const extra = await request<{ api_key: string; key: ApiKey }>(s, '/api/v2/developers/api-keys', {
+      key: acct.api_key,
+      body: { name: 'to revoke' },
+    })
     assert.equal((await data(extra.body.api_key)).status, 200, 'cached before revocation')
     const started = Date.now()
-    const r = await request<{ key: ApiKey }>(s, `/api/v2/developers/api-keys/${extra.body.key.id}`, { method: 'DELETE', key: acct.api_key, operationId: 'revokeApiKey' })
+    const r = await request<{ key: ApiKey }>(s, `/api/v2/developers/api-keys/${extra.body.key.id}`, {
+      method: 'DELETE',
+      key: acct.api_key,
+      operationId: 'revokeApiKey',
+    })
     assert.equal(r.status, 200)
     assert.equal(r.body.key.status, 'revoked')
     assert.match(r.body.key.revoked_at ?? '', /^\d{4}-/)
@@ -203,18 +278,45 @@ describe('api keys', () => {
     assert.ok(Date.now() - started < 1_000)
     assert.deepEqual(after.body, { detail: 'This API key has been revoked.', code: 'unauthorized' })
     assert.equal(after.status, 401)
-    const again = await request<{ key: ApiKey }>(s, `/api/v2/developers/api-keys/${extra.body.key.id}`, { method: 'DELETE', key: acct.api_key, operationId: 'revokeApiKey' })
+    const again = await request<{ key: ApiKey }>(s, `/api/v2/developers/api-keys/${extra.body.key.id}`, {
+      method: 'DELETE',
+      key: acct.api_key,
+      operationId: 'revokeApiKey',
+    })
     assert.deepEqual(again.body, r.body)
     const list = await request<{ keys: ApiKey[] }>(s, '/api/v2/developers/api-keys', { key: acct.api_key })
-    assert.deepEqual(list.body.keys.map((k) => k.status), ['active', 'revoked'])
-    assertError(await request(s, '/api/v2/developers/api-keys', { key: extra.body.api_key }), 401, 'unauthorized', /revoked/)
+    assert.deepEqual(
+      list.body.keys.map((k) => k.status),
+      ['active', 'revoked'],
+    )
+    assertError(
+      await request(s, '/api/v2/developers/api-keys', { key: extra.body.api_key }),
+      401,
+      'unauthorized',
+      /revoked/,
+    )
   })
 
   test('revoking the key in use works too; the last active key cannot be revoked', async () => {
     const acct = await newAccount('self@example.com')
-    assertError(await request(s, `/api/v2/developers/api-keys/${acct.key.id}`, { method: 'DELETE', key: acct.api_key, operationId: 'revokeApiKey' }), 409, 'conflict', /last active key/)
-    const extra = await request<{ api_key: string; key: ApiKey }>(s, '/api/v2/developers/api-keys', { key: acct.api_key, body: { name: 'next' } })
-    assert.equal((await request(s, `/api/v2/developers/api-keys/${acct.key.id}`, { method: 'DELETE', key: acct.api_key })).status, 200)
+    assertError(
+      await request(s, `/api/v2/developers/api-keys/${acct.key.id}`, {
+        method: 'DELETE',
+        key: acct.api_key,
+        operationId: 'revokeApiKey',
+      }),
+      409,
+      'conflict',
+      /last active key/,
+    )
+    const extra = await request<{ api_key: string; key: ApiKey }>(s, '/api/v2/developers/api-keys', {
+      key: acct.api_key,
+      body: { name: 'next' },
+    })
+    assert.equal(
+      (await request(s, `/api/v2/developers/api-keys/${acct.key.id}`, { method: 'DELETE', key: acct.api_key })).status,
+      200,
+    )
     assertError(await data(acct.api_key), 401, 'unauthorized')
     assert.equal((await data(extra.body.api_key)).status, 200)
   })
@@ -222,8 +324,23 @@ describe('api keys', () => {
   test("another account's key is 404; a malformed id is 422", async () => {
     const a = await newAccount('owner-a@example.com')
     const b = await newAccount('owner-b@example.com')
-    assertError(await request(s, `/api/v2/developers/api-keys/${a.key.id}`, { method: 'DELETE', key: b.api_key, operationId: 'revokeApiKey' }), 404, 'not_found')
-    assertInvalid(await request(s, '/api/v2/developers/api-keys/1%27%20OR%201=1', { method: 'DELETE', key: b.api_key, operationId: 'revokeApiKey' }), [['path', 'id']])
+    assertError(
+      await request(s, `/api/v2/developers/api-keys/${a.key.id}`, {
+        method: 'DELETE',
+        key: b.api_key,
+        operationId: 'revokeApiKey',
+      }),
+      404,
+      'not_found',
+    )
+    assertInvalid(
+      await request(s, '/api/v2/developers/api-keys/1%27%20OR%201=1', {
+        method: 'DELETE',
+        key: b.api_key,
+        operationId: 'revokeApiKey',
+      }),
+      [['path', 'id']],
+    )
     assert.equal((await data(a.api_key)).status, 200)
   })
 })
@@ -232,11 +349,10 @@ describe('usage', () => {
   test('counts this key and its account; free: does not take a token', async () => {
     const acct = await newAccount('usage@example.com')
     for (let i = 0; i < 5; i++) await data(acct.api_key)
-    const u1 = await request<Usage>(
-      s,
-      '/api/v2/developers/usage',
-      { key: acct.api_key, operationId: 'getDeveloperUsage' },
-    )
+    const u1 = await request<Usage>(s, '/api/v2/developers/usage', {
+      key: acct.api_key,
+      operationId: 'getDeveloperUsage',
+    })
     assert.equal(u1.status, 200)
     assert.deepEqual(u1.body.usage.key.requests, { current_minute: 5, last_hour: 5, last_day: 5 })
     assert.equal(u1.body.key.key_prefix, acct.key.key_prefix)
@@ -245,7 +361,11 @@ describe('usage', () => {
     assert.equal(u2.body.usage.key.requests.current_minute, 5, 'and was not counted')
     await s.app.store.usage.flush()
     const u3 = await request<typeof u1.body>(s, '/api/v2/developers/usage', { key: acct.api_key })
-    assert.deepEqual(u3.body.usage.key.requests, u1.body.usage.key.requests, 'the same after the counts are written to the store')
+    assert.deepEqual(
+      u3.body.usage.key.requests,
+      u1.body.usage.key.requests,
+      'the same after the counts are written to the store',
+    )
     assertError(await request(s, '/api/v2/developers/usage'), 401, 'unauthorized')
   })
 })
@@ -253,7 +373,10 @@ describe('usage', () => {
 describe('stored data', () => {
   test('no plaintext key anywhere in the database', async () => {
     const acct = await newAccount('plain@example.com')
-    const extra = await request<{ api_key: string }>(s, '/api/v2/developers/api-keys', { key: acct.api_key, body: { name: 'second' } })
+    const extra = await request<{ api_key: string }>(s, '/api/v2/developers/api-keys', {
+      key: acct.api_key,
+      body: { name: 'second' },
+    })
     await s.app.store.usage.flush()
     for (const key of [acct.api_key, extra.body.api_key, s.apiKey as string]) {
       assert.deepEqual(await findInAnyColumn(s.db, [key, key.slice('pmk_live_'.length)]), [])
@@ -266,12 +389,19 @@ describe('stored data', () => {
       assert.equal(r.status, 201, JSON.stringify(r.body))
       const b = r.body as unknown as SignupCreated
       assert.deepEqual([b.company, b.use_case], [evil, evil])
-      const k = await request<{ key: ApiKey }>(s, '/api/v2/developers/api-keys', { key: b.api_key, body: { name: evil } })
+      const k = await request<{ key: ApiKey }>(s, '/api/v2/developers/api-keys', {
+        key: b.api_key,
+        body: { name: evil },
+      })
       assert.equal(k.body.key.name, evil)
-      const { rows } = await s.db.query<{ company: string }>('SELECT company FROM accounts WHERE id = $1', [b.account_id])
+      const { rows } = await s.db.query<{ company: string }>('SELECT company FROM accounts WHERE id = $1', [
+        b.account_id,
+      ])
       assert.equal(rows[0]?.company, evil)
     }
-    assertInvalid(await signup({ email: "x'); DROP TABLE accounts; --@example.com", company: 'c', use_case: 'u' }), [['body', 'email']])
+    assertInvalid(await signup({ email: "x'); DROP TABLE accounts; --@example.com", company: 'c', use_case: 'u' }), [
+      ['body', 'email'],
+    ])
     assert.ok((await countRows(s.db, 'accounts')) > INJECTIONS.length)
   })
 })

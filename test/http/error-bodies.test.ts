@@ -56,7 +56,8 @@ function assertWhole(row: Row, a: Answer): void {
   assert.equal(a.status, row.status, `${row.name}: ${a.text}`)
   assert.equal(a.text, JSON.stringify(row.expect), row.name)
   assert.equal(a.headers.get('content-type'), 'application/json; charset=utf-8', row.name)
-  for (const [name, value] of Object.entries(row.expectHeaders ?? {})) assert.equal(a.headers.get(name), value, `${row.name}: header ${name}`)
+  for (const [name, value] of Object.entries(row.expectHeaders ?? {}))
+    assert.equal(a.headers.get(name), value, `${row.name}: header ${name}`)
 }
 
 const MISSING_KEY = 'Missing API key: send it in the X-API-Key header (POST /api/v2/developers/signup issues one).'
@@ -66,9 +67,15 @@ describe('error bodies on the running service', () => {
   let proxies: ProxyHarness
   let key: Record<string, string>
   before(async () => {
-    s = await startTestService({ questions: 40, config: { auth: { rateLimit: { burst: 100, perSecond: 20 }, signupRateLimit: { burst: 3, perMinute: 5 } } } })
+    s = await startTestService({
+      questions: 40,
+      config: { auth: { rateLimit: { burst: 100, perSecond: 20 }, signupRateLimit: { burst: 3, perMinute: 5 } } },
+    })
     key = { ...s.authHeaders }
-    proxies = await mountProxies(s, { timeoutsMs: { gamma: 300, clob: 300, data: 300 }, breaker: { failureThreshold: 2, openMs: 10_000 } })
+    proxies = await mountProxies(s, {
+      timeoutsMs: { gamma: 300, clob: 300, data: 300 },
+      breaker: { failureThreshold: 2, openMs: 10_000 },
+    })
   })
   after(async () => {
     await proxies?.close()
@@ -84,7 +91,17 @@ describe('error bodies on the running service', () => {
         path: '/api/v2/venuep/markets?limit=0',
         headers: key,
         status: 422,
-        expect: { detail: [{ type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } }] },
+        expect: {
+          detail: [
+            {
+              type: 'greater_than_equal',
+              loc: ['query', 'limit'],
+              msg: 'Input should be greater than or equal to 1',
+              input: '0',
+              ctx: { ge: 1 },
+            },
+          ],
+        },
         expectHeaders: { 'x-ratelimit-limit': '100' },
       },
       {
@@ -92,35 +109,82 @@ describe('error bodies on the running service', () => {
         path: '/api/v2/alerts/not-a-uuid',
         headers: { ...key, 'x-user-id': 'u1' },
         status: 422,
-        expect: { detail: [{ type: 'uuid_parsing', loc: ['path', 'id'], msg: 'Input should be a valid UUID, invalid UUID format', input: 'not-a-uuid', ctx: { error: 'invalid UUID format' } }] },
+        expect: {
+          detail: [
+            {
+              type: 'uuid_parsing',
+              loc: ['path', 'id'],
+              msg: 'Input should be a valid UUID, invalid UUID format',
+              input: 'not-a-uuid',
+              ctx: { error: 'invalid UUID format' },
+            },
+          ],
+        },
       },
       {
         name: 'handler 422: neither identifier',
         path: '/api/v2/venuep/market-price',
         headers: key,
         status: 422,
-        expect: { detail: [{ type: 'missing', loc: ['query', 'market_slug'], msg: 'Field required: give market_slug or condition_id', input: null }] },
+        expect: {
+          detail: [
+            {
+              type: 'missing',
+              loc: ['query', 'market_slug'],
+              msg: 'Field required: give market_slug or condition_id',
+              input: null,
+            },
+          ],
+        },
       },
       {
         name: 'handler 422: a CSV item outside its values',
         path: '/api/v2/spreads?platforms=venuep,nowhere',
         headers: key,
         status: 422,
-        expect: { detail: [{ type: 'literal_error', loc: ['query', 'platforms'], msg: "Input should be 'venuep' or 'venuek'", input: 'nowhere', ctx: { expected: "'venuep' or 'venuek'" } }] },
+        expect: {
+          detail: [
+            {
+              type: 'literal_error',
+              loc: ['query', 'platforms'],
+              msg: "Input should be 'venuep' or 'venuek'",
+              input: 'nowhere',
+              ctx: { expected: "'venuep' or 'venuek'" },
+            },
+          ],
+        },
       },
       {
         name: 'proxy 422: neither identifier',
         path: '/api/v2/venuep/orders',
         headers: key,
         status: 422,
-        expect: { detail: [{ type: 'missing', loc: ['query', 'market_slug'], msg: 'Field required: give market_slug or condition_id', input: null }] },
+        expect: {
+          detail: [
+            {
+              type: 'missing',
+              loc: ['query', 'market_slug'],
+              msg: 'Field required: give market_slug or condition_id',
+              input: null,
+            },
+          ],
+        },
       },
       {
         name: 'proxy 422: a foreign cursor',
         path: '/api/v2/venuep/activity?wallet_address=0x1111111111111111111111111111111111111111&cursor=garbage',
         headers: key,
         status: 422,
-        expect: { detail: [{ type: 'value_error', loc: ['query', 'cursor'], msg: 'cursor is not a cursor of this list', input: 'garbage' }] },
+        expect: {
+          detail: [
+            {
+              type: 'value_error',
+              loc: ['query', 'cursor'],
+              msg: 'cursor is not a cursor of this list',
+              input: 'garbage',
+            },
+          ],
+        },
       },
       {
         name: 'body 422: JSON that does not parse',
@@ -128,13 +192,28 @@ describe('error bodies on the running service', () => {
         headers: json({ 'x-user-id': 'u1' }),
         body: '{"channel":',
         status: 422,
-        expect: { detail: [{ type: 'json_invalid', loc: ['body', 11], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }] },
+        expect: {
+          detail: [
+            {
+              type: 'json_invalid',
+              loc: ['body', 11],
+              msg: 'JSON decode error',
+              input: {},
+              ctx: { error: 'Expecting value' },
+            },
+          ],
+        },
       },
       {
         name: 'body 422: a webhook host that does not resolve',
         path: '/api/v2/alerts',
         headers: json({ 'x-user-id': 'u1' }),
-        body: JSON.stringify({ trigger_type: 'spread_threshold', threshold: 0.05, channel: 'webhook', target: 'https://nowhere.example.com/hook' }),
+        body: JSON.stringify({
+          trigger_type: 'spread_threshold',
+          threshold: 0.05,
+          channel: 'webhook',
+          target: 'https://nowhere.example.com/hook',
+        }),
         status: 422,
         expect: {
           detail: [
@@ -148,7 +227,13 @@ describe('error bodies on the running service', () => {
           ],
         },
       },
-      { name: 'guard 401', path: '/api/v2/venuep/markets', status: 401, expect: { detail: MISSING_KEY, code: 'unauthorized' }, expectHeaders: { 'retry-after': null } },
+      {
+        name: 'guard 401',
+        path: '/api/v2/venuep/markets',
+        status: 401,
+        expect: { detail: MISSING_KEY, code: 'unauthorized' },
+        expectHeaders: { 'retry-after': null },
+      },
       {
         name: 'guard 401: unknown key',
         path: '/api/v2/events',
@@ -156,7 +241,13 @@ describe('error bodies on the running service', () => {
         status: 401,
         expect: { detail: 'Invalid API key.', code: 'unauthorized' },
       },
-      { name: 'route 404', path: '/api/v2/events/no-such-event', headers: key, status: 404, expect: { detail: 'unknown event no-such-event', code: 'not_found' } },
+      {
+        name: 'route 404',
+        path: '/api/v2/events/no-such-event',
+        headers: key,
+        status: 404,
+        expect: { detail: 'unknown event no-such-event', code: 'not_found' },
+      },
       {
         name: 'route 404 (store)',
         path: '/api/v2/alerts/00000000-0000-4000-8000-000000000000',
@@ -183,7 +274,10 @@ describe('error bodies on the running service', () => {
         path: '/api/v2/spreads/history?event_slug=no-such-event&outcome_key=text%3Ayes',
         headers: key,
         status: 404,
-        expect: { detail: 'no spread history for event_slug no-such-event and outcome_key text:yes', code: 'not_found' },
+        expect: {
+          detail: 'no spread history for event_slug no-such-event and outcome_key text:yes',
+          code: 'not_found',
+        },
       },
       {
         name: 'route 404 (account)',
@@ -193,8 +287,20 @@ describe('error bodies on the running service', () => {
         status: 404,
         expect: { detail: 'No such key in this account.', code: 'not_found' },
       },
-      { name: 'fallback 404', path: '/api/v2/no-such-route', status: 404, expect: { detail: 'Not Found', code: 'not_found' } },
-      { name: 'fallback 404 (method)', path: '/api/v2/events', method: 'PUT', headers: key, status: 404, expect: { detail: 'Not Found', code: 'not_found' } },
+      {
+        name: 'fallback 404',
+        path: '/api/v2/no-such-route',
+        status: 404,
+        expect: { detail: 'Not Found', code: 'not_found' },
+      },
+      {
+        name: 'fallback 404 (method)',
+        path: '/api/v2/events',
+        method: 'PUT',
+        headers: key,
+        status: 404,
+        expect: { detail: 'Not Found', code: 'not_found' },
+      },
       {
         name: 'body over the limit',
         path: '/api/v2/alerts',
@@ -217,7 +323,10 @@ describe('error bodies on the running service', () => {
 
   test('a parameter the store cannot take is a 422, never a 500', async () => {
     // Ajv's `uuid` format admits a `urn:uuid:` prefix, which the store's uuid columns do not.
-    for (const id of ['urn:uuid:00000000-0000-4000-8000-000000000000', 'URN:UUID:00000000-0000-4000-8000-000000000000']) {
+    for (const id of [
+      'urn:uuid:00000000-0000-4000-8000-000000000000',
+      'URN:UUID:00000000-0000-4000-8000-000000000000',
+    ]) {
       for (const row of [
         { path: `/api/v2/alerts/${id}` },
         { path: `/api/v2/alerts/${id}/deliveries` },
@@ -225,7 +334,17 @@ describe('error bodies on the running service', () => {
         { path: `/api/v2/developers/api-keys/${id}`, method: 'DELETE' },
       ]) {
         const a = await send(s.baseUrl, { ...row, headers: { ...key, 'x-user-id': 'u1' } })
-        const expect = { detail: [{ type: 'uuid_parsing', loc: ['path', 'id'], msg: 'Input should be a valid UUID, invalid UUID format', input: id, ctx: { error: 'invalid UUID format' } }] }
+        const expect = {
+          detail: [
+            {
+              type: 'uuid_parsing',
+              loc: ['path', 'id'],
+              msg: 'Input should be a valid UUID, invalid UUID format',
+              input: id,
+              ctx: { error: 'invalid UUID format' },
+            },
+          ],
+        }
         assertWhole({ name: `${row.method ?? 'GET'} ${row.path}`, path: row.path, status: 422, expect }, a)
       }
     }
@@ -235,7 +354,12 @@ describe('error bodies on the running service', () => {
     const rule = await send(s.baseUrl, {
       path: '/api/v2/alerts',
       headers: json({ 'x-user-id': 'u2' }),
-      body: JSON.stringify({ trigger_type: 'spread_threshold', threshold: 0.05, channel: 'email', target: 'ops@example.com' }),
+      body: JSON.stringify({
+        trigger_type: 'spread_threshold',
+        threshold: 0.05,
+        channel: 'email',
+        target: 'ops@example.com',
+      }),
     })
     assert.equal(rule.status, 201, rule.text)
     const id = (JSON.parse(rule.text) as { id: string }).id
@@ -253,9 +377,18 @@ describe('error bodies on the running service', () => {
         name: '503 dns_unavailable',
         path: '/api/v2/alerts',
         headers: json({ 'x-user-id': 'u2' }),
-        body: JSON.stringify({ trigger_type: 'spread_threshold', threshold: 0.05, channel: 'webhook', target: 'https://flaky.example.com/hook' }),
+        body: JSON.stringify({
+          trigger_type: 'spread_threshold',
+          threshold: 0.05,
+          channel: 'webhook',
+          target: 'https://flaky.example.com/hook',
+        }),
         status: 503,
-        expect: { detail: 'The webhook host could not be checked: the address of flaky.example.com could not be looked up (EAI_AGAIN); retry shortly.', code: 'dns_unavailable' },
+        expect: {
+          detail:
+            'The webhook host could not be checked: the address of flaky.example.com could not be looked up (EAI_AGAIN); retry shortly.',
+          code: 'dns_unavailable',
+        },
         expectHeaders: { 'retry-after': '5' },
       },
     ]
@@ -263,17 +396,27 @@ describe('error bodies on the running service', () => {
   })
 
   test('rate_limited: the key guard and the signup throttle', async () => {
-    const signup = (email: string) => send(s.baseUrl, { path: '/api/v2/developers/signup', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, company: 'c', use_case: 'u' }) })
+    const signup = (email: string) =>
+      send(s.baseUrl, {
+        path: '/api/v2/developers/signup',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, company: 'c', use_case: 'u' }),
+      })
     const created = await signup('limits@example.com')
     assert.equal(created.status, 201, created.text)
     const own = { 'x-api-key': (JSON.parse(created.text) as { api_key: string }).api_key }
-    for (let i = 0; i < 100; i++) assert.equal((await send(s.baseUrl, { path: '/api/v2/events?limit=1', headers: own })).status, 200)
+    for (let i = 0; i < 100; i++)
+      assert.equal((await send(s.baseUrl, { path: '/api/v2/events?limit=1', headers: own })).status, 200)
     assertWhole(
       {
         name: 'key 429',
         path: '/api/v2/events?limit=1',
         status: 429,
-        expect: { detail: 'Rate limit exceeded (bursts of 100, 20 requests per second per key); retry in 1 s.', code: 'rate_limited', retry_after_seconds: 1 },
+        expect: {
+          detail: 'Rate limit exceeded (bursts of 100, 20 requests per second per key); retry in 1 s.',
+          code: 'rate_limited',
+          retry_after_seconds: 1,
+        },
         expectHeaders: { 'retry-after': '1', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0' },
       },
       await send(s.baseUrl, { path: '/api/v2/events?limit=1', headers: own }),
@@ -286,7 +429,11 @@ describe('error bodies on the running service', () => {
         name: 'signup 429',
         path: '',
         status: 429,
-        expect: { detail: 'Too many signups from your address (bursts of 3, then 5 per minute); retry in 12 s.', code: 'rate_limited', retry_after_seconds: 12 },
+        expect: {
+          detail: 'Too many signups from your address (bursts of 3, then 5 per minute); retry in 12 s.',
+          code: 'rate_limited',
+          retry_after_seconds: 12,
+        },
         expectHeaders: { 'retry-after': '12' },
       },
       last as Answer,
@@ -301,9 +448,16 @@ describe('error bodies on the running service', () => {
         path: '',
         status: 422,
         // The proxies' own 422s echo the parsed value (a number here), as they always have.
-        expect: { detail: [{ type: 'value_error', loc: ['query', 'start_ts'], msg: 'start_ts must not be after end_ts', input: 10 }] },
+        expect: {
+          detail: [
+            { type: 'value_error', loc: ['query', 'start_ts'], msg: 'start_ts must not be after end_ts', input: 10 },
+          ],
+        },
       },
-      await send(s.baseUrl, { path: `/api/v2/venuep/candlesticks?market_slug=${m.marketId}&start_ts=10&end_ts=5`, headers: key }),
+      await send(s.baseUrl, {
+        path: `/api/v2/venuep/candlesticks?market_slug=${m.marketId}&start_ts=10&end_ts=5`,
+        headers: key,
+      }),
     )
     const faults = s.sim.venuep.faults
     faults.failHttp({ status: 500, count: 1, host: 'data', pathPrefix: '/trades' })
@@ -312,7 +466,12 @@ describe('error bodies on the running service', () => {
         name: '502',
         path: '',
         status: 502,
-        expect: { detail: "the venue's data API answered 500", code: 'upstream_error', upstream: 'data', upstream_status: 500 },
+        expect: {
+          detail: "the venue's data API answered 500",
+          code: 'upstream_error',
+          upstream: 'data',
+          upstream_status: 500,
+        },
         expectHeaders: { 'retry-after': null },
       },
       await send(proxies.baseUrl, { path: `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=3`, headers: key }),
@@ -321,7 +480,17 @@ describe('error bodies on the running service', () => {
     faults.latencyMs = 1_000
     try {
       assertWhole(
-        { name: '504', path: '', status: 504, expect: { detail: "the venue's data API did not answer within 300 ms", code: 'upstream_timeout', upstream: 'data', timeout_ms: 300 } },
+        {
+          name: '504',
+          path: '',
+          status: 504,
+          expect: {
+            detail: "the venue's data API did not answer within 300 ms",
+            code: 'upstream_timeout',
+            upstream: 'data',
+            timeout_ms: 300,
+          },
+        },
         await send(proxies.baseUrl, { path: `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=4`, headers: key }),
       )
     } finally {
@@ -375,7 +544,12 @@ describe('error bodies a running service does not give on demand', () => {
   let server: HttpServer
   let base: string
   const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
-  const notBuilt = { collapsed: () => undefined, sitemap: () => undefined, directory: () => undefined, view: () => undefined } as unknown as ReadModels
+  const notBuilt = {
+    collapsed: () => undefined,
+    sitemap: () => undefined,
+    directory: () => undefined,
+    view: () => undefined,
+  } as unknown as ReadModels
   const keyStoreDown = {
     rateLimit: { burst: 40, perSecond: 20 },
     resolve: () => ({ kind: 'rejected', reason: 'unavailable' }),
@@ -403,7 +577,10 @@ describe('error bodies a running service does not give on demand', () => {
       now: () => clock.now(),
     }),
     ...spreadHistoryRoutes({
-      history: { buckets: () => Promise.reject(new Error('store down')), hasHistory: () => Promise.reject(new Error('store down')) },
+      history: {
+        buckets: () => Promise.reject(new Error('store down')),
+        hasHistory: () => Promise.reject(new Error('store down')),
+      },
       isMatched: () => true,
       clock,
       log: silentLogger,
@@ -422,8 +599,18 @@ describe('error bodies a running service does not give on demand', () => {
 
   test('not_ready, auth_unavailable, history_unavailable, internal', async () => {
     const rows: Row[] = [
-      { name: 'list 503', path: '/api/v2/events', status: 503, expect: { detail: 'catalogs are still loading', code: 'not_ready' } },
-      { name: 'sitemap 503', path: '/api/v2/sitemap/events', status: 503, expect: { detail: 'catalogs are still loading', code: 'not_ready' } },
+      {
+        name: 'list 503',
+        path: '/api/v2/events',
+        status: 503,
+        expect: { detail: 'catalogs are still loading', code: 'not_ready' },
+      },
+      {
+        name: 'sitemap 503',
+        path: '/api/v2/sitemap/events',
+        status: 503,
+        expect: { detail: 'catalogs are still loading', code: 'not_ready' },
+      },
       {
         name: 'readiness 503',
         path: '/readyz',
@@ -456,7 +643,12 @@ describe('error bodies a running service does not give on demand', () => {
         expect: { detail: 'Spread history cannot be read right now; retry shortly.', code: 'history_unavailable' },
         expectHeaders: { 'retry-after': '1' },
       },
-      { name: 'unexpected exception', path: '/boom', status: 500, expect: { detail: 'Internal Server Error', code: 'internal' } },
+      {
+        name: 'unexpected exception',
+        path: '/boom',
+        status: 500,
+        expect: { detail: 'Internal Server Error', code: 'internal' },
+      },
     ]
     for (const row of rows) assertWhole(row, await send(base, row))
   })

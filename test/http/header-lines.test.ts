@@ -28,7 +28,9 @@ function rawHead(path: string, headers: Record<string, string>): Promise<string[
       }
     })
     sock.on('error', reject)
-    const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')
+    const extra = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')
     sock.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`)
   })
 }
@@ -38,7 +40,9 @@ test('a keyed read: content type, nosniff and both rate-limit headers, each its 
   assert.equal(lines[0], 'HTTP/1.1 200 OK')
   const names = lines.slice(1).map((l) => l.slice(0, l.indexOf(':')).toLowerCase())
   assert.deepEqual(
-    names.filter((n) => ['content-type', 'x-content-type-options', 'x-ratelimit-limit', 'x-ratelimit-remaining'].includes(n)),
+    names.filter((n) =>
+      ['content-type', 'x-content-type-options', 'x-ratelimit-limit', 'x-ratelimit-remaining'].includes(n),
+    ),
     ['content-type', 'x-content-type-options', 'x-ratelimit-limit', 'x-ratelimit-remaining'],
   )
   assert.ok(lines.includes('content-type: application/json; charset=utf-8'), lines.join('\n'))
@@ -50,12 +54,21 @@ test('a keyed read: content type, nosniff and both rate-limit headers, each its 
 test('an error the route throws (404) carries the rate-limit headers too', async () => {
   const lines = await rawHead('/api/v2/venuek/market-price?market_ticker=NOPE-1', s.authHeaders)
   assert.equal(lines[0], 'HTTP/1.1 404 Not Found')
-  assert.ok(lines.some((l) => /^x-ratelimit-limit: \d+$/.test(l)), lines.join('\n'))
+  assert.ok(
+    lines.some((l) => /^x-ratelimit-limit: \d+$/.test(l)),
+    lines.join('\n'),
+  )
   assert.ok(lines.includes('x-content-type-options: nosniff'))
 })
 
 test('renderHeaderLines refuses a line break in a name or value (it would split the response)', () => {
-  assert.equal(renderHeaderLines([['a', '1'], ['b', 'two']]), '\r\na: 1\r\nb: two')
+  assert.equal(
+    renderHeaderLines([
+      ['a', '1'],
+      ['b', 'two'],
+    ]),
+    '\r\na: 1\r\nb: two',
+  )
   assert.throws(() => renderHeaderLines([['a', '1\r\nset-cookie: x=1']]), /line break/)
   assert.throws(() => renderHeaderLines([['a\n', '1']]), /line break/)
 })

@@ -39,24 +39,33 @@ for (const backend of storeBackends()) {
     after(() => s.close())
 
     // The runs are fixed (about 10 s alone on a laptop core); the timeout only stops a hang.
-    test('a 4xx with a clean JSON error, never a 5xx; a refused request changes nothing', { timeout: 120_000 }, async () => {
-      const ops = operations(doc)
-      assert.ok(ops.length >= 30, `only ${ops.length} operations in the document`)
-      for (const o of ops) {
-        const inputs = (o.op.parameters?.length ?? 0) + (o.op.requestBody === undefined ? 0 : 1)
-        const numRuns = o.op.requestBody !== undefined ? RUNS.body : inputs > 0 ? RUNS.params : RUNS.none
-        const writes = o.method !== 'GET'
-        await fc.assert(
-          fc.asyncProperty(hostileRequests(doc, o, { apiKey: s.apiKey, valid: VALID }), async (req) => {
-            const before = writes ? await storedRecords(s) : undefined
-            const res = await rawRequest(s.app.port, req)
-            assertCleanAnswer(o, req, res)
-            if (before !== undefined && (res.status < 200 || res.status > 299)) assert.equal(await storedRecords(s), before, `${describeRequest(o, req)}: a refused request changed stored records`)
-          }),
-          { seed: SEED, numRuns, endOnFailure: true },
-        )
-      }
-    })
+    test(
+      'a 4xx with a clean JSON error, never a 5xx; a refused request changes nothing',
+      { timeout: 120_000 },
+      async () => {
+        const ops = operations(doc)
+        assert.ok(ops.length >= 30, `only ${ops.length} operations in the document`)
+        for (const o of ops) {
+          const inputs = (o.op.parameters?.length ?? 0) + (o.op.requestBody === undefined ? 0 : 1)
+          const numRuns = o.op.requestBody !== undefined ? RUNS.body : inputs > 0 ? RUNS.params : RUNS.none
+          const writes = o.method !== 'GET'
+          await fc.assert(
+            fc.asyncProperty(hostileRequests(doc, o, { apiKey: s.apiKey, valid: VALID }), async (req) => {
+              const before = writes ? await storedRecords(s) : undefined
+              const res = await rawRequest(s.app.port, req)
+              assertCleanAnswer(o, req, res)
+              if (before !== undefined && (res.status < 200 || res.status > 299))
+                assert.equal(
+                  await storedRecords(s),
+                  before,
+                  `${describeRequest(o, req)}: a refused request changed stored records`,
+                )
+            }),
+            { seed: SEED, numRuns, endOnFailure: true },
+          )
+        }
+      },
+    )
   })
 }
 
@@ -94,6 +103,9 @@ async function storedRecords(s: TestService): Promise<string> {
 }
 
 function describeRequest(o: Operation, req: RawRequest): string {
-  const body = req.body === undefined ? '' : ` body ${JSON.stringify(req.body.toString('utf8', 0, 200))}${req.body.length > 200 ? `… (${req.body.length} bytes)` : ''}`
+  const body =
+    req.body === undefined
+      ? ''
+      : ` body ${JSON.stringify(req.body.toString('utf8', 0, 200))}${req.body.length > 200 ? `… (${req.body.length} bytes)` : ''}`
   return `${o.op.operationId}: ${req.method} ${req.target.slice(0, 300)} headers ${JSON.stringify(req.headers).slice(0, 300)}${body}`
 }

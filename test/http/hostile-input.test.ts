@@ -37,7 +37,11 @@ for (const backend of storeBackends()) {
 
     const send = (path: string, o: RequestOptions & { user?: string } = {}): Promise<JsonResponse> => {
       const { user, ...rest } = o
-      return request(s, path, { key: s.apiKey, ...rest, headers: { ...rest.headers, 'x-user-id': user ?? 'hostile-user' } })
+      return request(s, path, {
+        key: s.apiKey,
+        ...rest,
+        headers: { ...rest.headers, 'x-user-id': user ?? 'hostile-user' },
+      })
     }
     const issues = (r: JsonResponse): Issue[] => (r.body as { detail: Issue[] }).detail
 
@@ -54,13 +58,25 @@ for (const backend of storeBackends()) {
         assert.equal(entry?.loc[0], 'body')
         assert.match(String(entry?.ctx?.error), new RegExp(`${MAX_JSON_DEPTH}`))
       }
-      const alert = await send('/api/v2/alerts', { body: `${JSON.stringify({ ...ALERT, scope: {} }).slice(0, -3)}{"event_slug":${deep(5_000)}}}`, operationId: 'createAlert' })
+      const alert = await send('/api/v2/alerts', {
+        body: `${JSON.stringify({ ...ALERT, scope: {} }).slice(0, -3)}{"event_slug":${deep(5_000)}}}`,
+        operationId: 'createAlert',
+      })
       assert.equal(issues(alert)[0]?.type, 'json_invalid')
       // At the limit the body parses; the echo of a nested value is cut short, so it stays small and shallow.
       const atLimit = JSON.parse(deep(MAX_JSON_DEPTH - 1)) as unknown
-      const ok = await send('/api/v2/developers/signup', { body: { ...SIGNUP, email: atLimit, use_case: 'u'.repeat(5_000) }, operationId: 'signup' })
+      const ok = await send('/api/v2/developers/signup', {
+        body: { ...SIGNUP, email: atLimit, use_case: 'u'.repeat(5_000) },
+        operationId: 'signup',
+      })
       assert.equal(ok.status, 422)
-      assert.deepEqual(issues(ok).map((i) => [i.loc, i.type]), [[['body', 'email'], 'string_type'], [['body', 'use_case'], 'string_too_long']])
+      assert.deepEqual(
+        issues(ok).map((i) => [i.loc, i.type]),
+        [
+          [['body', 'email'], 'string_type'],
+          [['body', 'use_case'], 'string_too_long'],
+        ],
+      )
       assert.ok(depthOf(issues(ok)[0]?.input) <= 3, JSON.stringify(issues(ok)[0]?.input))
       assert.equal(issues(ok)[1]?.input, `${'u'.repeat(ECHO_STRING_MAX)}…`)
       assert.equal(await countRows(s.db, 'accounts'), accounts)
@@ -69,11 +85,17 @@ for (const backend of storeBackends()) {
     test('a NUL in a text field: 422 at that field, nothing stored', async () => {
       const accounts = await countRows(s.db, 'accounts')
       const keys = await countRows(s.db, 'api_keys')
-      const r = await send('/api/v2/developers/signup', { body: { ...SIGNUP, company: 'Ac\u0000me' }, operationId: 'signup' })
+      const r = await send('/api/v2/developers/signup', {
+        body: { ...SIGNUP, company: 'Ac\u0000me' },
+        operationId: 'signup',
+      })
       assertInvalid(r, [['body', 'company']])
       assert.equal(issues(r)[0]?.type, 'value_error')
       assert.match(String(issues(r)[0]?.msg), /NUL/)
-      assertInvalid(await send('/api/v2/developers/api-keys', { body: { name: '\u0000' }, operationId: 'createApiKey' }), [['body', 'name']])
+      assertInvalid(
+        await send('/api/v2/developers/api-keys', { body: { name: '\u0000' }, operationId: 'createApiKey' }),
+        [['body', 'name']],
+      )
       assert.equal(await countRows(s.db, 'accounts'), accounts)
       assert.equal(await countRows(s.db, 'api_keys'), keys)
     })
@@ -93,7 +115,10 @@ for (const backend of storeBackends()) {
         assert.equal(issues(r)[0]?.type, 'value_error', JSON.stringify(r.body))
       }
       // A well-formed pair (an astral character) is text like any other.
-      const astral = await send('/api/v2/alerts', { body: { ...ALERT, scope: { event_slug: 'moon-🌕' } }, operationId: 'createAlert' })
+      const astral = await send('/api/v2/alerts', {
+        body: { ...ALERT, scope: { event_slug: 'moon-🌕' } },
+        operationId: 'createAlert',
+      })
       assert.equal(astral.status, 201, JSON.stringify(astral.body))
       assert.equal(await countRows(s.db, 'alert_rules'), rules + 1)
     })
@@ -104,9 +129,13 @@ for (const backend of storeBackends()) {
         assertInvalid(r, [['query', 'offset']])
         assert.deepEqual(issues(r)[0]?.ctx, { le: OFFSET_MAX })
         const id = '00000000-0000-4000-8000-000000000000'
-        assertInvalid(await send(`/api/v2/alerts/${id}/deliveries?offset=${offset}`, { operationId: 'listAlertDeliveries' }), [['query', 'offset']])
+        assertInvalid(
+          await send(`/api/v2/alerts/${id}/deliveries?offset=${offset}`, { operationId: 'listAlertDeliveries' }),
+          [['query', 'offset']],
+        )
       }
-      for (const limit of ['9223372036854775808', '1e26']) assertInvalid(await send(`/api/v2/alerts?limit=${limit}`), [['query', 'limit']])
+      for (const limit of ['9223372036854775808', '1e26'])
+        assertInvalid(await send(`/api/v2/alerts?limit=${limit}`), [['query', 'limit']])
       const last = await send(`/api/v2/alerts?offset=${OFFSET_MAX}`, { operationId: 'listAlerts' })
       assert.equal(last.status, 200, JSON.stringify(last.body))
       assert.deepEqual((last.body as { alerts: unknown[] }).alerts, [])

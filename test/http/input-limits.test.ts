@@ -27,28 +27,50 @@ test('codePointOffset counts characters, not UTF-8 bytes', () => {
 })
 
 test('textProblem: NUL and unpaired surrogates, not pairs or other controls', () => {
-  for (const ok of ['', 'plain', 'é', '🌕', 'a\tb\n', '\u0001', '\uffff']) assert.equal(textProblem(ok), undefined, JSON.stringify(ok))
+  for (const ok of ['', 'plain', 'é', '🌕', 'a\tb\n', '\u0001', '\uffff'])
+    assert.equal(textProblem(ok), undefined, JSON.stringify(ok))
   assert.match(textProblem('a\u0000') ?? '', /NUL/)
-  for (const [bad, cp] of [['\ud800', 'D800'], ['x\udbff', 'DBFF'], ['\udc00x', 'DC00'], ['\udfff\ud800', 'DFFF'], ['🌕\ud83c', 'D83C']] as const) {
+  for (const [bad, cp] of [
+    ['\ud800', 'D800'],
+    ['x\udbff', 'DBFF'],
+    ['\udc00x', 'DC00'],
+    ['\udfff\ud800', 'DFFF'],
+    ['🌕\ud83c', 'D83C'],
+  ] as const) {
     assert.equal(textProblem(bad), `text must not contain an unpaired surrogate (U+${cp})`)
   }
 })
 
 test('bodyTextIssues: every string and key, with array indices as numbers; a bad key is reported, not its value', () => {
   const issues = bodyTextIssues({ a: ['ok', 'b\u0000'], '\ud800': { deeper: '\u0000' }, n: 1, t: true, z: null })
-  assert.deepEqual(issues.map((i) => i.loc), [['body', 'a', 1], ['body', '\ud800']])
-  assert.deepEqual(bodyTextIssues('\u0000').map((i) => i.loc), [['body']])
+  assert.deepEqual(
+    issues.map((i) => i.loc),
+    [
+      ['body', 'a', 1],
+      ['body', '\ud800'],
+    ],
+  )
+  assert.deepEqual(
+    bodyTextIssues('\u0000').map((i) => i.loc),
+    [['body']],
+  )
   assert.deepEqual(bodyTextIssues({ fine: ['x', { y: 'z' }] }), [])
 })
 
 test('echo: strings shortened, entries and depth bounded, a shared text budget, __proto__ kept as a key', () => {
   assert.equal(shorten('x'.repeat(ECHO_STRING_MAX)), 'x'.repeat(ECHO_STRING_MAX))
   assert.equal(shorten('x'.repeat(ECHO_STRING_MAX + 1)), `${'x'.repeat(ECHO_STRING_MAX)}…`)
-  assert.equal(shorten(`${'x'.repeat(ECHO_STRING_MAX - 1)}🌕`), `${'x'.repeat(ECHO_STRING_MAX - 1)}…`, 'never half a surrogate pair')
+  assert.equal(
+    shorten(`${'x'.repeat(ECHO_STRING_MAX - 1)}🌕`),
+    `${'x'.repeat(ECHO_STRING_MAX - 1)}…`,
+    'never half a surrogate pair',
+  )
   assert.deepEqual(echo({ a: { b: { c: 1 } }, l: [[[]], 1] }), { a: { b: '{…}' }, l: ['[…]', 1] })
   const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, i]))
   assert.deepEqual(Object.keys(echo(many) as object), [...Array.from({ length: 10 }, (_, i) => `k${i}`), '…'])
-  const json = JSON.stringify(echo(Array.from({ length: 10 }, () => Array.from({ length: 10 }, () => 'y'.repeat(5_000)))))
+  const json = JSON.stringify(
+    echo(Array.from({ length: 10 }, () => Array.from({ length: 10 }, () => 'y'.repeat(5_000)))),
+  )
   assert.ok(json.length < ECHO_TEXT_BUDGET + 2_000, `${json.length} characters`)
   const proto = echo(JSON.parse('{"__proto__":{"x":1}}')) as object
   assert.deepEqual(Object.keys(proto), ['__proto__'])
@@ -57,11 +79,28 @@ test('echo: strings shortened, entries and depth bounded, a shared text budget, 
 })
 
 test('integerBoundProblems: every integer needs safe bounds; enums and bounded integers pass', () => {
-  assert.deepEqual(integerBoundProblems(Type.Object({ limit: Limit(25, 100), offset: Offset(), e: Type.Union([Type.Literal(1), Type.Literal(2)]) })), [])
-  assert.deepEqual(integerBoundProblems(Type.Object({ n: Type.Optional(Type.Integer({ exclusiveMinimum: 0, exclusiveMaximum: 10 })) })), [])
-  assert.deepEqual(integerBoundProblems(Type.Object({ a: Type.Integer(), b: Type.Array(Type.Union([Type.Null(), Type.Integer({ minimum: 0 })])) })), [
-    'integer at "/properties/a" needs a minimum and a maximum',
-    'integer at "/properties/b/items/anyOf/1" needs a minimum and a maximum',
+  assert.deepEqual(
+    integerBoundProblems(
+      Type.Object({ limit: Limit(25, 100), offset: Offset(), e: Type.Union([Type.Literal(1), Type.Literal(2)]) }),
+    ),
+    [],
+  )
+  assert.deepEqual(
+    integerBoundProblems(
+      Type.Object({ n: Type.Optional(Type.Integer({ exclusiveMinimum: 0, exclusiveMaximum: 10 })) }),
+    ),
+    [],
+  )
+  assert.deepEqual(
+    integerBoundProblems(
+      Type.Object({ a: Type.Integer(), b: Type.Array(Type.Union([Type.Null(), Type.Integer({ minimum: 0 })])) }),
+    ),
+    [
+      'integer at "/properties/a" needs a minimum and a maximum',
+      'integer at "/properties/b/items/anyOf/1" needs a minimum and a maximum',
+    ],
+  )
+  assert.deepEqual(integerBoundProblems(Type.Integer({ minimum: 0, maximum: 2 ** 63 })), [
+    'integer at "/" has bounds beyond ±2^53',
   ])
-  assert.deepEqual(integerBoundProblems(Type.Integer({ minimum: 0, maximum: 2 ** 63 })), ['integer at "/" has bounds beyond ±2^53'])
 })

@@ -40,7 +40,8 @@ describe('GET /metrics', () => {
   test('counts the responses it served by status code, with a consistent latency histogram', async () => {
     const before = (await scrape()).values
     const code = (v: Map<string, number>, c: number) => v.get(`predmkt_http_responses_total{code="${c}"}`) ?? 0
-    for (let i = 0; i < 3; i++) assert.equal((await fetch(`${s.baseUrl}/api/v2/venuep/markets?limit=2`, { headers: s.authHeaders })).status, 200)
+    for (let i = 0; i < 3; i++)
+      assert.equal((await fetch(`${s.baseUrl}/api/v2/venuep/markets?limit=2`, { headers: s.authHeaders })).status, 200)
     assert.equal((await fetch(`${s.baseUrl}/api/v2/venuep/markets?limit=0`, { headers: s.authHeaders })).status, 422)
     assert.equal((await fetch(`${s.baseUrl}/api/v2/no-such-route`)).status, 404)
     assert.equal((await fetch(`${s.baseUrl}/api/v2/venuep/markets`)).status, 401)
@@ -56,11 +57,14 @@ describe('GET /metrics', () => {
     assert.match(text, /# TYPE predmkt_http_request_duration_seconds histogram/)
     const buckets = [...values].filter(([k]) => k.startsWith('predmkt_http_request_duration_seconds_bucket'))
     assert.ok(buckets.length > 5)
-    for (let i = 1; i < buckets.length; i++) assert.ok((buckets[i]?.[1] ?? 0) >= (buckets[i - 1]?.[1] ?? 0), 'cumulative buckets never decrease')
+    for (let i = 1; i < buckets.length; i++)
+      assert.ok((buckets[i]?.[1] ?? 0) >= (buckets[i - 1]?.[1] ?? 0), 'cumulative buckets never decrease')
     assert.equal(buckets.at(-1)?.[0], 'predmkt_http_request_duration_seconds_bucket{le="+Inf"}')
     const count = values.get('predmkt_http_request_duration_seconds_count') ?? 0
     assert.equal(buckets.at(-1)?.[1], count)
-    const responses = [...values].filter(([k]) => k.startsWith('predmkt_http_responses_total')).reduce((n, [, v]) => n + v, 0)
+    const responses = [...values]
+      .filter(([k]) => k.startsWith('predmkt_http_responses_total'))
+      .reduce((n, [, v]) => n + v, 0)
     assert.equal(count, responses, 'one latency observation per response')
   })
 
@@ -68,13 +72,20 @@ describe('GET /metrics', () => {
     const { text, values } = await scrape()
     for (const venue of ['venuep', 'venuek']) {
       assert.equal(values.get(`predmkt_venue_ready{venue="${venue}"}`), 1)
-      assert.equal(values.get(`predmkt_catalog_markets{venue="${venue}"}`), s.app.venues[venue as 'venuep' | 'venuek'].venueStatus().catalog.markets)
+      assert.equal(
+        values.get(`predmkt_catalog_markets{venue="${venue}"}`),
+        s.app.venues[venue as 'venuep' | 'venuek'].venueStatus().catalog.markets,
+      )
       assert.ok((values.get(`predmkt_feed_frames_total{venue="${venue}"}`) ?? 0) > 0, `${venue} frames counted`)
-      assert.ok((values.get(`predmkt_quotes_published_total{venue="${venue}"}`) ?? 0) > 0, `${venue} quote changes counted`)
+      assert.ok(
+        (values.get(`predmkt_quotes_published_total{venue="${venue}"}`) ?? 0) > 0,
+        `${venue} quote changes counted`,
+      )
     }
     assert.match(text, /# TYPE predmkt_feed_frames_total counter/)
     assert.equal(values.get('predmkt_spread_pairs'), s.app.spreads.pairCount)
     assert.ok(values.has('predmkt_process_resident_memory_bytes'), 'process metrics')
-    for (const host of ['gamma', 'clob', 'data']) assert.equal(values.get(`predmkt_upstream_breaker_open{host="${host}"}`), 0)
+    for (const host of ['gamma', 'clob', 'data'])
+      assert.equal(values.get(`predmkt_upstream_breaker_open{host="${host}"}`), 0)
   })
 })

@@ -25,9 +25,29 @@ after(async () => {
 })
 
 /** Money fields of the market-data records (markets, events, prices, collapsed rows, spreads). */
-const DATA_MONEY = ['volume_total', 'volume_24h', 'liquidity', 'open_interest', 'volume', 'volume_min', 'cost_dollars', 'profit_dollars']
+const DATA_MONEY = [
+  'volume_total',
+  'volume_24h',
+  'liquidity',
+  'open_interest',
+  'volume',
+  'volume_min',
+  'cost_dollars',
+  'profit_dollars',
+]
 /** Price fields: probabilities and book prices, never rounded to cents. */
-const PRICE_KEYS = new Set(['probability', 'best_bid', 'best_ask', 'spread', 'price_a', 'price_b', 'buy_price', 'sell_price', 'edge', 'net_edge'])
+const PRICE_KEYS = new Set([
+  'probability',
+  'best_bid',
+  'best_ask',
+  'spread',
+  'price_a',
+  'price_b',
+  'buy_price',
+  'sell_price',
+  'edge',
+  'net_edge',
+])
 
 interface Raw {
   readonly text: string
@@ -102,7 +122,9 @@ async function pages(operationId: string, base: string, key: string): Promise<Ra
 
 describe('money and volume fields are cents on every list endpoint; prices keep their precision', () => {
   test('the simulated catalog has sub-cent and float-noise volumes to round (the test means something)', () => {
-    const noisy = [...s.app.venues.venuep.catalog()!.marketsById.values()].filter((m) => m.volume24h !== undefined && decimalsOf(JSON.stringify(m.volume24h)) > 2)
+    const noisy = [...s.app.venues.venuep.catalog()!.marketsById.values()].filter(
+      (m) => m.volume24h !== undefined && decimalsOf(JSON.stringify(m.volume24h)) > 2,
+    )
     assert.ok(noisy.length > 0, 'some venuep 24h volume has more than 2 decimals before serialization')
   })
 
@@ -119,13 +141,19 @@ describe('money and volume fields are cents on every list endpoint; prices keep 
       ['spreads', [await get('listSpreads', '/api/v2/spreads?min_spread=0&min_volume=0')]],
       ['spreads/top', [await get('topSpreads', '/api/v2/spreads/top?limit=200&window=720')]],
     ]
-    const slugs = (reads.find(([n]) => n === 'events')![1].flatMap((r) => (r.body as { events: { event_slug: string }[] }).events)).map((e) => e.event_slug)
+    const slugs = reads
+      .find(([n]) => n === 'events')![1]
+      .flatMap((r) => (r.body as { events: { event_slug: string }[] }).events)
+      .map((e) => e.event_slug)
     assert.ok(slugs.length > 50)
     const details: Raw[] = []
     for (const slug of slugs) details.push(await get('getEvent', `/api/v2/events/${encodeURIComponent(slug)}`))
     reads.push(['events/{slug}', details])
     const marketSlug = (reads[0]![1][0]!.body as { markets: { market_slug: string }[] }).markets[0]!.market_slug
-    reads.push(['venuep/market-price', [await get('getVenuepMarketPrice', `/api/v2/venuep/market-price?market_slug=${marketSlug}`)]])
+    reads.push([
+      'venuep/market-price',
+      [await get('getVenuepMarketPrice', `/api/v2/venuep/market-price?market_slug=${marketSlug}`)],
+    ])
 
     const keys = new Set(DATA_MONEY)
     const seen: Seen = { money: 0, prices: [] }
@@ -140,12 +168,25 @@ describe('money and volume fields are cents on every list endpoint; prices keep 
       if (name !== 'sitemap/events' && name !== 'venuep/market-price') assert.ok(inText > 0, `${name} has money fields`)
     }
     // Prices are not money: some carry the venue's 0.001 ticks or a midpoint of two cent ticks (0.025).
-    assert.ok(seen.prices.some((p) => decimalsOf(JSON.stringify(p)) === 3), 'prices keep sub-cent precision')
+    assert.ok(
+      seen.prices.some((p) => decimalsOf(JSON.stringify(p)) === 3),
+      'prices keep sub-cent precision',
+    )
   })
 
   test('price rows show the live quote exactly (no rounding of prices)', async () => {
     const { body } = await get('listVenuepPrices', '/api/v2/venuep/prices?limit=100')
-    const rows = (body as { prices: { token_id: string; probability: number | null; best_bid: number | null; best_ask: number | null; spread: number | null }[] }).prices
+    const rows = (
+      body as {
+        prices: {
+          token_id: string
+          probability: number | null
+          best_bid: number | null
+          best_ask: number | null
+          spread: number | null
+        }[]
+      }
+    ).prices
     const catalog = s.app.venues.venuep.catalog()!
     let live = 0
     for (const row of rows) {
@@ -153,7 +194,11 @@ describe('money and volume fields are cents on every list endpoint; prices keep 
       if (quote === undefined) continue
       live++
       const p = outcomePrice(catalog.outcomesById.get(row.token_id)!, quote)
-      assert.deepEqual([row.probability, row.best_bid, row.best_ask, row.spread], [p.probability ?? null, p.bestBid ?? null, p.bestAsk ?? null, p.spread ?? null], row.token_id)
+      assert.deepEqual(
+        [row.probability, row.best_bid, row.best_ask, row.spread],
+        [p.probability ?? null, p.bestBid ?? null, p.bestAsk ?? null, p.spread ?? null],
+        row.token_id,
+      )
     }
     assert.ok(live > 10)
   })
@@ -172,8 +217,16 @@ describe('money and volume fields are cents on every list endpoint; prices keep 
       for (const [name, r, moneyKeys] of reads) {
         const keys = new Set(moneyKeys)
         const seen: Seen = { money: 0, prices: [] }
-        walk(name === 'positions' ? { total_value: (r.body as { total_value: number }).total_value } : r.body, keys, `${name} ${w}`, seen)
-        const inText = name === 'positions' ? scanText(r.text.replace(/"data":\[.*\],"count"/s, '"count"'), keys, name) : scanText(r.text, keys, name)
+        walk(
+          name === 'positions' ? { total_value: (r.body as { total_value: number }).total_value } : r.body,
+          keys,
+          `${name} ${w}`,
+          seen,
+        )
+        const inText =
+          name === 'positions'
+            ? scanText(r.text.replace(/"data":\[.*\],"count"/s, '"count"'), keys, name)
+            : scanText(r.text, keys, name)
         assert.equal(inText, seen.money, `${name}: same fields in text and body`)
         checked += seen.money
       }

@@ -12,7 +12,12 @@ import { startTestService, type TestService } from '../helpers/service.js'
  * the service on the simulator), and every example still matches the schema its status publishes: when a schema
  * changes, this fails until `npm run openapi:examples` is run again.
  */
-const IMPLIED: Readonly<Record<number, TSchema>> = { 401: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody }
+const IMPLIED: Readonly<Record<number, TSchema>> = {
+  401: ErrorBody,
+  413: ErrorBody,
+  415: ErrorBody,
+  422: ValidationErrorBody,
+}
 
 let s: TestService
 let doc: OpenApiDocument
@@ -35,10 +40,13 @@ describe('OpenAPI examples', () => {
     const missing: string[] = []
     for (const op of operations()) {
       const success = Object.entries(op.responses).filter(([status]) => status.startsWith('2'))
-      const shown = success.some(([, r]) => Object.values(r.content ?? {}).some((m) => m.examples?.simulated !== undefined))
+      const shown = success.some(([, r]) =>
+        Object.values(r.content ?? {}).some((m) => m.examples?.simulated !== undefined),
+      )
       if (!shown) missing.push(op.operationId)
       for (const r of Object.values(op.responses)) {
-        for (const m of Object.values(r.content ?? {})) if (m.examples !== undefined) assert.match(m.examples.simulated!.summary, /simulated data$/)
+        for (const m of Object.values(r.content ?? {}))
+          if (m.examples !== undefined) assert.match(m.examples.simulated!.summary, /simulated data$/)
       }
     }
     assert.deepEqual(missing, [], 'operations without an example (run `npm run openapi:examples`)')
@@ -53,7 +61,10 @@ describe('OpenAPI examples', () => {
         const code = Number(status)
         // Statuses every route has (401, 422: added by the document builder) are checked against their shared schema.
         const implied = IMPLIED[code]
-        const checkedRoute = route.responses[code] === undefined && implied !== undefined ? { ...route, responses: { [code]: { description: '', schema: implied } } } : route
+        const checkedRoute =
+          route.responses[code] === undefined && implied !== undefined
+            ? { ...route, responses: { [code]: { description: '', schema: implied } } }
+            : route
         // Text bodies (/metrics, /docs) have no schema to match.
         if (checkedRoute.responses[code]?.schema === undefined) continue
         assertMatchesResponseSchema(checkedRoute, code, example.value)
@@ -68,7 +79,10 @@ describe('OpenAPI examples', () => {
     const top = OPENAPI_EXAMPLES.topSpreads![200]!
     assert.ok(html.includes(`<summary>Example: ${top.summary}</summary>`), 'the top-spreads example is on the page')
     // The /docs example is itself HTML: on the page it is text, never markup.
-    assert.ok(html.includes('&lt;!doctype html&gt;') || html.includes('&lt;!DOCTYPE html&gt;'), 'the page\'s own example is escaped')
+    assert.ok(
+      html.includes('&lt;!doctype html&gt;') || html.includes('&lt;!DOCTYPE html&gt;'),
+      "the page's own example is escaped",
+    )
   })
 
   test('the examples are the published ones, in the media type the operation answers with', () => {
@@ -76,7 +90,10 @@ describe('OpenAPI examples', () => {
       for (const [status, example] of Object.entries(OPENAPI_EXAMPLES[op.operationId] ?? {})) {
         const content = op.responses[status]?.content
         assert.ok(content !== undefined, `${op.operationId} ${status}`)
-        assert.deepEqual(Object.values(content).map((m) => m.examples), [{ simulated: example }])
+        assert.deepEqual(
+          Object.values(content).map((m) => m.examples),
+          [{ simulated: example }],
+        )
       }
     }
   })

@@ -19,7 +19,13 @@ const REDOCLY = join(REPO_ROOT, 'node_modules/@redocly/cli/bin/cli.js')
 
 interface LintReport {
   readonly totals: { readonly errors: number; readonly warnings: number; readonly ignored: number }
-  readonly problems: readonly { readonly ruleId: string; readonly severity: string; readonly message: string; readonly ignored?: boolean; readonly location: readonly { readonly pointer: string }[] }[]
+  readonly problems: readonly {
+    readonly ruleId: string
+    readonly severity: string
+    readonly message: string
+    readonly ignored?: boolean
+    readonly location: readonly { readonly pointer: string }[]
+  }[]
 }
 
 test('the served OpenAPI document is clean under redocly lint (recommended ruleset)', async () => {
@@ -32,14 +38,20 @@ test('the served OpenAPI document is clean under redocly lint (recommended rules
     writeFileSync(join(dir, 'openapi.json'), await res.text())
     copyFileSync(join(LINT_CONFIG_DIR, 'redocly.yaml'), join(dir, 'redocly.yaml'))
     copyFileSync(join(LINT_CONFIG_DIR, '.redocly.lint-ignore.yaml'), join(dir, '.redocly.lint-ignore.yaml'))
-    const { stdout } = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', 'openapi.json', '--config', 'redocly.yaml', '--format', 'json'], {
-      cwd: dir,
-      // No telemetry and no update check: the suite talks to no network.
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
-      maxBuffer: 16 * 1024 * 1024,
-    }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }))
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [REDOCLY, 'lint', 'openapi.json', '--config', 'redocly.yaml', '--format', 'json'],
+      {
+        cwd: dir,
+        // No telemetry and no update check: the suite talks to no network.
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }))
     const report = JSON.parse(stdout) as LintReport
-    const open = report.problems.filter((p) => p.ignored !== true).map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)
+    const open = report.problems
+      .filter((p) => p.ignored !== true)
+      .map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)
     assert.deepEqual(open, [])
     assert.deepEqual({ errors: report.totals.errors, warnings: report.totals.warnings }, { errors: 0, warnings: 0 })
     // Every accepted finding still exists: a stale entry in the ignore file would hide nothing and mislead.
@@ -53,9 +65,15 @@ test('the served OpenAPI document is clean under redocly lint (recommended rules
 test('the document declares a relative server, so it describes whichever host serves it', async () => {
   const s = await startTestService({ questions: 20 })
   try {
-    const doc = (await (await fetch(`${s.baseUrl}/api/v2/openapi.json`)).json()) as { servers: unknown; tags: { name: string; description?: string }[] }
+    const doc = (await (await fetch(`${s.baseUrl}/api/v2/openapi.json`)).json()) as {
+      servers: unknown
+      tags: { name: string; description?: string }[]
+    }
     assert.deepEqual(doc.servers, [{ url: '/', description: 'This deployment (the host that served this document).' }])
-    assert.deepEqual(doc.tags.filter((t) => t.description === undefined), [])
+    assert.deepEqual(
+      doc.tags.filter((t) => t.description === undefined),
+      [],
+    )
   } finally {
     await s.close()
   }

@@ -7,11 +7,24 @@ import { registerRoutes } from '../../src/http/register.js'
 import { json } from '../../src/http/reply.js'
 import { defineRoute, type AnyRoute } from '../../src/http/route.js'
 import { metaRoutes } from '../../src/http/routes/meta.js'
-import { Csv, ErrorBody, Limit, Offset, OFFSET_MAX, Order, StatusFilter, StringEnum, ValidationErrorBody } from '../../src/http/schemas/common.js'
+import {
+  Csv,
+  ErrorBody,
+  Limit,
+  Offset,
+  OFFSET_MAX,
+  Order,
+  StatusFilter,
+  StringEnum,
+  ValidationErrorBody,
+} from '../../src/http/schemas/common.js'
 import { HttpServer } from '../../src/http/server.js'
 
 /** The published description must say exactly what the validators enforce; the docs page must show all of it safely. */
-const Market = Type.Object({ event_ticker: Type.String(), title: Type.String(), volume_24h: Type.Union([Type.Number(), Type.Null()]) }, { description: 'A venuek market.' })
+const Market = Type.Object(
+  { event_ticker: Type.String(), title: Type.String(), volume_24h: Type.Union([Type.Number(), Type.Null()]) },
+  { description: 'A venuek market.' },
+)
 
 const testRoutes: AnyRoute[] = [
   defineRoute({
@@ -32,7 +45,12 @@ const testRoutes: AnyRoute[] = [
     responses: {
       200: {
         description: 'A page of markets.',
-        schema: Type.Object({ markets: Type.Array(Market), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }),
+        schema: Type.Object({
+          markets: Type.Array(Market),
+          total: Type.Integer(),
+          limit: Type.Integer(),
+          offset: Type.Integer(),
+        }),
         headers: { 'x-catalog-version': 'Catalog version the page was read from.' },
       },
     },
@@ -45,7 +63,10 @@ const testRoutes: AnyRoute[] = [
     summary: 'Realized <b>PnL</b> of a wallet <script>alert(1)</script>',
     tags: ['venuep'],
     params: Type.Object({ wallet_address: Type.String({ description: 'Proxy wallet address.' }) }),
-    responses: { 200: { description: 'PnL.', schema: Type.Object({}, { additionalProperties: true }) }, 404: { description: 'Unknown wallet.', schema: ErrorBody } },
+    responses: {
+      200: { description: 'PnL.', schema: Type.Object({}, { additionalProperties: true }) },
+      404: { description: 'Unknown wallet.', schema: ErrorBody },
+    },
     handler: () => json(200, {}),
   }),
   defineRoute({
@@ -55,8 +76,16 @@ const testRoutes: AnyRoute[] = [
     summary: 'Create an alert rule',
     tags: ['alerts'],
     headers: Type.Object({ 'x-user-id': Type.String({ description: 'The user.' }) }),
-    body: Type.Object({ trigger_type: Type.String(), threshold: Type.Number({ minimum: 0 }) }, { additionalProperties: false }),
-    responses: { 200: { description: 'The rule.', schema: Type.Object({ trigger_type: Type.String(), threshold: Type.Number(), status: Type.String() }) } },
+    body: Type.Object(
+      { trigger_type: Type.String(), threshold: Type.Number({ minimum: 0 }) },
+      { additionalProperties: false },
+    ),
+    responses: {
+      200: {
+        description: 'The rule.',
+        schema: Type.Object({ trigger_type: Type.String(), threshold: Type.Number(), status: Type.String() }),
+      },
+    },
     handler: () => json(200, {}),
   }),
 ]
@@ -71,17 +100,29 @@ const jsonContent = (schema: unknown) => ({ 'application/json': { schema } })
 const stringSchema = { type: 'string' }
 /** What every revalidating GET route gets (caching.ts): the 200's caching headers, If-None-Match and its 304. */
 const cachingHeaders = (cacheControl: string) => ({
-  'Cache-Control': { description: `Addition: \`${cacheControl}\` (README, "HTTP: caching, compression, CORS").`, schema: stringSchema },
-  ETag: { description: 'Addition: strong validator of this representation (each content coding has its own); send it in `If-None-Match` to get a 304 while it is current.', schema: stringSchema },
+  'Cache-Control': {
+    description: `Addition: \`${cacheControl}\` (README, "HTTP: caching, compression, CORS").`,
+    schema: stringSchema,
+  },
+  ETag: {
+    description:
+      'Addition: strong validator of this representation (each content coding has its own); send it in `If-None-Match` to get a 304 while it is current.',
+    schema: stringSchema,
+  },
 })
 const IF_NONE_MATCH = {
   name: 'If-None-Match',
   in: 'header',
   required: false,
-  description: 'Addition: ETag(s) of a response the client holds (or `*`). When one names the current representation the answer is 304 with no body; the request still counts against the rate limit.',
+  description:
+    'Addition: ETag(s) of a response the client holds (or `*`). When one names the current representation the answer is 304 with no body; the request still counts against the rate limit.',
   schema: stringSchema,
 }
-const notModified = (headers: object) => ({ description: 'Addition: Not Modified: `If-None-Match` names the current representation. No body; the ETag, Cache-Control and Vary of the 200.', headers })
+const notModified = (headers: object) => ({
+  description:
+    'Addition: Not Modified: `If-None-Match` names the current representation. No body; the ETag, Cache-Control and Vary of the 200.',
+  headers,
+})
 
 describe('the document', () => {
   test('is OpenAPI 3.1, version 2.0.0, with the given title and description', () => {
@@ -97,11 +138,21 @@ describe('the document', () => {
   })
 
   test('paths use {param} templates, and every template has a path parameter', () => {
-    assert.deepEqual(Object.keys(doc.paths), ['/api/v2/venuek/markets', '/api/v2/venuep/wallet/{wallet_address}/pnl', '/api/v2/alerts', '/api/v2/openapi.json', '/docs'])
+    assert.deepEqual(Object.keys(doc.paths), [
+      '/api/v2/venuek/markets',
+      '/api/v2/venuep/wallet/{wallet_address}/pnl',
+      '/api/v2/alerts',
+      '/api/v2/openapi.json',
+      '/docs',
+    ])
     for (const [path, methods] of Object.entries(doc.paths)) {
       const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])
       for (const op of Object.values(methods)) {
-        assert.deepEqual(op.parameters?.filter((p) => p.in === 'path').map((p) => p.name) ?? [], names, `${path} path parameters`)
+        assert.deepEqual(
+          op.parameters?.filter((p) => p.in === 'path').map((p) => p.name) ?? [],
+          names,
+          `${path} path parameters`,
+        )
       }
     }
   })
@@ -109,7 +160,15 @@ describe('the document', () => {
   test('query parameters carry types, defaults, bounds, enums; CSV is form/explode=false; defaulted ones are optional', () => {
     const op = doc.paths['/api/v2/venuek/markets']?.get
     assert.deepEqual(op?.parameters, [
-      { name: 'market_ticker', in: 'query', required: false, description: 'Outcome-level market tickers.', schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: false },
+      {
+        name: 'market_ticker',
+        in: 'query',
+        required: false,
+        description: 'Outcome-level market tickers.',
+        schema: { type: 'array', items: { type: 'string' } },
+        style: 'form',
+        explode: false,
+      },
       {
         name: 'status',
         in: 'query',
@@ -117,10 +176,33 @@ describe('the document', () => {
         description: 'Service status to include; `all` disables the filter.',
         schema: { default: 'active', type: 'string', enum: ['active', 'closed', 'resolved', 'all'] },
       },
-      { name: 'sort', in: 'query', required: false, schema: { default: 'volume', type: 'string', enum: ['volume', 'end_time'] } },
-      { name: 'limit', in: 'query', required: false, description: 'Maximum number of items to return.', schema: { minimum: 1, maximum: 100, default: 25, type: 'integer' } },
-      { name: 'offset', in: 'query', required: false, description: 'Number of items to skip.', schema: { minimum: 0, maximum: OFFSET_MAX, default: 0, type: 'integer' } },
-      { name: 'order', in: 'query', required: false, description: 'Sort direction.', schema: { default: 'desc', type: 'string', enum: ['asc', 'desc'] } },
+      {
+        name: 'sort',
+        in: 'query',
+        required: false,
+        schema: { default: 'volume', type: 'string', enum: ['volume', 'end_time'] },
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'Maximum number of items to return.',
+        schema: { minimum: 1, maximum: 100, default: 25, type: 'integer' },
+      },
+      {
+        name: 'offset',
+        in: 'query',
+        required: false,
+        description: 'Number of items to skip.',
+        schema: { minimum: 0, maximum: OFFSET_MAX, default: 0, type: 'integer' },
+      },
+      {
+        name: 'order',
+        in: 'query',
+        required: false,
+        description: 'Sort direction.',
+        schema: { default: 'desc', type: 'string', enum: ['asc', 'desc'] },
+      },
       IF_NONE_MATCH,
     ])
     assert.equal(op?.operationId, 'listVenuekMarkets')
@@ -132,7 +214,10 @@ describe('the document', () => {
   test('responses: declared schemas and headers, plus the implied 401, 422, caching headers and 304', () => {
     const responses = doc.paths['/api/v2/venuek/markets']?.get?.responses
     assert.deepEqual(Object.keys(responses ?? {}), ['200', '304', '401', '422'])
-    const headers = { 'x-catalog-version': { description: 'Catalog version the page was read from.', schema: { type: 'string' } }, ...cachingHeaders('private, no-cache') }
+    const headers = {
+      'x-catalog-version': { description: 'Catalog version the page was read from.', schema: { type: 'string' } },
+      ...cachingHeaders('private, no-cache'),
+    }
     assert.deepEqual(responses?.['304'], notModified(headers))
     assert.deepEqual(responses?.['200'], {
       description: 'A page of markets.',
@@ -145,7 +230,11 @@ describe('the document', () => {
             items: {
               description: 'A venuek market.',
               type: 'object',
-              properties: { event_ticker: { type: 'string' }, title: { type: 'string' }, volume_24h: { anyOf: [{ type: 'number' }, { type: 'null' }] } },
+              properties: {
+                event_ticker: { type: 'string' },
+                title: { type: 'string' },
+                volume_24h: { anyOf: [{ type: 'number' }, { type: 'null' }] },
+              },
               required: ['event_ticker', 'title', 'volume_24h'],
             },
           },
@@ -156,18 +245,35 @@ describe('the document', () => {
         required: ['markets', 'total', 'limit', 'offset'],
       }),
     })
-    assert.deepEqual(responses?.['422'], { description: 'Validation error: one entry per problem.', content: jsonContent(ref('ValidationErrorBody')) })
-    assert.deepEqual(responses?.['401'], { description: 'Missing or invalid API key (`unauthorized`).', content: jsonContent(ref('ErrorBody')) })
+    assert.deepEqual(responses?.['422'], {
+      description: 'Validation error: one entry per problem.',
+      content: jsonContent(ref('ValidationErrorBody')),
+    })
+    assert.deepEqual(responses?.['401'], {
+      description: 'Missing or invalid API key (`unauthorized`).',
+      content: jsonContent(ref('ErrorBody')),
+    })
   })
 
   test('path and header parameters are documented; bodies get requestBody, 413 and 415', () => {
     assert.deepEqual(doc.paths['/api/v2/venuep/wallet/{wallet_address}/pnl']?.get?.parameters, [
-      { name: 'wallet_address', in: 'path', required: true, description: 'Proxy wallet address.', schema: { type: 'string' } },
+      {
+        name: 'wallet_address',
+        in: 'path',
+        required: true,
+        description: 'Proxy wallet address.',
+        schema: { type: 'string' },
+      },
       IF_NONE_MATCH,
     ])
-    assert.deepEqual(doc.paths['/api/v2/venuep/wallet/{wallet_address}/pnl']?.get?.responses['404'], { description: 'Unknown wallet.', content: jsonContent(ref('ErrorBody')) })
+    assert.deepEqual(doc.paths['/api/v2/venuep/wallet/{wallet_address}/pnl']?.get?.responses['404'], {
+      description: 'Unknown wallet.',
+      content: jsonContent(ref('ErrorBody')),
+    })
     const post = doc.paths['/api/v2/alerts']?.post
-    assert.deepEqual(post?.parameters, [{ name: 'x-user-id', in: 'header', required: true, description: 'The user.', schema: { type: 'string' } }])
+    assert.deepEqual(post?.parameters, [
+      { name: 'x-user-id', in: 'header', required: true, description: 'The user.', schema: { type: 'string' } },
+    ])
     assert.deepEqual(post?.requestBody, {
       required: true,
       content: jsonContent({
@@ -177,7 +283,11 @@ describe('the document', () => {
         required: ['trigger_type', 'threshold'],
       }),
     })
-    assert.deepEqual(Object.keys(post?.responses ?? {}), ['200', '401', '413', '415', '422'], 'a write: no caching headers, no 304')
+    assert.deepEqual(
+      Object.keys(post?.responses ?? {}),
+      ['200', '401', '413', '415', '422'],
+      'a write: no caching headers, no 304',
+    )
     assert.equal(post?.responses['200']?.headers, undefined)
   })
 
@@ -185,16 +295,27 @@ describe('the document', () => {
     assert.deepEqual(doc.paths['/docs']?.get?.security, [])
     const docsHeaders = cachingHeaders('public, no-cache')
     assert.deepEqual(doc.paths['/docs']?.get?.responses, {
-      '200': { description: 'The reference page.', headers: docsHeaders, content: { 'text/html': { schema: { type: 'string' } } } },
+      '200': {
+        description: 'The reference page.',
+        headers: docsHeaders,
+        content: { 'text/html': { schema: { type: 'string' } } },
+      },
       '304': notModified(docsHeaders),
     })
     assert.equal(doc.paths['/api/v2/alerts']?.post?.security, undefined)
     assert.deepEqual(doc.security, [{ ApiKeyAuth: [] }])
-    assert.deepEqual(doc.components.securitySchemes.ApiKeyAuth, { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key from POST /api/v2/developers/signup.' })
+    assert.deepEqual(doc.components.securitySchemes.ApiKeyAuth, {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description: 'API key from POST /api/v2/developers/signup.',
+    })
   })
 
   test('every $ref resolves to a component', () => {
-    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] as string)
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map(
+      (m) => m[1] as string,
+    )
     assert.ok(refs.length > 0)
     for (const r of refs) assert.ok(doc.components.schemas[r] !== undefined, `component ${r}`)
     assert.deepEqual(doc.components.schemas.ValidationErrorBody, {
@@ -207,7 +328,10 @@ describe('the document', () => {
   })
 
   test('duplicate operation ids are refused', () => {
-    assert.throws(() => buildOpenApi([testRoutes[0] as AnyRoute, testRoutes[0] as AnyRoute], info), /duplicate operationId: listVenuekMarkets/)
+    assert.throws(
+      () => buildOpenApi([testRoutes[0] as AnyRoute, testRoutes[0] as AnyRoute], info),
+      /duplicate operationId: listVenuekMarkets/,
+    )
   })
 })
 
@@ -244,7 +368,10 @@ describe('served by the meta routes', () => {
     assert.ok(html.includes('Cross-venue data &amp; &lt;spreads&gt;.'))
     assert.ok(!/(src|href)="(https?:)?\/\//.test(html), 'no external resources')
     // Parameter table: name, location, type, default, bounds, required.
-    assert.match(html, /<td><code>limit<\/code><\/td><td>query<\/td><td>integer<\/td><td><code>25<\/code><\/td><td>≥ 1; ≤ 100<\/td><td>no<\/td>/)
+    assert.match(
+      html,
+      /<td><code>limit<\/code><\/td><td>query<\/td><td>integer<\/td><td><code>25<\/code><\/td><td>≥ 1; ≤ 100<\/td><td>no<\/td>/,
+    )
     assert.match(html, /<td><code>market_ticker<\/code><\/td><td>query<\/td><td>string list \(comma-separated\)<\/td>/)
     assert.match(html, /one of <code>active<\/code>, <code>closed<\/code>, <code>resolved<\/code>, <code>all<\/code>/)
     // Response fields flattened, request body fields, and the error conventions.

@@ -33,7 +33,12 @@ test('at the first 200 of /readyz, polled from boot, every list endpoint answers
   const clock = new SimulatedClock(TEST_ANCHOR_MS)
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
   // Enough questions that the read-model build takes several event-loop slices after the venues are ready.
-  const sim = await startSimulator({ config: { ...config.sim, questions: 1_500, wallets: 5, venuekAuth: true }, clock, anchorMs: TEST_ANCHOR_MS, startEngine: false })
+  const sim = await startSimulator({
+    config: { ...config.sim, questions: 1_500, wallets: 5, venuekAuth: true },
+    clock,
+    anchorMs: TEST_ANCHOR_MS,
+    startEngine: false,
+  })
   const db = await freshPGlite()
   const logs = checkedLogger()
   const app = await startApp({ config, log: logs.log, clock, simulator: sim, db })
@@ -46,7 +51,11 @@ test('at the first 200 of /readyz, polled from boot, every list endpoint answers
     for (;;) {
       assert.ok(Date.now() < deadline, `/readyz never answered 200 (statuses seen: ${[...new Set(seen)].join(', ')})`)
       const res = await fetch(`${base}/readyz`)
-      const body = (await res.json()) as { status: string; read_models: { ready: boolean }; spreads: { ready: boolean } }
+      const body = (await res.json()) as {
+        status: string
+        read_models: { ready: boolean }
+        spreads: { ready: boolean }
+      }
       seen.push(res.status)
       if (res.status === 200) {
         assert.equal(body.status, 'ready')
@@ -58,9 +67,16 @@ test('at the first 200 of /readyz, polled from boot, every list endpoint answers
       assert.equal(body.status, 'not_ready')
     }
     // No await between the 200 and these requests being sent: they all leave in the same turn.
-    const answers = await Promise.all(LIST_READS.map(async (path) => ({ path, res: await fetch(`${base}${path}`, { headers }) })))
-    const statuses = await Promise.all(answers.map(async ({ path, res }) => `${path} ${res.status}${res.status === 200 ? '' : ` ${await res.text()}`}`))
-    assert.deepEqual(statuses, LIST_READS.map((path) => `${path} 200`))
+    const answers = await Promise.all(
+      LIST_READS.map(async (path) => ({ path, res: await fetch(`${base}${path}`, { headers }) })),
+    )
+    const statuses = await Promise.all(
+      answers.map(async ({ path, res }) => `${path} ${res.status}${res.status === 200 ? '' : ` ${await res.text()}`}`),
+    )
+    assert.deepEqual(
+      statuses,
+      LIST_READS.map((path) => `${path} 200`),
+    )
     assert.ok(seen.includes(503), 'the poll started before the service was ready')
   } finally {
     await app.close()
@@ -78,7 +94,12 @@ type SpreadList = { data: unknown[]; count: number }
 test('at the first 200 of /readyz, /spreads and /spreads/top give the rows they give a second later', async () => {
   const clock = new SimulatedClock(TEST_ANCHOR_MS)
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
-  const sim = await startSimulator({ config: { ...config.sim, questions: 300, wallets: 5, venuekAuth: true }, clock, anchorMs: TEST_ANCHOR_MS, startEngine: false })
+  const sim = await startSimulator({
+    config: { ...config.sim, questions: 300, wallets: 5, venuekAuth: true },
+    clock,
+    anchorMs: TEST_ANCHOR_MS,
+    startEngine: false,
+  })
   const db = await freshPGlite()
   const logs = checkedLogger()
   const app = await startApp({ config, log: logs.log, clock, simulator: sim, db })
@@ -98,7 +119,11 @@ test('at the first 200 of /readyz, /spreads and /spreads/top give the rows they 
   try {
     const base = `http://127.0.0.1:${app.port}`
     const headers = { 'x-api-key': await signUp(base, 'readiness-spreads@example.com') }
-    const read = (path: string) => fetch(`${base}${path}`, { headers }).then(async (res) => ({ status: res.status, body: (await res.json()) as SpreadList }))
+    const read = (path: string) =>
+      fetch(`${base}${path}`, { headers }).then(async (res) => ({
+        status: res.status,
+        body: (await res.json()) as SpreadList,
+      }))
     const deadline = Date.now() + 60_000
     let notReadyAnswers = 0
     let body: { status: string; read_models: { ready: boolean }; spreads: { ready: boolean; pairs: number } }
@@ -111,7 +136,10 @@ test('at the first 200 of /readyz, /spreads and /spreads/top give the rows they 
       if (body.read_models.ready && !app.spreads.ready) {
         const early = await read(SPREAD_READS[0] as string)
         if (!app.spreads.ready) {
-          assert.deepEqual(early, { status: 503, body: { detail: 'cross-venue pairs are still being matched', code: 'not_ready' } })
+          assert.deepEqual(early, {
+            status: 503,
+            body: { detail: 'cross-venue pairs are still being matched', code: 'not_ready' },
+          })
           notReadyAnswers++
         }
       }
@@ -125,7 +153,10 @@ test('at the first 200 of /readyz, /spreads and /spreads/top give the rows they 
     const later = await Promise.all(SPREAD_READS.map(read))
     for (const [i, path] of SPREAD_READS.entries()) {
       assert.equal(first[i]?.status, 200)
-      assert.ok((first[i]?.body.count ?? 0) > 20, `${path}: at the first 200, the simulated world's pairs are priced (${first[i]?.body.count} rows)`)
+      assert.ok(
+        (first[i]?.body.count ?? 0) > 20,
+        `${path}: at the first 200, the simulated world's pairs are priced (${first[i]?.body.count} rows)`,
+      )
       assert.deepEqual(first[i], later[i], `${path}: at the first 200 as a second later`)
     }
   } finally {
@@ -138,15 +169,35 @@ test('at the first 200 of /readyz, /spreads and /spreads/top give the rows they 
 
 test('/readyz waits for the spreads: 503 with `spreads.ready` false while everything else is ready, 200 once priced, with no pairs too', () => {
   const spreads: { -readonly [K in keyof ServedSpreads]: ServedSpreads[K] } = { ready: false, pairCount: 0 }
-  const route = healthRoutes({ venues: [], views: { serving: true }, spreads, source: { simulated: true, description: 'sim' }, startedAt: 0, now: () => 0 }).find((r) => r.path === '/readyz')!
+  const route = healthRoutes({
+    venues: [],
+    views: { serving: true },
+    spreads,
+    source: { simulated: true, description: 'sim' },
+    startedAt: 0,
+    now: () => 0,
+  }).find((r) => r.path === '/readyz')!
   const answer = () => {
     const reply = route.handler({} as never, {} as never) as { status: number; body: string }
     return { status: reply.status, body: JSON.parse(reply.body) as Record<string, unknown> }
   }
-  const common = { data_source: 'simulated', simulated: true, description: 'sim', uptime_seconds: 0, venues: {}, read_models: { ready: true } }
+  const common = {
+    data_source: 'simulated',
+    simulated: true,
+    description: 'sim',
+    uptime_seconds: 0,
+    venues: {},
+    read_models: { ready: true },
+  }
   assert.deepEqual(answer(), {
     status: 503,
-    body: { detail: 'venue catalogs and feeds are still loading', code: 'not_ready', status: 'not_ready', ...common, spreads: { ready: false, pairs: 0 } },
+    body: {
+      detail: 'venue catalogs and feeds are still loading',
+      code: 'not_ready',
+      status: 'not_ready',
+      ...common,
+      spreads: { ready: false, pairs: 0 },
+    },
   })
   // A world with no overlap: the first plan is empty, and that is ready ("matched nothing", not "not matched").
   spreads.ready = true

@@ -15,7 +15,16 @@ import { HttpServer } from '../../src/http/server.js'
  * Content-Security-Policy on HTML. The docs page allows its one inline stylesheet by hash, nothing else.
  */
 const routes: AnyRoute[] = [
-  defineRoute({ method: 'get', path: '/ok', operationId: 'ok', summary: 'ok', tags: [], public: true, responses: { 200: { description: 'ok' } }, handler: () => json(200, { ok: true }) }),
+  defineRoute({
+    method: 'get',
+    path: '/ok',
+    operationId: 'ok',
+    summary: 'ok',
+    tags: [],
+    public: true,
+    responses: { 200: { description: 'ok' } },
+    handler: () => json(200, { ok: true }),
+  }),
   defineRoute({
     method: 'get',
     path: '/later',
@@ -74,8 +83,10 @@ describe('security headers', () => {
   })
   after(() => server.close())
 
-  const call = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, headers: { connection: 'close', ...init.headers } })
-  const post = (body: string, contentType = 'application/json') => call('/things', { method: 'POST', body, headers: { 'content-type': contentType } })
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(`${base}${path}`, { ...init, headers: { connection: 'close', ...init.headers } })
+  const post = (body: string, contentType = 'application/json') =>
+    call('/things', { method: 'POST', body, headers: { 'content-type': contentType } })
 
   test('every response says X-Content-Type-Options: nosniff (2xx sync and async, 404, 413, 415, 422, 500, HTML, OpenAPI)', async () => {
     const cases: [string, Promise<Response>, number][] = [
@@ -105,7 +116,10 @@ describe('security headers', () => {
     assert.equal(jsonRes.headers.get('content-security-policy'), null)
     const page = await call('/page')
     assert.equal(await page.text(), '<!doctype html><p>hi</p>')
-    assert.equal(page.headers.get('content-security-policy'), "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+    assert.equal(
+      page.headers.get('content-security-policy'),
+      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    )
   })
 
   test('/docs: a strict policy whose only allowance is the hash of its inline stylesheet', async () => {
@@ -113,8 +127,16 @@ describe('security headers', () => {
     const html = await res.text()
     const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1] as string)
     assert.equal(styles.length, 1, 'one stylesheet')
-    const hash = createHash('sha256').update(styles[0] as string, 'utf8').digest('base64')
-    assert.equal(res.headers.get('content-security-policy'), `default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`)
-    assert.ok(!/<script|\sstyle=|\son[a-z]+=/i.test(html), 'no scripts, inline style attributes or event handlers (the policy would block them)')
+    const hash = createHash('sha256')
+      .update(styles[0] as string, 'utf8')
+      .digest('base64')
+    assert.equal(
+      res.headers.get('content-security-policy'),
+      `default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    )
+    assert.ok(
+      !/<script|\sstyle=|\son[a-z]+=/i.test(html),
+      'no scripts, inline style attributes or event handlers (the policy would block them)',
+    )
   })
 })

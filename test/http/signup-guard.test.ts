@@ -28,9 +28,15 @@ const route = defineRoute({
   handler: async () => json(201, { created: true }),
 })
 
-async function serve(trusted: readonly string[]): Promise<{ server: HttpServer; post: (forwardedFor?: string) => Promise<number> }> {
+async function serve(
+  trusted: readonly string[],
+): Promise<{ server: HttpServer; post: (forwardedFor?: string) => Promise<number> }> {
   const throttle = new ClientThrottle({ limit: { perSecond: 1 / 60, burst: 1 }, maxClients: 100 })
-  const guard = new SignupGuard(throttle, new SimulatedClock(0), trusted.map((t) => parseCidr(t) as Cidr))
+  const guard = new SignupGuard(
+    throttle,
+    new SimulatedClock(0),
+    trusted.map((t) => parseCidr(t) as Cidr),
+  )
   const server = new HttpServer({ log: silentLogger })
   registerRoutes(server, [route], { guard: () => guard })
   const base = `http://127.0.0.1:${await server.listen('127.0.0.1', 0)}`
@@ -57,7 +63,10 @@ describe('signup guard over uWS', () => {
   })
 
   test('no trusted proxies: the peer is the client, whatever X-Forwarded-For says', async () => {
-    assert.deepEqual([await direct.post('198.51.100.1'), await direct.post('198.51.100.2'), await direct.post()], [201, 429, 429])
+    assert.deepEqual(
+      [await direct.post('198.51.100.1'), await direct.post('198.51.100.2'), await direct.post()],
+      [201, 429, 429],
+    )
   })
 
   test('behind a trusted proxy: X-Forwarded-For names the client, spoofed entries to its left do not', async () => {

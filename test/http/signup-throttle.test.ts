@@ -19,7 +19,10 @@ before(async () => {
 })
 after(() => s.close())
 
-function signup(body: unknown = { email: `dev-${++n}@example.com`, company: 'Acme', use_case: 'dashboards' }, headers: Record<string, string> = {}): Promise<JsonResponse> {
+function signup(
+  body: unknown = { email: `dev-${++n}@example.com`, company: 'Acme', use_case: 'dashboards' },
+  headers: Record<string, string> = {},
+): Promise<JsonResponse> {
   return request(s, '/api/v2/developers/signup', { body, headers, operationId: 'signup' })
 }
 
@@ -70,7 +73,9 @@ describe('signup throttle', () => {
   })
 
   test('the published description documents the 429', async () => {
-    const doc = (await (await fetch(`${s.baseUrl}/api/v2/openapi.json`)).json()) as { paths: Record<string, { post: { responses: Record<string, { description: string; headers?: object }> } }> }
+    const doc = (await (await fetch(`${s.baseUrl}/api/v2/openapi.json`)).json()) as {
+      paths: Record<string, { post: { responses: Record<string, { description: string; headers?: object }> } }>
+    }
     const res = doc.paths['/api/v2/developers/signup']?.post.responses['429']
     assert.ok(res !== undefined && /rate_limited/.test(res.description) && res.headers !== undefined)
   })

@@ -62,12 +62,22 @@ describe('GET /api/v2/spreads/history (route)', () => {
       body: { event_slug: 'fed-cut', outcome_key: 'text:yes', range: '1d', bucket_seconds: 300, data: [] },
       retryAfter: null,
     })
-    assert.deepEqual(history.queries.at(-1), { source: 'raw', bucketMs: 300_000, fromMs: Date.UTC(2026, 10, 20, 12, 5) }, 'from the bucket holding now − 24 h')
+    assert.deepEqual(
+      history.queries.at(-1),
+      { source: 'raw', bucketMs: 300_000, fromMs: Date.UTC(2026, 10, 20, 12, 5) },
+      'from the bucket holding now − 24 h',
+    )
   })
 
   test('a pair no longer matched but with stored history is served; timestamps are bucket starts without a zone', async () => {
     history.stored.set('old-event|text:no', [
-      { bucketStart: Date.UTC(2026, 9, 1), at: Date.UTC(2026, 9, 1, 23, 59), spreadBps: 310.5, priceA: 0.2, priceB: 0.23105 },
+      {
+        bucketStart: Date.UTC(2026, 9, 1),
+        at: Date.UTC(2026, 9, 1, 23, 59),
+        spreadBps: 310.5,
+        priceA: 0.2,
+        priceB: 0.23105,
+      },
       { bucketStart: Date.UTC(2026, 9, 2), at: Date.UTC(2026, 9, 2, 8), spreadBps: 0, priceA: 0.5, priceB: 0.5 },
     ])
     assert.deepEqual(await get('event_slug=old-event&outcome_key=text%3Ano&range=all'), {

@@ -16,7 +16,10 @@ let s: TestService
 before(async () => {
   // Small venuek groups with at most two subscriptions in flight: every scenario runs over many sids and
   // exercises the paced subscription path.
-  s = await startTestService({ questions: 120, config: { venues: { venuek: { feed: { marketsPerSubscription: 40, maxSubscriptionsInFlight: 2 } } } } })
+  s = await startTestService({
+    questions: 120,
+    config: { venues: { venuek: { feed: { marketsPerSubscription: 40, maxSubscriptionsInFlight: 2 } } } },
+  })
 })
 
 after(async () => {
@@ -95,11 +98,16 @@ describe('venue feeds against the simulator', () => {
   })
 
   test('both venues: a malformed frame triggers a resync, never a crash', async () => {
-    const before = { p: s.app.venues.venuep.venueStatus().feed?.malformedFrames ?? 0, k: s.app.venues.venuek.venueStatus().feed?.malformedFrames ?? 0 }
+    const before = {
+      p: s.app.venues.venuep.venueStatus().feed?.malformedFrames ?? 0,
+      k: s.app.venues.venuek.venueStatus().feed?.malformedFrames ?? 0,
+    }
     s.sim.venuep.faults.sendMalformedFrame()
     s.sim.venuek.faults.sendMalformedFrame()
     await waitFor(
-      () => (s.app.venues.venuep.venueStatus().feed?.malformedFrames ?? 0) > before.p && (s.app.venues.venuek.venueStatus().feed?.malformedFrames ?? 0) > before.k,
+      () =>
+        (s.app.venues.venuep.venueStatus().feed?.malformedFrames ?? 0) > before.p &&
+        (s.app.venues.venuek.venueStatus().feed?.malformedFrames ?? 0) > before.k,
       2_000,
       'malformed frames noticed',
     )
@@ -121,7 +129,11 @@ describe('venue feeds against the simulator', () => {
       s.advance(250)
       await settle(2)
     }
-    await waitFor(() => staleQuotes('venuep') > 0 && staleQuotes('venuek') > 0, 2_000, 'quotes marked stale during the stall')
+    await waitFor(
+      () => staleQuotes('venuep') > 0 && staleQuotes('venuek') > 0,
+      2_000,
+      'quotes marked stale during the stall',
+    )
     assert.ok((s.app.venues.venuep.venueStatus().feed?.staleTimeouts ?? 0) > timeouts.p)
     assert.ok((s.app.venues.venuek.venueStatus().feed?.staleTimeouts ?? 0) > timeouts.k)
     s.sim.venuep.faults.resume()

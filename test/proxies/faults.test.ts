@@ -12,7 +12,15 @@ import { venuepOf } from '../../src/sim/venuep/state.js'
  * breaker opens, refuses without calling the venue, and recovers on the simulated clock; the cache keeps
  * serving what it holds; the client-side rate limit refuses with Retry-After. Never a 500, never a hang.
  */
-type Err = { detail: string; code: string; upstream?: string; upstream_status?: number | null; reason?: string; retry_after_seconds?: number; timeout_ms?: number }
+type Err = {
+  detail: string
+  code: string
+  upstream?: string
+  upstream_status?: number | null
+  reason?: string
+  retry_after_seconds?: number
+  timeout_ms?: number
+}
 
 let s: TestService
 const mounted: ProxyHarness[] = []
@@ -30,7 +38,10 @@ after(async () => {
   await s?.close()
 })
 
-const FAST: HarnessOptions = { timeoutsMs: { gamma: 300, clob: 300, data: 300 }, breaker: { failureThreshold: 3, openMs: 10_000 } }
+const FAST: HarnessOptions = {
+  timeoutsMs: { gamma: 300, clob: 300, data: 300 },
+  breaker: { failureThreshold: 3, openMs: 10_000 },
+}
 
 async function mount(options: HarnessOptions = FAST): Promise<ProxyHarness> {
   const h = await mountProxies(s, options)
@@ -48,12 +59,16 @@ function freshCandles(): string {
 const faults = () => s.sim.venuep.faults
 
 describe('upstream failures', () => {
-  test('venue 5xx and 429 → 502 upstream_error with the venue\'s status', async () => {
+  test("venue 5xx and 429 → 502 upstream_error with the venue's status", async () => {
     const h = await mount()
     const m = singleMarkets(s, 'active')[0]!
     for (const status of [500, 503, 429]) {
       faults().failHttp({ status, count: 1, host: 'data', pathPrefix: '/trades' })
-      const r = await pcall<Err>(h, 'listVenuepOrders', `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=${status % 100 + 1}`)
+      const r = await pcall<Err>(
+        h,
+        'listVenuepOrders',
+        `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=${(status % 100) + 1}`,
+      )
       assert.equal(r.status, 502)
       assert.deepEqual([r.body.code, r.body.upstream, r.body.upstream_status], ['upstream_error', 'data', status])
     }
@@ -76,16 +91,27 @@ describe('upstream failures', () => {
     faults().malformHttpBodies(1)
     const r = await pcall<Err>(h, 'getVenuepCandlesticks', path)
     assert.equal(r.status, 502)
-    assert.deepEqual([r.body.code, r.body.upstream_status, r.body.reason], ['upstream_error', 200, 'malformed_response'])
+    assert.deepEqual(
+      [r.body.code, r.body.upstream_status, r.body.reason],
+      ['upstream_error', 200, 'malformed_response'],
+    )
     assert.equal((await pcall(h, 'getVenuepCandlesticks', path)).status, 200, 'the next request asks again')
   })
 
   test('malformed Data API rows and wallet endpoints fail as 502 too (never a 500)', async () => {
     const h = await mount()
     const w = [...venuepOf(s.sim.world).ledger.wallets.keys()][0]!
-    for (const path of [`/api/v2/venuep/wallet/${w}/pnl`, `/api/v2/venuep/positions/wallet/${w}`, `/api/v2/venuep/activity?wallet_address=${w}`]) {
+    for (const path of [
+      `/api/v2/venuep/wallet/${w}/pnl`,
+      `/api/v2/venuep/positions/wallet/${w}`,
+      `/api/v2/venuep/activity?wallet_address=${w}`,
+    ]) {
       faults().malformHttpBodies(3)
-      const op = path.includes('/pnl') ? 'getVenuepWalletPnl' : path.includes('/positions/') ? 'getVenuepWalletPositions' : 'listVenuepActivity'
+      const op = path.includes('/pnl')
+        ? 'getVenuepWalletPnl'
+        : path.includes('/positions/')
+          ? 'getVenuepWalletPositions'
+          : 'listVenuepActivity'
       const r = await pcall<Err>(h, op, path)
       assert.equal(r.status, 502, `${path}: ${JSON.stringify(r.body)}`)
       faults().clearHttpFaults()
@@ -94,23 +120,37 @@ describe('upstream failures', () => {
 
   test('an unreachable venue → 502 with upstream_status null, reason unreachable; it counts against the breaker', async () => {
     const nowhere = 'http://127.0.0.1:9'
-    const upstreams = createVenuepUpstreams({ urls: { gamma: nowhere, clob: nowhere, data: nowhere }, clock: s.clock, breaker: { failureThreshold: 1, openMs: 1_000 } })
+    const upstreams = createVenuepUpstreams({
+      urls: { gamma: nowhere, clob: nowhere, data: nowhere },
+      clock: s.clock,
+      breaker: { failureThreshold: 1, openMs: 1_000 },
+    })
     const live = new VenuepLive({ venue: s.app.venues.venuep, clock: s.clock, upstreams })
     const m = singleMarkets(s, 'active')[0]!
-    await assert.rejects(Promise.resolve(live.candlesticks({ market_slug: m.marketId, fidelity: 60 })), (err: unknown) => {
-      assert.ok(err instanceof AppError)
-      assert.deepEqual([err.status, err.code, err.extra?.upstream_status, err.extra?.reason], [502, 'upstream_error', null, 'unreachable'])
-      return true
-    })
+    await assert.rejects(
+      Promise.resolve(live.candlesticks({ market_slug: m.marketId, fidelity: 60 })),
+      (err: unknown) => {
+        assert.ok(err instanceof AppError)
+        assert.deepEqual(
+          [err.status, err.code, err.extra?.upstream_status, err.extra?.reason],
+          [502, 'upstream_error', null, 'unreachable'],
+        )
+        return true
+      },
+    )
     assert.equal(upstreams.clob.breakerState, 'open')
   })
 
-  test('the venue\'s 4xx answers do not open the breaker', async () => {
+  test("the venue's 4xx answers do not open the breaker", async () => {
     const h = await mount()
     const m = singleMarkets(s, 'active')[1]!
     for (let i = 0; i < 5; i++) {
       faults().failHttp({ status: 400, count: 1, host: 'data', pathPrefix: '/trades' })
-      const r = await pcall<Err>(h, 'listVenuepOrders', `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=${i + 1}`)
+      const r = await pcall<Err>(
+        h,
+        'listVenuepOrders',
+        `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=${i + 1}`,
+      )
       assert.deepEqual([r.status, r.body.upstream_status], [502, 400])
     }
     assert.equal(h.live.upstreams.data.breakerState, 'closed')
@@ -126,13 +166,19 @@ describe('circuit breaker', () => {
     const failed = faults().counters.httpFailed
     const r = await pcall<Err>(h, 'getVenuepCandlesticks', freshCandles())
     assert.equal(r.status, 503)
-    assert.deepEqual([r.body.code, r.body.upstream, r.body.reason, r.body.retry_after_seconds], ['upstream_error', 'clob', 'circuit_open', 10])
+    assert.deepEqual(
+      [r.body.code, r.body.upstream, r.body.reason, r.body.retry_after_seconds],
+      ['upstream_error', 'clob', 'circuit_open', 10],
+    )
     assert.equal(r.headers.get('retry-after'), '10')
     assert.equal(faults().counters.httpFailed, failed, 'the venue was not called')
     assert.equal(h.live.upstreams.clob.stats().refusedOpen, 1)
     // Other hosts are not affected.
     const m = singleMarkets(s, 'active')[0]!
-    assert.equal((await pcall(h, 'listVenuepOrders', `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=9`)).status, 200)
+    assert.equal(
+      (await pcall(h, 'listVenuepOrders', `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=9`)).status,
+      200,
+    )
 
     // Still failing when the breaker half-opens: the probe fails and the breaker opens again.
     s.clock.increment(10_000)
@@ -143,7 +189,11 @@ describe('circuit breaker', () => {
 
     // The venue recovers: after the next cool-down one probe succeeds and the breaker closes.
     faults().clearHttpFaults()
-    assert.equal((await pcall(h, 'getVenuepCandlesticks', freshCandles())).status, 503, 'no call before the cool-down ends')
+    assert.equal(
+      (await pcall(h, 'getVenuepCandlesticks', freshCandles())).status,
+      503,
+      'no call before the cool-down ends',
+    )
     s.clock.increment(10_000)
     assert.equal((await pcall(h, 'getVenuepCandlesticks', freshCandles())).status, 200)
     assert.equal(h.live.upstreams.clob.breakerState, 'closed')
@@ -167,7 +217,9 @@ describe('circuit breaker', () => {
     // A failure is not cached: the call must still be in flight when the last of the burst arrives. Opening 100
     // client connections took over 1.5 s on a loaded 2-core machine, so the venue answers after 4 s.
     faults().latencyMs = 4_000
-    const statuses = await Promise.all(Array.from({ length: 100 }, () => fetch(`${h.baseUrl}${path}`, { headers: h.headers }).then((r) => r.status)))
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, () => fetch(`${h.baseUrl}${path}`, { headers: h.headers }).then((r) => r.status)),
+    )
     assert.ok(statuses.every((x) => x === 502))
     // Counted by this harness's own upstream: the simulator's failure counter also sees a request an earlier test's
     // harness still had in flight.
@@ -178,16 +230,20 @@ describe('circuit breaker', () => {
 })
 
 describe('client-side rate limit', () => {
-  test('over the venue\'s published budget: 503 upstream_rate_limit with Retry-After; the window slides', async () => {
+  test("over the venue's published budget: 503 upstream_rate_limit with Retry-After; the window slides", async () => {
     const h = await mount({ ...FAST, limits: { data: { windowMs: 10_000, general: 1_000, routes: { '/trades': 3 } } } })
     const m = singleMarkets(s, 'active')[2]!
-    const page = (n: number) => pcall<Err>(h, 'listVenuepOrders', `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=${n}`)
+    const page = (n: number) =>
+      pcall<Err>(h, 'listVenuepOrders', `/api/v2/venuep/orders?market_slug=${m.marketId}&limit=${n}`)
     for (let n = 1; n <= 3; n++) assert.equal((await page(n)).status, 200)
     assert.equal((await page(1)).status, 200, 'a cached answer costs no budget')
     s.clock.increment(4_000)
     const r = await page(4)
     assert.equal(r.status, 503)
-    assert.deepEqual([r.body.code, r.body.reason, r.body.retry_after_seconds], ['upstream_error', 'upstream_rate_limit', 6])
+    assert.deepEqual(
+      [r.body.code, r.body.reason, r.body.retry_after_seconds],
+      ['upstream_error', 'upstream_rate_limit', 6],
+    )
     assert.equal(r.headers.get('retry-after'), '6')
     s.clock.increment(6_000)
     assert.equal((await page(4)).status, 200)

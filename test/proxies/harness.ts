@@ -38,7 +38,13 @@ export type HarnessOptions = Pick<VenuepUpstreamOptions, 'timeoutsMs' | 'breaker
 
 export async function mountProxies(s: TestService, options: HarnessOptions = {}): Promise<ProxyHarness> {
   const urls = s.sim.venuep.urls
-  const upstreams = createVenuepUpstreams({ urls: { gamma: urls.gamma, clob: urls.clob, data: urls.data }, clock: s.clock, timeoutsMs: options.timeoutsMs, breaker: options.breaker, limits: options.limits })
+  const upstreams = createVenuepUpstreams({
+    urls: { gamma: urls.gamma, clob: urls.clob, data: urls.data },
+    clock: s.clock,
+    timeoutsMs: options.timeoutsMs,
+    breaker: options.breaker,
+    limits: options.limits,
+  })
   const live = new VenuepLive({
     venue: options.venue ?? s.app.venues.venuep,
     clock: s.clock,
@@ -52,7 +58,14 @@ export async function mountProxies(s: TestService, options: HarnessOptions = {})
   registerRoutes(http, routes, { guard: () => guard })
   http.notFound()
   const port = await http.listen('127.0.0.1', 0)
-  return { s, live, routes, baseUrl: `http://127.0.0.1:${port}`, headers: s.authHeaders, close: async () => http.close() }
+  return {
+    s,
+    live,
+    routes,
+    baseUrl: `http://127.0.0.1:${port}`,
+    headers: s.authHeaders,
+    close: async () => http.close(),
+  }
 }
 
 export interface ProxyResponse<T> {
@@ -61,7 +74,11 @@ export interface ProxyResponse<T> {
   readonly headers: Headers
 }
 
-export async function pcall<T = Record<string, unknown>>(h: ProxyHarness, operationId: string, pathAndQuery: string): Promise<ProxyResponse<T>> {
+export async function pcall<T = Record<string, unknown>>(
+  h: ProxyHarness,
+  operationId: string,
+  pathAndQuery: string,
+): Promise<ProxyResponse<T>> {
   const route = h.routes.find((r) => r.operationId === operationId)
   assert.ok(route !== undefined, `no route ${operationId}`)
   const res = await fetch(`${h.baseUrl}${pathAndQuery}`, { headers: h.headers })
@@ -71,14 +88,23 @@ export async function pcall<T = Record<string, unknown>>(h: ProxyHarness, operat
   return { status: res.status, body, headers: res.headers }
 }
 
-export async function pok<T = Record<string, unknown>>(h: ProxyHarness, operationId: string, pathAndQuery: string): Promise<T> {
+export async function pok<T = Record<string, unknown>>(
+  h: ProxyHarness,
+  operationId: string,
+  pathAndQuery: string,
+): Promise<T> {
   const r = await pcall<T>(h, operationId, pathAndQuery)
   assert.equal(r.status, 200, `${pathAndQuery} → ${r.status}: ${JSON.stringify(r.body).slice(0, 400)}`)
   return r.body
 }
 
 /** Asserts a 422 whose entries sit at exactly these locations. */
-export async function pinvalid(h: ProxyHarness, operationId: string, pathAndQuery: string, locs: readonly (readonly string[])[]): Promise<void> {
+export async function pinvalid(
+  h: ProxyHarness,
+  operationId: string,
+  pathAndQuery: string,
+  locs: readonly (readonly string[])[],
+): Promise<void> {
   const r = await pcall<{ detail: { loc: string[] }[] }>(h, operationId, pathAndQuery)
   assert.equal(r.status, 422, `${pathAndQuery} should be a 422, got ${r.status}: ${JSON.stringify(r.body)}`)
   assert.deepEqual(r.body.detail.map((d) => d.loc).sort(), [...locs].map((l) => [...l]).sort(), JSON.stringify(r.body))
@@ -98,11 +124,19 @@ export function catalog(s: TestService): CatalogSnapshot {
 /** Our market records of single binary markets (two tokens, the record keyed by the market slug). */
 export function singleMarkets(s: TestService, status?: string): PlatformMarket[] {
   return [...catalog(s).marketsById.values()].filter(
-    (m) => m.outcomes.length === 2 && m.outcomes[0]?.childMarketSlug === m.marketId && (status === undefined || m.status === status),
+    (m) =>
+      m.outcomes.length === 2 &&
+      m.outcomes[0]?.childMarketSlug === m.marketId &&
+      (status === undefined || m.status === status),
   )
 }
 
 /** Our records of groups (several binary markets under one group slug). */
 export function groupMarkets(s: TestService, status?: string): PlatformMarket[] {
-  return [...catalog(s).marketsById.values()].filter((m) => m.outcomes.length >= 2 && m.outcomes[0]?.childMarketSlug !== m.marketId && (status === undefined || m.status === status))
+  return [...catalog(s).marketsById.values()].filter(
+    (m) =>
+      m.outcomes.length >= 2 &&
+      m.outcomes[0]?.childMarketSlug !== m.marketId &&
+      (status === undefined || m.status === status),
+  )
 }

@@ -7,9 +7,11 @@ import type { VenuepLive } from '../../src/venues/venuep/proxy/live.js'
 /** The proxied endpoints as published: the spec's paths, every failure status with a body, keys required. */
 describe('venuep live routes in OpenAPI', () => {
   const routes = venuepLiveRoutes({ live: {} as VenuepLive })
-  const doc = buildOpenApi(routes, { title: 't', description: 'd' }) as unknown as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }>; security?: unknown }>> }
+  const doc = buildOpenApi(routes, { title: 't', description: 'd' }) as unknown as {
+    paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }>; security?: unknown }>>
+  }
 
-  test('the spec\'s seven paths, none public', () => {
+  test("the spec's seven paths, none public", () => {
     assert.deepEqual(Object.keys(doc.paths).sort(), [
       '/api/v2/venuep/activity',
       '/api/v2/venuep/candlesticks',
@@ -25,7 +27,8 @@ describe('venuep live routes in OpenAPI', () => {
   test('every operation documents 200, 404, 422, 502, 503 and 504 with a JSON body', () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       const op = ops.get!
-      for (const status of ['200', '404', '422', '502', '503', '504']) assert.ok(op.responses[status]?.content !== undefined, `${path} ${status}`)
+      for (const status of ['200', '404', '422', '502', '503', '504'])
+        assert.ok(op.responses[status]?.content !== undefined, `${path} ${status}`)
     }
     assert.doesNotThrow(() => JSON.stringify(doc))
   })

@@ -2,11 +2,29 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { waitFor } from '../helpers/wait.js'
-import { groupMarkets, mountProxies, pcall, pinvalid, pok, served, singleMarkets, type ProxyHarness } from './harness.js'
+import {
+  groupMarkets,
+  mountProxies,
+  pcall,
+  pinvalid,
+  pok,
+  served,
+  singleMarkets,
+  type ProxyHarness,
+} from './harness.js'
 
 /** GET /api/v2/venuep/orderbook-history: live books from memory, the venue's book as fallback, identifiers. */
 type Level = { price: string; size: string }
-type Book = { market_slug: string; token_id: string; condition_id: string; outcome_index: number; source: string; book_time: string | null; bids: Level[]; asks: Level[] }
+type Book = {
+  market_slug: string
+  token_id: string
+  condition_id: string
+  outcome_index: number
+  source: string
+  book_time: string | null
+  bids: Level[]
+  asks: Level[]
+}
 
 let s: TestService
 let h: ProxyHarness
@@ -25,8 +43,10 @@ const OP = 'getVenuepOrderbook'
 const num = (l: Level) => Number(l.price)
 
 function assertSorted(book: Book): void {
-  for (let i = 1; i < book.bids.length; i++) assert.ok(num(book.bids[i - 1]!) > num(book.bids[i]!), 'bids strictly descending')
-  for (let i = 1; i < book.asks.length; i++) assert.ok(num(book.asks[i - 1]!) < num(book.asks[i]!), 'asks strictly ascending')
+  for (let i = 1; i < book.bids.length; i++)
+    assert.ok(num(book.bids[i - 1]!) > num(book.bids[i]!), 'bids strictly descending')
+  for (let i = 1; i < book.asks.length; i++)
+    assert.ok(num(book.asks[i - 1]!) < num(book.asks[i]!), 'asks strictly ascending')
   for (const l of [...book.bids, ...book.asks]) {
     assert.match(l.price, /^\d+(\.\d+)?$/)
     assert.match(l.size, /^\d+(\.\d+)?$/)
@@ -36,9 +56,15 @@ function assertSorted(book: Book): void {
 
 /** The venue's own book (bids ascending, asks descending), re-sorted best first, as decimal strings. */
 async function venueBook(tokenId: string): Promise<{ bids: Level[]; asks: Level[] }> {
-  const raw = (await (await fetch(`${s.sim.venuep.urls.clob}/book?token_id=${tokenId}`)).json()) as { bids: Level[]; asks: Level[] }
+  const raw = (await (await fetch(`${s.sim.venuep.urls.clob}/book?token_id=${tokenId}`)).json()) as {
+    bids: Level[]
+    asks: Level[]
+  }
   const norm = (l: Level): Level => ({ price: String(Number(l.price)), size: String(Number(l.size)) })
-  return { bids: raw.bids.map(norm).sort((a, b) => num(b) - num(a)), asks: raw.asks.map(norm).sort((a, b) => num(a) - num(b)) }
+  return {
+    bids: raw.bids.map(norm).sort((a, b) => num(b) - num(a)),
+    asks: raw.asks.map(norm).sort((a, b) => num(a) - num(b)),
+  }
 }
 
 describe('GET /api/v2/venuep/orderbook-history', () => {
@@ -55,7 +81,11 @@ describe('GET /api/v2/venuep/orderbook-history', () => {
     assert.equal(book.book_time, new Date(s.clock.now()).toISOString().slice(0, -1))
     assert.ok(book.bids.length > 0 && book.asks.length > 0)
     assertSorted(book)
-    assert.deepEqual({ bids: book.bids, asks: book.asks }, await venueBook(book.token_id), 'the live book equals the venue\'s')
+    assert.deepEqual(
+      { bids: book.bids, asks: book.asks },
+      await venueBook(book.token_id),
+      "the live book equals the venue's",
+    )
   })
 
   test('outcome_index 1 is the second token; token_id overrides market_slug and outcome_index', async () => {
@@ -67,17 +97,25 @@ describe('GET /api/v2/venuep/orderbook-history', () => {
     const yes = await pok<Book>(h, OP, `/api/v2/venuep/orderbook-history?market_slug=${m!.marketId}`)
     // The second token's book mirrors the first: its best bid is 1 − the first token's best ask.
     assert.equal(Math.round((1 - num(yes.asks[0]!)) * 1e6), Math.round(num(no.bids[0]!) * 1e6))
-    const byToken = await pok<Book>(h, OP, `/api/v2/venuep/orderbook-history?market_slug=${other!.marketId}&outcome_index=0&token_id=${m!.outcomes[1]!.instrumentId}`)
+    const byToken = await pok<Book>(
+      h,
+      OP,
+      `/api/v2/venuep/orderbook-history?market_slug=${other!.marketId}&outcome_index=0&token_id=${m!.outcomes[1]!.instrumentId}`,
+    )
     assert.equal(byToken.token_id, m!.outcomes[1]!.instrumentId)
     assert.equal(byToken.market_slug, m!.marketId)
     assert.equal(byToken.outcome_index, 1)
   })
 
-  test('a token we do not stream (a group child\'s NO token): the venue\'s book, re-sorted, cached 1 s', async () => {
+  test("a token we do not stream (a group child's NO token): the venue's book, re-sorted, cached 1 s", async () => {
     const group = groupMarkets(s, 'active')[0]!
     const child = group.outcomes[0]!
     const before = served(s, 'clob', '/book')
-    const book = await pok<Book>(h, OP, `/api/v2/venuep/orderbook-history?market_slug=${child.childMarketSlug}&outcome_index=1`)
+    const book = await pok<Book>(
+      h,
+      OP,
+      `/api/v2/venuep/orderbook-history?market_slug=${child.childMarketSlug}&outcome_index=1`,
+    )
     assert.equal(book.source, 'venue')
     assert.equal(book.token_id, child.complementInstrumentId)
     assert.equal(book.market_slug, child.childMarketSlug)
@@ -94,7 +132,9 @@ describe('GET /api/v2/venuep/orderbook-history', () => {
 
   test('identifiers and errors: 422 for missing ids, bad outcome_index, bad token; 404 unknown or closed (event slugs: event-slugs.test.ts)', async () => {
     await pinvalid(h, OP, '/api/v2/venuep/orderbook-history', [['query', 'market_slug']])
-    await pinvalid(h, OP, '/api/v2/venuep/orderbook-history?market_slug=x&outcome_index=2', [['query', 'outcome_index']])
+    await pinvalid(h, OP, '/api/v2/venuep/orderbook-history?market_slug=x&outcome_index=2', [
+      ['query', 'outcome_index'],
+    ])
     await pinvalid(h, OP, '/api/v2/venuep/orderbook-history?token_id=0xabc', [['query', 'token_id']])
     for (const q of ['market_slug=no-such-market', 'token_id=123456789']) {
       const r = await pcall(h, OP, `/api/v2/venuep/orderbook-history?${q}`)
@@ -109,14 +149,22 @@ describe('GET /api/v2/venuep/orderbook-history', () => {
   test('not public: every proxied route needs an API key', async () => {
     assert.ok(h.routes.every((r) => r.public !== true))
     const w = `0x${'1'.repeat(40)}`
-    for (const path of ['/api/v2/venuep/orderbook-history?token_id=1', '/api/v2/venuep/orders?market_slug=x', `/api/v2/venuep/activity?wallet_address=${w}`, '/api/v2/venuep/candlesticks?token_id=1', `/api/v2/venuep/positions/wallet/${w}`, `/api/v2/venuep/wallet/${w}`, `/api/v2/venuep/wallet/${w}/pnl`]) {
+    for (const path of [
+      '/api/v2/venuep/orderbook-history?token_id=1',
+      '/api/v2/venuep/orders?market_slug=x',
+      `/api/v2/venuep/activity?wallet_address=${w}`,
+      '/api/v2/venuep/candlesticks?token_id=1',
+      `/api/v2/venuep/positions/wallet/${w}`,
+      `/api/v2/venuep/wallet/${w}`,
+      `/api/v2/venuep/wallet/${w}/pnl`,
+    ]) {
       const res = await fetch(`${h.baseUrl}${path}`)
       assert.equal(res.status, 401, path)
       assert.equal(((await res.json()) as { code: string }).code, 'unauthorized')
     }
   })
 
-  test('a stale live book (feed dropped) is not served: the venue\'s book is, until the feed resyncs', async () => {
+  test("a stale live book (feed dropped) is not served: the venue's book is, until the feed resyncs", async () => {
     const m = singleMarkets(s, 'active')[1]!
     const token = m.outcomes[0]!.instrumentId
     s.sim.venuep.faults.dropSockets()

@@ -3,12 +3,39 @@ import { after, before, describe, test } from 'node:test'
 import type { VpActivity } from '../../src/sim/venuep/ledger.js'
 import type { VpMarket } from '../../src/sim/venuep/types.js'
 import { startTestService, type TestService } from '../helpers/service.js'
-import { groupMarkets, mountProxies, pcall, pinvalid, pok, served, singleMarkets, type ProxyHarness } from './harness.js'
+import {
+  groupMarkets,
+  mountProxies,
+  pcall,
+  pinvalid,
+  pok,
+  served,
+  singleMarkets,
+  type ProxyHarness,
+} from './harness.js'
 import { venuepOf } from '../../src/sim/venuep/state.js'
 
 /** GET /api/v2/venuep/orders: a market's trades, keyset cursors stable under new and late trades, to the end. */
-type Row = { transaction_hash: string; timestamp: number; side: string; price: number; size: number; usdc_size: number; condition_id: string; token_id: string; market_slug: string; wallet_address: string }
-type Page = { market_slug: string; condition_ids: string[]; data: Row[]; count: number; limit: number; next_cursor: string | null }
+type Row = {
+  transaction_hash: string
+  timestamp: number
+  side: string
+  price: number
+  size: number
+  usdc_size: number
+  condition_id: string
+  token_id: string
+  market_slug: string
+  wallet_address: string
+}
+type Page = {
+  market_slug: string
+  condition_ids: string[]
+  data: Row[]
+  count: number
+  limit: number
+  next_cursor: string | null
+}
 
 let s: TestService
 let h: ProxyHarness
@@ -34,16 +61,26 @@ const OP = 'listVenuepOrders'
 
 /** The venue's complete list for these condition ids, newest first (straight from the simulator). */
 async function venueTrades(conditionIds: readonly string[]): Promise<string[]> {
-  const rows = (await (await fetch(`${s.sim.venuep.urls.data}/trades?market=${conditionIds.join(',')}&limit=10000`)).json()) as { transactionHash: string }[]
+  const rows = (await (
+    await fetch(`${s.sim.venuep.urls.data}/trades?market=${conditionIds.join(',')}&limit=10000`)
+  ).json()) as { transactionHash: string }[]
   return rows.map((r) => r.transactionHash)
 }
 
-async function walk(base: string, limit: number, between?: (page: Page, i: number) => void): Promise<{ rows: Row[]; pages: number }> {
+async function walk(
+  base: string,
+  limit: number,
+  between?: (page: Page, i: number) => void,
+): Promise<{ rows: Row[]; pages: number }> {
   const rows: Row[] = []
   let cursor: string | null = null
   let pages = 0
   do {
-    const page: Page = await pok<Page>(h, OP, `${base}&limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`)
+    const page: Page = await pok<Page>(
+      h,
+      OP,
+      `${base}&limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+    )
     assert.equal(page.count, page.data.length)
     assert.ok(page.data.length <= limit)
     rows.push(...page.data)
@@ -57,23 +94,40 @@ async function walk(base: string, limit: number, between?: (page: Page, i: numbe
 
 /** The single market with the most trades in the simulated world. */
 function busiestMarket(): { slug: string; conditionId: string; market: VpMarket } {
-  const candidates = singleMarkets(s, 'active').map((m) => ({ slug: m.marketId, conditionId: m.outcomes[0]!.conditionId! }))
+  const candidates = singleMarkets(s, 'active').map((m) => ({
+    slug: m.marketId,
+    conditionId: m.outcomes[0]!.conditionId!,
+  }))
   const count = (cid: string) => venuepOf(s.sim.world).activity.tradesOf(cid).length
   const best = candidates.sort((a, b) => count(b.conditionId) - count(a.conditionId))[0]!
   return { ...best, market: venuepOf(s.sim.world).marketsByCondition.get(best.conditionId)! }
 }
 
 function syntheticTrade(market: VpMarket, tsMs: number, tag: string): VpActivity {
-  return { ts: tsMs, wallet: `0x${'ab'.repeat(19)}${tag}`, type: 'TRADE', market, size: 3, usdcSize: 1.5, price: 0.5, side: 'BUY', tokenIndex: 0, txHash: `0x${tag.repeat(32)}` }
+  return {
+    ts: tsMs,
+    wallet: `0x${'ab'.repeat(19)}${tag}`,
+    type: 'TRADE',
+    market,
+    size: 3,
+    usdcSize: 1.5,
+    price: 0.5,
+    side: 'BUY',
+    tokenIndex: 0,
+    txHash: `0x${tag.repeat(32)}`,
+  }
 }
 
 describe('GET /api/v2/venuep/orders', () => {
-  test('pages walk the whole history in the venue\'s order: no gaps, no duplicates, a defined end', async () => {
+  test("pages walk the whole history in the venue's order: no gaps, no duplicates, a defined end", async () => {
     const m = busiestMarket()
     const expected = await venueTrades([m.conditionId])
     assert.ok(expected.length >= 20, `enough trades to page (${expected.length})`)
     const { rows, pages } = await walk(`/api/v2/venuep/orders?market_slug=${m.slug}`, 7)
-    assert.deepEqual(rows.map((r) => r.transaction_hash), expected)
+    assert.deepEqual(
+      rows.map((r) => r.transaction_hash),
+      expected,
+    )
     assert.equal(pages, Math.ceil(expected.length / 7) + (expected.length % 7 === 0 ? 1 : 0))
     const r = rows[0]!
     assert.equal(r.condition_id, m.conditionId)
@@ -108,7 +162,11 @@ describe('GET /api/v2/venuep/orders', () => {
     const hashes = rows.map((r) => r.transaction_hash)
     assert.equal(new Set(hashes).size, hashes.length, 'no duplicates')
     assert.ok(late !== undefined)
-    assert.deepEqual(hashes.filter((x) => x !== late!.txHash), before, 'exactly the history as of the first page, plus the late row')
+    assert.deepEqual(
+      hashes.filter((x) => x !== late!.txHash),
+      before,
+      'exactly the history as of the first page, plus the late row',
+    )
     assert.equal(hashes.filter((x) => x === late!.txHash).length, 1, 'the late row is served once')
     const head = await venueTrades([m.conditionId])
     assert.ok(head.length >= before.length + 1, 'the venue did get new trades meanwhile')
@@ -120,9 +178,16 @@ describe('GET /api/v2/venuep/orders', () => {
     const page = await pok<Page>(h, OP, `/api/v2/venuep/orders?market_slug=${group.marketId}&limit=500`)
     assert.equal(page.market_slug, group.marketId)
     assert.deepEqual(page.condition_ids, cids)
-    assert.deepEqual(page.data.map((r) => r.transaction_hash), await venueTrades(cids))
+    assert.deepEqual(
+      page.data.map((r) => r.transaction_hash),
+      await venueTrades(cids),
+    )
     const child = group.outcomes[0]!
-    const one = await pok<Page>(h, OP, `/api/v2/venuep/orders?market_slug=${group.marketId}&condition_id=${child.conditionId}&limit=500`)
+    const one = await pok<Page>(
+      h,
+      OP,
+      `/api/v2/venuep/orders?market_slug=${group.marketId}&condition_id=${child.conditionId}&limit=500`,
+    )
     assert.deepEqual(one.condition_ids, [child.conditionId])
     assert.equal(one.market_slug, child.childMarketSlug)
     assert.ok(one.data.every((r) => r.condition_id === child.conditionId))

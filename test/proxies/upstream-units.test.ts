@@ -80,7 +80,7 @@ describe('keyset paging', () => {
 
   function rng(seed: number): () => number {
     let x = seed
-    return () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
+    return () => (x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
   }
 
   test('random walks with inserts at the head, inside the walked range and in the anchor second: each row once, none missing', async () => {
@@ -112,8 +112,15 @@ describe('keyset paging', () => {
         }
       }
       assert.equal(new Set(served).size, served.length, `seed ${seed}: no duplicates`)
-      assert.deepEqual([...mustServe].filter((id) => !served.includes(id)), [], `seed ${seed}: nothing missing`)
-      assert.ok(served.every((id) => mustServe.has(id)), `seed ${seed}: nothing newer than the walk`)
+      assert.deepEqual(
+        [...mustServe].filter((id) => !served.includes(id)),
+        [],
+        `seed ${seed}: nothing missing`,
+      )
+      assert.ok(
+        served.every((id) => mustServe.has(id)),
+        `seed ${seed}: nothing newer than the walk`,
+      )
     }
   })
 
@@ -128,14 +135,27 @@ describe('keyset paging', () => {
       served.push(...page.rows.map((r) => r.id))
       anchor = page.next
     } while (anchor !== undefined)
-    assert.deepEqual(served, venue.rows.map((r) => r.id))
+    assert.deepEqual(
+      served,
+      venue.rows.map((r) => r.id),
+    )
   })
 
   test('cursors round-trip and reject what is not theirs', () => {
-    const c = { kind: 'orders', filters: 'abc', anchor: { ts: 1_763_700_000, n: 2, seen: ['0a1b2c3d4e', 'ffffffffff1'] } }
+    const c = {
+      kind: 'orders',
+      filters: 'abc',
+      anchor: { ts: 1_763_700_000, n: 2, seen: ['0a1b2c3d4e', 'ffffffffff1'] },
+    }
     assert.deepEqual(decodeCursor(encodeCursor(c)), c)
     const counted = { kind: 'orders', filters: 'abc', anchor: { ts: 5, n: 99, seen: undefined } }
     assert.deepEqual(decodeCursor(encodeCursor(counted)), counted)
-    for (const bad of ['', 'x', Buffer.from('{"k":1}').toString('base64url'), Buffer.from('{"k":"a","f":"b","t":-1,"n":0}').toString('base64url')]) assert.equal(decodeCursor(bad), undefined)
+    for (const bad of [
+      '',
+      'x',
+      Buffer.from('{"k":1}').toString('base64url'),
+      Buffer.from('{"k":"a","f":"b","t":-1,"n":0}').toString('base64url'),
+    ])
+      assert.equal(decodeCursor(bad), undefined)
   })
 })

@@ -6,11 +6,49 @@ import { mountProxies, pcall, pinvalid, pok, served, type ProxyHarness } from '.
 import { venuepOf } from '../../src/sim/venuep/state.js'
 
 /** Wallet endpoints: activity (paged to the end), positions, profile with metrics, realized PnL vs the ledger. */
-type ActivityRow = { type: string; timestamp: number; transaction_hash: string | null; condition_id: string; side: string | null; price: number | null; size: number; usdc_size: number }
-type ActivityPage = { wallet_address: string; market: string | null; data: ActivityRow[]; count: number; limit: number; next_cursor: string | null }
-type Positions = { wallet_address: string; size_threshold: number; data: { token_id: string; size: number; current_value: number | null; condition_id: string }[]; count: number; total_value: number; truncated: boolean }
-type Wallet = Record<string, unknown> & { volume: number; trades: number; markets_traded: number; activity_count: number; first_activity_at: string | null; last_activity_at: string | null }
-type Pnl = { wallet_address: string; realized_pnl: number; markets: { condition_id: string; realized_pnl: number }[]; series: { t: number; realized_pnl: number }[]; activity_count: number; skipped_rows: number; complete: boolean }
+type ActivityRow = {
+  type: string
+  timestamp: number
+  transaction_hash: string | null
+  condition_id: string
+  side: string | null
+  price: number | null
+  size: number
+  usdc_size: number
+}
+type ActivityPage = {
+  wallet_address: string
+  market: string | null
+  data: ActivityRow[]
+  count: number
+  limit: number
+  next_cursor: string | null
+}
+type Positions = {
+  wallet_address: string
+  size_threshold: number
+  data: { token_id: string; size: number; current_value: number | null; condition_id: string }[]
+  count: number
+  total_value: number
+  truncated: boolean
+}
+type Wallet = Record<string, unknown> & {
+  volume: number
+  trades: number
+  markets_traded: number
+  activity_count: number
+  first_activity_at: string | null
+  last_activity_at: string | null
+}
+type Pnl = {
+  wallet_address: string
+  realized_pnl: number
+  markets: { condition_id: string; realized_pnl: number }[]
+  series: { t: number; realized_pnl: number }[]
+  activity_count: number
+  skipped_rows: number
+  complete: boolean
+}
 
 let s: TestService
 let h: ProxyHarness
@@ -34,18 +72,27 @@ const busiest = (): string => wallets().sort((a, b) => activityOf(b).length - ac
 const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, -1)
 
 describe('GET /api/v2/venuep/activity', () => {
-  test('pages walk a wallet\'s whole activity, newest first, with the venue\'s rows', async () => {
+  test("pages walk a wallet's whole activity, newest first, with the venue's rows", async () => {
     const w = busiest()
-    const expected = [...activityOf(w)].sort((a, b) => b.ts - a.ts || (a.txHash < b.txHash ? -1 : 1)).map((a) => a.txHash)
+    const expected = [...activityOf(w)]
+      .sort((a, b) => b.ts - a.ts || (a.txHash < b.txHash ? -1 : 1))
+      .map((a) => a.txHash)
     const rows: ActivityRow[] = []
     let cursor: string | null = null
     do {
-      const page: ActivityPage = await pok<ActivityPage>(h, 'listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${w.toUpperCase().replace('0X', '0x')}&limit=3${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`)
+      const page: ActivityPage = await pok<ActivityPage>(
+        h,
+        'listVenuepActivity',
+        `/api/v2/venuep/activity?wallet_address=${w.toUpperCase().replace('0X', '0x')}&limit=3${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+      )
       assert.equal(page.wallet_address, w, 'echoed in lower case')
       rows.push(...page.data)
       cursor = page.next_cursor
     } while (cursor !== null)
-    assert.deepEqual(rows.map((r) => r.transaction_hash), expected)
+    assert.deepEqual(
+      rows.map((r) => r.transaction_hash),
+      expected,
+    )
     const types = new Set(rows.map((r) => r.type))
     assert.ok(types.has('TRADE'))
     for (const r of rows) {
@@ -57,30 +104,57 @@ describe('GET /api/v2/venuep/activity', () => {
   test('market filter, defaults, and errors (422 malformed, 404 unknown wallet, cursor of another wallet)', async () => {
     const w = busiest()
     const cid = activityOf(w)[0]!.market.conditionId
-    const page = await pok<ActivityPage>(h, 'listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${w}&market=${cid}`)
+    const page = await pok<ActivityPage>(
+      h,
+      'listVenuepActivity',
+      `/api/v2/venuep/activity?wallet_address=${w}&market=${cid}`,
+    )
     assert.equal(page.limit, 100)
     assert.equal(page.market, cid)
     assert.equal(page.data.length, activityOf(w).filter((a) => a.market.conditionId === cid).length)
     assert.ok(page.data.every((r) => r.condition_id === cid))
     const other = wallets().find((x) => !activityOf(x).some((a) => a.market.conditionId === cid))
     if (other !== undefined) {
-      const empty = await pok<ActivityPage>(h, 'listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${other}&market=${cid}`)
-      assert.deepEqual([empty.data, empty.next_cursor], [[], null], 'a known wallet with nothing in that market: an empty page')
+      const empty = await pok<ActivityPage>(
+        h,
+        'listVenuepActivity',
+        `/api/v2/venuep/activity?wallet_address=${other}&market=${cid}`,
+      )
+      assert.deepEqual(
+        [empty.data, empty.next_cursor],
+        [[], null],
+        'a known wallet with nothing in that market: an empty page',
+      )
     }
     await pinvalid(h, 'listVenuepActivity', '/api/v2/venuep/activity', [['query', 'wallet_address']])
-    await pinvalid(h, 'listVenuepActivity', '/api/v2/venuep/activity?wallet_address=0x123', [['query', 'wallet_address']])
-    await pinvalid(h, 'listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${w}&market=0x12`, [['query', 'market']])
-    await pinvalid(h, 'listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${w}&limit=501`, [['query', 'limit']])
+    await pinvalid(h, 'listVenuepActivity', '/api/v2/venuep/activity?wallet_address=0x123', [
+      ['query', 'wallet_address'],
+    ])
+    await pinvalid(h, 'listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${w}&market=0x12`, [
+      ['query', 'market'],
+    ])
+    await pinvalid(h, 'listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${w}&limit=501`, [
+      ['query', 'limit'],
+    ])
     const nf = await pcall(h, 'listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${UNKNOWN}`)
     assert.deepEqual([nf.status, nf.body.code], [404, 'not_found'])
-    const first = await pok<ActivityPage>(h, 'listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${w}&limit=1`)
+    const first = await pok<ActivityPage>(
+      h,
+      'listVenuepActivity',
+      `/api/v2/venuep/activity?wallet_address=${w}&limit=1`,
+    )
     const another = wallets().find((x) => x !== w)!
-    await pinvalid(h, 'listVenuepActivity', `/api/v2/venuep/activity?wallet_address=${another}&cursor=${encodeURIComponent(first.next_cursor!)}`, [['query', 'cursor']])
+    await pinvalid(
+      h,
+      'listVenuepActivity',
+      `/api/v2/venuep/activity?wallet_address=${another}&cursor=${encodeURIComponent(first.next_cursor!)}`,
+      [['query', 'cursor']],
+    )
   })
 })
 
 describe('GET /api/v2/venuep/positions/wallet/{wallet_address}', () => {
-  test('open positions at or above size_threshold, the ledger\'s sizes, largest value first', async () => {
+  test("open positions at or above size_threshold, the ledger's sizes, largest value first", async () => {
     const w = busiest()
     const book = venuepOf(s.sim.world).ledger.wallets.get(w)!
     const open = [...book.tokens].filter(([, p]) => p.shares >= 0.01)
@@ -89,12 +163,27 @@ describe('GET /api/v2/venuep/positions/wallet/{wallet_address}', () => {
     assert.equal(body.truncated, false)
     assert.deepEqual(body.data.map((p) => p.token_id).sort(), open.map(([t]) => t).sort())
     for (const p of body.data) assert.ok(Math.abs(p.size - book.tokens.get(p.token_id)!.shares) < TOLERANCE)
-    for (let i = 1; i < body.data.length; i++) assert.ok((body.data[i - 1]!.current_value ?? 0) >= (body.data[i]!.current_value ?? 0))
+    for (let i = 1; i < body.data.length; i++)
+      assert.ok((body.data[i - 1]!.current_value ?? 0) >= (body.data[i]!.current_value ?? 0))
     assert.ok(Math.abs(body.total_value - body.data.reduce((x, p) => x + (p.current_value ?? 0), 0)) < TOLERANCE)
-    const big = await pok<Positions>(h, 'getVenuepWalletPositions', `/api/v2/venuep/positions/wallet/${w}?size_threshold=100`)
-    assert.deepEqual(big.data.map((p) => p.token_id).sort(), open.filter(([, p]) => p.shares >= 100).map(([t]) => t).sort())
-    await pinvalid(h, 'getVenuepWalletPositions', '/api/v2/venuep/positions/wallet/0xnothex', [['path', 'wallet_address']])
-    await pinvalid(h, 'getVenuepWalletPositions', `/api/v2/venuep/positions/wallet/${w}?size_threshold=-1`, [['query', 'size_threshold']])
+    const big = await pok<Positions>(
+      h,
+      'getVenuepWalletPositions',
+      `/api/v2/venuep/positions/wallet/${w}?size_threshold=100`,
+    )
+    assert.deepEqual(
+      big.data.map((p) => p.token_id).sort(),
+      open
+        .filter(([, p]) => p.shares >= 100)
+        .map(([t]) => t)
+        .sort(),
+    )
+    await pinvalid(h, 'getVenuepWalletPositions', '/api/v2/venuep/positions/wallet/0xnothex', [
+      ['path', 'wallet_address'],
+    ])
+    await pinvalid(h, 'getVenuepWalletPositions', `/api/v2/venuep/positions/wallet/${w}?size_threshold=-1`, [
+      ['query', 'size_threshold'],
+    ])
     const nf = await pcall(h, 'getVenuepWalletPositions', `/api/v2/venuep/positions/wallet/${UNKNOWN}`)
     assert.deepEqual([nf.status, nf.body.code], [404, 'not_found'])
   })
@@ -117,7 +206,8 @@ describe('GET /api/v2/venuep/wallet/{wallet_address}', () => {
     assert.equal(body.markets_traded, new Set(trades.map((a) => a.market.conditionId)).size)
     assert.equal(body.first_activity_at, iso(Math.min(...rows.map((a) => a.ts))))
     assert.equal(body.last_activity_at, iso(Math.max(...rows.map((a) => a.ts))))
-    const value = ((await (await fetch(`${s.sim.venuep.urls.data}/value?user=${w}`)).json()) as { value: number }[])[0]!.value
+    const value = ((await (await fetch(`${s.sim.venuep.urls.data}/value?user=${w}`)).json()) as { value: number }[])[0]!
+      .value
     assert.equal(body.portfolio_value, value)
     assert.equal(body.complete, true)
     const nf = await pcall(h, 'getVenuepWallet', `/api/v2/venuep/wallet/${UNKNOWN}`)
@@ -151,25 +241,33 @@ describe('GET /api/v2/venuep/wallet/{wallet_address}/pnl', () => {
   async function assertMatchesLedger(w: string): Promise<Pnl> {
     const body = await pok<Pnl>(h, 'getVenuepWalletPnl', `/api/v2/venuep/wallet/${w}/pnl`)
     const book = venuepOf(s.sim.world).ledger.wallets.get(w)!
-    assert.ok(Math.abs(body.realized_pnl - book.realized) < TOLERANCE, `${w}: total ${body.realized_pnl} vs ledger ${book.realized}`)
+    assert.ok(
+      Math.abs(body.realized_pnl - book.realized) < TOLERANCE,
+      `${w}: total ${body.realized_pnl} vs ledger ${book.realized}`,
+    )
     const mine = new Map(body.markets.map((m) => [m.condition_id, m.realized_pnl]))
-    for (const [cid, v] of book.realizedByMarket) assert.ok(Math.abs((mine.get(cid) ?? 0) - v) < TOLERANCE, `${w} ${cid}: ${mine.get(cid)} vs ledger ${v}`)
-    for (const [cid, v] of mine) if (!book.realizedByMarket.has(cid)) assert.ok(Math.abs(v) < TOLERANCE, `${w} ${cid}: realized ${v} where the ledger has none`)
+    for (const [cid, v] of book.realizedByMarket)
+      assert.ok(Math.abs((mine.get(cid) ?? 0) - v) < TOLERANCE, `${w} ${cid}: ${mine.get(cid)} vs ledger ${v}`)
+    for (const [cid, v] of mine)
+      if (!book.realizedByMarket.has(cid))
+        assert.ok(Math.abs(v) < TOLERANCE, `${w} ${cid}: realized ${v} where the ledger has none`)
     assert.equal(body.skipped_rows, 0)
     assert.equal(body.activity_count, activityOf(w).length)
     const last = body.series.at(-1)
-    if (last !== undefined) assert.ok(Math.abs(last.realized_pnl - book.realized) < TOLERANCE, 'the series ends at the total')
+    if (last !== undefined)
+      assert.ok(Math.abs(last.realized_pnl - book.realized) < TOLERANCE, 'the series ends at the total')
     for (let i = 1; i < body.series.length; i++) assert.ok(body.series[i - 1]!.t < body.series[i]!.t)
     return body
   }
 
-  test('every simulated wallet\'s realized PnL equals the ledger\'s, in total and per market', async () => {
+  test("every simulated wallet's realized PnL equals the ledger's, in total and per market", async () => {
     const covered = new Set<string>()
     for (const w of wallets()) {
       await assertMatchesLedger(w)
       for (const f of features(w)) covered.add(f)
     }
-    for (const f of ['win', 'loss', 'partial-close', 'full-close', 'split', 'merge', 'redeem-win', 'redeem-loss']) assert.ok(covered.has(f), `the wallets cover ${f}`)
+    for (const f of ['win', 'loss', 'partial-close', 'full-close', 'split', 'merge', 'redeem-win', 'redeem-loss'])
+      assert.ok(covered.has(f), `the wallets cover ${f}`)
   })
 
   test('after live trading, the incremental refresh still matches the ledger', async () => {
@@ -194,7 +292,10 @@ describe('GET /api/v2/venuep/wallet/{wallet_address}/pnl', () => {
         body = await pok<Pnl>(slow, 'getVenuepWalletPnl', `/api/v2/venuep/wallet/${w}/pnl`)
         if (body.complete) break
         partial++
-        assert.ok(body.activity_count < total && body.activity_count === Math.min(total, partial * 4), 'each request reads one more page')
+        assert.ok(
+          body.activity_count < total && body.activity_count === Math.min(total, partial * 4),
+          'each request reads one more page',
+        )
       }
       assert.equal(partial, Math.ceil(total / 4) - (total % 4 === 0 ? 0 : 1))
       assert.ok(body?.complete)

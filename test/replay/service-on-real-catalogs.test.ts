@@ -26,7 +26,12 @@ before(async () => {
   s = await startTestService({
     catalog: REAL_CATALOG_DIR,
     wallets: 20,
-    config: { venues: { venuep: { catalog: { closedLookbackDays: LOOKBACK_DAYS } }, venuek: { catalog: { closedLookbackDays: LOOKBACK_DAYS } } } },
+    config: {
+      venues: {
+        venuep: { catalog: { closedLookbackDays: LOOKBACK_DAYS } },
+        venuek: { catalog: { closedLookbackDays: LOOKBACK_DAYS } },
+      },
+    },
   })
 })
 
@@ -42,7 +47,11 @@ interface EventRow {
 async function allEvents(operationId: string, path: string): Promise<EventRow[]> {
   const rows: EventRow[] = []
   for (let offset = 0; ; offset += 100) {
-    const body = await ok<{ events: EventRow[]; total: number }>(s, operationId, `${path}?status=all&limit=100&offset=${offset}`)
+    const body = await ok<{ events: EventRow[]; total: number }>(
+      s,
+      operationId,
+      `${path}?status=all&limit=100&offset=${offset}`,
+    )
     rows.push(...body.events)
     if (offset + 100 >= body.total) return rows
   }
@@ -81,7 +90,7 @@ describe('the service on the replayed real catalogs', () => {
     assert.deepEqual(got, want)
   })
 
-  test('every streamed book is in sync with the simulator\'s', () => {
+  test("every streamed book is in sync with the simulator's", () => {
     assert.deepEqual(booksOutOfSync(s, 'venuep'), [])
     assert.deepEqual(booksOutOfSync(s, 'venuek'), [])
     const vp = s.app.venues.venuep.catalog()
@@ -96,7 +105,11 @@ describe('the service on the replayed real catalogs', () => {
         if (m.closed) continue
         const quote = s.app.venues.venuep.quote(m.clobTokenIds[0] as string)
         assert.ok(quote !== undefined, `${m.slug}: a streamed quote`)
-        assert.deepEqual({ bid: quote.bestBid, ask: quote.bestAsk }, { bid: quoted(m.bestBid) ?? derivedBid(m), ask: quoted(m.bestAsk) }, m.slug)
+        assert.deepEqual(
+          { bid: quote.bestBid, ask: quote.bestAsk },
+          { bid: quoted(m.bestBid) ?? derivedBid(m), ask: quoted(m.bestAsk) },
+          m.slug,
+        )
         compared++
       }
     }
@@ -108,7 +121,8 @@ describe('the service on the replayed real catalogs', () => {
         const bid = quoted(m.yes_bid)
         const ask = quoted(m.yes_ask)
         // A one-sided capture with a last price gets its other side mirrored around that price (replay-book.ts).
-        if (bid !== undefined && ask !== undefined) assert.deepEqual({ bid: quote.bestBid, ask: quote.bestAsk }, { bid, ask }, m.ticker)
+        if (bid !== undefined && ask !== undefined)
+          assert.deepEqual({ bid: quote.bestBid, ask: quote.bestAsk }, { bid, ask }, m.ticker)
         else if (bid !== undefined) assert.equal(quote.bestBid, bid, m.ticker)
         else if (ask !== undefined) assert.equal(quote.bestAsk, ask, m.ticker)
         compared++
@@ -117,11 +131,16 @@ describe('the service on the replayed real catalogs', () => {
     assert.ok(compared > 2_000, `${compared} open markets compared`)
   })
 
-  test('a venuep market\'s order book through /api/v2/venuep/orderbook-history is the simulator\'s, from the live stream', async () => {
-    const m = captured.venuep.flatMap((e) => (e.markets.length === 1 ? e.markets : [])).find((x) => !x.closed && x.active && x.bestBid !== undefined && x.bestBid > 0)
+  test("a venuep market's order book through /api/v2/venuep/orderbook-history is the simulator's, from the live stream", async () => {
+    const m = captured.venuep
+      .flatMap((e) => (e.markets.length === 1 ? e.markets : []))
+      .find((x) => !x.closed && x.active && x.bestBid !== undefined && x.bestBid > 0)
     assert.ok(m !== undefined)
     const token = m.clobTokenIds[0] as string
-    const venue = (await (await fetch(`${s.sim.venuep.urls.clob}/book?token_id=${token}`)).json()) as { bids: { price: string; size: string }[]; asks: { price: string; size: string }[] }
+    const venue = (await (await fetch(`${s.sim.venuep.urls.clob}/book?token_id=${token}`)).json()) as {
+      bids: { price: string; size: string }[]
+      asks: { price: string; size: string }[]
+    }
     const body = await ok(s, 'getVenuepOrderbook', `/api/v2/venuep/orderbook-history?market_slug=${m.slug}`)
     assert.deepEqual(body, {
       market_slug: m.slug,
@@ -144,8 +163,16 @@ describe('the service on the replayed real catalogs', () => {
       s.advance(250)
       await settle(5)
     }
-    await waitFor(() => booksOutOfSync(s, 'venuep').length === 0 && booksOutOfSync(s, 'venuek').length === 0, 10_000, 'books in sync').catch(() => {
-      assert.deepEqual([...booksOutOfSync(s, 'venuep'), ...booksOutOfSync(s, 'venuek')].slice(0, 5), [], 'books differ from the simulator\'s')
+    await waitFor(
+      () => booksOutOfSync(s, 'venuep').length === 0 && booksOutOfSync(s, 'venuek').length === 0,
+      10_000,
+      'books in sync',
+    ).catch(() => {
+      assert.deepEqual(
+        [...booksOutOfSync(s, 'venuep'), ...booksOutOfSync(s, 'venuek')].slice(0, 5),
+        [],
+        "books differ from the simulator's",
+      )
     })
     assert.ok(s.sim.engine.counters.bookChanges > 0)
     const closed = captured.venuep.flatMap((e) => e.markets).filter((m) => m.closed)
@@ -154,8 +181,11 @@ describe('the service on the replayed real catalogs', () => {
     // Open markets that were not trading when captured (listed inactive, or without a price) keep their seeded book.
     const still = captured.venuep.flatMap((e) => e.markets).filter((m) => !m.closed && !m.active)
     assert.ok(still.length > 0)
-    for (const m of still) assert.equal(venuepOf(s.sim.world).books.get(m.conditionId)?.updatedAt, TEST_ANCHOR_MS, `${m.slug} did not move`)
-    const moved = captured.venuep.flatMap((e) => e.markets).filter((m) => (venuepOf(s.sim.world).books.get(m.conditionId)?.updatedAt ?? 0) > TEST_ANCHOR_MS)
+    for (const m of still)
+      assert.equal(venuepOf(s.sim.world).books.get(m.conditionId)?.updatedAt, TEST_ANCHOR_MS, `${m.slug} did not move`)
+    const moved = captured.venuep
+      .flatMap((e) => e.markets)
+      .filter((m) => (venuepOf(s.sim.world).books.get(m.conditionId)?.updatedAt ?? 0) > TEST_ANCHOR_MS)
     assert.ok(moved.length > 0 && moved.every((m) => m.active && !m.closed), 'only trading markets move')
   })
 })

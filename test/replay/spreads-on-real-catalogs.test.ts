@@ -16,7 +16,14 @@ interface SpreadRow {
   readonly event_slug: string
   readonly outcome_key: string
   readonly match_quality: string
-  readonly match: { readonly venuek_outcome_id: string; readonly manual: boolean; readonly weight: number; readonly evidence: { readonly shared_words: string[]; readonly period: string } | null; readonly venuep_text: string[]; readonly venuek_text: string[] }
+  readonly match: {
+    readonly venuek_outcome_id: string
+    readonly manual: boolean
+    readonly weight: number
+    readonly evidence: { readonly shared_words: string[]; readonly period: string } | null
+    readonly venuep_text: string[]
+    readonly venuek_text: string[]
+  }
 }
 
 let s: TestService
@@ -25,7 +32,12 @@ before(async () => {
   s = await startTestService({
     catalog: REAL_CATALOG_DIR,
     wallets: 5,
-    config: { venues: { venuep: { catalog: { closedLookbackDays: LOOKBACK_DAYS } }, venuek: { catalog: { closedLookbackDays: LOOKBACK_DAYS } } } },
+    config: {
+      venues: {
+        venuep: { catalog: { closedLookbackDays: LOOKBACK_DAYS } },
+        venuek: { catalog: { closedLookbackDays: LOOKBACK_DAYS } },
+      },
+    },
   })
 })
 
@@ -34,21 +46,47 @@ after(() => s?.close())
 /** The spread row of a labelled pair, found by the venuep outcome the label names (its market's YES token). */
 function rowOf(rows: readonly SpreadRow[], pair: RealLabel): SpreadRow | undefined {
   const catalog = s.app.venues.venuep.catalog()
-  const outcome = [...(catalog?.outcomesById.values() ?? [])].find((o) => o.childMarketSlug === pair.venuep.market_slug && o.outcomeIndex === 0)
+  const outcome = [...(catalog?.outcomesById.values() ?? [])].find(
+    (o) => o.childMarketSlug === pair.venuep.market_slug && o.outcomeIndex === 0,
+  )
   if (outcome === undefined) return undefined
-  return rows.find((r) => r.event_slug === pair.venuep.event_slug && r.outcome_key === `text:${outcome.title.toLowerCase()}` && r.match.venuek_outcome_id === pair.venuek.market_ticker)
+  return rows.find(
+    (r) =>
+      r.event_slug === pair.venuep.event_slug &&
+      r.outcome_key === `text:${outcome.title.toLowerCase()}` &&
+      r.match.venuek_outcome_id === pair.venuek.market_ticker,
+  )
 }
 
 test('/api/v2/spreads lists every labelled same pair, with its evidence, and no labelled different pair', async () => {
-  const body = await ok<{ data: SpreadRow[]; count: number }>(s, 'listSpreads', '/api/v2/spreads?min_spread=0&min_volume=0&stale_cutoff_minutes=10080')
+  const body = await ok<{ data: SpreadRow[]; count: number }>(
+    s,
+    'listSpreads',
+    '/api/v2/spreads?min_spread=0&min_volume=0&stale_cutoff_minutes=10080',
+  )
   const same = LABELS.filter((l) => l.label === 'same')
   const different = LABELS.filter((l) => l.label === 'different')
-  assert.deepEqual(same.filter((l) => rowOf(body.data, l) === undefined).map((l) => l.venuep.market_slug), [], 'labelled same pairs missing from /spreads')
-  assert.deepEqual(different.filter((l) => rowOf(body.data, l) !== undefined).map((l) => `${l.venuep.market_slug} ~ ${l.venuek.market_ticker}`), [], 'labelled different pairs listed')
+  assert.deepEqual(
+    same.filter((l) => rowOf(body.data, l) === undefined).map((l) => l.venuep.market_slug),
+    [],
+    'labelled same pairs missing from /spreads',
+  )
+  assert.deepEqual(
+    different
+      .filter((l) => rowOf(body.data, l) !== undefined)
+      .map((l) => `${l.venuep.market_slug} ~ ${l.venuek.market_ticker}`),
+    [],
+    'labelled different pairs listed',
+  )
   for (const l of same) {
     const row = rowOf(body.data, l) as SpreadRow
     assert.equal(row.match.manual, false)
-    assert.ok(row.match.evidence !== null && row.match.evidence.shared_words.length > 0 && /2028/.test(row.match.evidence.period), JSON.stringify(row.match))
+    assert.ok(
+      row.match.evidence !== null &&
+        row.match.evidence.shared_words.length > 0 &&
+        /2028/.test(row.match.evidence.period),
+      JSON.stringify(row.match),
+    )
     assert.ok(row.match.weight > 0 && row.match.weight <= 1)
     assert.ok(row.match.venuep_text.length > 0 && row.match.venuek_text.length > 0)
   }

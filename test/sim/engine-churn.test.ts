@@ -20,16 +20,34 @@ function snapshot(book: SimBook): { bids: [number, number][]; asks: [number, num
 test('top-of-book churn re-sizes the best bid or best ask and nothing else, as one event per venue', () => {
   const world = generateWorld({ anchorMs: ANCHOR, questions: 60, wallets: 10 })
   const clock = new SimulatedClock(ANCHOR)
-  const engine = new SimEngine(world, { clock, quoteChangesPerSec: 0, tradesPerSec: 0, stepMs: 100, dislocationsPerMin: 0 })
+  const engine = new SimEngine(world, {
+    clock,
+    quoteChangesPerSec: 0,
+    tradesPerSec: 0,
+    stepMs: 100,
+    dislocationsPerMin: 0,
+  })
   const events: EngineEvent[] = []
   engine.on((e) => events.push(e))
-  const vp = venuepOf(world).markets.filter((m) => venuepOf(world).books.has(m.conditionId)).slice(0, 10)
-  const vk = venuekOf(world).markets.filter((m) => venuekOf(world).books.has(m.ticker)).slice(0, 10)
+  const vp = venuepOf(world)
+    .markets.filter((m) => venuepOf(world).books.has(m.conditionId))
+    .slice(0, 10)
+  const vk = venuekOf(world)
+    .markets.filter((m) => venuekOf(world).books.has(m.ticker))
+    .slice(0, 10)
   assert.ok(vp.length === 10 && vk.length === 10, 'the world has live books on both venues')
   const sides = new Set<string>()
   const churns: { book: SimBook; run: () => void; market: object }[] = [
-    ...vp.map((m) => ({ book: venuepOf(world).books.get(m.conditionId) as SimBook, market: m, run: () => engine.churnTop('venuep', m, clock.now()) })),
-    ...vk.map((m) => ({ book: venuekOf(world).books.get(m.ticker) as SimBook, market: m, run: () => engine.churnTop('venuek', m, clock.now()) })),
+    ...vp.map((m) => ({
+      book: venuepOf(world).books.get(m.conditionId) as SimBook,
+      market: m,
+      run: () => engine.churnTop('venuep', m, clock.now()),
+    })),
+    ...vk.map((m) => ({
+      book: venuekOf(world).books.get(m.ticker) as SimBook,
+      market: m,
+      run: () => engine.churnTop('venuek', m, clock.now()),
+    })),
   ]
   for (const { book, market, run } of churns) {
     for (let round = 0; round < 4; round++) {
@@ -59,7 +77,10 @@ test('top-of-book churn re-sizes the best bid or best ask and nothing else, as o
       const side = c.side === 'bid' ? 'bids' : 'asks'
       const other = c.side === 'bid' ? 'asks' : 'bids'
       assert.deepEqual(after[other], before[other])
-      assert.deepEqual(after[side], before[side].map(([p, s]) => [p, p === c.price ? c.size : s]))
+      assert.deepEqual(
+        after[side],
+        before[side].map(([p, s]) => [p, p === c.price ? c.size : s]),
+      )
       sides.add(c.side)
     }
   }

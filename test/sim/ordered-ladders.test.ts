@@ -20,12 +20,16 @@ const DAY = 86_400_000
 /** The question's ordered families of contract indexes, most likely first; a range (two finite ends) is in none. */
 function families(q: Question): number[][] {
   const m = q.model
-  if (m.kind === 'deadline') return [q.contracts.map((c) => c.index).sort((a, b) => (m.deadlines[b] as number) - (m.deadlines[a] as number))]
+  if (m.kind === 'deadline')
+    return [q.contracts.map((c) => c.index).sort((a, b) => (m.deadlines[b] as number) - (m.deadlines[a] as number))]
   if (m.kind !== 'ladder') return []
-  const bounds = (i: number): readonly [number, number] => m.bounds?.[i] ?? [q.contracts[i]!.threshold as number, Number.POSITIVE_INFINITY]
+  const bounds = (i: number): readonly [number, number] =>
+    m.bounds?.[i] ?? [q.contracts[i]!.threshold as number, Number.POSITIVE_INFINITY]
   const idx = q.contracts.map((c) => c.index)
   const above = idx.filter((i) => bounds(i)[1] === Number.POSITIVE_INFINITY).sort((a, b) => bounds(a)[0] - bounds(b)[0])
-  const below = idx.filter((i) => bounds(i)[0] === 0 && bounds(i)[1] !== Number.POSITIVE_INFINITY).sort((a, b) => bounds(b)[1] - bounds(a)[1])
+  const below = idx
+    .filter((i) => bounds(i)[0] === 0 && bounds(i)[1] !== Number.POSITIVE_INFINITY)
+    .sort((a, b) => bounds(b)[1] - bounds(a)[1])
   return [above, below].filter((f) => f.length > 1)
 }
 
@@ -52,7 +56,10 @@ function assertFairsOrdered(w: World, t: number): number {
         for (let k = 1; k < family.length; k++) {
           const [likely, unlikely] = [family[k - 1]!, family[k]!]
           const [a, b] = [w.venueFair(q.contracts[likely]!, venue, t), w.venueFair(q.contracts[unlikely]!, venue, t)]
-          assert.ok(a >= b, `${q.id} on ${venue} at ${new Date(t).toISOString()}: ${q.contracts[likely]!.label} ${a} < ${q.contracts[unlikely]!.label} ${b}`)
+          assert.ok(
+            a >= b,
+            `${q.id} on ${venue} at ${new Date(t).toISOString()}: ${q.contracts[likely]!.label} ${a} < ${q.contracts[unlikely]!.label} ${b}`,
+          )
           pairs++
         }
       }
@@ -66,7 +73,9 @@ function assertBooksUncrossed(w: World, when: string): number {
   for (const q of orderedQuestions(w)) {
     for (const venue of ['venuep', 'venuek'] as const) {
       for (const family of families(q)) {
-        const books = family.map((i) => [i, bookOf(w, q, i, venue)] as const).filter((x): x is readonly [number, SimBook] => x[1] !== undefined)
+        const books = family
+          .map((i) => [i, bookOf(w, q, i, venue)] as const)
+          .filter((x): x is readonly [number, SimBook] => x[1] !== undefined)
         // Every more likely contract against every less likely one, not only neighbours: a venue may skip a rung.
         for (let i = 0; i < books.length; i++) {
           for (let j = i + 1; j < books.length; j++) {
@@ -74,7 +83,10 @@ function assertBooksUncrossed(w: World, when: string): number {
             const bid = books[j]![1].bestBid()
             if (ask === undefined || bid === undefined) continue
             pairs++
-            assert.ok(ask > bid, `${when}: ${q.id} on ${venue}: ${q.contracts[books[i]![0]]!.label} ask ${ask} ≤ ${q.contracts[books[j]![0]]!.label} bid ${bid}`)
+            assert.ok(
+              ask > bid,
+              `${when}: ${q.id} on ${venue}: ${q.contracts[books[i]![0]]!.label} ask ${ask} ≤ ${q.contracts[books[j]![0]]!.label} bid ${bid}`,
+            )
           }
         }
       }
@@ -87,9 +99,11 @@ describe('ordered ladders', () => {
   test('fair values are ordered on each venue: thresholds, floors and deadlines, open and resolved questions, over weeks', () => {
     const w = generateWorld({ anchorMs: ANCHOR, questions: 400, wallets: 10, ownLadders: { venuek: 26 } })
     const kinds = new Set(orderedQuestions(w).map((q) => `${q.model.kind}/${q.lifecycle}`))
-    for (const k of ['ladder/active', 'deadline/active', 'ladder/resolved']) assert.ok(kinds.has(k), `the world has ${k} questions`)
+    for (const k of ['ladder/active', 'deadline/active', 'ladder/resolved'])
+      assert.ok(kinds.has(k), `the world has ${k} questions`)
     let pairs = 0
-    for (let t = ANCHOR - 20 * DAY; t <= ANCHOR + 2 * DAY; t += 3 * 3_600_000 + 37 * 60_000 + 11_000) pairs += assertFairsOrdered(w, t)
+    for (let t = ANCHOR - 20 * DAY; t <= ANCHOR + 2 * DAY; t += 3 * 3_600_000 + 37 * 60_000 + 11_000)
+      pairs += assertFairsOrdered(w, t)
     assert.ok(pairs > 50_000, `${pairs} ordered pairs checked`)
   })
 
@@ -97,7 +111,13 @@ describe('ordered ladders', () => {
     const w = generateWorld({ anchorMs: ANCHOR, questions: 300, wallets: 20, ownLadders: { venuek: 13 } })
     const clock = new SimulatedClock(ANCHOR)
     // Brisk: every book moves many times, trades take top levels, and a dislocation opens every few seconds.
-    const engine = new SimEngine(w, { clock, quoteChangesPerSec: 400, tradesPerSec: 60, stepMs: 250, dislocationsPerMin: 20 })
+    const engine = new SimEngine(w, {
+      clock,
+      quoteChangesPerSec: 400,
+      tradesPerSec: 60,
+      stepMs: 250,
+      dislocationsPerMin: 20,
+    })
     let pairs = assertBooksUncrossed(w, 'at the start')
     for (let step = 0; step < 1200; step++) {
       clock.increment(250)
@@ -113,8 +133,19 @@ describe('ordered ladders', () => {
   test('a dislocation on one strike moves its whole ladder on that venue, and only on that venue', () => {
     const w = generateWorld({ anchorMs: ANCHOR, questions: 300, wallets: 20 })
     const clock = new SimulatedClock(ANCHOR)
-    const engine = new SimEngine(w, { clock, quoteChangesPerSec: 0, tradesPerSec: 0, stepMs: 250, dislocationsPerMin: 0 })
-    const q = orderedQuestions(w).find((x) => x.lifecycle === 'active' && x.model.kind === 'ladder' && families(x)[0]!.filter((i) => venuekOf(w).listing.has(x.contracts[i]!.key)).length >= 3)!
+    const engine = new SimEngine(w, {
+      clock,
+      quoteChangesPerSec: 0,
+      tradesPerSec: 0,
+      stepMs: 250,
+      dislocationsPerMin: 0,
+    })
+    const q = orderedQuestions(w).find(
+      (x) =>
+        x.lifecycle === 'active' &&
+        x.model.kind === 'ladder' &&
+        families(x)[0]!.filter((i) => venuekOf(w).listing.has(x.contracts[i]!.key)).length >= 3,
+    )!
     const listed = families(q)[0]!.filter((i) => venuekOf(w).listing.has(q.contracts[i]!.key))
     const fairs = (venue: SimVenue) => listed.map((i) => w.venueFair(q.contracts[i]!, venue, clock.now()))
     const [vkBefore, vpBefore] = [fairs('venuek'), fairs('venuep')]
@@ -124,13 +155,20 @@ describe('ordered ladders', () => {
     for (const [k, p] of vkAfter.entries()) assert.ok(p >= vkBefore[k]!, `rung ${k} moved up with the ladder`)
     assert.ok(vkAfter[1]! - vkBefore[1]! > 0.05, `the dislocated rung moved: ${vkBefore[1]} → ${vkAfter[1]}`)
     // Its books were requoted at once, together.
-    const updated = listed.map((i) => venuekOf(w).books.get(venuekOf(w).listing.get(q.contracts[i]!.key)!.ticker)!.updatedAt)
-    assert.deepEqual(updated, listed.map(() => clock.now()))
+    const updated = listed.map(
+      (i) => venuekOf(w).books.get(venuekOf(w).listing.get(q.contracts[i]!.key)!.ticker)!.updatedAt,
+    )
+    assert.deepEqual(
+      updated,
+      listed.map(() => clock.now()),
+    )
   })
 
   test('a range ladder with a tail at each end sums to about one on each venue', () => {
     const w = generateWorld({ anchorMs: ANCHOR, questions: 20, wallets: 5, ownLadders: { venuek: 26 } })
-    const ranges = w.questions.filter((q) => venuekOf(w).questionEvents.get(q.id)?.mutuallyExclusive === true && q.id.startsWith('k'))
+    const ranges = w.questions.filter(
+      (q) => venuekOf(w).questionEvents.get(q.id)?.mutuallyExclusive === true && q.id.startsWith('k'),
+    )
     assert.ok(ranges.length >= 10)
     for (const q of ranges) {
       for (const venue of ['venuep', 'venuek'] as const) {

@@ -4,7 +4,20 @@
  */
 type Json = Record<string, any>
 
-const MON: Record<string, number> = { jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11 }
+const MON: Record<string, number> = {
+  jan: 0,
+  feb: 1,
+  mar: 2,
+  apr: 3,
+  may: 4,
+  jun: 5,
+  jul: 6,
+  aug: 7,
+  sep: 8,
+  oct: 9,
+  nov: 10,
+  dec: 11,
+}
 
 /**
  * The date a venuek sub-title states, as an instant: "Before Jul 1, 2026" / "Before Jan 20, 2029" (that day),
@@ -36,17 +49,35 @@ export function closeGapsDays(events: readonly Json[], now: number): number[] {
       if (m.status !== 'active') continue
       const date = subTitleDate(m.yes_sub_title) ?? subTitleDate(e.sub_title)
       const close = Date.parse(m.close_time)
-      if (date !== undefined && date - now > 180 * 86_400_000 && Number.isFinite(close)) gaps.push((close - date) / 86_400_000)
+      if (date !== undefined && date - now > 180 * 86_400_000 && Number.isFinite(close))
+        gaps.push((close - date) / 86_400_000)
     }
   }
   return gaps
 }
 
 function fold(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ø/g, 'o').replace(/Ø/g, 'O').replace(/ł/g, 'l').replace(/Ł/g, 'L')
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ø/g, 'o')
+    .replace(/Ø/g, 'O')
+    .replace(/ł/g, 'l')
+    .replace(/Ł/g, 'L')
 }
 
-const NICKNAMES: Record<string, string> = { Alexander: 'Alex', William: 'Bill', Robert: 'Bob', Katherine: 'Kate', Nicholas: 'Nick', Elizabeth: 'Liz', Jonathan: 'Jon', Theodore: 'Ted', Margaret: 'Maggie', Christopher: 'Chris' }
+const NICKNAMES: Record<string, string> = {
+  Alexander: 'Alex',
+  William: 'Bill',
+  Robert: 'Bob',
+  Katherine: 'Kate',
+  Nicholas: 'Nick',
+  Elizabeth: 'Liz',
+  Jonathan: 'Jon',
+  Theodore: 'Ted',
+  Margaret: 'Maggie',
+  Christopher: 'Chris',
+}
 
 /** How two spellings of one name differ ("J.D. Vance" / "JD Vance": initials), or undefined when they do not. */
 export function spellingVariant(a: string, b: string): string | undefined {
@@ -59,10 +90,17 @@ export function spellingVariant(a: string, b: string): string | undefined {
   if (noSuffix(a) === noSuffix(b)) return 'suffix'
   const nick = (s: string) => s.replace(/^(\w+)/, (w) => NICKNAMES[w] ?? w)
   if (nick(a) === nick(b)) return 'nickname'
-  const party = (s: string) => s.toLowerCase().replace(/^the /, '').replace(/ party$/, '').replace(/s$/, '').replace(/ic$/, '')
+  const party = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/^the /, '')
+      .replace(/ party$/, '')
+      .replace(/s$/, '')
+      .replace(/ic$/, '')
   if (/democrat|republican/i.test(a) && party(a) === party(b)) return 'party name'
   return 'other'
 }
 
 /** venuep's placeholder children ("Person K", "Party A", "Team AM", "Company C", "Placeholder 13", "another person"). */
-export const PLACEHOLDER = /\b(Person [A-Z]|Party [A-Z]|Team [A-Z]{2}|Club [A-Z]|Company [A-Z]|Individual [A-Z]|Placeholder \d+|another (person|party))\b/
+export const PLACEHOLDER =
+  /\b(Person [A-Z]|Party [A-Z]|Team [A-Z]{2}|Club [A-Z]|Company [A-Z]|Individual [A-Z]|Placeholder \d+|another (person|party))\b/

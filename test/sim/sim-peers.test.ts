@@ -28,7 +28,12 @@ test('every peer of the sim list is started, described and pointed at, in list o
   )
   const dataDir = mkdtempSync(join(tmpdir(), 'sim-peers-'))
   const clock = new SimulatedClock(ANCHOR_MS)
-  const sim = await startSimulator({ config: { ...config.sim, questions: 40, wallets: 5, venuekAuth: true }, clock, anchorMs: ANCHOR_MS, startEngine: false })
+  const sim = await startSimulator({
+    config: { ...config.sim, questions: 40, wallets: 5, venuekAuth: true },
+    clock,
+    anchorMs: ANCHOR_MS,
+    startEngine: false,
+  })
   try {
     for (const peer of SIM_PEERS) assert.ok(sim[peer.venue].faults instanceof FaultPlan, peer.venue)
     assert.notEqual(sim.venuep.faults, sim.venuek.faults)

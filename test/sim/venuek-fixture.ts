@@ -39,7 +39,13 @@ export async function startFixture(): Promise<VenuekFixture> {
   const world = generateWorld({ anchorMs: ANCHOR_MS, questions: 150, wallets: 20 })
   const clock = new SimulatedClock(ANCHOR_MS)
   // Rates of zero: tests drive book moves and trades explicitly, so every frame has a known cause.
-  const engine = new SimEngine(world, { clock, quoteChangesPerSec: 0, tradesPerSec: 0, stepMs: 100, dislocationsPerMin: 0 })
+  const engine = new SimEngine(world, {
+    clock,
+    quoteChangesPerSec: 0,
+    tradesPerSec: 0,
+    stepMs: 100,
+    dislocationsPerMin: 0,
+  })
   const faults = new FaultPlan()
   const keys = newKeyPair()
   const sim = await startVenuekSim({
@@ -50,10 +56,22 @@ export async function startFixture(): Promise<VenuekFixture> {
     auth: { required: true, publicKeys: new Map([[KEY_ID, keys.publicKey]]) },
     heartbeatMs: 10_000,
   })
-  return { world, clock, engine, faults, sim, creds: { keyId: KEY_ID, privateKeyPem: keys.privateKey }, publicKeyPem: keys.publicKey }
+  return {
+    world,
+    clock,
+    engine,
+    faults,
+    sim,
+    creds: { keyId: KEY_ID, privateKeyPem: keys.privateKey },
+    publicKeyPem: keys.publicKey,
+  }
 }
 
-export async function getJson(baseUrl: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+export async function getJson(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const res = await fetch(baseUrl + path, { headers })
   const text = await res.text()
   return { status: res.status, body: JSON.parse(text) }

@@ -19,8 +19,17 @@ const LADDERS = 40
 const digest = (w: World, vk: Pick<VenuekWorld, 'events' | 'books'> = venuekOf(w)) =>
   JSON.stringify([
     w.truth,
-    venuepOf(w).events.map((e) => [e.slug, e.title, e.endDate, e.markets.map((m) => [m.question, m.tokenIds, m.conditionId])]),
-    vk.events.map((e) => [e.eventTicker, e.title, e.markets.map((m) => [m.ticker, m.marketId, m.yesSubTitle, m.floorStrike, m.capStrike, m.closeTime])]),
+    venuepOf(w).events.map((e) => [
+      e.slug,
+      e.title,
+      e.endDate,
+      e.markets.map((m) => [m.question, m.tokenIds, m.conditionId]),
+    ]),
+    vk.events.map((e) => [
+      e.eventTicker,
+      e.title,
+      e.markets.map((m) => [m.ticker, m.marketId, m.yesSubTitle, m.floorStrike, m.capStrike, m.closeTime]),
+    ]),
     [...venuepOf(w).books].map(([id, b]) => [id, [...b.bids], [...b.asks]]),
     [...vk.books].map(([t, b]) => [t, [...b.bids], [...b.asks]]),
   ])
@@ -33,13 +42,22 @@ test('off by default; the env var sets it', () => {
 test('the ladders are added after the world, which stays as it was; they are venuek-only and many markets each', () => {
   const plain = generateWorld({ anchorMs: ANCHOR_MS, questions: 300, wallets: 10, seed: 5 })
   const zero = generateWorld({ anchorMs: ANCHOR_MS, questions: 300, wallets: 10, seed: 5, ownLadders: { venuek: 0 } })
-  const more = generateWorld({ anchorMs: ANCHOR_MS, questions: 300, wallets: 10, seed: 5, ownLadders: { venuek: LADDERS } })
+  const more = generateWorld({
+    anchorMs: ANCHOR_MS,
+    questions: 300,
+    wallets: 10,
+    seed: 5,
+    ownLadders: { venuek: LADDERS },
+  })
   assert.equal(digest(zero), digest(plain))
 
   // The world's own events, markets and books are those of the plain world, in the same order; the truth is the same.
   const base = venuekOf(plain).events.length
   assert.equal(venuekOf(more).events.length, base + LADDERS)
-  const prefix = (w: World) => ({ events: venuekOf(w).events.slice(0, base), books: new Map([...venuekOf(w).books].filter(([t]) => venuekOf(plain).books.has(t))) })
+  const prefix = (w: World) => ({
+    events: venuekOf(w).events.slice(0, base),
+    books: new Map([...venuekOf(w).books].filter(([t]) => venuekOf(plain).books.has(t))),
+  })
   assert.equal(digest(more, prefix(more)), digest(plain))
   assert.equal(venuepOf(more).events.length, venuepOf(plain).events.length)
 
@@ -65,20 +83,34 @@ test('the ladders are added after the world, which stays as it was; they are ven
       assert.equal(rest.at(-1)!.strikeType, 'greater_or_equal')
     }
   }
-  assert.equal(new Set(venuekOf(more).markets.map((m) => m.ticker)).size, venuekOf(more).markets.length, 'tickers unique')
+  assert.equal(
+    new Set(venuekOf(more).markets.map((m) => m.ticker)).size,
+    venuekOf(more).markets.length,
+    'tickers unique',
+  )
   assert.equal(JSON.stringify(more.truth), JSON.stringify(plain.truth), 'not in the ground truth')
 })
 
 test('the simulator serves them as venuek events with nested markets', async () => {
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
-  const sim = await startSimulator({ config: { ...config.sim, questions: 50, venuekOnlyLadders: 3, venuekAuth: false }, clock: new SimulatedClock(ANCHOR_MS), anchorMs: ANCHOR_MS, startEngine: false })
+  const sim = await startSimulator({
+    config: { ...config.sim, questions: 50, venuekOnlyLadders: 3, venuekAuth: false },
+    clock: new SimulatedClock(ANCHOR_MS),
+    anchorMs: ANCHOR_MS,
+    startEngine: false,
+  })
   try {
     const e = venuekOf(sim.world).events.at(-1)!
     const res = await fetch(`${sim.venuek.urls.rest}/events/${e.eventTicker}?with_nested_markets=true`)
     assert.equal(res.status, 200)
-    const body = (await res.json()) as { event: { event_ticker: string; markets: { ticker: string; strike_type: string; status: string }[] } }
+    const body = (await res.json()) as {
+      event: { event_ticker: string; markets: { ticker: string; strike_type: string; status: string }[] }
+    }
     assert.equal(body.event.event_ticker, e.eventTicker)
-    assert.deepEqual(body.event.markets.map((m) => m.ticker), e.markets.map((m) => m.ticker))
+    assert.deepEqual(
+      body.event.markets.map((m) => m.ticker),
+      e.markets.map((m) => m.ticker),
+    )
     assert.ok(body.event.markets.every((m) => m.status === 'active'))
   } finally {
     await sim.close()

@@ -57,7 +57,8 @@ describe('venuek simulator WebSocket v2', () => {
     clients.push(c)
     return c
   }
-  const restBook = async (ticker: string) => (await getJson(fx.sim.urls.rest, `/markets/${ticker}/orderbook`)).body.orderbook_fp
+  const restBook = async (ticker: string) =>
+    (await getJson(fx.sim.urls.rest, `/markets/${ticker}/orderbook`)).body.orderbook_fp
   /** Moves `m`'s book until the engine reports a change (a move can leave a book as it was). */
   function move(m: VkMarket): void {
     for (let i = 0; i < 20; i++) {
@@ -77,7 +78,13 @@ describe('venuek simulator WebSocket v2', () => {
     const wrongPath = signRequest(fx.creds, 'GET', '/trade-api/v2/markets', fx.clock.now())
     assert.deepEqual(await rejectedHandshake(fx.sim.urls.ws, wrongPath), {
       status: 401,
-      body: { error: { code: 'authentication_error', message: 'authentication_error', details: 'INCORRECT_API_KEY_SIGNATURE' } },
+      body: {
+        error: {
+          code: 'authentication_error',
+          message: 'authentication_error',
+          details: 'INCORRECT_API_KEY_SIGNATURE',
+        },
+      },
     })
     const otherPath = fx.sim.urls.ws.replace(WS_PATH, '/trade-api/ws/v1')
     const notWs = await rejectedHandshake(otherPath, signRequest(fx.creds, 'GET', WS_PATH, fx.clock.now()))
@@ -138,7 +145,8 @@ describe('venuek simulator WebSocket v2', () => {
     for (const t of tickers) assert.deepEqual(books.get(t)!.rest(), await restBook(t), `book of ${t}`)
 
     const lastTrade = frames.filter((f) => f['type'] === 'trade').at(-1)!['msg']
-    const rest = (await getJson(fx.sim.urls.rest, `/markets/trades?ticker=${lastTrade['market_ticker']}&limit=1`)).body.trades[0]
+    const rest = (await getJson(fx.sim.urls.rest, `/markets/trades?ticker=${lastTrade['market_ticker']}&limit=1`)).body
+      .trades[0]
     assert.deepEqual(lastTrade, {
       trade_id: rest.trade_id,
       market_ticker: rest.ticker,
@@ -158,7 +166,10 @@ describe('venuek simulator WebSocket v2', () => {
   it('reports NO levels at the YES price with use_yes_price', async () => {
     const c = await connect()
     const m = markets[4]!
-    c.send({ cmd: 'subscribe', params: { channels: ['orderbook_delta'], market_ticker: m.ticker, use_yes_price: true } })
+    c.send({
+      cmd: 'subscribe',
+      params: { channels: ['orderbook_delta'], market_ticker: m.ticker, use_yes_price: true },
+    })
     const [, snapshot] = await c.take(2)
     const rest = await restBook(m.ticker)
     const atYes = rest.no_dollars.map(([p, s]: string[]) => [price4(1e6 - parseMicros(p)!), s]).reverse()
@@ -192,7 +203,10 @@ describe('venuek simulator WebSocket v2', () => {
     const [subscribed] = await c.take(2)
     const sid = subscribed!['msg']['sid']
 
-    const snapId = c.send({ cmd: 'update_subscription', params: { sids: [sid], market_tickers: [a.ticker], action: 'get_snapshot' } })
+    const snapId = c.send({
+      cmd: 'update_subscription',
+      params: { sids: [sid], market_tickers: [a.ticker], action: 'get_snapshot' },
+    })
     const [again] = await c.take(1)
     const restA = await restBook(a.ticker)
     assert.deepEqual(again, {
@@ -200,17 +214,28 @@ describe('venuek simulator WebSocket v2', () => {
       id: snapId,
       sid,
       seq: 2,
-      msg: { market_ticker: a.ticker, market_id: a.marketId, yes_dollars_fp: restA.yes_dollars, no_dollars_fp: restA.no_dollars },
+      msg: {
+        market_ticker: a.ticker,
+        market_id: a.marketId,
+        yes_dollars_fp: restA.yes_dollars,
+        no_dollars_fp: restA.no_dollars,
+      },
     })
 
-    const addId = c.send({ cmd: 'update_subscription', params: { sid, market_tickers: [b.ticker], action: 'add_markets' } })
+    const addId = c.send({
+      cmd: 'update_subscription',
+      params: { sid, market_tickers: [b.ticker], action: 'add_markets' },
+    })
     const [ok, added] = await c.take(2)
     assert.deepEqual(ok, { id: addId, sid, seq: 2, type: 'ok', msg: { market_tickers: [a.ticker, b.ticker] } })
     assert.equal(added!['type'], 'orderbook_snapshot')
     assert.equal(added!['seq'], 3)
     assert.equal(added!['msg']['market_ticker'], b.ticker)
 
-    const delId = c.send({ cmd: 'update_subscription', params: { sids: [sid], market_tickers: [a.ticker], action: 'delete_markets' } })
+    const delId = c.send({
+      cmd: 'update_subscription',
+      params: { sids: [sid], market_tickers: [a.ticker], action: 'delete_markets' },
+    })
     assert.deepEqual((await c.take(1))[0], { id: delId, sid, seq: 3, type: 'ok', msg: { market_tickers: [b.ticker] } })
     move(a)
     move(b)
@@ -218,15 +243,26 @@ describe('venuek simulator WebSocket v2', () => {
     assert.ok(after.length > 0)
     assert.ok(after.every((f) => f['msg']['market_ticker'] === b.ticker))
 
-    const notIn = c.send({ cmd: 'update_subscription', params: { sid, market_tickers: [a.ticker], action: 'get_snapshot' } })
-    const notInReply = { id: notIn, type: 'error', msg: { code: 11, msg: 'Invalid parameter', market_tickers: [a.ticker] }, sid }
+    const notIn = c.send({
+      cmd: 'update_subscription',
+      params: { sid, market_tickers: [a.ticker], action: 'get_snapshot' },
+    })
+    const notInReply = {
+      id: notIn,
+      type: 'error',
+      msg: { code: 11, msg: 'Invalid parameter', market_tickers: [a.ticker] },
+      sid,
+    }
     assert.deepEqual((await c.take(1))[0], notInReply)
 
     const tradeSubId = c.send({ cmd: 'subscribe', params: { channels: ['trade'] } })
     const [tradeSub] = await c.take(1)
     assert.deepEqual(tradeSub, { type: 'subscribed', id: tradeSubId, msg: { channel: 'trade', sid: sid + 1 } })
     const listId = c.send({ cmd: 'list_subscriptions' })
-    const listed = [{ channel: 'orderbook_delta', sid }, { channel: 'trade', sid: sid + 1 }]
+    const listed = [
+      { channel: 'orderbook_delta', sid },
+      { channel: 'trade', sid: sid + 1 },
+    ]
     assert.deepEqual((await c.take(1))[0], { id: listId, type: 'ok', msg: listed })
 
     const unsubId = c.send({ cmd: 'unsubscribe', params: { sids: [sid, sid + 1] } })
@@ -250,7 +286,11 @@ describe('venuek simulator WebSocket v2', () => {
       [{ cmd: 'subscribe' }, 2, 'Params required'],
       [{ cmd: 'subscribe', params: {} }, 3, 'Channels required'],
       [{ cmd: 'subscribe', params: { channels: ['ticker_v2'] } }, 8, 'Unknown channel name'],
-      [{ cmd: 'subscribe', params: { channels: ['ticker'], market_ticker: t, market_tickers: [t] } }, 11, 'Invalid parameter'],
+      [
+        { cmd: 'subscribe', params: { channels: ['ticker'], market_ticker: t, market_tickers: [t] } },
+        11,
+        'Invalid parameter',
+      ],
       [{ cmd: 'subscribe', params: { channels: ['orderbook_delta'] } }, 14, 'Market Ticker required'],
       [{ cmd: 'dance', params: {} }, 5, 'Unknown command'],
       [{ cmd: 'unsubscribe', params: {} }, 4, 'Subscription IDs required'],
@@ -259,7 +299,11 @@ describe('venuek simulator WebSocket v2', () => {
         12,
         'Exactly one subscription ID is required',
       ],
-      [{ cmd: 'update_subscription', params: { sid, market_tickers: [t], action: 'rename' } }, 13, 'Unsupported action'],
+      [
+        { cmd: 'update_subscription', params: { sid, market_tickers: [t], action: 'rename' } },
+        13,
+        'Unsupported action',
+      ],
       [{ cmd: 'update_subscription', params: { sid, market_tickers: [t] } }, 15, 'Action required'],
     ]
     for (const [command, code, msg] of cases) {
@@ -267,29 +311,66 @@ describe('venuek simulator WebSocket v2', () => {
       assert.deepEqual((await c.take(1))[0], { id, type: 'error', msg: { code, msg } }, JSON.stringify(command))
     }
     const unknownSid = c.send({ cmd: 'unsubscribe', params: { sids: [999] } })
-    assert.deepEqual((await c.take(1))[0], { id: unknownSid, type: 'error', msg: { code: 7, msg: 'Unknown subscription ID' }, sid: 999 })
-    const unknownMarket = c.send({ cmd: 'subscribe', params: { channels: ['orderbook_delta'], market_tickers: [t, 'KXNOPE-00'] } })
-    const unknownReply = { id: unknownMarket, type: 'error', msg: { code: 11, msg: 'Invalid parameter', market_tickers: ['KXNOPE-00'] } }
+    assert.deepEqual((await c.take(1))[0], {
+      id: unknownSid,
+      type: 'error',
+      msg: { code: 7, msg: 'Unknown subscription ID' },
+      sid: 999,
+    })
+    const unknownMarket = c.send({
+      cmd: 'subscribe',
+      params: { channels: ['orderbook_delta'], market_tickers: [t, 'KXNOPE-00'] },
+    })
+    const unknownReply = {
+      id: unknownMarket,
+      type: 'error',
+      msg: { code: 11, msg: 'Invalid parameter', market_tickers: ['KXNOPE-00'] },
+    }
     assert.deepEqual((await c.take(1))[0], unknownReply)
-    const getSnapshotOnTicker = c.send({ cmd: 'update_subscription', params: { sid, market_tickers: [t], action: 'get_snapshot' } })
-    assert.deepEqual((await c.take(1))[0], { id: getSnapshotOnTicker, type: 'error', msg: { code: 13, msg: 'Unsupported action' }, sid })
+    const getSnapshotOnTicker = c.send({
+      cmd: 'update_subscription',
+      params: { sid, market_tickers: [t], action: 'get_snapshot' },
+    })
+    assert.deepEqual((await c.take(1))[0], {
+      id: getSnapshotOnTicker,
+      type: 'error',
+      msg: { code: 13, msg: 'Unsupported action' },
+      sid,
+    })
     c.close()
   })
 
   it('sends ticker frames without seq: initial snapshot, then on every change', async () => {
     const c = await connect()
     const m = markets[8]!
-    const id = c.send({ cmd: 'subscribe', params: { channels: ['ticker'], market_tickers: [m.ticker], send_initial_snapshot: true } })
+    const id = c.send({
+      cmd: 'subscribe',
+      params: { channels: ['ticker'], market_tickers: [m.ticker], send_initial_snapshot: true },
+    })
     const [sub, initial] = await c.take(2)
     assert.deepEqual(sub, { type: 'subscribed', id, msg: { channel: 'ticker', sid: sub!['msg']['sid'] } })
     assert.equal('seq' in initial!, false)
     const msg = initial!['msg']
     assert.deepEqual(Object.keys(msg).sort(), [
-      'dollar_open_interest', 'dollar_volume', 'last_trade_size_fp', 'market_id', 'market_ticker', 'open_interest_fp', 'price_dollars', 'time',
-      'ts', 'ts_ms', 'volume_fp', 'yes_ask_dollars', 'yes_ask_size_fp', 'yes_bid_dollars', 'yes_bid_size_fp',
+      'dollar_open_interest',
+      'dollar_volume',
+      'last_trade_size_fp',
+      'market_id',
+      'market_ticker',
+      'open_interest_fp',
+      'price_dollars',
+      'time',
+      'ts',
+      'ts_ms',
+      'volume_fp',
+      'yes_ask_dollars',
+      'yes_ask_size_fp',
+      'yes_bid_dollars',
+      'yes_bid_size_fp',
     ])
     for (const k of ['yes_bid_dollars', 'yes_ask_dollars']) assert.match(msg[k], DOLLARS)
-    for (const k of ['volume_fp', 'open_interest_fp', 'yes_bid_size_fp', 'yes_ask_size_fp', 'last_trade_size_fp']) assert.match(msg[k], FP)
+    for (const k of ['volume_fp', 'open_interest_fp', 'yes_bid_size_fp', 'yes_ask_size_fp', 'last_trade_size_fp'])
+      assert.match(msg[k], FP)
     assert.ok(Number.isInteger(msg['dollar_volume']) && Number.isInteger(msg['ts']))
 
     fx.clock.increment(1000)

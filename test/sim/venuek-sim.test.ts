@@ -8,15 +8,39 @@ import { FaultPlan } from '../../src/sim/faults.js'
 import { startVenuekSim, type VenuekSim } from '../../src/sim/venuek/index.js'
 import type { VkMarket } from '../../src/sim/venuek/types.js'
 import { signRequest } from '../../src/venues/venuek/signing.js'
-import { activeMarkets, expectedStatus, getJson, KEY_ID, price4, size2, startFixture, type VenuekFixture } from './venuek-fixture.js'
+import {
+  activeMarkets,
+  expectedStatus,
+  getJson,
+  KEY_ID,
+  price4,
+  size2,
+  startFixture,
+  type VenuekFixture,
+} from './venuek-fixture.js'
 import { venuekOf } from '../../src/sim/venuek/state.js'
 
 const DOLLARS = /^\d\.\d{4}$/
 const FP = /^\d+\.\d{2}$/
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
 const LEGACY_MARKET_FIELDS = [
-  'yes_bid', 'yes_ask', 'no_bid', 'no_ask', 'last_price', 'previous_yes_bid', 'previous_yes_ask', 'previous_price', 'volume', 'volume_24h',
-  'open_interest', 'liquidity', 'notional_value', 'settlement_value', 'tick_size', 'response_price_units', 'risk_limit_cents',
+  'yes_bid',
+  'yes_ask',
+  'no_bid',
+  'no_ask',
+  'last_price',
+  'previous_yes_bid',
+  'previous_yes_ask',
+  'previous_price',
+  'volume',
+  'volume_24h',
+  'open_interest',
+  'liquidity',
+  'notional_value',
+  'settlement_value',
+  'tick_size',
+  'response_price_units',
+  'risk_limit_cents',
 ]
 
 describe('venuek simulator REST', () => {
@@ -30,13 +54,19 @@ describe('venuek simulator REST', () => {
     await fx.sim.close()
   })
 
-  async function walk(path: string, key: 'markets' | 'events', limit: number): Promise<{ items: any[]; pages: number }> {
+  async function walk(
+    path: string,
+    key: 'markets' | 'events',
+    limit: number,
+  ): Promise<{ items: any[]; pages: number }> {
     const items: any[] = []
     let cursor = ''
     let pages = 0
     do {
       const sep = path.includes('?') ? '&' : '?'
-      const { status, body } = await get(`${path}${sep}limit=${limit}${cursor === '' ? '' : `&cursor=${encodeURIComponent(cursor)}`}`)
+      const { status, body } = await get(
+        `${path}${sep}limit=${limit}${cursor === '' ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+      )
       assert.equal(status, 200)
       assert.equal(typeof body.cursor, 'string')
       items.push(...body[key])
@@ -48,10 +78,16 @@ describe('venuek simulator REST', () => {
 
   it('pages /markets and /events to "cursor":"" with every record exactly once', async () => {
     const markets = await walk('/markets', 'markets', 37)
-    assert.deepEqual(markets.items.map((m) => m.ticker), venuekOf(fx.world).markets.map((m) => m.ticker))
+    assert.deepEqual(
+      markets.items.map((m) => m.ticker),
+      venuekOf(fx.world).markets.map((m) => m.ticker),
+    )
     assert.equal(markets.pages, Math.ceil(venuekOf(fx.world).markets.length / 37))
     const events = await walk('/events', 'events', 17)
-    assert.deepEqual(events.items.map((e) => e.event_ticker), venuekOf(fx.world).events.map((e) => e.eventTicker))
+    assert.deepEqual(
+      events.items.map((e) => e.event_ticker),
+      venuekOf(fx.world).events.map((e) => e.eventTicker),
+    )
     // Defaults: 100 markets, 200 events.
     assert.equal((await get('/markets')).body.markets.length, Math.min(100, venuekOf(fx.world).markets.length))
     const allEvents = await get('/events')
@@ -59,7 +95,12 @@ describe('venuek simulator REST', () => {
     // A garbage cursor is a 200 from the start, like the venue.
     const garbage = await get('/markets?limit=3&cursor=not-a-real-cursor')
     assert.equal(garbage.status, 200)
-    assert.deepEqual(garbage.body.markets.map((m: any) => m.ticker), venuekOf(fx.world).markets.slice(0, 3).map((m) => m.ticker))
+    assert.deepEqual(
+      garbage.body.markets.map((m: any) => m.ticker),
+      venuekOf(fx.world)
+        .markets.slice(0, 3)
+        .map((m) => m.ticker),
+    )
   })
 
   it('maps status filters to the venue response statuses', async () => {
@@ -75,8 +116,14 @@ describe('venuek simulator REST', () => {
     for (const [filter, statuses] of Object.entries(filters)) {
       const { status, body } = await get(`/markets?status=${filter}&limit=1000`)
       assert.equal(status, 200)
-      const want = venuekOf(fx.world).markets.filter((m) => statuses.includes(expectedStatus(m, now))).map((m) => m.ticker)
-      assert.deepEqual(body.markets.map((m: any) => m.ticker), want, `status=${filter}`)
+      const want = venuekOf(fx.world)
+        .markets.filter((m) => statuses.includes(expectedStatus(m, now)))
+        .map((m) => m.ticker)
+      assert.deepEqual(
+        body.markets.map((m: any) => m.ticker),
+        want,
+        `status=${filter}`,
+      )
       for (const m of body.markets) {
         assert.ok(statuses.includes(m.status), `${m.ticker} has ${m.status} under status=${filter}`)
         seen.add(m.status)
@@ -85,8 +132,14 @@ describe('venuek simulator REST', () => {
     for (const s of ['active', 'closed', 'finalized']) assert.ok(seen.has(s), `the test world should hold ${s} markets`)
     for (const filter of ['open', 'closed', 'settled']) {
       const { body } = await get(`/events?status=${filter}`)
-      const want = venuekOf(fx.world).events.filter((e) => e.markets.some((m) => (filters[filter] as string[]).includes(expectedStatus(m, now))))
-      assert.deepEqual(body.events.map((e: any) => e.event_ticker), want.map((e) => e.eventTicker), `events status=${filter}`)
+      const want = venuekOf(fx.world).events.filter((e) =>
+        e.markets.some((m) => (filters[filter] as string[]).includes(expectedStatus(m, now))),
+      )
+      assert.deepEqual(
+        body.events.map((e: any) => e.event_ticker),
+        want.map((e) => e.eventTicker),
+        `events status=${filter}`,
+      )
     }
     const bad = await get('/events?status=paused')
     assert.equal(bad.status, 400)
@@ -123,10 +176,21 @@ describe('venuek simulator REST', () => {
     const { body } = await get(`/markets/${active.ticker}`)
     const m = body.market
     for (const k of LEGACY_MARKET_FIELDS) assert.equal(k in m, false, `legacy field ${k}`)
-    const dollarFields = ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars',
-      'previous_yes_bid_dollars', 'previous_yes_ask_dollars', 'previous_price_dollars', 'notional_value_dollars', 'liquidity_dollars']
+    const dollarFields = [
+      'yes_bid_dollars',
+      'yes_ask_dollars',
+      'no_bid_dollars',
+      'no_ask_dollars',
+      'last_price_dollars',
+      'previous_yes_bid_dollars',
+      'previous_yes_ask_dollars',
+      'previous_price_dollars',
+      'notional_value_dollars',
+      'liquidity_dollars',
+    ]
     for (const k of dollarFields) assert.match(m[k], DOLLARS, k)
-    for (const k of ['yes_bid_size_fp', 'yes_ask_size_fp', 'volume_fp', 'volume_24h_fp', 'open_interest_fp']) assert.match(m[k], FP, k)
+    for (const k of ['yes_bid_size_fp', 'yes_ask_size_fp', 'volume_fp', 'volume_24h_fp', 'open_interest_fp'])
+      assert.match(m[k], FP, k)
     const timeFields = ['created_time', 'updated_time', 'open_time', 'close_time', 'latest_expiration_time']
     for (const k of timeFields) assert.match(m[k], RFC3339, k)
     // Optional: a long-dated market may state no expected date.
@@ -151,7 +215,14 @@ describe('venuek simulator REST', () => {
     assert.equal(f.settlement_value_dollars, finalized.contract.won ? '1.0000' : '0.0000')
     assert.match(f.settlement_ts, RFC3339)
     // No resting orders after close: the empty-book quote.
-    const quote = [f.yes_bid_dollars, f.yes_ask_dollars, f.no_bid_dollars, f.no_ask_dollars, f.yes_bid_size_fp, f.yes_ask_size_fp]
+    const quote = [
+      f.yes_bid_dollars,
+      f.yes_ask_dollars,
+      f.no_bid_dollars,
+      f.no_ask_dollars,
+      f.yes_bid_size_fp,
+      f.yes_ask_size_fp,
+    ]
     assert.deepEqual(quote, ['0.0000', '1.0000', '0.0000', '1.0000', '0.00', '0.00'])
     const closed = venuekOf(fx.world).markets.find((x) => expectedStatus(x, now) === 'closed')!
     const c = (await get(`/markets/${closed.ticker}`)).body.market
@@ -164,10 +235,20 @@ describe('venuek simulator REST', () => {
       const m = (await get(`/markets/${market.ticker}`)).body.market
       const sim = venuekOf(fx.world).books.get(market.ticker)!
       // YES bids are the book's bids; NO bids mirror its asks at 1 − a.
-      assert.deepEqual(book.yes_dollars, sim.sorted('bid').map(([p, s]) => [price4(p), size2(s)]))
-      assert.deepEqual(book.no_dollars, sim.sorted('ask').map(([a, s]) => [price4(1e6 - a), size2(s)]).reverse())
+      assert.deepEqual(
+        book.yes_dollars,
+        sim.sorted('bid').map(([p, s]) => [price4(p), size2(s)]),
+      )
+      assert.deepEqual(
+        book.no_dollars,
+        sim
+          .sorted('ask')
+          .map(([a, s]) => [price4(1e6 - a), size2(s)])
+          .reverse(),
+      )
       for (const side of [book.yes_dollars, book.no_dollars]) {
-        for (let i = 1; i < side.length; i++) assert.ok(parseMicros(side[i - 1][0])! < parseMicros(side[i][0])!, 'ascending')
+        for (let i = 1; i < side.length; i++)
+          assert.ok(parseMicros(side[i - 1][0])! < parseMicros(side[i][0])!, 'ascending')
       }
       const bestYes = book.yes_dollars.at(-1)
       const bestNo = book.no_dollars.at(-1)
@@ -181,7 +262,9 @@ describe('venuek simulator REST', () => {
       assert.deepEqual(top3, { yes_dollars: book.yes_dollars.slice(-3), no_dollars: book.no_dollars.slice(-3) })
     }
     const closed = venuekOf(fx.world).markets.find((m) => !venuekOf(fx.world).books.has(m.ticker))!
-    assert.deepEqual((await get(`/markets/${closed.ticker}/orderbook`)).body, { orderbook_fp: { yes_dollars: [], no_dollars: [] } })
+    assert.deepEqual((await get(`/markets/${closed.ticker}/orderbook`)).body, {
+      orderbook_fp: { yes_dollars: [], no_dollars: [] },
+    })
     assert.equal((await get(`/markets/${closed.ticker}/orderbook?depth=101`)).status, 400)
   })
 
@@ -194,8 +277,16 @@ describe('venuek simulator REST', () => {
     assert.equal(first.status, 200)
     const t0 = first.body.trades[0]
     assert.deepEqual(Object.keys(t0).sort(), [
-      'count_fp', 'created_time', 'is_block_trade', 'no_price_dollars', 'taker_book_side', 'taker_outcome_side', 'taker_side', 'ticker',
-      'trade_id', 'yes_price_dollars',
+      'count_fp',
+      'created_time',
+      'is_block_trade',
+      'no_price_dollars',
+      'taker_book_side',
+      'taker_outcome_side',
+      'taker_side',
+      'ticker',
+      'trade_id',
+      'yes_price_dollars',
     ])
     assert.match(t0.count_fp, FP)
     assert.equal(price4(parseMicros(t0.yes_price_dollars)! + parseMicros(t0.no_price_dollars)!), '1.0000')
@@ -239,18 +330,29 @@ describe('venuek simulator REST', () => {
       for (const block of [c.yes_bid, c.yes_ask]) {
         assert.deepEqual(Object.keys(block).sort(), ['close_dollars', 'high_dollars', 'low_dollars', 'open_dollars'])
         for (const v of Object.values(block)) assert.match(v as string, DOLLARS)
-        const [low, open, high] = [block.low_dollars, block.open_dollars, block.high_dollars].map((v) => parseMicros(v)!)
+        const [low, open, high] = [block.low_dollars, block.open_dollars, block.high_dollars].map((v) =>
+          parseMicros(v)!,
+        )
         assert.ok(low! <= open! && open! <= high!)
       }
       assert.ok(parseMicros(c.yes_bid.close_dollars)! < parseMicros(c.yes_ask.close_dollars)!)
       assert.deepEqual(Object.keys(c.price).sort(), [
-        'close_dollars', 'high_dollars', 'low_dollars', 'max_dollars', 'mean_dollars', 'min_dollars', 'open_dollars', 'previous_dollars',
+        'close_dollars',
+        'high_dollars',
+        'low_dollars',
+        'max_dollars',
+        'mean_dollars',
+        'min_dollars',
+        'open_dollars',
+        'previous_dollars',
       ])
       assert.match(c.volume_fp, FP)
       assert.match(c.open_interest_fp, FP)
       volume += parseMicros(c.volume_fp)!
     }
-    const traded = venuekOf(fx.world).trades.tradesOf(market.ticker).filter((t) => t.ts > start * 1000 && t.ts <= end * 1000)
+    const traded = venuekOf(fx.world)
+      .trades.tradesOf(market.ticker)
+      .filter((t) => t.ts > start * 1000 && t.ts <= end * 1000)
     assert.equal(size2(volume), size2(traded.reduce((s, t) => s + Math.round(t.count * 100) * 10_000, 0)))
     assert.deepEqual((await get(`${path}?start_ts=${start}&end_ts=${end}&period_interval=5`)).status, 400)
     assert.deepEqual((await get(`${path}?end_ts=${end}&period_interval=60`)).body, {
@@ -267,13 +369,18 @@ describe('venuek simulator REST', () => {
     const one = (await get(`/events/${event.eventTicker}`)).body
     assert.deepEqual(Object.keys(one).sort(), ['event', 'markets'])
     assert.equal('markets' in one.event, false)
-    assert.deepEqual(one.markets.map((m: any) => m.ticker), event.markets.map((m) => m.ticker))
+    assert.deepEqual(
+      one.markets.map((m: any) => m.ticker),
+      event.markets.map((m) => m.ticker),
+    )
     assert.equal(one.event.category, event.series.category)
     assert.equal(one.event.mutually_exclusive, event.mutuallyExclusive)
     // A long-dated event states no strike date (its date is in its sub_title).
     if (event.strikeDate === undefined) assert.equal(one.event.strike_date, null)
     else assert.equal(Date.parse(one.event.strike_date), event.strikeDate)
-    assert.deepEqual(one.event.settlement_sources, [{ name: 'Venue simulator', url: 'https://venue-simulator.invalid' }])
+    assert.deepEqual(one.event.settlement_sources, [
+      { name: 'Venue simulator', url: 'https://venue-simulator.invalid' },
+    ])
     const nested = (await get(`/events/${event.eventTicker}?with_nested_markets=true`)).body
     assert.deepEqual(nested.event.markets, nested.markets)
     const series = (await get('/series')).body.series
@@ -283,7 +390,10 @@ describe('venuek simulator REST', () => {
     assert.match(s.volume_fp, FP)
     const inCategory = (await get(`/series?category=${encodeURIComponent(event.series.category)}`)).body.series
     assert.ok(inCategory.length > 0 && inCategory.every((x: any) => x.category === event.series.category))
-    assert.deepEqual(await get('/exchange/status'), { status: 200, body: { exchange_active: true, trading_active: true } })
+    assert.deepEqual(await get('/exchange/status'), {
+      status: 200,
+      body: { exchange_active: true, trading_active: true },
+    })
   })
 
   it('answers injected 429s with the venue string error', async () => {
@@ -307,7 +417,11 @@ describe('venuek request signing', () => {
 
   it('signs timestamp + METHOD + path with RSA-PSS SHA-256, salt 32', () => {
     const headers = signRequest(fx.creds, 'get', '/trade-api/v2/portfolio/orders?limit=5', 1703123456789)
-    assert.deepEqual(Object.keys(headers).sort(), ['KALSHI-ACCESS-KEY', 'KALSHI-ACCESS-SIGNATURE', 'KALSHI-ACCESS-TIMESTAMP'])
+    assert.deepEqual(Object.keys(headers).sort(), [
+      'KALSHI-ACCESS-KEY',
+      'KALSHI-ACCESS-SIGNATURE',
+      'KALSHI-ACCESS-TIMESTAMP',
+    ])
     assert.equal(headers['KALSHI-ACCESS-KEY'], KEY_ID)
     assert.equal(headers['KALSHI-ACCESS-TIMESTAMP'], '1703123456789')
     const ok = verify(
@@ -323,17 +437,28 @@ describe('venuek request signing', () => {
     const now = () => fx.clock.now()
     assert.equal((await get('/markets?limit=1', signRequest(fx.creds, 'GET', marketsPath, now()))).status, 200)
     // The query string is not part of the signed path.
-    assert.equal((await get('/markets?limit=1', signRequest(fx.creds, 'GET', `${marketsPath}?limit=1`, now()))).status, 200)
+    assert.equal(
+      (await get('/markets?limit=1', signRequest(fx.creds, 'GET', `${marketsPath}?limit=1`, now()))).status,
+      200,
+    )
     const good = signRequest(fx.creds, 'GET', marketsPath, now())
     const sig = good['KALSHI-ACCESS-SIGNATURE']!
     const tampered = { ...good, 'KALSHI-ACCESS-SIGNATURE': (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1) }
-    const incorrect = { error: { code: 'authentication_error', message: 'authentication_error', details: 'INCORRECT_API_KEY_SIGNATURE' } }
+    const incorrect = {
+      error: { code: 'authentication_error', message: 'authentication_error', details: 'INCORRECT_API_KEY_SIGNATURE' },
+    }
     assert.deepEqual(await get('/markets?limit=1', tampered), { status: 401, body: incorrect })
-    assert.deepEqual(await get('/markets?limit=1', signRequest(fx.creds, 'POST', marketsPath, now())), { status: 401, body: incorrect })
-    assert.deepEqual(await get('/markets?limit=1', signRequest({ ...fx.creds, keyId: 'unknown-key' }, 'GET', marketsPath, now())), {
+    assert.deepEqual(await get('/markets?limit=1', signRequest(fx.creds, 'POST', marketsPath, now())), {
       status: 401,
-      body: { error: { code: 'authentication_error', message: 'authentication_error', details: 'NOT_FOUND' } },
+      body: incorrect,
     })
+    assert.deepEqual(
+      await get('/markets?limit=1', signRequest({ ...fx.creds, keyId: 'unknown-key' }, 'GET', marketsPath, now())),
+      {
+        status: 401,
+        body: { error: { code: 'authentication_error', message: 'authentication_error', details: 'NOT_FOUND' } },
+      },
+    )
     assert.deepEqual(await get('/markets?limit=1', signRequest(fx.creds, 'GET', marketsPath, now() - 60_000)), {
       status: 401,
       body: { error: { code: 'header_timestamp_expired', message: 'header timestamp expired' } },
@@ -367,11 +492,23 @@ describe('venuek official client (kalshi-typescript) against the simulator', () 
   })
 
   it('reads events, markets, a market and its order book with signed requests', async () => {
-    const config = new Configuration({ basePath: live.urls.rest, apiKey: KEY_ID, privateKeyPem: fx.creds.privateKeyPem })
+    const config = new Configuration({
+      basePath: live.urls.rest,
+      apiKey: KEY_ID,
+      privateKeyPem: fx.creds.privateKeyPem,
+    })
     const events = await new EventsApi(config).getEvents(5, undefined, true)
     assert.equal(events.status, 200)
-    assert.deepEqual(events.data.events.map((e) => e.event_ticker), venuekOf(fx.world).events.slice(0, 5).map((e) => e.eventTicker))
-    assert.deepEqual(events.data.events[0]!.markets!.map((m) => m.ticker), venuekOf(fx.world).events[0]!.markets.map((m) => m.ticker))
+    assert.deepEqual(
+      events.data.events.map((e) => e.event_ticker),
+      venuekOf(fx.world)
+        .events.slice(0, 5)
+        .map((e) => e.eventTicker),
+    )
+    assert.deepEqual(
+      events.data.events[0]!.markets!.map((m) => m.ticker),
+      venuekOf(fx.world).events[0]!.markets.map((m) => m.ticker),
+    )
     const marketApi = new MarketApi(config)
     const none = undefined
     const markets = await marketApi.getMarkets(10, none, none, none, none, none, none, none, none, none, none, 'open')
@@ -380,15 +517,25 @@ describe('venuek official client (kalshi-typescript) against the simulator', () 
     const ticker = activeMarkets(fx.world)[2]!.ticker
     const market = await marketApi.getMarket(ticker)
     assert.equal(market.data.market.ticker, ticker)
-    assert.equal(market.data.market.yes_bid_dollars, (await getJson(fx.sim.urls.rest, `/markets/${ticker}`)).body.market.yes_bid_dollars)
+    assert.equal(
+      market.data.market.yes_bid_dollars,
+      (await getJson(fx.sim.urls.rest, `/markets/${ticker}`)).body.market.yes_bid_dollars,
+    )
     const book = await marketApi.getMarketOrderbook(ticker, 0)
-    assert.deepEqual(book.data.orderbook_fp, (await getJson(fx.sim.urls.rest, `/markets/${ticker}/orderbook`)).body.orderbook_fp)
+    assert.deepEqual(
+      book.data.orderbook_fp,
+      (await getJson(fx.sim.urls.rest, `/markets/${ticker}/orderbook`)).body.orderbook_fp,
+    )
     assert.ok(book.data.orderbook_fp.yes_dollars.length > 0)
 
-    const stale = new MarketApi(new Configuration({ basePath: skewed.urls.rest, apiKey: KEY_ID, privateKeyPem: fx.creds.privateKeyPem }))
+    const stale = new MarketApi(
+      new Configuration({ basePath: skewed.urls.rest, apiKey: KEY_ID, privateKeyPem: fx.creds.privateKeyPem }),
+    )
     await assert.rejects(stale.getMarket(ticker), (err: any) => {
       assert.equal(err.response.status, 401)
-      assert.deepEqual(err.response.data, { error: { code: 'header_timestamp_expired', message: 'header timestamp expired' } })
+      assert.deepEqual(err.response.data, {
+        error: { code: 'header_timestamp_expired', message: 'header timestamp expired' },
+      })
       return true
     })
   })

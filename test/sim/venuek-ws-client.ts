@@ -123,7 +123,10 @@ export class FrameClient {
 }
 
 /** Attempts a handshake expected to fail; resolves with the HTTP status and body the server answered. */
-export function rejectedHandshake(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+export function rejectedHandshake(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers })
     socket.on('unexpected-response', (req, res) => {

@@ -43,7 +43,8 @@ function book(rng: Rng, levelsPerSide: number): SimBook {
   const out: LevelChange[] = []
   for (let i = 0; i < levelsPerSide; i++) {
     // Sizes from a hundredth of a share to millions, with and without fractions; some levels left out.
-    const size = () => rng.pick([rng.int(1, 99) * 10_000, rng.int(1, 5_000_000) * 1_000_000, rng.int(1, 99_999_999) * 10_000])
+    const size = () =>
+      rng.pick([rng.int(1, 99) * 10_000, rng.int(1, 5_000_000) * 1_000_000, rng.int(1, 99_999_999) * 10_000])
     const bid = mid - (i + 1) * tick
     const ask = mid + (i + 1) * tick
     if (bid > 0 && rng.chance(0.9)) b.set('bid', bid, size(), out)

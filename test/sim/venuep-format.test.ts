@@ -15,7 +15,10 @@ function reference(micros: number): string {
 }
 
 test('fmtMicros gives the shortest decimal of any micro-unit amount, as the reference does', () => {
-  const fixed = [0, 1, 10, 100_000, 470_000, 1_000_000, 1_500_000_000, 123_456_789, 999_999, 5, 50, 500_001, -470_000, -1, -0.3, 0.4, 2.5, 9_007_199_254_740_991]
+  const fixed = [
+    0, 1, 10, 100_000, 470_000, 1_000_000, 1_500_000_000, 123_456_789, 999_999, 5, 50, 500_001, -470_000, -1, -0.3, 0.4,
+    2.5, 9_007_199_254_740_991,
+  ]
   for (const m of fixed) assert.equal(fmtMicros(m), reference(m), String(m))
   assert.equal(fmtMicros(470_000), '0.47')
   assert.equal(fmtMicros(1_500_000_000), '1500')

@@ -27,7 +27,13 @@ const sockets: WsClient[] = []
 before(async () => {
   world = generateWorld({ anchorMs: ANCHOR, questions: 150, wallets: 40 })
   clock = new SimulatedClock(ANCHOR)
-  engine = new SimEngine(world, { clock, quoteChangesPerSec: 2000, tradesPerSec: 40, stepMs: 100, dislocationsPerMin: 6 })
+  engine = new SimEngine(world, {
+    clock,
+    quoteChangesPerSec: 2000,
+    tradesPerSec: 40,
+    stepMs: 100,
+    dislocationsPerMin: 6,
+  })
   faults = new FaultPlan()
   sim = await startVenuepSim({ world, engine, clock, faults, clobMarketsPageSize: CLOB_PAGE })
 })
@@ -94,10 +100,15 @@ describe('gamma', () => {
     }
     assert.equal(seen.length, openMarkets().length)
     // Open markets are active, but for placeholder children, which the venue lists inactive.
-    assert.ok(seen.every((m) => m.closed === false && m.active === (venuepOf(world).marketsById.get(m.id)?.active !== false)))
+    assert.ok(
+      seen.every((m) => m.closed === false && m.active === (venuepOf(world).marketsById.get(m.id)?.active !== false)),
+    )
     assert.ok(seen.some((m) => m.active === false) && seen.some((m) => m.active === true))
     const ids = seen.map((m) => Number(m.id))
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b))
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+    )
     assert.equal(new Set(ids).size, ids.length)
     const { body: defaultPage } = await gamma('/markets')
     assert.equal(defaultPage.length, 20, 'default page size is 20')
@@ -112,7 +123,16 @@ describe('gamma', () => {
     for (const f of ['outcomes', 'outcomePrices', 'clobTokenIds', 'volume', 'liquidity', 'umaResolutionStatuses']) {
       assert.equal(typeof body[f], 'string', f)
     }
-    for (const f of ['volumeNum', 'liquidityNum', 'volume24hr', 'bestBid', 'bestAsk', 'spread', 'orderPriceMinTickSize', 'orderMinSize']) {
+    for (const f of [
+      'volumeNum',
+      'liquidityNum',
+      'volume24hr',
+      'bestBid',
+      'bestAsk',
+      'spread',
+      'orderPriceMinTickSize',
+      'orderMinSize',
+    ]) {
       assert.equal(typeof body[f], 'number', f)
     }
     assert.match(body.outcomes, /^\["[^"]+", "[^"]+"\]$/)
@@ -133,7 +153,10 @@ describe('gamma', () => {
     assert.equal(body.bestAsk, Number(book0.asks.at(-1)?.price))
     assert.equal(body.orderPriceMinTickSize, Number(book0.tick_size))
     const tagged = (await gamma(`/markets/${m.id}?include_tag=true`)).body
-    assert.deepEqual(tagged.tags, m.event.tags.map((t) => ({ id: t.id, label: t.label, slug: t.slug })))
+    assert.deepEqual(
+      tagged.tags,
+      m.event.tags.map((t) => ({ id: t.id, label: t.label, slug: t.slug })),
+    )
   })
 
   test('closed and resolved markets: closed=true, resolution status, odd closedTime, 1/0 prices, no book numbers', async () => {
@@ -162,7 +185,9 @@ describe('gamma', () => {
     const repeated = (await gamma(`/markets?id=${a.id}&id=${b.id}`)).body.map((m: Json) => m.id)
     assert.deepEqual(csv, [a.id, b.id])
     assert.deepEqual(repeated, csv)
-    const byToken = (await gamma(`/markets?clob_token_ids=${a.tokenIds[1]}&clob_token_ids=${b.tokenIds[0]}`)).body.map((m: Json) => m.id)
+    const byToken = (await gamma(`/markets?clob_token_ids=${a.tokenIds[1]}&clob_token_ids=${b.tokenIds[0]}`)).body.map(
+      (m: Json) => m.id,
+    )
     assert.deepEqual(byToken, [a.id, b.id])
     const byCondition = (await gamma(`/markets?condition_ids=${b.conditionId}`)).body
     assert.equal(byCondition[0].slug, b.slug)
@@ -173,29 +198,60 @@ describe('gamma', () => {
   test('order and range filters', async () => {
     const { body } = await gamma('/markets?order=volumeNum&ascending=false&limit=100')
     const vols = body.map((m: Json) => m.volumeNum)
-    assert.deepEqual(vols, [...vols].sort((x: number, y: number) => y - x))
-    const { body: ends } = await gamma('/markets?order=endDate&ascending=true&end_date_min=2027-01-01T00:00:00Z&limit=100')
+    assert.deepEqual(
+      vols,
+      [...vols].sort((x: number, y: number) => y - x),
+    )
+    const { body: ends } = await gamma(
+      '/markets?order=endDate&ascending=true&end_date_min=2027-01-01T00:00:00Z&limit=100',
+    )
     assert.ok(ends.length > 0)
     assert.ok(ends.every((m: Json) => Date.parse(m.endDate) >= Date.UTC(2027, 0, 1)))
     const times = ends.map((m: Json) => Date.parse(m.endDate))
-    assert.deepEqual(times, [...times].sort((x, y) => x - y))
+    assert.deepEqual(
+      times,
+      [...times].sort((x, y) => x - y),
+    )
     const { body: liquid } = await gamma('/markets?liquidity_num_min=10000&limit=500')
     assert.ok(liquid.every((m: Json) => m.liquidityNum >= 10000))
     assert.equal((await gamma('/markets?order=nonsense')).status, 422)
   })
 
   test('404 and 422 bodies', async () => {
-    assert.deepEqual(await gamma('/markets/slug/no-such-slug'), { status: 404, body: { type: 'not found error', error: 'slug not found' } })
-    assert.deepEqual(await gamma('/events/slug/no-such-slug'), { status: 404, body: { type: 'not found error', error: 'slug not found' } })
-    assert.deepEqual(await gamma('/markets/99999999'), { status: 404, body: { type: 'not found error', error: 'id not found' } })
-    assert.deepEqual(await gamma('/events/99999999'), { status: 404, body: { type: 'not found error', error: 'id not found' } })
-    assert.deepEqual(await gamma('/markets/abc'), { status: 422, body: { type: 'validation error', error: 'id is invalid' } })
-    assert.deepEqual(await gamma('/events/abc'), { status: 422, body: { type: 'validation error', error: 'id is invalid' } })
-    assert.deepEqual(await gamma('/markets?limit=ten'), { status: 422, body: { type: 'validation error', error: 'limit is invalid' } })
+    assert.deepEqual(await gamma('/markets/slug/no-such-slug'), {
+      status: 404,
+      body: { type: 'not found error', error: 'slug not found' },
+    })
+    assert.deepEqual(await gamma('/events/slug/no-such-slug'), {
+      status: 404,
+      body: { type: 'not found error', error: 'slug not found' },
+    })
+    assert.deepEqual(await gamma('/markets/99999999'), {
+      status: 404,
+      body: { type: 'not found error', error: 'id not found' },
+    })
+    assert.deepEqual(await gamma('/events/99999999'), {
+      status: 404,
+      body: { type: 'not found error', error: 'id not found' },
+    })
+    assert.deepEqual(await gamma('/markets/abc'), {
+      status: 422,
+      body: { type: 'validation error', error: 'id is invalid' },
+    })
+    assert.deepEqual(await gamma('/events/abc'), {
+      status: 422,
+      body: { type: 'validation error', error: 'id is invalid' },
+    })
+    assert.deepEqual(await gamma('/markets?limit=ten'), {
+      status: 422,
+      body: { type: 'validation error', error: 'limit is invalid' },
+    })
   })
 
   test('events: nested markets, numeric aggregates, tags, neg-risk ids, closed only when asked', async () => {
-    const e = venuepOf(world).events.find((x) => x.negRisk && x.markets.length > 2 && x.question?.lifecycle === 'active' && x.tags.length > 0)
+    const e = venuepOf(world).events.find(
+      (x) => x.negRisk && x.markets.length > 2 && x.question?.lifecycle === 'active' && x.tags.length > 0,
+    )
     assert.ok(e)
     const { status, body } = await gamma(`/events/slug/${e.slug}`)
     assert.equal(status, 200)
@@ -211,7 +267,10 @@ describe('gamma', () => {
       e.markets.map((m) => m.groupItemTitle),
     )
     const tag = e.tags[0]!
-    assert.deepEqual(body.tags, e.tags.map((t) => ({ id: t.id, label: t.label, slug: t.slug })))
+    assert.deepEqual(
+      body.tags,
+      e.tags.map((t) => ({ id: t.id, label: t.label, slug: t.slug })),
+    )
     assert.equal((await gamma(`/events/${e.id}`)).body.slug, e.slug)
 
     const all = (await gamma('/events?limit=500')).body
@@ -251,11 +310,22 @@ describe('clob rest', () => {
       const px = (l: { price: string }) => Number(l.price)
       const bids0 = b0.bids.map(px)
       const asks0 = b0.asks.map(px)
-      assert.deepEqual(bids0, [...bids0].sort((a, b) => a - b), 'bids ascending')
-      assert.deepEqual(asks0, [...asks0].sort((a, b) => b - a), 'asks descending')
+      assert.deepEqual(
+        bids0,
+        [...bids0].sort((a, b) => a - b),
+        'bids ascending',
+      )
+      assert.deepEqual(
+        asks0,
+        [...asks0].sort((a, b) => b - a),
+        'asks descending',
+      )
       assert.ok((bids0.at(-1) as number) < (asks0.at(-1) as number))
       // Mirror: token-1 bids are 1 − token-0 asks (same order, same sizes), token-1 asks 1 − token-0 bids.
-      const flip = (l: { price: string; size: string }) => ({ price: String(Math.round((1 - Number(l.price)) * 1e6) / 1e6), size: l.size })
+      const flip = (l: { price: string; size: string }) => ({
+        price: String(Math.round((1 - Number(l.price)) * 1e6) / 1e6),
+        size: l.size,
+      })
       assert.deepEqual(b1.bids, b0.asks.map(flip))
       assert.deepEqual(b1.asks, b0.bids.map(flip))
       assert.equal(Number(b1.bids.at(-1)?.price), Math.round((1 - Number(b0.asks.at(-1)?.price)) * 1e6) / 1e6)
@@ -291,7 +361,10 @@ describe('clob rest', () => {
     assert.deepEqual(await clob('/book?token_id=123'), noBook)
     const closed = marketWhere((x) => x.canonical.lifecycle !== 'active')
     assert.deepEqual(await clob(`/book?token_id=${closed.tokenIds[0]}`), noBook)
-    assert.deepEqual(await clob(`/tick-size?token_id=${closed.tokenIds[0]}`), { status: 200, body: { minimum_tick_size: closed.tickSize } })
+    assert.deepEqual(await clob(`/tick-size?token_id=${closed.tokenIds[0]}`), {
+      status: 200,
+      body: { minimum_tick_size: closed.tickSize },
+    })
     const [a, b] = activeMarkets()
     assert.ok(a && b)
     const post = async (body: unknown) => {
@@ -301,7 +374,10 @@ describe('clob rest', () => {
     }
     const books = await post([{ token_id: a.tokenIds[0] }, { token_id: b.tokenIds[1] }])
     assert.equal(books.status, 200)
-    const single = [(await clob(`/book?token_id=${a.tokenIds[0]}`)).body, (await clob(`/book?token_id=${b.tokenIds[1]}`)).body]
+    const single = [
+      (await clob(`/book?token_id=${a.tokenIds[0]}`)).body,
+      (await clob(`/book?token_id=${b.tokenIds[1]}`)).body,
+    ]
     assert.deepEqual(books.body, single)
     const tooMany = Array.from({ length: 501 }, () => ({ token_id: a.tokenIds[0] }))
     assert.deepEqual(await post(tooMany), { status: 400, body: { error: 'Invalid payload' } })
@@ -312,10 +388,17 @@ describe('clob rest', () => {
   test('small endpoints: /, /time, /tick-size, /neg-risk, /last-trade-price, /markets/{cid}', async () => {
     assert.deepEqual(await clob('/'), { status: 200, body: 'OK' })
     assert.deepEqual(await clob('/time'), { status: 200, body: Math.floor(clock.now() / 1000) })
-    const m = marketWhere((x) => venuepOf(world).books.has(x.conditionId) && x.event.negRisk && venuepOf(world).activity.tradesOf(x.conditionId).length > 0)
+    const m = marketWhere(
+      (x) =>
+        venuepOf(world).books.has(x.conditionId) &&
+        x.event.negRisk &&
+        venuepOf(world).activity.tradesOf(x.conditionId).length > 0,
+    )
     const book = venuepOf(world).books.get(m.conditionId)
     assert.ok(book)
-    assert.deepEqual((await clob(`/tick-size?token_id=${m.tokenIds[1]}`)).body, { minimum_tick_size: book.tickMicros / MICROS_PER_UNIT })
+    assert.deepEqual((await clob(`/tick-size?token_id=${m.tokenIds[1]}`)).body, {
+      minimum_tick_size: book.tickMicros / MICROS_PER_UNIT,
+    })
     assert.deepEqual((await clob(`/neg-risk?token_id=${m.tokenIds[1]}`)).body, { neg_risk: true })
     const last = venuepOf(world).activity.tradesOf(m.conditionId).at(-1)
     assert.ok(last?.price !== undefined)
@@ -340,7 +423,15 @@ describe('clob rest', () => {
     const resolved = (await clob(`/markets/${won.conditionId}`)).body
     assert.deepEqual(
       resolved.tokens.map((t: Json) => [t.winner, t.price]),
-      won.contract.won ? [[true, 1], [false, 0]] : [[false, 0], [true, 1]],
+      won.contract.won
+        ? [
+            [true, 1],
+            [false, 0],
+          ]
+        : [
+            [false, 0],
+            [true, 1],
+          ],
     )
   })
 
@@ -359,7 +450,10 @@ describe('clob rest', () => {
       pages++
     }
     assert.equal(pages, Math.ceil(venuepOf(world).markets.length / CLOB_PAGE))
-    assert.deepEqual(seen, venuepOf(world).markets.map((m) => m.conditionId))
+    assert.deepEqual(
+      seen,
+      venuepOf(world).markets.map((m) => m.conditionId),
+    )
     assert.equal((await clob('/markets?next_cursor=!!')).status, 400)
   })
 
@@ -367,8 +461,10 @@ describe('clob rest', () => {
     const m = activeMarkets()[5] as VpMarket
     const endTs = Math.floor(clock.now() / 1000) - 3600
     const startTs = endTs - 2 * 86_400
-    const h0 = (await clob(`/prices-history?market=${m.tokenIds[0]}&startTs=${startTs}&endTs=${endTs}&fidelity=30`)).body.history
-    const h1 = (await clob(`/prices-history?market=${m.tokenIds[1]}&startTs=${startTs}&endTs=${endTs}&fidelity=30`)).body.history
+    const h0 = (await clob(`/prices-history?market=${m.tokenIds[0]}&startTs=${startTs}&endTs=${endTs}&fidelity=30`))
+      .body.history
+    const h1 = (await clob(`/prices-history?market=${m.tokenIds[1]}&startTs=${startTs}&endTs=${endTs}&fidelity=30`))
+      .body.history
     assert.equal(h0.length, 97)
     for (let i = 0; i < h0.length; i++) {
       const p = h0[i]
@@ -439,7 +535,10 @@ describe('official @polymarket/clob-client', () => {
     // The SDK types this as MarketPrice[], but the wire body (and so its return value) is {history: [...]}.
     const raw: unknown = await client.getPricesHistory({ market: m.tokenIds[0], startTs, endTs, fidelity: 60 })
     const history = raw as { history: { t: number; p: number }[] }
-    assert.deepEqual(history, (await clob(`/prices-history?market=${m.tokenIds[0]}&startTs=${startTs}&endTs=${endTs}&fidelity=60`)).body)
+    assert.deepEqual(
+      history,
+      (await clob(`/prices-history?market=${m.tokenIds[0]}&startTs=${startTs}&endTs=${endTs}&fidelity=60`)).body,
+    )
     assert.equal(history.history.length, 7)
 
     const market = await client.getMarket(m.conditionId)
@@ -489,7 +588,14 @@ describe('clob market websocket', () => {
     const ws = await connect()
     // The official SDKs also send `markets: []` and `operation`; unknown ids are tolerated.
     const ids = [...assets, '123']
-    ws.send({ type: 'market', assets_ids: ids, initial_dump: true, custom_feature_enabled: true, markets: [], operation: 'subscribe' })
+    ws.send({
+      type: 'market',
+      assets_ids: ids,
+      initial_dump: true,
+      custom_feature_enabled: true,
+      markets: [],
+      operation: 'subscribe',
+    })
     const dump = JSON.parse(await ws.next()) as BookJson[]
     assert.ok(Array.isArray(dump))
     assert.equal(dump.length, assets.length, 'unknown ids are ignored')
@@ -529,7 +635,8 @@ describe('clob market websocket', () => {
           assert.notEqual(c.side, e1[i].side)
         })
         for (const c of msg.price_changes) {
-          for (const f of ['price', 'size', 'side', 'hash', 'best_bid', 'best_ask']) assert.equal(typeof c[f], 'string', f)
+          for (const f of ['price', 'size', 'side', 'hash', 'best_bid', 'best_ask'])
+            assert.equal(typeof c[f], 'string', f)
           replay.get(c.asset_id)?.apply(c, msg.timestamp)
         }
       } else if (msg.event_type === 'last_trade_price') {
@@ -564,7 +671,10 @@ describe('clob market websocket', () => {
     const frame = JSON.parse(await ws.next((t) => t !== 'PONG')) as Json
     assert.equal(frame.event_type, 'price_change')
     assert.equal(frame.market, b.conditionId, 'the unsubscribed market sent nothing')
-    assert.ok(frame.price_changes.every((c: Json) => c.asset_id === b.tokenIds[1]), 'only the subscribed token')
+    assert.ok(
+      frame.price_changes.every((c: Json) => c.asset_id === b.tokenIds[1]),
+      'only the subscribed token',
+    )
     ws.send('PING')
     assert.equal(await ws.next(), 'PONG')
   })
@@ -612,7 +722,10 @@ describe('clob market websocket', () => {
     assert.equal((JSON.parse(await ws.next()) as BookJson[]).length, 500)
     ws.send({ operation: 'subscribe', assets_ids: [target.tokenIds[0]] })
     const dump = JSON.parse(await ws.next()) as BookJson[]
-    assert.deepEqual(dump.map((b) => b.asset_id), [target.tokenIds[0]])
+    assert.deepEqual(
+      dump.map((b) => b.asset_id),
+      [target.tokenIds[0]],
+    )
     engine.moveBook('venuep', target, clock.now())
     engine.moveBook('venuep', witness, clock.now())
     const frame = JSON.parse(await ws.next()) as Json
@@ -633,7 +746,9 @@ describe('clob market websocket', () => {
       sockets.push(ws)
       const raw = (ws.socket as unknown as { _socket: { pause(): void } })._socket
       raw.pause()
-      const assets = activeMarkets().flatMap((m) => [...m.tokenIds]).slice(0, 500)
+      const assets = activeMarkets()
+        .flatMap((m) => [...m.tokenIds])
+        .slice(0, 500)
       for (let i = 0; i < 200 && slow.ws.counters.slowConsumersTerminated === 0; i++) {
         ws.send({ type: 'market', assets_ids: assets })
         await new Promise((r) => setTimeout(r, 2))
@@ -707,12 +822,16 @@ describe('data api', () => {
   })
 
   test('positions sorting, thresholds and filters', async () => {
-    const held = (w: string) => [...(venuepOf(world).ledger.wallets.get(w)?.tokens.values() ?? [])].filter((p) => p.shares > 0).length
+    const held = (w: string) =>
+      [...(venuepOf(world).ledger.wallets.get(w)?.tokens.values() ?? [])].filter((p) => p.shares > 0).length
     const wallet = walletsWithActivity().find((w) => held(w) >= 3)
     assert.ok(wallet)
     const rows = (await data(`/positions?user=${wallet}&sizeThreshold=0&sortBy=CURRENT&sortDirection=ASC`)).body
     const values = rows.map((r: Json) => r.currentValue)
-    assert.deepEqual(values, [...values].sort((a: number, b: number) => a - b))
+    assert.deepEqual(
+      values,
+      [...values].sort((a: number, b: number) => a - b),
+    )
     const big = (await data(`/positions?user=${wallet}&sizeThreshold=50`)).body
     assert.ok(big.every((r: Json) => r.size >= 50))
     const one = rows[0]
@@ -727,14 +846,23 @@ describe('data api', () => {
     const full = (await data(`/activity?user=${wallet}&limit=500`)).body
     assert.equal(full.length, expected.length)
     const ts = full.map((r: Json) => r.timestamp)
-    assert.deepEqual(ts, [...ts].sort((a: number, b: number) => b - a), 'newest first by default')
+    assert.deepEqual(
+      ts,
+      [...ts].sort((a: number, b: number) => b - a),
+      'newest first by default',
+    )
     const paged: Json[] = []
     for (let offset = 0; offset < full.length; offset += 3) {
       paged.push(...(await data(`/activity?user=${wallet}&limit=3&offset=${offset}`)).body)
     }
     assert.deepEqual(paged, full)
-    const cash = (await data(`/activity?user=${wallet}&sortBy=CASH&sortDirection=ASC&limit=500`)).body.map((r: Json) => r.usdcSize)
-    assert.deepEqual(cash, [...cash].sort((a: number, b: number) => a - b))
+    const cash = (await data(`/activity?user=${wallet}&sortBy=CASH&sortDirection=ASC&limit=500`)).body.map(
+      (r: Json) => r.usdcSize,
+    )
+    assert.deepEqual(
+      cash,
+      [...cash].sort((a: number, b: number) => a - b),
+    )
     const trades = (await data(`/activity?user=${wallet}&type=TRADE&limit=500`)).body
     for (const r of trades) {
       assert.ok(r.type === 'TRADE' && typeof r.price === 'number' && typeof r.asset === 'string' && r.outcomeIndex >= 0)
@@ -751,7 +879,10 @@ describe('data api', () => {
     const rows = (await data(`/trades?market=${m.conditionId}`)).body
     assert.equal(rows.length, venuepOf(world).activity.tradesOf(m.conditionId).length)
     const ts = rows.map((r: Json) => r.timestamp)
-    assert.deepEqual(ts, [...ts].sort((a: number, b: number) => b - a))
+    assert.deepEqual(
+      ts,
+      [...ts].sort((a: number, b: number) => b - a),
+    )
     const t = rows[0]
     assert.equal(t.conditionId, m.conditionId)
     assert.ok(m.tokenIds.includes(t.asset))

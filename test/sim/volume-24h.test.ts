@@ -27,7 +27,12 @@ async function get(url: string): Promise<any> {
 before(async () => {
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
   clock = new SimulatedClock(ANCHOR)
-  sim = await startSimulator({ config: { ...config.sim, questions: 80, wallets: 20, venuekAuth: false, tradesPerSec: 20, quoteChangesPerSec: 50 }, clock, anchorMs: ANCHOR, startEngine: false })
+  sim = await startSimulator({
+    config: { ...config.sim, questions: 80, wallets: 20, venuekAuth: false, tradesPerSec: 20, quoteChangesPerSec: 50 },
+    clock,
+    anchorMs: ANCHOR,
+    startEngine: false,
+  })
   // Twenty minutes of live trading on top of the history.
   for (let i = 0; i < 1200; i++) {
     clock.increment(1000)
@@ -54,11 +59,18 @@ async function venuepDays(now: number): Promise<Map<string, [number, number, num
   const from = Math.floor((now - DAY) / 1000)
   for (const m of venuepOf(sim.world).markets) {
     const gamma = await get(`${sim.venuep.urls.gamma}/markets/slug/${m.slug}`)
-    const trades = (await get(`${sim.venuep.urls.data}/trades?market=${m.conditionId}&limit=10000`)) as { size: number; price: number; timestamp: number }[]
+    const trades = (await get(`${sim.venuep.urls.data}/trades?market=${m.conditionId}&limit=10000`)) as {
+      size: number
+      price: number
+      timestamp: number
+    }[]
     assert.ok(trades.length < 10_000, 'one page holds every trade')
     const inWindow = trades.filter((t) => t.timestamp > from && t.timestamp <= Math.floor(now / 1000))
     out.set(m.slug, [gamma.volume24hr, inWindow.reduce((s, t) => s + t.size * t.price, 0), inWindow.length])
-    assert.ok(gamma.volumeNum >= gamma.volume24hr, `${m.slug}: all-time volume ${gamma.volumeNum} below the day's ${gamma.volume24hr}`)
+    assert.ok(
+      gamma.volumeNum >= gamma.volume24hr,
+      `${m.slug}: all-time volume ${gamma.volumeNum} below the day's ${gamma.volume24hr}`,
+    )
   }
   return out
 }
@@ -71,7 +83,7 @@ async function venuekDays(now: number): Promise<Map<string, [number, number, num
     const market = (await get(`${sim.venuek.urls.rest}/markets/${m.ticker}`)).market
     let sum = 0
     let count = 0
-    for (let cursor = ''; ; ) {
+    for (let cursor = ''; ;) {
       const page = await get(`${sim.venuek.urls.rest}/markets/trades?ticker=${m.ticker}&limit=1000&cursor=${cursor}`)
       for (const t of page.trades as { count_fp: string; created_time: string }[]) {
         const ts = Date.parse(t.created_time)
@@ -92,7 +104,7 @@ describe('24 h volume is the trades the venue reports', () => {
   let venuepNow: Map<string, [number, number, number]>
   let venuekNow: Map<string, [number, number, number]>
 
-  test('venuep: volume24hr is the notional of the day\'s Data API trades, to the cent per trade', async () => {
+  test("venuep: volume24hr is the notional of the day's Data API trades, to the cent per trade", async () => {
     venuepNow = await venuepDays(toSecondEnd(clock.now()))
     let traded = 0
     for (const [slug, [volume, sum, n]] of venuepNow) {
@@ -103,7 +115,7 @@ describe('24 h volume is the trades the venue reports', () => {
     assert.ok(traded > venuepNow.size / 2, `${traded} of ${venuepNow.size} markets traded in the last day`)
   })
 
-  test('venuek: volume_24h is the count of the day\'s /markets/trades, exactly', async () => {
+  test("venuek: volume_24h is the count of the day's /markets/trades, exactly", async () => {
     venuekNow = await venuekDays(clock.now())
     let traded = 0
     for (const [ticker, [volume, sum, n]] of venuekNow) {
@@ -117,9 +129,11 @@ describe('24 h volume is the trades the venue reports', () => {
     const later = toSecondEnd(clock.now() + 13 * 3_600_000)
     const venuep = await venuepDays(later)
     const venuek = await venuekDays(later)
-    for (const [slug, [volume, sum, n]] of venuep) assert.ok(Math.abs(volume - sum) <= 0.005 * n + 1e-6, `${slug}: ${volume} vs ${sum}`)
+    for (const [slug, [volume, sum, n]] of venuep)
+      assert.ok(Math.abs(volume - sum) <= 0.005 * n + 1e-6, `${slug}: ${volume} vs ${sum}`)
     for (const [ticker, [volume, sum]] of venuek) assert.equal(volume, sum, ticker)
-    const dropped = (a: Map<string, [number, number, number]>, b: Map<string, [number, number, number]>) => [...b].filter(([k, [v]]) => v < a.get(k)![0]).length
+    const dropped = (a: Map<string, [number, number, number]>, b: Map<string, [number, number, number]>) =>
+      [...b].filter(([k, [v]]) => v < a.get(k)![0]).length
     assert.ok(dropped(venuepNow, venuep) > 10 && dropped(venuekNow, venuek) > 10, 'volumes fell as trades aged out')
   })
 })

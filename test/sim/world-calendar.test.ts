@@ -23,10 +23,31 @@ const SIZE = { questions: 400, wallets: 10, seed: 11 }
 function names(w: World) {
   return {
     vpEvents: venuepOf(w).events.map((e) => [e.id, e.slug, e.title, e.negRiskMarketId ?? null]),
-    vpMarkets: venuepOf(w).markets.map((m) => [m.id, m.slug, m.event.slug, m.question, m.conditionId, m.questionHash ?? null, m.tokenIds[0], m.tokenIds[1], m.groupItemTitle ?? null, m.outcomes.join('/')]),
+    vpMarkets: venuepOf(w).markets.map((m) => [
+      m.id,
+      m.slug,
+      m.event.slug,
+      m.question,
+      m.conditionId,
+      m.questionHash ?? null,
+      m.tokenIds[0],
+      m.tokenIds[1],
+      m.groupItemTitle ?? null,
+      m.outcomes.join('/'),
+    ]),
     vkSeries: [...venuekOf(w).series.values()].map((s) => [s.ticker, s.title ?? null]),
     vkEvents: venuekOf(w).events.map((e) => [e.eventTicker, e.series.ticker, e.title, e.subTitle]),
-    vkMarkets: venuekOf(w).markets.map((m) => [m.ticker, m.marketId, m.event.eventTicker, m.title, m.yesSubTitle, m.noSubTitle, m.strikeType ?? null, m.floorStrike ?? null, m.capStrike ?? null]),
+    vkMarkets: venuekOf(w).markets.map((m) => [
+      m.ticker,
+      m.marketId,
+      m.event.eventTicker,
+      m.title,
+      m.yesSubTitle,
+      m.noSubTitle,
+      m.strikeType ?? null,
+      m.floorStrike ?? null,
+      m.capStrike ?? null,
+    ]),
     questions: w.questions.map((q) => [q.id, q.subject, q.contracts.map((c) => c.label).join('|')]),
     truth: w.truth,
   }
@@ -38,8 +59,13 @@ function openDates(w: World, questionId: string) {
   return {
     created: q.createdAt,
     end: q.endTime,
-    vp: venuepOf(w).events.filter((e) => e.question === q).map((e) => [e.startDate, e.endDate, e.markets.map((m) => m.endDate ?? null)]),
-    vk: venuekOf(w).questionEvents.get(q.id)?.markets.map((m) => [m.openTime, m.closeTime, m.expectedExpiration ?? null]) ?? [],
+    vp: venuepOf(w)
+      .events.filter((e) => e.question === q)
+      .map((e) => [e.startDate, e.endDate, e.markets.map((m) => m.endDate ?? null)]),
+    vk:
+      venuekOf(w)
+        .questionEvents.get(q.id)
+        ?.markets.map((m) => [m.openTime, m.closeTime, m.expectedExpiration ?? null]) ?? [],
   }
 }
 
@@ -50,7 +76,8 @@ describe('a world on a fixed calendar', () => {
   test('the same seed gives the same identifiers, slugs, tickers, titles and truth at every start', () => {
     const expected = names(first)
     assert.ok(expected.vpMarkets.length > 500 && expected.vkMarkets.length > 500, 'a world of some size')
-    for (const [i, w] of later.entries()) assert.deepEqual(names(w), expected, `start ${new Date(LATER[i]!).toISOString()}`)
+    for (const [i, w] of later.entries())
+      assert.deepEqual(names(w), expected, `start ${new Date(LATER[i]!).toISOString()}`)
     // Another seed is another world.
     assert.notDeepEqual(names(generateWorld({ ...SIZE, seed: 12, anchorMs: START })).vpMarkets, expected.vpMarkets)
   })
@@ -73,29 +100,42 @@ describe('a world on a fixed calendar', () => {
           assert.equal(before.lifecycle, 'active', `${q.id} reopened`)
         } else if (q.lifecycle === 'resolved') {
           assert.ok(q.resolvedAt! <= now && q.resolvedAt! > q.endTime - DAY, `${q.id} resolved at ${q.resolvedAt}`)
-          assert.ok(q.contracts.every((c) => c.won !== undefined), `${q.id} has its winners drawn`)
+          assert.ok(
+            q.contracts.every((c) => c.won !== undefined),
+            `${q.id} has its winners drawn`,
+          )
         } else {
           assert.ok(q.endTime <= now && q.resolvedAt === undefined, `${q.id} closed`)
         }
         // No open venue book for an ended question.
-        for (const m of venuepOf(w).markets.filter((m) => m.canonical === q)) assert.equal(venuepOf(w).books.has(m.conditionId), q.lifecycle === 'active', m.slug)
+        for (const m of venuepOf(w).markets.filter((m) => m.canonical === q))
+          assert.equal(venuepOf(w).books.has(m.conditionId), q.lifecycle === 'active', m.slug)
       }
     }
     const count = (w: World, lifecycle: string) => w.questions.filter((q) => q.lifecycle === lifecycle).length
-    assert.ok(count(later[2]!, 'active') < count(later[1]!, 'active') && count(later[1]!, 'active') < count(first, 'active'), 'fewer open questions as the calendar ages')
+    assert.ok(
+      count(later[2]!, 'active') < count(later[1]!, 'active') && count(later[1]!, 'active') < count(first, 'active'),
+      'fewer open questions as the calendar ages',
+    )
   })
 
   test('a question resolves once, the same way, whenever the world is started after it did', () => {
     const [, month, year] = later as [World, World, World]
-    const resolved = month.questions.filter((q) => q.lifecycle === 'resolved' && first.questionsById.get(q.id)!.lifecycle !== 'resolved')
+    const resolved = month.questions.filter(
+      (q) => q.lifecycle === 'resolved' && first.questionsById.get(q.id)!.lifecycle !== 'resolved',
+    )
     assert.ok(resolved.length > 10, 'questions that ended during the month')
     for (const q of resolved) {
       const again = year.questionsById.get(q.id)!
-      assert.deepEqual([again.lifecycle, again.resolvedAt, again.contracts.map((c) => c.won)], ['resolved', q.resolvedAt, q.contracts.map((c) => c.won)], q.id)
+      assert.deepEqual(
+        [again.lifecycle, again.resolvedAt, again.contracts.map((c) => c.won)],
+        ['resolved', q.resolvedAt, q.contracts.map((c) => c.won)],
+        q.id,
+      )
     }
   })
 
-  test('sim.calendar (SIM_CALENDAR) lays out another world; unset, the calendar is calendar.ts\'s', () => {
+  test("sim.calendar (SIM_CALENDAR) lays out another world; unset, the calendar is calendar.ts's", () => {
     assert.equal(loadConfig({ env: {} }).sim.calendar, undefined)
     assert.equal(loadConfig({ env: { SIM_CALENDAR: '2027-03-01' } }).sim.calendar, '2027-03-01')
     assert.throws(() => loadConfig({ env: { SIM_CALENDAR: 'next tuesday' } }), /sim\/calendar/)
@@ -110,12 +150,31 @@ describe('venuek-only ladders: recurring series listed from the start', () => {
   const ladders = (w: World) => venuekOf(w).events.filter((e) => ladderSeries.has(e.series.ticker))
   const ladderNames = (w: World) =>
     new Map(
-      ladders(w).map((e) => [e.eventTicker, JSON.stringify([e.title, e.subTitle, e.markets.map((m) => [m.ticker, m.marketId, m.title, m.floorStrike ?? null, m.capStrike ?? null, m.closeTime])])]),
+      ladders(w).map((e) => [
+        e.eventTicker,
+        JSON.stringify([
+          e.title,
+          e.subTitle,
+          e.markets.map((m) => [
+            m.ticker,
+            m.marketId,
+            m.title,
+            m.floorStrike ?? null,
+            m.capStrike ?? null,
+            m.closeTime,
+          ]),
+        ]),
+      ]),
     )
 
   test('each start lists the next observations; an observation listed by two starts is the same event', () => {
     const a = generateWorld({ ...SIZE, questions: 20, ownLadders: { venuek: 60 }, anchorMs: START + 30 * DAY })
-    const b = generateWorld({ ...SIZE, questions: 20, ownLadders: { venuek: 60 }, anchorMs: START + 30 * DAY + 3 * HOUR })
+    const b = generateWorld({
+      ...SIZE,
+      questions: 20,
+      ownLadders: { venuek: 60 },
+      anchorMs: START + 30 * DAY + 3 * HOUR,
+    })
     const [x, y] = [ladderNames(a), ladderNames(b)]
     assert.equal(x.size, 60)
     let shared = 0
@@ -125,10 +184,16 @@ describe('venuek-only ladders: recurring series listed from the start', () => {
       assert.equal(event, x.get(ticker), ticker)
     }
     assert.ok(shared >= 30, `${shared} observations listed by both starts`)
-    for (const [w, now] of [[a, START + 30 * DAY], [b, START + 30 * DAY + 3 * HOUR]] as const) {
+    for (const [w, now] of [
+      [a, START + 30 * DAY],
+      [b, START + 30 * DAY + 3 * HOUR],
+    ] as const) {
       for (const e of ladders(w)) {
         assert.equal(e.question!.lifecycle, 'active')
-        assert.ok(e.markets.every((m) => m.closeTime > now && m.openTime < now), e.eventTicker)
+        assert.ok(
+          e.markets.every((m) => m.closeTime > now && m.openTime < now),
+          e.eventTicker,
+        )
       }
     }
   })

@@ -32,14 +32,21 @@ async function get(url: string): Promise<any> {
 
 before(async () => {
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
-  sim = await startSimulator({ config: { ...config.sim, questions: 1500, seed: 7, venuekAuth: false }, clock: new SimulatedClock(ANCHOR_MS), anchorMs: ANCHOR_MS, startEngine: false })
+  sim = await startSimulator({
+    config: { ...config.sim, questions: 1500, seed: 7, venuekAuth: false },
+    clock: new SimulatedClock(ANCHOR_MS),
+    anchorMs: ANCHOR_MS,
+    startEngine: false,
+  })
   w = sim.world
   for (let offset = 0; ; offset += 500) {
     const page = (await get(`${sim.venuep.urls.gamma}/events?limit=500&offset=${offset}`)) as Json[]
-    for (const e of page) for (const m of e.markets) (JSON.parse(m.clobTokenIds) as string[]).forEach((t, index) => vpServed.set(t, { slug: e.slug, index }))
+    for (const e of page)
+      for (const m of e.markets)
+        (JSON.parse(m.clobTokenIds) as string[]).forEach((t, index) => vpServed.set(t, { slug: e.slug, index }))
     if (page.length < 500) break
   }
-  for (let cursor = ''; ; ) {
+  for (let cursor = ''; ;) {
     const page = await get(`${sim.venuek.urls.rest}/events?with_nested_markets=true&limit=200&cursor=${cursor}`)
     for (const e of page.events) for (const m of e.markets) vkServed.set(m.ticker, e.event_ticker)
     cursor = page.cursor
@@ -72,7 +79,8 @@ describe('ground truth', () => {
 
   test('and there is one for every contract both venues list: the truth is complete', () => {
     let both = 0
-    for (const q of w.questions) for (const c of q.contracts) if (venuepOf(w).listing.has(c.key) && venuekOf(w).listing.has(c.key)) both++
+    for (const q of w.questions)
+      for (const c of q.contracts) if (venuepOf(w).listing.has(c.key) && venuekOf(w).listing.has(c.key)) both++
     assert.equal(w.truth.outcomePairs.length, both)
   })
 
@@ -81,8 +89,12 @@ describe('ground truth', () => {
     assert.deepEqual(new Set(w.truth.eventPairs.map((e) => `${e.questionId}|${e.a.event}|${e.b.event}`)), fromPairs)
     assert.deepEqual(new Set(w.truth.sharedQuestions), new Set(w.truth.outcomePairs.map((p) => p.questionId)))
     const slugsPerQuestion = new Map<string, Set<string>>()
-    for (const p of w.truth.outcomePairs) slugsPerQuestion.set(p.questionId, (slugsPerQuestion.get(p.questionId) ?? new Set()).add(p.a.event))
-    assert.ok([...slugsPerQuestion.values()].some((s) => s.size >= 2), 'a deadline ladder split into single-market events')
+    for (const p of w.truth.outcomePairs)
+      slugsPerQuestion.set(p.questionId, (slugsPerQuestion.get(p.questionId) ?? new Set()).add(p.a.event))
+    assert.ok(
+      [...slugsPerQuestion.values()].some((s) => s.size >= 2),
+      'a deadline ladder split into single-market events',
+    )
   })
 
   test('hard negatives are served outcomes of two different contracts, never a true pair', () => {
@@ -104,7 +116,10 @@ describe('ground truth', () => {
     for (const d of w.truth.decoys) {
       const decoy = w.questionsById.get(d.decoyId)!
       assert.equal(decoy.decoyOf, d.questionId)
-      assert.ok(venuepOf(w).questionEvents.has(decoy.id) !== venuekOf(w).questionEvents.has(decoy.id), 'listed on one venue only')
+      assert.ok(
+        venuepOf(w).questionEvents.has(decoy.id) !== venuekOf(w).questionEvents.has(decoy.id),
+        'listed on one venue only',
+      )
       assert.ok(!pairedQuestions.has(d.decoyId))
       reasons.add(d.reason as string)
     }
@@ -117,8 +132,27 @@ describe('generation', () => {
     const digest = (x: World) =>
       JSON.stringify([
         x.truth,
-        venuepOf(x).events.map((e) => [e.slug, e.title, e.endDate, e.tags.map((t) => t.label), e.markets.map((m) => [m.question, m.groupItemTitle, m.tokenIds, m.active, m.endDate])]),
-        venuekOf(x).events.map((e) => [e.eventTicker, e.subTitle, e.series.category, e.markets.map((m) => [m.ticker, m.yesSubTitle, m.strikeType, m.floorStrike, m.capStrike, m.closeTime, m.expectedExpiration])]),
+        venuepOf(x).events.map((e) => [
+          e.slug,
+          e.title,
+          e.endDate,
+          e.tags.map((t) => t.label),
+          e.markets.map((m) => [m.question, m.groupItemTitle, m.tokenIds, m.active, m.endDate]),
+        ]),
+        venuekOf(x).events.map((e) => [
+          e.eventTicker,
+          e.subTitle,
+          e.series.category,
+          e.markets.map((m) => [
+            m.ticker,
+            m.yesSubTitle,
+            m.strikeType,
+            m.floorStrike,
+            m.capStrike,
+            m.closeTime,
+            m.expectedExpiration,
+          ]),
+        ]),
       ])
     const a = generateWorld({ anchorMs: ANCHOR_MS, questions: 500, wallets: 10, seed: 3 })
     const b = generateWorld({ anchorMs: ANCHOR_MS, questions: 500, wallets: 10, seed: 3 })
@@ -127,13 +161,16 @@ describe('generation', () => {
     assert.notEqual(digest(a), digest(c))
   })
 
-  test('each template\'s cheap key is the key of the spec it builds, and its look-alike is another question', () => {
+  test("each template's cheap key is the key of the spec it builds, and its look-alike is another question", () => {
     const rng = new Rng(11)
     for (const t of TEMPLATES) {
       for (let i = 0; i < 40; i++) {
         const params = t.pick(new Rng(rng.int(1, 2 ** 31 - 1)))
         const lifecycle: Lifecycle = i % 3 === 0 ? 'resolved' : 'active'
-        const end = lifecycle === 'active' ? ANCHOR_MS + (t.horizonDays[0] + rng.next() * (t.horizonDays[1] - t.horizonDays[0])) * 86_400_000 : ANCHOR_MS - 10 * 86_400_000
+        const end =
+          lifecycle === 'active'
+            ? ANCHOR_MS + (t.horizonDays[0] + rng.next() * (t.horizonDays[1] - t.horizonDays[0])) * 86_400_000
+            : ANCHOR_MS - 10 * 86_400_000
         const ctx = { lifecycle, createdAt: end - 400 * 86_400_000 }
         const spec = t.build(params, end, new Rng(i), ctx)
         assert.equal(t.key(params, end, ctx), spec.key, t.id)

@@ -18,7 +18,14 @@ import { describeOrSkip } from '../helpers/skippable-suite.js'
 const T0 = Date.UTC(2026, 10, 21, 12)
 const S = 1_000
 const OWNER = { accountId: null, userId: 'user-1' }
-const WEBHOOK: NewAlertRule = { triggerType: 'spread_threshold', threshold: 0.05, channel: 'webhook', target: 'https://hooks.example.com/a', scope: {}, cooldownSeconds: 60 }
+const WEBHOOK: NewAlertRule = {
+  triggerType: 'spread_threshold',
+  threshold: 0.05,
+  channel: 'webhook',
+  target: 'https://hooks.example.com/a',
+  scope: {},
+  cooldownSeconds: 60,
+}
 
 async function count(db: Db, sql: string, params: unknown[] = []): Promise<number> {
   const { rows } = await db.query<{ n: unknown }>(sql, params)
@@ -50,7 +57,12 @@ for (const backend of storeBackends()) {
       assert.equal(out.kind, 'created')
       return (out as { rule: AlertRule }).rule
     }
-    const firing = (rule: AlertRule, pairKey: string, at: number, patch: Partial<FiringRequest> = {}): FiringRequest => ({
+    const firing = (
+      rule: AlertRule,
+      pairKey: string,
+      at: number,
+      patch: Partial<FiringRequest> = {},
+    ): FiringRequest => ({
       ruleId: rule.id,
       pairKey,
       firedAt: at,
@@ -72,7 +84,17 @@ for (const backend of storeBackends()) {
     })
     const testDelivery = (rule: AlertRule, at: number): NewDelivery => {
       const id = randomUUID()
-      return { id, ruleId: rule.id, pairKey: null, dedupeKey: `test:${id}`, test: true, channel: rule.channel, target: rule.target, payload: { id, n: 1 }, createdAt: at }
+      return {
+        id,
+        ruleId: rule.id,
+        pairKey: null,
+        dedupeKey: `test:${id}`,
+        test: true,
+        channel: rule.channel,
+        target: rule.target,
+        payload: { id, n: 1 },
+        createdAt: at,
+      }
     }
 
     test('a firing writes state, cooldown and outbox row together; a disarmed pair and a cooling rule write nothing', async () => {
@@ -82,13 +104,28 @@ for (const backend of storeBackends()) {
       if (first.kind !== 'fired') return
       assert.equal(first.episode, 1)
       assert.equal(first.delivery.dedupeKey, `${rule.id}:fed|yes:1`)
-      assert.deepEqual([first.delivery.status, first.delivery.attempts, first.delivery.nextAttemptAt], ['pending', 0, T0])
+      assert.deepEqual(
+        [first.delivery.status, first.delivery.attempts, first.delivery.nextAttemptAt],
+        ['pending', 0, T0],
+      )
       assert.deepEqual(first.delivery.payload, { episode: 1, pair: 'fed|yes' }, 'payload stored verbatim, in order')
 
-      assert.deepEqual(await state.fire(firing(rule, 'fed|yes', T0 + 120 * S)), { kind: 'already_fired' }, 'still disarmed')
-      assert.deepEqual(await state.fire(firing(rule, 'cpi|yes', T0 + 10 * S)), { kind: 'cooldown', lastFiredAt: T0 }, 'per-rule cooldown')
+      assert.deepEqual(
+        await state.fire(firing(rule, 'fed|yes', T0 + 120 * S)),
+        { kind: 'already_fired' },
+        'still disarmed',
+      )
+      assert.deepEqual(
+        await state.fire(firing(rule, 'cpi|yes', T0 + 10 * S)),
+        { kind: 'cooldown', lastFiredAt: T0 },
+        'per-rule cooldown',
+      )
       assert.equal(await count(db, 'SELECT count(*) AS n FROM alert_deliveries'), 1)
-      assert.equal(await count(db, "SELECT count(*) AS n FROM alert_pair_state WHERE pair_key = 'cpi|yes'"), 0, 'a refused firing leaves no state')
+      assert.equal(
+        await count(db, "SELECT count(*) AS n FROM alert_pair_state WHERE pair_key = 'cpi|yes'"),
+        0,
+        'a refused firing leaves no state',
+      )
       assert.deepEqual((await state.loadRule(rule.id)).lastFiredAt, T0, 'the refused firings did not move the cooldown')
 
       await state.setArmed([{ ruleId: rule.id, pairKey: 'fed|yes', armed: true }], T0 + 61 * S)
@@ -96,7 +133,12 @@ for (const backend of storeBackends()) {
       assert.equal(second.kind, 'fired')
       assert.equal(second.kind === 'fired' && second.delivery.dedupeKey, `${rule.id}:fed|yes:2`)
       const loaded = await state.loadRule(rule.id)
-      assert.deepEqual(loaded, { pairs: [{ ruleId: rule.id, pairKey: 'fed|yes', armed: false, episode: 2, baseline: null, lastFiredAt: T0 + 61 * S }], lastFiredAt: T0 + 61 * S })
+      assert.deepEqual(loaded, {
+        pairs: [
+          { ruleId: rule.id, pairKey: 'fed|yes', armed: false, episode: 2, baseline: null, lastFiredAt: T0 + 61 * S },
+        ],
+        lastFiredAt: T0 + 61 * S,
+      })
     })
 
     test('spread_expansion keeps the pair armed and records the new baseline', async () => {
@@ -104,7 +146,10 @@ for (const backend of storeBackends()) {
       assert.equal((await state.fire(firing(rule, 'p', T0, { disarm: false, baseline: 0.09 }))).kind, 'fired')
       assert.equal((await state.fire(firing(rule, 'p', T0 + S, { disarm: false, baseline: 0.15 }))).kind, 'fired')
       const loaded = await state.loadRule(rule.id)
-      assert.deepEqual(loaded.pairs.map((p) => [p.armed, p.episode, p.baseline]), [[true, 2, 0.15]])
+      assert.deepEqual(
+        loaded.pairs.map((p) => [p.armed, p.episode, p.baseline]),
+        [[true, 2, 0.15]],
+      )
     })
 
     test('a paused or deleted rule fires nothing', async () => {
@@ -128,11 +173,16 @@ for (const backend of storeBackends()) {
     })
 
     test('replicas firing the same crossing at once deliver once', async () => {
-      const other = TEST_DATABASE_URL !== undefined && db.kind === 'postgres' ? await secondConnection(db, TEST_DATABASE_URL) : db
+      const other =
+        TEST_DATABASE_URL !== undefined && db.kind === 'postgres' ? await secondConnection(db, TEST_DATABASE_URL) : db
       try {
         for (let round = 0; round < 5; round++) {
           const rule = await newRule({ cooldownSeconds: 0 })
-          const outcomes = await Promise.all([new AlertStateRepository(db), new AlertStateRepository(other), new AlertStateRepository(db)].map((s) => s.fire(firing(rule, 'p', T0))))
+          const outcomes = await Promise.all(
+            [new AlertStateRepository(db), new AlertStateRepository(other), new AlertStateRepository(db)].map((s) =>
+              s.fire(firing(rule, 'p', T0)),
+            ),
+          )
           assert.deepEqual(outcomes.map((o) => o.kind).sort(), ['already_fired', 'already_fired', 'fired'])
           assert.equal(await count(db, 'SELECT count(*) AS n FROM alert_deliveries WHERE rule_id = $1', [rule.id]), 1)
         }
@@ -153,7 +203,10 @@ for (const backend of storeBackends()) {
         T0,
       )
       const loaded = await state.loadRule(rule.id)
-      assert.deepEqual(loaded.pairs.map((p) => [p.pairKey, p.armed]).sort(), [['a', true], ['b', false]])
+      assert.deepEqual(loaded.pairs.map((p) => [p.pairKey, p.armed]).sort(), [
+        ['a', true],
+        ['b', false],
+      ])
       const active = await state.loadActive()
       assert.deepEqual([...active.keys()], [rule.id])
       await rules.setStatus(OWNER, rule.id, 'paused', T0)
@@ -161,9 +214,19 @@ for (const backend of storeBackends()) {
     })
 
     test('first sightings: the earliest wins across replicas', async () => {
-      await state.recordSeen([{ pairKey: 'p', at: T0 + 5 * S }, { pairKey: 'q', at: T0 }, { pairKey: 'p', at: T0 + 9 * S }])
-      await state.recordSeen([{ pairKey: 'p', at: T0 + S }, { pairKey: 'q', at: T0 + S }])
-      assert.deepEqual([...(await state.seenPairs())].sort(), [['p', T0 + S], ['q', T0]])
+      await state.recordSeen([
+        { pairKey: 'p', at: T0 + 5 * S },
+        { pairKey: 'q', at: T0 },
+        { pairKey: 'p', at: T0 + 9 * S },
+      ])
+      await state.recordSeen([
+        { pairKey: 'p', at: T0 + S },
+        { pairKey: 'q', at: T0 + S },
+      ])
+      assert.deepEqual([...(await state.seenPairs())].sort(), [
+        ['p', T0 + S],
+        ['q', T0],
+      ])
     })
 
     test('claims: due rows once each, concurrent claims disjoint (SKIP LOCKED), future rows wait', async () => {
@@ -171,16 +234,19 @@ for (const backend of storeBackends()) {
       const due = []
       for (let i = 0; i < 10; i++) due.push((await outbox.enqueue(testDelivery(rule, T0 + i)))!.id)
       await outbox.enqueue(testDelivery(rule, T0 + 3_600 * S))
-      const other = TEST_DATABASE_URL !== undefined && db.kind === 'postgres' ? await secondConnection(db, TEST_DATABASE_URL) : db
+      const other =
+        TEST_DATABASE_URL !== undefined && db.kind === 'postgres' ? await secondConnection(db, TEST_DATABASE_URL) : db
       try {
-        const batches = await Promise.all([outbox, new AlertDeliveryRepository(other), outbox].map((o) => o.claim(4, T0 + 60 * S, 30 * S)))
+        const batches = await Promise.all(
+          [outbox, new AlertDeliveryRepository(other), outbox].map((o) => o.claim(4, T0 + 60 * S, 30 * S)),
+        )
         const ids = batches.flat().map((d) => d.id)
         assert.equal(ids.length, 10, 'every due row claimed')
         assert.equal(new Set(ids).size, 10, 'no row claimed twice')
         assert.deepEqual([...ids].sort(), [...due].sort())
         for (const d of batches.flat()) {
           assert.deepEqual([d.status, d.attempts], ['sending', 1])
-          assert.match(d.signingSecret ?? '', /^whsec_[0-9a-f]{64}$/, 'the rule\'s secret comes with the row')
+          assert.match(d.signingSecret ?? '', /^whsec_[0-9a-f]{64}$/, "the rule's secret comes with the row")
         }
         assert.deepEqual(await outbox.claim(10, T0 + 60 * S, 30 * S), [], 'held rows and future rows are not claimed')
       } finally {
@@ -188,7 +254,7 @@ for (const backend of storeBackends()) {
       }
     })
 
-    test('leases: a crashed worker\'s row is claimed again after its lease; the old holder can no longer record', async () => {
+    test("leases: a crashed worker's row is claimed again after its lease; the old holder can no longer record", async () => {
       const rule = await newRule()
       await outbox.enqueue(testDelivery(rule, T0))
       const [first] = await outbox.claim(5, T0, 60 * S)
@@ -216,18 +282,31 @@ for (const backend of storeBackends()) {
       assert.equal(await outbox.fail(held(b.id), T0 + S, 'smtp_not_configured: …', null), true)
       assert.equal(await outbox.release([held(c.id)], T0 + S), 1)
       const retried = await outbox.get(a.id)
-      assert.deepEqual([retried?.status, retried?.attempts, retried?.nextAttemptAt, retried?.responseStatus], ['pending', 1, T0 + 31 * S, 500])
+      assert.deepEqual(
+        [retried?.status, retried?.attempts, retried?.nextAttemptAt, retried?.responseStatus],
+        ['pending', 1, T0 + 31 * S, 500],
+      )
       assert.equal(retried?.lastError?.length, 500, 'last_error is clipped')
       const released = await outbox.get(c.id)
       assert.deepEqual([released?.status, released?.attempts], ['pending', 0], 'a handed-back attempt does not count')
-      assert.deepEqual((await outbox.claim(5, T0 + 30 * S, 60 * S)).map((d) => d.id), [c.id], 'the retry is not due yet')
+      assert.deepEqual(
+        (await outbox.claim(5, T0 + 30 * S, 60 * S)).map((d) => d.id),
+        [c.id],
+        'the retry is not due yet',
+      )
 
       const page = await outbox.listForRule(rule.id, { limit: 10, offset: 0 })
-      assert.deepEqual(page.deliveries.map((d) => d.id), [c.id, b.id, a.id])
+      assert.deepEqual(
+        page.deliveries.map((d) => d.id),
+        [c.id, b.id, a.id],
+      )
       assert.equal(page.total, 3)
       const failed = await outbox.listForRule(rule.id, { status: 'failed', limit: 10, offset: 0 })
       assert.deepEqual([failed.deliveries.map((d) => d.id), failed.total], [[b.id], 1])
-      assert.deepEqual((await outbox.listForRule(rule.id, { limit: 1, offset: 1 })).deliveries.map((d) => d.id), [b.id])
+      assert.deepEqual(
+        (await outbox.listForRule(rule.id, { limit: 1, offset: 1 })).deliveries.map((d) => d.id),
+        [b.id],
+      )
 
       assert.equal(await outbox.prune(T0 + 2 * S), 1, 'only finished rows older than the cutoff')
       assert.equal(await outbox.get(b.id), undefined)

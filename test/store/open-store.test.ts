@@ -22,7 +22,14 @@ const versions = loadMigrations().map((m) => m.version)
 function readable(entries: readonly Readonly<Record<string, unknown>>[]) {
   return entries.map((e) => {
     const { msg, dir, first_start, store, schema_version, applied, ms, version } = e
-    return { msg, ...(dir === undefined ? {} : { dir }), ...(first_start === undefined ? {} : { first_start }), ...(version === undefined ? {} : { version }), ...(store === undefined ? {} : { store, schema_version, applied }), ...(ms === undefined ? {} : { ms: typeof ms }) }
+    return {
+      msg,
+      ...(dir === undefined ? {} : { dir }),
+      ...(first_start === undefined ? {} : { first_start }),
+      ...(version === undefined ? {} : { version }),
+      ...(store === undefined ? {} : { store, schema_version, applied }),
+      ...(ms === undefined ? {} : { ms: typeof ms }),
+    }
   })
 }
 
@@ -32,10 +39,20 @@ test('first start: the initdb is announced before it runs, then timed; a later s
   await db.close()
   assert.deepEqual(first.problems(), [])
   assert.deepEqual(readable(first.entries()), [
-    { msg: 'initialising the embedded database (first start in this data directory: a few seconds)', dir: pgliteDir, first_start: true },
+    {
+      msg: 'initialising the embedded database (first start in this data directory: a few seconds)',
+      dir: pgliteDir,
+      first_start: true,
+    },
     { msg: 'embedded database initialised', dir: pgliteDir, ms: 'number' },
     ...versions.map((version) => ({ msg: 'applied migration', version })),
-    { msg: 'store ready', store: `pglite ${pgliteDir} (store process)`, schema_version: versions.at(-1), applied: versions, ms: 'number' },
+    {
+      msg: 'store ready',
+      store: `pglite ${pgliteDir} (store process)`,
+      schema_version: versions.at(-1),
+      applied: versions,
+      ms: 'number',
+    },
   ])
   assert.ok(existsSync(join(pgliteDir, 'PG_VERSION')))
 
@@ -46,6 +63,12 @@ test('first start: the initdb is announced before it runs, then timed; a later s
   assert.deepEqual(readable(again.entries()), [
     { msg: 'opening the embedded database', dir: pgliteDir, first_start: false },
     { msg: 'embedded database open', dir: pgliteDir, ms: 'number' },
-    { msg: 'store ready', store: `pglite ${pgliteDir} (store process)`, schema_version: versions.at(-1), applied: [], ms: 'number' },
+    {
+      msg: 'store ready',
+      store: `pglite ${pgliteDir} (store process)`,
+      schema_version: versions.at(-1),
+      applied: [],
+      ms: 'number',
+    },
   ])
 })

@@ -55,9 +55,19 @@ describe('embedded store process', () => {
   })
 
   test('rows keep their types across the process boundary; errors keep their SQLSTATE', async () => {
-    await db.query('INSERT INTO t VALUES ($1, $2, $3, $4)', [1, new Date(Date.UTC(2026, 10, 22)), new Uint8Array([0, 255]), { a: [1, 'x'] }])
-    assert.deepEqual((await db.query('SELECT * FROM t WHERE id = 1')).rows, [{ id: 1, at: new Date(Date.UTC(2026, 10, 22)), bytes: new Uint8Array([0, 255]), doc: { a: [1, 'x'] } }])
-    const err = await db.query('INSERT INTO t (id) VALUES (1)').then(() => undefined, (e: unknown) => e)
+    await db.query('INSERT INTO t VALUES ($1, $2, $3, $4)', [
+      1,
+      new Date(Date.UTC(2026, 10, 22)),
+      new Uint8Array([0, 255]),
+      { a: [1, 'x'] },
+    ])
+    assert.deepEqual((await db.query('SELECT * FROM t WHERE id = 1')).rows, [
+      { id: 1, at: new Date(Date.UTC(2026, 10, 22)), bytes: new Uint8Array([0, 255]), doc: { a: [1, 'x'] } },
+    ])
+    const err = await db.query('INSERT INTO t (id) VALUES (1)').then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     assert.equal(sqlState(err), UNIQUE_VIOLATION)
     assert.match((err as Error).message, /duplicate key/)
   })

@@ -8,7 +8,14 @@ import { AccountRepository } from '../../src/store/accounts-repo.js'
 import { ApiKeyRepository, KEY_REVOKED_CHANNEL } from '../../src/store/api-keys-repo.js'
 import { loadMigrations, migrate } from '../../src/store/migrate.js'
 import { PostgresDb } from '../../src/store/postgres-db.js'
-import { openPostgres, POSTGRES_SKIP, secondConnection, storeBackends, TEST_DATABASE_URL, type Backend } from '../helpers/db.js'
+import {
+  openPostgres,
+  POSTGRES_SKIP,
+  secondConnection,
+  storeBackends,
+  TEST_DATABASE_URL,
+  type Backend,
+} from '../helpers/db.js'
 import { describeOrSkip } from '../helpers/skippable-suite.js'
 import { waitFor } from '../helpers/wait.js'
 import { runStoreContract } from './store-contract.case.js'
@@ -27,11 +34,16 @@ describeOrSkip('postgres: several replicas on one database', POSTGRES_SKIP, () =
     const admin = new pg.Client({ connectionString: url })
     await admin.connect()
     await admin.query(`CREATE SCHEMA ${schema}`)
-    const replicas = await Promise.all(Array.from({ length: 4 }, () => PostgresDb.open({ url, schema, log: silentLogger, poolMax: 2 })))
+    const replicas = await Promise.all(
+      Array.from({ length: 4 }, () => PostgresDb.open({ url, schema, log: silentLogger, poolMax: 2 })),
+    )
     try {
       const reports = await Promise.all(replicas.map((db) => migrate(db, silentLogger)))
       const applied = reports.flatMap((r) => r.applied).sort((a, b) => a - b)
-      assert.deepEqual(applied, loadMigrations().map((m) => m.version))
+      assert.deepEqual(
+        applied,
+        loadMigrations().map((m) => m.version),
+      )
       const { rows } = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`)
       assert.equal(rows[0].n, loadMigrations().length)
     } finally {
@@ -52,7 +64,12 @@ describeOrSkip('postgres: several replicas on one database', POSTGRES_SKIP, () =
       const k1 = generateApiKey('pmk_live_')
       const k2 = generateApiKey('pmk_live_')
       const first = { id: randomUUID(), name: 'a', hash: k1.hash, displayPrefix: k1.displayPrefix }
-      const created = await accounts.signup(randomUUID(), { email: 'n@example.com', company: 'c', useCase: 'u' }, first, Date.now())
+      const created = await accounts.signup(
+        randomUUID(),
+        { email: 'n@example.com', company: 'c', useCase: 'u' },
+        first,
+        Date.now(),
+      )
       assert.ok(created.created)
       const second = { id: randomUUID(), name: 'b', hash: k2.hash, displayPrefix: k2.displayPrefix }
       await keys.create(created.account.id, second, Date.now(), 10)

@@ -30,7 +30,10 @@ export async function tableNames(db: Db): Promise<string[]> {
   return rows.map((r) => r.table_name)
 }
 
-export async function countRows(db: Db, table: 'accounts' | 'api_keys' | 'alert_rules' | 'api_key_usage'): Promise<number> {
+export async function countRows(
+  db: Db,
+  table: 'accounts' | 'api_keys' | 'alert_rules' | 'api_key_usage',
+): Promise<number> {
   const { rows } = await db.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${table}`)
   return Number(rows[0]?.n ?? 0)
 }

@@ -4,7 +4,12 @@ import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
 import { isoNoZone } from '../../src/core/time.js'
 import { Rng } from '../../src/sim/world/random.js'
-import { bucketQuery, HISTORY_RANGES, RANGE_PLANS, type HistoryRange } from '../../src/spreads/history/history-ranges.js'
+import {
+  bucketQuery,
+  HISTORY_RANGES,
+  RANGE_PLANS,
+  type HistoryRange,
+} from '../../src/spreads/history/history-ranges.js'
 import { HistoryRetention } from '../../src/spreads/history/history-retention.js'
 import { HistorySampler } from '../../src/spreads/history/history-sampler.js'
 import type { SpreadChange, SpreadPairSpec, SpreadRecord } from '../../src/spreads/engine/spread-engine.js'
@@ -39,7 +44,9 @@ function reference(points: readonly HistoryPoint[], range: HistoryRange, now: nu
     const seen = last.get(start)
     if (seen === undefined || p.at >= seen.at) last.set(start, p)
   }
-  return [...last.entries()].sort((a, b) => a[0] - b[0]).map(([start, p]) => ({ bucketStart: start, at: p.at, spreadBps: p.spreadBps, priceA: p.priceA, priceB: p.priceB }))
+  return [...last.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([start, p]) => ({ bucketStart: start, at: p.at, spreadBps: p.spreadBps, priceA: p.priceA, priceB: p.priceB }))
 }
 
 function counting(db: Db): Queryable & { statements: number } {
@@ -85,14 +92,26 @@ for (const backend of storeBackends()) {
       ]
       await new SpreadHistoryRepository(q).insert(points)
       assert.equal(q.statements, 1)
-      const { rows } = await db.query<{ outcome_key: string; ts: Date; spread_bps: number; price_a: number; price_b: number; platform_a: string }>(
+      const { rows } = await db.query<{
+        outcome_key: string
+        ts: Date
+        spread_bps: number
+        price_a: number
+        price_b: number
+        platform_a: string
+      }>(
         'SELECT outcome_key, ts, spread_bps, price_a, price_b, platform_a FROM spread_history ORDER BY outcome_key, ts',
       )
       assert.deepEqual(
         rows.map((r) => [r.outcome_key, r.ts.getTime(), r.spread_bps, r.price_a, r.price_b, r.platform_a]),
-        [...points].sort((a, b) => a.outcomeKey.localeCompare(b.outcomeKey) || a.at - b.at).map((p) => [p.outcomeKey, p.at, p.spreadBps, p.priceA, p.priceB, p.platformA]),
+        [...points]
+          .sort((a, b) => a.outcomeKey.localeCompare(b.outcomeKey) || a.at - b.at)
+          .map((p) => [p.outcomeKey, p.at, p.spreadBps, p.priceA, p.priceB, p.platformA]),
       )
-      assert.deepEqual(rows.find((r) => r.outcome_key === 'text:yes' && r.ts.getTime() === NOW - 2 * MIN)?.spread_bps, 5308.65)
+      assert.deepEqual(
+        rows.find((r) => r.outcome_key === 'text:yes' && r.ts.getTime() === NOW - 2 * MIN)?.spread_bps,
+        5308.65,
+      )
       const all = await repo.buckets('fed-cut', 'text:yes', bucketQuery('all', NOW))
       assert.deepEqual(all, [
         { bucketStart: utcDayStart(NOW - DAY), at: NOW - DAY + MIN, spreadBps: 700, priceA: 0.4, priceB: 0.47 },
@@ -106,9 +125,18 @@ for (const backend of storeBackends()) {
       await repo.insert([point('k', NOW - HOUR, 0.2, 0.25)]) // a late retry of an older point
       await repo.insert([point('k', NOW - HOUR, 0.2, 0.26)]) // …and a rewrite of it
       const raw = await repo.buckets('fed-cut', 'k', { source: 'raw', bucketMs: 60_000, fromMs: undefined })
-      assert.deepEqual(raw.map((b) => [b.at, b.priceB]), [[NOW - HOUR, 0.26], [NOW, 0.3]])
+      assert.deepEqual(
+        raw.map((b) => [b.at, b.priceB]),
+        [
+          [NOW - HOUR, 0.26],
+          [NOW, 0.3],
+        ],
+      )
       const close = await repo.buckets('fed-cut', 'k', bucketQuery('all', NOW))
-      assert.deepEqual(close.map((b) => [b.at, b.priceB]), [[NOW, 0.3]])
+      assert.deepEqual(
+        close.map((b) => [b.at, b.priceB]),
+        [[NOW, 0.3]],
+      )
     })
 
     test('1d: 5-minute buckets from the bucket holding now − 24 h, each its last point, ascending, stamped with the bucket start', async () => {
@@ -147,7 +175,10 @@ for (const backend of storeBackends()) {
         const got = await repo.buckets('fed-cut', 'k', bucketQuery(range, NOW))
         assert.deepEqual(got, reference(unique, range, NOW), range)
         const width = RANGE_PLANS[range].bucketMs
-        assert.ok(got.every((b) => b.bucketStart % width === 0 && b.at >= b.bucketStart && b.at < b.bucketStart + width), `${range}: aligned buckets`)
+        assert.ok(
+          got.every((b) => b.bucketStart % width === 0 && b.at >= b.bucketStart && b.at < b.bucketStart + width),
+          `${range}: aligned buckets`,
+        )
         assert.ok(got.length > 20, `${range}: ${got.length} buckets`)
       }
     })
@@ -173,14 +204,31 @@ for (const backend of storeBackends()) {
       const q = counting(db)
       const clock = new SimulatedClock(NOW)
       const retention = new HistoryRetention({
-        repo: new SpreadHistoryRepository(q), clock, log: silentLogger, retentionDays: 35, batchSize: 10, maxBatches: 2, intervalMs: HOUR,
+        repo: new SpreadHistoryRepository(q),
+        clock,
+        log: silentLogger,
+        retentionDays: 35,
+        batchSize: 10,
+        maxBatches: 2,
+        intervalMs: HOUR,
       })
-      assert.deepEqual(await retention.run(), { deleted: 20, statements: 2, complete: false }, 'stopped at its statement limit')
+      assert.deepEqual(
+        await retention.run(),
+        { deleted: 20, statements: 2, complete: false },
+        'stopped at its statement limit',
+      )
       assert.equal(q.statements, 2)
       assert.deepEqual(await retention.run(), { deleted: 5, statements: 1, complete: true })
       assert.equal(await count(db, 'spread_history'), 5, 'recent points kept')
       const closes = await repo.buckets('fed-cut', 'k', bucketQuery('all', NOW))
-      assert.deepEqual(closes.map((b) => [b.at, b.priceB]), [[old[24]!.at, old[24]!.priceB], [recent[4]!.at, 0.3]], 'the old day still has its close')
+      assert.deepEqual(
+        closes.map((b) => [b.at, b.priceB]),
+        [
+          [old[24]!.at, old[24]!.priceB],
+          [recent[4]!.at, 0.3],
+        ],
+        'the old day still has its close',
+      )
       // Scheduled: a minute after start, then every interval.
       await repo.insert([point('k', NOW - 36 * DAY, 0.1, 0.2)])
       retention.start()
@@ -194,8 +242,16 @@ for (const backend of storeBackends()) {
       const clock = new SimulatedClock(NOW)
       const q = counting(db)
       const sampler = new HistorySampler({
-        writer: new SpreadHistoryRepository(q), clock, log: silentLogger,
-        minIntervalMs: 60_000, minChangeBps: 10, heartbeatMs: HOUR, queueCapacity: 10_000, batchSize: 64, flushMs: 1_000, closeTimeoutMs: 5_000,
+        writer: new SpreadHistoryRepository(q),
+        clock,
+        log: silentLogger,
+        minIntervalMs: 60_000,
+        minChangeBps: 10,
+        heartbeatMs: HOUR,
+        queueCapacity: 10_000,
+        batchSize: 64,
+        flushMs: 1_000,
+        closeTimeoutMs: 5_000,
       })
       const listeners: ((c: readonly SpreadChange[]) => void)[] = []
       sampler.start({ subscribe: (l) => (listeners.push(l), () => undefined) })
@@ -207,8 +263,18 @@ for (const backend of storeBackends()) {
           const key = `o${rng.int(0, 199)}`
           const b = Math.round((0.5 + rng.int(0, 200) * 0.002) * 1e4) / 1e4 // a 20-bps grid: every new value is meaningful
           const spread = Math.round((b - 0.5) * 1e6) / 1e6
-          const record = { key: `fed-cut|${key}`, priceA: 0.5, priceB: b, spread, spreadBps: Math.round(spread * 1e8) / 1e4, platformA: 'venuep' } as SpreadRecord
-          changes.push({ spec: { key: `fed-cut|${key}`, eventSlug: 'fed-cut', outcomeKey: key } as SpreadPairSpec, record })
+          const record = {
+            key: `fed-cut|${key}`,
+            priceA: 0.5,
+            priceB: b,
+            spread,
+            spreadBps: Math.round(spread * 1e8) / 1e4,
+            platformA: 'venuep',
+          } as SpreadRecord
+          changes.push({
+            spec: { key: `fed-cut|${key}`, eventSlug: 'fed-cut', outcomeKey: key } as SpreadPairSpec,
+            record,
+          })
           latest.set(key, b)
         }
         for (const l of listeners) l(changes)
@@ -219,12 +285,16 @@ for (const backend of storeBackends()) {
       assert.equal(s.written, s.accepted)
       assert.equal(s.lost + s.dropped + s.thinned + s.rejected, 0)
       assert.equal(await count(db, 'spread_history'), s.accepted, 'every accepted point is in the store')
-      assert.ok(s.batches >= Math.ceil(s.accepted / 64) && q.statements === s.batches, `${s.batches} batches, ${q.statements} statements`)
+      assert.ok(
+        s.batches >= Math.ceil(s.accepted / 64) && q.statements === s.batches,
+        `${s.batches} batches, ${q.statements} statements`,
+      )
       const { rows } = await db.query<{ outcome_key: string; price_b: number }>(
         'SELECT DISTINCT ON (outcome_key) outcome_key, price_b FROM spread_history ORDER BY outcome_key, ts DESC',
       )
       assert.equal(rows.length, latest.size)
-      for (const r of rows) assert.equal(r.price_b, latest.get(r.outcome_key), `${r.outcome_key} ends at its latest value`)
+      for (const r of rows)
+        assert.equal(r.price_b, latest.get(r.outcome_key), `${r.outcome_key} ends at its latest value`)
     })
   })
 }

@@ -53,7 +53,8 @@ export function runStoreContract(backend: Backend): void {
       const k = generateApiKey(PREFIX)
       return { id: randomUUID(), name, hash: k.hash, displayPrefix: k.displayPrefix, value: k.value }
     }
-    const signup = (email: string, key = newKey(), company = 'Acme', useCase = 'dashboards') => accounts.signup(randomUUID(), { email, company, useCase }, key, T0)
+    const signup = (email: string, key = newKey(), company = 'Acme', useCase = 'dashboards') =>
+      accounts.signup(randomUUID(), { email, company, useCase }, key, T0)
     const account = async (email = 'dev@example.com') => {
       const key = newKey()
       const r = await signup(email, key)
@@ -64,8 +65,13 @@ export function runStoreContract(backend: Backend): void {
     describe('migrations', () => {
       test('every file is recorded once with its checksum; a second run applies nothing', async () => {
         const files = loadMigrations()
-        const { rows } = await db.query<{ version: number; name: string; checksum: string }>('SELECT version, name, checksum FROM schema_migrations ORDER BY version')
-        assert.deepEqual(rows.map((r) => ({ ...r })), files.map((m) => ({ version: m.version, name: m.name, checksum: m.checksum })))
+        const { rows } = await db.query<{ version: number; name: string; checksum: string }>(
+          'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
+        )
+        assert.deepEqual(
+          rows.map((r) => ({ ...r })),
+          files.map((m) => ({ version: m.version, name: m.name, checksum: m.checksum })),
+        )
         assert.deepEqual(await migrate(db, silentLogger), { applied: [], current: files.length })
       })
 
@@ -90,7 +96,10 @@ export function runStoreContract(backend: Backend): void {
 
       test('concurrent runs on one connection apply each migration once', async () => {
         const reports = await Promise.all([migrate(db, silentLogger), migrate(db, silentLogger)])
-        assert.deepEqual(reports.flatMap((r) => r.applied), [])
+        assert.deepEqual(
+          reports.flatMap((r) => r.applied),
+          [],
+        )
       })
     })
 
@@ -102,7 +111,17 @@ export function runStoreContract(backend: Backend): void {
         assert.ok(r.created)
         assert.equal(r.account.email, 'Dev@Example.com')
         assert.equal(r.account.createdAt, T0)
-        assert.deepEqual({ ...r.key }, { id: key.id, accountId: r.account.id, name: 'default', displayPrefix: key.displayPrefix, createdAt: T0, revokedAt: null })
+        assert.deepEqual(
+          { ...r.key },
+          {
+            id: key.id,
+            accountId: r.account.id,
+            name: 'default',
+            displayPrefix: key.displayPrefix,
+            createdAt: T0,
+            revokedAt: null,
+          },
+        )
         assert.equal(await countRows(db, 'api_keys'), 1)
       })
 
@@ -119,7 +138,11 @@ export function runStoreContract(backend: Backend): void {
       })
 
       test('signups racing for one address make one account and one key', async () => {
-        const results = await Promise.all(['race@example.com', 'RACE@example.com', 'Race@Example.com', 'race@EXAMPLE.com', 'race@example.COM'].map((e) => signup(e)))
+        const results = await Promise.all(
+          ['race@example.com', 'RACE@example.com', 'Race@Example.com', 'race@EXAMPLE.com', 'race@example.COM'].map(
+            (e) => signup(e),
+          ),
+        )
         assert.equal(results.filter((r) => r.created).length, 1)
         assert.equal(new Set(results.map((r) => r.account.id)).size, 1)
         assert.equal(await countRows(db, 'accounts'), 1)
@@ -142,11 +165,18 @@ export function runStoreContract(backend: Backend): void {
         assert.equal(created.kind, 'created')
         assert.deepEqual(await keys.create(a.id, newKey('third'), T0 + 2_000, 2), { kind: 'limit', max: 2 })
         const list = await keys.list(a.id)
-        assert.deepEqual(list.map((k) => k.name), ['default', 'ci'])
+        assert.deepEqual(
+          list.map((k) => k.name),
+          ['default', 'ci'],
+        )
         assert.equal((await keys.get(a.id, second.id))?.displayPrefix, second.displayPrefix)
         const revoked = await keys.revoke(a.id, second.id, T0 + 3_000)
         assert.equal(revoked.kind, 'revoked')
-        assert.equal((await keys.create(a.id, newKey('third'), T0 + 4_000, 2)).kind, 'created', 'a revoked key frees its slot')
+        assert.equal(
+          (await keys.create(a.id, newKey('third'), T0 + 4_000, 2)).kind,
+          'created',
+          'a revoked key frees its slot',
+        )
         assert.deepEqual(await keys.create(randomUUID(), newKey(), T0, 2), { kind: 'no_account' })
       })
 
@@ -155,15 +185,32 @@ export function runStoreContract(backend: Backend): void {
         const b = await account('other@example.com')
         const extra = newKey('extra')
         await keys.create(a.id, extra, T0, 10)
-        assert.deepEqual(await keys.revoke(b.id, extra.id, T0), { kind: 'not_found' }, "another account's key is not found")
+        assert.deepEqual(
+          await keys.revoke(b.id, extra.id, T0),
+          { kind: 'not_found' },
+          "another account's key is not found",
+        )
         assert.deepEqual(await keys.revoke(a.id, randomUUID(), T0), { kind: 'not_found' })
         const first = await keys.revoke(a.id, extra.id, T0 + 5_000)
         assert.ok(first.kind === 'revoked' && first.changed && first.key.revokedAt === T0 + 5_000)
         const again = await keys.revoke(a.id, extra.id, T0 + 9_000)
-        assert.ok(again.kind === 'revoked' && !again.changed && again.key.revokedAt === T0 + 5_000, 'the first revocation time stays')
+        assert.ok(
+          again.kind === 'revoked' && !again.changed && again.key.revokedAt === T0 + 5_000,
+          'the first revocation time stays',
+        )
         assert.deepEqual(await keys.revoke(a.id, a.key.id, T0), { kind: 'last_active_key' })
-        assert.deepEqual(await keys.findByHash(extra.hash), { id: extra.id, accountId: a.id, hash: extra.hash, revokedAt: T0 + 5_000 })
-        assert.deepEqual(await keys.findByHash(a.key.hash), { id: a.key.id, accountId: a.id, hash: a.key.hash, revokedAt: null })
+        assert.deepEqual(await keys.findByHash(extra.hash), {
+          id: extra.id,
+          accountId: a.id,
+          hash: extra.hash,
+          revokedAt: T0 + 5_000,
+        })
+        assert.deepEqual(await keys.findByHash(a.key.hash), {
+          id: a.key.id,
+          accountId: a.id,
+          hash: a.key.hash,
+          revokedAt: null,
+        })
         assert.equal(await keys.findByHash('0'.repeat(64)), undefined)
         assert.deepEqual(await keys.revokedSince(T0 + 4_999), [extra.id])
         assert.deepEqual(await keys.revokedSince(T0 + 5_000), [])
@@ -197,12 +244,28 @@ export function runStoreContract(backend: Backend): void {
         const created = await rules.create(owner, rule, T0, 10)
         assert.ok(created.kind === 'created')
         const r = created.rule
-        assert.deepEqual({ ...r, id: 'x', version: 0 }, { ...rule, id: 'x', accountId: a.id, userId: 'user-1', status: 'active', version: 0, createdAt: T0, updatedAt: T0 })
+        assert.deepEqual(
+          { ...r, id: 'x', version: 0 },
+          {
+            ...rule,
+            id: 'x',
+            accountId: a.id,
+            userId: 'user-1',
+            status: 'active',
+            version: 0,
+            createdAt: T0,
+            updatedAt: T0,
+          },
+        )
         assert.deepEqual(await rules.get(owner, r.id), r)
         const paused = await rules.setStatus(owner, r.id, 'paused', T0 + 1_000)
         assert.equal(paused?.status, 'paused')
         assert.equal(paused?.updatedAt, T0 + 1_000)
-        assert.equal((await rules.setStatus(owner, r.id, 'paused', T0 + 2_000))?.version, paused?.version, 'no-op keeps the version')
+        assert.equal(
+          (await rules.setStatus(owner, r.id, 'paused', T0 + 2_000))?.version,
+          paused?.version,
+          'no-op keeps the version',
+        )
         const resumed = await rules.setStatus(owner, r.id, 'active', T0 + 3_000)
         assert.equal(resumed?.status, 'active')
         const deleted = await rules.delete(owner, r.id, T0 + 4_000)
@@ -212,17 +275,24 @@ export function runStoreContract(backend: Backend): void {
         assert.equal(await rules.setStatus(owner, r.id, 'active', T0 + 5_000), undefined)
         const versions = [r.version, paused?.version, resumed?.version, deleted?.version] as number[]
         assert.deepEqual(heard, versions)
-        assert.ok(versions.every((v, i) => i === 0 || v > (versions[i - 1] as number)), `versions increase: ${versions.join(',')}`)
+        assert.ok(
+          versions.every((v, i) => i === 0 || v > (versions[i - 1] as number)),
+          `versions increase: ${versions.join(',')}`,
+        )
         assert.equal(changes.version, deleted?.version)
         assert.equal(await rules.currentVersion(), deleted?.version)
       })
 
-      test("owners are isolated: another user, another account or no account sees nothing", async () => {
+      test('owners are isolated: another user, another account or no account sees nothing', async () => {
         const a = await account()
         const b = await account('b@example.com')
         const created = await rules.create({ accountId: a.id, userId: 'u' }, rule, T0, 10)
         assert.ok(created.kind === 'created')
-        for (const other of [{ accountId: a.id, userId: 'v' }, { accountId: b.id, userId: 'u' }, { accountId: null, userId: 'u' }]) {
+        for (const other of [
+          { accountId: a.id, userId: 'v' },
+          { accountId: b.id, userId: 'u' },
+          { accountId: null, userId: 'u' },
+        ]) {
           assert.equal(await rules.get(other, created.rule.id), undefined)
           assert.equal(await rules.setStatus(other, created.rule.id, 'paused', T0), undefined)
           assert.equal(await rules.delete(other, created.rule.id, T0), undefined)
@@ -236,10 +306,17 @@ export function runStoreContract(backend: Backend): void {
 
       test('list pages newest first with a status filter; the per-user cap holds under concurrency', async () => {
         const owner = { accountId: null, userId: 'pager' }
-        for (let i = 0; i < 5; i++) assert.equal((await rules.create(owner, { ...rule, threshold: (i + 1) / 100 }, T0 + i * 1_000, 5)).kind, 'created')
+        for (let i = 0; i < 5; i++)
+          assert.equal(
+            (await rules.create(owner, { ...rule, threshold: (i + 1) / 100 }, T0 + i * 1_000, 5)).kind,
+            'created',
+          )
         const page = await rules.list(owner, { limit: 2, offset: 1 })
         assert.equal(page.total, 5)
-        assert.deepEqual(page.rules.map((r) => r.threshold), [0.04, 0.03])
+        assert.deepEqual(
+          page.rules.map((r) => r.threshold),
+          [0.04, 0.03],
+        )
         const all = await rules.list(owner, { limit: 10, offset: 0 })
         await rules.setStatus(owner, all.rules[0]?.id as string, 'paused', T0 + 10_000)
         assert.equal((await rules.list(owner, { status: 'paused', limit: 10, offset: 0 })).total, 1)
@@ -259,13 +336,23 @@ export function runStoreContract(backend: Backend): void {
           made.push(r.rule.id)
         }
         const snapshot = await rules.listActive()
-        assert.deepEqual(snapshot.rules.map((r) => r.id), made)
+        assert.deepEqual(
+          snapshot.rules.map((r) => r.id),
+          made,
+        )
         await rules.setStatus(owner, made[0] as string, 'paused', T0)
         await rules.delete(owner, made[1] as string, T0)
         const added = await rules.create(owner, rule, T0, 10)
         assert.ok(added.kind === 'created')
         const feed = await rules.changesSince(snapshot.version)
-        assert.deepEqual(feed.map((r) => [r.id, r.status]), [[made[0], 'paused'], [made[1], 'deleted'], [added.rule.id, 'active']])
+        assert.deepEqual(
+          feed.map((r) => [r.id, r.status]),
+          [
+            [made[0], 'paused'],
+            [made[1], 'deleted'],
+            [added.rule.id, 'active'],
+          ],
+        )
         const active = new Map(snapshot.rules.map((r) => [r.id, r]))
         for (const r of feed) {
           if (r.status === 'active') active.set(r.id, r)
@@ -292,8 +379,14 @@ export function runStoreContract(backend: Backend): void {
         ])
         await usage.add([{ keyId: a.key.id, minuteMs: minute, requests: 1, rateLimited: 0 }])
         const s = await usage.summary(a.key.id, a.id, T0 + 5_000)
-        assert.deepEqual(s.key, { requests: { currentMinute: 6, lastHour: 16, lastDay: 116 }, rateLimited: { currentMinute: 1, lastHour: 1, lastDay: 5 } })
-        assert.deepEqual(s.account, { requests: { currentMinute: 13, lastHour: 23, lastDay: 123 }, rateLimited: { currentMinute: 1, lastHour: 1, lastDay: 5 } })
+        assert.deepEqual(s.key, {
+          requests: { currentMinute: 6, lastHour: 16, lastDay: 116 },
+          rateLimited: { currentMinute: 1, lastHour: 1, lastDay: 5 },
+        })
+        assert.deepEqual(s.account, {
+          requests: { currentMinute: 13, lastHour: 23, lastDay: 123 },
+          rateLimited: { currentMinute: 1, lastHour: 1, lastDay: 5 },
+        })
         assert.equal(await usage.prune(T0 - 86_400_000), 1)
         assert.equal(await countRows(db, 'api_key_usage'), 4)
       })
@@ -305,7 +398,14 @@ export function runStoreContract(backend: Backend): void {
         const extra = newKey('extra')
         await keys.create(a.id, extra, T0, 10)
         await keys.revoke(a.id, extra.id, T0)
-        const hook = { triggerType: 'new_pair', threshold: 0.1, channel: 'webhook', target: 'https://hooks.example.com/x', scope: {}, cooldownSeconds: 60 } as const
+        const hook = {
+          triggerType: 'new_pair',
+          threshold: 0.1,
+          channel: 'webhook',
+          target: 'https://hooks.example.com/x',
+          scope: {},
+          cooldownSeconds: 60,
+        } as const
         await rules.create({ accountId: a.id, userId: 'u' }, hook, T0, 10)
         await usage.add([{ keyId: a.key.id, minuteMs: T0, requests: 1, rateLimited: 0 }])
         for (const k of [a.key, extra]) {
@@ -318,7 +418,12 @@ export function runStoreContract(backend: Backend): void {
       test('SQL injection attempts in every text field are stored verbatim, never executed', async () => {
         const tables = await tableNames(db)
         for (const [i, evil] of INJECTIONS.entries()) {
-          const r = await accounts.signup(randomUUID(), { email: `inj${i}@example.com`, company: evil, useCase: evil }, newKey(evil), T0)
+          const r = await accounts.signup(
+            randomUUID(),
+            { email: `inj${i}@example.com`, company: evil, useCase: evil },
+            newKey(evil),
+            T0,
+          )
           assert.ok(r.created)
           assert.equal(r.account.company, evil)
           assert.equal(r.account.useCase, evil)
@@ -328,13 +433,23 @@ export function runStoreContract(backend: Backend): void {
           assert.equal((await keys.get(r.account.id, named.id))?.name, evil)
           const created = await rules.create(
             { accountId: r.account.id, userId: evil },
-            { triggerType: 'spread_threshold', threshold: 0.1, channel: 'webhook', target: `https://x.example/?q=${evil}`, scope: { event_slug: evil, outcome_key: evil }, cooldownSeconds: 60 },
+            {
+              triggerType: 'spread_threshold',
+              threshold: 0.1,
+              channel: 'webhook',
+              target: `https://x.example/?q=${evil}`,
+              scope: { event_slug: evil, outcome_key: evil },
+              cooldownSeconds: 60,
+            },
             T0,
             10,
           )
           assert.ok(created.kind === 'created')
           const back = await rules.get({ accountId: r.account.id, userId: evil }, created.rule.id)
-          assert.deepEqual([back?.userId, back?.target, back?.scope], [evil, `https://x.example/?q=${evil}`, { event_slug: evil, outcome_key: evil }])
+          assert.deepEqual(
+            [back?.userId, back?.target, back?.scope],
+            [evil, `https://x.example/?q=${evil}`, { event_slug: evil, outcome_key: evil }],
+          )
           assert.equal(await keys.findByHash(evil), undefined)
           assert.equal(await accounts.findByEmail(evil), undefined)
         }
@@ -342,7 +457,9 @@ export function runStoreContract(backend: Backend): void {
         assert.equal(await countRows(db, 'accounts'), INJECTIONS.length)
         assert.equal(await countRows(db, 'api_keys'), INJECTIONS.length * 2)
         assert.equal(await countRows(db, 'alert_rules'), INJECTIONS.length)
-        const { rows } = await db.query<{ n: unknown }>('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NOT NULL')
+        const { rows } = await db.query<{ n: unknown }>(
+          'SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NOT NULL',
+        )
         assert.equal(Number(rows[0]?.n), 0)
       })
     })

@@ -31,13 +31,27 @@ const signal = new AbortController().signal
 
 before(async () => {
   const base = loadConfig({ env: { NODE_ENV: 'test' } })
-  sim = await startSimulator({ config: { ...base.sim, questions: 400, venuekAuth: false }, clock, anchorMs: TEST_ANCHOR_MS, startEngine: false })
+  sim = await startSimulator({
+    config: { ...base.sim, questions: 400, venuekAuth: false },
+    clock,
+    anchorMs: TEST_ANCHOR_MS,
+    startEngine: false,
+  })
   config = {
     ...base,
     venues: {
       ...base.venues,
-      venuep: { ...base.venues.venuep, gammaUrl: sim.venuep.urls.gamma, catalog: { ...base.venues.venuep.catalog, pageSize: 7 } },
-      venuek: { ...base.venues.venuek, restUrl: sim.venuek.urls.rest, wsUrl: sim.venuek.urls.ws, catalog: { ...base.venues.venuek.catalog, pageSize: 9 } },
+      venuep: {
+        ...base.venues.venuep,
+        gammaUrl: sim.venuep.urls.gamma,
+        catalog: { ...base.venues.venuep.catalog, pageSize: 7 },
+      },
+      venuek: {
+        ...base.venues.venuek,
+        restUrl: sim.venuek.urls.rest,
+        wsUrl: sim.venuek.urls.ws,
+        catalog: { ...base.venues.venuek.catalog, pageSize: 9 },
+      },
     },
   }
 })
@@ -52,7 +66,13 @@ async function gammaPages(query: Record<string, string>): Promise<GammaEvent[]> 
   const out: GammaEvent[] = []
   const size = config.venues.venuep.catalog.pageSize
   for (let offset = 0; ; offset += size) {
-    const page = await gamma.getJson<GammaEvent[]>('/events', { limit: size, offset, order: 'id', ascending: true, ...query })
+    const page = await gamma.getJson<GammaEvent[]>('/events', {
+      limit: size,
+      offset,
+      order: 'id',
+      ascending: true,
+      ...query,
+    })
     out.push(...page)
     if (page.length < size) return out
   }
@@ -63,7 +83,13 @@ async function venuekPages(status: string, extra: Record<string, string | number
   const out: KEvent[] = []
   let cursor: string | undefined
   for (;;) {
-    const body = await rest.getJson<{ events?: KEvent[] | null; cursor?: string | null }>('/events', { limit: config.venues.venuek.catalog.pageSize, status, with_nested_markets: true, cursor, ...extra })
+    const body = await rest.getJson<{ events?: KEvent[] | null; cursor?: string | null }>('/events', {
+      limit: config.venues.venuek.catalog.pageSize,
+      status,
+      with_nested_markets: true,
+      cursor,
+      ...extra,
+    })
     out.push(...(body.events ?? []))
     if (!body.cursor || (body.events ?? []).length === 0) return out
     cursor = body.cursor
@@ -76,7 +102,13 @@ async function venuekPageSizes(status: string, extra: Record<string, string | nu
   const sizes: number[] = []
   let cursor: string | undefined
   for (;;) {
-    const body = await rest.getJson<{ events?: KEvent[] | null; cursor?: string | null }>('/events', { limit: config.venues.venuek.catalog.pageSize, status, with_nested_markets: true, cursor, ...extra })
+    const body = await rest.getJson<{ events?: KEvent[] | null; cursor?: string | null }>('/events', {
+      limit: config.venues.venuek.catalog.pageSize,
+      status,
+      with_nested_markets: true,
+      cursor,
+      ...extra,
+    })
     sizes.push((body.events ?? []).length)
     if (!body.cursor || (body.events ?? []).length === 0) return sizes
     cursor = body.cursor
@@ -84,11 +116,18 @@ async function venuekPageSizes(status: string, extra: Record<string, string | nu
 }
 
 /** venuep's raw listings (open, then closed within the lookback) and the catalog events mapping them at the end gives. */
-async function venuepReference(): Promise<{ open: GammaEvent[]; closed: GammaEvent[]; expected: (raw: readonly GammaEvent[]) => CatalogEvent[] }> {
+async function venuepReference(): Promise<{
+  open: GammaEvent[]
+  closed: GammaEvent[]
+  expected: (raw: readonly GammaEvent[]) => CatalogEvent[]
+}> {
   const c = config.venues.venuep
   const links = { eventUrl: (slug: string) => c.eventUrlTemplate.replace('{slug}', encodeURIComponent(slug)) }
   const open = await gammaPages({ closed: 'false' })
-  const closed = await gammaPages({ closed: 'true', end_date_min: new Date(clock.now() - c.catalog.closedLookbackDays * DAY_MS).toISOString() })
+  const closed = await gammaPages({
+    closed: 'true',
+    end_date_min: new Date(clock.now() - c.catalog.closedLookbackDays * DAY_MS).toISOString(),
+  })
   const expected = (raw: readonly GammaEvent[]) => {
     const events = new Map<string, CatalogEvent>()
     for (const e of raw) {
@@ -101,15 +140,23 @@ async function venuepReference(): Promise<{ open: GammaEvent[]; closed: GammaEve
 }
 
 /** venuek's raw listings (open, then closed and settled within the lookback) and the catalog events mapping them at the end gives. */
-async function venuekReference(): Promise<{ open: KEvent[]; closed: KEvent[]; expected: (raw: readonly KEvent[]) => CatalogEvent[] }> {
+async function venuekReference(): Promise<{
+  open: KEvent[]
+  closed: KEvent[]
+  expected: (raw: readonly KEvent[]) => CatalogEvent[]
+}> {
   const c = config.venues.venuek
   const links = { eventUrl: (t: string) => c.eventUrlTemplate.replace('{event_ticker}', encodeURIComponent(t)) }
   const rest = new HttpClient({ baseUrl: sim.venuek.urls.rest, timeoutMs: 10_000 })
   const series = new Map<string, KSeries>()
-  for (const s of (await rest.getJson<{ series?: KSeries[] | null }>('/series')).series ?? []) if (s.ticker !== undefined) series.set(s.ticker, s)
+  for (const s of (await rest.getJson<{ series?: KSeries[] | null }>('/series')).series ?? [])
+    if (s.ticker !== undefined) series.set(s.ticker, s)
   const minCloseTs = Math.floor((clock.now() - c.catalog.closedLookbackDays * DAY_MS) / 1000)
   const open = await venuekPages('open', {})
-  const closed = [...(await venuekPages('closed', { min_close_ts: minCloseTs })), ...(await venuekPages('settled', { min_close_ts: minCloseTs }))]
+  const closed = [
+    ...(await venuekPages('closed', { min_close_ts: minCloseTs })),
+    ...(await venuekPages('settled', { min_close_ts: minCloseTs })),
+  ]
   const expected = (raw: readonly KEvent[]) => {
     const events = new Map<string, CatalogEvent>()
     for (const e of raw) {
@@ -142,7 +189,10 @@ describe('catalog sync in slices', () => {
   })
 
   test('a snapshot built in slices (a turn at every checkpoint) equals one built in one go', async () => {
-    for (const catalog of [await createVenuepAdapter(config.venues.venuep, ctx).fetchCatalog(signal), await createVenuekAdapter(config.venues.venuek, ctx).fetchCatalog(signal)] as Catalog[]) {
+    for (const catalog of [
+      await createVenuepAdapter(config.venues.venuep, ctx).fetchCatalog(signal),
+      await createVenuekAdapter(config.venues.venuek, ctx).fetchCatalog(signal),
+    ] as Catalog[]) {
       assert.deepEqual(await runInSlices(catalogSnapshotSteps(catalog, 3), 0), buildCatalogSnapshot(catalog, 3))
     }
   })
@@ -163,7 +213,11 @@ describe('catalog progress: every page reported', () => {
     const c = config.venues.venuek
     const minCloseTs = Math.floor((clock.now() - c.catalog.closedLookbackDays * DAY_MS) / 1000)
     const expected: Page[] = []
-    for (const [status, extra] of [['open', {}], ['closed', { min_close_ts: minCloseTs }], ['settled', { min_close_ts: minCloseTs }]] as const) {
+    for (const [status, extra] of [
+      ['open', {}],
+      ['closed', { min_close_ts: minCloseTs }],
+      ['settled', { min_close_ts: minCloseTs }],
+    ] as const) {
       for (const size of await venuekPageSizes(status, extra)) expected.push([status, size])
     }
     const { pages, progress } = recorder()
@@ -179,15 +233,24 @@ describe('catalog progress: every page reported', () => {
     await createVenuepAdapter(c, ctx).fetchCatalog(signal, progress)
     const total = (list: string) => pages.filter(([l]) => l === list).reduce((n, [, e]) => n + e, 0)
     assert.deepEqual([total('open'), total('closed')], [open.length, closed.length])
-    for (const [list, n] of [['open', open.length], ['closed', closed.length]] as const) {
+    for (const [list, n] of [
+      ['open', open.length],
+      ['closed', closed.length],
+    ] as const) {
       const sizes = pages.filter(([l]) => l === list).map(([, e]) => e)
       const full = Math.floor(n / c.catalog.pageSize)
       // Completed in any order; as a multiset: the full pages, the short last one, and empty ones past the end (the one
       // that ends a listing of whole pages, and up to 3 more already in flight).
-      assert.deepEqual(sizes.filter((e) => e > 0).sort((a, b) => b - a), [...Array(full).fill(c.catalog.pageSize), ...(n % c.catalog.pageSize > 0 ? [n % c.catalog.pageSize] : [])])
+      assert.deepEqual(
+        sizes.filter((e) => e > 0).sort((a, b) => b - a),
+        [...Array(full).fill(c.catalog.pageSize), ...(n % c.catalog.pageSize > 0 ? [n % c.catalog.pageSize] : [])],
+      )
       assert.ok(sizes.filter((e) => e === 0).length <= 4, `${list}: ${sizes.length} pages`)
     }
-    assert.ok(pages.findLastIndex(([l]) => l === 'open') < pages.findIndex(([l]) => l === 'closed'), 'every open page before the first closed one')
+    assert.ok(
+      pages.findLastIndex(([l]) => l === 'open') < pages.findIndex(([l]) => l === 'closed'),
+      'every open page before the first closed one',
+    )
   })
 })
 
@@ -217,7 +280,12 @@ describe('the maxEvents guard', () => {
     for (const { maxEvents, cut } of cases(open.length, raw.length)) {
       const c = { ...config.venues.venuep, catalog: { ...config.venues.venuep.catalog, maxEvents } }
       const got = await createVenuepAdapter(c, ctx).fetchCatalog(signal)
-      const want = { venue: 'venuep', events: expected(raw.slice(0, maxEvents)), fetchedAt: clock.now(), ...(cut === undefined ? {} : { truncation: { maxEvents, cut } }) }
+      const want = {
+        venue: 'venuep',
+        events: expected(raw.slice(0, maxEvents)),
+        fetchedAt: clock.now(),
+        ...(cut === undefined ? {} : { truncation: { maxEvents, cut } }),
+      }
       assert.deepEqual(got, want, `maxEvents ${maxEvents}`)
     }
   })
@@ -229,7 +297,12 @@ describe('the maxEvents guard', () => {
     for (const { maxEvents, cut } of cases(open.length, raw.length)) {
       const c = { ...config.venues.venuek, catalog: { ...config.venues.venuek.catalog, maxEvents } }
       const got = await createVenuekAdapter(c, ctx).fetchCatalog(signal)
-      const want = { venue: 'venuek', events: expected(raw.slice(0, maxEvents)), fetchedAt: clock.now(), ...(cut === undefined ? {} : { truncation: { maxEvents, cut } }) }
+      const want = {
+        venue: 'venuek',
+        events: expected(raw.slice(0, maxEvents)),
+        fetchedAt: clock.now(),
+        ...(cut === undefined ? {} : { truncation: { maxEvents, cut } }),
+      }
       assert.deepEqual(got, want, `maxEvents ${maxEvents}`)
     }
   })

@@ -37,34 +37,58 @@ function cursorVenue(total: number, pageSize: number) {
 describe('fetchOffsetPages', () => {
   test('a venue that ends below the guard: every item, not capped, stops at the short page', async () => {
     const v = offsetVenue(25)
-    assert.deepEqual(await fetchOffsetPages(v.fetchPage, { pageSize: 10, maxItems: 100, concurrency: 1 }), { items: range(0, 25), capped: false })
+    assert.deepEqual(await fetchOffsetPages(v.fetchPage, { pageSize: 10, maxItems: 100, concurrency: 1 }), {
+      items: range(0, 25),
+      capped: false,
+    })
     assert.deepEqual(v.offsets, [0, 10, 20])
   })
 
   test('a venue that ends exactly at the guard is not capped (one probe past it says so)', async () => {
     const v = offsetVenue(30)
-    assert.deepEqual(await fetchOffsetPages(v.fetchPage, { pageSize: 10, maxItems: 30, concurrency: 1 }), { items: range(0, 30), capped: false })
+    assert.deepEqual(await fetchOffsetPages(v.fetchPage, { pageSize: 10, maxItems: 30, concurrency: 1 }), {
+      items: range(0, 30),
+      capped: false,
+    })
     assert.deepEqual(v.offsets, [0, 10, 20, 30])
   })
 
   test('a venue that lists more than the guard: the first maxItems, capped', async () => {
     const v = offsetVenue(31)
-    assert.deepEqual(await fetchOffsetPages(v.fetchPage, { pageSize: 10, maxItems: 30, concurrency: 1 }), { items: range(0, 30), capped: true })
+    assert.deepEqual(await fetchOffsetPages(v.fetchPage, { pageSize: 10, maxItems: 30, concurrency: 1 }), {
+      items: range(0, 30),
+      capped: true,
+    })
     const w = offsetVenue(1_000)
-    assert.deepEqual(await fetchOffsetPages(w.fetchPage, { pageSize: 10, maxItems: 25, concurrency: 1 }), { items: range(0, 25), capped: true })
+    assert.deepEqual(await fetchOffsetPages(w.fetchPage, { pageSize: 10, maxItems: 25, concurrency: 1 }), {
+      items: range(0, 25),
+      capped: true,
+    })
     assert.deepEqual(w.offsets, [0, 10, 20])
   })
 
   test('a venue that pages forever, four requests in flight: capped after at most one page past the guard, in offset order', async () => {
     const v = offsetVenue(Number.POSITIVE_INFINITY, 5)
-    assert.deepEqual(await fetchOffsetPages(v.fetchPage, { pageSize: 10, maxItems: 95, concurrency: 4 }), { items: range(0, 95), capped: true })
-    assert.deepEqual([...v.offsets].sort((a, b) => a - b), range(0, 10).map((p) => p * 10))
+    assert.deepEqual(await fetchOffsetPages(v.fetchPage, { pageSize: 10, maxItems: 95, concurrency: 4 }), {
+      items: range(0, 95),
+      capped: true,
+    })
+    assert.deepEqual(
+      [...v.offsets].sort((a, b) => a - b),
+      range(0, 10).map((p) => p * 10),
+    )
   })
 
   test('no room left (maxItems 0): one page tells whether anything was cut', async () => {
-    assert.deepEqual(await fetchOffsetPages(offsetVenue(3).fetchPage, { pageSize: 10, maxItems: 0, concurrency: 4 }), { items: [], capped: true })
+    assert.deepEqual(await fetchOffsetPages(offsetVenue(3).fetchPage, { pageSize: 10, maxItems: 0, concurrency: 4 }), {
+      items: [],
+      capped: true,
+    })
     const empty = offsetVenue(0)
-    assert.deepEqual(await fetchOffsetPages(empty.fetchPage, { pageSize: 10, maxItems: 0, concurrency: 4 }), { items: [], capped: false })
+    assert.deepEqual(await fetchOffsetPages(empty.fetchPage, { pageSize: 10, maxItems: 0, concurrency: 4 }), {
+      items: [],
+      capped: false,
+    })
     assert.deepEqual(empty.offsets, [0])
   })
 })
@@ -105,7 +129,10 @@ describe('fetchCursorPages', () => {
 
   test('no room left (maxItems 0): one page tells whether anything was cut', async () => {
     assert.deepEqual(await fetchCursorPages(cursorVenue(3, 10).fetchPage, { maxItems: 0 }), { items: [], capped: true })
-    assert.deepEqual(await fetchCursorPages(cursorVenue(0, 10).fetchPage, { maxItems: 0 }), { items: [], capped: false })
+    assert.deepEqual(await fetchCursorPages(cursorVenue(0, 10).fetchPage, { maxItems: 0 }), {
+      items: [],
+      capped: false,
+    })
   })
 
   test('a cursor that loops ends paging without claiming a cap (the venue repeated itself, it did not list more)', async () => {

@@ -49,7 +49,10 @@ const UNCATEGORIZABLE: Readonly<Record<string, string>> = {
       'how-much-revenue-will-the-us-raise-from-tariffs-in-2025',
       'will-tariffs-generate-250b-in-2025',
       'next-prime-minister-of-the-netherlands',
-    ].map((slug) => [slug, 'no tags at all: captured from a Gamma /markets page, whose parent event records carry none']),
+    ].map((slug) => [
+      slug,
+      'no tags at all: captured from a Gamma /markets page, whose parent event records carry none',
+    ]),
   ),
 }
 
@@ -79,8 +82,8 @@ function venuepOutcome(m: VpCapturedMarket): Outcome {
   assert.fail(`no outcome for ${m.slug}`)
 }
 
-describe('categories from the venues\' real vocabularies', () => {
-  test('every venuek event: its one venue category, mapped by the table of the venue\'s words', () => {
+describe("categories from the venues' real vocabularies", () => {
+  test("every venuek event: its one venue category, mapped by the table of the venue's words", () => {
     assert.equal(venuek.events.length, captured.venuek.length)
     for (const c of captured.venuek) {
       const slug = VENUEK_CATEGORIES[c.category]
@@ -93,17 +96,26 @@ describe('categories from the venues\' real vocabularies', () => {
     assert.equal(venuep.events.length, captured.venuep.length)
     const got = Object.fromEntries(captured.venuep.map((c) => [c.slug, venuepEvent(c.slug).category]))
     assert.deepEqual(got, expected.venuep)
-    const others = Object.keys(got).filter((slug) => got[slug] === 'other').sort()
-    assert.deepEqual(others, Object.keys(UNCATEGORIZABLE).sort(), 'the `other` events are exactly the uncategorizable ones')
+    const others = Object.keys(got)
+      .filter((slug) => got[slug] === 'other')
+      .sort()
+    assert.deepEqual(
+      others,
+      Object.keys(UNCATEGORIZABLE).sort(),
+      'the `other` events are exactly the uncategorizable ones',
+    )
     for (const slug of others) {
       const tags = (captured.venuep.find((c) => c.slug === slug) as VpCapturedEvent).tags ?? []
-      assert.ok(tags.length === 0 || tags.every((t) => /^\d{4} Predictions$/.test(t.label)), `${slug}: ${UNCATEGORIZABLE[slug]}`)
+      assert.ok(
+        tags.length === 0 || tags.every((t) => /^\d{4} Predictions$/.test(t.label)),
+        `${slug}: ${UNCATEGORIZABLE[slug]}`,
+      )
     }
   })
 })
 
 describe('outcome titles', () => {
-  test('a grouped venuep child without groupItemTitle is named by what its question says apart from its siblings\'', () => {
+  test("a grouped venuep child without groupItemTitle is named by what its question says apart from its siblings'", () => {
     const title = (question: string) => {
       const m = captured.venuep.flatMap((e) => e.markets).find((x) => x.question === question)
       assert.ok(m !== undefined, question)
@@ -123,11 +135,13 @@ describe('outcome titles', () => {
       for (const m of c.markets) {
         const o = venuepOutcome(m)
         assert.ok(o.title.length > 0 && o.title === o.title.trim(), `${m.slug}: "${o.title}"`)
-        if ((m.groupItemTitle ?? '').trim() === '') assert.ok(m.question.includes(o.title), `${m.slug}: "${o.title}" is part of "${m.question}"`)
+        if ((m.groupItemTitle ?? '').trim() === '')
+          assert.ok(m.question.includes(o.title), `${m.slug}: "${o.title}" is part of "${m.question}"`)
         else assert.equal(o.title, m.groupItemTitle?.trim())
       }
     }
-    for (const e of venuek.events) for (const o of outcomesOf(e)) assert.ok(o.title.length > 0 && o.title === o.title.trim(), o.outcomeId)
+    for (const e of venuek.events)
+      for (const o of outcomesOf(e)) assert.ok(o.title.length > 0 && o.title === o.title.trim(), o.outcomeId)
   })
 
   test('the trading children of a grouped venuep event are told apart by their titles', () => {
@@ -139,7 +153,8 @@ describe('outcome titles', () => {
         const t = venuepOutcome(m).title
         byTitle.set(t, (byTitle.get(t) ?? new Set()).add(m.question))
       }
-      for (const [t, questions] of byTitle) assert.equal(questions.size, 1, `${c.slug}: "${t}" names ${[...questions].join(' | ')}`)
+      for (const [t, questions] of byTitle)
+        assert.equal(questions.size, 1, `${c.slug}: "${t}" names ${[...questions].join(' | ')}`)
     }
   })
 })
@@ -149,15 +164,26 @@ describe('statuses, prices and dates as the captures give them', () => {
     for (const m of captured.venuep.flatMap((e) => e.markets)) {
       const o = venuepOutcome(m)
       const prices = (m.outcomePrices ?? []).map(Number)
-      const settled = prices.length === 2 && ((prices[0] === 1 && prices[1] === 0) || (prices[0] === 0 && prices[1] === 1))
-      const want = !m.closed ? 'active' : m.umaResolutionStatus === 'resolved' || (m.umaResolutionStatus === undefined && settled) ? 'resolved' : 'closed'
+      const settled =
+        prices.length === 2 && ((prices[0] === 1 && prices[1] === 0) || (prices[0] === 0 && prices[1] === 1))
+      const want = !m.closed
+        ? 'active'
+        : m.umaResolutionStatus === 'resolved' || (m.umaResolutionStatus === undefined && settled)
+          ? 'resolved'
+          : 'closed'
       assert.equal(o.status, want, m.slug)
       assert.equal(o.won, want === 'resolved' ? prices[0]! >= 0.5 : undefined, m.slug)
     }
   })
 
   test('venuek: each market keeps its captured status (finalized without a captured result: who won is unknown)', () => {
-    const service: Record<string, string> = { initialized: 'active', active: 'active', closed: 'closed', determined: 'resolved', finalized: 'resolved' }
+    const service: Record<string, string> = {
+      initialized: 'active',
+      active: 'active',
+      closed: 'closed',
+      determined: 'resolved',
+      finalized: 'resolved',
+    }
     for (const e of venuek.events) {
       for (const o of outcomesOf(e)) {
         const m = captured.venuek.flatMap((x) => x.markets).find((x) => x.ticker === o.outcomeId) as VkCapturedMarket
@@ -171,17 +197,27 @@ describe('statuses, prices and dates as the captures give them', () => {
   test('catalog prices: a bid of 0, an ask of 1 and a last trade of 0 are "none", on both venues', () => {
     for (const e of [...venuep.events, ...venuek.events]) {
       for (const o of outcomesOf(e)) {
-        for (const p of [o.catalogBestBid, o.catalogBestAsk]) assert.ok(p === undefined || (p > 0 && p < 1), `${o.outcomeId}: ${p}`)
+        for (const p of [o.catalogBestBid, o.catalogBestAsk])
+          assert.ok(p === undefined || (p > 0 && p < 1), `${o.outcomeId}: ${p}`)
       }
     }
-    const placeholder = captured.venuep.flatMap((e) => e.markets).find((m) => !m.closed && m.bestAsk === 1 && m.bestBid === undefined) as VpCapturedMarket
+    const placeholder = captured.venuep
+      .flatMap((e) => e.markets)
+      .find((m) => !m.closed && m.bestAsk === 1 && m.bestBid === undefined) as VpCapturedMarket
     assert.equal(venuepOutcome(placeholder).catalogBestAsk, undefined)
-    const quoted = captured.venuep.flatMap((e) => e.markets).find((m) => !m.closed && (m.bestBid ?? 0) > 0) as VpCapturedMarket
-    assert.deepEqual([venuepOutcome(quoted).catalogBestBid, venuepOutcome(quoted).catalogBestAsk], [quoted.bestBid, quoted.bestAsk])
+    const quoted = captured.venuep
+      .flatMap((e) => e.markets)
+      .find((m) => !m.closed && (m.bestBid ?? 0) > 0) as VpCapturedMarket
+    assert.deepEqual(
+      [venuepOutcome(quoted).catalogBestBid, venuepOutcome(quoted).catalogBestAsk],
+      [quoted.bestBid, quoted.bestAsk],
+    )
   })
 
   test('a venuep event captured without dates ends with its latest market', () => {
-    const c = captured.venuep.find((e) => e.endDate === undefined && e.markets.some((m) => m.endDate !== undefined)) as VpCapturedEvent
+    const c = captured.venuep.find(
+      (e) => e.endDate === undefined && e.markets.some((m) => m.endDate !== undefined),
+    ) as VpCapturedEvent
     const latest = Math.max(...c.markets.flatMap((m) => (m.endDate === undefined ? [] : [Date.parse(m.endDate)])))
     const e = venuepEvent(c.slug)
     assert.equal(e.endTime, latest)
@@ -193,7 +229,14 @@ describe('what a matcher needs, carried into the model', () => {
   test('venuek: series ticker, strike period, raw sub-titles and close time, as captured', () => {
     for (const c of captured.venuek) {
       const e = venuek.events.find((x) => x.eventId === c.event_ticker) as CatalogEvent
-      assert.deepEqual(e.details, { seriesTicker: c.series_ticker, strikeDate: undefined, strikePeriod: c.strike_period, tags: [c.category], negRisk: undefined, description: undefined })
+      assert.deepEqual(e.details, {
+        seriesTicker: c.series_ticker,
+        strikeDate: undefined,
+        strikePeriod: c.strike_period,
+        tags: [c.category],
+        negRisk: undefined,
+        description: undefined,
+      })
       assert.equal(e.subtitle, c.sub_title)
       for (const m of c.markets) {
         const o = outcomesOf(e).find((x) => x.outcomeId === m.ticker) as Outcome

@@ -16,19 +16,36 @@ test('an expired signature timestamp is retried with a new signature; a bad sign
     const expired = req.url?.startsWith('/expired') === true && seen.length === 1
     const bad = req.url?.startsWith('/bad') === true
     res.writeHead(expired || bad ? 401 : 200, { 'content-type': 'application/json' })
-    if (expired) res.end(JSON.stringify({ error: { code: 'header_timestamp_expired', message: 'header timestamp expired' } }))
-    else if (bad) res.end(JSON.stringify({ error: { code: 'authentication_error', message: 'authentication_error', details: 'INCORRECT_API_KEY_SIGNATURE' } }))
+    if (expired)
+      res.end(JSON.stringify({ error: { code: 'header_timestamp_expired', message: 'header timestamp expired' } }))
+    else if (bad)
+      res.end(
+        JSON.stringify({
+          error: {
+            code: 'authentication_error',
+            message: 'authentication_error',
+            details: 'INCORRECT_API_KEY_SIGNATURE',
+          },
+        }),
+      )
     else res.end(JSON.stringify({ ok: true }))
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   try {
     let signatures = 0
-    const client = new HttpClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, timeoutMs: 2_000, headers: () => ({ 'x-signed-at': String(++signatures) }) })
+    const client = new HttpClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      timeoutMs: 2_000,
+      headers: () => ({ 'x-signed-at': String(++signatures) }),
+    })
     const retry = { attempts: 3, baseMs: 1, maxMs: 2 }
     assert.deepEqual(await withRetry(() => client.getJson('/expired'), retry), { ok: true })
     assert.deepEqual(seen, ['1', '2'], 'signed again for the second attempt')
     seen.length = 0
-    await assert.rejects(withRetry(() => client.getJson('/bad'), retry), { name: 'UpstreamHttpError', status: 401 })
+    await assert.rejects(
+      withRetry(() => client.getJson('/bad'), retry),
+      { name: 'UpstreamHttpError', status: 401 },
+    )
     assert.equal(seen.length, 1, 'a bad signature is not retried')
   } finally {
     server.close()

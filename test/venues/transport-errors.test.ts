@@ -5,7 +5,13 @@ import { after, before, describe, test } from 'node:test'
 import { WebSocketServer } from 'ws'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
-import { HttpClient, isRetryable, UpstreamHttpError, UpstreamNetworkError, UpstreamTimeoutError } from '../../src/venues/http-client.js'
+import {
+  HttpClient,
+  isRetryable,
+  UpstreamHttpError,
+  UpstreamNetworkError,
+  UpstreamTimeoutError,
+} from '../../src/venues/http-client.js'
 import { describeNetworkFailure } from '../../src/venues/transport-errors.js'
 import { WsConnection } from '../../src/venues/ws-connection.js'
 import { waitFor } from '../helpers/wait.js'
@@ -53,7 +59,11 @@ before(async () => {
   silentPort = await listen(silent)
   resetter = createTcpServer((socket) => socket.resetAndDestroy())
   resetPort = await listen(resetter)
-  wss = new WebSocketServer({ port: 0, host: '127.0.0.1', verifyClient: (_info, done) => done(false, 401, 'Unauthorized') })
+  wss = new WebSocketServer({
+    port: 0,
+    host: '127.0.0.1',
+    verifyClient: (_info, done) => done(false, 401, 'Unauthorized'),
+  })
   await new Promise((resolve) => wss.once('listening', resolve))
   wsPort = (wss.address() as AddressInfo).port
 })
@@ -81,7 +91,10 @@ describe('HTTP: the error names the request and the cause', () => {
   test('nothing listening: connection refused, with the address', async () => {
     const err = await failure(`http://127.0.0.1:${closedPort}`)
     assert.ok(err instanceof UpstreamNetworkError)
-    assert.equal(err.message, `GET http://127.0.0.1:${closedPort}/events: connection refused (ECONNREFUSED 127.0.0.1:${closedPort})`)
+    assert.equal(
+      err.message,
+      `GET http://127.0.0.1:${closedPort}/events: connection refused (ECONNREFUSED 127.0.0.1:${closedPort})`,
+    )
     assert.equal(err.reason, `connection refused (ECONNREFUSED 127.0.0.1:${closedPort})`)
     assert.equal(isRetryable(err), true)
   })
@@ -90,19 +103,28 @@ describe('HTTP: the error names the request and the cause', () => {
     const err = await failure('http://nonexistent.invalid/trade-api/v2')
     assert.ok(err instanceof UpstreamNetworkError)
     // ENOTFOUND from a resolver that answers; EAI_AGAIN where the machine has no resolver at all.
-    assert.match(err.message, /^GET http:\/\/nonexistent\.invalid\/trade-api\/v2\/events: DNS lookup failed(: the resolver did not answer)? \((ENOTFOUND|EAI_AGAIN) nonexistent\.invalid\)$/)
+    assert.match(
+      err.message,
+      /^GET http:\/\/nonexistent\.invalid\/trade-api\/v2\/events: DNS lookup failed(: the resolver did not answer)? \((ENOTFOUND|EAI_AGAIN) nonexistent\.invalid\)$/,
+    )
   })
 
   test('https to a port that speaks plain HTTP: TLS, with the reason', async () => {
     const err = await failure(`https://127.0.0.1:${httpPort}`)
     assert.ok(err instanceof UpstreamNetworkError)
-    assert.equal(err.message, `GET https://127.0.0.1:${httpPort}/events: TLS: wrong version number; the port may not speak TLS (ERR_SSL_WRONG_VERSION_NUMBER)`)
+    assert.equal(
+      err.message,
+      `GET https://127.0.0.1:${httpPort}/events: TLS: wrong version number; the port may not speak TLS (ERR_SSL_WRONG_VERSION_NUMBER)`,
+    )
   })
 
-  test('a 5xx: the status, and the venue\'s JSON error body (not an HTML page)', async () => {
+  test("a 5xx: the status, and the venue's JSON error body (not an HTML page)", async () => {
     const json = await failure(`http://127.0.0.1:${httpPort}`, '/json-503')
     assert.ok(json instanceof UpstreamHttpError)
-    assert.equal(json.message, `GET http://127.0.0.1:${httpPort}/json-503: HTTP 503: {"error":{"code":"service_unavailable","message":"try later"}}`)
+    assert.equal(
+      json.message,
+      `GET http://127.0.0.1:${httpPort}/json-503: HTTP 503: {"error":{"code":"service_unavailable","message":"try later"}}`,
+    )
     const html = await failure(`http://127.0.0.1:${httpPort}`, '/html-502')
     assert.equal(html.message, `GET http://127.0.0.1:${httpPort}/html-502: HTTP 502`)
     assert.equal(isRetryable(html), true)
@@ -117,29 +139,71 @@ describe('HTTP: the error names the request and the cause', () => {
   test('a connection reset by the server', async () => {
     const err = await failure(`http://127.0.0.1:${resetPort}`)
     assert.ok(err instanceof UpstreamNetworkError)
-    assert.match(err.message, new RegExp(`^GET http://127\\.0\\.0\\.1:${resetPort}/events: (connection reset by the peer \\(ECONNRESET 127\\.0\\.0\\.1:${resetPort}\\)|connection closed by the peer \\(UND_ERR_SOCKET\\))$`))
+    assert.match(
+      err.message,
+      new RegExp(
+        `^GET http://127\\.0\\.0\\.1:${resetPort}/events: (connection reset by the peer \\(ECONNRESET 127\\.0\\.0\\.1:${resetPort}\\)|connection closed by the peer \\(UND_ERR_SOCKET\\))$`,
+      ),
+    )
   })
 
-  test('a caller\'s abort is not turned into a network error', async () => {
+  test("a caller's abort is not turned into a network error", async () => {
     const client = new HttpClient({ baseUrl: `http://127.0.0.1:${silentPort}`, timeoutMs: 5_000 })
     const controller = new AbortController()
     const pending = client.getJson('/events', undefined, controller.signal)
     controller.abort()
-    await assert.rejects(pending, (err: unknown) => !(err instanceof UpstreamNetworkError) && (err as Error).name === 'AbortError')
+    await assert.rejects(
+      pending,
+      (err: unknown) => !(err instanceof UpstreamNetworkError) && (err as Error).name === 'AbortError',
+    )
   })
 })
 
 describe('describeNetworkFailure on errors that are hard to produce locally', () => {
   test('certificate errors, an AggregateError of both address families, an unknown code', () => {
-    assert.equal(describeNetworkFailure(new TypeError('fetch failed', { cause: Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' }) })), 'TLS: certificate has expired (CERT_HAS_EXPIRED)')
     assert.equal(
-      describeNetworkFailure(Object.assign(new Error("Hostname/IP does not match certificate's altnames: Host: a.example. is not in the cert's altnames: DNS:b.example"), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' })),
+      describeNetworkFailure(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' }),
+        }),
+      ),
+      'TLS: certificate has expired (CERT_HAS_EXPIRED)',
+    )
+    assert.equal(
+      describeNetworkFailure(
+        Object.assign(
+          new Error(
+            "Hostname/IP does not match certificate's altnames: Host: a.example. is not in the cert's altnames: DNS:b.example",
+          ),
+          { code: 'ERR_TLS_CERT_ALTNAME_INVALID' },
+        ),
+      ),
       "TLS: Hostname/IP does not match certificate's altnames: Host: a.example. is not in the cert's altnames: DNS:b.example (ERR_TLS_CERT_ALTNAME_INVALID)",
     )
-    const refused = (address: string) => Object.assign(new Error(`connect ECONNREFUSED ${address}:443`), { code: 'ECONNREFUSED', address, port: 443 })
-    assert.equal(describeNetworkFailure(new TypeError('fetch failed', { cause: new AggregateError([refused('::1'), refused('127.0.0.1')]) })), 'connection refused (ECONNREFUSED [::1]:443)')
-    assert.equal(describeNetworkFailure(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ETIMEDOUT 10.0.0.1:443'), { code: 'ETIMEDOUT', address: '10.0.0.1', port: 443 }) })), 'connect timeout (ETIMEDOUT 10.0.0.1:443)')
-    assert.equal(describeNetworkFailure(Object.assign(new Error('something odd'), { code: 'EODD' })), 'something odd (EODD)')
+    const refused = (address: string) =>
+      Object.assign(new Error(`connect ECONNREFUSED ${address}:443`), { code: 'ECONNREFUSED', address, port: 443 })
+    assert.equal(
+      describeNetworkFailure(
+        new TypeError('fetch failed', { cause: new AggregateError([refused('::1'), refused('127.0.0.1')]) }),
+      ),
+      'connection refused (ECONNREFUSED [::1]:443)',
+    )
+    assert.equal(
+      describeNetworkFailure(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error('connect ETIMEDOUT 10.0.0.1:443'), {
+            code: 'ETIMEDOUT',
+            address: '10.0.0.1',
+            port: 443,
+          }),
+        }),
+      ),
+      'connect timeout (ETIMEDOUT 10.0.0.1:443)',
+    )
+    assert.equal(
+      describeNetworkFailure(Object.assign(new Error('something odd'), { code: 'EODD' })),
+      'something odd (EODD)',
+    )
   })
 })
 
@@ -170,9 +234,21 @@ describe('WebSocket: why the connection went down names the URL and the cause', 
   }
 
   test('refused, DNS, TLS, and a handshake rejected with 401 (with the hint the feed gives)', async () => {
-    assert.equal(await downReason(`ws://127.0.0.1:${closedPort}/ws`), `ws://127.0.0.1:${closedPort}/ws: connection refused (ECONNREFUSED 127.0.0.1:${closedPort})`)
-    assert.match(await downReason('wss://nonexistent.invalid/trade-api/ws/v2'), /^wss:\/\/nonexistent\.invalid\/trade-api\/ws\/v2: DNS lookup failed(: the resolver did not answer)? \((ENOTFOUND|EAI_AGAIN) nonexistent\.invalid\)$/)
-    assert.equal(await downReason(`wss://127.0.0.1:${httpPort}/ws`), `wss://127.0.0.1:${httpPort}/ws: TLS: wrong version number; the port may not speak TLS (EPROTO)`)
-    assert.equal(await downReason(`ws://127.0.0.1:${wsPort}/trade-api/ws/v2`, 'set THE_KEY'), `ws://127.0.0.1:${wsPort}/trade-api/ws/v2: handshake rejected with HTTP 401; set THE_KEY`)
+    assert.equal(
+      await downReason(`ws://127.0.0.1:${closedPort}/ws`),
+      `ws://127.0.0.1:${closedPort}/ws: connection refused (ECONNREFUSED 127.0.0.1:${closedPort})`,
+    )
+    assert.match(
+      await downReason('wss://nonexistent.invalid/trade-api/ws/v2'),
+      /^wss:\/\/nonexistent\.invalid\/trade-api\/ws\/v2: DNS lookup failed(: the resolver did not answer)? \((ENOTFOUND|EAI_AGAIN) nonexistent\.invalid\)$/,
+    )
+    assert.equal(
+      await downReason(`wss://127.0.0.1:${httpPort}/ws`),
+      `wss://127.0.0.1:${httpPort}/ws: TLS: wrong version number; the port may not speak TLS (EPROTO)`,
+    )
+    assert.equal(
+      await downReason(`ws://127.0.0.1:${wsPort}/trade-api/ws/v2`, 'set THE_KEY'),
+      `ws://127.0.0.1:${wsPort}/trade-api/ws/v2: handshake rejected with HTTP 401; set THE_KEY`,
+    )
   })
 })

@@ -31,14 +31,22 @@ function check(text: string): boolean {
   } catch {
     assert.fail(`took a frame JSON.parse rejects: ${JSON.stringify(text)}`)
   }
-  for (const k of ['type', 'sid', 'seq', 'id'] as const) assert.ok(Object.is(fast[k], parsed[k]), `${k} differs for ${text}`)
+  for (const k of ['type', 'sid', 'seq', 'id'] as const)
+    assert.ok(Object.is(fast[k], parsed[k]), `${k} differs for ${text}`)
   const msg = parsed.msg as Record<string, unknown>
   const keys = READ[parsed.type as string]
-  assert.ok(keys !== undefined && typeof msg === 'object' && msg !== null && !Array.isArray(msg), `took a frame outside the layouts: ${text}`)
-  for (const k of keys) assert.ok(Object.is((fast.msg as Record<string, unknown>)[k], msg[k]), `msg.${k} differs for ${text}`)
+  assert.ok(
+    keys !== undefined && typeof msg === 'object' && msg !== null && !Array.isArray(msg),
+    `took a frame outside the layouts: ${text}`,
+  )
+  for (const k of keys)
+    assert.ok(Object.is((fast.msg as Record<string, unknown>)[k], msg[k]), `msg.${k} differs for ${text}`)
   const a: FeedEvent[] = []
   const b: FeedEvent[] = []
-  assert.equal(mapVenuekData(fast.type as string, fast.msg, RECEIVED, a), mapVenuekData(parsed.type as string, parsed.msg, RECEIVED, b))
+  assert.equal(
+    mapVenuekData(fast.type as string, fast.msg, RECEIVED, a),
+    mapVenuekData(parsed.type as string, parsed.msg, RECEIVED, b),
+  )
   assert.deepStrictEqual(a, b, text)
   return true
 }
@@ -54,25 +62,49 @@ test('takes every delta and ticker the simulator and the bench build, and the ve
     { side: 'ask', price: 530_000, size: 0, prevSize: 20_500_000 },
     { side: 'ask', price: 990_000, size: 1_000_000, prevSize: 0 },
   ] as const
-  for (const yes of [false, true]) for (const msg of deltaMsgs(m, changes, ts, yes)) frames.push(dataFrame('orderbook_delta', 7, 123, msg))
+  for (const yes of [false, true])
+    for (const msg of deltaMsgs(m, changes, ts, yes)) frames.push(dataFrame('orderbook_delta', 7, 123, msg))
   // venuek.md §6.4, verbatim, and with the optional members an own order adds.
-  const capture = '{"type":"orderbook_delta","sid":1,"seq":2,"msg":{"market_ticker":"KXWTACHALLENGERMATCH-26JUN11JIMLEP-LEP","market_id":"f5ed38e2-0991-4c8f-817e-08c4fd9cbfdb","price_dollars":"0.4700","delta_fp":"-3.00","side":"yes","ts":"2026-06-11T06:31:29.957081Z","ts_ms":1781159489957}}'
+  const capture =
+    '{"type":"orderbook_delta","sid":1,"seq":2,"msg":{"market_ticker":"KXWTACHALLENGERMATCH-26JUN11JIMLEP-LEP","market_id":"f5ed38e2-0991-4c8f-817e-08c4fd9cbfdb","price_dollars":"0.4700","delta_fp":"-3.00","side":"yes","ts":"2026-06-11T06:31:29.957081Z","ts_ms":1781159489957}}'
   frames.push(capture, capture.replace('}}', ',"client_order_id":"abc-1","subaccount":0}}'))
   // Tickers as the simulator builds them (tickerState's fields, market_ticker first) and as the venue's example
   // has them (market_id first), including a market that never traded (price_dollars "").
   const state = (head: string, price: string) =>
     `${head},"price_dollars":"${price}","yes_bid_dollars":"0.4500","yes_ask_dollars":"0.5300","volume_fp":"33896.00","open_interest_fp":"20422.00"` +
     ',"dollar_volume":16948,"dollar_open_interest":10211,"yes_bid_size_fp":"300.00","yes_ask_size_fp":"150.00","last_trade_size_fp":"25.00"'
-  frames.push(dataFrame('ticker', 9, undefined, tickerMsg(state('"market_ticker":"KXPRES-28-DJT","market_id":"id-1"', '0.4800'), ts)))
-  frames.push(dataFrame('ticker', 9, undefined, tickerMsg(state('"market_ticker":"KXPRES-28-DJT","market_id":"id-1"', ''), ts)))
+  frames.push(
+    dataFrame(
+      'ticker',
+      9,
+      undefined,
+      tickerMsg(state('"market_ticker":"KXPRES-28-DJT","market_id":"id-1"', '0.4800'), ts),
+    ),
+  )
+  frames.push(
+    dataFrame('ticker', 9, undefined, tickerMsg(state('"market_ticker":"KXPRES-28-DJT","market_id":"id-1"', ''), ts)),
+  )
   frames.push(
     '{"type":"ticker","sid":11,"msg":{"market_id":"9b0f6b43-5b68-4f9f-9f02-9a2d1b8ac1a1","market_ticker":"FED-23DEC-T3.00","price_dollars":"0.4800","yes_bid_dollars":"0.4500","yes_ask_dollars":"0.5300","volume_fp":"33896.00","open_interest_fp":"20422.00","dollar_volume":16948,"dollar_open_interest":10211,"yes_bid_size_fp":"300.00","yes_ask_size_fp":"150.00","last_trade_size_fp":"25.00","ts":1669149841,"ts_ms":1669149841000,"time":"2022-11-22T20:44:01Z"}}',
   )
   for (const f of frames) assert.ok(check(f), `declined: ${f}`)
   // Other data frames take the general path.
-  const trade: VkTrade = { tradeId: 't-1', market: m, ts, yesPrice: 0.47, count: 12.5, takerOutcomeSide: 'yes', takerBookSide: 'bid' }
+  const trade: VkTrade = {
+    tradeId: 't-1',
+    market: m,
+    ts,
+    yesPrice: 0.47,
+    count: 12.5,
+    takerOutcomeSide: 'yes',
+    takerBookSide: 'bid',
+  }
   assert.equal(scanDataFrame(dataFrame('trade', 11, 4, tradeMsg(trade))), undefined)
-  assert.equal(scanDataFrame(dataFrame('ticker', 9, undefined, tickerMsg('"market_ticker":"KX","market_id":"x","volume_fp":"12.00"', ts))), undefined)
+  assert.equal(
+    scanDataFrame(
+      dataFrame('ticker', 9, undefined, tickerMsg('"market_ticker":"KX","market_id":"x","volume_fp":"12.00"', ts)),
+    ),
+    undefined,
+  )
 })
 
 // ---------------------------------------------------------------------------------------------------------
@@ -80,17 +112,79 @@ test('takes every delta and ticker the simulator and the bench build, and the ve
 // spelling; whitespace, escapes, nesting, other types and truncation break the layout some of the time.
 
 const TICKER_CANONICAL: [string, string][] = [
-  ['market_ticker', '"KXFED-27APR-T4.25"'], ['market_id', '"f5ed38e2-0991"'], ['price_dollars', '"0.4800"'], ['yes_bid_dollars', '"0.4500"'],
-  ['yes_ask_dollars', '"0.5300"'], ['volume_fp', '"33896.00"'], ['open_interest_fp', '"20422.00"'], ['dollar_volume', '16948'],
-  ['dollar_open_interest', '10211'], ['yes_bid_size_fp', '"300.00"'], ['yes_ask_size_fp', '"150.00"'], ['last_trade_size_fp', '"25.00"'],
-  ['ts', '1669149841'], ['ts_ms', '1669149841000'], ['time', '"2022-11-22T20:44:01Z"'],
+  ['market_ticker', '"KXFED-27APR-T4.25"'],
+  ['market_id', '"f5ed38e2-0991"'],
+  ['price_dollars', '"0.4800"'],
+  ['yes_bid_dollars', '"0.4500"'],
+  ['yes_ask_dollars', '"0.5300"'],
+  ['volume_fp', '"33896.00"'],
+  ['open_interest_fp', '"20422.00"'],
+  ['dollar_volume', '16948'],
+  ['dollar_open_interest', '10211'],
+  ['yes_bid_size_fp', '"300.00"'],
+  ['yes_ask_size_fp', '"150.00"'],
+  ['last_trade_size_fp', '"25.00"'],
+  ['ts', '1669149841'],
+  ['ts_ms', '1669149841000'],
+  ['time', '"2022-11-22T20:44:01Z"'],
 ]
 const CANONICAL: [string, string][] = [
-  ['market_ticker', '"KXFED-27APR-T4.25"'], ['market_id', '"f5ed38e2-0991"'], ['price_dollars', '"0.4700"'], ['delta_fp', '"-3.00"'],
-  ['side', '"yes"'], ['ts', '"2026-06-11T06:31:29.957081Z"'], ['ts_ms', '1781159489957'],
+  ['market_ticker', '"KXFED-27APR-T4.25"'],
+  ['market_id', '"f5ed38e2-0991"'],
+  ['price_dollars', '"0.4700"'],
+  ['delta_fp', '"-3.00"'],
+  ['side', '"yes"'],
+  ['ts', '"2026-06-11T06:31:29.957081Z"'],
+  ['ts_ms', '1781159489957'],
 ]
-const KEYS = ['market_ticker', 'price_dollars', 'delta_fp', 'side', 'ts_ms', 'ts', 'market_id', 'volume_fp', 'open_interest_fp', 'time', 'dollar_volume', 'client_order_id', 'subaccount', 'x', '', 'sid', 'seq', 'type', 'msg', 'é', 'a,b', 'a}b']
-const SCALARS = ['"KX-1"', '"0.4700"', '"-12.00"', '"yes"', '"no"', '""', '"a}b,c"', '"é"', '"\\u0041"', '"a\\"b"', '0', '-0', '17', '-5', '1.5', '1e3', '2E-2', '123456789012345678', '1763726400123', 'true', 'false', 'null']
+const KEYS = [
+  'market_ticker',
+  'price_dollars',
+  'delta_fp',
+  'side',
+  'ts_ms',
+  'ts',
+  'market_id',
+  'volume_fp',
+  'open_interest_fp',
+  'time',
+  'dollar_volume',
+  'client_order_id',
+  'subaccount',
+  'x',
+  '',
+  'sid',
+  'seq',
+  'type',
+  'msg',
+  'é',
+  'a,b',
+  'a}b',
+]
+const SCALARS = [
+  '"KX-1"',
+  '"0.4700"',
+  '"-12.00"',
+  '"yes"',
+  '"no"',
+  '""',
+  '"a}b,c"',
+  '"é"',
+  '"\\u0041"',
+  '"a\\"b"',
+  '0',
+  '-0',
+  '17',
+  '-5',
+  '1.5',
+  '1e3',
+  '2E-2',
+  '123456789012345678',
+  '1763726400123',
+  'true',
+  'false',
+  'null',
+]
 const NESTED = ['[]', '[1,2]', '{}', '{"a":1}', '[["0.47","10.00"]]']
 const INTS = ['1', '2', '99', '0', '-1', '-0', '1.5', '1e2', '"3"', 'null', '12345678901234567890']
 
@@ -107,8 +201,15 @@ function randomText(rng: Rng): string {
   // The venue's ticker example has market_id first.
   if (isTicker && rng.chance(0.5)) msg.splice(0, 2, msg[1] as [string, string], msg[0] as [string, string])
   const env: [string, string][] = isTicker
-    ? [['type', '"ticker"'], ['sid', rng.pick(INTS.slice(0, 4))]]
-    : [['type', '"orderbook_delta"'], ['sid', rng.pick(INTS.slice(0, 4))], ['seq', rng.pick(INTS.slice(0, 4))]]
+    ? [
+        ['type', '"ticker"'],
+        ['sid', rng.pick(INTS.slice(0, 4))],
+      ]
+    : [
+        ['type', '"orderbook_delta"'],
+        ['sid', rng.pick(INTS.slice(0, 4))],
+        ['seq', rng.pick(INTS.slice(0, 4))],
+      ]
   let space = 0
   let cut = false
   for (let e = 0; e < edits; e++) {
@@ -118,7 +219,16 @@ function randomText(rng: Rng): string {
     else if (r === 2) msg.splice(rng.int(0, msg.length), 0, [rng.pick(KEYS), rng.pick(SCALARS)])
     else if (r === 3 && msg.length > 0) msg.splice(rng.int(0, msg.length - 1), 1)
     else if (r === 4) env[rng.int(1, env.length - 1)]![1] = rng.pick(INTS)
-    else if (r === 5) env[0]![1] = rng.pick(['"ticker"', '"orderbook_delta"', '"trade"', '"orderbook_snapshot"', '"Orderbook_delta"', '"tickers"', '1'])
+    else if (r === 5)
+      env[0]![1] = rng.pick([
+        '"ticker"',
+        '"orderbook_delta"',
+        '"trade"',
+        '"orderbook_snapshot"',
+        '"Orderbook_delta"',
+        '"tickers"',
+        '1',
+      ])
     else if (r === 6) env.splice(rng.int(0, env.length), 0, [rng.pick(['id', 'x', 'sid', 'seq']), rng.pick(INTS)])
     else if (r === 7) space = 0.2
     else if (r === 8) cut = true
@@ -150,14 +260,18 @@ test('random texts: declined, or read exactly as JSON.parse reads them', () => {
       declined++
     }
   }
-  assert.ok((takenByType.get('orderbook_delta') ?? 0) > 4_000 && (takenByType.get('ticker') ?? 0) > 4_000, JSON.stringify([...takenByType]))
+  assert.ok(
+    (takenByType.get('orderbook_delta') ?? 0) > 4_000 && (takenByType.get('ticker') ?? 0) > 4_000,
+    JSON.stringify([...takenByType]),
+  )
   // Both ways are exercised: well-formed flat frames are taken, the rest are not.
   assert.ok(taken > 10_000, `took ${taken}`)
   assert.ok(declined > 5_000, `declined ${declined}`)
 })
 
 test('declines what the general path must see: other types, nesting, escapes, whitespace inside, other orders, repeats, missing members', () => {
-  const ok = '{"type":"orderbook_delta","sid":1,"seq":2,"msg":{"market_ticker":"KX","market_id":"m","price_dollars":"0.47","delta_fp":"-1.00","side":"yes","ts":"t","ts_ms":5}}'
+  const ok =
+    '{"type":"orderbook_delta","sid":1,"seq":2,"msg":{"market_ticker":"KX","market_id":"m","price_dollars":"0.47","delta_fp":"-1.00","side":"yes","ts":"t","ts_ms":5}}'
   assert.ok(scanDataFrame(ok) !== undefined)
   const tick =
     '{"type":"ticker","sid":3,"msg":{"market_ticker":"KX","market_id":"m","price_dollars":"","yes_bid_dollars":"0.1","yes_ask_dollars":"0.2","volume_fp":"2.00","open_interest_fp":"1.00",' +

@@ -13,7 +13,9 @@ const P = (x: number) => Math.round(x * 1e6)
 
 describe('venuek REST → normalized catalog', () => {
   test('an event with a live market (real capture): one platform market, one outcome per binary market', () => {
-    const series = new Map([['KXFED', { ticker: 'KXFED', category: 'Economics', fee_type: 'quadratic', fee_multiplier: 1 }]])
+    const series = new Map([
+      ['KXFED', { ticker: 'KXFED', category: 'Economics', fee_type: 'quadratic', fee_multiplier: 1 }],
+    ])
     const e = mapVenuekEvent(fixtureJson<KEvent>('venuek/event-kxfed-27apr.json'), series, links)
     assert.ok(e !== undefined)
     assert.equal(e.eventId, 'KXFED-27APR')
@@ -26,7 +28,16 @@ describe('venuek REST → normalized catalog', () => {
     assert.equal(e.liquidity, undefined, 'liquidity_dollars is a deprecated constant 0: unknown')
     const o = e.markets[0]!.outcomes[0]!
     assert.deepEqual(
-      { id: o.outcomeId, title: o.title, bid: o.catalogBestBid, ask: o.catalogBestAsk, last: o.catalogLastPrice, v24: o.volume24h, strike: o.strike, fees: o.fees },
+      {
+        id: o.outcomeId,
+        title: o.title,
+        bid: o.catalogBestBid,
+        ask: o.catalogBestAsk,
+        last: o.catalogLastPrice,
+        v24: o.volume24h,
+        strike: o.strike,
+        fees: o.fees,
+      },
       {
         id: 'KXFED-27APR-T4.25',
         title: 'Above 4.25%',
@@ -40,7 +51,8 @@ describe('venuek REST → normalized catalog', () => {
     )
     assert.equal(o.closeTime, Date.parse('2027-04-28T17:55:00Z'))
     assert.deepEqual(o.details, {
-      question: "Will the upper bound of the federal funds rate be above 4.25% following the Fed's Apr 28, 2027 meeting?",
+      question:
+        "Will the upper bound of the federal funds rate be above 4.25% following the Fed's Apr 28, 2027 meeting?",
       groupItemTitle: undefined,
       groupItemThreshold: undefined,
       yesSubTitle: 'Above 4.25%',
@@ -59,10 +71,17 @@ describe('venuek REST → normalized catalog', () => {
     })
   })
 
-  test('an outcome without yes_sub_title: its subtitle, else what its title says apart from its siblings, else the title without the event\'s words', () => {
+  test("an outcome without yes_sub_title: its subtitle, else what its title says apart from its siblings, else the title without the event's words", () => {
     const raw = fixtureJson<KEvent>('venuek/event-kxfed-27apr.json')
     const m = raw.markets![0]!
-    const market = (ticker: string, title: string, extra: Record<string, string> = {}) => ({ ...m, ticker, title, yes_sub_title: '', subtitle: '', ...extra })
+    const market = (ticker: string, title: string, extra: Record<string, string> = {}) => ({
+      ...m,
+      ticker,
+      title,
+      yes_sub_title: '',
+      subtitle: '',
+      ...extra,
+    })
     const group = mapVenuekEvent(
       {
         ...raw,
@@ -70,14 +89,23 @@ describe('venuek REST → normalized catalog', () => {
         markets: [
           market('A', 'Will Emma Mackey perform as a Bond girl in the next James Bond film?'),
           market('B', 'Will Ana de Armas perform as a Bond girl in the next James Bond film?'),
-          market('C', 'Will Zendaya perform as a Bond girl in the next James Bond film?', { subtitle: 'Zendaya (subtitle)' }),
+          market('C', 'Will Zendaya perform as a Bond girl in the next James Bond film?', {
+            subtitle: 'Zendaya (subtitle)',
+          }),
         ],
       },
       new Map(),
       links,
     )!
-    assert.deepEqual(group.markets[0]!.outcomes.map((o) => o.title), ['Emma Mackey', 'Ana de Armas', 'Zendaya (subtitle)'])
-    const single = mapVenuekEvent({ ...raw, title: 'Fed rate after the meeting', markets: [market('S', 'Fed rate above 4.25% after the meeting')] }, new Map(), links)!
+    assert.deepEqual(
+      group.markets[0]!.outcomes.map((o) => o.title),
+      ['Emma Mackey', 'Ana de Armas', 'Zendaya (subtitle)'],
+    )
+    const single = mapVenuekEvent(
+      { ...raw, title: 'Fed rate after the meeting', markets: [market('S', 'Fed rate above 4.25% after the meeting')] },
+      new Map(),
+      links,
+    )!
     assert.equal(single.markets[0]!.outcomes[0]!.title, 'above 4.25%')
   })
 
@@ -85,11 +113,32 @@ describe('venuek REST → normalized catalog', () => {
     const raw = fixtureJson<KEvent>('venuek/event-kxfed-27apr.json')
     const m = raw.markets![0]!
     const cases: [string, string][] = [
-      ['initialized', 'active'], ['inactive', 'active'], ['closed', 'closed'], ['disputed', 'closed'],
-      ['determined', 'resolved'], ['finalized', 'resolved'], ['something-new', 'closed'],
+      ['initialized', 'active'],
+      ['inactive', 'active'],
+      ['closed', 'closed'],
+      ['disputed', 'closed'],
+      ['determined', 'resolved'],
+      ['finalized', 'resolved'],
+      ['something-new', 'closed'],
     ]
     for (const [raw_, expected] of cases) {
-      const e = mapVenuekEvent({ ...raw, markets: [{ ...m, status: raw_, result: 'yes', yes_bid_dollars: '0.0000', yes_ask_dollars: '1.0000', last_price_dollars: '0.0000' }] }, new Map(), links)
+      const e = mapVenuekEvent(
+        {
+          ...raw,
+          markets: [
+            {
+              ...m,
+              status: raw_,
+              result: 'yes',
+              yes_bid_dollars: '0.0000',
+              yes_ask_dollars: '1.0000',
+              last_price_dollars: '0.0000',
+            },
+          ],
+        },
+        new Map(),
+        links,
+      )
       const o = e!.markets[0]!.outcomes[0]!
       assert.equal(o.status, expected, raw_)
       assert.equal(o.catalogBestBid, undefined)
@@ -102,7 +151,10 @@ describe('venuek REST → normalized catalog', () => {
 
 describe('venuek WS → feed events on the YES book', () => {
   test('snapshot and delta (verbatim demo capture): NO bids become YES asks at 1 − price', () => {
-    const [snap, delta] = readFixture('venuek/ws-orderbook-noleg.jsonl').trim().split('\n').map((l) => JSON.parse(l))
+    const [snap, delta] = readFixture('venuek/ws-orderbook-noleg.jsonl')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     const out: FeedEvent[] = []
     assert.ok(mapVenuekData(snap.type, snap.msg, 5, out))
     assert.ok(mapVenuekData(delta.type, delta.msg, 6, out))
@@ -124,7 +176,12 @@ describe('venuek WS → feed events on the YES book', () => {
   test('a NO-side delta moves the YES ask; an absent snapshot side is empty', () => {
     const out: FeedEvent[] = []
     mapVenuekData('orderbook_snapshot', { market_ticker: 'T', yes_dollars_fp: [['0.1000', '5.00']] }, 1, out)
-    mapVenuekData('orderbook_delta', { market_ticker: 'T', price_dollars: '0.8500', delta_fp: '12.50', side: 'no', ts_ms: 2 }, 2, out)
+    mapVenuekData(
+      'orderbook_delta',
+      { market_ticker: 'T', price_dollars: '0.8500', delta_fp: '12.50', side: 'no', ts_ms: 2 },
+      2,
+      out,
+    )
     assert.deepEqual(out, [
       { type: 'snapshot', instrumentId: 'T', bids: [[P(0.1), P(5)]], asks: [], venueTs: 1 },
       { type: 'delta', instrumentId: 'T', side: 'ask', price: P(0.15), delta: P(12.5), venueTs: 2 },
@@ -144,7 +201,10 @@ describe('venuek WS → feed events on the YES book', () => {
   })
 
   test('unreadable messages are reported', () => {
-    assert.equal(mapVenuekData('orderbook_delta', { market_ticker: 'T', price_dollars: '0.5', delta_fp: 'x', side: 'yes' }, 1, []), false)
+    assert.equal(
+      mapVenuekData('orderbook_delta', { market_ticker: 'T', price_dollars: '0.5', delta_fp: 'x', side: 'yes' }, 1, []),
+      false,
+    )
     assert.equal(mapVenuekData('orderbook_snapshot', { market_ticker: 'T', yes_dollars_fp: [['0.5']] }, 1, []), false)
     assert.equal(mapVenuekData('orderbook_delta', null, 1, []), false)
   })

@@ -25,7 +25,14 @@ describe('venuep Gamma → normalized catalog', () => {
     assert.equal(m.liquidity, undefined, 'the capture has no liquidity: unknown, not 0')
     assert.equal(m.url, 'https://venuep.example/event/btc-updown-5m-1774334100')
     assert.deepEqual(
-      m.outcomes.map((o) => ({ title: o.title, id: o.outcomeId, complement: o.complementInstrumentId, index: o.outcomeIndex, won: o.won, last: o.catalogLastPrice })),
+      m.outcomes.map((o) => ({
+        title: o.title,
+        id: o.outcomeId,
+        complement: o.complementInstrumentId,
+        index: o.outcomeIndex,
+        won: o.won,
+        last: o.catalogLastPrice,
+      })),
       [
         {
           title: 'Up',
@@ -66,7 +73,13 @@ describe('venuep Gamma → normalized catalog', () => {
     assert.equal(m.marketId, 'fed-decision-in-december')
     assert.equal(m.volumeTotal, 41230011.9, 'only one child reports a volume: the sum of the known values')
     assert.deepEqual(
-      m.outcomes.map((o) => [o.title, o.instrumentId.slice(0, 4), o.conditionId?.slice(-1), o.childMarketSlug?.slice(0, 12), o.status]),
+      m.outcomes.map((o) => [
+        o.title,
+        o.instrumentId.slice(0, 4),
+        o.conditionId?.slice(-1),
+        o.childMarketSlug?.slice(0, 12),
+        o.status,
+      ]),
       [
         ['25 bps decrease', '8764', '1', 'fed-decrease', 'active'],
         ['No change', '1111', '2', 'no-change-in', 'active'],
@@ -110,12 +123,19 @@ describe('venuep Gamma → normalized catalog', () => {
     assert.equal(m.outcomes[0]!.closeTime, undefined, 'no market endDate in the payload')
   })
 
-  test('a grouped child without groupItemTitle is titled by what its question says apart from its siblings\'', () => {
+  test("a grouped child without groupItemTitle is titled by what its question says apart from its siblings'", () => {
     const raw = fixtureJson<GammaEvent>('venuep/gamma-event-negrisk.json')
     const question = (who: string) => `Will ${who} win the 2028 US Presidential Election?`
     const child = (i: number, who: string, extra: Partial<GammaMarket> = {}): GammaMarket => {
       const { groupItemTitle: _t, ...rest } = raw.markets![i % 2]!
-      return { ...rest, question: question(who), conditionId: `0x${i}`, clobTokenIds: `["${i}1", "${i}2"]`, slug: `m${i}`, ...extra }
+      return {
+        ...rest,
+        question: question(who),
+        conditionId: `0x${i}`,
+        clobTokenIds: `["${i}1", "${i}2"]`,
+        slug: `m${i}`,
+        ...extra,
+      }
     }
     const e = mapGammaEvent(
       {
@@ -137,10 +157,17 @@ describe('venuep Gamma → normalized catalog', () => {
     )
   })
 
-  test('event times fall back to the markets\' when the event has none; zero and one are not Gamma prices', () => {
+  test("event times fall back to the markets' when the event has none; zero and one are not Gamma prices", () => {
     const raw = fixtureJson<GammaEvent>('venuep/gamma-event-negrisk.json')
     const { endDate: _end, ...event } = raw
-    const markets = raw.markets!.map((m, i) => ({ ...m, endDate: `2026-0${i + 1}-28T12:00:00Z`, createdAt: `2025-0${i + 1}-01T00:00:00Z`, bestBid: 0, bestAsk: 1, lastTradePrice: 0 }))
+    const markets = raw.markets!.map((m, i) => ({
+      ...m,
+      endDate: `2026-0${i + 1}-28T12:00:00Z`,
+      createdAt: `2025-0${i + 1}-01T00:00:00Z`,
+      bestBid: 0,
+      bestAsk: 1,
+      lastTradePrice: 0,
+    }))
     const e = mapGammaEvent({ ...event, markets }, links)!
     assert.equal(e.endTime, Date.parse('2026-02-28T12:00:00Z'), 'the latest market end')
     assert.equal(e.createdAt, Date.parse('2025-01-01T00:00:00Z'), 'the earliest market creation')
@@ -158,10 +185,16 @@ describe('venuep Gamma → normalized catalog', () => {
     const settled = mapGammaEvent({ ...raw, markets: [{ ...noStatus, outcomePrices: '["0", "1"]' }] }, links)!
     assert.equal(settled.status, 'resolved')
     assert.equal(settled.rawStatus, 'closed', 'the venue said closed; resolution is read from the prices')
-    assert.deepEqual(settled.markets[0]!.outcomes.map((o) => o.won), [false, true])
+    assert.deepEqual(
+      settled.markets[0]!.outcomes.map((o) => o.won),
+      [false, true],
+    )
     const trading = mapGammaEvent({ ...raw, markets: [{ ...noStatus, outcomePrices: '["0.0005", "0.9995"]' }] }, links)!
     assert.equal(trading.status, 'closed')
-    const proposed = mapGammaEvent({ ...raw, markets: [{ ...m, umaResolutionStatus: 'proposed', outcomePrices: '["0", "1"]' }] }, links)!
+    const proposed = mapGammaEvent(
+      { ...raw, markets: [{ ...m, umaResolutionStatus: 'proposed', outcomePrices: '["0", "1"]' }] },
+      links,
+    )!
     assert.equal(proposed.status, 'closed', 'a UMA status that is not "resolved" wins over the prices')
   })
 
@@ -181,8 +214,16 @@ describe('venuep market channel → feed events', () => {
       {
         type: 'snapshot',
         instrumentId: '65818619657568813474341868652308942079804919287380422192892211131408793125422',
-        bids: [[P(0.48), P(30)], [P(0.49), P(20)], [P(0.5), P(15)]],
-        asks: [[P(0.54), P(10)], [P(0.53), P(60)], [P(0.52), P(25)]],
+        bids: [
+          [P(0.48), P(30)],
+          [P(0.49), P(20)],
+          [P(0.5), P(15)],
+        ],
+        asks: [
+          [P(0.54), P(10)],
+          [P(0.53), P(60)],
+          [P(0.52), P(25)],
+        ],
         venueTs: 1757908892351,
       },
     ])
@@ -192,17 +233,37 @@ describe('venuep market channel → feed events', () => {
     const out: FeedEvent[] = []
     assert.equal(mapVenuepMessages(JSON.parse(readFixture('venuep/ws-price-change.json')), 1, out), 0)
     assert.deepEqual(out, [
-      { type: 'level', instrumentId: '71321045679252212594626385532706912750332728571942532289631379312455583992563', side: 'bid', price: P(0.5), size: P(200), venueTs: 1757908892351 },
-      { type: 'level', instrumentId: '52114319501245915516055106046884209969926127482827954674443846427813813222426', side: 'ask', price: P(0.5), size: P(200), venueTs: 1757908892351 },
+      {
+        type: 'level',
+        instrumentId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
+        side: 'bid',
+        price: P(0.5),
+        size: P(200),
+        venueTs: 1757908892351,
+      },
+      {
+        type: 'level',
+        instrumentId: '52114319501245915516055106046884209969926127482827954674443846427813813222426',
+        side: 'ask',
+        price: P(0.5),
+        size: P(200),
+        venueTs: 1757908892351,
+      },
     ])
   })
 
   test('last_trade_price is a trade; arrays of messages map in order; unknown types change nothing', () => {
     const trade = JSON.parse(readFixture('venuep/ws-last-trade-price.json'))
     const out: FeedEvent[] = []
-    const bad = mapVenuepMessages([trade, { event_type: 'tick_size_change', asset_id: 'x', old_tick_size: '0.01', new_tick_size: '0.001' }], 1, out)
+    const bad = mapVenuepMessages(
+      [trade, { event_type: 'tick_size_change', asset_id: 'x', old_tick_size: '0.01', new_tick_size: '0.001' }],
+      1,
+      out,
+    )
     assert.equal(bad, 0)
-    assert.deepEqual(out, [{ type: 'trade', instrumentId: trade.asset_id, price: P(0.456), size: P(219.217767), venueTs: 1750428146322 }])
+    assert.deepEqual(out, [
+      { type: 'trade', instrumentId: trade.asset_id, price: P(0.456), size: P(219.217767), venueTs: 1750428146322 },
+    ])
   })
 
   test('an unreadable entry is counted so the feed can resync; readable entries still map', () => {
@@ -218,7 +279,11 @@ describe('venuep market channel → feed events', () => {
 
 test('venuep probability: midpoint while the spread is at most 0.10, else the last trade, else unknown', () => {
   assert.equal(venuepProbability({ bestBid: 0.48, bestAsk: 0.52, lastTradePrice: 0.9 }), 0.5)
-  assert.equal(venuepProbability({ bestBid: 0.4, bestAsk: 0.5, lastTradePrice: 0.9 }), 0.45, 'exactly 0.10 still uses the midpoint')
+  assert.equal(
+    venuepProbability({ bestBid: 0.4, bestAsk: 0.5, lastTradePrice: 0.9 }),
+    0.45,
+    'exactly 0.10 still uses the midpoint',
+  )
   assert.equal(venuepProbability({ bestBid: 0.3, bestAsk: 0.6, lastTradePrice: 0.52 }), 0.52)
   assert.equal(venuepProbability({ bestBid: 0.3, bestAsk: undefined, lastTradePrice: 0.31 }), 0.31)
   assert.equal(venuepProbability({ bestBid: 0.3, bestAsk: 0.6, lastTradePrice: undefined }), undefined)

@@ -90,18 +90,81 @@ class Obj {
   constructor(readonly pairs: [string, Value][]) {}
 }
 
-const NUMBERS = ['0', '-0', '1', '42', '-7', '0.5', '1.50', '1e3', '1E+2', '2.5e-3', '123456789012345678901234567890', '0.000001']
-const KEYS = ['fee_rate_bps', 'x', '', 'price_', 'asset_idx', 'Side', 'side ', 'sizes', 'timestamp_ms', '__proto__', 'a}b', 'a]b', 'é', '{', 'market']
+const NUMBERS = [
+  '0',
+  '-0',
+  '1',
+  '42',
+  '-7',
+  '0.5',
+  '1.50',
+  '1e3',
+  '1E+2',
+  '2.5e-3',
+  '123456789012345678901234567890',
+  '0.000001',
+]
+const KEYS = [
+  'fee_rate_bps',
+  'x',
+  '',
+  'price_',
+  'asset_idx',
+  'Side',
+  'side ',
+  'sizes',
+  'timestamp_ms',
+  '__proto__',
+  'a}b',
+  'a]b',
+  'é',
+  '{',
+  'market',
+]
 const TEXT = ['', 'abc', '0x5f65', 'a}b', 'a]b', '[', '{', 'é', '😀', 'a,b', 'a:b', 'null', '1']
 const PRICES = [
-  '0.5', '0.47', '.5', '5.', '0', '1', '0.001', '0.1234565', '0.9999995', '12345678901.5', '-0.5', '-0', '+0.5', '1e-3',
-  ' 0.5', '0.5 ', 'abc', '', '.', '-', '0x10', 'Infinity', '007', '1.2.3',
+  '0.5',
+  '0.47',
+  '.5',
+  '5.',
+  '0',
+  '1',
+  '0.001',
+  '0.1234565',
+  '0.9999995',
+  '12345678901.5',
+  '-0.5',
+  '-0',
+  '+0.5',
+  '1e-3',
+  ' 0.5',
+  '0.5 ',
+  'abc',
+  '',
+  '.',
+  '-',
+  '0x10',
+  'Infinity',
+  '007',
+  '1.2.3',
 ]
 const SIZES = ['200', '0', '10.25', '191.89', '5000', '1e2', '0.0000001', '99999999999', '-3', '', 'x', '1,5']
 const SIDES = ['BUY', 'SELL', 'buy', 'sell', '', 'HOLD', 'BUYS', 'SEL']
 const TIMESTAMPS = [
-  '1757908892351', '0', '0017', '', 'abc', '1.5', '1e3', ' 12', '12 ', '-5',
-  '123456789012345678901', '99999999999999999999', '999999999999999', '9007199254740993',
+  '1757908892351',
+  '0',
+  '0017',
+  '',
+  'abc',
+  '1.5',
+  '1e3',
+  ' 12',
+  '12 ',
+  '-5',
+  '123456789012345678901',
+  '99999999999999999999',
+  '999999999999999',
+  '9007199254740993',
 ]
 const TYPES = ['book', 'last_trade_price', 'tick_size_change', 'best_bid_ask', 'price_changes', 'Price_change', '']
 
@@ -126,7 +189,9 @@ function randomValue(rng: Rng, depth: number): Value {
   if (r < 0.62) return null
   if (depth > 2 || r < 0.8) return rng.chance(0.5) ? hex(rng, 40) : rng.pick(TEXT)
   if (r < 0.9) return Array.from({ length: rng.int(0, 3) }, () => randomValue(rng, depth + 1))
-  return new Obj(Array.from({ length: rng.int(0, 3) }, (): [string, Value] => [rng.pick(KEYS), randomValue(rng, depth + 1)]))
+  return new Obj(
+    Array.from({ length: rng.int(0, 3) }, (): [string, Value] => [rng.pick(KEYS), randomValue(rng, depth + 1)]),
+  )
 }
 
 /** A field value: mostly `good`, sometimes something else of any type. */
@@ -162,7 +227,12 @@ function members(rng: Rng, fields: [string, Value | undefined][], o: FrameStyle)
     for (let n = rng.int(1, 3); n > 0; n--) {
       if (o.venueLike) {
         // As a venue adding fields would: after the known members, scalar values.
-        pairs.push([rng.pick(KEYS), rng.chance(0.5) ? new Num(rng.pick(NUMBERS)) : rng.pick<Value>([true, false, null, hex(rng, 8), rng.pick(TEXT)])])
+        pairs.push([
+          rng.pick(KEYS),
+          rng.chance(0.5)
+            ? new Num(rng.pick(NUMBERS))
+            : rng.pick<Value>([true, false, null, hex(rng, 8), rng.pick(TEXT)]),
+        ])
       } else {
         const extra: [string, Value] = [rng.pick(KEYS), randomValue(rng, 1)]
         if (rng.chance(0.7)) pairs.push(extra)
@@ -204,7 +274,10 @@ function entry(rng: Rng, o: FrameStyle, assets: readonly string[]): Value {
     members(
       rng,
       [
-        ['asset_id', field(rng, () => (rng.chance(0.9) ? rng.pick(assets) : rng.pick(['', 'abc', digits(rng, 12)])), o2)],
+        [
+          'asset_id',
+          field(rng, () => (rng.chance(0.9) ? rng.pick(assets) : rng.pick(['', 'abc', digits(rng, 12)])), o2),
+        ],
         ['price', field(rng, () => (rng.chance(0.8) ? (rng.int(1, 99) / 100).toString() : rng.pick(PRICES)), o2)],
         ['size', field(rng, () => (rng.chance(0.8) ? String(rng.int(0, 5000)) : rng.pick(SIZES)), o2)],
         ['side', field(rng, () => (rng.chance(0.9) ? rng.pick(['BUY', 'SELL']) : rng.pick(SIDES)), o2)],
@@ -228,7 +301,10 @@ function messageValue(rng: Rng, o: FrameStyle, assets: readonly string[]): Value
         ['event_type', field(rng, () => (rng.chance(0.95) ? 'price_change' : rng.pick(TYPES)), o2)],
         ['market', field(rng, () => `0x${hex(rng, 64)}`, o2)],
         ['price_changes', field(rng, changes, o2)],
-        ['timestamp', field(rng, () => (rng.chance(0.85) ? String(1_757_908_892_351 + rng.int(0, 1e6)) : rng.pick(TIMESTAMPS)), o2)],
+        [
+          'timestamp',
+          field(rng, () => (rng.chance(0.85) ? String(1_757_908_892_351 + rng.int(0, 1e6)) : rng.pick(TIMESTAMPS)), o2),
+        ],
       ],
       top,
     ),
@@ -244,7 +320,12 @@ function write(rng: Rng, value: Value, o: FrameStyle): string {
     // The same string with one character escaped: JSON.parse reads the same value.
     const i = rng.int(0, s.length - 1)
     const c = s[i] as string
-    const esc = c === '/' ? '\\/' : rng.chance(0.5) ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : JSON.stringify(c).slice(1, -1)
+    const esc =
+      c === '/'
+        ? '\\/'
+        : rng.chance(0.5)
+          ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+          : JSON.stringify(c).slice(1, -1)
     return `"${JSON.stringify(s.slice(0, i)).slice(1, -1)}${esc}${JSON.stringify(s.slice(i + 1)).slice(1, -1)}"`
   }
   const go = (v: Value): string => {
@@ -297,13 +378,15 @@ function randomFrame(rng: Rng, assets: readonly string[]): string {
 
 describe('venuep price_change fast path', () => {
   // Mostly the bench's ids (77 digits, a long common prefix), some 78-digit ones.
-  const benchId = (i: number) => `7132104567925221259462638553270691275033272857194253228963137931245558${String(i).padStart(7, '0')}`
+  const benchId = (i: number) =>
+    `7132104567925221259462638553270691275033272857194253228963137931245558${String(i).padStart(7, '0')}`
   const assets = Array.from({ length: 20 }, (_, i) => (i % 4 === 3 ? digits(new Rng(i), 78) : benchId(i)))
 
   test('random frames: declined, or exactly the general path’s events and unreadable count', () => {
     const rng = new Rng(20_260_611)
     const tally = newTally()
-    for (let n = 0; n < 20_000; n++) check(randomFrame(rng, assets), rng.chance(0.1) ? rng.int(0, 1000) : RECEIVED, tally)
+    for (let n = 0; n < 20_000; n++)
+      check(randomFrame(rng, assets), rng.chance(0.1) ? rng.int(0, 1000) : RECEIVED, tally)
     // The generator reaches every kind of outcome (otherwise this test would prove little).
     assert.ok(tally.taken > 4_000, `fast path taken ${tally.taken} times`)
     assert.ok(tally.takenWithBad > 800, `taken with unreadable entries ${tally.takenWithBad} times`)
@@ -315,7 +398,13 @@ describe('venuep price_change fast path', () => {
   test('every price_change frame the simulator sends takes the fast path', () => {
     const anchor = Date.UTC(2026, 10, 21, 12)
     const world = generateWorld({ anchorMs: anchor, questions: 40, wallets: 10 })
-    const engine = new SimEngine(world, { clock: new SimulatedClock(anchor), quoteChangesPerSec: 2000, tradesPerSec: 0, stepMs: 100, dislocationsPerMin: 0 })
+    const engine = new SimEngine(world, {
+      clock: new SimulatedClock(anchor),
+      quoteChangesPerSec: 2000,
+      tradesPerSec: 0,
+      stepMs: 100,
+      dislocationsPerMin: 0,
+    })
     const frames: string[] = []
     engine.on((e) => {
       if (!isVenuepEvent(e) || e.type !== 'vp_book') return
@@ -327,12 +416,16 @@ describe('venuep price_change fast path', () => {
     assert.ok(frames.length > 1_000, `${frames.length} frames`)
     const tally = newTally()
     for (const frame of frames) assert.ok(check(frame, RECEIVED, tally), `declined a simulator frame: ${frame}`)
-    assert.ok(frames.some((f) => (JSON.parse(f) as { price_changes: unknown[] }).price_changes.length > 10), 'some frames carry many entries')
+    assert.ok(
+      frames.some((f) => (JSON.parse(f) as { price_changes: unknown[] }).price_changes.length > 10),
+      'some frames carry many entries',
+    )
   })
 
   test('every frame of the ingest bench takes the fast path', () => {
     const tally = newTally()
-    for (const frame of venuepFrames(2, assets, 500)) assert.ok(check(frame, RECEIVED, tally), `declined a bench frame: ${frame}`)
+    for (const frame of venuepFrames(2, assets, 500))
+      assert.ok(check(frame, RECEIVED, tally), `declined a bench frame: ${frame}`)
   })
 
   describe('explicit cases', () => {
@@ -373,10 +466,13 @@ describe('venuep price_change fast path', () => {
       // The second message has a `}` inside a member after side: declined as a whole.
       assert.equal(scan(frame), undefined)
       const ok = `[${m('1', ',"fee_rate_bps":"0","n":-1.5e3,"t":true,"z":null')},${m('2')}]`
-      assert.deepStrictEqual(scan(ok)?.events.map((e) => (e.type === 'level' ? [e.side, e.price, e.size, e.venueTs] : e.type)), [
-        ['ask', P(0.47), 0, 1],
-        ['ask', P(0.47), 0, 2],
-      ])
+      assert.deepStrictEqual(
+        scan(ok)?.events.map((e) => (e.type === 'level' ? [e.side, e.price, e.size, e.venueTs] : e.type)),
+        [
+          ['ask', P(0.47), 0, 1],
+          ['ask', P(0.47), 0, 2],
+        ],
+      )
       check(ok, RECEIVED, newTally())
       assert.deepStrictEqual(scan(`[${m('1')}]   \n`)?.events.length, 1)
       assert.deepStrictEqual(scan('[]'), undefined, 'an empty array is left to the general path')
@@ -384,18 +480,29 @@ describe('venuep price_change fast path', () => {
 
     test('unreadable numbers are counted like the general path; a bad side or a missing field is declined', () => {
       const e = (price: string, side = 'BUY') => `{"asset_id":"${id0}","price":"${price}","size":"1","side":"${side}"}`
-      const frame = (...entries: string[]) => `{"event_type":"price_change","market":"0xab","price_changes":[${entries.join(',')}],"timestamp":"5"}`
+      const frame = (...entries: string[]) =>
+        `{"event_type":"price_change","market":"0xab","price_changes":[${entries.join(',')}],"timestamp":"5"}`
       assert.deepStrictEqual(scan(frame(e('abc'), e('0.5')))?.bad, 1)
       assert.deepStrictEqual(scan(frame(e('abc'), e('0.5')))?.events.length, 1)
       check(frame(e('abc'), e('0.5'), e('1e-3'), e(''), e('-0')), RECEIVED, newTally())
       assert.equal(scan(frame(e('0.5', 'HOLD'))), undefined)
       assert.equal(scan(frame(`{"asset_id":"${id0}","price":"0.5","side":"BUY"}`)), undefined)
-      assert.equal(scan(frame(`{"asset_id":"${id0}","price":0.5,"size":"1","side":"BUY"}`)), undefined, 'a JSON number where a string is read')
+      assert.equal(
+        scan(frame(`{"asset_id":"${id0}","price":0.5,"size":"1","side":"BUY"}`)),
+        undefined,
+        'a JSON number where a string is read',
+      )
     })
 
     test('ids that share length and last characters (one cache key), and very long ids, come out as themselves', () => {
-      const ids = ['1111111111222222222233333333334444444444', '9999999999222222222233333333334444444444', 'x111111111222222222233333333334444444444', '7'.repeat(300)]
-      const frame = (id: string) => `{"event_type":"price_change","market":"0xab","price_changes":[{"asset_id":"${id}","price":"0.5","size":"1","side":"BUY"}],"timestamp":"5"}`
+      const ids = [
+        '1111111111222222222233333333334444444444',
+        '9999999999222222222233333333334444444444',
+        'x111111111222222222233333333334444444444',
+        '7'.repeat(300),
+      ]
+      const frame = (id: string) =>
+        `{"event_type":"price_change","market":"0xab","price_changes":[{"asset_id":"${id}","price":"0.5","size":"1","side":"BUY"}],"timestamp":"5"}`
       for (let round = 0; round < 3; round++) {
         for (const id of [...ids, ids[0] as string, ids[0] as string]) {
           const got = scan(frame(id))?.events[0]
@@ -409,7 +516,11 @@ describe('venuep price_change fast path', () => {
         const frame = `{"event_type":"price_change","market":"0xab","price_changes":[{"asset_id":"a","price":"0.5","size":"1","side":"BUY"}],"timestamp":"${ts}"}`
         assert.ok(check(frame, RECEIVED, newTally()), ts)
       }
-      assert.equal(scan(`{"event_type":"price_change","market":"0xab","price_changes":[]}`), undefined, 'no timestamp: general path')
+      assert.equal(
+        scan(`{"event_type":"price_change","market":"0xab","price_changes":[]}`),
+        undefined,
+        'no timestamp: general path',
+      )
     })
 
     test('declined: other types, other key orders, repeated keys, escapes, control characters, invalid JSON', () => {

@@ -28,13 +28,28 @@ function event(venue: VenueId, eventId: string, title: string, volumeTotal: numb
 }
 
 const catalog = (venue: VenueId, events: CatalogEvent[]) => buildCatalogSnapshot({ venue, events, fetchedAt: 0 }, 1)
-const link = (a: [VenueId, string], b: [VenueId, string]): EventLink => ({ a: { venue: a[0], eventId: a[1] }, b: { venue: b[0], eventId: b[1] } })
+const link = (a: [VenueId, string], b: [VenueId, string]): EventLink => ({
+  a: { venue: a[0], eventId: a[1] },
+  b: { venue: b[0], eventId: b[1] },
+})
 
 describe('EventDirectory over three venues', () => {
   const venues = [
-    { venue: 'va', catalog: catalog('va', [event('va', 'a1', 'One', 10), event('va', 'a2', 'Two', 20)]), eventSlug: (e: Pick<CatalogEvent, 'eventId'>) => e.eventId },
-    { venue: 'vb', catalog: catalog('vb', [event('vb', 'b1', 'One', 1), event('vb', 'b2', 'Three', 2)]), eventSlug: (e: Pick<CatalogEvent, 'eventId'>) => `b-${e.eventId}` },
-    { venue: 'vc', catalog: catalog('vc', [event('vc', 'c1', 'One', 5), event('vc', 'c2', 'Three', 6)]), eventSlug: (e: Pick<CatalogEvent, 'eventId'>) => `c-${e.eventId}` },
+    {
+      venue: 'va',
+      catalog: catalog('va', [event('va', 'a1', 'One', 10), event('va', 'a2', 'Two', 20)]),
+      eventSlug: (e: Pick<CatalogEvent, 'eventId'>) => e.eventId,
+    },
+    {
+      venue: 'vb',
+      catalog: catalog('vb', [event('vb', 'b1', 'One', 1), event('vb', 'b2', 'Three', 2)]),
+      eventSlug: (e: Pick<CatalogEvent, 'eventId'>) => `b-${e.eventId}`,
+    },
+    {
+      venue: 'vc',
+      catalog: catalog('vc', [event('vc', 'c1', 'One', 5), event('vc', 'c2', 'Three', 6)]),
+      eventSlug: (e: Pick<CatalogEvent, 'eventId'>) => `c-${e.eventId}`,
+    },
   ]
 
   test('linked events are one service event, led by the earliest venue; a link that would give a venue two events in one is ignored', () => {
@@ -49,7 +64,14 @@ describe('EventDirectory over three venues', () => {
       link(['va', 'gone'], ['vc', 'c2']),
     ]
     const d = EventDirectory.create(venues, links, 7)
-    const rows = d.events.map((e) => [e.slug, e.aliases, e.platforms, e.members.map((m) => m.eventId), e.title, e.volumeTotal])
+    const rows = d.events.map((e) => [
+      e.slug,
+      e.aliases,
+      e.platforms,
+      e.members.map((m) => m.eventId),
+      e.title,
+      e.volumeTotal,
+    ])
     assert.deepEqual(rows, [
       ['a1', ['b-b1', 'c-c1'], ['va', 'vb', 'vc'], ['a1', 'b1', 'c1'], 'One', 16],
       ['a2', [], ['va'], ['a2'], 'Two', 20],
@@ -57,16 +79,29 @@ describe('EventDirectory over three venues', () => {
     ])
     assert.equal(d.version, 7)
     assert.deepEqual(
-      [['va', 'a1'], ['vb', 'b1'], ['vc', 'c1'], ['vb', 'b2'], ['vc', 'c2']].map(([v, id]) => d.slugOf(v!, id!)),
+      [
+        ['va', 'a1'],
+        ['vb', 'b1'],
+        ['vc', 'c1'],
+        ['vb', 'b2'],
+        ['vc', 'c2'],
+      ].map(([v, id]) => d.slugOf(v!, id!)),
       ['a1', 'a1', 'a1', 'b-b2', 'b-b2'],
     )
     // Aliases resolve to their event; eventOn finds each venue's member.
     assert.equal(d.bySlug('c-c1'), d.bySlug('a1'))
-    assert.deepEqual(['va', 'vb', 'vc'].map((v) => eventOn(d.bySlug('b-b2'), v)?.eventId), [undefined, 'b2', 'c2'])
+    assert.deepEqual(
+      ['va', 'vb', 'vc'].map((v) => eventOn(d.bySlug('b-b2'), v)?.eventId),
+      [undefined, 'b2', 'c2'],
+    )
   })
 
   test('a venue without a catalog yet lists nothing and links to it are ignored', () => {
-    const d = EventDirectory.create([venues[0]!, { ...venues[1]!, catalog: undefined }, venues[2]!], [link(['va', 'a1'], ['vb', 'b1']), link(['va', 'a1'], ['vc', 'c1'])], 1)
+    const d = EventDirectory.create(
+      [venues[0]!, { ...venues[1]!, catalog: undefined }, venues[2]!],
+      [link(['va', 'a1'], ['vb', 'b1']), link(['va', 'a1'], ['vc', 'c1'])],
+      1,
+    )
     assert.deepEqual(
       d.events.map((e) => [e.slug, e.aliases]),
       [

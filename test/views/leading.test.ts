@@ -3,7 +3,12 @@ import { test } from 'node:test'
 import { leadingIndex, type LeadCandidate } from '../../src/views/leading.js'
 
 /** The leading-outcome rule shared by /events' leading_outcome and the venuep proxies' event slugs. */
-const c = (id: string, probability: number | undefined, volume: number | undefined, open = true): LeadCandidate => ({ id, probability, volume, open })
+const c = (id: string, probability: number | undefined, volume: number | undefined, open = true): LeadCandidate => ({
+  id,
+  probability,
+  volume,
+  open,
+})
 
 test('the highest probability leads', () => {
   assert.equal(leadingIndex([c('a', 0.2, 900), c('b', 0.55, 10), c('c', 0.25, 500)]), 1)

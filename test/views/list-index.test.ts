@@ -14,10 +14,22 @@ interface Rec {
   created: number | undefined
 }
 
-function brute(items: readonly Rec[], q: { status: string; category?: string; search?: string; sort: 'volume' | 'created'; order: 'asc' | 'desc'; min?: number }): Rec[] {
+function brute(
+  items: readonly Rec[],
+  q: {
+    status: string
+    category?: string
+    search?: string
+    sort: 'volume' | 'created'
+    order: 'asc' | 'desc'
+    min?: number
+  },
+): Rec[] {
   const s = q.search?.toLowerCase()
   return items
-    .filter((r) => (q.status === 'all' || r.status === q.status) && (q.category === undefined || r.category === q.category))
+    .filter(
+      (r) => (q.status === 'all' || r.status === q.status) && (q.category === undefined || r.category === q.category),
+    )
     .filter((r) => s === undefined || r.title.toLowerCase().includes(s))
     .filter((r) => q.min === undefined || (r.volume !== undefined && r.volume >= q.min))
     .sort((a, b) => {
@@ -60,6 +72,10 @@ test('every query equals brute force, pages included', () => {
     const expected = brute(items, q)
     const got = index.query({ ...q, atLeast: q.min === undefined ? undefined : { key: 'volume', value: q.min } })
     assert.equal(got.total, expected.length, JSON.stringify(q))
-    assert.deepEqual(got.items.map((r) => r.id), expected.slice(q.offset, q.offset + q.limit).map((r) => r.id), JSON.stringify(q))
+    assert.deepEqual(
+      got.items.map((r) => r.id),
+      expected.slice(q.offset, q.offset + q.limit).map((r) => r.id),
+      JSON.stringify(q),
+    )
   }
 })

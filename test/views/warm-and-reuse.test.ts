@@ -37,7 +37,11 @@ function records(rng: Rng, n: number): Rec[] {
   }))
 }
 
-function counting(): { keys: { volume: (r: Rec) => number | undefined; created: (r: Rec) => number | undefined }; text: (r: Rec) => string; calls: { n: number } } {
+function counting(): {
+  keys: { volume: (r: Rec) => number | undefined; created: (r: Rec) => number | undefined }
+  text: (r: Rec) => string
+  calls: { n: number }
+} {
   const calls = { n: 0 }
   return {
     keys: {
@@ -71,7 +75,11 @@ describe('list index warm-up', () => {
     warmFns.calls.n = 0
     for (const q of QUERIES) {
       for (const offset of [0, 37, 2_000]) {
-        assert.deepEqual(warmed.query({ ...q, offset, limit: 25 }), cold.query({ ...q, offset, limit: 25 }), JSON.stringify(q))
+        assert.deepEqual(
+          warmed.query({ ...q, offset, limit: 25 }),
+          cold.query({ ...q, offset, limit: 25 }),
+          JSON.stringify(q),
+        )
       }
     }
     assert.equal(warmFns.calls.n, 0, 'no sort key read: every ordering was built by the warm-up')
@@ -79,7 +87,11 @@ describe('list index warm-up', () => {
     const total = warmed.query(search).total
     assert.deepEqual(warmed.query(search), cold.query(search))
     assert.ok(total > 0 && total < 3_000)
-    assert.equal(warmFns.calls.n, 2 * total, 'the search index existed: no title was read, only the matches’ sort keys (two queries)')
+    assert.equal(
+      warmFns.calls.n,
+      2 * total,
+      'the search index existed: no title was read, only the matches’ sort keys (two queries)',
+    )
   })
 })
 
@@ -98,7 +110,14 @@ describe('venue view reuse', () => {
     const { venuep, venuek } = world
     const viewed = { actor, rules: VENUEK.view }
     const directory = (p: CatalogSnapshot, links: readonly EventLink[], version: number) =>
-      EventDirectory.create([{ venue: 'venuep', catalog: p, eventSlug: VENUEP.view.eventSlug }, { venue: 'venuek', catalog: venuek, eventSlug: VENUEK.view.eventSlug }], links, version)
+      EventDirectory.create(
+        [
+          { venue: 'venuep', catalog: p, eventSlug: VENUEP.view.eventSlug },
+          { venue: 'venuek', catalog: venuek, eventSlug: VENUEK.view.eventSlug },
+        ],
+        links,
+        version,
+      )
     const v1 = VenueView.create(viewed, venuek, directory(venuep, [], 1))
     v1.marketJson(v1.markets.query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1 }).items[0]!)
 
@@ -112,12 +131,18 @@ describe('venue view reuse', () => {
     assert.equal(v2.marketById, v1.marketById, 'entries (and their cached JSON) kept')
 
     // A link renames one venuek event (it takes the venuep slug): rebuilt, and equal to a cold build.
-    const link = { a: { venue: 'venuep', eventId: p2.events[0]!.eventId }, b: { venue: 'venuek', eventId: venuek.events[0]!.eventId } }
+    const link = {
+      a: { venue: 'venuep', eventId: p2.events[0]!.eventId },
+      b: { venue: 'venuek', eventId: venuek.events[0]!.eventId },
+    }
     const d3 = directory(p2, [link], 3)
     const v3 = runToEnd(VenueView.build(viewed, venuek, d3, v2))
     const cold = VenueView.create(viewed, venuek, d3)
     assert.notEqual(v3.markets, v2.markets)
-    const rows = (v: VenueView) => v.markets.query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1_000 }).items.map((e) => v.marketJson(e))
+    const rows = (v: VenueView) =>
+      v.markets
+        .query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1_000 })
+        .items.map((e) => v.marketJson(e))
     assert.deepEqual(rows(v3), rows(cold))
     assert.equal(v3.marketById.get(venuek.events[0]!.eventId)?.eventSlug, link.a.eventId)
   })

@@ -21,7 +21,10 @@ import { NOT_FOUND_RESPONSE, pageReply, VALIDATION_RESPONSE } from './support.js
 export interface AlertDeliveryRouteDeps {
   readonly rules: AlertRuleRepository
   readonly deliveries: {
-    listForRule(ruleId: string, page: { status?: DeliveryStatus; limit: number; offset: number }): Promise<{ deliveries: Delivery[]; total: number }>
+    listForRule(
+      ruleId: string,
+      page: { status?: DeliveryStatus; limit: number; offset: number },
+    ): Promise<{ deliveries: Delivery[]; total: number }>
   }
   /** Queues a test delivery through the outbox (AlertService.sendTest). */
   readonly sendTest: (rule: AlertRule) => Promise<Delivery>
@@ -50,15 +53,26 @@ export function alertDeliveryRoutes(deps: AlertDeliveryRouteDeps): AnyRoute[] {
       headers: UserIdHeaders,
       params: AlertIdParams,
       query: Type.Object({
-        status: StringEnum([...DELIVERY_STATUSES, 'all'], { default: 'all', description: 'Delivery status to include.' }),
+        status: StringEnum([...DELIVERY_STATUSES, 'all'], {
+          default: 'all',
+          description: 'Delivery status to include.',
+        }),
         limit: Limit(25, 100),
         offset: Offset(),
       }),
-      responses: { 200: { description: 'A page of deliveries.', schema: DeliveryListBody }, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE },
+      responses: {
+        200: { description: 'A page of deliveries.', schema: DeliveryListBody },
+        404: NOT_FOUND_RESPONSE,
+        422: VALIDATION_RESPONSE,
+      },
       handler: async ({ headers, params, query }, ctx): Promise<Reply> => {
         const rule = await ownedRule(headers, ctx, params.id)
         const status = query.status === 'all' ? undefined : query.status
-        const page = await deps.deliveries.listForRule(rule.id, { ...(status === undefined ? {} : { status }), limit: query.limit, offset: query.offset })
+        const page = await deps.deliveries.listForRule(rule.id, {
+          ...(status === undefined ? {} : { status }),
+          limit: query.limit,
+          offset: query.offset,
+        })
         return pageReply('deliveries', query, { items: page.deliveries.map(deliveryJson), total: page.total })
       },
     }),
@@ -69,12 +83,17 @@ export function alertDeliveryRoutes(deps: AlertDeliveryRouteDeps): AnyRoute[] {
       summary: 'Send a test delivery',
       description:
         'Queues a delivery with `event: "alert.test"` and `test: true` through the same outbox, worker, signature and retries as a firing, ' +
-        'with a current spread in the rule\'s scope when there is one. Paused rules can be tested too. Answers at once (202); follow it in the delivery log.',
+        "with a current spread in the rule's scope when there is one. Paused rules can be tested too. Answers at once (202); follow it in the delivery log.",
       tags: TAGS,
       headers: UserIdHeaders,
       params: AlertIdParams,
-      responses: { 202: { description: 'Queued.', schema: DeliverySchema }, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE },
-      handler: async ({ headers, params }, ctx): Promise<Reply> => json(202, deliveryJson(await deps.sendTest(await ownedRule(headers, ctx, params.id)))),
+      responses: {
+        202: { description: 'Queued.', schema: DeliverySchema },
+        404: NOT_FOUND_RESPONSE,
+        422: VALIDATION_RESPONSE,
+      },
+      handler: async ({ headers, params }, ctx): Promise<Reply> =>
+        json(202, deliveryJson(await deps.sendTest(await ownedRule(headers, ctx, params.id)))),
     }),
     defineRoute({
       method: 'post',
@@ -82,7 +101,7 @@ export function alertDeliveryRoutes(deps: AlertDeliveryRouteDeps): AnyRoute[] {
       operationId: 'rotateAlertSigningSecret',
       summary: 'Rotate the webhook signing secret',
       description:
-        'Replaces a webhook rule\'s signing secret and returns the new one (shown only here). The old secret stops at once: deliveries still queued ' +
+        "Replaces a webhook rule's signing secret and returns the new one (shown only here). The old secret stops at once: deliveries still queued " +
         'are signed when they are sent. 409 for an e-mail rule, which has none.',
       tags: TAGS,
       headers: UserIdHeaders,

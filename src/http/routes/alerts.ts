@@ -83,7 +83,7 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       description:
         'Stores an active rule that turns spread signals into deliveries (`channel` with its `target`; an e-mail rule without `target` ' +
         'mails the address of the account that owns the API key). `scope` narrows which spreads it watches ' +
-        '(`{}` or absent: all). Anything invalid is 422 and nothing is stored. A webhook rule\'s response carries its `signing_secret`, shown only ' +
+        "(`{}` or absent: all). Anything invalid is 422 and nothing is stored. A webhook rule's response carries its `signing_secret`, shown only " +
         'here: every webhook POST is signed with it (`X-Alert-Timestamp`, `X-Alert-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`).',
       tags: TAGS,
       headers: UserIdHeaders,
@@ -123,7 +123,8 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
           cooldownSeconds: body.cooldown_seconds ?? deps.defaultCooldownSeconds,
         }
         const out = await rules.create(owner(headers, ctx), input, clock.now(), deps.maxRulesPerUser)
-        if (out.kind === 'limit') throw new AppError(409, 'conflict', `This user already has ${out.max} alert rules; delete one first.`)
+        if (out.kind === 'limit')
+          throw new AppError(409, 'conflict', `This user already has ${out.max} alert rules; delete one first.`)
         const created = { ...ruleJson(out.rule), delivery_status: deps.channelReadiness(out.rule.channel) }
         return json(201, out.signingSecret === null ? created : { ...created, signing_secret: out.signingSecret })
       },
@@ -132,7 +133,7 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       method: 'get',
       path: '/api/v2/alerts',
       operationId: 'listAlerts',
-      summary: 'List a user\'s alert rules',
+      summary: "List a user's alert rules",
       description: 'Newest first.',
       tags: TAGS,
       headers: UserIdHeaders,
@@ -144,7 +145,11 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       responses: { 200: { description: 'A page of rules.', schema: AlertListBody }, 422: VALIDATION_RESPONSE },
       handler: async ({ headers, query }, ctx): Promise<Reply> => {
         const status = query.status === 'all' ? undefined : query.status
-        const page = await rules.list(owner(headers, ctx), { ...(status === undefined ? {} : { status }), limit: query.limit, offset: query.offset })
+        const page = await rules.list(owner(headers, ctx), {
+          ...(status === undefined ? {} : { status }),
+          limit: query.limit,
+          offset: query.offset,
+        })
         return pageReply('alerts', query, { items: page.rules.map(ruleJson), total: page.total })
       },
     }),
@@ -157,14 +162,16 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       headers: UserIdHeaders,
       params: AlertIdParams,
       responses: { 200: RULE_RESPONSE, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE },
-      handler: async ({ headers, params }, ctx): Promise<Reply> => json(200, ruleJson(found(await rules.get(owner(headers, ctx), params.id)))),
+      handler: async ({ headers, params }, ctx): Promise<Reply> =>
+        json(200, ruleJson(found(await rules.get(owner(headers, ctx), params.id)))),
     }),
     defineRoute({
       method: 'patch',
       path: '/api/v2/alerts/:id',
       operationId: 'updateAlert',
       summary: 'Pause or resume an alert rule',
-      description: '`{"status":"paused"}` stops evaluation, `{"status":"active"}` resumes it. Setting the current status again changes nothing.',
+      description:
+        '`{"status":"paused"}` stops evaluation, `{"status":"active"}` resumes it. Setting the current status again changes nothing.',
       tags: TAGS,
       headers: UserIdHeaders,
       params: AlertIdParams,
@@ -183,7 +190,11 @@ export function alertRoutes(deps: AlertRouteDeps): AnyRoute[] {
       tags: TAGS,
       headers: UserIdHeaders,
       params: AlertIdParams,
-      responses: { 200: { description: 'Deleted.', schema: DeletedAlertBody }, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE },
+      responses: {
+        200: { description: 'Deleted.', schema: DeletedAlertBody },
+        404: NOT_FOUND_RESPONSE,
+        422: VALIDATION_RESPONSE,
+      },
       handler: async ({ headers, params }, ctx): Promise<Reply> => {
         const rule = found(await rules.delete(owner(headers, ctx), params.id, clock.now()))
         return json(200, { id: rule.id, deleted: true })
@@ -197,14 +208,20 @@ async function checkWebhookTarget(targets: WebhookTargets, target: string): Prom
   const check = await targets.check(target)
   if (check.ok) return
   if (check.kind === 'dns_failed') {
-    throw new AppError(503, 'dns_unavailable', `The webhook host could not be checked: ${check.reason}; retry shortly.`, { headers: retryAfter(5) })
+    throw new AppError(
+      503,
+      'dns_unavailable',
+      `The webhook host could not be checked: ${check.reason}; retry shortly.`,
+      { headers: retryAfter(5) },
+    )
   }
   throw invalid('value_error', ['body', 'target'], `Value error, ${check.reason}`, target, { error: check.reason })
 }
 
 /** With AUTH_REQUIRED=false a request has no account, so an e-mail rule has no address to default to. */
 function noAccountAddress(): AppError {
-  const msg = 'Field required: without API keys (AUTH_REQUIRED=false) there is no account address to send e-mail alerts to; give `target`'
+  const msg =
+    'Field required: without API keys (AUTH_REQUIRED=false) there is no account address to send e-mail alerts to; give `target`'
   return invalid('missing', ['body', 'target'], msg, null)
 }
 

@@ -42,7 +42,12 @@ const EXISTING_ACCOUNT =
 export const SIGNUP_OPERATION = 'signup'
 
 /** Operations that always need a key, whatever `auth.required` says (they act on the key's account). */
-export const ACCOUNT_OPERATIONS: ReadonlySet<string> = new Set(['createApiKey', 'listApiKeys', 'revokeApiKey', 'getDeveloperUsage'])
+export const ACCOUNT_OPERATIONS: ReadonlySet<string> = new Set([
+  'createApiKey',
+  'listApiKeys',
+  'revokeApiKey',
+  'getDeveloperUsage',
+])
 /** Keyed operations that do not take a rate-limit token. */
 export const UNMETERED_OPERATIONS: ReadonlySet<string> = new Set(['getDeveloperUsage'])
 
@@ -68,7 +73,8 @@ export function developerRoutes(deps: DeveloperRouteDeps): AnyRoute[] {
         201: { description: 'Account created; `api_key` is shown this once.', schema: SignupCreatedBody },
         422: VALIDATION_RESPONSE,
         429: {
-          description: 'Too many signups from this client address (`rate_limited`, with `retry_after_seconds`); `Retry-After` says when to retry.',
+          description:
+            'Too many signups from this client address (`rate_limited`, with `retry_after_seconds`); `Retry-After` says when to retry.',
           schema: ErrorBody,
           headers: { 'Retry-After': 'Seconds until a signup from this address will be accepted.' },
         },
@@ -104,18 +110,24 @@ export function developerRoutes(deps: DeveloperRouteDeps): AnyRoute[] {
       path: '/api/v2/developers/api-keys',
       operationId: 'createApiKey',
       summary: 'Create another API key for your account',
-      description: 'Authenticated with an existing key of the account. The new key is returned once as `api_key`; listings show only `key_prefix`.',
+      description:
+        'Authenticated with an existing key of the account. The new key is returned once as `api_key`; listings show only `key_prefix`.',
       tags: TAGS,
       body: CreateKeyBody,
       responses: {
         201: { description: 'Key created; `api_key` is shown this once.', schema: CreateKeyResponse },
-        409: { description: 'The account already has the maximum number of active keys (`conflict`).', schema: ErrorBody },
+        409: {
+          description: 'The account already has the maximum number of active keys (`conflict`).',
+          schema: ErrorBody,
+        },
         422: VALIDATION_RESPONSE,
       },
       handler: async ({ body }, ctx): Promise<Reply> => {
         const out = await developers.createKey(callerOf(ctx), body.name)
-        if (out.kind === 'limit') throw new AppError(409, 'conflict', `This account already has ${out.max} active keys; revoke one first.`)
-        if (out.kind === 'no_account') throw new AppError(401, 'unauthorized', 'The account of this key no longer exists.')
+        if (out.kind === 'limit')
+          throw new AppError(409, 'conflict', `This account already has ${out.max} active keys; revoke one first.`)
+        if (out.kind === 'no_account')
+          throw new AppError(401, 'unauthorized', 'The account of this key no longer exists.')
         return json(201, { api_key: out.apiKey, key_returned_once: true, key: keyJson(out.key) })
       },
     }),
@@ -123,8 +135,9 @@ export function developerRoutes(deps: DeveloperRouteDeps): AnyRoute[] {
       method: 'get',
       path: '/api/v2/developers/api-keys',
       operationId: 'listApiKeys',
-      summary: 'List your account\'s API keys',
-      description: 'Every key of the account, oldest first, shown by `key_prefix` only; revoked keys have `status: "revoked"`.',
+      summary: "List your account's API keys",
+      description:
+        'Every key of the account, oldest first, shown by `key_prefix` only; revoked keys have `status: "revoked"`.',
       tags: TAGS,
       responses: { 200: { description: 'The keys.', schema: KeyListBody } },
       handler: async (_input, ctx): Promise<Reply> => {
@@ -137,24 +150,28 @@ export function developerRoutes(deps: DeveloperRouteDeps): AnyRoute[] {
       method: 'del',
       path: '/api/v2/developers/api-keys/:id',
       operationId: 'revokeApiKey',
-      summary: 'Revoke one of your account\'s API keys',
+      summary: "Revoke one of your account's API keys",
       description:
         'Immediate on the replica that answers (the next request with the key is 401), ' +
         'within `auth.revocationPollMs` (1 s) on every other replica. ' +
-        'Revoking a revoked key returns it unchanged. The account\'s last active key cannot be revoked (409): create another first.',
+        "Revoking a revoked key returns it unchanged. The account's last active key cannot be revoked (409): create another first.",
       tags: TAGS,
       params: Type.Object({ id: Type.String({ format: 'uuid', description: 'Key id (from the key listing).' }) }),
       responses: {
         200: { description: 'The key, now revoked.', schema: RevokedKeyBody },
         404: NOT_FOUND_RESPONSE,
-        409: { description: 'The account\'s last active key (`conflict`).', schema: ErrorBody },
+        409: { description: "The account's last active key (`conflict`).", schema: ErrorBody },
         422: VALIDATION_RESPONSE,
       },
       handler: async ({ params }, ctx): Promise<Reply> => {
         const out = await developers.revokeKey(callerOf(ctx), params.id)
         if (out.kind === 'not_found') throw new AppError(404, 'not_found', 'No such key in this account.')
         if (out.kind === 'last_active_key') {
-          throw new AppError(409, 'conflict', 'This is the account\'s last active key; create another key before revoking it.')
+          throw new AppError(
+            409,
+            'conflict',
+            "This is the account's last active key; create another key before revoking it.",
+          )
         }
         return json(200, { key: keyJson(out.key) })
       },
@@ -175,11 +192,19 @@ export function developerRoutes(deps: DeveloperRouteDeps): AnyRoute[] {
         const r = await developers.usage(caller)
         if (r.key === undefined) throw new AppError(401, 'unauthorized', 'This API key no longer exists.')
         const limit = developers.rateLimit
-        const counts = (c: typeof r.keyUsage) => ({ requests: windows(c.requests), rate_limited: windows(c.rateLimited) })
+        const counts = (c: typeof r.keyUsage) => ({
+          requests: windows(c.requests),
+          rate_limited: windows(c.rateLimited),
+        })
         return json(200, {
           account_id: caller.accountId,
           key: { id: r.key.id, name: r.key.name, key_prefix: r.key.displayPrefix },
-          rate_limit: { limit: limit.burst, remaining: r.remaining ?? limit.burst, refill_per_second: limit.perSecond, scope: 'key_per_replica' },
+          rate_limit: {
+            limit: limit.burst,
+            remaining: r.remaining ?? limit.burst,
+            refill_per_second: limit.perSecond,
+            scope: 'key_per_replica',
+          },
           usage: { key: counts(r.keyUsage), account: counts(r.accountUsage) },
           as_of: isoNoZone(r.asOf),
         })

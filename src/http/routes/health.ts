@@ -60,114 +60,158 @@ type ReadinessVenue = Pick<VenueModule, 'id' | 'credentialsNote' | 'catalogLists
 function listsDescription(modules: readonly ReadinessVenue[]): string {
   const groups = new Map<string, string[]>()
   for (const list of [...new Set(modules.flatMap((m) => m.catalogLists))]) {
-    const venues = modules.filter((m) => m.catalogLists.includes(list)).map((m) => m.id).join(', ')
+    const venues = modules
+      .filter((m) => m.catalogLists.includes(list))
+      .map((m) => m.id)
+      .join(', ')
     groups.set(venues, [...(groups.get(venues) ?? []), list])
   }
   return [...groups].map(([venues, lists]) => `${lists.map((l) => `\`${l}\``).join(', ')} (${venues})`).join(' or ')
 }
 
 /** A catalog sync in progress (built by `loadingBody`). */
-const catalogLoading = (modules: readonly ReadinessVenue[]) => Type.Object(
-  {
-    started_at: Type.String({ format: 'date-time' }),
-    elapsed_ms: Count,
-    phase: StringEnum(['listing', 'building'], {
-      description: '`listing` while the venue\'s pages arrive; `building` once every page is in and the snapshot and the streamed instruments are prepared.',
-    }),
-    list: Type.Union([Type.String(), Type.Null()], { description: `The venue list the last page came from: ${listsDescription(modules)}; null before the first page.` }),
-    pages: Count,
-    events: Type.Integer({ minimum: 0, description: 'Raw events listed so far, every list together (before mapping; the installed `events` count can be lower).' }),
-    events_per_sec: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'Events listed per second since the sync started; null before the first page.' }),
-    expected_events: NullableCount('Events the last completed sync listed: the basis of the estimate. Null during the first sync after boot: neither venue tells the total.'),
-    estimated_remaining_ms: NullableCount('Time left to list `expected_events` at the current rate (0 once past it); null without a basis or while building.'),
-    estimate_basis: StringEnum(['previous_sync', 'none'], {
-      description: '`previous_sync`: the estimate assumes the catalog is as large as at the last completed sync; `none`: no completed sync yet and the venue gives no total, so there is no estimate.',
-    }),
-  },
-  { additionalProperties: false },
-)
+const catalogLoading = (modules: readonly ReadinessVenue[]) =>
+  Type.Object(
+    {
+      started_at: Type.String({ format: 'date-time' }),
+      elapsed_ms: Count,
+      phase: StringEnum(['listing', 'building'], {
+        description:
+          "`listing` while the venue's pages arrive; `building` once every page is in and the snapshot and the streamed instruments are prepared.",
+      }),
+      list: Type.Union([Type.String(), Type.Null()], {
+        description: `The venue list the last page came from: ${listsDescription(modules)}; null before the first page.`,
+      }),
+      pages: Count,
+      events: Type.Integer({
+        minimum: 0,
+        description:
+          'Raw events listed so far, every list together (before mapping; the installed `events` count can be lower).',
+      }),
+      events_per_sec: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+        description: 'Events listed per second since the sync started; null before the first page.',
+      }),
+      expected_events: NullableCount(
+        'Events the last completed sync listed: the basis of the estimate. Null during the first sync after boot: neither venue tells the total.',
+      ),
+      estimated_remaining_ms: NullableCount(
+        'Time left to list `expected_events` at the current rate (0 once past it); null without a basis or while building.',
+      ),
+      estimate_basis: StringEnum(['previous_sync', 'none'], {
+        description:
+          '`previous_sync`: the estimate assumes the catalog is as large as at the last completed sync; `none`: no completed sync yet and the venue gives no total, so there is no estimate.',
+      }),
+    },
+    { additionalProperties: false },
+  )
 
 /** One venue's state in /readyz (built by `venueBody`); the credentials sentence is the venues' own. */
-const venueReadiness = (modules: readonly ReadinessVenue[]) => Type.Object(
-  {
-    ready: Type.Boolean({ description: 'The catalog is loaded and every streamed book has had its first snapshot.' }),
-    actor: Type.String({ description: 'The venue actor: `not_started`, `running`, `stopped` or `failed`.' }),
-    catalog: Type.Object(
-      {
-        loaded: Type.Boolean(),
-        version: Type.Integer({ minimum: 0, description: 'Increases with every catalog sync installed; 0 before the first.' }),
-        events: Count,
-        markets: Count,
-        outcomes: Count,
-        last_error: Type.Union([Type.String(), Type.Null()], { description: 'Why the last catalog sync failed; null after a success.' }),
-        truncated: Type.Boolean({
-          description:
-            'Addition: the installed catalog stopped at the `max_events` guard while the venue listed more, so it holds only the first `max_events` events listed. The service still serves it (a truncated catalog does not make it not ready) and logs an error per catalog version; also `predmkt_catalog_truncated` in /metrics.',
-        }),
-        max_events: Type.Union([Count, Type.Null()], {
-          description: 'Addition: the guard on events read per catalog sync (config `venues.<venue>.catalog.maxEvents`), set far above the real catalogs.',
-        }),
-        loading: Type.Union([catalogLoading(modules), Type.Null()], {
-          description:
-            'Addition: the catalog sync in progress (the first one after boot, or a refresh), null between syncs. The first sync of a real catalog lists tens of thousands of events in hundreds of pages and takes minutes; `events` above stays 0 until it is installed, this shows how far it got. The log has a `catalog loading` line every 5 s during the first sync.',
-        }),
-        failures: Type.Integer({ minimum: 0, description: 'Addition: catalog syncs failed in a row (0 after a success). Before the first success they are retried after 2 s, 4 s, 8 s … up to 30 s.' }),
-      },
-      { additionalProperties: false },
-    ),
-    credentials: StringEnum(['configured', 'missing', 'unreadable', 'invalid', 'not_required'], {
-      description: [
-        'Addition: the venue\'s API key.',
-        ...modules.flatMap((m) => (m.credentialsNote === undefined ? [] : [m.credentialsNote])),
-        `\`not_required\` for ${modules.flatMap((m) => (m.credentialsNote === undefined ? [m.id] : [])).join(' and ')} (public data) and for a simulator that asks for no key.`,
-      ].join(' '),
-    }),
-    books: Type.Object({ instruments: Count, synced: Count, stale: Count }, { additionalProperties: false }),
-    feed: Type.Union([
-      Type.Object(
+const venueReadiness = (modules: readonly ReadinessVenue[]) =>
+  Type.Object(
+    {
+      ready: Type.Boolean({ description: 'The catalog is loaded and every streamed book has had its first snapshot.' }),
+      actor: Type.String({ description: 'The venue actor: `not_started`, `running`, `stopped` or `failed`.' }),
+      catalog: Type.Object(
         {
-          connections: Count,
-          open_connections: Count,
-          subscribed: Count,
-          reconnects: Count,
-          frames_received: Count,
-          malformed_frames: Count,
-          sequence_gaps: Count,
-          stale_timeouts: Count,
+          loaded: Type.Boolean(),
+          version: Type.Integer({
+            minimum: 0,
+            description: 'Increases with every catalog sync installed; 0 before the first.',
+          }),
+          events: Count,
+          markets: Count,
+          outcomes: Count,
+          last_error: Type.Union([Type.String(), Type.Null()], {
+            description: 'Why the last catalog sync failed; null after a success.',
+          }),
+          truncated: Type.Boolean({
+            description:
+              'Addition: the installed catalog stopped at the `max_events` guard while the venue listed more, so it holds only the first `max_events` events listed. The service still serves it (a truncated catalog does not make it not ready) and logs an error per catalog version; also `predmkt_catalog_truncated` in /metrics.',
+          }),
+          max_events: Type.Union([Count, Type.Null()], {
+            description:
+              'Addition: the guard on events read per catalog sync (config `venues.<venue>.catalog.maxEvents`), set far above the real catalogs.',
+          }),
+          loading: Type.Union([catalogLoading(modules), Type.Null()], {
+            description:
+              'Addition: the catalog sync in progress (the first one after boot, or a refresh), null between syncs. The first sync of a real catalog lists tens of thousands of events in hundreds of pages and takes minutes; `events` above stays 0 until it is installed, this shows how far it got. The log has a `catalog loading` line every 5 s during the first sync.',
+          }),
+          failures: Type.Integer({
+            minimum: 0,
+            description:
+              'Addition: catalog syncs failed in a row (0 after a success). Before the first success they are retried after 2 s, 4 s, 8 s … up to 30 s.',
+          }),
         },
         { additionalProperties: false },
       ),
-      Type.Null(),
-    ]),
-  },
-  { additionalProperties: false },
-)
+      credentials: StringEnum(['configured', 'missing', 'unreadable', 'invalid', 'not_required'], {
+        description: [
+          "Addition: the venue's API key.",
+          ...modules.flatMap((m) => (m.credentialsNote === undefined ? [] : [m.credentialsNote])),
+          `\`not_required\` for ${modules.flatMap((m) => (m.credentialsNote === undefined ? [m.id] : [])).join(' and ')} (public data) and for a simulator that asks for no key.`,
+        ].join(' '),
+      }),
+      books: Type.Object({ instruments: Count, synced: Count, stale: Count }, { additionalProperties: false }),
+      feed: Type.Union([
+        Type.Object(
+          {
+            connections: Count,
+            open_connections: Count,
+            subscribed: Count,
+            reconnects: Count,
+            frames_received: Count,
+            malformed_frames: Count,
+            sequence_gaps: Count,
+            stale_timeouts: Count,
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ]),
+    },
+    { additionalProperties: false },
+  )
 
-const readinessBody = (modules: readonly ReadinessVenue[]) => Type.Object(
-  {
-    status: Type.String({ description: '`ready` or `not_ready`.' }),
-    data_source: Type.String({ description: '`simulated` (the built-in venue simulator) or `live`.' }),
-    simulated: Type.Boolean(),
-    description: Type.String(),
-    uptime_seconds: Type.Number(),
-    venues: Type.Record(Type.String(), venueReadiness(modules), { description: `Per venue (${modules.map((m) => `\`${m.id}\``).join(', ')}): catalog, books and feed state.` }),
-    read_models: Type.Object(
-      { ready: Type.Boolean({ description: 'The list endpoints\' read models (per-venue views, cross-venue events, sitemap) are built from the loaded catalogs.' }) },
-      { description: 'Addition. Built after the catalogs load, in event-loop slices; /readyz is 200 only once they are.' },
-    ),
-    spreads: Type.Object(
-      {
-        ready: Type.Boolean({
+const readinessBody = (modules: readonly ReadinessVenue[]) =>
+  Type.Object(
+    {
+      status: Type.String({ description: '`ready` or `not_ready`.' }),
+      data_source: Type.String({ description: '`simulated` (the built-in venue simulator) or `live`.' }),
+      simulated: Type.Boolean(),
+      description: Type.String(),
+      uptime_seconds: Type.Number(),
+      venues: Type.Record(Type.String(), venueReadiness(modules), {
+        description: `Per venue (${modules.map((m) => `\`${m.id}\``).join(', ')}): catalog, books and feed state.`,
+      }),
+      read_models: Type.Object(
+        {
+          ready: Type.Boolean({
+            description:
+              "The list endpoints' read models (per-venue views, cross-venue events, sitemap) are built from the loaded catalogs.",
+          }),
+        },
+        {
           description:
-            'The first cross-venue matching of the loaded catalogs is installed in the spread engine and every pair priced from the books. True also when nothing matched (a world with no overlap): it means "matched", not "non-empty".',
-        }),
-        pairs: Type.Integer({ minimum: 0, description: 'Matched outcome pairs the engine holds.' }),
-      },
-      { additionalProperties: false, description: 'Addition. /readyz is 200 only once `ready`; /spreads and /spreads/top answer 503 `not_ready` before.' },
-    ),
-  },
-  { additionalProperties: true },
-)
+            'Addition. Built after the catalogs load, in event-loop slices; /readyz is 200 only once they are.',
+        },
+      ),
+      spreads: Type.Object(
+        {
+          ready: Type.Boolean({
+            description:
+              'The first cross-venue matching of the loaded catalogs is installed in the spread engine and every pair priced from the books. True also when nothing matched (a world with no overlap): it means "matched", not "non-empty".',
+          }),
+          pairs: Type.Integer({ minimum: 0, description: 'Matched outcome pairs the engine holds.' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Addition. /readyz is 200 only once `ready`; /spreads and /spreads/top answer 503 `not_ready` before.',
+        },
+      ),
+    },
+    { additionalProperties: true },
+  )
 
 export function healthRoutes(deps: HealthDeps): AnyRoute[] {
   const ReadinessBody = readinessBody(deps.modules ?? VENUES)
@@ -181,7 +225,12 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       tags: ['operations'],
       public: true,
       caching: CACHING.none,
-      responses: { 200: { description: 'Up.', schema: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }) } },
+      responses: {
+        200: {
+          description: 'Up.',
+          schema: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }),
+        },
+      },
       handler: (): Reply => ({ status: 200, body: healthBody }),
     }),
     defineRoute({
@@ -195,7 +244,13 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       caching: CACHING.none,
       responses: {
         200: { description: 'Ready.', schema: ReadinessBody },
-        503: { description: 'Not ready yet (`not_ready`), with the same details.', schema: Type.Object({ ...ReadinessBody.properties, detail: Type.String(), code: Type.String() }, { additionalProperties: true }) },
+        503: {
+          description: 'Not ready yet (`not_ready`), with the same details.',
+          schema: Type.Object(
+            { ...ReadinessBody.properties, detail: Type.String(), code: Type.String() },
+            { additionalProperties: true },
+          ),
+        },
       },
       handler: () => readiness(deps),
     }),

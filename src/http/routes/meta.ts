@@ -61,7 +61,10 @@ const DOCS_HEADERS = [['content-security-policy', DOCS_CSP]] as const
 const OpenApiShape = Type.Object(
   {
     openapi: Type.String(),
-    info: Type.Object({ title: Type.String(), version: Type.String(), description: Type.Optional(Type.String()) }, { additionalProperties: true }),
+    info: Type.Object(
+      { title: Type.String(), version: Type.String(), description: Type.Optional(Type.String()) },
+      { additionalProperties: true },
+    ),
     paths: Type.Object({}, { additionalProperties: true }),
   },
   { additionalProperties: true },

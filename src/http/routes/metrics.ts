@@ -15,12 +15,17 @@ export function metricsRoutes(registry: Registry): AnyRoute[] {
       path: '/metrics',
       operationId: 'metrics',
       summary: 'Prometheus metrics',
-      description: 'Feed state and ingest counters per venue, actor mailboxes, spread engine, page cache, HTTP responses and latency, venue upstreams.',
+      description:
+        'Feed state and ingest counters per venue, actor mailboxes, spread engine, page cache, HTTP responses and latency, venue upstreams.',
       tags: ['operations'],
       public: true,
       caching: CACHING.none,
       responses: { 200: { description: 'Prometheus text format 0.0.4.', contentType: METRICS_CONTENT_TYPE } },
-      handler: async (): Promise<Reply> => ({ status: 200, body: await registry.metrics(), contentType: METRICS_CONTENT_TYPE }),
+      handler: async (): Promise<Reply> => ({
+        status: 200,
+        body: await registry.metrics(),
+        contentType: METRICS_CONTENT_TYPE,
+      }),
     }),
   ]
 }

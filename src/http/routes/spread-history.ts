@@ -34,12 +34,17 @@ export interface SpreadHistoryRouteDeps {
   readonly clock: Clock
   readonly log: Logger
   /** The sampling settings, so the published description states this deployment's values. */
-  readonly sampling: Pick<SpreadHistoryConfig, 'minChangeBps' | 'minIntervalMs' | 'heartbeatMs' | 'flushMs' | 'retentionDays'>
+  readonly sampling: Pick<
+    SpreadHistoryConfig,
+    'minChangeBps' | 'minIntervalMs' | 'heartbeatMs' | 'flushMs' | 'retentionDays'
+  >
 }
 
 export const SpreadHistoryPointSchema = Type.Object(
   {
-    timestamp: Type.String({ description: 'Start of the bucket (ISO 8601, UTC, no zone suffix); the values are the bucket\'s last sample.' }),
+    timestamp: Type.String({
+      description: "Start of the bucket (ISO 8601, UTC, no zone suffix); the values are the bucket's last sample.",
+    }),
     spread_bps: Type.Number({ description: '(price_b − price_a) × 10,000.' }),
     price_a: Type.Number({ description: 'The lower price (on platform_a at that time), 0 to 1.' }),
     price_b: Type.Number({ description: 'The higher price, 0 to 1.' }),
@@ -53,7 +58,9 @@ export const SpreadHistoryBody = Type.Object(
     outcome_key: Type.String(),
     range: StringEnum(HISTORY_RANGES),
     bucket_seconds: Type.Integer({ description: 'Addition: width of each bucket in seconds.' }),
-    data: Type.Array(SpreadHistoryPointSchema, { description: 'One point per bucket that has a sample, oldest first.' }),
+    data: Type.Array(SpreadHistoryPointSchema, {
+      description: 'One point per bucket that has a sample, oldest first.',
+    }),
   },
   { additionalProperties: false },
 )
@@ -69,7 +76,11 @@ export function spreadHistoryRoutes(deps: SpreadHistoryRouteDeps): AnyRoute[] {
     caching: CACHING.history,
     query: Type.Object({
       event_slug: Type.String({ minLength: 1, maxLength: 300, description: 'Event slug (required).' }),
-      outcome_key: Type.String({ minLength: 1, maxLength: 300, description: 'Outcome key taken from a spread response (required), e.g. `text:<outcome name lowercased>`.' }),
+      outcome_key: Type.String({
+        minLength: 1,
+        maxLength: 300,
+        description: 'Outcome key taken from a spread response (required), e.g. `text:<outcome name lowercased>`.',
+      }),
       range: StringEnum(HISTORY_RANGES, { default: '1w', description: 'How far back.' }),
     }),
     responses: {
@@ -77,7 +88,8 @@ export function spreadHistoryRoutes(deps: SpreadHistoryRouteDeps): AnyRoute[] {
       404: NOT_FOUND_RESPONSE,
       422: VALIDATION_RESPONSE,
       503: {
-        description: 'The history store cannot be read right now (`history_unavailable`), or API keys cannot be checked (`auth_unavailable`).',
+        description:
+          'The history store cannot be read right now (`history_unavailable`), or API keys cannot be checked (`auth_unavailable`).',
         schema: ErrorBody,
         headers: { 'Retry-After': 'Seconds.' },
       },
@@ -85,21 +97,32 @@ export function spreadHistoryRoutes(deps: SpreadHistoryRouteDeps): AnyRoute[] {
     handler: async ({ query: q }): Promise<Reply> => {
       let rows: HistoryBucket[]
       try {
-        if (!deps.isMatched(q.event_slug, q.outcome_key) && !(await deps.history.hasHistory(q.event_slug, q.outcome_key))) {
+        if (
+          !deps.isMatched(q.event_slug, q.outcome_key) &&
+          !(await deps.history.hasHistory(q.event_slug, q.outcome_key))
+        ) {
           throw notFound(`no spread history for event_slug ${q.event_slug} and outcome_key ${q.outcome_key}`)
         }
         rows = await deps.history.buckets(q.event_slug, q.outcome_key, bucketQuery(q.range, deps.clock.now()))
       } catch (err) {
         if (err instanceof AppError) throw err
         deps.log.warn({ err }, 'spread history read failed')
-        throw new AppError(503, 'history_unavailable', 'Spread history cannot be read right now; retry shortly.', { cause: err, headers: retryAfter(1) })
+        throw new AppError(503, 'history_unavailable', 'Spread history cannot be read right now; retry shortly.', {
+          cause: err,
+          headers: retryAfter(1),
+        })
       }
       return json(200, {
         event_slug: q.event_slug,
         outcome_key: q.outcome_key,
         range: q.range,
         bucket_seconds: RANGE_PLANS[q.range].bucketMs / 1000,
-        data: rows.map((r) => ({ timestamp: isoNoZone(r.bucketStart), spread_bps: r.spreadBps, price_a: r.priceA, price_b: r.priceB })),
+        data: rows.map((r) => ({
+          timestamp: isoNoZone(r.bucketStart),
+          spread_bps: r.spreadBps,
+          price_a: r.priceA,
+          price_b: r.priceB,
+        })),
       })
     },
   })
@@ -119,7 +142,12 @@ function describe(c: SpreadHistoryRouteDeps['sampling']): string {
 }
 
 function duration(ms: number): string {
-  const units: readonly [number, string][] = [[86_400_000, 'day'], [3_600_000, 'hour'], [60_000, 'minute'], [1_000, 'second']]
+  const units: readonly [number, string][] = [
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1_000, 'second'],
+  ]
   for (const [size, name] of units) if (ms % size === 0) return ms === size ? `1 ${name}` : `${ms / size} ${name}s`
   return `${ms} ms`
 }

@@ -51,9 +51,23 @@ export type SpreadVenue = Pick<VenueModule, 'id' | 'matchTerms'>
  */
 function matchLegKeys(venues: readonly SpreadVenue[]) {
   const maybe = <T extends TSchema>(schema: T) => (venues.length > 2 ? Type.Optional(schema) : schema)
-  const outcomeIds = venues.map((v) => [`${v.id}_outcome_id`, maybe(Type.String({ description: `The ${v.id} contract: ${v.matchTerms.outcomeId}.` }))] as const)
+  const outcomeIds = venues.map(
+    (v) =>
+      [
+        `${v.id}_outcome_id`,
+        maybe(Type.String({ description: `The ${v.id} contract: ${v.matchTerms.outcomeId}.` })),
+      ] as const,
+  )
   const texts = venues.map(
-    (v) => [`${v.id}_text`, maybe(Type.Array(Type.String(), { description: `The ${v.id} texts read, most specific first (${v.matchTerms.text}).` }))] as const,
+    (v) =>
+      [
+        `${v.id}_text`,
+        maybe(
+          Type.Array(Type.String(), {
+            description: `The ${v.id} texts read, most specific first (${v.matchTerms.text}).`,
+          }),
+        ),
+      ] as const,
   )
   return { outcomeIds: Object.fromEntries(outcomeIds), texts: Object.fromEntries(texts) }
 }
@@ -67,7 +81,9 @@ export function spreadSchemas(venues: readonly SpreadVenue[]) {
       event_slug: Type.String({ description: 'Service event slug.' }),
       event_title: Type.String(),
       outcome_title: Type.String({ description: 'Outcome compared across venues.' }),
-      outcome_key: Type.String({ description: 'Addition: key for /spreads/history, `text:<outcome name lowercased>`.' }),
+      outcome_key: Type.String({
+        description: 'Addition: key for /spreads/history, `text:<outcome name lowercased>`.',
+      }),
       platform_a: platform,
       platform_b: platform,
       price_a: Type.Number({ description: 'Normalized probability on platform_a (the lower), 0 to 1.' }),
@@ -76,12 +92,16 @@ export function spreadSchemas(venues: readonly SpreadVenue[]) {
       spread_bps: Type.Number({ description: 'spread × 10,000.' }),
       confidence: Type.Number({ description: '0 to 1; formula in the API description.' }),
       is_stale: Type.Boolean({ description: 'One or both quotes are older than the stale cutoff, or a feed is down.' }),
-      updated_at: Type.String({ description: 'Time of the most recent platform quote (ISO 8601, UTC, no zone suffix).' }),
+      updated_at: Type.String({
+        description: 'Time of the most recent platform quote (ISO 8601, UTC, no zone suffix).',
+      }),
       platform_a_url: Type.String(),
       platform_b_url: Type.String(),
       matching_strategy: StringEnum(['auto_canonical', 'manual_override', 'normalized_title_fallback', 'event_key']),
       match_quality: StringEnum(['manual', 'auto_high', 'auto_medium']),
-      volume_min: NNumber(`Addition: the thinner venue\'s volume ($) of the binary market its outcome trades in (min_volume filters on it). ${CENTS}`),
+      volume_min: NNumber(
+        `Addition: the thinner venue\'s volume ($) of the binary market its outcome trades in (min_volume filters on it). ${CENTS}`,
+      ),
       match: Type.Object(
         {
           quality: StringEnum(['manual', 'auto_high', 'auto_medium'], { description: 'As `match_quality`.' }),
@@ -94,12 +114,26 @@ export function spreadSchemas(venues: readonly SpreadVenue[]) {
           evidence: Nullable(
             Type.Object(
               {
-                shared_words: Type.Array(Type.String(), { description: 'Normalized words both contracts state (subject, role, action).' }),
-                implicit_words: Type.Array(Type.String(), { description: 'Words one venue states and the other leaves implicit (e.g. `us`).' }),
-                period: Type.String({ description: 'How the contracts\' periods agree: the common deadline or year, or (weaker) close end times.' }),
-                strike: Nullable(Type.String({ description: 'The common threshold or range (e.g. `≥ $100`), null when neither has one.' })),
+                shared_words: Type.Array(Type.String(), {
+                  description: 'Normalized words both contracts state (subject, role, action).',
+                }),
+                implicit_words: Type.Array(Type.String(), {
+                  description: 'Words one venue states and the other leaves implicit (e.g. `us`).',
+                }),
+                period: Type.String({
+                  description:
+                    "How the contracts' periods agree: the common deadline or year, or (weaker) close end times.",
+                }),
+                strike: Nullable(
+                  Type.String({
+                    description: 'The common threshold or range (e.g. `≥ $100`), null when neither has one.',
+                  }),
+                ),
               },
-              { additionalProperties: false, description: 'What the automatic matcher found the same; null for manual matches.' },
+              {
+                additionalProperties: false,
+                description: 'What the automatic matcher found the same; null for manual matches.',
+              },
             ),
           ),
           ...legs.texts,
@@ -114,26 +148,38 @@ export function spreadSchemas(venues: readonly SpreadVenue[]) {
             sell_platform: platform,
             sell_price: Type.Number({ description: 'Best bid where it is dear (or buy the complement at 1 − bid).' }),
             edge: Type.Number({ description: 'sell_price − buy_price per contract.' }),
-            net_edge: Type.Number({ description: 'edge less both venues\' taker fees per contract.' }),
+            net_edge: Type.Number({ description: "edge less both venues' taker fees per contract." }),
             size: Type.Number({ description: 'Contracts available at a positive net edge, walking both books.' }),
-            cost_dollars: Type.Number({ description: `Dollars paid for \`size\` contracts at the cheap venue. ${CENTS}` }),
+            cost_dollars: Type.Number({
+              description: `Dollars paid for \`size\` contracts at the cheap venue. ${CENTS}`,
+            }),
             profit_dollars: Type.Number({ description: `Net profit if all of \`size\` is taken. ${CENTS}` }),
           },
-          { additionalProperties: false, description: 'Addition: what the books allow right now; null without both books.' },
+          {
+            additionalProperties: false,
+            description: 'Addition: what the books allow right now; null without both books.',
+          },
         ),
       ),
     },
     { additionalProperties: false },
   )
 
-  const list = Type.Object({ data: Type.Array(record), count: Type.Integer({ description: 'Elements in data.' }) }, { additionalProperties: false })
+  const list = Type.Object(
+    { data: Type.Array(record), count: Type.Integer({ description: 'Elements in data.' }) },
+    { additionalProperties: false },
+  )
 
   const scan = Type.Object(
     {
       data: Type.Array(record),
       count: Type.Integer({ description: 'Elements in data.' }),
       total: Type.Integer({ description: 'Addition: matches before `limit` and `offset`.' }),
-      limit: Nullable(Type.Integer({ description: 'Addition: the `limit` asked for; null when absent (every match from `offset` on).' })),
+      limit: Nullable(
+        Type.Integer({
+          description: 'Addition: the `limit` asked for; null when absent (every match from `offset` on).',
+        }),
+      ),
       offset: Type.Integer({ description: 'Addition: the `offset` asked for.' }),
     },
     { additionalProperties: false },
@@ -146,14 +192,15 @@ const Sort = (def: 'spread' | 'confidence') =>
   StringEnum(SPREAD_SORTS, {
     default: def,
     description:
-      'Addition: the order, highest first: `net_edge` (`executable.net_edge`; rows without an executable edge last), `spread` or `confidence`. Ties by the pair\'s id (the order pairs were first matched), so pages never split a tie arbitrarily.',
+      "Addition: the order, highest first: `net_edge` (`executable.net_edge`; rows without an executable edge last), `spread` or `confidence`. Ties by the pair's id (the order pairs were first matched), so pages never split a tie arbitrarily.",
   })
 
 /** The executable-edge filters of both routes (Additions). */
 const edgeParameters = {
   executable_only: Type.Boolean({
     default: false,
-    description: 'Addition: only rows that can be traded at a profit now: `executable.net_edge` > 0 and `executable.size` > 0.',
+    description:
+      'Addition: only rows that can be traded at a profit now: `executable.net_edge` > 0 and `executable.size` > 0.',
   }),
   min_net_edge: Type.Optional(
     Type.Number({
@@ -196,18 +243,44 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
     tags: ['spreads'],
     query: Type.Object({
       event_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Restrict to one event.' })),
-      min_spread: Type.Number({ minimum: 0, maximum: 1, default: 0.02, description: 'Minimum spread in probability points (0.02 = 2%).' }),
-      min_volume: Type.Number({ minimum: 0, default: 1000, description: 'Minimum platform volume in dollars (on both venues).' }),
-      platforms: Type.Optional(Csv({ description: `Platform slugs to include (${venueIds.map((id) => `\`${id}\``).join(', ')}); a pair needs both of its platforms listed.` })),
-      stale_cutoff_minutes: Type.Integer({ minimum: 1, maximum: 10_080, default: 45, description: 'Minutes after which a quote is stale.' }),
+      min_spread: Type.Number({
+        minimum: 0,
+        maximum: 1,
+        default: 0.02,
+        description: 'Minimum spread in probability points (0.02 = 2%).',
+      }),
+      min_volume: Type.Number({
+        minimum: 0,
+        default: 1000,
+        description: 'Minimum platform volume in dollars (on both venues).',
+      }),
+      platforms: Type.Optional(
+        Csv({
+          description: `Platform slugs to include (${venueIds.map((id) => `\`${id}\``).join(', ')}); a pair needs both of its platforms listed.`,
+        }),
+      ),
+      stale_cutoff_minutes: Type.Integer({
+        minimum: 1,
+        maximum: 10_080,
+        default: 45,
+        description: 'Minutes after which a quote is stale.',
+      }),
       sort: Sort('spread'),
       ...edgeParameters,
       limit: Type.Optional(
-        Type.Integer({ minimum: 1, maximum: SCAN_MAX_LIMIT, description: `Addition: at most this many rows (1 to ${SCAN_MAX_LIMIT.toLocaleString('en-US')}); absent: every match.` }),
+        Type.Integer({
+          minimum: 1,
+          maximum: SCAN_MAX_LIMIT,
+          description: `Addition: at most this many rows (1 to ${SCAN_MAX_LIMIT.toLocaleString('en-US')}); absent: every match.`,
+        }),
       ),
       offset: Offset('Addition: matches to skip before the first row.'),
     }),
-    responses: { 200: { description: 'Qualifying gaps.', schema: schemas.scan }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: {
+      200: { description: 'Qualifying gaps.', schema: schemas.scan },
+      422: VALIDATION_RESPONSE,
+      503: NOT_READY_RESPONSE,
+    },
     handler: ({ query: q }) => {
       const platforms = q.platforms === undefined ? undefined : new Set(q.platforms)
       if (platforms !== undefined) {
@@ -220,12 +293,23 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       const edge = edgeFilter(q)
       // min_volume is compared with volume_min as printed (cents), so a listed record always satisfies it visibly.
       const keep = (r: SpreadRecord) =>
-        r.spread >= q.min_spread && (money(r.minVolume) ?? -1) >= q.min_volume && (platforms === undefined || (platforms.has(r.platformA) && platforms.has(r.platformB)))
+        r.spread >= q.min_spread &&
+        (money(r.minVolume) ?? -1) >= q.min_volume &&
+        (platforms === undefined || (platforms.has(r.platformA) && platforms.has(r.platformB)))
       // Every match is found (for `total`), in order; only the page is serialized.
       const matches =
         q.event_slug === undefined
-          ? selectSpreads(deps.engine, { sort: q.sort, edge, keep, minSpread: q.min_spread, limit: Number.POSITIVE_INFINITY })
-          : inOrder(deps.engine.eventRecords(q.event_slug).filter((r) => keep(r) && passesEdge(r, edge)), q.sort)
+          ? selectSpreads(deps.engine, {
+              sort: q.sort,
+              edge,
+              keep,
+              minSpread: q.min_spread,
+              limit: Number.POSITIVE_INFINITY,
+            })
+          : inOrder(
+              deps.engine.eventRecords(q.event_slug).filter((r) => keep(r) && passesEdge(r, edge)),
+              q.sort,
+            )
       const page = q.limit === undefined ? matches.slice(q.offset) : matches.slice(q.offset, q.offset + q.limit)
       const stale = page.map((r) => isStale(r, now, cutoff))
       return {
@@ -253,11 +337,20 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
     tags: ['spreads'],
     query: Type.Object({
       limit: Type.Integer({ minimum: 1, maximum: TOP_MAX_LIMIT, default: 20, description: 'Number of opportunities.' }),
-      window: Type.Integer({ minimum: 1, maximum: 720, default: 24, description: 'Freshness window in hours used for the ranking.' }),
+      window: Type.Integer({
+        minimum: 1,
+        maximum: 720,
+        default: 24,
+        description: 'Freshness window in hours used for the ranking.',
+      }),
       sort: Sort('confidence'),
       ...edgeParameters,
     }),
-    responses: { 200: { description: 'Gaps ordered by confidence (or by `sort`).', schema: schemas.list }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: {
+      200: { description: 'Gaps ordered by confidence (or by `sort`).', schema: schemas.list },
+      422: VALIDATION_RESPONSE,
+      503: NOT_READY_RESPONSE,
+    },
     handler: ({ query: q }) => {
       notReady(deps.engine)
       const now = deps.clock.now()
@@ -268,7 +361,13 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
         // Built per request: O(limit) plus skipped records on an index walk (spread-query.ts); each record's JSON
         // is cached per version (spread-json.ts).
         const list = selectSpreads(deps.engine, { sort: q.sort, edge, keep: inWindow, minSpread: 0, limit: q.limit })
-        return { status: 200, body: body(list, list.map((r) => isStale(r, now, TOP_STALE_CUTOFF_MS))) }
+        return {
+          status: 200,
+          body: body(
+            list,
+            list.map((r) => isStale(r, now, TOP_STALE_CUTOFF_MS)),
+          ),
+        }
       }
       // The bytes of this list stay valid until a change reaches its floor (engine.topEpoch) or time moves a
       // listed record out of the window or across the stale cutoff (validUntil): most requests end here.
@@ -279,7 +378,13 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
         deps.pages.countHit()
         return { status: 200, body: cached }
       }
-      const list = selectSpreads(deps.engine, { sort: 'confidence', edge, keep: inWindow, minSpread: 0, limit: q.limit })
+      const list = selectSpreads(deps.engine, {
+        sort: 'confidence',
+        edge,
+        keep: inWindow,
+        minSpread: 0,
+        limit: q.limit,
+      })
       const stale = list.map((r) => isStale(r, now, TOP_STALE_CUTOFF_MS))
       let validUntil = Number.POSITIVE_INFINITY
       for (let i = 0; i < list.length; i++) {
@@ -290,7 +395,9 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       deps.engine.noteTopFloor(list.length < q.limit ? 0 : (list[list.length - 1] as SpreadRecord).confidence)
       // Records are rewritten in place: the page is valid for the same records at the same versions and staleness.
       const versions = list.map((r, i) => r.version * 2 + (stale[i] ? 1 : 0))
-      const bytes = deps.pages.page(`spreads/top?${q.limit}:${q.window}`, deps.engine, list, versions, () => body(list, stale))
+      const bytes = deps.pages.page(`spreads/top?${q.limit}:${q.window}`, deps.engine, list, versions, () =>
+        body(list, stale),
+      )
       topLists.set(slot, bytes, validUntil, now, epoch)
       return { status: 200, body: bytes }
     },

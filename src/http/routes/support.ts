@@ -9,8 +9,14 @@ import type { ResponseSpec } from '../route.js'
 import { ErrorBody, ValidationErrorBody } from '../schemas/common.js'
 
 /** Shared pieces of the read endpoints: readiness, errors, and the one list reply (bodies assembled from cached fragments). */
-export const VALIDATION_RESPONSE: ResponseSpec = { description: 'Invalid parameters (one entry per problem).', schema: ValidationErrorBody }
-export const NOT_READY_RESPONSE: ResponseSpec = { description: 'Catalogs are still loading (`not_ready`).', schema: ErrorBody }
+export const VALIDATION_RESPONSE: ResponseSpec = {
+  description: 'Invalid parameters (one entry per problem).',
+  schema: ValidationErrorBody,
+}
+export const NOT_READY_RESPONSE: ResponseSpec = {
+  description: 'Catalogs are still loading (`not_ready`).',
+  schema: ErrorBody,
+}
 export const NOT_FOUND_RESPONSE: ResponseSpec = { description: 'Unknown identifier (`not_found`).', schema: ErrorBody }
 
 export function viewOrNotReady(models: ReadModels, venue: VenueId): VenueView {
@@ -24,7 +30,13 @@ export function notFound(detail: string): AppError {
 }
 
 /** `{"<key>":[…fragments…],"total":…,"limit":…,"offset":…}` without re-serializing the fragments. */
-export function listBody(key: string, fragments: readonly string[], total: number, limit: number, offset: number): string {
+export function listBody(
+  key: string,
+  fragments: readonly string[],
+  total: number,
+  limit: number,
+  offset: number,
+): string {
   return `{"${key}":[${fragments.join(',')}],"total":${total},"limit":${limit},"offset":${offset}}`
 }
 
@@ -76,15 +88,41 @@ export interface ViewList<E extends Listable> {
  */
 export function viewListReply<E extends Listable>(pages: PageCache, q: ListParams, list: ViewList<E>): Reply {
   const { view, only, atLeast } = list
-  const page = list.index.query({ status: q.status, category: q.category, search: q.search, only, atLeast, sort: q.sort, order: q.order, offset: q.offset, limit: q.limit })
+  const page = list.index.query({
+    status: q.status,
+    category: q.category,
+    search: q.search,
+    only,
+    atLeast,
+    sort: q.sort,
+    order: q.order,
+    offset: q.offset,
+    limit: q.limit,
+  })
   const versions = page.items.map((e) => list.version(e))
-  const build = (): string => listBody(list.key, page.items.map((e) => list.json(e)), page.total, q.limit, q.offset)
+  const build = (): string =>
+    listBody(
+      list.key,
+      page.items.map((e) => list.json(e)),
+      page.total,
+      q.limit,
+      q.offset,
+    )
   return { status: 200, body: pages.page(queryKey(list.route, q), view, page.items, versions, build) }
 }
 
 /** The same body for rows built per request (per-request fields, store reads): nothing to cache. */
 export function pageReply(key: string, q: Paging, page: Page<unknown>): Reply {
-  return { status: 200, body: listBody(key, page.items.map((r) => JSON.stringify(r)), page.total, q.limit, q.offset) }
+  return {
+    status: 200,
+    body: listBody(
+      key,
+      page.items.map((r) => JSON.stringify(r)),
+      page.total,
+      q.limit,
+      q.offset,
+    ),
+  }
 }
 
 /** Unique values of `items` (keeps first occurrence order). */

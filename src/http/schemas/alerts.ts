@@ -14,7 +14,8 @@ export const TARGET_MAX = 2_048
 export const COOLDOWN_MIN_SECONDS = 60
 export const COOLDOWN_MAX_SECONDS = 7 * 86_400
 
-const Timestamp = (description: string) => Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` })
+const Timestamp = (description: string) =>
+  Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` })
 
 export const UserIdHeaders = Type.Object({
   'x-user-id': Type.String({
@@ -40,7 +41,9 @@ export const TriggerTypeSchema = StringEnum(TRIGGER_TYPES, {
 
 /** `if channel is <channel> then target must match <target>` (and be present when `required`), for the body's allOf. */
 function targetFor(channel: string, target: object, required: boolean): object {
-  const then = required ? { type: 'object', properties: { target }, required: ['target'] } : { type: 'object', properties: { target } }
+  const then = required
+    ? { type: 'object', properties: { target }, required: ['target'] }
+    : { type: 'object', properties: { target } }
   return { if: { type: 'object', properties: { channel: { const: channel } }, required: ['channel'] }, then }
 }
 
@@ -57,10 +60,14 @@ export const AlertIdParams = Type.Object({ id: Type.String({ format: 'uuid', des
 /** Whether the deployment can deliver on the rule's channel now (alerts/channel-readiness.ts). */
 export const DeliveryStatusSchema = Type.Object(
   {
-    ready: Type.Boolean({ description: '`false` when this deployment cannot deliver on the rule\'s channel yet; the rule is stored and evaluated all the same.' }),
+    ready: Type.Boolean({
+      description:
+        "`false` when this deployment cannot deliver on the rule's channel yet; the rule is stored and evaluated all the same.",
+    }),
     reason: Type.Optional(
       StringEnum(['smtp_not_configured'], {
-        description: 'Only when not ready. `smtp_not_configured`: an e-mail rule on a deployment without an SMTP server; its deliveries fail until the operator configures one.',
+        description:
+          'Only when not ready. `smtp_not_configured`: an e-mail rule on a deployment without an SMTP server; its deliveries fail until the operator configures one.',
       }),
     ),
     message: Type.Optional(Type.String({ description: 'Only when not ready: the reason in words.' })),
@@ -74,7 +81,10 @@ export const DeliveryStatusSchema = Type.Object(
   },
 )
 
-export const DeletedAlertBody = Type.Object({ id: Type.String({ format: 'uuid' }), deleted: Type.Literal(true) }, { additionalProperties: false })
+export const DeletedAlertBody = Type.Object(
+  { id: Type.String({ format: 'uuid' }), deleted: Type.Literal(true) },
+  { additionalProperties: false },
+)
 
 /**
  * The bodies that carry a rule's scope, whose `platforms` are venue ids: built for the registered venues (registry
@@ -84,7 +94,9 @@ export function alertSchemas(venueIds: readonly string[]) {
   const ScopeSchema = Type.Object(
     {
       event_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this service event.' })),
-      outcome_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this outcome (as in spread records).' })),
+      outcome_key: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 200, description: 'Only this outcome (as in spread records).' }),
+      ),
       platforms: Type.Optional(
         Type.Array(StringEnum(venueIds), {
           minItems: 1,
@@ -93,16 +105,30 @@ export function alertSchemas(venueIds: readonly string[]) {
           description: 'Only pairs whose two platforms are both listed (as the `platforms` filter of /spreads).',
         }),
       ),
-      min_volume: Type.Optional(Type.Number({ minimum: 0, description: 'Only pairs whose thinner venue has at least this volume in dollars (`volume_min`).' })),
-      min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Only spreads whose `confidence` is at least this.' })),
+      min_volume: Type.Optional(
+        Type.Number({
+          minimum: 0,
+          description: 'Only pairs whose thinner venue has at least this volume in dollars (`volume_min`).',
+        }),
+      ),
+      min_confidence: Type.Optional(
+        Type.Number({ minimum: 0, maximum: 1, description: 'Only spreads whose `confidence` is at least this.' }),
+      ),
     },
-    { additionalProperties: false, description: 'Which spreads the rule watches; every key is optional, `{}` watches all. No other keys.' },
+    {
+      additionalProperties: false,
+      description: 'Which spreads the rule watches; every key is optional, `{}` watches all. No other keys.',
+    },
   )
 
   const CreateAlertBody = Type.Object(
     {
       trigger_type: TriggerTypeSchema,
-      threshold: Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Probability-point difference, in (0, 1]: 0.05 is 5 points.' }),
+      threshold: Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1,
+        description: 'Probability-point difference, in (0, 1]: 0.05 is 5 points.',
+      }),
       channel: StringEnum(CHANNELS, { description: 'Delivery channel.' }),
       target: Type.Optional(
         Type.String({
@@ -130,10 +156,7 @@ export function alertSchemas(venueIds: readonly string[]) {
     {
       additionalProperties: false,
       // The target must fit the channel (reported at ["body","target"]).
-      allOf: [
-        targetFor('email', EmailTarget, false),
-        targetFor('webhook', WebhookTarget, true),
-      ],
+      allOf: [targetFor('email', EmailTarget, false), targetFor('webhook', WebhookTarget, true)],
     },
   )
 
@@ -144,7 +167,9 @@ export function alertSchemas(venueIds: readonly string[]) {
       trigger_type: TriggerTypeSchema,
       threshold: Type.Number(),
       channel: StringEnum(CHANNELS),
-      target: Type.String({ description: 'The e-mail address (for a rule created without `target`: the account\'s address) or webhook URL.' }),
+      target: Type.String({
+        description: "The e-mail address (for a rule created without `target`: the account's address) or webhook URL.",
+      }),
       scope: ScopeSchema,
       cooldown_seconds: Type.Integer(),
       status: StringEnum(RULE_STATES, { description: '`active` on creation.' }),

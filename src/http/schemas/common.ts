@@ -39,7 +39,10 @@ export function Csv(options: StringOptions = {}): TUnsafe<CsvString> {
  * Ajv one error per branch and OpenAPI an `anyOf` of consts; this gives one `literal_error` and a clean enum,
  * while the static type stays the literal union.
  */
-export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: SchemaOptions = {},
+): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] })
 }
 
@@ -92,7 +95,9 @@ export function ListOrdering<S extends TSchema>(sort: S) {
 export const ErrorBody = Type.Object(
   {
     detail: Type.String({ description: 'Human-readable message.' }),
-    code: Type.String({ description: 'Stable machine-readable code, e.g. `not_found`, `rate_limited`, `upstream_error`.' }),
+    code: Type.String({
+      description: 'Stable machine-readable code, e.g. `not_found`, `rate_limited`, `upstream_error`.',
+    }),
   },
   { additionalProperties: true, description: 'Error body of every non-validation error.' },
 )
@@ -100,7 +105,9 @@ export const ErrorBody = Type.Object(
 /** One problem in a 422 body, shaped like FastAPI/pydantic v2 so existing clients parse it unchanged. */
 export const ValidationIssueSchema = Type.Object(
   {
-    type: Type.String({ description: 'Error type, e.g. `missing`, `int_parsing`, `less_than_equal`, `literal_error`.' }),
+    type: Type.String({
+      description: 'Error type, e.g. `missing`, `int_parsing`, `less_than_equal`, `literal_error`.',
+    }),
     loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), {
       description: 'Where: `["query", name]`, `["path", name]`, `["header", name]` or `["body", ...path]`.',
     }),
@@ -110,7 +117,9 @@ export const ValidationIssueSchema = Type.Object(
         `The value as sent (query values are the raw strings); null when missing. Shortened: a string past ${ECHO_STRING_MAX} characters ends in \`…\`, ` +
         `lists and objects keep their first ${ECHO_ENTRIES_MAX} entries and ${ECHO_DEPTH_MAX} levels.`,
     }),
-    ctx: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Constraint details, e.g. `{"ge": 1}`.' })),
+    ctx: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Constraint details, e.g. `{"ge": 1}`.' }),
+    ),
   },
   { additionalProperties: false },
 )

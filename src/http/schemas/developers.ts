@@ -7,7 +7,8 @@ import { Nullable } from './records.js'
  * published in the OpenAPI document). Text limits are checked here, at the edge, and again by the database's
  * CHECK constraints.
  */
-const Timestamp = (description: string) => Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` })
+const Timestamp = (description: string) =>
+  Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` })
 /** At least one non-space character. */
 const NOT_BLANK = '\\S'
 
@@ -24,14 +25,31 @@ export const SignupBody = Type.Object(
       maxLength: EMAIL_MAX,
       description: 'Required. Account e-mail address; one account per address, compared case-insensitively.',
     }),
-    company: Type.String({ minLength: 1, maxLength: COMPANY_MAX, pattern: NOT_BLANK, description: `Required, 1–${COMPANY_MAX} characters, not blank.` }),
-    use_case: Type.String({ minLength: 1, maxLength: USE_CASE_MAX, pattern: NOT_BLANK, description: `Required, 1–${USE_CASE_MAX} characters.` }),
+    company: Type.String({
+      minLength: 1,
+      maxLength: COMPANY_MAX,
+      pattern: NOT_BLANK,
+      description: `Required, 1–${COMPANY_MAX} characters, not blank.`,
+    }),
+    use_case: Type.String({
+      minLength: 1,
+      maxLength: USE_CASE_MAX,
+      pattern: NOT_BLANK,
+      description: `Required, 1–${USE_CASE_MAX} characters.`,
+    }),
   },
   { additionalProperties: false },
 )
 
 export const CreateKeyBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: KEY_NAME_MAX, pattern: NOT_BLANK, description: `Required label, 1–${KEY_NAME_MAX} characters.` }) },
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: KEY_NAME_MAX,
+      pattern: NOT_BLANK,
+      description: `Required label, 1–${KEY_NAME_MAX} characters.`,
+    }),
+  },
   { additionalProperties: false },
 )
 
@@ -39,7 +57,9 @@ export const ApiKeySchema = Type.Object(
   {
     id: Type.String({ format: 'uuid', description: 'Key id (for revocation).' }),
     name: Type.String(),
-    key_prefix: Type.String({ description: 'The key\'s service prefix and first 4 secret characters, then an ellipsis: `pmk_live_a1b2…`.' }),
+    key_prefix: Type.String({
+      description: "The key's service prefix and first 4 secret characters, then an ellipsis: `pmk_live_a1b2…`.",
+    }),
     status: StringEnum(['active', 'revoked']),
     created_at: Timestamp('Creation time.'),
     revoked_at: Nullable(Timestamp('Revocation time; null while active.')),
@@ -47,7 +67,9 @@ export const ApiKeySchema = Type.Object(
   { additionalProperties: false },
 )
 
-const ApiKeyValue = Type.String({ description: 'The full key. Returned only in this response: store it now; it cannot be shown again.' })
+const ApiKeyValue = Type.String({
+  description: 'The full key. Returned only in this response: store it now; it cannot be shown again.',
+})
 
 export const SignupCreatedBody = Type.Object(
   {
@@ -108,7 +130,10 @@ const Counts = Type.Object(
 export const UsageBody = Type.Object(
   {
     account_id: Type.String({ format: 'uuid' }),
-    key: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), key_prefix: Type.String() }, { additionalProperties: false }),
+    key: Type.Object(
+      { id: Type.String({ format: 'uuid' }), name: Type.String(), key_prefix: Type.String() },
+      { additionalProperties: false },
+    ),
     rate_limit: Type.Object(
       {
         limit: Type.Integer({ description: 'Bucket size (`X-RateLimit-Limit`).' }),
@@ -120,7 +145,10 @@ export const UsageBody = Type.Object(
     ),
     usage: Type.Object(
       { key: Counts, account: { ...Counts, description: 'All keys of the account together.' } },
-      { additionalProperties: false, description: 'Requests counted by every replica; the last seconds of other replicas may not be in yet.' },
+      {
+        additionalProperties: false,
+        description: 'Requests counted by every replica; the last seconds of other replicas may not be in yet.',
+      },
     ),
     as_of: Timestamp('When the counts were taken.'),
   },

@@ -13,7 +13,8 @@ export const NNumber = (description: string) => Nullable(Type.Number({ descripti
 /** The wording every money or volume field's description ends with (src/core/money.ts is the rule). */
 export const CENTS = 'Rounded to cents (at most 2 decimals).'
 export const Money = (description: string) => NNumber(`${description} ${CENTS}`)
-export const Timestamp = (description: string) => Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
+export const Timestamp = (description: string) =>
+  Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
 
 export const ServiceStatusSchema = StringEnum(['active', 'closed', 'resolved'], { description: 'Service status.' })
 /** A venue id (`platform` values): one of the registered venues, in registry order. */
@@ -25,7 +26,7 @@ export const platformSchema = (venueIds: readonly string[]) => StringEnum(venueI
  * both sides, which is neither side's; the market record's `volume_total` carries it.
  */
 export const OUTCOME_VOLUME =
-  'Outcome volume: that of the binary market the outcome is (a market of one outcome, or a child of a group). Null for either side of a market that lists two outcomes (Yes/No, two teams): the venue reports that volume for the market only (the market record\'s `volume_total`).'
+  "Outcome volume: that of the binary market the outcome is (a market of one outcome, or a child of a group). Null for either side of a market that lists two outcomes (Yes/No, two teams): the venue reports that volume for the market only (the market record's `volume_total`)."
 
 /** The fields every venue's outcome record starts with (src/views/records.ts `outcomeCore`). */
 export const outcomeCore = {
@@ -36,7 +37,9 @@ export const outcomeCore = {
   spread: NNumber('Bid/ask spread (best_ask − best_bid).'),
   volume: Money(OUTCOME_VOLUME),
   updated_at: Timestamp('Addition: venue time of the live quote; null for catalog prices (closed markets).'),
-  is_stale: Type.Boolean({ description: 'Addition: true while the venue feed for this quote is disconnected or resyncing.' }),
+  is_stale: Type.Boolean({
+    description: 'Addition: true while the venue feed for this quote is disconnected or resyncing.',
+  }),
 }
 
 /** The fields every venue's market record shares. */
@@ -54,7 +57,7 @@ export const marketCommon = {
 /** The fields of every venue's event record (src/views/records.ts `venueEventRecord`); its markets are the venue's. */
 export const eventCommon = {
   event_slug: Type.String({ description: 'Service event slug.' }),
-  event_id: Type.String({ description: 'The venue\'s own event id (its event slug or ticker).' }),
+  event_id: Type.String({ description: "The venue's own event id (its event slug or ticker)." }),
   title: Type.String(),
   subtitle: Nullable(Type.String()),
   category: Type.String({ description: CATEGORY_DESCRIPTION }),
@@ -85,7 +88,7 @@ export const priceCommon = {
   volume: Money(OUTCOME_VOLUME),
   platform_url: Type.String(),
   quote_age_seconds: NNumber('Age of the quote in seconds; null without a live quote.'),
-  is_stale: Type.Boolean({ description: 'Addition: the quote\'s feed is disconnected or resyncing.' }),
+  is_stale: Type.Boolean({ description: "Addition: the quote's feed is disconnected or resyncing." }),
 }
 
 /** One side (YES or NO) of a binary market's price. */
@@ -99,36 +102,42 @@ export const PriceSide = (description: string) =>
     { additionalProperties: false },
   )
 
-const leadingOutcomeSchema = (venueIds: readonly string[]) => Nullable(
-  Type.Object(
-    {
-      title: Type.String(),
-      probability: Type.Number(),
-      platform: platformSchema(venueIds),
-      outcome_id: Type.String({ description: 'The outcome\'s id on `platform` (its token id or market ticker).' }),
-    },
-    { additionalProperties: false, description: 'The open outcome (any outcome when none is open) with the highest probability on any venue; ties by the higher outcome volume, then by the lower `outcome_id`. Null when no outcome has a price.' },
-  ),
-)
+const leadingOutcomeSchema = (venueIds: readonly string[]) =>
+  Nullable(
+    Type.Object(
+      {
+        title: Type.String(),
+        probability: Type.Number(),
+        platform: platformSchema(venueIds),
+        outcome_id: Type.String({ description: "The outcome's id on `platform` (its token id or market ticker)." }),
+      },
+      {
+        additionalProperties: false,
+        description:
+          'The open outcome (any outcome when none is open) with the highest probability on any venue; ties by the higher outcome volume, then by the lower `outcome_id`. Null when no outcome has a price.',
+      },
+    ),
+  )
 
 /** A row of the collapsed event list across venues (`platform` values: these venue ids). */
-export const collapsedEventSchema = (venueIds: readonly string[]) => Type.Object(
-  {
-    event_slug: Type.String(),
-    title: Type.String(),
-    category: Type.String({ description: CATEGORY_DESCRIPTION }),
-    status: ServiceStatusSchema,
-    leading_outcome: leadingOutcomeSchema(venueIds),
-    volume_total: Money('Volume aggregated across venues.'),
-    volume_24h: Money('24-hour volume aggregated across venues.'),
-    platform_count: Type.Integer({ description: 'Venues listing this event.' }),
-    platforms: Type.Array(platformSchema(venueIds)),
-    end_time: Timestamp('Latest end time across venues.'),
-    created_at: Timestamp('Earliest creation time across venues.'),
-    updated_at: Timestamp('Latest catalog update across venues.'),
-  },
-  { additionalProperties: false },
-)
+export const collapsedEventSchema = (venueIds: readonly string[]) =>
+  Type.Object(
+    {
+      event_slug: Type.String(),
+      title: Type.String(),
+      category: Type.String({ description: CATEGORY_DESCRIPTION }),
+      status: ServiceStatusSchema,
+      leading_outcome: leadingOutcomeSchema(venueIds),
+      volume_total: Money('Volume aggregated across venues.'),
+      volume_24h: Money('24-hour volume aggregated across venues.'),
+      platform_count: Type.Integer({ description: 'Venues listing this event.' }),
+      platforms: Type.Array(platformSchema(venueIds)),
+      end_time: Timestamp('Latest end time across venues.'),
+      created_at: Timestamp('Earliest creation time across venues.'),
+      updated_at: Timestamp('Latest catalog update across venues.'),
+    },
+    { additionalProperties: false },
+  )
 
 /** One event with each venue's event record (`venues`: one key per registered venue, in registry order). */
 export const eventDetailSchema = (venues: readonly { readonly id: string; readonly eventSchema: TSchema }[]) =>
@@ -138,7 +147,7 @@ export const eventDetailSchema = (venues: readonly { readonly id: string; readon
       aliases: Type.Array(Type.String(), { description: 'Other slugs that resolve to this event.' }),
       venues: Type.Object(Object.fromEntries(venues.map((v) => [v.id, Nullable(v.eventSchema)])), {
         additionalProperties: false,
-        description: 'Each venue\'s event with its markets and outcomes (null when not listed).',
+        description: "Each venue's event with its markets and outcomes (null when not listed).",
       }),
     },
     { additionalProperties: false },

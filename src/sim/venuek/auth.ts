@@ -18,10 +18,14 @@ const SIGNATURE = 'kalshi-access-signature'
 
 /** The 401 bodies the venue sends (verbatim demo captures). */
 export const AUTH_FAILURE_BODIES: Readonly<Record<AuthFailure, unknown>> = {
-  bad_signature: { error: { code: 'authentication_error', message: 'authentication_error', details: 'INCORRECT_API_KEY_SIGNATURE' } },
+  bad_signature: {
+    error: { code: 'authentication_error', message: 'authentication_error', details: 'INCORRECT_API_KEY_SIGNATURE' },
+  },
   unknown_key: { error: { code: 'authentication_error', message: 'authentication_error', details: 'NOT_FOUND' } },
   stale_timestamp: { error: { code: 'header_timestamp_expired', message: 'header timestamp expired' } },
-  missing_signature: { error: { code: 'signature_is_missing_from_headers', message: 'signature is missing from headers' } },
+  missing_signature: {
+    error: { code: 'signature_is_missing_from_headers', message: 'signature is missing from headers' },
+  },
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -44,7 +48,11 @@ export class SignatureVerifier {
 
   /** Whether the request tries to authenticate at all (public market data needs no headers). */
   static attempted(headers: IncomingHttpHeaders): boolean {
-    return header(headers, KEY) !== undefined || header(headers, TIMESTAMP) !== undefined || header(headers, SIGNATURE) !== undefined
+    return (
+      header(headers, KEY) !== undefined ||
+      header(headers, TIMESTAMP) !== undefined ||
+      header(headers, SIGNATURE) !== undefined
+    )
   }
 
   /**
@@ -64,7 +72,12 @@ export class SignatureVerifier {
     const payload = Buffer.from(timestamp + method.toUpperCase() + path, 'utf8')
     let ok = false
     try {
-      ok = verify('sha256', payload, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }, Buffer.from(signature, 'base64'))
+      ok = verify(
+        'sha256',
+        payload,
+        { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 },
+        Buffer.from(signature, 'base64'),
+      )
     } catch {
       ok = false
     }

@@ -91,7 +91,12 @@ function accumulate(o: Ohlc, value: number, first: boolean): void {
 }
 
 function ohlcBlock(o: Ohlc): object {
-  return { open_dollars: dollars(o.open), low_dollars: dollars(o.low), high_dollars: dollars(o.high), close_dollars: dollars(o.close) }
+  return {
+    open_dollars: dollars(o.open),
+    low_dollars: dollars(o.low),
+    high_dollars: dollars(o.high),
+    close_dollars: dollars(o.close),
+  }
 }
 
 /** Trade prices in (from, to]; every value is null without trades except `previous_dollars` (last earlier trade). */

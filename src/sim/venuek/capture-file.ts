@@ -6,11 +6,22 @@ import { type VkCapturedEvent, VkCatalogFileSchema } from './capture-schema.js'
 export function readVenuekCapture(dir: string): readonly VkCapturedEvent[] {
   const file = join(dir, 'venuek.json')
   const events = readChecked(file, VkCatalogFileSchema).events
-  checkUnique(file, 'event ticker', events.map((e) => e.event_ticker))
-  checkUnique(file, 'market ticker', events.flatMap((e) => e.markets.map((m) => m.ticker)))
+  checkUnique(
+    file,
+    'event ticker',
+    events.map((e) => e.event_ticker),
+  )
+  checkUnique(
+    file,
+    'market ticker',
+    events.flatMap((e) => e.markets.map((m) => m.ticker)),
+  )
   for (const e of events) {
     for (const m of e.markets) {
-      if (m.event_ticker !== e.event_ticker) throw new CaptureFormatError(`${file}: market ${m.ticker} names event ${m.event_ticker} but sits in ${e.event_ticker}`)
+      if (m.event_ticker !== e.event_ticker)
+        throw new CaptureFormatError(
+          `${file}: market ${m.ticker} names event ${m.event_ticker} but sits in ${e.event_ticker}`,
+        )
     }
   }
   return events

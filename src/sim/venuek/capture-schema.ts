@@ -53,7 +53,10 @@ export const VkCapturedEventSchema = Type.Object(
   open,
 )
 
-export const VkCatalogFileSchema = Type.Object({ venue: Type.Literal('venuek'), events: Type.Array(VkCapturedEventSchema) }, open)
+export const VkCatalogFileSchema = Type.Object(
+  { venue: Type.Literal('venuek'), events: Type.Array(VkCapturedEventSchema) },
+  open,
+)
 
 export type VkCapturedEvent = Static<typeof VkCapturedEventSchema>
 export type VkCapturedMarket = Static<typeof VkCapturedMarketSchema>

@@ -25,7 +25,12 @@ export function decodeCursor(cursor: string | undefined, kind: CursorKind): numb
 }
 
 /** One page of an offset-paginated list plus the cursor of the next page (`""` when this is the last). */
-export function pageOf<T>(items: readonly T[], kind: CursorKind, cursor: string | undefined, limit: number): { page: T[]; cursor: string } {
+export function pageOf<T>(
+  items: readonly T[],
+  kind: CursorKind,
+  cursor: string | undefined,
+  limit: number,
+): { page: T[]; cursor: string } {
   const offset = Math.min(decodeCursor(cursor, kind) ?? 0, items.length)
   const end = offset + limit
   return { page: items.slice(offset, end), cursor: end < items.length ? encodeCursor(kind, end) : '' }

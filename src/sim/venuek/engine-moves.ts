@@ -8,7 +8,13 @@ import type { VkMarket } from './types.js'
 
 /** The venue's engine events (world/engine.ts), which its WebSocket (ws.ts) turns into frames. */
 export type VenuekEvent =
-  | { readonly type: 'vk_book'; readonly market: VkMarket; readonly book: SimBook; readonly changes: readonly LevelChange[]; readonly ts: number }
+  | {
+      readonly type: 'vk_book'
+      readonly market: VkMarket
+      readonly book: SimBook
+      readonly changes: readonly LevelChange[]
+      readonly ts: number
+    }
   | { readonly type: 'vk_trade'; readonly trade: VkTrade; readonly ts: number }
 
 /** How the venue's books move under the engine: requotes, top-of-book churn and anonymous taker trades. */

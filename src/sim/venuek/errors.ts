@@ -6,10 +6,17 @@ import type { SimResponse } from '../http-router.js'
  * exchange errors, a bare `{"msg":…}` for query-parameter validation, and a plain string for 429.
  */
 export interface NestedError {
-  readonly error: { readonly code: string; readonly message: string; readonly details?: string; readonly service?: string }
+  readonly error: {
+    readonly code: string
+    readonly message: string
+    readonly details?: string
+    readonly service?: string
+  }
 }
 
-export const MARKET_NOT_FOUND: NestedError = { error: { code: 'market_not_found', message: 'market not found', service: 'exchange' } }
+export const MARKET_NOT_FOUND: NestedError = {
+  error: { code: 'market_not_found', message: 'market not found', service: 'exchange' },
+}
 export const NOT_FOUND: NestedError = { error: { code: 'not_found', message: 'not found', service: 'exchange' } }
 export const TOO_MANY_REQUESTS = { error: 'too many requests' } as const
 
@@ -19,7 +26,8 @@ export function errorBodyFor(status: number): unknown {
   if (status === 404) return NOT_FOUND
   if (status === 401) return { error: { code: 'authentication_error', message: 'authentication_error' } }
   if (status === 400) return { error: { code: 'bad_request', message: 'bad request', service: 'exchange' } }
-  if (status === 503) return { error: { code: 'service_unavailable', message: 'service unavailable', service: 'exchange' } }
+  if (status === 503)
+    return { error: { code: 'service_unavailable', message: 'service unavailable', service: 'exchange' } }
   return { error: { code: 'internal_server_error', message: 'internal server error', service: 'exchange' } }
 }
 
@@ -65,5 +73,8 @@ export function invalidFormat(param: string, value: string): BadRequest {
 
 /** Filter combinations the operation rejects (e.g. a close-time range with `status=open`). */
 export function invalidParameters(details: string): BadRequest {
-  return new BadRequest({ error: { code: 'invalid_parameters', message: 'invalid parameters', details, service: 'exchange' } }, details)
+  return new BadRequest(
+    { error: { code: 'invalid_parameters', message: 'invalid parameters', details, service: 'exchange' } },
+    details,
+  )
 }

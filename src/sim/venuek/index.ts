@@ -61,7 +61,9 @@ export async function startVenuekSim(options: VenuekSimOptions): Promise<VenuekS
   const state = new VenuekState(options.world, options.clock)
   const auth = options.auth
   const verifier =
-    auth === undefined ? undefined : new SignatureVerifier(auth.publicKeys, auth.maxSkewMs ?? DEFAULT_MAX_SKEW_MS, options.clock)
+    auth === undefined
+      ? undefined
+      : new SignatureVerifier(auth.publicKeys, auth.maxSkewMs ?? DEFAULT_MAX_SKEW_MS, options.clock)
   const router = createVenuekRouter(state, options.faults, verifier)
   const server = await listen(router, options.host ?? '127.0.0.1', options.port ?? 0)
   const ws = new VenuekWsServer({

@@ -21,7 +21,17 @@ export function buildVenuekBooks(world: World, rng: Rng): void {
   for (const m of venuekOf(world).markets) {
     if (m.canonical.lifecycle !== 'active') continue
     const book = new SimBook(Math.round(m.tickSize * MICROS_PER_UNIT), t)
-    rebalance(book, { fair: world.venueFair(m.contract, 'venuek', t), halfSpread: m.contract.halfSpread, depthLevels: depth, depthSize: m.contract.depthSize }, rng, [])
+    rebalance(
+      book,
+      {
+        fair: world.venueFair(m.contract, 'venuek', t),
+        halfSpread: m.contract.halfSpread,
+        depthLevels: depth,
+        depthSize: m.contract.depthSize,
+      },
+      rng,
+      [],
+    )
     venuekOf(world).books.set(m.ticker, book)
   }
 }

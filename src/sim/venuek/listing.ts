@@ -24,7 +24,15 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
   const s = spec.tickers
   let series = vk.series.get(s.seriesTicker)
   if (series === undefined) {
-    series = { fromCapture: false, ticker: s.seriesTicker, title: s.seriesTitle, category: s.seriesCategory, frequency: s.frequency, feeType: 'quadratic', feeMultiplier: 1 }
+    series = {
+      fromCapture: false,
+      ticker: s.seriesTicker,
+      title: s.seriesTitle,
+      category: s.seriesCategory,
+      frequency: s.frequency,
+      feeType: 'quadratic',
+      feeMultiplier: 1,
+    }
     vk.series.set(series.ticker, series)
   }
   const active = q.lifecycle === 'active'
@@ -47,7 +55,10 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
   spec.contracts.forEach((c, i) => {
     if (!c.onTickers) return
     const contract = q.contracts[i] as Contract
-    const ticker = spec.slugs.outcomes !== undefined && spec.contracts.length === 1 ? eventTicker : `${eventTicker}-${c.tickersSuffix}`
+    const ticker =
+      spec.slugs.outcomes !== undefined && spec.contracts.length === 1
+        ? eventTicker
+        : `${eventTicker}-${c.tickersSuffix}`
     const closeTime = active ? (c.tickersCloseTime ?? planned.closeTime) : ended.closeTime
     const market: VkMarket = {
       ticker: uniqueKey(vk.marketsByTicker, ticker),
@@ -66,7 +77,11 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
       openTime: q.createdAt + 10 * 60_000,
       closeTime,
       // A market closing at its own deadline states no expected date (the real long-dated ladders have none).
-      expectedExpiration: !active ? closeTime + EXPECTED_AFTER_CLOSE_MS : c.tickersCloseTime === undefined ? planned.expectedExpiration : undefined,
+      expectedExpiration: !active
+        ? closeTime + EXPECTED_AFTER_CLOSE_MS
+        : c.tickersCloseTime === undefined
+          ? planned.expectedExpiration
+          : undefined,
       priceLevelStructure: deci ? 'deci_cent' : 'linear_cent',
       tickSize: deci ? 0.001 : 0.01,
       rulesPrimary: `If ${c.tickersLabel.toLowerCase()} for "${s.title}", then the market resolves to Yes. (Simulated market.)`,

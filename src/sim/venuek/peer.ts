@@ -35,7 +35,9 @@ export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields,
     moves: venuekMoves,
     truthLeg(world, contractKey) {
       const m = venuekOf(world).listing.get(contractKey)
-      return m === undefined ? undefined : { venue: VENUE, event: m.event.eventTicker, market: m.ticker, outcome: m.ticker }
+      return m === undefined
+        ? undefined
+        : { venue: VENUE, event: m.event.eventTicker, market: m.ticker, outcome: m.ticker }
     },
     list: listVenuek,
     // Seeded per event, drawn only when there are some: at 0 nothing else in the world changes.
@@ -60,12 +62,18 @@ export const venuekPeer: SimPeer<'venuek', StartedVenuek, VenuekSimulatorFields,
       faults,
       host: config.host,
       port: portsFromConfig ? config.ports.venuek : 0,
-      auth: credentials === undefined ? undefined : { required: true, publicKeys: new Map([[credentials.keyId, credentials.publicKeyPem]]) },
+      auth:
+        credentials === undefined
+          ? undefined
+          : { required: true, publicKeys: new Map([[credentials.keyId, credentials.publicKeyPem]]) },
     })
     return Object.assign(sim, { faults, credentials })
   },
   simulatorFields: (sim) => ({
-    venuekCredentials: sim.credentials === undefined ? undefined : { keyId: sim.credentials.keyId, privateKeyPem: sim.credentials.privateKeyPem },
+    venuekCredentials:
+      sim.credentials === undefined
+        ? undefined
+        : { keyId: sim.credentials.keyId, privateKeyPem: sim.credentials.privateKeyPem },
     venuekPublicKeyPem: sim.credentials?.publicKeyPem,
   }),
   events: (world) => venuekOf(world).events.length,

@@ -52,7 +52,15 @@ export function replayVenuek(world: World, events: readonly VkCapturedEvent[], r
 
 /** All a capture says about a series: its ticker and (through its events) its category. */
 function capturedSeries(c: VkCapturedEvent): VkSeries {
-  return { fromCapture: true, ticker: c.series_ticker, title: undefined, category: c.category, frequency: undefined, feeType: undefined, feeMultiplier: undefined }
+  return {
+    fromCapture: true,
+    ticker: c.series_ticker,
+    title: undefined,
+    category: c.category,
+    frequency: undefined,
+    feeType: undefined,
+    feeMultiplier: undefined,
+  }
 }
 
 const LIFECYCLE: Readonly<Record<VkCapturedMarket['status'], Lifecycle>> = {
@@ -116,6 +124,14 @@ function replayMarket(world: World, event: VkEvent, c: VkCapturedMarket, rng: Rn
     baseOpenInterest: c.open_interest ?? 0,
     capture: c,
   }
-  if (open) venuekOf(world).books.set(m.ticker, seedBook(quote, { tickSize, depthLevels: world.options.bookDepth, depthSize: DEFAULT_DEPTH, now: world.anchorMs }, rng.fork(venuekOf(world).books.size + 1)))
+  if (open)
+    venuekOf(world).books.set(
+      m.ticker,
+      seedBook(
+        quote,
+        { tickSize, depthLevels: world.options.bookDepth, depthSize: DEFAULT_DEPTH, now: world.anchorMs },
+        rng.fork(venuekOf(world).books.size + 1),
+      ),
+    )
   return m
 }

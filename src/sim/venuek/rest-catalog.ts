@@ -72,7 +72,8 @@ export class CatalogRoutes {
     const now = this.#state.clock.now()
     const wanted = status === undefined ? undefined : STATUS_FILTER_MATCHES[status]
     const tickerSet = tickers === undefined ? undefined : new Set(tickers)
-    const source = seriesTicker === undefined ? venuekOf(this.#state.world).events : (this.#eventsBySeries.get(seriesTicker) ?? [])
+    const source =
+      seriesTicker === undefined ? venuekOf(this.#state.world).events : (this.#eventsBySeries.get(seriesTicker) ?? [])
     const events = source.filter(
       (e) =>
         (tickerSet === undefined || tickerSet.has(e.eventTicker)) &&

@@ -31,7 +31,8 @@ export class MarketDataRoutes {
     if (m === undefined) return { status: 404, body: MARKET_NOT_FOUND }
     const book = bidsOnly(this.#state.book(m))
     // 0 or negative = every level.
-    const best = (levels: readonly Level[]) => (depth > 0 && levels.length > depth ? levels.slice(levels.length - depth) : levels)
+    const best = (levels: readonly Level[]) =>
+      depth > 0 && levels.length > depth ? levels.slice(levels.length - depth) : levels
     const wire = (levels: readonly Level[]) => best(levels).map(([p, s]) => [dollars(p), fpMicros(s)])
     return { status: 200, body: { orderbook_fp: { yes_dollars: wire(book.yes), no_dollars: wire(book.no) } } }
   }
@@ -50,7 +51,10 @@ export class MarketDataRoutes {
     const blockOnly = q.bool('is_block_trade') ?? false
     const trades = ticker === undefined ? venuekOf(this.#state.world).trades.rows : this.#state.trades.tradesOf(ticker)
     // Exclusive upper index: the cursor's position, the max_ts bound and the clock, whichever is lowest.
-    let hi = countAtOrBefore(trades, Math.min(this.#state.clock.now(), maxTs === undefined ? Infinity : maxTs * 1000 + 999))
+    let hi = countAtOrBefore(
+      trades,
+      Math.min(this.#state.clock.now(), maxTs === undefined ? Infinity : maxTs * 1000 + 999),
+    )
     const resume = decodeCursor(q.string('cursor'), 'trades')
     if (resume !== undefined) hi = Math.min(hi, resume)
     const minMs = minTs === undefined ? -Infinity : minTs * 1000
@@ -77,8 +81,12 @@ export class MarketDataRoutes {
     const period = q.requiredInt('period_interval')
     if (!PERIOD_INTERVALS_MIN.includes(period)) throw validationFailed(operation, 'period_interval', 'oneof')
     const m = venuekOf(this.#state.world).marketsByTicker.get(req.params['ticker'] ?? '')
-    if (m === undefined || m.event.series.ticker !== req.params['series_ticker']) return { status: 404, body: MARKET_NOT_FOUND }
-    return { status: 200, body: { ticker: m.ticker, candlesticks: candlesticks(this.#state, m, startTs, endTs, period, operation) } }
+    if (m === undefined || m.event.series.ticker !== req.params['series_ticker'])
+      return { status: 404, body: MARKET_NOT_FOUND }
+    return {
+      status: 200,
+      body: { ticker: m.ticker, candlesticks: candlesticks(this.#state, m, startTs, endTs, period, operation) },
+    }
   }
 
   exchangeStatus(): SimResponse {

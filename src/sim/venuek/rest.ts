@@ -14,7 +14,11 @@ export const REST_PREFIX = '/trade-api/v2'
  * carries `KALSHI-ACCESS-*` headers is verified like on the venue, and a bad one gets the venue's 401 body,
  * so an adapter's signing is exercised on every call it signs.
  */
-export function createVenuekRouter(state: VenuekState, faults: FaultPlan, verifier: SignatureVerifier | undefined): SimRouter {
+export function createVenuekRouter(
+  state: VenuekState,
+  faults: FaultPlan,
+  verifier: SignatureVerifier | undefined,
+): SimRouter {
   const router = new SimRouter({
     host: 'rest',
     faults,

@@ -20,7 +20,12 @@ import type { VenuekState } from './market-state.js'
 const DOLLAR_FIELDS: ReadonlySet<string> = new Set(['yes_bid', 'yes_ask', 'no_bid', 'no_ask', 'last_price'])
 const COUNT_FIELDS: ReadonlySet<string> = new Set(['volume', 'volume_24h', 'open_interest'])
 
-export function serializeCapturedEvent(event: VkEvent, capture: VkCapturedEvent, state: VenuekState, nested: boolean): Record<string, unknown> {
+export function serializeCapturedEvent(
+  event: VkEvent,
+  capture: VkCapturedEvent,
+  state: VenuekState,
+  nested: boolean,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(capture)) {
     if (PROVENANCE_FIELDS.has(key) || key === 'markets') continue
@@ -33,11 +38,17 @@ export function serializeCapturedEvent(event: VkEvent, capture: VkCapturedEvent,
   return body
 }
 
-export function serializeCapturedMarket(m: VkMarket, capture: VkCapturedMarket, state: VenuekState, now: number): Record<string, unknown> {
+export function serializeCapturedMarket(
+  m: VkMarket,
+  capture: VkCapturedMarket,
+  state: VenuekState,
+  now: number,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(capture)) {
     if (DOLLAR_FIELDS.has(key) && typeof value === 'number') body[`${key}_dollars`] = dollarsOf(value)
-    else if (COUNT_FIELDS.has(key) && typeof value === 'number') body[`${key}_fp`] = fpHundredths(Math.round(value * 100))
+    else if (COUNT_FIELDS.has(key) && typeof value === 'number')
+      body[`${key}_fp`] = fpHundredths(Math.round(value * 100))
     else body[key] = value
   }
   const set = (key: string, value: string) => {
@@ -46,7 +57,10 @@ export function serializeCapturedMarket(m: VkMarket, capture: VkCapturedMarket, 
   // The state's figures are the captured ones (the replay's base) plus live trading.
   set('volume_fp', fpHundredths(state.volume(m, now)))
   if (typeof capture.volume_24h === 'number') {
-    set('volume_24h_fp', fpHundredths(Math.round(capture.volume_24h * 100) + state.trades.volumeBetween(m.ticker, now - MS_PER_DAY, now)))
+    set(
+      'volume_24h_fp',
+      fpHundredths(Math.round(capture.volume_24h * 100) + state.trades.volumeBetween(m.ticker, now - MS_PER_DAY, now)),
+    )
   }
   set('open_interest_fp', fpHundredths(state.openInterest(m, now)))
   const last = state.trades.lastAtOrBefore(m.ticker, now)

@@ -145,7 +145,9 @@ export function serializeMarket(m: VkMarket, state: VenuekState, now: number): R
     rules_primary: m.rulesPrimary,
     rules_secondary: RULES_SECONDARY,
     price_level_structure: m.priceLevelStructure,
-    price_ranges: [{ start: '0.0000', end: '1.0000', step: m.priceLevelStructure === 'deci_cent' ? '0.0010' : '0.0100' }],
+    price_ranges: [
+      { start: '0.0000', end: '1.0000', step: m.priceLevelStructure === 'deci_cent' ? '0.0010' : '0.0100' },
+    ],
   }
   if (m.floorStrike !== undefined) body['floor_strike'] = m.floorStrike
   if (m.capStrike !== undefined) body['cap_strike'] = m.capStrike

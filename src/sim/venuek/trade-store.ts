@@ -28,7 +28,8 @@ export class TradeStore {
     const list = this.#tradesByTicker.get(t.market.ticker)
     if (list === undefined) this.#tradesByTicker.set(t.market.ticker, [t])
     else list.push(t)
-    if (live) this.liveNotional.set(t.market.ticker, (this.liveNotional.get(t.market.ticker) ?? 0) + t.count * t.yesPrice)
+    if (live)
+      this.liveNotional.set(t.market.ticker, (this.liveNotional.get(t.market.ticker) ?? 0) + t.count * t.yesPrice)
   }
 
   tradesOf(ticker: string): readonly VkTrade[] {

@@ -59,7 +59,8 @@ type Json = Record<string, unknown>
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 const isSid = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
-const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0)
+const isStringList = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0)
 
 function optionalBool(params: Json, name: string): boolean | undefined | null {
   const v = params[name]
@@ -91,7 +92,8 @@ export function parseCommand(text: string): Command | CommandRejection {
   const reject = (code: WsErrorCode): CommandRejection => ({ cmd: undefined, id, code })
   const cmd = raw['cmd']
   if (cmd === 'list_subscriptions') return { cmd, id }
-  if (cmd !== 'subscribe' && cmd !== 'unsubscribe' && cmd !== 'update_subscription') return reject(typeof cmd === 'string' ? 5 : 1)
+  if (cmd !== 'subscribe' && cmd !== 'unsubscribe' && cmd !== 'update_subscription')
+    return reject(typeof cmd === 'string' ? 5 : 1)
   const params = raw['params']
   if (!isObject(params)) return reject(2)
 

@@ -93,7 +93,9 @@ export class WsSession implements SubscriptionOwner {
     let markets: VkMarket[] | undefined
     if (c.marketTickers !== undefined || c.marketIds !== undefined) {
       const keys = c.marketTickers ?? c.marketIds ?? []
-      const found = keys.map((k) => (c.marketTickers !== undefined ? venuekOf(world).marketsByTicker.get(k) : this.#host.marketById(k)))
+      const found = keys.map((k) =>
+        c.marketTickers !== undefined ? venuekOf(world).marketsByTicker.get(k) : this.#host.marketById(k),
+      )
       const unknown = keys.filter((_, i) => found[i] === undefined)
       if (unknown.length > 0) return this.#error(c.id, 11, { market_tickers: unknown })
       markets = found as VkMarket[]
@@ -164,7 +166,8 @@ export class WsSession implements SubscriptionOwner {
       for (const m of markets) this.#sendSnapshot(sub, m, undefined)
     } else if (sub.channel === 'ticker' && sub.sendInitialSnapshot) {
       const now = this.#host.state.clock.now()
-      for (const m of markets) this.send(dataFrame('ticker', sub.sid, undefined, tickerMsg(tickerState(this.#host.state, m, now), now)))
+      for (const m of markets)
+        this.send(dataFrame('ticker', sub.sid, undefined, tickerMsg(tickerState(this.#host.state, m, now), now)))
     }
   }
 

@@ -174,7 +174,8 @@ export class VenuekWsServer implements SessionHost {
       this.collectSequenceSkips()
       const m = e.trade.market
       let msg: string | undefined
-      const send = (sub: Subscription): void => sub.owner.send(dataFrame('trade', sub.sid, sub.nextSeq(), (msg ??= tradeMsg(e.trade))))
+      const send = (sub: Subscription): void =>
+        sub.owner.send(dataFrame('trade', sub.sid, sub.nextSeq(), (msg ??= tradeMsg(e.trade))))
       this.index.forMarket('trade', m.ticker)?.forEach(send)
       this.index.allMarkets('trade').forEach(send)
       this.#maybeTicker(m, e.ts)

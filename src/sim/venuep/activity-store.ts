@@ -24,7 +24,8 @@ export class ActivityStore {
       const cents = Math.round(a.usdcSize * 100)
       if (cumulative === undefined) this.#notionalCents.set(a.market.conditionId, [cents])
       else cumulative.push((cumulative[cumulative.length - 1] as number) + cents)
-      if (live) this.liveNotional.set(a.market.conditionId, (this.liveNotional.get(a.market.conditionId) ?? 0) + a.usdcSize)
+      if (live)
+        this.liveNotional.set(a.market.conditionId, (this.liveNotional.get(a.market.conditionId) ?? 0) + a.usdcSize)
     }
   }
 

@@ -25,7 +25,13 @@ export type TokenIndex = 0 | 1
 export function summaryHash(market: VpMarket, index: 0 | 1, book: SimBook, lastTradePrice: string): string {
   const bidsN = book.bids.size
   const asksN = book.asks.size
-  ensureCapacity(FIXED_BYTES + market.conditionId.length + market.tokenIds[index].length + lastTradePrice.length + (bidsN + asksN) * LEVEL_BYTES)
+  ensureCapacity(
+    FIXED_BYTES +
+      market.conditionId.length +
+      market.tokenIds[index].length +
+      lastTradePrice.length +
+      (bidsN + asksN) * LEVEL_BYTES,
+  )
   const bids0 = sortedPrices(book.bids, sortedBids)
   const asks0 = sortedPrices(book.asks, sortedAsks)
   let at = 0
@@ -52,7 +58,10 @@ export function summaryHash(market: VpMarket, index: 0 | 1, book: SimBook, lastT
   at = ascii(at, fmtNum(market.minOrderSize))
   at = ascii(at, '","tick_size":"')
   at = micros(at, book.tickMicros)
-  at = ascii(at, market.event.negRisk ? '","neg_risk":true,"last_trade_price":"' : '","neg_risk":false,"last_trade_price":"')
+  at = ascii(
+    at,
+    market.event.negRisk ? '","neg_risk":true,"last_trade_price":"' : '","neg_risk":false,"last_trade_price":"',
+  )
   at = ascii(at, lastTradePrice)
   at = ascii(at, '"}')
   return createHash('sha1').update(scratch.subarray(0, at)).digest('hex')
@@ -90,7 +99,14 @@ function sortedPrices(levels: ReadonlyMap<number, number>, into: Float64Array): 
  * Writes `n` levels as `{"price":"…","size":"…"}` entries: prices from `sorted` (ascending), walked backwards
  * when `descending`, and mirrored to 1 − price when `mirror`.
  */
-function levels(at: number, sorted: Float64Array, n: number, sizes: ReadonlyMap<number, number>, descending: boolean, mirror: boolean): number {
+function levels(
+  at: number,
+  sorted: Float64Array,
+  n: number,
+  sizes: ReadonlyMap<number, number>,
+  descending: boolean,
+  mirror: boolean,
+): number {
   for (let k = 0; k < n; k++) {
     const price = sorted[descending ? n - 1 - k : k] as number
     if (k > 0) at = ascii(at, ',')

@@ -56,7 +56,10 @@ export function tokenTop(book: SimBook, index: TokenIndex): TokenTop {
   const bid = book.bestBid()
   const ask = book.bestAsk()
   if (index === 0) return { bid, ask }
-  return { bid: ask === undefined ? undefined : MICROS_PER_UNIT - ask, ask: bid === undefined ? undefined : MICROS_PER_UNIT - bid }
+  return {
+    bid: ask === undefined ? undefined : MICROS_PER_UNIT - ask,
+    ask: bid === undefined ? undefined : MICROS_PER_UNIT - bid,
+  }
 }
 
 export interface LastTrade {
@@ -111,7 +114,10 @@ export function bookHash(world: World, market: VpMarket, index: TokenIndex, book
 }
 
 /** The live book behind a token id, or undefined for unknown tokens and closed/resolved markets. */
-export function bookOfToken(world: World, tokenId: string): { market: VpMarket; index: TokenIndex; book: SimBook } | undefined {
+export function bookOfToken(
+  world: World,
+  tokenId: string,
+): { market: VpMarket; index: TokenIndex; book: SimBook } | undefined {
   const ref = venuepOf(world).tokens.get(tokenId)
   if (ref === undefined) return undefined
   const book = venuepOf(world).books.get(ref.market.conditionId)

@@ -74,7 +74,10 @@ export const VpCapturedEventSchema = Type.Object(
   open,
 )
 
-export const VpCatalogFileSchema = Type.Object({ venue: Type.Literal('venuep'), events: Type.Array(VpCapturedEventSchema) }, open)
+export const VpCatalogFileSchema = Type.Object(
+  { venue: Type.Literal('venuep'), events: Type.Array(VpCapturedEventSchema) },
+  open,
+)
 
 export type VpCapturedEvent = Static<typeof VpCapturedEventSchema>
 export type VpCapturedMarket = Static<typeof VpCapturedMarketSchema>

@@ -105,7 +105,8 @@ export function decodeCursor(cursor: string | null): number {
   if (cursor === null || cursor === '') return 0
   const text = Buffer.from(cursor, 'base64').toString('utf8')
   if (text === '-1') return -1
-  if (!/^\d+$/.test(text) || Buffer.from(text).toString('base64') !== cursor) throw new WireError(400, { error: 'invalid next_cursor' })
+  if (!/^\d+$/.test(text) || Buffer.from(text).toString('base64') !== cursor)
+    throw new WireError(400, { error: 'invalid next_cursor' })
   return Number(text)
 }
 
@@ -115,10 +116,20 @@ export function encodeCursor(offset: number): string {
 }
 
 /** One page of every market (closed ones included, as on the real host), in Gamma id order. */
-export function clobMarketsPage(world: World, cursor: string | null, pageSize: number, now: number): Record<string, unknown> {
+export function clobMarketsPage(
+  world: World,
+  cursor: string | null,
+  pageSize: number,
+  now: number,
+): Record<string, unknown> {
   const offset = decodeCursor(cursor)
   const all = venuepOf(world).markets
   const slice = offset < 0 ? [] : all.slice(offset, offset + pageSize)
   const next = offset < 0 || offset + pageSize >= all.length ? END_CURSOR : encodeCursor(offset + pageSize)
-  return { data: slice.map((m) => clobMarketJson(world, m, now)), next_cursor: next, limit: pageSize, count: slice.length }
+  return {
+    data: slice.map((m) => clobMarketJson(world, m, now)),
+    next_cursor: next,
+    limit: pageSize,
+    count: slice.length,
+  }
 }

@@ -66,11 +66,15 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
   )
   router.post(
     '/books',
-    guard((req) => ok(tokenIdsOfBody(req.body).flatMap((id) => {
-      const b = bookOfToken(world, id)
-      // Unknown and closed tokens are left out; the response order is not a contract (join on asset_id).
-      return b === undefined ? [] : [bookSummary(world, b.market, b.index, b.book)]
-    }))),
+    guard((req) =>
+      ok(
+        tokenIdsOfBody(req.body).flatMap((id) => {
+          const b = bookOfToken(world, id)
+          // Unknown and closed tokens are left out; the response order is not a contract (join on asset_id).
+          return b === undefined ? [] : [bookSummary(world, b.market, b.index, b.book)]
+        }),
+      ),
+    ),
   )
   router.get(
     '/price',
@@ -115,10 +119,22 @@ export function clobRouter(world: World, clock: Clock, faults: FaultPlan, option
       return ok({ minimum_tick_size: book === undefined ? market.tickSize : book.tickMicros / MICROS_PER_UNIT })
     }),
   )
-  router.get('/neg-risk', guard((req) => ok({ neg_risk: marketOfToken(req).market.event.negRisk })))
-  router.get('/fee-rate', guard((req) => ok({ base_fee: marketOfToken(req).market.takerBaseFeeBps })))
-  router.get('/prices-history', guard((req) => ok(pricesHistory(world, req.query, clock.now()))))
-  router.get('/markets', guard((req) => ok(clobMarketsPage(world, req.query.get('next_cursor'), pageSize, clock.now()))))
+  router.get(
+    '/neg-risk',
+    guard((req) => ok({ neg_risk: marketOfToken(req).market.event.negRisk })),
+  )
+  router.get(
+    '/fee-rate',
+    guard((req) => ok({ base_fee: marketOfToken(req).market.takerBaseFeeBps })),
+  )
+  router.get(
+    '/prices-history',
+    guard((req) => ok(pricesHistory(world, req.query, clock.now()))),
+  )
+  router.get(
+    '/markets',
+    guard((req) => ok(clobMarketsPage(world, req.query.get('next_cursor'), pageSize, clock.now()))),
+  )
   router.get(
     '/markets/:conditionId',
     guard((req) => {

@@ -119,7 +119,9 @@ export class ClobWsServer {
   #onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
     this.counters.framesReceived++
     if (isBinary) return
-    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Buffer).toString('utf8')
+    const text = Array.isArray(data)
+      ? Buffer.concat(data).toString('utf8')
+      : Buffer.from(data as Buffer).toString('utf8')
     if (text === 'PING') {
       this.#send(conn, 'PONG')
       return
@@ -142,7 +144,8 @@ export class ClobWsServer {
     const isMarket = typeof m.type === 'string' && m.type.toLowerCase() === 'market'
     if (typeof m.custom_feature_enabled === 'boolean') conn.custom = m.custom_feature_enabled
     if (operation === 'unsubscribe') this.#unsubscribe(conn, ids)
-    else if (operation === 'subscribe' || (operation === undefined && isMarket)) this.#subscribe(conn, ids, m.initial_dump !== false)
+    else if (operation === 'subscribe' || (operation === undefined && isMarket))
+      this.#subscribe(conn, ids, m.initial_dump !== false)
   }
 
   #subscribe(conn: Connection, ids: readonly string[], initialDump: boolean): void {
@@ -211,7 +214,9 @@ export class ClobWsServer {
         return
       }
       case 'vp_tick_size':
-        this.#perToken(event.market.tokenIds, (index) => tickSizeFrame(event.market, index, event.oldTick, event.newTick, event.ts))
+        this.#perToken(event.market.tokenIds, (index) =>
+          tickSizeFrame(event.market, index, event.oldTick, event.newTick, event.ts),
+        )
         return
       default:
         return

@@ -23,7 +23,17 @@ import { venuepOf } from './state.js'
 const ACTIVITY_TYPES = ['TRADE', 'SPLIT', 'MERGE', 'REDEEM', 'REWARD', 'CONVERSION', 'MAKER_REBATE'] as const
 const SIDES = ['BUY', 'SELL'] as const
 const DIRECTIONS = ['ASC', 'DESC'] as const
-const POSITION_SORTS = ['CURRENT', 'INITIAL', 'TOKENS', 'CASHPNL', 'PERCENTPNL', 'TITLE', 'RESOLVING', 'PRICE', 'AVGPRICE'] as const
+const POSITION_SORTS = [
+  'CURRENT',
+  'INITIAL',
+  'TOKENS',
+  'CASHPNL',
+  'PERCENTPNL',
+  'TITLE',
+  'RESOLVING',
+  'PRICE',
+  'AVGPRICE',
+] as const
 const CLOSED_SORTS = ['REALIZEDPNL', 'TITLE', 'PRICE', 'AVGPRICE', 'TIMESTAMP'] as const
 
 /**
@@ -65,7 +75,8 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const inWindow = timeWindow(q)
       const filterType = enumParam(q, 'filterType', ['CASH', 'TOKENS'] as const, undefined)
       const filterAmount = numParam(q, 'filterAmount')
-      if ((filterType === undefined) !== (filterAmount === undefined)) throw bad("'filterType' and 'filterAmount' must be sent together")
+      if ((filterType === undefined) !== (filterAmount === undefined))
+        throw bad("'filterType' and 'filterAmount' must be sent together")
       const source = user === undefined ? vp.activity.rows : vp.activity.activityOf(user)
       const rows = source.filter(
         (a) =>
@@ -75,7 +86,12 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
           inWindow(a.ts) &&
           (filterType === undefined || (filterType === 'CASH' ? a.usdcSize : a.size) >= (filterAmount as number)),
       )
-      sortRows(rows, (a) => a.ts, true, (a) => a.txHash)
+      sortRows(
+        rows,
+        (a) => a.ts,
+        true,
+        (a) => a.txHash,
+      )
       return ok(rows.slice(offset, offset + limit).map((a) => tradeRow(a)))
     }),
   )
@@ -112,7 +128,8 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const offset = intInRange(q, 'offset', 0, 0, 10_000)
       const types = listParam(q, 'type').map((t) => t.toUpperCase())
       for (const t of types) {
-        if (!(ACTIVITY_TYPES as readonly string[]).includes(t)) throw bad(`'type' must be a list of ${ACTIVITY_TYPES.join(', ')}`)
+        if (!(ACTIVITY_TYPES as readonly string[]).includes(t))
+          throw bad(`'type' must be a list of ${ACTIVITY_TYPES.join(', ')}`)
       }
       const sortBy = enumParam(q, 'sortBy', ['TIMESTAMP', 'TOKENS', 'CASH'] as const, 'TIMESTAMP')
       const direction = enumParam(q, 'sortDirection', DIRECTIONS, 'DESC')
@@ -186,7 +203,12 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
         PRICE: 'curPrice',
         AVGPRICE: 'avgPrice',
       }
-      sortRows(rows, (p) => p.json[field[sortBy]] as number | string, direction === 'DESC', (p) => p.json.asset as string)
+      sortRows(
+        rows,
+        (p) => p.json[field[sortBy]] as number | string,
+        direction === 'DESC',
+        (p) => p.json.asset as string,
+      )
       return ok(rows.slice(offset, offset + limit).map((p) => p.json))
     }),
   )
@@ -203,7 +225,9 @@ export function dataRouter(world: World, clock: Clock, faults: FaultPlan): SimRo
       const direction = enumParam(q, 'sortDirection', DIRECTIONS, 'DESC')
       const title = titleFilter(q)
       const rows = closedPositions(world, user, clock.now()).filter(
-        (p) => (scope === undefined || scope(p.market)) && (title === undefined || p.market.question.toLowerCase().includes(title)),
+        (p) =>
+          (scope === undefined || scope(p.market)) &&
+          (title === undefined || p.market.question.toLowerCase().includes(title)),
       )
       const keys: Record<(typeof CLOSED_SORTS)[number], (p: (typeof rows)[number]) => number | string> = {
         REALIZEDPNL: (p) => p.realized,

@@ -57,7 +57,12 @@ export function boolParam(q: URLSearchParams, name: string, fallback: boolean): 
 
 /** One of `allowed` (compared upper-cased, as the venue's enums are). */
 export function enumParam<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[], fallback: T): T
-export function enumParam<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[], fallback: undefined): T | undefined
+export function enumParam<T extends string>(
+  q: URLSearchParams,
+  name: string,
+  allowed: readonly T[],
+  fallback: undefined,
+): T | undefined
 export function enumParam<T extends string>(
   q: URLSearchParams,
   name: string,
@@ -86,7 +91,8 @@ export function marketScope(q: URLSearchParams): ((m: VpMarket) => boolean) | un
   const markets = listParam(q, 'market').map((v) => v.toLowerCase())
   const events = listParam(q, 'eventId')
   if (markets.length > 0 && events.length > 0) throw bad("'market' and 'eventId' are mutually exclusive")
-  for (const cid of markets) if (!/^0x[0-9a-f]{64}$/.test(cid)) throw bad(`'market' has an invalid condition id: ${cid}`)
+  for (const cid of markets)
+    if (!/^0x[0-9a-f]{64}$/.test(cid)) throw bad(`'market' has an invalid condition id: ${cid}`)
   for (const id of events) if (!/^\d+$/.test(id)) throw bad(`'eventId' must be a list of integers`)
   if (markets.length > 0) {
     const set = new Set(markets)
@@ -100,7 +106,12 @@ export function marketScope(q: URLSearchParams): ((m: VpMarket) => boolean) | un
 }
 
 /** Sorts with a numeric or string key, breaking ties by a stable secondary key. */
-export function sortRows<T>(rows: T[], key: (r: T) => number | string, descending: boolean, tie: (r: T) => string): T[] {
+export function sortRows<T>(
+  rows: T[],
+  key: (r: T) => number | string,
+  descending: boolean,
+  tie: (r: T) => string,
+): T[] {
   const dir = descending ? -1 : 1
   return rows.sort((a, b) => {
     const ka = key(a)

@@ -7,9 +7,21 @@ import type { VpMarket } from './types.js'
 
 /** The venue's engine events (world/engine.ts), which its market WebSocket (clob-ws.ts) turns into frames. */
 export type VenuepEvent =
-  | { readonly type: 'vp_book'; readonly market: VpMarket; readonly book: SimBook; readonly changes: readonly LevelChange[]; readonly ts: number }
+  | {
+      readonly type: 'vp_book'
+      readonly market: VpMarket
+      readonly book: SimBook
+      readonly changes: readonly LevelChange[]
+      readonly ts: number
+    }
   | { readonly type: 'vp_trade'; readonly activity: VpActivity; readonly ts: number }
-  | { readonly type: 'vp_tick_size'; readonly market: VpMarket; readonly oldTick: number; readonly newTick: number; readonly ts: number }
+  | {
+      readonly type: 'vp_tick_size'
+      readonly market: VpMarket
+      readonly oldTick: number
+      readonly newTick: number
+      readonly ts: number
+    }
 
 /**
  * How the venue's books move under the engine: requotes that may change the tick size near the extremes, top-of-book
@@ -88,7 +100,9 @@ export const venuepMoves: VenueMoves<VpMarket> = {
   dislocation(world, contract) {
     const market = venuepOf(world).listing.get(contract.key)?.market
     if (market === undefined) return undefined
-    return market.contract.key === contract.key ? { market, contract, sign: 1 } : { market, contract: market.contract, sign: -1 }
+    return market.contract.key === contract.key
+      ? { market, contract, sign: 1 }
+      : { market, contract: market.contract, sign: -1 }
   },
 }
 

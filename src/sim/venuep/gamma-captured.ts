@@ -25,9 +25,16 @@ export interface CapturedView {
  */
 const ENCODED_LISTS: ReadonlySet<string> = new Set(['outcomes', 'outcomePrices', 'clobTokenIds'])
 
-export function capturedMarketJson(view: CapturedView, m: VpMarket, capture: VpCapturedMarket, includeTag: boolean, withParent = true): Record<string, unknown> {
+export function capturedMarketJson(
+  view: CapturedView,
+  m: VpMarket,
+  capture: VpCapturedMarket,
+  includeTag: boolean,
+  withParent = true,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(capture)) out[key] = ENCODED_LISTS.has(key) && Array.isArray(value) ? jsonListString(value.map(String)) : value
+  for (const [key, value] of Object.entries(capture))
+    out[key] = ENCODED_LISTS.has(key) && Array.isArray(value) ? jsonListString(value.map(String)) : value
   overlayLive(view, m, out)
   // Gamma's /markets rows carry their parent event (abbreviated); rows nested in an event do not repeat it.
   if (withParent) out.events = [view.parentEvent(m.event)]
@@ -36,7 +43,12 @@ export function capturedMarketJson(view: CapturedView, m: VpMarket, capture: VpC
 }
 
 /** `full` nests the markets (the `/events` form); otherwise the abbreviated parent inside a market row. */
-export function capturedEventJson(view: CapturedView, e: VpEvent, capture: VpCapturedEvent, full: boolean): Record<string, unknown> {
+export function capturedEventJson(
+  view: CapturedView,
+  e: VpEvent,
+  capture: VpCapturedEvent,
+  full: boolean,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(capture)) {
     if (PROVENANCE_FIELDS.has(key) || key === 'markets' || (key === 'tags' && !full)) continue
@@ -66,7 +78,11 @@ function overlayLive(view: CapturedView, m: VpMarket, out: Record<string, unknow
   replaceOrDrop(out, 'bestBid', top.bid === undefined ? undefined : top.bid / MICROS_PER_UNIT)
   replaceOrDrop(out, 'bestAsk', top.ask === undefined ? undefined : top.ask / MICROS_PER_UNIT)
   const bothSides = top.bid !== undefined && top.ask !== undefined
-  replaceOrDrop(out, 'spread', bothSides ? num(((top.ask as number) - (top.bid as number)) / MICROS_PER_UNIT) : undefined)
+  replaceOrDrop(
+    out,
+    'spread',
+    bothSides ? num(((top.ask as number) - (top.bid as number)) / MICROS_PER_UNIT) : undefined,
+  )
   if ('outcomePrices' in out && bothSides) {
     const mid = ((top.bid as number) + (top.ask as number)) / 2 / MICROS_PER_UNIT
     out.outcomePrices = jsonListString([fmtNum(mid, 4), fmtNum(1 - mid, 4)])

@@ -74,7 +74,11 @@ export function stringList(q: URLSearchParams, name: string, lower = false): Set
 }
 
 /** A numeric range filter from `<base>_min`/`<base>_max`. */
-export function inRange(q: URLSearchParams, base: string, parse: typeof numParam = numParam): ((v: number) => boolean) | undefined {
+export function inRange(
+  q: URLSearchParams,
+  base: string,
+  parse: typeof numParam = numParam,
+): ((v: number) => boolean) | undefined {
   const min = parse(q, `${base}_min`)
   const max = parse(q, `${base}_max`)
   if (min === undefined && max === undefined) return undefined

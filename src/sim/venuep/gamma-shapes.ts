@@ -68,7 +68,8 @@ export function marketJson(view: GammaView, m: VpMarket, includeTag: boolean): R
   const resolved = q.lifecycle === 'resolved' && m.contract.won !== undefined
   // An inactive placeholder has never traded: no price at all (the captures show `outcomePrices: []`).
   const listed = m.active !== false
-  const live = () => (listed ? [fmtNum(tradedPrice(world, m, 0, now), 4), fmtNum(tradedPrice(world, m, 1, now), 4)] : [])
+  const live = () =>
+    listed ? [fmtNum(tradedPrice(world, m, 0, now), 4), fmtNum(tradedPrice(world, m, 1, now), 4)] : []
   const prices = resolved ? (m.contract.won === true ? ['1', '0'] : ['0', '1']) : live()
   const endDate = m.endDate ?? e.endDate
   const volume = volumeOf(world, m, now)
@@ -143,7 +144,9 @@ export function eventJson(view: GammaView, e: VpEvent, full: boolean): Record<st
   const totals = eventTotals(view.world, e, view.openInterest, view.now)
   let updated = e.createdAt
   if (closed) updated = q.resolvedAt ?? q.endTime
-  else for (const m of e.markets) updated = Math.max(updated, venuepOf(view.world).books.get(m.conditionId)?.updatedAt ?? 0)
+  else
+    for (const m of e.markets)
+      updated = Math.max(updated, venuepOf(view.world).books.get(m.conditionId)?.updatedAt ?? 0)
   const out: Record<string, unknown> = {
     id: e.id,
     ticker: e.slug,

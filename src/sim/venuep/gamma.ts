@@ -17,7 +17,15 @@ import {
   stringList,
 } from './gamma-query.js'
 import { eventJson, GammaView, marketJson, profileJson, tagJson } from './gamma-shapes.js'
-import { eventTotals, isClosed, isEventClosed, liquidityOf, volume24hOf, volumeOf, type EventTotals } from './market-stats.js'
+import {
+  eventTotals,
+  isClosed,
+  isEventClosed,
+  liquidityOf,
+  volume24hOf,
+  volumeOf,
+  type EventTotals,
+} from './market-stats.js'
 import { guard, ok } from './wire-error.js'
 import { venuepOf } from './state.js'
 
@@ -39,15 +47,42 @@ export function gammaRouter(world: World, clock: Clock, faults: FaultPlan): SimR
   const includeTag = (req: SimRequest) => boolParam(req.query, 'include_tag') ?? false
 
   router.get('/status', () => ok('OK'))
-  router.get('/markets', guard((req) => ok(listMarkets(view(), req.query))))
-  router.get('/markets/slug/:slug', guard((req) => ok(marketJson(view(), marketBySlug(world, req.params.slug), includeTag(req)))))
-  router.get('/markets/:id', guard((req) => ok(marketJson(view(), marketById(world, req.params.id), includeTag(req)))))
-  router.get('/markets/:id/tags', guard((req) => ok(marketById(world, req.params.id).event.tags.map(tagJson))))
-  router.get('/events', guard((req) => ok(listEvents(view(), req.query))))
-  router.get('/events/slug/:slug', guard((req) => ok(eventJson(view(), eventBySlug(world, req.params.slug), true))))
-  router.get('/events/:id', guard((req) => ok(eventJson(view(), eventById(world, req.params.id), true))))
-  router.get('/events/:id/tags', guard((req) => ok(eventById(world, req.params.id).tags.map(tagJson))))
-  router.get('/tags', guard(() => ok(distinctTags(world).map(tagJson))))
+  router.get(
+    '/markets',
+    guard((req) => ok(listMarkets(view(), req.query))),
+  )
+  router.get(
+    '/markets/slug/:slug',
+    guard((req) => ok(marketJson(view(), marketBySlug(world, req.params.slug), includeTag(req)))),
+  )
+  router.get(
+    '/markets/:id',
+    guard((req) => ok(marketJson(view(), marketById(world, req.params.id), includeTag(req)))),
+  )
+  router.get(
+    '/markets/:id/tags',
+    guard((req) => ok(marketById(world, req.params.id).event.tags.map(tagJson))),
+  )
+  router.get(
+    '/events',
+    guard((req) => ok(listEvents(view(), req.query))),
+  )
+  router.get(
+    '/events/slug/:slug',
+    guard((req) => ok(eventJson(view(), eventBySlug(world, req.params.slug), true))),
+  )
+  router.get(
+    '/events/:id',
+    guard((req) => ok(eventJson(view(), eventById(world, req.params.id), true))),
+  )
+  router.get(
+    '/events/:id/tags',
+    guard((req) => ok(eventById(world, req.params.id).tags.map(tagJson))),
+  )
+  router.get(
+    '/tags',
+    guard(() => ok(distinctTags(world).map(tagJson))),
+  )
   router.get(
     '/public-profile',
     guard((req) => {
@@ -123,7 +158,8 @@ function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknow
     if (slugs !== undefined && !slugs.has(m.slug)) return false
     if (conditions !== undefined && !conditions.has(m.conditionId.toLowerCase())) return false
     if (tokens !== undefined && !tokens.has(m.tokenIds[0]) && !tokens.has(m.tokenIds[1])) return false
-    if (questionIds !== undefined && (m.questionHash === undefined || !questionIds.has(m.questionHash.toLowerCase()))) return false
+    if (questionIds !== undefined && (m.questionHash === undefined || !questionIds.has(m.questionHash.toLowerCase())))
+      return false
     if (isClosed(m) !== closed) return false
     // Generated markets are active (but placeholders) and unarchived; a replayed one says what its capture says.
     if (active !== undefined && (m.capture?.active ?? m.active ?? true) !== active) return false

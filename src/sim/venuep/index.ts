@@ -75,7 +75,12 @@ export async function startVenuepSim(options: VenuepSimOptions): Promise<VenuepS
   ws.attach(clob)
   let closed: Promise<void> | undefined
   return {
-    urls: { gamma: serverUrl(gamma), clob: serverUrl(clob), data: serverUrl(data), clobWs: serverUrl(clob, 'ws') + WS_PATH },
+    urls: {
+      gamma: serverUrl(gamma),
+      clob: serverUrl(clob),
+      data: serverUrl(data),
+      clobWs: serverUrl(clob, 'ws') + WS_PATH,
+    },
     routers,
     ws,
     connections: () => ws.connections,

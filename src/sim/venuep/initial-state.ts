@@ -23,7 +23,18 @@ export function buildVenuepBooks(world: World, rng: Rng): void {
     if (m.canonical.lifecycle !== 'active') continue
     const book = new SimBook(Math.round(m.tickSize * MICROS_PER_UNIT), t)
     // A placeholder is listed inactive with no orders: its book exists (the CLOB serves it) and stays empty.
-    if (m.contract.walks) rebalance(book, { fair: world.venueFair(m.contract, 'venuep', t), halfSpread: m.contract.halfSpread, depthLevels: depth, depthSize: m.contract.depthSize }, rng, [])
+    if (m.contract.walks)
+      rebalance(
+        book,
+        {
+          fair: world.venueFair(m.contract, 'venuep', t),
+          halfSpread: m.contract.halfSpread,
+          depthLevels: depth,
+          depthSize: m.contract.depthSize,
+        },
+        rng,
+        [],
+      )
     venuepOf(world).books.set(m.conditionId, book)
   }
 }
@@ -46,7 +57,14 @@ export function buildVenuepHistory(world: World, rng: Rng): void {
     for (let i = 0; i < n * 3 && chosen.size < n; i++) chosen.add(wr.pick(eligible))
     for (const m of chosen) rows.push(...episode(wr, w.address, m, ctx))
   }
-  rows.push(...venuepRecentPrints(world, wallets.map((w) => w.address), rng.fork(2), ctx))
+  rows.push(
+    ...venuepRecentPrints(
+      world,
+      wallets.map((w) => w.address),
+      rng.fork(2),
+      ctx,
+    ),
+  )
   sortByTime(rows)
   for (const a of rows) {
     vp.ledger.apply(a)
@@ -58,7 +76,12 @@ export function buildVenuepHistory(world: World, rng: Rng): void {
  * The last day's prints (world/recent-prints.ts): BUYs by random wallets (a BUY never needs a holding, so every
  * wallet's ledger stays sound), up to 8% of the market's all-time volume.
  */
-export function venuepRecentPrints(world: World, wallets: readonly string[], rng: Rng, ctx: ActivityContext): VpActivity[] {
+export function venuepRecentPrints(
+  world: World,
+  wallets: readonly string[],
+  rng: Rng,
+  ctx: ActivityContext,
+): VpActivity[] {
   const rows: VpActivity[] = []
   if (wallets.length === 0) return rows
   for (const m of venuepOf(world).markets) {
@@ -71,7 +94,18 @@ export function venuepRecentPrints(world: World, wallets: readonly string[], rng
       const tokenIndex: 0 | 1 = r.chance(0.6) ? 0 : 1
       const price = takerPrice(m, tokenIndex, 'BUY', ts, ctx)
       const size = Math.max(1, round2(day / k / price))
-      rows.push({ ts, wallet: r.pick(wallets), type: 'TRADE', market: m, size, usdcSize: round2(size * price), price, side: 'BUY', tokenIndex, txHash: `0x${r.hex(64)}` })
+      rows.push({
+        ts,
+        wallet: r.pick(wallets),
+        type: 'TRADE',
+        market: m,
+        size,
+        usdcSize: round2(size * price),
+        price,
+        side: 'BUY',
+        tokenIndex,
+        txHash: `0x${r.hex(64)}`,
+      })
     }
   }
   return rows

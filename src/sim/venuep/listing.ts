@@ -58,7 +58,16 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
     events.push(e)
     return e
   }
-  const marketOf = (event: VpEvent, contract: Contract, question: string, outcomes: readonly [string, string], group: string | undefined, threshold: string | undefined, marketSlug: string, extra: { endDate?: number; active?: boolean }): VpMarket => {
+  const marketOf = (
+    event: VpEvent,
+    contract: Contract,
+    question: string,
+    outcomes: readonly [string, string],
+    group: string | undefined,
+    threshold: string | undefined,
+    marketSlug: string,
+    extra: { endDate?: number; active?: boolean },
+  ): VpMarket => {
     // A placeholder has never traded: no volume, no resting liquidity.
     const trades = extra.active !== false
     const volume = Math.round(rng.logNormal(60_000, 1.6) * 100) / 100
@@ -96,7 +105,16 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
   if (v.outcomes !== undefined) {
     // A single binary market: Yes/No, or the two sides of a head-to-head (token 1 prices contract 1).
     const e = newEvent(v.slug, v.title, v.negRisk, endOf(v.endDate))
-    const m = marketOf(e, q.contracts[0] as Contract, v.marketQuestion(0), v.outcomes, v.outcomes[0] === 'Yes' ? singleTitle() : undefined, undefined, e.slug, {})
+    const m = marketOf(
+      e,
+      q.contracts[0] as Contract,
+      v.marketQuestion(0),
+      v.outcomes,
+      v.outcomes[0] === 'Yes' ? singleTitle() : undefined,
+      undefined,
+      e.slug,
+      {},
+    )
     listed(q.contracts[0] as Contract, m, 0)
     if (spec.complementary && q.contracts[1] !== undefined) listed(q.contracts[1], m, 1)
   } else if ((v.layout ?? 'grouped') === 'split') {
@@ -104,7 +122,11 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       if (!c.onSlugs) return
       const question = v.marketQuestion(i)
       const e = newEvent(slugFromQuestion(question), question, false, endOf(c.slugsEndDate ?? v.endDate))
-      listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], singleTitle(), undefined, e.slug, {}), 0)
+      listed(
+        q.contracts[i] as Contract,
+        marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], singleTitle(), undefined, e.slug, {}),
+        0,
+      )
     })
   } else {
     const e = newEvent(v.slug, v.title, v.negRisk, endOf(v.endDate))
@@ -114,8 +136,24 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       const label = v.groupItemTitle?.(i) ?? c.slugsLabel
       const group = mode === 'title' ? label : mode === 'empty' ? '' : undefined
       const question = v.marketQuestion(i)
-      const extra = { ...(active && c.slugsEndDate !== undefined ? { endDate: c.slugsEndDate } : {}), ...(c.placeholder === true ? { active: false } : {}) }
-      listed(q.contracts[i] as Contract, marketOf(e, q.contracts[i] as Contract, question, ['Yes', 'No'], group, String(i), slugFromQuestion(question), extra), 0)
+      const extra = {
+        ...(active && c.slugsEndDate !== undefined ? { endDate: c.slugsEndDate } : {}),
+        ...(c.placeholder === true ? { active: false } : {}),
+      }
+      listed(
+        q.contracts[i] as Contract,
+        marketOf(
+          e,
+          q.contracts[i] as Contract,
+          question,
+          ['Yes', 'No'],
+          group,
+          String(i),
+          slugFromQuestion(question),
+          extra,
+        ),
+        0,
+      )
     })
   }
   if (events[0] !== undefined) vp.questionEvents.set(q.id, events[0])

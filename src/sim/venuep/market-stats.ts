@@ -21,8 +21,11 @@ export function volumeOf(world: World, m: VpMarket, now: number): number {
  */
 export function volume24hOf(world: World, m: VpMarket, now: number): number {
   const vp = venuepOf(world)
-  if (m.capture !== undefined) return num((m.capture.volume24hr ?? 0) + (vp.activity.liveNotional.get(m.conditionId) ?? 0), 6)
-  const cents = vp.activity.notionalCentsThrough(m.conditionId, now) - vp.activity.notionalCentsThrough(m.conditionId, now - MS_PER_DAY)
+  if (m.capture !== undefined)
+    return num((m.capture.volume24hr ?? 0) + (vp.activity.liveNotional.get(m.conditionId) ?? 0), 6)
+  const cents =
+    vp.activity.notionalCentsThrough(m.conditionId, now) -
+    vp.activity.notionalCentsThrough(m.conditionId, now - MS_PER_DAY)
   return num(cents / 100, 6)
 }
 
@@ -64,7 +67,8 @@ export function openInterestByCondition(world: World): Map<string, number> {
 function computeOpenInterest(world: World): Map<string, number> {
   const perToken = new Map<string, number>()
   for (const book of venuepOf(world).ledger.wallets.values()) {
-    for (const [tokenId, pos] of book.tokens) if (pos.shares > 0) perToken.set(tokenId, (perToken.get(tokenId) ?? 0) + pos.shares)
+    for (const [tokenId, pos] of book.tokens)
+      if (pos.shares > 0) perToken.set(tokenId, (perToken.get(tokenId) ?? 0) + pos.shares)
   }
   const out = new Map<string, number>()
   for (const [tokenId, shares] of perToken) {
@@ -95,5 +99,10 @@ export function eventTotals(world: World, e: VpEvent, oi: ReadonlyMap<string, nu
     liquidity += liquidityOf(m)
     openInterest += oi.get(m.conditionId) ?? 0
   }
-  return { volume: num(volume), volume24hr: num(volume24hr), liquidity: num(liquidity), openInterest: num(openInterest, 2) }
+  return {
+    volume: num(volume),
+    volume24hr: num(volume24hr),
+    liquidity: num(liquidity),
+    openInterest: num(openInterest, 2),
+  }
 }

@@ -40,7 +40,9 @@ export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCap
   },
   async start({ world, engine, clock, config, portsFromConfig }) {
     const faults = new FaultPlan()
-    const ports = portsFromConfig ? { gamma: config.ports.gamma, clob: config.ports.clob, data: config.ports.data } : { gamma: 0, clob: 0, data: 0 }
+    const ports = portsFromConfig
+      ? { gamma: config.ports.gamma, clob: config.ports.clob, data: config.ports.data }
+      : { gamma: 0, clob: 0, data: 0 }
     const sim = await startVenuepSim({ world, engine, clock, faults, host: config.host, ports })
     return Object.assign(sim, { faults })
   },
@@ -57,7 +59,17 @@ export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCap
   mappedCatalog(sim, config, ctx, closedLookbackDays) {
     const vp = config.venues.venuep
     const catalog = closedLookbackDays === undefined ? vp.catalog : { ...vp.catalog, closedLookbackDays }
-    const adapter = createVenuepAdapter({ ...vp, catalog, gammaUrl: sim.urls.gamma, clobUrl: sim.urls.clob, clobWsUrl: sim.urls.clobWs, dataUrl: sim.urls.data }, ctx)
+    const adapter = createVenuepAdapter(
+      {
+        ...vp,
+        catalog,
+        gammaUrl: sim.urls.gamma,
+        clobUrl: sim.urls.clob,
+        clobWsUrl: sim.urls.clobWs,
+        dataUrl: sim.urls.data,
+      },
+      ctx,
+    )
     return adapter.fetchCatalog(new AbortController().signal)
   },
 }

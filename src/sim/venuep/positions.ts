@@ -83,7 +83,8 @@ export function replayWallet(activity: readonly VpActivity[]): Map<string, Repla
   const tokens = new Map<string, Replayed>()
   const pos = (tokenId: string): Replayed => {
     let p = tokens.get(tokenId)
-    if (p === undefined) tokens.set(tokenId, (p = { shares: 0, cost: 0, realized: 0, totalBought: 0, boughtCost: 0, lastTs: 0 }))
+    if (p === undefined)
+      tokens.set(tokenId, (p = { shares: 0, cost: 0, realized: 0, totalBought: 0, boughtCost: 0, lastTs: 0 }))
     return p
   }
   const buy = (p: Replayed, size: number, price: number, ts: number) => {

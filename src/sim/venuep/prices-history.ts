@@ -57,12 +57,15 @@ export function pricesHistory(world: World, q: URLSearchParams, now: number): { 
   if (interval !== '' && (startMs !== undefined || endMs !== undefined)) {
     throw bad("'interval' and 'startTs'/'endTs' are mutually exclusive")
   }
-  if (interval === '' && startMs === undefined && endMs === undefined) throw bad("one of 'interval' or 'startTs'/'endTs' is required")
+  if (interval === '' && startMs === undefined && endMs === undefined)
+    throw bad("one of 'interval' or 'startTs'/'endTs' is required")
   const span = interval === '' ? undefined : INTERVAL_MS[interval]
-  if (interval !== '' && span === undefined) throw bad(`'interval' must be one of ${Object.keys(INTERVAL_MS).join(', ')}`)
+  if (interval !== '' && span === undefined)
+    throw bad(`'interval' must be one of ${Object.keys(INTERVAL_MS).join(', ')}`)
   if (startMs !== undefined && endMs !== undefined && startMs > endMs) throw bad("'startTs' must not be after 'endTs'")
   const fidelityText = q.get('fidelity') ?? ''
-  if (fidelityText !== '' && !/^[1-9]\d*$/.test(fidelityText)) throw bad("'fidelity' must be a positive number of minutes")
+  if (fidelityText !== '' && !/^[1-9]\d*$/.test(fidelityText))
+    throw bad("'fidelity' must be a positive number of minutes")
   const explicit = fidelityText === '' ? undefined : Number(fidelityText)
   const minimum = MIN_FIDELITY[interval]
   if (explicit !== undefined && minimum !== undefined && explicit < minimum) {

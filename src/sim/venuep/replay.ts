@@ -54,7 +54,8 @@ function replayEvent(c: VpCapturedEvent): VpEvent {
     createdAt: parseTimestampMs(c.createdAt) ?? startDate,
     startDate,
     // For listing filters and wallet rows: the event's end, else its latest market's (DERIVED), else open-ended.
-    endDate: parseTimestampMs(c.endDate) ?? (marketEnds.length > 0 ? Math.max(...marketEnds) : Number.POSITIVE_INFINITY),
+    endDate:
+      parseTimestampMs(c.endDate) ?? (marketEnds.length > 0 ? Math.max(...marketEnds) : Number.POSITIVE_INFINITY),
     question: undefined,
     markets: [],
     image: undefined,
@@ -66,17 +67,25 @@ function replayMarket(world: World, event: VpEvent, c: VpCapturedMarket, rng: Rn
   const open = !c.closed
   const prices = (c.outcomePrices ?? []).map(Number)
   const yesPrice = prices[0] !== undefined && prices[0] > 0 && prices[0] < 1 ? prices[0] : undefined
-  const last = c.lastTradePrice !== undefined && c.lastTradePrice > 0 && c.lastTradePrice < 1 ? c.lastTradePrice : undefined
+  const last =
+    c.lastTradePrice !== undefined && c.lastTradePrice > 0 && c.lastTradePrice < 1 ? c.lastTradePrice : undefined
   const quoted = (p: number | undefined) => (p !== undefined && p > 0 && p < 1 ? p : undefined)
   const bid = quoted(c.bestBid)
   const ask = quoted(c.bestAsk)
-  const quote: CapturedQuote = { bid, ask, price: bid !== undefined && ask !== undefined ? (bid + ask) / 2 : (yesPrice ?? last) }
+  const quote: CapturedQuote = {
+    bid,
+    ask,
+    price: bid !== undefined && ask !== undefined ? (bid + ask) / 2 : (yesPrice ?? last),
+  }
   const tickSize = tickFor([bid, ask], c.orderPriceMinTickSize)
   // A market walks (moves, trades) only if it was open and accepting trades when captured, and had a price.
   const trading = open && c.active && c.acceptingOrders !== false
   const resolved = c.closed && c.umaResolutionStatus === 'resolved'
   const lifecycle: Lifecycle = open ? 'active' : resolved ? 'resolved' : 'closed'
-  const depthSize = c.liquidityNum !== undefined && c.liquidityNum > 0 ? Math.min(50_000, Math.max(20, c.liquidityNum / (2 * world.options.bookDepth))) : DEFAULT_DEPTH
+  const depthSize =
+    c.liquidityNum !== undefined && c.liquidityNum > 0
+      ? Math.min(50_000, Math.max(20, c.liquidityNum / (2 * world.options.bookDepth)))
+      : DEFAULT_DEPTH
   const canonical = replayQuestion(
     {
       id: `venuep:${c.conditionId}`,
@@ -117,7 +126,15 @@ function replayMarket(world: World, event: VpEvent, c: VpCapturedMarket, rng: Rn
     capture: c,
   }
   // An open market has a book (the service streams it): seeded from the capture, empty when it had no quote.
-  if (open) venuepOf(world).books.set(m.conditionId, seedBook(quote, { tickSize, depthLevels: world.options.bookDepth, depthSize, now: world.anchorMs }, rng.fork(venuepOf(world).books.size + 1)))
+  if (open)
+    venuepOf(world).books.set(
+      m.conditionId,
+      seedBook(
+        quote,
+        { tickSize, depthLevels: world.options.bookDepth, depthSize, now: world.anchorMs },
+        rng.fork(venuepOf(world).books.size + 1),
+      ),
+    )
   return m
 }
 

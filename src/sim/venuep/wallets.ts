@@ -8,8 +8,34 @@ import type { VpMarket, VpWallet } from './types.js'
  * (simulated) markets at prices taken from each market's own price path, so positions, activity, trades
  * and realized PnL all agree.
  */
-const ADJECTIVES = ['Bright', 'Quiet', 'Grim', 'Swift', 'Amber', 'Hollow', 'Lucky', 'Frosty', 'Velvet', 'Rusty', 'Noble', 'Silent']
-const NOUNS = ['Sandal', 'Lamp', 'Harbor', 'Falcon', 'Ledger', 'Comet', 'Thistle', 'Anchor', 'Pebble', 'Lantern', 'Otter', 'Quill']
+const ADJECTIVES = [
+  'Bright',
+  'Quiet',
+  'Grim',
+  'Swift',
+  'Amber',
+  'Hollow',
+  'Lucky',
+  'Frosty',
+  'Velvet',
+  'Rusty',
+  'Noble',
+  'Silent',
+]
+const NOUNS = [
+  'Sandal',
+  'Lamp',
+  'Harbor',
+  'Falcon',
+  'Ledger',
+  'Comet',
+  'Thistle',
+  'Anchor',
+  'Pebble',
+  'Lantern',
+  'Otter',
+  'Quill',
+]
 
 export function generateWallets(rng: Rng, count: number, anchorMs: number): VpWallet[] {
   const wallets: VpWallet[] = []
@@ -40,7 +66,13 @@ export interface ActivityContext {
 }
 
 /** Price a taker pays (BUY, at the ask) or receives (SELL, at the bid) for `tokenIndex` at time t. */
-export function takerPrice(m: VpMarket, tokenIndex: 0 | 1, side: 'BUY' | 'SELL', t: number, ctx: ActivityContext): number {
+export function takerPrice(
+  m: VpMarket,
+  tokenIndex: 0 | 1,
+  side: 'BUY' | 'SELL',
+  t: number,
+  ctx: ActivityContext,
+): number {
   const q = m.canonical
   const yes = venueFair(q, m.contract.index, 'venuep', t, ctx.dislocations)
   const fair = tokenIndex === 0 ? yes : 1 - yes
@@ -75,14 +107,36 @@ export function episode(rng: Rng, wallet: string, m: VpMarket, ctx: ActivityCont
   const trade = (tokenIndex: 0 | 1, side: 'BUY' | 'SELL', size: number) => {
     const price = takerPrice(m, tokenIndex, side, t, ctx)
     held[tokenIndex] += side === 'BUY' ? size : -size
-    rows.push({ ts: Math.floor(t), wallet, type: 'TRADE', market: m, size, usdcSize: round2(size * price), price, side, tokenIndex, txHash: txHash(rng) })
+    rows.push({
+      ts: Math.floor(t),
+      wallet,
+      type: 'TRADE',
+      market: m,
+      size,
+      usdcSize: round2(size * price),
+      price,
+      side,
+      tokenIndex,
+      txHash: txHash(rng),
+    })
   }
 
   if (rng.chance(0.15)) {
     const x = shares(rng, 150)
     held[0] += x
     held[1] += x
-    rows.push({ ts: Math.floor(t), wallet, type: 'SPLIT', market: m, size: x, usdcSize: x, price: undefined, side: undefined, tokenIndex: undefined, txHash: txHash(rng) })
+    rows.push({
+      ts: Math.floor(t),
+      wallet,
+      type: 'SPLIT',
+      market: m,
+      size: x,
+      usdcSize: x,
+      price: undefined,
+      side: undefined,
+      tokenIndex: undefined,
+      txHash: txHash(rng),
+    })
     step()
     const drop: 0 | 1 = rng.chance(0.5) ? 0 : 1
     trade(drop, 'SELL', round2(x * (0.4 + rng.next() * 0.6)))
@@ -107,7 +161,18 @@ export function episode(rng: Rng, wallet: string, m: VpMarket, ctx: ActivityCont
     if (x > 0) {
       held[0] -= x
       held[1] -= x
-      rows.push({ ts: Math.floor(t), wallet, type: 'MERGE', market: m, size: x, usdcSize: x, price: undefined, side: undefined, tokenIndex: undefined, txHash: txHash(rng) })
+      rows.push({
+        ts: Math.floor(t),
+        wallet,
+        type: 'MERGE',
+        market: m,
+        size: x,
+        usdcSize: x,
+        price: undefined,
+        side: undefined,
+        tokenIndex: undefined,
+        txHash: txHash(rng),
+      })
     }
   }
   if (q.resolvedAt !== undefined && held[0] + held[1] > 0.01 && rng.chance(0.85)) {

@@ -9,7 +9,11 @@ export class WireError extends Error {
   readonly body: unknown
 
   constructor(status: number, body: unknown) {
-    super(typeof body === 'object' && body !== null && 'error' in body ? String((body as { error: unknown }).error) : `status ${status}`)
+    super(
+      typeof body === 'object' && body !== null && 'error' in body
+        ? String((body as { error: unknown }).error)
+        : `status ${status}`,
+    )
     this.name = 'WireError'
     this.status = status
     this.body = body

@@ -41,7 +41,12 @@ export class BookEventFrames {
     if (frame === undefined) {
       const [e0, e1] = (this.#entries ??= this.#buildEntries())
       const entries = mask === 3 ? [...e0, ...e1] : mask === 1 ? e0 : e1
-      frame = JSON.stringify({ event_type: 'price_change', market: this.#market.conditionId, price_changes: entries, timestamp: this.#ts })
+      frame = JSON.stringify({
+        event_type: 'price_change',
+        market: this.#market.conditionId,
+        price_changes: entries,
+        timestamp: this.#ts,
+      })
       this.#priceChange.set(mask, frame)
     }
     return frame
@@ -52,7 +57,8 @@ export class BookEventFrames {
     if (this.#bestBidAsk === undefined) {
       const before = previousTop(this.#book, this.#changes)
       const after = tokenTop(this.#book, 0)
-      this.#bestBidAsk = before.bid === after.bid && before.ask === after.ask ? null : [this.#bbaFrame(0), this.#bbaFrame(1)]
+      this.#bestBidAsk =
+        before.bid === after.bid && before.ask === after.ask ? null : [this.#bbaFrame(0), this.#bbaFrame(1)]
     }
     return this.#bestBidAsk === null ? undefined : this.#bestBidAsk[index]
   }

@@ -49,10 +49,16 @@ const RESOLUTION_SALT = 0x2f6b_3a91
  * hours after that instant. Resolved stays resolved. The draw depends on the question's seed only, so every start
  * agrees on when a question resolved.
  */
-export function lifecycleAt(q: PlannedLifecycle, calendarMs: number, anchorMs: number): { lifecycle: Lifecycle; resolvedAt: number | undefined } {
+export function lifecycleAt(
+  q: PlannedLifecycle,
+  calendarMs: number,
+  anchorMs: number,
+): { lifecycle: Lifecycle; resolvedAt: number | undefined } {
   if (anchorMs <= calendarMs || q.lifecycle === 'resolved') return { lifecycle: q.lifecycle, resolvedAt: q.resolvedAt }
   if (q.lifecycle === 'active' && q.endTime > anchorMs) return { lifecycle: 'active', resolvedAt: undefined }
   const r = new Rng(q.seed ^ RESOLUTION_SALT)
-  const resolvedAt = Math.floor(q.lifecycle === 'closed' ? calendarMs + (6 + r.next() * 66) * HOUR : q.endTime + (1 + r.next() * 30) * HOUR)
+  const resolvedAt = Math.floor(
+    q.lifecycle === 'closed' ? calendarMs + (6 + r.next() * 66) * HOUR : q.endTime + (1 + r.next() * 30) * HOUR,
+  )
   return resolvedAt <= anchorMs ? { lifecycle: 'resolved', resolvedAt } : { lifecycle: 'closed', resolvedAt: undefined }
 }

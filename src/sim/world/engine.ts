@@ -65,7 +65,10 @@ export interface VenueMoves<M extends EngineMarket = EngineMarket> {
    * The market that lists `contract` on the venue, and the contract and sign a dislocation of `contract` moves there
    * (e.g. a market priced off another contract of the question moves opposite); undefined where it is not listed.
    */
-  dislocation(world: World, contract: Contract): { readonly market: M; readonly contract: Contract; readonly sign: 1 | -1 } | undefined
+  dislocation(
+    world: World,
+    contract: Contract,
+  ): { readonly market: M; readonly contract: Contract; readonly sign: 1 | -1 } | undefined
 }
 
 /** One venue as the engine walks it: its moves, its active markets and the books it requotes together. */
@@ -270,7 +273,8 @@ export class SimEngine {
     const price = side === 'bid' ? book.bestBid() : book.bestAsk()
     if (price === undefined) return changes
     // Between a fifth and twice the contract's typical level size, in whole cents of a share like the ladder.
-    const size = Math.max(1, Math.round(contract.depthSize * (0.2 + this.#rng.next() * 1.8) * 100)) * (MICROS_PER_UNIT / 100)
+    const size =
+      Math.max(1, Math.round(contract.depthSize * (0.2 + this.#rng.next() * 1.8) * 100)) * (MICROS_PER_UNIT / 100)
     book.set(side, price, size, changes)
     return this.#changed(book, changes, now)
   }
@@ -283,7 +287,12 @@ export class SimEngine {
   }
 
   #ladder(contract: Contract, fair: number) {
-    return { fair, halfSpread: contract.halfSpread, depthLevels: this.#world.options.bookDepth, depthSize: contract.depthSize }
+    return {
+      fair,
+      halfSpread: contract.halfSpread,
+      depthLevels: this.#world.options.bookDepth,
+      depthSize: contract.depthSize,
+    }
   }
 
   #emit(event: EngineEvent): void {

@@ -57,7 +57,10 @@ export function rawFair(q: Question, index: number, t: number, shift = 0): numbe
     case 'ladder': {
       const level = ladderLevel(q, m.logLevel, m.sigma, t) + shift * LEVEL_PER_LOGIT * m.sigma
       const bounds = m.bounds?.[index]
-      if (bounds !== undefined) return clampLive(normalCdf((Math.log(bounds[1]) - level) / m.sigma) - normalCdf((Math.log(bounds[0]) - level) / m.sigma))
+      if (bounds !== undefined)
+        return clampLive(
+          normalCdf((Math.log(bounds[1]) - level) / m.sigma) - normalCdf((Math.log(bounds[0]) - level) / m.sigma),
+        )
       const threshold = q.contracts[index]?.threshold
       if (threshold === undefined) throw new Error(`ladder contract ${index} of ${q.id} has no threshold`)
       return clampLive(1 - normalCdf((Math.log(threshold) - level) / m.sigma))
@@ -129,7 +132,13 @@ function venueDeviation(seed: number, index: number, venue: SimVenue, t: number)
 }
 
 /** The price venue `venue` quotes around for contract `index` at time `t`. */
-export function venueFair(q: Question, index: number, venue: SimVenue, t: number, dislocations?: DislocationLog): number {
+export function venueFair(
+  q: Question,
+  index: number,
+  venue: SimVenue,
+  t: number,
+  dislocations?: DislocationLog,
+): number {
   if (isOrdered(q)) {
     // The shift is inside the path (rawFair clamps it to the live range); a settled 0 or 1 stays.
     return contractFair(q, index, t, questionShift(q, venue, t, dislocations))

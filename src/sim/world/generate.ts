@@ -20,7 +20,11 @@ const HOUR = 3_600_000
  * by then, and the history, the books and the prices (paths of time) are laid out around it.
  */
 export function generateWorld(partial: Partial<WorldOptions> & { anchorMs: number }): World {
-  const options: WorldOptions = { ...DEFAULT_WORLD_OPTIONS, ...partial, calendarMs: partial.calendarMs ?? WORLD_CALENDAR_MS }
+  const options: WorldOptions = {
+    ...DEFAULT_WORLD_OPTIONS,
+    ...partial,
+    calendarMs: partial.calendarMs ?? WORLD_CALENDAR_MS,
+  }
   const world = new World(options)
   const rng = new Rng(options.seed)
   listWorld(world, rng)
@@ -94,13 +98,24 @@ function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
     if (keys.has(template.key(params, endTime, ctx))) continue
     const spec = withPlaceholders(template.build(params, endTime, qr.fork(7), ctx), qr.fork(9))
     keys.add(spec.key)
-    const resolvedAt = lifecycle === 'resolved' ? Math.min(anchor - HOUR, endTime + (1 + rng.next() * 30) * HOUR) : undefined
+    const resolvedAt =
+      lifecycle === 'resolved' ? Math.min(anchor - HOUR, endTime + (1 + rng.next() * 30) * HOUR) : undefined
     const listing = rng.next()
     const both = listing < options.shareBoth
     const onFirst = both || listing < options.shareBoth + (1 - options.shareBoth) / 2
     const listedOn = [onFirst, both || !onFirst] as const
     const id = `q${String(planned.length + 1).padStart(5, '0')}`
-    planned.push({ id, seed, spec, lifecycle, createdAt, resolvedAt, listedOn, decoyOf: undefined, decoyReason: undefined })
+    planned.push({
+      id,
+      seed,
+      spec,
+      lifecycle,
+      createdAt,
+      resolvedAt,
+      listedOn,
+      decoyOf: undefined,
+      decoyReason: undefined,
+    })
 
     // A decoy: a look-alike that is another question (the template's own kind of look-alike, else the same
     // wording at another date), listed only on the venue the original is NOT on (or on the second when the original
@@ -128,7 +143,11 @@ function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
 
 /** The planned question as it stands at the start (calendar.ts): ended by then, it is closed or resolved. */
 function aged(p: PlannedQuestion, calendarMs: number, anchorMs: number): PlannedQuestion {
-  const at = lifecycleAt({ lifecycle: p.lifecycle, endTime: p.spec.endTime, resolvedAt: p.resolvedAt, seed: p.seed }, calendarMs, anchorMs)
+  const at = lifecycleAt(
+    { lifecycle: p.lifecycle, endTime: p.spec.endTime, resolvedAt: p.resolvedAt, seed: p.seed },
+    calendarMs,
+    anchorMs,
+  )
   return at.lifecycle === p.lifecycle ? p : { ...p, lifecycle: at.lifecycle, resolvedAt: at.resolvedAt }
 }
 
@@ -142,8 +161,16 @@ function planDecoy(
   rng: Rng,
   ctx: BuildContext,
 ): { spec: QuestionSpec; reason: string; createdAt: number } | undefined {
-  const own = template.decoy !== undefined && rng.chance(0.6) ? template.decoy(params, endTime, new Rng(seed).fork(10), ctx) : undefined
-  if (own !== undefined) return { spec: withPlaceholders(own.spec, new Rng(seed).fork(11)), reason: own.reason, createdAt: Math.min(ctx.createdAt, own.spec.endTime - DAY) }
+  const own =
+    template.decoy !== undefined && rng.chance(0.6)
+      ? template.decoy(params, endTime, new Rng(seed).fork(10), ctx)
+      : undefined
+  if (own !== undefined)
+    return {
+      spec: withPlaceholders(own.spec, new Rng(seed).fork(11)),
+      reason: own.reason,
+      createdAt: Math.min(ctx.createdAt, own.spec.endTime - DAY),
+    }
   const shift = template.decoyShiftDays * DAY * (rng.chance(0.5) ? 1 : -1)
   const decoyEnd = endTime + shift > anchor + HOUR ? endTime + shift : endTime + Math.abs(shift)
   const createdAt = Math.min(anchor - HOUR, decoyEnd - 30 * DAY)
@@ -168,7 +195,10 @@ function makeQuestion(p: PlannedQuestion, rng: Rng): Question {
     model: spec.model,
     decoyOf: p.decoyOf,
   }
-  const winners = p.resolvedAt === undefined ? undefined : drawWinners(partial, spec, p.resolvedAt - 3 * DAY, new Rng(p.seed ^ 0x1234567))
+  const winners =
+    p.resolvedAt === undefined
+      ? undefined
+      : drawWinners(partial, spec, p.resolvedAt - 3 * DAY, new Rng(p.seed ^ 0x1234567))
   const contracts: Contract[] = spec.contracts.map((c, index) => ({
     key: `${p.id}:${index}`,
     questionId: p.id,
@@ -187,7 +217,10 @@ function makeQuestion(p: PlannedQuestion, rng: Rng): Question {
 
 function drawWinners(q: Question, spec: QuestionSpec, t: number, rng: Rng): boolean[] {
   const n = spec.contracts.length
-  const probe = { ...q, contracts: spec.contracts.map((c, i) => ({ key: `${q.id}:${i}`, threshold: c.threshold }) as Contract) }
+  const probe = {
+    ...q,
+    contracts: spec.contracts.map((c, i) => ({ key: `${q.id}:${i}`, threshold: c.threshold }) as Contract),
+  }
   const m = q.model
   if (m.kind === 'binary') {
     const yes = rng.next() < rawFair(probe, 0, t)

@@ -2,7 +2,6 @@ import type { PlannedQuestion, World } from './world.js'
 import { hardNegatives, type ListedLeg } from './hard-negatives.js'
 import type { EventPair, GroundTruth, TruePair, TruthLeg } from './types.js'
 
-
 /**
  * The simulator's answer key: exactly the outcome pairs (A's outcome ↔ B's outcome) that are the same contract, the
  * event pairs they span, which questions are decoys of which, and outcome-level look-alikes that are not the same
@@ -13,7 +12,11 @@ import type { EventPair, GroundTruth, TruePair, TruthLeg } from './types.js'
  * several on the other (a deadline ladder split into single-market events) pairs each of those events with the
  * one, and contracts one venue lists alone (other candidates, other strikes, placeholders) pair with nothing.
  */
-export function groundTruth(world: World, planned: PlannedQuestion[], legs: readonly [a: ListedLeg, b: ListedLeg]): GroundTruth {
+export function groundTruth(
+  world: World,
+  planned: PlannedQuestion[],
+  legs: readonly [a: ListedLeg, b: ListedLeg],
+): GroundTruth {
   const [legA, legB] = legs
   const eventPairs: EventPair[] = []
   const seenEventPairs = new Set<string>()
@@ -30,7 +33,11 @@ export function groundTruth(world: World, planned: PlannedQuestion[], legs: read
       const key = `${a.event}|${b.event}`
       if (!seenEventPairs.has(key)) {
         seenEventPairs.add(key)
-        eventPairs.push({ questionId: q.id, a: { venue: a.venue, event: a.event }, b: { venue: b.venue, event: b.event } })
+        eventPairs.push({
+          questionId: q.id,
+          a: { venue: a.venue, event: a.event },
+          b: { venue: b.venue, event: b.event },
+        })
       }
     }
     if (any) shared.push(q.id)
@@ -40,7 +47,11 @@ export function groundTruth(world: World, planned: PlannedQuestion[], legs: read
     sharedQuestions: shared,
     eventPairs,
     outcomePairs,
-    decoys: decoyPlans.map((p) => ({ questionId: p.decoyOf as string, decoyId: p.id, reason: p.decoyReason ?? 'another date' })),
+    decoys: decoyPlans.map((p) => ({
+      questionId: p.decoyOf as string,
+      decoyId: p.id,
+      reason: p.decoyReason ?? 'another date',
+    })),
     hardNegatives: hardNegatives(world, planned, legs),
   }
 }

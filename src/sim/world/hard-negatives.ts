@@ -15,7 +15,11 @@ export type ListedLeg = (world: World, contractKey: string) => TruthLeg | undefi
  *   winner, the same strike for another country or date, the same team in another game; for a deadline ladder,
  *   every pair (the same subject by other deadlines).
  */
-export function hardNegatives(world: World, planned: readonly PlannedQuestion[], [legA, legB]: readonly [a: ListedLeg, b: ListedLeg]): HardNegative[] {
+export function hardNegatives(
+  world: World,
+  planned: readonly PlannedQuestion[],
+  [legA, legB]: readonly [a: ListedLeg, b: ListedLeg],
+): HardNegative[] {
   const out: HardNegative[] = []
   const add = (p: Question, pKey: string, k: Question, kKey: string, reason: string) => {
     const a = legA(world, pKey)

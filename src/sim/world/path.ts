@@ -53,6 +53,8 @@ export function normalCdf(x: number): number {
   const sign = x < 0 ? -1 : 1
   const z = Math.abs(x) / Math.SQRT2
   const t = 1 / (1 + 0.3275911 * z)
-  const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z)
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z)
   return 0.5 * (1 + sign * y)
 }

@@ -86,7 +86,8 @@ export class Rng {
     let s = ''
     while (s.length < length) {
       const v = (this.next() * 4294967296) >>> 0
-      s += (HEX_BYTES[v >>> 24] as string) + HEX_BYTES[(v >>> 16) & 255] + HEX_BYTES[(v >>> 8) & 255] + HEX_BYTES[v & 255]
+      s +=
+        (HEX_BYTES[v >>> 24] as string) + HEX_BYTES[(v >>> 16) & 255] + HEX_BYTES[(v >>> 8) & 255] + HEX_BYTES[v & 255]
     }
     return s.length === length ? s : s.slice(0, length)
   }

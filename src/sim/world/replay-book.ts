@@ -43,7 +43,10 @@ function level(p: number | undefined, tickMicros: number): number | undefined {
 }
 
 /** The top of book a capture gives, with the derivations above; both undefined for an empty book. */
-export function seededTop(quote: CapturedQuote, tickSize: number): { bid: number | undefined; ask: number | undefined } {
+export function seededTop(
+  quote: CapturedQuote,
+  tickSize: number,
+): { bid: number | undefined; ask: number | undefined } {
   const tick = Math.round(tickSize * MICROS_PER_UNIT)
   let bid = level(quote.bid, tick)
   let ask = level(quote.ask, tick)
@@ -53,8 +56,8 @@ export function seededTop(quote: CapturedQuote, tickSize: number): { bid: number
     if (bid === undefined && ask !== undefined) bid = below(level((2 * price - ask) / MICROS_PER_UNIT, tick), ask)
     else if (ask === undefined && bid !== undefined) ask = above(level((2 * price - bid) / MICROS_PER_UNIT, tick), bid)
     else if (bid === undefined && ask === undefined) {
-      bid = level(Math.floor(price / tick - 1) * tick / MICROS_PER_UNIT, tick)
-      ask = above(level(Math.ceil(price / tick + 1) * tick / MICROS_PER_UNIT, tick), bid ?? 0)
+      bid = level((Math.floor(price / tick - 1) * tick) / MICROS_PER_UNIT, tick)
+      ask = above(level((Math.ceil(price / tick + 1) * tick) / MICROS_PER_UNIT, tick), bid ?? 0)
     }
   }
   return { bid, ask }

@@ -55,7 +55,10 @@ export function replayQuestion(r: ReplayedMarket, worldSeed: number, anchorMs: n
     resolvedAt: undefined,
     volatility: REPLAY_VOLATILITY,
     contracts: [contract],
-    model: { kind: 'binary', base: walks ? binaryBaseThrough(seed, REPLAY_VOLATILITY, r.venue, anchorMs, r.startPrice as number) : 0 },
+    model: {
+      kind: 'binary',
+      base: walks ? binaryBaseThrough(seed, REPLAY_VOLATILITY, r.venue, anchorMs, r.startPrice as number) : 0,
+    },
     decoyOf: undefined,
   }
 }

@@ -30,7 +30,15 @@ export function replayWorld(options: ReplayOptions): World {
   // Each peer's capture is its own type (peer.ts `readCapture`): looked up by its venue id, typed in its folder.
   const captured = (venue: string) => (catalogs as unknown as Record<string, never>)[venue] as never
   const markets = SIM_PEERS.reduce((n, peer) => n + peer.world.capturedMarkets(captured(peer.venue)), 0)
-  const worldOptions: WorldOptions = { seed: options.seed, questions: markets, anchorMs: options.anchorMs, wallets: options.wallets, bookDepth: options.bookDepth, shareBoth: 0, decoyRate: 0 }
+  const worldOptions: WorldOptions = {
+    seed: options.seed,
+    questions: markets,
+    anchorMs: options.anchorMs,
+    wallets: options.wallets,
+    bookDepth: options.bookDepth,
+    shareBoth: 0,
+    decoyRate: 0,
+  }
   const world = new World(worldOptions)
   world.historyStartMs = options.anchorMs
   world.replayOf = catalogs.dir

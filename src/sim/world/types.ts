@@ -15,7 +15,18 @@ import type { CategorySlug } from '../../model/categories.js'
  */
 export type Category = Exclude<CategorySlug, 'other'>
 
-export const CATEGORIES: readonly Category[] = ['politics', 'world', 'economics', 'finance', 'sports', 'crypto', 'culture', 'tech', 'climate', 'health']
+export const CATEGORIES: readonly Category[] = [
+  'politics',
+  'world',
+  'economics',
+  'finance',
+  'sports',
+  'crypto',
+  'culture',
+  'tech',
+  'climate',
+  'health',
+]
 
 /**
  * binary: one yes/no proposition; multi: mutually exclusive candidates; ladder: numeric strikes (thresholds and

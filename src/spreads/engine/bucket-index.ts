@@ -84,7 +84,8 @@ export class BucketIndex {
     for (let b = this.#highestAtOrBelow(BUCKETS - 1); b >= floor; b = b > 0 ? this.#highestAtOrBelow(b - 1) : -1) {
       members.length = 0
       for (let id = this.#head[b] as number; id >= 0; id = rows[id * ROW + NEXT] as number) members.push(id)
-      if (members.length > 1) members.sort((x, y) => (rows[y * ROW + VALUE] as number) - (rows[x * ROW + VALUE] as number) || x - y)
+      if (members.length > 1)
+        members.sort((x, y) => (rows[y * ROW + VALUE] as number) - (rows[x * ROW + VALUE] as number) || x - y)
       for (const id of members) {
         const v = rows[id * ROW + VALUE] as number
         if (v < minValue) return

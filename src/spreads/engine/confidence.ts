@@ -45,9 +45,17 @@ export function confidence(i: ConfidenceInputs): number {
 }
 
 /** `confidence` from its inputs as arguments (the spread engine's recompute: no inputs object per call). */
-export function confidenceOf(matchWeight: number, spread: number, minVolume: number | undefined, liquidityDollars: number | undefined, ageMs: number, stale: boolean): number {
+export function confidenceOf(
+  matchWeight: number,
+  spread: number,
+  minVolume: number | undefined,
+  liquidityDollars: number | undefined,
+  ageMs: number,
+  stale: boolean,
+): number {
   const volume = minVolume === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, minVolume)) / 6)
   const liquidity = liquidityDollars === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, liquidityDollars)) / 5)
-  const c = matchWeight * (0.3 * sizeScore(spread) + 0.25 * volume + 0.25 * liquidity + 0.2 * freshnessScore(ageMs, stale))
+  const c =
+    matchWeight * (0.3 * sizeScore(spread) + 0.25 * volume + 0.25 * liquidity + 0.2 * freshnessScore(ageMs, stale))
   return Math.round(c * 1e6) / 1e6
 }

@@ -32,7 +32,12 @@ export interface Executable {
 const MAX_LEVELS = 50
 
 /** The executable edge of two books in a new object (undefined without both books); see `walkExecutable`. */
-export function executableEdge(cheap: BookReader | undefined, dear: BookReader | undefined, cheapFees: FeeModel | undefined, dearFees: FeeModel | undefined): Executable | undefined {
+export function executableEdge(
+  cheap: BookReader | undefined,
+  dear: BookReader | undefined,
+  cheapFees: FeeModel | undefined,
+  dearFees: FeeModel | undefined,
+): Executable | undefined {
   const edge = new ExecutableEdge()
   return walkExecutable(cheap, dear, cheapFees, dearFees, edge) ? edge : undefined
 }
@@ -41,12 +46,19 @@ export function executableEdge(cheap: BookReader | undefined, dear: BookReader |
  * Walks both books into `into` (the spread engine reuses one per pair); false, with `into` untouched, when
  * either book is missing, unsynced or empty on the side that matters.
  */
-export function walkExecutable(cheap: BookReader | undefined, dear: BookReader | undefined, cheapFees: FeeModel | undefined, dearFees: FeeModel | undefined, into: ExecutableEdge): boolean {
+export function walkExecutable(
+  cheap: BookReader | undefined,
+  dear: BookReader | undefined,
+  cheapFees: FeeModel | undefined,
+  dearFees: FeeModel | undefined,
+  into: ExecutableEdge,
+): boolean {
   if (cheap === undefined || dear === undefined || !cheap.hasSnapshot || !dear.hasSnapshot) return false
   const askDepth = Math.min(MAX_LEVELS, cheap.depth('ask'))
   const bidDepth = Math.min(MAX_LEVELS, dear.depth('bid'))
   if (askDepth === 0 || bidDepth === 0) return false
-  const net = (ask: number, bid: number) => bid - ask - feePerContract(cheapFees, ask) - feePerContract(dearFees, 1 - bid)
+  const net = (ask: number, bid: number) =>
+    bid - ask - feePerContract(cheapFees, ask) - feePerContract(dearFees, 1 - bid)
   const topAsk = cheap.priceAt('ask', 0) / MICROS_PER_UNIT
   const topBid = dear.priceAt('bid', 0) / MICROS_PER_UNIT
   let size = 0
@@ -72,7 +84,15 @@ export function walkExecutable(cheap: BookReader | undefined, dear: BookReader |
     if (askLeft === 0 && ++i < askDepth) askLeft = cheap.sizeAt('ask', i)
     if (bidLeft === 0 && ++j < bidDepth) bidLeft = dear.sizeAt('bid', j)
   }
-  into.set(topAsk, topBid, round6(topBid - topAsk), round6(net(topAsk, topBid)), Math.round(size * 100) / 100, Math.round(cost * 100) / 100, Math.round(profit * 100) / 100)
+  into.set(
+    topAsk,
+    topBid,
+    round6(topBid - topAsk),
+    round6(net(topAsk, topBid)),
+    Math.round(size * 100) / 100,
+    Math.round(cost * 100) / 100,
+    Math.round(profit * 100) / 100,
+  )
   return true
 }
 
@@ -91,7 +111,15 @@ export class ExecutableEdge implements Executable {
   costDollars = Number.NaN
   profitDollars = Number.NaN
 
-  set(buyPrice: number, sellPrice: number, edge: number, netEdge: number, size: number, costDollars: number, profitDollars: number): void {
+  set(
+    buyPrice: number,
+    sellPrice: number,
+    edge: number,
+    netEdge: number,
+    size: number,
+    costDollars: number,
+    profitDollars: number,
+  ): void {
     this.buyPrice = buyPrice
     this.sellPrice = sellPrice
     this.edge = edge

@@ -96,7 +96,11 @@ export function* pairsPlanSteps(
     let t = tableOf.get(venue)
     if (t === undefined) {
       const index = (t = builders.length)
-      builders.push(new InstrumentTableBuilder<PairState>(venue, (prev, p) => (prev.tableA === index ? (prev.nextOnA = p) : (prev.nextOnB = p))))
+      builders.push(
+        new InstrumentTableBuilder<PairState>(venue, (prev, p) =>
+          prev.tableA === index ? (prev.nextOnA = p) : (prev.nextOnB = p),
+        ),
+      )
       tableOf.set(venue, t)
     }
     return t
@@ -109,7 +113,18 @@ export function* pairsPlanSteps(
   for (const [key, [id, spec, old]] of ids) {
     const tableA = tableFor(spec.a.venue)
     const tableB = tableFor(spec.b.venue)
-    const p: PairState = { id, spec, record: old?.record, value: old?.value, tableA, rowA: -1, tableB, rowB: -1, nextOnA: undefined, nextOnB: undefined }
+    const p: PairState = {
+      id,
+      spec,
+      record: old?.record,
+      value: old?.value,
+      tableA,
+      rowA: -1,
+      tableB,
+      rowB: -1,
+      nextOnA: undefined,
+      nextOnB: undefined,
+    }
     p.rowA = (builders[tableA] as InstrumentTableBuilder<PairState>).add(spec.a.outcome.instrumentId, p)
     p.rowB = (builders[tableB] as InstrumentTableBuilder<PairState>).add(spec.b.outcome.instrumentId, p)
     writeTerms(terms, id, spec)
@@ -143,7 +158,10 @@ export function sameSides(x: SpreadPairSpec, y: SpreadPairSpec): boolean {
 }
 
 /** For each row of `table`, the same instrument's row in `base`, or -1. */
-function* rowsInSteps(table: InstrumentTable<PairState>, base: InstrumentTable<PairState> | undefined): Steps<Int32Array> {
+function* rowsInSteps(
+  table: InstrumentTable<PairState>,
+  base: InstrumentTable<PairState> | undefined,
+): Steps<Int32Array> {
   const rows = new Int32Array(table.size).fill(-1)
   if (base === undefined) return rows
   for (let i = 0; i < table.size; i++) {

@@ -190,7 +190,10 @@ export class SpreadEngine extends Actor<SpreadMessage> {
    * returns true. O(returned) plus skipped records.
    */
   byNetEdge(minNetEdge: number, visit: (r: SpreadRecord) => boolean | void): void {
-    this.#netEdge.forEachDescending((id) => visit((this.#pairs[id] as PairState).record as SpreadRecord), netEdgeRank(minNetEdge))
+    this.#netEdge.forEachDescending(
+      (id) => visit((this.#pairs[id] as PairState).record as SpreadRecord),
+      netEdgeRank(minNetEdge),
+    )
   }
 
   /** Records without an executable edge, by pair id, while `visit` returns true. O(pairs). */
@@ -251,7 +254,10 @@ export class SpreadEngine extends Actor<SpreadMessage> {
    */
   #install(planned: PairsPlan, budgetMs: number): void {
     // A plan made against other pairs (another install came first) is redone against the current ones.
-    const plan = planned.base === this.#byKey && planned.baseNextId === this.#nextId ? planned : runToEnd(this.planPairs(planned.specs))
+    const plan =
+      planned.base === this.#byKey && planned.baseNextId === this.#nextId
+        ? planned
+        : runToEnd(this.planPairs(planned.specs))
     for (const [st, old] of plan.carried) {
       st.record = old.record
       st.value = old.value
@@ -364,7 +370,12 @@ export class SpreadEngine extends Actor<SpreadMessage> {
       if (i < 0) continue
       table.writeQuote(i, q)
       // The instrument's pairs have this venue on leg a or leg b, each its own.
-      for (let p: PairState | undefined = table.firstPair[i]; p !== undefined; p = p.tableA === t ? p.nextOnA : p.nextOnB) this.#recompute(p, now, changes)
+      for (
+        let p: PairState | undefined = table.firstPair[i];
+        p !== undefined;
+        p = p.tableA === t ? p.nextOnA : p.nextOnB
+      )
+        this.#recompute(p, now, changes)
     }
     this.#emit(changes)
   }

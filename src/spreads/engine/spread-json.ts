@@ -29,7 +29,10 @@ function matchJson(m: MatchExplanation): object {
     manual: m.manual,
     [`${m.a.venue}_outcome_id`]: m.a.outcomeId,
     [`${m.b.venue}_outcome_id`]: m.b.outcomeId,
-    evidence: e === undefined ? null : { shared_words: e.shared, implicit_words: e.implicit, period: e.period, strike: e.strike ?? null },
+    evidence:
+      e === undefined
+        ? null
+        : { shared_words: e.shared, implicit_words: e.implicit, period: e.period, strike: e.strike ?? null },
     [`${m.a.venue}_text`]: m.a.text,
     [`${m.b.venue}_text`]: m.b.text,
   }

@@ -80,7 +80,11 @@ class Keyed {
 const compareKeyed = (a: Keyed, b: Keyed) => compareKeys(a.value, a.id, b.value, b.id)
 
 /** The first `limit` of `records` in the order of `sort` (all of them with Infinity), by a bounded selection. */
-export function inOrder(records: readonly SpreadRecord[], sort: SpreadSort, limit = Number.POSITIVE_INFINITY): SpreadRecord[] {
+export function inOrder(
+  records: readonly SpreadRecord[],
+  sort: SpreadSort,
+  limit = Number.POSITIVE_INFINITY,
+): SpreadRecord[] {
   const keyed = records.map((r) => new Keyed(r, keyOf(r, sort), r.pairId))
   return topK(keyed, limit, compareKeyed).map((k) => k.record)
 }

@@ -40,7 +40,13 @@ export interface RowsLayout {
  * books: its walk stops at the top when the first level does not pay. An executable edge needs both quotes live:
  * a stale book is not one to trade on.
  */
-export function recordFromRows(p: PairRows, layout: RowsLayout, now: number, bookOf: BookOf, into?: SpreadRecordValue): SpreadRecordValue | undefined {
+export function recordFromRows(
+  p: PairRows,
+  layout: RowsLayout,
+  now: number,
+  bookOf: BookOf,
+  into?: SpreadRecordValue,
+): SpreadRecordValue | undefined {
   const TA = layout.tables[p.tableA] as InstrumentTable<unknown>
   const TB = layout.tables[p.tableB] as InstrumentTable<unknown>
   const rowA = p.rowA
@@ -69,7 +75,13 @@ export function recordFromRows(p: PairRows, layout: RowsLayout, now: number, boo
   if (liveBoth && !Number.isNaN(askA) && !Number.isNaN(bidB)) {
     const topNet = bidB - askA - feeOf(terms, p.id, cheapLeg, askA) - feeOf(terms, p.id, dearLeg, 1 - bidB)
     if (topNet > 0) {
-      hasEdge = walkExecutable(bookOf(cheap, cheapRow), bookOf(dear, dearRow), (aIsA ? spec.a : spec.b).outcome.fees, (aIsA ? spec.b : spec.a).outcome.fees, edge)
+      hasEdge = walkExecutable(
+        bookOf(cheap, cheapRow),
+        bookOf(dear, dearRow),
+        (aIsA ? spec.a : spec.b).outcome.fees,
+        (aIsA ? spec.b : spec.a).outcome.fees,
+        edge,
+      )
     } else {
       edge.set(askA, bidB, round6(bidB - askA), round6(topNet), 0, 0, 0)
       hasEdge = true
@@ -80,7 +92,8 @@ export function recordFromRows(p: PairRows, layout: RowsLayout, now: number, boo
   const vb = withFallback(dear.pushedVolume(dearRow), volumeOf(terms, p.id, dearLeg))
   const minVolume = Number.isNaN(va) || Number.isNaN(vb) ? Number.NaN : Math.min(va, vb)
   const topDollars = Math.min(askA * cheap.bestAskSize(cheapRow), bidB * dear.bestBidSize(dearRow))
-  const liquidityDollars = hasEdge && edge.size > 0 ? edge.costDollars : Number.isNaN(topDollars) ? undefined : topDollars
+  const liquidityDollars =
+    hasEdge && edge.size > 0 ? edge.costDollars : Number.isNaN(topDollars) ? undefined : topDollars
   const tsA = TA.venueTs(rowA)
   const tsB = TB.venueTs(rowB)
   const olderQuoteAt = Math.min(tsA, tsB)
@@ -89,7 +102,14 @@ export function recordFromRows(p: PairRows, layout: RowsLayout, now: number, boo
   record.priceA = aIsA ? pa : pb
   record.priceB = aIsA ? pb : pa
   record.spread = spread
-  record.confidence = confidenceOf(spec.match.weight, spread, Number.isNaN(minVolume) ? undefined : minVolume, liquidityDollars, now - olderQuoteAt, feedStale)
+  record.confidence = confidenceOf(
+    spec.match.weight,
+    spread,
+    Number.isNaN(minVolume) ? undefined : minVolume,
+    liquidityDollars,
+    now - olderQuoteAt,
+    feedStale,
+  )
   record.updatedAt = Math.max(tsA, tsB)
   record.olderQuoteAt = olderQuoteAt
   record.feedStale = feedStale

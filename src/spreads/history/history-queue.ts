@@ -36,7 +36,8 @@ export class HistoryQueue<P extends KeyedPoint = KeyedPoint> {
   readonly #perPair = new Map<string, number>()
 
   constructor(capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`)
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`capacity must be a positive integer, got ${capacity}`)
     this.capacity = capacity
     this.#items = new Array<P | undefined>(capacity)
   }

@@ -83,7 +83,10 @@ export class HistoryRetention {
           return { deleted, statements, complete: true }
         }
       }
-      this.#o.log.info({ deleted, statements }, 'spread history: retention run stopped at its batch limit; the rest follows next run')
+      this.#o.log.info(
+        { deleted, statements },
+        'spread history: retention run stopped at its batch limit; the rest follows next run',
+      )
     } catch (err) {
       this.#o.log.warn({ err, deleted }, 'spread history: retention run failed; retrying next run')
     }

@@ -122,7 +122,16 @@ const SWEEP_MS = 3_600_000
 
 export class HistorySampler {
   readonly counters: SamplerCounters = {
-    changes: 0, accepted: 0, deferred: 0, written: 0, batches: 0, writeFailures: 0, rejected: 0, lost: 0, invalid: 0, observeErrors: 0,
+    changes: 0,
+    accepted: 0,
+    deferred: 0,
+    written: 0,
+    batches: 0,
+    writeFailures: 0,
+    rejected: 0,
+    lost: 0,
+    invalid: 0,
+    observeErrors: 0,
   }
   readonly #o: HistorySamplerOptions
   readonly #queue: HistoryQueue<SampledPoint>
@@ -154,7 +163,13 @@ export class HistorySampler {
   }
 
   stats(): SamplerStats {
-    return { ...this.counters, ...this.#queue.counters, queued: this.#queue.size, waiting: this.#waiting.size, pairs: this.#pairs.size }
+    return {
+      ...this.counters,
+      ...this.#queue.counters,
+      queued: this.#queue.size,
+      waiting: this.#waiting.size,
+      pairs: this.#pairs.size,
+    }
   }
 
   /** The engine's listener (an arrow, so it can be passed as is). O(1) per change; never throws. */
@@ -229,7 +244,16 @@ export class HistorySampler {
       return
     }
     if (!this.#meaningful(s, r, now)) return
-    const point: SampledPoint = { key, eventSlug, outcomeKey, at: now, spreadBps: r.spreadBps, priceA: r.priceA, priceB: r.priceB, platformA: r.platformA }
+    const point: SampledPoint = {
+      key,
+      eventSlug,
+      outcomeKey,
+      at: now,
+      spreadBps: r.spreadBps,
+      priceA: r.priceA,
+      priceB: r.priceB,
+      platformA: r.platformA,
+    }
     if (open) {
       this.#accept(s, point, now)
     } else {
@@ -253,7 +277,8 @@ export class HistorySampler {
     s.pending = undefined
     this.#waiting.delete(s)
     const last = s.last
-    if (last !== undefined && last.priceA === p.priceA && last.priceB === p.priceB && last.platformA === p.platformA) return
+    if (last !== undefined && last.priceA === p.priceA && last.priceB === p.priceB && last.platformA === p.platformA)
+      return
     this.#accept(s, p, now)
   }
 
@@ -314,12 +339,22 @@ export class HistorySampler {
         this.#lastError = err
         if (isDataError(err)) {
           this.counters.rejected += batch.length
-          this.#o.log.error({ err, points: batch.length }, 'spread history: the store rejected a batch as invalid; dropped')
+          this.#o.log.error(
+            { err, points: batch.length },
+            'spread history: the store rejected a batch as invalid; dropped',
+          )
           continue
         }
         this.#queue.requeue(batch)
-        const delayMs = backoffDelayMs(this.#consecutiveFailures++, { baseMs: this.#o.retryBaseMs ?? 500, maxMs: this.#o.retryMaxMs ?? 30_000, random: this.#o.random })
-        this.#o.log.warn({ err, queued: this.#queue.size, retryInMs: delayMs }, 'spread history: write failed; points kept for a retry')
+        const delayMs = backoffDelayMs(this.#consecutiveFailures++, {
+          baseMs: this.#o.retryBaseMs ?? 500,
+          maxMs: this.#o.retryMaxMs ?? 30_000,
+          random: this.#o.random,
+        })
+        this.#o.log.warn(
+          { err, queued: this.#queue.size, retryInMs: delayMs },
+          'spread history: write failed; points kept for a retry',
+        )
         this.#retryTimer = this.#o.clock.setTimeout(() => {
           this.#retryTimer = undefined
           this.#startWriting()
@@ -349,11 +384,17 @@ export class HistorySampler {
           this.counters.lost += this.#queue.size
           this.#o.clock.clearTimeout(this.#retryTimer)
           this.#retryTimer = undefined
-          this.#o.log.error({ err, lost: this.#queue.size }, 'spread history: store unavailable at shutdown; unwritten points lost')
+          this.#o.log.error(
+            { err, lost: this.#queue.size },
+            'spread history: store unavailable at shutdown; unwritten points lost',
+          )
           this.#queue.take(this.#queue.size)
           return
         }
-        const delayMs = Math.min(backoffDelayMs(attempt, { baseMs: this.#o.retryBaseMs ?? 500, maxMs: 2_000, random: this.#o.random }), deadline - this.#o.clock.now())
+        const delayMs = Math.min(
+          backoffDelayMs(attempt, { baseMs: this.#o.retryBaseMs ?? 500, maxMs: 2_000, random: this.#o.random }),
+          deadline - this.#o.clock.now(),
+        )
         await new Promise<void>((resolve) => this.#o.clock.setTimeout(resolve, delayMs))
       }
     }

@@ -46,7 +46,11 @@ export function loadMatchWeights(path: string): MatchWeights {
 }
 
 export function weightsOf(c: Calibration): MatchWeights {
-  return Object.freeze({ manual: 1, auto_high: c.qualities.auto_high.lower95, auto_medium: c.qualities.auto_medium.lower95 })
+  return Object.freeze({
+    manual: 1,
+    auto_high: c.qualities.auto_high.lower95,
+    auto_medium: c.qualities.auto_medium.lower95,
+  })
 }
 
 /** Wilson score interval's lower bound at 95% for `correct` of `n` (0 when n is 0). */

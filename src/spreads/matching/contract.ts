@@ -84,7 +84,8 @@ export function rebind(held: ContractSpec, current: Reading): void {
 }
 
 /** Labels of catch-all outcomes: their contract depends on which others the venue lists. */
-const CATCH_ALL = /^(?:other|others|another|any other|someone else|somebody else|none|none of the above|no one|nobody|field|the field|all others|rest of field)\b/
+const CATCH_ALL =
+  /^(?:other|others|another|any other|someone else|somebody else|none|none of the above|no one|nobody|field|the field|all others|rest of field)\b/
 
 /**
  * Labels repeat across a catalog ("Yes", team names, "Above $X"): each is folded once. Bounded: cleared past
@@ -141,7 +142,14 @@ function reading(event: CatalogEvent, o: Outcome, label: string, contest: boolea
   // Year-less dates are dated from the contract's own end (its day): part of the key.
   const reference = end === undefined ? '' : Math.floor(end / DAY_MS)
   const strike = o.strike === undefined ? '' : `${o.strike.type}|${o.strike.floor}|${o.strike.cap}`
-  return { event, outcome: o, texts, end, contest, key: `${texts.join('\u0000')}\u0000${reference}\u0000${strike}\u0000${contest}` }
+  return {
+    event,
+    outcome: o,
+    texts,
+    end,
+    contest,
+    key: `${texts.join('\u0000')}\u0000${reference}\u0000${strike}\u0000${contest}`,
+  }
 }
 
 /**
@@ -158,11 +166,19 @@ function isContest(outcomes: readonly Outcome[]): boolean {
  */
 function isTwoSides(outcomes: readonly Outcome[]): boolean {
   const [a, b] = outcomes
-  return outcomes.length === 2 && a !== undefined && b !== undefined && a.complementInstrumentId === b.instrumentId && b.complementInstrumentId === a.instrumentId
+  return (
+    outcomes.length === 2 &&
+    a !== undefined &&
+    b !== undefined &&
+    a.complementInstrumentId === b.instrumentId &&
+    b.complementInstrumentId === a.instrumentId
+  )
 }
 
 function isYesNo(outcomes: readonly Outcome[]): boolean {
-  return outcomes.length === 2 && outcomes[0]?.title.toLowerCase() === 'yes' && outcomes[1]?.title.toLowerCase() === 'no'
+  return (
+    outcomes.length === 2 && outcomes[0]?.title.toLowerCase() === 'yes' && outcomes[1]?.title.toLowerCase() === 'no'
+  )
 }
 
 /** The outcome's own label, '' for the YES side of a yes/no market (its question says everything). */
@@ -221,7 +237,8 @@ export class SpecCache {
   periodOf(text: string, end: number | undefined): PeriodFacts {
     const key = `${text}\u0000${end === undefined ? '' : Math.floor(end / DAY_MS)}`
     let f = this.#periods.get(key)
-    if (f === undefined) this.#periods.set(key, (f = periodFacts(text, end === undefined ? undefined : Math.floor(end / DAY_MS) * DAY_MS)))
+    if (f === undefined)
+      this.#periods.set(key, (f = periodFacts(text, end === undefined ? undefined : Math.floor(end / DAY_MS) * DAY_MS)))
     return f
   }
 }
@@ -244,7 +261,13 @@ function signature(words: Iterable<string>): WordSignature {
   return { hi, lo }
 }
 
-function parse(texts: readonly string[], end: number | undefined, o: Outcome, contest: boolean, cache: SpecCache): Parsed {
+function parse(
+  texts: readonly string[],
+  end: number | undefined,
+  o: Outcome,
+  contest: boolean,
+  cache: SpecCache,
+): Parsed {
   // What the contract is about: its own label and question. The event's subtitle and title frame the whole event
   // ("What price will Cardano hit?" / "How high will Cardano get?"): the other venue need not repeat them, but what a
   // contract says must be said somewhere around the other (judge.ts). Without a question the frame is the contract.
@@ -270,11 +293,25 @@ function parse(texts: readonly string[], end: number | undefined, o: Outcome, co
   const fromQuestion = question === undefined || question === '' ? undefined : intervalIn(question)
   // A ladder's label is often the bare number ("$0.27") of the comparator its question states ("more than $0.27").
   const bare = fromLabel !== undefined && fromLabel.lo !== undefined && fromLabel.lo === fromLabel.hi
-  const labelled = bare && fromQuestion !== undefined && (fromQuestion.lo === fromLabel.lo || fromQuestion.hi === fromLabel.lo) ? fromQuestion : fromLabel
+  const labelled =
+    bare && fromQuestion !== undefined && (fromQuestion.lo === fromLabel.lo || fromQuestion.hi === fromLabel.lo)
+      ? fromQuestion
+      : fromLabel
   const interval = intervalOfStrike(o.strike) ?? labelled ?? fromQuestion
   const labelSequence = cache.wordsOf(label0 ?? '')
   const labelWords = new Set(labelSequence)
   const required = [...words].filter((w) => !IMPLICIT_WORDS.has(w) && (!labelWords.has(w) || w === labelSequence[0]))
   // The period's days depend on the end time only through its day, which is part of the reading's key.
-  return { words, allWords, labelWords, labelSequence, required, period, interval, periodKeys: periodKeys(period, end), requiredSig: signature(required), allSig: signature(allWords) }
+  return {
+    words,
+    allWords,
+    labelWords,
+    labelSequence,
+    required,
+    period,
+    interval,
+    periodKeys: periodKeys(period, end),
+    requiredSig: signature(required),
+    allSig: signature(allWords),
+  }
 }

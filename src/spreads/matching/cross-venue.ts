@@ -62,7 +62,15 @@ export class CrossVenueMatching {
     this.#o = options
     const pairs: VenuePair[] = []
     const v = options.venues
-    for (let i = 0; i < v.length; i++) for (let j = i + 1; j < v.length; j++) pairs.push({ a: v[i] as VenueActor, b: v[j] as VenueActor, state: new MatchState(), matches: [], matched: undefined })
+    for (let i = 0; i < v.length; i++)
+      for (let j = i + 1; j < v.length; j++)
+        pairs.push({
+          a: v[i] as VenueActor,
+          b: v[j] as VenueActor,
+          state: new MatchState(),
+          matches: [],
+          matched: undefined,
+        })
     this.#pairs = pairs
   }
 
@@ -120,7 +128,15 @@ export class CrossVenueMatching {
           judged: (updated?.judged ?? 0) + update.judged,
         }
         this.#o.log.info(
-          { venues: [a.venue, b.venue], ms: Date.now() - started, mode: update.mode, changed_events: update.changedEvents, judged: update.judged, events: update.matches.length, outcomes: update.matches.reduce((n, m) => n + m.outcomes.length, 0) },
+          {
+            venues: [a.venue, b.venue],
+            ms: Date.now() - started,
+            mode: update.mode,
+            changed_events: update.changedEvents,
+            judged: update.judged,
+            events: update.matches.length,
+            outcomes: update.matches.reduce((n, m) => n + m.outcomes.length, 0),
+          },
           'cross-venue matching',
         )
       }
@@ -135,7 +151,10 @@ export class CrossVenueMatching {
     for (const { pair, a, b } of ready) {
       for (const l of eventLinks(pair.matches)) links.push(l)
       const slugOf = this.#o.eventSlug
-      const keys: PairKeys = { qualifier: pairQualifier(this.#pairs.indexOf(pair), a.venue, b.venue), eventSlug: slugOf && ((e) => slugOf(a.venue, e)) }
+      const keys: PairKeys = {
+        qualifier: pairQualifier(this.#pairs.indexOf(pair), a.venue, b.venue),
+        eventSlug: slugOf && ((e) => slugOf(a.venue, e)),
+      }
       for (const s of await runInSlices(pairSpecsSteps(pair.matches, a, b, keys))) specs.push(s)
       if (this.#stopped) return
     }
@@ -184,7 +203,12 @@ export class CrossVenueMatching {
  * its two venues (`<key>@<venue A>+<venue B>`, `pairQualifier`): one outcome can have a gap to each of several
  * venues, and each gap needs its own key for history and alerts, while the first pair's keys stay as they were.
  */
-export function pairSpecs(matches: readonly EventMatch[], a: CatalogSnapshot, b: CatalogSnapshot, keys: PairKeys = {}): SpreadPairSpec[] {
+export function pairSpecs(
+  matches: readonly EventMatch[],
+  a: CatalogSnapshot,
+  b: CatalogSnapshot,
+  keys: PairKeys = {},
+): SpreadPairSpec[] {
   return runToEnd(pairSpecsSteps(matches, a, b, keys))
 }
 
@@ -201,7 +225,12 @@ export function pairQualifier(index: number, a: VenueId, b: VenueId): string {
   return index === 0 ? '' : `@${a}+${b}`
 }
 
-export function* pairSpecsSteps(matches: readonly EventMatch[], a: CatalogSnapshot, b: CatalogSnapshot, keys: PairKeys = {}): Steps<SpreadPairSpec[]> {
+export function* pairSpecsSteps(
+  matches: readonly EventMatch[],
+  a: CatalogSnapshot,
+  b: CatalogSnapshot,
+  keys: PairKeys = {},
+): Steps<SpreadPairSpec[]> {
   const qualifier = keys.qualifier ?? ''
   const specs: SpreadPairSpec[] = []
   const seen = new Set<string>()

@@ -31,7 +31,11 @@ export interface LabelledVenue {
 }
 
 /** The event and market a labelled pair names on `venue`'s side; undefined when it names none there. */
-export function labelSide(pair: LabelledPair, venue: VenueId, fields: LabelFields): { readonly eventId: string; readonly marketId: string } | undefined {
+export function labelSide(
+  pair: LabelledPair,
+  venue: VenueId,
+  fields: LabelFields,
+): { readonly eventId: string; readonly marketId: string } | undefined {
   const side = (pair as unknown as Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>)[venue]
   const eventId = side?.[fields.event]
   const marketId = side?.[fields.market]
@@ -80,7 +84,13 @@ export function publishedPairs(matches: readonly EventMatch[]): Map<string, Matc
 }
 
 /** Every labelled pair between venues A and B: was it published, was that right, and what did the judge say. */
-export function scoreLabels(matches: readonly EventMatch[], labels: readonly LabelledPair[], a: LabelledVenue, b: LabelledVenue, cache: SpecCache): { verdicts: LabelVerdict[]; scores: Scores; counts: QualityCounts } {
+export function scoreLabels(
+  matches: readonly EventMatch[],
+  labels: readonly LabelledPair[],
+  a: LabelledVenue,
+  b: LabelledVenue,
+  cache: SpecCache,
+): { verdicts: LabelVerdict[]; scores: Scores; counts: QualityCounts } {
   const published = publishedPairs(matches)
   const verdicts: LabelVerdict[] = []
   const counts = emptyCounts()
@@ -90,7 +100,8 @@ export function scoreLabels(matches: readonly EventMatch[], labels: readonly Lab
   for (const pair of labels) {
     const x = labelledContract(a, pair, cache)
     const y = labelledContract(b, pair, cache)
-    const quality = x === undefined || y === undefined ? undefined : published.get(`${x.outcome.outcomeId}|${y.outcome.outcomeId}`)
+    const quality =
+      x === undefined || y === undefined ? undefined : published.get(`${x.outcome.outcomeId}|${y.outcome.outcomeId}`)
     const matched = quality !== undefined
     const same = pair.label === 'same'
     if (matched && same) tp++
@@ -100,7 +111,13 @@ export function scoreLabels(matches: readonly EventMatch[], labels: readonly Lab
       counts[quality].pairs++
       if (same) counts[quality].correct++
     }
-    verdicts.push({ pair, matched, correct: matched === same, judgement: x === undefined || y === undefined ? undefined : judge(x, y), quality })
+    verdicts.push({
+      pair,
+      matched,
+      correct: matched === same,
+      judgement: x === undefined || y === undefined ? undefined : judge(x, y),
+      quality,
+    })
   }
   return { verdicts, scores: scores(tp, fp, fn), counts }
 }
@@ -109,7 +126,11 @@ export function scoreLabels(matches: readonly EventMatch[], labels: readonly Lab
 function labelledContract(v: LabelledVenue, pair: LabelledPair, cache: SpecCache): ContractSpec | undefined {
   const side = labelSide(pair, v.catalog.venue, v.fields)
   const event = side === undefined ? undefined : v.catalog.eventsById.get(side.eventId)
-  return event === undefined || side === undefined ? undefined : contractsOf(event, cache).find((c) => c.outcome.outcomeId === side.marketId || c.outcome.childMarketSlug === side.marketId)
+  return event === undefined || side === undefined
+    ? undefined
+    : contractsOf(event, cache).find(
+        (c) => c.outcome.outcomeId === side.marketId || c.outcome.childMarketSlug === side.marketId,
+      )
 }
 
 /** A known same-contract pair of the simulator's world (world.truth.outcomePairs): A's outcome id and B's. */
@@ -122,7 +143,12 @@ export interface TruePair {
  * Precision and recall against a ground truth that lists every same pair between venues A and B: a published pair
  * not in it is false. Truth pairs whose outcomes the catalogs do not list (closed long ago) are left out.
  */
-export function scoreTruth(matches: readonly EventMatch[], truth: readonly TruePair[], a: CatalogSnapshot, b: CatalogSnapshot): { scores: Scores; counts: QualityCounts } {
+export function scoreTruth(
+  matches: readonly EventMatch[],
+  truth: readonly TruePair[],
+  a: CatalogSnapshot,
+  b: CatalogSnapshot,
+): { scores: Scores; counts: QualityCounts } {
   const listed = truth.filter((t) => a.outcomesById.has(t.a) && b.outcomesById.has(t.b))
   const truthKeys = new Set(listed.map((t) => `${t.a}|${t.b}`))
   const counts = emptyCounts()

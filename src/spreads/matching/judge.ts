@@ -43,7 +43,8 @@ export function judge(a: ContractSpec, b: ContractSpec, explain = true): Judgeme
   // form that begins the other's name ("Stonebridge" / "Stonebridge Mariners": a team by its city) is the same one,
   // weakly, unless what it leaves out is a name suffix ("Donald Trump" / "Donald Trump Jr.").
   const shortened = labelExtension(a, b)
-  if (shortened === undefined) return reject('what', () => `outcome ${a.labelSequence.join(' ')} vs ${b.labelSequence.join(' ')}`)
+  if (shortened === undefined)
+    return reject('what', () => `outcome ${a.labelSequence.join(' ')} vs ${b.labelSequence.join(' ')}`)
   // Threshold and period before the words: they reject most candidates of a ladder without allocating.
   if (a.interval !== undefined || b.interval !== undefined) {
     if (a.interval === undefined || b.interval === undefined || !sameInterval(a.interval, b.interval)) {
@@ -65,13 +66,22 @@ export function judge(a: ContractSpec, b: ContractSpec, explain = true): Judgeme
   const implicit = [...onlyA, ...onlyB].filter(tolerated)
   const differs = [...onlyA.filter((w) => !tolerated(w)), ...onlyB.filter((w) => !tolerated(w))]
   if (shared.length === 0 || differs.length > 0) {
-    return reject('what', () => (shared.length === 0 ? 'no words in common' : `only ${a.outcome.venue}: ${onlyA.join(' ') || '-'}; only ${b.outcome.venue}: ${onlyB.join(' ') || '-'}`))
+    return reject('what', () =>
+      shared.length === 0
+        ? 'no words in common'
+        : `only ${a.outcome.venue}: ${onlyA.join(' ') || '-'}; only ${b.outcome.venue}: ${onlyB.join(' ') || '-'}`,
+    )
   }
   const grade: Grade = when.strength === 'stated' && implicit.length === 0 && shortened.size === 0 ? 'high' : 'medium'
   return {
     same: true,
     grade,
-    evidence: { shared: shared.sort(), implicit: implicit.sort(), period: when.evidence, strike: a.interval === undefined ? undefined : describeInterval(a.interval) },
+    evidence: {
+      shared: shared.sort(),
+      implicit: implicit.sort(),
+      period: when.evidence,
+      strike: a.interval === undefined ? undefined : describeInterval(a.interval),
+    },
   }
 }
 
@@ -81,9 +91,14 @@ export function judge(a: ContractSpec, b: ContractSpec, explain = true): Judgeme
  */
 function labelExtension(a: ContractSpec, b: ContractSpec): ReadonlySet<string> | undefined {
   if (a.labelWords.size === 0 || b.labelWords.size === 0) return NONE
-  const differ = [...a.labelWords].some((w) => !b.labelWords.has(w) && !IMPLICIT_WORDS.has(w)) || [...b.labelWords].some((w) => !a.labelWords.has(w) && !IMPLICIT_WORDS.has(w))
+  const differ =
+    [...a.labelWords].some((w) => !b.labelWords.has(w) && !IMPLICIT_WORDS.has(w)) ||
+    [...b.labelWords].some((w) => !a.labelWords.has(w) && !IMPLICIT_WORDS.has(w))
   if (!differ) return NONE
-  const [short, long] = a.labelSequence.length < b.labelSequence.length ? [a.labelSequence, b.labelSequence] : [b.labelSequence, a.labelSequence]
+  const [short, long] =
+    a.labelSequence.length < b.labelSequence.length
+      ? [a.labelSequence, b.labelSequence]
+      : [b.labelSequence, a.labelSequence]
   if (short.length === 0 || !short.every((w, i) => long[i] === w)) return undefined
   const extra = long.slice(short.length)
   if (extra.some((w) => NAME_SUFFIXES.has(w))) return undefined

@@ -33,11 +33,24 @@ function fileSchema(venues: readonly VenueId[]) {
       _comment: Type.Optional(Type.String()),
       matches: Type.Array(
         Type.Object(
-          { ...perVenue(venues, 'event'), outcomes: Type.Optional(Type.Array(Type.Object(perVenue(venues, 'outcome'), { additionalProperties: false }))), ...Reviewed },
+          {
+            ...perVenue(venues, 'event'),
+            outcomes: Type.Optional(
+              Type.Array(Type.Object(perVenue(venues, 'outcome'), { additionalProperties: false })),
+            ),
+            ...Reviewed,
+          },
           { additionalProperties: false },
         ),
       ),
-      deny: Type.Optional(Type.Array(Type.Object({ ...perVenue(venues, 'event'), ...perVenue(venues, 'outcome'), ...Reviewed }, { additionalProperties: false }))),
+      deny: Type.Optional(
+        Type.Array(
+          Type.Object(
+            { ...perVenue(venues, 'event'), ...perVenue(venues, 'outcome'), ...Reviewed },
+            { additionalProperties: false },
+          ),
+        ),
+      ),
     },
     { additionalProperties: false },
   )
@@ -49,10 +62,21 @@ type Fields = Readonly<Record<string, unknown>>
  * The two venues an entry names events of, in registry order; undefined (with a problem noted) unless exactly two.
  * Outcomes, where given, must be of the same two venues.
  */
-function venuePair(entry: Fields, outcomes: readonly Fields[], venues: readonly VenueId[], at: string, problems: string[]): [VenueId, VenueId] | undefined {
+function venuePair(
+  entry: Fields,
+  outcomes: readonly Fields[],
+  venues: readonly VenueId[],
+  at: string,
+  problems: string[],
+): [VenueId, VenueId] | undefined {
   const named = venues.filter((v) => entry[`${v}_event`] !== undefined)
   if (named.length !== 2) {
-    problems.push(`${at}: names the events of ${named.length} venues (${named.join(', ') || 'none'}); an entry pairs two, e.g. ${venues.slice(0, 2).map((v) => `${v}_event`).join(' and ')}`)
+    problems.push(
+      `${at}: names the events of ${named.length} venues (${named.join(', ') || 'none'}); an entry pairs two, e.g. ${venues
+        .slice(0, 2)
+        .map((v) => `${v}_event`)
+        .join(' and ')}`,
+    )
     return undefined
   }
   for (const o of outcomes) {
@@ -84,8 +108,13 @@ export function loadMatchOverrides(path: string, venues: readonly VenueId[]): Ma
     if (pair === undefined) return
     const [a, b] = pair
     const outcomes = m.outcomes?.map((o) => ({ a: o[`${a}_outcome`], b: o[`${b}_outcome`] }))
-    if (outcomes?.some((o) => o.a === undefined || o.b === undefined) === true) problems.push(`/matches/${i}/outcomes: each names an outcome of ${a} and one of ${b}`)
-    manual.push({ a: side(m, a), b: side(m, b), ...(outcomes === undefined ? {} : { outcomes: outcomes as { a: string; b: string }[] }) })
+    if (outcomes?.some((o) => o.a === undefined || o.b === undefined) === true)
+      problems.push(`/matches/${i}/outcomes: each names an outcome of ${a} and one of ${b}`)
+    manual.push({
+      a: side(m, a),
+      b: side(m, b),
+      ...(outcomes === undefined ? {} : { outcomes: outcomes as { a: string; b: string }[] }),
+    })
   })
   const deny: DenyRule[] = []
   ;(file.deny ?? []).forEach((d: Fields, i) => {
@@ -99,7 +128,11 @@ export function loadMatchOverrides(path: string, venues: readonly VenueId[]): Ma
 
 function side(entry: Fields, venue: VenueId, withOutcome = false): DenySide {
   const outcomeId = entry[`${venue}_outcome`] as string | undefined
-  return { venue, eventId: entry[`${venue}_event`] as string, ...(withOutcome && outcomeId !== undefined ? { outcomeId } : {}) }
+  return {
+    venue,
+    eventId: entry[`${venue}_event`] as string,
+    ...(withOutcome && outcomeId !== undefined ? { outcomeId } : {}),
+  }
 }
 
 /**
@@ -130,10 +163,16 @@ export class MatchOverrides {
     this.#listener = () => {
       try {
         this.#current = loadMatchOverrides(this.#path, this.#venues)
-        this.#log.info({ path: this.#path, manual: this.#current.manual?.length ?? 0, deny: this.#current.deny?.length ?? 0 }, 'match overrides reloaded')
+        this.#log.info(
+          { path: this.#path, manual: this.#current.manual?.length ?? 0, deny: this.#current.deny?.length ?? 0 },
+          'match overrides reloaded',
+        )
         onChange()
       } catch (err) {
-        this.#log.error({ err, path: this.#path }, 'match overrides not reloaded: the file is invalid; the previous version stays in force')
+        this.#log.error(
+          { err, path: this.#path },
+          'match overrides not reloaded: the file is invalid; the previous version stays in force',
+        )
       }
     }
     watchFile(this.#path, { interval: intervalMs, persistent: false }, this.#listener)

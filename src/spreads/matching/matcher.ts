@@ -5,7 +5,16 @@ import { UNCALIBRATED, type MatchWeights } from './calibration.js'
 import { contractsOf, readingsOf, rebind, sameReading, SpecCache, type ContractSpec, type Reading } from './contract.js'
 import { RequiredWordIndex, StatedWordIndex } from './contract-index.js'
 import { judge, mayMatch, type Evidence, type Grade } from './judge.js'
-import type { DenyRule, EventMatch, ManualMatch, MatchExplanation, MatchingStrategy, MatchQuality, OutcomePair, VenueEvent } from './match-types.js'
+import type {
+  DenyRule,
+  EventMatch,
+  ManualMatch,
+  MatchExplanation,
+  MatchingStrategy,
+  MatchQuality,
+  OutcomePair,
+  VenueEvent,
+} from './match-types.js'
 import { contentWords } from './text.js'
 
 /**
@@ -29,7 +38,18 @@ import { contentWords } from './text.js'
  * for the two venues matched and ignored for others. `matchEventsSteps` is the same computation cut into slices
  * for the event loop (src/core/slices.ts).
  */
-export type { DenyRule, DenySide, EventMatch, ManualMatch, MatchExplanation, MatchingStrategy, MatchLeg, MatchQuality, OutcomePair, VenueEvent } from './match-types.js'
+export type {
+  DenyRule,
+  DenySide,
+  EventMatch,
+  ManualMatch,
+  MatchExplanation,
+  MatchingStrategy,
+  MatchLeg,
+  MatchQuality,
+  OutcomePair,
+  VenueEvent,
+} from './match-types.js'
 
 export interface MatchInput {
   readonly manual?: readonly ManualMatch[]
@@ -44,12 +64,22 @@ const CHECKPOINT_EVERY = 64
 const JUDGED_PER_CHECKPOINT = 2_048
 
 /** The matches between venue A's catalog `a` and venue B's `b`. */
-export function matchEvents(a: CatalogSnapshot | undefined, b: CatalogSnapshot | undefined, input: MatchInput = {}, cache = new SpecCache()): EventMatch[] {
+export function matchEvents(
+  a: CatalogSnapshot | undefined,
+  b: CatalogSnapshot | undefined,
+  input: MatchInput = {},
+  cache = new SpecCache(),
+): EventMatch[] {
   return runToEnd(matchEventsSteps(a, b, input, cache))
 }
 
 /** One full run from nothing (the same as a first `MatchState.update`). */
-export function* matchEventsSteps(a: CatalogSnapshot | undefined, b: CatalogSnapshot | undefined, input: MatchInput, cache: SpecCache): Steps<EventMatch[]> {
+export function* matchEventsSteps(
+  a: CatalogSnapshot | undefined,
+  b: CatalogSnapshot | undefined,
+  input: MatchInput,
+  cache: SpecCache,
+): Steps<EventMatch[]> {
   return (yield* new MatchState(cache).updateSteps(a, b, input)).matches
 }
 
@@ -109,7 +139,8 @@ export class MatchState {
   *updateSteps(a: CatalogSnapshot | undefined, b: CatalogSnapshot | undefined, input: MatchInput): Steps<MatchUpdate> {
     if (a === undefined || b === undefined) return { matches: [], mode: 'full', changedEvents: 0, judged: 0 }
     const weights = input.weights ?? UNCALIBRATED
-    const between = (r: { readonly a: VenueEvent; readonly b: VenueEvent }) => r.a.venue === a.venue && r.b.venue === b.venue
+    const between = (r: { readonly a: VenueEvent; readonly b: VenueEvent }) =>
+      r.a.venue === a.venue && r.b.venue === b.venue
     const manual = manualMatches(a, b, (input.manual ?? []).filter(between), this.#cache)
     const deny = (input.deny ?? []).filter(between)
     const usedA = new Set<string>()
@@ -177,7 +208,12 @@ export class MatchState {
    * the new catalog's objects); one that changed or left has its contracts and their pairs removed. Returns the
    * contracts to add.
    */
-  *#sync(held: Map<string, EventContracts>, events: readonly CatalogEvent[], used: ReadonlySet<string>, side: Side): Steps<{ added: ContractSpec[]; changedEvents: number }> {
+  *#sync(
+    held: Map<string, EventContracts>,
+    events: readonly CatalogEvent[],
+    used: ReadonlySet<string>,
+    side: Side,
+  ): Steps<{ added: ContractSpec[]; changedEvents: number }> {
     const added: ContractSpec[] = []
     const seen = new Set<string>()
     let changedEvents = 0
@@ -209,7 +245,8 @@ export class MatchState {
   }
 
   #drop(specs: readonly ContractSpec[], side: Side): void {
-    const [mine, theirs, other] = side === 'a' ? [this.#byA, this.#byB, 'b' as const] : [this.#byB, this.#byA, 'a' as const]
+    const [mine, theirs, other] =
+      side === 'a' ? [this.#byA, this.#byB, 'b' as const] : [this.#byB, this.#byA, 'a' as const]
     for (const c of specs) {
       if (side === 'a') this.#aIndex.remove(c)
       else this.#bIndex.remove(c)
@@ -289,8 +326,15 @@ function groupByEvents(pairs: readonly Accepted[], weights: MatchWeights): Event
     const first = list[0] as Accepted
     const outcomes = list.map((x) => autoPair(x, weights))
     const allHigh = list.every((x) => x.grade === 'high')
-    const strategy: MatchingStrategy = list.length > 1 ? 'event_key' : allHigh ? 'auto_canonical' : 'normalized_title_fallback'
-    out.push({ a: venueEvent(first.a.event), b: venueEvent(first.b.event), strategy, quality: allHigh ? 'auto_high' : 'auto_medium', outcomes })
+    const strategy: MatchingStrategy =
+      list.length > 1 ? 'event_key' : allHigh ? 'auto_canonical' : 'normalized_title_fallback'
+    out.push({
+      a: venueEvent(first.a.event),
+      b: venueEvent(first.b.event),
+      strategy,
+      quality: allHigh ? 'auto_high' : 'auto_medium',
+      outcomes,
+    })
   }
   return out.sort(byEvents)
 }
@@ -335,7 +379,12 @@ function byEvents(x: EventMatch, y: EventMatch): number {
  * each event at most once, the groups with the most outcome pairs first. Spread pairs do not depend on links.
  */
 export function eventLinks(matches: readonly EventMatch[]): { a: VenueEvent; b: VenueEvent }[] {
-  const ranked = [...matches].sort((x, y) => (x.strategy === 'manual_override' ? 0 : 1) - (y.strategy === 'manual_override' ? 0 : 1) || y.outcomes.length - x.outcomes.length || byEvents(x, y))
+  const ranked = [...matches].sort(
+    (x, y) =>
+      (x.strategy === 'manual_override' ? 0 : 1) - (y.strategy === 'manual_override' ? 0 : 1) ||
+      y.outcomes.length - x.outcomes.length ||
+      byEvents(x, y),
+  )
   const usedA = new Set<string>()
   const usedB = new Set<string>()
   const links: { a: VenueEvent; b: VenueEvent }[] = []
@@ -352,7 +401,12 @@ export function eventLinks(matches: readonly EventMatch[]): { a: VenueEvent; b: 
  * Manual matches: the listed outcome pairs, or, without a list, the outcomes whose labels say the same (the
  * judge's word test on the labels alone; yes/no questions pair their YES sides). The reviewer vouches for the rest.
  */
-function manualMatches(a: CatalogSnapshot, b: CatalogSnapshot, manual: readonly ManualMatch[], cache: SpecCache): EventMatch[] {
+function manualMatches(
+  a: CatalogSnapshot,
+  b: CatalogSnapshot,
+  manual: readonly ManualMatch[],
+  cache: SpecCache,
+): EventMatch[] {
   const out: EventMatch[] = []
   const usedA = new Set<string>()
   const usedB = new Set<string>()
@@ -380,7 +434,13 @@ function manualMatches(a: CatalogSnapshot, b: CatalogSnapshot, manual: readonly 
       b: { venue: y.venue, outcomeId: y.outcomeId, text: [y.title, be.title] },
       evidence: undefined,
     })
-    const outcomes = pairs.map(([x, y]) => ({ a: x, b: y, outcomeKey: outcomeKey(x), quality: 'manual' as const, explanation: explanation(x, y) }))
+    const outcomes = pairs.map(([x, y]) => ({
+      a: x,
+      b: y,
+      outcomeKey: outcomeKey(x),
+      quality: 'manual' as const,
+      explanation: explanation(x, y),
+    }))
     out.push({ a: venueEvent(ae), b: venueEvent(be), strategy: 'manual_override', quality: 'manual', outcomes })
   }
   return out
@@ -410,7 +470,9 @@ function denyIndex(rules: readonly DenyRule[]): (a: ContractSpec, b: ContractSpe
     if (r.a.outcomeId === undefined || r.b.outcomeId === undefined) events.add(`${r.a.eventId}\u0000${r.b.eventId}`)
     else outcomes.add(`${r.a.outcomeId}\u0000${r.b.outcomeId}`)
   }
-  return (a, b) => events.has(`${a.event.eventId}\u0000${b.event.eventId}`) || outcomes.has(`${a.outcome.outcomeId}\u0000${b.outcome.outcomeId}`)
+  return (a, b) =>
+    events.has(`${a.event.eventId}\u0000${b.event.eventId}`) ||
+    outcomes.has(`${a.outcome.outcomeId}\u0000${b.outcome.outcomeId}`)
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

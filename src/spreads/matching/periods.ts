@@ -28,10 +28,34 @@ export const NO_PERIOD: PeriodFacts = Object.freeze({ deadlines: [], days: [], m
 const DAY_MS = 86_400_000
 
 const MONTH: Readonly<Record<string, number>> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
-  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 }
-const MONTH_RE = Object.keys(MONTH).sort((a, b) => b.length - a.length).join('|')
+const MONTH_RE = Object.keys(MONTH)
+  .sort((a, b) => b.length - a.length)
+  .join('|')
 
 /** Prefixes that make a date a deadline, and whether the named day itself is included. */
 const BEFORE = String.raw`before|prior to`
@@ -52,7 +76,10 @@ const DATE_RE_11 = /\b(by|until)\s+(\d{4})\b/g
 const DATE_RE_12 = /\b(?:19|20)(\d{2})\b/g
 
 const OPAQUE: readonly (readonly [RegExp, string])[] = [
-  [/\b(?:during|before|by the end of|until|through|in|for)\s+(?:[a-z]+'s|his|her|their|the|this)\s+(?:(?:second|first|current|next|entire)\s+)?(?:term|presidency|administration|tenure|mandate)\b/, 'term'],
+  [
+    /\b(?:during|before|by the end of|until|through|in|for)\s+(?:[a-z]+'s|his|her|their|the|this)\s+(?:(?:second|first|current|next|entire)\s+)?(?:term|presidency|administration|tenure|mandate)\b/,
+    'term',
+  ],
   [/\bbefore\s+(?:his|her|their|the)\s+term\s+(?:ends|is over)\b/, 'term'],
   [/\b(?:his|her|their)\s+lifetime\b/, 'lifetime'],
   [/\bbefore\s+the\s+next\s+(?:general\s+)?election\b/, 'next-election'],
@@ -64,7 +91,9 @@ const OPAQUE: readonly (readonly [RegExp, string])[] = [
  * across years).
  */
 export function periodFacts(text: string, referenceMs: number | undefined): PeriodFacts {
-  let t = fold(text).replace(/(\d)(st|nd|rd|th)\b/g, '$1').replace(/\s+/g, ' ')
+  let t = fold(text)
+    .replace(/(\d)(st|nd|rd|th)\b/g, '$1')
+    .replace(/\s+/g, ' ')
   const deadlines: number[] = []
   const days: number[] = []
   const months: string[] = []
@@ -123,7 +152,8 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
   take(DATE_RE_7, (m) => {
     const month = MONTH[m[3] as string] as number
     const first = near(month, 1)
-    if (first !== undefined) deadlines.push(m[1] !== undefined ? first : Date.UTC(new Date(first).getUTCFullYear(), month, 1))
+    if (first !== undefined)
+      deadlines.push(m[1] !== undefined ? first : Date.UTC(new Date(first).getUTCFullYear(), month, 1))
   })
   // End of a year: "by end of 2026", "end of the year".
   take(DATE_RE_8, (m) => deadlines.push(Date.UTC(Number(m[1]) + 1, 0, 1)))
@@ -134,7 +164,13 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
   take(DATE_RE_10, (m) => deadlines.push(Date.UTC(Number(m[2]), 0, 1)))
   take(DATE_RE_11, (m) => opaque.push(`by-year ${m[2]}`))
   take(DATE_RE_12, (m) => years.push(2000 + Number(m[1]) - (m[0].startsWith('19') ? 100 : 0)))
-  return { deadlines: unique(deadlines), days: unique(days), months: unique(months), years: unique(years), opaque: unique(opaque) }
+  return {
+    deadlines: unique(deadlines),
+    days: unique(days),
+    months: unique(months),
+    years: unique(years),
+    opaque: unique(opaque),
+  }
 }
 
 /** "before D" ends at D's start; "by/through/on D" at the end of D. */
@@ -169,15 +205,36 @@ export type PeriodAgreement =
  * deadline at that year's end ("in 2025" / "before 2026"). Without a stated period on either side the venues' end
  * times must agree closely (weak); a period stated on one side only, or one that cannot be dated, never agrees.
  */
-export function periodsAgree(a: PeriodFacts, b: PeriodFacts, endA: number | undefined, endB: number | undefined, explain = true): PeriodAgreement {
+export function periodsAgree(
+  a: PeriodFacts,
+  b: PeriodFacts,
+  endA: number | undefined,
+  endB: number | undefined,
+  explain = true,
+): PeriodAgreement {
   const disagree = explain ? disagreeing : () => DISAGREE
   if (!hasFacts(a) && !hasFacts(b)) {
-    if (endA !== undefined && endB !== undefined && Math.abs(endA - endB) <= END_SLACK_MS) return { agree: true, evidence: `no stated period; end times ${day(endA)} and ${day(endB)}`, strength: 'end-times' }
-    return disagree(() => `no stated period and end times ${endA === undefined ? '?' : day(endA)} vs ${endB === undefined ? '?' : day(endB)}`)
+    if (endA !== undefined && endB !== undefined && Math.abs(endA - endB) <= END_SLACK_MS)
+      return {
+        agree: true,
+        evidence: `no stated period; end times ${day(endA)} and ${day(endB)}`,
+        strength: 'end-times',
+      }
+    return disagree(
+      () =>
+        `no stated period and end times ${endA === undefined ? '?' : day(endA)} vs ${endB === undefined ? '?' : day(endB)}`,
+    )
   }
   if (!hasFacts(a) || !hasFacts(b)) return silentSide(hasFacts(a) ? a : b, hasFacts(a) ? endB : endA, a, b, disagree)
   if (a.opaque.length > 0 || b.opaque.length > 0) {
-    if (a.opaque.join() === b.opaque.join() && a.deadlines.length === 0 && b.deadlines.length === 0 && a.days.length === 0 && b.days.length === 0 && a.years.join() === b.years.join()) {
+    if (
+      a.opaque.join() === b.opaque.join() &&
+      a.deadlines.length === 0 &&
+      b.deadlines.length === 0 &&
+      a.days.length === 0 &&
+      b.days.length === 0 &&
+      a.years.join() === b.years.join()
+    ) {
       return { agree: true, evidence: `same period phrase (${a.opaque.join(', ')})`, strength: 'stated' }
     }
     return disagree(() => `period not datable: ${describe(a)} vs ${describe(b)}`)
@@ -185,35 +242,62 @@ export function periodsAgree(a: PeriodFacts, b: PeriodFacts, endA: number | unde
   const da = a.deadlines
   const db = b.deadlines
   if (da.length > 0 && db.length > 0) {
-    if (da.length === db.length && da.every((d, i) => near(d, db[i] as number)) && a.days.length === 0 && b.days.length === 0) return { agree: true, evidence: `deadline ${da.map(last).join(', ')}`, strength: 'stated' }
+    if (
+      da.length === db.length &&
+      da.every((d, i) => near(d, db[i] as number)) &&
+      a.days.length === 0 &&
+      b.days.length === 0
+    )
+      return { agree: true, evidence: `deadline ${da.map(last).join(', ')}`, strength: 'stated' }
     return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
   }
   if (da.length > 0 || db.length > 0) {
     // A window and the deadline at its end: "in 2025" / "before 2026", "in January 2027" / "by January 31, 2027".
     const [deadlines, other] = da.length > 0 ? [da, b] : [db, a]
     const d = deadlines[0] as number
-    const windowEnd = other.days.length > 0 ? undefined : other.months.length === 1 ? monthEnd(other.months[0] as string) : other.months.length === 0 && other.years.length === 1 ? Date.UTC((other.years[0] as number) + 1, 0, 1) : undefined
-    if (deadlines.length === 1 && windowEnd !== undefined && near(d, windowEnd)) return { agree: true, evidence: `${describe(other)} and deadline ${last(d)}`, strength: 'stated' }
+    const windowEnd =
+      other.days.length > 0
+        ? undefined
+        : other.months.length === 1
+          ? monthEnd(other.months[0] as string)
+          : other.months.length === 0 && other.years.length === 1
+            ? Date.UTC((other.years[0] as number) + 1, 0, 1)
+            : undefined
+    if (deadlines.length === 1 && windowEnd !== undefined && near(d, windowEnd))
+      return { agree: true, evidence: `${describe(other)} and deadline ${last(d)}`, strength: 'stated' }
     return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
   }
   if (a.days.length > 0 || b.days.length > 0) {
-    if (a.days.join() === b.days.join()) return { agree: true, evidence: `on ${a.days.map(day).join(', ')}`, strength: 'stated' }
+    if (a.days.join() === b.days.join())
+      return { agree: true, evidence: `on ${a.days.map(day).join(', ')}`, strength: 'stated' }
     // An occasion named by its month on one side and by its day on the other ("after the November 2026 meeting" /
     // "on Nov 20, 2026"): the same when the day falls in the month; weaker than both naming the day.
     // A month can hold several such occasions (two meetings), so the month side's own end time must fall on the day.
     const [withDay, other, otherEnd] = a.days.length > 0 ? [a, b, endB] : [b, a, endA]
     const d = withDay.days[0] as number
     const onThatDay = otherEnd !== undefined && Math.abs(otherEnd - (d + DAY_MS / 2)) <= ON_DAY_SLACK_MS
-    if (withDay.days.length === 1 && other.days.length === 0 && other.months.length === 1 && onThatDay && monthOf(d) === other.months[0]) {
-      return { agree: true, evidence: `on ${day(d)}; in ${other.months[0]}, ending ${day(otherEnd)}`, strength: 'end-times' }
+    if (
+      withDay.days.length === 1 &&
+      other.days.length === 0 &&
+      other.months.length === 1 &&
+      onThatDay &&
+      monthOf(d) === other.months[0]
+    ) {
+      return {
+        agree: true,
+        evidence: `on ${day(d)}; in ${other.months[0]}, ending ${day(otherEnd)}`,
+        strength: 'end-times',
+      }
     }
     return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
   }
   if (a.months.length > 0 || b.months.length > 0) {
-    if (a.months.join() === b.months.join()) return { agree: true, evidence: `month ${a.months.join(', ')}`, strength: 'stated' }
+    if (a.months.join() === b.months.join())
+      return { agree: true, evidence: `month ${a.months.join(', ')}`, strength: 'stated' }
     return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
   }
-  if (a.years.join() === b.years.join()) return { agree: true, evidence: `year ${a.years.join(', ')}`, strength: 'stated' }
+  if (a.years.join() === b.years.join())
+    return { agree: true, evidence: `year ${a.years.join(', ')}`, strength: 'stated' }
   return disagree(() => `year ${describe(a)} vs ${describe(b)}`)
 }
 
@@ -221,13 +305,33 @@ export function periodsAgree(a: PeriodFacts, b: PeriodFacts, endA: number | unde
  * One side states its period, the other nothing: the silent venue's own end time must fall on the stated deadline or
  * day (a "Lakers vs. Celtics" market ending the day its game is played). Weak evidence.
  */
-function silentSide(stated: PeriodFacts, end: number | undefined, a: PeriodFacts, b: PeriodFacts, disagree: (reason: () => string) => PeriodAgreement): PeriodAgreement {
-  const single = stated.years.length === 0 && stated.opaque.length === 0 && stated.months.length === 0 && stated.deadlines.length + stated.days.length === 1
+function silentSide(
+  stated: PeriodFacts,
+  end: number | undefined,
+  a: PeriodFacts,
+  b: PeriodFacts,
+  disagree: (reason: () => string) => PeriodAgreement,
+): PeriodAgreement {
+  const single =
+    stated.years.length === 0 &&
+    stated.opaque.length === 0 &&
+    stated.months.length === 0 &&
+    stated.deadlines.length + stated.days.length === 1
   if (single && end !== undefined) {
     const d = stated.deadlines[0]
-    if (d !== undefined && end <= d && d - end <= END_SLACK_MS) return { agree: true, evidence: `deadline ${last(d)} on one side, end time ${day(end)} on the other`, strength: 'end-times' }
+    if (d !== undefined && end <= d && d - end <= END_SLACK_MS)
+      return {
+        agree: true,
+        evidence: `deadline ${last(d)} on one side, end time ${day(end)} on the other`,
+        strength: 'end-times',
+      }
     const on = stated.days[0]
-    if (on !== undefined && Math.abs(end - (on + DAY_MS / 2)) <= ON_DAY_SLACK_MS) return { agree: true, evidence: `on ${day(on)} on one side, end time ${day(end)} on the other`, strength: 'end-times' }
+    if (on !== undefined && Math.abs(end - (on + DAY_MS / 2)) <= ON_DAY_SLACK_MS)
+      return {
+        agree: true,
+        evidence: `on ${day(on)} on one side, end time ${day(end)} on the other`,
+        strength: 'end-times',
+      }
   }
   return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
 }
@@ -267,7 +371,13 @@ function last(deadline: number): string {
 }
 
 export function describe(f: PeriodFacts): string {
-  const parts = [...f.deadlines.map((d) => `by ${day(d - 1)}`), ...f.days.map((d) => `on ${day(d)}`), ...f.months, ...f.years.map(String), ...f.opaque]
+  const parts = [
+    ...f.deadlines.map((d) => `by ${day(d - 1)}`),
+    ...f.days.map((d) => `on ${day(d)}`),
+    ...f.months,
+    ...f.years.map(String),
+    ...f.opaque,
+  ]
   return parts.length === 0 ? 'none' : parts.join(', ')
 }
 

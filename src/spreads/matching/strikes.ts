@@ -19,7 +19,18 @@ export interface Interval {
 }
 
 const MAGNITUDE: Readonly<Record<string, number>> = {
-  k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, mm: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9, t: 1e12, tn: 1e12, trillion: 1e12,
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  mn: 1e6,
+  mm: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  t: 1e12,
+  tn: 1e12,
+  trillion: 1e12,
 }
 
 const NUM = String.raw`(\$)?\s?(\d+(?:\.\d+)?)\s?(k|mn|mm|m|bn|b|tn|t|thousand|million|billion|trillion)?\b\s?(%|percent|bps|°\s?[fc]?\b|degrees?)?`
@@ -34,7 +45,16 @@ function amount(m: readonly (string | undefined)[], at: number): Amount {
   const magnitude = m[at + 2] === undefined ? 1 : (MAGNITUDE[m[at + 2] as string] ?? 1)
   const value = Number(m[at + 1]) * magnitude
   const u = m[at + 3]
-  const unit = u === '%' || u === 'percent' ? '%' : u === 'bps' ? 'bps' : u !== undefined && (u.startsWith('°') || u.startsWith('degree')) ? '°' : dollars ? '$' : ''
+  const unit =
+    u === '%' || u === 'percent'
+      ? '%'
+      : u === 'bps'
+        ? 'bps'
+        : u !== undefined && (u.startsWith('°') || u.startsWith('degree'))
+          ? '°'
+          : dollars
+            ? '$'
+            : ''
   return { value: Math.round(value * 1e9) / 1e9, unit }
 }
 
@@ -52,7 +72,9 @@ export function intervalOfStrike(s: Strike | undefined): Interval | undefined {
     case 'less_or_equal':
       return cap === undefined ? undefined : { lo: undefined, loClosed: false, hi: cap, hiClosed: true, unit: '' }
     case 'between':
-      return floor === undefined || cap === undefined ? undefined : { lo: floor, loClosed: true, hi: cap, hiClosed: true, unit: '' }
+      return floor === undefined || cap === undefined
+        ? undefined
+        : { lo: floor, loClosed: true, hi: cap, hiClosed: true, unit: '' }
     default:
       return undefined
   }
@@ -63,7 +85,9 @@ export function intervalOfStrike(s: Strike | undefined): Interval | undefined {
 const STRIKE_RE_1 = new RegExp(String.raw`(?:between\s+)?${NUM}\s?(?:-|to|and)\s?${NUM}`)
 const STRIKE_RE_2 = new RegExp(String.raw`(?:>=|at least|at or above|no less than|minimum of|↑)\s?${NUM}`)
 const STRIKE_RE_3 = new RegExp(String.raw`${NUM}\s?(?:\+|or more|or above|or higher|or greater|and above|and up)`)
-const STRIKE_RE_4 = new RegExp(String.raw`(?:>|above|over|more than|greater than|higher than|exceeds?|exceeding|surpass(?:es)?|tops?)\s?${NUM}`)
+const STRIKE_RE_4 = new RegExp(
+  String.raw`(?:>|above|over|more than|greater than|higher than|exceeds?|exceeding|surpass(?:es)?|tops?)\s?${NUM}`,
+)
 const STRIKE_RE_5 = new RegExp(String.raw`(?:hits?|reach(?:es)?|touch(?:es)?)\s?${NUM}`)
 const STRIKE_RE_6 = new RegExp(String.raw`(?:<=|at most|at or below|no more than|maximum of|↓)\s?${NUM}`)
 const STRIKE_RE_7 = new RegExp(String.raw`${NUM}\s?(?:or less|or fewer|or below|or lower|and below|and under)`)
@@ -71,13 +95,20 @@ const STRIKE_RE_8 = new RegExp(String.raw`(?:<|below|under|less than|fewer than|
 const STRIKE_RE_9 = new RegExp(String.raw`^\s*${NUM}\s*(?:\(.*\))?\s*$`)
 
 export function intervalIn(text: string): Interval | undefined {
-  const t = withoutDates(fold(text).replace(/(\d),(\d{3})/g, '$1$2').replace(/(\d),(\d{3})/g, '$1$2').replace(/≥/g, '>=').replace(/≤/g, '<='))
+  const t = withoutDates(
+    fold(text)
+      .replace(/(\d),(\d{3})/g, '$1$2')
+      .replace(/(\d),(\d{3})/g, '$1$2')
+      .replace(/≥/g, '>=')
+      .replace(/≤/g, '<='),
+  )
   let m: RegExpExecArray | null
   // Ranges: "between 2 and 3", "$500-750b", "2–3 cuts", "$1-3b" (a magnitude after the upper bound applies to both).
   if ((m = STRIKE_RE_1.exec(t)) !== null && (/between/.test(m[0]) || /\d\s?(?:-|to)\s?\$?\d/.test(m[0]))) {
     const hi = amount(m, 5)
     let lo = amount(m, 1)
-    if (m[3] === undefined && m[7] !== undefined) lo = { value: Math.round(lo.value * (MAGNITUDE[m[7]] ?? 1) * 1e9) / 1e9, unit: lo.unit }
+    if (m[3] === undefined && m[7] !== undefined)
+      lo = { value: Math.round(lo.value * (MAGNITUDE[m[7]] ?? 1) * 1e9) / 1e9, unit: lo.unit }
     return { lo: lo.value, loClosed: true, hi: hi.value, hiClosed: true, unit: lo.unit || hi.unit }
   }
   if ((m = STRIKE_RE_2.exec(t)) !== null) return lower(amount(m, 1), true)
@@ -129,7 +160,12 @@ export function sameInterval(a0: Interval, b0: Interval): boolean {
   const a = wholeDegrees(a0, b0.unit)
   const b = wholeDegrees(b0, a0.unit)
   if (a.unit !== '' && b.unit !== '' && a.unit !== b.unit) return false
-  return sameBound(a.lo, b.lo) && sameBound(a.hi, b.hi) && (a.lo === undefined || a.loClosed === b.loClosed) && (a.hi === undefined || a.hiClosed === b.hiClosed)
+  return (
+    sameBound(a.lo, b.lo) &&
+    sameBound(a.hi, b.hi) &&
+    (a.lo === undefined || a.loClosed === b.loClosed) &&
+    (a.hi === undefined || a.hiClosed === b.hiClosed)
+  )
 }
 
 /** An interval on whole degrees with closed ends (integer open bounds moved in by one). */
@@ -137,7 +173,13 @@ function wholeDegrees(i: Interval, otherUnit: string): Interval {
   if (i.unit !== '°' && !(i.unit === '' && otherUnit === '°')) return i
   const lo = i.lo !== undefined && !i.loClosed && Number.isInteger(i.lo) ? i.lo + 1 : i.lo
   const hi = i.hi !== undefined && !i.hiClosed && Number.isInteger(i.hi) ? i.hi - 1 : i.hi
-  return { lo, loClosed: i.lo === undefined ? i.loClosed : true, hi, hiClosed: i.hi === undefined ? i.hiClosed : true, unit: '°' }
+  return {
+    lo,
+    loClosed: i.lo === undefined ? i.loClosed : true,
+    hi,
+    hiClosed: i.hi === undefined ? i.hiClosed : true,
+    unit: '°',
+  }
 }
 
 function sameBound(a: number | undefined, b: number | undefined): boolean {
@@ -146,8 +188,10 @@ function sameBound(a: number | undefined, b: number | undefined): boolean {
 }
 
 export function describeInterval(i: Interval): string {
-  const u = (v: number) => (i.unit === '$' ? `$${v}` : i.unit === '' ? String(v) : `${v}${i.unit === '%' ? '%' : ` ${i.unit}`}`)
-  if (i.lo !== undefined && i.hi !== undefined) return i.lo === i.hi ? `= ${u(i.lo)}` : `${i.loClosed ? '[' : '('}${u(i.lo)}, ${u(i.hi)}${i.hiClosed ? ']' : ')'}`
+  const u = (v: number) =>
+    i.unit === '$' ? `$${v}` : i.unit === '' ? String(v) : `${v}${i.unit === '%' ? '%' : ` ${i.unit}`}`
+  if (i.lo !== undefined && i.hi !== undefined)
+    return i.lo === i.hi ? `= ${u(i.lo)}` : `${i.loClosed ? '[' : '('}${u(i.lo)}, ${u(i.hi)}${i.hiClosed ? ']' : ')'}`
   if (i.lo !== undefined) return `${i.loClosed ? '≥' : '>'} ${u(i.lo)}`
   if (i.hi !== undefined) return `${i.hiClosed ? '≤' : '<'} ${u(i.hi)}`
   return 'any'

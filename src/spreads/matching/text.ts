@@ -15,31 +15,192 @@
 
 /** Words that carry no part of what a contract resolves on: function words and question-template words. */
 const GENERIC = new Set([
-  'a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'from', 'with', 'as', 'and', 'or', 'vs', 'versus', 'v',
-  'will', 'would', 'shall', 'be', 'is', 'are', 'was', 'were', 'been', 'being', 'do', 'does', 'did', 'has', 'have', 'had',
-  'who', 'what', 'which', 'when', 'where', 'whom', 'whose', 'how', 'why', 'whether',
-  'it', 'its', 'this', 'that', 'these', 'those', 'there', 'their', 'his', 'her', 'he', 'she', 'they', 'them', 'any', 'some',
-  'yes', 'no', 'not', 'next', 'happen', 'occur', 'get', 'than', 'then', 'also', 'again', 'ever', 'one',
+  'a',
+  'an',
+  'the',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'from',
+  'with',
+  'as',
+  'and',
+  'or',
+  'vs',
+  'versus',
+  'v',
+  'will',
+  'would',
+  'shall',
+  'be',
+  'is',
+  'are',
+  'was',
+  'were',
+  'been',
+  'being',
+  'do',
+  'does',
+  'did',
+  'has',
+  'have',
+  'had',
+  'who',
+  'what',
+  'which',
+  'when',
+  'where',
+  'whom',
+  'whose',
+  'how',
+  'why',
+  'whether',
+  'it',
+  'its',
+  'this',
+  'that',
+  'these',
+  'those',
+  'there',
+  'their',
+  'his',
+  'her',
+  'he',
+  'she',
+  'they',
+  'them',
+  'any',
+  'some',
+  'yes',
+  'no',
+  'not',
+  'next',
+  'happen',
+  'occur',
+  'get',
+  'than',
+  'then',
+  'also',
+  'again',
+  'ever',
+  'one',
   // "Win the 2028 Colorado governor election" is "be elected governor of Colorado in 2028": the contest is named by
   // its office and year; a primary or nomination names itself ("nomination" stays a word).
-  'election', 'elections', 'race',
+  'election',
+  'elections',
+  'race',
   // A dollar threshold on an asset is on its price; a decision "announced" at a meeting is the decision.
-  'price', 'prices', 'value', 'announce', 'announced', 'announces', 'announcement', 'meeting', 'new',
-  'market', 'question', 'outcome', 'party', 'person', 'candidate', 'option', 'official', 'officially',
+  'price',
+  'prices',
+  'value',
+  'announce',
+  'announced',
+  'announces',
+  'announcement',
+  'meeting',
+  'new',
+  'market',
+  'question',
+  'outcome',
+  'party',
+  'person',
+  'candidate',
+  'option',
+  'official',
+  'officially',
   // Deadline and period words: periods.ts reads them; as words they only repeat the period.
-  'by', 'before', 'after', 'until', 'till', 'through', 'thru', 'during', 'since', 'prior', 'end', 'ending', 'start', 'year', 'years',
-  'day', 'days', 'month', 'months', 'week', 'weeks', 'date', 'time', 'today', 'tonight', 'tomorrow', 'later', 'least', 'most',
-  'calendar', 'et', 'est', 'edt', 'utc', 'gmt', 'pt', 'noon', 'midnight',
+  'by',
+  'before',
+  'after',
+  'until',
+  'till',
+  'through',
+  'thru',
+  'during',
+  'since',
+  'prior',
+  'end',
+  'ending',
+  'start',
+  'year',
+  'years',
+  'day',
+  'days',
+  'month',
+  'months',
+  'week',
+  'weeks',
+  'date',
+  'time',
+  'today',
+  'tonight',
+  'tomorrow',
+  'later',
+  'least',
+  'most',
+  'calendar',
+  'et',
+  'est',
+  'edt',
+  'utc',
+  'gmt',
+  'pt',
+  'noon',
+  'midnight',
   // The occasion of a head-to-head contest: its teams and date say which one.
-  'game', 'match',
+  'game',
+  'match',
   // Comparators and units: strikes.ts reads them.
-  'above', 'below', 'over', 'under', 'more', 'less', 'fewer', 'greater', 'higher', 'lower', 'between', 'exactly',
-  'equal', 'plus', 'percent', 'pct', 'bps', 'basis', 'point', 'points',
+  'above',
+  'below',
+  'over',
+  'under',
+  'more',
+  'less',
+  'fewer',
+  'greater',
+  'higher',
+  'lower',
+  'between',
+  'exactly',
+  'equal',
+  'plus',
+  'percent',
+  'pct',
+  'bps',
+  'basis',
+  'point',
+  'points',
 ])
 
 const MONTHS = new Set([
-  'jan', 'january', 'feb', 'february', 'mar', 'march', 'apr', 'april', 'may', 'jun', 'june', 'jul', 'july', 'aug', 'august',
-  'sep', 'sept', 'september', 'oct', 'october', 'nov', 'november', 'dec', 'december',
+  'jan',
+  'january',
+  'feb',
+  'february',
+  'mar',
+  'march',
+  'apr',
+  'april',
+  'may',
+  'jun',
+  'june',
+  'jul',
+  'july',
+  'aug',
+  'august',
+  'sep',
+  'sept',
+  'september',
+  'oct',
+  'october',
+  'nov',
+  'november',
+  'dec',
+  'december',
 ])
 
 /**
@@ -47,22 +208,64 @@ const MONTHS = new Set([
  * in a way a contract can turn on (resign ≠ leave office, nominee ≠ winner, announce ≠ nominate) is not here.
  */
 const SAME_AS: Readonly<Record<string, string>> = {
-  winner: 'win', wins: 'win', won: 'win', winning: 'win',
-  presidency: 'president', presidential: 'president', presidents: 'president',
-  democrat: 'democratic', democrats: 'democratic', dem: 'democratic', dems: 'democratic',
-  republicans: 'republican', gop: 'republican',
-  buy: 'acquire', purchase: 'acquire', acquires: 'acquire', acquired: 'acquire', acquisition: 'acquire',
-  leave: 'out', leaves: 'out', ousted: 'out', removed: 'out',
-  release: 'launch', released: 'launch', releases: 'launch', launches: 'launch', launched: 'launch',
-  hit: 'reach', hits: 'reach', touch: 'reach', reaches: 'reach', reached: 'reach',
-  usa: 'us', america: 'us',
+  winner: 'win',
+  wins: 'win',
+  won: 'win',
+  winning: 'win',
+  presidency: 'president',
+  presidential: 'president',
+  presidents: 'president',
+  democrat: 'democratic',
+  democrats: 'democratic',
+  dem: 'democratic',
+  dems: 'democratic',
+  republicans: 'republican',
+  gop: 'republican',
+  buy: 'acquire',
+  purchase: 'acquire',
+  acquires: 'acquire',
+  acquired: 'acquire',
+  acquisition: 'acquire',
+  leave: 'out',
+  leaves: 'out',
+  ousted: 'out',
+  removed: 'out',
+  release: 'launch',
+  released: 'launch',
+  releases: 'launch',
+  launches: 'launch',
+  launched: 'launch',
+  hit: 'reach',
+  hits: 'reach',
+  touch: 'reach',
+  reaches: 'reach',
+  reached: 'reach',
+  usa: 'us',
+  america: 'us',
   britain: 'uk',
-  elected: 'win', elect: 'win',
-  nominee: 'nomination', nominees: 'nomination',
-  btc: 'bitcoin', eth: 'ethereum', sol: 'solana', doge: 'dogecoin', xrp: 'ripple', ada: 'cardano', avax: 'avalanche',
-  gubernatorial: 'governor', governorship: 'governor',
-  warmest: 'hottest', title: 'championship', titles: 'championship', champion: 'championship', champions: 'championship',
-  temp: 'temperature', temps: 'temperature', temperatures: 'temperature', highest: 'high', lowest: 'low',
+  elected: 'win',
+  elect: 'win',
+  nominee: 'nomination',
+  nominees: 'nomination',
+  btc: 'bitcoin',
+  eth: 'ethereum',
+  sol: 'solana',
+  doge: 'dogecoin',
+  xrp: 'ripple',
+  ada: 'cardano',
+  avax: 'avalanche',
+  gubernatorial: 'governor',
+  governorship: 'governor',
+  warmest: 'hottest',
+  title: 'championship',
+  titles: 'championship',
+  champion: 'championship',
+  champions: 'championship',
+  temp: 'temperature',
+  temps: 'temperature',
+  temperatures: 'temperature',
+  highest: 'high',
+  lowest: 'low',
   pm: 'prime-minister',
 }
 
@@ -106,21 +309,23 @@ function dotted(t: string): string {
 }
 
 function foldUnicode(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    // Letters that do not decompose: "Łukaszewski", "Ødegaard", "Straße".
-    .replace(/[łŀ]/g, 'l')
-    .replace(/ø/g, 'o')
-    .replace(/æ/g, 'ae')
-    .replace(/œ/g, 'oe')
-    .replace(/ß/g, 'ss')
-    .replace(/[đð]/g, 'd')
-    .replace(/þ/g, 'th')
-    .replace(/ı/g, 'i')
-    .replace(/[’‘`´]/g, "'")
-    .replace(/[–—−]/g, '-')
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      // Letters that do not decompose: "Łukaszewski", "Ødegaard", "Straße".
+      .replace(/[łŀ]/g, 'l')
+      .replace(/ø/g, 'o')
+      .replace(/æ/g, 'ae')
+      .replace(/œ/g, 'oe')
+      .replace(/ß/g, 'ss')
+      .replace(/[đð]/g, 'd')
+      .replace(/þ/g, 'th')
+      .replace(/ı/g, 'i')
+      .replace(/[’‘`´]/g, "'")
+      .replace(/[–—−]/g, '-')
+  )
 }
 
 /** Light suffix stripping so "nominees"/"nominee" and "recorded"/"record" agree. */
@@ -144,7 +349,10 @@ export function contentWords(text: string): string[] {
   const out: string[] = []
   let previous = ''
   for (const raw of t.split(/[^a-z0-9'-]+/)) {
-    const w = raw.replace(/^[-']+|[-']+$/g, '').replace(/'s$/, '').replace(/'/g, '')
+    const w = raw
+      .replace(/^[-']+|[-']+$/g, '')
+      .replace(/'s$/, '')
+      .replace(/'/g, '')
     // Numbers are dates, thresholds or times (periods.ts, strikes.ts), except an ordinal ("22nd") or the number of a
     // season, game or part ("Season 3"), which names which one: kept as a word ("season", "#3").
     if (/^\d{1,3}(st|nd|rd|th)$/.test(w) && !MONTHS.has(previous)) {
@@ -170,7 +378,29 @@ export function contentWords(text: string): string[] {
 }
 
 /** Nouns whose number says which one: "Season 3" is not "Season 2". */
-const NUMBERED = new Set(['season', 'seasons', 'game', 'episode', 'part', 'volume', 'vol', 'chapter', 'round', 'stage', 'phase', 'generation', 'gen', 'series', 'book', 'film', 'movie', 'album', 'edition', 'number', 'no'])
+const NUMBERED = new Set([
+  'season',
+  'seasons',
+  'game',
+  'episode',
+  'part',
+  'volume',
+  'vol',
+  'chapter',
+  'round',
+  'stage',
+  'phase',
+  'generation',
+  'gen',
+  'series',
+  'book',
+  'film',
+  'movie',
+  'album',
+  'edition',
+  'number',
+  'no',
+])
 
 /** Suffixes that make another person of the same name ("Donald Trump Jr."). */
 export const NAME_SUFFIXES: ReadonlySet<string> = new Set(['jr', 'sr', 'ii', 'iii', 'iv', 'v'])

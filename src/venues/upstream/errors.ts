@@ -39,7 +39,9 @@ export class UpstreamRejectedError extends Error {
 /** Whether a failure says the venue is unhealthy (counts against its breaker). 4xx other than 429 does not. */
 export function isVenueFailure(err: unknown): boolean {
   if (err instanceof UpstreamHttpError) return err.status === 429 || err.status >= 500
-  return err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError || err instanceof UpstreamNetworkError
+  return (
+    err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError || err instanceof UpstreamNetworkError
+  )
 }
 
 /** Any failure of an upstream call → the AppError the client sees. AppErrors pass through unchanged. */
@@ -47,7 +49,10 @@ export function upstreamAppError(err: unknown, upstream: UpstreamName): AppError
   if (err instanceof AppError) return err
   if (err instanceof UpstreamRejectedError) {
     const seconds = Math.max(1, Math.ceil(err.retryAfterMs / 1000))
-    const what = err.reason === 'circuit_open' ? 'is failing; calls are paused (circuit open)' : 'request budget is used up for now'
+    const what =
+      err.reason === 'circuit_open'
+        ? 'is failing; calls are paused (circuit open)'
+        : 'request budget is used up for now'
     return new AppError(503, 'upstream_error', `the venue's ${err.upstream} API ${what}; retry after ${seconds} s`, {
       cause: err,
       extra: { upstream: err.upstream, reason: err.reason, retry_after_seconds: seconds },

@@ -58,7 +58,11 @@ export class TtlCache {
   set(key: string, value: unknown, ttlMs: number, sizeBytes = 1_024): void {
     if (ttlMs <= 0) return
     this.counters.sets++
-    this.#lru.set(key, { value, expiresAt: this.#clock.now() + ttlMs }, { size: Math.max(1, Math.min(sizeBytes, this.#lru.maxSize)) })
+    this.#lru.set(
+      key,
+      { value, expiresAt: this.#clock.now() + ttlMs },
+      { size: Math.max(1, Math.min(sizeBytes, this.#lru.maxSize)) },
+    )
   }
 
   delete(key: string): void {

@@ -1,5 +1,12 @@
 import type { Clock } from '../../core/clock.js'
-import { HttpClient, UpstreamHttpError, UpstreamNetworkError, UpstreamProtocolError, UpstreamTimeoutError, type QueryValue } from '../http-client.js'
+import {
+  HttpClient,
+  UpstreamHttpError,
+  UpstreamNetworkError,
+  UpstreamProtocolError,
+  UpstreamTimeoutError,
+  type QueryValue,
+} from '../http-client.js'
 import { CircuitBreaker, type BreakerState } from './breaker.js'
 import { isVenueFailure, UpstreamRejectedError, type UpstreamName } from './errors.js'
 import { SlidingWindowLimiter } from './rate-limiter.js'
@@ -126,7 +133,9 @@ export class Upstream {
    * The cached answer with its expiry (epoch ms on the upstream's clock), synchronously, or undefined: the fast
    * path of cached reads (no promise, no await).
    */
-  peekEntry<T>(spec: Pick<FetchSpec<T>, 'path' | 'query' | 'key'>): { readonly value: T; readonly expiresAt: number } | undefined {
+  peekEntry<T>(
+    spec: Pick<FetchSpec<T>, 'path' | 'query' | 'key'>,
+  ): { readonly value: T; readonly expiresAt: number } | undefined {
     const entry = this.#cache.entry<T>(this.keyOf(spec))
     if (entry !== undefined) this.#hits++
     return entry
@@ -191,7 +200,13 @@ export class Upstream {
       body = await this.#http.getJson<unknown>(spec.path, spec.query)
     } catch (err) {
       if (err instanceof UpstreamHttpError && err.status === 404 && spec.notFound !== undefined) return spec.notFound()
-      if (err instanceof UpstreamHttpError || err instanceof UpstreamTimeoutError || err instanceof UpstreamProtocolError || err instanceof UpstreamNetworkError) throw err
+      if (
+        err instanceof UpstreamHttpError ||
+        err instanceof UpstreamTimeoutError ||
+        err instanceof UpstreamProtocolError ||
+        err instanceof UpstreamNetworkError
+      )
+        throw err
       throw new UpstreamNetworkError('GET', url, err)
     }
     return spec.parse(body, url)

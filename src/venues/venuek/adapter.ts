@@ -16,17 +16,33 @@ import { signRequest } from './signing.js'
  * The key is read and checked before (credentials.ts: `readVenuekCredentials`), so a bad key file is one boot
  * warning, not a crash.
  */
-export function createVenuekAdapter(config: VenuekConfig, ctx: AdapterContext, credentials: VenuekCredentialCheck = { state: 'missing' }): VenueAdapter {
+export function createVenuekAdapter(
+  config: VenuekConfig,
+  ctx: AdapterContext,
+  credentials: VenuekCredentialCheck = { state: 'missing' },
+): VenueAdapter {
   const creds = credentials.credentials
-  const sign = creds === undefined ? undefined : (method: string, path: string) => signRequest(creds, method, path, ctx.clock.now())
+  const sign =
+    creds === undefined
+      ? undefined
+      : (method: string, path: string) => signRequest(creds, method, path, ctx.clock.now())
   const rest = new HttpClient({ baseUrl: config.restUrl, timeoutMs: config.httpTimeoutMs, headers: sign })
   const wsPath = new URL(config.wsUrl).pathname
-  const links = { eventUrl: (ticker: string) => config.eventUrlTemplate.replace('{event_ticker}', encodeURIComponent(ticker)) }
+  const links = {
+    eventUrl: (ticker: string) => config.eventUrlTemplate.replace('{event_ticker}', encodeURIComponent(ticker)),
+  }
   return {
     id: 'venuek',
     fetchCatalog: (signal, progress) => fetchVenuekCatalog(rest, config, links, ctx.clock, signal, progress),
     createFeed: (sink) =>
-      new VenuekFeed({ url: config.wsUrl, config: config.feed, clock: ctx.clock, log: ctx.log, sink, headers: sign === undefined ? undefined : () => sign('GET', wsPath) }),
+      new VenuekFeed({
+        url: config.wsUrl,
+        config: config.feed,
+        clock: ctx.clock,
+        log: ctx.log,
+        sink,
+        headers: sign === undefined ? undefined : () => sign('GET', wsPath),
+      }),
     probability: venuekProbability,
     // Every active market's YES book (tickers are unique, so dropping repeats changes nothing).
     instrumentsOf: (catalog: Catalog) => runToEnd(streamedInstrumentsSteps(catalog, isStreamed)),

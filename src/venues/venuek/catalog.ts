@@ -48,7 +48,10 @@ export async function fetchVenuekCatalog(
       return { items: body.events ?? [], cursor: body.cursor }
     }).then(async (page) => {
       progress?.page(status, page.items.length)
-      return { items: await runInSlices(mapSteps(page.items, (e) => mapVenuekEvent(e, series, links))), cursor: page.cursor }
+      return {
+        items: await runInSlices(mapSteps(page.items, (e) => mapVenuekEvent(e, series, links))),
+        cursor: page.cursor,
+      }
     })
   // One entry per raw event (undefined when it does not map), so `maxItems` counts raw events as before.
   const open = await fetchCursorPages(pages('open', {}), { maxItems: maxEvents })
@@ -58,13 +61,17 @@ export async function fetchVenuekCatalog(
     for (const status of ['closed', 'settled']) {
       if (truncation !== undefined) break
       // Read even with no room left (the open list filled the guard exactly): one page tells whether events were cut.
-      const listed = await fetchCursorPages(pages(status, { min_close_ts: minCloseTs }), { maxItems: maxEvents - mapped.length })
+      const listed = await fetchCursorPages(pages(status, { min_close_ts: minCloseTs }), {
+        maxItems: maxEvents - mapped.length,
+      })
       for (const e of listed.items) mapped.push(e)
       if (listed.capped) truncation = { maxEvents, cut: 'closed' }
     }
   }
   const events = await runInSlices(firstCopies(mapped))
-  return truncation === undefined ? { venue: 'venuek', events, fetchedAt: clock.now() } : { venue: 'venuek', events, fetchedAt: clock.now(), truncation }
+  return truncation === undefined
+    ? { venue: 'venuek', events, fetchedAt: clock.now() }
+    : { venue: 'venuek', events, fetchedAt: clock.now(), truncation }
 }
 
 /**

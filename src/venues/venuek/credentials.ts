@@ -27,8 +27,14 @@ export interface VenuekCredentialCheck {
 }
 
 /** Reads and checks the key the config names. Never throws. */
-export function readVenuekCredentials(config: Pick<VenuekConfig, 'apiKeyId' | 'privateKeyPath'>, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): VenuekCredentialCheck {
-  const unset = [config.apiKeyId === undefined ? 'VENUEK_API_KEY_ID' : undefined, config.privateKeyPath === undefined ? 'VENUEK_PRIVATE_KEY_PATH' : undefined].filter((v) => v !== undefined)
+export function readVenuekCredentials(
+  config: Pick<VenuekConfig, 'apiKeyId' | 'privateKeyPath'>,
+  readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): VenuekCredentialCheck {
+  const unset = [
+    config.apiKeyId === undefined ? 'VENUEK_API_KEY_ID' : undefined,
+    config.privateKeyPath === undefined ? 'VENUEK_PRIVATE_KEY_PATH' : undefined,
+  ].filter((v) => v !== undefined)
   if (config.apiKeyId === undefined || config.privateKeyPath === undefined) {
     return { state: 'missing', problem: `${unset.join(' and ')} ${unset.length === 1 ? 'is' : 'are'} not set` }
   }
@@ -40,7 +46,8 @@ export function readVenuekCredentials(config: Pick<VenuekConfig, 'apiKeyId' | 'p
     return { state: 'unreadable', problem: `cannot read VENUEK_PRIVATE_KEY_PATH=${path}: ${fileError(err)}` }
   }
   const wrong = keyProblem(pem)
-  if (wrong !== undefined) return { state: 'invalid', problem: `VENUEK_PRIVATE_KEY_PATH=${path} is not a usable RSA private key: ${wrong}` }
+  if (wrong !== undefined)
+    return { state: 'invalid', problem: `VENUEK_PRIVATE_KEY_PATH=${path} is not a usable RSA private key: ${wrong}` }
   return { state: 'configured', credentials: { keyId: config.apiKeyId, privateKeyPem: pem } }
 }
 
@@ -82,14 +89,17 @@ function fileError(err: unknown): string {
 
 /** Why a PEM text is not an RSA private key the signer can use, in words; undefined when it is one. */
 function keyProblem(pem: string): string | undefined {
-  if (!pem.includes('-----BEGIN ')) return 'no PEM block in the file (expected -----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----)'
+  if (!pem.includes('-----BEGIN '))
+    return 'no PEM block in the file (expected -----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----)'
   if (pem.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----') || /Proc-Type: 4,ENCRYPTED/.test(pem)) {
     return 'it is encrypted with a passphrase; store it decrypted (openssl pkey -in key.pem -out key-plain.pem) and keep the file private'
   }
-  if (!pem.includes('PRIVATE KEY-----') && pem.includes('PUBLIC KEY-----')) return 'it holds a public key; the private key the venue gave with the key id is needed'
+  if (!pem.includes('PRIVATE KEY-----') && pem.includes('PUBLIC KEY-----'))
+    return 'it holds a public key; the private key the venue gave with the key id is needed'
   try {
     const key = createPrivateKey(pem)
-    if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'rsa-pss') return `it is an ${key.asymmetricKeyType ?? 'unknown'} key; venuek keys are RSA`
+    if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'rsa-pss')
+      return `it is an ${key.asymmetricKeyType ?? 'unknown'} key; venuek keys are RSA`
     return undefined
   } catch (err) {
     return `the PEM does not parse (${err instanceof Error ? err.message : String(err)})`

@@ -82,7 +82,10 @@ export class VenuekFeed implements VenueFeed {
       connectTimeoutMs: options.config.connectTimeoutMs,
       headers: options.headers,
       // Without credentials the handshake goes out unsigned, and the live venue answers 401.
-      authHint: options.headers === undefined ? 'the handshake was unsigned: set VENUEK_API_KEY_ID and VENUEK_PRIVATE_KEY_PATH' : 'the venue refused the signed handshake: check VENUEK_API_KEY_ID and that VENUEK_PRIVATE_KEY_PATH is its private key',
+      authHint:
+        options.headers === undefined
+          ? 'the handshake was unsigned: set VENUEK_API_KEY_ID and VENUEK_PRIVATE_KEY_PATH'
+          : 'the venue refused the signed handshake: check VENUEK_API_KEY_ID and that VENUEK_PRIVATE_KEY_PATH is its private key',
       onOpen: () => {
         this.#inFlight.clear()
         this.#queue = [...this.#groups]
@@ -99,7 +102,8 @@ export class VenuekFeed implements VenueFeed {
           g.sids.clear()
           g.awaiting.clear()
         }
-        if (this.#groupOf.size > 0) options.sink([{ type: 'stale', instrumentIds: [...this.#groupOf.keys()], reason }], options.clock.now())
+        if (this.#groupOf.size > 0)
+          options.sink([{ type: 'stale', instrumentIds: [...this.#groupOf.keys()], reason }], options.clock.now())
       },
     })
     const timeout = options.config.snapshotTimeoutMs
@@ -134,13 +138,21 @@ export class VenuekFeed implements VenueFeed {
         this.#queue = this.#queue.filter((q) => q !== g)
         if (this.#inFlight.delete(g)) this.#pump()
       } else {
-        for (const sid of g.sids.values()) this.#send({ cmd: 'update_subscription', params: { sid, market_tickers: gone, action: 'delete_markets' } })
+        for (const sid of g.sids.values())
+          this.#send({ cmd: 'update_subscription', params: { sid, market_tickers: gone, action: 'delete_markets' } })
       }
     }
     const fresh = added.filter((t) => !this.#groupOf.has(t))
     const size = this.#o.config.marketsPerSubscription
     for (let i = 0; i < fresh.length; i += size) {
-      const g: Group = { index: this.#nextGroup++, tickers: new Set(fresh.slice(i, i + size)), sids: new Map(), awaiting: new Set(), awaitingSince: 0, needs: ALL_CHANNELS }
+      const g: Group = {
+        index: this.#nextGroup++,
+        tickers: new Set(fresh.slice(i, i + size)),
+        sids: new Map(),
+        awaiting: new Set(),
+        awaitingSince: 0,
+        needs: ALL_CHANNELS,
+      }
       this.#groups.push(g)
       for (const t of g.tickers) this.#groupOf.set(t, g)
       if (this.#conn.isOpen) this.#queue.push(g)
@@ -164,14 +176,20 @@ export class VenuekFeed implements VenueFeed {
     const timeout = this.#o.config.snapshotTimeoutMs
     for (const p of this.#pending.values()) {
       if (now - p.sentAt <= timeout) continue
-      const delay = backoffDelayMs(this.#ackFailures++, { baseMs: this.#o.config.reconnectBaseMs, maxMs: this.#o.config.reconnectMaxMs })
+      const delay = backoffDelayMs(this.#ackFailures++, {
+        baseMs: this.#o.config.reconnectBaseMs,
+        maxMs: this.#o.config.reconnectMaxMs,
+      })
       this.#o.log.warn({ feed: 'venuek-ws' }, 'subscription not acknowledged: reconnecting')
       this.#conn.restart('subscription not acknowledged', delay)
       return
     }
     for (const g of this.#groups) {
       if (g.awaiting.size > 0 && now - g.awaitingSince > timeout) {
-        this.#o.log.warn({ feed: 'venuek-ws', group: g.index, missing: g.awaiting.size }, 'snapshots did not arrive: resubscribing')
+        this.#o.log.warn(
+          { feed: 'venuek-ws', group: g.index, missing: g.awaiting.size },
+          'snapshots did not arrive: resubscribing',
+        )
         this.#resyncBooks(g, 'snapshots not received after subscribing')
       }
     }
@@ -206,7 +224,10 @@ export class VenuekFeed implements VenueFeed {
       const g = this.#queue.shift()
       if (g === undefined) return
       this.#inFlight.add(g)
-      const id = this.#send({ cmd: 'subscribe', params: { channels: g.needs, market_tickers: [...g.tickers], use_yes_price: false } })
+      const id = this.#send({
+        cmd: 'subscribe',
+        params: { channels: g.needs, market_tickers: [...g.tickers], use_yes_price: false },
+      })
       this.#pending.set(id, { group: g, remaining: g.needs.length, sentAt: this.#o.clock.now() })
     }
   }
@@ -266,7 +287,10 @@ export class VenuekFeed implements VenueFeed {
       state.lastSeq = env.seq
       if (env.seq !== expected) {
         this.#gaps++
-        this.#o.log.warn({ feed: 'venuek-ws', sid: env.sid, channel: state.channel, expected, got: env.seq }, 'sequence gap')
+        this.#o.log.warn(
+          { feed: 'venuek-ws', sid: env.sid, channel: state.channel, expected, got: env.seq },
+          'sequence gap',
+        )
         if (state.channel === 'orderbook_delta') {
           this.#resyncBooks(state.group, `sequence gap on sid ${env.sid}: expected ${expected}, got ${env.seq}`)
           return

@@ -58,7 +58,13 @@ function delta(text: string): KEnvelope {
   // ts (the deprecated RFC3339 string) is skipped.
   end = text.indexOf('"', end + TO_TS)
   const tsMs = integerAt(text, end + TO_TS_MS)
-  const msg: KDeltaMsg = { market_ticker: ticker, price_dollars: price, delta_fp: delta, side: side as KDeltaMsg['side'], ts_ms: tsMs }
+  const msg: KDeltaMsg = {
+    market_ticker: ticker,
+    price_dollars: price,
+    delta_fp: delta,
+    side: side as KDeltaMsg['side'],
+    ts_ms: tsMs,
+  }
   return { type: 'orderbook_delta', sid, seq, msg }
 }
 

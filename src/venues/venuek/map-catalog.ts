@@ -22,7 +22,11 @@ export interface VenuekLinks {
 /** venuek's taker fee: 0.07 × contracts × p × (1 − p), times the series' multiplier (quadratic fee type). */
 export const VENUEK_QUADRATIC_FEE_RATE = 0.07
 
-export function mapVenuekEvent(e: KEvent, series: ReadonlyMap<string, KSeries>, links: VenuekLinks): CatalogEvent | undefined {
+export function mapVenuekEvent(
+  e: KEvent,
+  series: ReadonlyMap<string, KSeries>,
+  links: VenuekLinks,
+): CatalogEvent | undefined {
   const eventTicker = e.event_ticker
   if (eventTicker === undefined || eventTicker.length === 0) return undefined
   const s = e.series_ticker === undefined ? undefined : series.get(e.series_ticker)
@@ -33,7 +37,11 @@ export function mapVenuekEvent(e: KEvent, series: ReadonlyMap<string, KSeries>, 
   const fees = feesOf(s)
   const siblingTitles = markets.map((m) => m.title ?? '')
   const outcomes = markets.map((m) => outcome(m, eventTicker, fees, outcomeTitle(m, siblingTitles, e.title)))
-  const status: ServiceStatus = outcomes.some((o) => o.status === 'active') ? 'active' : outcomes.every((o) => o.status === 'resolved') ? 'resolved' : 'closed'
+  const status: ServiceStatus = outcomes.some((o) => o.status === 'active')
+    ? 'active'
+    : outcomes.every((o) => o.status === 'resolved')
+      ? 'resolved'
+      : 'closed'
   const rawStatus = outcomes.find((o) => o.status === status)?.rawStatus ?? status
   const title = nonEmpty(e.title) ?? eventTicker
   const url = links.eventUrl(eventTicker)
@@ -43,7 +51,8 @@ export function mapVenuekEvent(e: KEvent, series: ReadonlyMap<string, KSeries>, 
   const times = {
     createdAt: createdTimes.length > 0 ? Math.min(...createdTimes) : undefined,
     updatedAt: parseTimestampMs(e.last_updated_ts) ?? (updatedTimes.length > 0 ? Math.max(...updatedTimes) : undefined),
-    endTime: parseTimestampMs(e.strike_date ?? undefined) ?? (closeTimes.length > 0 ? Math.max(...closeTimes) : undefined),
+    endTime:
+      parseTimestampMs(e.strike_date ?? undefined) ?? (closeTimes.length > 0 ? Math.max(...closeTimes) : undefined),
   }
   const totals = {
     volumeTotal: sum(outcomes.map((o) => o.volume)),
@@ -63,7 +72,21 @@ export function mapVenuekEvent(e: KEvent, series: ReadonlyMap<string, KSeries>, 
     mutuallyExclusive: e.mutually_exclusive === true,
     ...times,
     ...totals,
-    markets: [{ venue: 'venuek', marketId: eventTicker, eventId: eventTicker, title, category, status, rawStatus, url, ...times, ...totals, outcomes }],
+    markets: [
+      {
+        venue: 'venuek',
+        marketId: eventTicker,
+        eventId: eventTicker,
+        title,
+        category,
+        status,
+        rawStatus,
+        url,
+        ...times,
+        ...totals,
+        outcomes,
+      },
+    ],
     details: {
       seriesTicker: nonEmpty(e.series_ticker),
       strikeDate: parseTimestampMs(e.strike_date ?? undefined),
@@ -84,7 +107,11 @@ function outcomeTitle(m: KMarket, siblingTitles: readonly string[], eventTitle: 
   if (own !== undefined) return own
   const title = nonEmpty(m.title)
   if (title === undefined) return m.ticker as string
-  return distinctPart(title, siblingTitles) ?? (eventTitle === undefined ? undefined : withoutWords(title, eventTitle)) ?? title
+  return (
+    distinctPart(title, siblingTitles) ??
+    (eventTitle === undefined ? undefined : withoutWords(title, eventTitle)) ??
+    title
+  )
 }
 
 function feesOf(s: KSeries | undefined): FeeModel | undefined {

@@ -51,7 +51,13 @@ function mapSnapshot(m: KSnapshotMsg, receivedAt: number, out: FeedEvent[]): boo
 function mapDelta(m: KDeltaMsg, receivedAt: number, out: FeedEvent[]): boolean {
   const price = parseMicros(m.price_dollars)
   const delta = parseMicros(m.delta_fp)
-  if (m.market_ticker === undefined || price === undefined || delta === undefined || (m.side !== 'yes' && m.side !== 'no')) return false
+  if (
+    m.market_ticker === undefined ||
+    price === undefined ||
+    delta === undefined ||
+    (m.side !== 'yes' && m.side !== 'no')
+  )
+    return false
   const yes = m.side === 'yes'
   out.push({
     type: 'delta',

@@ -4,7 +4,12 @@ import { titleTickerSlug } from '../../views/event-directory.js'
 import type { VenueModule } from '../module.js'
 import { createVenuekAdapter } from './adapter.js'
 import { VenuekConfigSchema, type VenuekConfig } from './config.js'
-import { credentialWarning, readVenuekCredentials, simulatorCredentials, type VenuekCredentialCheck } from './credentials.js'
+import {
+  credentialWarning,
+  readVenuekCredentials,
+  simulatorCredentials,
+  type VenuekCredentialCheck,
+} from './credentials.js'
 import { venuekMarketRecord } from './records.js'
 import { venuekRoutes } from './routes/markets.js'
 
@@ -32,7 +37,8 @@ export const VENUEK: VenueModule<VenuekConfig, VenuekCredentialCheck, 'venuek'> 
     describe: (config) => config.restUrl,
   },
   catalogLists: ['open', 'closed', 'settled'],
-  openApiTag: 'venuek markets, events and prices (one market per event ticker, one outcome per market ticker), served from memory.',
+  openApiTag:
+    'venuek markets, events and prices (one market per event ticker, one outcome per market ticker), served from memory.',
   eventSchema: VenuekEventSchema,
   matchTerms: { outcomeId: 'market ticker', text: 'label, market title, event subtitle, event title' },
   credentialsNote:
@@ -45,7 +51,8 @@ export const VENUEK: VenueModule<VenuekConfig, VenuekCredentialCheck, 'venuek'> 
   },
   // The in-process simulator's own key, else the configured one; a bad key is a warning saying what will not work.
   readSecrets: ({ config, simulator, log }) => {
-    const check = simulator === undefined ? readVenuekCredentials(config) : simulatorCredentials(simulator.venuekCredentials)
+    const check =
+      simulator === undefined ? readVenuekCredentials(config) : simulatorCredentials(simulator.venuekCredentials)
     const problem = credentialWarning(check, config.wsUrl)
     if (problem !== undefined) log.warn({ venue: 'venuek', credentials: check.state }, problem)
     return check

@@ -1,5 +1,15 @@
 import { Type } from '@sinclair/typebox'
-import { eventCommon, marketCommon, Money, NNumber, outcomeCore, PriceSide, priceCommon, ServiceStatusSchema, Timestamp } from '../../http/schemas/records.js'
+import {
+  eventCommon,
+  marketCommon,
+  Money,
+  NNumber,
+  outcomeCore,
+  PriceSide,
+  priceCommon,
+  ServiceStatusSchema,
+  Timestamp,
+} from '../../http/schemas/records.js'
 
 /** venuek's records as its routes print them (built from the shared fields of src/http/schemas/records.ts). */
 export const VenuekOutcomeSchema = Type.Object(
@@ -24,7 +34,10 @@ export const VenuekMarketSchema = Type.Object(
   { additionalProperties: false },
 )
 
-export const VenuekEventSchema = Type.Object({ ...eventCommon, markets: Type.Array(VenuekMarketSchema) }, { additionalProperties: false })
+export const VenuekEventSchema = Type.Object(
+  { ...eventCommon, markets: Type.Array(VenuekMarketSchema) },
+  { additionalProperties: false },
+)
 
 /** venuek price row: the venuep row's fields for a binary market, plus its tickers and status. */
 export const VenuekPriceSchema = Type.Object(

@@ -52,7 +52,12 @@ export function signingPayload(timestamp: string, method: string, path: string):
  * const headers = signRequest(creds, 'GET', '/trade-api/ws/v2', clock.now())
  * new WebSocket(url, { headers })
  */
-export function signRequest(credentials: VenuekCredentials, method: string, path: string, nowMs: number): Record<string, string> {
+export function signRequest(
+  credentials: VenuekCredentials,
+  method: string,
+  path: string,
+  nowMs: number,
+): Record<string, string> {
   const timestamp = String(Math.trunc(nowMs))
   const signature = sign('sha256', Buffer.from(signingPayload(timestamp, method, path), 'utf8'), {
     key: privateKey(credentials.privateKeyPem),

@@ -15,7 +15,8 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
   return {
     id: 'venuep',
     fetchCatalog: (signal, progress) => fetchVenuepCatalog(gamma, config, links, ctx.clock, signal, progress),
-    createFeed: (sink) => new VenuepFeed({ url: config.clobWsUrl, config: config.feed, clock: ctx.clock, log: ctx.log, sink }),
+    createFeed: (sink) =>
+      new VenuepFeed({ url: config.clobWsUrl, config: config.feed, clock: ctx.clock, log: ctx.log, sink }),
     probability: venuepProbability,
     instrumentsOf: (catalog: Catalog) => activeInstruments(catalog),
     streams: isStreamed,

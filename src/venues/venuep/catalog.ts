@@ -35,7 +35,12 @@ export async function fetchVenuepCatalog(
   const { pageSize, maxEvents, closedLookbackDays } = config.catalog
   const page = (list: 'open' | 'closed', extra: Record<string, string>) => async (offset: number, limit: number) => {
     const raw = await withRetry(
-      () => gamma.getJson<GammaEvent[]>('/events', { limit, offset, order: 'id', ascending: true, closed: String(list === 'closed'), ...extra }, signal),
+      () =>
+        gamma.getJson<GammaEvent[]>(
+          '/events',
+          { limit, offset, order: 'id', ascending: true, closed: String(list === 'closed'), ...extra },
+          signal,
+        ),
       { attempts: 4, baseMs: 250, maxMs: 4_000, signal },
     )
     progress?.page(list, raw.length)
@@ -49,12 +54,17 @@ export async function fetchVenuepCatalog(
   // closed events were cut.
   if (closedLookbackDays > 0 && truncation === undefined) {
     const since = new Date(clock.now() - closedLookbackDays * DAY_MS).toISOString()
-    const listed = await fetchOffsetPages(page('closed', { end_date_min: since }), { ...options, maxItems: maxEvents - open.items.length })
+    const listed = await fetchOffsetPages(page('closed', { end_date_min: since }), {
+      ...options,
+      maxItems: maxEvents - open.items.length,
+    })
     closed = listed.items
     if (listed.capped) truncation = { maxEvents, cut: 'closed' }
   }
   const events = await runInSlices(collectEvents([open.items, closed]))
-  return truncation === undefined ? { venue: 'venuep', events, fetchedAt: clock.now() } : { venue: 'venuep', events, fetchedAt: clock.now(), truncation }
+  return truncation === undefined
+    ? { venue: 'venuep', events, fetchedAt: clock.now() }
+    : { venue: 'venuep', events, fetchedAt: clock.now(), truncation }
 }
 
 /** One event per slug; a slug listed twice keeps its first position and its last copy (Map.set semantics). */

@@ -138,7 +138,15 @@ export class VenuepFeed implements VenueFeed {
     const existing = this.#slots.find((s) => s.assets.size < max)
     if (existing !== undefined) return existing
     const index = this.#nextIndex++
-    const slot: Slot = { index, assets: new Set(), subscribed: 0, awaiting: new Set(), awaitingSince: 0, snapshotFailures: 0, conn: undefined as unknown as WsConnection }
+    const slot: Slot = {
+      index,
+      assets: new Set(),
+      subscribed: 0,
+      awaiting: new Set(),
+      awaitingSince: 0,
+      snapshotFailures: 0,
+      conn: undefined as unknown as WsConnection,
+    }
     const o = this.#o
     ;(slot as { conn: WsConnection }).conn = new WsConnection({
       name: `venuep-ws-${index}`,
@@ -191,8 +199,14 @@ export class VenuepFeed implements VenueFeed {
     const now = this.#o.clock.now()
     for (const slot of this.#slots) {
       if (slot.awaiting.size === 0 || now - slot.awaitingSince <= this.#o.config.snapshotTimeoutMs) continue
-      const delay = backoffDelayMs(slot.snapshotFailures++, { baseMs: this.#o.config.reconnectBaseMs, maxMs: this.#o.config.reconnectMaxMs })
-      this.#o.log.warn({ feed: `venuep-ws-${slot.index}`, missing: slot.awaiting.size }, 'books did not arrive after subscribing: resubscribing')
+      const delay = backoffDelayMs(slot.snapshotFailures++, {
+        baseMs: this.#o.config.reconnectBaseMs,
+        maxMs: this.#o.config.reconnectMaxMs,
+      })
+      this.#o.log.warn(
+        { feed: `venuep-ws-${slot.index}`, missing: slot.awaiting.size },
+        'books did not arrive after subscribing: resubscribing',
+      )
       slot.awaiting.clear()
       slot.conn.restart('books not received after subscribing', delay)
     }

@@ -43,13 +43,19 @@ export function mapGammaEvent(e: GammaEvent, links: VenuepLinks): CatalogEvent |
   const url = links.eventUrl(e.slug)
   const tags = e.tags ?? []
   // Each tag votes once (by its label or its slug); a legacy event or market `category` votes too.
-  const category = canonicalCategory([...tags.map((t) => [t.label, t.slug]), e.category, ...markets.map((m) => m.raw.category)])
+  const category = canonicalCategory([
+    ...tags.map((t) => [t.label, t.slug]),
+    e.category,
+    ...markets.map((m) => m.raw.category),
+  ])
   const title = nonEmpty(e.title) ?? nonEmpty(markets[0]?.raw.question) ?? e.slug
   const eventTimes = groupTimes(e, markets)
   // Grouping follows the venue's listing, not how many markets survived parsing, so one bad child market
   // cannot turn a group into a Yes/No market.
   const grouped = (e.markets?.length ?? 0) > 1
-  const platformMarket = !grouped ? singleMarket(e, markets[0] as ParsedMarket, title, category, url) : groupedMarket(e, markets, title, category, url, eventTimes)
+  const platformMarket = !grouped
+    ? singleMarket(e, markets[0] as ParsedMarket, title, category, url)
+    : groupedMarket(e, markets, title, category, url, eventTimes)
   return {
     venue: 'venuep',
     eventId: e.slug,
@@ -70,7 +76,10 @@ export function mapGammaEvent(e: GammaEvent, links: VenuepLinks): CatalogEvent |
       seriesTicker: undefined,
       strikeDate: undefined,
       strikePeriod: undefined,
-      tags: e.tags === undefined ? undefined : tags.map((t) => t.label ?? t.slug).filter((l): l is string => l !== undefined),
+      tags:
+        e.tags === undefined
+          ? undefined
+          : tags.map((t) => t.label ?? t.slug).filter((l): l is string => l !== undefined),
       negRisk: e.negRisk ?? e.enableNegRisk,
       description: nonEmpty(e.description),
     },
@@ -81,13 +90,18 @@ export function mapGammaEvent(e: GammaEvent, links: VenuepLinks): CatalogEvent |
  * An event's times, else its markets' (captures often keep them only per market): created at the earliest market
  * creation, updated at the latest update, ending at the latest market end.
  */
-function groupTimes(e: GammaEvent, markets: readonly ParsedMarket[]): { createdAt: number | undefined; updatedAt: number | undefined; endTime: number | undefined } {
-  const times = (pick: (m: GammaMarket) => string | undefined) => markets.map((m) => parseTimestampMs(pick(m.raw))).filter((t): t is number => t !== undefined)
+function groupTimes(
+  e: GammaEvent,
+  markets: readonly ParsedMarket[],
+): { createdAt: number | undefined; updatedAt: number | undefined; endTime: number | undefined } {
+  const times = (pick: (m: GammaMarket) => string | undefined) =>
+    markets.map((m) => parseTimestampMs(pick(m.raw))).filter((t): t is number => t !== undefined)
   const created = times((m) => m.createdAt)
   const updated = times((m) => m.updatedAt)
   const ends = times((m) => m.endDate)
   return {
-    createdAt: parseTimestampMs(e.createdAt ?? e.creationDate) ?? (created.length > 0 ? Math.min(...created) : undefined),
+    createdAt:
+      parseTimestampMs(e.createdAt ?? e.creationDate) ?? (created.length > 0 ? Math.min(...created) : undefined),
     updatedAt: parseTimestampMs(e.updatedAt) ?? (updated.length > 0 ? Math.max(...updated) : undefined),
     endTime: parseTimestampMs(e.endDate) ?? (ends.length > 0 ? Math.max(...ends) : undefined),
   }
@@ -96,7 +110,8 @@ function groupTimes(e: GammaEvent, markets: readonly ParsedMarket[]): { createdA
 function parseMarket(m: GammaMarket): ParsedMarket | undefined {
   const labels = parseStringArray(m.outcomes)
   const tokens = parseStringArray(m.clobTokenIds)
-  if (m.slug === undefined || m.conditionId === undefined || labels?.length !== 2 || tokens?.length !== 2) return undefined
+  if (m.slug === undefined || m.conditionId === undefined || labels?.length !== 2 || tokens?.length !== 2)
+    return undefined
   const prices = (parseStringArray(m.outcomePrices) ?? []).map(parseDecimal)
   return {
     raw: m,
@@ -157,7 +172,14 @@ function quoted(x: number | undefined): number | undefined {
  * its YES token), so the market's volume is its own; otherwise it is one side of a two-outcome market, whose volume
  * Gamma reports for the market only.
  */
-function outcome(e: GammaEvent, marketId: string, pm: ParsedMarket, index: 0 | 1, title: string, wholeMarket: boolean): Outcome {
+function outcome(
+  e: GammaEvent,
+  marketId: string,
+  pm: ParsedMarket,
+  index: 0 | 1,
+  title: string,
+  wholeMarket: boolean,
+): Outcome {
   const m = pm.raw
   const resolvedPrice = pm.status === 'resolved' ? pm.prices[index] : undefined
   return {
@@ -218,14 +240,28 @@ function singleMarket(e: GammaEvent, pm: ParsedMarket, title: string, category: 
     volume24h: m.volume24hr,
     liquidity: liquidityOf(m),
     openInterest: parseDecimal(e.openInterest),
-    outcomes: [outcome(e, pm.slug, pm, 0, nonEmpty(pm.labels[0]) ?? pm.labels[0], false), outcome(e, pm.slug, pm, 1, nonEmpty(pm.labels[1]) ?? pm.labels[1], false)],
+    outcomes: [
+      outcome(e, pm.slug, pm, 0, nonEmpty(pm.labels[0]) ?? pm.labels[0], false),
+      outcome(e, pm.slug, pm, 1, nonEmpty(pm.labels[1]) ?? pm.labels[1], false),
+    ],
   }
 }
 
-function groupedMarket(e: GammaEvent, markets: readonly ParsedMarket[], title: string, category: string, url: string, times: GroupTimes): PlatformMarket {
+function groupedMarket(
+  e: GammaEvent,
+  markets: readonly ParsedMarket[],
+  title: string,
+  category: string,
+  url: string,
+  times: GroupTimes,
+): PlatformMarket {
   const marketId = e.slug as string
   const outcomes = markets.map((pm) => outcome(e, marketId, pm, 0, childTitle(pm, markets), true))
-  const status: ServiceStatus = markets.some((m) => m.status === 'active') ? 'active' : markets.every((m) => m.status === 'resolved') ? 'resolved' : 'closed'
+  const status: ServiceStatus = markets.some((m) => m.status === 'active')
+    ? 'active'
+    : markets.every((m) => m.status === 'resolved')
+      ? 'resolved'
+      : 'closed'
   return {
     venue: 'venuep',
     marketId,

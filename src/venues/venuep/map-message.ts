@@ -81,7 +81,12 @@ function mapPriceChange(m: WsPriceChange, receivedAt: number, out: FeedEvent[]):
   for (const c of m.price_changes) {
     const price = parseMicros(c?.price)
     const size = parseMicros(c?.size)
-    if (c?.asset_id === undefined || price === undefined || size === undefined || (c.side !== 'BUY' && c.side !== 'SELL')) {
+    if (
+      c?.asset_id === undefined ||
+      price === undefined ||
+      size === undefined ||
+      (c.side !== 'BUY' && c.side !== 'SELL')
+    ) {
       bad++
       continue
     }
@@ -94,6 +99,12 @@ function mapTrade(m: WsLastTradePrice, receivedAt: number, out: FeedEvent[]): nu
   const price = parseMicros(m.price)
   const size = parseMicros(m.size)
   if (m.asset_id === undefined || price === undefined) return 1
-  out.push({ type: 'trade', instrumentId: m.asset_id, price, size: size ?? 0, venueTs: parseInteger(m.timestamp) ?? receivedAt })
+  out.push({
+    type: 'trade',
+    instrumentId: m.asset_id,
+    price,
+    size: size ?? 0,
+    venueTs: parseInteger(m.timestamp) ?? receivedAt,
+  })
   return 0
 }

@@ -30,12 +30,20 @@ export const VENUEP: VenueModule<VenuepConfig, undefined, 'venuep'> = {
       }),
     atSimulator: (config, sim) => {
       const p = sim.venuep.urls
-      return { ...config, gammaUrl: p.gamma, clobUrl: p.clob, clobWsUrl: p.clobWs, dataUrl: p.data, eventUrlTemplate: `${p.gamma}/events/slug/{slug}` }
+      return {
+        ...config,
+        gammaUrl: p.gamma,
+        clobUrl: p.clob,
+        clobWsUrl: p.clobWs,
+        dataUrl: p.data,
+        eventUrlTemplate: `${p.gamma}/events/slug/{slug}`,
+      }
     },
     describe: (config) => config.gammaUrl,
   },
   catalogLists: ['open', 'closed'],
-  openApiTag: 'venuep markets, events and prices from the service\'s memory, and venuep live data proxied from the venue (trades, order book, candlesticks, wallets).',
+  openApiTag:
+    "venuep markets, events and prices from the service's memory, and venuep live data proxied from the venue (trades, order book, candlesticks, wallets).",
   eventSchema: VenuepEventSchema,
   matchTerms: { outcomeId: 'CLOB token id of its YES side', text: 'label, question, event title' },
   view: {
@@ -51,9 +59,20 @@ export const VENUEP: VenueModule<VenuepConfig, undefined, 'venuep'> = {
   serve: ({ config, actor, models, clock }) => {
     // One upstream layer per host (cache, single flight, breaker, the venue's rate limits) shared by every live
     // read, so price history and the proxies count against the same budgets.
-    const upstreams = createVenuepUpstreams({ urls: { gamma: config.gammaUrl, clob: config.clobUrl, data: config.dataUrl }, clock })
+    const upstreams = createVenuepUpstreams({
+      urls: { gamma: config.gammaUrl, clob: config.clobUrl, data: config.dataUrl },
+      clock,
+    })
     const history = new PriceHistory({ clob: upstreams.clob, clock })
-    const live = new VenuepLive({ venue: actor, clock, upstreams, eventOfSlug: (slug) => eventOn(models.directory()?.bySlug(slug), 'venuep')?.eventId })
-    return { routes: [...venuepRoutes({ models, clock, history }), ...venuepLiveRoutes({ live })], upstreams: () => live.stats() }
+    const live = new VenuepLive({
+      venue: actor,
+      clock,
+      upstreams,
+      eventOfSlug: (slug) => eventOn(models.directory()?.bySlug(slug), 'venuep')?.eventId,
+    })
+    return {
+      routes: [...venuepRoutes({ models, clock, history }), ...venuepLiveRoutes({ live })],
+      upstreams: () => live.stats(),
+    }
   },
 }

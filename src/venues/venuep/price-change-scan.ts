@@ -88,7 +88,15 @@ function message(s: string, m: number, receivedAt: number, out: FeedEvent[]): nu
       const size = microsAt(s, priceEnd + TO_SIZE, sizeEnd)
       if (price === undefined || size === undefined) frameBad++
       // venueTs is set below, once the timestamp (after the entries) is read.
-      else out.push({ type: 'level', instrumentId: assetId(s, e + TO_ID, idEnd), side: bid ? 'bid' : 'ask', price, size, venueTs: receivedAt })
+      else
+        out.push({
+          type: 'level',
+          instrumentId: assetId(s, e + TO_ID, idEnd),
+          side: bid ? 'bid' : 'ask',
+          price,
+          size,
+          venueTs: receivedAt,
+        })
       // The entry's other members hold no `}` (FRAME checked), nor does BUY / SELL.
       const end = s.indexOf('}', sizeEnd + TO_SIDE)
       if (s.charCodeAt(end + 1) !== COMMA) {

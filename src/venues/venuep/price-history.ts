@@ -75,7 +75,8 @@ export class PriceHistory {
 
 /** Points with a numeric `t` and `p`; others are skipped (a bad point is not worth failing the lookup). */
 function parsePoints(body: unknown, url: string): HistoryPoint[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UpstreamProtocolError(url, 'expected {history: [...]}')
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new UpstreamProtocolError(url, 'expected {history: [...]}')
   const history = (body as { history?: unknown }).history
   const out: HistoryPoint[] = []
   for (const pt of Array.isArray(history) ? (history as { t?: unknown; p?: unknown }[]) : []) {

@@ -29,7 +29,14 @@ export function venuepMarketRecord(m: PlatformMarket, eventSlug: string, quoteOf
 }
 
 /** venuep price row (spec 2.5) of one outcome of a market record; `now` dates the quote. */
-export function venuepPriceRow(o: Outcome, m: PlatformMarket, eventSlug: string, eventTitle: string, quote: Quote | undefined, now: number): Record<string, unknown> {
+export function venuepPriceRow(
+  o: Outcome,
+  m: PlatformMarket,
+  eventSlug: string,
+  eventTitle: string,
+  quote: Quote | undefined,
+  now: number,
+): Record<string, unknown> {
   return {
     market_slug: m.marketId,
     event_slug: eventSlug,

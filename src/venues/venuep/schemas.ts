@@ -1,6 +1,16 @@
 import { Type } from '@sinclair/typebox'
 import { StringEnum } from '../../http/schemas/common.js'
-import { eventCommon, marketCommon, Money, NNumber, Nullable, outcomeCore, priceCommon, ServiceStatusSchema, Timestamp } from '../../http/schemas/records.js'
+import {
+  eventCommon,
+  marketCommon,
+  Money,
+  NNumber,
+  Nullable,
+  outcomeCore,
+  priceCommon,
+  ServiceStatusSchema,
+  Timestamp,
+} from '../../http/schemas/records.js'
 
 /** venuep's records as its routes print them (built from the shared fields of src/http/schemas/records.ts). */
 export const VenuepOutcomeSchema = Type.Object(
@@ -27,7 +37,10 @@ export const VenuepMarketSchema = Type.Object(
   { additionalProperties: false },
 )
 
-export const VenuepEventSchema = Type.Object({ ...eventCommon, markets: Type.Array(VenuepMarketSchema) }, { additionalProperties: false })
+export const VenuepEventSchema = Type.Object(
+  { ...eventCommon, markets: Type.Array(VenuepMarketSchema) },
+  { additionalProperties: false },
+)
 
 /** venuep price row (spec 2.5). */
 export const VenuepPriceSchema = Type.Object(
@@ -50,7 +63,7 @@ export const MarketPriceOutcomeSchema = Type.Object(
     best_ask: NNumber('Best ask (null for historical prices).'),
     spread: NNumber('Bid/ask spread (null for historical prices).'),
     source: StringEnum(['live', 'catalog', 'history'], { description: 'Where the price comes from.' }),
-    price_time: Timestamp('Time of the price: the quote\'s venue time, or the history point nearest `timestamp`.'),
+    price_time: Timestamp("Time of the price: the quote's venue time, or the history point nearest `timestamp`."),
     quote_age_seconds: NNumber('Age of a live quote in seconds.'),
     is_stale: Type.Boolean(),
   },
@@ -61,7 +74,12 @@ export const MarketPriceOutcomeSchema = Type.Object(
 export const VenuepMarketPriceSchema = Type.Object(
   {
     market_slug: Type.String({ description: 'Slug of the market record answered for.' }),
-    resolved_from: Nullable(Type.String({ description: 'Addition: the slug the request named when it was an event slug or alias rather than a market slug (resolved to the event\'s market record); null otherwise.' })),
+    resolved_from: Nullable(
+      Type.String({
+        description:
+          "Addition: the slug the request named when it was an event slug or alias rather than a market slug (resolved to the event's market record); null otherwise.",
+      }),
+    ),
     event_slug: Type.String(),
     title: Type.String({ description: 'Event title.' }),
     status: ServiceStatusSchema,

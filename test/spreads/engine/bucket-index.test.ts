@@ -28,10 +28,16 @@ test('descending order equals a sort of the current values after random updates 
   assert.deepEqual(got, expected)
   const top: number[] = []
   index.forEachDescending((id) => top.push(id) < 10)
-  assert.deepEqual(top, expected.slice(0, 10).map((e) => e[0]))
+  assert.deepEqual(
+    top,
+    expected.slice(0, 10).map((e) => e[0]),
+  )
   const above: number[] = []
   index.forEachDescending((id) => {
     above.push(id)
   }, 0.75)
-  assert.deepEqual(above, expected.filter((e) => e[1] >= 0.75).map((e) => e[0]))
+  assert.deepEqual(
+    above,
+    expected.filter((e) => e[1] >= 0.75).map((e) => e[0]),
+  )
 })

@@ -9,7 +9,13 @@ import type { Executable } from '../../../src/spreads/engine/executable.js'
 import { spreadJson } from '../../../src/spreads/engine/spread-json.js'
 import { snapshotRecord } from '../../../src/spreads/engine/spread-record.js'
 import { selectSpreads, SPREAD_SORTS } from '../../../src/spreads/engine/spread-query.js'
-import { SpreadEngine, type QuoteSource, type SpreadChange, type SpreadPairSpec, type SpreadRecord } from '../../../src/spreads/engine/spread-engine.js'
+import {
+  SpreadEngine,
+  type QuoteSource,
+  type SpreadChange,
+  type SpreadPairSpec,
+  type SpreadRecord,
+} from '../../../src/spreads/engine/spread-engine.js'
 import type { MatchQuality } from '../../../src/spreads/matching/matcher.js'
 import { waitFor } from '../../helpers/wait.js'
 
@@ -38,8 +44,14 @@ class FakeVenue implements QuoteSource {
     const mid = 0.05 + rng.next() * 0.9
     const half = 0.005 + rng.next() * 0.03
     const book = new OrderBook()
-    const bids = Array.from({ length: 5 }, (_, i) => [P(Math.max(0.01, mid - half - i * 0.01)), P(10 + rng.int(0, 500))] as const)
-    const asks = Array.from({ length: 5 }, (_, i) => [P(Math.min(0.99, mid + half + i * 0.01)), P(10 + rng.int(0, 500))] as const)
+    const bids = Array.from(
+      { length: 5 },
+      (_, i) => [P(Math.max(0.01, mid - half - i * 0.01)), P(10 + rng.int(0, 500))] as const,
+    )
+    const asks = Array.from(
+      { length: 5 },
+      (_, i) => [P(Math.min(0.99, mid + half + i * 0.01)), P(10 + rng.int(0, 500))] as const,
+    )
     book.applySnapshot(bids, asks)
     this.books.set(id, book)
     const bestBid = (book.bestBid() as number) / 1e6
@@ -84,18 +96,54 @@ function outcome(venue: VenueId, id: string, rng: Rng): Outcome {
   // The spreads read the volume of the market the outcome trades in.
   const volume = rng.chance(0.1) ? undefined : rng.int(100, 2_000_000)
   return {
-    venue, outcomeId: id, marketId: `m-${id}`, eventId: `e-${id}`, title: id, instrumentId: id, complementInstrumentId: undefined,
-    conditionId: undefined, childMarketSlug: undefined, outcomeIndex: 0, marketTicker: undefined, status: 'active', rawStatus: 'active',
-    volume, marketVolume: volume, volume24h: undefined, openInterest: undefined, liquidity: undefined,
-    catalogBestBid: undefined, catalogBestAsk: undefined, catalogLastPrice: undefined, closeTime: undefined, createdAt: undefined, won: undefined,
-    strike: undefined, fees: venue === 'venuek' ? { kind: 'curve', rate: 0.07, exponent: 1 } : venue === 'venuep' ? undefined : { kind: 'bps', takerBps: 50 },
+    venue,
+    outcomeId: id,
+    marketId: `m-${id}`,
+    eventId: `e-${id}`,
+    title: id,
+    instrumentId: id,
+    complementInstrumentId: undefined,
+    conditionId: undefined,
+    childMarketSlug: undefined,
+    outcomeIndex: 0,
+    marketTicker: undefined,
+    status: 'active',
+    rawStatus: 'active',
+    volume,
+    marketVolume: volume,
+    volume24h: undefined,
+    openInterest: undefined,
+    liquidity: undefined,
+    catalogBestBid: undefined,
+    catalogBestAsk: undefined,
+    catalogLastPrice: undefined,
+    closeTime: undefined,
+    createdAt: undefined,
+    won: undefined,
+    strike: undefined,
+    fees:
+      venue === 'venuek'
+        ? { kind: 'curve', rate: 0.07, exponent: 1 }
+        : venue === 'venuep'
+          ? undefined
+          : { kind: 'bps', takerBps: 50 },
   }
 }
 
 /** A quality and its match explanation (weights as a calibration might give them). */
 function withQuality(quality: MatchQuality): { quality: MatchQuality; match: SpreadPairSpec['match'] } {
   const weight = { manual: 1, auto_high: 0.95, auto_medium: 0.6 }[quality]
-  return { quality, match: { quality, weight, manual: quality === 'manual', a: { venue: 'venuep', outcomeId: 'p', text: [] }, b: { venue: 'venuek', outcomeId: 'k', text: [] }, evidence: undefined } }
+  return {
+    quality,
+    match: {
+      quality,
+      weight,
+      manual: quality === 'manual',
+      a: { venue: 'venuep', outcomeId: 'p', text: [] },
+      b: { venue: 'venuek', outcomeId: 'k', text: [] },
+      evidence: undefined,
+    },
+  }
 }
 
 /** Pairs across `venues` (legs in their order, as the registry orients them), on shared instruments. */
@@ -125,25 +173,73 @@ function specs(rng: Rng, n: number, instruments: number, venues: readonly VenueI
 }
 
 /** Every instrument of every venue moved once. */
-function moveAll(venues: ReadonlyMap<VenueId, FakeVenue>, instruments: number, rng: Rng, now: (venue: VenueId) => number): void {
+function moveAll(
+  venues: ReadonlyMap<VenueId, FakeVenue>,
+  instruments: number,
+  rng: Rng,
+  now: (venue: VenueId) => number,
+): void {
   for (let i = 0; i < instruments; i++) for (const [v, venue] of venues) venue.move(`${prefix(v)}${i}`, rng, now(v))
 }
 
 /** Every field of the record interface, own or computed (records keep what the spec decides behind getters). */
 function plain(r: SpreadRecord | undefined) {
   if (r === undefined) return undefined
-  const { pairId, key, eventSlug, eventTitle, outcomeTitle, outcomeKey, platformA, platformB, priceA, priceB, spread, spreadBps, confidence } = r
+  const {
+    pairId,
+    key,
+    eventSlug,
+    eventTitle,
+    outcomeTitle,
+    outcomeKey,
+    platformA,
+    platformB,
+    priceA,
+    priceB,
+    spread,
+    spreadBps,
+    confidence,
+  } = r
   const { updatedAt, olderQuoteAt, feedStale, platformAUrl, platformBUrl, strategy, quality, minVolume, executable } = r
   return {
-    pairId, key, eventSlug, eventTitle, outcomeTitle, outcomeKey, platformA, platformB, priceA, priceB, spread, spreadBps, confidence, updatedAt, olderQuoteAt,
-    feedStale, platformAUrl, platformBUrl, strategy, quality, minVolume, executable: executable === undefined ? undefined : { ...executable },
+    pairId,
+    key,
+    eventSlug,
+    eventTitle,
+    outcomeTitle,
+    outcomeKey,
+    platformA,
+    platformB,
+    priceA,
+    priceB,
+    spread,
+    spreadBps,
+    confidence,
+    updatedAt,
+    olderQuoteAt,
+    feedStale,
+    platformAUrl,
+    platformBUrl,
+    strategy,
+    quality,
+    minVolume,
+    executable: executable === undefined ? undefined : { ...executable },
   }
 }
 
 function digest(r: SpreadRecord | undefined) {
   return r === undefined
     ? undefined
-    : [r.priceA, r.priceB, r.platformA, r.confidence, r.feedStale, r.updatedAt, r.executable?.size, r.executable?.netEdge]
+    : [
+        r.priceA,
+        r.priceB,
+        r.platformA,
+        r.confidence,
+        r.feedStale,
+        r.updatedAt,
+        r.executable?.size,
+        r.executable?.netEdge,
+      ]
 }
 
 const round = (x: number, decimals: number) => Math.round(x * 10 ** decimals) / 10 ** decimals
@@ -164,11 +260,21 @@ interface LegNow {
  * price B − price A, the executable edge buys at A's asks and sells at B's bids while a contract still earns
  * more than both taker fees, and the confidence is the formula documented in confidence.ts.
  */
-function referenceRecord(pairId: number, spec: SpreadPairSpec, venues: ReadonlyMap<VenueId, QuoteSource>, now: number): SpreadRecord | undefined {
+function referenceRecord(
+  pairId: number,
+  spec: SpreadPairSpec,
+  venues: ReadonlyMap<VenueId, QuoteSource>,
+  now: number,
+): SpreadRecord | undefined {
   const legNow = (leg: SpreadPairSpec['a']): LegNow => {
     const source = venues.get(leg.venue) as QuoteSource
     const id = leg.outcome.instrumentId
-    return { ...leg, quote: source.quote(id), book: source.book(id) as OrderBook | undefined, pushedVolume: source.stats?.(id)?.volume }
+    return {
+      ...leg,
+      quote: source.quote(id),
+      book: source.book(id) as OrderBook | undefined,
+      pushedVolume: source.stats?.(id)?.volume,
+    }
   }
   const [legA, legB] = [legNow(spec.a), legNow(spec.b)]
   const pa = legA.quote?.probability
@@ -184,22 +290,56 @@ function referenceRecord(pairId: number, spec: SpreadPairSpec, venues: ReadonlyM
   const [va, vb] = [volume(cheap), volume(dear)]
   const minVolume = va === undefined || vb === undefined ? undefined : Math.min(va, vb)
   const tops = [qa.bestAsk, qa.bestAskSize, qb.bestBid, qb.bestBidSize]
-  const topDollars = tops.some((x) => x === undefined) ? undefined : Math.min(qa.bestAsk! * qa.bestAskSize!, qb.bestBid! * qb.bestBidSize!)
+  const topDollars = tops.some((x) => x === undefined)
+    ? undefined
+    : Math.min(qa.bestAsk! * qa.bestAskSize!, qb.bestBid! * qb.bestBidSize!)
   const liquidity = executable !== undefined && executable.size > 0 ? executable.costDollars : topDollars
   const olderQuoteAt = Math.min(qa.venueTs, qb.venueTs)
   const feedStale = qa.stale || qb.stale
   // confidence = match × (0.30·size + 0.25·volume + 0.25·liquidity + 0.20·freshness)
-  const size = spread <= 0 ? 0 : spread <= 0.05 ? spread / 0.05 : spread <= 0.25 ? 1 : spread >= 0.6 ? 0.3 : 1 - ((spread - 0.25) / 0.35) * 0.7
+  const size =
+    spread <= 0
+      ? 0
+      : spread <= 0.05
+        ? spread / 0.05
+        : spread <= 0.25
+          ? 1
+          : spread >= 0.6
+            ? 0.3
+            : 1 - ((spread - 0.25) / 0.35) * 0.7
   const volumeScore = minVolume === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, minVolume)) / 6)
   const liquidityScore = liquidity === undefined ? 0 : Math.min(1, Math.log10(1 + Math.max(0, liquidity)) / 5)
   const minutes = Math.floor(Math.max(0, now - olderQuoteAt) / 60_000)
   const freshness = feedStale ? 0 : Math.max(0, 1 - (minutes * 60_000) / (30 * 60_000))
-  const confidence = round(spec.match.weight * (0.3 * size + 0.25 * volumeScore + 0.25 * liquidityScore + 0.2 * freshness), 6)
+  const confidence = round(
+    spec.match.weight * (0.3 * size + 0.25 * volumeScore + 0.25 * liquidityScore + 0.2 * freshness),
+    6,
+  )
   return {
-    pairId, version: 0, key: spec.key, eventSlug: spec.eventSlug, eventTitle: spec.eventTitle, outcomeTitle: spec.outcomeTitle, outcomeKey: spec.outcomeKey,
-    platformA: cheap.venue, platformB: dear.venue, priceA, priceB, spread, spreadBps: round(spread * 10_000, 4), confidence,
-    updatedAt: Math.max(qa.venueTs, qb.venueTs), olderQuoteAt, feedStale, platformAUrl: cheap.url, platformBUrl: dear.url,
-    strategy: spec.strategy, quality: spec.quality, match: spec.match, minVolume, executable,
+    pairId,
+    version: 0,
+    key: spec.key,
+    eventSlug: spec.eventSlug,
+    eventTitle: spec.eventTitle,
+    outcomeTitle: spec.outcomeTitle,
+    outcomeKey: spec.outcomeKey,
+    platformA: cheap.venue,
+    platformB: dear.venue,
+    priceA,
+    priceB,
+    spread,
+    spreadBps: round(spread * 10_000, 4),
+    confidence,
+    updatedAt: Math.max(qa.venueTs, qb.venueTs),
+    olderQuoteAt,
+    feedStale,
+    platformAUrl: cheap.url,
+    platformBUrl: dear.url,
+    strategy: spec.strategy,
+    quality: spec.quality,
+    match: spec.match,
+    minVolume,
+    executable,
   }
 }
 
@@ -211,9 +351,19 @@ function referenceRecord(pairId: number, spec: SpreadPairSpec, venues: ReadonlyM
 function referenceExecutable(cheap: LegNow, dear: LegNow): Executable | undefined {
   const [qa, qb] = [cheap.quote as Quote, dear.quote as Quote]
   if (qa.stale || qb.stale || qa.bestAsk === undefined || qb.bestBid === undefined) return undefined
-  const net = (ask: number, bid: number) => bid - ask - feePerContract(cheap.outcome.fees, ask) - feePerContract(dear.outcome.fees, 1 - bid)
+  const net = (ask: number, bid: number) =>
+    bid - ask - feePerContract(cheap.outcome.fees, ask) - feePerContract(dear.outcome.fees, 1 - bid)
   const [ask, bid] = [qa.bestAsk, qb.bestBid]
-  if (net(ask, bid) <= 0) return { buyPrice: ask, sellPrice: bid, edge: round(bid - ask, 6), netEdge: round(net(ask, bid), 6), size: 0, costDollars: 0, profitDollars: 0 }
+  if (net(ask, bid) <= 0)
+    return {
+      buyPrice: ask,
+      sellPrice: bid,
+      edge: round(bid - ask, 6),
+      netEdge: round(net(ask, bid), 6),
+      size: 0,
+      costDollars: 0,
+      profitDollars: 0,
+    }
   const asks = cheap.book?.hasSnapshot ? cheap.book.levels('ask', 50) : []
   const bids = dear.book?.hasSnapshot ? dear.book.levels('bid', 50) : []
   if (asks.length === 0 || bids.length === 0) return undefined
@@ -234,87 +384,147 @@ function referenceExecutable(cheap: LegNow, dear: LegNow): Executable | undefine
     if (bidLeft === 0 && ++j < bids.length) bidLeft = bids[j]![1]
   }
   const [buy, sell] = [asks[0]![0] / 1e6, bids[0]![0] / 1e6]
-  return { buyPrice: buy, sellPrice: sell, edge: round(sell - buy, 6), netEdge: round(net(buy, sell), 6), size: round(size, 2), costDollars: round(cost, 2), profitDollars: round(profit, 2) }
+  return {
+    buyPrice: buy,
+    sellPrice: sell,
+    edge: round(sell - buy, 6),
+    netEdge: round(net(buy, sell), 6),
+    size: round(size, 2),
+    costDollars: round(cost, 2),
+    profitDollars: round(profit, 2),
+  }
 }
 
-function bruteForce(pairs: readonly SpreadPairSpec[], ids: ReadonlyMap<string, number>, venues: ReadonlyMap<VenueId, QuoteSource>, now: number): SpreadRecord[] {
-  return pairs.map((s) => referenceRecord(ids.get(s.key) as number, s, venues, now)).filter((r): r is SpreadRecord => r !== undefined)
+function bruteForce(
+  pairs: readonly SpreadPairSpec[],
+  ids: ReadonlyMap<string, number>,
+  venues: ReadonlyMap<VenueId, QuoteSource>,
+  now: number,
+): SpreadRecord[] {
+  return pairs
+    .map((s) => referenceRecord(ids.get(s.key) as number, s, venues, now))
+    .filter((r): r is SpreadRecord => r !== undefined)
 }
 
 describe('spread engine', () => {
-  for (const list of [TWO, THREE]) test(`incremental records, top-N and scans equal the reference on random sequences (${list.length} venues)`, () => {
-    const rng = new Rng(2024)
-    const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
-    const venues = fakeVenues(list)
-    const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
-    // What subscribers were told last, per pair (a digest: records are rewritten in place): it must say what the
-    // record says, and a change that would tell them nothing new is not sent.
-    const told = new Map<string, ReturnType<typeof digest>>()
-    engine.subscribe((changes: readonly SpreadChange[]) => {
-      for (const c of changes) {
-        assert.notDeepEqual(digest(c.record), told.get(c.spec.key), 'a change tells subscribers something new')
-        told.set(c.spec.key, digest(c.record))
+  for (const list of [TWO, THREE])
+    test(`incremental records, top-N and scans equal the reference on random sequences (${list.length} venues)`, () => {
+      const rng = new Rng(2024)
+      const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
+      const venues = fakeVenues(list)
+      const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+      // What subscribers were told last, per pair (a digest: records are rewritten in place): it must say what the
+      // record says, and a change that would tell them nothing new is not sent.
+      const told = new Map<string, ReturnType<typeof digest>>()
+      engine.subscribe((changes: readonly SpreadChange[]) => {
+        for (const c of changes) {
+          assert.notDeepEqual(digest(c.record), told.get(c.spec.key), 'a change tells subscribers something new')
+          told.set(c.spec.key, digest(c.record))
+        }
+      })
+      engine.start()
+      let pairs = specs(rng, 400, 150, list)
+      moveAll(venues, 150, rng, () => clock.now())
+      engine.send({ type: 'pairs', specs: pairs })
+      // Every two venues of the list are paired (legs in list order).
+      assert.deepEqual(
+        new Set(pairs.map((s) => `${s.a.venue}-${s.b.venue}`)).size,
+        (list.length * (list.length - 1)) / 2,
+      )
+      for (let round = 0; round < 40; round++) {
+        // Time moves only between rounds; a re-score brings every record to the current time first.
+        clock.increment(rng.int(0, 5) * 60_000)
+        engine.send({ type: 'rescore' })
+        if (round % 10 === 9) {
+          pairs = [
+            ...pairs.filter(() => rng.chance(0.8)),
+            ...specs(rng, 60, 150, list).map((s, i) => ({ ...s, key: `new-${round}-${i}|${s.outcomeKey}` })),
+          ]
+          engine.send({ type: 'pairs', specs: pairs })
+        }
+        for (let u = 0; u < 60; u++) {
+          const venue = rng.pick(list)
+          const id = `${prefix(venue)}${rng.int(0, 149)}`
+          engine.send({ type: 'quotes', venue, quotes: [venues.get(venue)!.move(id, rng, clock.now())] })
+        }
+        const ids = new Map(pairs.map((s) => [s.key, engine.record(s.key)?.pairId ?? -1]))
+        const expected = bruteForce(
+          pairs.filter((s) => engine.spec(s.key) !== undefined),
+          ids,
+          venues,
+          clock.now(),
+        )
+        const got = pairs.map((s) => engine.record(s.key)).filter((r): r is SpreadRecord => r !== undefined)
+        assert.deepEqual(got.map(plain), expected.map(plain), `round ${round}: records`)
+        for (const s of pairs) {
+          if (engine.spec(s.key) === undefined) continue
+          assert.deepEqual(
+            told.get(s.key),
+            digest(engine.record(s.key)),
+            `round ${round}: subscribers were told of ${s.key}'s last change`,
+          )
+        }
+        // One venue's instruments come back under new slots now and then (as after a catalog refresh): found again by id.
+        if (round % 7 === 3) for (let i = 0; i < 150; i += 5) venues.get('venuek')!.renumber(`k${i}`)
+        const top: SpreadRecord[] = []
+        engine.byConfidence((r) => top.push(r) < 25)
+        const expectedTop = [...expected]
+          .sort((a, b) => b.confidence - a.confidence || a.pairId - b.pairId)
+          .slice(0, 25)
+        assert.deepEqual(
+          top.map((r) => r.key),
+          expectedTop.map((r) => r.key),
+          `round ${round}: top by confidence`,
+        )
+        const scan: string[] = []
+        engine.bySpread(0.05, (r) => {
+          scan.push(r.key)
+        })
+        assert.deepEqual(
+          scan,
+          expected
+            .filter((r) => r.spread >= 0.05)
+            .sort((a, b) => b.spread - a.spread || a.pairId - b.pairId)
+            .map((r) => r.key),
+          `round ${round}: scan`,
+        )
+        // The net-edge index: records with an executable edge by net edge (ties by id), down to a floor, then the
+        // records without one by id.
+        const floor = rng.pick([-2, -0.05, 0, 0.01])
+        const byEdge: string[] = []
+        engine.byNetEdge(floor, (r) => {
+          byEdge.push(r.key)
+        })
+        const withEdge = expected.filter((r) => r.executable !== undefined)
+        const edgeOf = (r: SpreadRecord) => (r.executable as NonNullable<SpreadRecord['executable']>).netEdge
+        assert.ok(
+          withEdge.length > 20 && withEdge.some((r) => edgeOf(r) > 0),
+          `round ${round}: the books give edges of both signs`,
+        )
+        const sortedByEdge = withEdge
+          .filter((r) => edgeOf(r) >= floor)
+          .sort((a, b) => edgeOf(b) - edgeOf(a) || a.pairId - b.pairId)
+        assert.deepEqual(
+          byEdge,
+          sortedByEdge.map((r) => r.key),
+          `round ${round}: by net edge from ${floor}`,
+        )
+        const noEdge: string[] = []
+        engine.withoutEdge((r) => {
+          noEdge.push(r.key)
+        })
+        assert.deepEqual(
+          noEdge,
+          expected
+            .filter((r) => r.executable === undefined)
+            .sort((a, b) => a.pairId - b.pairId)
+            .map((r) => r.key),
+          `round ${round}: without an edge`,
+        )
       }
+      assert.ok(engine.recomputed > 0)
+      engine.stop()
     })
-    engine.start()
-    let pairs = specs(rng, 400, 150, list)
-    moveAll(venues, 150, rng, () => clock.now())
-    engine.send({ type: 'pairs', specs: pairs })
-    // Every two venues of the list are paired (legs in list order).
-    assert.deepEqual(new Set(pairs.map((s) => `${s.a.venue}-${s.b.venue}`)).size, (list.length * (list.length - 1)) / 2)
-    for (let round = 0; round < 40; round++) {
-      // Time moves only between rounds; a re-score brings every record to the current time first.
-      clock.increment(rng.int(0, 5) * 60_000)
-      engine.send({ type: 'rescore' })
-      if (round % 10 === 9) {
-        pairs = [...pairs.filter(() => rng.chance(0.8)), ...specs(rng, 60, 150, list).map((s, i) => ({ ...s, key: `new-${round}-${i}|${s.outcomeKey}` }))]
-        engine.send({ type: 'pairs', specs: pairs })
-      }
-      for (let u = 0; u < 60; u++) {
-        const venue = rng.pick(list)
-        const id = `${prefix(venue)}${rng.int(0, 149)}`
-        engine.send({ type: 'quotes', venue, quotes: [venues.get(venue)!.move(id, rng, clock.now())] })
-      }
-      const ids = new Map(pairs.map((s) => [s.key, engine.record(s.key)?.pairId ?? -1]))
-      const expected = bruteForce(pairs.filter((s) => engine.spec(s.key) !== undefined), ids, venues, clock.now())
-      const got = pairs.map((s) => engine.record(s.key)).filter((r): r is SpreadRecord => r !== undefined)
-      assert.deepEqual(got.map(plain), expected.map(plain), `round ${round}: records`)
-      for (const s of pairs) {
-        if (engine.spec(s.key) === undefined) continue
-        assert.deepEqual(told.get(s.key), digest(engine.record(s.key)), `round ${round}: subscribers were told of ${s.key}'s last change`)
-      }
-      // One venue's instruments come back under new slots now and then (as after a catalog refresh): found again by id.
-      if (round % 7 === 3) for (let i = 0; i < 150; i += 5) venues.get('venuek')!.renumber(`k${i}`)
-      const top: SpreadRecord[] = []
-      engine.byConfidence((r) => top.push(r) < 25)
-      const expectedTop = [...expected].sort((a, b) => b.confidence - a.confidence || a.pairId - b.pairId).slice(0, 25)
-      assert.deepEqual(top.map((r) => r.key), expectedTop.map((r) => r.key), `round ${round}: top by confidence`)
-      const scan: string[] = []
-      engine.bySpread(0.05, (r) => {
-        scan.push(r.key)
-      })
-      assert.deepEqual(scan, expected.filter((r) => r.spread >= 0.05).sort((a, b) => b.spread - a.spread || a.pairId - b.pairId).map((r) => r.key), `round ${round}: scan`)
-      // The net-edge index: records with an executable edge by net edge (ties by id), down to a floor, then the
-      // records without one by id.
-      const floor = rng.pick([-2, -0.05, 0, 0.01])
-      const byEdge: string[] = []
-      engine.byNetEdge(floor, (r) => {
-        byEdge.push(r.key)
-      })
-      const withEdge = expected.filter((r) => r.executable !== undefined)
-      const edgeOf = (r: SpreadRecord) => (r.executable as NonNullable<SpreadRecord['executable']>).netEdge
-      assert.ok(withEdge.length > 20 && withEdge.some((r) => edgeOf(r) > 0), `round ${round}: the books give edges of both signs`)
-      const sortedByEdge = withEdge.filter((r) => edgeOf(r) >= floor).sort((a, b) => edgeOf(b) - edgeOf(a) || a.pairId - b.pairId)
-      assert.deepEqual(byEdge, sortedByEdge.map((r) => r.key), `round ${round}: by net edge from ${floor}`)
-      const noEdge: string[] = []
-      engine.withoutEdge((r) => {
-        noEdge.push(r.key)
-      })
-      assert.deepEqual(noEdge, expected.filter((r) => r.executable === undefined).sort((a, b) => a.pairId - b.pairId).map((r) => r.key), `round ${round}: without an edge`)
-    }
-    assert.ok(engine.recomputed > 0)
-    engine.stop()
-  })
 
   test('every record keeps the spread invariants', () => {
     const rng = new Rng(5)
@@ -334,7 +544,11 @@ describe('spread engine', () => {
       checked++
       assert.ok(r.priceA <= r.priceB, 'price_a ≤ price_b')
       assert.notEqual(r.platformA, r.platformB)
-      assert.deepEqual(new Set([r.platformA, r.platformB]), new Set([spec.a.venue, spec.b.venue]), 'the platforms are the legs\' venues')
+      assert.deepEqual(
+        new Set([r.platformA, r.platformB]),
+        new Set([spec.a.venue, spec.b.venue]),
+        "the platforms are the legs' venues",
+      )
       if (r.priceA === r.priceB) assert.equal(r.platformA, spec.a.venue, 'a tie goes to leg a')
       assert.ok(Math.abs(r.spread - (r.priceB - r.priceA)) < 1e-9, 'spread = price_b − price_a')
       assert.ok(Math.abs(r.spreadBps - r.spread * 10_000) < 1e-6, 'spread_bps = spread × 10,000')
@@ -342,7 +556,10 @@ describe('spread engine', () => {
       const ts = (leg: SpreadPairSpec['a']) => venues.get(leg.venue)!.quote(leg.outcome.instrumentId)!.venueTs
       assert.equal(r.updatedAt, Math.max(ts(spec.a), ts(spec.b)))
       if (r.executable !== undefined) {
-        assert.ok(r.executable.size >= 0 && r.executable.netEdge <= r.executable.edge + 1e-12, 'fees never improve the edge')
+        assert.ok(
+          r.executable.size >= 0 && r.executable.netEdge <= r.executable.edge + 1e-12,
+          'fees never improve the edge',
+        )
         if (r.executable.size > 0) assert.ok(r.executable.profitDollars > 0)
       }
       // The record reads the top of book from the quotes and walks the books only when the top pays: the result is
@@ -368,8 +585,16 @@ describe('spread engine', () => {
     const same = (what: string) => {
       const keys = [...new Set([...pairs, ...previous].map((s) => s.key))]
       assert.equal(sliced.pairCount, oneGo.pairCount, `${what}: pairs`)
-      assert.deepEqual(keys.map((k) => plain(sliced.record(k))), keys.map((k) => plain(oneGo.record(k))), `${what}: records`)
-      assert.deepEqual(keys.map((k) => sliced.spec(k)), keys.map((k) => oneGo.spec(k)), `${what}: specs`)
+      assert.deepEqual(
+        keys.map((k) => plain(sliced.record(k))),
+        keys.map((k) => plain(oneGo.record(k))),
+        `${what}: records`,
+      )
+      assert.deepEqual(
+        keys.map((k) => sliced.spec(k)),
+        keys.map((k) => oneGo.spec(k)),
+        `${what}: specs`,
+      )
       const top = (e: SpreadEngine) => {
         const out: string[] = []
         e.byConfidence((r) => out.push(r.key) < 1_000)
@@ -405,14 +630,17 @@ describe('spread engine', () => {
       previous = pairs
       const first = pairs[0] as SpreadPairSpec
       const moved = { ...first, b: { ...first.b, outcome: outcome('venuek', 'k149', rng) } }
-      pairs = [moved, ...pairs.slice(1).filter(() => rng.chance(0.8)), ...specs(rng, 60, 150).map((s, i) => ({ ...s, key: `new-${round}-${i}|${s.outcomeKey}` }))]
+      pairs = [
+        moved,
+        ...pairs.slice(1).filter(() => rng.chance(0.8)),
+        ...specs(rng, 60, 150).map((s, i) => ({ ...s, key: `new-${round}-${i}|${s.outcomeKey}` })),
+      ]
       clock.increment(60_000)
     }
     oneGo.stop()
     sliced.stop()
   })
 })
-
 
 describe('list selection (spread-query.ts)', () => {
   test('selectSpreads is filter, sort and cut of every record, for every sort, edge filter, condition and limit', () => {
@@ -437,7 +665,11 @@ describe('list selection (spread-query.ts)', () => {
       const edge = {
         executableOnly: rng.chance(0.4),
         // A row's own net edge now and then: the bound is inclusive.
-        minNetEdge: rng.chance(0.4) ? undefined : rng.chance(0.5) ? rng.pick(edges) : rng.pick([-1, -0.1, 0, 0.05, 0.2, 0.4]),
+        minNetEdge: rng.chance(0.4)
+          ? undefined
+          : rng.chance(0.5)
+            ? rng.pick(edges)
+            : rng.pick([-1, -0.1, 0, 0.05, 0.2, 0.4]),
       }
       const minSpread = rng.pick([0, 0, 0.05, 0.3])
       const parity = rng.int(0, 2)
@@ -447,7 +679,8 @@ describe('list selection (spread-query.ts)', () => {
       const value = (r: SpreadRecord) => (sort === 'net_edge' ? (r.executable?.netEdge ?? null) : r[sort])
       const x = (r: SpreadRecord) => r.executable
       const passes = (r: SpreadRecord) =>
-        (!edge.executableOnly || (x(r) !== undefined && x(r)!.netEdge > 0 && x(r)!.size > 0)) && (edge.minNetEdge === undefined || (x(r) !== undefined && x(r)!.netEdge >= edge.minNetEdge))
+        (!edge.executableOnly || (x(r) !== undefined && x(r)!.netEdge > 0 && x(r)!.size > 0)) &&
+        (edge.minNetEdge === undefined || (x(r) !== undefined && x(r)!.netEdge >= edge.minNetEdge))
       const expected = all
         .filter((r) => keep(r) && passes(r))
         .sort((a, b) => {
@@ -457,7 +690,11 @@ describe('list selection (spread-query.ts)', () => {
         })
         .slice(0, limit)
       const got = selectSpreads(engine, { sort, edge, keep, minSpread, limit })
-      assert.deepEqual(got.map((r) => r.key), expected.map((r) => r.key), `run ${run}: ${JSON.stringify({ sort, edge, minSpread, parity, limit })}`)
+      assert.deepEqual(
+        got.map((r) => r.key),
+        expected.map((r) => r.key),
+        `run ${run}: ${JSON.stringify({ sort, edge, minSpread, parity, limit })}`,
+      )
     }
     engine.stop()
   })
@@ -503,7 +740,12 @@ describe('instrument handles', () => {
   test('rows come from quotes; pushed volume and books through held handles, looked up again once retired', async () => {
     const rng = new Rng(11)
     const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
-    type State = { quote: Quote | undefined; book: OrderBook | undefined; stats: { volume: number | undefined } | undefined; retired: boolean }
+    type State = {
+      quote: Quote | undefined
+      book: OrderBook | undefined
+      stats: { volume: number | undefined } | undefined
+      retired: boolean
+    }
     /** A venue whose instruments are state records, as the venue actor's: `handle` hands them out. */
     class HandleVenue extends FakeVenue {
       readonly states = new Map<string, State>()
@@ -518,7 +760,8 @@ describe('instrument handles', () => {
       publish(id: string, volume: number): Quote {
         const q = this.move(id, rng, clock.now())
         let st = this.states.get(id)
-        if (st === undefined) this.states.set(id, (st = { quote: q, book: undefined, stats: undefined, retired: false }))
+        if (st === undefined)
+          this.states.set(id, (st = { quote: q, book: undefined, stats: undefined, retired: false }))
         st.quote = q
         st.book = this.books.get(id)
         st.stats = { volume }
@@ -534,7 +777,10 @@ describe('instrument handles', () => {
     }
     const vp = new HandleVenue('venuep')
     const vk = new HandleVenue('venuek')
-    const venues = new Map<VenueId, HandleVenue>([['venuep', vp], ['venuek', vk]])
+    const venues = new Map<VenueId, HandleVenue>([
+      ['venuep', vp],
+      ['venuek', vk],
+    ])
     const [spec] = specs(rng, 1, 1)
     const key = spec!.key
     const idK = spec!.b.outcome.instrumentId
@@ -595,7 +841,11 @@ describe('instrument handles', () => {
     engine.send({ type: 'quotes', venue: 'venuek', quotes: [live(vk, idK)] })
     assert.equal(engine.record(spec!.key), record, 'the same object')
     assert.ok(record.version > version, 'its version moved')
-    assert.deepEqual(plain(record), plain(referenceRecord(record.pairId, spec!, venues, clock.now())), 'and it says what the quotes say now')
+    assert.deepEqual(
+      plain(record),
+      plain(referenceRecord(record.pairId, spec!, venues, clock.now())),
+      'and it says what the quotes say now',
+    )
     assert.notEqual(spreadJson(record, false), keptJson, 'its JSON is rebuilt for the new version')
     assert.equal(JSON.parse(spreadJson(record, false)).price_a, record.priceA)
     assert.equal(spreadJson(kept, false), keptJson, 'the snapshot did not move')

@@ -7,7 +7,16 @@ const T0 = Date.UTC(2026, 10, 21, 12)
 
 /** Point `n` of pair `pair` (its time says which one it is). */
 function pt(pair: string, n: number): KeyedPoint {
-  return { key: `e|${pair}`, eventSlug: 'e', outcomeKey: pair, at: T0 + n, spreadBps: 100, priceA: 0.4, priceB: 0.41, platformA: 'venuep' }
+  return {
+    key: `e|${pair}`,
+    eventSlug: 'e',
+    outcomeKey: pair,
+    at: T0 + n,
+    spreadBps: 100,
+    priceA: 0.4,
+    priceB: 0.41,
+    platformA: 'venuep',
+  }
 }
 
 const names = (q: HistoryQueue) => [...q].map((p) => `${p.outcomeKey}${p.at - T0}`)
@@ -16,7 +25,10 @@ describe('history queue', () => {
   test('FIFO within capacity; take returns the oldest first', () => {
     const q = new HistoryQueue(4)
     for (const p of [pt('a', 1), pt('b', 1), pt('a', 2)]) q.push(p)
-    assert.deepEqual(q.take(2).map((p) => `${p.outcomeKey}${p.at - T0}`), ['a1', 'b1'])
+    assert.deepEqual(
+      q.take(2).map((p) => `${p.outcomeKey}${p.at - T0}`),
+      ['a1', 'b1'],
+    )
     assert.deepEqual(names(q), ['a2'])
     assert.deepEqual(q.counters, { thinned: 0, dropped: 0 })
   })
@@ -29,7 +41,7 @@ describe('history queue', () => {
     assert.deepEqual(q.counters, { thinned: 1, dropped: 0 })
   })
 
-  test('when every queued point is its pair\'s latest, the oldest is dropped and counted', () => {
+  test("when every queued point is its pair's latest, the oldest is dropped and counted", () => {
     const q = new HistoryQueue(3)
     for (const p of [pt('a', 1), pt('b', 1), pt('c', 1)]) q.push(p)
     q.push(pt('d', 1))

@@ -36,7 +36,16 @@ function spec(pair: string): SpreadPairSpec {
 /** A change of `pair` to prices (a, b) with `a` on platform A (the engine orders them: a ≤ b). */
 function change(pair: string, a: number, b: number, platformA: VenueId = 'venuep'): SpreadChange {
   const spread = Math.round((b - a) * 1e6) / 1e6
-  const record = { key: `ev|${pair}`, eventSlug: 'ev', outcomeKey: pair, priceA: a, priceB: b, spread, spreadBps: Math.round(spread * 1e8) / 1e4, platformA } as SpreadRecord
+  const record = {
+    key: `ev|${pair}`,
+    eventSlug: 'ev',
+    outcomeKey: pair,
+    priceA: a,
+    priceB: b,
+    spread,
+    spreadBps: Math.round(spread * 1e8) / 1e4,
+    platformA,
+  } as SpreadRecord
   return { spec: spec(pair), record }
 }
 
@@ -48,10 +57,19 @@ function setup(overrides: Partial<HistorySamplerOptions> = {}) {
   const clock = new SimulatedClock(T0)
   const writer = new FakeWriter()
   const sampler = new HistorySampler({
-    writer, clock, log: silentLogger,
-    minIntervalMs: 60 * SEC, minChangeBps: 10, heartbeatMs: 3_600 * SEC,
-    queueCapacity: 1_000, batchSize: 100, flushMs: SEC, closeTimeoutMs: 10 * SEC,
-    retryBaseMs: 500, retryMaxMs: 8_000, random: () => 0.999,
+    writer,
+    clock,
+    log: silentLogger,
+    minIntervalMs: 60 * SEC,
+    minChangeBps: 10,
+    heartbeatMs: 3_600 * SEC,
+    queueCapacity: 1_000,
+    batchSize: 100,
+    flushMs: SEC,
+    closeTimeoutMs: 10 * SEC,
+    retryBaseMs: 500,
+    retryMaxMs: 8_000,
+    random: () => 0.999,
     ...overrides,
   })
   const subscribers: ((c: readonly SpreadChange[]) => void)[] = []
@@ -69,7 +87,8 @@ function setup(overrides: Partial<HistorySamplerOptions> = {}) {
 /** Lets promise continuations and setImmediate callbacks run (no simulated time passes). */
 const tick = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
 
-const values = (points: readonly HistoryPoint[]) => points.map((p) => [p.outcomeKey, p.at - T0, p.spreadBps, p.priceA, p.priceB, p.platformA])
+const values = (points: readonly HistoryPoint[]) =>
+  points.map((p) => [p.outcomeKey, p.at - T0, p.spreadBps, p.priceA, p.priceB, p.platformA])
 
 describe('what is recorded', () => {
   test('the first value, then moves of at least minChangeBps; smaller moves are not points', async () => {
@@ -134,13 +153,21 @@ describe('rate limit per pair', () => {
     await advance(10 * SEC)
     emit(change('x', 0.4, 0.4605)) // t=30: the newest value (not itself meaningful against 0.46: still kept)
     await advance(29 * SEC)
-    assert.deepEqual(values(writer.points), [['x', 0, 500, 0.4, 0.45, 'venuep']], 'nothing more before the window opens')
+    assert.deepEqual(
+      values(writer.points),
+      [['x', 0, 500, 0.4, 0.45, 'venuep']],
+      'nothing more before the window opens',
+    )
     assert.equal(sampler.stats().waiting, 1)
     await advance(1 * SEC) // t=60: the window opens at the flush tick
-    assert.deepEqual(values(writer.points), [
-      ['x', 0, 500, 0.4, 0.45, 'venuep'],
-      ['x', 30 * SEC, 605, 0.4, 0.4605, 'venuep'],
-    ], 'the series ends at the latest value, stamped when the spread took it')
+    assert.deepEqual(
+      values(writer.points),
+      [
+        ['x', 0, 500, 0.4, 0.45, 'venuep'],
+        ['x', 30 * SEC, 605, 0.4, 0.4605, 'venuep'],
+      ],
+      'the series ends at the latest value, stamped when the spread took it',
+    )
     assert.equal(sampler.stats().deferred, 3)
     assert.equal(sampler.stats().waiting, 0)
     // The next window runs from when the held-back value was queued (t=60).
@@ -183,7 +210,14 @@ describe('rate limit per pair', () => {
     await advance(30 * SEC)
     emit(change('y', 0.1, 0.2), change('x', 0.4, 0.5))
     await sampler.flush()
-    assert.deepEqual(values(writer.points).map((v) => [v[0], v[1]]), [['x', 0], ['y', 30 * SEC]], 'y is new; x waits for its window')
+    assert.deepEqual(
+      values(writer.points).map((v) => [v[0], v[1]]),
+      [
+        ['x', 0],
+        ['y', 30 * SEC],
+      ],
+      'y is new; x waits for its window',
+    )
   })
 
   test('losing the record and getting it back does not bypass the limit', async () => {
@@ -203,15 +237,22 @@ describe('writing', () => {
   test('observe does no write and no await: points are written in batches by the flush tick or a full batch', async () => {
     const { writer, sampler, emit, advance } = setup({ batchSize: 3 })
     emit(change('a', 0.1, 0.2), change('b', 0.1, 0.2))
-    assert.equal(writer.attempts, 0, 'nothing written inside the engine\'s turn')
+    assert.equal(writer.attempts, 0, "nothing written inside the engine's turn")
     await tick()
     assert.equal(writer.attempts, 0, 'two points: below the batch size, wait for the tick')
     await advance(SEC)
-    assert.deepEqual(writer.batches.map((b) => b.length), [2])
+    assert.deepEqual(
+      writer.batches.map((b) => b.length),
+      [2],
+    )
     emit(...['c', 'd', 'e', 'f', 'g', 'h', 'i'].map((p) => change(p, 0.1, 0.2)))
     assert.equal(writer.attempts, 1, 'still nothing written synchronously')
     await tick()
-    assert.deepEqual(writer.batches.map((b) => b.length), [2, 3, 3, 1], 'a full batch is written without waiting for the tick, the rest with it')
+    assert.deepEqual(
+      writer.batches.map((b) => b.length),
+      [2, 3, 3, 1],
+      'a full batch is written without waiting for the tick, the rest with it',
+    )
     assert.equal(sampler.stats().written, 9)
     assert.equal(sampler.stats().batches, 4)
   })
@@ -232,10 +273,26 @@ describe('writing', () => {
     await advance(100)
     assert.equal(writer.attempts, 3)
     assert.deepEqual(values(writer.points), [['a', 0, 1000, 0.1, 0.2, 'venuep']])
-    assert.deepEqual({ ...sampler.stats(), changes: 0 }, {
-      changes: 0, accepted: 1, deferred: 0, written: 1, batches: 1, writeFailures: 2, rejected: 0, lost: 0, invalid: 0, observeErrors: 0,
-      thinned: 0, dropped: 0, queued: 0, waiting: 0, pairs: 1,
-    })
+    assert.deepEqual(
+      { ...sampler.stats(), changes: 0 },
+      {
+        changes: 0,
+        accepted: 1,
+        deferred: 0,
+        written: 1,
+        batches: 1,
+        writeFailures: 2,
+        rejected: 0,
+        lost: 0,
+        invalid: 0,
+        observeErrors: 0,
+        thinned: 0,
+        dropped: 0,
+        queued: 0,
+        waiting: 0,
+        pairs: 1,
+      },
+    )
   })
 
   test('a batch the store rejects as invalid data is dropped and counted, not retried forever', async () => {
@@ -246,7 +303,10 @@ describe('writing', () => {
     writer.failWith = undefined
     emit(change('b', 0.1, 0.2))
     await advance(SEC)
-    assert.deepEqual(values(writer.points).map((v) => v[0]), ['b'])
+    assert.deepEqual(
+      values(writer.points).map((v) => v[0]),
+      ['b'],
+    )
     assert.equal(sampler.stats().rejected, 1)
     assert.equal(writer.attempts, 2)
   })
@@ -265,7 +325,12 @@ describe('writing', () => {
     assert.deepEqual([s.queued, s.thinned, s.dropped], [4, 1, 1])
     writer.failWith = undefined
     await sampler.flush()
-    assert.deepEqual(values(writer.points).map((v) => `${v[0]}@${Number(v[1]) / SEC}`).sort(), ['a@1', 'c@0', 'd@2', 'e@3'])
+    assert.deepEqual(
+      values(writer.points)
+        .map((v) => `${v[0]}@${Number(v[1]) / SEC}`)
+        .sort(),
+      ['a@1', 'c@0', 'd@2', 'e@3'],
+    )
   })
 })
 
@@ -280,7 +345,8 @@ describe('close', () => {
     assert.equal(subscribers.length, 0, 'unsubscribed')
     assert.equal(writer.points.length, 75)
     const last = new Map(writer.points.map((p) => [p.outcomeKey, p.priceB]))
-    for (let i = 0; i < 50; i++) assert.equal(last.get(`p${i}`), i % 2 === 0 ? 0.3 : 0.2, `p${i} ends at its latest value`)
+    for (let i = 0; i < 50; i++)
+      assert.equal(last.get(`p${i}`), i % 2 === 0 ? 0.3 : 0.2, `p${i} ends at its latest value`)
     const s = sampler.stats()
     assert.deepEqual([s.accepted, s.written, s.queued, s.lost, s.dropped, s.thinned], [75, 75, 0, 0, 0, 0])
     sampler.observe([change('late', 0.1, 0.2)])

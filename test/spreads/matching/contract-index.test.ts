@@ -45,7 +45,11 @@ describe('blocking indexes are exact', () => {
   before(async () => {
     world = await simulatorCatalogs(200)
     const replayed = await replayedCatalogs()
-    real = { sim: replayed.sim, venuep: buildCatalogSnapshot(replayed.venuep, 1), venuek: buildCatalogSnapshot(replayed.venuek, 1) }
+    real = {
+      sim: replayed.sim,
+      venuep: buildCatalogSnapshot(replayed.venuep, 1),
+      venuek: buildCatalogSnapshot(replayed.venuek, 1),
+    }
   })
   after(async () => {
     await world?.sim.close()

@@ -29,19 +29,38 @@ after(async () => {
 
 /** The same events as new objects with new volumes: what a refresh of an unchanged catalog looks like. */
 function refreshed(c: CatalogSnapshot, version: number): CatalogSnapshot {
-  const events = c.events.map((e) => ({ ...e, volumeTotal: (e.volumeTotal ?? 0) + 1, markets: e.markets.map((m) => ({ ...m, outcomes: m.outcomes.map((o) => ({ ...o, volume: (o.volume ?? 0) + 1 })) })) }))
+  const events = c.events.map((e) => ({
+    ...e,
+    volumeTotal: (e.volumeTotal ?? 0) + 1,
+    markets: e.markets.map((m) => ({ ...m, outcomes: m.outcomes.map((o) => ({ ...o, volume: (o.volume ?? 0) + 1 })) })),
+  }))
   return buildCatalogSnapshot({ venue: c.venue, events, fetchedAt: c.fetchedAt + 1 }, version)
 }
 
 describe('cross-venue matching across refreshes', () => {
   test('unchanged events are not judged again; specs are re-resolved; a delisted event is the only change', async () => {
     const catalogs = { venuep: world.venuep, venuek: world.venuek }
-    const actor = (venue: 'venuep' | 'venuek') => ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
+    const actor = (venue: 'venuep' | 'venuek') =>
+      ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
     const quotes = { quote: () => undefined, book: () => undefined }
-    const engine = new SpreadEngine({ venues: new Map([['venuep', quotes], ['venuek', quotes]]), clock: new SimulatedClock(0), log: silentLogger, recomputeBudgetMs: 0 })
+    const engine = new SpreadEngine({
+      venues: new Map([
+        ['venuep', quotes],
+        ['venuek', quotes],
+      ]),
+      clock: new SimulatedClock(0),
+      log: silentLogger,
+      recomputeBudgetMs: 0,
+    })
     engine.start()
     const links: (readonly EventLink[])[] = []
-    const matching = new CrossVenueMatching({ venues: [actor('venuep'), actor('venuek')], engine, onLinks: (l) => links.push(l), overrides: () => ({}), log: silentLogger })
+    const matching = new CrossVenueMatching({
+      venues: [actor('venuep'), actor('venuek')],
+      engine,
+      onLinks: (l) => links.push(l),
+      overrides: () => ({}),
+      log: silentLogger,
+    })
     const expectSpecs = () => {
       const expected = pairSpecs(matchEvents(catalogs.venuep, catalogs.venuek), catalogs.venuep, catalogs.venuek)
       assert.ok(expected.length > 50)
@@ -57,14 +76,25 @@ describe('cross-venue matching across refreshes', () => {
     catalogs.venuep = refreshed(catalogs.venuep, 2)
     catalogs.venuek = refreshed(catalogs.venuek, 2)
     await matching.refresh()
-    assert.deepEqual(matching.lastUpdate, { mode: 'incremental', changedEvents: 0, judged: 0 }, 'same events on both venues: nothing judged')
+    assert.deepEqual(
+      matching.lastUpdate,
+      { mode: 'incremental', changedEvents: 0, judged: 0 },
+      'same events on both venues: nothing judged',
+    )
     expectSpecs()
     const anyKey = pairSpecs(matching.matches, catalogs.venuep, catalogs.venuek)[0]!.key
-    assert.equal(engine.spec(anyKey)?.a.outcome, catalogs.venuep.outcomesById.get(engine.spec(anyKey)!.a.outcome.outcomeId), 'specs hold the new outcome records')
+    assert.equal(
+      engine.spec(anyKey)?.a.outcome,
+      catalogs.venuep.outcomesById.get(engine.spec(anyKey)!.a.outcome.outcomeId),
+      'specs hold the new outcome records',
+    )
     assert.equal(links.length, 2, 'links are handed over after every refresh')
     assert.deepEqual(links[1], links[0])
 
-    catalogs.venuek = buildCatalogSnapshot({ venue: 'venuek', events: catalogs.venuek.events.slice(1), fetchedAt: 3 }, 3)
+    catalogs.venuek = buildCatalogSnapshot(
+      { venue: 'venuek', events: catalogs.venuek.events.slice(1), fetchedAt: 3 },
+      3,
+    )
     await matching.refresh()
     assert.equal(matching.lastUpdate?.mode, 'incremental')
     assert.equal(matching.lastUpdate?.changedEvents, 1, 'an event left: the only change')
@@ -78,19 +108,34 @@ describe('cross-venue matching across refreshes', () => {
 function asVenue(c: CatalogSnapshot, name: string): CatalogSnapshot {
   // A venue id is any registered name (the cast: until VenueId is a plain string).
   const venue = name as VenueId
-  const events = c.events.map((e) => ({ ...e, venue, markets: e.markets.map((m) => ({ ...m, venue, outcomes: m.outcomes.map((o) => ({ ...o, venue })) })) }))
+  const events = c.events.map((e) => ({
+    ...e,
+    venue,
+    markets: e.markets.map((m) => ({ ...m, venue, outcomes: m.outcomes.map((o) => ({ ...o, venue })) })),
+  }))
   return buildCatalogSnapshot({ venue, events, fetchedAt: c.fetchedAt }, 1)
 }
 
 test('every two venues of the list are matched, A the earlier: three venues give three pairs, each a full run of its own', async () => {
   const third = asVenue(world.venuek, 'venuex')
   const catalogs: Record<string, CatalogSnapshot> = { venuep: world.venuep, venuek: world.venuek, venuex: third }
-  const actor = (venue: string) => ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
+  const actor = (venue: string) =>
+    ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
   const engine = { setPairsInSlices: async () => {} } as unknown as SpreadEngine
   const links: (readonly EventLink[])[] = []
-  const matching = new CrossVenueMatching({ venues: ['venuep', 'venuek', 'venuex'].map(actor), engine, onLinks: (l) => links.push(l), overrides: () => ({}), log: silentLogger })
+  const matching = new CrossVenueMatching({
+    venues: ['venuep', 'venuek', 'venuex'].map(actor),
+    engine,
+    onLinks: (l) => links.push(l),
+    overrides: () => ({}),
+    log: silentLogger,
+  })
   await matching.refresh()
-  const expected = [matchEvents(world.venuep, world.venuek), matchEvents(world.venuep, third), matchEvents(world.venuek, third)]
+  const expected = [
+    matchEvents(world.venuep, world.venuek),
+    matchEvents(world.venuep, third),
+    matchEvents(world.venuek, third),
+  ]
   assert.ok(expected.every((m) => m.length > 20))
   assert.deepStrictEqual(matching.matches, expected.flat())
   const venues = (m: { a: { venue: string }; b: { venue: string } }) => `${m.a.venue}~${m.b.venue}`

@@ -12,8 +12,13 @@ test('the matching eval: dev labels all right, simulated worlds within target, c
   const { real, sims, total } = await evaluateMatching()
   assert.deepEqual(real.wrong, [])
   assert.deepEqual({ fp: real.scores.fp, fn: real.scores.fn }, { fp: 0, fn: 0 })
-  for (const s of sims) assert.ok(s.scores.precision >= 0.99 && s.scores.recall >= 0.9, `seed ${s.seed}: ${JSON.stringify(s.scores)}`)
+  for (const s of sims)
+    assert.ok(s.scores.precision >= 0.99 && s.scores.recall >= 0.9, `seed ${s.seed}: ${JSON.stringify(s.scores)}`)
   const measured = calibrationOf(total)
   const committed = loadMatchWeights(CALIBRATION_JSON)
-  assert.deepEqual({ auto_high: committed.auto_high, auto_medium: committed.auto_medium }, { auto_high: measured.qualities.auto_high.lower95, auto_medium: measured.qualities.auto_medium.lower95 }, 'run npm run eval:matching and commit config/match-calibration.json')
+  assert.deepEqual(
+    { auto_high: committed.auto_high, auto_medium: committed.auto_medium },
+    { auto_high: measured.qualities.auto_high.lower95, auto_medium: measured.qualities.auto_medium.lower95 },
+    'run npm run eval:matching and commit config/match-calibration.json',
+  )
 })

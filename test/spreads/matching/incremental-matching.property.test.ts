@@ -23,8 +23,17 @@ type Change =
   | { readonly kind: 'retitle'; readonly venue: Venue; readonly at: number; readonly from: number }
 
 const change: fc.Arbitrary<Change> = fc.oneof(
-  fc.record({ kind: fc.constantFrom('delist' as const, 'touch' as const, 'redate' as const, 'relist' as const), venue: fc.constantFrom<Venue>('venuep', 'venuek'), at: fc.nat() }),
-  fc.record({ kind: fc.constant('retitle' as const), venue: fc.constantFrom<Venue>('venuep', 'venuek'), at: fc.nat(), from: fc.nat() }),
+  fc.record({
+    kind: fc.constantFrom('delist' as const, 'touch' as const, 'redate' as const, 'relist' as const),
+    venue: fc.constantFrom<Venue>('venuep', 'venuek'),
+    at: fc.nat(),
+  }),
+  fc.record({
+    kind: fc.constant('retitle' as const),
+    venue: fc.constantFrom<Venue>('venuep', 'venuek'),
+    at: fc.nat(),
+    from: fc.nat(),
+  }),
 )
 
 /** A refresh: the same events as new objects (what every catalog fetch gives), with `change` applied. */
@@ -38,30 +47,46 @@ function apply(events: CatalogEvent[], gone: CatalogEvent[], c: Change): void {
   const e = events[i] as CatalogEvent
   if (c.kind === 'delist') gone.push(...events.splice(i, 1))
   else if (c.kind === 'touch') events[i] = { ...e, volumeTotal: (e.volumeTotal ?? 0) + 1 }
-  else if (c.kind === 'redate') events[i] = { ...e, markets: e.markets.map((m) => ({ ...m, outcomes: m.outcomes.map((o) => ({ ...o, closeTime: (o.closeTime ?? e.endTime ?? 0) + 3 * 86_400_000 })) })) }
+  else if (c.kind === 'redate')
+    events[i] = {
+      ...e,
+      markets: e.markets.map((m) => ({
+        ...m,
+        outcomes: m.outcomes.map((o) => ({ ...o, closeTime: (o.closeTime ?? e.endTime ?? 0) + 3 * 86_400_000 })),
+      })),
+    }
   else if (c.kind === 'retitle') events[i] = { ...e, title: (events[c.from % events.length] as CatalogEvent).title }
 }
 
 function checkSequences(catalogs: () => { venuep: CatalogSnapshot; venuek: CatalogSnapshot }, runs: number): void {
   fc.assert(
-    fc.property(fc.array(fc.array(change, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }), (refreshes) => {
-      const start = catalogs()
-      const events = { venuep: [...start.venuep.events], venuek: [...start.venuek.events] }
-      const gone: Record<Venue, CatalogEvent[]> = { venuep: [], venuek: [] }
-      const state = new MatchState()
-      const first = runToEnd(state.updateSteps(start.venuep, start.venuek, {}))
-      assert.equal(first.mode, 'full')
-      let version = 1
-      for (const changes of refreshes) {
-        for (const c of changes) apply(events[c.venue], gone[c.venue], c)
-        version++
-        const p = buildCatalogSnapshot({ venue: 'venuep', events: events.venuep.map((e) => ({ ...e })), fetchedAt: version }, version)
-        const k = buildCatalogSnapshot({ venue: 'venuek', events: events.venuek.map((e) => ({ ...e })), fetchedAt: version }, version)
-        const update = runToEnd(state.updateSteps(p, k, {}))
-        assert.equal(update.mode, 'incremental')
-        assert.deepStrictEqual(update.matches, matchEvents(p, k))
-      }
-    }),
+    fc.property(
+      fc.array(fc.array(change, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+      (refreshes) => {
+        const start = catalogs()
+        const events = { venuep: [...start.venuep.events], venuek: [...start.venuek.events] }
+        const gone: Record<Venue, CatalogEvent[]> = { venuep: [], venuek: [] }
+        const state = new MatchState()
+        const first = runToEnd(state.updateSteps(start.venuep, start.venuek, {}))
+        assert.equal(first.mode, 'full')
+        let version = 1
+        for (const changes of refreshes) {
+          for (const c of changes) apply(events[c.venue], gone[c.venue], c)
+          version++
+          const p = buildCatalogSnapshot(
+            { venue: 'venuep', events: events.venuep.map((e) => ({ ...e })), fetchedAt: version },
+            version,
+          )
+          const k = buildCatalogSnapshot(
+            { venue: 'venuek', events: events.venuek.map((e) => ({ ...e })), fetchedAt: version },
+            version,
+          )
+          const update = runToEnd(state.updateSteps(p, k, {}))
+          assert.equal(update.mode, 'incremental')
+          assert.deepStrictEqual(update.matches, matchEvents(p, k))
+        }
+      },
+    ),
     { numRuns: runs, seed: 18 },
   )
 }
@@ -73,7 +98,11 @@ describe('incremental matching equals a full run', () => {
   before(async () => {
     world = await simulatorCatalogs(300)
     const replayed = await replayedCatalogs()
-    real = { sim: replayed.sim, venuep: buildCatalogSnapshot(replayed.venuep, 1), venuek: buildCatalogSnapshot(replayed.venuek, 1) }
+    real = {
+      sim: replayed.sim,
+      venuep: buildCatalogSnapshot(replayed.venuep, 1),
+      venuek: buildCatalogSnapshot(replayed.venuek, 1),
+    }
   })
   after(async () => {
     await world?.sim.close()
@@ -96,9 +125,15 @@ describe('incremental matching equals a full run', () => {
   test('a refresh that changes nothing judges nothing; one delisted event is one change', () => {
     const state = new MatchState()
     runToEnd(state.updateSteps(world.venuep, world.venuek, {}))
-    const same = buildCatalogSnapshot({ venue: 'venuek', events: world.venuek.events.map((e) => ({ ...e })), fetchedAt: 2 }, 2)
+    const same = buildCatalogSnapshot(
+      { venue: 'venuek', events: world.venuek.events.map((e) => ({ ...e })), fetchedAt: 2 },
+      2,
+    )
     const quiet = runToEnd(state.updateSteps(world.venuep, same, {}))
-    assert.deepEqual({ mode: quiet.mode, changedEvents: quiet.changedEvents, judged: quiet.judged }, { mode: 'incremental', changedEvents: 0, judged: 0 })
+    assert.deepEqual(
+      { mode: quiet.mode, changedEvents: quiet.changedEvents, judged: quiet.judged },
+      { mode: 'incremental', changedEvents: 0, judged: 0 },
+    )
     const fewer = buildCatalogSnapshot({ venue: 'venuek', events: world.venuek.events.slice(1), fetchedAt: 3 }, 3)
     const one = runToEnd(state.updateSteps(world.venuep, fewer, {}))
     assert.equal(one.changedEvents, 1)

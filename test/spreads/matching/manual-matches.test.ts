@@ -36,15 +36,33 @@ test('entries name two venues by id and are oriented by registry order', () => {
       { a: { venue: 'one', eventId: 'E1' }, b: { venue: 'three', eventId: 'E3' }, outcomes: [{ a: 'O1', b: 'O3' }] },
       { a: { venue: 'two', eventId: 'F2' }, b: { venue: 'three', eventId: 'F3' } },
     ],
-    deny: [{ a: { venue: 'one', eventId: 'G1', outcomeId: 'P1' }, b: { venue: 'two', eventId: 'G2', outcomeId: 'P2' } }],
+    deny: [
+      { a: { venue: 'one', eventId: 'G1', outcomeId: 'P1' }, b: { venue: 'two', eventId: 'G2', outcomeId: 'P2' } },
+    ],
   })
 })
 
 test('an entry naming one venue, three, an unknown one or an outcome of a venue it does not pair is refused', () => {
   const venues = ['one', 'two', 'three']
-  assert.throws(() => load({ matches: [{ one_event: 'E1' }] }, venues), /\/matches\/0: names the events of 1 venues \(one\); an entry pairs two, e.g. one_event and two_event/)
-  assert.throws(() => load({ matches: [{ one_event: 'E1', two_event: 'E2', three_event: 'E3' }] }, venues), /\/matches\/0: names the events of 3 venues/)
+  assert.throws(
+    () => load({ matches: [{ one_event: 'E1' }] }, venues),
+    /\/matches\/0: names the events of 1 venues \(one\); an entry pairs two, e.g. one_event and two_event/,
+  )
+  assert.throws(
+    () => load({ matches: [{ one_event: 'E1', two_event: 'E2', three_event: 'E3' }] }, venues),
+    /\/matches\/0: names the events of 3 venues/,
+  )
   assert.throws(() => load({ matches: [{ one_event: 'E1', four_event: 'E4' }] }, venues), /Unexpected property/)
-  assert.throws(() => load({ matches: [{ one_event: 'E1', two_event: 'E2', outcomes: [{ one_outcome: 'O1', three_outcome: 'O3' }] }] }, venues), /an outcome of three, whose event the entry does not name/)
-  assert.throws(() => load({ matches: [], deny: [{ one_event: 'E1', two_event: 'E2', three_outcome: 'O3' }] }, venues), /\/deny\/0: an outcome of three/)
+  assert.throws(
+    () =>
+      load(
+        { matches: [{ one_event: 'E1', two_event: 'E2', outcomes: [{ one_outcome: 'O1', three_outcome: 'O3' }] }] },
+        venues,
+      ),
+    /an outcome of three, whose event the entry does not name/,
+  )
+  assert.throws(
+    () => load({ matches: [], deny: [{ one_event: 'E1', two_event: 'E2', three_outcome: 'O3' }] }, venues),
+    /\/deny\/0: an outcome of three/,
+  )
 })

@@ -23,12 +23,22 @@ after(async () => {
   await world?.sim.close()
 })
 
-function score(ms: readonly EventMatch[], w: typeof world): { precision: number; recall: number; predicted: number; truth: number } {
-  const truth = w.sim.world.truth.outcomePairs.filter((p) => w.venuep.outcomesById.has(p.a.outcome) && w.venuek.outcomesById.has(p.b.outcome))
+function score(
+  ms: readonly EventMatch[],
+  w: typeof world,
+): { precision: number; recall: number; predicted: number; truth: number } {
+  const truth = w.sim.world.truth.outcomePairs.filter(
+    (p) => w.venuep.outcomesById.has(p.a.outcome) && w.venuek.outcomesById.has(p.b.outcome),
+  )
   const truthKeys = new Set(truth.map((p) => `${p.a.outcome}|${p.b.outcome}`))
   const predicted = ms.flatMap((m) => m.outcomes.map((o) => `${o.a.outcomeId}|${o.b.outcomeId}`))
   const tp = predicted.filter((k) => truthKeys.has(k)).length
-  return { precision: tp / predicted.length, recall: tp / truth.length, predicted: predicted.length, truth: truth.length }
+  return {
+    precision: tp / predicted.length,
+    recall: tp / truth.length,
+    predicted: predicted.length,
+    truth: truth.length,
+  }
 }
 
 describe('cross-venue matcher on the default simulated world', () => {
@@ -50,7 +60,8 @@ describe('cross-venue matcher on the default simulated world', () => {
         [venuepOf(w).questionEvents.get(original.id)?.slug, venuekOf(w).questionEvents.get(decoy.id)?.eventTicker],
         [venuepOf(w).questionEvents.get(decoy.id)?.slug, venuekOf(w).questionEvents.get(original.id)?.eventTicker],
       ]) {
-        if (p === undefined || k === undefined || !world.venuep.eventsById.has(p) || !world.venuek.eventsById.has(k)) continue
+        if (p === undefined || k === undefined || !world.venuep.eventsById.has(p) || !world.venuek.eventsById.has(k))
+          continue
         checked++
         assert.ok(!pairs.has(`${p}|${k}`), `decoy paired: ${p} <-> ${k}`)
       }
@@ -60,9 +71,16 @@ describe('cross-venue matcher on the default simulated world', () => {
 
   test('no hard negative (same subject, another deadline, strike, role or team) is paired', () => {
     const published = new Set(matches.flatMap((m) => m.outcomes.map((o) => `${o.a.outcomeId}|${o.b.outcomeId}`)))
-    const negatives = (world.sim.world.truth.hardNegatives ?? []).filter((n) => world.venuep.outcomesById.has(n.a.outcome) && world.venuek.outcomesById.has(n.b.outcome))
+    const negatives = (world.sim.world.truth.hardNegatives ?? []).filter(
+      (n) => world.venuep.outcomesById.has(n.a.outcome) && world.venuek.outcomesById.has(n.b.outcome),
+    )
     assert.ok(negatives.length > 50, `hard negatives in the catalogs (${negatives.length})`)
-    assert.deepEqual(negatives.filter((n) => published.has(`${n.a.outcome}|${n.b.outcome}`)).map((n) => `${n.a.event} ~ ${n.b.outcome}: ${n.reason}`), [])
+    assert.deepEqual(
+      negatives
+        .filter((n) => published.has(`${n.a.outcome}|${n.b.outcome}`))
+        .map((n) => `${n.a.event} ~ ${n.b.outcome}: ${n.reason}`),
+      [],
+    )
   })
 
   test('strategies and qualities are the spec values; each outcome pairs at most once, each event pair is one match', () => {
@@ -86,13 +104,25 @@ describe('cross-venue matcher on the default simulated world', () => {
     const pOutcome = world.venuep.eventsById.get(auto.a.eventId)!.markets[0]!.outcomes[0]!
     const kOutcome = other.markets[0]!.outcomes[0]!
     const result = matchEvents(world.venuep, world.venuek, {
-      manual: [{ a: auto.a, b: { venue: other.venue, eventId: other.eventId }, outcomes: [{ a: pOutcome.outcomeId, b: kOutcome.outcomeId }] }],
+      manual: [
+        {
+          a: auto.a,
+          b: { venue: other.venue, eventId: other.eventId },
+          outcomes: [{ a: pOutcome.outcomeId, b: kOutcome.outcomeId }],
+        },
+      ],
     })
     const manual = result.find((m) => m.a.eventId === auto.a.eventId)!
     assert.deepEqual([manual.b.eventId, manual.strategy, manual.quality], [other.eventId, 'manual_override', 'manual'])
-    assert.deepEqual(manual.outcomes.map((o) => [o.a.outcomeId, o.b.outcomeId]), [[pOutcome.outcomeId, kOutcome.outcomeId]])
+    assert.deepEqual(
+      manual.outcomes.map((o) => [o.a.outcomeId, o.b.outcomeId]),
+      [[pOutcome.outcomeId, kOutcome.outcomeId]],
+    )
     const automatic = result.filter((m) => m.strategy !== 'manual_override').flatMap((m) => m.outcomes)
-    assert.ok(!automatic.some((o) => o.a.outcomeId === pOutcome.outcomeId || o.b.outcomeId === kOutcome.outcomeId), 'the manually paired outcomes are not reused')
+    assert.ok(
+      !automatic.some((o) => o.a.outcomeId === pOutcome.outcomeId || o.b.outcomeId === kOutcome.outcomeId),
+      'the manually paired outcomes are not reused',
+    )
   })
 })
 

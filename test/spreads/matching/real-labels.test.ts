@@ -25,7 +25,14 @@ let sim: Simulator
 let venuep: CatalogSnapshot
 let venuek: CatalogSnapshot
 let matches: EventMatch[]
-const score = () => scoreLabels(matches, LABELS, { catalog: venuep, fields: REAL_LABEL_FIELDS.venuep! }, { catalog: venuek, fields: REAL_LABEL_FIELDS.venuek! }, new SpecCache())
+const score = () =>
+  scoreLabels(
+    matches,
+    LABELS,
+    { catalog: venuep, fields: REAL_LABEL_FIELDS.venuep! },
+    { catalog: venuek, fields: REAL_LABEL_FIELDS.venuek! },
+    new SpecCache(),
+  )
 
 before(async () => {
   const r = await replayedCatalogs()
@@ -40,15 +47,25 @@ after(() => sim?.close())
 describe('the matcher on the real catalogs and their labelled pairs', () => {
   test('no labelled "different" pair is matched and every "same" pair is', () => {
     const { verdicts, scores } = score()
-    const wrong = verdicts.filter((v) => !v.correct).map((v) => {
-      const why = v.judgement === undefined ? 'a side is not listed' : v.judgement.same ? `judged same (${v.judgement.grade})` : `${v.judgement.test}: ${v.judgement.reason}`
-      return `${v.pair.label} ${(v.pair as RealLabel).venuep.market_slug} ~ ${(v.pair as RealLabel).venuek.market_ticker}: ${v.matched ? 'matched' : 'not matched'} (${why})`
-    })
+    const wrong = verdicts
+      .filter((v) => !v.correct)
+      .map((v) => {
+        const why =
+          v.judgement === undefined
+            ? 'a side is not listed'
+            : v.judgement.same
+              ? `judged same (${v.judgement.grade})`
+              : `${v.judgement.test}: ${v.judgement.reason}`
+        return `${v.pair.label} ${(v.pair as RealLabel).venuep.market_slug} ~ ${(v.pair as RealLabel).venuek.market_ticker}: ${v.matched ? 'matched' : 'not matched'} (${why})`
+      })
     assert.deepEqual(wrong, [])
     assert.deepEqual({ fp: scores.fp, fn: scores.fn }, { fp: 0, fn: 0 })
     assert.ok(scores.tp >= 2, 'the labelled same pairs are found')
     // Every labelled pair's two contracts are in the catalogs: the test judges them, not their absence.
-    assert.deepEqual(verdicts.filter((v) => v.judgement === undefined).map((v) => (v.pair as RealLabel).venuep.market_slug), [])
+    assert.deepEqual(
+      verdicts.filter((v) => v.judgement === undefined).map((v) => (v.pair as RealLabel).venuep.market_slug),
+      [],
+    )
   })
 
   test('each rejected "different" pair is rejected by a rule that names the difference', () => {
@@ -78,7 +95,15 @@ test('no labelled slug, ticker or question is named in src/', () => {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../src')
   const needles = new Set<string>()
   for (const l of LABELS) {
-    for (const x of [l.venuep.event_slug, l.venuep.market_slug, l.venuek.event_ticker, l.venuek.market_ticker, l.venuep.question, l.venuek.title]) if (x.length >= 8) needles.add(x.toLowerCase())
+    for (const x of [
+      l.venuep.event_slug,
+      l.venuep.market_slug,
+      l.venuek.event_ticker,
+      l.venuek.market_ticker,
+      l.venuep.question,
+      l.venuek.title,
+    ])
+      if (x.length >= 8) needles.add(x.toLowerCase())
   }
   const hits: string[] = []
   const walk = (dir: string): void => {

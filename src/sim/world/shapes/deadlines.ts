@@ -16,7 +16,20 @@ import type { Rng } from '../random.js'
  */
 const DAY = 86_400_000
 const HOUR = 3_600_000
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 
 /** 00:00 UTC of the first day of `month0` (0-based; 12 rolls into the next year). */
 export function monthStart(year: number, month0: number): number {

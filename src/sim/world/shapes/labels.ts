@@ -17,8 +17,21 @@ import type { Category, EventTag } from '../types.js'
  * neighbouring category's word now and then, as real events carry ("Politics" on a Ukraine event).
  */
 export const TICKERS_CATEGORIES = [
-  'Politics', 'Elections', 'Economics', 'Financials', 'Companies', 'Crypto', 'Climate and Weather', 'Sports', 'Entertainment',
-  'Science and Technology', 'World', 'Health', 'Social', 'Transportation', 'Mentions',
+  'Politics',
+  'Elections',
+  'Economics',
+  'Financials',
+  'Companies',
+  'Crypto',
+  'Climate and Weather',
+  'Sports',
+  'Entertainment',
+  'Science and Technology',
+  'World',
+  'Health',
+  'Social',
+  'Transportation',
+  'Mentions',
 ] as const
 export type TickersCategory = (typeof TICKERS_CATEGORIES)[number]
 
@@ -57,22 +70,45 @@ const KNOWN_TOPICS: Record<Category, readonly string[]> = {
 
 /** The category whose word real events of a category also carry now and then. */
 const NEIGHBOUR: Record<Category, Category> = {
-  politics: 'world', world: 'politics', economics: 'finance', finance: 'economics', sports: 'culture', crypto: 'finance',
-  culture: 'sports', tech: 'finance', climate: 'world', health: 'politics',
+  politics: 'world',
+  world: 'politics',
+  economics: 'finance',
+  finance: 'economics',
+  sports: 'culture',
+  crypto: 'finance',
+  culture: 'sports',
+  tech: 'finance',
+  climate: 'world',
+  health: 'politics',
 }
 
 /** Tags that name no subject (categories.ts ignores them). */
 const NOISE = ['2026 Predictions', 'Featured', 'Earn 4%', 'Hide From New', 'All', 'Parent For Derivative']
 
 /** Real Gamma tag ids of the few top-level tags the venue docs show; other ids are stable invented numbers. */
-const KNOWN_IDS: Record<string, string> = { Politics: '2', Sports: '1', Crypto: '21', 'Pop Culture': '596', Tech: '1401', Economy: '100328' }
+const KNOWN_IDS: Record<string, string> = {
+  Politics: '2',
+  Sports: '1',
+  Crypto: '21',
+  'Pop Culture': '596',
+  Tech: '1401',
+  Economy: '100328',
+}
 
 const TAGS = new Map<string, EventTag>()
 
 /** The tag for a label, built once: events share their tag objects, as they share the venue's tags. */
 export function tagOf(label: string): EventTag {
   let tag = TAGS.get(label)
-  if (tag === undefined) TAGS.set(label, (tag = { id: KNOWN_IDS[label] ?? String(100_000 + (hashString(label) % 900_000)), label, slug: slugLabel(label) }))
+  if (tag === undefined)
+    TAGS.set(
+      label,
+      (tag = {
+        id: KNOWN_IDS[label] ?? String(100_000 + (hashString(label) % 900_000)),
+        label,
+        slug: slugLabel(label),
+      }),
+    )
   return tag
 }
 

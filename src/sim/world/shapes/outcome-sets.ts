@@ -11,6 +11,10 @@ export function outcomeSides(rng: Rng, n: number): { onSlugs: boolean; onTickers
   return Array.from({ length: n }, (_, i) => {
     if (same || i === 0) return { onSlugs: true, onTickers: true }
     const r = rng.next()
-    return r < 0.6 ? { onSlugs: true, onTickers: true } : r < 0.8 ? { onSlugs: true, onTickers: false } : { onSlugs: false, onTickers: true }
+    return r < 0.6
+      ? { onSlugs: true, onTickers: true }
+      : r < 0.8
+        ? { onSlugs: true, onTickers: false }
+        : { onSlugs: false, onTickers: true }
   })
 }

@@ -33,7 +33,13 @@ function labels(rng: Rng, noun: string, count: number): string[] {
  */
 export function withPlaceholders(spec: QuestionSpec, rng: Rng): QuestionSpec {
   const ph = spec.slugs.placeholders
-  if (ph === undefined || spec.model.kind !== 'multi' || spec.slugs.outcomes !== undefined || !rng.chance(PLACEHOLDER_SHARE)) return spec
+  if (
+    ph === undefined ||
+    spec.model.kind !== 'multi' ||
+    spec.slugs.outcomes !== undefined ||
+    !rng.chance(PLACEHOLDER_SHARE)
+  )
+    return spec
   const names = labels(rng, ph.noun, rng.chance(0.3) ? rng.int(8, 20) : rng.int(1, 6))
   const n = spec.contracts.length
   const extra: ContractSpec[] = names.map((label, i) => ({

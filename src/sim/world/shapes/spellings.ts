@@ -20,23 +20,47 @@ export type Keyed = Spelled & { readonly key: string }
 
 const INITIALS = ['J.D.', 'A.J.', 'T.J.', 'C.J.', 'R.J.', 'D.J.']
 const NICKNAMES: readonly [full: string, short: string][] = [
-  ['Alexander', 'Alex'], ['William', 'Bill'], ['Robert', 'Bob'], ['Katherine', 'Kate'], ['Nicholas', 'Nick'],
-  ['Elizabeth', 'Liz'], ['Jonathan', 'Jon'], ['Theodore', 'Ted'], ['Margaret', 'Maggie'], ['Christopher', 'Chris'],
+  ['Alexander', 'Alex'],
+  ['William', 'Bill'],
+  ['Robert', 'Bob'],
+  ['Katherine', 'Kate'],
+  ['Nicholas', 'Nick'],
+  ['Elizabeth', 'Liz'],
+  ['Jonathan', 'Jon'],
+  ['Theodore', 'Ted'],
+  ['Margaret', 'Maggie'],
+  ['Christopher', 'Chris'],
 ]
 const ACCENTED_FIRST: readonly [accented: string, plain: string][] = [
-  ['Inés', 'Ines'], ['José', 'Jose'], ['Zoë', 'Zoe'], ['Raúl', 'Raul'], ['Chloé', 'Chloe'], ['Søren', 'Soren'],
-  ['Agnès', 'Agnes'], ['Jürgen', 'Jurgen'],
+  ['Inés', 'Ines'],
+  ['José', 'Jose'],
+  ['Zoë', 'Zoe'],
+  ['Raúl', 'Raul'],
+  ['Chloé', 'Chloe'],
+  ['Søren', 'Soren'],
+  ['Agnès', 'Agnes'],
+  ['Jürgen', 'Jurgen'],
 ]
 const ACCENTED_LAST: readonly [accented: string, plain: string][] = [
-  ['Erdő', 'Erdo'], ['Dávila', 'Davila'], ['Müller', 'Muller'], ['Núñez', 'Nunez'], ['Kovač', 'Kovac'],
-  ['Ødegaard', 'Odegaard'], ['Sánchez', 'Sanchez'], ['Çelik', 'Celik'], ['Lefèvre', 'Lefevre'], ['Łukaszewski', 'Lukaszewski'],
+  ['Erdő', 'Erdo'],
+  ['Dávila', 'Davila'],
+  ['Müller', 'Muller'],
+  ['Núñez', 'Nunez'],
+  ['Kovač', 'Kovac'],
+  ['Ødegaard', 'Odegaard'],
+  ['Sánchez', 'Sanchez'],
+  ['Çelik', 'Celik'],
+  ['Lefèvre', 'Lefevre'],
+  ['Łukaszewski', 'Lukaszewski'],
 ]
 const SUFFIXES = ['Jr.', 'III', 'Sr.']
 const MIDDLE = 'ABCDEFGHJKLMNPRSTW'
 
 /** Which venue shows the fuller form: either, at random. */
 function sides(rng: Rng, full: string, short: string, variant: string): Spelled {
-  return rng.chance(0.5) ? { label: full, slugs: full, tickers: short, variant } : { label: full, slugs: short, tickers: full, variant }
+  return rng.chance(0.5)
+    ? { label: full, slugs: full, tickers: short, variant }
+    : { label: full, slugs: short, tickers: full, variant }
 }
 
 /**
@@ -84,8 +108,12 @@ export function person(rng: Rng): Keyed {
 
 /** Parties of the invented countries, each with an informal name ("the Greens" for "Green Coalition"). */
 const PARTY_FORMS: readonly [official: string, informal: string][] = [
-  ['Progress Party', 'the Progressives'], ['Civic Alliance', 'Civic'], ['National Front', 'the Nationals'],
-  ['Green Coalition', 'the Greens'], ['Liberty Union', 'the Libertarians'], ['Labour Bloc', 'Labour'],
+  ['Progress Party', 'the Progressives'],
+  ['Civic Alliance', 'Civic'],
+  ['National Front', 'the Nationals'],
+  ['Green Coalition', 'the Greens'],
+  ['Liberty Union', 'the Libertarians'],
+  ['Labour Bloc', 'Labour'],
 ]
 
 export const PARTY_NAMES: readonly string[] = PARTY_FORMS.map(([official]) => official)
@@ -93,7 +121,8 @@ export const PARTY_NAMES: readonly string[] = PARTY_FORMS.map(([official]) => of
 /** A party as each venue names it: the official name on both, or the informal one on one side (40%). */
 export function party(rng: Rng, official: string): Spelled {
   const informal = PARTY_FORMS.find(([o]) => o === official)?.[1] ?? official
-  if (informal === official || rng.chance(0.6)) return { label: official, slugs: official, tickers: official, variant: undefined }
+  if (informal === official || rng.chance(0.6))
+    return { label: official, slugs: official, tickers: official, variant: undefined }
   return sides(rng, official, informal, 'party name')
 }
 
@@ -106,7 +135,12 @@ export function usParty(rng: Rng, which: 'D' | 'R'): Spelled {
   const plural = which === 'D' ? 'Democrats' : 'Republicans'
   const tickers = rng.chance(0.6) ? `${adj} party` : adj
   const slugs = rng.pick([adj, plural, `the ${adj} Party`, `${adj} Party`])
-  return { label: `${adj} party`, slugs, tickers, variant: slugs.toLowerCase() === tickers.toLowerCase() ? undefined : 'party name' }
+  return {
+    label: `${adj} party`,
+    slugs,
+    tickers,
+    variant: slugs.toLowerCase() === tickers.toLowerCase() ? undefined : 'party name',
+  }
 }
 
 /**
@@ -124,7 +158,8 @@ export function team(rng: Rng, name: string, all: readonly string[]): Spelled {
 
 /** A title: with or without its leading article ("The Quiet Harbor" / "Quiet Harbor"). */
 export function work(rng: Rng, title: string): Spelled {
-  if (!title.startsWith('The ') || rng.chance(0.6)) return { label: title, slugs: title, tickers: title, variant: undefined }
+  if (!title.startsWith('The ') || rng.chance(0.6))
+    return { label: title, slugs: title, tickers: title, variant: undefined }
   return sides(rng, title, title.slice(4), 'article')
 }
 

@@ -119,7 +119,8 @@ export function drawWording(rng: Rng, touch = false): StrikeWording {
   const pick = <T>(list: readonly T[], i: number): T => list[i % list.length] as T
   return {
     tickers: (s, fmt) => pick(TICKERS_WORDS[s.cmp], k)(...args(s, fmt)),
-    slugsTitle: (s, fmt) => (touch && s.cmp === 'ge' ? `↑ ${args(s, fmt)[0]}` : pick(SLUGS_TITLES[s.cmp], t)(...args(s, fmt))),
+    slugsTitle: (s, fmt) =>
+      touch && s.cmp === 'ge' ? `↑ ${args(s, fmt)[0]}` : pick(SLUGS_TITLES[s.cmp], t)(...args(s, fmt)),
     slugsPhrase: (s, fmt) => pick(SLUGS_PHRASES[s.cmp], p)(...args(s, fmt)),
   }
 }

@@ -50,7 +50,11 @@ export function electionDates(vote: number, rng: Rng): TickersDates {
  */
 export function releaseDates(periodEnd: number, rng: Rng): TickersDates {
   const latest = periodEnd + rng.int(90, 200) * DAY
-  return { closeTime: Math.floor(latest / DAY) * DAY + 15 * HOUR, expectedExpiration: rng.chance(0.5) ? periodEnd + rng.int(20, 60) * DAY : undefined, strikeDate: undefined }
+  return {
+    closeTime: Math.floor(latest / DAY) * DAY + 15 * HOUR,
+    expectedExpiration: rng.chance(0.5) ? periodEnd + rng.int(20, 60) * DAY : undefined,
+    strikeDate: undefined,
+  }
 }
 
 /**
@@ -58,7 +62,11 @@ export function releaseDates(periodEnd: number, rng: Rng): TickersDates {
  * postponed ceremony); the expected date is stated.
  */
 export function slackDates(expected: number, rng: Rng): TickersDates {
-  return { closeTime: expected + rng.int(7, 45) * DAY, expectedExpiration: expected + 10 * 60_000, strikeDate: undefined }
+  return {
+    closeTime: expected + rng.int(7, 45) * DAY,
+    expectedExpiration: expected + 10 * 60_000,
+    strikeDate: undefined,
+  }
 }
 
 /**

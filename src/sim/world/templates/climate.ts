@@ -19,7 +19,8 @@ type City = (typeof N.CITIES)[number]
  * the same city's daily low (docs/spreads.md F5: daily-high and daily-low series merged on (city, date) made a 98-point
  * phantom gap).
  */
-const temperatureKey = (code: string, endTime: number, low: boolean) => `temp:${low ? 'low' : 'high'}:${code}:${dateCode(endTime)}`
+const temperatureKey = (code: string, endTime: number, low: boolean) =>
+  `temp:${low ? 'low' : 'high'}:${code}:${dateCode(endTime)}`
 
 function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, low: boolean): QuestionSpec {
   const center = base - (low ? 14 : 0) + rng.int(-6, 6)
@@ -34,8 +35,13 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
   const tailLow = rng.chance(0.5)
   const tailHigh = rng.chance(0.5)
   const tickersStrike = (s: Strike): Strike =>
-    s.cmp === 'le' && tailLow ? { cmp: 'lt', hi: (s.hi as number) + 1 } : s.cmp === 'ge' && tailHigh ? { cmp: 'gt', lo: (s.lo as number) - 1 } : s
-  const slugsLabelOf = (s: Strike) => (s.cmp === 'le' ? `${s.hi}°F or below` : s.cmp === 'ge' ? `${s.lo}°F or higher` : `${words.slugsTitle(s, String)}°F`)
+    s.cmp === 'le' && tailLow
+      ? { cmp: 'lt', hi: (s.hi as number) + 1 }
+      : s.cmp === 'ge' && tailHigh
+        ? { cmp: 'gt', lo: (s.lo as number) - 1 }
+        : s
+  const slugsLabelOf = (s: Strike) =>
+    s.cmp === 'le' ? `${s.hi}°F or below` : s.cmp === 'ge' ? `${s.lo}°F or higher` : `${words.slugsTitle(s, String)}°F`
   const what = low ? 'lowest' : 'highest'
   const series = `KX${low ? 'LOW' : 'HIGH'}${code}`
   return {
@@ -63,7 +69,8 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
       description: `Resolves to the bracket containing the ${what} temperature recorded in ${name} on ${longDate(endTime)}.`,
       negRisk: true,
       outcomes: undefined,
-      marketQuestion: (i) => `Will the ${what} temperature in ${name} be ${slugsLabelOf(strikes[i] as Strike)} on ${longDate(endTime)}?`,
+      marketQuestion: (i) =>
+        `Will the ${what} temperature in ${name} be ${slugsLabelOf(strikes[i] as Strike)} on ${longDate(endTime)}?`,
       groupItemTitle: (i) => slugsLabelOf(strikes[i] as Strike),
       tags: slugsTags(rng, 'climate', [name]),
     },
@@ -77,7 +84,8 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
       subTitle: shortDate(endTime),
       mutuallyExclusive: true,
       strikeType: 'between',
-      marketTitle: (i) => `Will the ${low ? 'low' : 'high'} temp in ${name} be ${words.tickers(tickersStrike(strikes[i] as Strike), deg).toLowerCase()} on ${shortDate(endTime)}?`,
+      marketTitle: (i) =>
+        `Will the ${low ? 'low' : 'high'} temp in ${name} be ${words.tickers(tickersStrike(strikes[i] as Strike), deg).toLowerCase()} on ${shortDate(endTime)}?`,
     },
   }
 }
@@ -91,7 +99,10 @@ export const temperature: Template<{ city: City }> = {
   pick: (rng) => ({ city: rng.pick(N.CITIES) }),
   key: ({ city }, endTime) => temperatureKey(city[1], endTime, false),
   build: ({ city }, endTime, rng) => temperatureSpec(city, endTime, rng, false),
-  decoy: ({ city }, endTime, rng) => ({ reason: 'daily low vs daily high', spec: temperatureSpec(city, endTime, rng, true) }),
+  decoy: ({ city }, endTime, rng) => ({
+    reason: 'daily low vs daily high',
+    spec: temperatureSpec(city, endTime, rng, true),
+  }),
 }
 
 export const hottestYear: Template<Record<string, never>> = {

@@ -1,6 +1,12 @@
 import { dateCode, longDate, shortDate, slugify } from '../dates.js'
 import * as N from '../names.js'
-import { nextMonthStart, tickersDeadline, tickersDeadlineClose, slugsDeadline, slugsDeadlineEnd } from '../shapes/deadlines.js'
+import {
+  nextMonthStart,
+  tickersDeadline,
+  tickersDeadlineClose,
+  slugsDeadline,
+  slugsDeadlineEnd,
+} from '../shapes/deadlines.js'
 import { slugsTags } from '../shapes/labels.js'
 import { boundsOf, drawWording, floorCap, strikeTypeOf, tickerSuffix, type Strike } from '../shapes/strikes.js'
 import { DAY_MS, fmtMoney, groupTitles, ladder } from './helpers.js'
@@ -62,7 +68,12 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
       kind: 'ladder',
       subject: `${name} price ${shortDate(endTime)}`,
       endTime,
-      model: { kind: 'ladder', logLevel: Math.log(drifted), sigma: 0.06, bounds: strikes.map((s) => boundsOf(s, priceStep(level))) },
+      model: {
+        kind: 'ladder',
+        logLevel: Math.log(drifted),
+        sigma: 0.06,
+        bounds: strikes.map((s) => boundsOf(s, priceStep(level))),
+      },
       complementary: false,
       contracts,
       slugs: {
@@ -71,7 +82,8 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
         description: `Each market resolves Yes if the ${sym}/USD price at 12:00 ET on ${longDate(endTime)} is within its strike.`,
         negRisk: false,
         outcomes: undefined,
-        marketQuestion: (i) => `Will the price of ${name} be ${words.slugsPhrase(strikes[i] as Strike, fmtMoney)} on ${longDate(endTime)}?`,
+        marketQuestion: (i) =>
+          `Will the price of ${name} be ${words.slugsPhrase(strikes[i] as Strike, fmtMoney)} on ${longDate(endTime)}?`,
         groupItemTitle: (i) => (contracts[i] as ContractSpec).slugsLabel,
         groupTitles: groupTitles(rng),
         tags: slugsTags(rng, 'crypto', [name]),
@@ -86,7 +98,8 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
         subTitle: `At 12pm ET, ${shortDate(endTime)}`,
         mutuallyExclusive: false,
         strikeType: strikeTypeOf({ cmp }),
-        marketTitle: (i) => `Will ${sym} be ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} at 12pm ET on ${shortDate(endTime)}?`,
+        marketTitle: (i) =>
+          `Will ${sym} be ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} at 12pm ET on ${shortDate(endTime)}?`,
       },
     }
   },
@@ -114,7 +127,10 @@ export const coinTouch: Template<{ coin: (typeof N.COINS)[number] }> = {
     const d = touchDeadline(endTime, ctx.lifecycle === 'active')
     const ups = [1.25, 1.5, 2].map((f) => Number((level * f).toPrecision(2)))
     const downs = [0.75, 0.5].map((f) => Number((level * f).toPrecision(2)))
-    const strikes: Strike[] = [...ups.map((v): Strike => ({ cmp: 'ge', lo: v })), ...downs.map((v): Strike => ({ cmp: 'le', hi: v }))]
+    const strikes: Strike[] = [
+      ...ups.map((v): Strike => ({ cmp: 'ge', lo: v })),
+      ...downs.map((v): Strike => ({ cmp: 'le', hi: v })),
+    ]
     const words = drawWording(rng, true)
     const style = rng.int(0, 5)
     const when = slugsDeadline(d, style, ctx.createdAt)
@@ -136,7 +152,9 @@ export const coinTouch: Template<{ coin: (typeof N.COINS)[number] }> = {
     if (!contracts.some((c) => c.onTickers)) contracts[0] = { ...(contracts[0] as ContractSpec), onTickers: true }
     const ask = (i: number) => {
       const s = strikes[i] as Strike
-      return s.cmp === 'ge' ? `Will ${name} reach ${fmtMoney(s.lo as number)} ${when}?` : `Will ${name} dip to ${fmtMoney(s.hi as number)} ${when}?`
+      return s.cmp === 'ge'
+        ? `Will ${name} reach ${fmtMoney(s.lo as number)} ${when}?`
+        : `Will ${name} dip to ${fmtMoney(s.hi as number)} ${when}?`
     }
     const bounds = strikes.map((s) => boundsOf(s, priceStep(level)))
     return {
@@ -173,7 +191,8 @@ export const coinTouch: Template<{ coin: (typeof N.COINS)[number] }> = {
         subTitle: tickersDeadline(d, style),
         mutuallyExclusive: false,
         strikeType: 'greater_or_equal',
-        marketTitle: (i) => `Will ${sym} trade ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} ${lower(tickersDeadline(d, style))}?`,
+        marketTitle: (i) =>
+          `Will ${sym} trade ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} ${lower(tickersDeadline(d, style))}?`,
         dates: { closeTime: tickersDeadlineClose(d, rng), expectedExpiration: undefined, strikeDate: undefined },
       },
     }

@@ -50,7 +50,11 @@ function pickSubject(rng: Rng): Subject {
   const r = rng.int(0, 6)
   if (r <= 1) {
     const [country, code] = rng.pick(N.COUNTRIES)
-    const office = rng.pick([`Prime Minister of ${country}`, `President of ${country}`, `Finance Minister of ${country}`])
+    const office = rng.pick([
+      `Prime Minister of ${country}`,
+      `President of ${country}`,
+      `Finance Minister of ${country}`,
+    ])
     const who = person(rng)
     const oc = office.split(' ')[0]!.slice(0, 2).toUpperCase()
     return {
@@ -67,7 +71,12 @@ function pickSubject(rng: Rng): Subject {
     }
   }
   if (r === 2) {
-    const pair = distinct(rng, 2, () => rng.pick(N.COUNTRIES), (c) => c[1])
+    const pair = distinct(
+      rng,
+      2,
+      () => rng.pick(N.COUNTRIES),
+      (c) => c[1],
+    )
     const [x, xc] = pair[0] as readonly [string, string]
     const [y, yc] = pair[1] ?? (xc === 'NRL' ? ['Castavia', 'CSV'] : ['Norland', 'NRL'])
     return {
@@ -120,7 +129,10 @@ function pickSubject(rng: Rng): Subject {
       key: `season:${work}:${season}`,
       category: 'culture',
       tickersCategories: ['Entertainment'],
-      seriesCode: `SEASON${work.replace(/[^A-Za-z]/g, '').toUpperCase().slice(0, 8)}`,
+      seriesCode: `SEASON${work
+        .replace(/[^A-Za-z]/g, '')
+        .toUpperCase()
+        .slice(0, 8)}`,
       slugsQuestion: (when) => `"${work}" Season ${season} released ${when}?`,
       slugsGroupTitle: `"${work}" Season ${season} released by...?`,
       tickersTitle: `When will "${work}" Season ${season} be released?`,
@@ -134,7 +146,10 @@ function pickSubject(rng: Rng): Subject {
     key: `pandemic:${pathogen}`,
     category: 'health',
     tickersCategories: ['Health', 'World'],
-    seriesCode: `PANDEMIC${pathogen.replace(/[^A-Za-z0-9]/g, '').toUpperCase().slice(0, 6)}`,
+    seriesCode: `PANDEMIC${pathogen
+      .replace(/[^A-Za-z0-9]/g, '')
+      .toUpperCase()
+      .slice(0, 6)}`,
     slugsQuestion: (when) => `${pathogen} pandemic declared ${when}?`,
     slugsGroupTitle: `${pathogen} pandemic declared by...?`,
     tickersTitle: `Will the WHO declare a ${pathogen} pandemic?`,
@@ -148,7 +163,11 @@ function pickSubject(rng: Rng): Subject {
 function deadlineSides(rng: Rng, n: number): { onSlugs: boolean; onTickers: boolean }[] {
   const sides = Array.from({ length: n }, () => {
     const r = rng.next()
-    return r < 0.65 ? { onSlugs: true, onTickers: true } : r < 0.8 ? { onSlugs: true, onTickers: false } : { onSlugs: false, onTickers: true }
+    return r < 0.65
+      ? { onSlugs: true, onTickers: true }
+      : r < 0.8
+        ? { onSlugs: true, onTickers: false }
+        : { onSlugs: false, onTickers: true }
   })
   if (!sides.some((s) => s.onSlugs && s.onTickers)) sides[n - 1] = { onSlugs: true, onTickers: true }
   return sides
@@ -173,7 +192,13 @@ export const deadline: Template<{ subject: Subject }> = {
     // out), an ended one's all passed.
     const y = questionYear(endTime)
     const after = active ? endTime - 190 * DAY_MS : Math.max(ctx.createdAt + 5 * DAY_MS, Date.UTC(y, 0, 1))
-    const deadlines = yearDeadlines(y, rng.pick([3, 3, 6]), rng.int(2, 4), after, active ? Date.UTC(y + 1, 0, 1) : endTime)
+    const deadlines = yearDeadlines(
+      y,
+      rng.pick([3, 3, 6]),
+      rng.int(2, 4),
+      after,
+      active ? Date.UTC(y + 1, 0, 1) : endTime,
+    )
     const last = deadlines[deadlines.length - 1] as number
     const style = rng.int(0, 5)
     const sides = deadlineSides(rng, deadlines.length)
@@ -191,18 +216,46 @@ export const deadline: Template<{ subject: Subject }> = {
     const shared = contracts.filter((c) => c.onSlugs && c.onTickers).length
     const j = contracts.findIndex((c) => c.onSlugs)
     // (Kept inside the question's year, so no other question of the subject lists it.)
-    if (rng.chance(0.25) && j >= 0 && (shared > 1 || !(contracts[j] as ContractSpec).onTickers) && oneDayEarlier(deadlines[j] as number) > Date.UTC(y, 0, 1)) {
+    if (
+      rng.chance(0.25) &&
+      j >= 0 &&
+      (shared > 1 || !(contracts[j] as ContractSpec).onTickers) &&
+      oneDayEarlier(deadlines[j] as number) > Date.UTC(y, 0, 1)
+    ) {
       contracts[j] = { ...(contracts[j] as ContractSpec), onTickers: false }
       const d = oneDayEarlier(deadlines[j] as number)
       all.push(d)
-      contracts.push({ label: `Before ${shortDate(d)}`, onSlugs: false, onTickers: true, slugsLabel: slugsDeadlineGroupTitle(d), tickersLabel: `Before ${shortDate(d)}`, tickersSuffix: tickersDeadlineCode(d, 1), tickersCloseTime: tickersDeadlineClose(d, rng), lookalikeOf: j, lookalikeReason: 'deadline one day apart' })
+      contracts.push({
+        label: `Before ${shortDate(d)}`,
+        onSlugs: false,
+        onTickers: true,
+        slugsLabel: slugsDeadlineGroupTitle(d),
+        tickersLabel: `Before ${shortDate(d)}`,
+        tickersSuffix: tickersDeadlineCode(d, 1),
+        tickersCloseTime: tickersDeadlineClose(d, rng),
+        lookalikeOf: j,
+        lookalikeReason: 'deadline one day apart',
+      })
     }
     // An office holder's "Before the term ends" (the ticker style only): not the slug style's "by December 31, 2026".
-    const lastOnP = contracts.map((c, i) => (c.onSlugs ? i : -1)).filter((i) => i >= 0).pop()
+    const lastOnP = contracts
+      .map((c, i) => (c.onSlugs ? i : -1))
+      .filter((i) => i >= 0)
+      .pop()
     if (s.termEnd && active && lastOnP !== undefined && rng.chance(0.5)) {
       const d = Date.UTC(year(last) + rng.int(1, 3), 0, 20)
       all.push(d)
-      contracts.push({ label: 'Before the term ends', onSlugs: false, onTickers: true, slugsLabel: 'Term end', tickersLabel: 'Before the term ends', tickersSuffix: 'TERM', tickersCloseTime: tickersDeadlineClose(d, rng), lookalikeOf: lastOnP, lookalikeReason: 'another deadline (before the term ends)' })
+      contracts.push({
+        label: 'Before the term ends',
+        onSlugs: false,
+        onTickers: true,
+        slugsLabel: 'Term end',
+        tickersLabel: 'Before the term ends',
+        tickersSuffix: 'TERM',
+        tickersCloseTime: tickersDeadlineClose(d, rng),
+        lookalikeOf: lastOnP,
+        lookalikeReason: 'another deadline (before the term ends)',
+      })
     }
     const firstYear = year(Math.min(...deadlines) - DAY_MS)
     const dropYear = rng.chance(0.5)
@@ -248,7 +301,11 @@ export const deadline: Template<{ subject: Subject }> = {
         mutuallyExclusive: false,
         strikeType: 'structured',
         marketTitle: (i) => s.tickersMarket(lower((contracts[i] as ContractSpec).tickersLabel)),
-        dates: { closeTime: tickersDeadlineClose(maxDeadline, rng), expectedExpiration: undefined, strikeDate: undefined },
+        dates: {
+          closeTime: tickersDeadlineClose(maxDeadline, rng),
+          expectedExpiration: undefined,
+          strikeDate: undefined,
+        },
       },
     }
   },

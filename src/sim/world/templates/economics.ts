@@ -19,7 +19,12 @@ export const fedDecision: Template<{ bank: string; code: string }> = {
   weight: 2,
   horizonDays: [10, 400],
   decoyShiftDays: 42,
-  pick: (rng) => rng.pick([{ bank: 'Fed', code: 'FED' }, { bank: 'ECB', code: 'ECB' }, { bank: 'BoE', code: 'BOE' }]),
+  pick: (rng) =>
+    rng.pick([
+      { bank: 'Fed', code: 'FED' },
+      { bank: 'ECB', code: 'ECB' },
+      { bank: 'BoE', code: 'BOE' },
+    ]),
   key: ({ code }, endTime) => `fed:${code}:${dateCode(endTime)}`,
   build: ({ bank, code }, endTime, rng) => ({
     templateId: 'fed-decision',
@@ -67,14 +72,19 @@ type EconParams = { series: (typeof N.ECON_SERIES)[number]; country: readonly [s
 /** The figures are reported to a tenth of a point: "above 2.9%" and "2.9% or more" differ by that tenth. */
 const REPORTED_STEP = 0.1
 
-const econKey = ({ series, country }: EconParams, endTime: number) => `econ:${series[1]}:${country[1]}:${monthCode(endTime)}`
+const econKey = ({ series, country }: EconParams, endTime: number) =>
+  `econ:${series[1]}:${country[1]}:${monthCode(endTime)}`
 
 /**
  * A macro ladder: the ticker style states each threshold as `greater` ("Above 2.9%"), the slug style in its own words ("above 2.9%",
  * ">2.9%"); the venues list overlapping strikes. In 30% of ladders the slug style lists one strike as "2.9% or more": not
  * the ticker style's "Above 2.9%" (docs/spreads.md F3, a one-tick offset).
  */
-function econSpec({ series: [name, code, unit, level, step], country: [cname, ccode] }: EconParams, endTime: number, rng: Rng): QuestionSpec {
+function econSpec(
+  { series: [name, code, unit, level, step], country: [cname, ccode] }: EconParams,
+  endTime: number,
+  rng: Rng,
+): QuestionSpec {
   const count = rng.int(5, 7)
   const start = Number((level - step * Math.floor(count / 2) + step * rng.int(-2, 2)).toFixed(2))
   const values = Array.from({ length: count }, (_, i) => Number((start + i * step).toFixed(2)))
@@ -97,7 +107,10 @@ function econSpec({ series: [name, code, unit, level, step], country: [cname, cc
     sides.push({ onSlugs: true, onTickers: rng.chance(0.7) })
   }
   const contracts: ContractSpec[] = strikes.map((s, i) => ({
-    label: s.cmp === 'lt' ? `Below ${fmt(s.hi as number)}` : `${s.cmp === 'gt' ? 'Above' : 'At least'} ${fmt(s.lo as number)}`,
+    label:
+      s.cmp === 'lt'
+        ? `Below ${fmt(s.hi as number)}`
+        : `${s.cmp === 'gt' ? 'Above' : 'At least'} ${fmt(s.lo as number)}`,
     threshold: (s.lo ?? s.hi) as number,
     ...(sides[i] as { onSlugs: boolean; onTickers: boolean }),
     slugsLabel: words.slugsTitle(s, fmt),
@@ -114,7 +127,12 @@ function econSpec({ series: [name, code, unit, level, step], country: [cname, cc
     kind: 'ladder',
     subject: `${cname} ${name} ${m}`,
     endTime,
-    model: { kind: 'ladder', logLevel: Math.log(level + (rng.next() - 0.5) * step * 2), sigma: (step * 2.2) / level, bounds: strikes.map((s) => boundsOf(s, REPORTED_STEP)) },
+    model: {
+      kind: 'ladder',
+      logLevel: Math.log(level + (rng.next() - 0.5) * step * 2),
+      sigma: (step * 2.2) / level,
+      bounds: strikes.map((s) => boundsOf(s, REPORTED_STEP)),
+    },
     complementary: false,
     contracts,
     slugs: {
@@ -139,7 +157,8 @@ function econSpec({ series: [name, code, unit, level, step], country: [cname, cc
       subTitle: `${m} release`,
       mutuallyExclusive: false,
       strikeType: 'greater',
-      marketTitle: (i) => `Will ${cname} ${name} be ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} for ${m}?`,
+      marketTitle: (i) =>
+        `Will ${cname} ${name} be ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} for ${m}?`,
     },
   }
 }
@@ -154,7 +173,10 @@ export const econLadder: Template<EconParams> = {
   key: (p, endTime) => econKey(p, endTime),
   build: (p, endTime, rng) => econSpec(p, endTime, rng),
   // The same figure for another country (docs/spreads.md F6: US, Italy, Germany and France GDP merged on real data).
-  decoy: (p, endTime, rng) => ({ reason: 'another country', spec: econSpec({ ...p, country: rng.pick(N.COUNTRIES.filter((c) => c[1] !== p.country[1])) }, endTime, rng) }),
+  decoy: (p, endTime, rng) => ({
+    reason: 'another country',
+    spec: econSpec({ ...p, country: rng.pick(N.COUNTRIES.filter((c) => c[1] !== p.country[1])) }, endTime, rng),
+  }),
 }
 
 /** A calendar-year question settled on data published months later (the ticker style stays open until then). */
@@ -206,7 +228,10 @@ export const recession: Template<{ country: readonly [string, string] }> = {
   pick: (rng) => ({ country: rng.pick(N.COUNTRIES) }),
   key: ({ country }, endTime) => `recession:${country[1]}:${year(endTime)}`,
   build: ({ country }, endTime, rng) => recessionSpec(country, endTime, rng),
-  decoy: ({ country }, endTime, rng) => ({ reason: 'another country', spec: recessionSpec(rng.pick(N.COUNTRIES.filter((c) => c[1] !== country[1])), endTime, rng) }),
+  decoy: ({ country }, endTime, rng) => ({
+    reason: 'another country',
+    spec: recessionSpec(rng.pick(N.COUNTRIES.filter((c) => c[1] !== country[1])), endTime, rng),
+  }),
 }
 
 /**
@@ -220,7 +245,12 @@ export const rateCuts: Template<{ bank: string; code: string }> = {
   weight: 1,
   horizonDays: [60, 500],
   decoyShiftDays: 365,
-  pick: (rng) => rng.pick([{ bank: 'Fed', code: 'FED' }, { bank: 'ECB', code: 'ECB' }, { bank: 'BoE', code: 'BOE' }]),
+  pick: (rng) =>
+    rng.pick([
+      { bank: 'Fed', code: 'FED' },
+      { bank: 'ECB', code: 'ECB' },
+      { bank: 'BoE', code: 'BOE' },
+    ]),
   key: ({ code }, endTime) => `cuts:${code}:${year(endTime)}`,
   build: ({ bank, code }, endTime, rng) => {
     const y = year(endTime)
@@ -246,7 +276,18 @@ export const rateCuts: Template<{ bank: string; code: string }> = {
     })
     if (nearMiss) {
       strikes.push({ cmp: 'gt', lo: top })
-      contracts.push({ label: `More than ${top} cuts`, onSlugs: false, onTickers: true, slugsLabel: `>${top}`, tickersLabel: `More than ${top}`, tickersSuffix: `T${top + 1}`, strikeType: 'greater', floor: top, lookalikeOf: top, lookalikeReason: 'at least vs more than' })
+      contracts.push({
+        label: `More than ${top} cuts`,
+        onSlugs: false,
+        onTickers: true,
+        slugsLabel: `>${top}`,
+        tickersLabel: `More than ${top}`,
+        tickersSuffix: `T${top + 1}`,
+        strikeType: 'greater',
+        floor: top,
+        lookalikeOf: top,
+        lookalikeReason: 'at least vs more than',
+      })
     }
     // The count plus one is log-normal (a count can be 0).
     const bounds = strikes.map((s) => boundsOf(s, 1)).map(([lo, hi]) => [lo + 1, hi + 1] as const)
@@ -266,7 +307,12 @@ export const rateCuts: Template<{ bank: string; code: string }> = {
         description: `Resolves to the number of 25 bps cuts the ${bank} announces in ${y}.`,
         negRisk: true,
         outcomes: undefined,
-        marketQuestion: (k) => (k === 0 ? `Will no ${bank} rate cuts happen in ${y}?` : k === top ? `Will ${top} or more ${bank} rate cuts happen in ${y}?` : `Will ${k} ${bank} rate cut${k === 1 ? '' : 's'} happen in ${y}?`),
+        marketQuestion: (k) =>
+          k === 0
+            ? `Will no ${bank} rate cuts happen in ${y}?`
+            : k === top
+              ? `Will ${top} or more ${bank} rate cuts happen in ${y}?`
+              : `Will ${k} ${bank} rate cut${k === 1 ? '' : 's'} happen in ${y}?`,
         groupItemTitle: (k) => (contracts[k] as ContractSpec).slugsLabel,
         endDate: slugsEndDate(Date.UTC(y, 11, 31), rng),
         tags: slugsTags(rng, 'economics', [bank]),
@@ -281,7 +327,8 @@ export const rateCuts: Template<{ bank: string; code: string }> = {
         subTitle: `In ${y}`,
         mutuallyExclusive: false,
         strikeType: 'between',
-        marketTitle: (k) => `Will the ${bank} cut rates ${(contracts[k] as ContractSpec).tickersLabel.toLowerCase()} times in ${y}?`,
+        marketTitle: (k) =>
+          `Will the ${bank} cut rates ${(contracts[k] as ContractSpec).tickersLabel.toLowerCase()} times in ${y}?`,
         dates: releaseDates(Date.UTC(y + 1, 0, 1), rng),
       },
     }

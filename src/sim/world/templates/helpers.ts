@@ -16,7 +16,11 @@ export function distinct<T>(rng: Rng, n: number, make: () => T, keyOf: (t: T) =>
 }
 
 export function suffixOf(label: string): string {
-  const words = label.toUpperCase().replace(/[^A-Z0-9 ]/g, '').split(' ').filter(Boolean)
+  const words = label
+    .toUpperCase()
+    .replace(/[^A-Z0-9 ]/g, '')
+    .split(' ')
+    .filter(Boolean)
   return (words[words.length - 1] ?? 'X').slice(0, 6)
 }
 
@@ -40,7 +44,13 @@ export function spelledContracts(rng: Rng, names: readonly Spelled[]): ContractS
     let suffix = suffixOf(n.tickers)
     while (used.has(suffix)) suffix += 'X'
     used.add(suffix)
-    return { label: n.label, ...(sides[i] as { onSlugs: boolean; onTickers: boolean }), slugsLabel: n.slugs, tickersLabel: n.tickers, tickersSuffix: suffix }
+    return {
+      label: n.label,
+      ...(sides[i] as { onSlugs: boolean; onTickers: boolean }),
+      slugsLabel: n.slugs,
+      tickersLabel: n.tickers,
+      tickersSuffix: suffix,
+    }
   })
 }
 
@@ -63,7 +73,11 @@ export function fmtMoney(x: number): string {
 }
 
 /** Thresholds around a level; each venue lists an overlapping subset, as real ladders differ. */
-export function ladder(level: number, stepFraction: number, rng: Rng): { values: number[]; onP: boolean[]; onK: boolean[] } {
+export function ladder(
+  level: number,
+  stepFraction: number,
+  rng: Rng,
+): { values: number[]; onP: boolean[]; onK: boolean[] } {
   const rawStep = level * stepFraction
   const magnitude = 10 ** Math.floor(Math.log10(rawStep))
   const step = Math.max(magnitude, Math.round(rawStep / magnitude) * magnitude)

@@ -25,6 +25,25 @@ export type { BuildContext, ContractSpec, QuestionSpec, Template } from './types
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const TEMPLATES: readonly Template<any>[] = [
-  governor, parliament, presidential, partyRace, appointment, deadline, fedDecision, econLadder, rateCuts, recession,
-  headToHead, champion, coinLadder, coinTouch, award, album, launch, topLab, temperature, hottestYear, mention,
+  governor,
+  parliament,
+  presidential,
+  partyRace,
+  appointment,
+  deadline,
+  fedDecision,
+  econLadder,
+  rateCuts,
+  recession,
+  headToHead,
+  champion,
+  coinLadder,
+  coinTouch,
+  award,
+  album,
+  launch,
+  topLab,
+  temperature,
+  hottestYear,
+  mention,
 ]

@@ -18,7 +18,15 @@ export const governor: Template<{ state: readonly [string, string]; names: Keyed
   weight: 2.5,
   horizonDays: [40, 720],
   decoyShiftDays: 4 * 365,
-  pick: (rng) => ({ state: rng.pick(N.STATES), names: distinct(rng, rng.int(3, 5), () => person(rng), (p) => p.key) }),
+  pick: (rng) => ({
+    state: rng.pick(N.STATES),
+    names: distinct(
+      rng,
+      rng.int(3, 5),
+      () => person(rng),
+      (p) => p.key,
+    ),
+  }),
   key: ({ state }, endTime) => `governor:${state[1]}:${year(endTime)}`,
   build: ({ state: [st, code], names }, endTime, rng) => {
     const y = year(endTime)
@@ -111,7 +119,8 @@ export const parliament: Template<{ country: readonly [string, string]; parties:
     const y = year(endTime)
     const spelled = parties.map((p) => party(rng, p))
     // "the Greens", "another party" and the placeholders ("Party K") take no article.
-    const ask = (p: string) => `Will ${/^(the |another |Party [A-Z]$)/.test(p) ? p : `the ${p}`} win the most seats in the ${y} ${name} election?`
+    const ask = (p: string) =>
+      `Will ${/^(the |another |Party [A-Z]$)/.test(p) ? p : `the ${p}`} win the most seats in the ${y} ${name} election?`
     return {
       templateId: 'parliament',
       key: `parliament:${code}:${y}`,

@@ -21,7 +21,13 @@ function teamName(rng: Rng): string {
 
 const gameKey = (lcode: string, a: string, b: string, endTime: number) => `h2h:${lcode}:${a}:${b}:${dateCode(endTime)}`
 
-function gameSpec([lname, lcode]: readonly [string, string], a: string, b: string, endTime: number, rng: Rng): QuestionSpec {
+function gameSpec(
+  [lname, lcode]: readonly [string, string],
+  a: string,
+  b: string,
+  endTime: number,
+  rng: Rng,
+): QuestionSpec {
   const ca = suffixOf(a)
   let cb = suffixOf(b)
   if (cb === ca) cb += 'X'

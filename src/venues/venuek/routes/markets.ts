@@ -8,10 +8,28 @@ import { eventOn } from '../../../views/event-directory.js'
 import type { MarketEntry, OutcomeEntry, VenueView } from '../../../views/venue-view.js'
 import { json } from '../../../http/reply.js'
 import { defineRoute, type AnyRoute } from '../../../http/route.js'
-import { CategoryFilter, Csv, Limit, ListOrdering, Offset, StatusFilter, StringEnum } from '../../../http/schemas/common.js'
+import {
+  CategoryFilter,
+  Csv,
+  Limit,
+  ListOrdering,
+  Offset,
+  StatusFilter,
+  StringEnum,
+} from '../../../http/schemas/common.js'
 import { listOf } from '../../../http/schemas/records.js'
 import { VenuekEventSchema, VenuekMarketPriceSchema, VenuekMarketSchema, VenuekPriceSchema } from '../schemas.js'
-import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, pageReply, unique, VALIDATION_RESPONSE, viewListReply, viewOrNotReady } from '../../../http/routes/support.js'
+import {
+  intersect,
+  NOT_FOUND_RESPONSE,
+  NOT_READY_RESPONSE,
+  notFound,
+  pageReply,
+  unique,
+  VALIDATION_RESPONSE,
+  viewListReply,
+  viewOrNotReady,
+} from '../../../http/routes/support.js'
 
 /** venuek reads (spec 4.2): markets, events, prices and a single market's price, served from memory. */
 export interface VenuekRouteDeps {
@@ -20,7 +38,10 @@ export interface VenuekRouteDeps {
 }
 
 // venuek has no liquidity (the venue's field is a deprecated constant), hence no `liquidity` sort (spec 4.2).
-const SORT = StringEnum(['volume', 'volume_24h', 'updated_at', 'end_time', 'created_at'], { default: 'volume', description: 'Sort key.' })
+const SORT = StringEnum(['volume', 'volume_24h', 'updated_at', 'end_time', 'created_at'], {
+  default: 'volume',
+  description: 'Sort key.',
+})
 const TAGS = ['venuek']
 
 function eventEntries(view: VenueView, models: ReadModels, tickersOrSlugs: readonly string[]): MarketEntry[] {
@@ -31,8 +52,14 @@ function eventEntries(view: VenueView, models: ReadModels, tickersOrSlugs: reado
   })
 }
 
-function selectMarkets(view: VenueView, models: ReadModels, q: { market_ticker?: string[] | undefined; event_ticker?: string[] | undefined }): MarketEntry[] | undefined {
-  const byTicker = q.market_ticker?.map((t) => view.marketByOutcomeKey.get(t)).filter((e): e is MarketEntry => e !== undefined)
+function selectMarkets(
+  view: VenueView,
+  models: ReadModels,
+  q: { market_ticker?: string[] | undefined; event_ticker?: string[] | undefined },
+): MarketEntry[] | undefined {
+  const byTicker = q.market_ticker
+    ?.map((t) => view.marketByOutcomeKey.get(t))
+    .filter((e): e is MarketEntry => e !== undefined)
   const byEvent = q.event_ticker === undefined ? undefined : eventEntries(view, models, q.event_ticker)
   return intersect(byTicker, byEvent)
 }
@@ -45,18 +72,29 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
     path: '/api/v2/venuek/markets',
     operationId: 'listVenuekMarkets',
     summary: 'List venuek markets (one per event)',
-    description: 'Each record is a venuek event with its binary markets as outcomes. `total` counts every match before `limit`/`offset`.',
+    description:
+      'Each record is a venuek event with its binary markets as outcomes. `total` counts every match before `limit`/`offset`.',
     tags: TAGS,
     query: Type.Object({
-      market_ticker: Type.Optional(Csv({ description: 'Outcome-level market tickers (selects the events containing them).' })),
+      market_ticker: Type.Optional(
+        Csv({ description: 'Outcome-level market tickers (selects the events containing them).' }),
+      ),
       event_ticker: Type.Optional(Csv({ description: 'Event tickers.' })),
-      search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
+      search: Type.Optional(
+        Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' }),
+      ),
       status: StatusFilter,
       category: CategoryFilter,
-      min_volume: Type.Optional(Type.Number({ minimum: 0, description: 'Minimum total volume in dollars (contracts × $1).' })),
+      min_volume: Type.Optional(
+        Type.Number({ minimum: 0, description: 'Minimum total volume in dollars (contracts × $1).' }),
+      ),
       ...ListOrdering(SORT),
     }),
-    responses: { 200: { description: 'A page of markets.', schema: listOf('markets', VenuekMarketSchema, 'Markets page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: {
+      200: { description: 'A page of markets.', schema: listOf('markets', VenuekMarketSchema, 'Markets page.') },
+      422: VALIDATION_RESPONSE,
+      503: NOT_READY_RESPONSE,
+    },
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuek')
       return viewListReply(models.pages, q, {
@@ -81,19 +119,37 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
     tags: TAGS,
     query: Type.Object({
       event_ticker: Type.Optional(Csv({ description: 'Event tickers (service event slugs also match).' })),
-      search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
+      search: Type.Optional(
+        Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' }),
+      ),
       status: StatusFilter,
       category: CategoryFilter,
       ...ListOrdering(SORT),
     }),
-    responses: { 200: { description: 'A page of events.', schema: listOf('events', VenuekEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: {
+      200: { description: 'A page of events.', schema: listOf('events', VenuekEventSchema, 'Events page.') },
+      422: VALIDATION_RESPONSE,
+      503: NOT_READY_RESPONSE,
+    },
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuek')
       const only =
         q.event_ticker === undefined
           ? undefined
-          : unique(eventEntries(view, models, q.event_ticker).map((m) => view.eventById.get(m.event.eventId)).filter((e) => e !== undefined))
-      return viewListReply(models.pages, q, { route: 'venuek/events', key: 'events', view, index: view.events, only, version: (e) => view.eventVersion(e), json: (e) => view.eventJson(e) })
+          : unique(
+              eventEntries(view, models, q.event_ticker)
+                .map((m) => view.eventById.get(m.event.eventId))
+                .filter((e) => e !== undefined),
+            )
+      return viewListReply(models.pages, q, {
+        route: 'venuek/events',
+        key: 'events',
+        view,
+        index: view.events,
+        only,
+        version: (e) => view.eventVersion(e),
+        json: (e) => view.eventJson(e),
+      })
     },
   })
 
@@ -102,17 +158,24 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
     path: '/api/v2/venuek/prices',
     operationId: 'listVenuekPrices',
     summary: 'Current venuek market prices',
-    description: 'One row per binary market (outcome), by volume. `total` counts every match before `limit`/`offset`; `quote_age_seconds` is computed per request.',
+    description:
+      'One row per binary market (outcome), by volume. `total` counts every match before `limit`/`offset`; `quote_age_seconds` is computed per request.',
     tags: TAGS,
     query: Type.Object({
       market_ticker: Type.Optional(Csv({ description: 'Market tickers.' })),
       event_ticker: Type.Optional(Csv({ description: 'Event tickers.' })),
-      outcome: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the outcome title.' })),
+      outcome: Type.Optional(
+        Type.String({ maxLength: 200, description: 'Case-insensitive substring of the outcome title.' }),
+      ),
       status: StatusFilter,
       limit: Limit(25, 100),
       offset: Offset(),
     }),
-    responses: { 200: { description: 'Price rows.', schema: listOf('prices', VenuekPriceSchema, 'Prices page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: {
+      200: { description: 'Price rows.', schema: listOf('prices', VenuekPriceSchema, 'Prices page.') },
+      422: VALIDATION_RESPONSE,
+      503: NOT_READY_RESPONSE,
+    },
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuek')
       const markets = selectMarkets(view, models, q)
@@ -126,9 +189,19 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
                 .map((o) => view.outcomeById.get(o.outcomeId))
                 .filter((e): e is OutcomeEntry => e !== undefined),
             )
-      const page = view.outcomes.query({ status: q.status, search: q.outcome, only, sort: 'volume', order: 'desc', offset: q.offset, limit: q.limit })
+      const page = view.outcomes.query({
+        status: q.status,
+        search: q.outcome,
+        only,
+        sort: 'volume',
+        order: 'desc',
+        offset: q.offset,
+        limit: q.limit,
+      })
       const now = deps.clock.now()
-      const rows = page.items.map(({ outcome: o, market: m }) => venuekPriceRow(o, m.market, m.eventSlug, m.event.title, view.quoteOf(o.instrumentId), now))
+      const rows = page.items.map(({ outcome: o, market: m }) =>
+        venuekPriceRow(o, m.market, m.eventSlug, m.event.title, view.quoteOf(o.instrumentId), now),
+      )
       return pageReply('prices', q, { items: rows, total: page.total })
     },
   })
@@ -138,10 +211,18 @@ export function venuekRoutes(deps: VenuekRouteDeps): AnyRoute[] {
     path: '/api/v2/venuek/market-price',
     operationId: 'getVenuekMarketPrice',
     summary: 'Current price of one venuek market',
-    description: 'YES side from the market\'s book (midpoint, else last price); NO derived from it (no.probability = 1 − yes.probability).',
+    description:
+      "YES side from the market's book (midpoint, else last price); NO derived from it (no.probability = 1 − yes.probability).",
     tags: TAGS,
-    query: Type.Object({ market_ticker: Type.String({ minLength: 1, maxLength: 200, description: 'Market ticker (required).' }) }),
-    responses: { 200: { description: 'The market\'s price (spec 2.6).', schema: VenuekMarketPriceSchema }, 404: NOT_FOUND_RESPONSE, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    query: Type.Object({
+      market_ticker: Type.String({ minLength: 1, maxLength: 200, description: 'Market ticker (required).' }),
+    }),
+    responses: {
+      200: { description: "The market's price (spec 2.6).", schema: VenuekMarketPriceSchema },
+      404: NOT_FOUND_RESPONSE,
+      422: VALIDATION_RESPONSE,
+      503: NOT_READY_RESPONSE,
+    },
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuek')
       const entry = view.marketByOutcomeKey.get(q.market_ticker)

@@ -60,7 +60,15 @@ export async function walletActivity(ctx: ProxyContext, q: ActivityQuery): Promi
         'data',
         ctx.upstreams.data.get({
           path: '/activity',
-          query: { user: wallet, market, limit, offset: offset > 0 ? offset : undefined, end: bound, sortBy: 'TIMESTAMP', sortDirection: 'DESC' },
+          query: {
+            user: wallet,
+            market,
+            limit,
+            offset: offset > 0 ? offset : undefined,
+            end: bound,
+            sortBy: 'TIMESTAMP',
+            sortDirection: 'DESC',
+          },
           parse: parseActivity,
           ttlMs: () => pageTtlMs(bound, ctx.clock.now(), TTL.activityHeadMs),
           sizeOf: (rows) => 256 + rows.length * 500,
@@ -70,11 +78,23 @@ export async function walletActivity(ctx: ProxyContext, q: ActivityQuery): Promi
     q.limit,
     ACTIVITY_MAX,
   )
-  if (page.rows.length === 0 && anchor === undefined && market === undefined && (await fetchProfile(ctx, wallet)) === null) {
+  if (
+    page.rows.length === 0 &&
+    anchor === undefined &&
+    market === undefined &&
+    (await fetchProfile(ctx, wallet)) === null
+  ) {
     throw notFound(`unknown wallet ${wallet}: the venue has no activity and no profile for it`)
   }
   const data = page.rows.map((r) => activityRecord(r, dir))
-  return { wallet_address: wallet, market: market ?? null, data, count: data.length, limit: q.limit, next_cursor: cursorOf(page.next, scope) }
+  return {
+    wallet_address: wallet,
+    market: market ?? null,
+    data,
+    count: data.length,
+    limit: q.limit,
+    next_cursor: cursorOf(page.next, scope),
+  }
 }
 
 export function activityRecord(r: ActivityRow, dir: MarketDirectory): ActivityRecord {

@@ -37,7 +37,10 @@ export interface BookRecord {
   readonly asks: BookLevel[]
 }
 
-const level = ([price, size]: readonly [number, number]): BookLevel => ({ price: decimalOfMicros(price), size: decimalOfMicros(size) })
+const level = ([price, size]: readonly [number, number]): BookLevel => ({
+  price: decimalOfMicros(price),
+  size: decimalOfMicros(size),
+})
 
 export function orderBook(ctx: ProxyContext, q: BookQuery): BookRecord | Promise<BookRecord> {
   const dir = directory(ctx)
@@ -51,7 +54,13 @@ export function orderBook(ctx: ProxyContext, q: BookQuery): BookRecord | Promise
     resolvedFrom = resolved.resolvedFrom
   }
   const tokenId = ref.market.tokens[ref.index]
-  const head = { market_slug: ref.market.slug, resolved_from: resolvedFrom, token_id: tokenId, condition_id: ref.market.conditionId, outcome_index: ref.index }
+  const head = {
+    market_slug: ref.market.slug,
+    resolved_from: resolvedFrom,
+    token_id: tokenId,
+    condition_id: ref.market.conditionId,
+    outcome_index: ref.index,
+  }
   const reader = ctx.venue.book(tokenId)
   if (reader !== undefined && reader.hasSnapshot && ctx.venue.quote(tokenId)?.stale !== true) {
     return {
@@ -69,7 +78,8 @@ export function orderBook(ctx: ProxyContext, q: BookQuery): BookRecord | Promise
       query: { token_id: tokenId },
       parse: (body, url) => {
         const book = parseBook(body, url)
-        if (book.tokenId !== tokenId) throw new UpstreamProtocolError(url, `book for ${book.tokenId}, asked for ${tokenId}`)
+        if (book.tokenId !== tokenId)
+          throw new UpstreamProtocolError(url, `book for ${book.tokenId}, asked for ${tokenId}`)
         return book
       },
       notFound: () => null,

@@ -1,6 +1,13 @@
 import { UpstreamHttpError } from '../../http-client.js'
 import { upstreamAppError } from '../../upstream/errors.js'
-import { conditionOrNotFound, directory, oneMarketOfSlug, ParamError, tokenOrNotFound, type ProxyContext } from './context.js'
+import {
+  conditionOrNotFound,
+  directory,
+  oneMarketOfSlug,
+  ParamError,
+  tokenOrNotFound,
+  type ProxyContext,
+} from './context.js'
 import type { TokenRef } from './markets.js'
 import { TTL } from './ttl.js'
 import { parseHistory, type HistoryPointWire } from './wire.js'
@@ -80,7 +87,8 @@ export function candlesticks(ctx: ProxyContext, q: CandleQuery): RenderedCandles
       end_ts: q.end_ts ?? null,
     })
   const cached = clob.peekEntry<readonly HistoryPointWire[]>({ path: PATH, key })
-  if (cached !== undefined) return { body: render(cached.value, resolvedFrom, meta), expiresAt: cached.expiresAt, reusable }
+  if (cached !== undefined)
+    return { body: render(cached.value, resolvedFrom, meta), expiresAt: cached.expiresAt, reusable }
   const query =
     q.start_ts === undefined && q.end_ts === undefined
       ? { market: tokenId, interval: 'max', fidelity: q.fidelity }
@@ -98,7 +106,11 @@ export function candlesticks(ctx: ProxyContext, q: CandleQuery): RenderedCandles
     })
     .then(
       // Rendered from this answer even if the cache already let it go; then it expires at once.
-      (history) => ({ body: render(history, resolvedFrom, meta), expiresAt: clob.expiresAt({ path: PATH, key }) ?? 0, reusable }),
+      (history) => ({
+        body: render(history, resolvedFrom, meta),
+        expiresAt: clob.expiresAt({ path: PATH, key }) ?? 0,
+        reusable,
+      }),
       (err: unknown) => {
         // The venue rejects some windows itself (too many candles for the fidelity): the client's parameters.
         if (err instanceof UpstreamHttpError && err.status === 400) {

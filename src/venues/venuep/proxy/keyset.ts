@@ -81,7 +81,12 @@ export function nextAnchor(prev: Anchor | undefined, page: readonly KeyedRow[]):
   const atLast = page.filter((r) => r.ts === last.ts).map((r) => r.digest)
   const carried = prev !== undefined && prev.ts === last.ts ? prev : undefined
   const n = (carried?.n ?? 0) + atLast.length
-  const seen = carried !== undefined && carried.seen === undefined ? undefined : n <= MAX_SEEN ? [...(carried?.seen ?? []), ...atLast] : undefined
+  const seen =
+    carried !== undefined && carried.seen === undefined
+      ? undefined
+      : n <= MAX_SEEN
+        ? [...(carried?.seen ?? []), ...atLast]
+        : undefined
   return { ts: last.ts, n, seen }
 }
 

@@ -11,7 +11,10 @@ import type { BinaryMarket } from './markets.js'
  * venuep one, is the market these endpoints answer for. It needs only the live venue's quotes (context.ts's
  * LiveVenue passes as it is; naming that type here would make the two modules import each other).
  */
-export function leadingMarket(venue: { quote(instrumentId: string): Quote | undefined }, markets: readonly BinaryMarket[]): BinaryMarket {
+export function leadingMarket(
+  venue: { quote(instrumentId: string): Quote | undefined },
+  markets: readonly BinaryMarket[],
+): BinaryMarket {
   const i = leadingIndex(
     markets.map((m) => ({
       open: m.status === 'active',

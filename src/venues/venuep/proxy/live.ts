@@ -42,7 +42,12 @@ export class VenuepLive {
 
   constructor(options: VenuepLiveOptions) {
     this.upstreams = options.upstreams
-    this.#ctx = { upstreams: options.upstreams, clock: options.clock, venue: options.venue, eventOfSlug: options.eventOfSlug }
+    this.#ctx = {
+      upstreams: options.upstreams,
+      clock: options.clock,
+      venue: options.venue,
+      eventOfSlug: options.eventOfSlug,
+    }
     this.#history = new WalletHistory(this.#ctx, options.walletHistory)
   }
 
@@ -63,7 +68,8 @@ export class VenuepLive {
     }
     const rendered = candlesticks(this.#ctx, q)
     const keep = (r: RenderedCandles): Uint8Array => {
-      if (rawQuery !== undefined && r.reusable) this.#candleReplies.set(rawQuery, r.body, r.expiresAt, this.#ctx.clock.now())
+      if (rawQuery !== undefined && r.reusable)
+        this.#candleReplies.set(rawQuery, r.body, r.expiresAt, this.#ctx.clock.now())
       return r.body
     }
     return rendered instanceof Promise ? rendered.then(keep) : keep(rendered)

@@ -54,7 +54,9 @@ const TRADES_MAX = 10_000
 export async function marketOrders(ctx: ProxyContext, q: OrdersQuery): Promise<OrdersRecord> {
   const dir = directory(ctx)
   const markets: readonly BinaryMarket[] =
-    q.condition_id !== undefined ? [conditionOrNotFound(dir, q.condition_id)] : marketsOfSlug(ctx, dir, q.market_slug as string)
+    q.condition_id !== undefined
+      ? [conditionOrNotFound(dir, q.condition_id)]
+      : marketsOfSlug(ctx, dir, q.market_slug as string)
   const conditionIds = [...new Set(markets.map((m) => m.conditionId))].sort()
   const scope: CursorScope = { kind: 'orders', filters: conditionIds }
   const anchor = anchorOf(q.cursor, scope)
@@ -99,7 +101,9 @@ function orderRecord(r: TradeRow, m: BinaryMarket | undefined): OrderRecord {
     usdc_size: round6(r.size * r.price),
     token_id: r.tokenId,
     outcome: r.outcome ?? null,
-    outcome_index: r.outcomeIndex ?? (m === undefined ? null : m.tokens.indexOf(r.tokenId) >= 0 ? m.tokens.indexOf(r.tokenId) : null),
+    outcome_index:
+      r.outcomeIndex ??
+      (m === undefined ? null : m.tokens.indexOf(r.tokenId) >= 0 ? m.tokens.indexOf(r.tokenId) : null),
     condition_id: r.conditionId,
     market_slug: r.slug ?? m?.slug ?? null,
     title: r.title ?? null,

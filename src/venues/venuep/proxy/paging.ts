@@ -17,9 +17,14 @@ export interface CursorScope {
 export function anchorOf(cursor: string | undefined, scope: CursorScope): Anchor | undefined {
   if (cursor === undefined) return undefined
   const c = decodeCursor(cursor)
-  if (c === undefined || c.kind !== scope.kind) throw new ParamError(['query', 'cursor'], 'cursor is not a cursor of this list', cursor)
+  if (c === undefined || c.kind !== scope.kind)
+    throw new ParamError(['query', 'cursor'], 'cursor is not a cursor of this list', cursor)
   if (c.filters !== fingerprint(scope.filters)) {
-    throw new ParamError(['query', 'cursor'], 'cursor was issued for other filters; send the same filters as the request that returned it', cursor)
+    throw new ParamError(
+      ['query', 'cursor'],
+      'cursor was issued for other filters; send the same filters as the request that returned it',
+      cursor,
+    )
   }
   return c.anchor
 }

@@ -45,7 +45,10 @@ interface Position {
 const EPSILON_SHARES = 1e-9
 
 /** `indexOfToken` maps a token id to its outcome index when a row does not carry one. */
-export function realizedPnl(rows: readonly ActivityRow[], indexOfToken: (tokenId: string) => 0 | 1 | undefined): PnlResult {
+export function realizedPnl(
+  rows: readonly ActivityRow[],
+  indexOfToken: (tokenId: string) => 0 | 1 | undefined,
+): PnlResult {
   const positions = new Map<string, Position>()
   const markets = new Map<string, MarketPnl>()
   const series: [number, number][] = []
@@ -76,7 +79,16 @@ export function realizedPnl(rows: readonly ActivityRow[], indexOfToken: (tokenId
   for (const r of rows) {
     let m = markets.get(r.conditionId)
     if (m === undefined) {
-      m = { conditionId: r.conditionId, realized: 0, trades: 0, volume: 0, lastTs: r.ts, title: undefined, slug: undefined, eventSlug: undefined }
+      m = {
+        conditionId: r.conditionId,
+        realized: 0,
+        trades: 0,
+        volume: 0,
+        lastTs: r.ts,
+        title: undefined,
+        slug: undefined,
+        eventSlug: undefined,
+      }
       markets.set(r.conditionId, m)
     }
     m.lastTs = r.ts
@@ -86,7 +98,12 @@ export function realizedPnl(rows: readonly ActivityRow[], indexOfToken: (tokenId
     let realized = 0
     switch (r.type) {
       case 'TRADE': {
-        const index = r.outcomeIndex === 0 || r.outcomeIndex === 1 ? r.outcomeIndex : r.tokenId === undefined ? undefined : indexOfToken(r.tokenId)
+        const index =
+          r.outcomeIndex === 0 || r.outcomeIndex === 1
+            ? r.outcomeIndex
+            : r.tokenId === undefined
+              ? undefined
+              : indexOfToken(r.tokenId)
         if (index === undefined || r.price === undefined) {
           skipped++
           continue

@@ -47,7 +47,11 @@ export interface PositionsRecord {
 const PAGE = 500
 const MAX_OFFSET = 10_000
 
-export async function walletPositions(ctx: ProxyContext, address: string, sizeThreshold: number): Promise<PositionsRecord> {
+export async function walletPositions(
+  ctx: ProxyContext,
+  address: string,
+  sizeThreshold: number,
+): Promise<PositionsRecord> {
   const dir = directory(ctx)
   const wallet = address.toLowerCase()
   const rows: PositionRow[] = []
@@ -62,7 +66,14 @@ export async function walletPositions(ctx: ProxyContext, address: string, sizeTh
       'data',
       ctx.upstreams.data.get({
         path: '/positions',
-        query: { user: wallet, sizeThreshold, limit: PAGE, offset: offset > 0 ? offset : undefined, sortBy: 'CURRENT', sortDirection: 'DESC' },
+        query: {
+          user: wallet,
+          sizeThreshold,
+          limit: PAGE,
+          offset: offset > 0 ? offset : undefined,
+          sortBy: 'CURRENT',
+          sortDirection: 'DESC',
+        },
         parse: parsePositions,
         ttlMs: () => TTL.positionsMs,
         sizeOf: (r) => 256 + r.length * 700,
@@ -76,10 +87,18 @@ export async function walletPositions(ctx: ProxyContext, address: string, sizeTh
     }
     if (page.length < PAGE) break
   }
-  if (rows.length === 0 && !(await known(ctx, wallet))) throw notFound(`unknown wallet ${wallet}: the venue has no activity and no profile for it`)
+  if (rows.length === 0 && !(await known(ctx, wallet)))
+    throw notFound(`unknown wallet ${wallet}: the venue has no activity and no profile for it`)
   const data = rows.map((r) => positionRecord(r, dir))
   const total = rows.reduce((s, r) => s + (r.currentValue ?? 0), 0)
-  return { wallet_address: wallet, size_threshold: sizeThreshold, data, count: data.length, total_value: money(total) as number, truncated }
+  return {
+    wallet_address: wallet,
+    size_threshold: sizeThreshold,
+    data,
+    count: data.length,
+    total_value: money(total) as number,
+    truncated,
+  }
 }
 
 /** Whether the venue knows the wallet: a public profile, or any activity. */
@@ -88,7 +107,12 @@ async function known(ctx: ProxyContext, wallet: string): Promise<boolean> {
     fetchProfile(ctx, wallet),
     upstreamCall(
       'data',
-      ctx.upstreams.data.get({ path: '/activity', query: { user: wallet, limit: 1 }, parse: parseActivity, ttlMs: () => TTL.activityHeadMs }),
+      ctx.upstreams.data.get({
+        path: '/activity',
+        query: { user: wallet, limit: 1 },
+        parse: parseActivity,
+        ttlMs: () => TTL.activityHeadMs,
+      }),
     ),
   ])
   return profile !== null || activity.length > 0

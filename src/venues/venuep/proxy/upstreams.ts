@@ -24,7 +24,11 @@ export const VENUEP_LIMITS: Readonly<Record<'gamma' | 'clob' | 'data', UpstreamL
   data: { windowMs: 10_000, general: 1_000, routes: { '/trades': 200, '/positions': 150, '/closed-positions': 150 } },
 }
 
-export const DEFAULT_TIMEOUTS_MS: Readonly<Record<'gamma' | 'clob' | 'data', number>> = { gamma: 2_500, clob: 2_000, data: 3_000 }
+export const DEFAULT_TIMEOUTS_MS: Readonly<Record<'gamma' | 'clob' | 'data', number>> = {
+  gamma: 2_500,
+  clob: 2_000,
+  data: 3_000,
+}
 
 export const DEFAULT_BREAKER = { failureThreshold: 5, openMs: 30_000 } as const
 

@@ -61,7 +61,8 @@ export class WalletHistory {
 
   get(wallet: string): Promise<WalletActivity> {
     const held = this.#store.get(wallet)
-    if (held !== undefined && held.resume === undefined && this.#ctx.clock.now() - held.fetchedAt < TTL.walletHistoryMs) return Promise.resolve(held)
+    if (held !== undefined && held.resume === undefined && this.#ctx.clock.now() - held.fetchedAt < TTL.walletHistoryMs)
+      return Promise.resolve(held)
     return this.#flights.run(wallet, () => this.#refresh(wallet, held))
   }
 
@@ -85,7 +86,8 @@ export class WalletHistory {
     let complete = false
     let resume: Anchor | undefined
     for (;;) {
-      const fetchRows = (bound: number | undefined, offset: number, limit: number) => this.#fetch(wallet, bound, offset, limit)
+      const fetchRows = (bound: number | undefined, offset: number, limit: number) =>
+        this.#fetch(wallet, bound, offset, limit)
       const page = await keysetPage<ActivityRow>(fetchRows, anchor, this.#pageSize, ACTIVITY_MAX)
       rows.push(...page.rows)
       if (page.next === undefined) {

@@ -61,7 +61,11 @@ export interface PnlRecord {
 export async function walletProfile(ctx: ProxyContext, history: WalletHistory, address: string): Promise<WalletRecord> {
   directory(ctx)
   const wallet = address.toLowerCase()
-  const [profile, value, activity] = await Promise.all([fetchProfile(ctx, wallet), fetchValue(ctx, wallet), history.get(wallet)])
+  const [profile, value, activity] = await Promise.all([
+    fetchProfile(ctx, wallet),
+    fetchValue(ctx, wallet),
+    history.get(wallet),
+  ])
   ensureKnown(wallet, profile, activity)
   let volume = 0
   let trades = 0
@@ -101,7 +105,11 @@ export async function walletPnl(ctx: ProxyContext, history: WalletHistory, addre
   const pnl = realizedPnl(activity.rows, (tokenId) => dir.token(tokenId)?.index)
   const markets = [...pnl.markets.values()]
     .map((m) => marketRecord(m, dir))
-    .sort((a, b) => b.realized_pnl - a.realized_pnl || (a.condition_id < b.condition_id ? -1 : a.condition_id > b.condition_id ? 1 : 0))
+    .sort(
+      (a, b) =>
+        b.realized_pnl - a.realized_pnl ||
+        (a.condition_id < b.condition_id ? -1 : a.condition_id > b.condition_id ? 1 : 0),
+    )
   return {
     wallet_address: wallet,
     method: 'average_cost',
@@ -131,5 +139,6 @@ function marketRecord(m: MarketPnl, dir: MarketDirectory): MarketPnlRecord {
 }
 
 function ensureKnown(wallet: string, profile: ProfileWire | null, activity: WalletActivity): void {
-  if (profile === null && activity.rows.length === 0) throw notFound(`unknown wallet ${wallet}: the venue has no activity and no profile for it`)
+  if (profile === null && activity.rows.length === 0)
+    throw notFound(`unknown wallet ${wallet}: the venue has no activity and no profile for it`)
 }

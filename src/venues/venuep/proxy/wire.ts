@@ -135,7 +135,10 @@ export function dataList(body: unknown, url: string): unknown[] {
 }
 
 function digestOf(parts: readonly unknown[]): string {
-  return createHash('sha1').update(parts.map((p) => String(p ?? '')).join('|')).digest('hex').slice(0, 10)
+  return createHash('sha1')
+    .update(parts.map((p) => String(p ?? '')).join('|'))
+    .digest('hex')
+    .slice(0, 10)
 }
 
 /**
@@ -156,74 +159,86 @@ function distinctDigests<R extends { ts: number; digest: string }>(rows: R[]): R
 }
 
 export function parseTrades(body: unknown, url: string): TradeRow[] {
-  return distinctDigests(dataList(body, url).map((raw, i): TradeRow => {
-    if (!isObj(raw)) return fail(url, `trade ${i} is not an object`)
-    const s = side(raw.side)
-    const size = parseDecimal(raw.size)
-    const price = parseDecimal(raw.price)
-    const ts = parseInteger(raw.timestamp)
-    const conditionId = str(raw.conditionId)
-    const tokenId = str(raw.asset)
-    if (s === undefined || size === undefined || price === undefined || ts === undefined || conditionId === undefined || tokenId === undefined) {
-      return fail(url, `trade ${i} lacks side, size, price, timestamp, conditionId or asset`)
-    }
-    const wallet = str(raw.proxyWallet) ?? ''
-    const txHash = str(raw.transactionHash)
-    return {
-      wallet: wallet.toLowerCase(),
-      side: s,
-      tokenId,
-      conditionId,
-      size,
-      price,
-      ts,
-      title: str(raw.title),
-      slug: str(raw.slug),
-      eventSlug: str(raw.eventSlug),
-      outcome: str(raw.outcome),
-      outcomeIndex: parseInteger(raw.outcomeIndex),
-      name: str(raw.name),
-      pseudonym: str(raw.pseudonym),
-      txHash,
-      digest: digestOf([txHash, tokenId, s, size, price, wallet, ts]),
-    }
-  }))
+  return distinctDigests(
+    dataList(body, url).map((raw, i): TradeRow => {
+      if (!isObj(raw)) return fail(url, `trade ${i} is not an object`)
+      const s = side(raw.side)
+      const size = parseDecimal(raw.size)
+      const price = parseDecimal(raw.price)
+      const ts = parseInteger(raw.timestamp)
+      const conditionId = str(raw.conditionId)
+      const tokenId = str(raw.asset)
+      if (
+        s === undefined ||
+        size === undefined ||
+        price === undefined ||
+        ts === undefined ||
+        conditionId === undefined ||
+        tokenId === undefined
+      ) {
+        return fail(url, `trade ${i} lacks side, size, price, timestamp, conditionId or asset`)
+      }
+      const wallet = str(raw.proxyWallet) ?? ''
+      const txHash = str(raw.transactionHash)
+      return {
+        wallet: wallet.toLowerCase(),
+        side: s,
+        tokenId,
+        conditionId,
+        size,
+        price,
+        ts,
+        title: str(raw.title),
+        slug: str(raw.slug),
+        eventSlug: str(raw.eventSlug),
+        outcome: str(raw.outcome),
+        outcomeIndex: parseInteger(raw.outcomeIndex),
+        name: str(raw.name),
+        pseudonym: str(raw.pseudonym),
+        txHash,
+        digest: digestOf([txHash, tokenId, s, size, price, wallet, ts]),
+      }
+    }),
+  )
 }
 
 export function parseActivity(body: unknown, url: string): ActivityRow[] {
-  return distinctDigests(dataList(body, url).map((raw, i): ActivityRow => {
-    if (!isObj(raw)) return fail(url, `activity ${i} is not an object`)
-    const type = str(raw.type)?.toUpperCase()
-    const ts = parseInteger(raw.timestamp)
-    const conditionId = str(raw.conditionId)
-    const size = parseDecimal(raw.size)
-    if (type === undefined || ts === undefined || conditionId === undefined || size === undefined) {
-      return fail(url, `activity ${i} lacks type, timestamp, conditionId or size`)
-    }
-    const s = side(raw.side)
-    const price = parseDecimal(raw.price)
-    const tokenId = str(raw.asset)
-    if (type === 'TRADE' && (s === undefined || price === undefined)) return fail(url, `activity ${i} is a TRADE without side or price`)
-    const usdcSize = parseDecimal(raw.usdcSize) ?? (price !== undefined ? size * price : size)
-    const txHash = str(raw.transactionHash)
-    return {
-      type,
-      ts,
-      conditionId,
-      size,
-      usdcSize,
-      price,
-      tokenId,
-      side: s,
-      outcomeIndex: parseInteger(raw.outcomeIndex),
-      outcome: str(raw.outcome),
-      title: str(raw.title),
-      slug: str(raw.slug),
-      eventSlug: str(raw.eventSlug),
-      txHash,
-      digest: digestOf([txHash, type, conditionId, tokenId, s, size, usdcSize, price, ts]),
-    }
-  }))
+  return distinctDigests(
+    dataList(body, url).map((raw, i): ActivityRow => {
+      if (!isObj(raw)) return fail(url, `activity ${i} is not an object`)
+      const type = str(raw.type)?.toUpperCase()
+      const ts = parseInteger(raw.timestamp)
+      const conditionId = str(raw.conditionId)
+      const size = parseDecimal(raw.size)
+      if (type === undefined || ts === undefined || conditionId === undefined || size === undefined) {
+        return fail(url, `activity ${i} lacks type, timestamp, conditionId or size`)
+      }
+      const s = side(raw.side)
+      const price = parseDecimal(raw.price)
+      const tokenId = str(raw.asset)
+      if (type === 'TRADE' && (s === undefined || price === undefined))
+        return fail(url, `activity ${i} is a TRADE without side or price`)
+      const usdcSize = parseDecimal(raw.usdcSize) ?? (price !== undefined ? size * price : size)
+      const txHash = str(raw.transactionHash)
+      return {
+        type,
+        ts,
+        conditionId,
+        size,
+        usdcSize,
+        price,
+        tokenId,
+        side: s,
+        outcomeIndex: parseInteger(raw.outcomeIndex),
+        outcome: str(raw.outcome),
+        title: str(raw.title),
+        slug: str(raw.slug),
+        eventSlug: str(raw.eventSlug),
+        txHash,
+        digest: digestOf([txHash, type, conditionId, tokenId, s, size, usdcSize, price, ts]),
+      }
+    }),
+  )
 }
 
 export function parsePositions(body: unknown, url: string): PositionRow[] {
@@ -232,7 +247,8 @@ export function parsePositions(body: unknown, url: string): PositionRow[] {
     const tokenId = str(raw.asset)
     const conditionId = str(raw.conditionId)
     const size = parseDecimal(raw.size)
-    if (tokenId === undefined || conditionId === undefined || size === undefined) return fail(url, `position ${i} lacks asset, conditionId or size`)
+    if (tokenId === undefined || conditionId === undefined || size === undefined)
+      return fail(url, `position ${i} lacks asset, conditionId or size`)
     return {
       tokenId,
       conditionId,

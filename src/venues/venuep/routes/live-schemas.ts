@@ -16,14 +16,25 @@ const Num = (description: string) => Type.Number({ description })
 const NNum = (description: string) => Nullable(Type.Number({ description }))
 const Int = (description: string) => Type.Integer({ description })
 const NInt = (description: string) => Nullable(Type.Integer({ description }))
-const At = (description: string) => Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
+const At = (description: string) =>
+  Nullable(Type.String({ description: `${description} ISO 8601, UTC, without zone suffix.` }))
 const Side = Nullable(StringEnum(['BUY', 'SELL'], { description: 'Taker side: BUY bought the token, SELL sold it.' }))
-const Obj = <P extends Record<string, TSchema>>(properties: P, description: string) => Type.Object(properties, { additionalProperties: false, description })
-const NextCursor = Nullable(Type.String({ description: 'Opaque cursor of the next page; null at the end of the data. Valid only with the same filters.' }))
+const Obj = <P extends Record<string, TSchema>>(properties: P, description: string) =>
+  Type.Object(properties, { additionalProperties: false, description })
+const NextCursor = Nullable(
+  Type.String({
+    description: 'Opaque cursor of the next page; null at the end of the data. Valid only with the same filters.',
+  }),
+)
 const ResolvedFrom = (what: string) =>
-  NStr(`Addition: the \`market_slug\` the request named when it was an event, group or alias slug rather than a binary market's own slug (${what}); null when it named the market itself, a condition id or a token id.`)
+  NStr(
+    `Addition: the \`market_slug\` the request named when it was an event, group or alias slug rather than a binary market's own slug (${what}); null when it named the market itself, a condition id or a token id.`,
+  )
 
-export const BookLevelSchema = Obj({ price: Str('Price, decimal string.'), size: Str('Size in shares, decimal string.') }, 'One price level (spec 2.10).')
+export const BookLevelSchema = Obj(
+  { price: Str('Price, decimal string.'), size: Str('Size in shares, decimal string.') },
+  'One price level (spec 2.10).',
+)
 
 export const OrderBookSchema = Obj(
   {
@@ -32,8 +43,13 @@ export const OrderBookSchema = Obj(
     token_id: Str('CLOB token id.'),
     condition_id: Str('Addition: condition id of the binary market.'),
     outcome_index: Int('Addition: 0 for the first (YES) token, 1 for the second (NO).'),
-    source: StringEnum(['live', 'venue'], { description: 'Addition: `live` from our streamed book (no venue round trip), `venue` from the venue\'s REST book (cached ≤ 1 s).' }),
-    book_time: At('Addition: when the book was in this state: the response time for `live`, the venue\'s stamp for `venue`.'),
+    source: StringEnum(['live', 'venue'], {
+      description:
+        "Addition: `live` from our streamed book (no venue round trip), `venue` from the venue's REST book (cached ≤ 1 s).",
+    }),
+    book_time: At(
+      "Addition: when the book was in this state: the response time for `live`, the venue's stamp for `venue`.",
+    ),
     bids: Type.Array(BookLevelSchema, { description: 'Bids, best (highest) first.' }),
     asks: Type.Array(BookLevelSchema, { description: 'Asks, best (lowest) first.' }),
   },
@@ -42,7 +58,12 @@ export const OrderBookSchema = Obj(
 
 export const CandlesSchema = Obj(
   {
-    history: Type.Array(Obj({ t: Int('Candle open time, Unix seconds.'), p: Num('Probability at candle open, 0 to 1.') }, 'Candle point (spec 2.9).')),
+    history: Type.Array(
+      Obj(
+        { t: Int('Candle open time, Unix seconds.'), p: Num('Probability at candle open, 0 to 1.') },
+        'Candle point (spec 2.9).',
+      ),
+    ),
     market_slug: Str('Slug of the binary market.'),
     resolved_from: ResolvedFrom('resolved to its leading market, whose slug is `market_slug`'),
     condition_id: Str('Condition id of the binary market.'),
@@ -70,8 +91,8 @@ export const OrderRowSchema = Obj(
     market_slug: NStr('Slug of the binary market.'),
     title: NStr('Market question.'),
     wallet_address: NStr('Proxy wallet of the taker.'),
-    pseudonym: NStr('Taker\'s venue pseudonym.'),
-    name: NStr('Taker\'s venue display name.'),
+    pseudonym: NStr("Taker's venue pseudonym."),
+    name: NStr("Taker's venue display name."),
   },
   'One trade (taker print).',
 )
@@ -82,11 +103,13 @@ export const OrdersSchema = Obj(
     resolved_from: ResolvedFrom('every market of it is listed, see `condition_ids`'),
     condition_ids: Type.Array(Type.String(), { description: 'Condition ids whose trades are listed.' }),
     data: Type.Array(OrderRowSchema, { description: 'Trades, newest first.' }),
-    count: Int('Rows in `data` (a page may hold fewer than `limit` rows before the end; only `next_cursor: null` ends the data).'),
+    count: Int(
+      'Rows in `data` (a page may hold fewer than `limit` rows before the end; only `next_cursor: null` ends the data).',
+    ),
     limit: Int('Page size asked for.'),
     next_cursor: NextCursor,
   },
-  'A page of a market\'s trade history.',
+  "A page of a market's trade history.",
 )
 
 export const ActivityRowSchema = Obj(
@@ -118,7 +141,7 @@ export const ActivitySchema = Obj(
     limit: Int('Page size asked for.'),
     next_cursor: NextCursor,
   },
-  'A page of a wallet\'s activity.',
+  "A page of a wallet's activity.",
 )
 
 export const PositionRowSchema = Obj(
@@ -156,7 +179,9 @@ export const PositionsSchema = Obj(
     data: Type.Array(PositionRowSchema, { description: 'Open positions, largest current value first.' }),
     count: Int('Rows in `data`.'),
     total_value: Num(`Sum of \`current_value\`, USDC. ${CENTS}`),
-    truncated: Type.Boolean({ description: 'True when the wallet holds more positions than the venue pages out (10,000).' }),
+    truncated: Type.Boolean({
+      description: 'True when the wallet holds more positions than the venue pages out (10,000).',
+    }),
   },
   'Open positions of a wallet.',
 )
@@ -178,10 +203,13 @@ export const WalletSchema = Obj(
     activity_count: Int('TRADE, SPLIT, MERGE and REDEEM rows.'),
     first_activity_at: At('First activity.'),
     last_activity_at: At('Last activity.'),
-    complete: Type.Boolean({ description: 'False while the figures cover only part of the history: a long history is read in walks of at most 10 s (ask again to continue), and at most 100,000 rows.' }),
+    complete: Type.Boolean({
+      description:
+        'False while the figures cover only part of the history: a long history is read in walks of at most 10 s (ask again to continue), and at most 100,000 rows.',
+    }),
     as_of: Str('When the activity figures were read from the venue (ISO 8601, UTC, no zone; at most 10 s old).'),
   },
-  'A wallet\'s profile with value and activity metrics.',
+  "A wallet's profile with value and activity metrics.",
 )
 
 export const PnlSchema = Obj(
@@ -206,12 +234,21 @@ export const PnlSchema = Obj(
       ),
       { description: 'Per market, highest realized PnL first.' },
     ),
-    series: Type.Array(Obj({ t: Int('Unix seconds.'), realized_pnl: Num(`Cumulative realized PnL after this second. ${CENTS}`) }, 'One point.'), {
-      description: 'Cumulative realized PnL, one point per second in which it changed.',
-    }),
+    series: Type.Array(
+      Obj(
+        { t: Int('Unix seconds.'), realized_pnl: Num(`Cumulative realized PnL after this second. ${CENTS}`) },
+        'One point.',
+      ),
+      {
+        description: 'Cumulative realized PnL, one point per second in which it changed.',
+      },
+    ),
     activity_count: Int('Activity rows accounted.'),
     skipped_rows: Int('TRADE rows that could not be tied to an outcome (not accounted).'),
-    complete: Type.Boolean({ description: 'False while the figures cover only part of the history: a long history is read in walks of at most 10 s (ask again to continue), and at most 100,000 rows.' }),
+    complete: Type.Boolean({
+      description:
+        'False while the figures cover only part of the history: a long history is read in walks of at most 10 s (ask again to continue), and at most 100,000 rows.',
+    }),
     as_of: Str('When the activity was read from the venue (ISO 8601, UTC, no zone; at most 10 s old).'),
   },
   'Realized profit and loss of a wallet.',

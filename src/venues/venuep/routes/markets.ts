@@ -16,7 +16,16 @@ import { listOf } from '../../../http/schemas/records.js'
 import { VenuepEventSchema, VenuepMarketPriceSchema, VenuepMarketSchema, VenuepPriceSchema } from '../schemas.js'
 import { ErrorBody } from '../../../http/schemas/common.js'
 import { invalid } from '../../../http/validation-errors.js'
-import { intersect, NOT_FOUND_RESPONSE, NOT_READY_RESPONSE, notFound, unique, VALIDATION_RESPONSE, viewListReply, viewOrNotReady } from '../../../http/routes/support.js'
+import {
+  intersect,
+  NOT_FOUND_RESPONSE,
+  NOT_READY_RESPONSE,
+  notFound,
+  unique,
+  VALIDATION_RESPONSE,
+  viewListReply,
+  viewOrNotReady,
+} from '../../../http/routes/support.js'
 
 /** venuep reads (spec 4.1): markets, events, prices and a single market's price, served from memory. */
 export interface VenuepRouteDeps {
@@ -25,17 +34,28 @@ export interface VenuepRouteDeps {
   readonly history: PriceHistory
 }
 
-const SORT = StringEnum(['volume', 'volume_24h', 'liquidity', 'updated_at', 'end_time', 'created_at'], { default: 'volume', description: 'Sort key.' })
+const SORT = StringEnum(['volume', 'volume_24h', 'liquidity', 'updated_at', 'end_time', 'created_at'], {
+  default: 'volume',
+  description: 'Sort key.',
+})
 const TAGS = ['venuep']
 
 /** Markets selected by the id filters (AND across parameters, OR within a list); undefined when none is given. */
-function selectMarkets(view: VenueView, models: ReadModels, q: { market_slug?: string[] | undefined; event_slug?: string[] | undefined; condition_id?: string[] | undefined }): MarketEntry[] | undefined {
+function selectMarkets(
+  view: VenueView,
+  models: ReadModels,
+  q: { market_slug?: string[] | undefined; event_slug?: string[] | undefined; condition_id?: string[] | undefined },
+): MarketEntry[] | undefined {
   const bySlug = q.market_slug?.map((s) => view.marketBySlug.get(s)).filter((e): e is MarketEntry => e !== undefined)
   const byEvent = q.event_slug?.flatMap((slug) => {
     const ev = eventOn(models.directory()?.bySlug(slug), 'venuep') ?? view.catalog.eventsById.get(slug)
-    return ev === undefined ? [] : ev.markets.map((m) => view.marketById.get(m.marketId)).filter((e): e is MarketEntry => e !== undefined)
+    return ev === undefined
+      ? []
+      : ev.markets.map((m) => view.marketById.get(m.marketId)).filter((e): e is MarketEntry => e !== undefined)
   })
-  const byCondition = q.condition_id?.map((id) => view.marketByOutcomeKey.get(id)).filter((e): e is MarketEntry => e !== undefined)
+  const byCondition = q.condition_id
+    ?.map((id) => view.marketByOutcomeKey.get(id))
+    .filter((e): e is MarketEntry => e !== undefined)
   return intersect(bySlug, byEvent, byCondition)
 }
 
@@ -53,22 +73,37 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
     path: '/api/v2/venuep/markets',
     operationId: 'listVenuepMarkets',
     summary: 'List venuep markets',
-    description: 'Markets with their outcomes and current prices. `total` counts every match before `limit`/`offset`; ties are ordered by market slug.',
+    description:
+      'Markets with their outcomes and current prices. `total` counts every match before `limit`/`offset`; ties are ordered by market slug.',
     tags: TAGS,
     query: Type.Object({
       market_slug: Type.Optional(Csv({ description: 'Market slugs (group slugs and child market slugs both match).' })),
       event_slug: Type.Optional(Csv({ description: 'Service event slugs.' })),
       condition_id: Type.Optional(Csv({ description: 'Condition IDs or stored outcome IDs (CLOB token ids).' })),
-      search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title or market slug.' })),
+      search: Type.Optional(
+        Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title or market slug.' }),
+      ),
       status: StatusFilter,
       category: CategoryFilter,
       ...ListOrdering(SORT),
     }),
-    responses: { 200: { description: 'A page of markets.', schema: listOf('markets', VenuepMarketSchema, 'Markets page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: {
+      200: { description: 'A page of markets.', schema: listOf('markets', VenuepMarketSchema, 'Markets page.') },
+      422: VALIDATION_RESPONSE,
+      503: NOT_READY_RESPONSE,
+    },
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuep')
       const only = selectMarkets(view, models, q)
-      return viewListReply(models.pages, q, { route: 'venuep/markets', key: 'markets', view, index: view.markets, only, version: (e) => e.version, json: (e) => view.marketJson(e) })
+      return viewListReply(models.pages, q, {
+        route: 'venuep/markets',
+        key: 'markets',
+        view,
+        index: view.markets,
+        only,
+        version: (e) => e.version,
+        json: (e) => view.marketJson(e),
+      })
     },
   })
 
@@ -81,20 +116,39 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
     tags: TAGS,
     query: Type.Object({
       event_slug: Type.Optional(Csv({ description: 'Service event slugs (or venuep event slugs).' })),
-      search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' })),
+      search: Type.Optional(
+        Type.String({ maxLength: 200, description: 'Case-insensitive substring of the event title.' }),
+      ),
       status: StatusFilter,
       category: CategoryFilter,
       ...ListOrdering(SORT),
     }),
-    responses: { 200: { description: 'A page of events.', schema: listOf('events', VenuepEventSchema, 'Events page.') }, 422: VALIDATION_RESPONSE, 503: NOT_READY_RESPONSE },
+    responses: {
+      200: { description: 'A page of events.', schema: listOf('events', VenuepEventSchema, 'Events page.') },
+      422: VALIDATION_RESPONSE,
+      503: NOT_READY_RESPONSE,
+    },
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuep')
-      const only = q.event_slug === undefined ? undefined : unique(q.event_slug.flatMap((s) => {
-        const id = eventOn(models.directory()?.bySlug(s), 'venuep')?.eventId ?? s
-        const e = view.eventById.get(id)
-        return e === undefined ? [] : [e]
-      }))
-      return viewListReply(models.pages, q, { route: 'venuep/events', key: 'events', view, index: view.events, only, version: (e) => view.eventVersion(e), json: (e) => view.eventJson(e) })
+      const only =
+        q.event_slug === undefined
+          ? undefined
+          : unique(
+              q.event_slug.flatMap((s) => {
+                const id = eventOn(models.directory()?.bySlug(s), 'venuep')?.eventId ?? s
+                const e = view.eventById.get(id)
+                return e === undefined ? [] : [e]
+              }),
+            )
+      return viewListReply(models.pages, q, {
+        route: 'venuep/events',
+        key: 'events',
+        view,
+        index: view.events,
+        only,
+        version: (e) => view.eventVersion(e),
+        json: (e) => view.eventJson(e),
+      })
     },
   })
 
@@ -110,21 +164,46 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       market_slug: Type.Optional(Csv({ description: 'Market slugs.' })),
       event_slug: Type.Optional(Csv({ description: 'Service event slugs.' })),
       condition_id: Type.Optional(Csv({ description: 'Condition IDs or stored outcome IDs.' })),
-      outcome: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the outcome title.' })),
+      outcome: Type.Optional(
+        Type.String({ maxLength: 200, description: 'Case-insensitive substring of the outcome title.' }),
+      ),
       limit: Limit(25, 100),
     }),
     responses: {
-      200: { description: 'Price rows.', schema: Type.Object({ prices: Type.Array(VenuepPriceSchema), count: Type.Integer({ description: 'Rows in `prices`.' }) }, { additionalProperties: false }) },
+      200: {
+        description: 'Price rows.',
+        schema: Type.Object(
+          { prices: Type.Array(VenuepPriceSchema), count: Type.Integer({ description: 'Rows in `prices`.' }) },
+          { additionalProperties: false },
+        ),
+      },
       422: VALIDATION_RESPONSE,
       503: NOT_READY_RESPONSE,
     },
     handler: ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuep')
       const markets = selectMarkets(view, models, q)
-      const only = markets === undefined ? undefined : markets.flatMap((m) => m.market.outcomes.map((o) => view.outcomeById.get(o.outcomeId)).filter((e): e is OutcomeEntry => e !== undefined))
-      const page = view.outcomes.query({ status: markets === undefined ? 'active' : 'all', search: q.outcome, only, sort: 'volume', order: 'desc', offset: 0, limit: q.limit })
+      const only =
+        markets === undefined
+          ? undefined
+          : markets.flatMap((m) =>
+              m.market.outcomes
+                .map((o) => view.outcomeById.get(o.outcomeId))
+                .filter((e): e is OutcomeEntry => e !== undefined),
+            )
+      const page = view.outcomes.query({
+        status: markets === undefined ? 'active' : 'all',
+        search: q.outcome,
+        only,
+        sort: 'volume',
+        order: 'desc',
+        offset: 0,
+        limit: q.limit,
+      })
       const now = deps.clock.now()
-      const rows = page.items.map(({ outcome: o, market: m }) => venuepPriceRow(o, m.market, m.eventSlug, m.event.title, view.quoteOf(o.instrumentId), now))
+      const rows = page.items.map(({ outcome: o, market: m }) =>
+        venuepPriceRow(o, m.market, m.eventSlug, m.event.title, view.quoteOf(o.instrumentId), now),
+      )
       return json(200, { prices: rows, count: rows.length })
     },
   })
@@ -135,21 +214,42 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
     operationId: 'getVenuepMarketPrice',
     summary: 'Current (or historical) price of one venuep market',
     description:
-      'Give `market_slug` or `condition_id` (a condition id or a CLOB token id, which selects that outcome). `market_slug` is a market or event slug: a market record\'s slug (a group slug lists every child market\'s YES outcome, as /markets does), a child market\'s slug (that outcome), or an event slug or alias (the event\'s market record, echoed in `resolved_from`). With `timestamp`, each outcome\'s price is the point of the venue\'s price history nearest that time (fetched from the venue and cached).',
+      "Give `market_slug` or `condition_id` (a condition id or a CLOB token id, which selects that outcome). `market_slug` is a market or event slug: a market record's slug (a group slug lists every child market's YES outcome, as /markets does), a child market's slug (that outcome), or an event slug or alias (the event's market record, echoed in `resolved_from`). With `timestamp`, each outcome's price is the point of the venue's price history nearest that time (fetched from the venue and cached).",
     tags: TAGS,
     query: Type.Object({
-      market_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Market or event slug: a market record\'s slug, a child market\'s slug, or an event slug or alias (resolved to the event\'s market record).' })),
-      condition_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Condition ID or stored outcome ID; overrides market_slug.' })),
-      outcome: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the outcome title.' })),
-      timestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799, description: 'Unix seconds: return the historical price nearest this time.' })),
+      market_slug: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 300,
+          description:
+            "Market or event slug: a market record's slug, a child market's slug, or an event slug or alias (resolved to the event's market record).",
+        }),
+      ),
+      condition_id: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description: 'Condition ID or stored outcome ID; overrides market_slug.',
+        }),
+      ),
+      outcome: Type.Optional(
+        Type.String({ maxLength: 200, description: 'Case-insensitive substring of the outcome title.' }),
+      ),
+      timestamp: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 253_402_300_799,
+          description: 'Unix seconds: return the historical price nearest this time.',
+        }),
+      ),
     }),
     responses: {
-      200: { description: 'The market and its outcomes\' prices.', schema: VenuepMarketPriceSchema },
+      200: { description: "The market and its outcomes' prices.", schema: VenuepMarketPriceSchema },
       404: NOT_FOUND_RESPONSE,
       422: VALIDATION_RESPONSE,
-      502: { description: 'The venue\'s price history failed (`upstream_error`).', schema: ErrorBody },
+      502: { description: "The venue's price history failed (`upstream_error`).", schema: ErrorBody },
       503: NOT_READY_RESPONSE,
-      504: { description: 'The venue\'s price history timed out (`upstream_timeout`).', schema: ErrorBody },
+      504: { description: "The venue's price history timed out (`upstream_timeout`).", schema: ErrorBody },
     },
     handler: async ({ query: q }) => {
       const view = viewOrNotReady(models, 'venuep')
@@ -158,9 +258,17 @@ export function venuepRoutes(deps: VenuepRouteDeps): AnyRoute[] {
       }
       const bySlug = q.condition_id === undefined ? view.marketBySlug.get(q.market_slug as string) : undefined
       // Not a market or child market slug: an event slug or alias names the event's market record (venuep events have one).
-      const byEvent = q.condition_id === undefined && bySlug === undefined ? eventMarket(view, models, q.market_slug as string) : undefined
+      const byEvent =
+        q.condition_id === undefined && bySlug === undefined
+          ? eventMarket(view, models, q.market_slug as string)
+          : undefined
       const entry = q.condition_id !== undefined ? view.marketByOutcomeKey.get(q.condition_id) : (bySlug ?? byEvent)
-      if (entry === undefined) throw notFound(q.condition_id !== undefined ? `unknown condition_id ${q.condition_id}` : `unknown market_slug ${q.market_slug}`)
+      if (entry === undefined)
+        throw notFound(
+          q.condition_id !== undefined
+            ? `unknown condition_id ${q.condition_id}`
+            : `unknown market_slug ${q.market_slug}`,
+        )
       const needle = q.outcome?.toLowerCase()
       const outcomes = entry.market.outcomes.filter(
         (o) =>
