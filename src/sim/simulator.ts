@@ -42,6 +42,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const anchorMs = options.anchorMs ?? Math.floor(clock.now() / 60_000) * 60_000
   const world = buildWorld(config, anchorMs)
   const engine = new SimEngine(world, {
+    peers: SIM_PEERS,
     clock,
     quoteChangesPerSec: config.quoteChangesPerSec,
     tradesPerSec: config.tradesPerSec,

@@ -8,6 +8,7 @@ import { generateWorld } from '../../src/sim/world/generate.js'
 import type { SimBook } from '../../src/sim/world/book-model.js'
 import { venuepOf } from '../../src/sim/venuep/state.js'
 import { venuekOf } from '../../src/sim/venuek/state.js'
+import { SIM_PEERS } from '../../src/sim/peers.js'
 
 const ANCHOR = Date.UTC(2026, 10, 21, 12)
 
@@ -21,6 +22,7 @@ test('top-of-book churn re-sizes the best bid or best ask and nothing else, as o
   const world = generateWorld({ anchorMs: ANCHOR, questions: 60, wallets: 10 })
   const clock = new SimulatedClock(ANCHOR)
   const engine = new SimEngine(world, {
+    peers: SIM_PEERS,
     clock,
     quoteChangesPerSec: 0,
     tradesPerSec: 0,

@@ -7,6 +7,7 @@ import { generateWorld, type World } from '../../src/sim/world/generate.js'
 import type { Question, SimVenue } from '../../src/sim/world/types.js'
 import { venuepOf } from '../../src/sim/venuep/state.js'
 import { venuekOf } from '../../src/sim/venuek/state.js'
+import { SIM_PEERS } from '../../src/sim/peers.js'
 
 /**
  * Ladders are ordered (src/sim/world/fair.ts): P(above $160) ≥ P(above $168), P(below 2%) ≤ P(below 3%),
@@ -112,6 +113,7 @@ describe('ordered ladders', () => {
     const clock = new SimulatedClock(ANCHOR)
     // Brisk: every book moves many times, trades take top levels, and a dislocation opens every few seconds.
     const engine = new SimEngine(w, {
+      peers: SIM_PEERS,
       clock,
       quoteChangesPerSec: 400,
       tradesPerSec: 60,
@@ -134,6 +136,7 @@ describe('ordered ladders', () => {
     const w = generateWorld({ anchorMs: ANCHOR, questions: 300, wallets: 20 })
     const clock = new SimulatedClock(ANCHOR)
     const engine = new SimEngine(w, {
+      peers: SIM_PEERS,
       clock,
       quoteChangesPerSec: 0,
       tradesPerSec: 0,

@@ -7,6 +7,7 @@ import { generateWorld, type World } from '../../src/sim/world/generate.js'
 import type { VkMarket } from '../../src/sim/venuek/types.js'
 import type { VenuekCredentials } from '../../src/venues/venuek/signing.js'
 import { venuekOf } from '../../src/sim/venuek/state.js'
+import { SIM_PEERS } from '../../src/sim/peers.js'
 
 /**
  * Shared setup for the venuek simulator tests: a small seeded world, a simulated clock at the world's anchor,
@@ -40,6 +41,7 @@ export async function startFixture(): Promise<VenuekFixture> {
   const clock = new SimulatedClock(ANCHOR_MS)
   // Rates of zero: tests drive book moves and trades explicitly, so every frame has a known cause.
   const engine = new SimEngine(world, {
+    peers: SIM_PEERS,
     clock,
     quoteChangesPerSec: 0,
     tradesPerSec: 0,

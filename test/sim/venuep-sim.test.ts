@@ -10,6 +10,7 @@ import { generateWorld, type World } from '../../src/sim/world/generate.js'
 import type { VpMarket } from '../../src/sim/venuep/types.js'
 import { ReplayBook, WsClient, type BookJson } from './venuep-test-kit.js'
 import { venuepOf } from '../../src/sim/venuep/state.js'
+import { SIM_PEERS } from '../../src/sim/peers.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked field by field below */
 type Json = any
@@ -28,6 +29,7 @@ before(async () => {
   world = generateWorld({ anchorMs: ANCHOR, questions: 150, wallets: 40 })
   clock = new SimulatedClock(ANCHOR)
   engine = new SimEngine(world, {
+    peers: SIM_PEERS,
     clock,
     quoteChangesPerSec: 2000,
     tradesPerSec: 40,

@@ -11,6 +11,7 @@ import type { FeedEvent } from '../../src/venues/types.js'
 import { mapVenuepFrame, mapVenuepMessages } from '../../src/venues/venuep/map-message.js'
 import { scanPriceChangeFrame } from '../../src/venues/venuep/price-change-scan.js'
 import { readFixture } from '../helpers/fixtures.js'
+import { SIM_PEERS } from '../../src/sim/peers.js'
 
 /**
  * The price_change fast path against the general path (JSON.parse + mapVenuepMessages): for any frame it
@@ -399,6 +400,7 @@ describe('venuep price_change fast path', () => {
     const anchor = Date.UTC(2026, 10, 21, 12)
     const world = generateWorld({ anchorMs: anchor, questions: 40, wallets: 10 })
     const engine = new SimEngine(world, {
+      peers: SIM_PEERS,
       clock: new SimulatedClock(anchor),
       quoteChangesPerSec: 2000,
       tradesPerSec: 0,

@@ -1,6 +1,5 @@
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import { MICROS_PER_UNIT } from '../../core/numbers.js'
-import { SIM_PEERS } from '../peers.js'
 import { rebalance, type LevelChange, type SimBook } from './book-model.js'
 import { isOrdered } from './fair.js'
 import { Rng } from './random.js'
@@ -84,7 +83,15 @@ interface WalkedVenue {
   readonly siblings: Map<string, EngineMarket[]>
 }
 
+/** What the engine needs of a peer of the sim list: its venue and how that venue's markets move. */
+export interface EnginePeer {
+  readonly venue: SimVenue
+  readonly world: { readonly moves: VenueMoves }
+}
+
 export interface EngineOptions {
+  /** The sim list (src/sim/peers.ts `SIM_PEERS`), given rather than imported: the peers' contract names the engine. */
+  readonly peers: readonly EnginePeer[]
   readonly clock: Clock
   /** Book changes per second across both venues. */
   readonly quoteChangesPerSec: number
@@ -121,7 +128,7 @@ export class SimEngine {
     this.#world = world
     this.#options = options
     this.#rng = new Rng(options.seed ?? world.options.seed ^ 0x2545f491)
-    this.#venues = SIM_PEERS.map((peer) => {
+    this.#venues = options.peers.map((peer) => {
       const moves: VenueMoves = peer.world.moves
       // A book whose contract has no fair-value path (a replayed market not trading when captured) stays as seeded.
       const active = moves.active(world)
