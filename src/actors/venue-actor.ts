@@ -1,16 +1,16 @@
 import { Actor, type ActorStatus } from './actor.js'
 import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
-import { MICROS_PER_UNIT } from '../core/numbers.js'
 import { runInSlices } from '../core/slices.js'
-import { OrderBook, type BookReader } from '../book/order-book.js'
+import type { BookReader } from '../book/order-book.js'
 import type { Catalog, Quote, VenueId } from '../model/types.js'
 import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
 import type { CredentialState, FeedEvent, FeedStatus, VenueAdapter, VenueFeed } from '../venues/types.js'
-import { CatalogLoad, type CatalogLoadStatus } from './catalog-load.js'
+import { CatalogLoad } from './catalog-load.js'
+import type { VenueStatus } from './venue-status.js'
 import { catalogSnapshotSteps, type CatalogSnapshot } from './catalog-snapshot.js'
 import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
-import { PublishedQuote } from './published-quote.js'
+import { newInstrument, requote, type InstrumentState, type InstrumentStats } from './instrument-state.js'
 
 /**
  * One actor per venue, the only writer of that venue's catalog, books and quotes. Socket callbacks and the
@@ -42,40 +42,6 @@ export type VenueMessage =
   | { readonly type: 'catalog_failed'; readonly error: string; readonly load?: CatalogLoad }
   | { readonly type: 'feed'; readonly events: readonly FeedEvent[]; readonly receivedAt: number }
 
-export interface VenueStatus {
-  readonly venue: VenueId
-  readonly actor: ActorStatus
-  readonly ready: boolean
-  readonly catalog: {
-    readonly loaded: boolean
-    readonly version: number
-    readonly events: number
-    readonly markets: number
-    readonly outcomes: number
-    readonly fetchedAt: number | undefined
-    readonly lastError: string | undefined
-    /** The installed catalog stopped at the `maxEvents` guard while the venue listed more (it is still served). */
-    readonly truncated: boolean
-    /** The guard (config `venues.<venue>.catalog.maxEvents`); undefined when the actor was not told it. */
-    readonly maxEvents: number | undefined
-    /** The sync in progress (the first one, or a refresh); undefined between syncs. */
-    readonly loading: CatalogLoadStatus | undefined
-    /** Syncs failed in a row (0 after a success). */
-    readonly failures: number
-  }
-  /** The venue's API key (the adapter's; `not_required` for a venue that needs none). */
-  readonly credentials: CredentialState
-  readonly books: { readonly instruments: number; readonly synced: number; readonly stale: number }
-  readonly feed: FeedStatus | undefined
-}
-
-/** Venue-pushed statistics for an instrument (a feed's `stats` events: volume, open interest). */
-export interface InstrumentStats {
-  readonly volume: number | undefined
-  readonly openInterest: number | undefined
-  readonly at: number
-}
-
 export interface VenueActorOptions {
   readonly adapter: VenueAdapter
   readonly clock: Clock
@@ -84,27 +50,6 @@ export interface VenueActorOptions {
   /** The adapter's catalog guard (config `venues.<venue>.catalog.maxEvents`), shown in the status. */
   readonly catalogMaxEvents?: number
   readonly mailboxCapacity?: number
-}
-
-export interface InstrumentState {
-  readonly id: string
-  /** Unique for the actor's lifetime, never reused (published on quotes as `instrumentSlot`). */
-  readonly slot: number
-  readonly book: OrderBook
-  /** Last traded price in micros. */
-  lastTrade: number | undefined
-  stats: InstrumentStats | undefined
-  /** Set by a `stale` feed event (or a restart), cleared by the next snapshot. */
-  stale: boolean
-  /** The published quote (rewritten in place by each requote), undefined until the first. */
-  quote: PublishedQuote | undefined
-  /** The frame number that last touched this instrument (dedupes requotes within a frame). */
-  touchedInFrame: number
-  /**
-   * Set when the instrument leaves the actor's map. Readers may hold this record as a handle (the spread engine
-   * does, to skip a Map lookup per read); a retired handle no longer changes and must be looked up again.
-   */
-  retired: boolean
 }
 
 type QuoteListener = (quotes: readonly Quote[]) => void
@@ -116,20 +61,6 @@ const CATALOG_RETRY_MAX_MS = 30_000
 /** How often the first sync logs its progress (a real catalog is hundreds of pages: not a line per page). */
 export const PROGRESS_LOG_MS = 5_000
 
-function newInstrument(id: string, slot: number): InstrumentState {
-  return {
-    id,
-    slot,
-    book: new OrderBook(),
-    lastTrade: undefined,
-    stats: undefined,
-    stale: false,
-    quote: undefined,
-    touchedInFrame: 0,
-    retired: false,
-  }
-}
-
 export class VenueActor extends Actor<VenueMessage> {
   readonly venue: VenueId
   readonly #o: VenueActorOptions
@@ -139,6 +70,8 @@ export class VenueActor extends Actor<VenueMessage> {
   /** Everything about one streamed instrument in one record: one map lookup per feed event. */
   #instruments = new Map<string, InstrumentState>()
   #publishSeq = 0
+  /** The adapter's displayed-probability rule, bound once (called per requote). */
+  readonly #probability: VenueAdapter['probability']
   /** The next instrument's slot. */
   #nextSlot = 0
   readonly #newInstrument = (id: string): InstrumentState => newInstrument(id, this.#nextSlot++)
@@ -167,6 +100,7 @@ export class VenueActor extends Actor<VenueMessage> {
     super(`venue:${options.adapter.id}`, options.mailboxCapacity)
     this.venue = options.adapter.id
     this.#o = options
+    this.#probability = (inputs) => options.adapter.probability(inputs)
   }
 
   // ------------------------------------------------------------------------------------------ readers
@@ -535,7 +469,15 @@ export class VenueActor extends Actor<VenueMessage> {
     if (touched.length === 0) return
     let published: Quote[] | undefined
     for (let i = 0; i < touched.length; i++) {
-      const q = this.#requote(touched[i] as InstrumentState, venueTs || receivedAt, receivedAt)
+      const q = requote(
+        this.venue,
+        touched[i] as InstrumentState,
+        venueTs || receivedAt,
+        receivedAt,
+        this.#probability,
+        this.#publishSeq + 1,
+      )
+      if (q !== undefined) this.#publishSeq = q.seq
       if (q !== undefined) (published ??= []).push(q)
     }
     if (published !== undefined) for (const listener of this.#quoteListeners) listener(published)
@@ -543,64 +485,6 @@ export class VenueActor extends Actor<VenueMessage> {
   }
 
   /** Recomputes an instrument's quote; stores and returns it only if something a reader sees changed. */
-  #requote(st: InstrumentState, venueTs: number, receivedAt: number): Quote | undefined {
-    const book = st.book
-    const prev = st.quote
-    const live = book.hasSnapshot && !st.stale
-    if (!live && prev === undefined) return undefined
-    let bestBid: number | undefined
-    let bestAsk: number | undefined
-    let bestBidSize: number | undefined
-    let bestAskSize: number | undefined
-    if (live) {
-      const bid = book.bestBid()
-      const ask = book.bestAsk()
-      const bidSize = book.bestBidSize()
-      const askSize = book.bestAskSize()
-      bestBid = bid === undefined ? undefined : bid / MICROS_PER_UNIT
-      bestAsk = ask === undefined ? undefined : ask / MICROS_PER_UNIT
-      bestBidSize = bidSize === undefined ? undefined : bidSize / MICROS_PER_UNIT
-      bestAskSize = askSize === undefined ? undefined : askSize / MICROS_PER_UNIT
-    } else {
-      // A stale quote keeps the last prices the venue showed us, flagged.
-      bestBid = prev?.bestBid
-      bestAsk = prev?.bestAsk
-      bestBidSize = prev?.bestBidSize
-      bestAskSize = prev?.bestAskSize
-    }
-    const lastTradePrice = st.lastTrade === undefined ? prev?.lastTradePrice : st.lastTrade / MICROS_PER_UNIT
-    const stale = !live
-    if (
-      prev !== undefined &&
-      prev.stale === stale &&
-      prev.bestBid === bestBid &&
-      prev.bestAsk === bestAsk &&
-      prev.bestBidSize === bestBidSize &&
-      prev.bestAskSize === bestAskSize &&
-      prev.lastTradePrice === lastTradePrice
-    ) {
-      return undefined
-    }
-    const quote = (prev ?? new PublishedQuote(this.venue, st.id, st.slot))
-      .setPrices(
-        bestBid,
-        bestBidSize,
-        bestAsk,
-        bestAskSize,
-        lastTradePrice,
-        this.#o.adapter.probability({ bestBid, bestAsk, lastTradePrice }),
-      )
-      .stamp(
-        // A stale flag flip is not a venue quote change: keep the venue time of the last real change.
-        stale && prev !== undefined ? prev.venueTs : venueTs,
-        stale && prev !== undefined ? prev.receivedAt : receivedAt,
-        stale,
-        ++this.#publishSeq,
-      )
-    st.quote = quote
-    return quote
-  }
-
   #setStale(st: InstrumentState, stale: boolean): void {
     if (st.stale === stale) return
     st.stale = stale

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { CatalogLoadStatus } from '../../actors/catalog-load.js'
-import type { VenueActor, VenueStatus } from '../../actors/venue-actor.js'
+import type { VenueActor } from '../../actors/venue-actor.js'
+import type { VenueStatus } from '../../actors/venue-status.js'
 import { CACHING } from '../caching.js'
 import { AppError } from '../../core/errors.js'
 import { errorReply, json, type Reply } from '../reply.js'
