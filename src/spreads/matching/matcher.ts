@@ -1,4 +1,5 @@
 import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
+import { sortSteps } from '../../core/array-steps.js'
 import { runToEnd, type Steps } from '../../core/slices.js'
 import type { CatalogEvent, Outcome } from '../../model/types.js'
 import { UNCALIBRATED, type MatchWeights } from './calibration.js'
@@ -62,6 +63,10 @@ export interface MatchInput {
 const CHECKPOINT_EVERY = 64
 /** Candidates examined between two slice checkpoints (a common word can have thousands of holders). */
 const JUDGED_PER_CHECKPOINT = 2_048
+/** Contracts put into a blocking index between two slice checkpoints (a few microseconds each). */
+const INDEXED_PER_CHECKPOINT = 256
+/** Accepted pairs assigned or grouped between two slice checkpoints. */
+const PAIRS_PER_CHECKPOINT = 1_024
 
 /** The matches between venue A's catalog `a` and venue B's `b`. */
 export function matchEvents(
@@ -154,8 +159,15 @@ export class MatchState {
     // Take out what changed or left, put in what is new; judge only the new contracts.
     const newB = yield* this.#sync(this.#sideB, b.events, usedB, 'b')
     const newA = yield* this.#sync(this.#sideA, a.events, usedA, 'a')
-    for (const y of newB.added) this.#bIndex.add(y)
-    for (const x of newA.added) this.#aIndex.add(x, this.#bIndex)
+    // Indexing a whole catalog (a full run) is ~0.2 s: checkpoints keep it in slices.
+    for (let i = 0; i < newB.added.length; i++) {
+      this.#bIndex.add(newB.added[i] as ContractSpec)
+      if (i % INDEXED_PER_CHECKPOINT === INDEXED_PER_CHECKPOINT - 1) yield
+    }
+    for (let i = 0; i < newA.added.length; i++) {
+      this.#aIndex.add(newA.added[i] as ContractSpec, this.#bIndex)
+      if (i % INDEXED_PER_CHECKPOINT === INDEXED_PER_CHECKPOINT - 1) yield
+    }
     const denied = denyIndex(deny)
     let judged = 0
     let work = 0
@@ -189,7 +201,7 @@ export class MatchState {
     const accepted: Accepted[] = []
     for (const list of this.#byA.values()) for (const x of list) accepted.push(x)
     yield
-    const automatic = groupByEvents(assignOneToOne(accepted), weights)
+    const automatic = yield* groupByEventsSteps(yield* assignOneToOneSteps(accepted), weights)
     this.#last = { weights, automatic }
     return { matches: [...manual, ...automatic], mode, changedEvents, judged }
   }
@@ -295,19 +307,21 @@ const RANK: Readonly<Record<Grade, number>> = { high: 2, medium: 1 }
  * One partner per contract: each side keeps its best-graded pairs; a contract with two or more partners at its best
  * grade is ambiguous (the texts do not tell which is meant) and keeps none. Deterministic, whatever the input order.
  */
-function assignOneToOne(accepted: readonly Accepted[]): Accepted[] {
-  const bestOf = (side: Side): Map<string, Accepted[]> => {
+function* assignOneToOneSteps(accepted: readonly Accepted[]): Steps<Accepted[]> {
+  function* bestOf(side: Side): Steps<Map<string, Accepted[]>> {
     const m = new Map<string, Accepted[]>()
-    for (const x of accepted) {
+    for (let i = 0; i < accepted.length; i++) {
+      const x = accepted[i] as Accepted
       const id = x[side].outcome.outcomeId
       const list = m.get(id)
       if (list === undefined || RANK[x.grade] > RANK[(list[0] as Accepted).grade]) m.set(id, [x])
       else if (RANK[x.grade] === RANK[(list[0] as Accepted).grade]) list.push(x)
+      if (i % PAIRS_PER_CHECKPOINT === PAIRS_PER_CHECKPOINT - 1) yield
     }
     return m
   }
-  const byA = bestOf('a')
-  const byB = bestOf('b')
+  const byA = yield* bestOf('a')
+  const byB = yield* bestOf('b')
   const out: Accepted[] = []
   for (const list of byA.values()) {
     if (list.length !== 1) continue
@@ -315,12 +329,15 @@ function assignOneToOne(accepted: readonly Accepted[]): Accepted[] {
     const bList = byB.get(x.b.outcome.outcomeId)
     if (bList !== undefined && bList.length === 1 && bList[0] === x) out.push(x)
   }
-  return out.sort((x, y) => compare(x.a.outcome.outcomeId, y.a.outcome.outcomeId))
+  yield
+  // A's outcome ids are unique among the assigned pairs: a total order, so the stepped sort is `sort`'s.
+  return yield* sortSteps(out, (x, y) => compare(x.a.outcome.outcomeId, y.a.outcome.outcomeId))
 }
 
-function groupByEvents(pairs: readonly Accepted[], weights: MatchWeights): EventMatch[] {
+function* groupByEventsSteps(pairs: readonly Accepted[], weights: MatchWeights): Steps<EventMatch[]> {
   const groups = new Map<string, Accepted[]>()
   for (const x of pairs) push(groups, `${x.a.event.eventId}\u0000${x.b.event.eventId}`, x)
+  yield
   const out: EventMatch[] = []
   for (const list of groups.values()) {
     const first = list[0] as Accepted
@@ -335,8 +352,10 @@ function groupByEvents(pairs: readonly Accepted[], weights: MatchWeights): Event
       quality: allHigh ? 'auto_high' : 'auto_medium',
       outcomes,
     })
+    if (out.length % PAIRS_PER_CHECKPOINT === 0) yield
   }
-  return out.sort(byEvents)
+  // One group per pair of events: a total order.
+  return yield* sortSteps(out, byEvents)
 }
 
 function venueEvent(e: CatalogEvent): VenueEvent {
