@@ -1,0 +1,742 @@
+import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from 'uWebSockets.js'
+import type { StreamConfig } from '../../config/schema.js'
+import type { Clock, TimerHandle } from '../../core/clock.js'
+import type { Logger } from '../../core/logger.js'
+import {
+  CLOSE,
+  DEFAULT_BOOK_DEPTH,
+  isChannel,
+  type Channel,
+  type Command,
+  type Rejection,
+  type StreamErrorCode,
+  type StreamLimits,
+} from '../protocol.js'
+import type { Sequencer } from '../sequencer.js'
+import type { ChannelSource, SubscribeParams } from '../source.js'
+import { parseCommand } from './commands.js'
+import { Connection, streamKey, type Subscription } from './connection.js'
+import {
+  ackFrame,
+  byeFrame,
+  errorFrame,
+  heartbeatFrame,
+  pongFrame,
+  snapshotsDoneFrame,
+  subscribeAckFrame,
+  welcomeFrame,
+  type CommandId,
+  type VenueAge,
+} from './control-frames.js'
+import { OpenStreams } from './open-streams.js'
+import { StreamStats, type StreamStatsSnapshot } from './stream-stats.js'
+import type { TopicPublisher } from './topic-publisher.js'
+
+/**
+ * The fan-out side of `GET /api/v2/stream` (../shared/STREAMING.md): auth, commands, subscriptions on uWS topics,
+ * heartbeats, limits and the slow-consumer policy, on the REST server's uWS app (same port).
+ *
+ * Ordering rests on one uWS fact: `ws.send` first flushes the socket's queued publishes. So "open the stream,
+ * subscribe the topic, send the snapshot" in one synchronous block puts every later published frame after the
+ * snapshot, and "unsubscribe, then send the ack" puts no frame of the subscription after the ack.
+ *
+ * Slow consumers: the pinned uWS build (20.30) has no `dropped` handler, so drops are found by the server itself.
+ * A socket seen with buffered bytes (a heartbeat that did not go straight out, a send that built backpressure) is
+ * "pressured": every frame published on one of its topics is checked against its buffer, and one that would not
+ * fit under `maxBackpressure` counts as lost for that stream (an alerts frame closes the socket instead). Each
+ * heartbeat tick also looks at every socket's buffer, so one that filled up within a second is caught there: it is
+ * marked lagging for every stream published on since the last tick. Erring this way costs a spare snapshot, never
+ * a silent loss. On `drain` a lagging socket gets one fresh snapshot per lagging stream.
+ *
+ * No exception leaves a uWS callback: each handler catches, logs, and closes the one socket if it must.
+ */
+export const STREAM_PATH = '/api/v2/stream'
+
+export interface StreamCaller {
+  readonly accountId: string
+  /** What the per-key connection limit counts (the key's id); the raw key when absent. */
+  readonly keyId?: string
+}
+
+export interface StreamServerOptions {
+  readonly app: TemplatedApp
+  readonly publisher: TopicPublisher
+  readonly sequencer: Sequencer
+  readonly sources: readonly ChannelSource[]
+  readonly clock: Clock
+  readonly log: Logger
+  readonly config: StreamConfig
+  /** Resolves an API key; undefined for a bad key. A throw means keys cannot be checked now (close 1013). */
+  readonly authenticate: (key: string) => Promise<StreamCaller | undefined>
+  /** As REST: false lets connections without a key in (AUTH_REQUIRED=false, local use). */
+  readonly authRequired: boolean
+  /** Each venue's feed state and data age, for `hb`. */
+  readonly venues: () => Readonly<Record<string, VenueAge>>
+  readonly path?: string
+}
+
+interface UserData {
+  readonly conn: Connection
+}
+type Socket = WebSocket<UserData>
+
+/** Close code when keys cannot be checked right now (RFC 6455 "try again later"). */
+const TRY_AGAIN_LATER = 1013
+/** Commands held while a key is being checked; a client has no reason to send more before its `welcome`. */
+const MAX_QUEUED_COMMANDS = 32
+/** Refused commands within this window beyond the per-second rate close the socket with 4029. */
+const RATE_WINDOW_MS = 10_000
+
+export class StreamServer {
+  readonly stats = new StreamStats()
+  readonly #o: StreamServerOptions
+  readonly #c: StreamConfig
+  readonly #limits: StreamLimits
+  readonly #sources = new Map<Channel, ChannelSource>()
+  readonly #streams: OpenStreams
+  readonly #sockets = new Set<Socket>()
+  /** Sockets with buffered bytes: their publishes are checked for drops. */
+  readonly #pressured = new Set<Socket>()
+  readonly #connectionsByKey = new Map<string, number>()
+  /** Heartbeat tick at which each topic last had a frame published (for the per-tick buffer sweep). */
+  readonly #publishedAtTick = new Map<string, number>()
+  #tick = 0
+  #nextCid = 1
+  #heartbeat: TimerHandle | undefined
+  #closed = false
+
+  constructor(options: StreamServerOptions) {
+    this.#o = options
+    this.#c = options.config
+    this.#limits = {
+      connections_per_key: this.#c.connectionsPerKey,
+      keys_per_connection: this.#c.keysPerConnection,
+      commands_per_second: this.#c.commandsPerSecond,
+      max_lifetime_s: this.#c.maxLifetimeS,
+      max_frame_bytes: this.#c.maxFrameBytes,
+    }
+    for (const s of options.sources) this.#sources.set(s.ch, s)
+    this.#streams = new OpenStreams(options.sequencer, options.clock)
+    options.publisher.observer = (topic, frame) => this.#onPublish(topic, frame)
+    options.app.ws<UserData>(options.path ?? STREAM_PATH, {
+      // Above max_frame_bytes the server answers BAD_REQUEST itself; uWS only cuts off what is far beyond it.
+      maxPayloadLength: this.#c.maxFrameBytes * 4,
+      maxBackpressure: this.#c.maxBackpressureBytes,
+      closeOnBackpressureLimit: 0,
+      idleTimeout: this.#c.idleTimeoutS,
+      sendPingsAutomatically: true,
+      upgrade: (res, req, context) => this.#guard('upgrade', () => this.#upgrade(res, req, context)),
+      open: (ws) => this.#guard('open', () => this.#open(ws), ws),
+      message: (ws, message) => this.#guard('message', () => this.#message(ws, message), ws),
+      drain: (ws) => this.#guard('drain', () => this.#drain(ws), ws),
+      close: (ws, code) => this.#guard('close', () => this.#closed_(ws, code)),
+    })
+    this.#heartbeat = options.clock.setInterval(
+      () => this.#guard('heartbeat', () => this.#heartbeatTick()),
+      this.#c.heartbeatMs,
+    )
+  }
+
+  get limits(): StreamLimits {
+    return this.#limits
+  }
+
+  statsSnapshot(): StreamStatsSnapshot {
+    return this.stats.snapshot(this.#streams.size)
+  }
+
+  /** Graceful shutdown: `bye` to every socket, close 1001, then the streams. Idempotent. */
+  close(): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.#o.clock.clearInterval(this.#heartbeat)
+    const bye = byeFrame(this.#c.reconnectAfterMs)
+    for (const ws of [...this.#sockets]) this.#end(ws, CLOSE.goingAway, 'shutting down', bye)
+    this.#streams.closeAll()
+    this.#o.publisher.observer = undefined
+  }
+
+  // ---- connection lifecycle ----
+
+  #upgrade(res: HttpResponse, req: HttpRequest, context: us_socket_context_t): void {
+    if (this.#closed) {
+      res.writeStatus('503 Service Unavailable').end()
+      return
+    }
+    const headerKey = req.getHeader('x-api-key')
+    const queryKey = req.getQuery('api_key') ?? ''
+    const key = headerKey !== '' ? headerKey : queryKey !== '' ? queryKey : undefined
+    const conn = new Connection(this.#nextCid++, key, this.#c.commandsPerSecond, this.#o.clock.now())
+    res.upgrade<UserData>(
+      { conn },
+      req.getHeader('sec-websocket-key'),
+      req.getHeader('sec-websocket-protocol'),
+      req.getHeader('sec-websocket-extensions'),
+      context,
+    )
+  }
+
+  #open(ws: Socket): void {
+    const conn = ws.getUserData().conn
+    this.#sockets.add(ws)
+    this.stats.connections++
+    if (this.#closed) {
+      this.#end(ws, CLOSE.goingAway, 'shutting down', byeFrame(this.#c.reconnectAfterMs))
+      return
+    }
+    const clock = this.#o.clock
+    conn.lifetimeTimer = clock.setTimeout(
+      () => this.#guard('lifetime', () => this.#end(ws, CLOSE.goingAway, 'max lifetime', byeFrame(0))),
+      this.#c.maxLifetimeS * 1000,
+    )
+    if (conn.upgradeKey !== undefined) this.#authenticate(ws, conn, conn.upgradeKey, undefined)
+    else if (!this.#o.authRequired) this.#admit(ws, conn, undefined, undefined)
+    else
+      conn.authTimer = clock.setTimeout(
+        () =>
+          this.#guard('auth timeout', () => {
+            if (conn.state === 'unauthenticated')
+              this.#fail(ws, null, 'AUTH_FAILED', 'no API key within the auth timeout', CLOSE.authFailed)
+          }),
+        this.#c.authTimeoutMs,
+      )
+  }
+
+  #authenticate(ws: Socket, conn: Connection, key: string, authId: CommandId | undefined): void {
+    conn.state = 'authenticating'
+    this.#o.clock.clearTimeout(conn.authTimer)
+    let pending: Promise<StreamCaller | undefined>
+    try {
+      pending = this.#o.authenticate(key)
+    } catch (err) {
+      pending = Promise.reject(err)
+    }
+    pending.then(
+      (caller) =>
+        this.#guard('auth', () => {
+          if (conn.state !== 'authenticating') return
+          if (caller === undefined)
+            this.#fail(ws, authId ?? null, 'AUTH_FAILED', 'invalid or revoked API key', CLOSE.authFailed)
+          else ws.cork(() => this.#admit(ws, conn, caller, caller.keyId ?? key, authId))
+        }),
+      (err: unknown) =>
+        this.#guard('auth', () => {
+          if (conn.state !== 'authenticating') return
+          this.#o.log.warn({ err }, 'stream: API key check failed')
+          this.#fail(ws, authId ?? null, 'AUTH_FAILED', 'API keys cannot be checked right now', TRY_AGAIN_LATER)
+        }),
+    )
+  }
+
+  /** Lets an authenticated (or, with auth off, anonymous) connection in, then runs what it queued meanwhile. */
+  #admit(
+    ws: Socket,
+    conn: Connection,
+    caller: StreamCaller | undefined,
+    limitKey: string | undefined,
+    authId?: CommandId,
+  ): void {
+    if (limitKey !== undefined) {
+      const n = this.#connectionsByKey.get(limitKey) ?? 0
+      if (n >= this.#c.connectionsPerKey) {
+        this.#fail(
+          ws,
+          authId ?? null,
+          'CONNECTION_LIMIT',
+          `this key already holds ${n} connections (limit ${this.#c.connectionsPerKey})`,
+          CLOSE.rateLimited,
+        )
+        return
+      }
+      this.#connectionsByKey.set(limitKey, n + 1)
+      conn.limitKey = limitKey
+    }
+    conn.state = 'open'
+    conn.accountId = caller?.accountId
+    if (authId !== undefined) this.#send(ws, ackFrame(authId))
+    this.#send(ws, welcomeFrame(this.#limits))
+    const queued = conn.queued.splice(0)
+    for (const text of queued) {
+      if (conn.state !== 'open') return
+      this.#command(ws, conn, text)
+    }
+  }
+
+  /** An anonymous connection (auth off) that sends a key anyway: it becomes that caller, or is closed 4401. */
+  #identify(ws: Socket, conn: Connection, key: string, id: CommandId): void {
+    let pending: Promise<StreamCaller | undefined>
+    try {
+      pending = this.#o.authenticate(key)
+    } catch (err) {
+      pending = Promise.reject(err)
+    }
+    pending.then(
+      (caller) =>
+        this.#guard('auth', () => {
+          if (conn.state !== 'open') return
+          if (caller === undefined) {
+            this.#fail(ws, id, 'AUTH_FAILED', 'invalid or revoked API key', CLOSE.authFailed)
+            return
+          }
+          conn.accountId = caller.accountId
+          this.#send(ws, ackFrame(id))
+        }),
+      (err: unknown) =>
+        this.#guard('auth', () => {
+          this.#o.log.warn({ err }, 'stream: API key check failed')
+          if (conn.state === 'open') this.#send(ws, errorFrame(id, 'AUTH_FAILED', 'API keys cannot be checked now'))
+        }),
+    )
+  }
+
+  #closed_(ws: Socket, code: number): void {
+    const conn = ws.getUserData().conn
+    const wasOpen = conn.state === 'open'
+    conn.state = 'closed'
+    this.#sockets.delete(ws)
+    this.#pressured.delete(ws)
+    this.stats.connections--
+    this.stats.closed(code)
+    const clock = this.#o.clock
+    clock.clearTimeout(conn.authTimer)
+    clock.clearTimeout(conn.lifetimeTimer)
+    if (wasOpen && conn.limitKey !== undefined) {
+      const n = (this.#connectionsByKey.get(conn.limitKey) ?? 1) - 1
+      if (n <= 0) this.#connectionsByKey.delete(conn.limitKey)
+      else this.#connectionsByKey.set(conn.limitKey, n)
+    }
+    // uWS has already unsubscribed the socket from its topics; only the counts are ours to release.
+    for (const held of conn.streams.values()) this.#streams.release(held.topic)
+    this.stats.subscriptions -= conn.streams.size
+    conn.streams.clear()
+    conn.topics.clear()
+    conn.subs.clear()
+  }
+
+  // ---- commands ----
+
+  #message(ws: Socket, message: ArrayBuffer): void {
+    const conn = ws.getUserData().conn
+    if (conn.state === 'closed') return
+    if (message.byteLength > this.#c.maxFrameBytes) {
+      this.#fail(ws, null, 'BAD_REQUEST', `frame over ${this.#c.maxFrameBytes} bytes`, CLOSE.badRequest)
+      return
+    }
+    const text = Buffer.from(message).toString('utf8')
+    if (conn.state === 'authenticating') {
+      // The key is being checked: hold the command until it is (the client may not wait for its welcome).
+      if (conn.queued.length >= MAX_QUEUED_COMMANDS)
+        this.#send(ws, errorFrame(null, 'RATE_LIMITED', 'too many commands before authentication completed'))
+      else conn.queued.push(text)
+      return
+    }
+    this.#command(ws, conn, text)
+  }
+
+  #command(ws: Socket, conn: Connection, text: string): void {
+    const now = this.#o.clock.now()
+    if (!conn.takeCommandToken(this.#c.commandsPerSecond, now)) {
+      this.#refuseForRate(ws, conn, text, now)
+      return
+    }
+    const parsed = parseCommand(text)
+    if (!parsed.ok) {
+      if (conn.state === 'unauthenticated')
+        this.#fail(ws, parsed.id, 'AUTH_FAILED', `authenticate first (${parsed.reason})`, CLOSE.authFailed)
+      else this.#send(ws, errorFrame(parsed.id, 'BAD_REQUEST', parsed.reason))
+      return
+    }
+    const c = parsed.command
+    const id: CommandId = c.id ?? null
+    if (conn.state === 'unauthenticated') {
+      if (c.op === 'auth') this.#authenticate(ws, conn, c.key, id)
+      else this.#fail(ws, id, 'AUTH_FAILED', 'the first frame must be {"op":"auth","key":…}', CLOSE.authFailed)
+      return
+    }
+    this.#run(ws, conn, c, id)
+  }
+
+  #run(ws: Socket, conn: Connection, c: Command, id: CommandId): void {
+    switch (c.op) {
+      case 'auth':
+        // Already in: with a key, nothing changes; with auth off and no key yet, the key names the caller.
+        if (conn.accountId !== undefined) this.#send(ws, ackFrame(id))
+        else this.#identify(ws, conn, c.key, id)
+        return
+      case 'ping':
+        this.#send(ws, pongFrame(id))
+        return
+      case 'list':
+        this.#send(ws, ackFrame(id, { subscriptions: [...conn.subs.values()].map(describe) }))
+        return
+      case 'subscribe':
+        this.#subscribe(ws, conn, c, id)
+        return
+      case 'update':
+        this.#update(ws, conn, c, id)
+        return
+      case 'unsubscribe':
+        this.#unsubscribe(ws, conn, c.sid, id)
+        return
+      case 'snapshot':
+        this.#snapshot(ws, conn, c, id)
+        return
+    }
+  }
+
+  #refuseForRate(ws: Socket, conn: Connection, text: string, now: number): void {
+    if (now - conn.rateWindowStart > RATE_WINDOW_MS) {
+      conn.rateWindowStart = now
+      conn.refusedCommands = 0
+    }
+    if (++conn.refusedCommands > this.#c.commandsPerSecond) {
+      this.#fail(ws, null, 'RATE_LIMITED', 'too many commands, persistently', CLOSE.rateLimited)
+      return
+    }
+    const parsed = parseCommand(text)
+    const id = parsed.ok ? (parsed.command.id ?? null) : parsed.id
+    this.#send(ws, errorFrame(id, 'RATE_LIMITED', `more than ${this.#c.commandsPerSecond} commands per second`))
+  }
+
+  #subscribe(ws: Socket, conn: Connection, c: Extract<Command, { op: 'subscribe' }>, id: CommandId): void {
+    const source = this.#sourceOf(ws, c.ch, id)
+    if (source === undefined) return
+    if (c.depth !== undefined && source.ch !== 'book') {
+      this.#send(ws, errorFrame(id, 'BAD_REQUEST', '`depth` is for the book channel only'))
+      return
+    }
+    const sub: Subscription = {
+      sid: conn.newSid(),
+      ch: source.ch,
+      depth: source.ch === 'book' ? (c.depth ?? DEFAULT_BOOK_DEPTH) : undefined,
+      keys: new Map(),
+    }
+    conn.subs.set(sub.sid, sub)
+    const added = this.#add(ws, conn, sub, source, c.keys, c.resume)
+    this.#send(ws, subscribeAckFrame(id, { sid: sub.sid, ...added.ack }))
+    this.#sendBurst(ws, sub, added.frames)
+  }
+
+  #update(ws: Socket, conn: Connection, c: Extract<Command, { op: 'update' }>, id: CommandId): void {
+    const sub = conn.subs.get(c.sid)
+    if (sub === undefined) {
+      this.#send(ws, errorFrame(id, 'BAD_REQUEST', `no subscription ${c.sid}`))
+      return
+    }
+    // Removed first: the keys they free count for the added ones.
+    const lastSeq = this.#remove(ws, conn, sub, c.remove ?? [])
+    const added = this.#add(ws, conn, sub, this.#sources.get(sub.ch) as ChannelSource, c.add ?? [], undefined)
+    this.#send(ws, ackFrame(id, { sid: sub.sid, ...added.ack, last_seq: lastSeq }))
+    if ((c.add ?? []).length > 0) this.#sendBurst(ws, sub, added.frames)
+  }
+
+  #unsubscribe(ws: Socket, conn: Connection, sid: string, id: CommandId): void {
+    const sub = conn.subs.get(sid)
+    if (sub === undefined) {
+      this.#send(ws, errorFrame(id, 'BAD_REQUEST', `no subscription ${sid}`))
+      return
+    }
+    // Topics left before the ack is sent, in this one synchronous block: no frame of the subscription follows it.
+    const lastSeq = this.#remove(ws, conn, sub, [...sub.keys.keys()])
+    conn.subs.delete(sid)
+    this.#send(ws, ackFrame(id, { sid, last_seq: lastSeq }))
+  }
+
+  #snapshot(ws: Socket, conn: Connection, c: Extract<Command, { op: 'snapshot' }>, id: CommandId): void {
+    const source = this.#sourceOf(ws, c.ch, id)
+    if (source === undefined) return
+    const now = this.#o.clock.now()
+    const accepted: string[] = []
+    const rejected: Rejection[] = []
+    const frames: [string, string][] = []
+    for (const key of c.keys) {
+      const held = conn.streams.get(streamKey(source.ch, key))
+      const stream = held === undefined ? undefined : this.#streams.get(held.topic)
+      if (held === undefined || stream === undefined) {
+        rejected.push({ key, code: 'BAD_REQUEST', reason: 'not subscribed on this connection' })
+        continue
+      }
+      const last = conn.snapshotAt.get(held.topic)
+      if (last !== undefined && now - last < this.#c.snapshotMinIntervalMs) {
+        rejected.push({
+          key,
+          code: 'RATE_LIMITED',
+          reason: `one snapshot per ${this.#c.snapshotMinIntervalMs} ms per key`,
+        })
+        continue
+      }
+      conn.snapshotAt.set(held.topic, now)
+      accepted.push(key)
+      frames.push([held.topic, stream.source.snapshot(stream.log)])
+    }
+    this.#send(ws, ackFrame(id, { accepted, rejected }))
+    for (const [topic, frame] of frames) this.#sendData(ws, conn, topic, frame)
+  }
+
+  #sourceOf(ws: Socket, ch: string, id: CommandId): ChannelSource | undefined {
+    const source = isChannel(ch) ? this.#sources.get(ch) : undefined
+    if (source === undefined) this.#send(ws, errorFrame(id, 'UNKNOWN_CHANNEL', `no channel ${JSON.stringify(ch)}`))
+    return source
+  }
+
+  /**
+   * Adds keys to a subscription. Per accepted key, in this synchronous block: open the stream (a source's first
+   * frames are then covered by the snapshot), subscribe its topic, and take the snapshot or the replay, which are
+   * sent after the ack (nothing can be published in between: sources emit from their own steps).
+   */
+  #add(
+    ws: Socket,
+    conn: Connection,
+    sub: Subscription,
+    source: ChannelSource,
+    keys: readonly string[],
+    resume: Extract<Command, { op: 'subscribe' }>['resume'],
+  ): {
+    ack: { accepted: string[]; rejected: Rejection[]; recovered: boolean }
+    frames: [string, string][]
+  } {
+    const accepted: string[] = []
+    const rejected: Rejection[] = []
+    const frames: [string, string][] = []
+    let resumed = 0
+    let recovered = 0
+    const params: SubscribeParams = { depth: sub.depth, accountId: conn.accountId }
+    for (const key of keys) {
+      const held = conn.streams.get(streamKey(sub.ch, key))
+      if (held !== undefined) {
+        rejected.push({ key, code: 'BAD_REQUEST', reason: `already subscribed (${held.sid})` })
+        continue
+      }
+      if (conn.streams.size >= this.#c.keysPerConnection) {
+        rejected.push({
+          key,
+          code: 'SUBSCRIPTION_LIMIT',
+          reason: `a connection holds at most ${this.#c.keysPerConnection} keys`,
+        })
+        continue
+      }
+      let resolved
+      try {
+        resolved = source.resolve(key, params)
+      } catch (err) {
+        this.#o.log.error({ err, ch: sub.ch, key }, 'stream: source.resolve threw')
+        resolved = { key, code: 'UNKNOWN_KEY' as const, reason: 'this key cannot be served' }
+      }
+      if ('code' in resolved) {
+        rejected.push({ key, code: resolved.code, reason: resolved.reason })
+        continue
+      }
+      let stream
+      try {
+        stream = this.#streams.acquire(resolved, source, params)
+      } catch (err) {
+        this.#o.log.error({ err, topic: resolved.topic }, 'stream: opening a stream failed')
+        rejected.push({ key, code: 'UNKNOWN_KEY', reason: 'this key cannot be served now' })
+        continue
+      }
+      ws.subscribe(resolved.topic)
+      conn.hold(sub.ch, key, sub.sid, resolved.topic)
+      sub.keys.set(key, resolved.topic)
+      this.stats.subscriptions++
+      accepted.push(key)
+      const token = resume?.[key]
+      let replayed: string[] | undefined
+      if (token !== undefined) {
+        resumed++
+        replayed = this.#o.sequencer.replay(stream.log, token.epoch, token.seq)
+        if (replayed !== undefined) recovered++
+      }
+      if (replayed !== undefined) for (const f of replayed) frames.push([resolved.topic, f])
+      else frames.push([resolved.topic, source.snapshot(stream.log)])
+    }
+    return { ack: { accepted, rejected, recovered: resumed > 0 && recovered === resumed }, frames }
+  }
+
+  /** Leaves keys' topics (before any ack is sent) and returns the last seq of each. */
+  #remove(ws: Socket, conn: Connection, sub: Subscription, keys: readonly string[]): Record<string, number> {
+    const lastSeq: Record<string, number> = {}
+    for (const key of keys) {
+      const topic = sub.keys.get(key)
+      if (topic === undefined) continue
+      ws.unsubscribe(topic)
+      sub.keys.delete(key)
+      conn.drop(sub.ch, key)
+      this.stats.subscriptions--
+      lastSeq[key] = this.#streams.get(topic)?.log.seq ?? 0
+      this.#streams.release(topic)
+    }
+    return lastSeq
+  }
+
+  #sendBurst(ws: Socket, sub: Subscription, frames: readonly [string, string][]): void {
+    const conn = ws.getUserData().conn
+    for (const [topic, frame] of frames) {
+      if (conn.state !== 'open') return
+      this.#sendData(ws, conn, topic, frame)
+    }
+    if (conn.state === 'open') this.#send(ws, snapshotsDoneFrame(sub.ch, sub.sid))
+  }
+
+  // ---- sending, and the slow-consumer policy ----
+
+  /** A control frame: if the socket cannot take even that, it is closed as a slow consumer. */
+  #send(ws: Socket, frame: string): void {
+    if (ws.getUserData().conn.state === 'closed') return
+    if (ws.send(frame) === SEND_DROPPED) this.#slow(ws, 'the send buffer is full')
+  }
+
+  /** A data frame sent to one socket (snapshot, replay): if it is dropped, the stream lags (snapshot on drain). */
+  #sendData(ws: Socket, conn: Connection, topic: string, frame: string): void {
+    const status = ws.send(frame)
+    if (status === SEND_SENT) return
+    this.#pressured.add(ws)
+    conn.pressured = true
+    if (status === SEND_DROPPED) {
+      this.stats.dropped(channelOf(topic))
+      conn.markLagging(topic, this.#o.clock.now())
+    }
+  }
+
+  /** Every published frame: counted, and checked against the sockets that already have buffered bytes. */
+  #onPublish(topic: string, frame: string): void {
+    const ch = channelOf(topic)
+    this.stats.published(ch)
+    this.#publishedAtTick.set(topic, this.#tick)
+    if (this.#pressured.size === 0) return
+    const limit = this.#c.maxBackpressureBytes
+    const now = this.#o.clock.now()
+    for (const ws of [...this.#pressured]) {
+      const conn = ws.getUserData().conn
+      if (!conn.topics.has(topic)) continue
+      if (ws.getBufferedAmount() + frame.length <= limit) continue
+      this.stats.dropped(ch)
+      if (ch === 'alerts') this.#slow(ws, 'an alert could not be delivered: resume from the store')
+      else conn.markLagging(topic, now)
+    }
+  }
+
+  #drain(ws: Socket): void {
+    const conn = ws.getUserData().conn
+    if (conn.state !== 'open') return
+    const buffered = ws.getBufferedAmount()
+    if (buffered === 0) {
+      this.#pressured.delete(ws)
+      conn.pressured = false
+    }
+    if (conn.lagging.size === 0 || buffered > this.#c.maxBackpressureBytes / 2) return
+    const now = this.#o.clock.now()
+    const policy = this.#c.slowConsumer
+    conn.resnapshotTimes = conn.resnapshotTimes.filter((t) => now - t < policy.windowMs)
+    if (conn.resnapshotTimes.length >= policy.maxResnapshots) {
+      this.#slow(ws, `lagging again after ${policy.maxResnapshots} re-snapshots within ${policy.windowMs} ms`)
+      return
+    }
+    conn.resnapshotTimes.push(now)
+    const topics = [...conn.lagging]
+    conn.lagging.clear()
+    conn.laggingSince = undefined
+    for (const topic of topics) {
+      const stream = this.#streams.get(topic)
+      if (stream === undefined || !conn.topics.has(topic)) continue
+      this.stats.resnapshots++
+      this.#sendData(ws, conn, topic, stream.source.snapshot(stream.log))
+      if (conn.state !== 'open') return
+    }
+  }
+
+  #heartbeatTick(): void {
+    const now = this.#o.clock.now()
+    const tick = this.#tick++
+    const venues = this.#o.venues()
+    const limit = this.#c.maxBackpressureBytes
+    const maxLagMs = this.#c.slowConsumer.maxLagMs
+    for (const ws of [...this.#sockets]) {
+      const conn = ws.getUserData().conn
+      if (conn.state !== 'open') continue
+      if (conn.laggingSince !== undefined && now - conn.laggingSince > maxLagMs) {
+        this.#slow(ws, `lagging for more than ${maxLagMs} ms`)
+        continue
+      }
+      const buffered = ws.getBufferedAmount()
+      if (buffered >= limit) {
+        // Filled up since the last look: every stream published on since then may have lost frames.
+        this.#catchUnseenDrops(ws, conn, tick, now)
+        continue
+      }
+      const n = conn.hbN + 1
+      const status = ws.send(heartbeatFrame(n, now, venues))
+      if (status !== SEND_DROPPED) conn.hbN = n
+      if (status !== SEND_SENT || buffered > 0) {
+        this.#pressured.add(ws)
+        conn.pressured = true
+      }
+    }
+  }
+
+  #catchUnseenDrops(ws: Socket, conn: Connection, tick: number, now: number): void {
+    this.#pressured.add(ws)
+    conn.pressured = true
+    for (const topic of conn.topics) {
+      if (this.#publishedAtTick.get(topic) !== tick) continue
+      if (channelOf(topic) === 'alerts') {
+        this.#slow(ws, 'an alert could not be delivered: resume from the store')
+        return
+      }
+      conn.markLagging(topic, now)
+    }
+  }
+
+  #slow(ws: Socket, why: string): void {
+    this.#fail(ws, null, 'SLOW_CONSUMER', why, CLOSE.slowConsumer)
+  }
+
+  // ---- closing ----
+
+  /** An error frame (it may not get through a full buffer: the close code says it anyway), then the close. */
+  #fail(ws: Socket, id: CommandId, code: StreamErrorCode, message: string, closeCode: number): void {
+    this.#end(ws, closeCode, code, errorFrame(id, code, message))
+  }
+
+  #end(ws: Socket, code: number, reason: string, lastFrame: string): void {
+    const conn = ws.getUserData().conn
+    if (conn.state === 'closed') return
+    ws.cork(() => {
+      ws.send(lastFrame)
+      ws.end(code, reason.slice(0, 120))
+    })
+  }
+
+  /** Runs a uWS callback's work; an exception is logged and closes only the socket it concerns. */
+  #guard(where: string, work: () => void, ws?: Socket): void {
+    try {
+      work()
+    } catch (err) {
+      this.#o.log.error({ err, where }, 'stream: unexpected error')
+      if (ws !== undefined && where !== 'close') {
+        try {
+          if (ws.getUserData().conn.state !== 'closed') ws.end(1011, 'internal error')
+        } catch {
+          // The socket is already gone.
+        }
+      }
+    }
+  }
+}
+
+/** `ws.send` results (uWS): sent, buffered (backpressure built), dropped (over maxBackpressure). */
+const SEND_SENT = 1
+const SEND_DROPPED = 2
+
+function channelOf(topic: string): string {
+  const bar = topic.indexOf('|')
+  return bar < 0 ? topic : topic.slice(0, bar)
+}
+
+function describe(sub: Subscription): Record<string, unknown> {
+  return {
+    sid: sub.sid,
+    ch: sub.ch,
+    ...(sub.depth === undefined ? {} : { depth: sub.depth }),
+    keys: [...sub.keys.keys()],
+  }
+}
