@@ -679,9 +679,11 @@ export class StreamServer {
     for (const topic of conn.topics) {
       if (this.#publishedAtTick.get(topic) !== tick) continue
       if (channelOf(topic) === 'alerts') {
+        this.stats.dropped('alerts')
         this.#slow(ws, 'an alert could not be delivered: resume from the store')
         return
       }
+      this.stats.dropped(channelOf(topic))
       conn.markLagging(topic, now)
     }
   }
