@@ -98,9 +98,8 @@ export class StreamServer {
   /** Sockets with buffered bytes: their publishes are checked for drops. */
   readonly #pressured = new Set<Socket>()
   readonly #connectionsByKey = new Map<string, number>()
-  /** Heartbeat tick at which each topic last had a frame published (for the per-tick buffer sweep). */
-  readonly #publishedAtTick = new Map<string, number>()
-  #tick = 0
+  /** Topics with a frame published since the last heartbeat tick (for the per-tick buffer sweep). */
+  #publishedSinceTick = new Set<string>()
   #nextCid = 1
   #heartbeat: TimerHandle | undefined
   #closed = false
@@ -581,16 +580,25 @@ export class StreamServer {
 
   /** A control frame: if the socket cannot take even that, it is closed as a slow consumer. */
   #send(ws: Socket, frame: string): void {
-    if (ws.getUserData().conn.state === 'closed') return
-    if (ws.send(frame) === SEND_DROPPED) this.#slow(ws, 'the send buffer is full')
+    const conn = ws.getUserData().conn
+    if (conn.state === 'closed') return
+    const status = ws.send(frame)
+    if (status === SEND_SENT) return
+    this.#pressure(ws, conn)
+    if (status === SEND_DROPPED) this.#slow(ws, 'the send buffer is full')
+  }
+
+  /** The socket has buffered bytes: from now on its publishes are checked for drops, until it drains. */
+  #pressure(ws: Socket, conn: Connection): void {
+    this.#pressured.add(ws)
+    conn.pressured = true
   }
 
   /** A data frame sent to one socket (snapshot, replay): if it is dropped, the stream lags (snapshot on drain). */
   #sendData(ws: Socket, conn: Connection, topic: string, frame: string): void {
     const status = ws.send(frame)
     if (status === SEND_SENT) return
-    this.#pressured.add(ws)
-    conn.pressured = true
+    this.#pressure(ws, conn)
     if (status === SEND_DROPPED) {
       this.stats.dropped(channelOf(topic))
       conn.markLagging(topic, this.#o.clock.now())
@@ -601,11 +609,12 @@ export class StreamServer {
   #onPublish(topic: string, frame: string): void {
     const ch = channelOf(topic)
     this.stats.published(ch)
-    this.#publishedAtTick.set(topic, this.#tick)
+    this.#publishedSinceTick.add(topic)
     if (this.#pressured.size === 0) return
     const limit = this.#c.maxBackpressureBytes
     const now = this.#o.clock.now()
-    for (const ws of [...this.#pressured]) {
+    // A Set may lose its current element during for-of (a close below removes the socket): no copy needed.
+    for (const ws of this.#pressured) {
       const conn = ws.getUserData().conn
       if (!conn.topics.has(topic)) continue
       if (ws.getBufferedAmount() + frame.length <= limit) continue
@@ -646,7 +655,8 @@ export class StreamServer {
 
   #heartbeatTick(): void {
     const now = this.#o.clock.now()
-    const tick = this.#tick++
+    const published = this.#publishedSinceTick
+    this.#publishedSinceTick = new Set()
     const venues = this.#o.venues()
     const limit = this.#c.maxBackpressureBytes
     const maxLagMs = this.#c.slowConsumer.maxLagMs
@@ -660,24 +670,24 @@ export class StreamServer {
       const buffered = ws.getBufferedAmount()
       if (buffered >= limit) {
         // Filled up since the last look: every stream published on since then may have lost frames.
-        this.#catchUnseenDrops(ws, conn, tick, now)
+        this.#catchUnseenDrops(ws, conn, published, now)
         continue
       }
       const n = conn.hbN + 1
       const status = ws.send(heartbeatFrame(n, now, venues))
       if (status !== SEND_DROPPED) conn.hbN = n
-      if (status !== SEND_SENT || buffered > 0) {
-        this.#pressured.add(ws)
-        conn.pressured = true
+      if (status !== SEND_SENT || buffered > 0) this.#pressure(ws, conn)
+      else if (conn.pressured) {
+        this.#pressured.delete(ws)
+        conn.pressured = false
       }
     }
   }
 
-  #catchUnseenDrops(ws: Socket, conn: Connection, tick: number, now: number): void {
-    this.#pressured.add(ws)
-    conn.pressured = true
+  #catchUnseenDrops(ws: Socket, conn: Connection, published: ReadonlySet<string>, now: number): void {
+    this.#pressure(ws, conn)
     for (const topic of conn.topics) {
-      if (this.#publishedAtTick.get(topic) !== tick) continue
+      if (!published.has(topic)) continue
       if (channelOf(topic) === 'alerts') {
         this.stats.dropped('alerts')
         this.#slow(ws, 'an alert could not be delivered: resume from the store')

@@ -28,7 +28,7 @@ async function pumpUntil(
     if (n >= maxFrames) throw new Error(`no drop detected after ${n} frames`)
     for (let i = 0; i < 50; i++) emit(n++)
     // One heartbeat tick per batch: the server looks at every socket's buffer on each.
-    h.clock.increment(1_000)
+    h.clock.increment(h.config.heartbeatMs)
     await new Promise((r) => setImmediate(r))
   }
   return n
@@ -44,7 +44,7 @@ describe('slow consumers', () => {
   let h: Harness
 
   before(async () => {
-    h = await new Harness({ config: { maxBackpressureBytes: 16_384 } }).start()
+    h = await new Harness({ config: { maxBackpressureBytes: 16_384, heartbeatMs: 100 } }).start()
   })
 
   after(async () => {
@@ -66,7 +66,7 @@ describe('slow consumers', () => {
     )
     const last = h.quote.logs.get('venuep:A')?.seq as number
     // The other client is not held back: every frame, in order, promptly.
-    await waitFor(() => fast.frames.filter((f) => f.type === 'delta').length === emitted, 10_000, 'every frame')
+    await waitFor(() => fast.frames.filter((f) => f.type === 'delta').length === emitted, 3_000, 'every frame')
     assert.deepEqual(deltasContiguous(fast.frames, 'venuep:A').at(-1), last)
 
     tcp(slow).resume()
@@ -93,11 +93,41 @@ describe('slow consumers', () => {
     await Promise.all([slow.closed(), fast.closed()])
   })
 
+  test('a client that keeps lagging (more than 3 re-snapshots within 60 s) is closed with 4008', async () => {
+    const slow = await h.connect()
+    await slow.command({ op: 'subscribe', id: 1, ch: 'quote', keys: ['venuek:C'] })
+    await slow.take(2)
+    const closesBefore = h.server.statsSnapshot().closes.get(4008) ?? 0
+    for (let round = 0; round < 4; round++) {
+      const resnapshots = h.server.statsSnapshot().resnapshots
+      const drops = h.server.statsSnapshot().drops.get('quote') ?? 0
+      tcp(slow).pause()
+      await pumpUntil(
+        h,
+        (n) => h.quote.emit('venuek:C', `${n}${PAYLOAD}`),
+        () => (h.server.statsSnapshot().drops.get('quote') ?? 0) > drops,
+      )
+      tcp(slow).resume()
+      if (round < 3)
+        await waitFor(() => h.server.statsSnapshot().resnapshots > resnapshots, 10_000, `re-snapshot ${round + 1}`)
+    }
+    const code = await slow.closed()
+    assert.equal(code, 4008)
+    assert.equal(h.server.statsSnapshot().closes.get(4008), closesBefore + 1)
+    assert.deepEqual(slow.frames.at(-1), {
+      type: 'error',
+      id: null,
+      code: 'SLOW_CONSUMER',
+      message: 'lagging again after 3 re-snapshots within 60000 ms',
+    })
+  })
+
   test('a client that stays stuck is closed with 4008 once it has lagged too long', async () => {
     const slow = await h.connect()
     await slow.command({ op: 'subscribe', id: 1, ch: 'quote', keys: ['venuep:B'] })
     await slow.take(2)
     const dropsBefore = h.server.statsSnapshot().drops.get('quote') ?? 0
+    const closesBefore = h.server.statsSnapshot().closes.get(4008) ?? 0
     tcp(slow).pause()
     await pumpUntil(
       h,
@@ -105,7 +135,11 @@ describe('slow consumers', () => {
       () => (h.server.statsSnapshot().drops.get('quote') ?? 0) > dropsBefore,
     )
     h.clock.increment(h.config.slowConsumer.maxLagMs + 1_000)
-    await waitFor(() => (h.server.statsSnapshot().closes.get(4008) ?? 0) === 1, 5_000, 'the server closing it')
+    await waitFor(
+      () => (h.server.statsSnapshot().closes.get(4008) ?? 0) === closesBefore + 1,
+      5_000,
+      'the server closing it',
+    )
     tcp(slow).resume()
     const code = await slow.closed()
     assert.ok(code === 4008 || code === 1006, `closed with ${code}`)

@@ -211,6 +211,30 @@ describe('unsubscribe', () => {
     assert.equal(again?.seq, 0)
     d.ws.close()
   })
+
+  test('a subscriber back within the window keeps the stream (and its epoch): the close is cancelled', async () => {
+    const d = await h.connect()
+    await d.command({ op: 'subscribe', id: 1, ch: 'book', keys: ['venuep:A'] })
+    const [snap] = await d.take(2)
+    h.book.emit('venuep:A', 1)
+    await d.next()
+    d.ws.close()
+    await d.closed()
+    h.clock.increment(h.sequencer.windowMs - 1)
+    const e = await h.connect()
+    const ack = await e.command({
+      op: 'subscribe',
+      id: 1,
+      ch: 'book',
+      keys: ['venuep:A'],
+      resume: { 'venuep:A': { epoch: snap?.epoch as string, seq: 0 } },
+    })
+    assert.equal(ack.recovered, true)
+    assert.deepEqual((await e.next()).d, { v: 1 }, 'the missed delta, replayed')
+    h.clock.increment(h.sequencer.windowMs * 2)
+    assert.ok(!h.book.closed.includes('book|venuep:A|10'), 'held again: not closed')
+    e.ws.close()
+  })
 })
 
 describe('resume', () => {
