@@ -1,5 +1,5 @@
 import type { TimerHandle } from '../../core/clock.js'
-import type { Channel, Command } from '../protocol.js'
+import type { Channel } from '../protocol.js'
 
 /**
  * What the server keeps per socket (its uWS user data): who it is, what it holds, and its limits' bookkeeping.
@@ -21,7 +21,6 @@ export interface HeldStream {
 }
 
 export class Connection {
-  readonly cid: number
   /** The key the upgrade carried (`X-API-Key` or `?api_key=`), if any. */
   readonly upgradeKey: string | undefined
   state: ConnectionState = 'unauthenticated'
@@ -43,8 +42,6 @@ export class Connection {
   laggingSince: number | undefined
   /** Times of recent re-snapshot rounds (slow-consumer policy). */
   resnapshotTimes: number[] = []
-  /** Buffered bytes were seen on this socket: its publishes are checked for drops until it drains. */
-  pressured = false
   /** Command token bucket. */
   tokens: number
   refilledAt: number
@@ -56,8 +53,7 @@ export class Connection {
   authTimer: TimerHandle | undefined
   lifetimeTimer: TimerHandle | undefined
 
-  constructor(cid: number, upgradeKey: string | undefined, tokens: number, now: number) {
-    this.cid = cid
+  constructor(upgradeKey: string | undefined, tokens: number, now: number) {
     this.upgradeKey = upgradeKey
     this.tokens = tokens
     this.refilledAt = now
@@ -100,9 +96,4 @@ export class Connection {
 
 export function streamKey(ch: Channel, key: string): string {
   return `${ch}|${key}`
-}
-
-/** The command ops a connection may send before it is authenticated. */
-export function allowedBeforeAuth(c: Command): boolean {
-  return c.op === 'auth'
 }

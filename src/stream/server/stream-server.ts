@@ -100,7 +100,6 @@ export class StreamServer {
   readonly #connectionsByKey = new Map<string, number>()
   /** Topics with a frame published since the last heartbeat tick (for the per-tick buffer sweep). */
   #publishedSinceTick = new Set<string>()
-  #nextCid = 1
   #heartbeat: TimerHandle | undefined
   #closed = false
 
@@ -165,7 +164,7 @@ export class StreamServer {
     const headerKey = req.getHeader('x-api-key')
     const queryKey = req.getQuery('api_key') ?? ''
     const key = headerKey !== '' ? headerKey : queryKey !== '' ? queryKey : undefined
-    const conn = new Connection(this.#nextCid++, key, this.#c.commandsPerSecond, this.#o.clock.now())
+    const conn = new Connection(key, this.#c.commandsPerSecond, this.#o.clock.now())
     res.upgrade<UserData>(
       { conn },
       req.getHeader('sec-websocket-key'),
@@ -404,6 +403,11 @@ export class StreamServer {
       this.#send(ws, errorFrame(id, 'BAD_REQUEST', '`depth` is for the book channel only'))
       return
     }
+    // Subscriptions hold keys, so no connection needs more of them than keys (empty ones would pile up otherwise).
+    if (conn.subs.size >= this.#c.keysPerConnection) {
+      this.#send(ws, errorFrame(id, 'SUBSCRIPTION_LIMIT', `at most ${this.#c.keysPerConnection} subscriptions`))
+      return
+    }
     const sub: Subscription = {
       sid: conn.newSid(),
       ch: source.ch,
@@ -584,21 +588,16 @@ export class StreamServer {
     if (conn.state === 'closed') return
     const status = ws.send(frame)
     if (status === SEND_SENT) return
-    this.#pressure(ws, conn)
-    if (status === SEND_DROPPED) this.#slow(ws, 'the send buffer is full')
-  }
-
-  /** The socket has buffered bytes: from now on its publishes are checked for drops, until it drains. */
-  #pressure(ws: Socket, conn: Connection): void {
     this.#pressured.add(ws)
-    conn.pressured = true
+    if (status === SEND_DROPPED) this.#slow(ws, 'the send buffer is full')
   }
 
   /** A data frame sent to one socket (snapshot, replay): if it is dropped, the stream lags (snapshot on drain). */
   #sendData(ws: Socket, conn: Connection, topic: string, frame: string): void {
+    if (conn.state === 'closed') return
     const status = ws.send(frame)
     if (status === SEND_SENT) return
-    this.#pressure(ws, conn)
+    this.#pressured.add(ws)
     if (status === SEND_DROPPED) {
       this.stats.dropped(channelOf(topic))
       conn.markLagging(topic, this.#o.clock.now())
@@ -628,10 +627,7 @@ export class StreamServer {
     const conn = ws.getUserData().conn
     if (conn.state !== 'open') return
     const buffered = ws.getBufferedAmount()
-    if (buffered === 0) {
-      this.#pressured.delete(ws)
-      conn.pressured = false
-    }
+    if (buffered === 0) this.#pressured.delete(ws)
     if (conn.lagging.size === 0 || buffered > this.#c.maxBackpressureBytes / 2) return
     const now = this.#o.clock.now()
     const policy = this.#c.slowConsumer
@@ -676,16 +672,13 @@ export class StreamServer {
       const n = conn.hbN + 1
       const status = ws.send(heartbeatFrame(n, now, venues))
       if (status !== SEND_DROPPED) conn.hbN = n
-      if (status !== SEND_SENT || buffered > 0) this.#pressure(ws, conn)
-      else if (conn.pressured) {
-        this.#pressured.delete(ws)
-        conn.pressured = false
-      }
+      if (status !== SEND_SENT || buffered > 0) this.#pressured.add(ws)
+      else this.#pressured.delete(ws)
     }
   }
 
   #catchUnseenDrops(ws: Socket, conn: Connection, published: ReadonlySet<string>, now: number): void {
-    this.#pressure(ws, conn)
+    this.#pressured.add(ws)
     for (const topic of conn.topics) {
       if (!published.has(topic)) continue
       if (channelOf(topic) === 'alerts') {

@@ -105,6 +105,16 @@ describe('bad commands', () => {
     })
   })
 
+  test('no more subscriptions than keys_per_connection', async () => {
+    await c.command({ op: 'subscribe', id: 21, ch: 'book', keys: ['venuep:A'] })
+    assert.deepEqual(await c.command({ op: 'subscribe', id: 22, ch: 'book', keys: ['venuep:B'] }), {
+      type: 'error',
+      id: 22,
+      code: 'SUBSCRIPTION_LIMIT',
+      message: 'at most 2 subscriptions',
+    })
+  })
+
   test('a frame over max_frame_bytes: BAD_REQUEST, close 4400', async () => {
     await c.send({ op: 'ping', id: 1, pad: 'x'.repeat(1_100) })
     for (;;) {
