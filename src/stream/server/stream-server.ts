@@ -598,10 +598,11 @@ export class StreamServer {
     const status = ws.send(frame)
     if (status === SEND_SENT) return
     this.#pressured.add(ws)
-    if (status === SEND_DROPPED) {
-      this.stats.dropped(channelOf(topic))
-      conn.markLagging(topic, this.#o.clock.now())
-    }
+    if (status !== SEND_DROPPED) return
+    const ch = channelOf(topic)
+    this.stats.dropped(ch)
+    if (ch === ALERTS) this.#slow(ws, ALERT_LOST)
+    else conn.markLagging(topic, this.#o.clock.now())
   }
 
   /** Every published frame: counted, and checked against the sockets that already have buffered bytes. */
@@ -618,7 +619,7 @@ export class StreamServer {
       if (!conn.topics.has(topic)) continue
       if (ws.getBufferedAmount() + frame.length <= limit) continue
       this.stats.dropped(ch)
-      if (ch === 'alerts') this.#slow(ws, 'an alert could not be delivered: resume from the store')
+      if (ch === ALERTS) this.#slow(ws, ALERT_LOST)
       else conn.markLagging(topic, now)
     }
   }
@@ -681,9 +682,9 @@ export class StreamServer {
     this.#pressured.add(ws)
     for (const topic of conn.topics) {
       if (!published.has(topic)) continue
-      if (channelOf(topic) === 'alerts') {
-        this.stats.dropped('alerts')
-        this.#slow(ws, 'an alert could not be delivered: resume from the store')
+      if (channelOf(topic) === ALERTS) {
+        this.stats.dropped(ALERTS)
+        this.#slow(ws, ALERT_LOST)
         return
       }
       this.stats.dropped(channelOf(topic))
@@ -731,6 +732,10 @@ export class StreamServer {
 /** `ws.send` results (uWS): sent, buffered (backpressure built), dropped (over maxBackpressure). */
 const SEND_SENT = 1
 const SEND_DROPPED = 2
+
+/** The one channel whose frames are never dropped: a socket that would lose one is closed (it resumes from the store). */
+const ALERTS: Channel = 'alerts'
+const ALERT_LOST = 'an alert could not be delivered: resume from the store'
 
 function channelOf(topic: string): string {
   const bar = topic.indexOf('|')
