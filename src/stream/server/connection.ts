@@ -1,3 +1,4 @@
+import type { WebSocket } from 'uWebSockets.js'
 import type { TimerHandle } from '../../core/clock.js'
 import type { Channel } from '../protocol.js'
 
@@ -97,3 +98,9 @@ export class Connection {
 export function streamKey(ch: Channel, key: string): string {
   return `${ch}|${key}`
 }
+
+/** A stream socket: its uWS user data is the Connection. */
+export interface UserData {
+  readonly conn: Connection
+}
+export type Socket = WebSocket<UserData>

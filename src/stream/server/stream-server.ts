@@ -1,4 +1,4 @@
-import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from 'uWebSockets.js'
+import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } from 'uWebSockets.js'
 import type { StreamConfig } from '../../config/schema.js'
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
@@ -15,7 +15,8 @@ import {
 import type { Sequencer } from '../sequencer.js'
 import type { ChannelSource, SubscribeParams } from '../source.js'
 import { parseCommand } from './commands.js'
-import { Connection, streamKey, type Subscription } from './connection.js'
+import { Connection, streamKey, type Socket, type Subscription, type UserData } from './connection.js'
+import { channelOf, SEND_DROPPED, SlowConsumers } from './slow-consumers.js'
 import {
   ackFrame,
   byeFrame,
@@ -40,13 +41,7 @@ import type { TopicPublisher } from './topic-publisher.js'
  * subscribe the topic, send the snapshot" in one synchronous block puts every later published frame after the
  * snapshot, and "unsubscribe, then send the ack" puts no frame of the subscription after the ack.
  *
- * Slow consumers: the pinned uWS build (20.30) has no `dropped` handler, so drops are found by the server itself.
- * A socket seen with buffered bytes (a heartbeat that did not go straight out, a send that built backpressure) is
- * "pressured": every frame published on one of its topics is checked against its buffer, and one that would not
- * fit under `maxBackpressure` counts as lost for that stream (an alerts frame closes the socket instead). Each
- * heartbeat tick also looks at every socket's buffer, so one that filled up within a second is caught there: it is
- * marked lagging for every stream published on since the last tick. Erring this way costs a spare snapshot, never
- * a silent loss. On `drain` a lagging socket gets one fresh snapshot per lagging stream.
+ * Slow consumers are watched by slow-consumers.ts: it sees every publish and every send's result.
  *
  * No exception leaves a uWS callback: each handler catches, logs, and closes the one socket if it must.
  */
@@ -75,11 +70,6 @@ export interface StreamServerOptions {
   readonly path?: string
 }
 
-interface UserData {
-  readonly conn: Connection
-}
-type Socket = WebSocket<UserData>
-
 /** Close code when keys cannot be checked right now (RFC 6455 "try again later"). */
 const TRY_AGAIN_LATER = 1013
 /** Commands held while a key is being checked; a client has no reason to send more before its `welcome`. */
@@ -95,11 +85,8 @@ export class StreamServer {
   readonly #sources = new Map<Channel, ChannelSource>()
   readonly #streams: OpenStreams
   readonly #sockets = new Set<Socket>()
-  /** Sockets with buffered bytes: their publishes are checked for drops. */
-  readonly #pressured = new Set<Socket>()
+  readonly #slowness: SlowConsumers
   readonly #connectionsByKey = new Map<string, number>()
-  /** Topics with a frame published since the last heartbeat tick (for the per-tick buffer sweep). */
-  #publishedSinceTick = new Set<string>()
   #heartbeat: TimerHandle | undefined
   #closed = false
 
@@ -115,6 +102,17 @@ export class StreamServer {
     }
     for (const s of options.sources) this.#sources.set(s.ch, s)
     this.#streams = new OpenStreams(options.sequencer, options.clock)
+    this.#slowness = new SlowConsumers({
+      clock: options.clock,
+      stats: this.stats,
+      maxBackpressureBytes: this.#c.maxBackpressureBytes,
+      policy: this.#c.slowConsumer,
+      snapshot: (topic) => {
+        const stream = this.#streams.get(topic)
+        return stream === undefined ? undefined : stream.source.snapshot(stream.log)
+      },
+      close: (ws, why) => this.#slow(ws, why),
+    })
     options.publisher.observer = (topic, frame) => this.#onPublish(topic, frame)
     options.app.ws<UserData>(options.path ?? STREAM_PATH, {
       // Above max_frame_bytes the server answers BAD_REQUEST itself; uWS only cuts off what is far beyond it.
@@ -292,7 +290,7 @@ export class StreamServer {
     const wasOpen = conn.state === 'open'
     conn.state = 'closed'
     this.#sockets.delete(ws)
-    this.#pressured.delete(ws)
+    this.#slowness.forget(ws)
     this.stats.connections--
     this.stats.closed(code)
     const clock = this.#o.clock
@@ -580,115 +578,45 @@ export class StreamServer {
     if (conn.state === 'open') this.#send(ws, snapshotsDoneFrame(sub.ch, sub.sid))
   }
 
-  // ---- sending, and the slow-consumer policy ----
+  // ---- sending ----
 
   /** A control frame: if the socket cannot take even that, it is closed as a slow consumer. */
   #send(ws: Socket, frame: string): void {
     const conn = ws.getUserData().conn
     if (conn.state === 'closed') return
-    const status = ws.send(frame)
-    if (status === SEND_SENT) return
-    this.#pressured.add(ws)
-    if (status === SEND_DROPPED) this.#slow(ws, 'the send buffer is full')
+    this.#slowness.sent(ws, conn, ws.send(frame))
   }
 
   /** A data frame sent to one socket (snapshot, replay): if it is dropped, the stream lags (snapshot on drain). */
   #sendData(ws: Socket, conn: Connection, topic: string, frame: string): void {
     if (conn.state === 'closed') return
-    const status = ws.send(frame)
-    if (status === SEND_SENT) return
-    this.#pressured.add(ws)
-    if (status !== SEND_DROPPED) return
-    const ch = channelOf(topic)
-    this.stats.dropped(ch)
-    if (ch === ALERTS) this.#slow(ws, ALERT_LOST)
-    else conn.markLagging(topic, this.#o.clock.now())
+    this.#slowness.sent(ws, conn, ws.send(frame), topic)
   }
 
-  /** Every published frame: counted, and checked against the sockets that already have buffered bytes. */
   #onPublish(topic: string, frame: string): void {
-    const ch = channelOf(topic)
-    this.stats.published(ch)
-    this.#publishedSinceTick.add(topic)
-    if (this.#pressured.size === 0) return
-    const limit = this.#c.maxBackpressureBytes
-    const now = this.#o.clock.now()
-    // A Set may lose its current element during for-of (a close below removes the socket): no copy needed.
-    for (const ws of this.#pressured) {
-      const conn = ws.getUserData().conn
-      if (!conn.topics.has(topic)) continue
-      if (ws.getBufferedAmount() + frame.length <= limit) continue
-      this.stats.dropped(ch)
-      if (ch === ALERTS) this.#slow(ws, ALERT_LOST)
-      else conn.markLagging(topic, now)
-    }
+    this.stats.published(channelOf(topic))
+    this.#slowness.published(topic, frame)
   }
 
   #drain(ws: Socket): void {
     const conn = ws.getUserData().conn
     if (conn.state !== 'open') return
-    const buffered = ws.getBufferedAmount()
-    if (buffered === 0) this.#pressured.delete(ws)
-    if (conn.lagging.size === 0 || buffered > this.#c.maxBackpressureBytes / 2) return
-    const now = this.#o.clock.now()
-    const policy = this.#c.slowConsumer
-    conn.resnapshotTimes = conn.resnapshotTimes.filter((t) => now - t < policy.windowMs)
-    if (conn.resnapshotTimes.length >= policy.maxResnapshots) {
-      this.#slow(ws, `lagging again after ${policy.maxResnapshots} re-snapshots within ${policy.windowMs} ms`)
-      return
-    }
-    conn.resnapshotTimes.push(now)
-    const topics = [...conn.lagging]
-    conn.lagging.clear()
-    conn.laggingSince = undefined
-    for (const topic of topics) {
-      const stream = this.#streams.get(topic)
-      if (stream === undefined || !conn.topics.has(topic)) continue
-      this.stats.resnapshots++
-      this.#sendData(ws, conn, topic, stream.source.snapshot(stream.log))
-      if (conn.state !== 'open') return
-    }
+    this.#slowness.drained(ws, conn, (topic, frame) => this.#sendData(ws, conn, topic, frame))
   }
 
   #heartbeatTick(): void {
     const now = this.#o.clock.now()
-    const published = this.#publishedSinceTick
-    this.#publishedSinceTick = new Set()
+    const published = this.#slowness.startTick()
     const venues = this.#o.venues()
-    const limit = this.#c.maxBackpressureBytes
-    const maxLagMs = this.#c.slowConsumer.maxLagMs
     for (const ws of [...this.#sockets]) {
       const conn = ws.getUserData().conn
-      if (conn.state !== 'open') continue
-      if (conn.laggingSince !== undefined && now - conn.laggingSince > maxLagMs) {
-        this.#slow(ws, `lagging for more than ${maxLagMs} ms`)
-        continue
-      }
+      if (conn.state !== 'open' || !this.#slowness.check(ws, conn, published, now)) continue
       const buffered = ws.getBufferedAmount()
-      if (buffered >= limit) {
-        // Filled up since the last look: every stream published on since then may have lost frames.
-        this.#catchUnseenDrops(ws, conn, published, now)
-        continue
-      }
       const n = conn.hbN + 1
       const status = ws.send(heartbeatFrame(n, now, venues))
+      // `n` counts heartbeats the socket gets: a dropped one is not a gap.
       if (status !== SEND_DROPPED) conn.hbN = n
-      if (status !== SEND_SENT || buffered > 0) this.#pressured.add(ws)
-      else this.#pressured.delete(ws)
-    }
-  }
-
-  #catchUnseenDrops(ws: Socket, conn: Connection, published: ReadonlySet<string>, now: number): void {
-    this.#pressured.add(ws)
-    for (const topic of conn.topics) {
-      if (!published.has(topic)) continue
-      if (channelOf(topic) === ALERTS) {
-        this.stats.dropped(ALERTS)
-        this.#slow(ws, ALERT_LOST)
-        return
-      }
-      this.stats.dropped(channelOf(topic))
-      conn.markLagging(topic, now)
+      this.#slowness.heartbeatSent(ws, status, buffered)
     }
   }
 
@@ -727,19 +655,6 @@ export class StreamServer {
       }
     }
   }
-}
-
-/** `ws.send` results (uWS): sent, buffered (backpressure built), dropped (over maxBackpressure). */
-const SEND_SENT = 1
-const SEND_DROPPED = 2
-
-/** The one channel whose frames are never dropped: a socket that would lose one is closed (it resumes from the store). */
-const ALERTS: Channel = 'alerts'
-const ALERT_LOST = 'an alert could not be delivered: resume from the store'
-
-function channelOf(topic: string): string {
-  const bar = topic.indexOf('|')
-  return bar < 0 ? topic : topic.slice(0, bar)
 }
 
 function describe(sub: Subscription): Record<string, unknown> {
