@@ -2,20 +2,11 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } fro
 import type { StreamConfig } from '../../config/schema.js'
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
-import {
-  CLOSE,
-  DEFAULT_BOOK_DEPTH,
-  isChannel,
-  type Channel,
-  type Command,
-  type Rejection,
-  type StreamErrorCode,
-  type StreamLimits,
-} from '../protocol.js'
+import { CLOSE, type Channel, type Command, type StreamErrorCode, type StreamLimits } from '../protocol.js'
 import type { Sequencer } from '../sequencer.js'
-import type { ChannelSource, SubscribeParams } from '../source.js'
+import type { ChannelSource } from '../source.js'
 import { parseCommand } from './commands.js'
-import { Connection, streamKey, type Socket, type Subscription, type UserData } from './connection.js'
+import { Connection, type Socket, type UserData } from './connection.js'
 import { channelOf, SEND_DROPPED, SlowConsumers } from './slow-consumers.js'
 import {
   ackFrame,
@@ -23,13 +14,12 @@ import {
   errorFrame,
   heartbeatFrame,
   pongFrame,
-  snapshotsDoneFrame,
-  subscribeAckFrame,
   welcomeFrame,
   type CommandId,
   type VenueAge,
 } from './control-frames.js'
 import { OpenStreams } from './open-streams.js'
+import { Subscriptions } from './subscriptions.js'
 import { StreamStats, type StreamStatsSnapshot } from './stream-stats.js'
 import type { TopicPublisher } from './topic-publisher.js'
 
@@ -37,11 +27,8 @@ import type { TopicPublisher } from './topic-publisher.js'
  * The fan-out side of `GET /api/v2/stream` (../shared/STREAMING.md): auth, commands, subscriptions on uWS topics,
  * heartbeats, limits and the slow-consumer policy, on the REST server's uWS app (same port).
  *
- * Ordering rests on one uWS fact: `ws.send` first flushes the socket's queued publishes. So "open the stream,
- * subscribe the topic, send the snapshot" in one synchronous block puts every later published frame after the
- * snapshot, and "unsubscribe, then send the ack" puts no frame of the subscription after the ack.
- *
- * Slow consumers are watched by slow-consumers.ts: it sees every publish and every send's result.
+ * Subscription commands are in subscriptions.ts (with the ordering they rest on); slow consumers are watched by
+ * slow-consumers.ts, which sees every publish and every send's result.
  *
  * No exception leaves a uWS callback: each handler catches, logs, and closes the one socket if it must.
  */
@@ -86,6 +73,7 @@ export class StreamServer {
   readonly #streams: OpenStreams
   readonly #sockets = new Set<Socket>()
   readonly #slowness: SlowConsumers
+  readonly #subscriptions: Subscriptions
   readonly #connectionsByKey = new Map<string, number>()
   #heartbeat: TimerHandle | undefined
   #closed = false
@@ -102,6 +90,17 @@ export class StreamServer {
     }
     for (const s of options.sources) this.#sources.set(s.ch, s)
     this.#streams = new OpenStreams(options.sequencer, options.clock)
+    this.#subscriptions = new Subscriptions({
+      sources: this.#sources,
+      streams: this.#streams,
+      sequencer: options.sequencer,
+      stats: this.stats,
+      config: this.#c,
+      clock: options.clock,
+      log: options.log,
+      send: (ws, frame) => this.#send(ws, frame),
+      sendData: (ws, conn, topic, frame) => this.#sendData(ws, conn, topic, frame),
+    })
     this.#slowness = new SlowConsumers({
       clock: options.clock,
       stats: this.stats,
@@ -301,12 +300,7 @@ export class StreamServer {
       if (n <= 0) this.#connectionsByKey.delete(conn.limitKey)
       else this.#connectionsByKey.set(conn.limitKey, n)
     }
-    // uWS has already unsubscribed the socket from its topics; only the counts are ours to release.
-    for (const held of conn.streams.values()) this.#streams.release(held.topic)
-    this.stats.subscriptions -= conn.streams.size
-    conn.streams.clear()
-    conn.topics.clear()
-    conn.subs.clear()
+    this.#subscriptions.releaseAll(conn)
   }
 
   // ---- commands ----
@@ -363,19 +357,19 @@ export class StreamServer {
         this.#send(ws, pongFrame(id))
         return
       case 'list':
-        this.#send(ws, ackFrame(id, { subscriptions: [...conn.subs.values()].map(describe) }))
+        this.#subscriptions.list(ws, conn, id)
         return
       case 'subscribe':
-        this.#subscribe(ws, conn, c, id)
+        this.#subscriptions.subscribe(ws, conn, c, id)
         return
       case 'update':
-        this.#update(ws, conn, c, id)
+        this.#subscriptions.update(ws, conn, c, id)
         return
       case 'unsubscribe':
-        this.#unsubscribe(ws, conn, c.sid, id)
+        this.#subscriptions.unsubscribe(ws, conn, c.sid, id)
         return
       case 'snapshot':
-        this.#snapshot(ws, conn, c, id)
+        this.#subscriptions.snapshot(ws, conn, c, id)
         return
     }
   }
@@ -392,190 +386,6 @@ export class StreamServer {
     const parsed = parseCommand(text)
     const id = parsed.ok ? (parsed.command.id ?? null) : parsed.id
     this.#send(ws, errorFrame(id, 'RATE_LIMITED', `more than ${this.#c.commandsPerSecond} commands per second`))
-  }
-
-  #subscribe(ws: Socket, conn: Connection, c: Extract<Command, { op: 'subscribe' }>, id: CommandId): void {
-    const source = this.#sourceOf(ws, c.ch, id)
-    if (source === undefined) return
-    if (c.depth !== undefined && source.ch !== 'book') {
-      this.#send(ws, errorFrame(id, 'BAD_REQUEST', '`depth` is for the book channel only'))
-      return
-    }
-    // Subscriptions hold keys, so no connection needs more of them than keys (empty ones would pile up otherwise).
-    if (conn.subs.size >= this.#c.keysPerConnection) {
-      this.#send(ws, errorFrame(id, 'SUBSCRIPTION_LIMIT', `at most ${this.#c.keysPerConnection} subscriptions`))
-      return
-    }
-    const sub: Subscription = {
-      sid: conn.newSid(),
-      ch: source.ch,
-      depth: source.ch === 'book' ? (c.depth ?? DEFAULT_BOOK_DEPTH) : undefined,
-      keys: new Map(),
-    }
-    conn.subs.set(sub.sid, sub)
-    const added = this.#add(ws, conn, sub, source, c.keys, c.resume)
-    this.#send(ws, subscribeAckFrame(id, { sid: sub.sid, ...added.ack }))
-    this.#sendBurst(ws, sub, added.frames)
-  }
-
-  #update(ws: Socket, conn: Connection, c: Extract<Command, { op: 'update' }>, id: CommandId): void {
-    const sub = conn.subs.get(c.sid)
-    if (sub === undefined) {
-      this.#send(ws, errorFrame(id, 'BAD_REQUEST', `no subscription ${c.sid}`))
-      return
-    }
-    // Removed first: the keys they free count for the added ones.
-    const lastSeq = this.#remove(ws, conn, sub, c.remove ?? [])
-    const added = this.#add(ws, conn, sub, this.#sources.get(sub.ch) as ChannelSource, c.add ?? [], undefined)
-    this.#send(ws, ackFrame(id, { sid: sub.sid, ...added.ack, last_seq: lastSeq }))
-    if ((c.add ?? []).length > 0) this.#sendBurst(ws, sub, added.frames)
-  }
-
-  #unsubscribe(ws: Socket, conn: Connection, sid: string, id: CommandId): void {
-    const sub = conn.subs.get(sid)
-    if (sub === undefined) {
-      this.#send(ws, errorFrame(id, 'BAD_REQUEST', `no subscription ${sid}`))
-      return
-    }
-    // Topics left before the ack is sent, in this one synchronous block: no frame of the subscription follows it.
-    const lastSeq = this.#remove(ws, conn, sub, [...sub.keys.keys()])
-    conn.subs.delete(sid)
-    this.#send(ws, ackFrame(id, { sid, last_seq: lastSeq }))
-  }
-
-  #snapshot(ws: Socket, conn: Connection, c: Extract<Command, { op: 'snapshot' }>, id: CommandId): void {
-    const source = this.#sourceOf(ws, c.ch, id)
-    if (source === undefined) return
-    const now = this.#o.clock.now()
-    const accepted: string[] = []
-    const rejected: Rejection[] = []
-    const frames: [string, string][] = []
-    for (const key of c.keys) {
-      const held = conn.streams.get(streamKey(source.ch, key))
-      const stream = held === undefined ? undefined : this.#streams.get(held.topic)
-      if (held === undefined || stream === undefined) {
-        rejected.push({ key, code: 'BAD_REQUEST', reason: 'not subscribed on this connection' })
-        continue
-      }
-      const last = conn.snapshotAt.get(held.topic)
-      if (last !== undefined && now - last < this.#c.snapshotMinIntervalMs) {
-        rejected.push({
-          key,
-          code: 'RATE_LIMITED',
-          reason: `one snapshot per ${this.#c.snapshotMinIntervalMs} ms per key`,
-        })
-        continue
-      }
-      conn.snapshotAt.set(held.topic, now)
-      accepted.push(key)
-      frames.push([held.topic, stream.source.snapshot(stream.log)])
-    }
-    this.#send(ws, ackFrame(id, { accepted, rejected }))
-    for (const [topic, frame] of frames) this.#sendData(ws, conn, topic, frame)
-  }
-
-  #sourceOf(ws: Socket, ch: string, id: CommandId): ChannelSource | undefined {
-    const source = isChannel(ch) ? this.#sources.get(ch) : undefined
-    if (source === undefined) this.#send(ws, errorFrame(id, 'UNKNOWN_CHANNEL', `no channel ${JSON.stringify(ch)}`))
-    return source
-  }
-
-  /**
-   * Adds keys to a subscription. Per accepted key, in this synchronous block: open the stream (a source's first
-   * frames are then covered by the snapshot), subscribe its topic, and take the snapshot or the replay, which are
-   * sent after the ack (nothing can be published in between: sources emit from their own steps).
-   */
-  #add(
-    ws: Socket,
-    conn: Connection,
-    sub: Subscription,
-    source: ChannelSource,
-    keys: readonly string[],
-    resume: Extract<Command, { op: 'subscribe' }>['resume'],
-  ): {
-    ack: { accepted: string[]; rejected: Rejection[]; recovered: boolean }
-    frames: [string, string][]
-  } {
-    const accepted: string[] = []
-    const rejected: Rejection[] = []
-    const frames: [string, string][] = []
-    let resumed = 0
-    let recovered = 0
-    const params: SubscribeParams = { depth: sub.depth, accountId: conn.accountId }
-    for (const key of keys) {
-      const held = conn.streams.get(streamKey(sub.ch, key))
-      if (held !== undefined) {
-        rejected.push({ key, code: 'BAD_REQUEST', reason: `already subscribed (${held.sid})` })
-        continue
-      }
-      if (conn.streams.size >= this.#c.keysPerConnection) {
-        rejected.push({
-          key,
-          code: 'SUBSCRIPTION_LIMIT',
-          reason: `a connection holds at most ${this.#c.keysPerConnection} keys`,
-        })
-        continue
-      }
-      let resolved
-      try {
-        resolved = source.resolve(key, params)
-      } catch (err) {
-        this.#o.log.error({ err, ch: sub.ch, key }, 'stream: source.resolve threw')
-        resolved = { key, code: 'UNKNOWN_KEY' as const, reason: 'this key cannot be served' }
-      }
-      if ('code' in resolved) {
-        rejected.push({ key, code: resolved.code, reason: resolved.reason })
-        continue
-      }
-      let stream
-      try {
-        stream = this.#streams.acquire(resolved, source, params)
-      } catch (err) {
-        this.#o.log.error({ err, topic: resolved.topic }, 'stream: opening a stream failed')
-        rejected.push({ key, code: 'UNKNOWN_KEY', reason: 'this key cannot be served now' })
-        continue
-      }
-      ws.subscribe(resolved.topic)
-      conn.hold(sub.ch, key, sub.sid, resolved.topic)
-      sub.keys.set(key, resolved.topic)
-      this.stats.subscriptions++
-      accepted.push(key)
-      const token = resume?.[key]
-      let replayed: string[] | undefined
-      if (token !== undefined) {
-        resumed++
-        replayed = this.#o.sequencer.replay(stream.log, token.epoch, token.seq)
-        if (replayed !== undefined) recovered++
-      }
-      if (replayed !== undefined) for (const f of replayed) frames.push([resolved.topic, f])
-      else frames.push([resolved.topic, source.snapshot(stream.log)])
-    }
-    return { ack: { accepted, rejected, recovered: resumed > 0 && recovered === resumed }, frames }
-  }
-
-  /** Leaves keys' topics (before any ack is sent) and returns the last seq of each. */
-  #remove(ws: Socket, conn: Connection, sub: Subscription, keys: readonly string[]): Record<string, number> {
-    const lastSeq: Record<string, number> = {}
-    for (const key of keys) {
-      const topic = sub.keys.get(key)
-      if (topic === undefined) continue
-      ws.unsubscribe(topic)
-      sub.keys.delete(key)
-      conn.drop(sub.ch, key)
-      this.stats.subscriptions--
-      lastSeq[key] = this.#streams.get(topic)?.log.seq ?? 0
-      this.#streams.release(topic)
-    }
-    return lastSeq
-  }
-
-  #sendBurst(ws: Socket, sub: Subscription, frames: readonly [string, string][]): void {
-    const conn = ws.getUserData().conn
-    for (const [topic, frame] of frames) {
-      if (conn.state !== 'open') return
-      this.#sendData(ws, conn, topic, frame)
-    }
-    if (conn.state === 'open') this.#send(ws, snapshotsDoneFrame(sub.ch, sub.sid))
   }
 
   // ---- sending ----
@@ -654,14 +464,5 @@ export class StreamServer {
         }
       }
     }
-  }
-}
-
-function describe(sub: Subscription): Record<string, unknown> {
-  return {
-    sid: sub.sid,
-    ch: sub.ch,
-    ...(sub.depth === undefined ? {} : { depth: sub.depth }),
-    keys: [...sub.keys.keys()],
   }
 }
