@@ -58,6 +58,11 @@ import { ChangeWatcher } from './store/change-watcher.js'
 import type { Db } from './store/db.js'
 import { migrate } from './store/migrate.js'
 import { openStore } from './store/open.js'
+import { Sequencer } from './stream/sequencer.js'
+import { StreamServer } from './stream/server/stream-server.js'
+import { TopicPublisher } from './stream/server/topic-publisher.js'
+import { venueAges } from './stream/server/venue-ages.js'
+import { streamSources } from './stream/sources/index.js'
 import { UsageRepository } from './store/usage-repo.js'
 
 /**
@@ -113,6 +118,9 @@ export interface App {
   readonly store: AppStore
   /** Alert evaluation (on the spread engine) and delivery (outbox, workers). */
   readonly alerts: AlertService
+  /** The streaming WebSocket `GET /api/v2/stream` and the sequencer its sources number frames with. */
+  readonly stream: StreamServer
+  readonly sequencer: Sequencer
   close(): Promise<void>
 }
 
@@ -280,6 +288,36 @@ export async function startApp(options: AppOptions): Promise<App> {
     [SIGNUP_OPERATION, new SignupGuard(signupThrottle, clock, trustedProxies)],
   ])
   const http = new HttpServer({ log, cors: CorsPolicy.fromConfig(config.http.corsAllowedOrigins) })
+  // The stream (issue 21): one sequencer whose frames are published on the REST app's uWS topics, the sources that
+  // emit through it (registered in src/stream/sources/index.ts), and the fan-out serving them on the same port.
+  const publisher = new TopicPublisher(http.app)
+  const sequencer = new Sequencer({
+    clock,
+    sink: publisher,
+    windowFrames: config.stream.resumeWindowFrames,
+    windowMs: config.stream.resumeWindowMs,
+  })
+  const stream = new StreamServer({
+    app: http.app,
+    publisher,
+    sequencer,
+    sources: streamSources({ sequencer, clock, actors, spreads, alerts }),
+    clock,
+    log: log.child({ component: 'stream' }),
+    config: config.stream,
+    authRequired: config.auth.required,
+    authenticate: async (key) => {
+      const r = await store.auth.resolve(key, clock.now())
+      if (r.kind === 'key') return { accountId: r.caller.accountId, keyId: r.caller.keyId }
+      if (r.reason === 'unavailable') throw new Error('API keys cannot be checked right now')
+      return undefined
+    },
+    venues: () =>
+      venueAges(
+        actors.map((a) => a.venueStatus()),
+        clock.now(),
+      ),
+  })
   const upstreamVenues = modules.filter((_, i) => served[i]?.upstreams !== undefined).map((m) => m.id)
   const metrics = createMetrics({
     venues: actors,
@@ -294,6 +332,7 @@ export async function startApp(options: AppOptions): Promise<App> {
             venues: upstreamVenues,
             stats: () => served.flatMap((s): readonly UpstreamStats[] => s?.upstreams?.() ?? []),
           },
+    stream: () => stream.statsSnapshot(),
   })
   const operationsRoutes = [
     ...healthRoutes({ venues: actors, modules, views: models, spreads, source, startedAt, now: () => clock.now() }),
@@ -319,6 +358,8 @@ export async function startApp(options: AppOptions): Promise<App> {
   /** The one ordered teardown, for a failed start and for `close`: nothing new in, then each part after what feeds it. */
   const teardown = async (): Promise<void> => {
     closed = true
+    // Stream clients first: `bye` and close 1001 while the app still runs, so they reconnect elsewhere and resume.
+    stream.close()
     http.close()
     models.stop()
     matching.stop()
@@ -355,6 +396,8 @@ export async function startApp(options: AppOptions): Promise<App> {
     source,
     store,
     alerts,
+    stream,
+    sequencer,
     async close() {
       if (closed) return
       await teardown()

@@ -3,6 +3,7 @@ import type { VenueActor } from './actors/venue-actor.js'
 import type { Supervisor } from './actors/supervisor.js'
 import type { HttpStatsSnapshot } from './http/http-stats.js'
 import type { SpreadEngine } from './spreads/engine/spread-engine.js'
+import type { StreamStatsSnapshot } from './stream/server/stream-stats.js'
 import type { UpstreamStats } from './venues/upstream/upstream.js'
 import type { PageCache } from './views/page-cache.js'
 
@@ -22,6 +23,8 @@ export interface MetricSources {
   readonly http: () => HttpStatsSnapshot
   /** The upstream hosts behind the venues' live reads, and the venues they belong to (named in the help text). */
   readonly upstreams?: { readonly venues: readonly string[]; readonly stats: () => readonly UpstreamStats[] }
+  /** The streaming WebSocket's counters (src/stream/server/stream-stats.ts). */
+  readonly stream?: () => StreamStatsSnapshot
 }
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
@@ -235,7 +238,74 @@ export function createMetrics(sources: MetricSources): Registry {
       },
     })
   }
+  if (sources.stream !== undefined) streamMetrics(sources.stream, registers)
   return registry
+}
+
+/** The streaming WebSocket: connections, held streams, frames out, drops, re-snapshots, closes. */
+function streamMetrics(read: () => StreamStatsSnapshot, registers: Registry[]): void {
+  new Gauge({
+    name: 'predmkt_stream_connections',
+    help: 'Open /api/v2/stream connections.',
+    registers,
+    collect() {
+      this.set(read().connections)
+    },
+  })
+  new Gauge({
+    name: 'predmkt_stream_subscriptions',
+    help: 'Streams held by connections (one per key per connection).',
+    registers,
+    collect() {
+      this.set(read().subscriptions)
+    },
+  })
+  new Gauge({
+    name: 'predmkt_stream_open_streams',
+    help: 'Streams with a log (held, or within the resume window after their last subscriber left).',
+    registers,
+    collect() {
+      this.set(read().streams)
+    },
+  })
+  const byLabel = (
+    name: string,
+    help: string,
+    label: string,
+    pick: (s: StreamStatsSnapshot) => ReadonlyMap<string | number, number>,
+  ) =>
+    new Counter({
+      name,
+      help,
+      labelNames: [label],
+      registers,
+      collect() {
+        this.reset()
+        for (const [k, n] of pick(read())) this.inc({ [label]: String(k) }, n)
+      },
+    })
+  byLabel(
+    'predmkt_stream_frames_published_total',
+    'Data and marker frames published (once per frame, whatever the number of subscribers), by channel.',
+    'channel',
+    (s) => s.framesPublished,
+  )
+  byLabel(
+    'predmkt_stream_drops_total',
+    'Frames a slow socket lost (or would have: the socket was closed instead), by channel.',
+    'channel',
+    (s) => s.drops,
+  )
+  byLabel('predmkt_stream_closes_total', 'Stream connections closed, by WebSocket close code.', 'code', (s) => s.closes)
+  new Counter({
+    name: 'predmkt_stream_resnapshots_total',
+    help: 'Snapshots re-sent to slow sockets once they drained.',
+    registers,
+    collect() {
+      this.reset()
+      this.inc(read().resnapshots)
+    },
+  })
 }
 
 /**

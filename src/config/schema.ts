@@ -238,6 +238,51 @@ export const SmtpConfigSchema = Type.Object(
   { additionalProperties: false, default: {} },
 )
 
+/**
+ * The streaming WebSocket `GET /api/v2/stream` (issue 21, docs: ../shared/STREAMING.md): the limits stated in its
+ * `welcome` frame, the slow-consumer policy, heartbeats and the resume window (src/stream/server/).
+ */
+export const StreamConfigSchema = Type.Object(
+  {
+    /** Open connections one API key may hold on this replica; beyond it, CONNECTION_LIMIT and close 4029. */
+    connectionsPerKey: Type.Integer({ minimum: 1, default: 10 }),
+    /** Streams (keys) one connection may hold; beyond it, each key is rejected with SUBSCRIPTION_LIMIT. */
+    keysPerConnection: Type.Integer({ minimum: 1, default: 500 }),
+    /** Commands per second per connection (token bucket of that size); beyond it RATE_LIMITED, then close 4029. */
+    commandsPerSecond: Type.Integer({ minimum: 1, default: 20 }),
+    /** A connection is closed after this long with `bye` and 1001 (the client reconnects and resumes). */
+    maxLifetimeS: Type.Integer({ minimum: 1, default: 86_400 }),
+    /** A client frame above this size gets BAD_REQUEST and close 4400. */
+    maxFrameBytes: Type.Integer({ minimum: 256, maximum: 1_048_576, default: 16_384 }),
+    /** A socket whose send buffer passes this drops frames (and is re-snapshotted or closed): uWS maxBackpressure. */
+    maxBackpressureBytes: Type.Integer({ minimum: 1_024, default: 1_048_576 }),
+    /** Without a key on the upgrade, the first-frame `auth` must arrive within this long, else close 4401. */
+    authTimeoutMs: Ms(5_000, 1),
+    /** App-level `hb` period. */
+    heartbeatMs: Ms(1_000, 10),
+    /** Protocol-level: uWS closes a socket silent this long (it sends pings on its own before). */
+    idleTimeoutS: Type.Integer({ minimum: 8, maximum: 960, default: 120 }),
+    /** `bye.reconnect_after_ms` on shutdown and at the end of a connection's lifetime. */
+    reconnectAfterMs: Ms(1_000, 0),
+    /** The `snapshot` command serves one key at most this often per connection. */
+    snapshotMinIntervalMs: Ms(1_000, 0),
+    slowConsumer: Type.Object(
+      {
+        /** More re-snapshot rounds than this within `windowMs` close the socket with 4008. */
+        maxResnapshots: Type.Integer({ minimum: 0, default: 3 }),
+        windowMs: Ms(60_000, 1),
+        /** A socket lagging this long without draining is closed with 4008. */
+        maxLagMs: Ms(10_000, 1),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    /** Resume window per stream: the last this-many frames, no older than `resumeWindowMs`. */
+    resumeWindowFrames: Type.Integer({ minimum: 0, default: 1_024 }),
+    resumeWindowMs: Ms(120_000, 0),
+  },
+  { additionalProperties: false, default: {} },
+)
+
 /** Everything but `venues`, whose sections come from the registered venues (`configSchema`). */
 const BaseConfigSchema = Type.Object(
   {
@@ -332,6 +377,7 @@ const BaseConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    stream: StreamConfigSchema,
     actors: Type.Object(
       {
         mailboxCapacity: Type.Integer({ minimum: 16, default: 100_000 }),
@@ -381,3 +427,4 @@ export type SimConfig = Static<typeof SimConfigSchema>
 export type AuthConfig = Static<typeof AuthConfigSchema>
 export type AlertsConfig = Config['alerts']
 export type SpreadHistoryConfig = Static<typeof SpreadHistoryConfigSchema>
+export type StreamConfig = Static<typeof StreamConfigSchema>
