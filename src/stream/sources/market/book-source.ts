@@ -1,6 +1,7 @@
 import type { InstrumentState } from '../../../actors/instrument-state.js'
 import type { BookStep, VenueActor } from '../../../actors/venue-actor.js'
 import type { BookReader } from '../../../book/order-book.js'
+import type { Clock } from '../../../core/clock.js'
 import { BOOK_DEPTHS, DEFAULT_BOOK_DEPTH, type Rejection } from '../../protocol.js'
 import type { Sequencer, StreamId, StreamLog } from '../../sequencer.js'
 import { streamId } from '../../sequencer.js'
@@ -24,6 +25,9 @@ interface BookStream extends InstrumentStream {
   /** The top `depth` levels as the stream's subscribers hold them (after the last frame). */
   bids: SideLevels
   asks: SideLevels
+  /** Venue and receive time of the last change the stream reflects (a snapshot repeats them). */
+  ts: number
+  lts: number
 }
 
 /**
@@ -41,12 +45,14 @@ export class BookSource implements ChannelSource {
   readonly ch = 'book' as const
   readonly #sequencer: Sequencer
   readonly #venues: ReadonlyMap<string, VenueActor>
+  readonly #clock: Clock
   readonly #streams: OpenStreams<BookStream>
   readonly #byTopic = new Map<string, BookStream>()
 
-  constructor(sequencer: Sequencer, venues: ReadonlyMap<string, VenueActor>) {
+  constructor(sequencer: Sequencer, venues: ReadonlyMap<string, VenueActor>, clock: Clock) {
     this.#sequencer = sequencer
     this.#venues = venues
+    this.#clock = clock
     this.#streams = new OpenStreams((actor) => this.#follow(actor))
   }
 
@@ -63,6 +69,10 @@ export class BookSource implements ChannelSource {
     if (isRejection(k) || this.#byTopic.has(log.id.topic)) return
     const depth = params.depth ?? depthOf(log.id.topic)
     const book = k.actor.book(k.instrumentId)
+    // Until the stream's first frame, its state is the book as opened: last stamped by the quote (the top's last
+    // change; deeper changes leave no time behind).
+    const quote = k.actor.quote(k.instrumentId)
+    const now = this.#clock.now()
     const stream: BookStream = {
       log,
       actor: k.actor,
@@ -72,6 +82,8 @@ export class BookSource implements ChannelSource {
       awaitingResync: k.actor.handle(k.instrumentId)?.stale === true,
       bids: readTop(book, 'bid', depth),
       asks: readTop(book, 'ask', depth),
+      ts: quote?.venueTs ?? now,
+      lts: quote?.receivedAt ?? now,
     }
     this.#byTopic.set(log.id.topic, stream)
     this.#streams.add(k.actor, stream)
@@ -87,7 +99,8 @@ export class BookSource implements ChannelSource {
   /** What the stream's subscribers hold (a stream not open: the book as it is now). */
   snapshot(log: StreamLog): string {
     const stream = this.#byTopic.get(log.id.topic)
-    if (stream !== undefined) return this.#sequencer.snapshot(log, snapshotPayload(stream.bids, stream.asks))
+    if (stream !== undefined)
+      return this.#sequencer.snapshot(log, snapshotPayload(stream.bids, stream.asks), stream.ts, stream.lts)
     const k = resolveMarketKey(log.id.key, this.#venues)
     const book = isRejection(k) ? undefined : k.actor.book(k.instrumentId)
     const depth = depthOf(log.id.topic)
@@ -102,10 +115,14 @@ export class BookSource implements ChannelSource {
       disconnected: (stream: BookStream) => {
         stream.bids = NO_LEVELS
         stream.asks = NO_LEVELS
+        stream.ts = stream.log.ts
+        stream.lts = stream.log.lts
       },
       resynced: (stream: BookStream, st: Readonly<InstrumentState>, step: BookStep) => {
         stream.bids = readTop(st.book, 'bid', stream.depth)
         stream.asks = readTop(st.book, 'ask', stream.depth)
+        stream.ts = step.venueTs
+        stream.lts = step.receivedAt
         const d = snapshotPayload(stream.bids, stream.asks)
         sequencer.publishSnapshot(stream.log, d, step.venueTs, step.receivedAt)
       },
@@ -128,6 +145,8 @@ export class BookSource implements ChannelSource {
     }
     stream.bids = bids
     stream.asks = asks
+    stream.ts = step.venueTs
+    stream.lts = step.receivedAt
     this.#sequencer.emit(stream.log, 'delta', d, step.venueTs, step.receivedAt)
   }
 }

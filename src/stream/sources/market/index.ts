@@ -19,7 +19,7 @@ export function marketSources(ctx: SourceContext & MarketSourceDeps): ChannelSou
   for (const actor of ctx.venues) venues.set(actor.venue, actor)
   return [
     new QuoteSource(ctx.sequencer, venues),
-    new BookSource(ctx.sequencer, venues),
+    new BookSource(ctx.sequencer, venues, ctx.clock),
     new VenueSource(ctx.sequencer, venues, ctx.clock),
   ]
 }
