@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { crc32 } from 'node:zlib'
 import fc from 'fast-check'
 import { marketSources } from '../../../../src/stream/sources/market/index.js'
 import type { StreamId } from '../../../../src/stream/sequencer.js'
 import type { FeedEvent } from '../../../../src/venues/types.js'
+import { ClientBook, expected, referenceCrc } from './client-book.js'
 import { rig, type Frame } from './fake-venue.js'
 
 /**
@@ -13,67 +13,6 @@ import { rig, type Frame } from './fake-venue.js'
  * book until the resync snapshot) holds exactly the actor's top N at every frame, every frame's crc is the one
  * computed here from the actor's book with our own printing, and seqs are contiguous.
  */
-
-/** The printing rule, written independently: at least 4 (prices) or 2 (sizes) decimals, more only when needed. */
-function decimal(micros: number, minDecimals: number): string {
-  let s = (micros / 1e6).toFixed(6)
-  while (s.endsWith('0') && s.length - s.indexOf('.') - 1 > minDecimals) s = s.slice(0, -1)
-  return s
-}
-
-type Levels = [string, string][]
-
-function expected(levels: readonly (readonly [number, number])[]): Levels {
-  return levels.map(([p, s]) => [decimal(p, 4), decimal(s, 2)])
-}
-
-function referenceCrc(asks: Levels, bids: Levels): number {
-  const side = (l: Levels) =>
-    l
-      .slice(0, 10)
-      .map(([p, s]) => `${p}:${s}`)
-      .join(',')
-  return crc32(`${side(asks)}|${side(bids)}`)
-}
-
-class ClientBook {
-  bids = new Map<string, string>()
-  asks = new Map<string, string>()
-  trusted = true
-  seq = 0
-
-  apply(f: Frame): void {
-    if (f.type === 'snapshot') {
-      assert.equal(f.seq, this.seq, 'a snapshot carries the seq of the last change')
-      this.bids = new Map(f.d.bids as Levels)
-      this.asks = new Map(f.d.asks as Levels)
-      this.trusted = true
-      return
-    }
-    assert.equal(f.seq, this.seq + 1, `contiguous seq (${f.type})`)
-    this.seq = f.seq
-    if (f.type === 'marker') {
-      if (f.d.ev === 'venue_disconnect') this.trusted = false
-      return
-    }
-    assert.ok(this.trusted, 'no delta between a disconnect marker and the resync snapshot')
-    for (const [side, levels] of [
-      [this.bids, f.d.bids],
-      [this.asks, f.d.asks],
-    ] as const)
-      for (const [p, s] of levels as Levels) {
-        if (s === '0') {
-          assert.ok(side.has(p), `removal of a level the client holds (${p})`)
-          side.delete(p)
-        } else side.set(p, s)
-      }
-  }
-
-  top(side: 'bid' | 'ask'): Levels {
-    const dir = side === 'ask' ? 1 : -1
-    return [...(side === 'bid' ? this.bids : this.asks)].sort((a, b) => (Number(a[0]) - Number(b[0])) * dir)
-  }
-}
 
 const price = fc.integer({ min: 1, max: 40 }).map((x) => x * 5_000 + 400_000)
 const size = fc.oneof(
