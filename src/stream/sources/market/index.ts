@@ -18,7 +18,7 @@ export function marketSources(ctx: SourceContext & MarketSourceDeps): ChannelSou
   const venues = new Map<string, VenueActor>()
   for (const actor of ctx.venues) venues.set(actor.venue, actor)
   return [
-    new QuoteSource(ctx.sequencer, venues),
+    new QuoteSource(ctx.sequencer, venues, ctx.clock),
     new BookSource(ctx.sequencer, venues, ctx.clock),
     new VenueSource(ctx.sequencer, venues, ctx.clock),
   ]

@@ -1,4 +1,5 @@
 import type { VenueActor } from '../../../actors/venue-actor.js'
+import type { Clock } from '../../../core/clock.js'
 import type { Quote } from '../../../model/types.js'
 import type { Rejection } from '../../protocol.js'
 import type { Sequencer, StreamId, StreamLog } from '../../sequencer.js'
@@ -27,12 +28,14 @@ export class QuoteSource implements ChannelSource {
   readonly ch = 'quote' as const
   readonly #sequencer: Sequencer
   readonly #venues: ReadonlyMap<string, VenueActor>
+  readonly #clock: Clock
   readonly #streams: OpenStreams<QuoteStream>
   readonly #byTopic = new Map<string, QuoteStream>()
 
-  constructor(sequencer: Sequencer, venues: ReadonlyMap<string, VenueActor>) {
+  constructor(sequencer: Sequencer, venues: ReadonlyMap<string, VenueActor>, clock: Clock) {
     this.#sequencer = sequencer
     this.#venues = venues
+    this.#clock = clock
     this.#streams = new OpenStreams((actor) => this.#follow(actor))
   }
 
@@ -66,7 +69,9 @@ export class QuoteSource implements ChannelSource {
     const stream = this.#byTopic.get(log.id.topic)
     const k = stream ?? resolveMarketKey(log.id.key, this.#venues)
     const q = isRejection(k) ? undefined : k.actor.quote(k.instrumentId)
-    return this.#sequencer.snapshot(log, quotePayload(q), q?.venueTs ?? log.ts, q?.receivedAt ?? log.lts)
+    // No quote yet (the book never synced): nothing was received, the snapshot is stamped now.
+    const now = this.#clock.now()
+    return this.#sequencer.snapshot(log, quotePayload(q), q?.venueTs ?? now, q?.receivedAt ?? now)
   }
 
   #follow(actor: VenueActor): () => void {

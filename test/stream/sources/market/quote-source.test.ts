@@ -150,3 +150,27 @@ test('a quote stream opened during an outage gets resync and a snapshot when the
   )
   r.actor.stop()
 })
+
+test('a quote stream of a book that never synced: nulls, stale, stamped now; its first snapshot is a delta', async () => {
+  const r = await rig()
+  const quote = quoteSource(r)
+  const log = r.sequencer.open(quote.resolve('venuep:b', {}) as StreamId)
+  quote.open(log, {})
+  assert.deepEqual(JSON.parse(quote.snapshot(log)), {
+    type: 'snapshot',
+    ch: 'quote',
+    key: 'venuep:b',
+    epoch: 'e0.0',
+    seq: 0,
+    ts: 1_000,
+    lts: 1_000,
+    pts: 1_000,
+    d: { best_bid: null, best_ask: null, bid_size: null, ask_size: null, probability: null, stale: true },
+  })
+  r.venue.emit(snapshot('b', [[0.4, 10]], []))
+  assert.deepEqual(
+    r.sink.of('quote|venuep:b').map((f) => [f.type, f.seq, f.d]),
+    [['delta', 1, { best_bid: 0.4, best_ask: null, bid_size: 10, ask_size: null, probability: null, stale: false }]],
+  )
+  r.actor.stop()
+})
