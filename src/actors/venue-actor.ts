@@ -54,6 +54,7 @@ export interface VenueActorOptions {
 
 type QuoteListener = (quotes: readonly Quote[]) => void
 type BookListener = (step: BookStep) => void
+type CatalogListener = (snapshot: CatalogSnapshot) => void
 
 /** A feed's `stale` event: the instruments it can no longer vouch for, and why (the feed's words). */
 export type StaleFeedEvent = Extract<FeedEvent, { readonly type: 'stale' }>
@@ -75,7 +76,6 @@ export interface BookStep {
 
 /** The stale reason of the instruments an actor restart demotes (its books are rebuilt from the venue). */
 export const RESTART_STALE_REASON = 'actor restart'
-type CatalogListener = (snapshot: CatalogSnapshot) => void
 
 /** First retry of a failed sync while no catalog is loaded; doubled per failure in a row, up to the cap. */
 const CATALOG_RETRY_MS = 2_000
