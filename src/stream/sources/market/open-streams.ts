@@ -30,10 +30,7 @@ export class OpenStreams<S extends InstrumentStream> {
   add(actor: VenueActor, stream: S): void {
     let entry = this.#venues.get(actor)
     if (entry === undefined) {
-      // The map is in place before attaching: nothing runs between, but the order keeps `of` valid from the start.
-      const byInstrument = new Map<string, S[]>()
-      this.#venues.set(actor, { byInstrument, detach: () => {} })
-      entry = { byInstrument, detach: this.#attach(actor) }
+      entry = { byInstrument: new Map(), detach: this.#attach(actor) }
       this.#venues.set(actor, entry)
     }
     const list = entry.byInstrument.get(stream.instrumentId)
@@ -57,10 +54,5 @@ export class OpenStreams<S extends InstrumentStream> {
   /** The open streams of an instrument, or undefined (the common case while a venue is followed). */
   of(actor: VenueActor, instrumentId: string): readonly S[] | undefined {
     return this.#venues.get(actor)?.byInstrument.get(instrumentId)
-  }
-
-  /** True while the venue's actor is followed. */
-  follows(actor: VenueActor): boolean {
-    return this.#venues.has(actor)
   }
 }
