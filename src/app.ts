@@ -61,8 +61,7 @@ import { openStore } from './store/open.js'
 import { Sequencer } from './stream/sequencer.js'
 import { StreamServer } from './stream/server/stream-server.js'
 import { TopicPublisher } from './stream/server/topic-publisher.js'
-import { venueAges } from './stream/server/venue-ages.js'
-import { streamSources } from './stream/sources/index.js'
+import { streamSources, venueHeartbeat } from './stream/sources/index.js'
 import { UsageRepository } from './store/usage-repo.js'
 
 /**
@@ -301,7 +300,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     app: http.app,
     publisher,
     sequencer,
-    sources: streamSources({ sequencer, clock, actors, spreads, alerts }),
+    sources: streamSources({ sequencer, clock, venues: actors }),
     clock,
     log: log.child({ component: 'stream' }),
     config: config.stream,
@@ -312,11 +311,8 @@ export async function startApp(options: AppOptions): Promise<App> {
       if (r.reason === 'unavailable') throw new Error('API keys cannot be checked right now')
       return undefined
     },
-    venues: () =>
-      venueAges(
-        actors.map((a) => a.venueStatus()),
-        clock.now(),
-      ),
+    // The same state rule as the `venue` channel's (market/venue-state.ts).
+    venues: () => venueHeartbeat(actors, clock),
   })
   const upstreamVenues = modules.filter((_, i) => served[i]?.upstreams !== undefined).map((m) => m.id)
   const metrics = createMetrics({

@@ -53,7 +53,29 @@ export interface VenueActorOptions {
 }
 
 type QuoteListener = (quotes: readonly Quote[]) => void
+type BookListener = (step: BookStep) => void
 type CatalogListener = (snapshot: CatalogSnapshot) => void
+
+/** A feed's `stale` event: the instruments it can no longer vouch for, and why (the feed's words). */
+export type StaleFeedEvent = Extract<FeedEvent, { readonly type: 'stale' }>
+
+/**
+ * What one actor step did to its instruments' books, for readers that follow whole books rather than quotes (the
+ * stream's book channel). Given to book listeners inside the step, after the quotes were recomputed and before the
+ * quote listeners run: books, quotes and stale flags already show the step's result.
+ */
+export interface BookStep {
+  /** Instruments the step touched (a level, snapshot, trade or stale event), each once. */
+  readonly touched: readonly Readonly<InstrumentState>[]
+  /** The step's `stale` events in order, or undefined (most steps have none). */
+  readonly stale: readonly StaleFeedEvent[] | undefined
+  /** The step's latest venue time (our receive time when the events carry none). */
+  readonly venueTs: number
+  readonly receivedAt: number
+}
+
+/** The stale reason of the instruments an actor restart demotes (its books are rebuilt from the venue). */
+export const RESTART_STALE_REASON = 'actor restart'
 
 /** First retry of a failed sync while no catalog is loaded; doubled per failure in a row, up to the cap. */
 const CATALOG_RETRY_MS = 2_000
@@ -94,6 +116,7 @@ export class VenueActor extends Actor<VenueMessage> {
   #refreshTimer: TimerHandle | undefined
   #retryTimer: TimerHandle | undefined
   readonly #quoteListeners = new Set<QuoteListener>()
+  readonly #bookListeners = new Set<BookListener>()
   readonly #catalogListeners = new Set<CatalogListener>()
 
   constructor(options: VenueActorOptions) {
@@ -108,6 +131,12 @@ export class VenueActor extends Actor<VenueMessage> {
   subscribeQuotes(listener: QuoteListener): () => void {
     this.#quoteListeners.add(listener)
     return () => this.#quoteListeners.delete(listener)
+  }
+
+  /** Per step that touched instruments (see BookStep); nothing is built for it while no listener is subscribed. */
+  subscribeBooks(listener: BookListener): () => void {
+    this.#bookListeners.add(listener)
+    return () => this.#bookListeners.delete(listener)
   }
 
   subscribeCatalog(listener: CatalogListener): () => void {
@@ -199,6 +228,13 @@ export class VenueActor extends Actor<VenueMessage> {
       }
     }
     this.#synced = 0
+    if (this.#bookListeners.size > 0 && this.#instruments.size > 0) {
+      const now = this.#o.clock.now()
+      const instrumentIds = [...this.#instruments.keys()]
+      const stale: StaleFeedEvent = { type: 'stale', instrumentIds, reason: RESTART_STALE_REASON }
+      const step: BookStep = { touched: [...this.#instruments.values()], stale: [stale], venueTs: now, receivedAt: now }
+      for (const listener of this.#bookListeners) listener(step)
+    }
     if (demoted.length > 0) for (const listener of this.#quoteListeners) listener(demoted)
     this.#feed = this.#o.adapter.createFeed((events, receivedAt) => {
       this.send({ type: 'feed', events, receivedAt })
@@ -422,10 +458,12 @@ export class VenueActor extends Actor<VenueMessage> {
     const frame = ++this.#frame
     // A fresh array per frame: young-generation allocation is cheaper than truncating a shared one.
     const touched: InstrumentState[] = []
+    let stale: StaleFeedEvent[] | undefined
     let venueTs = 0
     for (let i = 0; i < events.length; i++) {
       const e = events[i] as FeedEvent
       if (e.type === 'stale') {
+        if (this.#bookListeners.size > 0) (stale ??= []).push(e)
         for (const id of e.instrumentIds) {
           const st = this.#instruments.get(id)
           if (st === undefined) continue
@@ -479,6 +517,10 @@ export class VenueActor extends Actor<VenueMessage> {
       )
       if (q !== undefined) this.#publishSeq = q.seq
       if (q !== undefined) (published ??= []).push(q)
+    }
+    if (this.#bookListeners.size > 0) {
+      const step: BookStep = { touched, stale, venueTs: venueTs || receivedAt, receivedAt }
+      for (const listener of this.#bookListeners) listener(step)
     }
     if (published !== undefined) for (const listener of this.#quoteListeners) listener(published)
     if (!this.#ready) this.#checkReady()

@@ -158,6 +158,17 @@ export class Sequencer {
     return serializeFrame('snapshot', log, log.seq, ts, lts, this.#o.clock.now(), d)
   }
 
+  /**
+   * A snapshot of `d` published to every subscriber of the stream (a resync: after the `resync` marker, the state
+   * they hold is replaced). Like `snapshot` it carries the current seq and is not recorded: a client that resumes
+   * across a `resync` marker gets its snapshot from the server, not from the window.
+   */
+  publishSnapshot(log: StreamLog, d: unknown, ts = log.ts, lts = log.lts): string {
+    const frame = this.snapshot(log, d, ts, lts)
+    this.#o.sink.publish(log.id.topic, frame)
+    return frame
+  }
+
   /** The frames a client holding `(epoch, seq)` missed, or undefined when they cannot all be replayed. */
   replay(log: StreamLog, epoch: string, seq: number): string[] | undefined {
     if (epoch !== log.epoch) return undefined

@@ -207,7 +207,10 @@ export class Subscriptions {
         if (replayed !== undefined) recovered++
       }
       if (replayed !== undefined) for (const f of replayed) frames.push([resolved.topic, f])
-      else frames.push([resolved.topic, source.snapshot(stream.log)])
+      // A replayed `resync` promised a snapshot, but published snapshots are not kept in the window: send the
+      // current one (the client's state after the replay is then the stream's state now).
+      if (replayed === undefined || replayed.some(isResyncMarker))
+        frames.push([resolved.topic, source.snapshot(stream.log)])
     }
     return { ack: { accepted, rejected, recovered: resumed > 0 && recovered === resumed }, frames }
   }
@@ -245,4 +248,9 @@ function describe(sub: Subscription): Record<string, unknown> {
     ...(sub.depth === undefined ? {} : { depth: sub.depth }),
     keys: [...sub.keys.keys()],
   }
+}
+
+/** A `resync` marker frame (serialized: `"ev":"resync"` cannot occur inside a JSON string value unescaped). */
+function isResyncMarker(frame: string): boolean {
+  return frame.startsWith('{"type":"marker"') && frame.includes('"ev":"resync"')
 }

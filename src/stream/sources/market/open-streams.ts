@@ -1,0 +1,58 @@
+import type { VenueActor } from '../../../actors/venue-actor.js'
+import type { StreamLog } from '../../sequencer.js'
+
+/** An open stream of one instrument (a quote stream, or a book stream at one depth). */
+export interface InstrumentStream {
+  readonly log: StreamLog
+  readonly instrumentId: string
+  /** Told of a disconnect (a `venue_disconnect` marker sent), waiting for the instrument's next snapshot. */
+  awaitingResync: boolean
+}
+
+interface VenueEntry<S> {
+  readonly byInstrument: Map<string, S[]>
+  readonly detach: () => void
+}
+
+/**
+ * A channel's open streams per venue and instrument. A venue's actor is followed (`attach`: its listeners
+ * subscribed) only while one of its streams is open, so a channel nobody reads costs the actor nothing; while
+ * followed, a step costs one map lookup per instrument it touched.
+ */
+export class OpenStreams<S extends InstrumentStream> {
+  readonly #venues = new Map<VenueActor, VenueEntry<S>>()
+  readonly #attach: (actor: VenueActor) => () => void
+
+  constructor(attach: (actor: VenueActor) => () => void) {
+    this.#attach = attach
+  }
+
+  add(actor: VenueActor, stream: S): void {
+    let entry = this.#venues.get(actor)
+    if (entry === undefined) {
+      entry = { byInstrument: new Map(), detach: this.#attach(actor) }
+      this.#venues.set(actor, entry)
+    }
+    const list = entry.byInstrument.get(stream.instrumentId)
+    if (list === undefined) entry.byInstrument.set(stream.instrumentId, [stream])
+    else list.push(stream)
+  }
+
+  remove(actor: VenueActor, stream: S): void {
+    const entry = this.#venues.get(actor)
+    const list = entry?.byInstrument.get(stream.instrumentId)
+    if (entry === undefined || list === undefined) return
+    const at = list.indexOf(stream)
+    if (at >= 0) list.splice(at, 1)
+    if (list.length === 0) entry.byInstrument.delete(stream.instrumentId)
+    if (entry.byInstrument.size === 0) {
+      this.#venues.delete(actor)
+      entry.detach()
+    }
+  }
+
+  /** The open streams of an instrument, or undefined (the common case while a venue is followed). */
+  of(actor: VenueActor, instrumentId: string): readonly S[] | undefined {
+    return this.#venues.get(actor)?.byInstrument.get(instrumentId)
+  }
+}
