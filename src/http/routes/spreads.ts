@@ -78,6 +78,11 @@ export function spreadSchemas(venues: readonly SpreadVenue[]) {
   const legs = matchLegKeys(venues)
   const record = Type.Object(
     {
+      id: Type.String({
+        pattern: '^[0-9a-f]{16}$',
+        description:
+          "Addition: the pair's stable id (16 hex digits of the SHA-256 of `event_slug|outcome_key`): the same across restarts, a key of the stream's `spread` channel and the id of `spreads.top` items.",
+      }),
       event_slug: Type.String({ description: 'Service event slug.' }),
       event_title: Type.String(),
       outcome_title: Type.String({ description: 'Outcome compared across venues.' }),
