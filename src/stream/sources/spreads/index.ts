@@ -1,0 +1,40 @@
+import type { Clock } from '../../../core/clock.js'
+import type { Firing } from '../../../alerts/alert-service.js'
+import type { ChannelSource, SourceContext } from '../../source.js'
+import { AlertsSource } from './alerts-source.js'
+import type { SpreadReader } from './engine-feed.js'
+import type { RecentFirings } from './recent-firings.js'
+import { SpreadSource } from './spread-source.js'
+import { SpreadsTopSource } from './top-source.js'
+
+export { RecentFirings } from './recent-firings.js'
+
+/**
+ * The sources the spread actor and the alert outbox feed: `spread`, `spreads.top` and (with a store) `alerts`.
+ * The composition root loads the recent firings before serving (`await recent.load(db)`), so the first `alerts`
+ * snapshot already holds the outbox's.
+ */
+export interface SpreadSourcesDeps {
+  readonly engine: SpreadReader
+  readonly clock: Clock
+  /** The registered venues' ids, in registry order (`platforms` in a spreads.top view). */
+  readonly venueIds: readonly string[]
+  /** Absent without a store (no alerts): the `alerts` channel is then not served. */
+  readonly alerts?:
+    | {
+        readonly service: { onFiring(listener: (firing: Firing) => void): () => void }
+        readonly recent: RecentFirings
+      }
+    | undefined
+}
+
+export function spreadSources(ctx: SourceContext & SpreadSourcesDeps): ChannelSource[] {
+  const { engine, clock, sequencer } = ctx
+  const sources: ChannelSource[] = [
+    new SpreadSource({ engine, clock, sequencer }),
+    new SpreadsTopSource({ engine, clock, sequencer, venueIds: ctx.venueIds }),
+  ]
+  if (ctx.alerts !== undefined)
+    sources.push(new AlertsSource({ sequencer, recent: ctx.alerts.recent, firings: ctx.alerts.service }))
+  return sources
+}
