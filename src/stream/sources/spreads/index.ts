@@ -1,4 +1,5 @@
 import type { Clock } from '../../../core/clock.js'
+import type { Logger } from '../../../core/logger.js'
 import type { Firing } from '../../../alerts/alert-service.js'
 import type { ChannelSource, SourceContext } from '../../source.js'
 import { AlertsSource } from './alerts-source.js'
@@ -17,6 +18,8 @@ export { RecentFirings } from './recent-firings.js'
 export interface SpreadSourcesDeps {
   readonly engine: SpreadReader
   readonly clock: Clock
+  /** Where a source's failure is reported (it is contained: the spread actor goes on). */
+  readonly log?: Logger | undefined
   /** The registered venues' ids, in registry order (`platforms` in a spreads.top view). */
   readonly venueIds: readonly string[]
   /** Absent without a store (no alerts): the `alerts` channel is then not served. */
@@ -29,10 +32,10 @@ export interface SpreadSourcesDeps {
 }
 
 export function spreadSources(ctx: SourceContext & SpreadSourcesDeps): ChannelSource[] {
-  const { engine, clock, sequencer } = ctx
+  const { engine, clock, sequencer, log } = ctx
   const sources: ChannelSource[] = [
-    new SpreadSource({ engine, clock, sequencer }),
-    new SpreadsTopSource({ engine, clock, sequencer, venueIds: ctx.venueIds }),
+    new SpreadSource({ engine, clock, sequencer, log }),
+    new SpreadsTopSource({ engine, clock, sequencer, log, venueIds: ctx.venueIds }),
   ]
   if (ctx.alerts !== undefined)
     sources.push(new AlertsSource({ sequencer, recent: ctx.alerts.recent, firings: ctx.alerts.service }))

@@ -1,10 +1,11 @@
 import type { Clock, TimerHandle } from '../../../core/clock.js'
+import type { Logger } from '../../../core/logger.js'
 import { looksLikePairId } from '../../../spreads/engine/pair-id.js'
 import type { SpreadChange } from '../../../spreads/engine/spread-engine.js'
 import type { Rejection } from '../../protocol.js'
 import { streamId, type Sequencer, type StreamId, type StreamLog } from '../../sequencer.js'
 import type { ChannelSource } from '../../source.js'
-import { EngineFeed, type SpreadReader } from './engine-feed.js'
+import { contained, EngineFeed, type SpreadReader } from './engine-feed.js'
 import { spreadPayload, staleAt } from './spread-payload.js'
 
 /**
@@ -29,6 +30,7 @@ export interface SpreadSourceOptions {
   readonly engine: SpreadReader
   readonly sequencer: Sequencer
   readonly clock: Clock
+  readonly log?: Logger | undefined
 }
 
 interface OpenPair {
@@ -46,7 +48,7 @@ export class SpreadSource implements ChannelSource {
 
   constructor(options: SpreadSourceOptions) {
     this.#o = options
-    this.#feed = new EngineFeed(options.engine, (changes) => this.#onChanges(changes))
+    this.#feed = new EngineFeed(options.engine, (changes) => this.#onChanges(changes), options.log)
   }
 
   resolve(key: string): StreamId | Rejection {
@@ -119,6 +121,10 @@ export class SpreadSource implements ChannelSource {
     pair.timer = undefined
     const r = this.#o.engine.record(pair.log.id.key)
     const at = r === undefined ? Number.POSITIVE_INFINITY : staleAt(r, now)
-    if (Number.isFinite(at)) pair.timer = clock.setTimeout(() => this.#publish(pair, clock.now()), at - now)
+    if (Number.isFinite(at))
+      pair.timer = clock.setTimeout(
+        contained(() => this.#publish(pair, clock.now()), this.#o.log),
+        at - now,
+      )
   }
 }

@@ -1,10 +1,11 @@
 import type { Clock, TimerHandle } from '../../../core/clock.js'
+import type { Logger } from '../../../core/logger.js'
 import { scanFilter, topSpreads } from '../../../http/routes/spreads.js'
 import type { SpreadRecord } from '../../../spreads/engine/spread-engine.js'
 import type { Rejection } from '../../protocol.js'
 import { streamId, type Sequencer, type StreamId, type StreamLog } from '../../sequencer.js'
 import type { ChannelSource } from '../../source.js'
-import { EngineFeed, type SpreadReader } from './engine-feed.js'
+import { contained, EngineFeed, type SpreadReader } from './engine-feed.js'
 import { deltaPayload, snapshotPayload, type Listed } from './ranked-list.js'
 import { spreadPayload, staleAt } from './spread-payload.js'
 import { TopViews, type TopView } from './top-view.js'
@@ -16,7 +17,7 @@ import { TopViews, type TopView } from './top-view.js'
  * list, the next one moving up, and the scanner's filters may narrow it.
  *
  * An open view is recomputed after each step of the spread actor that changed records (from its change listener,
- * so at most once per engine step, and numbered inside that step), and only while it is open. A view by
+ * so at most once per engine step, and numbered inside that step), and only while it is open. A full view by
  * confidence skips the recompute when the engine's top-list epoch says no change reached its floor. Time alone
  * moves records out of the window or past the stale cutoff: a timer per view recomputes it at the first such
  * moment of a listed record (records outside the list cannot enter with time alone).
@@ -25,6 +26,7 @@ export interface TopSourceOptions {
   readonly engine: SpreadReader
   readonly sequencer: Sequencer
   readonly clock: Clock
+  readonly log?: Logger | undefined
   /** The registered venues' ids (the `platforms` values). */
   readonly venueIds: readonly string[]
 }
@@ -50,7 +52,7 @@ export class SpreadsTopSource implements ChannelSource {
   constructor(options: TopSourceOptions) {
     this.#o = options
     this.#views = new TopViews(options.venueIds)
-    this.#feed = new EngineFeed(options.engine, () => this.#onChanges())
+    this.#feed = new EngineFeed(options.engine, () => this.#onChanges(), options.log)
   }
 
   resolve(key: string): StreamId | Rejection {
@@ -89,7 +91,7 @@ export class SpreadsTopSource implements ChannelSource {
     const now = this.#o.clock.now()
     const epoch = this.#o.engine.topEpoch
     for (const open of this.#open.values()) {
-      if (open.view.sort === 'confidence' && open.epoch === epoch) continue
+      if (open.epoch === epoch) continue
       this.#refresh(open, now)
     }
   }
@@ -107,9 +109,14 @@ export class SpreadsTopSource implements ChannelSource {
     const engine = this.#o.engine
     const { view, keep } = open
     const records = select(engine, view, keep, now)
-    if (view.sort === 'confidence') {
+    // The epoch skip needs a floor registered with the engine. Only a full list by confidence without the scanner's
+    // filters registers one (about the floor /spreads/top registers for the same limit): a shorter or filtered
+    // list would reach far down, and a low floor makes every change bump the epoch, emptying the REST top-list
+    // cache. Other views are recomputed after every engine step that changed records.
+    open.epoch = -1
+    if (view.sort === 'confidence' && !hasScanFilter(view) && records.length === view.limit) {
       open.epoch = engine.topEpoch
-      engine.noteTopFloor(records.length < view.limit ? 0 : (records[records.length - 1] as SpreadRecord).confidence)
+      engine.noteTopFloor((records[records.length - 1] as SpreadRecord).confidence)
     }
     const windowMs = view.window * 3_600_000
     let until = Number.POSITIVE_INFINITY
@@ -134,6 +141,10 @@ export class SpreadsTopSource implements ChannelSource {
 /** The view's records now: /spreads/top's selection, fresh records only, narrowed by the view's filters. */
 function select(engine: SpreadReader, view: TopView, keep: (r: SpreadRecord) => boolean, now: number): SpreadRecord[] {
   return topSpreads(engine, view, now, (r) => Number.isFinite(staleAt(r, now)) && keep(r))
+}
+
+function hasScanFilter(view: TopView): boolean {
+  return view.min_spread !== undefined || view.min_volume !== undefined || view.platforms !== undefined
 }
 
 function listed(records: readonly SpreadRecord[], now: number): Listed[] {

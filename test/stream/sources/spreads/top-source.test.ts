@@ -27,9 +27,14 @@ function open(w: World, s: ChannelSource, key: string) {
   return { id, log }
 }
 
-/** The REST list the stream's view must equal: /spreads/top for the same parameters, stale rows left out. */
+/**
+ * The REST list the stream's view must equal: /spreads/top for the same parameters, stale rows left out; a view
+ * with the scanner's filters is the scanner's list with them (fresh rows are well inside the top list's window).
+ */
 async function reference(w: World, query: string, limit: number): Promise<Record<string, unknown>[]> {
-  const all = await w.rest('top', `${query}&limit=200`)
+  const all = query.includes('min_spread')
+    ? await w.rest('scan', query.replace(/limit=\d+&?/, ''))
+    : await w.rest('top', `${query}&limit=200`)
   return all.data.filter((r) => r.is_stale === false).slice(0, limit)
 }
 
@@ -191,6 +196,7 @@ describe('stream source: spreads.top', () => {
         ['limit=6&sort=net_edge', 6],
         ['limit=4&window=1', 4],
         ['limit=30&sort=spread&window=1', 30],
+        ['limit=6&sort=spread&min_spread=0.1&min_volume=0', 6],
       ] as const
       const clients = views.map(([query]) => {
         const { log } = open(w, s, query)
