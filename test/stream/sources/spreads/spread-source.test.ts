@@ -30,6 +30,8 @@ describe('stream source: spread', () => {
     const { w, source, key } = setup()
     assert.deepEqual(source.resolve(key, {}), streamId('spread', key))
     assert.deepEqual(source.resolve(pairIdOf(key), {}), streamId('spread', key))
+    // The id is a function of the key alone: pinned, so a release that changed it would be seen here.
+    assert.equal(pairIdOf(key), 'bf477bcccd9d2f08')
     assert.deepEqual(source.resolve('event-9|text:nope', {}), {
       key: 'event-9|text:nope',
       code: 'UNKNOWN_KEY',

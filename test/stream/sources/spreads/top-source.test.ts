@@ -9,6 +9,8 @@ import type { ChannelSource } from '../../../../src/stream/source.js'
 import { SpreadsTopSource } from '../../../../src/stream/sources/spreads/top-source.js'
 import { pairSpec, T0, world, type World } from './fixtures.js'
 import { TopClient } from './top-client.js'
+import { recordedLog } from '../../../helpers/recorded-log.js'
+import type { SpreadReader } from '../../../../src/stream/sources/spreads/engine-feed.js'
 
 function source(w: World): ChannelSource {
   return new SpreadsTopSource({
@@ -182,6 +184,49 @@ describe('stream source: spreads.top', () => {
     follow()
     assert.deepEqual(client.ids, [id(1)])
     assert.equal(client.seq, 3)
+  })
+
+  test("a view's failure is logged and contained: the spread actor goes on", () => {
+    const w = world(2)
+    const recorded = recordedLog()
+    let broken = false
+    const e = w.engine
+    const reader: SpreadReader = {
+      subscribe: (l) => e.subscribe(l),
+      record: (k) => e.record(k),
+      spec: (k) => e.spec(k),
+      keyOfId: (k) => e.keyOfId(k),
+      ready: e.ready,
+      byConfidence: (visit) => {
+        if (broken) throw new Error('boom')
+        e.byConfidence(visit)
+      },
+      bySpread: (m, visit) => e.bySpread(m, visit),
+      byNetEdge: (m, visit) => e.byNetEdge(m, visit),
+      withoutEdge: (visit) => e.withoutEdge(visit),
+      get topEpoch() {
+        return e.topEpoch
+      },
+      noteTopFloor: (f) => e.noteTopFloor(f),
+    }
+    const s = new SpreadsTopSource({
+      engine: reader,
+      sequencer: w.sequencer,
+      clock: w.clock,
+      log: recorded.log,
+      venueIds: [],
+    })
+    open(w, s, 'limit=1')
+    broken = true
+    w.quote('p', 0, 0.3)
+    w.quote('k', 0, 0.5)
+    assert.equal(e.snapshot().status, 'running')
+    assert.ok(e.record(pairSpec(0).key) !== undefined, 'the engine priced the pair')
+    assert.deepEqual(
+      recorded.entries().map((x) => [x.level, x.msg]),
+      // One change (the second leg's quote priced the pair), one error line (50: pino's error level).
+      [[50, 'stream source failed on a spread change; its streams may be behind until resynced']],
+    )
   })
 
   test('property: snapshot + deltas reproduce the REST /spreads/top list of the view at every step', async () => {
