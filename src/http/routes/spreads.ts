@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
 import { AppError } from '../../core/errors.js'
 import { money } from '../../core/money.js'
@@ -11,7 +11,6 @@ import {
   SPREAD_SORTS,
   type EdgeFilter,
   type SpreadIndexes,
-  type SpreadSort,
 } from '../../spreads/engine/spread-query.js'
 import type { VenueModule } from '../../venues/module.js'
 import type { PageCache } from '../../views/page-cache.js'
@@ -36,7 +35,7 @@ export interface SpreadRouteDeps {
 }
 
 /** `is_stale` on /spreads/top: the scanner's default cutoff. */
-export const TOP_STALE_CUTOFF_MS = 45 * 60_000
+const TOP_STALE_CUTOFF_MS = 45 * 60_000
 
 /** Largest `limit` of /spreads/top (the spec leaves it open). */
 export const TOP_MAX_LIMIT = 200
@@ -266,13 +265,7 @@ export const TOP_QUERY = Type.Object({
   ...edgeParameters,
 })
 
-export interface TopQuery {
-  readonly limit: number
-  readonly window: number
-  readonly sort: SpreadSort
-  readonly executable_only: boolean
-  readonly min_net_edge?: number | undefined
-}
+export type TopQuery = Static<typeof TOP_QUERY>
 
 /**
  * The records of /spreads/top for `q` at `now`, in its order; `also` narrows it further (the stream's top lists

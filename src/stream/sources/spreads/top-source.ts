@@ -124,7 +124,10 @@ export class SpreadsTopSource implements ChannelSource {
     const clock = this.#o.clock
     clock.clearTimeout(open.timer)
     open.timer = Number.isFinite(until)
-      ? clock.setTimeout(() => this.#refresh(open, clock.now()), until - now)
+      ? clock.setTimeout(
+          contained(() => this.#refresh(open, clock.now()), this.#o.log),
+          until - now,
+        )
       : undefined
     return listed(records, now)
   }
