@@ -1,6 +1,8 @@
 import type { Clock } from '../../../core/clock.js'
 import type { Logger } from '../../../core/logger.js'
 import type { Firing } from '../../../alerts/alert-service.js'
+import type { VenueId } from '../../../model/types.js'
+import type { MarkerPayload } from '../../protocol.js'
 import type { ChannelSource, SourceContext } from '../../source.js'
 import { AlertsSource } from './alerts-source.js'
 import type { SpreadReader } from './engine-feed.js'
@@ -22,6 +24,11 @@ export interface SpreadSourcesDeps {
   readonly log?: Logger | undefined
   /** The registered venues' ids, in registry order (`platforms` in a spreads.top view). */
   readonly venueIds: readonly string[]
+  /**
+   * The venues' continuity markers (`venue_disconnect`, `resync`), from whoever watches the feeds: relayed on the
+   * spread streams of pairs with a leg on that venue and on every top view. Absent: no markers.
+   */
+  readonly venueMarkers?: { onMarker(listener: (venue: VenueId, d: MarkerPayload) => void): () => void } | undefined
   /** Absent without a store (no alerts): the `alerts` channel is then not served. */
   readonly alerts?:
     | {
@@ -33,10 +40,13 @@ export interface SpreadSourcesDeps {
 
 export function spreadSources(ctx: SourceContext & SpreadSourcesDeps): ChannelSource[] {
   const { engine, clock, sequencer, log } = ctx
-  const sources: ChannelSource[] = [
-    new SpreadSource({ engine, clock, sequencer, log }),
-    new SpreadsTopSource({ engine, clock, sequencer, log, venueIds: ctx.venueIds }),
-  ]
+  const spread = new SpreadSource({ engine, clock, sequencer, log })
+  const top = new SpreadsTopSource({ engine, clock, sequencer, log, venueIds: ctx.venueIds })
+  ctx.venueMarkers?.onMarker((venue, d) => {
+    spread.venueMarker(venue, d)
+    top.venueMarker(d)
+  })
+  const sources: ChannelSource[] = [spread, top]
   if (ctx.alerts !== undefined)
     sources.push(new AlertsSource({ sequencer, recent: ctx.alerts.recent, firings: ctx.alerts.service }))
   return sources

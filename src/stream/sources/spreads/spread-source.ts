@@ -2,7 +2,8 @@ import type { Clock, TimerHandle } from '../../../core/clock.js'
 import type { Logger } from '../../../core/logger.js'
 import { looksLikePairId } from '../../../spreads/engine/pair-id.js'
 import type { SpreadChange } from '../../../spreads/engine/spread-engine.js'
-import type { Rejection } from '../../protocol.js'
+import type { VenueId } from '../../../model/types.js'
+import type { MarkerPayload, Rejection } from '../../protocol.js'
 import { streamId, type Sequencer, type StreamId, type StreamLog } from '../../sequencer.js'
 import type { ChannelSource } from '../../source.js'
 import { contained, EngineFeed, type SpreadReader } from './engine-feed.js'
@@ -91,6 +92,19 @@ export class SpreadSource implements ChannelSource {
     if (pair !== undefined) return this.#o.sequencer.snapshot(log, JSON.parse(pair.lastJson) as unknown)
     const r = this.#o.engine.record(log.id.key)
     return this.#o.sequencer.snapshot(log, r === undefined ? null : spreadPayload(r, this.#o.clock.now()).object)
+  }
+
+  /**
+   * A continuity marker of a venue (`venue_disconnect`, `resync`) on every open stream whose pair has a leg there,
+   * called by whoever watches the venues' feeds. Its records turn stale through the engine (a delta follows); a
+   * `resync` promises a snapshot, which the fan-out sends (`snapshot`), the state being the latest value.
+   */
+  venueMarker(venue: VenueId, d: MarkerPayload): void {
+    const now = this.#o.clock.now()
+    for (const pair of this.#open.values()) {
+      const spec = this.#o.engine.spec(pair.log.id.key)
+      if (spec?.a.venue === venue || spec?.b.venue === venue) this.#o.sequencer.emit(pair.log, 'marker', d, now, now)
+    }
   }
 
   #onChanges(changes: readonly SpreadChange[]): void {

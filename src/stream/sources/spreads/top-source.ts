@@ -2,7 +2,7 @@ import type { Clock, TimerHandle } from '../../../core/clock.js'
 import type { Logger } from '../../../core/logger.js'
 import { scanFilter, topSpreads } from '../../../http/routes/spreads.js'
 import type { SpreadRecord } from '../../../spreads/engine/spread-engine.js'
-import type { Rejection } from '../../protocol.js'
+import type { MarkerPayload, Rejection } from '../../protocol.js'
 import { streamId, type Sequencer, type StreamId, type StreamLog } from '../../sequencer.js'
 import type { ChannelSource } from '../../source.js'
 import { contained, EngineFeed, type SpreadReader } from './engine-feed.js'
@@ -85,6 +85,15 @@ export class SpreadsTopSource implements ChannelSource {
     const open = this.#open.get(log.id.key)
     const list = open?.list ?? this.#listOf(log.id.key)
     return this.#o.sequencer.snapshot(log, snapshotPayload(list))
+  }
+
+  /**
+   * A continuity marker of a venue on every open view: any list may hold that venue's pairs (its stale spreads
+   * leave the lists through the engine's changes, a delta after the marker).
+   */
+  venueMarker(d: MarkerPayload): void {
+    const now = this.#o.clock.now()
+    for (const open of this.#open.values()) this.#o.sequencer.emit(open.log, 'marker', d, now, now)
   }
 
   #onChanges(): void {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { pairIdOf } from '../../../../src/spreads/engine/pair-id.js'
-import { streamId } from '../../../../src/stream/sequencer.js'
+import type { VenueId } from '../../../../src/model/types.js'
+import { streamId, type StreamId } from '../../../../src/stream/sequencer.js'
 import type { Rejection } from '../../../../src/stream/protocol.js'
 import type { ChannelSource } from '../../../../src/stream/source.js'
 import { SpreadSource } from '../../../../src/stream/sources/spreads/spread-source.js'
@@ -134,6 +135,40 @@ describe('stream source: spread', () => {
       ],
     )
     assert.deepEqual(frames[2]?.d, await restRecord(w, 1))
+  })
+
+  test("a venue's continuity marker reaches the streams of pairs with a leg there, in sequence", () => {
+    const w = world(4)
+    const source = new SpreadSource({ engine: w.engine, sequencer: w.sequencer, clock: w.clock })
+    const log = w.sequencer.open(source.resolve(pairSpec(1).key) as StreamId)
+    source.open(log)
+    w.quote('p', 1, 0.4)
+    w.quote('k', 1, 0.5)
+    const marker = { ev: 'venue_disconnect', venue: 'venuek', reason: 'stale_no_data', since: T0 } as const
+    source.venueMarker('venuex' as VenueId, marker)
+    source.venueMarker('venuek', marker)
+    w.quote('k', 1, 0.5, true)
+    const frames = w.sink.of(`spread|${pairSpec(1).key}`)
+    assert.deepEqual(
+      frames.map((f) => [f.type, f.seq]),
+      [
+        ['delta', 1],
+        ['marker', 2],
+        ['delta', 3],
+      ],
+    )
+    assert.deepEqual(frames[1], {
+      type: 'marker',
+      ch: 'spread',
+      key: pairSpec(1).key,
+      epoch: 'e1.0',
+      seq: 2,
+      ts: T0,
+      lts: T0,
+      pts: T0,
+      d: marker,
+    })
+    assert.equal((frames[2]?.d as { is_stale: boolean }).is_stale, true)
   })
 
   test('a closed stream gets no frame, and the engine listener is dropped with the last stream', () => {
