@@ -61,7 +61,7 @@ import { openStore } from './store/open.js'
 import { Sequencer } from './stream/sequencer.js'
 import { StreamServer } from './stream/server/stream-server.js'
 import { TopicPublisher } from './stream/server/topic-publisher.js'
-import { streamSources, venueHeartbeat } from './stream/sources/index.js'
+import { RecentFirings, streamSources, venueHeartbeat } from './stream/sources/index.js'
 import { UsageRepository } from './store/usage-repo.js'
 
 /**
@@ -289,6 +289,8 @@ export async function startApp(options: AppOptions): Promise<App> {
   const http = new HttpServer({ log, cors: CorsPolicy.fromConfig(config.http.corsAllowedOrigins) })
   // The stream (issue 21): one sequencer whose frames are published on the REST app's uWS topics, the sources that
   // emit through it (registered in src/stream/sources/index.ts), and the fan-out serving them on the same port.
+  // The `alerts` channel's snapshots: the outbox's recent firings, loaded before alerts start (below).
+  const recentFirings = new RecentFirings()
   const publisher = new TopicPublisher(http.app)
   const sequencer = new Sequencer({
     clock,
@@ -300,7 +302,15 @@ export async function startApp(options: AppOptions): Promise<App> {
     app: http.app,
     publisher,
     sequencer,
-    sources: streamSources({ sequencer, clock, venues: actors }),
+    sources: streamSources({
+      sequencer,
+      clock,
+      log: log.child({ component: 'stream' }),
+      venues: actors,
+      engine: spreads,
+      venueIds: modules.map((m) => m.id),
+      alerts: { service: alerts, recent: recentFirings },
+    }),
     clock,
     log: log.child({ component: 'stream' }),
     config: config.stream,
@@ -370,6 +380,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   }
   let port: number
   try {
+    await recentFirings.load(store.db)
     await alerts.start()
     port = await http.listen(config.http.host, config.http.port)
   } catch (err) {

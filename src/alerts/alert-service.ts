@@ -37,6 +37,12 @@ export interface AlertServiceOptions {
   readonly webhookTargets?: WebhookTargets
 }
 
+/** A firing as recorded: its outbox row (the durable delivery id is `delivery.id`) and the rule's account. */
+export interface Firing {
+  readonly delivery: Delivery
+  readonly accountId: string | null
+}
+
 export class AlertService {
   readonly deliveries: AlertDeliveryRepository
   readonly state: AlertStateRepository
@@ -47,6 +53,7 @@ export class AlertService {
   readonly #o: AlertServiceOptions
   #pruneTimer: TimerHandle | undefined
   #stopped = false
+  readonly #firingListeners = new Set<(firing: Firing) => void>()
 
   constructor(o: AlertServiceOptions) {
     const c = o.config
@@ -76,7 +83,10 @@ export class AlertService {
       clock: o.clock,
       log,
       capacity: c.queueCapacity,
-      onFired: () => this.worker.wake(),
+      onFired: (delivery, accountId) => {
+        this.worker.wake()
+        for (const listener of this.#firingListeners) listener({ delivery, accountId })
+      },
     })
     this.evaluator = new AlertEvaluator({
       source: o.source,
@@ -95,6 +105,15 @@ export class AlertService {
       clock: o.clock,
       log,
     })
+  }
+
+  /**
+   * Calls `listener` with every firing this process records, once its outbox row is committed (the stream's
+   * `alerts` channel). Returns the unsubscribe function.
+   */
+  onFiring(listener: (firing: Firing) => void): () => void {
+    this.#firingListeners.add(listener)
+    return () => this.#firingListeners.delete(listener)
   }
 
   /** Loads the rules with their state, then evaluates every spread change and delivers. */

@@ -248,6 +248,7 @@ export class AlertEvaluator {
     const shown = snapshotRecord(r)
     const queued = this.#o.writer.enqueue({
       kind: 'fire',
+      accountId: rule.accountId,
       request: {
         ruleId: rule.id,
         pairKey: r.key,

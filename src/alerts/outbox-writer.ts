@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
+import type { Delivery } from '../store/alert-deliveries-repo.js'
 import type { AlertStateRepository, ArmChange, FiringOutcome, FiringRequest } from '../store/alert-state-repo.js'
 
 /**
@@ -13,7 +14,13 @@ import type { AlertStateRepository, ArmChange, FiringOutcome, FiringRequest } fr
  * writes everything queued (graceful shutdown calls it before the store closes).
  */
 export type WriterOp =
-  | { readonly kind: 'fire'; readonly request: FiringRequest; readonly done: (outcome: FiringOutcome | Error) => void }
+  | {
+      readonly kind: 'fire'
+      readonly request: FiringRequest
+      readonly done: (outcome: FiringOutcome | Error) => void
+      /** The rule's account (the stream's `alerts` channel serves an account its own firings). */
+      readonly accountId?: string | null
+    }
   | { readonly kind: 'arm'; readonly change: ArmChange; readonly failed: () => void }
   | { readonly kind: 'seen'; readonly pairKey: string; readonly at: number }
 
@@ -24,8 +31,11 @@ export interface OutboxWriterOptions {
   readonly capacity: number
   /** Operations taken per round (arm changes in one statement, firings one transaction each). */
   readonly batchSize?: number
-  /** Called after a firing's outbox row is committed (the local delivery worker claims it at once). */
-  readonly onFired?: () => void
+  /**
+   * Called after a firing's outbox row is committed, with the row and the rule's account: the local delivery
+   * worker claims it at once, and the stream's `alerts` channel publishes it (src/stream/sources/spreads/).
+   */
+  readonly onFired?: (delivery: Delivery, accountId: string | null) => void
 }
 
 export interface WriterCounters {
@@ -141,7 +151,7 @@ export class OutboxWriter {
     }
     if (!(outcome instanceof Error) && outcome.kind === 'fired') {
       this.counters.firings++
-      this.#o.onFired?.()
+      this.#o.onFired?.(outcome.delivery, op.accountId ?? null)
     }
     try {
       op.done(outcome)

@@ -7,7 +7,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/alerts → 201, simulated data",
       "value": {
-        "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
+        "id": "20db10fe-30fc-4bb7-9c87-1cc2256eb712",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -27,7 +27,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "delivery_status": {
           "ready": true
         },
-        "signing_secret": "whsec_f0382c4ac143f835b8c499699fb3063ded7500d977c6d7ba2b14e07016eeb04f"
+        "signing_secret": "whsec_cf0ff407e15598f52fbf8f6e41b37eebf216faec8fab8191089367855bf5485f"
       }
     },
     "422": {
@@ -66,12 +66,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/api-keys → 201, simulated data",
       "value": {
-        "api_key": "pmk_live_ThJPU4MndwXurzjJpNGw3iqz68o64VZ0tCsExphv5C8",
+        "api_key": "pmk_live_vUGZZOjqBNirMiiKTTPmwaBr94zRV5ZPhsSpbPcRaiP",
         "key_returned_once": true,
         "key": {
-          "id": "5858b217-a810-4b0d-a4ca-a8f93e0bbf71",
+          "id": "77d3b4df-8abe-4500-9e68-c51d5534b95d",
           "name": "ci",
-          "key_prefix": "pmk_live_ThJP…",
+          "key_prefix": "pmk_live_vUGZ…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -81,18 +81,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "deleteAlert": {
     "200": {
-      "summary": "DELETE /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace → 200, simulated data",
+      "summary": "DELETE /api/v2/alerts/20db10fe-30fc-4bb7-9c87-1cc2256eb712 → 200, simulated data",
       "value": {
-        "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
+        "id": "20db10fe-30fc-4bb7-9c87-1cc2256eb712",
         "deleted": true
       }
     }
   },
   "getAlert": {
     "200": {
-      "summary": "GET /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace → 200, simulated data",
+      "summary": "GET /api/v2/alerts/20db10fe-30fc-4bb7-9c87-1cc2256eb712 → 200, simulated data",
       "value": {
-        "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
+        "id": "20db10fe-30fc-4bb7-9c87-1cc2256eb712",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -123,11 +123,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",
       "value": {
-        "account_id": "56194dc5-365e-4194-9dae-128dda2d1254",
+        "account_id": "d6f270b2-9446-45f5-aa5b-c9d5c40a6309",
         "key": {
-          "id": "176dd8d8-6055-450d-ac85-a4b067269d07",
+          "id": "49c15d20-5ee4-4ab5-b461-cc8044546c3e",
           "name": "default",
-          "key_prefix": "pmk_live_gJRx…"
+          "key_prefix": "pmk_live_o1PS…"
         },
         "rate_limit": {
           "limit": 100000,
@@ -185,8 +185,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "platform": "venuek",
           "outcome_id": "KXNHCGAME-26DEC02MARRAN-RANGER"
         },
-        "volume_total": 167540.3,
-        "volume_24h": 10084.15,
+        "volume_total": 167666.97,
+        "volume_24h": 10210.82,
         "platform_count": 2,
         "platforms": [
           "venuep",
@@ -194,7 +194,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         ],
         "end_time": "2026-12-02T16:00:00.000",
         "created_at": "2026-11-09T17:51:00.269",
-        "updated_at": "2026-11-21T12:01:00.000",
+        "updated_at": "2026-11-21T12:08:38.000",
         "aliases": [
           "oakmont-rangers-vs-fairhaven-mariners-winner-dec-2-2026-kxnhcgame-26dec02marran"
         ],
@@ -207,15 +207,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:38377/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_url": "http://127.0.0.1:36089/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
             "mutually_exclusive": false,
-            "volume_total": 103214.81,
-            "volume_24h": 6904.93,
+            "volume_total": 103334.31,
+            "volume_24h": 7024.43,
             "liquidity": 47014.46,
             "open_interest": 23016.43,
             "end_time": "2026-12-02T16:00:00.000",
             "created_at": "2026-11-09T17:51:00.269",
-            "updated_at": "2026-11-21T12:01:00.000",
+            "updated_at": "2026-11-21T12:08:38.000",
             "market_count": 1,
             "outcome_count": 2,
             "markets": [
@@ -226,14 +226,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:38377/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-                "volume_total": 103214.81,
-                "volume_24h": 6904.93,
+                "platform_url": "http://127.0.0.1:36089/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+                "volume_total": 103334.31,
+                "volume_24h": 7024.43,
                 "liquidity": 47014.46,
                 "open_interest": 23016.43,
                 "end_time": "2026-12-02T16:00:00.000",
                 "created_at": "2026-11-09T17:51:00.269",
-                "updated_at": "2026-11-21T12:01:00.000",
+                "updated_at": "2026-11-21T12:08:38.000",
                 "outcomes": [
                   {
                     "title": "Fairhaven Mariners",
@@ -273,12 +273,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "mutually_exclusive": true,
-            "volume_total": 64325.49,
-            "volume_24h": 3179.22,
+            "volume_total": 64332.66,
+            "volume_24h": 3186.39,
             "liquidity": null,
-            "open_interest": 37700.41,
+            "open_interest": 37703.99,
             "end_time": "2026-12-02T16:00:00.000",
             "created_at": "2026-11-09T17:51:00.269",
             "updated_at": "2026-11-10T17:51:00.269",
@@ -292,10 +292,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
-                "volume_total": 64325.49,
-                "volume_24h": 3179.22,
-                "open_interest": 37700.41,
+                "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+                "volume_total": 64332.66,
+                "volume_24h": 3186.39,
+                "open_interest": 37703.99,
                 "end_time": "2026-12-02T16:00:00.000",
                 "created_at": "2026-11-09T17:51:00.269",
                 "updated_at": "2026-11-10T17:51:00.269",
@@ -319,7 +319,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.7,
                     "best_ask": 0.74,
                     "spread": 0.04,
-                    "volume": 34289.59,
+                    "volume": 34296.76,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -423,7 +423,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "best_bid": 0.89,
           "best_ask": 0.91
         },
-        "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXHIGHCHI-26NOV22",
+        "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXHIGHCHI-26NOV22",
         "updated_at": "2026-11-21T12:11:30.000",
         "quote_age_seconds": 0,
         "is_stale": false
@@ -483,7 +483,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "event_slug": "colorado-governor-election-winner-2028",
         "title": "Colorado Governor Election Winner 2028",
         "status": "active",
-        "platform_url": "http://127.0.0.1:38377/events/slug/colorado-governor-election-winner-2028",
+        "platform_url": "http://127.0.0.1:36089/events/slug/colorado-governor-election-winner-2028",
         "timestamp": null,
         "outcomes": [
           {
@@ -700,19 +700,19 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listAlertDeliveries": {
     "200": {
-      "summary": "GET /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace/deliveries?limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/20db10fe-30fc-4bb7-9c87-1cc2256eb712/deliveries?limit=2 → 200, simulated data",
       "value": {
         "deliveries": [
           {
-            "id": "7c0ce4d2-b34a-4035-9671-c55fca69859b",
-            "rule_id": "548be555-22ba-44b4-9d88-69f9d3797ace",
+            "id": "91539e5e-bc0a-414d-9d8e-99e768b48bae",
+            "rule_id": "20db10fe-30fc-4bb7-9c87-1cc2256eb712",
             "event": "alert.test",
             "test": true,
             "status": "sending",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "test:7c0ce4d2-b34a-4035-9671-c55fca69859b",
+            "dedupe_key": "test:91539e5e-bc0a-414d-9d8e-99e768b48bae",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": null,
@@ -728,19 +728,19 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "price_b": 0.68,
               "spread": 0.2,
               "spread_bps": 2000,
-              "confidence": 0.857508
+              "confidence": 0.857595
             }
           },
           {
-            "id": "d5a07424-f62d-4a24-beed-32f6671621d9",
-            "rule_id": "548be555-22ba-44b4-9d88-69f9d3797ace",
+            "id": "2055117c-4ade-466f-91a6-cdce435b6150",
+            "rule_id": "20db10fe-30fc-4bb7-9c87-1cc2256eb712",
             "event": "alert.fired",
             "test": false,
             "status": "delivered",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "548be555-22ba-44b4-9d88-69f9d3797ace:belmora-parliamentary-election-2028-most-seats|text:green coalition:1",
+            "dedupe_key": "20db10fe-30fc-4bb7-9c87-1cc2256eb712:belmora-parliamentary-election-2028-most-seats|text:green coalition:1",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": "2026-11-21T12:11:30.000",
@@ -756,7 +756,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "price_b": 0.68,
               "spread": 0.2,
               "spread_bps": 2000,
-              "confidence": 0.857508
+              "confidence": 0.857595
             }
           }
         ],
@@ -772,7 +772,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "alerts": [
           {
-            "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
+            "id": "20db10fe-30fc-4bb7-9c87-1cc2256eb712",
             "user_id": "user-42",
             "trigger_type": "spread_threshold",
             "threshold": 0.05,
@@ -803,24 +803,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "keys": [
           {
-            "id": "176dd8d8-6055-450d-ac85-a4b067269d07",
+            "id": "49c15d20-5ee4-4ab5-b461-cc8044546c3e",
             "name": "default",
-            "key_prefix": "pmk_live_gJRx…",
+            "key_prefix": "pmk_live_o1PS…",
             "status": "active",
             "created_at": "2026-11-21T12:00:00.000",
             "revoked_at": null
           },
           {
-            "id": "5858b217-a810-4b0d-a4ca-a8f93e0bbf71",
+            "id": "77d3b4df-8abe-4500-9e68-c51d5534b95d",
             "name": "ci",
-            "key_prefix": "pmk_live_ThJP…",
+            "key_prefix": "pmk_live_vUGZ…",
             "status": "active",
             "created_at": "2026-11-21T12:11:30.000",
             "revoked_at": null
           }
         ],
         "total": 2,
-        "current_key_id": "176dd8d8-6055-450d-ac85-a4b067269d07"
+        "current_key_id": "49c15d20-5ee4-4ab5-b461-cc8044546c3e"
       }
     }
   },
@@ -840,8 +840,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuep",
               "outcome_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335"
             },
-            "volume_total": 5622164.19,
-            "volume_24h": 292786.72,
+            "volume_total": 5622558.83,
+            "volume_24h": 293181.36,
             "platform_count": 2,
             "platforms": [
               "venuep",
@@ -849,7 +849,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             ],
             "end_time": "2029-11-07T15:00:00.000",
             "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:01:00.000"
+            "updated_at": "2026-11-21T12:08:58.000"
           },
           {
             "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
@@ -862,8 +862,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuek",
               "outcome_id": "KXHIGHCHI-26NOV22-B61.5"
             },
-            "volume_total": 5504419.16,
-            "volume_24h": 32109.36,
+            "volume_total": 5504784.26,
+            "volume_24h": 32474.46,
             "platform_count": 1,
             "platforms": [
               "venuek"
@@ -907,6 +907,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
+            "id": "341b23dd801d18f6",
             "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
             "event_title": "Fairhaven Mariners vs. Oakmont Rangers",
             "outcome_title": "Fairhaven Mariners",
@@ -920,8 +921,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.846541,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:38377/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "platform_b_url": "http://127.0.0.1:37115/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_a_url": "http://127.0.0.1:36089/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_b_url": "http://127.0.0.1:32851/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
             "volume_min": 30035.9,
@@ -962,6 +963,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             }
           },
           {
+            "id": "f23527b815895366",
             "event_slug": "dogecoin-above-on-january-12-2027",
             "event_title": "Dogecoin above ___ on January 12, 2027?",
             "outcome_title": "$0.33",
@@ -972,14 +974,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.46,
             "spread": 0.22,
             "spread_bps": 2200,
-            "confidence": 0.77855,
+            "confidence": 0.778957,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:37115/trade-api/v2/events/KXDOGED-27JAN12",
-            "platform_b_url": "http://127.0.0.1:38377/events/slug/dogecoin-above-on-january-12-2027",
+            "platform_a_url": "http://127.0.0.1:32851/trade-api/v2/events/KXDOGED-27JAN12",
+            "platform_b_url": "http://127.0.0.1:36089/events/slug/dogecoin-above-on-january-12-2027",
             "matching_strategy": "event_key",
             "match_quality": "auto_high",
-            "volume_min": 3648.84,
+            "volume_min": 3731.91,
             "match": {
               "quality": "auto_high",
               "weight": 0.9978,
@@ -1036,12 +1038,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "mutually_exclusive": true,
-            "volume_total": 5504419.16,
-            "volume_24h": 32109.36,
+            "volume_total": 5504784.26,
+            "volume_24h": 32474.46,
             "liquidity": null,
-            "open_interest": 23611.31,
+            "open_interest": 23793.85,
             "end_time": "2026-11-22T16:00:00.000",
             "created_at": "2026-11-10T10:56:14.978",
             "updated_at": "2026-11-11T10:56:14.978",
@@ -1055,10 +1057,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXHIGHCHI-26NOV22",
-                "volume_total": 5504419.16,
-                "volume_24h": 32109.36,
-                "open_interest": 23611.31,
+                "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXHIGHCHI-26NOV22",
+                "volume_total": 5504784.26,
+                "volume_24h": 32474.46,
+                "open_interest": 23793.85,
                 "end_time": "2026-11-22T16:00:00.000",
                 "created_at": "2026-11-10T10:56:14.978",
                 "updated_at": "2026-11-11T10:56:14.978",
@@ -1082,7 +1084,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.013,
                     "best_ask": 0.059,
                     "spread": 0.046,
-                    "volume": 28199.63,
+                    "volume": 28291.93,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1099,12 +1101,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "crypto",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXSOLD-26DEC30",
+            "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXSOLD-26DEC30",
             "mutually_exclusive": false,
-            "volume_total": 1142764.6,
-            "volume_24h": 8396.02,
+            "volume_total": 1142917.61,
+            "volume_24h": 8549.03,
             "liquidity": null,
-            "open_interest": 58457.9,
+            "open_interest": 58534.4,
             "end_time": "2026-12-30T16:00:00.000",
             "created_at": "2026-11-17T17:11:57.380",
             "updated_at": "2026-11-18T17:11:57.380",
@@ -1118,10 +1120,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "crypto",
-                "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXSOLD-26DEC30",
-                "volume_total": 1142764.6,
-                "volume_24h": 8396.02,
-                "open_interest": 58457.9,
+                "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXSOLD-26DEC30",
+                "volume_total": 1142917.61,
+                "volume_24h": 8549.03,
+                "open_interest": 58534.4,
                 "end_time": "2026-12-30T16:00:00.000",
                 "created_at": "2026-11-17T17:11:57.380",
                 "updated_at": "2026-11-18T17:11:57.380",
@@ -1133,7 +1135,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.92,
                     "best_ask": 0.96,
                     "spread": 0.04,
-                    "volume": 3804.85,
+                    "volume": 3894.37,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1145,7 +1147,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.8,
                     "best_ask": 0.82,
                     "spread": 0.02,
-                    "volume": 966692.75,
+                    "volume": 966744.95,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1173,10 +1175,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXHIGHCHI-26NOV22",
-            "volume_total": 5504419.16,
-            "volume_24h": 32109.36,
-            "open_interest": 23611.31,
+            "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "volume_total": 5504784.26,
+            "volume_24h": 32474.46,
+            "open_interest": 23793.85,
             "end_time": "2026-11-22T16:00:00.000",
             "created_at": "2026-11-10T10:56:14.978",
             "updated_at": "2026-11-11T10:56:14.978",
@@ -1200,7 +1202,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.013,
                 "best_ask": 0.059,
                 "spread": 0.046,
-                "volume": 28199.63,
+                "volume": 28291.93,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1214,10 +1216,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "crypto",
-            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXSOLD-26DEC30",
-            "volume_total": 1142764.6,
-            "volume_24h": 8396.02,
-            "open_interest": 58457.9,
+            "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXSOLD-26DEC30",
+            "volume_total": 1142917.61,
+            "volume_24h": 8549.03,
+            "open_interest": 58534.4,
             "end_time": "2026-12-30T16:00:00.000",
             "created_at": "2026-11-17T17:11:57.380",
             "updated_at": "2026-11-18T17:11:57.380",
@@ -1229,7 +1231,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.92,
                 "best_ask": 0.96,
                 "spread": 0.04,
-                "volume": 3804.85,
+                "volume": 3894.37,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1241,7 +1243,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.8,
                 "best_ask": 0.82,
                 "spread": 0.02,
-                "volume": 966692.75,
+                "volume": 966744.95,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1296,8 +1298,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.126,
             "best_ask": 0.164,
             "spread": 0.038,
-            "volume": 5317313.56,
-            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "volume": 5317365.71,
+            "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1312,8 +1314,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.8,
             "best_ask": 0.82,
             "spread": 0.02,
-            "volume": 966692.75,
-            "platform_url": "http://127.0.0.1:37115/trade-api/v2/events/KXSOLD-26DEC30",
+            "volume": 966744.95,
+            "platform_url": "http://127.0.0.1:32851/trade-api/v2/events/KXSOLD-26DEC30",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1384,15 +1386,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "other",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:38377/events/slug/colorado-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:36089/events/slug/colorado-governor-election-winner-2028",
             "mutually_exclusive": true,
-            "volume_total": 5537014.06,
-            "volume_24h": 285542.61,
+            "volume_total": 5537330.6,
+            "volume_24h": 285859.15,
             "liquidity": 100267.45,
-            "open_interest": 1411188.05,
+            "open_interest": 1411277.25,
             "end_time": "2028-06-17T12:00:00.000",
             "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:01:00.000",
+            "updated_at": "2026-11-21T12:08:58.000",
             "market_count": 1,
             "outcome_count": 25,
             "markets": [
@@ -1403,14 +1405,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "other",
-                "platform_url": "http://127.0.0.1:38377/events/slug/colorado-governor-election-winner-2028",
-                "volume_total": 5537014.06,
-                "volume_24h": 285542.61,
+                "platform_url": "http://127.0.0.1:36089/events/slug/colorado-governor-election-winner-2028",
+                "volume_total": 5537330.6,
+                "volume_24h": 285859.15,
                 "liquidity": 100267.45,
-                "open_interest": 1411188.05,
+                "open_interest": 1411277.25,
                 "end_time": "2028-06-17T12:00:00.000",
                 "created_at": "2026-03-30T07:07:11.362",
-                "updated_at": "2026-11-21T12:01:00.000",
+                "updated_at": "2026-11-21T12:08:58.000",
                 "outcomes": [
                   {
                     "title": "Liz Thackeray",
@@ -1431,7 +1433,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.012,
                     "best_ask": 0.03,
                     "spread": 0.018,
-                    "volume": 57229.82,
+                    "volume": 57370.31,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "853110706464296062685678273674762319102647123945876569685885564405591294029100",
@@ -1450,15 +1452,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "culture",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:38377/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "platform_url": "http://127.0.0.1:36089/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "mutually_exclusive": true,
-            "volume_total": 3026588.39,
-            "volume_24h": 170817.53,
+            "volume_total": 3026684.11,
+            "volume_24h": 170913.25,
             "liquidity": 21590.28,
-            "open_interest": 452904.67,
+            "open_interest": 453046.08,
             "end_time": "2027-01-14T00:00:00.000",
             "created_at": "2026-01-27T00:56:17.988",
-            "updated_at": "2026-11-21T12:01:00.000",
+            "updated_at": "2026-11-21T12:09:00.000",
             "market_count": 1,
             "outcome_count": 10,
             "markets": [
@@ -1469,14 +1471,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "culture",
-                "platform_url": "http://127.0.0.1:38377/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
-                "volume_total": 3026588.39,
-                "volume_24h": 170817.53,
+                "platform_url": "http://127.0.0.1:36089/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+                "volume_total": 3026684.11,
+                "volume_24h": 170913.25,
                 "liquidity": 21590.28,
-                "open_interest": 452904.67,
+                "open_interest": 453046.08,
                 "end_time": "2027-01-14T00:00:00.000",
                 "created_at": "2026-01-27T00:56:17.988",
-                "updated_at": "2026-11-21T12:01:00.000",
+                "updated_at": "2026-11-21T12:09:00.000",
                 "outcomes": [
                   {
                     "title": "Paper Kingdoms",
@@ -1497,7 +1499,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.09,
                     "best_ask": 0.11,
                     "spread": 0.02,
-                    "volume": 631296.18,
+                    "volume": 631335.37,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "75997439699889291880941110739218464046665522397801549589725350570581995697056",
@@ -1527,14 +1529,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "other",
-            "platform_url": "http://127.0.0.1:38377/events/slug/colorado-governor-election-winner-2028",
-            "volume_total": 5537014.06,
-            "volume_24h": 285542.61,
+            "platform_url": "http://127.0.0.1:36089/events/slug/colorado-governor-election-winner-2028",
+            "volume_total": 5537330.6,
+            "volume_24h": 285859.15,
             "liquidity": 100267.45,
-            "open_interest": 1411188.05,
+            "open_interest": 1411277.25,
             "end_time": "2028-06-17T12:00:00.000",
             "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:01:00.000",
+            "updated_at": "2026-11-21T12:08:58.000",
             "outcomes": [
               {
                 "title": "Liz Thackeray",
@@ -1555,7 +1557,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.012,
                 "best_ask": 0.03,
                 "spread": 0.018,
-                "volume": 57229.82,
+                "volume": 57370.31,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "853110706464296062685678273674762319102647123945876569685885564405591294029100",
@@ -1571,14 +1573,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "culture",
-            "platform_url": "http://127.0.0.1:38377/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
-            "volume_total": 3026588.39,
-            "volume_24h": 170817.53,
+            "platform_url": "http://127.0.0.1:36089/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "volume_total": 3026684.11,
+            "volume_24h": 170913.25,
             "liquidity": 21590.28,
-            "open_interest": 452904.67,
+            "open_interest": 453046.08,
             "end_time": "2027-01-14T00:00:00.000",
             "created_at": "2026-01-27T00:56:17.988",
-            "updated_at": "2026-11-21T12:01:00.000",
+            "updated_at": "2026-11-21T12:09:00.000",
             "outcomes": [
               {
                 "title": "Paper Kingdoms",
@@ -1599,7 +1601,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.09,
                 "best_ask": 0.11,
                 "spread": 0.02,
-                "volume": 631296.18,
+                "volume": 631335.37,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "75997439699889291880941110739218464046665522397801549589725350570581995697056",
@@ -1682,7 +1684,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.89,
             "spread": 0.02,
             "volume": 4230402.15,
-            "platform_url": "http://127.0.0.1:38377/events/slug/colorado-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:36089/events/slug/colorado-governor-election-winner-2028",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
@@ -1697,8 +1699,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.16,
             "best_ask": 0.18,
             "spread": 0.02,
-            "volume": 2115850.34,
-            "platform_url": "http://127.0.0.1:38377/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "volume": 2115906.87,
+            "platform_url": "http://127.0.0.1:36089/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "222863275599646055687752277127152504411477795454259958692334493300234659006989",
@@ -1712,7 +1714,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   "metrics": {
     "200": {
       "summary": "GET /metrics → 200, simulated data",
-      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 4.329924\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.105762\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 4.435686\n\n…"
+      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 2.070154\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.125733\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 2.195887\n\n…"
     }
   },
   "readiness": {
@@ -1730,7 +1732,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 2,
+              "version": 4,
               "events": 86,
               "markets": 86,
               "outcomes": 435,
@@ -1762,7 +1764,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 2,
+              "version": 3,
               "events": 84,
               "markets": 84,
               "outcomes": 274,
@@ -1802,12 +1804,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "revokeApiKey": {
     "200": {
-      "summary": "DELETE /api/v2/developers/api-keys/5858b217-a810-4b0d-a4ca-a8f93e0bbf71 → 200, simulated data",
+      "summary": "DELETE /api/v2/developers/api-keys/77d3b4df-8abe-4500-9e68-c51d5534b95d → 200, simulated data",
       "value": {
         "key": {
-          "id": "5858b217-a810-4b0d-a4ca-a8f93e0bbf71",
+          "id": "77d3b4df-8abe-4500-9e68-c51d5534b95d",
           "name": "ci",
-          "key_prefix": "pmk_live_ThJP…",
+          "key_prefix": "pmk_live_vUGZ…",
           "status": "revoked",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": "2026-11-21T12:11:30.000"
@@ -1817,10 +1819,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "rotateAlertSigningSecret": {
     "200": {
-      "summary": "POST /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace/signing-secret → 200, simulated data",
+      "summary": "POST /api/v2/alerts/20db10fe-30fc-4bb7-9c87-1cc2256eb712/signing-secret → 200, simulated data",
       "value": {
-        "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
-        "signing_secret": "whsec_fbc51d36a573c8e77ec1befca2fbf5b4a4f8bb1df5b8103ad8b1756d706b03dc"
+        "id": "20db10fe-30fc-4bb7-9c87-1cc2256eb712",
+        "signing_secret": "whsec_ff294584469aca743111a5db8ed6df305bce40586d66693c8de90cbca08059bc"
       }
     }
   },
@@ -1828,17 +1830,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/signup → 201, simulated data",
       "value": {
-        "account_id": "95666015-6ac0-44c9-a7ef-b791caa8d1ed",
+        "account_id": "46022ccc-3215-4554-8689-cc6743ae08f3",
         "email": "ada@example.com",
         "company": "Analytical Engines",
         "use_case": "spread dashboards",
         "created_at": "2026-11-21T12:11:30.000",
-        "api_key": "pmk_live_NTsqk2ASP5NVRoGc2WedFYxXQVfOycPxN1TUKCzUJyk",
+        "api_key": "pmk_live_Tq7727fBONl8krptRul4TntHbi1vJTuyAvQTSMXPfSn",
         "key_returned_once": true,
         "key": {
-          "id": "f6e22c65-d4c8-4666-956b-7189ba990b2e",
+          "id": "5ce68a96-832f-42eb-ae5d-f7102d7dcedb",
           "name": "default",
-          "key_prefix": "pmk_live_NTsq…",
+          "key_prefix": "pmk_live_Tq77…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -1876,17 +1878,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "testAlert": {
     "202": {
-      "summary": "POST /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace/test → 202, simulated data",
+      "summary": "POST /api/v2/alerts/20db10fe-30fc-4bb7-9c87-1cc2256eb712/test → 202, simulated data",
       "value": {
-        "id": "7c0ce4d2-b34a-4035-9671-c55fca69859b",
-        "rule_id": "548be555-22ba-44b4-9d88-69f9d3797ace",
+        "id": "91539e5e-bc0a-414d-9d8e-99e768b48bae",
+        "rule_id": "20db10fe-30fc-4bb7-9c87-1cc2256eb712",
         "event": "alert.test",
         "test": true,
         "status": "pending",
         "channel": "webhook",
         "target": "https://hooks.example.com/spreads",
         "attempts": 0,
-        "dedupe_key": "test:7c0ce4d2-b34a-4035-9671-c55fca69859b",
+        "dedupe_key": "test:91539e5e-bc0a-414d-9d8e-99e768b48bae",
         "created_at": "2026-11-21T12:11:30.000",
         "next_attempt_at": "2026-11-21T12:11:30.000",
         "delivered_at": null,
@@ -1902,7 +1904,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "price_b": 0.68,
           "spread": 0.2,
           "spread_bps": 2000,
-          "confidence": 0.857508
+          "confidence": 0.857595
         }
       }
     }
@@ -1913,6 +1915,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
+            "id": "73c6ae380a9da138",
             "event_slug": "belmora-parliamentary-election-2028-most-seats",
             "event_title": "Belmora Parliamentary Election 2028: Most Seats",
             "outcome_title": "Green Coalition",
@@ -1923,14 +1926,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.68,
             "spread": 0.2,
             "spread_bps": 2000,
-            "confidence": 0.857508,
+            "confidence": 0.857595,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:38377/events/slug/belmora-parliamentary-election-2028-most-seats",
-            "platform_b_url": "http://127.0.0.1:37115/trade-api/v2/events/KXPARLBLM-28",
+            "platform_a_url": "http://127.0.0.1:36089/events/slug/belmora-parliamentary-election-2028-most-seats",
+            "platform_b_url": "http://127.0.0.1:32851/trade-api/v2/events/KXPARLBLM-28",
             "matching_strategy": "event_key",
             "match_quality": "auto_high",
-            "volume_min": 27040.04,
+            "volume_min": 27169.43,
             "match": {
               "quality": "auto_high",
               "weight": 0.9978,
@@ -1968,6 +1971,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             }
           },
           {
+            "id": "341b23dd801d18f6",
             "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
             "event_title": "Fairhaven Mariners vs. Oakmont Rangers",
             "outcome_title": "Fairhaven Mariners",
@@ -1981,8 +1985,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.846541,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:38377/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "platform_b_url": "http://127.0.0.1:37115/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_a_url": "http://127.0.0.1:36089/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_b_url": "http://127.0.0.1:32851/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
             "volume_min": 30035.9,
@@ -2029,9 +2033,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "updateAlert": {
     "200": {
-      "summary": "PATCH /api/v2/alerts/548be555-22ba-44b4-9d88-69f9d3797ace → 200, simulated data",
+      "summary": "PATCH /api/v2/alerts/20db10fe-30fc-4bb7-9c87-1cc2256eb712 → 200, simulated data",
       "value": {
-        "id": "548be555-22ba-44b4-9d88-69f9d3797ace",
+        "id": "20db10fe-30fc-4bb7-9c87-1cc2256eb712",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,

@@ -1,5 +1,6 @@
 import type { SpreadChange, SpreadPairSpec, SpreadRecord } from '../../src/spreads/engine/spread-engine.js'
 import type { SpreadSource } from '../../src/alerts/evaluator.js'
+import { pairIdOf } from '../../src/spreads/engine/pair-id.js'
 
 /**
  * Spread records and a spread source the tests control: `set` publishes a change exactly as the engine's
@@ -16,6 +17,7 @@ export function spreadRecord(
   const priceA = 0.4
   return {
     pairId: nextPairId++,
+    id: pairIdOf(`${eventSlug}|${outcomeKey}`),
     version: 1,
     key: `${eventSlug}|${outcomeKey}`,
     eventSlug,

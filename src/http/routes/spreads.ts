@@ -1,10 +1,17 @@
-import { Type, type TSchema } from '@sinclair/typebox'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import type { Clock } from '../../core/clock.js'
 import { AppError } from '../../core/errors.js'
 import { money } from '../../core/money.js'
 import type { SpreadEngine, SpreadRecord } from '../../spreads/engine/spread-engine.js'
 import { isStale, spreadJson } from '../../spreads/engine/spread-json.js'
-import { inOrder, passesEdge, selectSpreads, SPREAD_SORTS, type EdgeFilter } from '../../spreads/engine/spread-query.js'
+import {
+  inOrder,
+  passesEdge,
+  selectSpreads,
+  SPREAD_SORTS,
+  type EdgeFilter,
+  type SpreadIndexes,
+} from '../../spreads/engine/spread-query.js'
 import type { VenueModule } from '../../venues/module.js'
 import type { PageCache } from '../../views/page-cache.js'
 import { ExpiringReplies } from '../../views/expiring-replies.js'
@@ -78,6 +85,11 @@ export function spreadSchemas(venues: readonly SpreadVenue[]) {
   const legs = matchLegKeys(venues)
   const record = Type.Object(
     {
+      id: Type.String({
+        pattern: '^[0-9a-f]{16}$',
+        description:
+          "Addition: the pair's stable id (16 hex digits of the SHA-256 of `event_slug|outcome_key`): the same across restarts, a key of the stream's `spread` channel and the id of `spreads.top` items.",
+      }),
       event_slug: Type.String({ description: 'Service event slug.' }),
       event_title: Type.String(),
       outcome_title: Type.String({ description: 'Outcome compared across venues.' }),
@@ -224,6 +236,80 @@ function body(list: readonly SpreadRecord[], stale: readonly boolean[]): string 
   return `{"data":[${recordsJson(list, stale)}],"count":${list.length}}`
 }
 
+/** The scanner's spread and volume filters (also filters of a stream's `spreads.top` view). */
+export const MIN_SPREAD = Type.Number({
+  minimum: 0,
+  maximum: 1,
+  default: 0.02,
+  description: 'Minimum spread in probability points (0.02 = 2%).',
+})
+export const MIN_VOLUME = Type.Number({
+  minimum: 0,
+  default: 1000,
+  description: 'Minimum platform volume in dollars (on both venues).',
+})
+
+/**
+ * The query of /spreads/top; also the view of the stream's `spreads.top` channel (src/stream/sources/spreads/),
+ * which validates its keys with this schema so both accept the same values within the same bounds.
+ */
+export const TOP_QUERY = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: TOP_MAX_LIMIT, default: 20, description: 'Number of opportunities.' }),
+  window: Type.Integer({
+    minimum: 1,
+    maximum: 720,
+    default: 24,
+    description: 'Freshness window in hours used for the ranking.',
+  }),
+  sort: Sort('confidence'),
+  ...edgeParameters,
+})
+
+export type TopQuery = Static<typeof TOP_QUERY>
+
+/**
+ * The records of /spreads/top for `q` at `now`, in its order; `also` narrows it further (the stream's top lists
+ * leave stale spreads out, and may add the scanner's filters), the list still filled to `limit` from below.
+ */
+export function topSpreads(
+  engine: SpreadIndexes,
+  q: TopQuery,
+  now: number,
+  also?: (r: SpreadRecord) => boolean,
+): SpreadRecord[] {
+  const windowMs = q.window * 3_600_000
+  const inWindow = (r: SpreadRecord) => now - r.olderQuoteAt <= windowMs
+  const keep = also === undefined ? inWindow : (r: SpreadRecord) => inWindow(r) && also(r)
+  return selectSpreads(engine, { sort: q.sort, edge: edgeFilter(q), keep, minSpread: 0, limit: q.limit })
+}
+
+/** The scanner's own filters (a stream view may leave any of them out: absent, not filtered). */
+export interface ScanFilterQuery {
+  readonly min_spread?: number | undefined
+  readonly min_volume?: number | undefined
+  readonly platforms?: readonly string[] | undefined
+}
+
+/** The first of `platforms` that is not a registered venue's id. */
+export function unknownPlatform(
+  platforms: readonly string[] | undefined,
+  venueIds: readonly string[],
+): string | undefined {
+  return platforms?.find((p) => !venueIds.includes(p))
+}
+
+/** The scanner's condition on a record for `q`. */
+export function scanFilter(q: ScanFilterQuery): (r: SpreadRecord) => boolean {
+  const platforms = q.platforms === undefined ? undefined : new Set(q.platforms)
+  const minSpread = q.min_spread ?? Number.NEGATIVE_INFINITY
+  const minVolume = q.min_volume
+  // min_volume is compared with volume_min as printed (cents), so a listed record always satisfies it visibly.
+  return (r) =>
+    r.spread >= minSpread &&
+    (minVolume === undefined || (money(r.minVolume) ?? -1) >= minVolume) &&
+    (platforms === undefined || (platforms.has(r.platformA) && platforms.has(r.platformB)))
+}
+
 function notReady(engine: SpreadEngine): void {
   if (!engine.ready) throw new AppError(503, 'not_ready', 'cross-venue pairs are still being matched')
 }
@@ -243,17 +329,8 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
     tags: ['spreads'],
     query: Type.Object({
       event_slug: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'Restrict to one event.' })),
-      min_spread: Type.Number({
-        minimum: 0,
-        maximum: 1,
-        default: 0.02,
-        description: 'Minimum spread in probability points (0.02 = 2%).',
-      }),
-      min_volume: Type.Number({
-        minimum: 0,
-        default: 1000,
-        description: 'Minimum platform volume in dollars (on both venues).',
-      }),
+      min_spread: MIN_SPREAD,
+      min_volume: MIN_VOLUME,
       platforms: Type.Optional(
         Csv({
           description: `Platform slugs to include (${venueIds.map((id) => `\`${id}\``).join(', ')}); a pair needs both of its platforms listed.`,
@@ -282,20 +359,13 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       503: NOT_READY_RESPONSE,
     },
     handler: ({ query: q }) => {
-      const platforms = q.platforms === undefined ? undefined : new Set(q.platforms)
-      if (platforms !== undefined) {
-        const bad = [...platforms].find((p) => !venueIds.includes(p))
-        if (bad !== undefined) throw notOneOf(['query', 'platforms'], venueIds, bad)
-      }
+      const bad = unknownPlatform(q.platforms, venueIds)
+      if (bad !== undefined) throw notOneOf(['query', 'platforms'], venueIds, bad)
       notReady(deps.engine)
       const now = deps.clock.now()
       const cutoff = q.stale_cutoff_minutes * 60_000
       const edge = edgeFilter(q)
-      // min_volume is compared with volume_min as printed (cents), so a listed record always satisfies it visibly.
-      const keep = (r: SpreadRecord) =>
-        r.spread >= q.min_spread &&
-        (money(r.minVolume) ?? -1) >= q.min_volume &&
-        (platforms === undefined || (platforms.has(r.platformA) && platforms.has(r.platformB)))
+      const keep = scanFilter(q)
       // Every match is found (for `total`), in order; only the page is serialized.
       const matches =
         q.event_slug === undefined
@@ -335,17 +405,7 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       `Ordered by confidence, highest first. Only pairs whose older quote is within \`window\` hours are ranked. \`limit\` is at most ${TOP_MAX_LIMIT}. \`is_stale\` uses the scanner's default cutoff (45 minutes). ` +
       'Addition: `sort=net_edge` or `sort=spread` rank by those instead, and `executable_only` / `min_net_edge` keep only rows whose executable edge qualifies (e.g. `?sort=net_edge&executable_only=true`: the best trades now). 503 `not_ready` until the first matched pairs are priced.',
     tags: ['spreads'],
-    query: Type.Object({
-      limit: Type.Integer({ minimum: 1, maximum: TOP_MAX_LIMIT, default: 20, description: 'Number of opportunities.' }),
-      window: Type.Integer({
-        minimum: 1,
-        maximum: 720,
-        default: 24,
-        description: 'Freshness window in hours used for the ranking.',
-      }),
-      sort: Sort('confidence'),
-      ...edgeParameters,
-    }),
+    query: TOP_QUERY,
     responses: {
       200: { description: 'Gaps ordered by confidence (or by `sort`).', schema: schemas.list },
       422: VALIDATION_RESPONSE,
@@ -356,11 +416,10 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       const now = deps.clock.now()
       const windowMs = q.window * 3_600_000
       const edge = edgeFilter(q)
-      const inWindow = (r: SpreadRecord) => now - r.olderQuoteAt <= windowMs
       if (q.sort !== 'confidence' || edge.executableOnly || edge.minNetEdge !== undefined) {
         // Built per request: O(limit) plus skipped records on an index walk (spread-query.ts); each record's JSON
         // is cached per version (spread-json.ts).
-        const list = selectSpreads(deps.engine, { sort: q.sort, edge, keep: inWindow, minSpread: 0, limit: q.limit })
+        const list = topSpreads(deps.engine, q, now)
         return {
           status: 200,
           body: body(
@@ -378,13 +437,7 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
         deps.pages.countHit()
         return { status: 200, body: cached }
       }
-      const list = selectSpreads(deps.engine, {
-        sort: 'confidence',
-        edge,
-        keep: inWindow,
-        minSpread: 0,
-        limit: q.limit,
-      })
+      const list = topSpreads(deps.engine, q, now)
       const stale = list.map((r) => isStale(r, now, TOP_STALE_CUTOFF_MS))
       let validUntil = Number.POSITIVE_INFINITY
       for (let i = 0; i < list.length; i++) {

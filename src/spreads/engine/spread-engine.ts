@@ -6,6 +6,7 @@ import type { Quote, VenueId } from '../../model/types.js'
 import type { BookReader } from '../../book/order-book.js'
 import { BucketIndex } from './bucket-index.js'
 import type { InstrumentHandle, InstrumentTable, InstrumentView } from './instrument-table.js'
+import { pairIdOf } from './pair-id.js'
 import { pairsPlanSteps, tableIn, type PairLayout, type PairState, type PairsPlan } from './pair-plan.js'
 import { RecordDigests, recordFromRows, type BookOf } from './spread-record.js'
 import type { SpreadChange, SpreadPairSpec, SpreadRecord } from './types.js'
@@ -85,6 +86,9 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   #pairs: (PairState | undefined)[] = []
   #byKey = new Map<string, PairState>()
   #byEvent = new Map<string, PairState[]>()
+  /** Public id → key (see `keyOfId`), for the pairs of `#idsOf`. */
+  #ids = new Map<string, string>()
+  #idsOf: ReadonlyMap<string, PairState> | undefined
   /** What recomputes read: the instrument rows, the pairs' terms, each instrument's pairs (see pair-plan.ts). */
   #layout: PairLayout | undefined
   #nextId = 1
@@ -155,6 +159,21 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 
   spec(key: string): SpreadPairSpec | undefined {
     return this.#byKey.get(key)?.spec
+  }
+
+  /**
+   * The key of the pair whose public id (pair-id.ts) is `id`, if it is matched now. The index is built on the
+   * first lookup after an install (a hash per pair without a record, ~1 µs each), so only readers that look pairs
+   * up by id (the stream) pay for it.
+   */
+  keyOfId(id: string): string | undefined {
+    if (this.#idsOf !== this.#byKey) {
+      const ids = new Map<string, string>()
+      for (const [key, p] of this.#byKey) ids.set(p.value?.id ?? pairIdOf(key), key)
+      this.#ids = ids
+      this.#idsOf = this.#byKey
+    }
+    return this.#ids.get(id)
   }
 
   /** Records of one event, any spread. */

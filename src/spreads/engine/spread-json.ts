@@ -4,7 +4,7 @@ import type { MatchExplanation } from '../matching/matcher.js'
 import type { SpreadRecord } from './spread-engine.js'
 
 /**
- * Spread records as JSON (spec 2.7 plus `outcome_key` and the executable edge). A record's JSON is built once per
+ * Spread records as JSON (spec 2.7 plus the pair's `id`, `outcome_key` and the executable edge). A record's JSON is built once per
  * version of the record (the engine rewrites records in place, bumping it); only `is_stale` depends on the request
  * (cutoff and current time) and is spliced in.
  */
@@ -43,6 +43,7 @@ export function spreadJson(r: SpreadRecord, stale: boolean): string {
   if (parts === undefined || parts.version !== r.version) {
     const x = r.executable
     const head = JSON.stringify({
+      id: r.id,
       event_slug: r.eventSlug,
       event_title: r.eventTitle,
       outcome_title: r.outcomeTitle,

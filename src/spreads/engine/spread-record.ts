@@ -4,6 +4,7 @@ import type { VenueId } from '../../model/types.js'
 import { confidenceOf } from './confidence.js'
 import { ExecutableEdge, walkExecutable, type Executable } from './executable.js'
 import type { InstrumentTable } from './instrument-table.js'
+import { pairIdOf } from './pair-id.js'
 import { feeOf, LEG_A, LEG_B, volumeOf } from './pair-terms.js'
 import type { SpreadPairSpec, SpreadRecord } from './types.js'
 
@@ -137,6 +138,9 @@ export class SpreadRecordValue implements SpreadRecord {
   #aIsA = true
   #minVolume = Number.NaN
   #hasEdge = false
+  /** `id` and the key it was computed for (a pair keeps its key; hashed once). */
+  #id = ''
+  #idOf = ''
   /** Rewritten with the record; `executable` hands it out while the record has an edge. */
   readonly edge = new ExecutableEdge()
   version = 0
@@ -179,6 +183,14 @@ export class SpreadRecordValue implements SpreadRecord {
   }
   get key(): string {
     return this.#spec.key
+  }
+  get id(): string {
+    const key = this.#spec.key
+    if (this.#idOf !== key) {
+      this.#id = pairIdOf(key)
+      this.#idOf = key
+    }
+    return this.#id
   }
   get eventSlug(): string {
     return this.#spec.eventSlug
@@ -223,6 +235,7 @@ export function snapshotRecord(record: SpreadRecord): Readonly<SpreadRecord> {
   const x = record.executable
   return Object.freeze({
     pairId: record.pairId,
+    id: record.id,
     version: record.version,
     key: record.key,
     eventSlug: record.eventSlug,

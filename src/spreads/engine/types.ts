@@ -42,6 +42,8 @@ export interface SpreadPairSpec {
  */
 export interface SpreadRecord {
   readonly pairId: number
+  /** The pair's public id (pair-id.ts): a short hash of `key`, stable across restarts; the API's `id`. */
+  readonly id: string
   /** Bumped by every rewrite of the record: caches of what it says compare it. */
   version: number
   readonly key: string

@@ -1,15 +1,18 @@
 import type { ChannelSource, SourceContext } from '../source.js'
 import { marketSources, type MarketSourceDeps } from './market/index.js'
+import { spreadSources, type SpreadSourcesDeps } from './spreads/index.js'
 
 export { venueHeartbeat } from './market/index.js'
+export { RecentFirings } from './spreads/index.js'
 
 /**
  * The channel sources the stream server serves, built from the app's parts. The fan-out (src/stream/server/) knows
  * only the `ChannelSource` contract; a channel with no source here answers UNKNOWN_CHANNEL.
  * - market/: `quote`, `book`, `venue` (from the venue actors)
+ * - spreads/: `spread`, `spreads.top` (from the spread actor), `alerts` (from the alert outbox)
  */
-export type StreamSourceContext = SourceContext & MarketSourceDeps
+export type StreamSourcesContext = SourceContext & MarketSourceDeps & SpreadSourcesDeps
 
-export function streamSources(ctx: StreamSourceContext): ChannelSource[] {
-  return [...marketSources(ctx)]
+export function streamSources(ctx: StreamSourcesContext): ChannelSource[] {
+  return [...marketSources(ctx), ...spreadSources(ctx)]
 }

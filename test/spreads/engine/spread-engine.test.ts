@@ -6,6 +6,7 @@ import { silentLogger } from '../../../src/core/logger.js'
 import { feePerContract, type Outcome, type Quote, type VenueId } from '../../../src/model/types.js'
 import { Rng } from '../../../src/sim/world/random.js'
 import type { Executable } from '../../../src/spreads/engine/executable.js'
+import { pairIdOf } from '../../../src/spreads/engine/pair-id.js'
 import { spreadJson } from '../../../src/spreads/engine/spread-json.js'
 import { snapshotRecord } from '../../../src/spreads/engine/spread-record.js'
 import { selectSpreads, SPREAD_SORTS } from '../../../src/spreads/engine/spread-query.js'
@@ -317,6 +318,7 @@ function referenceRecord(
   )
   return {
     pairId,
+    id: pairIdOf(spec.key),
     version: 0,
     key: spec.key,
     eventSlug: spec.eventSlug,
