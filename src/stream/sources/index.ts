@@ -1,5 +1,6 @@
 import type { ChannelSource, SourceContext } from '../source.js'
 import { marketSources, type MarketSourceDeps } from './market/index.js'
+import { VenueMarkers } from './market/venue-markers.js'
 import { spreadSources, type SpreadSourcesDeps } from './spreads/index.js'
 
 export { venueHeartbeat } from './market/index.js'
@@ -11,8 +12,10 @@ export { RecentFirings } from './spreads/index.js'
  * - market/: `quote`, `book`, `venue` (from the venue actors)
  * - spreads/: `spread`, `spreads.top` (from the spread actor), `alerts` (from the alert outbox)
  */
-export type StreamSourcesContext = SourceContext & MarketSourceDeps & SpreadSourcesDeps
+export type StreamSourcesContext = SourceContext & MarketSourceDeps & Omit<SpreadSourcesDeps, 'venueMarkers'>
 
 export function streamSources(ctx: StreamSourcesContext): ChannelSource[] {
-  return [...marketSources(ctx), ...spreadSources(ctx)]
+  // Spread streams and top views depend on whole venues: they get the venues' own markers.
+  const venueMarkers = new VenueMarkers(ctx.venues, ctx.clock)
+  return [...marketSources(ctx), ...spreadSources({ ...ctx, venueMarkers })]
 }

@@ -97,13 +97,16 @@ export class SpreadSource implements ChannelSource {
   /**
    * A continuity marker of a venue (`venue_disconnect`, `resync`) on every open stream whose pair has a leg there,
    * called by whoever watches the venues' feeds. Its records turn stale through the engine (a delta follows); a
-   * `resync` promises a snapshot, which the fan-out sends (`snapshot`), the state being the latest value.
+   * `resync` promises a snapshot, published right after it (the latest value, as of the last frame).
    */
   venueMarker(venue: VenueId, d: MarkerPayload): void {
     const now = this.#o.clock.now()
     for (const pair of this.#open.values()) {
       const spec = this.#o.engine.spec(pair.log.id.key)
-      if (spec?.a.venue === venue || spec?.b.venue === venue) this.#o.sequencer.emit(pair.log, 'marker', d, now, now)
+      if (spec?.a.venue !== venue && spec?.b.venue !== venue) continue
+      this.#o.sequencer.emit(pair.log, 'marker', d, now, now)
+      // The snapshot the marker promises: the latest value, as of the last frame.
+      if (d.ev === 'resync') this.#o.sequencer.publishSnapshot(pair.log, JSON.parse(pair.lastJson) as unknown, now, now)
     }
   }
 

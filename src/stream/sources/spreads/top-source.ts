@@ -93,7 +93,11 @@ export class SpreadsTopSource implements ChannelSource {
    */
   venueMarker(d: MarkerPayload): void {
     const now = this.#o.clock.now()
-    for (const open of this.#open.values()) this.#o.sequencer.emit(open.log, 'marker', d, now, now)
+    for (const open of this.#open.values()) {
+      this.#o.sequencer.emit(open.log, 'marker', d, now, now)
+      // The snapshot the marker promises: the list as of the last frame.
+      if (d.ev === 'resync') this.#o.sequencer.publishSnapshot(open.log, snapshotPayload(open.list), now, now)
+    }
   }
 
   #onChanges(): void {
