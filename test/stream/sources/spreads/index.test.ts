@@ -6,6 +6,8 @@ import type { StreamId } from '../../../../src/stream/sequencer.js'
 import { RecentFirings, spreadSources } from '../../../../src/stream/sources/spreads/index.js'
 import { pairSpec, T0, world } from './fixtures.js'
 
+const TOP = 'spreads.top|limit=3&window=24&sort=confidence&executable_only=false'
+
 test('spreadSources: spread, spreads.top and (with a store) alerts; venue markers reach spread streams and top views', () => {
   const w = world(2)
   const base = { sequencer: w.sequencer, engine: w.engine, clock: w.clock, venueIds: ['venuep', 'venuek'] }
@@ -36,8 +38,11 @@ test('spreadSources: spread, spreads.top and (with a store) alerts; venue marker
   assert.deepEqual(
     w.sink.frames.map((f) => [f.topic, f.frame.type, f.frame.seq, f.frame.ts, f.frame.d]),
     [
+      // Each resync is followed by the snapshot it promises (no quotes yet: no record, an empty list).
       [`spread|${pairSpec(1).key}`, 'marker', 1, T0, marker],
-      ['spreads.top|limit=3&window=24&sort=confidence&executable_only=false', 'marker', 1, T0, marker],
+      [`spread|${pairSpec(1).key}`, 'snapshot', 1, T0, null],
+      [TOP, 'marker', 1, T0, marker],
+      [TOP, 'snapshot', 1, T0, { upsert: [], remove: [], crc: 0 }],
     ],
   )
 })
