@@ -435,6 +435,7 @@ export class StreamClient {
     this.#armWatchdog()
     this.#setState('open')
     for (const held of this.#subscriptions) this.#resubscribe(held)
+    this.#events.emit('welcome', welcome)
     this.#settleConnect(welcome)
   }
 
@@ -526,7 +527,10 @@ export class StreamClient {
   /** Asks for one stream's snapshot; retried while the stream still waits for one (e.g. after RATE_LIMITED). */
   #requestSnapshot(s: StreamEntry): void {
     if (this.#state !== 'open') return // The resubscribe on the next welcome asks for a snapshot anyway.
-    this.#sendCommand({ op: 'snapshot', ch: s.ch, keys: [s.key] }).catch(() => {
+    this.#sendCommand({ op: 'snapshot', ch: s.ch, keys: [s.key] }).catch((error: unknown) => {
+      // A lost connection needs no retry: the resubscribe after the next welcome brings a snapshot.
+      if (error instanceof StreamCommandError && error.code === 'DISCONNECTED') return
+      if (this.#state !== 'open') return
       this.#o.clock.setTimeout(() => {
         if (s.tracker.awaitingSnapshot && this.#streams.get(streamKey(s.ch, s.key)) === s) this.#requestSnapshot(s)
       }, this.#o.snapshotRetryMs)

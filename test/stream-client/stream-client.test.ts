@@ -259,6 +259,28 @@ describe('books over the socket', () => {
     assert.deepEqual(c.stream('quote', 'venuep:1'), { epoch: 'q1', seq: 12, awaitingSnapshot: false, stale: false })
   })
 
+  test('a refused snapshot request (RATE_LIMITED) is asked again after snapshotRetryMs while the stream still waits', async () => {
+    const c = start({ snapshotRetryMs: 1_000 })
+    await c.connect()
+    const conn = await peer.connection(0)
+    await c.subscribe('quote', ['venuep:1'])
+    peer.respond = (p, cmd) => {
+      if (cmd.op === 'snapshot') p.send({ type: 'error', id: cmd.id, code: 'RATE_LIMITED', message: 'once per second' })
+      else if (cmd.op === 'ping') p.send({ type: 'pong', id: cmd.id })
+    }
+    const a = new PeerStream('quote', 'venuep:1', 'q', 1)
+    conn.send(a.snapshot({ probability: 0.4 }))
+    conn.send(a.deltaAfterLoss(1, { probability: 0.41 }))
+    assert.deepEqual(await conn.nextCommand('snapshot'), { op: 'snapshot', id: 2, ch: 'quote', keys: ['venuep:1'] })
+    await sync(c)
+    clock.increment(999)
+    await sync(c)
+    assert.equal(conn.commands.filter((x) => x.op === 'snapshot').length, 1)
+    clock.increment(1)
+    const again = await conn.nextCommand('snapshot')
+    assert.deepEqual({ ...again, id: 0 }, { op: 'snapshot', id: 0, ch: 'quote', keys: ['venuep:1'] })
+  })
+
   test('venue_disconnect marks the stream stale (the marker takes a seq); resync clears it and a snapshot follows', async () => {
     const c = start()
     await c.connect()
