@@ -32,7 +32,10 @@ const CLOSE_MEANING: Readonly<Record<keyof typeof CLOSE, { readonly reconnect: b
     reconnect: true,
     when: 'The socket kept lagging (repeated re-snapshots, or lagging too long); resume from the last seq held.',
   },
-  rateLimited: { reconnect: true, when: 'Too many commands, persistently; back off before reconnecting.' },
+  rateLimited: {
+    reconnect: true,
+    when: 'Too many commands, persistently, or more connections than `connections_per_key`; back off before reconnecting.',
+  },
   badRequest: { reconnect: false, when: 'A frame over `max_frame_bytes` (after a `BAD_REQUEST` error).' },
   authFailed: {
     reconnect: false,
@@ -48,7 +51,7 @@ const ERROR_MEANING: Readonly<Record<StreamErrorCode, string>> = {
   BAD_REQUEST: 'A malformed command or bad field (e.g. `depth` outside 10/25/100 or on another channel).',
   RATE_LIMITED: 'Over `commands_per_second`, or `snapshot` asked too often for a key.',
   SUBSCRIPTION_LIMIT: 'Over `keys_per_connection`.',
-  CONNECTION_LIMIT: 'Over `connections_per_key`.',
+  CONNECTION_LIMIT: 'Over `connections_per_key` (the connection is then closed with 4029).',
   RESUME_EXPIRED: 'A resume token outside the window (a snapshot is sent instead).',
   SLOW_CONSUMER: 'The socket lagged behind; it is sent fresh snapshots (or closed with 4008).',
 }

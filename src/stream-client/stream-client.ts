@@ -461,6 +461,11 @@ export class StreamClient {
         const ack = frame as AckFrame
         held.sid = ack.sid
         held.keys = new Set(ack.accepted ?? [])
+        // A key refused now (e.g. a market that closed while we were away) is no longer held.
+        this.#forgetUnheld(
+          held.ch,
+          keys.filter((k) => !held.keys.has(k)),
+        )
         this.#events.emit('resubscribed', { subscription: held, ack })
       },
       () => {}, // A disconnect before the ack: the next welcome tries again.

@@ -45,7 +45,8 @@ export interface PongFrame {
 
 export interface VenueHeartbeat {
   readonly state: VenueFeedState
-  readonly age_ms: number
+  /** Time since the feed's last frame; null before its first. */
+  readonly age_ms: number | null
 }
 
 export interface HeartbeatFrame {
