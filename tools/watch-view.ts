@@ -60,6 +60,8 @@ export interface Screen {
   readonly url: string
   readonly view: string
   readonly state: ConnectionState
+  /** Why the connection is not open (the last close code and reason). */
+  readonly note?: string
   readonly items: readonly TopItem[]
   readonly heartbeat: HeartbeatFrame | undefined
   /** Set while the list waits for a snapshot (gap or checksum mismatch). */
@@ -77,7 +79,11 @@ export function renderScreen(s: Screen): string[] {
       : `feeds: ${Object.entries(s.heartbeat.venues)
           .map(([venue, v]) => `${venue} ${v.state} ${v.age_ms === null ? '-' : formatAge(v.age_ms)}`)
           .join('  ')}`
-  const head = [`top spreads  ${s.view}  ${s.url}`, `${s.state}${s.resyncing ? ' (resyncing)' : ''}  ${feeds}`, '']
+  const head = [
+    `top spreads  ${s.view}  ${s.url}`,
+    `${s.state}${s.note === undefined ? '' : ` (${s.note})`}${s.resyncing ? ' (resyncing)' : ''}  ${feeds}`,
+    '',
+  ]
   // rank 4, spread 8, confidence 6, and the four gaps between the five columns; event and outcome share the rest.
   const text = Math.max(20, s.width - (4 + 8 + 6 + 4))
   const eventWidth = Math.ceil(text * 0.6)

@@ -18,11 +18,27 @@ function main(): void {
   }
   const client = nodeStreamClient({ url: options.url, apiKey: options.apiKey })
   const tty = process.stdout.isTTY === true
+  // Piped into `head` and the reader went away: stop quietly.
+  let stopping = false
+  const stop = () => {
+    stopping = true
+    client.close()
+  }
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') stop()
+    else throw error
+  })
+  let lastClose: string | undefined
+  client.on('state', ({ state, code, reason }) => {
+    if (code !== undefined && state !== 'open') lastClose = `last close ${code}${reason ? ` ${reason}` : ''}`
+  })
   const draw = () => {
+    if (!process.stdout.writable) return
     const lines = renderScreen({
       url: options.url,
       view: options.view,
       state: client.state,
+      ...(client.state === 'open' || lastClose === undefined ? {} : { note: lastClose }),
       items: client.topList(options.view)?.items() ?? [],
       heartbeat: client.lastHeartbeat,
       resyncing: client.stream('spreads.top', options.view)?.awaitingSnapshot ?? false,
@@ -49,10 +65,11 @@ function main(): void {
     )
   })
   client.connect().catch((error: unknown) => {
+    if (stopping) return
     console.error(error instanceof StreamClosedError ? `closed by the server: ${error.message}` : String(error))
     process.exitCode = 1
   })
-  process.once('SIGINT', () => client.close())
+  process.once('SIGINT', stop)
 }
 
 main()

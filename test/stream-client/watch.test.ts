@@ -72,6 +72,20 @@ describe('watch screen', () => {
       '* stale: a quote behind it is old',
     ])
     assert.equal(lines[3]!.length, 80, 'the table fills the width')
+    const down = renderScreen({
+      url: 'ws://h',
+      view: 'limit=2',
+      state: 'reconnecting',
+      note: 'last close 1006',
+      items: [],
+      heartbeat: undefined,
+      resyncing: false,
+      width: 60,
+    })
+    assert.deepEqual(down.slice(1, 2).concat(down.slice(4)), [
+      'reconnecting (last close 1006)  feeds: (no heartbeat yet)',
+      '  (empty list)',
+    ])
   })
 })
 
