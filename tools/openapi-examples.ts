@@ -107,6 +107,13 @@ async function capture(s: TestService, receiverUrl: string): Promise<Record<stri
     { status: doc.status, body: openApiHead(doc.body as Record<string, unknown>) },
     'its head and first path only',
   )
+  const asyncDoc = await send('GET', '/api/v2/asyncapi.json', {})
+  keep(
+    'getAsyncApi',
+    'GET /api/v2/asyncapi.json',
+    { status: asyncDoc.status, body: asyncApiHead(asyncDoc.body as Record<string, unknown>) },
+    'its head, channel and first operation only',
+  )
   await get('getDocs', '/docs', {})
 
   // Normalized events and spreads.
@@ -251,6 +258,20 @@ function openApiHead(doc: Record<string, unknown>): Record<string, unknown> {
   const [path, item] = Object.entries(doc.paths as Record<string, Record<string, { responses?: unknown }>>)[0]!
   const operations = Object.fromEntries(Object.entries(item).map(([method, op]) => [method, { ...op, responses: {} }]))
   return { openapi: doc.openapi, info: doc.info, servers: doc.servers, paths: { [path]: operations } }
+}
+
+/** The AsyncAPI document cut like the OpenAPI one: what it is, where the socket is, and one operation. */
+function asyncApiHead(doc: Record<string, unknown>): Record<string, unknown> {
+  const channels = doc.channels as Record<string, { address: unknown; title: unknown }>
+  const [name, channel] = Object.entries(channels)[0]!
+  const [opName, op] = Object.entries(doc.operations as Record<string, unknown>)[0]!
+  return {
+    asyncapi: doc.asyncapi,
+    info: doc.info,
+    servers: doc.servers,
+    channels: { [name]: { address: channel.address, title: channel.title } },
+    operations: { [opName]: op },
+  }
 }
 
 /** The wallet with the most simulated activity, so its examples show trades and positions. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { BOOK_DEPTHS, CHANNELS, CLOSE } from '../stream/protocol.js'
 import type { JsonObject, OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './openapi.js'
 
 /**
@@ -25,10 +26,12 @@ export function renderDocs(doc: OpenApiDocument): string {
 <title>${esc(title)}</title><style>${CSS}</style></head>
 <body><header><h1>${esc(doc.info.title)} <span class="version">v${esc(doc.info.version)}</span></h1>
 ${prose(doc.info.description)}
-<p>Machine-readable description: <a href="/api/v2/openapi.json">/api/v2/openapi.json</a> (OpenAPI ${esc(doc.openapi)}).</p></header>
+<p>Machine-readable description: <a href="/api/v2/openapi.json">/api/v2/openapi.json</a> (OpenAPI ${esc(doc.openapi)});
+the streaming WebSocket: <a href="/api/v2/asyncapi.json">/api/v2/asyncapi.json</a> (AsyncAPI 3.0).</p></header>
 <nav><h2>Endpoints</h2>${groups.map((g) => `<h3>${esc(g.tag)}</h3><ul>${g.ops.map(tocItem).join('')}</ul>`).join('')}
-<h3>Reference</h3><ul><li><a href="#conventions">Conventions and errors</a></li><li><a href="#schemas">Shared schemas</a></li></ul></nav>
+<h3>Reference</h3><ul><li><a href="#conventions">Conventions and errors</a></li><li><a href="#streaming">Streaming (WebSocket)</a></li><li><a href="#schemas">Shared schemas</a></li></ul></nav>
 <main>${CONVENTIONS}
+${STREAMING}
 ${groups.map((g) => `<section class="tag"><h2>${esc(g.tag)}</h2>${g.ops.map((o) => operation(o, r)).join('\n')}</section>`).join('\n')}
 <section id="schemas"><h2>Shared schemas</h2>${Object.entries(doc.components?.schemas ?? {})
     .map(([name, s]) => `<h3 id="schema-${anchor(name)}">${esc(name)}</h3>${prose(str(s.description))}${r.table(s)}`)
@@ -324,6 +327,26 @@ not on the message.</p>
 <tr><td>503</td><td><code>not_ready</code></td><td>Venue data still loading.</td></tr>
 <tr><td>504</td><td><code>upstream_timeout</code></td><td>A proxied venue call timed out.</td></tr>
 </tbody></table></section>`
+
+/** The stream in short; the whole protocol is the AsyncAPI document (asyncapi.ts), built from the server's names. */
+const STREAMING = `<section id="streaming"><h2>Streaming (WebSocket)</h2>
+<p><code>GET /api/v2/stream</code> upgrades to a WebSocket carrying live quotes, order books, spreads, the top-spreads list,
+alert firings and venue feed state. The full protocol is <a href="/api/v2/asyncapi.json">/api/v2/asyncapi.json</a> (AsyncAPI 3.0).</p>
+<ul>
+<li>Auth: the key in <code>X-API-Key</code> on the upgrade, or (browsers) <code>?api_key=</code>, or a first frame
+<code>{"op":"auth","key":"…"}</code> within 5 s. A bad key gets close code ${CLOSE.authFailed}.</li>
+<li>Commands carry an <code>id</code> echoed by their <code>ack</code> or <code>error</code>: <code>subscribe {ch, keys, depth?, resume?}</code>,
+<code>update</code>, <code>snapshot</code>, <code>unsubscribe</code>, <code>list</code>, <code>ping</code>.</li>
+<li>Channels: ${CHANNELS.map((c) => `<code>${esc(c)}</code>`).join(', ')}; books take a <code>depth</code> of ${BOOK_DEPTHS.join(', ')}.
+Every data frame has <code>type</code>, <code>ch</code>, <code>key</code>, <code>epoch</code>, <code>seq</code>, <code>ts</code>, <code>lts</code>, <code>pts</code>, <code>d</code>.</li>
+<li>A stream starts with a <code>snapshot</code>; each <code>delta</code> or <code>marker</code> is the previous <code>seq</code> + 1, so a gap is
+visible: ask for a <code>snapshot</code>. Book frames carry a CRC-32 of the top 10 levels per side.</li>
+<li>Reconnect after close codes ${CLOSE.goingAway} (after <code>bye</code>), ${CLOSE.slowConsumer} and ${CLOSE.rateLimited}, with backoff, and resume with
+<code>resume: {"&lt;key&gt;": {epoch, seq}}</code>; do not reconnect after ${CLOSE.badRequest}, ${CLOSE.authFailed} or ${CLOSE.forbidden}. An <code>hb</code> frame comes every second.</li>
+</ul>
+<pre>{"type":"delta","ch":"book","key":"venuek:KXFED-27APR-T4.25","epoch":"b7e1","seq":1044,"ts":1781159489957,
+ "lts":1781159489961,"pts":1781159489962,"d":{"bids":[["0.4700","0"],["0.4600","12.00"]],"asks":[],"crc":2740194119}}</pre>
+</section>`
 
 const CSS = `
 :root{--fg:#1d232b;--muted:#5b6673;--line:#d9dee4;--bg:#fff;--code:#f3f5f7;--accent:#1f5fae}

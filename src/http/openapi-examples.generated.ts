@@ -119,6 +119,63 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       }
     }
   },
+  "getAsyncApi": {
+    "200": {
+      "summary": "GET /api/v2/asyncapi.json → 200 (its head, channel and first operation only), simulated data",
+      "value": {
+        "asyncapi": "3.0.0",
+        "info": {
+          "title": "Prediction market data stream",
+          "version": "2.0.0",
+          "description": "Realtime quotes, order books, spreads, the top-spreads list, alerts and venue feed state over one WebSocket.\n\nOne WebSocket, text JSON, one object per frame. Subscribe to streams (a channel and a key); each stream\nstarts with a `snapshot` and continues with `delta` frames and in-stream `marker` frames.\n\n**Sequence numbers.** A stream's `seq` grows by exactly 1 per delta or marker; a snapshot carries the seq of the last\nchange it includes and does not consume one (it may repeat the last seq, or jump ahead after dropped frames). A delta\nthat is not the last seq + 1 means frames were lost: ask for a `snapshot` of that key. `epoch` changes when\ncontinuity cannot be promised (e.g. a restart): a token from another epoch gets a snapshot.\n\n**Resume.** After a reconnect, `subscribe` with `resume: {\"<key>\": {epoch, seq}}` (the last seq held). Inside the window\n(the last 1,024 frames or 120 s of the stream) the missed frames are replayed with their original seq and the ack says\n…"
+        },
+        "servers": {
+          "this": {
+            "host": "{host}",
+            "protocol": "ws",
+            "description": "This deployment (use wss behind TLS).",
+            "variables": {
+              "host": {
+                "default": "127.0.0.1:8080",
+                "description": "The host that served this document."
+              }
+            },
+            "security": [
+              {
+                "$ref": "#/components/securitySchemes/apiKeyHeader"
+              },
+              {
+                "$ref": "#/components/securitySchemes/apiKeyQuery"
+              }
+            ]
+          }
+        },
+        "channels": {
+          "stream": {
+            "address": "/api/v2/stream",
+            "title": "The stream socket"
+          }
+        },
+        "operations": {
+          "sendCommand": {
+            "action": "send",
+            "channel": {
+              "$ref": "#/channels/stream"
+            },
+            "summary": "Commands, each with an `id` that its answer echoes.",
+            "messages": [
+              {
+                "$ref": "#/channels/stream/messages/authCommand"
+              },
+              {
+                "$ref": "#/channels/stream/messages/subscribeCommand"
+              }
+            ]
+          }
+        }
+      }
+    }
+  },
   "getDeveloperUsage": {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",

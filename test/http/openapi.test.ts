@@ -143,6 +143,7 @@ describe('the document', () => {
       '/api/v2/venuep/wallet/{wallet_address}/pnl',
       '/api/v2/alerts',
       '/api/v2/openapi.json',
+      '/api/v2/asyncapi.json',
       '/docs',
     ])
     for (const [path, methods] of Object.entries(doc.paths)) {

@@ -1,12 +1,14 @@
 import { Type } from '@sinclair/typebox'
+import { buildAsyncApi } from '../asyncapi.js'
 import { DOCS_CSP, renderDocs } from '../docs-page.js'
 import type { OpenApiDocument } from '../openapi.js'
 import { CACHING } from '../caching.js'
 import { defineRoute, type AnyRoute } from '../route.js'
 
 /**
- * The API's own description: `GET /api/v2/openapi.json` (OpenAPI 3.1, version 2.0.0) and `GET /docs` (the
- * same as an HTML page). Both are public (docs/DESIGN.md, Auth).
+ * The API's own description: `GET /api/v2/openapi.json` (OpenAPI 3.1, version 2.0.0), `GET /api/v2/asyncapi.json`
+ * (AsyncAPI 3.0: the WebSocket stream, which OpenAPI cannot describe) and `GET /docs` (an HTML page). All are
+ * public (docs/DESIGN.md, Auth).
  *
  * `getOpenApi` is called lazily, on the first request, because the document describes every route, these
  * two included, so it can only be built after the route list exists. The JSON and the HTML are then built
@@ -21,6 +23,7 @@ export function metaRoutes(getOpenApi: () => object): AnyRoute[] {
   // Bytes, not strings: the same object every time, so its ETag and compressed forms are computed once
   // (representation.ts).
   let json: Uint8Array | undefined
+  let asyncJson: Uint8Array | undefined
   let html: Uint8Array | undefined
   return [
     defineRoute({
@@ -34,6 +37,19 @@ export function metaRoutes(getOpenApi: () => object): AnyRoute[] {
       caching: CACHING.publicDocs,
       responses: { 200: { description: 'The OpenAPI document.', schema: OpenApiShape } },
       handler: () => ({ status: 200, body: (json ??= Buffer.from(JSON.stringify(getOpenApi()), 'utf8')) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v2/asyncapi.json',
+      operationId: 'getAsyncApi',
+      summary: 'AsyncAPI 3.0 description of the stream (`/api/v2/stream`)',
+      description:
+        'The WebSocket protocol: channels, every frame and command, error and close codes, auth. Built from the names the stream server uses.',
+      tags: ['meta'],
+      public: true,
+      caching: CACHING.publicDocs,
+      responses: { 200: { description: 'The AsyncAPI document.', schema: AsyncApiShape } },
+      handler: () => ({ status: 200, body: (asyncJson ??= Buffer.from(JSON.stringify(buildAsyncApi()), 'utf8')) }),
     }),
     defineRoute({
       method: 'get',
@@ -66,6 +82,16 @@ const OpenApiShape = Type.Object(
       { additionalProperties: true },
     ),
     paths: Type.Object({}, { additionalProperties: true }),
+  },
+  { additionalProperties: true },
+)
+
+const AsyncApiShape = Type.Object(
+  {
+    asyncapi: Type.String(),
+    info: Type.Object({ title: Type.String(), version: Type.String() }, { additionalProperties: true }),
+    channels: Type.Object({}, { additionalProperties: true }),
+    operations: Type.Object({}, { additionalProperties: true }),
   },
   { additionalProperties: true },
 )
