@@ -194,13 +194,27 @@ const TopPayload: Json = {
   required: ['upsert', 'remove', 'crc'],
 }
 
-const AlertFiring: Json = {
+const Firing: Json = {
   type: 'object',
   description:
-    "One firing of one of the caller's own alert rules, with its durable delivery id (replayable from the store after a reconnect).",
-  properties: { delivery_id: { type: 'string', description: 'Durable delivery id.' } },
-  required: ['delivery_id'],
+    "One firing of one of the caller's alert rules: the delivery's body exactly as a webhook receives it (`id` is the durable delivery id; also `dedupe_key`, `fired_at`, `rule`, `spread`).",
+  properties: { id: { type: 'string', description: 'Durable delivery id: a client dedupes by it.' } },
+  required: ['id'],
   additionalProperties: true,
+}
+
+const AlertFiring: Json = {
+  description:
+    "A delta is one new firing; a snapshot is `{firings}`, the caller's last 100 firings from the store, oldest first (what a client that cannot resume reads to catch up).",
+  oneOf: [
+    Firing,
+    {
+      type: 'object',
+      properties: { firings: { type: 'array', items: Firing } },
+      required: ['firings'],
+      additionalProperties: false,
+    },
+  ],
 }
 
 const VenueState = { type: 'string', enum: ['up', 'degraded', 'down'] }
@@ -237,7 +251,11 @@ const CHANNEL_DOC: Readonly<
     payload: 'TopPayload',
     about: 'The ranked list of top spreads.',
   },
-  alerts: { key: "the caller's own (e.g. `mine`)", payload: 'AlertFiring', about: 'Alert firings.' },
+  alerts: {
+    key: "`me` or the caller's account id (frames carry the account id)",
+    payload: 'AlertFiring',
+    about: "The caller's alert firings.",
+  },
   venue: { key: '`venuep` or `venuek`', payload: 'VenuePayload', about: 'Venue feed state.' },
 }
 
