@@ -141,3 +141,39 @@ test('unsubscribe: nothing of the subscription after its ack, while the books ke
   off()
   assert.deepEqual(after, [])
 })
+
+test('a sequence gap on the venue feed: venue_disconnect (gap), then resync and a snapshot, and the book is right again', async () => {
+  const actor = s.app.venues.venuek!
+  const ids = liveInstruments(actor, 9).slice(7)
+  const keys = ids.map((id) => `${actor.venue}:${id}`)
+  const seen: string[] = []
+  const offMarker = client.onMarker((f) => {
+    if (f.ch === 'book' && keys.includes(f.key))
+      seen.push(`${f.key} marker ${f.d.ev}${'reason' in f.d ? ` ${f.d.reason}` : ''}`)
+  })
+  const offSnapshot = client.onSnapshot((f) => {
+    if (f.ch === 'book' && keys.includes(f.key)) seen.push(`${f.key} snapshot`)
+  })
+  const sub = await client.subscribe('book', keys)
+  assert.deepEqual(sub.ack.rejected, [])
+  s.sim.venuek.faults.skipSequence()
+  for (let i = 0; i < 100 && !keys.every((k) => seen.includes(`${k} marker resync venue_reconnected`)); i++)
+    await run(200)
+  await run(1_000)
+  offMarker()
+  offSnapshot()
+  assert.deepEqual(problems, [], 'no gap and no crc mismatch on the client')
+  for (const key of keys) {
+    const mine = seen.filter((x) => x.startsWith(`${key} `)).map((x) => x.slice(key.length + 1))
+    assert.deepEqual(
+      mine,
+      ['snapshot', 'marker venue_disconnect gap', 'marker resync venue_reconnected', 'snapshot'],
+      key,
+    )
+  }
+  for (const [i, id] of ids.entries()) {
+    const printed = printedTop(actor.book(id)!, 10)
+    const assembled = client.book(keys[i] as string)!.view()
+    assert.deepEqual([assembled.bids, assembled.asks], [printed.bids, printed.asks], `${keys[i]} after the resync`)
+  }
+})
