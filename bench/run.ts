@@ -11,12 +11,13 @@ import { matchingSection } from './sections/matching.js'
 import { scaleSection } from './sections/scale.js'
 import { log, stamp, type Row, type Section, type SectionDef } from './sections/section.js'
 import { spreadsSection } from './sections/spreads.js'
+import { streamSection } from './sections/stream.js'
 
 /**
  * `npm run bench`: runs every benchmark and writes bench/RESULTS.md. Benchmarks never gate CI; they report
  * what was measured, on which machine, with which command.
  *
- * `node dist/bench/run.js <section> [<section> …]` (data, http, auth, spreads, matching, history, proxies, scale) runs those
+ * `node dist/bench/run.js <section> [<section> …]` (data, http, auth, spreads, matching, history, proxies, scale, stream) runs those
  * sections and rewrites only them in RESULTS.md, leaving the others as they were (the full run takes many
  * minutes), and rewrites the closing "How each figure is measured" part. Sections build their rows in
  * bench/sections/*.ts.
@@ -35,6 +36,7 @@ const SECTIONS: readonly SectionDef[] = [
   historySection,
   proxiesSection,
   scaleSection,
+  streamSection,
 ]
 
 function renderSection(s: Section): string[] {
