@@ -7,14 +7,18 @@ import { fineWallClock } from './wall-clock.js'
 
 /**
  * The stream bench's clients, in a process of their own (forked by stream.bench.ts, driven over IPC), so the
- * service's CPU and the clients' are measured apart. Two kinds:
- * - `ws` clients (the `ws` package, as a Node user would write one): each connects with an API key, optionally
- *   subscribes to `quote` keys, and while recording takes, for every `delta` it receives, its receive time (a
- *   sub-ms wall clock, wall-clock.ts) against the frame's `lts` and `pts`;
- * - lean clients (lean-ws.ts) for the fan-out run: they only count deltas, and report the slowest one's count to
+ * service's CPU and the clients' are measured apart. Both kinds are LeanClients (lean-ws.ts: raw TCP, a frame
+ * parser that only looks at a frame's first bytes), so the figures measure the service and not a client library:
+ * - measuring clients (op `ws`, for the memory and latency runs): each connects with an API key, awaits its welcome,
+ *   optionally subscribes to `quote` keys, and while recording takes, for every `delta`, the receive time (a sub-ms
+ *   wall clock, wall-clock.ts) read first thing in the socket's data callback, then reads only `key`, `seq`, `lts`
+ *   and `pts` from the envelope's leading fields by byte search (no JSON.parse of the frame), and checks the seq
+ *   continues its stream on that client;
+ * - counting clients (op `lean`) for the fan-out run: they only count deltas, and report the slowest one's count to
  *   the server (pacing.ts).
  */
 export type ClientsCommand =
+  /** Measuring clients (named `ws` for the WebSocket connections a user would open; no longer the `ws` package). */
   | { op: 'ws'; port: number; apiKeys: string[]; n: number }
   | { op: 'subscribe'; subs: string[][] }
   | { op: 'lean'; port: number; n: number; apiKey: string; keys: string[] }
@@ -47,8 +51,7 @@ export interface Dist {
 }
 
 const now = fineWallClock()
-const DELTA = Buffer.from('{"type":"delta"')
-const wsClients: WsClient[] = []
+const measuring: MeasuringClient[] = []
 const lean: LeanClient[] = []
 let recording = false
 let recvLts: number[] = []
@@ -56,66 +59,84 @@ let recvPts: number[] = []
 let ptsLts: number[] = []
 let seqBreaks = 0
 let loopDelay: IntervalHistogram | undefined
-const lastSeq = new Map<string, number>()
 let pace: WebSocket | undefined
 let paceTimer: NodeJS.Timeout | undefined
 
-function field(buf: Buffer, name: Buffer): number {
-  const at = buf.indexOf(name)
-  if (at < 0) return Number.NaN
+const KEY = Buffer.from('"key":"')
+const SEQ = Buffer.from('"seq":')
+const LTS = Buffer.from('"lts":')
+const PTS = Buffer.from('"pts":')
+/** Where the digits read by the last `integerAfter` ended: the next field is searched from there. */
+let cursor = 0
+
+/**
+ * The non-negative integer after `name`, searched in `buf[from, end)`; NaN if the field is not there. The envelope
+ * puts `type, ch, key, epoch, seq, ts, lts, pts` before `d`, so searching on from the previous field never reaches
+ * the payload.
+ */
+function integerAfter(buf: Buffer, name: Buffer, from: number, end: number): number {
+  const at = buf.indexOf(name, from)
+  if (at < 0 || at >= end) return Number.NaN
   let v = 0
-  for (let i = at + name.length; i < buf.length; i++) {
+  let i = at + name.length
+  for (; i < end; i++) {
     const c = buf[i] as number
     if (c < 48 || c > 57) break
     v = v * 10 + (c - 48)
   }
+  cursor = i
   return v
 }
-const LTS = Buffer.from('"lts":')
-const PTS = Buffer.from('"pts":')
-const SEQ = Buffer.from('"seq":')
-const KEY = Buffer.from('"key":"')
 
-function onMessage(data: Buffer, client: number): void {
-  const t = now()
-  if (data.compare(DELTA, 0, DELTA.length, 0, DELTA.length) !== 0) return
+/** A latency client's delta: its receive time was read before the chunk was parsed (lean-ws.ts). */
+function onDelta(c: MeasuringClient, buf: Buffer, start: number, end: number, t: number): void {
   if (!recording) return
-  const lts = field(data, LTS)
-  const pts = field(data, PTS)
+  const k = buf.indexOf(KEY, start)
+  if (k < 0 || k >= end) return
+  const keyStart = k + KEY.length
+  const keyEnd = buf.indexOf(34, keyStart) // the closing quote: stream keys hold no escaped characters
+  const seq = integerAfter(buf, SEQ, keyEnd, end)
+  const lts = integerAfter(buf, LTS, cursor, end)
+  const pts = integerAfter(buf, PTS, cursor, end)
   recvLts.push(t - lts)
   recvPts.push(t - pts)
   ptsLts.push(pts - lts)
-  const k = data.indexOf(KEY)
-  const key = `${client}|${data.toString('latin1', k + KEY.length, data.indexOf(34, k + KEY.length))}`
-  const seq = field(data, SEQ)
-  const prev = lastSeq.get(key)
+  const key = buf.toString('latin1', keyStart, keyEnd)
+  const prev = c.lastSeq.get(key)
   if (prev !== undefined && seq !== prev + 1) seqBreaks++
-  lastSeq.set(key, seq)
+  c.lastSeq.set(key, seq)
 }
 
-/** A `ws` client waiting for its welcome or for the answer to its command. */
-interface WsClient {
-  readonly ws: WebSocket
+/**
+ * A latency (and memory) client: a LeanClient (lean-ws.ts: raw TCP, no `ws` package) that hands its deltas' bytes to
+ * `onDelta` and its other frames to `answer` while a welcome or an ack is awaited.
+ */
+interface MeasuringClient {
+  lean: LeanClient | undefined
   answer: ((text: string) => void) | undefined
+  /** Per stream key: the last delta's seq on this client. */
+  readonly lastSeq: Map<string, number>
 }
 
-async function connectWs(port: number, apiKey: string): Promise<WsClient> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}${STREAM_PATH}`, { headers: { 'x-api-key': apiKey } })
-  const c: WsClient = { ws, answer: undefined }
-  const index = wsClients.push(c) - 1
+async function connectMeasuring(port: number, apiKey: string): Promise<MeasuringClient> {
+  const c: MeasuringClient = { lean: undefined, answer: undefined, lastSeq: new Map() }
   const welcome = answer(c, 'welcome')
-  ws.on('error', () => undefined)
-  ws.on('message', (data: Buffer) => {
-    if (data[2] === 116 && data[9] === 100)
-      onMessage(data, index) // {"type":"delta"…: the hot path, checked first
-    else c.answer?.(data.toString('utf8'))
-  })
+  c.lean = await LeanClient.open(
+    port,
+    STREAM_PATH,
+    { 'x-api-key': apiKey },
+    {
+      onControl: (text) => c.answer?.(text),
+      receiver: { clock: now, onDelta: (buf, start, end, t) => onDelta(c, buf, start, end, t) },
+    },
+  )
+  measuring.push(c)
   await welcome
   return c
 }
 
 /** The next welcome/ack frame (rejects on an error frame or a subscription's rejected keys). */
-function answer(c: WsClient, type: 'welcome' | 'ack'): Promise<void> {
+function answer(c: MeasuringClient, type: 'welcome' | 'ack'): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     c.answer = (text) => {
       if (text.startsWith(`{"type":"${type}"`)) {
@@ -131,10 +152,12 @@ function answer(c: WsClient, type: 'welcome' | 'ack'): Promise<void> {
 /** Keys per `subscribe` command: a venuep key is ~85 bytes, and a command must stay under max_frame_bytes (16 KiB). */
 const KEYS_PER_COMMAND = 100
 
-async function subscribe(c: WsClient, keys: readonly string[]): Promise<void> {
+async function subscribe(c: MeasuringClient, keys: readonly string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += KEYS_PER_COMMAND) {
     const acked = answer(c, 'ack')
-    c.ws.send(JSON.stringify({ op: 'subscribe', id: i, ch: 'quote', keys: keys.slice(i, i + KEYS_PER_COMMAND) }))
+    ;(c.lean as LeanClient).send(
+      JSON.stringify({ op: 'subscribe', id: i, ch: 'quote', keys: keys.slice(i, i + KEYS_PER_COMMAND) }),
+    )
     await acked
   }
 }
@@ -179,15 +202,17 @@ async function handle(c: ClientsCommand): Promise<unknown> {
       for (let i = 0; i < c.n; i += 50)
         await Promise.all(
           Array.from({ length: Math.min(50, c.n - i) }, (_, j) =>
-            connectWs(c.port, c.apiKeys[(i + j) % c.apiKeys.length] as string),
+            connectMeasuring(c.port, c.apiKeys[(i + j) % c.apiKeys.length] as string),
           ),
         )
-      return { ms: Date.now() - started, clients: wsClients.length }
+      return { ms: Date.now() - started, clients: measuring.length }
     }
     case 'subscribe': {
       const started = Date.now()
       for (let i = 0; i < c.subs.length; i += 50)
-        await Promise.all(c.subs.slice(i, i + 50).map((keys, j) => subscribe(wsClients[i + j] as WsClient, keys)))
+        await Promise.all(
+          c.subs.slice(i, i + 50).map((keys, j) => subscribe(measuring[i + j] as MeasuringClient, keys)),
+        )
       return { ms: Date.now() - started }
     }
     case 'lean': {
@@ -224,7 +249,7 @@ async function handle(c: ClientsCommand): Promise<unknown> {
         recvPts = []
         ptsLts = []
         seqBreaks = 0
-        lastSeq.clear()
+        for (const x of measuring) x.lastSeq.clear()
         loopDelay = monitorEventLoopDelay({ resolution: 1 })
         loopDelay.enable()
         recording = true
@@ -245,10 +270,10 @@ async function handle(c: ClientsCommand): Promise<unknown> {
     }
     case 'close': {
       clearInterval(paceTimer)
-      for (const x of wsClients) x.ws.terminate()
+      for (const x of measuring) x.lean?.close()
       for (const x of lean) x.close()
       pace?.terminate()
-      wsClients.length = 0
+      measuring.length = 0
       lean.length = 0
       return {}
     }

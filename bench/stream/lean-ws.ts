@@ -2,34 +2,57 @@ import { connect, type Socket } from 'node:net'
 import { randomBytes } from 'node:crypto'
 
 /**
- * A minimal WebSocket client for the fan-out run: 1,000 of them in one process must cost far less than the server
+ * A minimal WebSocket client for the stream bench: 1,000 of them in one process must cost far less than the server
  * that feeds them, or the run measures the clients. It does the upgrade, sends masked text frames, and for every
- * received text frame only looks at its first bytes: a `delta` is counted, anything else (welcome, ack, snapshots,
- * heartbeats) is handed to `onControl` as text. No per-frame allocation on the counted path.
+ * received text frame only looks at its first bytes: a `delta` is counted (and handed, as bytes, to a measuring
+ * client's `onDelta`), anything else (welcome, ack, snapshots, markers, heartbeats) is handed to `onControl` as text.
+ * No per-frame allocation on the counted path.
  */
 const DELTA_PREFIX = Buffer.from('{"type":"delta"')
+
+/** What a latency client does with its deltas. */
+export interface DeltaReceiver {
+  /** Read first thing in each socket `data` callback, before any framing is parsed: every frame completed by that chunk was received then. */
+  readonly clock: () => number
+  /** A delta's bytes are `buf[start, end)` (only valid during the call); `receivedAt` is the clock's reading for its chunk. */
+  readonly onDelta: (buf: Buffer, start: number, end: number, receivedAt: number) => void
+}
+
+export interface LeanOptions {
+  /** Set before the upgrade, so a welcome in the same TCP chunk as the 101 is not missed. */
+  readonly onControl?: (text: string) => void
+  readonly receiver?: DeltaReceiver
+}
 
 export class LeanClient {
   deltas = 0
   bytes = 0
   readonly #socket: Socket
+  readonly #receiver: DeltaReceiver | undefined
   #buf: Buffer = Buffer.alloc(0)
   #upgraded = false
   onControl: (text: string) => void = () => undefined
   onClose: () => void = () => undefined
 
-  private constructor(socket: Socket) {
+  private constructor(socket: Socket, options: LeanOptions) {
     this.#socket = socket
+    this.#receiver = options.receiver
+    if (options.onControl !== undefined) this.onControl = options.onControl
     socket.setNoDelay(true)
     socket.on('data', (chunk: Buffer) => this.#data(chunk))
     socket.on('close', () => this.onClose())
     socket.on('error', () => undefined)
   }
 
-  static open(port: number, path: string, headers: Record<string, string>): Promise<LeanClient> {
+  static open(
+    port: number,
+    path: string,
+    headers: Record<string, string>,
+    options: LeanOptions = {},
+  ): Promise<LeanClient> {
     return new Promise((resolve, reject) => {
       const socket = connect(port, '127.0.0.1')
-      const c = new LeanClient(socket)
+      const c = new LeanClient(socket, options)
       socket.once('error', reject)
       socket.once('connect', () => {
         const lines = [
@@ -62,6 +85,8 @@ export class LeanClient {
   }
 
   #data(chunk: Buffer): void {
+    // The receive time first, before anything else this callback does.
+    const receivedAt = this.#receiver === undefined ? 0 : this.#receiver.clock()
     this.bytes += chunk.length
     let buf = this.#buf.length === 0 ? chunk : Buffer.concat([this.#buf, chunk])
     if (!this.#upgraded) {
@@ -94,9 +119,10 @@ export class LeanClient {
         if (
           len >= DELTA_PREFIX.length &&
           buf.compare(DELTA_PREFIX, 0, DELTA_PREFIX.length, start, start + DELTA_PREFIX.length) === 0
-        )
+        ) {
           this.deltas++
-        else this.onControl(buf.toString('utf8', start, start + len))
+          this.#receiver?.onDelta(buf, start, start + len, receivedAt)
+        } else this.onControl(buf.toString('utf8', start, start + len))
       } else if (op === 9) {
         // A ping: answer with a masked pong carrying the same bytes.
         const payload = buf.subarray(start, start + len)
