@@ -27,9 +27,13 @@ test('interop: the client against the real stream server', async () => {
   const gaps: unknown[] = []
   client.on('gap', (g) => gaps.push(g))
   const w = await client.connect()
-  console.log('welcome', JSON.stringify(w))
+  assert.equal(w.type, 'welcome')
   const { ack, subscription } = await client.subscribe('quote', ['venuep:A', 'nope'])
-  console.log('ack', JSON.stringify(ack))
+  assert.deepEqual(ack.accepted, ['venuep:A'])
+  assert.deepEqual(
+    (ack.rejected ?? []).map((r) => [r.key, r.code]),
+    [['nope', 'UNKNOWN_KEY']],
+  )
   await waitFor(() => client.stream('quote', 'venuep:A') !== undefined && done.length === 1, 5000, 'snapshot')
   h.quote.emit('venuep:A', 1)
   h.quote.emit('venuep:A', 2)
@@ -37,22 +41,22 @@ test('interop: the client against the real stream server', async () => {
   assert.deepEqual(client.value('quote', 'venuep:A'), { v: 2 })
   h.clock.increment(1_000)
   await waitFor(() => client.lastHeartbeat !== undefined, 5000, 'hb')
-  console.log('hb', JSON.stringify(client.lastHeartbeat))
-  console.log('pong', JSON.stringify(await client.ping()))
-  console.log('list', JSON.stringify(await client.list()))
-  console.log('snapshot', JSON.stringify(await client.snapshot('quote', ['venuep:A'])))
+  assert.equal(client.lastHeartbeat?.n, 1)
+  assert.equal((await client.ping()).type, 'pong')
+  assert.equal((await client.list()).type, 'ack')
+  assert.equal((await client.snapshot('quote', ['venuep:A'])).type, 'ack')
   // Heartbeat watchdog on the client's clock: drop, reconnect, resume.
   clock.increment(3_000)
   assert.equal(client.state, 'reconnecting')
   h.quote.emit('venuep:A', 3)
   clock.increment(250)
   await waitFor(() => resub.length === 1, 5000, 'resubscribed')
-  console.log('resume ack', JSON.stringify(resub[0]))
+  assert.equal((resub[0] as { recovered: boolean }).recovered, true, 'resumed inside the window')
   await waitFor(() => client.stream('quote', 'venuep:A')?.seq === 3, 5000, 'replayed')
   assert.deepEqual(client.value('quote', 'venuep:A'), { v: 3 })
   assert.deepEqual(gaps, [])
   const un = await client.unsubscribe(client.subscriptions[0]!)
-  console.log('unsubscribe', JSON.stringify(un))
+  assert.deepEqual((un as unknown as { last_seq: unknown }).last_seq, { 'venuep:A': 3 })
   void subscription
   client.close()
 

@@ -5,41 +5,11 @@ import type { Catalog, CatalogEvent, Outcome } from '../../../../src/model/types
 import { Sequencer, type FrameSink } from '../../../../src/stream/sequencer.js'
 import type { FeedEvent, FeedSink, FeedStatus, VenueAdapter } from '../../../../src/venues/types.js'
 import { venuepProbability } from '../../../../src/venues/venuep/probability.js'
+import { testOutcome as outcome } from '../../../helpers/outcomes.js'
 import { waitFor } from '../../../helpers/wait.js'
 
 /** Decimal → micro-units, as the feeds produce them. */
 export const P = (x: number): number => Math.round(x * 1e6)
-
-function outcome(id: string): Outcome {
-  return {
-    venue: 'venuep',
-    outcomeId: id,
-    marketId: 'm',
-    eventId: 'e',
-    title: id,
-    instrumentId: id,
-    complementInstrumentId: undefined,
-    conditionId: undefined,
-    childMarketSlug: undefined,
-    outcomeIndex: 0,
-    marketTicker: undefined,
-    status: 'active',
-    rawStatus: 'active',
-    volume: undefined,
-    volume24h: undefined,
-    marketVolume: undefined,
-    openInterest: undefined,
-    liquidity: undefined,
-    catalogBestBid: undefined,
-    catalogBestAsk: undefined,
-    catalogLastPrice: undefined,
-    closeTime: undefined,
-    createdAt: undefined,
-    won: undefined,
-    strike: undefined,
-    fees: undefined,
-  }
-}
 
 function catalog(ids: readonly string[]): Catalog {
   const market = {
@@ -58,7 +28,7 @@ function catalog(ids: readonly string[]): Catalog {
     volume24h: undefined,
     liquidity: undefined,
     openInterest: undefined,
-    outcomes: ids.map(outcome),
+    outcomes: ids.map((id) => outcome(id)),
   }
   const event: CatalogEvent = { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
   return { venue: 'venuep', events: [event], fetchedAt: 0 }

@@ -8,6 +8,7 @@ import { compileRequestValidator } from '../../../../src/http/validation.js'
 import { SpreadEngine, type QuoteSource, type SpreadPairSpec } from '../../../../src/spreads/engine/spread-engine.js'
 import { Sequencer, type FrameSink } from '../../../../src/stream/sequencer.js'
 import { PageCache } from '../../../../src/views/page-cache.js'
+import { testOutcome } from '../../../helpers/outcomes.js'
 
 /**
  * A real spread engine over two venues whose quotes the test sets, a sequencer with a recording sink, and the
@@ -57,34 +58,7 @@ export class RecordingSink implements FrameSink {
 }
 
 function outcome(venue: VenueId, id: string, volume: number): Outcome {
-  return {
-    venue,
-    outcomeId: id,
-    marketId: `m-${id}`,
-    eventId: `e-${id}`,
-    title: id,
-    instrumentId: id,
-    complementInstrumentId: undefined,
-    conditionId: undefined,
-    childMarketSlug: undefined,
-    outcomeIndex: 0,
-    marketTicker: undefined,
-    status: 'active',
-    rawStatus: 'active',
-    volume,
-    marketVolume: volume,
-    volume24h: undefined,
-    openInterest: undefined,
-    liquidity: undefined,
-    catalogBestBid: undefined,
-    catalogBestAsk: undefined,
-    catalogLastPrice: undefined,
-    closeTime: undefined,
-    createdAt: undefined,
-    won: undefined,
-    strike: undefined,
-    fees: undefined,
-  }
+  return testOutcome(id, { venue, marketId: `m-${id}`, eventId: `e-${id}`, volume, marketVolume: volume })
 }
 
 /** Pair `i`: event `event-<i % 3>`, outcome `text:o<i>`, instruments `p<i>` and `k<i>`. */
