@@ -20,7 +20,6 @@ export interface BookPayload {
 }
 
 interface BookStream extends InstrumentStream {
-  readonly actor: VenueActor
   readonly depth: number
   /** The top `depth` levels as the stream's subscribers hold them (after the last frame). */
   bids: SideLevels
@@ -47,7 +46,6 @@ export class BookSource implements ChannelSource {
   readonly #venues: ReadonlyMap<string, VenueActor>
   readonly #clock: Clock
   readonly #streams: OpenStreams<BookStream>
-  readonly #byTopic = new Map<string, BookStream>()
 
   constructor(sequencer: Sequencer, venues: ReadonlyMap<string, VenueActor>, clock: Clock) {
     this.#sequencer = sequencer
@@ -66,7 +64,7 @@ export class BookSource implements ChannelSource {
 
   open(log: StreamLog, params: SubscribeParams): void {
     const k = resolveMarketKey(log.id.key, this.#venues)
-    if (isRejection(k) || this.#byTopic.has(log.id.topic)) return
+    if (isRejection(k) || this.#streams.get(log.id.topic) !== undefined) return
     const depth = params.depth ?? depthOf(log.id.topic)
     const book = k.actor.book(k.instrumentId)
     // Until the stream's first frame, its state is the book as opened: last stamped by the quote (the top's last
@@ -85,20 +83,16 @@ export class BookSource implements ChannelSource {
       ts: quote?.venueTs ?? now,
       lts: quote?.receivedAt ?? now,
     }
-    this.#byTopic.set(log.id.topic, stream)
-    this.#streams.add(k.actor, stream)
+    this.#streams.add(stream)
   }
 
   close(log: StreamLog): void {
-    const stream = this.#byTopic.get(log.id.topic)
-    if (stream === undefined) return
-    this.#byTopic.delete(log.id.topic)
-    this.#streams.remove(stream.actor, stream)
+    this.#streams.remove(log.id.topic)
   }
 
   /** What the stream's subscribers hold (a stream not open: the book as it is now). */
   snapshot(log: StreamLog): string {
-    const stream = this.#byTopic.get(log.id.topic)
+    const stream = this.#streams.get(log.id.topic)
     if (stream !== undefined)
       return this.#sequencer.snapshot(log, snapshotPayload(stream.bids, stream.asks), stream.ts, stream.lts)
     const k = resolveMarketKey(log.id.key, this.#venues)

@@ -10,9 +10,8 @@ import { isRejection, resolveMarketKey } from './market-key.js'
 import { OpenStreams, type InstrumentStream } from './open-streams.js'
 import { quotePayload } from './quote-payload.js'
 
-interface QuoteStream extends InstrumentStream {
-  readonly actor: VenueActor
-}
+/** A quote stream needs nothing beyond its instrument. */
+type QuoteStream = InstrumentStream
 
 /**
  * The `quote` channel: one stream per `<venue>:<instrument>`, a delta per published quote change (the latest
@@ -30,7 +29,6 @@ export class QuoteSource implements ChannelSource {
   readonly #venues: ReadonlyMap<string, VenueActor>
   readonly #clock: Clock
   readonly #streams: OpenStreams<QuoteStream>
-  readonly #byTopic = new Map<string, QuoteStream>()
 
   constructor(sequencer: Sequencer, venues: ReadonlyMap<string, VenueActor>, clock: Clock) {
     this.#sequencer = sequencer
@@ -46,7 +44,7 @@ export class QuoteSource implements ChannelSource {
 
   open(log: StreamLog): void {
     const k = resolveMarketKey(log.id.key, this.#venues)
-    if (isRejection(k) || this.#byTopic.has(log.id.topic)) return
+    if (isRejection(k) || this.#streams.get(log.id.topic) !== undefined) return
     // Opened during an outage: the next snapshot still brings `resync`, the subscriber's cue that prices are good.
     const stream: QuoteStream = {
       log,
@@ -54,19 +52,15 @@ export class QuoteSource implements ChannelSource {
       instrumentId: k.instrumentId,
       awaitingResync: k.actor.handle(k.instrumentId)?.stale === true,
     }
-    this.#byTopic.set(log.id.topic, stream)
-    this.#streams.add(k.actor, stream)
+    this.#streams.add(stream)
   }
 
   close(log: StreamLog): void {
-    const stream = this.#byTopic.get(log.id.topic)
-    if (stream === undefined) return
-    this.#byTopic.delete(log.id.topic)
-    this.#streams.remove(stream.actor, stream)
+    this.#streams.remove(log.id.topic)
   }
 
   snapshot(log: StreamLog): string {
-    const stream = this.#byTopic.get(log.id.topic)
+    const stream = this.#streams.get(log.id.topic)
     const k = stream ?? resolveMarketKey(log.id.key, this.#venues)
     const q = isRejection(k) ? undefined : k.actor.quote(k.instrumentId)
     // No quote yet (the book never synced): nothing was received, the snapshot is stamped now.
