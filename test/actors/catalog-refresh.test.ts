@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { testOutcome } from '../helpers/outcomes.js'
 import { test } from 'node:test'
 import { VenueActor } from '../../src/actors/venue-actor.js'
 import { SimulatedClock } from '../../src/core/clock.js'
@@ -17,34 +18,7 @@ import { waitFor } from '../helpers/wait.js'
 const P = (x: number) => Math.round(x * 1e6)
 
 function outcome(id: string, status: Outcome['status'] = 'active'): Outcome {
-  return {
-    venue: 'venuep',
-    outcomeId: id,
-    marketId: `m-${id}`,
-    eventId: `e-${id}`,
-    title: id,
-    instrumentId: id,
-    complementInstrumentId: undefined,
-    conditionId: undefined,
-    childMarketSlug: undefined,
-    outcomeIndex: 0,
-    marketTicker: undefined,
-    status,
-    rawStatus: status,
-    volume: undefined,
-    volume24h: undefined,
-    marketVolume: undefined,
-    openInterest: undefined,
-    liquidity: undefined,
-    catalogBestBid: undefined,
-    catalogBestAsk: undefined,
-    catalogLastPrice: undefined,
-    closeTime: undefined,
-    createdAt: undefined,
-    won: undefined,
-    strike: undefined,
-    fees: undefined,
-  }
+  return testOutcome(id, { marketId: `m-${id}`, eventId: `e-${id}`, status, rawStatus: status })
 }
 
 /** One event per outcome; `closed` outcomes are listed but not streamed. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { testOutcome } from '../../helpers/outcomes.js'
 import { describe, test } from 'node:test'
 import { OrderBook } from '../../../src/book/order-book.js'
 import { SimulatedClock } from '../../../src/core/clock.js'
@@ -96,39 +97,19 @@ function fakeVenues(venues: readonly VenueId[] = TWO): Map<VenueId, FakeVenue> {
 function outcome(venue: VenueId, id: string, rng: Rng): Outcome {
   // The spreads read the volume of the market the outcome trades in.
   const volume = rng.chance(0.1) ? undefined : rng.int(100, 2_000_000)
-  return {
+  return testOutcome(id, {
     venue,
-    outcomeId: id,
     marketId: `m-${id}`,
     eventId: `e-${id}`,
-    title: id,
-    instrumentId: id,
-    complementInstrumentId: undefined,
-    conditionId: undefined,
-    childMarketSlug: undefined,
-    outcomeIndex: 0,
-    marketTicker: undefined,
-    status: 'active',
-    rawStatus: 'active',
     volume,
     marketVolume: volume,
-    volume24h: undefined,
-    openInterest: undefined,
-    liquidity: undefined,
-    catalogBestBid: undefined,
-    catalogBestAsk: undefined,
-    catalogLastPrice: undefined,
-    closeTime: undefined,
-    createdAt: undefined,
-    won: undefined,
-    strike: undefined,
     fees:
       venue === 'venuek'
         ? { kind: 'curve', rate: 0.07, exponent: 1 }
         : venue === 'venuep'
           ? undefined
           : { kind: 'bps', takerBps: 50 },
-  }
+  })
 }
 
 /** A quality and its match explanation (weights as a calibration might give them). */
