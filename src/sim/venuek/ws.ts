@@ -204,6 +204,9 @@ function text(data: RawData): string {
 /** Refuses an upgrade with a plain HTTP response carrying the venue's JSON error body. */
 function reject(socket: Duplex, status: number, body: unknown): void {
   const json = JSON.stringify(body)
+  // The HTTP server let go of the socket when it emitted 'upgrade' (its error listener with it): a client that
+  // resets the connection after the refusal would otherwise throw ECONNRESET out of the simulator's process.
+  socket.on('error', () => socket.destroy())
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n` +
       `Connection: close\r\n\r\n${json}`,

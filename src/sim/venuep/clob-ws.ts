@@ -77,6 +77,8 @@ export class ClobWsServer {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = new URL(req.url ?? '/', 'http://sim.invalid').pathname
       if (path !== WS_PATH) {
+        // The HTTP server's error listener left with the socket at 'upgrade': a reset must not throw.
+        socket.on('error', () => socket.destroy())
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
         return
       }
