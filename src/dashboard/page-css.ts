@@ -34,7 +34,7 @@ button[aria-pressed="true"]{background:var(--accent);border-color:var(--accent);
 .venue[data-state="down"]{background:var(--bad-bg);color:var(--bad);border-color:#eba3a3}
 .venue-age,.venue-counts{font-size:12px}
 main{display:grid;grid-template-columns:minmax(0,1fr);gap:16px;padding:8px 16px 32px}
-@media (min-width:1200px){main{grid-template-columns:minmax(0,11fr) minmax(0,8fr)}}
+@media (min-width:1200px){main{grid-template-columns:minmax(0,3fr) minmax(0,2fr)}}
 h2{font-size:16px;margin:8px 0}
 h3{font-size:14px;margin:14px 0 6px}
 .filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:end}
@@ -46,8 +46,9 @@ input,select,textarea{font:inherit;color:var(--fg);background:#fff;border:1px so
 table{border-collapse:collapse;width:100%}
 th,td{padding:4px 6px;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
 th{font-size:12px;color:var(--muted);font-weight:600;background:var(--panel)}
-#top-table td[data-col="event"]{white-space:normal;min-width:12em;max-width:22em}
-#top-table td[data-col="outcome"]{white-space:normal;min-width:6em;max-width:12em}
+#top-table{font-size:13px}
+#top-table td[data-col="event"]{white-space:normal;min-width:10em;max-width:16em}
+#top-table td[data-col="outcome"]{white-space:normal;min-width:5em;max-width:9em}
 #top-table td[data-col="rank"],#top-table td[data-col="spread-bps"],#top-table td[data-col="edge"],
 #top-table td[data-col="size"],#top-table td[data-col="confidence"]{text-align:right;font-variant-numeric:tabular-nums}
 #top-table tbody tr{cursor:pointer}
@@ -57,14 +58,14 @@ th{font-size:12px;color:var(--muted);font-weight:600;background:var(--panel)}
 #top-table tbody tr.flash td.changed{animation:flash .6s ease-out}
 @keyframes flash{from{background:var(--flash)}to{background:transparent}}
 @media (prefers-reduced-motion:reduce){#top-table tbody tr.flash td.changed{animation:none;background:var(--flash)}}
-.venue-tag{font-size:11px;color:var(--muted);margin-right:4px}
+.venue-tag{display:block;font-size:11px;line-height:1.2;color:var(--muted)}
 .stale-yes{color:var(--bad);font-weight:600}
 .stale-no{color:var(--ok)}
 .age{color:var(--muted);font-size:12px;margin-left:4px}
 #pair[hidden]{display:none}
 #pair{min-width:0}
 .ranges{display:flex;gap:4px;margin:6px 0}
-#pair-chart{min-height:240px;width:100%}
+#pair-chart{min-height:240px;width:100%;overflow:hidden}
 .books{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:12px}
 table.book caption{text-align:left;font-weight:600;padding:4px 0}
 table.book td{text-align:right;font-variant-numeric:tabular-nums}
@@ -79,10 +80,13 @@ dialog{max-width:min(32rem,92vw);border:1px solid var(--line);border-radius:6px;
 dialog::backdrop{background:rgba(20,26,33,.45)}
 dialog .field{display:flex;flex-direction:column;gap:2px;margin:8px 0}
 #auth-error{color:var(--bad);min-height:1.2em}
+dialog form{margin:0}
 @media (max-width:600px){
 header.bar{padding:8px 10px}
 main{padding:8px 10px 24px}
 #venues{padding:8px 10px}
 th,td{padding:3px 4px}
+#evidence{grid-template-columns:minmax(0,1fr)}
+#evidence dd{margin-bottom:4px}
 }
 `

@@ -33,7 +33,7 @@ const COLUMNS: readonly (readonly [col: string, label: string, title: string])[]
   ['outcome', 'Outcome', 'Outcome compared across venues'],
   ['price-a', 'Low', 'Venue with the lower price, and its price'],
   ['price-b', 'High', 'Venue with the higher price, and its price'],
-  ['spread-bps', 'Spread (bps)', 'Higher minus lower price, in basis points'],
+  ['spread-bps', 'Spread bps', 'Higher minus lower price, in basis points'],
   ['edge', 'Net edge', 'Executable edge per contract after fees, from both books'],
   ['size', 'Size', 'Contracts available at a positive net edge'],
   ['confidence', 'Conf.', 'Confidence that this is the same contract with live prices'],
@@ -102,13 +102,17 @@ ${bookTable('book-b')}
 <h2 id="auth-h">API key</h2>
 <p>The stream and the data routes need an API key. It is kept in this browser (localStorage).</p>
 <p id="auth-error" role="alert"></p>
+<form id="key-form">
 <div class="field"><label for="api-key">Your key</label><input id="api-key" type="password" autocomplete="off" spellcheck="false"></div>
-<button type="button" id="api-key-save">Use this key</button>
+<button type="submit" id="api-key-save">Use this key</button>
+</form>
 <h3>No key yet? Sign up</h3>
+<form id="signup-form">
 <div class="field"><label for="signup-email">E-mail</label><input id="signup-email" type="email" autocomplete="email"></div>
 <div class="field"><label for="signup-company">Company</label><input id="signup-company" type="text" autocomplete="organization"></div>
 <div class="field"><label for="signup-use-case">Use case</label><textarea id="signup-use-case" rows="2"></textarea></div>
-<button type="button" id="signup-submit">Sign up and use the key</button>
+<button type="submit" id="signup-submit">Sign up and use the key</button>
+</form>
 </dialog>
 </body>
 </html>

@@ -43,7 +43,6 @@ export class KeyDialog {
   readonly #dialog = byId('auth-dialog', HTMLDialogElement)
   readonly #error = byId('auth-error', HTMLParagraphElement)
   readonly #key = byId('api-key', HTMLInputElement)
-  readonly #save = byId('api-key-save', HTMLButtonElement)
   readonly #email = byId('signup-email', HTMLInputElement)
   readonly #company = byId('signup-company', HTMLInputElement)
   readonly #useCase = byId('signup-use-case', HTMLTextAreaElement)
@@ -52,11 +51,15 @@ export class KeyDialog {
 
   constructor(onKey: (key: string) => void) {
     this.#onKey = onKey
-    this.#save.addEventListener('click', () => this.#useKey())
-    this.#key.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') this.#useKey()
+    // Forms for their Enter key and their semantics; never submitted (the page's CSP allows no form action).
+    byId('key-form', HTMLFormElement).addEventListener('submit', (e) => {
+      e.preventDefault()
+      this.#useKey()
     })
-    this.#submit.addEventListener('click', () => void this.#signup())
+    byId('signup-form', HTMLFormElement).addEventListener('submit', (e) => {
+      e.preventDefault()
+      void this.#signup()
+    })
   }
 
   open(message = ''): void {

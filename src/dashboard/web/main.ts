@@ -59,9 +59,13 @@ const dialog = new KeyDialog((key) => {
   connect()
 })
 
+const pairSection = byId('pair', HTMLElement)
+
 function select(record: SpreadRow): void {
   table.select(record.id)
   pair.select(record)
+  // On a narrow screen the pair is below the list: bring it into view (on a wide one it is beside the list).
+  if (pairSection.getBoundingClientRect().top > window.innerHeight) pairSection.scrollIntoView({ block: 'start' })
 }
 
 function askForKey(message: string): void {
