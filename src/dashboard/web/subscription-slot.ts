@@ -34,7 +34,7 @@ export type SlotOutcome =
     }
   /** The command failed (other than by a lost connection, which is retried). */
   | { readonly kind: 'failed'; readonly target: SlotTarget; readonly message: string }
-  /** What was held is no longer (a new wish, or none). */
+  /** What was subscribed is no longer (a new wish, or none). */
   | { readonly kind: 'released'; readonly target: SlotTarget }
 
 interface Held {
@@ -114,7 +114,7 @@ export class SubscriptionSlot {
           }
         }
         this.#held = undefined
-        this.#onOutcome({ kind: 'released', target: held.target })
+        if (sub !== undefined) this.#onOutcome({ kind: 'released', target: held.target })
         continue
       }
       if (wanted === undefined || wantedId === undefined) return
