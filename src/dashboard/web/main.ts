@@ -180,8 +180,9 @@ function connect(): void {
     if (state === 'closed' && code === 4401 && authRequired)
       askForKey(authMessage === '' ? 'The server refused the key.' : `The server refused the key: ${authMessage}`)
   })
-  c.on('error', (e) => {
-    if (e.code === 'AUTH_FAILED') authMessage = e.message
+  // The AUTH_FAILED error answers the `auth` command (so it is no `error` event): read it off the frames.
+  c.on('frame', (f) => {
+    if (f.type === 'error' && f.code === 'AUTH_FAILED') authMessage = f.message
   })
   c.on('welcome', () => {
     for (const slot of all) slot.reconcile()
