@@ -1,5 +1,5 @@
 import { StreamClient, type ConnectionState } from '../../stream-client/stream-client.js'
-import type { TopItem } from '../../stream-client/top-list-assembler.js'
+import type { TopItem, TopListAssembler } from '../../stream-client/top-list-assembler.js'
 import { forgetKey, KeyDialog, storedKey } from './auth.js'
 import { browserTransport, streamUrl } from './browser-transport.js'
 import { byId } from './dom.js'
@@ -41,6 +41,9 @@ let client: StreamClient | undefined
 let slots: Slots | undefined
 /** The next list of the top view is its first: its rows appear without flashing. */
 let topInitial = true
+/** The top list to draw at the next animation frame. */
+let pendingTop: { readonly key: string; readonly list: TopListAssembler<SpreadRow> } | undefined
+let topFrame: number | undefined
 const categories = new Set<string>()
 
 interface Slots {
@@ -192,11 +195,20 @@ function connect(): void {
   })
   c.on('top', ({ key, list }) => {
     if (!live() || !s.top.keys.includes(key)) return
-    const items = list.items() as TopItem<SpreadRow>[]
-    noteCategories(items)
-    table.render(items, topInitial, Date.now())
-    topInitial = false
-    topStatus.textContent = items.length === 0 ? 'No pair passes these filters right now.' : ''
+    // Drawn at most once per animation frame (a busy list changes tens of times a second; a hidden tab not at all).
+    pendingTop = { key, list: list as TopListAssembler<SpreadRow> }
+    if (topFrame === undefined)
+      topFrame = requestAnimationFrame(() => {
+        topFrame = undefined
+        const pending = pendingTop
+        pendingTop = undefined
+        if (pending === undefined || !live() || !s.top.keys.includes(pending.key)) return
+        const items = pending.list.items()
+        noteCategories(items)
+        table.render(items, topInitial, Date.now())
+        topInitial = false
+        topStatus.textContent = items.length === 0 ? 'No pair passes these filters right now.' : ''
+      })
   })
   c.on('value', ({ ch, key, value, frame }) => {
     if (!live()) return
