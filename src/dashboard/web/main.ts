@@ -42,7 +42,7 @@ let slots: Slots | undefined
 /** The next list of the top view is its first: its rows appear without flashing. */
 let topInitial = true
 /** The top list to draw at the next animation frame. */
-let pendingTop: { readonly key: string; readonly list: TopListAssembler<SpreadRow> } | undefined
+let pendingTop: TopListAssembler<SpreadRow> | undefined
 let topFrame: number | undefined
 const categories = new Set<string>()
 
@@ -120,6 +120,8 @@ function noteCategories(items: readonly TopItem<SpreadRow>[]): void {
 }
 
 function onTopOutcome(o: SlotOutcome): void {
+  // A list of the view before, not drawn yet, is not drawn now.
+  if (o.kind !== 'failed') pendingTop = undefined
   if (o.kind === 'subscribed') {
     topInitial = true
     const reasons = o.rejected.map((r) => r.reason)
@@ -193,17 +195,21 @@ function connect(): void {
   c.on('resubscribed', ({ subscription, ack }) => {
     for (const slot of all) slot.resubscribed(subscription, ack)
   })
-  c.on('top', ({ key, list }) => {
-    if (!live() || !s.top.keys.includes(key)) return
+  // The page holds one view at a time (the slot unsubscribes the old before subscribing the new, and no frame of a
+  // subscription follows its unsubscribe ack), so every list that arrives while one is held is that view's, even
+  // if the server spells its key otherwise than view-key.ts does (a parameter added since).
+  const topHeld = () => s.top.keys.length > 0
+  c.on('top', ({ list }) => {
+    if (!live() || !topHeld()) return
     // Drawn at most once per animation frame (a busy list changes tens of times a second; a hidden tab not at all).
-    pendingTop = { key, list: list as TopListAssembler<SpreadRow> }
+    pendingTop = list as TopListAssembler<SpreadRow>
     if (topFrame === undefined)
       topFrame = requestAnimationFrame(() => {
         topFrame = undefined
         const pending = pendingTop
         pendingTop = undefined
-        if (pending === undefined || !live() || !s.top.keys.includes(pending.key)) return
-        const items = pending.list.items()
+        if (pending === undefined || !live() || !topHeld()) return
+        const items = pending.items()
         noteCategories(items)
         table.render(items, topInitial, Date.now())
         topInitial = false
