@@ -195,6 +195,7 @@ export function setup(pairs: number): SizeSetup {
       key: `e${i}|text:yes`,
       eventSlug: `e${i}`,
       eventTitle: `E${i}`,
+      category: 'politics',
       outcomeKey: 'text:yes',
       outcomeTitle: 'Yes',
       a: { venue: 'venuep', outcome: outcome('venuep', ids.venuep), url: '' },

@@ -33,6 +33,20 @@ export function renice(p: Spawned, nice: number): void {
     execFileSync('renice', ['-n', String(nice), '-p', tid], { stdio: 'ignore' })
 }
 
+/**
+ * Puts every thread of a running process in the SCHED_IDLE class (chrt): it runs on whatever CPU time normal tasks
+ * leave, and a normal task that wakes on its CPU preempts it at once rather than at the end of its slice. For a load
+ * generator that shares a CPU with a measuring process. Returns false when the kernel refused.
+ */
+export function schedIdle(p: Spawned): boolean {
+  try {
+    execFileSync('chrt', ['-a', '-i', '-p', '0', String(p.child.pid)], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Pins every thread of a running process (`-a`; threads created later inherit it from their creator). */
 export function pin(p: Spawned, cpus: string | undefined): void {
   if (cpus === undefined) return

@@ -9,6 +9,7 @@ import {
   LATENCY_MEASURE_MS,
   LATENCY_SETTLE_MS,
   CLIENTS_NICE,
+  SIM_SCHED,
   SIM_NICE,
   SUBSCRIBERS_PER_KEY,
   type LatencyRun,
@@ -30,11 +31,11 @@ export const streamSection: SectionDef = {
   title: 'Streaming WebSocket (issue 21)',
   method: [
     `- **Stream latency** (\`bench/stream/service-run.ts\`, ${COMMAND}): the service (\`node dist/src/main.js\`, CPU 0) against the`,
-    `  standalone simulator started as \`bench/sim-child.ts\` (CPU 1, nice ${SIM_NICE}) with its boost on: ${BOOST_PER_SEC.toLocaleString('en-US')} top-of-book changes/s on random markets`,
+    `  standalone simulator started as \`bench/sim-child.ts\` (CPU 1, ${SIM_SCHED === 'idle' ? `SCHED_IDLE, else nice ${SIM_NICE}: the lead line says which` : `nice ${SIM_NICE}`}) with its boost on: ${BOOST_PER_SEC.toLocaleString('en-US')} top-of-book changes/s on random markets`,
     `  listed on both venues. 100 WebSocket clients in a process of their own (\`bench/stream/clients.ts\`, CPU 1, nice ${CLIENTS_NICE}), each with an API key`,
     "  from the signup route (10 connections a key, the service's default limit), subscribed to `quote` keys: every instrument",
     `  named by the scanner's matched pairs (\`/api/v2/spreads?min_spread=0&min_volume=0\`), each key held by ${SUBSCRIBERS_PER_KEY.join(' or ')} clients (round-robin; one run`,
-    `  each, the last judged). Nice: the clients measure, so they should not wait behind the simulator's 5 ms ticks. For`,
+    `  each, the last judged). The simulator yields its CPU to the clients at once: they measure, so they must not wait behind its slice (why: \`bench/stream/service-run.ts\`). For`,
     `  every \`delta\` a client receives during ${LATENCY_MEASURE_MS / 1000} s (after ${LATENCY_SETTLE_MS / 1000} s of boost): its receive time minus the frame's \`lts\` (our receipt of the`,
     "  venue frame: the venue adapter's `Date.now()` when the WebSocket message arrived) and minus its `pts` (publish time). `lts` and",
     "  `pts` are integer ms (`Date.now()`); the client's time is `performance.now()` offset to `Date.now()` at its millisecond edges",
@@ -148,7 +149,7 @@ export const streamSection: SectionDef = {
     const lead: string[] = [
       measuredLead(),
       '',
-      `Service against the standalone simulator (${s.world.questions.toLocaleString('en-US')} questions, ready in ${(s.world.readyMs / 1000).toFixed(1)} s; ${s.world.keys.toLocaleString('en-US')} \`quote\` keys of matched instruments). During the judged latency run: ${describeFeed(judged.feed)}; CPU: service ${pct(judged.serviceCores)}, clients ${pct(judged.clientsCores)}, simulator ${pct(judged.simCores)}; ${judged.cpuBusy.map((b, i) => `cpu${i} ${pct(b)} busy`).join(', ')}. Boost on, no client: ${describeFeed(s.baseline.feed)}. Command: ${COMMAND} (method under "How each figure is measured").`,
+      `Service against the standalone simulator (${s.world.questions.toLocaleString('en-US')} questions, ready in ${(s.world.readyMs / 1000).toFixed(1)} s; ${s.world.keys.toLocaleString('en-US')} \`quote\` keys of matched instruments). During the judged latency run: ${describeFeed(judged.feed)}; CPU: service ${pct(judged.serviceCores)}, clients ${pct(judged.clientsCores)}, simulator ${pct(judged.simCores)} (${s.simScheduling}); ${judged.cpuBusy.map((b, i) => `cpu${i} ${pct(b)} busy`).join(', ')}. Boost on, no client: ${describeFeed(s.baseline.feed)}. Command: ${COMMAND} (method under "How each figure is measured").`,
     ]
     const fanoutRuns = report.fanout
     const saturated = (share: (r: (typeof fanoutRuns)[number]) => number): boolean =>

@@ -152,7 +152,7 @@ export const CHANNEL_DOC: Readonly<
     about: 'Latest spread record.',
   },
   'spreads.top': {
-    key: 'a view as a query string in the scanner parameters, e.g. `limit=20&min_spread=0.02`',
+    key: 'a view as a query string: /spreads/top and scanner parameters plus `category` and `search`, e.g. `limit=20&min_spread=0.02&category=politics`',
     payload: 'TopPayload',
     about: 'The ranked list of top spreads.',
   },

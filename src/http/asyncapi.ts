@@ -89,7 +89,10 @@ continuity cannot be promised (e.g. a restart): a token from another epoch gets 
 frame has \`crc\`: CRC-32 (zlib) of the top 10 asks ascending then the top 10 bids descending, each level \`price:size\` as
 sent, levels joined with \`,\`, the two sides separated by \`|\`. On a mismatch, ask for a snapshot.
 
-**spreads.top.** Keyed by its view as a query string (\`limit=20&min_spread=0.02\`). Payload \`{upsert: [{rank, id, record}],
+**spreads.top.** Keyed by its view as a query string (\`limit=20&min_spread=0.02\`): \`/spreads/top\`'s parameters
+(\`limit\`, \`window\`, \`sort\`, \`executable_only\`, \`min_net_edge\`), the scanner's filters (\`min_spread\`, \`min_volume\`,
+\`platforms\`) and the view's own \`category\` (the record's \`category\`) and \`search\` (words that must all occur in the
+event or outcome title, case-insensitive); an unknown name is an error. Payload \`{upsert: [{rank, id, record}],
 remove: [id], crc}\`, ranks absolute and 1-based, \`crc\` = CRC-32 of the ordered ids joined by \`,\`; a snapshot is the whole list
 as \`upsert\`.
 

@@ -22,6 +22,7 @@ export function spreadRecord(
     key: `${eventSlug}|${outcomeKey}`,
     eventSlug,
     eventTitle: `Event ${eventSlug}`,
+    category: 'politics',
     outcomeTitle: `Outcome ${outcomeKey}`,
     outcomeKey,
     platformA: 'venuep',

@@ -16,17 +16,28 @@ export interface CheckedLogger {
   readonly problems: () => readonly string[]
   /** Every readable line at warn level (40) or above so far, parsed, in order. */
   readonly warnings: () => readonly Readonly<Record<string, unknown>>[]
+  /** Every line written so far, as written (only with `keepAll`: a test that searches the whole log). */
+  readonly all: () => readonly string[]
+}
+
+export interface CheckedLoggerOptions {
+  /** pino level (default `debug`, as the test services log); `trace` for a test that wants every line. */
+  readonly level?: string
+  /** Keep every line (`all()`), for a test that searches the log for what must never be in it. */
+  readonly keepAll?: boolean
 }
 
 const WARN_LEVEL = 40
 
-export function checkedLogger(): CheckedLogger {
+export function checkedLogger(options: CheckedLoggerOptions = {}): CheckedLogger {
   let lines = 0
   const problems: string[] = []
   const warnings: Record<string, unknown>[] = []
-  const log = createLogger('debug', 'predmkt', {
+  const all: string[] = []
+  const log = createLogger(options.level ?? 'debug', 'predmkt', {
     write(line: string) {
       lines++
+      if (options.keepAll === true) all.push(line)
       const found = lineProblems(line)
       for (const problem of found) problems.push(`${problem}: ${line.slice(0, 400)}`)
       if (found.length > 0) return
@@ -34,7 +45,7 @@ export function checkedLogger(): CheckedLogger {
       if (typeof entry.level === 'number' && entry.level >= WARN_LEVEL) warnings.push(entry)
     },
   })
-  return { log, lines: () => lines, problems: () => problems, warnings: () => warnings }
+  return { log, lines: () => lines, problems: () => problems, warnings: () => warnings, all: () => all }
 }
 
 export function lineProblems(line: string): string[] {

@@ -7,7 +7,7 @@ import type { LevelMicros } from '../../src/book/order-book.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import type { Db } from '../../src/store/db.js'
 import type { VenueModule } from '../../src/venues/module.js'
-import { checkedLogger, type CheckedLogger } from './checked-logger.js'
+import { checkedLogger, type CheckedLogger, type CheckedLoggerOptions } from './checked-logger.js'
 import { freshPGlite, type Backend } from './db.js'
 import { FakeResolver } from './resolver.js'
 import { waitFor } from './wait.js'
@@ -61,6 +61,8 @@ export interface TestServiceOptions {
    * its fixed calendar whatever this is, and has aged by then (src/sim/world/calendar.ts).
    */
   readonly anchorMs?: number
+  /** The service's log: level and whether every line is kept (checked-logger.ts); default debug, not kept. */
+  readonly log?: CheckedLoggerOptions
   /** The venues to serve (default the registered ones); a test adds one, its section set in `config`. */
   readonly venues?: readonly VenueModule[]
 }
@@ -96,7 +98,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       : await options.backend.open()
   const db = store.db
   // The service logs as in production (at debug level) into a sink that fails close() on an unreadable line.
-  const logs = checkedLogger()
+  const logs = checkedLogger(options.log)
   const resolver = options.resolver ?? new FakeResolver()
   let app: App
   try {

@@ -92,6 +92,10 @@ export function spreadSchemas(venues: readonly SpreadVenue[]) {
       }),
       event_slug: Type.String({ description: 'Service event slug.' }),
       event_title: Type.String(),
+      category: Type.String({
+        description:
+          "Addition: the event's category slug, as `/api/v2/events` lists it (the `category` filter of the stream's `spreads.top` views).",
+      }),
       outcome_title: Type.String({ description: 'Outcome compared across venues.' }),
       outcome_key: Type.String({
         description: 'Addition: key for /spreads/history, `text:<outcome name lowercased>`.',

@@ -46,6 +46,7 @@ export function spreadJson(r: SpreadRecord, stale: boolean): string {
       id: r.id,
       event_slug: r.eventSlug,
       event_title: r.eventTitle,
+      category: r.category,
       outcome_title: r.outcomeTitle,
       outcome_key: r.outcomeKey,
       platform_a: r.platformA,

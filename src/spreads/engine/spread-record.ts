@@ -198,6 +198,9 @@ export class SpreadRecordValue implements SpreadRecord {
   get eventTitle(): string {
     return this.#spec.eventTitle
   }
+  get category(): string {
+    return this.#spec.category
+  }
   get outcomeTitle(): string {
     return this.#spec.outcomeTitle
   }
@@ -240,6 +243,7 @@ export function snapshotRecord(record: SpreadRecord): Readonly<SpreadRecord> {
     key: record.key,
     eventSlug: record.eventSlug,
     eventTitle: record.eventTitle,
+    category: record.category,
     outcomeTitle: record.outcomeTitle,
     outcomeKey: record.outcomeKey,
     platformA: record.platformA,

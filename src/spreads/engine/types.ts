@@ -25,6 +25,8 @@ export interface SpreadPairSpec {
   readonly key: string
   readonly eventSlug: string
   readonly eventTitle: string
+  /** The event's category slug (its venue-`a` event's, which leads the service event: /api/v2/events' `category`). */
+  readonly category: string
   readonly outcomeKey: string
   readonly outcomeTitle: string
   readonly a: PairLeg
@@ -49,6 +51,7 @@ export interface SpreadRecord {
   readonly key: string
   readonly eventSlug: string
   readonly eventTitle: string
+  readonly category: string
   readonly outcomeTitle: string
   readonly outcomeKey: string
   /** Venue of the cheaper leg (ties: leg `a`). */

@@ -252,6 +252,7 @@ export function* pairSpecsSteps(
         key,
         eventSlug,
         eventTitle: eventA.title,
+        category: eventA.category,
         outcomeKey,
         outcomeTitle: outcomeA.title,
         a: { venue: outcomeA.venue, outcome: outcomeA, url: a.marketsById.get(outcomeA.marketId)?.url ?? eventA.url },

@@ -9,6 +9,7 @@ import { contained, EngineFeed, type SpreadReader } from './engine-feed.js'
 import { deltaPayload, snapshotPayload, type Listed } from './ranked-list.js'
 import { spreadPayload, staleAt } from './spread-payload.js'
 import { TopViews, type TopView } from './top-view.js'
+import { textFilter } from './view-text-filters.js'
 
 /**
  * The `spreads.top` channel: a ranked list of spreads, keyed by its view (top-view.ts), framed as ranked-list.ts
@@ -64,7 +65,7 @@ export class SpreadsTopSource implements ChannelSource {
     const view = this.#views.parse(log.id.key)
     if ('code' in view) throw new Error(`spreads.top: ${log.id.key} is not a view (${view.reason})`)
     const now = this.#o.clock.now()
-    const open: OpenView = { log, view, keep: scanFilter(view), list: [], epoch: -1, timer: undefined }
+    const open: OpenView = { log, view, keep: viewFilter(view), list: [], epoch: -1, timer: undefined }
     open.list = this.#compute(open, now)
     log.ts = now
     log.lts = now
@@ -150,7 +151,7 @@ export class SpreadsTopSource implements ChannelSource {
     const view = this.#views.parse(key)
     if ('code' in view) return []
     const now = this.#o.clock.now()
-    return listed(select(this.#o.engine, view, scanFilter(view), now), now)
+    return listed(select(this.#o.engine, view, viewFilter(view), now), now)
   }
 }
 
@@ -159,8 +160,21 @@ function select(engine: SpreadReader, view: TopView, keep: (r: SpreadRecord) => 
   return topSpreads(engine, view, now, (r) => Number.isFinite(staleAt(r, now)) && keep(r))
 }
 
+/** The scanner's filters and the view's own (category, search) together. */
+function viewFilter(view: TopView): (r: SpreadRecord) => boolean {
+  const scan = scanFilter(view)
+  const text = textFilter(view)
+  return text === undefined ? scan : (r) => scan(r) && text(r)
+}
+
 function hasScanFilter(view: TopView): boolean {
-  return view.min_spread !== undefined || view.min_volume !== undefined || view.platforms !== undefined
+  return (
+    view.min_spread !== undefined ||
+    view.min_volume !== undefined ||
+    view.platforms !== undefined ||
+    view.category !== undefined ||
+    view.search !== undefined
+  )
 }
 
 function listed(records: readonly SpreadRecord[], now: number): Listed[] {

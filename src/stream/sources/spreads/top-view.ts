@@ -12,20 +12,22 @@ import { parseQuery } from '../../../http/query.js'
 import { Csv } from '../../../http/schemas/common.js'
 import { compileRequestValidator, type RequestValidator } from '../../../http/validation.js'
 import type { Rejection } from '../../protocol.js'
+import { canonicalCategory, canonicalSearch, type ViewTextFilters } from './view-text-filters.js'
 
 /**
  * A `spreads.top` view: its key is a query string in the REST parameter names, `/api/v2/spreads/top`'s (`limit`,
  * `window`, `sort`, `executable_only`, `min_net_edge`) plus the scanner's filters `min_spread`, `min_volume` and
- * `platforms` (absent: not filtered; the scanner's own defaults are for its unbounded list, not for a top list).
+ * `platforms` (absent: not filtered; the scanner's own defaults are for its unbounded list, not for a top list),
+ * plus two of the view's own, `category` and `search` (view-text-filters.ts: what a dashboard's filter bar asks).
  * Values are checked by the routes' own schemas with the HTTP layer's validator (same coercion, bounds and
  * messages as a 422). Unlike a REST query, a name the view does not know is an error: a typo would otherwise
  * open another view than the one meant.
  *
  * The printed key is canonical: every parameter in the order above, defaults applied, optional ones only when
- * given, `platforms` sorted and deduplicated. So `limit=20`, `` and `window=24&limit=20` are one stream
+ * given, `platforms` sorted and deduplicated, `category` and `search` lowercased. So `limit=20`, `` and `window=24&limit=20` are one stream
  * (`limit=20&window=24&sort=confidence&executable_only=false`), shared and numbered once.
  */
-export interface TopView extends TopQuery, ScanFilterQuery {
+export interface TopView extends TopQuery, ScanFilterQuery, ViewTextFilters {
   readonly key: string
 }
 
@@ -40,6 +42,22 @@ export const VIEW_QUERY = Type.Object({
   min_spread: Type.Optional(withoutDefault(MIN_SPREAD)),
   min_volume: Type.Optional(withoutDefault(MIN_VOLUME)),
   platforms: Type.Optional(Csv({ description: 'Platform slugs; a pair needs both of its platforms listed.' })),
+  category: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: "The pair's event category slug (a record's `category`, as `/api/v2/events?category=`).",
+    }),
+  ),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '\\S',
+      description: 'Words (case-insensitive) that must all occur in the event or outcome title.',
+    }),
+  ),
 })
 
 const VIEW_NAMES = Object.keys(VIEW_QUERY.properties)
@@ -77,7 +95,12 @@ export class TopViews {
     const bad = unknownPlatform(q.platforms, this.#venueIds)
     if (bad !== undefined) return reject(key, `platforms: ${bad} is not one of ${this.#venueIds.join(', ')}`)
     const platforms = q.platforms === undefined ? undefined : [...new Set(q.platforms)].sort()
-    const view = { ...q, platforms }
+    const view = {
+      ...q,
+      platforms,
+      category: q.category === undefined ? undefined : canonicalCategory(q.category),
+      search: q.search === undefined ? undefined : canonicalSearch(q.search),
+    }
     return { ...view, key: canonicalKey(view) }
   }
 }

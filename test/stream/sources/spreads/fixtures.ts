@@ -68,6 +68,7 @@ export function pairSpec(i: number, volume = 50_000): SpreadPairSpec {
     key: `${eventSlug}|text:o${i}`,
     eventSlug,
     eventTitle: `Event ${i % 3}`,
+    category: ['politics', 'sports', 'economics'][i % 3] as string,
     outcomeKey: `text:o${i}`,
     outcomeTitle: `o${i}`,
     a: { venue: 'venuep', outcome: outcome('venuep', `p${i}`, volume), url: `https://venuep.example/p${i}` },
