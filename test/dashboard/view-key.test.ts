@@ -20,12 +20,25 @@ describe('top view keys', () => {
     )
   })
 
-  test('category and search follow, encoded as the server re-prints values; blanks are no filter', () => {
+  test('category and search follow as the server prints them: lowercased, whitespace collapsed, encoded', () => {
+    const filters = [
+      { minSpreadBps: undefined, category: 'Economics', search: '  Fed   CUT, April & more ' },
+      { minSpreadBps: 150, category: 'sports', search: 'Ünïcode 50% "quoted"' },
+      { minSpreadBps: undefined, category: '', search: 'trump' },
+    ]
+    for (const f of filters) {
+      const key = viewKey(f)
+      const parsed = views.parse(key)
+      assert.ok(!('code' in parsed), `${key}: ${'reason' in parsed ? parsed.reason : ''}`)
+      assert.equal(parsed.key, key, 'canonical as written')
+    }
     assert.equal(
-      viewKey({ minSpreadBps: undefined, category: 'economics', search: '  Fed cut, April & more ' }),
-      'limit=50&window=24&sort=confidence&executable_only=false&category=economics&search=Fed%20cut,%20April%20%26%20more',
+      viewKey(filters[0] as (typeof filters)[0]),
+      'limit=50&window=24&sort=confidence&executable_only=false&category=economics&search=fed%20cut,%20april%20%26%20more',
     )
     assert.equal(viewKey({ minSpreadBps: undefined, category: ' ', search: '   ' }), viewKey(NO_FILTERS))
+    const refused = views.parse(viewKey({ ...NO_FILTERS, search: 'x'.repeat(101) }))
+    assert.ok('code' in refused && /search/.test(refused.reason), 'a search the server refuses has its reason')
   })
 
   test('the min-spread box: empty or not a number is no filter; numbers are kept as typed (the server judges them)', () => {

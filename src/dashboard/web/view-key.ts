@@ -5,8 +5,9 @@
  * snapshots and resumes by key: a key in another spelling would open the same stream under a name the client
  * cannot find its frames by.
  *
- * `category` and `search` come after the scanner's filters (the server's order for its newest parameters); while
- * a server does not know them yet, it rejects the view with BAD_REQUEST and the page shows why.
+ * `category` and `search` come after the scanner's filters, lowercased, `search` with its whitespace collapsed
+ * (src/stream/sources/spreads/view-text-filters.ts: both compare case-insensitively). A value the server refuses
+ * (e.g. a search of more than 100 characters) gets BAD_REQUEST with a reason, which the page shows.
  */
 export const VIEW_LIMIT = 50
 
@@ -24,9 +25,13 @@ export const NO_FILTERS: Filters = { minSpreadBps: undefined, category: '', sear
 export function viewKey(f: Filters): string {
   const parts = [`limit=${VIEW_LIMIT}`, 'window=24', 'sort=confidence', 'executable_only=false']
   if (f.minSpreadBps !== undefined) parts.push(`min_spread=${String(f.minSpreadBps / 10_000)}`)
-  const category = f.category.trim()
+  const category = f.category.trim().toLowerCase()
   if (category !== '') parts.push(`category=${encode(category)}`)
-  const search = f.search.trim()
+  const search = f.search
+    .toLowerCase()
+    .split(/\s+/u)
+    .filter((w) => w !== '')
+    .join(' ')
   if (search !== '') parts.push(`search=${encode(search)}`)
   return parts.join('&')
 }
