@@ -80,7 +80,7 @@ ${banner}
 <thead><tr>${head.join('')}</tr></thead>
 <tbody></tbody></table>
 </div>
-<p id="top-status" class="muted">Waiting for the list…</p>
+<p id="top-status" class="muted" aria-live="polite">Waiting for the list…</p>
 </section>
 <section id="pair" aria-labelledby="pair-title" hidden>
 <h2 id="pair-title"></h2>

@@ -54,5 +54,8 @@ describe('venue health', () => {
     h.marker('book', 'venuek:KX-1', disconnect)
     h.heartbeat({ venuek: { state: 'down', age_ms: null } }, 0)
     assert.deepEqual([h.view('venuek', 0).health, h.view('venuek', 0).reason], ['down', 'disconnected: stale_no_data'])
+    h.heartbeat({ venuek: { state: 'up', age_ms: 0 } }, 0)
+    h.forgetMarkers()
+    assert.equal(h.view('venuek', 0).health, 'ok', 'a new connection starts without the old markers')
   })
 })

@@ -165,15 +165,19 @@ function connect(): void {
     heartbeatTimeoutMs: 10_000,
   })
   client = c
+  health.forgetMarkers()
   let authMessage = ''
+  /** A slot whose released streams take their continuity markers with them (their resync would never come). */
+  const slot = (ch: string, onOutcome: (o: SlotOutcome) => void = () => {}) =>
+    new SubscriptionSlot(c, ch, (o) => {
+      if (o.kind === 'released') for (const key of o.target.keys) health.forgetStream(ch, key)
+      onOutcome(o)
+    })
   const s: Slots = {
-    top: new SubscriptionSlot(c, 'spreads.top', onTopOutcome),
-    venues: new SubscriptionSlot(c, 'venue', () => {}),
-    spread: new SubscriptionSlot(c, 'spread', () => {}),
-    books: [
-      new SubscriptionSlot(c, 'book', (o) => pair.onBookOutcome(0, o)),
-      new SubscriptionSlot(c, 'book', (o) => pair.onBookOutcome(1, o)),
-    ],
+    top: slot('spreads.top', onTopOutcome),
+    venues: slot('venue'),
+    spread: slot('spread'),
+    books: [slot('book', (o) => pair.onBookOutcome(0, o)), slot('book', (o) => pair.onBookOutcome(1, o))],
   }
   slots = s
   const all = [s.top, s.venues, s.spread, ...s.books]

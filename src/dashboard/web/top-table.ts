@@ -80,9 +80,9 @@ export class TopTable {
 
   /** Marks the selected pair's row (`tr.selected`); undefined clears it. */
   select(id: string | undefined): void {
-    if (this.#selected !== undefined) this.#rows.get(this.#selected)?.tr.classList.remove('selected')
+    if (this.#selected !== undefined) mark(this.#rows.get(this.#selected)?.tr, false)
     this.#selected = id
-    if (id !== undefined) this.#rows.get(id)?.tr.classList.add('selected')
+    if (id !== undefined) mark(this.#rows.get(id)?.tr, true)
   }
 
   /** Redraws the data ages (once a second). */
@@ -100,7 +100,7 @@ export class TopTable {
     const tr = element('tr')
     tr.dataset.id = id
     tr.tabIndex = 0
-    if (id === this.#selected) tr.classList.add('selected')
+    if (id === this.#selected) mark(tr, true)
     const ageSpan = element('span', '', 'age')
     const tds = {} as Record<Column, HTMLTableCellElement>
     for (const col of COLUMNS) {
@@ -139,6 +139,14 @@ export class TopTable {
     const row = id === undefined ? undefined : this.#rows.get(id)
     if (row !== undefined) this.#onSelect(row.record)
   }
+}
+
+/** The selected row: `selected` for the eye (and the contract), `aria-current` for assistive technology. */
+function mark(tr: HTMLTableRowElement | undefined, selected: boolean): void {
+  if (tr === undefined) return
+  tr.classList.toggle('selected', selected)
+  if (selected) tr.setAttribute('aria-current', 'true')
+  else tr.removeAttribute('aria-current')
 }
 
 function writeCell(td: HTMLTableCellElement, cell: Cell, ageSpan: HTMLSpanElement | undefined): void {

@@ -94,6 +94,11 @@ export class VenueHealth {
     for (const e of this.#venues.values()) e.disconnected.delete(`${ch} ${key}`)
   }
 
+  /** Forgets every marker (a new connection: the streams it opens start from snapshots, not from these). */
+  forgetMarkers(): void {
+    for (const e of this.#venues.values()) e.disconnected.clear()
+  }
+
   view(venue: string, now: number): VenueView {
     const e = this.#entry(venue)
     const ageMs = e.ageMs === null ? undefined : e.ageMs + Math.max(0, now - e.reportedAt)
