@@ -45,6 +45,12 @@ let topInitial = true
 let pendingTop: TopListAssembler<SpreadRow> | undefined
 let topFrame: number | undefined
 const categories = new Set<string>()
+/**
+ * The server's clock minus the page's, from each `hb`: a record's age (`updated_at` is the server's time) is
+ * measured on the server's clock, so a page on a skewed clock does not show quotes from the future or days old.
+ */
+let serverSkewMs = 0
+const serverNow = () => Date.now() + serverSkewMs
 
 interface Slots {
   readonly top: SubscriptionSlot
@@ -215,7 +221,7 @@ function connect(): void {
         if (pending === undefined || !live() || !topHeld()) return
         const items = pending.items()
         noteCategories(items)
-        table.render(items, topInitial, Date.now())
+        table.render(items, topInitial, serverNow())
         topInitial = false
         topStatus.textContent = items.length === 0 ? 'No pair passes these filters right now.' : ''
       })
@@ -229,6 +235,7 @@ function connect(): void {
   })
   c.on('hb', (hb) => {
     if (!live()) return
+    serverSkewMs = hb.ts - Date.now()
     health.heartbeat(hb.venues, Date.now())
     strip.render(Date.now())
   })
@@ -260,7 +267,7 @@ changeKey.addEventListener('click', () => dialog.open())
 
 setInterval(() => {
   const now = Date.now()
-  table.tick(now)
+  table.tick(serverNow())
   strip.render(now)
 }, 1_000)
 
