@@ -93,6 +93,10 @@ export class PairPanel {
       table.reset(leg.venue, leg.key === undefined ? `${leg.venue}: no contract named` : `${leg.venue} book`)
     })
     this.#chart ??= new SpreadChart(this.#chartEl)
+    // Nothing of the pair before stays on the chart while this one's history loads.
+    this.#early = []
+    this.#series = undefined
+    this.#chart.setData([[], []])
     this.#subscribe()
     void this.#loadHistory()
   }
