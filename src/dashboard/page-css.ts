@@ -62,7 +62,8 @@ th{font-size:12px;color:var(--muted);font-weight:600;background:var(--panel)}
 .stale-yes{color:var(--bad);font-weight:600}
 .stale-no{color:var(--ok)}
 .age{color:var(--muted);font-size:12px;margin-left:4px}
-#pair[hidden]{display:none}
+#pair[hidden],#pair-hint[hidden]{display:none}
+#pair-hint{margin:48px 0 0}
 #pair{min-width:0}
 .ranges{display:flex;gap:4px;margin:6px 0}
 #pair-chart{min-height:240px;width:100%;overflow:hidden}

@@ -82,6 +82,7 @@ ${banner}
 </div>
 <p id="top-status" class="muted" aria-live="polite">Waiting for the list…</p>
 </section>
+<p id="pair-hint" class="muted">Select a pair (click its row, or Enter or Space on it) to see its spread history, both order books and why the matcher paired them.</p>
 <section id="pair" aria-labelledby="pair-title" hidden>
 <h2 id="pair-title"></h2>
 <p id="pair-sub" class="muted"></p>

@@ -34,6 +34,7 @@ interface HistoryResponse {
 
 export class PairPanel {
   readonly #section = byId('pair', HTMLElement)
+  readonly #hint = byId('pair-hint', HTMLParagraphElement)
   readonly #title = byId('pair-title', HTMLHeadingElement)
   readonly #sub = byId('pair-sub', HTMLParagraphElement)
   readonly #chartEl = byId('pair-chart', HTMLDivElement)
@@ -85,6 +86,7 @@ export class PairPanel {
     this.#record = record
     this.#legs = bookLegs(record)
     this.#section.hidden = false
+    this.#hint.hidden = true
     this.#title.textContent = `${record.event_title}: ${record.outcome_title}`
     this.#describe(record)
     this.#renderEvidence(record)
