@@ -17,8 +17,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
-# Only src/ is in the context of this stage, so only the service is compiled (not test/ or bench/).
-RUN npx tsc -p tsconfig.json
+# Only src/ is in the context of this stage, so only the service is compiled (not test/ or bench/); then the
+# dashboard's browser modules, which have their own tsconfig (DOM types).
+RUN npx tsc -p tsconfig.json && npx tsc -p src/dashboard/web/tsconfig.json
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \

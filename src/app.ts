@@ -5,6 +5,8 @@ import type { Logger } from './core/logger.js'
 import { Supervisor } from './actors/supervisor.js'
 import { VenueActor } from './actors/venue-actor.js'
 import { CorsPolicy } from './http/cors.js'
+import { loadDashboardAssets } from './dashboard/assets.js'
+import { dashboardRoutes } from './dashboard/routes.js'
 import { HttpServer } from './http/server.js'
 import { healthRoutes, type DataSource } from './http/routes/health.js'
 import { API_TAGS } from './http/api-tags.js'
@@ -130,6 +132,8 @@ export async function startApp(options: AppOptions): Promise<App> {
   // malformed allowedCidrs entry fails the boot before anything is started.
   const webhookTargets = WebhookTargets.fromConfig(options.config.alerts.webhook, options.resolveHost)
   const trustedProxies = cidrsFromConfig('/http/trustedProxies', options.config.http.trustedProxies)
+  // The dashboard's files, read before anything starts: a build without its browser modules fails here, cleanly.
+  const dashboardAssets = loadDashboardAssets()
   const startedAt = clock.now()
   const ownsDb = options.db === undefined
   const db = options.db ?? (await openStore(options.config, log.child({ component: 'store' })))
@@ -359,6 +363,17 @@ export async function startApp(options: AppOptions): Promise<App> {
     examples: OPENAPI_EXAMPLES,
   })
   registerRoutes(http, routes, { guard: (route) => guardOf.get(route.operationId) })
+  // The dashboard at `/` (issue 22): public, and not part of the API's document.
+  const dashboard = dashboardRoutes(
+    {
+      simulated: source.simulated,
+      sourceDescription: source.description,
+      authRequired: config.auth.required,
+      venues: modules.map((m) => m.id),
+    },
+    dashboardAssets,
+  )
+  registerRoutes(http, [dashboard.page, ...dashboard.assets])
   http.notFound()
   let closed = false
   /** The one ordered teardown, for a failed start and for `close`: nothing new in, then each part after what feeds it. */

@@ -18,7 +18,7 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, delayMs) => {
     const t = setTimeout(fn, delayMs)
-    t.unref?.()
+    unref(t)
     return t
   },
   clearTimeout: (handle) => {
@@ -26,12 +26,20 @@ export const systemClock: Clock = {
   },
   setInterval: (fn, periodMs) => {
     const t = setInterval(fn, periodMs)
-    t.unref?.()
+    unref(t)
     return t
   },
   clearInterval: (handle) => {
     if (handle !== undefined) clearInterval(handle as ReturnType<typeof setInterval>)
   },
+}
+
+/**
+ * Node's timers keep the process alive unless unref'd. A browser's are numbers with nothing to unref (the stream
+ * client runs there too, on this clock: src/dashboard/web/), so the call is made only where it exists.
+ */
+function unref(timer: unknown): void {
+  ;(timer as { unref?: () => void }).unref?.()
 }
 
 interface PendingTimer {
