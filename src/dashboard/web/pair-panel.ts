@@ -190,7 +190,7 @@ export class PairPanel {
       this.#chartStatus.textContent =
         series.historyPoints === 0
           ? `No samples in the last ${this.#range} yet; live values are drawn as they come.`
-          : `${series.historyPoints} samples (${this.#range}), extended live.`
+          : `${series.historyPoints} ${series.historyPoints === 1 ? 'sample' : 'samples'} (${this.#range}), extended live.`
     this.#drawSeries()
   }
 
