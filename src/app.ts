@@ -1,6 +1,7 @@
 import { validate } from './config/load.js'
 import type { Config } from './config/schema.js'
 import { systemClock, type Clock } from './core/clock.js'
+import { preciseStamp } from './core/precise-time.js'
 import type { Logger } from './core/logger.js'
 import { Supervisor } from './actors/supervisor.js'
 import { VenueActor } from './actors/venue-actor.js'
@@ -171,13 +172,15 @@ export async function startApp(options: AppOptions): Promise<App> {
     maxBackoffMs: config.actors.restartMaxBackoffMs,
     onEvent: (e) => log.warn(e, 'supervisor'),
   })
+  // The stream's `lts` (a feed frame's receipt) and `pts` (its publish): whole ms, or with µs (stream.preciseTimes).
+  const stamp = config.stream.preciseTimes ? preciseStamp(clock) : undefined
   // Each venue: its secrets read and checked once (a bad key is a warning saying what will not work, never a
   // crash), its adapter, and its actor.
   const actors = modules.map((m) => {
     const section = venueConfig(config, m)
     const secrets: unknown = m.readSecrets?.({ config: section, simulator, log })
     const venueLog = log.child({ venue: m.id })
-    const adapter = m.createAdapter(section, { clock, log: venueLog }, secrets)
+    const adapter = m.createAdapter(section, { clock, log: venueLog, receiptStamp: stamp }, secrets)
     return new VenueActor({
       adapter,
       clock,
@@ -301,6 +304,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     sink: publisher,
     windowFrames: config.stream.resumeWindowFrames,
     windowMs: config.stream.resumeWindowMs,
+    stamp,
   })
   const stream = new StreamServer({
     app: http.app,

@@ -37,12 +37,12 @@ export const streamSection: SectionDef = {
     `  named by the scanner's matched pairs (\`/api/v2/spreads?min_spread=0&min_volume=0\`), each key held by ${SUBSCRIBERS_PER_KEY.join(' or ')} clients (round-robin; one run`,
     `  each, the last judged). The simulator yields its CPU to the clients at once: they measure, so they must not wait behind its slice (why: \`bench/stream/service-run.ts\`). For`,
     `  every \`delta\` a client receives during ${LATENCY_MEASURE_MS / 1000} s (after ${LATENCY_SETTLE_MS / 1000} s of boost): its receive time minus the frame's \`lts\` (our receipt of the`,
-    "  venue frame: the venue adapter's `Date.now()` when the WebSocket message arrived) and minus its `pts` (publish time). `lts` and",
-    "  `pts` are integer ms (`Date.now()`); the client's time is `performance.now()` offset to `Date.now()` at its millisecond edges",
-    '  (`bench/stream/wall-clock.ts`, within a few µs). So receive − `lts` overstates the true latency by the fraction of a ms `lts`',
-    '  dropped: each figure is an upper bound, up to 1 ms above the true one (true value in (x − 1, x]); the mean minus 0.5 ms estimates the',
-    '  true mean (receipt times fall anywhere within their millisecond). `pts − lts` (both integer) is the time inside the service',
-    '  (actor mailbox, book, quote, sequencer) to ±1 ms; receive − `pts` the fan-out, loopback and client. Each delta is also checked',
+    "  venue frame: the venue adapter's stamp when the WebSocket message arrived) and minus its `pts` (publish time). The service runs",
+    '  with `STREAM_PRECISE_TIMES=1`, so `lts` and `pts` carry microseconds (`src/core/precise-time.ts`: `performance.now()` at an',
+    "  offset to `Date.now()` taken at a millisecond edge, never off `Date.now()`'s ms); the client's time is `performance.now()` offset",
+    '  to `Date.now()` the same way (`bench/stream/wall-clock.ts`); both processes read the same system clock, so the figures are the',
+    '  latency itself to within a few µs (at integer ms, as before this, each figure was an upper bound up to 1 ms high). `pts − lts` is',
+    '  the time inside the service (actor mailbox, book, quote, sequencer); receive − `pts` the fan-out, loopback and client. Each delta is also checked',
     "  to be its stream's previous seq + 1 on that client (seq breaks: lost or repeated frames). The clients are as lean as the",
     "  fan-out's, so the figure measures the service rather than a client library: raw TCP (`bench/stream/lean-ws.ts`: the upgrade",
     "  and a frame parser, no `ws` package); the receive time is read first thing in the socket's data callback, before the chunk's",
@@ -87,7 +87,7 @@ export const streamSection: SectionDef = {
       rows.push(
         {
           measure: `Latency: venue frame received (\`lts\`) → \`quote\` delta at a client; ${l.clients} clients, each key held by ${l.subscribersPerKey} (${l.keysPerClient} keys a client), ${Math.round(l.feed.quoteChangesPerSec).toLocaleString('en-US')} quote changes/s of matched instruments`,
-          result: `p50 ${ms(sum.recvMinusLts.p50)}, p99 ${isJudged ? `**${ms(sum.recvMinusLts.p99)}**` : ms(sum.recvMinusLts.p99)} (p99.9 ${ms(sum.recvMinusLts.p999)}, max ${ms(sum.recvMinusLts.max)}); upper bounds, < 1 ms over the true value (\`lts\` is integer ms); ${sum.frames.toLocaleString('en-US')} deltas in ${l.seconds.toFixed(0)} s (${Math.round(deliveredPerSec).toLocaleString('en-US')}/s), seq breaks ${sum.seqBreaks}`,
+          result: `p50 ${ms(sum.recvMinusLts.p50)}, p99 ${isJudged ? `**${ms(sum.recvMinusLts.p99)}**` : ms(sum.recvMinusLts.p99)} (p99.9 ${ms(sum.recvMinusLts.p999)}, max ${ms(sum.recvMinusLts.max)}); ${sum.frames.toLocaleString('en-US')} deltas in ${l.seconds.toFixed(0)} s (${Math.round(deliveredPerSec).toLocaleString('en-US')}/s), seq breaks ${sum.seqBreaks}`,
           ...(isJudged
             ? {
                 target: `p99 ≤ ${MAX_P99_MS} ms at 5,000 quote changes/s`,
@@ -96,8 +96,8 @@ export const streamSection: SectionDef = {
             : OBSERVATION),
         },
         {
-          measure: `… in parts (${l.subscribersPerKey} per key): inside the service (\`pts − lts\`), publish → client (receive − \`pts\`), estimated true mean; the clients process's event-loop delay`,
-          result: `pts − lts p50 ${sum.ptsMinusLts.p50} ms, p99 ${sum.ptsMinusLts.p99} ms (integers, ±1 ms); receive − pts p50 ${ms(sum.recvMinusPts.p50)}, p99 ${ms(sum.recvMinusPts.p99)} (< 1 ms over); mean receive − lts ${ms(sum.recvMinusLts.mean)}, so ≈ ${ms(sum.recvMinusLts.mean - 0.5)} true; clients' event-loop delay p99 ${ms(sum.loopDelayMs.p99)}, max ${ms(sum.loopDelayMs.max)}`,
+          measure: `… in parts (${l.subscribersPerKey} per key): inside the service (\`pts − lts\`), publish → client (receive − \`pts\`), the mean; the clients process's event-loop delay`,
+          result: `pts − lts p50 ${ms(sum.ptsMinusLts.p50)}, p99 ${ms(sum.ptsMinusLts.p99)}; receive − pts p50 ${ms(sum.recvMinusPts.p50)}, p99 ${ms(sum.recvMinusPts.p99)}; mean receive − lts ${ms(sum.recvMinusLts.mean)}; clients' event-loop delay p99 ${ms(sum.loopDelayMs.p99)}, max ${ms(sum.loopDelayMs.max)}`,
           ...OBSERVATION,
         },
         {

@@ -29,11 +29,11 @@ export type ClientsCommand =
 
 export interface LatencySummary {
   readonly frames: number
-  /** Client receive time − lts (fine clock − integer ms), ms. */
+  /** Client receive time − lts (both with µs: the service runs with STREAM_PRECISE_TIMES), ms. */
   readonly recvMinusLts: Dist
   /** Client receive time − pts, ms. */
   readonly recvMinusPts: Dist
-  /** pts − lts (both integer ms): time inside the service from the venue frame's arrival to the publish. */
+  /** pts − lts: time inside the service from the venue frame's arrival to the publish. */
   readonly ptsMinusLts: Dist
   /** Deltas whose seq is not the previous delta's + 1 on the same client and stream (a lost or repeated frame): should be 0. */
   readonly seqBreaks: number
@@ -66,7 +66,7 @@ const KEY = Buffer.from('"key":"')
 const SEQ = Buffer.from('"seq":')
 const LTS = Buffer.from('"lts":')
 const PTS = Buffer.from('"pts":')
-/** Where the digits read by the last `integerAfter` ended: the next field is searched from there. */
+/** Where the number read by the last `numberAfter` ended: the next field is searched from there. */
 let cursor = 0
 
 /**
@@ -74,7 +74,7 @@ let cursor = 0
  * puts `type, ch, key, epoch, seq, ts, lts, pts` before `d`, so searching on from the previous field never reaches
  * the payload.
  */
-function integerAfter(buf: Buffer, name: Buffer, from: number, end: number): number {
+function numberAfter(buf: Buffer, name: Buffer, from: number, end: number): number {
   const at = buf.indexOf(name, from)
   if (at < 0 || at >= end) return Number.NaN
   let v = 0
@@ -83,6 +83,15 @@ function integerAfter(buf: Buffer, name: Buffer, from: number, end: number): num
     const c = buf[i] as number
     if (c < 48 || c > 57) break
     v = v * 10 + (c - 48)
+  }
+  // A fraction (the service's STREAM_PRECISE_TIMES: microseconds).
+  if (buf[i] === 46) {
+    let scale = 0.1
+    for (i++; i < end; i++, scale /= 10) {
+      const c = buf[i] as number
+      if (c < 48 || c > 57) break
+      v += (c - 48) * scale
+    }
   }
   cursor = i
   return v
@@ -95,9 +104,9 @@ function onDelta(c: MeasuringClient, buf: Buffer, start: number, end: number, t:
   if (k < 0 || k >= end) return
   const keyStart = k + KEY.length
   const keyEnd = buf.indexOf(34, keyStart) // the closing quote: stream keys hold no escaped characters
-  const seq = integerAfter(buf, SEQ, keyEnd, end)
-  const lts = integerAfter(buf, LTS, cursor, end)
-  const pts = integerAfter(buf, PTS, cursor, end)
+  const seq = numberAfter(buf, SEQ, keyEnd, end)
+  const lts = numberAfter(buf, LTS, cursor, end)
+  const pts = numberAfter(buf, PTS, cursor, end)
   recvLts.push(t - lts)
   recvPts.push(t - pts)
   ptsLts.push(pts - lts)

@@ -127,6 +127,8 @@ export async function benchService(log: (line: string) => void): Promise<Service
         DATA_DIR: join(tmp, 'service-data'),
         SIGNUP_RATE_LIMIT_PER_MIN: '1000000',
         SIGNUP_RATE_LIMIT_BURST: '1000000',
+        // lts and pts with microseconds: receive − lts is then the latency itself, not an upper bound 1 ms high.
+        STREAM_PRECISE_TIMES: '1',
       },
       ['--inspect=127.0.0.1:0'],
     )
@@ -259,7 +261,7 @@ async function latencyRun(
   }
   const s = latency.summary
   log(
-    `latency, ${LATENCY_CLIENTS} clients × ${keysPerClient} keys (${perKey} per key): ${s.frames.toLocaleString('en-US')} deltas in ${seconds.toFixed(1)} s; receive − lts p50 ${s.recvMinusLts.p50.toFixed(2)} / p99 ${s.recvMinusLts.p99.toFixed(2)} / max ${s.recvMinusLts.max.toFixed(1)} ms; receive − pts p50 ${s.recvMinusPts.p50.toFixed(2)} / p99 ${s.recvMinusPts.p99.toFixed(2)} ms; pts − lts p50 ${s.ptsMinusLts.p50} / p99 ${s.ptsMinusLts.p99}; seq breaks ${s.seqBreaks}; clients' event-loop delay p99 ${s.loopDelayMs.p99.toFixed(2)} ms, max ${s.loopDelayMs.max.toFixed(1)} ms; service ${pct(latency.serviceCores)}, clients ${pct(latency.clientsCores)}, sim ${pct(latency.simCores)}; ${latency.cpuBusy.map((b, i) => `cpu${i} ${pct(b)}`).join(', ')}; ${describeFeed(latency.feed)}`,
+    `latency, ${LATENCY_CLIENTS} clients × ${keysPerClient} keys (${perKey} per key): ${s.frames.toLocaleString('en-US')} deltas in ${seconds.toFixed(1)} s; receive − lts p50 ${s.recvMinusLts.p50.toFixed(2)} / p99 ${s.recvMinusLts.p99.toFixed(2)} / max ${s.recvMinusLts.max.toFixed(1)} ms; receive − pts p50 ${s.recvMinusPts.p50.toFixed(2)} / p99 ${s.recvMinusPts.p99.toFixed(2)} ms; pts − lts p50 ${s.ptsMinusLts.p50.toFixed(3)} / p99 ${s.ptsMinusLts.p99.toFixed(3)} ms; seq breaks ${s.seqBreaks}; clients' event-loop delay p99 ${s.loopDelayMs.p99.toFixed(2)} ms, max ${s.loopDelayMs.max.toFixed(1)} ms; service ${pct(latency.serviceCores)}, clients ${pct(latency.clientsCores)}, sim ${pct(latency.simCores)}; ${latency.cpuBusy.map((b, i) => `cpu${i} ${pct(b)}`).join(', ')}; ${describeFeed(latency.feed)}`,
   )
   return latency
 }

@@ -505,12 +505,15 @@ export class VenueActor extends Actor<VenueMessage> {
       }
     }
     if (touched.length === 0) return
+    // `receivedAt` may carry a fraction of a ms (the stream's preciseTimes): it stays the quotes' and frames' receipt
+    // time (`lts`), but a venue time that falls back to it is whole ms, as venue times are.
+    const stepTs = venueTs || Math.trunc(receivedAt)
     let published: Quote[] | undefined
     for (let i = 0; i < touched.length; i++) {
       const q = requote(
         this.venue,
         touched[i] as InstrumentState,
-        venueTs || receivedAt,
+        stepTs,
         receivedAt,
         this.#probability,
         this.#publishSeq + 1,
@@ -519,7 +522,7 @@ export class VenueActor extends Actor<VenueMessage> {
       if (q !== undefined) (published ??= []).push(q)
     }
     if (this.#bookListeners.size > 0) {
-      const step: BookStep = { touched, stale, venueTs: venueTs || receivedAt, receivedAt }
+      const step: BookStep = { touched, stale, venueTs: stepTs, receivedAt }
       for (const listener of this.#bookListeners) listener(step)
     }
     if (published !== undefined) for (const listener of this.#quoteListeners) listener(published)

@@ -116,6 +116,10 @@ function fromEnv(
   if (env.ALERTS_WEBHOOK_ALLOWED_CIDRS !== undefined) webhook.allowedCidrs = toList(env.ALERTS_WEBHOOK_ALLOWED_CIDRS)
   if (Object.keys(webhook).length > 0) alerts.webhook = webhook
   if (Object.keys(alerts).length > 0) out.alerts = alerts
+  const stream: Record<string, unknown> = {}
+  if (env.STREAM_PRECISE_TIMES !== undefined)
+    stream.preciseTimes = toBool('STREAM_PRECISE_TIMES', env.STREAM_PRECISE_TIMES)
+  if (Object.keys(stream).length > 0) out.stream = stream
   const venues: Record<string, unknown> = {}
   if (env.VENUES !== undefined) venues.mode = env.VENUES
   // One catalog refresh interval for every venue (how often the whole catalog is re-read over REST).

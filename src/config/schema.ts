@@ -276,6 +276,12 @@ export const StreamConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    /**
+     * `lts` and `pts` with microseconds (e.g. `1781159489961.237`) instead of whole ms (STREAM_PRECISE_TIMES): for
+     * clients that measure latency through the service to better than a millisecond. Off by default: the contract's
+     * example and clients that parse them as integers (core/precise-time.ts).
+     */
+    preciseTimes: Type.Boolean({ default: false }),
     /** Resume window per stream: the last this-many frames, no older than `resumeWindowMs`. */
     resumeWindowFrames: Type.Integer({ minimum: 0, default: 1_024 }),
     resumeWindowMs: Ms(120_000, 0),

@@ -126,8 +126,15 @@ function envelope(type: 'snapshot' | 'delta' | 'marker', ch: Channel, d: Json): 
             : 'Exactly the previous seq of the stream + 1.',
       },
       ts: { type: 'number', description: 'Venue time (ms); our time for derived state (spreads).' },
-      lts: { type: 'number', description: 'When we received what the frame reflects (ms).' },
-      pts: { type: 'number', description: 'When the frame was published (ms).' },
+      lts: {
+        type: 'number',
+        description:
+          'When we received what the frame reflects (ms since the epoch; whole ms, or with microseconds when the operator sets STREAM_PRECISE_TIMES).',
+      },
+      pts: {
+        type: 'number',
+        description: 'When the frame was published (ms since the epoch; precision as `lts`).',
+      },
       d,
     },
     required: ['type', 'ch', 'key', 'epoch', 'seq', 'ts', 'lts', 'pts', 'd'],

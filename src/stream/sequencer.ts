@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Clock } from '../core/clock.js'
+import { wholeMsStamp, type Stamp } from '../core/precise-time.js'
 import type { Channel, DataFrameType } from './protocol.js'
 
 /**
@@ -26,6 +27,8 @@ export interface SequencerOptions {
   readonly epoch?: string
   readonly windowFrames?: number
   readonly windowMs?: number
+  /** What stamps `pts` (publish time): `clock.now()` unless the stream's `preciseTimes` (core/precise-time.ts). */
+  readonly stamp?: Stamp
 }
 
 export const RESUME_WINDOW_FRAMES = 1_024
@@ -104,6 +107,7 @@ export class Sequencer {
   readonly #epoch: string
   readonly #windowFrames: number
   readonly #windowMs: number
+  readonly #stamp: Stamp
   readonly #streams = new Map<string, StreamLog>()
   #generation = 0
 
@@ -112,6 +116,7 @@ export class Sequencer {
     this.#epoch = options.epoch ?? randomBytes(3).toString('hex')
     this.#windowFrames = options.windowFrames ?? RESUME_WINDOW_FRAMES
     this.#windowMs = options.windowMs ?? RESUME_WINDOW_MS
+    this.#stamp = options.stamp ?? wholeMsStamp(options.clock)
   }
 
   get windowMs(): number {
@@ -143,7 +148,7 @@ export class Sequencer {
 
   /** Numbers, serializes, records and publishes a delta or marker of an open stream. Returns the frame. */
   emit(log: StreamLog, type: Exclude<DataFrameType, 'snapshot'>, d: unknown, ts: number, lts: number): string {
-    const pts = this.#o.clock.now()
+    const pts = this.#stamp()
     const seq = ++log.seq
     log.ts = ts
     log.lts = lts
@@ -155,7 +160,7 @@ export class Sequencer {
 
   /** A snapshot of the stream's state `d`: the current seq, not consumed, not recorded, not published. */
   snapshot(log: StreamLog, d: unknown, ts = log.ts, lts = log.lts): string {
-    return serializeFrame('snapshot', log, log.seq, ts, lts, this.#o.clock.now(), d)
+    return serializeFrame('snapshot', log, log.seq, ts, lts, this.#stamp(), d)
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { Stamp } from '../core/precise-time.js'
 import type { Clock } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
 import type { BookSideName, LevelMicros } from '../book/order-book.js'
@@ -127,4 +128,6 @@ export interface VenueAdapter {
 export interface AdapterContext {
   readonly clock: Clock
   readonly log: Logger
+  /** Stamps each feed frame's receipt (WsConnectionOptions.receiptStamp); `clock.now()` when absent. */
+  readonly receiptStamp?: Stamp
 }

@@ -1,6 +1,7 @@
 import WebSocket from 'ws'
 import { backoffDelayMs } from '../core/backoff.js'
 import type { Clock, TimerHandle } from '../core/clock.js'
+import type { Stamp } from '../core/precise-time.js'
 import type { Logger } from '../core/logger.js'
 import { describeNetworkFailure, urlLabel } from './transport-errors.js'
 
@@ -31,6 +32,11 @@ export interface WsConnectionOptions {
   /** Called when the socket opens: send subscriptions here. */
   readonly onOpen: () => void
   /** Called for every text frame, with the local receipt time. */
+  /**
+   * What stamps a frame's receipt (the `receivedAt` handed to onMessage): `clock.now()` unless the stream's
+   * `preciseTimes` asks for a fraction of a millisecond (core/precise-time.ts). Liveness uses `clock.now()` either way.
+   */
+  readonly receiptStamp?: Stamp
   readonly onMessage: (data: string, receivedAt: number) => void
   /** Called once per lost connection (closed, errored, stale, or replaced): what it carried is now stale. */
   readonly onDown: (reason: string) => void
@@ -155,7 +161,7 @@ export class WsConnection {
       this.counters.lastFrameAt = now
       if (isBinary) return
       try {
-        o.onMessage(typeof data === 'string' ? data : data.toString(), now)
+        o.onMessage(typeof data === 'string' ? data : data.toString(), o.receiptStamp?.() ?? now)
       } catch (err) {
         // A feed bug must not escape into the socket's event handler, nor leave books half-applied: resync.
         o.log.error({ err, feed: o.name }, 'frame handler failed: resyncing')

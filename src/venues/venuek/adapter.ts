@@ -39,6 +39,7 @@ export function createVenuekAdapter(
         url: config.wsUrl,
         config: config.feed,
         clock: ctx.clock,
+        receiptStamp: ctx.receiptStamp,
         log: ctx.log,
         sink,
         headers: sign === undefined ? undefined : () => sign('GET', wsPath),

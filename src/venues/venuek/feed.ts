@@ -1,5 +1,6 @@
 import type { VenuekConfig } from './config.js'
 import type { Clock } from '../../core/clock.js'
+import type { Stamp } from '../../core/precise-time.js'
 import { backoffDelayMs } from '../../core/backoff.js'
 import type { TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
@@ -45,6 +46,8 @@ export interface VenuekFeedOptions {
   readonly url: string
   readonly config: VenuekConfig['feed']
   readonly clock: Clock
+  /** Stamps each frame's receipt (WsConnectionOptions.receiptStamp). */
+  readonly receiptStamp?: Stamp | undefined
   readonly log: Logger
   readonly sink: FeedSink
   /** Handshake headers (signed) per connection attempt. */
@@ -75,6 +78,7 @@ export class VenuekFeed implements VenueFeed {
       name: 'venuek-ws',
       url: options.url,
       clock: options.clock,
+      receiptStamp: options.receiptStamp,
       log: options.log,
       reconnectBaseMs: options.config.reconnectBaseMs,
       reconnectMaxMs: options.config.reconnectMaxMs,
@@ -298,7 +302,8 @@ export class VenuekFeed implements VenueFeed {
       }
     }
     const events: FeedEvent[] = []
-    if (!mapVenuekData(type, env.msg, receivedAt, events)) {
+    // Venue times fall back to our receipt in whole ms (a precise receipt stamp's fraction is for `lts` only).
+    if (!mapVenuekData(type, env.msg, Math.trunc(receivedAt), events)) {
       this.#malformed++
       if (state.channel === 'orderbook_delta') this.#resyncBooks(state.group, `unreadable ${type}`)
       return

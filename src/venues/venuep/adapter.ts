@@ -16,7 +16,14 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
     id: 'venuep',
     fetchCatalog: (signal, progress) => fetchVenuepCatalog(gamma, config, links, ctx.clock, signal, progress),
     createFeed: (sink) =>
-      new VenuepFeed({ url: config.clobWsUrl, config: config.feed, clock: ctx.clock, log: ctx.log, sink }),
+      new VenuepFeed({
+        url: config.clobWsUrl,
+        config: config.feed,
+        clock: ctx.clock,
+        receiptStamp: ctx.receiptStamp,
+        log: ctx.log,
+        sink,
+      }),
     probability: venuepProbability,
     instrumentsOf: (catalog: Catalog) => activeInstruments(catalog),
     streams: isStreamed,

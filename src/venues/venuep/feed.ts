@@ -1,5 +1,6 @@
 import type { VenuepConfig } from './config.js'
 import type { Clock } from '../../core/clock.js'
+import type { Stamp } from '../../core/precise-time.js'
 import { backoffDelayMs } from '../../core/backoff.js'
 import type { TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
@@ -34,6 +35,8 @@ export interface VenuepFeedOptions {
   readonly url: string
   readonly config: VenuepConfig['feed']
   readonly clock: Clock
+  /** Stamps each frame's receipt (WsConnectionOptions.receiptStamp). */
+  readonly receiptStamp?: Stamp | undefined
   readonly log: Logger
   readonly sink: FeedSink
 }
@@ -152,6 +155,7 @@ export class VenuepFeed implements VenueFeed {
       name: `venuep-ws-${index}`,
       url: o.url,
       clock: o.clock,
+      receiptStamp: o.receiptStamp,
       log: o.log,
       reconnectBaseMs: o.config.reconnectBaseMs,
       reconnectMaxMs: o.config.reconnectMaxMs,
@@ -222,7 +226,8 @@ export class VenuepFeed implements VenueFeed {
   #onMessage(slot: Slot, data: string, receivedAt: number): void {
     if (data === 'PONG') return
     const events: FeedEvent[] = []
-    const bad = mapVenuepFrame(data, receivedAt, events)
+    // Venue times fall back to our receipt in whole ms (a precise receipt stamp's fraction is for `lts` only).
+    const bad = mapVenuepFrame(data, Math.trunc(receivedAt), events)
     if (bad === 'malformed') {
       this.#broken(slot, 'malformed frame')
       return
