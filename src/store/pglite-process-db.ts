@@ -20,10 +20,17 @@ import type { StoreReply, StoreRequest } from './pglite-process-protocol.js'
  */
 const STORE_PROCESS = fileURLToPath(new URL('./pglite-store-process.js', import.meta.url))
 const CLOSE_TIMEOUT_MS = 10_000
+/**
+ * How long a new store process waits for the directory's lock (src/store/data-dir-lock.ts) before the open
+ * fails: an orphan of a killed service closes within a second or two once it has answered what it received.
+ */
+export const DEFAULT_LOCK_WAIT_MS = 15_000
 
 export interface PGliteProcessOptions {
   readonly dir: string
   readonly log?: Logger
+  /** How long to wait for another store process to let go of the directory (default DEFAULT_LOCK_WAIT_MS). */
+  readonly lockWaitMs?: number
 }
 
 interface Pending {
@@ -159,7 +166,7 @@ export class PGliteProcessDb implements Db {
   #start(): StoreChild {
     // The service's Node flags carry over (heap limits, profiling), except a debugger port the service holds.
     const execArgv = process.execArgv.filter((a) => !a.startsWith('--inspect'))
-    const proc = fork(STORE_PROCESS, [this.#o.dir], {
+    const proc = fork(STORE_PROCESS, [this.#o.dir, String(this.#o.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS)], {
       serialization: 'advanced',
       execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -177,6 +184,11 @@ export class PGliteProcessDb implements Db {
       switch (reply.type) {
         case 'ready':
           return ready()
+        case 'waiting':
+          return this.#o.log?.warn(
+            { dir: this.#o.dir, holder_pid: reply.holder, held_since: reply.since },
+            'the data directory is locked by another store process (an orphan of a killed service?): waiting for it to exit',
+          )
         case 'failed':
           return failed(new Error(`the embedded store did not open ${this.#o.dir}: ${reply.error}`))
         case 'result': {

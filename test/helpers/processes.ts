@@ -16,8 +16,13 @@ export interface Child {
   stop(): Promise<void>
 }
 
-export function spawnNode(script: string, env: Record<string, string>, nodeArgs: string[] = []): Child {
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+export function spawnNode(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  scriptArgs: string[] = [],
+): Child {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...scriptArgs], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
