@@ -339,6 +339,7 @@ export async function startApp(options: AppOptions): Promise<App> {
             stats: () => served.flatMap((s): readonly UpstreamStats[] => s?.upstreams?.() ?? []),
           },
     stream: () => stream.statsSnapshot(),
+    history: () => spreadHistory.sampler.stats(),
   })
   const operationsRoutes = [
     ...healthRoutes({ venues: actors, modules, views: models, spreads, source, startedAt, now: () => clock.now() }),

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { after, describe, test } from 'node:test'
 import { acquireDataDirLock, DataDirLockedError, lockPathOf } from '../../src/store/data-dir-lock.js'
-import { initdbInChildProcess } from '../../src/store/pglite-initdb.js'
 import { PGliteProcessDb } from '../../src/store/pglite-process-db.js'
-import { outputMatch, spawnNode } from '../helpers/processes.js'
+import { initializedDataDir } from '../helpers/db.js'
+import { outputMatch, processGone, spawnNode } from '../helpers/processes.js'
 import { waitFor } from '../helpers/wait.js'
 
 /**
@@ -24,29 +24,11 @@ const newDir = () => {
   roots.push(root)
   return join(root, 'pglite')
 }
-let initialized: Promise<string> | undefined
-/** A new directory holding an initialized store (one initdb for the file, ~4 s, copied for each test). */
+/** A new directory holding an initialized store (copied from a per-machine template: no initdb). */
 async function storeDir(): Promise<string> {
-  initialized ??= (async () => {
-    const dir = newDir()
-    await initdbInChildProcess(dir)
-    return dir
-  })()
   const dir = newDir()
-  cpSync(await initialized, dir, { recursive: true })
+  await initializedDataDir(dir)
   return dir
-}
-after(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true })
-})
-
-const gone = (pid: number) => {
-  try {
-    // A killed orphan nobody reaps stays a zombie: it runs no code and holds no files.
-    return /^\S+ \(.*\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
-  } catch {
-    return true
-  }
 }
 
 /** The pid of a process that has exited (and been reaped). */
@@ -105,7 +87,7 @@ describe('the data directory lock', () => {
     await new Promise((r) => setTimeout(r, 300))
     killed.child.kill('SIGKILL')
     const killedAt = Date.now()
-    await waitFor(() => gone(storePid), 5_000, `orphaned store process ${storePid} to exit`)
+    await waitFor(() => processGone(storePid), 5_000, `orphaned store process ${storePid} to exit`)
     const exitMs = Date.now() - killedAt
     assert.equal(existsSync(lockPathOf(dir)), false, 'the orphan let go of the lock')
     const db = await PGliteProcessDb.open({ dir, lockWaitMs: 0 })
