@@ -1,12 +1,13 @@
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js'
 import type { Caller } from '../accounts/authenticator.js'
-import { AppError } from '../core/errors.js'
+import { AppError, describeError } from '../core/errors.js'
 import type { Logger } from '../core/logger.js'
 import type { Caching } from './caching.js'
 import { CorsPolicy } from './cors.js'
 import { HttpStats } from './http-stats.js'
 import { errorReply, JSON_CONTENT_TYPE, renderHeaderLines, replyForError, statusLine, type Reply } from './reply.js'
 import { shapeReply } from './shape-reply.js'
+import { isStoreUnavailable } from '../store/db.js'
 
 /**
  * A small adapter over uWebSockets.js that enforces its rules in one place (docs/DESIGN.md, uWS rules):
@@ -484,6 +485,11 @@ export class HttpServer {
 
   #logUnexpected(err: unknown, ctx: Pick<RequestContext, 'method' | 'path'>): void {
     if (err instanceof AppError) return
+    // Answered 503 store_unavailable (reply.ts): the store's own log says why; one line per request is enough.
+    if (isStoreUnavailable(err)) {
+      this.#log.warn({ err: describeError(err), method: ctx.method, path: ctx.path }, 'store unavailable')
+      return
+    }
     this.#log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error in route handler')
   }
 }

@@ -56,6 +56,8 @@ export interface WriteCounts {
   ambiguous: number
   /** Writes refused with a 4xx (never applied). */
   refused: number
+  /** The 5xx answers by status (a store process killed under a write). */
+  failures: Record<string, number>
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false })
@@ -67,7 +69,7 @@ class NoAnswer extends Error {}
 
 export class DurableWriters {
   readonly accounts: Account[] = []
-  readonly counts: WriteCounts = { acknowledged: 0, ambiguous: 0, refused: 0 }
+  readonly counts: WriteCounts = { acknowledged: 0, ambiguous: 0, refused: 0, failures: {} }
   /** History buckets read back per pair (`slug|key` → bucket timestamps): once served, they must stay. */
   readonly history = new Map<string, Set<string>>()
   #baseUrl = ''
@@ -153,6 +155,7 @@ export class DurableWriters {
     }
     if (status >= 500) {
       this.counts.ambiguous++
+      this.counts.failures[status] = (this.counts.failures[status] ?? 0) + 1
       return 'maybe'
     }
     this.counts.refused++

@@ -25,7 +25,7 @@ import { waitFor } from '../helpers/wait.js'
  * diagnostics (docs/reliability/kill.md).
  */
 const LONG = process.env.RELIABILITY_LONG === '1'
-const ROUNDS = LONG ? 12 : 3
+const ROUNDS = LONG ? 12 : Number(process.env.KILL_ROUNDS ?? 3)
 const WRITERS = 6
 
 interface Round {
@@ -152,6 +152,12 @@ async function killRounds(t: TestContext, env: Record<string, string>, dataDir: 
     assert.ok(
       historyRows >= historyAcknowledged,
       `${historyRows} history rows stored, ${historyAcknowledged} reported committed`,
+    )
+    // A write the store could not run (its process killed under it) is a clean 503 to retry, never a 500.
+    assert.deepEqual(
+      Object.keys(writers.counts.failures).filter((status) => status !== '503'),
+      [],
+      `5xx answers: ${JSON.stringify(writers.counts.failures)}`,
     )
     const writes = rounds.reduce((n, r) => n + r.writes, 0)
     assert.ok(writes > 100 * ROUNDS, `${writes} writes acknowledged over ${ROUNDS} rounds`)
