@@ -37,7 +37,7 @@ interface Outcome {
 test(
   'SIGTERM under load: answers or clean errors, bye on every stream, history and outbox written, exit 0 within 10 s',
   { timeout: 120_000 },
-  async () => {
+  async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'predmkt-sigterm-'))
     await initializedDataDir(join(dir, 'pglite'))
     const service = spawnNode(MAIN_JS, {
@@ -160,7 +160,7 @@ test(
       } finally {
         await db.close()
       }
-      console.log(
+      t.diagnostic(
         `sigterm figures: ${JSON.stringify({ exitMs, answered: answered.length, byStatus: countBy(answered.map((o) => String(o.status))), refused: unanswered.length })}`,
       )
     } finally {
