@@ -1,4 +1,15 @@
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
 
 /**
  * An exclusive lock on the embedded store's data directory, held by the store process for as long as PGlite has
@@ -59,6 +70,8 @@ export function lockPathOf(dir: string): string {
 
 export async function acquireDataDirLock(dir: string, options: AcquireOptions): Promise<HeldLock> {
   const path = lockPathOf(dir)
+  // A first start: DATA_DIR itself may not exist yet (PGlite creates its directory only once the lock is held).
+  mkdirSync(dirname(path), { recursive: true })
   const me: LockHolder = { pid: process.pid, start: startTimeOf(process.pid), since: new Date().toISOString() }
   const content = JSON.stringify(me)
   const startedAt = Date.now()

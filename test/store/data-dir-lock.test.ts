@@ -117,6 +117,17 @@ describe('the data directory lock', () => {
     }
   })
 
+  test('a first start: the data directory and its parent do not exist yet', async () => {
+    const dir = join(newDir(), 'data', 'pglite')
+    const db = await PGliteProcessDb.open({ dir, lockWaitMs: 0 })
+    try {
+      assert.equal(JSON.parse(readFileSync(lockPathOf(dir), 'utf8')).pid, db.storePid)
+      assert.deepEqual((await db.query('SELECT 1 AS x')).rows, [{ x: 1 }])
+    } finally {
+      await db.close()
+    }
+  })
+
   test('a live holder in this process is not taken over; the error names it', async () => {
     const dir = newDir()
     const held = await acquireDataDirLock(dir, { waitMs: 0 })
