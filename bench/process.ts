@@ -10,7 +10,7 @@ export const SIM_CHILD_JS = join(DIST, 'bench/sim-child.js')
 
 // One way to run a node child and the standalone simulator, shared with the tests that measure whole processes.
 // With SIM_CHILD_JS as its script, the simulator has a boost switch (BENCH_SIM_BOOST_PER_SEC in its env).
-export { spawnNode, startStandaloneSim, type Child as Spawned } from '../test/helpers/processes.js'
+export { childPids, spawnNode, startStandaloneSim, type Child as Spawned } from '../test/helpers/processes.js'
 
 /** Polls /readyz until 200; returns the ms it took and the body. */
 export async function waitReady(
@@ -39,13 +39,4 @@ export function rssMiB(pid: number): number {
 export function peakRssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024
-}
-
-/** A process's child processes (the service's: the embedded store's process), none when it has exited. */
-export function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
 }

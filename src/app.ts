@@ -68,6 +68,12 @@ import { RecentFirings, streamSources, venueHeartbeat } from './stream/sources/i
 import { UsageRepository } from './store/usage-repo.js'
 
 /**
+ * How long shutdown waits for requests already running (real time): they finish against a live store, inside the
+ * 10 s an orchestrator gives between SIGTERM and SIGKILL, with the history and outbox flush after them.
+ */
+const HTTP_DRAIN_MS = 5_000
+
+/**
  * Builds the running service from a config: store (Postgres or PGlite, migrated) → simulator (sim mode) → venue
  * adapters → venue actors under a supervisor → accounts and auth → HTTP server. Kept separate from main.ts so
  * tests start the whole service in-process.
@@ -347,6 +353,7 @@ export async function startApp(options: AppOptions): Promise<App> {
             stats: () => served.flatMap((s): readonly UpstreamStats[] => s?.upstreams?.() ?? []),
           },
     stream: () => stream.statsSnapshot(),
+    history: () => spreadHistory.sampler.stats(),
   })
   const operationsRoutes = [
     ...healthRoutes({ venues: actors, modules, views: models, spreads, source, startedAt, now: () => clock.now() }),
@@ -386,6 +393,10 @@ export async function startApp(options: AppOptions): Promise<App> {
     // Stream clients first: `bye` and close 1001 while the app still runs, so they reconnect elsewhere and resume.
     stream.close()
     http.close()
+    // Requests already running finish against a live store; those arriving now get 503 shutting_down.
+    const unanswered = await http.drain(HTTP_DRAIN_MS)
+    if (unanswered > 0)
+      log.warn({ unanswered }, 'shutdown: requests still running after the drain; their store calls may fail')
     models.stop()
     matching.stop()
     overrides.unwatch()

@@ -3,6 +3,7 @@ import type { VenueActor } from './actors/venue-actor.js'
 import type { Supervisor } from './actors/supervisor.js'
 import type { HttpStatsSnapshot } from './http/http-stats.js'
 import type { SpreadEngine } from './spreads/engine/spread-engine.js'
+import type { SamplerStats } from './spreads/history/history-sampler.js'
 import type { StreamStatsSnapshot } from './stream/server/stream-stats.js'
 import type { UpstreamStats } from './venues/upstream/upstream.js'
 import type { PageCache } from './views/page-cache.js'
@@ -25,6 +26,8 @@ export interface MetricSources {
   readonly upstreams?: { readonly venues: readonly string[]; readonly stats: () => readonly UpstreamStats[] }
   /** The streaming WebSocket's counters (src/stream/server/stream-stats.ts). */
   readonly stream?: () => StreamStatsSnapshot
+  /** The spread history sampler's counters (src/spreads/history/history-sampler.ts). */
+  readonly history?: () => SamplerStats
 }
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
@@ -167,6 +170,24 @@ export function createMetrics(sources: MetricSources): Registry {
       this.inc(sources.spreads.recomputed)
     },
   })
+  const history = sources.history
+  if (history !== undefined)
+    new Counter({
+      name: 'predmkt_spread_history_points_total',
+      help:
+        'Spread history points by fate: `written` (committed to the store), `rejected` (refused by the store as invalid), ' +
+        '`dropped` (queue overflow), `lost` (still unwritten when shutdown gave up).',
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        this.reset()
+        const s = history()
+        this.inc({ outcome: 'written' }, s.written)
+        this.inc({ outcome: 'rejected' }, s.rejected)
+        this.inc({ outcome: 'dropped' }, s.dropped)
+        this.inc({ outcome: 'lost' }, s.lost)
+      },
+    })
   new Counter({
     name: 'predmkt_page_cache_lookups_total',
     help: 'List responses looked up in the page cache, by result.',

@@ -17,6 +17,10 @@ export type ErrorCode =
   | 'rate_limited'
   /** 503: catalogs, read models or spread pairs are still being built. */
   | 'not_ready'
+  /** 503: the service is stopping (SIGTERM): the request was not run; retry (`Retry-After`), another replica answers. */
+  | 'shutting_down'
+  /** 503: the data store could not run the request's statements (its process died, the database is down; `Retry-After`). */
+  | 'store_unavailable'
   /** 503: the key store cannot be read (`Retry-After`). */
   | 'auth_unavailable'
   /** 503: a webhook host could not be looked up (`Retry-After`). */

@@ -164,7 +164,8 @@ export function documentGuard(route: AnyRoute, metered: boolean): AnyRoute {
     }
   }
   responses[503] ??= {
-    description: 'Not ready, or API keys cannot be checked right now (`auth_unavailable`).',
+    description:
+      'Not ready, API keys cannot be checked right now (`auth_unavailable`), or the data store cannot be reached (`store_unavailable`).',
     schema: ErrorBody,
     headers: { 'Retry-After': 'Seconds.' },
   }

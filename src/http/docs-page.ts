@@ -325,6 +325,8 @@ not on the message.</p>
 <tr><td>500</td><td><code>internal</code></td><td>Unexpected server error (no internals are disclosed).</td></tr>
 <tr><td>502</td><td><code>upstream_error</code></td><td>A proxied venue call failed.</td></tr>
 <tr><td>503</td><td><code>not_ready</code></td><td>Venue data still loading.</td></tr>
+<tr><td>503</td><td><code>store_unavailable</code></td><td>The data store cannot be reached right now; retry after the <code>Retry-After</code> header's seconds.</td></tr>
+<tr><td>503</td><td><code>shutting_down</code></td><td>The service is stopping; the request was not run. Retry after the <code>Retry-After</code> header's seconds (another replica, or this one restarted).</td></tr>
 <tr><td>504</td><td><code>upstream_timeout</code></td><td>A proxied venue call timed out.</td></tr>
 </tbody></table></section>`
 

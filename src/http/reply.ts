@@ -1,4 +1,5 @@
-import { AppError } from '../core/errors.js'
+import { AppError, retryAfter } from '../core/errors.js'
+import { isStoreUnavailable } from '../store/db.js'
 
 /**
  * What a route handler returns: a status and an already-serialized JSON body. Serializing in the handler
@@ -78,8 +79,18 @@ export function errorReply(err: AppError): Reply {
 }
 
 const INTERNAL = errorReply(new AppError(500, 'internal', 'Internal Server Error'))
+const STORE_UNAVAILABLE = errorReply(
+  new AppError(503, 'store_unavailable', 'The data store cannot be reached right now; retry shortly.', {
+    headers: retryAfter(1),
+  }),
+)
 
-/** Maps any thrown value to a reply: an AppError is rendered as it says; anything else is a bare 500. */
+/**
+ * Maps any thrown value to a reply: an AppError is rendered as it says; a store that could not run the statement
+ * (src/store/db.ts isStoreUnavailable: its process died, the database is down) is a 503 `store_unavailable` to
+ * retry; anything else is a bare 500.
+ */
 export function replyForError(err: unknown): Reply {
-  return err instanceof AppError ? errorReply(err) : INTERNAL
+  if (err instanceof AppError) return errorReply(err)
+  return isStoreUnavailable(err) ? STORE_UNAVAILABLE : INTERNAL
 }

@@ -1,12 +1,13 @@
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js'
 import type { Caller } from '../accounts/authenticator.js'
-import { AppError } from '../core/errors.js'
+import { AppError, describeError } from '../core/errors.js'
 import type { Logger } from '../core/logger.js'
 import type { Caching } from './caching.js'
 import { CorsPolicy } from './cors.js'
 import { HttpStats } from './http-stats.js'
 import { errorReply, JSON_CONTENT_TYPE, renderHeaderLines, replyForError, statusLine, type Reply } from './reply.js'
 import { shapeReply } from './shape-reply.js'
+import { isStoreUnavailable } from '../store/db.js'
 
 /**
  * A small adapter over uWebSockets.js that enforces its rules in one place (docs/DESIGN.md, uWS rules):
@@ -95,6 +96,10 @@ export class HttpServer {
   readonly #allowByPath = new Map<string, string>()
   #listenSocket: us_listen_socket | undefined
   #port = 0
+  /** Set by close(): responses close their connections, new requests get a 503 (see close). */
+  #closing = false
+  #inFlight = 0
+  #onDrained: (() => void) | undefined
 
   constructor(options: HttpServerOptions) {
     this.app = uWS.App()
@@ -124,6 +129,7 @@ export class HttpServer {
     const caching = def.caching
     const handle = (res: HttpResponse, req: HttpRequest): void => {
       const startedAt = performance.now()
+      if (this.#closing) return this.#write(res, SHUTTING_DOWN, SHUTDOWN_TARGET, startedAt)
       // Rule 1: copy what the handler needs now; `req` is invalid once this callback returns.
       // Routes without path parameters (every list read) share one empty, frozen object: nothing to allocate.
       let params: Record<string, string> = NO_PARAMS
@@ -204,12 +210,42 @@ export class HttpServer {
     })
   }
 
-  /** Stops accepting connections. Idempotent. */
+  /**
+   * Stops accepting connections and starts draining (idempotent). uWS has no way to close the connections a
+   * client keeps alive, and the process exits soon after: a request on one of them would be reset, or (once the
+   * store has closed) fail with a 500. So from here on every response says `Connection: close` and closes its
+   * connection, and a request that arrives now is answered 503 `shutting_down` without running its route.
+   */
   close(): void {
+    this.#closing = true
     if (this.#listenSocket !== undefined) {
       uWS.us_listen_socket_close(this.#listenSocket)
       this.#listenSocket = undefined
     }
+  }
+
+  /** Requests whose answer is still being worked out (a handler awaiting the store, a body being read). */
+  get inFlight(): number {
+    return this.#inFlight
+  }
+
+  /**
+   * Waits until every request in flight has been answered (or its client went away), at most `timeoutMs`; call
+   * after `close()`, before closing what handlers use (the store). Resolves with the number still in flight.
+   */
+  drain(timeoutMs: number): Promise<number> {
+    if (this.#inFlight === 0) return Promise.resolve(0)
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#onDrained = undefined
+        resolve(this.#inFlight)
+      }, timeoutMs)
+      this.#onDrained = () => {
+        clearTimeout(timer)
+        this.#onDrained = undefined
+        resolve(0)
+      }
+    })
   }
 
   #run(
@@ -324,13 +360,13 @@ export class HttpServer {
     }
     if (!(shaped instanceof Promise)) {
       if (state === undefined) this.#write(res, shaped, target, startedAt)
-      else this.#corked(res, shaped, target, startedAt)
+      else this.#corked(res, shaped, target, startedAt, state)
       return
     }
     const waiting = state ?? this.#attachAbort(res)
     shaped.then(
       (r) => {
-        if (!waiting.aborted) this.#corked(res, r, target, startedAt)
+        if (!waiting.aborted) this.#corked(res, r, target, startedAt, waiting)
       },
       (err: unknown) => {
         this.#logUnexpected(err, { method: target.method, path: '(shaping a reply)' })
@@ -340,23 +376,35 @@ export class HttpServer {
             shapeReply(target, replyForError(err), undefined, this.#cors.variesByOrigin) as Reply,
             target,
             startedAt,
+            waiting,
           )
       },
     )
   }
 
+  /** Every request answered after an await passes here first: it is in flight until written or aborted. */
   #attachAbort(res: HttpResponse): AbortState {
-    const state: AbortState = { aborted: false }
+    const state: AbortState = { aborted: false, settled: false }
+    this.#inFlight++
     res.onAborted(() => {
       state.aborted = true
       this.stats.aborted()
+      this.#settled(state)
     })
     return state
   }
 
+  #settled(state: AbortState): void {
+    if (state.settled) return
+    state.settled = true
+    this.#inFlight--
+    if (this.#inFlight === 0) this.#onDrained?.()
+  }
+
   /** Rule 3 and 4 for writes after the synchronous part of the handler. */
-  #corked(res: HttpResponse, reply: Reply, target: WriteTarget, startedAt: number): void {
+  #corked(res: HttpResponse, reply: Reply, target: WriteTarget, startedAt: number, state: AbortState): void {
     res.cork(() => this.#write(res, reply, target, startedAt))
+    this.#settled(state)
   }
 
   /** Registers OPTIONS on a route's path (once per path) and notes the route's method for its `Allow`. */
@@ -418,6 +466,11 @@ export class HttpServer {
     if (reply.headers !== undefined) for (const [k, v] of reply.headers) res.writeHeader(k, v)
     if (!bodyless && contentType.startsWith('text/html') && !hasHeader(reply, 'content-security-policy'))
       res.writeHeader('content-security-policy', STRICT_CSP)
+    // While shutting down, each response says `Connection: close` (see close()). end() closes the connection after
+    // the body; endWithoutBody() can only close with a Content-Length it then waits to write (a 204 or a HEAD would
+    // never finish), so there the header alone tells the client not to reuse the connection.
+    const closing = this.#closing
+    if (closing && (bodyless || target.method === 'head')) res.writeHeader('connection', 'close')
     if (bodyless) res.endWithoutBody()
     else if (target.method === 'head') {
       // uWS would send a body given to end(); it sends no Content-Length with endWithoutBody(), so it is written here.
@@ -426,12 +479,17 @@ export class HttpServer {
         String(typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.byteLength),
       )
       res.endWithoutBody()
-    } else res.end(reply.body)
+    } else res.end(reply.body, closing)
     this.stats.observe(reply.status, (performance.now() - startedAt) / 1000)
   }
 
   #logUnexpected(err: unknown, ctx: Pick<RequestContext, 'method' | 'path'>): void {
     if (err instanceof AppError) return
+    // Answered 503 store_unavailable (reply.ts): the store's own log says why; one line per request is enough.
+    if (isStoreUnavailable(err)) {
+      this.#log.warn({ err: describeError(err), method: ctx.method, path: ctx.path }, 'store unavailable')
+      return
+    }
     this.#log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error in route handler')
   }
 }
@@ -445,6 +503,13 @@ const ACCEPT_ENCODING = Buffer.from('accept-encoding', 'latin1')
 const IF_NONE_MATCH = Buffer.from('if-none-match', 'latin1')
 const ORIGIN = Buffer.from('origin', 'latin1')
 const EMPTY_BODY = new Uint8Array(0)
+/** What a request that arrives after close() is answered: retry elsewhere (another replica, or this one restarted). */
+const SHUTTING_DOWN: Reply = errorReply(
+  new AppError(503, 'shutting_down', 'The service is shutting down; retry shortly.', {
+    headers: [['retry-after', '1']],
+  }),
+)
+const SHUTDOWN_TARGET: WriteTarget = { method: 'get', origin: undefined, responseHeaderLines: '' }
 /** A preflight's lines come whole from CorsPolicy.preflightLines, so the writer adds no CORS lines of its own. */
 const PREFLIGHT_TARGET: WriteTarget = { method: 'options', origin: undefined, responseHeaderLines: '' }
 /** Methods in the order `Allow` lists them, with their wire names. */
@@ -482,4 +547,6 @@ function decodeParam(raw: string): string {
 
 interface AbortState {
   aborted: boolean
+  /** Answered or aborted: no longer counted in flight. */
+  settled: boolean
 }

@@ -49,6 +49,34 @@ export interface Db extends Queryable {
   close(): Promise<void>
 }
 
+/**
+ * The store could not run a statement at all (the embedded store's process died or is closed, the database is
+ * unreachable or shutting down, a statement timed out): nothing says the request was wrong, and a retry shortly
+ * may succeed. The HTTP layer answers it 503 `store_unavailable` with Retry-After instead of a 500.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'StoreUnavailableError'
+  }
+}
+
+/** SQLSTATE classes and codes of a server that cannot run statements now (not of a bad statement). */
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-3]|53300|57014)$/
+/** Node's and pg's words for a connection that could not be made or was lost. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND'])
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/
+
+/** Whether `err` says the store is unavailable (see StoreUnavailableError) rather than that a statement failed. */
+export function isStoreUnavailable(err: unknown): boolean {
+  if (err instanceof StoreUnavailableError) return true
+  if (!(err instanceof Error)) return false
+  const code = sqlState(err)
+  if (code !== undefined && (UNAVAILABLE_SQLSTATES.test(code) || UNAVAILABLE_CODES.has(code))) return true
+  return UNAVAILABLE_MESSAGES.test(err.message)
+}
+
 /** SQLSTATE of a unique-constraint violation (both drivers expose `code` on their errors). */
 export const UNIQUE_VIOLATION = '23505'
 

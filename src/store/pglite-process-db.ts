@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Logger } from '../core/logger.js'
-import type { Db, QueryResult, Tx } from './db.js'
+import { StoreUnavailableError, type Db, type QueryResult, type Tx } from './db.js'
 import type { StoreReply, StoreRequest } from './pglite-process-protocol.js'
 
 /**
@@ -20,10 +20,17 @@ import type { StoreReply, StoreRequest } from './pglite-process-protocol.js'
  */
 const STORE_PROCESS = fileURLToPath(new URL('./pglite-store-process.js', import.meta.url))
 const CLOSE_TIMEOUT_MS = 10_000
+/**
+ * How long a new store process waits for the directory's lock (src/store/data-dir-lock.ts) before the open
+ * fails: an orphan of a killed service closes within a second or two once it has answered what it received.
+ */
+export const DEFAULT_LOCK_WAIT_MS = 15_000
 
 export interface PGliteProcessOptions {
   readonly dir: string
   readonly log?: Logger
+  /** How long to wait for another store process to let go of the directory (default DEFAULT_LOCK_WAIT_MS). */
+  readonly lockWaitMs?: number
 }
 
 interface Pending {
@@ -135,7 +142,7 @@ export class PGliteProcessDb implements Db {
 
   /** Runs `work` holding the connection; the next holder waits for it to finish, however it ends. */
   #hold<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#closed) return Promise.reject(new Error('the store is closed'))
+    if (this.#closed) return Promise.reject(new StoreUnavailableError('the store is closed'))
     const run = this.#connection.then(work)
     this.#connection = run.catch(() => undefined)
     return run
@@ -144,14 +151,14 @@ export class PGliteProcessDb implements Db {
   async #call<R extends object>(request: StoreRequest): Promise<QueryResult<R>> {
     // Statements queued before close() still run; after it, a dead store process is not replaced.
     const child = this.#child ?? (this.#closed ? undefined : this.#start())
-    if (child === undefined) throw new Error('the store is closed')
+    if (child === undefined) throw new StoreUnavailableError('the store is closed')
     await child.ready
     const id = this.#nextId++
     return new Promise<QueryResult<R>>((resolve, reject) => {
       child.pending.set(id, { resolve: resolve as (r: QueryResult<object>) => void, reject })
       child.process.send({ ...request, id }, (err) => {
         if (err !== null && child.pending.delete(id))
-          reject(new Error(`the store process did not take the statement: ${err.message}`))
+          reject(new StoreUnavailableError(`the store process did not take the statement: ${err.message}`))
       })
     })
   }
@@ -159,7 +166,7 @@ export class PGliteProcessDb implements Db {
   #start(): StoreChild {
     // The service's Node flags carry over (heap limits, profiling), except a debugger port the service holds.
     const execArgv = process.execArgv.filter((a) => !a.startsWith('--inspect'))
-    const proc = fork(STORE_PROCESS, [this.#o.dir], {
+    const proc = fork(STORE_PROCESS, [this.#o.dir, String(this.#o.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS)], {
       serialization: 'advanced',
       execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -177,8 +184,13 @@ export class PGliteProcessDb implements Db {
       switch (reply.type) {
         case 'ready':
           return ready()
+        case 'waiting':
+          return this.#o.log?.warn(
+            { dir: this.#o.dir, holder_pid: reply.holder, held_since: reply.since },
+            'the data directory is locked by another store process (an orphan of a killed service?): waiting for it to exit',
+          )
         case 'failed':
-          return failed(new Error(`the embedded store did not open ${this.#o.dir}: ${reply.error}`))
+          return failed(new StoreUnavailableError(`the embedded store did not open ${this.#o.dir}: ${reply.error}`))
         case 'result': {
           const p = pending.get(reply.id)
           pending.delete(reply.id)
@@ -193,7 +205,7 @@ export class PGliteProcessDb implements Db {
     })
     proc.once('exit', (code, signal) => {
       if (this.#child === child) this.#child = undefined
-      const err = new Error(`the store process exited (${signal ?? `code ${code}`})`)
+      const err = new StoreUnavailableError(`the store process exited (${signal ?? `code ${code}`})`)
       failed(err)
       for (const p of pending.values()) p.reject(err)
       pending.clear()

@@ -9,6 +9,8 @@ export type StoreRequest =
 
 export type StoreReply =
   | { readonly type: 'ready' }
+  /** The data directory's lock is held by another store process (`holder`): this one waits for it. */
+  | { readonly type: 'waiting'; readonly holder: number; readonly since: string }
   | { readonly type: 'failed'; readonly error: string }
   | { readonly type: 'result'; readonly id: number; readonly rows: object[]; readonly rowCount: number }
   | {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
@@ -16,8 +17,13 @@ export interface Child {
   stop(): Promise<void>
 }
 
-export function spawnNode(script: string, env: Record<string, string>, nodeArgs: string[] = []): Child {
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+export function spawnNode(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  scriptArgs: string[] = [],
+): Child {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...scriptArgs], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -128,5 +134,23 @@ export class Inspector {
 
   close(): void {
     this.#ws.close()
+  }
+}
+
+/** A process's child processes (the service's: the embedded store's process), none when it has exited. */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
+
+/** Whether a process has ended: gone, or a zombie (a killed orphan nobody reaps runs no code and holds no files). */
+export function processGone(pid: number): boolean {
+  try {
+    return /^\S+ \(.*\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return true
   }
 }

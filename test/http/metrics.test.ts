@@ -84,6 +84,12 @@ describe('GET /metrics', () => {
     }
     assert.match(text, /# TYPE predmkt_feed_frames_total counter/)
     assert.equal(values.get('predmkt_spread_pairs'), s.app.spreads.pairCount)
+    // Points the history sampler committed: what a kill test reads as the acknowledged history (test/lifecycle).
+    assert.equal(
+      values.get('predmkt_spread_history_points_total{outcome="written"}'),
+      s.app.history.sampler.stats().written,
+    )
+    assert.equal(values.get('predmkt_spread_history_points_total{outcome="lost"}'), 0)
     assert.ok(values.has('predmkt_process_resident_memory_bytes'), 'process metrics')
     for (const host of ['gamma', 'clob', 'data'])
       assert.equal(values.get(`predmkt_upstream_breaker_open{host="${host}"}`), 0)

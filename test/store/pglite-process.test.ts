@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { UNIQUE_VIOLATION, sqlState } from '../../src/store/db.js'
+import { StoreUnavailableError, UNIQUE_VIOLATION, sqlState } from '../../src/store/db.js'
 import { migrate } from '../../src/store/migrate.js'
 import { PGliteProcessDb } from '../../src/store/pglite-process-db.js'
 import { checkedLogger } from '../helpers/checked-logger.js'
@@ -100,7 +100,12 @@ describe('embedded store process', () => {
     const pid = db.storePid as number
     const inFlight = db.query('SELECT pg_sleep(0.2)')
     process.kill(pid, 'SIGKILL')
-    await assert.rejects(inFlight, /store process exited/)
+    // Answered 503 store_unavailable over HTTP (src/http/reply.ts), not a 500.
+    await assert.rejects(inFlight, (err: unknown) => {
+      assert.ok(err instanceof StoreUnavailableError)
+      assert.match(err.message, /store process exited/)
+      return true
+    })
     assert.deepEqual((await db.query('SELECT id FROM t WHERE id = 20')).rows, [{ id: 20 }])
     assert.notEqual(db.storePid, pid)
   })

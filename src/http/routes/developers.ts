@@ -78,6 +78,12 @@ export function developerRoutes(deps: DeveloperRouteDeps): AnyRoute[] {
           schema: ErrorBody,
           headers: { 'Retry-After': 'Seconds until a signup from this address will be accepted.' },
         },
+        503: {
+          description:
+            'The data store cannot be reached right now (`store_unavailable`); `Retry-After` says when to retry.',
+          schema: ErrorBody,
+          headers: { 'Retry-After': 'Seconds.' },
+        },
       },
       handler: async ({ body }): Promise<Reply> => {
         const out = await developers.signup({ email: body.email, company: body.company, useCase: body.use_case })
