@@ -157,7 +157,7 @@ export class VenuepFeed implements VenueFeed {
       reconnectMaxMs: o.config.reconnectMaxMs,
       staleAfterMs: o.config.staleAfterMs,
       connectTimeoutMs: o.config.connectTimeoutMs,
-      keepalive: { intervalMs: o.config.pingIntervalMs, message: 'PING' },
+      keepalive: { intervalMs: o.config.pingIntervalMs, replyWithinMs: o.config.probeReplyMs, message: 'PING' },
       onOpen: () => this.#subscribeAll(slot),
       onMessage: (data, receivedAt) => this.#onMessage(slot, data, receivedAt),
       onDown: (reason) => {
