@@ -15,7 +15,9 @@ import { describeNetworkFailure, urlLabel } from './transport-errors.js'
  * within 250 ms of the threshold.
  *
  * Probes: the keepalive (a text frame, or a protocol ping) goes out on open and every `intervalMs`; while one is
- * unanswered, again every `replyWithinMs`. A venue that answers nothing for longer than `replyWithinMs` and then
+ * unanswered, again every `replyWithinMs`; and on a socket that was carrying data (more than the last probe's
+ * answer) as soon as it has been silent for `replyWithinMs`, so a busy socket's stall is probed within a second,
+ * while a quiet one (nothing but the answers to our probes) is not probed more than every `intervalMs`. A venue that answers nothing for longer than `replyWithinMs` and then
  * speaks again was stalled: whatever it should have sent meanwhile (snapshots for a subscription sent during the
  * stall, book changes) may be lost, so the connection is restarted at once on a fresh socket (the feeds resubscribe
  * and get new snapshots). That is what brings a stalled venue back within about `replyWithinMs` of its resuming,
@@ -77,6 +79,8 @@ export class WsConnection {
   #lastProbeAt = 0
   /** When the oldest probe still unanswered went out (undefined: the venue has answered since the last one). */
   #unansweredSince: number | undefined
+  /** Frames received since the last probe went out (its answer included). */
+  #framesSinceProbe = 0
   /** Revivals in a row without a prompt reply in between (doubles the reply time allowed). */
   #slowRevivals = 0
   #reconnectTimer: TimerHandle | undefined
@@ -212,6 +216,7 @@ export class WsConnection {
    */
   #heard(now: number): boolean {
     this.#lastActivity = now
+    this.#framesSinceProbe++
     const owed = this.#unansweredSince
     if (owed === undefined) return true
     this.#unansweredSince = undefined
@@ -281,8 +286,13 @@ export class WsConnection {
         return
       }
       if (keepalive === undefined) return
-      const every = this.#unansweredSince === undefined ? keepalive.intervalMs : keepalive.replyWithinMs
-      if (now - this.#lastProbeAt >= every) this.#probe(now)
+      const sinceProbe = now - this.#lastProbeAt
+      const due =
+        this.#unansweredSince !== undefined
+          ? sinceProbe >= keepalive.replyWithinMs
+          : sinceProbe >= keepalive.intervalMs ||
+            (this.#framesSinceProbe > 1 && now - this.#lastActivity >= keepalive.replyWithinMs)
+      if (due) this.#probe(now)
     }, period)
   }
 
@@ -293,6 +303,7 @@ export class WsConnection {
     if (keepalive.message === undefined) socket.ping()
     else socket.send(keepalive.message)
     this.#lastProbeAt = now
+    this.#framesSinceProbe = 0
     this.#unansweredSince ??= now
   }
 
