@@ -88,7 +88,14 @@ async function get<T>(path: string): Promise<{ status: number; body: T }> {
 interface Readiness {
   status: string
   degraded_venues: string[]
-  venues: Record<string, { health: string; degraded_reason: string | null }>
+  venues: Record<
+    string,
+    {
+      health: string
+      degraded_reason: string | null
+      catalog: { version: number; failures: number; last_error: string | null }
+    }
+  >
 }
 
 async function readiness(): Promise<{ status: number; body: Readiness }> {
@@ -238,4 +245,61 @@ describe('fault matrix (production feed timings, simulated clock)', () => {
       record(`${venue} malformed frame`, { detect_ms: detect, recover_ms: detect + recover })
     })
   }
+
+  test('REST 429 and 5xx on the catalog sync, then latency: the installed catalog is kept, quotes never go stale', async () => {
+    const before = (await readiness()).body.venues
+    const failures = { venuep: await metric('predmkt_catalog_sync_failures', 'venuep') }
+    s.sim.venuep.faults.failHttp({ status: 429, count: Number.POSITIVE_INFINITY, host: 'gamma' })
+    s.sim.venuek.faults.failHttp({ status: 503, count: Number.POSITIVE_INFINITY, host: 'rest' })
+    // Up to the next catalog refresh (every 60 s), in 250 ms chunks: the feeds keep streaming throughout.
+    const failed = await untilChunked(async () => {
+      const v = (await readiness()).body.venues
+      return (v.venuep?.catalog.failures ?? 0) > 0 && (v.venuek?.catalog.failures ?? 0) > 0
+    }, 'both catalog refreshes failed')
+    const r = await readiness()
+    assert.equal(r.status, 200)
+    assert.deepEqual(r.body.degraded_venues, [], 'a failing catalog refresh does not degrade the feed')
+    assert.match(r.body.venues.venuep?.catalog.last_error ?? '', /429/)
+    assert.match(r.body.venues.venuek?.catalog.last_error ?? '', /503/)
+    assert.equal(r.body.venues.venuep?.catalog.version, before.venuep?.catalog.version, 'the installed catalog is kept')
+    assert.ok((await metric('predmkt_catalog_sync_failures', 'venuep')) > failures.venuep, 'failure counted')
+    assert.ok(
+      VENUES.every((v) => staleQuotes(v) === 0),
+      'quotes stayed fresh',
+    )
+    assert.ok((await topCount()) > 0, 'spreads still listed')
+    // The venue answers again, slowly (300 ms per response, wall clock): the next refresh installs.
+    s.sim.venuep.faults.clearHttpFaults()
+    s.sim.venuek.faults.clearHttpFaults()
+    s.sim.venuep.faults.latencyMs = 300
+    s.sim.venuek.faults.latencyMs = 300
+    const recovered = await untilChunked(async () => {
+      const v = (await readiness()).body.venues
+      return v.venuep?.catalog.failures === 0 && v.venuek?.catalog.failures === 0
+    }, 'both catalogs synced again')
+    const after = (await readiness()).body.venues
+    assert.ok((after.venuep?.catalog.version ?? 0) > (before.venuep?.catalog.version ?? 0))
+    assert.equal(after.venuep?.catalog.last_error, null)
+    await untilOk('after the catalog faults', 2_000)
+    record('REST 429/503 on catalog sync, then 300 ms latency', {
+      first_failure_ms: failed,
+      synced_again_after_clear_ms: recovered,
+      stale_quotes_meanwhile: 0,
+    })
+  })
 })
+
+/**
+ * Steps in 250 ms chunks (the engine moving books in 50 ms steps, frames delivered after each chunk) until
+ * `condition`, for at most two catalog refresh periods; returns the simulated ms it took. Quotes must stay fresh.
+ */
+async function untilChunked(condition: () => Promise<boolean>, what: string): Promise<number> {
+  const start = s.clock.now()
+  for (;;) {
+    if (await condition()) return s.clock.now() - start
+    if (s.clock.now() - start > 130_000) assert.fail(`${what}: not within 130 s of simulated time`)
+    s.advance(250)
+    await settle(5)
+    for (const v of VENUES) assert.equal(staleQuotes(v), 0, `${v} quotes stay fresh during REST faults`)
+  }
+}
