@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, test } from 'node:test'
 import { loadConfig } from '../../src/config/load.js'
+import { degradedReason } from '../../src/http/routes/health.js'
 import { booksOutOfSync, startTestService, type TestService } from '../helpers/service.js'
 import { settle } from '../helpers/wait.js'
+import { venuepOf } from '../../src/sim/venuep/state.js'
+import type { Question } from '../../src/sim/world/types.js'
 
 /**
  * The fault matrix (docs/reliability/faults.md): the whole service in-process against the simulator, with the
@@ -34,9 +37,10 @@ before(async () => {
   s = await startTestService({
     questions: 120,
     config: {
+      // Production feeds; catalogs refreshed every 15 s instead of 60 s, so the catalog tests wait less.
       venues: {
-        venuep: { feed: production.venues.venuep.feed },
-        venuek: { feed: production.venues.venuek.feed },
+        venuep: { feed: production.venues.venuep.feed, catalog: { refreshMs: 15_000 } },
+        venuek: { feed: production.venues.venuek.feed, catalog: { refreshMs: 15_000 } },
       },
     },
   })
@@ -76,8 +80,13 @@ function staleQuotes(venue: VenueId): number {
   return n
 }
 
+/** No stale quote, and every streamed book (closed outcomes are listed, not streamed) equals the simulator's. */
 function inSync(venue: VenueId): boolean {
-  return staleQuotes(venue) === 0 && booksOutOfSync(s, venue).length === 0
+  if (staleQuotes(venue) > 0) return false
+  const catalog = s.app.venues[venue].catalog()
+  return booksOutOfSync(s, venue).every(
+    (id) => !(catalog?.outcomesByInstrument.get(id) ?? []).some((o) => o.status === 'active'),
+  )
 }
 
 async function get<T>(path: string): Promise<{ status: number; body: T }> {
@@ -93,7 +102,7 @@ interface Readiness {
     {
       health: string
       degraded_reason: string | null
-      catalog: { version: number; failures: number; last_error: string | null }
+      catalog: { version: number; failures: number; last_error: string | null; loading: unknown }
     }
   >
 }
@@ -225,9 +234,19 @@ describe('fault matrix (production feed timings, simulated clock)', () => {
   test('venuek: sequence gap', async () => {
     const gaps = await metric('predmkt_feed_sequence_gaps_total', 'venuek')
     s.sim.venuek.faults.skipSequence()
-    const detect = await until(() => staleQuotes('venuek') > 0, 2_000, 'the gapped group marked stale')
-    const degraded = (await readiness()).body
-    assert.equal(degraded.venues.venuek?.health, 'degraded', 'degraded while the group resyncs')
+    // The resync takes no simulated time (unsubscribe, subscribe, snapshots): /readyz's verdict is read in the same
+    // turn as the stale marks, from the status it is built from.
+    let degraded: string | undefined
+    const detect = await until(
+      () => {
+        if (staleQuotes('venuek') === 0) return false
+        degraded = degradedReason(s.app.venues.venuek.venueStatus())
+        return true
+      },
+      2_000,
+      'the gapped group marked stale',
+    )
+    assert.match(degraded ?? '', /books stale/, 'degraded while the group resyncs')
     const recover = await untilOk('venuek after a gap', 5_000)
     assert.ok(recover <= 2_000, `quotes flow again within 2 s (${recover} ms)`)
     assert.ok((await metric('predmkt_feed_sequence_gaps_total', 'venuek')) > gaps, 'gap counted')
@@ -268,23 +287,109 @@ describe('fault matrix (production feed timings, simulated clock)', () => {
       'quotes stayed fresh',
     )
     assert.ok((await topCount()) > 0, 'spreads still listed')
-    // The venue answers again, slowly (300 ms per response, wall clock): the next refresh installs.
+    // The venue answers again: the next refresh installs.
     s.sim.venuep.faults.clearHttpFaults()
     s.sim.venuek.faults.clearHttpFaults()
-    s.sim.venuep.faults.latencyMs = 300
-    s.sim.venuek.faults.latencyMs = 300
     const recovered = await untilChunked(async () => {
       const v = (await readiness()).body.venues
       return v.venuep?.catalog.failures === 0 && v.venuek?.catalog.failures === 0
     }, 'both catalogs synced again')
-    const after = (await readiness()).body.venues
-    assert.ok((after.venuep?.catalog.version ?? 0) > (before.venuep?.catalog.version ?? 0))
-    assert.equal(after.venuep?.catalog.last_error, null)
+    const synced = (await readiness()).body.venues
+    assert.ok((synced.venuep?.catalog.version ?? 0) > (before.venuep?.catalog.version ?? 0))
+    assert.equal(synced.venuep?.catalog.last_error, null)
+    // Then slowly: 300 ms (wall clock) on every response. Up to the next refresh in chunks, then simulated time
+    // paced to real time (the venue's latency is real, the service's request timeouts simulated).
+    for (const v of VENUES) s.sim[v].faults.latencyMs = 300
+    const calls = s.sim.venuep.faults.counters.httpFailed
+    await untilChunked(async () => (await readiness()).body.venues.venuep?.catalog.loading !== null, 'a refresh starts')
+    const t0 = Date.now()
+    for (;;) {
+      const v = (await readiness()).body.venues
+      if (v.venuep?.catalog.loading === null && v.venuek?.catalog.loading === null) break
+      assert.ok(Date.now() - t0 < 30_000, 'the slow refresh ends')
+      s.advance(50)
+      await settle(50)
+      for (const venue of VENUES) assert.equal(staleQuotes(venue), 0, `${venue} quotes stay fresh during a slow sync`)
+    }
+    const slowSyncMs = Date.now() - t0
+    const slow = (await readiness()).body.venues
+    assert.equal(slow.venuep?.catalog.failures, 0, 'the slow refresh succeeded')
+    assert.ok((slow.venuep?.catalog.version ?? 0) > (synced.venuep?.catalog.version ?? 0), 'and installed')
+    assert.equal(s.sim.venuep.faults.counters.httpFailed, calls)
     await untilOk('after the catalog faults', 2_000)
     record('REST 429/503 on catalog sync, then 300 ms latency', {
       first_failure_ms: failed,
       synced_again_after_clear_ms: recovered,
+      slow_sync_wall_ms: slowSyncMs,
       stale_quotes_meanwhile: 0,
+    })
+  })
+
+  test('venuep restarts with a changed catalog: down 5 s (sockets dropped, silent, HTTP 503), back with 3 questions closed', async () => {
+    // Three questions whose spreads are on the top list now.
+    const top = (await get<{ data: { id: string }[] }>('/api/v2/spreads/top?limit=50')).body.data.map((r) => r.id)
+    const records = new Map<string, string>()
+    s.app.spreads.bySpread(0, (r) => void records.set(r.id, r.key))
+    const closing = new Map<string, Question>()
+    for (const id of top) {
+      const spec = s.app.spreads.spec(records.get(id) ?? '')
+      const leg = spec?.a.venue === 'venuep' ? spec.a : spec?.b
+      const q =
+        leg === undefined ? undefined : venuepOf(s.sim.world).tokens.get(leg.outcome.instrumentId)?.market.canonical
+      if (q !== undefined && q.lifecycle === 'active') closing.set(q.id, q)
+      if (closing.size === 3) break
+    }
+    assert.equal(closing.size, 3, 'three listed questions to close')
+    const version = (await readiness()).body.venues.venuep?.catalog.version ?? 0
+    const streamed = s.app.venues.venuep.venueStatus().books.instruments
+    // The restart: every socket dropped, new ones answered by a venue that says nothing, every HTTP request 503.
+    s.sim.venuep.faults.dropSockets()
+    s.sim.venuep.faults.stall()
+    s.sim.venuep.faults.failHttp({ status: 503, count: Number.POSITIVE_INFINITY })
+    const detect = await until(() => staleQuotes('venuep') > 0, 1_000, 'venuep quotes marked stale')
+    await run(5_000)
+    await assertDegraded('venuep')
+    // Back, with the questions closed (both venues list them closed from now on: a question's lifecycle is shared).
+    for (const q of closing.values()) (q as { lifecycle: Question['lifecycle'] }).lifecycle = 'closed'
+    s.sim.venuep.faults.clearHttpFaults()
+    s.sim.venuep.faults.resume()
+    const flowing = await until(() => staleQuotes('venuep') === 0, 5_000, 'venuep quotes flow again')
+    assert.ok(flowing <= 2_000, `quotes flow again within 2 s of the venue's return (${flowing} ms)`)
+    // The next catalog sync installs the change: the closed outcomes leave the feed and their spreads the top list.
+    const installed = await untilChunked(
+      async () => ((await readiness()).body.venues.venuep?.catalog.version ?? 0) > version,
+      'the changed catalog installed',
+    )
+    const closedIds = new Set(
+      [...closing.values()].flatMap((q) =>
+        [...venuepOf(s.sim.world).tokens.values()]
+          .filter((t) => t.market.canonical === q)
+          .map((t) => t.market.tokenIds[t.index]),
+      ),
+    )
+    const catalog = s.app.venues.venuep.catalog()
+    for (const id of closedIds)
+      assert.ok(!(catalog?.outcomesByInstrument.get(id) ?? []).some((o) => o.status === 'active'), `${id} closed`)
+    assert.ok(
+      s.app.venues.venuep.venueStatus().books.instruments < streamed,
+      'the closed outcomes are no longer streamed',
+    )
+    const settled = await untilOk('after the restart', 5_000)
+    const listed = (await get<{ data: { id: string }[] }>('/api/v2/spreads/top?limit=200&window=720')).body.data
+    for (const row of listed) {
+      const spec = s.app.spreads.spec(records.get(row.id) ?? '')
+      const leg = spec?.a.venue === 'venuep' ? spec.a : spec?.b
+      assert.ok(
+        leg === undefined || !closedIds.has(leg.outcome.instrumentId),
+        `a closed outcome's spread listed: ${row.id}`,
+      )
+    }
+    record('venuep restart with a changed catalog', {
+      detect_ms: detect,
+      down_ms: 5_000,
+      quotes_flow_after_return_ms: flowing,
+      catalog_installed_after_return_ms: flowing + installed,
+      all_ok_after_install_ms: settled,
     })
   })
 })
