@@ -1765,11 +1765,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "connections": 1,
               "open_connections": 1,
               "subscribed": 363,
-              "reconnects": 68,
+              "reconnects": 67,
               "frames_received": 10,
               "malformed_frames": 0,
               "sequence_gaps": 0,
-              "stale_timeouts": 1
+              "stale_timeouts": 1,
+              "stall_resyncs": 0
             }
           },
           "venuek": {
@@ -1779,25 +1780,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 1,
+              "version": 2,
               "events": 84,
               "markets": 84,
               "outcomes": 274,
               "last_error": null,
               "truncated": false,
               "max_events": 1000000,
-              "loading": {
-                "started_at": "2026-11-21T12:01:00.000Z",
-                "elapsed_ms": 630000,
-                "phase": "listing",
-                "list": null,
-                "pages": 0,
-                "events": 0,
-                "events_per_sec": null,
-                "expected_events": 84,
-                "estimated_remaining_ms": null,
-                "estimate_basis": "previous_sync"
-              },
+              "loading": null,
               "failures": 0
             },
             "credentials": "configured",
@@ -1814,7 +1804,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "frames_received": 480,
               "malformed_frames": 0,
               "sequence_gaps": 0,
-              "stale_timeouts": 1
+              "stale_timeouts": 1,
+              "stall_resyncs": 0
             }
           }
         },
@@ -1957,8 +1948,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.857508,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:42313/events/slug/belmora-parliamentary-election-2028-most-seats",
-            "platform_b_url": "http://127.0.0.1:34369/trade-api/v2/events/KXPARLBLM-28",
+            "platform_a_url": "http://127.0.0.1:36459/events/slug/belmora-parliamentary-election-2028-most-seats",
+            "platform_b_url": "http://127.0.0.1:39999/trade-api/v2/events/KXPARLBLM-28",
             "matching_strategy": "event_key",
             "match_quality": "auto_high",
             "volume_min": 27040.04,
@@ -2014,8 +2005,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.846541,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:42313/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "platform_b_url": "http://127.0.0.1:34369/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_a_url": "http://127.0.0.1:36459/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_b_url": "http://127.0.0.1:39999/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
             "volume_min": 30035.9,

@@ -17,12 +17,14 @@ import { describeNetworkFailure, urlLabel } from './transport-errors.js'
  * Probes: the keepalive (a text frame, or a protocol ping) goes out on open and every `intervalMs`; while one is
  * unanswered, again every `replyWithinMs`; and on a socket that was carrying data (more than the last probe's
  * answer) as soon as it has been silent for `replyWithinMs`, so a busy socket's stall is probed within a second,
- * while a quiet one (nothing but the answers to our probes) is not probed more than every `intervalMs`. A venue that answers nothing for longer than `replyWithinMs` and then
- * speaks again was stalled: whatever it should have sent meanwhile (snapshots for a subscription sent during the
- * stall, book changes) may be lost, so the connection is restarted at once on a fresh socket (the feeds resubscribe
- * and get new snapshots). That is what brings a stalled venue back within about `replyWithinMs` of its resuming,
- * instead of waiting for a snapshot timeout. A venue slow to answer every time would restart in a loop: each
- * revival in a row doubles the allowed reply time (capped at `staleAfterMs`), a prompt reply resets it.
+ * while a quiet one (nothing but the answers to our probes) is not probed more than every `intervalMs`.
+ *
+ * A venue that answers nothing for longer than `replyWithinMs` and then speaks again was stalled: whatever it should
+ * have sent meanwhile (snapshots for a subscription sent during the stall, book changes) may be lost, so the
+ * connection is restarted at once on a fresh socket (the feeds resubscribe and get new snapshots): a revival. That is
+ * what brings a stalled venue back within about `replyWithinMs` of its resuming, instead of waiting for a snapshot
+ * timeout. A venue slow to answer every time would restart in a loop: each revival in a row doubles the allowed reply
+ * time (capped at `staleAfterMs`), a prompt reply resets it.
  *
  * Why a connection went down names the URL and the cause (transport-errors.ts), e.g. `wss://host/path: DNS lookup
  * failed (ENOTFOUND host)` or `wss://host/path: handshake rejected with HTTP 401`.

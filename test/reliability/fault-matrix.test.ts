@@ -206,12 +206,14 @@ describe('fault matrix (production feed timings, simulated clock)', () => {
   }
 
   test('venuep: a short stall (under the threshold) still ends in a resync: books dropped meanwhile are refetched', async () => {
+    const resyncs = await metric('predmkt_feed_stall_resyncs_total', 'venuep')
     s.sim.venuep.faults.stall()
     await run(3_000)
     assert.equal(staleQuotes('venuep'), 0, 'under the threshold: not flagged')
     s.sim.venuep.faults.resume()
     const recover = await untilOk('venuep after a 3 s stall', 5_000)
     assert.ok(recover <= 2_000, `in sync within 2 s of resuming (${recover} ms)`)
+    assert.ok((await metric('predmkt_feed_stall_resyncs_total', 'venuep')) > resyncs, 'the ended stall counted')
     record('venuep stall 3 s', { recover_ms: recover })
   })
 

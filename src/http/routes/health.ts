@@ -179,6 +179,11 @@ const venueReadiness = (modules: readonly ReadinessVenue[]) =>
             malformed_frames: Count,
             sequence_gaps: Count,
             stale_timeouts: Count,
+            stall_resyncs: Type.Integer({
+              minimum: 0,
+              description:
+                'Addition: connections resubscribed because the venue spoke again after missing its keepalive probes (a stall that ended, even one shorter than the stale threshold); `predmkt_feed_stall_resyncs_total` in /metrics.',
+            }),
           },
           { additionalProperties: false },
         ),
@@ -361,6 +366,7 @@ function venueBody(s: VenueStatus): Record<string, unknown> {
             malformed_frames: feed.malformedFrames,
             sequence_gaps: feed.sequenceGaps,
             stale_timeouts: feed.staleTimeouts,
+            stall_resyncs: feed.stallResyncs ?? 0,
           },
   }
 }

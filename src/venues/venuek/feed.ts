@@ -209,6 +209,7 @@ export class VenuekFeed implements VenueFeed {
       malformedFrames: this.#malformed,
       sequenceGaps: this.#gaps,
       staleTimeouts: c.staleTimeouts,
+      stallResyncs: c.revivals,
       lastFrameAt: c.lastFrameAt,
     }
   }

@@ -107,6 +107,7 @@ export class VenuepFeed implements VenueFeed {
     let reconnects = 0
     let frames = 0
     let staleTimeouts = 0
+    let stallResyncs = 0
     let lastFrameAt: number | undefined
     for (const s of this.#slots) {
       if (s.conn.isOpen) {
@@ -116,6 +117,7 @@ export class VenuepFeed implements VenueFeed {
       reconnects += s.conn.counters.reconnects
       frames += s.conn.counters.framesReceived
       staleTimeouts += s.conn.counters.staleTimeouts
+      stallResyncs += s.conn.counters.revivals
       const at = s.conn.counters.lastFrameAt
       if (at !== undefined && (lastFrameAt === undefined || at > lastFrameAt)) lastFrameAt = at
     }
@@ -129,6 +131,7 @@ export class VenuepFeed implements VenueFeed {
       malformedFrames: this.#malformedFrames,
       sequenceGaps: 0,
       staleTimeouts,
+      stallResyncs,
       lastFrameAt,
     }
   }
