@@ -81,6 +81,15 @@ function staleQuotes(venue: VenueId): number {
 }
 
 /** No stale quote, and every streamed book (closed outcomes are listed, not streamed) equals the simulator's. */
+/**
+ * Once some of the venue's quotes are stale: /readyz's verdict on it, read in the same turn from the status /readyz
+ * is built from (a resync that takes no simulated time can end before an HTTP round trip). Undefined before.
+ */
+function staleDegraded(venue: VenueId): string | undefined {
+  if (staleQuotes(venue) === 0) return undefined
+  return degradedReason(s.app.venues[venue].venueStatus()) ?? 'stale quotes, yet not degraded'
+}
+
 function inSync(venue: VenueId): boolean {
   if (staleQuotes(venue) > 0) return false
   const catalog = s.app.venues[venue].catalog()
@@ -221,7 +230,9 @@ describe('fault matrix (production feed timings, simulated clock)', () => {
     test(`${venue}: socket drop`, async () => {
       const reconnects = await metric('predmkt_feed_reconnects_total', venue)
       s.sim[venue].faults.dropSockets()
-      const detect = await until(() => staleQuotes(venue) > 0, 1_000, `${venue} quotes marked stale`)
+      let degraded: string | undefined
+      const detect = await until(() => (degraded = staleDegraded(venue)) !== undefined, 1_000, `${venue} quotes stale`)
+      assert.match(degraded ?? '', /books stale/, '/readyz: degraded')
       assert.ok(
         (await restStale(venue)).some((stale) => stale),
         'the dropped quotes are served stale',
@@ -240,11 +251,7 @@ describe('fault matrix (production feed timings, simulated clock)', () => {
     // turn as the stale marks, from the status it is built from.
     let degraded: string | undefined
     const detect = await until(
-      () => {
-        if (staleQuotes('venuek') === 0) return false
-        degraded = degradedReason(s.app.venues.venuek.venueStatus())
-        return true
-      },
+      () => (degraded = staleDegraded('venuek')) !== undefined,
       2_000,
       'the gapped group marked stale',
     )
@@ -259,7 +266,9 @@ describe('fault matrix (production feed timings, simulated clock)', () => {
     test(`${venue}: malformed frame`, async () => {
       const malformed = await metric('predmkt_feed_malformed_frames_total', venue)
       s.sim[venue].faults.sendMalformedFrame()
-      const detect = await until(() => staleQuotes(venue) > 0, 1_000, `${venue} quotes marked stale`)
+      let degraded: string | undefined
+      const detect = await until(() => (degraded = staleDegraded(venue)) !== undefined, 1_000, `${venue} quotes stale`)
+      assert.match(degraded ?? '', /books stale/, '/readyz: degraded')
       const recover = await untilOk(`${venue} after a malformed frame`, 5_000)
       assert.ok(recover <= 2_000, `quotes flow again within 2 s (${recover} ms)`)
       assert.ok((await metric('predmkt_feed_malformed_frames_total', venue)) > malformed, 'malformed frame counted')
