@@ -122,6 +122,12 @@ export function createMetrics(sources: MetricSources): Registry {
     (v) => v.venueStatus().feed?.staleTimeouts,
     true,
   )
+  perVenue(
+    'predmkt_feed_stall_resyncs_total',
+    'Connections resubscribed because the venue spoke again after missing its probes (a stall that ended).',
+    (v) => v.venueStatus().feed?.stallResyncs,
+    true,
+  )
 
   new Gauge({
     name: 'predmkt_actor_mailbox_pending',

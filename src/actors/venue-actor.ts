@@ -92,6 +92,8 @@ export class VenueActor extends Actor<VenueMessage> {
   /** Everything about one streamed instrument in one record: one map lookup per feed event. */
   #instruments = new Map<string, InstrumentState>()
   #publishSeq = 0
+  /** Quotes of instruments retired by the catalog being installed, published once it is (#retire). */
+  #retiredQuotes: Quote[] = []
   /** The adapter's displayed-probability rule, bound once (called per requote). */
   readonly #probability: VenueAdapter['probability']
   /** The next instrument's slot. */
@@ -372,6 +374,9 @@ export class VenueActor extends Actor<VenueMessage> {
         { version: snapshot.version, events: snapshot.events.length },
         'catalog no longer truncated: every event the venue listed fits under maxEvents',
       )
+    const retired = this.#retiredQuotes
+    this.#retiredQuotes = []
+    if (retired.length > 0) for (const listener of this.#quoteListeners) listener(retired)
     for (const listener of this.#catalogListeners) listener(snapshot)
     this.#checkReady()
   }
@@ -385,7 +390,7 @@ export class VenueActor extends Actor<VenueMessage> {
     for (const st of plan.removed) {
       if (st.book.hasSnapshot) this.#synced--
       if (st.stale) this.#staleCount--
-      st.retired = true
+      this.#retire(st)
     }
     this.#instruments = plan.next
     const feed = this.#feed
@@ -401,7 +406,7 @@ export class VenueActor extends Actor<VenueMessage> {
   #rebuildInstruments(instruments: readonly string[]): Map<string, InstrumentState> {
     const next = new Map<string, InstrumentState>()
     for (const id of instruments) next.set(id, this.#instruments.get(id) ?? this.#newInstrument(id))
-    for (const [id, st] of this.#instruments) if (next.get(id) !== st) st.retired = true
+    for (const [id, st] of this.#instruments) if (next.get(id) !== st) this.#retire(st)
     this.#instruments = next
     this.#synced = 0
     this.#staleCount = 0
@@ -530,6 +535,19 @@ export class VenueActor extends Actor<VenueMessage> {
   }
 
   /** Recomputes an instrument's quote; stores and returns it only if something a reader sees changed. */
+  /**
+   * An instrument left the streamed set (its market closed or left the catalog): nothing keeps its quote current any
+   * more, so the quote is demoted to stale and published (the spread engine then stops ranking its pairs as fresh:
+   * without this, a market closed at runtime kept its last quote fresh on /spreads/top for the whole stale cutoff).
+   */
+  #retire(st: InstrumentState): void {
+    st.retired = true
+    if (st.quote !== undefined && !st.quote.stale) {
+      st.quote.demote(++this.#publishSeq)
+      this.#retiredQuotes.push(st.quote)
+    }
+  }
+
   #setStale(st: InstrumentState, stale: boolean): void {
     if (st.stale === stale) return
     st.stale = stale

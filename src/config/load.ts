@@ -146,7 +146,9 @@ function fromEnv(
   if (env.SIM_EXTERNAL !== undefined) sim.external = env.SIM_EXTERNAL === '1' || env.SIM_EXTERNAL === 'true'
   if (env.SIM_PORT_BASE !== undefined) {
     const base = toInt('SIM_PORT_BASE', env.SIM_PORT_BASE)
-    sim.ports = typeof base === 'number' ? { gamma: base, clob: base + 1, data: base + 2, venuek: base + 3 } : base
+    // 0: every venue on a free port of its own (not ports 1, 2 and 3).
+    const at = (offset: number) => (base === 0 ? 0 : (base as number) + offset)
+    sim.ports = typeof base === 'number' ? { gamma: at(0), clob: at(1), data: at(2), venuek: at(3) } : base
   }
   if (Object.keys(sim).length > 0) out.sim = sim
   return out

@@ -1740,10 +1740,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "venues": {
           "venuep": {
             "ready": true,
+            "health": "ok",
+            "degraded_reason": null,
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 4,
+              "version": 2,
               "events": 86,
               "markets": 86,
               "outcomes": 435,
@@ -1763,15 +1765,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "connections": 1,
               "open_connections": 1,
               "subscribed": 363,
-              "reconnects": 68,
-              "frames_received": 8,
+              "reconnects": 67,
+              "frames_received": 10,
               "malformed_frames": 0,
               "sequence_gaps": 0,
-              "stale_timeouts": 1
+              "stale_timeouts": 1,
+              "stall_resyncs": 0
             }
           },
           "venuek": {
             "ready": true,
+            "health": "ok",
+            "degraded_reason": null,
             "actor": "running",
             "catalog": {
               "loaded": true,
@@ -1788,21 +1793,23 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "credentials": "configured",
             "books": {
               "instruments": 237,
-              "synced": 0,
-              "stale": 237
+              "synced": 237,
+              "stale": 0
             },
             "feed": {
               "connections": 1,
-              "open_connections": 0,
-              "subscribed": 0,
+              "open_connections": 1,
+              "subscribed": 237,
               "reconnects": 68,
-              "frames_received": 240,
+              "frames_received": 480,
               "malformed_frames": 0,
               "sequence_gaps": 0,
-              "stale_timeouts": 1
+              "stale_timeouts": 1,
+              "stall_resyncs": 0
             }
           }
         },
+        "degraded_venues": [],
         "read_models": {
           "ready": true
         },
@@ -1926,97 +1933,118 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
-            "id": "1774573dab27b5f9",
-            "event_slug": "pbl-summit-owls-eastport-rangers-2026-12-08",
-            "event_title": "Summit Owls vs. Eastport Rangers",
-            "category": "sports",
-            "outcome_title": "Summit Owls",
-            "outcome_key": "text:summit owls",
-            "platform_a": "venuek",
-            "platform_b": "venuep",
-            "price_a": 0.75,
-            "price_b": 0.82,
-            "spread": 0.07,
-            "spread_bps": 700,
-            "confidence": 0.607584,
-            "is_stale": true,
-            "updated_at": "2026-11-21T12:10:00.000",
-            "platform_a_url": "http://127.0.0.1:42549/trade-api/v2/events/KXPBLGAME-26DEC08OWLRAN",
-            "platform_b_url": "http://127.0.0.1:40829/events/slug/pbl-summit-owls-eastport-rangers-2026-12-08",
-            "matching_strategy": "event_key",
-            "match_quality": "auto_medium",
-            "volume_min": 52169.29,
-            "match": {
-              "quality": "auto_medium",
-              "weight": 0.995,
-              "manual": false,
-              "venuep_outcome_id": "76552308887298155731377337833944930185690796254038902379406804658138913627516",
-              "venuek_outcome_id": "KXPBLGAME-26DEC08OWLRAN-OWLS",
-              "evidence": {
-                "shared_words": [
-                  "eastport",
-                  "owl"
-                ],
-                "implicit_words": [],
-                "period": "on 2026-12-08 on one side, end time 2026-12-08 on the other",
-                "strike": null
-              },
-              "venuep_text": [
-                "Summit Owls",
-                "Summit Owls vs. Eastport Rangers"
-              ],
-              "venuek_text": [
-                "Summit Owls",
-                "Will the Summit Owls win the Summit Owls at Eastport Rangers game?"
-              ]
-            },
-            "executable": null
-          },
-          {
-            "id": "92053fa40b728f40",
-            "event_slug": "ethereum-above-on-january-19-2027",
-            "event_title": "Ethereum above ___ on January 19, 2027?",
-            "category": "crypto",
-            "outcome_title": "$3,800+",
-            "outcome_key": "text:$3,800+",
-            "platform_a": "venuek",
-            "platform_b": "venuep",
-            "price_a": 0.44,
-            "price_b": 0.55,
-            "spread": 0.11,
-            "spread_bps": 1100,
-            "confidence": 0.596078,
-            "is_stale": true,
-            "updated_at": "2026-11-21T12:10:00.000",
-            "platform_a_url": "http://127.0.0.1:42549/trade-api/v2/events/KXETHD-27JAN19",
-            "platform_b_url": "http://127.0.0.1:40829/events/slug/ethereum-above-on-january-19-2027",
+            "id": "73c6ae380a9da138",
+            "event_slug": "belmora-parliamentary-election-2028-most-seats",
+            "event_title": "Belmora Parliamentary Election 2028: Most Seats",
+            "category": "politics",
+            "outcome_title": "Green Coalition",
+            "outcome_key": "text:green coalition",
+            "platform_a": "venuep",
+            "platform_b": "venuek",
+            "price_a": 0.48,
+            "price_b": 0.68,
+            "spread": 0.2,
+            "spread_bps": 2000,
+            "confidence": 0.857508,
+            "is_stale": false,
+            "updated_at": "2026-11-21T12:11:30.000",
+            "platform_a_url": "http://127.0.0.1:36459/events/slug/belmora-parliamentary-election-2028-most-seats",
+            "platform_b_url": "http://127.0.0.1:39999/trade-api/v2/events/KXPARLBLM-28",
             "matching_strategy": "event_key",
             "match_quality": "auto_high",
-            "volume_min": 108563.33,
+            "volume_min": 27040.04,
             "match": {
               "quality": "auto_high",
               "weight": 0.9978,
               "manual": false,
-              "venuep_outcome_id": "642152042775507149431643603538905578010717738069973473301676984427860128578664",
-              "venuek_outcome_id": "KXETHD-27JAN19-T3800",
+              "venuep_outcome_id": "747516911486742111826582935931515301159686938729202883742039418463531163657941",
+              "venuek_outcome_id": "KXPARLBLM-28-COALIT",
               "evidence": {
                 "shared_words": [
-                  "ethereum"
+                  "coalition",
+                  "green"
                 ],
                 "implicit_words": [],
-                "period": "on 2027-01-19",
-                "strike": "≥ $3800"
+                "period": "year 2028",
+                "strike": null
               },
               "venuep_text": [
-                "$3,800+",
-                "Will the price of Ethereum be at least $3,800 on January 19, 2027?"
+                "Green Coalition",
+                "Will the Green Coalition win the most seats in the 2028 Belmora election?"
               ],
               "venuek_text": [
-                "At least $3,800",
-                "Will ETH be at least $3,800 at 12pm ET on Jan 19, 2027?"
+                "Green Coalition",
+                "Will Green Coalition win the most seats?"
               ]
             },
-            "executable": null
+            "executable": {
+              "buy_platform": "venuep",
+              "buy_price": 0.49,
+              "sell_platform": "venuek",
+              "sell_price": 0.67,
+              "edge": 0.18,
+              "net_edge": 0.164523,
+              "size": 8042.5,
+              "cost_dollars": 4244.84,
+              "profit_dollars": 624.36
+            }
+          },
+          {
+            "id": "341b23dd801d18f6",
+            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "event_title": "Fairhaven Mariners vs. Oakmont Rangers",
+            "category": "sports",
+            "outcome_title": "Fairhaven Mariners",
+            "outcome_key": "text:fairhaven mariners",
+            "platform_a": "venuep",
+            "platform_b": "venuek",
+            "price_a": 0.28,
+            "price_b": 0.52,
+            "spread": 0.24,
+            "spread_bps": 2400,
+            "confidence": 0.846541,
+            "is_stale": false,
+            "updated_at": "2026-11-21T12:11:30.000",
+            "platform_a_url": "http://127.0.0.1:36459/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_b_url": "http://127.0.0.1:39999/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "matching_strategy": "event_key",
+            "match_quality": "auto_medium",
+            "volume_min": 30035.9,
+            "match": {
+              "quality": "auto_medium",
+              "weight": 0.995,
+              "manual": false,
+              "venuep_outcome_id": "67627277422008991108936041594334955663894808305665106315226715764673620276591",
+              "venuek_outcome_id": "KXNHCGAME-26DEC02MARRAN-MARINE",
+              "evidence": {
+                "shared_words": [
+                  "fairhaven",
+                  "mariner"
+                ],
+                "implicit_words": [],
+                "period": "on 2026-12-02 on one side, end time 2026-12-02 on the other",
+                "strike": null
+              },
+              "venuep_text": [
+                "Fairhaven Mariners",
+                "Fairhaven Mariners vs. Oakmont Rangers"
+              ],
+              "venuek_text": [
+                "Fairhaven Mariners",
+                "Will the Fairhaven Mariners win the Fairhaven Mariners at Oakmont Rangers game?"
+              ]
+            },
+            "executable": {
+              "buy_platform": "venuep",
+              "buy_price": 0.29,
+              "sell_platform": "venuek",
+              "sell_price": 0.51,
+              "edge": 0.22,
+              "net_edge": 0.202507,
+              "size": 7507.73,
+              "cost_dollars": 2616.32,
+              "profit_dollars": 640.16
+            }
           }
         ],
         "count": 2

@@ -9,8 +9,12 @@ export const feedReconnect = {
   /** First reconnect delay; doubles per attempt (full jitter) up to reconnectMaxMs. */
   reconnectBaseMs: Ms(500, 10),
   reconnectMaxMs: Ms(30_000, 100),
-  /** A socket that delivers nothing (data, PONG, heartbeat) for this long is declared stale and replaced. */
-  staleAfterMs: Ms(30_000, 100),
+  /**
+   * A probe (the venue's keepalive) unanswered this long makes the feed probe every `probeReplyMs`; a venue that
+   * answers only after that was stalled, and the connection is resubscribed on a fresh socket (ws-connection.ts).
+   * One second is ten times a slow round trip to either venue: a healthy venue answers far sooner.
+   */
+  probeReplyMs: Ms(1_000, 10),
   connectTimeoutMs: Ms(10_000, 100),
   /**
    * A subscription must be acknowledged, and every subscribed book must get its snapshot, within this long;
@@ -18,6 +22,13 @@ export const feedReconnect = {
    */
   snapshotTimeoutMs: Ms(15_000, 100),
 }
+
+/**
+ * `staleAfterMs` (a socket that delivers nothing, data, PONG or heartbeat, for this long is declared stale: its
+ * books are marked stale and it is replaced) and `pingIntervalMs` are per venue, chosen from what the venue sends
+ * on a quiet socket (venuep/config.ts, venuek/config.ts).
+ */
+export const staleAfterMs = (def: number) => Ms(def, 100)
 
 /**
  * Guard on the raw events read per catalog sync (the open list, then closed ones in the lookback) against a

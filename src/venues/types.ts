@@ -69,6 +69,11 @@ export interface FeedStatus {
   readonly malformedFrames: number
   readonly sequenceGaps: number
   readonly staleTimeouts: number
+  /**
+   * Connections resubscribed because the venue spoke again after missing its probes: a stall that ended, whether or
+   * not it lasted long enough to be a stale timeout (ws-connection.ts). Absent for a feed without probes.
+   */
+  readonly stallResyncs?: number
   readonly lastFrameAt: number | undefined
 }
 

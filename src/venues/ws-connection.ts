@@ -11,7 +11,21 @@ import { describeNetworkFailure, urlLabel } from './transport-errors.js'
  * frames; this class owns only the connection's lifecycle (tardis-node's RealtimeFeed split).
  *
  * Liveness: any inbound frame, PONG or protocol ping counts. A socket silent for `staleAfterMs` is declared
- * stale and replaced, even if the TCP connection looks open (the venue may stall with the socket open).
+ * stale and replaced, even if the TCP connection looks open (the venue may stall with the socket open). The check
+ * runs every 250 ms at most (one comparison per connection, not a timer reset per frame), so a stall is declared
+ * within 250 ms of the threshold.
+ *
+ * Probes: the keepalive (a text frame, or a protocol ping) goes out on open and every `intervalMs`; while one is
+ * unanswered, again every `replyWithinMs`; and on a socket that was carrying data (more than the last probe's
+ * answer) as soon as it has been silent for `replyWithinMs`, so a busy socket's stall is probed within a second,
+ * while a quiet one (nothing but the answers to our probes) is not probed more than every `intervalMs`.
+ *
+ * A venue that answers nothing for longer than `replyWithinMs` and then speaks again was stalled: whatever it should
+ * have sent meanwhile (snapshots for a subscription sent during the stall, book changes) may be lost, so the
+ * connection is restarted at once on a fresh socket (the feeds resubscribe and get new snapshots): a revival. That is
+ * what brings a stalled venue back within about `replyWithinMs` of its resuming, instead of waiting for a snapshot
+ * timeout. A venue slow to answer every time would restart in a loop: each revival in a row doubles the allowed reply
+ * time (capped at `staleAfterMs`), a prompt reply resets it.
  *
  * Why a connection went down names the URL and the cause (transport-errors.ts), e.g. `wss://host/path: DNS lookup
  * failed (ENOTFOUND host)` or `wss://host/path: handshake rejected with HTTP 401`.
@@ -27,8 +41,11 @@ export interface WsConnectionOptions {
   readonly connectTimeoutMs: number
   /** Headers for the upgrade request, computed per attempt (signatures carry a timestamp). */
   readonly headers?: () => Record<string, string>
-  /** Text keepalive sent every intervalMs while open (e.g. "PING"). */
-  readonly keepalive?: { readonly intervalMs: number; readonly message: string }
+  /**
+   * Probe sent on open and every `intervalMs` while open: a text frame the venue answers (e.g. "PING"), or a
+   * protocol ping when `message` is absent. Again every `replyWithinMs` while unanswered (see the class comment).
+   */
+  readonly keepalive?: { readonly intervalMs: number; readonly replyWithinMs: number; readonly message?: string }
   /** Called when the socket opens: send subscriptions here. */
   readonly onOpen: () => void
   /** Called for every text frame, with the local receipt time. */
@@ -53,8 +70,13 @@ export interface WsConnectionCounters {
   reconnects: number
   framesReceived: number
   staleTimeouts: number
+  /** Restarts because the venue spoke again after missing its probes (a stall that ended). */
+  revivals: number
   lastFrameAt: number | undefined
 }
+
+/** The longest between two liveness checks: a stall is declared at most this long after its threshold. */
+export const LIVENESS_CHECK_MS = 250
 
 export class WsConnection {
   readonly #o: WsConnectionOptions
@@ -62,15 +84,22 @@ export class WsConnection {
   #closed = false
   #attempt = 0
   #lastActivity = 0
+  #lastProbeAt = 0
+  /** When the oldest probe still unanswered went out (undefined: the venue has answered since the last one). */
+  #unansweredSince: number | undefined
+  /** Frames received since the last probe went out (its answer included). */
+  #framesSinceProbe = 0
+  /** Revivals in a row without a prompt reply in between (doubles the reply time allowed). */
+  #slowRevivals = 0
   #reconnectTimer: TimerHandle | undefined
   #watchTimer: TimerHandle | undefined
-  #keepaliveTimer: TimerHandle | undefined
   #connectTimer: TimerHandle | undefined
   readonly counters: WsConnectionCounters = {
     connects: 0,
     reconnects: 0,
     framesReceived: 0,
     staleTimeouts: 0,
+    revivals: 0,
     lastFrameAt: undefined,
   }
 
@@ -156,8 +185,8 @@ export class WsConnection {
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
       if (this.#socket !== socket) return
       const now = o.clock.now()
-      this.#lastActivity = now
       this.counters.framesReceived++
+      if (!this.#heard(now)) return
       this.counters.lastFrameAt = now
       if (isBinary) return
       try {
@@ -169,10 +198,10 @@ export class WsConnection {
       }
     })
     socket.on('ping', () => {
-      if (this.#socket === socket) this.#lastActivity = o.clock.now()
+      if (this.#socket === socket) this.#heard(o.clock.now())
     })
     socket.on('pong', () => {
-      if (this.#socket === socket) this.#lastActivity = o.clock.now()
+      if (this.#socket === socket) this.#heard(o.clock.now())
     })
     socket.on('unexpected-response', (_req, res) => {
       const status = res.statusCode ?? 0
@@ -187,6 +216,29 @@ export class WsConnection {
       this.#lost(socket, reason)
     })
     socket.on('close', (code) => this.#lost(socket, `${urlLabel(o.url)}: closed (${code})`))
+  }
+
+  /**
+   * The venue said something at `now`. False when it had missed its probes until then: the connection is being
+   * restarted (the frame is not passed on: the books it would apply to are resynced).
+   */
+  #heard(now: number): boolean {
+    this.#lastActivity = now
+    this.#framesSinceProbe++
+    const owed = this.#unansweredSince
+    if (owed === undefined) return true
+    this.#unansweredSince = undefined
+    const keepalive = this.#o.keepalive
+    if (keepalive === undefined) return true
+    const allowed = Math.min(keepalive.replyWithinMs * 2 ** Math.min(this.#slowRevivals, 20), this.#o.staleAfterMs)
+    if (now - owed <= allowed) {
+      this.#slowRevivals = 0
+      return true
+    }
+    this.#slowRevivals++
+    this.counters.revivals++
+    this.restart(`venue silent for ${now - owed} ms, then back: resubscribing on a fresh socket`, 0)
+    return false
   }
 
   #lost(socket: WebSocket, reason: string): void {
@@ -228,29 +280,46 @@ export class WsConnection {
 
   #startTimers(): void {
     const o = this.#o
+    const keepalive = o.keepalive
+    const period = Math.max(10, Math.min(LIVENESS_CHECK_MS, Math.floor(o.staleAfterMs / 4)))
+    if (keepalive !== undefined) this.#probe(o.clock.now())
     // One periodic check instead of a timer reset per frame: frames arrive up to hundreds of thousands a second.
-    this.#watchTimer = o.clock.setInterval(
-      () => {
-        const socket = this.#socket
-        if (socket !== undefined && o.clock.now() - this.#lastActivity > o.staleAfterMs) {
-          this.counters.staleTimeouts++
-          this.#lost(socket, `stale: nothing received for ${o.staleAfterMs} ms`)
-        }
-      },
-      Math.max(10, Math.floor(o.staleAfterMs / 4)),
-    )
-    if (o.keepalive !== undefined) {
-      const { intervalMs, message } = o.keepalive
-      this.#keepaliveTimer = o.clock.setInterval(() => this.send(message), intervalMs)
-    }
+    this.#watchTimer = o.clock.setInterval(() => {
+      const socket = this.#socket
+      if (socket === undefined) return
+      const now = o.clock.now()
+      if (now - this.#lastActivity > o.staleAfterMs) {
+        this.counters.staleTimeouts++
+        this.#lost(socket, `stale: nothing received for ${o.staleAfterMs} ms`)
+        return
+      }
+      if (keepalive === undefined) return
+      const sinceProbe = now - this.#lastProbeAt
+      const due =
+        this.#unansweredSince !== undefined
+          ? sinceProbe >= keepalive.replyWithinMs
+          : sinceProbe >= keepalive.intervalMs ||
+            (this.#framesSinceProbe > 1 && now - this.#lastActivity >= keepalive.replyWithinMs)
+      if (due) this.#probe(now)
+    }, period)
+  }
+
+  #probe(now: number): void {
+    const socket = this.#socket
+    const keepalive = this.#o.keepalive
+    if (socket === undefined || keepalive === undefined || socket.readyState !== WebSocket.OPEN) return
+    if (keepalive.message === undefined) socket.ping()
+    else socket.send(keepalive.message)
+    this.#lastProbeAt = now
+    this.#framesSinceProbe = 0
+    this.#unansweredSince ??= now
   }
 
   #stopTimers(): void {
     this.#o.clock.clearTimeout(this.#connectTimer)
     this.#o.clock.clearInterval(this.#watchTimer)
-    this.#o.clock.clearInterval(this.#keepaliveTimer)
     this.#watchTimer = undefined
-    this.#keepaliveTimer = undefined
+    this.#unansweredSince = undefined
     this.#connectTimer = undefined
   }
 }

@@ -47,7 +47,7 @@ interface Delivery {
 const THRESHOLD = 0.1
 const S = 1_000
 /** Feeds tolerate long quiet stretches: the tests move the clock past cooldowns with little venue activity. */
-const QUIET = { staleAfterMs: 3_600_000, snapshotTimeoutMs: 3_600_000 }
+const QUIET = { staleAfterMs: 3_600_000, probeReplyMs: 3_600_000, snapshotTimeoutMs: 3_600_000 }
 const CATALOG = { refreshMs: 7_200_000 }
 
 for (const backend of storeBackends()) {

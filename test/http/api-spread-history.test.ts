@@ -38,7 +38,7 @@ const MINUTES = 20
 
 before(async () => {
   // Feeds tolerate long silences: the clock jumps a minute at a time while frames wait on the sockets.
-  const quiet = { staleAfterMs: 3_600_000, snapshotTimeoutMs: 3_600_000 }
+  const quiet = { staleAfterMs: 3_600_000, probeReplyMs: 3_600_000, snapshotTimeoutMs: 3_600_000 }
   const catalog = { refreshMs: 7_200_000 }
   // Fewer book moves per second than the suite default: simulated minutes cost less, and spreads still move.
   const sim = { quoteChangesPerSec: 40, tradesPerSec: 0.5 }

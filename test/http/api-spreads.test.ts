@@ -29,7 +29,7 @@ let s: TestService
 before(async () => {
   // Feeds tolerate an hour of silence here: the staleness test moves the clock 46 minutes with no venue activity,
   // and the point is the quote-age cutoff, not the feeds' own silence detection (the lifecycle suite covers that).
-  const quiet = { staleAfterMs: 3_600_000, snapshotTimeoutMs: 3_600_000 }
+  const quiet = { staleAfterMs: 3_600_000, probeReplyMs: 3_600_000, snapshotTimeoutMs: 3_600_000 }
   const catalog = { refreshMs: 7_200_000 }
   s = await startTestService({
     questions: 150,

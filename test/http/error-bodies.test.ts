@@ -624,6 +624,7 @@ describe('error bodies a running service does not give on demand', () => {
           description: 'simulated venues (seed 1)',
           uptime_seconds: 0,
           venues: {},
+          degraded_venues: [],
           read_models: { ready: false },
           spreads: { ready: false, pairs: 0 },
         },

@@ -18,6 +18,14 @@ before(async () => {
   // Trades move outcome volumes and books off round numbers.
   s.advance(20_000, 100)
   await new Promise((r) => setTimeout(r, 200))
+  // The jump left the feeds silent past their threshold: let them reconnect and resync, since /spreads/top lists
+  // fresh spreads only.
+  const stale = () => Object.values(s.app.venues).some((v) => [...v.quotes()].some((q) => q.stale))
+  for (let i = 0; i < 100 && stale(); i++) {
+    s.clock.increment(100)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  assert.ok(!stale(), 'the feeds resynced after the jump')
 })
 
 after(async () => {

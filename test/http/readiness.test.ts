@@ -187,6 +187,7 @@ test('/readyz waits for the spreads: 503 with `spreads.ready` false while everyt
     description: 'sim',
     uptime_seconds: 0,
     venues: {},
+    degraded_venues: [],
     read_models: { ready: true },
   }
   assert.deepEqual(answer(), {

@@ -20,6 +20,14 @@ import type { VenueModule } from '../../venues/module.js'
  * A catalog cut at its `maxEvents` guard shows as `catalog.truncated: true` but does not make the service not
  * ready: it still serves what it has (the venue actor logs the cut as an error).
  *
+ * A venue that was ready and whose feed then fails (books stale: a dropped or stalled socket, a resync in progress,
+ * or no feed connection open) shows `health: "degraded"` with the reason, and is listed in `degraded_venues`; it
+ * goes back to `ok` once its books are synced again. /readyz stays 200 meanwhile, on purpose: a venue outage hits
+ * every replica alike, so a non-200 would take every replica out of a load balancer's rotation at once and turn one
+ * venue's stale quotes (which the API marks `is_stale`, and /spreads/top leaves out) into a total outage of
+ * everything else (the other venue, catalogs, accounts, alerts, history). Readiness is about this replica being
+ * able to serve; alert on `degraded_venues` (or `predmkt_books_stale` in /metrics) instead.
+ *
  * Going live is observable here too: `catalog.loading` is the sync in progress (pages, events listed so far,
  * rate, an estimate when there is a basis), `catalog.last_error` names the failed request and its cause, and
  * `credentials` says whether the venue's API key is usable (README, "Going live").
@@ -111,6 +119,13 @@ const venueReadiness = (modules: readonly ReadinessVenue[]) =>
   Type.Object(
     {
       ready: Type.Boolean({ description: 'The catalog is loaded and every streamed book has had its first snapshot.' }),
+      health: StringEnum(['ok', 'degraded', 'not_ready'], {
+        description:
+          'Addition. `not_ready` until `ready`; then `degraded` while the feed is failing (some books stale: a dropped or stalled socket, a sequence gap or unreadable frame being resynced; or no feed connection open), `ok` otherwise. A degraded venue does not make /readyz non-200 (see `degraded_venues`).',
+      }),
+      degraded_reason: Type.Union([Type.String(), Type.Null()], {
+        description: 'Addition: why the venue is `degraded` (stale books, open connections); null otherwise.',
+      }),
       actor: Type.String({ description: 'The venue actor: `not_started`, `running`, `stopped` or `failed`.' }),
       catalog: Type.Object(
         {
@@ -164,6 +179,11 @@ const venueReadiness = (modules: readonly ReadinessVenue[]) =>
             malformed_frames: Count,
             sequence_gaps: Count,
             stale_timeouts: Count,
+            stall_resyncs: Type.Integer({
+              minimum: 0,
+              description:
+                'Addition: connections resubscribed because the venue spoke again after missing its keepalive probes (a stall that ended, even one shorter than the stale threshold); `predmkt_feed_stall_resyncs_total` in /metrics.',
+            }),
           },
           { additionalProperties: false },
         ),
@@ -183,6 +203,10 @@ const readinessBody = (modules: readonly ReadinessVenue[]) =>
       uptime_seconds: Type.Number(),
       venues: Type.Record(Type.String(), venueReadiness(modules), {
         description: `Per venue (${modules.map((m) => `\`${m.id}\``).join(', ')}): catalog, books and feed state.`,
+      }),
+      degraded_venues: Type.Array(Type.String(), {
+        description:
+          "Addition: the venues whose `health` is `degraded` (their quotes are served with `is_stale`, their spreads leave /spreads/top). /readyz stays 200 while a venue is degraded: a venue's outage hits every replica alike, and taking them all out of rotation would stop everything else they serve too.",
       }),
       read_models: Type.Object(
         {
@@ -270,6 +294,7 @@ function readiness(deps: HealthDeps): Reply {
     description: deps.source.description,
     uptime_seconds: Math.round((deps.now() - deps.startedAt) / 1000),
     venues: Object.fromEntries(statuses.map((s) => [s.venue, venueBody(s)])),
+    degraded_venues: statuses.filter((s) => degradedReason(s) !== undefined).map((s) => s.venue),
     read_models: { ready: viewsReady },
     spreads: { ready: spreadsReady, pairs: deps.spreads.pairCount },
   }
@@ -292,10 +317,28 @@ function loadingBody(l: CatalogLoadStatus): Record<string, unknown> {
   }
 }
 
+/**
+ * Why a ready venue is degraded, or undefined when it is not (a venue not yet ready is `not_ready`, not degraded).
+ * Stale books are the users' view of a failing feed: their quotes are served stale until the resync.
+ */
+export function degradedReason(s: VenueStatus): string | undefined {
+  if (!s.ready) return undefined
+  const reasons: string[] = []
+  if (s.actor !== 'running') reasons.push(`venue actor ${s.actor}`)
+  if (s.books.stale > 0) reasons.push(`${s.books.stale} of ${s.books.instruments} books stale`)
+  const feed = s.feed
+  if (feed !== undefined && s.books.instruments > 0 && feed.openConnections < feed.connections)
+    reasons.push(`${feed.openConnections} of ${feed.connections} feed connections open`)
+  return reasons.length === 0 ? undefined : reasons.join('; ')
+}
+
 function venueBody(s: VenueStatus): Record<string, unknown> {
   const feed = s.feed
+  const degraded = degradedReason(s)
   return {
     ready: s.ready,
+    health: !s.ready ? 'not_ready' : degraded === undefined ? 'ok' : 'degraded',
+    degraded_reason: degraded ?? null,
     actor: s.actor,
     catalog: {
       loaded: s.catalog.loaded,
@@ -323,6 +366,7 @@ function venueBody(s: VenueStatus): Record<string, unknown> {
             malformed_frames: feed.malformedFrames,
             sequence_gaps: feed.sequenceGaps,
             stale_timeouts: feed.staleTimeouts,
+            stall_resyncs: feed.stallResyncs ?? 0,
           },
   }
 }

@@ -34,8 +34,16 @@ export interface SpreadRouteDeps {
   readonly venues: readonly SpreadVenue[]
 }
 
-/** `is_stale` on /spreads/top: the scanner's default cutoff. */
+/**
+ * /spreads/top lists fresh spreads only: a spread whose feed is down or whose older quote is past the scanner's
+ * default cutoff leaves the list (the next one moving up), as it leaves the stream's `spreads.top` views. A stale
+ * quote's confidence says how good the match and the book were when last seen, not now: ranking it would put
+ * gaps nobody can trade at the top of the list the moment a venue stalls.
+ */
 const TOP_STALE_CUTOFF_MS = 45 * 60_000
+
+/** Fresh at `now` by /spreads/top's rule (TOP_STALE_CUTOFF_MS). */
+const freshAt = (now: number) => (r: SpreadRecord) => !isStale(r, now, TOP_STALE_CUTOFF_MS)
 
 /** Largest `limit` of /spreads/top (the spec leaves it open). */
 export const TOP_MAX_LIMIT = 200
@@ -406,7 +414,8 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
     operationId: 'topSpreads',
     summary: 'Top cross-venue gaps by confidence',
     description:
-      `Ordered by confidence, highest first. Only pairs whose older quote is within \`window\` hours are ranked. \`limit\` is at most ${TOP_MAX_LIMIT}. \`is_stale\` uses the scanner's default cutoff (45 minutes). ` +
+      `Ordered by confidence, highest first. Only pairs whose older quote is within \`window\` hours are ranked. \`limit\` is at most ${TOP_MAX_LIMIT}. ` +
+      "Only fresh spreads are ranked: a spread whose venue feed is down, or whose older quote is past the scanner's default stale cutoff (45 minutes), leaves the list and the next one moves up (a stale quote's confidence is not a tradable gap now), so `is_stale` is always false here; `/api/v2/spreads` still lists stale spreads, marked. " +
       'Addition: `sort=net_edge` or `sort=spread` rank by those instead, and `executable_only` / `min_net_edge` keep only rows whose executable edge qualifies (e.g. `?sort=net_edge&executable_only=true`: the best trades now). 503 `not_ready` until the first matched pairs are priced.',
     tags: ['spreads'],
     query: TOP_QUERY,
@@ -423,12 +432,12 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
       if (q.sort !== 'confidence' || edge.executableOnly || edge.minNetEdge !== undefined) {
         // Built per request: O(limit) plus skipped records on an index walk (spread-query.ts); each record's JSON
         // is cached per version (spread-json.ts).
-        const list = topSpreads(deps.engine, q, now)
+        const list = topSpreads(deps.engine, q, now, freshAt(now))
         return {
           status: 200,
           body: body(
             list,
-            list.map((r) => isStale(r, now, TOP_STALE_CUTOFF_MS)),
+            list.map(() => false),
           ),
         }
       }
@@ -441,14 +450,12 @@ export function spreadRoutes(deps: SpreadRouteDeps): AnyRoute[] {
         deps.pages.countHit()
         return { status: 200, body: cached }
       }
-      const list = topSpreads(deps.engine, q, now)
-      const stale = list.map((r) => isStale(r, now, TOP_STALE_CUTOFF_MS))
+      // Every listed record is fresh: the list changes when one turns stale by age (or leaves the window first).
+      const list = topSpreads(deps.engine, q, now, freshAt(now))
+      const stale = list.map(() => false)
       let validUntil = Number.POSITIVE_INFINITY
-      for (let i = 0; i < list.length; i++) {
-        const r = list[i] as SpreadRecord
-        validUntil = Math.min(validUntil, r.olderQuoteAt + windowMs + 1)
-        if (!stale[i]) validUntil = Math.min(validUntil, r.olderQuoteAt + TOP_STALE_CUTOFF_MS + 1)
-      }
+      for (const r of list)
+        validUntil = Math.min(validUntil, r.olderQuoteAt + Math.min(windowMs, TOP_STALE_CUTOFF_MS) + 1)
       deps.engine.noteTopFloor(list.length < q.limit ? 0 : (list[list.length - 1] as SpreadRecord).confidence)
       // Records are rewritten in place: the page is valid for the same records at the same versions and staleness.
       const versions = list.map((r, i) => r.version * 2 + (stale[i] ? 1 : 0))

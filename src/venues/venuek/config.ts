@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { feedReconnect, maxEventsGuard, Ms, Url } from '../config-parts.js'
+import { feedReconnect, maxEventsGuard, Ms, staleAfterMs, Url } from '../config-parts.js'
 
 /** venuek's config section (`venues.venuek`): REST and websocket endpoints, the API key, catalog paging and feed limits. */
 export const VenuekConfigSchema = Type.Object(
@@ -26,6 +26,19 @@ export const VenuekConfigSchema = Type.Object(
     feed: Type.Object(
       {
         ...feedReconnect,
+        /**
+         * The venue sends a protocol ping (`heartbeat`) about every 10 s, but pauses them on busy connections
+         * (venuek.md §6, keep-alive), and has no JSON-level heartbeat; it answers a client's ping with a pong. We ping
+         * every 5 s, so a quiet socket carries a pong at least that often whatever the venue's own cadence.
+         */
+        pingIntervalMs: Ms(5_000, 100),
+        /**
+         * 10 s: our 5 s pings (then one a second once a pong is missing, `probeReplyMs`) bound the silence of a
+         * healthy quiet socket to about 5 s, the venue's own heartbeats add one every ~10 s, and a busy socket
+         * (deltas, trades, tickers) is never silent for long. Relying on the venue's heartbeat alone would need 20 s
+         * or more (two missed heartbeats), and they pause exactly when data flows.
+         */
+        staleAfterMs: staleAfterMs(10_000),
         /** Markets per `subscribe` command (one sid each); a sequence gap resyncs one such group. */
         marketsPerSubscription: Type.Integer({ minimum: 1, maximum: 2_000, default: 250 }),
         /**

@@ -83,6 +83,8 @@ export class VenuekFeed implements VenueFeed {
       reconnectBaseMs: options.config.reconnectBaseMs,
       reconnectMaxMs: options.config.reconnectMaxMs,
       staleAfterMs: options.config.staleAfterMs,
+      // Protocol pings: the venue answers them with pongs (it has no JSON-level heartbeat).
+      keepalive: { intervalMs: options.config.pingIntervalMs, replyWithinMs: options.config.probeReplyMs },
       connectTimeoutMs: options.config.connectTimeoutMs,
       headers: options.headers,
       // Without credentials the handshake goes out unsigned, and the live venue answers 401.
@@ -211,6 +213,7 @@ export class VenuekFeed implements VenueFeed {
       malformedFrames: this.#malformed,
       sequenceGaps: this.#gaps,
       staleTimeouts: c.staleTimeouts,
+      stallResyncs: c.revivals,
       lastFrameAt: c.lastFrameAt,
     }
   }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { feedReconnect, maxEventsGuard, Ms, Url } from '../config-parts.js'
+import { feedReconnect, maxEventsGuard, Ms, staleAfterMs, Url } from '../config-parts.js'
 
 /** venuep's config section (`venues.venuep`): its four hosts, catalog paging and feed limits. */
 export const VenuepConfigSchema = Type.Object(
@@ -29,8 +29,19 @@ export const VenuepConfigSchema = Type.Object(
         maxAssetsPerConnection: Type.Integer({ minimum: 1, maximum: 500, default: 450 }),
         /** Large subscribe frames make the venue close the socket; chunk at ~100 ids per frame. */
         maxIdsPerFrame: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
-        /** The venue expects a text PING about every 10 s. */
-        pingIntervalMs: Ms(10_000, 100),
+        /**
+         * The venue expects a text PING about every 10 s and answers each with PONG (venuep.md §3.1.3); we send one
+         * every 5 s. A quiet market sends nothing else: no heartbeat, no book change for minutes, so the PONG is the
+         * only traffic a healthy socket is sure to carry.
+         */
+        pingIntervalMs: Ms(5_000, 100),
+        /**
+         * 10 s: a healthy socket, however quiet, answers a PING every 5 s, and a missed PONG is followed by a PING
+         * every second (`probeReplyMs`); 10 s of silence is a whole ping interval plus about five unanswered probes.
+         * A busy socket (price changes many times a second) never comes near it. Shorter would flag a healthy quiet
+         * socket whose PONG was a little late; longer only serves stale books as fresh for longer.
+         */
+        staleAfterMs: staleAfterMs(10_000),
       },
       { additionalProperties: false },
     ),

@@ -110,6 +110,7 @@ export class VenuepFeed implements VenueFeed {
     let reconnects = 0
     let frames = 0
     let staleTimeouts = 0
+    let stallResyncs = 0
     let lastFrameAt: number | undefined
     for (const s of this.#slots) {
       if (s.conn.isOpen) {
@@ -119,6 +120,7 @@ export class VenuepFeed implements VenueFeed {
       reconnects += s.conn.counters.reconnects
       frames += s.conn.counters.framesReceived
       staleTimeouts += s.conn.counters.staleTimeouts
+      stallResyncs += s.conn.counters.revivals
       const at = s.conn.counters.lastFrameAt
       if (at !== undefined && (lastFrameAt === undefined || at > lastFrameAt)) lastFrameAt = at
     }
@@ -132,6 +134,7 @@ export class VenuepFeed implements VenueFeed {
       malformedFrames: this.#malformedFrames,
       sequenceGaps: 0,
       staleTimeouts,
+      stallResyncs,
       lastFrameAt,
     }
   }
@@ -161,7 +164,7 @@ export class VenuepFeed implements VenueFeed {
       reconnectMaxMs: o.config.reconnectMaxMs,
       staleAfterMs: o.config.staleAfterMs,
       connectTimeoutMs: o.config.connectTimeoutMs,
-      keepalive: { intervalMs: o.config.pingIntervalMs, message: 'PING' },
+      keepalive: { intervalMs: o.config.pingIntervalMs, replyWithinMs: o.config.probeReplyMs, message: 'PING' },
       onOpen: () => this.#subscribeAll(slot),
       onMessage: (data, receivedAt) => this.#onMessage(slot, data, receivedAt),
       onDown: (reason) => {
