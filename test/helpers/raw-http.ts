@@ -119,7 +119,13 @@ export interface RawExchange {
 export function rawExchange(
   port: number,
   chunks: readonly (string | Buffer)[],
-  o: { readonly expect?: number; readonly timeoutMs?: number; readonly gapMs?: number } = {},
+  o: {
+    readonly expect?: number
+    readonly timeoutMs?: number
+    readonly gapMs?: number
+    /** Which responses answer a HEAD (0-based), so have no body whatever their Content-Length says. */
+    readonly heads?: readonly number[]
+  } = {},
 ): Promise<RawExchange> {
   const timeoutMs = o.timeoutMs ?? 2_000
   return new Promise((resolve) => {
@@ -142,7 +148,7 @@ export function rawExchange(
     socket.on('data', (chunk: Buffer) => {
       pending = Buffer.concat([pending, chunk])
       for (;;) {
-        const res = parse(pending, false)
+        const res = parse(pending, o.heads?.includes(responses.length) === true)
         if (res === undefined) break
         responses.push(res)
         pending = pending.subarray(pending.indexOf('\r\n\r\n') + 4 + res.body.length)
