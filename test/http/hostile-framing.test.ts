@@ -12,7 +12,8 @@ import { countRows } from '../store/scan.js'
  *
  * What uWS.js (20.30, the build on npm) does with broken framing is not the service's to choose, since no hook
  * exists for it; these tests pin it, so a change shows, and docs/reliability/fuzz.md explains it:
- * - Content-Length with Transfer-Encoding, a malformed Content-Length or chunk: the connection is closed at once.
+ * - Content-Length with Transfer-Encoding, a malformed Content-Length or chunk, a method it does not know: the
+ *   connection is closed at once.
  * - a request head it cannot parse (a bad request line or header line, no Host): no answer, and the connection is
  *   held until uWS's idle timeout (10 s) closes it;
  * - a head over its 4 KiB buffer that arrives in more than one read (1 MB of URL or header, or 5 KB sent in pieces):
@@ -139,6 +140,15 @@ describe('HTTP framing', () => {
       assert.ok(r.elapsedMs < 1_000, `${bytes}: ${r.elapsedMs} ms`)
     }
     assert.equal(await countRows(s.db, 'accounts'), accounts)
+  })
+
+  test('a method uWS does not know (FOO, lowercase get, PRI): closed at once, unanswered', async () => {
+    for (const method of ['FOO', 'get', 'PRI', 'G-E_T', 'M'.repeat(300)]) {
+      const r = await rawExchange(s.app.port, [keyed(`${method} /api/v2/events HTTP/1.1`)])
+      assert.deepEqual(r.responses, [], method)
+      assert.equal(r.ending, 'closed', method)
+      assert.ok(r.elapsedMs < 1_000, `${method}: ${r.elapsedMs} ms`)
+    }
   })
 
   test('a request head over 4 KiB in several reads, a 1 MB URL or header: dropped at once, unanswered', async () => {

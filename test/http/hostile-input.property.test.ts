@@ -127,6 +127,31 @@ for (const backend of storeBackends()) {
         )
       },
     )
+
+    test('every path of the document with a method it does not list: a JSON 404 (or 405), never anything else', async () => {
+      for (const [path, methods] of Object.entries(doc.paths)) {
+        const target = path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000')
+        for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'CONNECT']) {
+          if (method.toLowerCase() in methods) continue
+          const res = await rawRequest(s.app.port, {
+            method,
+            target,
+            headers: [
+              ['x-api-key', s.apiKey as string],
+              ['x-user-id', 'fuzz'],
+              ['content-type', 'application/json'],
+            ],
+            body: Buffer.from('{}'),
+          })
+          const where = `${method} ${target} → ${res.status} ${res.body.toString().slice(0, 200)}`
+          assert.ok(res.status === 404 || res.status === 405, where)
+          assert.match(res.headers.get('content-type') ?? '', /^application\/json/, where)
+          const { code } = JSON.parse(res.body.toString()) as { code?: unknown }
+          assert.equal(code, res.status === 404 ? 'not_found' : code, where)
+          assert.equal(typeof code, 'string', where)
+        }
+      }
+    })
   })
 }
 
