@@ -16,6 +16,8 @@ import { countRows } from '../store/scan.js'
  *   connection is closed at once.
  * - a request head it cannot parse (a bad request line or header line, no Host): no answer, and the connection is
  *   held until uWS's idle timeout (10 s) closes it;
+ * - two differing Content-Length headers: the first is read (RFC 9112 wants a 400; a proxy that reads the last
+ *   would see another request in the body, so one in front must refuse them);
  * - a head over its 4 KiB buffer that arrives in more than one read (1 MB of URL or header, or 5 KB sent in pieces):
  *   the connection is closed at once, unanswered (reset when unread bytes remain), where 431 would be right.
  */
@@ -139,6 +141,20 @@ describe('HTTP framing', () => {
       assert.equal(r.ending, 'closed', bytes)
       assert.ok(r.elapsedMs < 1_000, `${bytes}: ${r.elapsedMs} ms`)
     }
+    assert.equal(await countRows(s.db, 'accounts'), accounts)
+  })
+
+  test('two differing Content-Length headers: uWS reads the first (pinned: a proxy in front must refuse them)', async () => {
+    const accounts = await countRows(s.db, 'accounts')
+    const r = await rawExchange(
+      s.app.port,
+      [`${SIGNUP_HEAD}Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}GET /healthz HTTP/1.1\r\n${HEAD}\r\n\r\n`],
+      { expect: 2 },
+    )
+    assert.deepEqual(
+      r.responses.map((res) => res.status),
+      [422, 200],
+    )
     assert.equal(await countRows(s.db, 'accounts'), accounts)
   })
 
