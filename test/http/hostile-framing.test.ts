@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import fc from 'fast-check'
+import { SCALE, SEED } from '../helpers/fuzz.js'
 import { rawExchange, type RawExchange, type RawResponse } from '../helpers/raw-http.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { countRows } from '../store/scan.js'
@@ -37,10 +39,38 @@ const UNPARSED: Record<string, string> = {
   '200 header lines': `GET /healthz HTTP/1.1\r\n${HEAD}\r\n${Array.from({ length: 200 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`,
 }
 
+/** Mutated requests (bytes replaced, inserted, deleted; the end cut off) sent at once, each on its own connection. */
+const MUTANTS = Math.ceil(60 * SCALE)
+const MUTANTS_AT_ONCE = 60
+/** Bytes that mean something to an HTTP parser, and a few that mean nothing. */
+const FRAMING_BYTES = [0x00, 0x0d, 0x0a, 0x20, 0x3a, 0x09, 0x2c, 0x3b, 0x2d, 0x30, 0x39, 0x7f, 0x80, 0xff, 0x61]
+
+/** A request's bytes with one to three mutations. */
+function mutated(templates: readonly Buffer[]): fc.Arbitrary<Buffer> {
+  const mutation = fc.tuple(
+    fc.constantFrom('replace', 'insert', 'delete', 'cut'),
+    fc.nat(),
+    fc.constantFrom(...FRAMING_BYTES),
+  )
+  return fc.tuple(fc.constantFrom(...templates), fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([t, ms]) => {
+    let bytes = [...t]
+    for (const [kind, at, byte] of ms) {
+      const i = at % Math.max(1, bytes.length)
+      if (kind === 'replace') bytes[i] = byte
+      else if (kind === 'insert') bytes.splice(i, 0, byte)
+      else if (kind === 'delete') bytes.splice(i, 1)
+      else bytes = bytes.slice(0, i)
+    }
+    return Buffer.from(bytes)
+  })
+}
+
 describe('HTTP framing', () => {
   let s: TestService
   /** The unparsable heads, sent at start: their connections end (at uWS's idle timeout) while the tests run. */
   let unparsed: [string, Promise<RawExchange>][]
+  /** The mutants, sent at start too: answered at once, or closed by uWS at the latest at its idle timeout. */
+  let mutants: [Buffer, Promise<RawExchange>][]
 
   before(async () => {
     s = await startTestService({
@@ -51,6 +81,27 @@ describe('HTTP framing', () => {
       name,
       rawExchange(s.app.port, [bytes], { timeoutMs: IDLE_CLOSE_MS + 3_000 }),
     ])
+    const key = s.apiKey as string
+    const body = '{"email":"mutant@example.com","company":"a","use_case":"b"}'
+    const templates = [
+      `GET /api/v2/spreads?limit=2&min_spread=0.01 HTTP/1.1\r\n${HEAD}\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`,
+      `${SIGNUP_HEAD}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      `${SIGNUP_HEAD}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+      `GET /healthz HTTP/1.1\r\n${HEAD}\r\n\r\nGET /readyz HTTP/1.1\r\n${HEAD}\r\nConnection: close\r\n\r\n`,
+    ].map((t) => Buffer.from(t, 'latin1'))
+    // In waves of MUTANTS_AT_ONCE (a longer run has more waves, not more at once, so the other tests' timings hold).
+    let wave: Promise<unknown> = Promise.resolve()
+    mutants = []
+    const all = fc.sample(mutated(templates), { seed: SEED, numRuns: MUTANTS })
+    for (let i = 0; i < all.length; i += MUTANTS_AT_ONCE) {
+      const previous = wave
+      const batch = all.slice(i, i + MUTANTS_AT_ONCE).map((bytes) => {
+        const exchange = previous.then(() => rawExchange(s.app.port, [bytes], { timeoutMs: IDLE_CLOSE_MS + 3_000 }))
+        mutants.push([bytes, exchange])
+        return exchange
+      })
+      wave = Promise.all(batch)
+    }
   })
   after(() => s.close())
 
@@ -189,7 +240,7 @@ describe('HTTP framing', () => {
     }
   })
 
-  test('heads uWS cannot parse: never answered, closed at its idle timeout, and no other client waits meanwhile', async () => {
+  test('heads uWS cannot parse, mutated requests: clean answers or none, no reset, and no other client waits meanwhile', async (t) => {
     // While they hang, the service answers everyone else at once.
     for (let i = 0; i < 5; i++) {
       const started = performance.now()
@@ -205,6 +256,21 @@ describe('HTTP framing', () => {
       assert.equal(r.ending, 'closed', `${name}: closed by the server (${r.elapsedMs.toFixed(0)} ms)`)
       assert.ok(r.elapsedMs < IDLE_CLOSE_MS, `${name}: closed after ${r.elapsedMs.toFixed(0)} ms`)
     }
+    // Mutated requests: whatever comes back is a clean answer; the connection is never reset, and ends in time.
+    const endings = new Map<string, number>()
+    for (const [bytes, exchange] of mutants) {
+      const r = await exchange
+      const where = `${JSON.stringify(bytes.toString('latin1'))} → ${r.ending} ${r.responses.map((res) => res.status).join(',')}`
+      for (const res of r.responses) {
+        assert.ok(res.status >= 100 && res.status < 500, where)
+        if (res.status >= 400) assertJsonError(res)
+      }
+      assert.notEqual(r.ending, 'reset', where)
+      const answered = r.responses.some((res) => res.status >= 200)
+      const kind = `${answered ? 'answered' : 'unanswered'}, ${r.ending}`
+      endings.set(kind, (endings.get(kind) ?? 0) + 1)
+    }
+    t.diagnostic(`${MUTANTS} mutated requests: ${[...endings].map(([k, n]) => `${n} ${k}`).join('; ')}`)
     assert.deepEqual(
       s.logs.warnings().filter((l) => (l.level as number) >= 50),
       [],
