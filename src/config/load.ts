@@ -142,7 +142,13 @@ function fromEnv(
   if (env.SIM_EXTERNAL !== undefined) sim.external = env.SIM_EXTERNAL === '1' || env.SIM_EXTERNAL === 'true'
   if (env.SIM_PORT_BASE !== undefined) {
     const base = toInt('SIM_PORT_BASE', env.SIM_PORT_BASE)
-    sim.ports = typeof base === 'number' ? { gamma: base, clob: base + 1, data: base + 2, venuek: base + 3 } : base
+    // 0 is "free ports" (schema.ts) for every one of them: base + 1… would bind the fixed ports 1 to 3, which two
+    // simulators started at once (tests running side by side) then fight over.
+    const step = base === 0 ? 0 : 1
+    sim.ports =
+      typeof base === 'number'
+        ? { gamma: base, clob: base + step, data: base + 2 * step, venuek: base + 3 * step }
+        : base
   }
   if (Object.keys(sim).length > 0) out.sim = sim
   return out
