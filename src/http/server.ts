@@ -167,8 +167,12 @@ export class HttpServer {
         caller: undefined,
         responseHeaderLines: '',
       }
-      if (def.body === true) this.#readBody(res, ctx, def.handler, caching, startedAt)
-      else this.#run(res, ctx, def.handler, caching, startedAt)
+      if (def.body !== true) this.#run(res, ctx, def.handler, caching, startedAt)
+      // A body announced over the limit is refused at once: waiting for 64 KiB of it (or for a client that sends
+      // nothing after the headers, until uWS's 10 s idle timeout) would leave the client without an answer.
+      else if (Number(req.getHeader(CONTENT_LENGTH)) > this.#maxBodyBytes)
+        this.#deliver(res, ctx, this.#tooLarge, undefined, startedAt, undefined)
+      else this.#readBody(res, ctx, def.handler, caching, startedAt)
     }
     this.app[def.method](def.path, handle)
     // HEAD: the GET's status and headers without the body (the writer leaves it out); guarded and metered alike.
@@ -502,6 +506,7 @@ const ADDRESS_TEXT = new TextDecoder()
 const ACCEPT_ENCODING = Buffer.from('accept-encoding', 'latin1')
 const IF_NONE_MATCH = Buffer.from('if-none-match', 'latin1')
 const ORIGIN = Buffer.from('origin', 'latin1')
+const CONTENT_LENGTH = Buffer.from('content-length', 'latin1')
 const EMPTY_BODY = new Uint8Array(0)
 /** What a request that arrives after close() is answered: retry elsewhere (another replica, or this one restarted). */
 const SHUTTING_DOWN: Reply = errorReply(

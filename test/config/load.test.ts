@@ -70,3 +70,13 @@ test('SIM_CATALOG selects a replay of captured catalogs (sim.catalog); unset, th
     'test/fixtures/real-venues',
   )
 })
+
+test('SIM_PORT_BASE: four consecutive ports from the base; 0 picks a free port for each (not the fixed ports 1 to 3)', () => {
+  assert.deepEqual(loadConfig({ env: { SIM_PORT_BASE: '9100' } }).sim.ports, {
+    gamma: 9100,
+    clob: 9101,
+    data: 9102,
+    venuek: 9103,
+  })
+  assert.deepEqual(loadConfig({ env: { SIM_PORT_BASE: '0' } }).sim.ports, { gamma: 0, clob: 0, data: 0, venuek: 0 })
+})

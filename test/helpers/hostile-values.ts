@@ -24,6 +24,12 @@ const NUMBERS = [
   '-1e308',
   '1e400',
   '-1e400',
+  '1e309',
+  '-1e309',
+  '1E309',
+  '-0.0',
+  '0e0',
+  '+Infinity',
   '5e-324',
   '1e-400',
   '1e26',
@@ -156,7 +162,7 @@ const FRAGMENTS = [
   '1.',
 ]
 
-/** Whole bodies that are not a JSON object: empty, malformed, too deep, invalid UTF-8, over the size limit. */
+/** Whole bodies that are not a JSON object, or too big: empty, malformed, too deep, invalid UTF-8, over the size limit. */
 export const BODIES: readonly Buffer[] = [
   ...[
     '',
@@ -176,6 +182,8 @@ export const BODIES: readonly Buffer[] = [
   Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
   Buffer.from([0x7b, 0x22, 0xc0, 0x80, 0x22, 0x3a, 0x31, 0x7d]),
   Buffer.alloc(70_000, 0x20),
+  // A 1 MB string in a field: over the body limit, announced by its Content-Length (or streamed chunked).
+  Buffer.from(`{"email":"${'x'.repeat(1 << 20)}","company":"a","use_case":"b","name":"c"}`),
 ]
 
 export const CONTENT_TYPES = [
