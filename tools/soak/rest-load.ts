@@ -1,0 +1,86 @@
+import type { SoakTargets } from './targets.js'
+
+/**
+ * The REST half of the load: LOOPS concurrent loops, each sending one request at a time over a fixed mix of read
+ * routes, paced so that together they stay under MAX_REQ_PER_SEC (a 2-core machine also runs the service, its
+ * store, the simulator and the stream clients; the soak watches a steady load, not saturation).
+ */
+export const LOOPS = 4
+export const MAX_REQ_PER_SEC = 150
+const TIMEOUT_MS = 10_000
+
+/** The mix, one path per turn in order; `{token}` is a matched venuep token, drawn per request. */
+export const REST_MIX: readonly string[] = [
+  '/api/v2/venuep/markets?limit=50',
+  '/api/v2/venuek/markets?limit=50',
+  '/api/v2/events?limit=50',
+  '/api/v2/spreads?limit=50',
+  '/api/v2/spreads/top?limit=20',
+  '/api/v2/venuep/orderbook-history?token_id={token}',
+  '/healthz',
+]
+
+export interface RestStats {
+  readonly byStatus: Map<string, number>
+  /** Per route (the mix's path without its query), by status. */
+  readonly byRoute: Map<string, Map<string, number>>
+  readonly latenciesMs: number[]
+  /** The first few failures (network errors, 5xx), with when they happened. */
+  readonly failures: string[]
+  sent: number
+}
+
+export interface RestLoad {
+  readonly stats: RestStats
+  stop(): Promise<void>
+}
+
+export function startRestLoad(port: number, apiKey: string, targets: SoakTargets, t0: number): RestLoad {
+  const stats: RestStats = { byStatus: new Map(), byRoute: new Map(), latenciesMs: [], failures: [], sent: 0 }
+  let running = true
+  const intervalMs = (1000 * LOOPS) / MAX_REQ_PER_SEC
+  const count = (route: string, status: string): void => {
+    stats.byStatus.set(status, (stats.byStatus.get(status) ?? 0) + 1)
+    const r = stats.byRoute.get(route) ?? new Map<string, number>()
+    r.set(status, (r.get(status) ?? 0) + 1)
+    stats.byRoute.set(route, r)
+  }
+  const loop = async (index: number): Promise<void> => {
+    let next = Date.now() + (intervalMs * index) / LOOPS
+    for (let turn = index; running; turn++) {
+      const wait = next - Date.now()
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+      next = Math.max(next + intervalMs, Date.now() - intervalMs)
+      if (!running) break
+      const template = REST_MIX[turn % REST_MIX.length] as string
+      const token = targets.venuepTokens[turn % targets.venuepTokens.length] as string
+      const path = template.replace('{token}', token)
+      const route = template.split('?')[0] as string
+      const started = performance.now()
+      stats.sent++
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+          headers: { 'x-api-key': apiKey, 'accept-encoding': 'identity' },
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        })
+        await res.arrayBuffer()
+        stats.latenciesMs.push(performance.now() - started)
+        count(route, String(res.status))
+        if (res.status >= 500 && stats.failures.length < 20)
+          stats.failures.push(`${((Date.now() - t0) / 1000).toFixed(0)} s: ${res.status} ${path}`)
+      } catch (err) {
+        count(route, 'network error')
+        if (stats.failures.length < 20)
+          stats.failures.push(`${((Date.now() - t0) / 1000).toFixed(0)} s: ${String(err)} ${path}`)
+      }
+    }
+  }
+  const loops = Array.from({ length: LOOPS }, (_, i) => loop(i))
+  return {
+    stats,
+    async stop() {
+      running = false
+      await Promise.all(loops)
+    },
+  }
+}
