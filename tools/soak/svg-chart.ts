@@ -21,6 +21,7 @@ export interface ChartOptions {
 }
 
 const MARGIN = { left: 70, right: 20, top: 28, bottom: 34 }
+/** About this many ticks per axis. */
 const TICKS = 5
 
 export function chartSvg(o: ChartOptions): string {
@@ -39,25 +40,29 @@ export function chartSvg(o: ChartOptions): string {
   o.panels.forEach((p, i) => {
     const top = titleHeight + i * panelHeight
     const plotH = panelHeight - MARGIN.top - MARGIN.bottom
-    const [y0, y1] = span(
+    const [y0, yTop] = span(
       p.points.map((pt) => pt.y),
       true,
     )
+    // The y axis ends on a round tick above the data, so its top label is a round number too.
+    const y1 = Math.ceil(yTop / niceStep(yTop - y0)) * niceStep(yTop - y0)
     const sx = (x: number): number => MARGIN.left + ((x - x0) / (x1 - x0)) * plotW
     const sy = (y: number): number => top + MARGIN.top + plotH - ((y - y0) / (y1 - y0)) * plotH
     const left = MARGIN.left
     const bottom = top + MARGIN.top + plotH
     parts.push(`<g>`)
     parts.push(`<text x="${left}" y="${top + 18}" font-size="12" font-weight="bold">${escapeXml(p.title)}</text>`)
-    for (let t = 0; t <= TICKS; t++) {
-      const yv = y0 + ((y1 - y0) * t) / TICKS
+    const yStep = niceStep(y1 - y0)
+    for (const yv of ticks(y0, y1, yStep)) {
       const y = num(sy(yv))
       parts.push(`<line x1="${left}" y1="${y}" x2="${left + plotW}" y2="${y}" stroke="#e4e4e4"/>`)
-      parts.push(`<text x="${left - 6}" y="${y + 4}" text-anchor="end">${escapeXml(tickLabel(yv, y1 - y0))}</text>`)
-      const xv = x0 + ((x1 - x0) * t) / TICKS
+      parts.push(`<text x="${left - 6}" y="${y + 4}" text-anchor="end">${escapeXml(tickLabel(yv, yStep))}</text>`)
+    }
+    const xStep = niceStep(x1 - x0)
+    for (const xv of ticks(x0, x1, xStep)) {
       const x = num(sx(xv))
       parts.push(`<line x1="${x}" y1="${bottom}" x2="${x}" y2="${bottom + 4}" stroke="black"/>`)
-      parts.push(`<text x="${x}" y="${bottom + 15}" text-anchor="middle">${escapeXml(tickLabel(xv, x1 - x0))}</text>`)
+      parts.push(`<text x="${x}" y="${bottom + 15}" text-anchor="middle">${escapeXml(tickLabel(xv, xStep))}</text>`)
     }
     parts.push(`<line x1="${left}" y1="${top + MARGIN.top}" x2="${left}" y2="${bottom}" stroke="black"/>`)
     parts.push(`<line x1="${left}" y1="${bottom}" x2="${left + plotW}" y2="${bottom}" stroke="black"/>`)
@@ -92,9 +97,23 @@ function span(values: readonly number[], fromZero: boolean): [number, number] {
   return [lo, hi]
 }
 
-function tickLabel(v: number, range: number): string {
-  const digits = range >= 50 ? 0 : range >= 5 ? 1 : range >= 0.5 ? 2 : 3
-  return v.toFixed(digits)
+/** A round step (1, 2 or 5 times a power of ten) that cuts `range` into about TICKS parts. */
+function niceStep(range: number): number {
+  const raw = range / TICKS
+  const power = 10 ** Math.floor(Math.log10(raw))
+  const f = raw / power
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * power
+}
+
+/** The multiples of `step` within [lo, hi]. */
+function ticks(lo: number, hi: number, step: number): number[] {
+  const out: number[] = []
+  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push(v)
+  return out
+}
+
+function tickLabel(v: number, step: number): string {
+  return v.toFixed(Math.max(0, -Math.floor(Math.log10(step) + 1e-9)))
 }
 
 const num = (x: number): number => Math.round(x * 10) / 10
