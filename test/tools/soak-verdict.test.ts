@@ -105,3 +105,16 @@ test('a ceiling with a condition judges only the samples that meet it, and says 
   assert.equal(unjudged.series[0]?.unjudged, true)
   assert.match(unjudged.series[0]?.detail as string, /^not judged/)
 })
+
+test('a heap judged without peaks passes a sawtooth whose peak grows, and the live heap after a collection decides', () => {
+  const samples = series(10, (t) => (Math.round(t / 10) % 2 === 0 ? 100 : 110 + (30 * t) / 600), 'heapUsedMiB')
+  const rule = { series: 'heapUsedMiB', tolerance: 0.1, peaks: false }
+  assert.equal(judgeFlat(samples, rule, 120_000).pass, true)
+  assert.match(judgeFlat(samples, rule, 120_000).detail, /not judged\)/)
+  const input = { ...baseInput, flat: [rule], samples, durationMs: 600_000 }
+  assert.equal(judge({ ...input, liveHeap: { atWarmUpMiB: 80, atEndMiB: 86, tolerance: 0.1 } }).pass, true)
+  const leaking = judge({ ...input, liveHeap: { atWarmUpMiB: 80, atEndMiB: 96, tolerance: 0.1 } })
+  assert.deepEqual(leaking.reasons, [
+    'liveHeapMiB: heap after a full collection 80.0 MiB at the end of the warm-up → 96.0 MiB at the end (20.0%); allowed +10%',
+  ])
+})

@@ -55,7 +55,7 @@ export function soakMarkdown(r: SoakReport): string {
   lines.push('|---|---|---|---|')
   for (const s of r.verdict.series)
     lines.push(
-      `| ${s.series} | ${s.kind === 'flat' ? 'last quarter vs first quarter' : 'ceiling'} | ${s.unjudged === true ? 'not judged' : s.pass ? 'pass' : '**FAIL**'} | ${s.detail} |`,
+      `| ${s.series} | ${s.judgedBy} | ${s.unjudged === true ? 'not judged' : s.pass ? 'pass' : '**FAIL**'} | ${s.detail} |`,
     )
   lines.push(
     `| error log lines | none allowed | ${r.log.errors === 0 ? 'pass' : '**FAIL**'} | ${r.log.errors} lines at level ≥ 50 |`,

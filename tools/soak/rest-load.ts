@@ -9,7 +9,11 @@ export const LOOPS = 4
 export const MAX_REQ_PER_SEC = 150
 const TIMEOUT_MS = 10_000
 
-/** The mix, one path per turn in order; `{token}` is a matched venuep token, drawn per request. */
+/**
+ * The mix, one path per turn in order; `{token}` is a matched venuep token, a different one each turn. Most of it
+ * is served from the service's memory; the candlesticks read goes through to the venue on a cache miss, so the
+ * REST 503 fault is seen by clients there.
+ */
 export const REST_MIX: readonly string[] = [
   '/api/v2/venuep/markets?limit=50',
   '/api/v2/venuek/markets?limit=50',
@@ -17,6 +21,8 @@ export const REST_MIX: readonly string[] = [
   '/api/v2/spreads?limit=50',
   '/api/v2/spreads/top?limit=20',
   '/api/v2/venuep/orderbook-history?token_id={token}',
+  // Read through to the venue (cached 30 s per window reaching now): what a venue's REST 503s reach.
+  '/api/v2/venuep/candlesticks?token_id={token}&fidelity=60',
   '/healthz',
 ]
 

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config/load.js'
 import { systemClock } from '../../src/core/clock.js'
 import { serviceEnvFor } from '../../src/sim/service-env.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
+import { Inspector } from '../../test/helpers/processes.js'
 import { LogCounter } from './log-counter.js'
 
 /**
@@ -29,6 +30,8 @@ export interface SoakSystem {
   readonly log: LogCounter
   readonly readyMs: number
   readonly apiKeys: readonly string[]
+  /** The service's heap after a forced full collection, through the DevTools protocol. */
+  liveHeapMiB(): Promise<number>
   stop(): Promise<{ exitCode: number | null; signal: string | null; stopMs: number }>
 }
 
@@ -42,21 +45,29 @@ export async function startSoakSystem(apiKeys: number, say: (line: string) => vo
   )
   const port = await freePort()
   const started = Date.now()
-  const service = spawnNode(MAIN_JS, {
-    ...serviceEnvFor(sim, join(tmp, 'sim-data')),
-    PORT: String(port),
-    DATA_DIR: join(tmp, 'service-data'),
-    LOG_LEVEL: 'info',
-    AUTH_REQUIRED: 'true',
-    RATE_LIMIT_PER_SEC: '100000',
-    RATE_LIMIT_BURST: '100000',
-    SIGNUP_RATE_LIMIT_PER_MIN: '1000',
-    SIGNUP_RATE_LIMIT_BURST: '1000',
-  })
+  const service = spawnNode(
+    MAIN_JS,
+    {
+      ...serviceEnvFor(sim, join(tmp, 'sim-data')),
+      PORT: String(port),
+      DATA_DIR: join(tmp, 'service-data'),
+      LOG_LEVEL: 'info',
+      AUTH_REQUIRED: 'true',
+      RATE_LIMIT_PER_SEC: '100000',
+      RATE_LIMIT_BURST: '100000',
+      SIGNUP_RATE_LIMIT_PER_MIN: '1000',
+      SIGNUP_RATE_LIMIT_BURST: '1000',
+      // The inspector (loopback, a free port) is only for two forced full collections: the live heap at the end of
+      // the warm-up and at the end of the run (tools/soak/verdict.ts LiveHeap).
+    },
+    ['--inspect=127.0.0.1:0'],
+  )
   const log = new LogCounter()
   service.child.stdout?.on('data', (d: Buffer) => log.push(d.toString()))
   service.child.stderr?.on('data', (d: Buffer) => log.push(d.toString()))
+  let inspector: Inspector | undefined
   const stopAll = async (): Promise<{ exitCode: number | null; signal: string | null; stopMs: number }> => {
+    inspector?.close()
     boost.stop()
     const t0 = Date.now()
     const exited = new Promise<void>((resolve) => {
@@ -74,9 +85,12 @@ export async function startSoakSystem(apiKeys: number, say: (line: string) => vo
   try {
     await waitReady(port, started, 300_000)
     const readyMs = Date.now() - started
+    const attached = await Inspector.attach(service)
+    inspector = attached
+    const liveHeapMiB = async (): Promise<number> => (await attached.heapUsedAfterGc()) / 2 ** 20
     const keys: string[] = []
     for (let i = 0; i < apiKeys; i++) keys.push(await signup(port, i))
-    return { sim, boost, service, port, log, readyMs, apiKeys: keys, stop: stopAll }
+    return { sim, boost, service, port, log, readyMs, apiKeys: keys, liveHeapMiB, stop: stopAll }
   } catch (err) {
     await stopAll()
     throw err

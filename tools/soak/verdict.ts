@@ -20,6 +20,19 @@ export interface FlatRule {
   readonly tolerance: number
   /** Growth below this many units always passes (for small counts such as handles). */
   readonly slack?: number
+  /**
+   * Compare the quarters' highest samples too (default true). Off for a sampled heap: where a scrape lands in the
+   * collector's sawtooth decides its peak, so the live heap after a full collection judges it instead (LiveHeap).
+   */
+  readonly peaks?: boolean
+}
+
+/** The service's heap after a forced full collection, at the end of the warm-up and at the end of the run. */
+export interface LiveHeap {
+  readonly atWarmUpMiB: number
+  readonly atEndMiB: number
+  /** Largest allowed growth, as a fraction (0.1 = 10%). */
+  readonly tolerance: number
 }
 
 export interface CeilingRule {
@@ -37,6 +50,8 @@ export interface CeilingRule {
 export interface SeriesJudgement {
   readonly series: string
   readonly kind: 'flat' | 'ceiling'
+  /** How it was judged, in a few words (the report's column). */
+  readonly judgedBy: string
   readonly pass: boolean
   /** No sample met the rule's condition (CeilingRule.onlyWhen): passed without a judgement, said in `detail`. */
   readonly unjudged?: boolean
@@ -72,6 +87,8 @@ function judgedValues(samples: readonly Sample[], series: string, fromMs: number
     .map((s) => ({ atMs: s.atMs, v: s.values[series] as number }))
 }
 
+const QUARTERS = 'last quarter vs first quarter'
+
 const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length
 
 /** The samples in the first and in the last quarter of the judged span, by time. */
@@ -91,6 +108,7 @@ export function judgeFlat(samples: readonly Sample[], rule: FlatRule, fromMs: nu
     return {
       series: rule.series,
       kind: 'flat',
+      judgedBy: QUARTERS,
       pass: false,
       detail: `only ${points.length} samples after the warm-up (4 needed)`,
     }
@@ -101,13 +119,14 @@ export function judgeFlat(samples: readonly Sample[], rule: FlatRule, fromMs: nu
   const lastMax = Math.max(...last.map((p) => p.v))
   const allowed = (base: number): number => Math.max(base * rule.tolerance, rule.slack ?? 0)
   const meanOk = lastMean - firstMean <= allowed(firstMean)
-  const maxOk = lastMax - firstMax <= allowed(firstMax)
+  const maxOk = rule.peaks === false || lastMax - firstMax <= allowed(firstMax)
   const pct = (a: number, b: number): string => `${(((b - a) / a) * 100).toFixed(1)}%`
   return {
     series: rule.series,
     kind: 'flat',
+    judgedBy: QUARTERS,
     pass: meanOk && maxOk,
-    detail: `mean ${fmt(firstMean)} → ${fmt(lastMean)} (${pct(firstMean, lastMean)}), max ${fmt(firstMax)} → ${fmt(lastMax)} (${pct(firstMax, lastMax)}); allowed +${rule.tolerance * 100}%${rule.slack === undefined ? '' : ` or +${rule.slack}`}`,
+    detail: `mean ${fmt(firstMean)} → ${fmt(lastMean)} (${pct(firstMean, lastMean)}), max ${fmt(firstMax)} → ${fmt(lastMax)} (${pct(firstMax, lastMax)}${rule.peaks === false ? ', not judged' : ''}); allowed +${rule.tolerance * 100}%${rule.slack === undefined ? '' : ` or +${rule.slack}`}`,
     firstQuarterMean: firstMean,
     lastQuarterMean: lastMean,
     firstQuarterMax: firstMax,
@@ -118,7 +137,13 @@ export function judgeFlat(samples: readonly Sample[], rule: FlatRule, fromMs: nu
 export function judgeCeiling(samples: readonly Sample[], rule: CeilingRule, fromMs: number): SeriesJudgement {
   const all = judgedValues(samples, rule.series, fromMs)
   if (all.length === 0)
-    return { series: rule.series, kind: 'ceiling', pass: false, detail: 'no sample after the warm-up' }
+    return {
+      series: rule.series,
+      kind: 'ceiling',
+      judgedBy: 'ceiling',
+      pass: false,
+      detail: 'no sample after the warm-up',
+    }
   const cond = rule.onlyWhen
   const qualifies = (atMs: number): boolean => {
     if (cond === undefined) return true
@@ -133,6 +158,7 @@ export function judgeCeiling(samples: readonly Sample[], rule: CeilingRule, from
     return {
       series: rule.series,
       kind: 'ceiling',
+      judgedBy: 'ceiling',
       pass: true,
       unjudged: true,
       detail: `not judged: no sample with ${cond?.what ?? ''} (max of all ${all.length}: ${fmt(maxAll)}, limit ${fmt(rule.max)})`,
@@ -142,9 +168,21 @@ export function judgeCeiling(samples: readonly Sample[], rule: CeilingRule, from
   return {
     series: rule.series,
     kind: 'ceiling',
+    judgedBy: 'ceiling',
     pass: max <= rule.max,
     detail: `max ${fmt(max)}${scope} (limit ${fmt(rule.max)})${everyMax}`,
     max,
+  }
+}
+
+export function judgeLiveHeap(h: LiveHeap): SeriesJudgement {
+  const growth = (h.atEndMiB - h.atWarmUpMiB) / h.atWarmUpMiB
+  return {
+    series: 'liveHeapMiB',
+    kind: 'flat',
+    judgedBy: 'after a full collection: end vs end of the warm-up',
+    pass: growth <= h.tolerance,
+    detail: `heap after a full collection ${fmt(h.atWarmUpMiB)} MiB at the end of the warm-up → ${fmt(h.atEndMiB)} MiB at the end (${(growth * 100).toFixed(1)}%); allowed +${h.tolerance * 100}%`,
   }
 }
 
@@ -153,6 +191,8 @@ export interface VerdictInput {
   readonly durationMs: number
   readonly flat: readonly FlatRule[]
   readonly ceilings: readonly CeilingRule[]
+  /** Undefined when it could not be measured: reported as a failure (the heap's leak check is this one). */
+  readonly liveHeap?: LiveHeap
   /** Log lines at level error or fatal (≥ 50): the soak allows none. */
   readonly errorLines: number
   /** Anything else that fails the run outright (the service died, no load got through), in words. */
@@ -164,6 +204,7 @@ export function judge(input: VerdictInput): Verdict {
   const series = [
     ...input.flat.map((r) => judgeFlat(input.samples, r, from)),
     ...input.ceilings.map((r) => judgeCeiling(input.samples, r, from)),
+    ...(input.liveHeap === undefined ? [] : [judgeLiveHeap(input.liveHeap)]),
   ]
   const reasons = [
     ...series.filter((s) => !s.pass).map((s) => `${s.series}: ${s.detail}`),
