@@ -82,10 +82,13 @@ export function soakMarkdown(r: SoakReport): string {
     `| **all** (req/s) | ${statuses.map((s) => `${((r.rest.byStatus.get(s) ?? 0) / seconds).toFixed(1)}`).join(' | ')} |`,
   )
   lines.push('')
-  if (r.rest.failures.length > 0) {
-    lines.push('First REST failures (5xx or network errors):')
+  if (r.rest.failures.size > 0) {
+    lines.push("Answers other than 200, by status and route (the first one's body):")
     lines.push('')
-    for (const f of r.rest.failures) lines.push(`- ${f}`)
+    for (const f of r.rest.failures.values())
+      lines.push(
+        `- ${f.status} \`${f.route}\` × ${f.count.toLocaleString('en-US')}, from ${f.firstSec} s to ${f.lastSec} s: \`${f.sample.replace(/`/g, "'")}\``,
+      )
     lines.push('')
   }
   const st = r.stream

@@ -31,9 +31,19 @@ export interface RestStats {
   /** Per route (the mix's path without its query), by status. */
   readonly byRoute: Map<string, Map<string, number>>
   readonly latenciesMs: number[]
-  /** The first few failures (network errors, 5xx), with when they happened. */
-  readonly failures: string[]
+  /** Answers other than 200 and network errors, per status and route: when (first and last second), how many. */
+  readonly failures: Map<string, RestFailure>
   sent: number
+}
+
+export interface RestFailure {
+  readonly status: string
+  readonly route: string
+  firstSec: number
+  lastSec: number
+  count: number
+  /** The first answer's body (or the error), cut short. */
+  readonly sample: string
 }
 
 export interface RestLoad {
@@ -42,7 +52,7 @@ export interface RestLoad {
 }
 
 export function startRestLoad(port: number, apiKey: string, targets: SoakTargets, t0: number): RestLoad {
-  const stats: RestStats = { byStatus: new Map(), byRoute: new Map(), latenciesMs: [], failures: [], sent: 0 }
+  const stats: RestStats = { byStatus: new Map(), byRoute: new Map(), latenciesMs: [], failures: new Map(), sent: 0 }
   let running = true
   const intervalMs = (1000 * LOOPS) / MAX_REQ_PER_SEC
   const count = (route: string, status: string): void => {
@@ -50,6 +60,17 @@ export function startRestLoad(port: number, apiKey: string, targets: SoakTargets
     const r = stats.byRoute.get(route) ?? new Map<string, number>()
     r.set(status, (r.get(status) ?? 0) + 1)
     stats.byRoute.set(route, r)
+  }
+  const failed = (status: string, route: string, sample: string): void => {
+    const sec = Math.round((Date.now() - t0) / 1000)
+    const key = `${status} ${route}`
+    const f = stats.failures.get(key)
+    if (f === undefined)
+      stats.failures.set(key, { status, route, firstSec: sec, lastSec: sec, count: 1, sample: sample.slice(0, 300) })
+    else {
+      f.lastSec = sec
+      f.count++
+    }
   }
   const loop = async (index: number): Promise<void> => {
     let next = Date.now() + (intervalMs * index) / LOOPS
@@ -69,15 +90,13 @@ export function startRestLoad(port: number, apiKey: string, targets: SoakTargets
           headers: { 'x-api-key': apiKey, 'accept-encoding': 'identity' },
           signal: AbortSignal.timeout(TIMEOUT_MS),
         })
-        await res.arrayBuffer()
+        const body = await res.text()
         stats.latenciesMs.push(performance.now() - started)
         count(route, String(res.status))
-        if (res.status >= 500 && stats.failures.length < 20)
-          stats.failures.push(`${((Date.now() - t0) / 1000).toFixed(0)} s: ${res.status} ${path}`)
+        if (res.status !== 200) failed(String(res.status), route, body)
       } catch (err) {
         count(route, 'network error')
-        if (stats.failures.length < 20)
-          stats.failures.push(`${((Date.now() - t0) / 1000).toFixed(0)} s: ${String(err)} ${path}`)
+        failed('network error', route, String(err))
       }
     }
   }
