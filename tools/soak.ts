@@ -71,7 +71,20 @@ async function main(): Promise<number> {
   const targets = await findTargets(system.port, restKey)
   const t0 = Date.now()
   driverDelay.enable()
-  const stream = await startStreamLoad(system.port, system.apiKeys.slice(0, -1), targets, t0)
+  // A forced collection pauses the service; the clients notice it up to their heartbeat timeout (3 s) after it ends.
+  let measuringUntil = 0
+  const measuring = (): boolean => Date.now() < measuringUntil
+  const liveHeap = async (): Promise<number | undefined> => {
+    measuringUntil = Number.POSITIVE_INFINITY
+    try {
+      return await system.liveHeapMiB()
+    } catch {
+      return undefined
+    } finally {
+      measuringUntil = Date.now() + 5_000
+    }
+  }
+  const stream = await startStreamLoad(system.port, system.apiKeys.slice(0, -1), targets, t0, measuring)
   const rest = startRestLoad(system.port, restKey, targets, t0)
   const faults = startFaultRotation(system.sim, t0, say)
   say(`load on: ${CLIENTS} stream clients, REST loops capped at ${MAX_REQ_PER_SEC} req/s`)
@@ -102,8 +115,7 @@ async function main(): Promise<number> {
       values.driverEldP99Ms = driverDelay.percentile(99) / 1e6
       driverDelay.reset()
       samples.push({ atMs: s.atMs, values })
-      if (liveHeapAtWarmUp === undefined && s.atMs >= warmUpMs(durationMs))
-        liveHeapAtWarmUp = await system.liveHeapMiB().catch(() => undefined)
+      if (liveHeapAtWarmUp === undefined && s.atMs >= warmUpMs(durationMs)) liveHeapAtWarmUp = await liveHeap()
       const v = (name: string, digits = 1): string => values[name]?.toFixed(digits) ?? '-'
       say(
         `${(s.atMs / 1000).toFixed(0)} s: RSS ${v('rssMiB')} MiB, heap ${v('heapUsedMiB')} MiB, handles ${v('handles', 0)}, ELD p99 ${v('eldP99Ms')} ms, store RSS ${v('storeRssMiB')} MiB; ${v('restPerSec', 0)} req/s, ${v('framesPerSec', 0)} frames/s; driver ELD p99 ${v('driverEldP99Ms')} ms; CPU service ${v('serviceCores', 2)}, store ${v('storeCores', 2)}, foreign ${v('foreignCores', 2)} cores; log errors ${system.log.errors}`,
@@ -121,7 +133,7 @@ async function main(): Promise<number> {
   // outlast their 3 s heartbeat timeout, and what it causes is the measurement's, not the service's.
   const streamStats = { ...stream.stats, notes: [...stream.stats.notes] }
   const openAtEnd = stream.open()
-  const liveHeapAtEnd = exited ? undefined : await system.liveHeapMiB().catch(() => undefined)
+  const liveHeapAtEnd = exited ? undefined : await liveHeap()
   say(
     `live heap after a full collection: ${liveHeapAtWarmUp?.toFixed(1) ?? '-'} MiB after the warm-up, ${liveHeapAtEnd?.toFixed(1) ?? '-'} MiB at the end`,
   )

@@ -93,7 +93,7 @@ export function soakMarkdown(r: SoakReport): string {
   }
   const st = r.stream
   lines.push(
-    `Stream: ${st.clients} clients (${st.openAtEnd} open at the end): ${st.frames.toLocaleString('en-US')} frames (${(st.frames / seconds).toFixed(0)}/s: ${st.snapshots.toLocaleString('en-US')} snapshots, ${st.deltas.toLocaleString('en-US')} deltas, ${st.markers.toLocaleString('en-US')} markers); **${st.gaps} gaps, ${st.crcMismatches} checksum mismatches**, ${st.reconnects} reconnects, ${st.heartbeatTimeouts} heartbeat timeouts, ${st.staleMarks} streams marked stale, ${st.errors} error frames.`,
+    `Stream: ${st.clients} clients (${st.openAtEnd} open at the end): ${st.frames.toLocaleString('en-US')} frames (${(st.frames / seconds).toFixed(0)}/s: ${st.snapshots.toLocaleString('en-US')} snapshots, ${st.deltas.toLocaleString('en-US')} deltas, ${st.markers.toLocaleString('en-US')} markers); **${st.gaps} gaps, ${st.crcMismatches} checksum mismatches**, ${st.reconnects} reconnects, ${st.heartbeatTimeouts} heartbeat timeouts (and ${st.reconnectsWhileMeasuring} reconnects during the two forced full collections, the measurement's), ${st.staleMarks} streams marked stale, ${st.errors} error frames.`,
   )
   lines.push('')
   if (st.notes.length > 0) {
@@ -151,17 +151,17 @@ export function soakMarkdown(r: SoakReport): string {
   lines.push('## Samples')
   lines.push('')
   lines.push(
-    `Every 10 s from \`/metrics\` (${SERIES.rssMiB}, ${SERIES.heapUsedMiB}, ${SERIES.handles}, ${SERIES.eldP99Ms}, reset at each scrape) and the store process's /proc status; "driver ELD" is the soak driver's own event-loop delay (the simulator, the stream clients and the REST loops share that loop, so a client-side latency tail may be the driver's); CPU is from /proc over each 10 s window, "foreign" being what processes other than the service, its store and the driver took (bench/http/server-run.ts \`foreignLoad\`). Chart: [soak.svg](soak.svg).`,
+    `Every 10 s from \`/metrics\` (${SERIES.rssMiB}, ${SERIES.heapUsedMiB}, ${SERIES.handles}, ${SERIES.eldP99Ms} and ${SERIES.eldMaxMs}, both reset at each scrape) and the store process's /proc status; "driver ELD" is the soak driver's own event-loop delay (the simulator, the stream clients and the REST loops share that loop, so a client-side latency tail may be the driver's); CPU is from /proc over each 10 s window, "foreign" being what processes other than the service, its store and the driver took (bench/http/server-run.ts \`foreignLoad\`). Chart: [soak.svg](soak.svg).`,
   )
   lines.push('')
   lines.push(
-    '| t (s) | RSS (MiB) | heap used (MiB) | handles | ELD p99 (ms) | store RSS (MiB) | REST req/s | stream frames/s | driver ELD p99 (ms) | CPU service / store / foreign (cores) |',
+    '| t (s) | RSS (MiB) | heap used (MiB) | handles | ELD p99 / max (ms) | store RSS (MiB) | REST req/s | stream frames/s | driver ELD p99 (ms) | CPU service / store / foreign (cores) |',
   )
   lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|')
   for (const s of r.samples) {
     const v = s.values
     lines.push(
-      `| ${(s.atMs / 1000).toFixed(0)}${s.atMs < r.verdict.warmUpMs ? ' (warm-up)' : ''} | ${f1(v.rssMiB)} | ${f1(v.heapUsedMiB)} | ${f0(v.handles)} | ${f1(v.eldP99Ms)} | ${f1(v.storeRssMiB)} | ${f0(v.restPerSec)} | ${f0(v.framesPerSec)} | ${f1(v.driverEldP99Ms)} | ${f2(v.serviceCores)} / ${f2(v.storeCores)} / ${f2(v.foreignCores)} |`,
+      `| ${(s.atMs / 1000).toFixed(0)}${s.atMs < r.verdict.warmUpMs ? ' (warm-up)' : ''} | ${f1(v.rssMiB)} | ${f1(v.heapUsedMiB)} | ${f0(v.handles)} | ${f1(v.eldP99Ms)} / ${f0(v.eldMaxMs)} | ${f1(v.storeRssMiB)} | ${f0(v.restPerSec)} | ${f0(v.framesPerSec)} | ${f1(v.driverEldP99Ms)} | ${f2(v.serviceCores)} / ${f2(v.storeCores)} / ${f2(v.foreignCores)} |`,
     )
   }
   lines.push('')

@@ -14,6 +14,8 @@ export const SERIES = {
   heapUsedMiB: 'predmkt_nodejs_heap_size_used_bytes',
   handles: 'predmkt_nodejs_active_handles_total',
   eldP99Ms: 'predmkt_nodejs_eventloop_lag_p99_seconds',
+  /** Reported, not judged: one long stall is one sample among thousands, and the p99 does not show it. */
+  eldMaxMs: 'predmkt_nodejs_eventloop_lag_max_seconds',
   storeRssMiB: '/proc/<store pid>/status VmRSS',
 } as const
 
@@ -32,6 +34,7 @@ export function sampleOfMetrics(text: string, storeRssMiB: number | undefined): 
     heapUsedMiB: mib(metricValue(text, SERIES.heapUsedMiB)),
     handles: metricValue(text, SERIES.handles),
     eldP99Ms: metricValue(text, SERIES.eldP99Ms) * 1000,
+    eldMaxMs: metricValue(text, SERIES.eldMaxMs) * 1000,
   }
   if (storeRssMiB !== undefined) values.storeRssMiB = storeRssMiB
   return values

@@ -27,6 +27,11 @@ export interface StreamStats {
   heartbeatTimeouts: number
   staleMarks: number
   errors: number
+  /**
+   * Reconnects and heartbeat timeouts while the soak was measuring the live heap (a forced full collection pauses
+   * the service, at times past the clients' 3 s heartbeat timeout): the measurement's, counted apart.
+   */
+  reconnectsWhileMeasuring: number
   /** The first few gap, checksum and error events, in words. */
   readonly notes: string[]
 }
@@ -43,6 +48,8 @@ export async function startStreamLoad(
   apiKeys: readonly string[],
   targets: SoakTargets,
   t0: number,
+  /** True while the soak measures the live heap (and for a few seconds after). */
+  measuring: () => boolean,
 ): Promise<StreamLoad> {
   const stats: StreamStats = {
     frames: 0,
@@ -55,6 +62,7 @@ export async function startStreamLoad(
     heartbeatTimeouts: 0,
     staleMarks: 0,
     errors: 0,
+    reconnectsWhileMeasuring: 0,
     notes: [],
   }
   const at = (): string => `${((Date.now() - t0) / 1000).toFixed(0)} s`
@@ -83,10 +91,15 @@ export async function startStreamLoad(
       note(`client ${i} crc mismatch on ${c.ch} ${c.key}`)
     })
     client.on('reconnectScheduled', (r) => {
-      stats.reconnects++
-      note(`client ${i} reconnect after close ${r.code}`)
+      if (measuring()) stats.reconnectsWhileMeasuring++
+      else {
+        stats.reconnects++
+        note(`client ${i} reconnect after close ${r.code}`)
+      }
     })
-    client.on('heartbeatTimeout', () => stats.heartbeatTimeouts++)
+    client.on('heartbeatTimeout', () => {
+      if (!measuring()) stats.heartbeatTimeouts++
+    })
     client.on('error', (e) => {
       stats.errors++
       note(`client ${i} error ${e.code}: ${e.message}`)
