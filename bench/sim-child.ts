@@ -1,9 +1,9 @@
 import { loadConfig } from '../src/config/load.js'
 import { systemClock } from '../src/core/clock.js'
 import { serviceEnvFor } from '../src/sim/service-env.js'
+import { boostTargets, startBoost, type Boost } from './sim-boost.js'
 import { startSimulator } from '../src/sim/simulator.js'
 import { Rng } from '../src/sim/world/random.js'
-import { venuepOf } from '../src/sim/venuep/state.js'
 import { venuekOf } from '../src/sim/venuek/state.js'
 import type { VkEvent } from '../src/sim/venuek/types.js'
 
@@ -36,39 +36,18 @@ const env = serviceEnvFor(sim, config.dataDir)
 
 const boostPerSec = Number(process.env.BENCH_SIM_BOOST_PER_SEC ?? '0')
 const world = sim.world
-const shared = new Set(world.truth.outcomePairs.map((p) => p.contractKey))
-const vpMatched = venuepOf(world).markets.filter(
-  (m) => shared.has(m.contract.key) && venuepOf(world).books.has(m.conditionId),
-)
-const vkMatched = venuekOf(world).markets.filter(
-  (m) => shared.has(m.contract.key) && venuekOf(world).books.has(m.ticker),
-)
-const rng = new Rng(7)
-const BOOST_TICK_MS = 5
-/**
- * A late tick makes up for at most 50 ms: a simulator short of CPU (it shares a core with wrk) streams fewer
- * changes, which the bench reports, rather than catching up in bursts that would stall it and the service.
- */
-const MAX_CATCH_UP_SEC = 0.05
-let boost: NodeJS.Timeout | undefined
+const targets = boostTargets(sim)
+/** One random stream across toggles, as before the boost moved to sim-boost.ts. */
+const boostRng = new Rng(7)
+let boost: Boost | undefined
 process.on('SIGUSR2', () => {
   if (boost !== undefined) {
-    clearInterval(boost)
+    boost.stop()
     boost = undefined
     process.stdout.write('boost off\n')
     return
   }
-  let last = Date.now()
-  let carry = 0
-  boost = setInterval(() => {
-    const now = Date.now()
-    carry += boostPerSec * Math.min(MAX_CATCH_UP_SEC, (now - last) / 1000)
-    last = now
-    for (; carry >= 1; carry--) {
-      if (rng.chance(0.5)) sim.engine.churnTop('venuep', rng.pick(vpMatched), now)
-      else sim.engine.churnTop('venuek', rng.pick(vkMatched), now)
-    }
-  }, BOOST_TICK_MS)
+  boost = startBoost(sim, boostPerSec, boostRng)
   process.stdout.write('boost on\n')
 })
 
@@ -90,14 +69,14 @@ const churn =
 churn?.unref()
 
 process.stdout.write(
-  `# ${sim.description}; boost of ${boostPerSec} top-of-book changes/s on ${vpMatched.length} + ${vkMatched.length} matched markets on SIGUSR2${churnEveryMs > 0 ? `; catalog churn every ${churnEveryMs} ms` : ''}\n${Object.entries(
+  `# ${sim.description}; boost of ${boostPerSec} top-of-book changes/s on ${targets.venuep.length} + ${targets.venuek.length} matched markets on SIGUSR2${churnEveryMs > 0 ? `; catalog churn every ${churnEveryMs} ms` : ''}\n${Object.entries(
     env,
   )
     .map(([k, v]) => `export ${k}='${v}'`)
     .join('\n')}\n# then: npm start\n`,
 )
 const stop = (): void => {
-  clearInterval(boost)
+  boost?.stop()
   clearInterval(churn)
   if (churns > 0) process.stdout.write(`churn: ${churns} turns\n`)
   sim.close().then(
