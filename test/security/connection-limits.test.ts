@@ -63,9 +63,9 @@ test('slow headers, trickled headers and idle keep-alive connections are closed 
 })
 
 /**
- * uWS buffers at most ~64 KB of request head (measured: 64 KB answered, 128 KB closed; this build ignores
- * UWS_HTTP_MAX_HEADERS_SIZE): past it the connection is closed without an answer, so a client cannot make the
- * server hold more than that per connection.
+ * uWS buffers at most ~64 KB of a request head that arrives in one read (measured: 64 KB answered, 128 KB closed;
+ * this build ignores UWS_HTTP_MAX_HEADERS_SIZE), 4 KiB of one that arrives in several (test/http/hostile-framing):
+ * past it the connection is closed without an answer, so a client cannot make the server hold more than that.
  */
 test('a request whose headers exceed the server limit gets 431 or a close, never a 5xx; the service goes on', async () => {
   const port = Number(new URL(s.baseUrl).port)
