@@ -1,12 +1,13 @@
 import { VenueActor } from '../src/actors/venue-actor.js'
 import { SimulatedClock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
-import type { Catalog, CatalogEvent, Outcome, Quote, VenueId } from '../src/model/types.js'
+import type { Catalog, CatalogEvent, Quote, VenueId } from '../src/model/types.js'
 import type { FeedEvent, FeedSink, ProbabilityInputs, VenueAdapter } from '../src/venues/types.js'
 import { mapVenuekData } from '../src/venues/venuek/map-message.js'
 import { venuekProbability } from '../src/venues/venuek/probability.js'
 import { mapVenuepFrame } from '../src/venues/venuep/map-message.js'
 import { venuepProbability } from '../src/venues/venuep/probability.js'
+import { testOutcome } from '../test/helpers/outcomes.js'
 import { measureBatches, type Measured } from './harness.js'
 import { LEVELS_PER_SIDE, venuekFrames, venuepFrames } from './scenarios.js'
 
@@ -19,34 +20,7 @@ const INSTRUMENTS = 2_000
 const FRAMES = 20_000
 
 function catalogOf(venue: VenueId, ids: readonly string[]): Catalog {
-  const outcomes = ids.map((id): Outcome => ({
-    venue,
-    outcomeId: id,
-    marketId: 'm',
-    eventId: 'e',
-    title: id,
-    instrumentId: id,
-    complementInstrumentId: undefined,
-    conditionId: undefined,
-    childMarketSlug: undefined,
-    outcomeIndex: 0,
-    marketTicker: undefined,
-    status: 'active',
-    rawStatus: 'active',
-    volume: undefined,
-    volume24h: undefined,
-    marketVolume: undefined,
-    openInterest: undefined,
-    liquidity: undefined,
-    catalogBestBid: undefined,
-    catalogBestAsk: undefined,
-    catalogLastPrice: undefined,
-    closeTime: undefined,
-    createdAt: undefined,
-    won: undefined,
-    strike: undefined,
-    fees: undefined,
-  }))
+  const outcomes = ids.map((id) => testOutcome(id, { venue }))
   const market = {
     venue,
     marketId: 'm',

@@ -8,6 +8,7 @@ import { SimulatedClock } from '../src/core/clock.js'
 import { silentLogger } from '../src/core/logger.js'
 import type { Outcome, VenueId } from '../src/model/types.js'
 import { Rng } from '../src/sim/world/random.js'
+import { testOutcome } from '../test/helpers/outcomes.js'
 import {
   SpreadEngine,
   type QuoteSource,
@@ -92,34 +93,14 @@ class Source implements QuoteSource {
 }
 
 function outcome(venue: VenueId, id: string): Outcome {
-  return {
+  return testOutcome(id, {
     venue,
-    outcomeId: id,
     marketId: `m-${id}`,
     eventId: `e-${id}`,
-    title: id,
-    instrumentId: id,
-    complementInstrumentId: undefined,
-    conditionId: undefined,
-    childMarketSlug: undefined,
-    outcomeIndex: 0,
-    marketTicker: undefined,
-    status: 'active',
-    rawStatus: 'active',
     volume: 50_000,
     marketVolume: 50_000,
-    volume24h: undefined,
-    openInterest: undefined,
-    liquidity: undefined,
-    catalogBestBid: undefined,
-    catalogBestAsk: undefined,
-    catalogLastPrice: undefined,
-    closeTime: undefined,
-    createdAt: undefined,
-    won: undefined,
-    strike: undefined,
     fees: venue === 'venuek' ? { kind: 'curve', rate: 0.07, exponent: 1 } : undefined,
-  }
+  })
 }
 
 /** The instrument's quote rewritten for the book (`into`, else a new one), as the venue actor does (src/actors/published-quote.ts). */

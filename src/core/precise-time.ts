@@ -47,8 +47,11 @@ export function wholeMsStamp(clock: Clock): Stamp {
   return () => clock.now()
 }
 
-/** `Date.now() − performance.now()` at the moment `Date.now()` ticks (median of a few edges; ≤ ~3 ms of waiting). */
-function wallOffsetAtEdge(edges = 3): number {
+/**
+ * `Date.now() − performance.now()` at the moment `Date.now()` ticks (median of `edges` edges: about that many ms of
+ * busy waiting). Also the bench clients' fine clock (bench/stream/wall-clock.ts).
+ */
+export function wallOffsetAtEdge(edges = 3): number {
   const offsets: number[] = []
   for (let i = 0; i < edges; i++) {
     const start = Date.now()
