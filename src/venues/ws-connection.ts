@@ -48,12 +48,14 @@ export interface WsConnectionOptions {
   readonly keepalive?: { readonly intervalMs: number; readonly replyWithinMs: number; readonly message?: string }
   /** Called when the socket opens: send subscriptions here. */
   readonly onOpen: () => void
-  /** Called for every text frame, with the local receipt time. */
   /**
    * What stamps a frame's receipt (the `receivedAt` handed to onMessage): `clock.now()` unless the stream's
    * `preciseTimes` asks for a fraction of a millisecond (core/precise-time.ts). Liveness uses `clock.now()` either way.
+   * The stamp is taken when the socket read that completed the frame arrives, so every frame of one read carries the
+   * same receipt time, however long the frames before it took.
    */
   readonly receiptStamp?: Stamp
+  /** Called for every text frame, with its receipt time (see receiptStamp). */
   readonly onMessage: (data: string, receivedAt: number) => void
   /** Called once per lost connection (closed, errored, stale, or replaced): what it carried is now stale. */
   readonly onDown: (reason: string) => void
@@ -91,6 +93,8 @@ export class WsConnection {
   #framesSinceProbe = 0
   /** Revivals in a row without a prompt reply in between (doubles the reply time allowed). */
   #slowRevivals = 0
+  /** The receipt stamp of the socket's latest read: the frames it completes were received then. */
+  #readAt = 0
   #reconnectTimer: TimerHandle | undefined
   #watchTimer: TimerHandle | undefined
   #connectTimer: TimerHandle | undefined
@@ -168,6 +172,13 @@ export class WsConnection {
         this.#lost(socket, `${urlLabel(o.url)}: no handshake within ${o.connectTimeoutMs} ms (connect timeout)`)
     }, o.connectTimeoutMs)
 
+    // Stamp each read before ws parses it (listener first): ws emits the read's frames right after, in the same call.
+    socket.on('upgrade', (res) => {
+      const stamp = o.receiptStamp ?? (() => o.clock.now())
+      res.socket.prependListener('data', () => {
+        this.#readAt = stamp()
+      })
+    })
     socket.on('open', () => {
       if (this.#socket !== socket) return
       o.clock.clearTimeout(this.#connectTimer)
@@ -190,7 +201,7 @@ export class WsConnection {
       this.counters.lastFrameAt = now
       if (isBinary) return
       try {
-        o.onMessage(typeof data === 'string' ? data : data.toString(), o.receiptStamp?.() ?? now)
+        o.onMessage(typeof data === 'string' ? data : data.toString(), this.#readAt)
       } catch (err) {
         // A feed bug must not escape into the socket's event handler, nor leave books half-applied: resync.
         o.log.error({ err, feed: o.name }, 'frame handler failed: resyncing')
