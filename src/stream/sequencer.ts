@@ -66,15 +66,30 @@ export class StreamLog {
   #start = 0
   #count = 0
 
-  constructor(id: StreamId, epoch: string, capacity: number) {
+  readonly #windowMs: number
+
+  constructor(id: StreamId, epoch: string, capacity: number, windowMs = Number.POSITIVE_INFINITY) {
     this.id = id
     this.epoch = epoch
     this.#ring = new Array<Recorded | undefined>(capacity)
+    this.#windowMs = windowMs
+  }
+
+  /** Frames held for replay. */
+  get held(): number {
+    return this.#count
   }
 
   record(r: Recorded): void {
     const cap = this.#ring.length
     if (cap === 0) return
+    // Frames past the window can never be replayed: let them go now, so a busy stream holds what its last windowMs
+    // carried (up to `cap`), not `cap` frames of any age.
+    while (this.#count > 0 && (this.#ring[this.#start] as Recorded).at < r.at - this.#windowMs) {
+      this.#ring[this.#start] = undefined
+      this.#start = (this.#start + 1) % cap
+      this.#count--
+    }
     if (this.#count < cap) this.#ring[(this.#start + this.#count++) % cap] = r
     else {
       this.#ring[this.#start] = r
@@ -127,7 +142,7 @@ export class Sequencer {
   open(id: StreamId): StreamLog {
     let log = this.#streams.get(id.topic)
     if (log === undefined) {
-      log = new StreamLog(id, `${this.#epoch}.${(this.#generation++).toString(36)}`, this.#windowFrames)
+      log = new StreamLog(id, `${this.#epoch}.${(this.#generation++).toString(36)}`, this.#windowFrames, this.#windowMs)
       this.#streams.set(id.topic, log)
     }
     return log

@@ -88,6 +88,20 @@ describe('Sequencer', () => {
     assert.deepEqual(sequencer.replay(log, log.epoch, 2), [], 'up to date needs no frame')
   })
 
+  test('frames past the window are let go as new ones are recorded: a busy stream holds its last windowMs, not windowFrames of any age', () => {
+    const { sequencer, clock } = setup({ windowMs: 1_000, windowFrames: 1_024 })
+    const log = sequencer.open(streamId('quote', 'k'))
+    // 10 frames a second for 5 s: 50 frames, of which the last second's are held.
+    const frames: string[] = []
+    for (let i = 1; i <= 50; i++) {
+      clock.increment(100)
+      frames.push(sequencer.emit(log, 'delta', { v: i }, i, i))
+    }
+    assert.equal(log.held, 11, 'the frames of the last 1,000 ms, both ends included')
+    assert.deepEqual(sequencer.replay(log, log.epoch, 39), frames.slice(39), 'what is held still replays')
+    assert.equal(sequencer.replay(log, log.epoch, 38), undefined, 'frame 39 was let go')
+  })
+
   test('open returns the held log; close then open starts a new epoch at seq 0', () => {
     const { sequencer } = setup()
     const id = streamId('quote', 'k')
