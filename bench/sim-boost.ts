@@ -8,7 +8,7 @@ import { venuekOf } from '../src/sim/venuek/state.js'
  * A boost of market activity for a running simulator: `perSec` times a second its own engine re-sizes the best bid
  * or best ask of a random market of a question listed on both venues (`SimEngine.churnTop`: order churn at the top
  * of the book), so every change is one book event that moves a matched instrument's quote. The changes are spread
- * over BOOST_TICK_MS ticks: a venue's feed is a stream, not the 50 ms bursts of the engine's own step. Used by the
+ * over ticks (BOOST_TICK_MS unless told): a venue's feed is a stream, not the 50 ms bursts of the engine's own step. Used by the
  * standalone bench simulator (sim-child.ts, switched by SIGUSR2) and by the soak (tools/soak/), in-process.
  */
 export interface Boost {
@@ -17,7 +17,8 @@ export interface Boost {
   stop(): void
 }
 
-const BOOST_TICK_MS = 5
+/** The default tick (the HTTP and spreads benches, the soak); the stream bench asks for 1 ms (stream/service-run.ts). */
+export const BOOST_TICK_MS = 5
 /**
  * A late tick makes up for at most 50 ms: a simulator short of CPU (it shares a core with wrk) streams fewer
  * changes, which the bench reports, rather than catching up in bursts that would stall it and the service.
@@ -36,7 +37,7 @@ export function boostTargets(sim: Simulator): { venuep: EngineMarket[]; venuek: 
   }
 }
 
-export function startBoost(sim: Simulator, perSec: number, rng = new Rng(7)): Boost {
+export function startBoost(sim: Simulator, perSec: number, rng = new Rng(7), tickMs = BOOST_TICK_MS): Boost {
   const targets = boostTargets(sim)
   const vp = targets.venuep
   const vk = targets.venuek
@@ -50,6 +51,6 @@ export function startBoost(sim: Simulator, perSec: number, rng = new Rng(7)): Bo
       if (rng.chance(0.5)) sim.engine.churnTop('venuep', rng.pick(vp), now)
       else sim.engine.churnTop('venuek', rng.pick(vk), now)
     }
-  }, BOOST_TICK_MS)
+  }, tickMs)
   return { markets: { venuep: vp.length, venuek: vk.length }, stop: () => clearInterval(timer) }
 }

@@ -18,8 +18,8 @@ import type { VkEvent } from '../src/sim/venuek/types.js'
  * a second the simulator's own engine re-sizes the best bid or best ask of a random market of a question listed
  * on both venues (`SimEngine.churnTop`: order churn at the top of the book), so every
  * boost change is one book event that moves a matched instrument's quote, i.e. reaches the spread engine as a
- * quote change. The changes are spread over BOOST_TICK_MS ticks: a venue's feed is a stream, not the 50 ms
- * bursts of the engine's own step. The service starts against the default rates, and benches boost only around
+ * quote change. The changes are spread over ticks of BENCH_SIM_BOOST_TICK_MS (default 5 ms, sim-boost.ts): a venue's
+ * feed is a stream, not the 50 ms bursts of the engine's own step. The service starts against the default rates, and benches boost only around
  * the runs that need it.
  *
  * BENCH_SIM_CHURN_EVERY_MS (default 0: off) adds catalog churn: at that period one venuek event, drawn at random,
@@ -35,6 +35,7 @@ const sim = await startSimulator({ config: config.sim, clock: systemClock, ports
 const env = serviceEnvFor(sim, config.dataDir)
 
 const boostPerSec = Number(process.env.BENCH_SIM_BOOST_PER_SEC ?? '0')
+const boostTickMs = Number(process.env.BENCH_SIM_BOOST_TICK_MS ?? '') || undefined
 const world = sim.world
 const targets = boostTargets(sim)
 /** One random stream across toggles, as before the boost moved to sim-boost.ts. */
@@ -47,7 +48,7 @@ process.on('SIGUSR2', () => {
     process.stdout.write('boost off\n')
     return
   }
-  boost = startBoost(sim, boostPerSec, boostRng)
+  boost = startBoost(sim, boostPerSec, boostRng, boostTickMs)
   process.stdout.write('boost on\n')
 })
 

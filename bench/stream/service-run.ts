@@ -17,6 +17,13 @@ import { pct, sleep } from './fanout.js'
  */
 export const STREAM_QUESTIONS = Number(process.env.BENCH_STREAM_QUESTIONS ?? '') || 5_000
 export const BOOST_PER_SEC = 5_000
+/**
+ * The boost's tick: about 5 changes a tick at 5,000/s, close to a stream of independent events. At the other
+ * benches' 5 ms the 25 changes of a tick reached the service in lockstep and waited for each other there: the judged
+ * p99 was 3.0-3.2 ms at 5 ms ticks against 1.4-1.6 ms at 1 ms (2026-11-26, receipt stamped per socket read in
+ * both). BENCH_STREAM_BOOST_TICK_MS overrides it, to see how bursts move the figures.
+ */
+export const BOOST_TICK_MS = Number(process.env.BENCH_STREAM_BOOST_TICK_MS ?? '') || 1
 export const LATENCY_CLIENTS = 100
 /**
  * Each matched instrument's quote key is held by this many of the latency clients, one run each: the last is judged
@@ -106,6 +113,7 @@ export async function benchService(log: (line: string) => void): Promise<Service
         SIM_PORT_BASE: String(SIM_PORT_BASE),
         DATA_DIR: join(tmp, 'sim-data'),
         BENCH_SIM_BOOST_PER_SEC: String(BOOST_PER_SEC),
+        BENCH_SIM_BOOST_TICK_MS: String(BOOST_TICK_MS),
       },
       undefined,
       SIM_CHILD_JS,
