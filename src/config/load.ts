@@ -85,6 +85,10 @@ function fromEnv(
   if (env.CORS_ALLOWED_ORIGINS !== undefined) http.corsAllowedOrigins = toList(env.CORS_ALLOWED_ORIGINS)
   if (Object.keys(http).length > 0) out.http = http
   if (env.DATA_DIR !== undefined) out.dataDir = env.DATA_DIR
+  if (env.ROLE !== undefined) out.role = env.ROLE
+  const nats: Record<string, unknown> = {}
+  if (env.NATS_URL !== undefined) nats.url = env.NATS_URL
+  if (Object.keys(nats).length > 0) out.nats = nats
   if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') out.databaseUrl = env.DATABASE_URL
   if (env.LOG_LEVEL !== undefined) out.logLevel = env.LOG_LEVEL
   const database: Record<string, unknown> = {}

@@ -318,6 +318,19 @@ const BaseConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    /**
+     * What this process runs (ROLE; docs/SCALE-OUT.md): `all`, everything in one process with no broker (the
+     * default); `ingest`, the venue actors, matcher, spread engine and store writers, publishing to the broker; `edge`,
+     * REST reads and `/api/v2/stream` from the state it rebuilds from the broker, with no venue connection.
+     */
+    role: Type.Union([Type.Literal('all'), Type.Literal('ingest'), Type.Literal('edge')], { default: 'all' }),
+    /** The broker of `ingest` and `edge` (NATS_URL); unused by `all`. */
+    nats: Type.Object(
+      {
+        url: Type.String({ minLength: 1, default: 'nats://127.0.0.1:4222' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     dataDir: Type.String({ minLength: 1, default: './data' }),
     /** Postgres connection string; when absent the embedded PGlite in dataDir is used. */
     databaseUrl: Type.Optional(Type.String({ minLength: 1 })),

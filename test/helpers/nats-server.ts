@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/**
+ * A real `nats-server` (Debian's package; `.ci/run` installs it) for the scale-out tests: loopback only, JetStream on,
+ * its store in a temporary directory. `stop` and `start` again keep the port and the store, as a broker restarted by
+ * its supervisor would; `close` removes the store.
+ */
+export class NatsServer {
+  readonly port: number
+  readonly storeDir: string
+  #child: ChildProcess | undefined
+  #output = ''
+
+  private constructor(port: number, storeDir: string) {
+    this.port = port
+    this.storeDir = storeDir
+  }
+
+  static async start(): Promise<NatsServer> {
+    const server = new NatsServer(await freePort(), mkdtempSync(join(tmpdir(), 'predmkt-nats-')))
+    await server.restart()
+    return server
+  }
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`
+  }
+
+  output(): string {
+    return this.#output
+  }
+
+  /** Starts the server (again) on the same port and store; resolves once it accepts clients. */
+  async restart(): Promise<void> {
+    if (this.#child !== undefined) throw new Error('nats-server is already running')
+    const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    this.#child = child
+    child.stdout?.on('data', (d: Buffer) => (this.#output += d.toString()))
+    child.stderr?.on('data', (d: Buffer) => (this.#output += d.toString()))
+    const deadline = Date.now() + 15_000
+    while (!/Server is ready/.test(this.#output)) {
+      if (child.exitCode !== null) throw new Error(`nats-server exited:\n${this.#output.slice(-2000)}`)
+      if (Date.now() > deadline) throw new Error(`nats-server not ready:\n${this.#output.slice(-2000)}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+
+  /** Stops the server (SIGTERM; SIGKILL after 5 s); the store stays for `restart`. */
+  async stop(): Promise<void> {
+    const child = this.#child
+    this.#child = undefined
+    this.#output = ''
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve())
+      child.kill('SIGTERM')
+      setTimeout(() => child.kill('SIGKILL'), 5_000).unref()
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.stop()
+    rmSync(this.storeDir, { recursive: true, force: true })
+  }
+}
+
+/** A port nothing listens on now (the kernel's pick, released at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
