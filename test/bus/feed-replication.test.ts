@@ -5,6 +5,7 @@ import { snapshotQuote } from '../../src/actors/published-quote.js'
 import { VenueActor } from '../../src/actors/venue-actor.js'
 import { connectBus, type BusLink } from '../../src/bus/connection.js'
 import { busVenueAdapter } from '../../src/bus/feed/bus-adapter.js'
+import { BusFeed } from '../../src/bus/feed/bus-feed.js'
 import { startFeedPublisher, type FeedPublisher } from '../../src/bus/feed/feed-publisher.js'
 import { loadConfig } from '../../src/config/load.js'
 import { SimulatedClock } from '../../src/core/clock.js'
@@ -12,7 +13,7 @@ import { silentLogger } from '../../src/core/logger.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import { VENUES } from '../../src/venues/index.js'
 import { venueConfig, type VenueModule } from '../../src/venues/module.js'
-import type { VenueAdapter } from '../../src/venues/types.js'
+import type { FeedEvent, VenueAdapter } from '../../src/venues/types.js'
 import { NatsServer } from '../helpers/nats-server.js'
 import { TEST_ANCHOR_MS } from '../helpers/service.js'
 import { waitFor } from '../helpers/wait.js'
@@ -218,5 +219,49 @@ test('while the broker is away the edge is stale; once it is back the edge holds
     await assertSameAsIngest(edge.actors, 'following again')
   } finally {
     await edge.close()
+  }
+})
+
+test('batches the edge never got (the ingest published nothing for a while, then came back as a new run) are caught up', async () => {
+  const edge = await startEdge()
+  try {
+    await assertSameAsIngest(edge.actors, 'before the publisher stops')
+    const gapsBefore = edge.actors.map((a) => a.venueStatus().feed?.sequenceGaps ?? 0)
+    await publisher?.close()
+    await advance(1_000) // applied by the ingest, published to nobody
+    publisher = await startFeedPublisher({ link: ingestLink, actors: ingest, log: silentLogger })
+    await advance(1_000)
+    await assertSameAsIngest(edge.actors, 'after the publisher came back')
+    edge.actors.forEach((a, i) =>
+      assert.ok((a.venueStatus().feed?.sequenceGaps ?? 0) > (gapsBefore[i] as number), `${a.venue}: a gap was seen`),
+    )
+  } finally {
+    await edge.close()
+  }
+})
+
+test('instruments added to a running feed are asked for by id; one the ingest does not hold comes back stale', async () => {
+  const link = await connectBus({ url: nats.url, name: 'edge-feed', log: silentLogger })
+  const got: FeedEvent[] = []
+  const feed = new BusFeed({ link, venue: 'venuep', clock, log: silentLogger, sink: (events) => got.push(...events) })
+  try {
+    const [first, second] = [...(ingest[0] as VenueActor).quotes()].map((q) => q.instrumentId)
+    assert.ok(first !== undefined && second !== undefined)
+    feed.setInstruments([first])
+    await waitFor(() => feed.status().subscribed === 1, 5_000, 'first instrument synced')
+    got.length = 0
+    feed.changeInstruments([second, 'not-on-the-ingest'], [])
+    await waitFor(() => feed.status().subscribed === 3, 5_000, 'added instruments synced')
+    const answered = got.filter((e) => e.type === 'stale' || e.type === 'snapshot')
+    assert.deepEqual(
+      answered.map((e) => (e.type === 'snapshot' ? ['snapshot', e.instrumentId] : ['stale', ...e.instrumentIds])),
+      [
+        ['snapshot', second],
+        ['stale', 'not-on-the-ingest'],
+      ],
+    )
+  } finally {
+    feed.close()
+    await link.close()
   }
 })
