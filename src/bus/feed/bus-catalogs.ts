@@ -20,6 +20,8 @@ export class BusCatalogs {
   #last: { digest: string; catalog: Catalog } | undefined
   readonly #watchers = new Set<() => void>()
   #announcements: Subscription | undefined
+  /** `latest` calls waiting for an announcement (or their poll). */
+  readonly #waiting = new Set<() => void>()
 
   constructor(link: BusLink, venue: string, log: Logger) {
     this.#link = link
@@ -85,8 +87,6 @@ export class BusCatalogs {
       },
     })
   }
-
-  readonly #waiting = new Set<() => void>()
 
   #announcementOrPoll(signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {

@@ -215,15 +215,16 @@ export class BusFeed implements VenueFeed {
   }
 
   /**
-   * Messages were missed: the synced books may be behind. They go stale and everything is asked for again, unless the
-   * reply being received is for everything (it was taken after what was missed).
+   * Messages were missed: any book may be behind (one waiting for its snapshot too, if a live snapshot gave it one).
+   * Every instrument goes stale and everything is asked for again, unless the reply being received is for everything
+   * (it was taken after what was missed).
    */
   #gap(reason: string, coveredByReply: boolean): void {
     this.#gaps++
     this.#o.log.warn({ reason }, 'bus feed gap; resynchronizing')
-    const synced = [...this.#synced]
     this.#synced.clear()
-    if (synced.length > 0) this.#o.sink([{ type: 'stale', instrumentIds: synced, reason }], this.#o.clock.now())
+    if (this.#instruments.size > 0)
+      this.#o.sink([{ type: 'stale', instrumentIds: [...this.#instruments], reason }], this.#o.clock.now())
     if (!coveredByReply) this.#request(undefined)
   }
 

@@ -137,6 +137,7 @@ class CatalogPutter {
   #running: Promise<void> | undefined
   #store: ObjectStore | undefined
   #closed = false
+  #failures = 0
   #retry: { timer: ReturnType<typeof setTimeout>; wake: () => void } | undefined
 
   constructor(
@@ -177,15 +178,18 @@ class CatalogPutter {
         const info = await this.#store.putBlob({ name: this.venue }, bytes)
         this.link.nc.publish(catalogSubject(this.venue), JSON.stringify({ version: snapshot.version }))
         this.log.info(
-          { version: snapshot.version, events: snapshot.events.length, bytes: info.size },
+          { version: snapshot.version, events: snapshot.events.length, bytes: info.size, failedTries: this.#failures },
           'catalog put on the bus',
         )
+        this.#failures = 0
       } catch (err) {
         if (this.#closed) return
-        this.log.warn(
-          { version: snapshot.version, error: String(err), retryInMs: CATALOG_RETRY_MS },
-          'catalog put failed',
-        )
+        // One warning per outage, not one per retry.
+        if (this.#failures++ === 0)
+          this.log.warn(
+            { version: snapshot.version, error: String(err), retryEveryMs: CATALOG_RETRY_MS },
+            'catalog put failed; retrying until it holds',
+          )
         this.#next ??= snapshot
         await new Promise<void>((wake) => {
           const timer = setTimeout(wake, CATALOG_RETRY_MS)
