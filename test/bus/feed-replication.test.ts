@@ -265,3 +265,25 @@ test('instruments added to a running feed are asked for by id; one the ingest do
     await link.close()
   }
 })
+
+test('under a small max_payload (8 KB), batches and snapshot replies go in parts and the edge still holds the same', async () => {
+  const small = await NatsServer.start({ maxPayload: 8 * 1024 })
+  const ingestSide = await connectBus({ url: small.url, name: 'ingest-small', log: silentLogger })
+  const second = await startFeedPublisher({ link: ingestSide, actors: ingest, log: silentLogger })
+  const link = await connectBus({ url: small.url, name: 'edge-small', log: silentLogger })
+  const actors = VENUES.map((m) => actorOn(busVenueAdapter(realAdapter(m), { link, clock, log: silentLogger })))
+  try {
+    assert.equal(link.nc.info?.max_payload, 8 * 1024)
+    // A reply for every book of a venue is tens of KB here: unless it is cut in parts, it cannot be published.
+    assert.ok(ingest.length > 0, 'runs after the first test started the ingest')
+    await assertSameAsIngest(actors, 'caught up in parts')
+    await advance(2_000)
+    await assertSameAsIngest(actors, 'following in parts')
+  } finally {
+    for (const a of actors) a.stop()
+    await link.close()
+    await second.close()
+    await ingestSide.close()
+    await small.close()
+  }
+})

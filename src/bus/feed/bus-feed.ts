@@ -222,6 +222,7 @@ export class BusFeed implements VenueFeed {
   #gap(reason: string, coveredByReply: boolean): void {
     this.#gaps++
     this.#o.log.warn({ reason }, 'bus feed gap; resynchronizing')
+    this.#livePart = [] // the start of a batch whose end was lost
     this.#synced.clear()
     if (this.#instruments.size > 0)
       this.#o.sink([{ type: 'stale', instrumentIds: [...this.#instruments], reason }], this.#o.clock.now())
