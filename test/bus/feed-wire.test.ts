@@ -2,7 +2,14 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { runToEnd } from '../../src/core/slices.js'
 import { decodeCatalogSteps, encodeCatalogSteps } from '../../src/bus/feed/catalog-codec.js'
-import { decodeFeedMessage, eventChunks, feedMessage } from '../../src/bus/feed/wire.js'
+import {
+  decodeFeedMessage,
+  decodeSnapshotReply,
+  eventChunks,
+  feedMessage,
+  snapshotReplyMessages,
+} from '../../src/bus/feed/wire.js'
+import type { FeedBatch } from '../../src/actors/book-snapshot.js'
 import type { Catalog, CatalogEvent } from '../../src/model/types.js'
 import type { FeedEvent } from '../../src/venues/types.js'
 import { testOutcome } from '../helpers/outcomes.js'
@@ -38,6 +45,46 @@ test('a batch larger than max_payload is cut into messages under it that give th
   assert.equal(eventChunks(events.slice(0, 2), maxBytes).length, 1, 'a batch that fits is one message')
   assert.equal(decodeFeedMessage('{"seq":1}'), undefined)
   assert.equal(decodeFeedMessage('not json'), undefined)
+})
+
+test('a snapshot reply packs its batches into messages under max_payload, a batch too large going on in the next', () => {
+  const snapshotOf = (i: number): FeedEvent => ({
+    type: 'snapshot',
+    instrumentId: `i${i}`,
+    bids: Array.from({ length: 30 }, (_, j): [number, number] => [400_000 - j * 1_000, 7_000_000]),
+    asks: [[410_000, 1_000_000]],
+    venueTs: 1_000 + i,
+  })
+  const batches: FeedBatch[] = [
+    { events: [{ type: 'stats', instrumentId: 'i1', volume: 5, openInterest: 2, venueTs: 3 }], receivedAt: 7 },
+    ...Array.from({ length: 60 }, (_, i) => ({ events: [snapshotOf(i)], receivedAt: 100 + i + 0.25 })),
+    { events: Array.from({ length: 40 }, (_, i) => snapshotOf(100 + i)), receivedAt: 999 }, // larger than a message
+    { events: [{ type: 'stale', instrumentIds: ['x', 'y'], reason: 'no book at the source' }], receivedAt: 1_000 },
+  ]
+  const maxBytes = 8 * 1024
+  const messages = snapshotReplyMessages({ epoch: 'e', seq: 12, request: 3 }, batches, maxBytes)
+  for (const m of messages) assert.ok(Buffer.byteLength(m) <= maxBytes)
+  assert.ok(messages.length > 5 && messages.length < 40, `${messages.length} messages`)
+  // Reassembled as the edge does: a message's last batch goes on in the next one when it says `more`.
+  const decoded = messages.map((m) => decodeSnapshotReply(m)!)
+  const back: FeedBatch[] = []
+  let carried: FeedEvent[] = []
+  for (const m of decoded) {
+    m.batches.forEach((b, i) => {
+      const events = i === 0 ? [...carried, ...b.events] : [...b.events]
+      if (i === 0) carried = []
+      if (i === m.batches.length - 1 && m.more === true) carried = events
+      else back.push({ events, receivedAt: b.receivedAt })
+    })
+  }
+  assert.deepStrictEqual(back, batches)
+  assert.deepEqual(
+    decoded.map((m) => [m.epoch, m.seq, m.request, m.last]),
+    decoded.map((_, i) => ['e', 12, 3, i === decoded.length - 1 ? true : undefined]),
+  )
+  assert.deepEqual(snapshotReplyMessages({ epoch: 'e', seq: 1, request: 4 }, [], maxBytes), [
+    '{"epoch":"e","seq":1,"request":4,"last":true,"batches":[]}',
+  ])
 })
 
 test('a catalog round-trips through its object bytes exactly', () => {

@@ -4,7 +4,8 @@ import type { Logger } from '../../core/logger.js'
 import type { FeedEvent, FeedSink, FeedStatus, VenueFeed } from '../../venues/types.js'
 import type { BusLink } from '../connection.js'
 import { feedSnapshotSubject, feedSubject } from '../subjects.js'
-import { decodeFeedMessage, type FeedMessage, type SnapshotRequest } from './wire.js'
+import { decodeFeedMessage, decodeSnapshotReply, type SnapshotRequest } from './wire.js'
+import type { FeedBatch } from '../../actors/book-snapshot.js'
 
 /**
  * An edge's venue feed: the batches the ingest's venue actor applied (feed-publisher.ts), handed to this process's
@@ -134,21 +135,21 @@ export class BusFeed implements VenueFeed {
 
   // ------------------------------------------------------------------------------------------ receiving
 
-  #read(msg: Msg): FeedMessage | undefined {
+  #counted(): void {
     this.#frames++
     this.#lastFrameAt = this.#o.clock.now()
-    const m = decodeFeedMessage(msg.string())
-    if (m === undefined) {
-      this.#malformed++
-      this.#o.log.warn({ subject: msg.subject }, 'unreadable feed message ignored')
-    }
-    return m
+  }
+
+  #unreadable(msg: Msg): void {
+    this.#malformed++
+    this.#o.log.warn({ subject: msg.subject }, 'unreadable feed message ignored')
   }
 
   #onLive(msg: Msg): void {
     if (this.#closed) return
-    const m = this.#read(msg)
-    if (m === undefined) return
+    this.#counted()
+    const m = decodeFeedMessage(msg.string())
+    if (m === undefined) return this.#unreadable(msg)
     if (this.#inReply !== undefined) this.#abandonReply()
     const p = this.#position
     if (p !== undefined && (p.epoch !== m.epoch || p.seq + 1 !== m.seq)) {
@@ -178,8 +179,9 @@ export class BusFeed implements VenueFeed {
       for (const r of this.#requests.values()) if (!r.started) r.sentAt = Math.min(r.sentAt, soon)
       return
     }
-    const m = this.#read(msg)
-    if (m === undefined || m.request === undefined) return
+    this.#counted()
+    const m = decodeSnapshotReply(msg.string())
+    if (m === undefined) return this.#unreadable(msg)
     const req = this.#requests.get(m.request)
     // A request given up (the link dropped, or it was abandoned): its answer is not a cut of what we hold.
     if (req === undefined) return
@@ -195,23 +197,23 @@ export class BusFeed implements VenueFeed {
           req.ids === undefined,
         )
       this.#position = { epoch: m.epoch, seq: m.seq }
-      this.#livePart = []
     }
-    if (m.more === true) {
-      this.#replyPart.push(...m.events)
-      return
-    }
-    const events = this.#replyPart.length === 0 ? m.events : [...this.#replyPart, ...m.events]
-    this.#replyPart = []
+    const whole: FeedBatch[] = []
+    m.batches.forEach((b, i) => {
+      const events = i === 0 && this.#replyPart.length > 0 ? [...this.#replyPart, ...b.events] : b.events
+      if (i === 0) this.#replyPart = []
+      if (i === m.batches.length - 1 && m.more === true) this.#replyPart = [...events]
+      else whole.push({ events, receivedAt: b.receivedAt })
+    })
     if (m.last === true) {
-      // Counted before the last batch is applied: the actor checks its readiness (every book synced, every
+      // Counted before the batches are applied: the actor checks its readiness (every book synced, every
       // instrument subscribed) when it applies a batch, and this may be the last one for a while.
       this.#requests.delete(m.request)
       this.#inReply = undefined
       if (req.ids === undefined) for (const id of this.#instruments) this.#synced.add(id)
       else for (const id of req.ids) if (this.#instruments.has(id)) this.#synced.add(id)
     }
-    if (events.length > 0) this.#o.sink(events as FeedEvent[], m.receivedAt)
+    for (const b of whole) if (b.events.length > 0) this.#o.sink(b.events as FeedEvent[], b.receivedAt)
   }
 
   /**

@@ -10,7 +10,7 @@ import type { FeedEvent } from '../../venues/types.js'
 import type { BusLink } from '../connection.js'
 import { CATALOG_BUCKET, catalogSubject, feedSnapshotSubject, feedSubject } from '../subjects.js'
 import { encodeCatalogSteps } from './catalog-codec.js'
-import { eventChunks, feedMessage, type SnapshotRequest } from './wire.js'
+import { eventChunks, feedMessage, snapshotReplyMessages, type SnapshotRequest } from './wire.js'
 
 /**
  * The ingest's side of feed replication (issue 24): what its venue actors apply goes on the bus, so an edge's actors
@@ -89,22 +89,9 @@ export async function startFeedPublisher(o: FeedPublisherOptions): Promise<FeedP
         return
       }
       const batches = actor.bookSnapshotBatches(request.instrumentIds)
-      const reply = msg.reply
-      const limit = maxBytes()
-      // Every part goes out now, in this turn: no applied batch can come between them.
-      const parts: { receivedAt: number; json: string; more: boolean }[] = []
-      for (const b of batches) {
-        const chunks = eventChunks(b.events, limit)
-        chunks.forEach((json, i) => parts.push({ receivedAt: b.receivedAt, json, more: i < chunks.length - 1 }))
-      }
-      if (parts.length === 0) parts.push({ receivedAt: 0, json: '[]', more: false })
-      parts.forEach((p, i) => {
-        const flags = p.more ? { more: true as const } : i === parts.length - 1 ? { last: true as const } : {}
-        publish(
-          reply,
-          feedMessage({ epoch, seq, request: request.request, receivedAt: p.receivedAt, ...flags }, p.json),
-        )
-      })
+      // Every message goes out now, in this turn: no applied batch can come between them.
+      for (const payload of snapshotReplyMessages({ epoch, seq, request: request.request }, batches, maxBytes()))
+        publish(msg.reply, payload)
     }
     const requests: Subscription = nc.subscribe(feedSnapshotSubject(actor.venue), {
       callback: (err, msg) => {

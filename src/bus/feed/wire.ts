@@ -1,8 +1,9 @@
+import type { FeedBatch } from '../../actors/book-snapshot.js'
 import type { FeedEvent } from '../../venues/types.js'
 
 /**
- * What goes over `feed.<venue>` and a snapshot reply's inbox: one applied batch, or part of one (`more`: the batch
- * goes on in the next message; a batch is split only when it would pass the broker's max_payload).
+ * What goes over `feed.<venue>`: one applied batch, or part of one (`more`: the batch goes on in the next message; a
+ * batch is split only when it would pass the broker's max_payload).
  *
  * `epoch` names the publisher's run and `seq` counts its messages on `feed.<venue>` from 1, so a follower sees a
  * message it missed (a gap, the broker or the ingest gone for a while, an ingest restart) and resynchronizes. A
@@ -16,8 +17,20 @@ export interface FeedMessage {
   readonly receivedAt: number
   readonly events: readonly FeedEvent[]
   readonly more?: true
-  /** Snapshot replies: the request answered (its id) and, on the reply's final message, `last`. */
-  readonly request?: number
+}
+
+/**
+ * A snapshot reply's message, to the request's reply subject: the snapshot's batches (book-snapshot.ts) packed in
+ * order up to max_payload, `more` when its last batch goes on in the next message, `last` on the reply's final one.
+ * `seq` is the feed's place when the snapshot was taken (above).
+ */
+export interface SnapshotReplyMessage {
+  readonly epoch: string
+  readonly seq: number
+  /** The request answered (its id). */
+  readonly request: number
+  readonly batches: readonly FeedBatch[]
+  readonly more?: true
   readonly last?: true
 }
 
@@ -61,6 +74,38 @@ export function feedMessage(head: Omit<FeedMessage, 'events'>, eventsJson: strin
   return `${JSON.stringify(head).slice(0, -1)},"events":${eventsJson}}`
 }
 
+/** The reply to a snapshot request as the messages to publish, in order (at least one, the last with `last`). */
+export function snapshotReplyMessages(
+  head: Pick<SnapshotReplyMessage, 'epoch' | 'seq' | 'request'>,
+  batches: readonly FeedBatch[],
+  maxBytes: number,
+): string[] {
+  const budget = maxBytes - HEAD_ROOM
+  const messages: string[] = []
+  let texts: string[] = []
+  let size = 0
+  let continues = false
+  const flush = (last: boolean): void => {
+    const flags = last ? { last: true } : continues ? { more: true } : {}
+    messages.push(`${JSON.stringify({ ...head, ...flags }).slice(0, -1)},"batches":[${texts.join(',')}]}`)
+    texts = []
+    size = 0
+  }
+  for (const b of batches) {
+    const chunks = eventChunks(b.events, maxBytes)
+    chunks.forEach((json, i) => {
+      const text = `{"receivedAt":${JSON.stringify(b.receivedAt)},"events":${json}}`
+      const n = Buffer.byteLength(text) + 1
+      if (texts.length > 0 && size + n > budget) flush(false)
+      texts.push(text)
+      size += n
+      continues = i < chunks.length - 1
+    })
+  }
+  flush(true)
+  return messages
+}
+
 /** The message, or undefined when it is not one (a broken or foreign publisher). */
 export function decodeFeedMessage(text: string): FeedMessage | undefined {
   let v: unknown
@@ -74,4 +119,19 @@ export function decodeFeedMessage(text: string): FeedMessage | undefined {
   if (typeof m.epoch !== 'string' || typeof m.seq !== 'number' || typeof m.receivedAt !== 'number') return undefined
   if (!Array.isArray(m.events)) return undefined
   return m as FeedMessage
+}
+
+/** The reply message, or undefined when it is not one. */
+export function decodeSnapshotReply(text: string): SnapshotReplyMessage | undefined {
+  let v: unknown
+  try {
+    v = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof v !== 'object' || v === null) return undefined
+  const m = v as Partial<SnapshotReplyMessage>
+  if (typeof m.epoch !== 'string' || typeof m.seq !== 'number' || typeof m.request !== 'number') return undefined
+  if (!Array.isArray(m.batches)) return undefined
+  return m as SnapshotReplyMessage
 }
