@@ -10,8 +10,6 @@ export interface BusLink {
   readonly nc: NatsConnection
   /** The link is up (connected, not reconnecting). */
   readonly up: boolean
-  /** The broker's address, as given (for messages that name it). */
-  readonly url: string
   /**
    * Tells `listener` each time the link drops (`reason` names the broker) and comes back, as `onDown` / `onUp` do,
    * for parts of the process that come and go (an edge's venue feeds). Returns the unsubscribe.
@@ -73,7 +71,6 @@ export async function connectBus(o: BusLinkOptions): Promise<BusLink> {
     get up() {
       return up
     },
-    url: o.url,
     subscribeLink(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
