@@ -11,6 +11,7 @@ import type { VenueStatus } from './venue-status.js'
 import { catalogSnapshotSteps, type CatalogSnapshot } from './catalog-snapshot.js'
 import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
 import { newInstrument, requote, type InstrumentState, type InstrumentStats } from './instrument-state.js'
+import { bookSnapshotBatches, type FeedBatch } from './book-snapshot.js'
 
 /**
  * One actor per venue, the only writer of that venue's catalog, books and quotes. Socket callbacks and the
@@ -55,6 +56,7 @@ export interface VenueActorOptions {
 type QuoteListener = (quotes: readonly Quote[]) => void
 type BookListener = (step: BookStep) => void
 type CatalogListener = (snapshot: CatalogSnapshot) => void
+type AppliedListener = (events: readonly FeedEvent[], receivedAt: number) => void
 
 /** A feed's `stale` event: the instruments it can no longer vouch for, and why (the feed's words). */
 export type StaleFeedEvent = Extract<FeedEvent, { readonly type: 'stale' }>
@@ -116,10 +118,14 @@ export class VenueActor extends Actor<VenueMessage> {
   #progressLoggedAt = 0
   #failures = 0
   #refreshTimer: TimerHandle | undefined
+  /** A refresh was asked for while a sync was in progress: another one starts when it ends (refreshCatalog). */
+  #refreshAgain = false
+  #unwatchCatalog: (() => void) | undefined
   #retryTimer: TimerHandle | undefined
   readonly #quoteListeners = new Set<QuoteListener>()
   readonly #bookListeners = new Set<BookListener>()
   readonly #catalogListeners = new Set<CatalogListener>()
+  readonly #appliedListeners = new Set<AppliedListener>()
 
   constructor(options: VenueActorOptions) {
     super(`venue:${options.adapter.id}`, options.mailboxCapacity)
@@ -144,6 +150,42 @@ export class VenueActor extends Actor<VenueMessage> {
   subscribeCatalog(listener: CatalogListener): () => void {
     this.#catalogListeners.add(listener)
     return () => this.#catalogListeners.delete(listener)
+  }
+
+  /**
+   * Every feed batch the actor applied, in order, after it was applied (and after the quote listeners ran), and on a
+   * restart a `stale` of every instrument (RESTART_STALE_REASON). Another actor running this code that applies the
+   * same batches from `bookSnapshotBatches` on holds the same books and quotes (src/bus/feed/ does, over the bus).
+   */
+  subscribeApplied(listener: AppliedListener): () => void {
+    this.#appliedListeners.add(listener)
+    return () => this.#appliedListeners.delete(listener)
+  }
+
+  /**
+   * Batches that bring a follower to this actor's books, last trades, statistics and quotes as they are now, for the
+   * given instruments (ids it does not hold come back stale) or every one it holds (book-snapshot.ts).
+   */
+  bookSnapshotBatches(instrumentIds?: readonly string[]): FeedBatch[] {
+    if (instrumentIds === undefined) return bookSnapshotBatches(this.#instruments.values(), [], this.#o.clock.now())
+    const held: InstrumentState[] = []
+    const missing: string[] = []
+    for (const id of instrumentIds) {
+      const st = this.#instruments.get(id)
+      if (st === undefined) missing.push(id)
+      else held.push(st)
+    }
+    return bookSnapshotBatches(held, missing, this.#o.clock.now())
+  }
+
+  /**
+   * Syncs the catalog now rather than at the next refresh (an adapter's `watchCatalog` says a new one is there); if a
+   * sync is in progress, another starts when it ends, so a catalog announced during a sync is not missed.
+   */
+  refreshCatalog(): void {
+    if (this.status !== 'running') return
+    if (this.#loading !== undefined) this.#refreshAgain = true
+    else this.#loadCatalog()
   }
 
   catalog(): CatalogSnapshot | undefined {
@@ -238,17 +280,30 @@ export class VenueActor extends Actor<VenueMessage> {
       for (const listener of this.#bookListeners) listener(step)
     }
     if (demoted.length > 0) for (const listener of this.#quoteListeners) listener(demoted)
+    if (this.#appliedListeners.size > 0 && this.#instruments.size > 0) {
+      const stale: StaleFeedEvent = {
+        type: 'stale',
+        instrumentIds: [...this.#instruments.keys()],
+        reason: RESTART_STALE_REASON,
+      }
+      const now = this.#o.clock.now()
+      for (const listener of this.#appliedListeners) listener([stale], now)
+    }
     this.#feed = this.#o.adapter.createFeed((events, receivedAt) => {
       this.send({ type: 'feed', events, receivedAt })
     })
     this.#feedHasInstruments = false
     this.#loadCatalog()
     this.#refreshTimer = this.#o.clock.setInterval(() => this.#loadCatalog(), this.#o.catalogRefreshMs)
+    this.#unwatchCatalog = this.#o.adapter.watchCatalog?.(() => this.refreshCatalog())
   }
 
   protected override onStop(): void {
     this.#o.clock.clearInterval(this.#refreshTimer)
     this.#o.clock.clearTimeout(this.#retryTimer)
+    this.#unwatchCatalog?.()
+    this.#unwatchCatalog = undefined
+    this.#refreshAgain = false
     this.#loading?.abort()
     this.#loading = undefined
     this.#load = undefined
@@ -300,7 +355,12 @@ export class VenueActor extends Actor<VenueMessage> {
           this.send({ type: 'catalog_failed', error: err instanceof Error ? err.message : String(err), load })
       })
       .finally(() => {
-        if (this.#loading === controller) this.#loading = undefined
+        if (this.#loading !== controller) return
+        this.#loading = undefined
+        if (this.#refreshAgain) {
+          this.#refreshAgain = false
+          this.#loadCatalog()
+        }
       })
   }
 
@@ -329,7 +389,9 @@ export class VenueActor extends Actor<VenueMessage> {
   protected process(message: VenueMessage): void {
     switch (message.type) {
       case 'feed':
-        return this.#applyFeed(message.events, message.receivedAt)
+        this.#applyFeed(message.events, message.receivedAt)
+        for (const listener of this.#appliedListeners) listener(message.events, message.receivedAt)
+        return
       case 'catalog_loaded':
         this.#syncEnded(message.load)
         return this.#installCatalog(message.snapshot, message.instruments, message.plan, message.load)

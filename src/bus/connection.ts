@@ -10,7 +10,17 @@ export interface BusLink {
   readonly nc: NatsConnection
   /** The link is up (connected, not reconnecting). */
   readonly up: boolean
+  /**
+   * Tells `listener` each time the link drops (`reason` names the broker) and comes back, as `onDown` / `onUp` do,
+   * for parts of the process that come and go (an edge's venue feeds). Returns the unsubscribe.
+   */
+  subscribeLink(listener: LinkListener): () => void
   close(): Promise<void>
+}
+
+export interface LinkListener {
+  down(reason: string): void
+  up(): void
 }
 
 export interface BusLinkOptions {
@@ -39,16 +49,20 @@ export async function connectBus(o: BusLinkOptions): Promise<BusLink> {
     waitOnFirstConnect: true,
   })
   let up = true
+  const listeners = new Set<LinkListener>()
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect' && up) {
         up = false
         o.log.warn({ broker: o.url }, 'broker link down')
-        o.onDown?.(`broker ${o.url} unreachable`)
+        const reason = `broker ${o.url} unreachable`
+        o.onDown?.(reason)
+        for (const l of listeners) l.down(reason)
       } else if (s.type === 'reconnect' && !up) {
         up = true
         o.log.info({ broker: o.url }, 'broker link back')
         o.onUp?.()
+        for (const l of listeners) l.up()
       }
     }
   })()
@@ -56,6 +70,10 @@ export async function connectBus(o: BusLinkOptions): Promise<BusLink> {
     nc,
     get up() {
       return up
+    },
+    subscribeLink(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
     },
     close: async () => {
       await nc.drain().catch(() => nc.close())

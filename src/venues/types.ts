@@ -128,6 +128,11 @@ export interface VenueAdapter {
   streams?(outcome: Outcome): boolean
   /** The state of the venue's API key; absent for a venue that needs none. */
   readonly credentials?: CredentialState
+  /**
+   * For a catalog source that announces new catalogs (an edge's, src/bus/feed/bus-adapter.ts): calls `onNew` when one
+   * is there, so the actor syncs at once instead of at its next refresh. Returns the unsubscribe.
+   */
+  watchCatalog?(onNew: () => void): () => void
 }
 
 export interface AdapterContext {

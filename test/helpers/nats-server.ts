@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,14 +14,25 @@ export class NatsServer {
   readonly storeDir: string
   #child: ChildProcess | undefined
   #output = ''
+  readonly #configArgs: readonly string[]
 
-  private constructor(port: number, storeDir: string) {
+  private constructor(port: number, storeDir: string, configArgs: readonly string[]) {
     this.port = port
     this.storeDir = storeDir
+    this.#configArgs = configArgs
   }
 
-  static async start(): Promise<NatsServer> {
-    const server = new NatsServer(await freePort(), mkdtempSync(join(tmpdir(), 'predmkt-nats-')))
+  /** `maxPayload`: the server's max_payload in bytes (default 1 MB), to test what must fit under it. */
+  static async start(o: { readonly maxPayload?: number } = {}): Promise<NatsServer> {
+    const storeDir = mkdtempSync(join(tmpdir(), 'predmkt-nats-'))
+    const configArgs: string[] = []
+    if (o.maxPayload !== undefined) {
+      // Settings without a command-line flag go in a config file (kept beside the store, removed with it).
+      const file = join(storeDir, 'nats.conf')
+      writeFileSync(file, `max_payload: ${o.maxPayload}\n`)
+      configArgs.push('-c', file)
+    }
+    const server = new NatsServer(await freePort(), storeDir, configArgs)
     await server.restart()
     return server
   }
@@ -37,7 +48,8 @@ export class NatsServer {
   /** Starts the server (again) on the same port and store; resolves once it accepts clients. */
   async restart(): Promise<void> {
     if (this.#child !== undefined) throw new Error('nats-server is already running')
-    const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], {
+    const args = [...this.#configArgs, '-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir]
+    const child = spawn('nats-server', args, {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     this.#child = child
