@@ -265,7 +265,7 @@ test('a client that read up to seq N on edge A resumes on edge B with exactly th
   )
   watched.push(...missed)
   // Edge B has them too (its mirror is live) before the client arrives there.
-  await waitFor(() => edgeB.mirror.open({ ch: 'quote', key: KEY, topic: `quote|${KEY}` }).seq === 6)
+  await waitFor(() => (JSON.parse(edgeB.mirror.snapshot(`quote|${KEY}`) ?? '{}') as Frame).seq === 6)
 
   const onB = await edgeB.connect()
   const resumed = await subscribe(onB, 'quote', [KEY], { [KEY]: { epoch: held.epoch as string, seq: 2 } })
@@ -294,6 +294,27 @@ test('an edge started after the frames flowed serves the current state from the 
   const resumed = await subscribe(c2, 'quote', [KEY], { [KEY]: { epoch: last.epoch as string, seq: 1 } })
   assert.equal(resumed.ack.recovered, true)
   assert.deepEqual(resumed.raw, watched.slice(1))
+})
+
+test('after half a window with no full state the ingest publishes keyframes; edges keep them from clients', async () => {
+  const watcher = edgeA.clients[0] as Client
+  const before = ingest.keeper.keyframes
+  clock.increment(RESUME_WINDOW_MS / 2 + RESUME_WINDOW_MS / 4)
+  assert.ok(ingest.keeper.keyframes > before)
+  await ingest.link.nc.flush()
+  const jsm = await jetstreamManager(ingest.link.nc)
+  const last = await jsm.streams.getMessage('MD', { last_by_subj: 'md.quote.venuep.venuep:a' })
+  const keyframe = JSON.parse(last?.string() ?? '{}') as Frame
+  assert.deepEqual([keyframe.type, keyframe.seq], ['snapshot', 6])
+  assert.deepEqual(keyframe.d, { ...quote(0.43, 0.44, 6, 2), stale: true })
+  // The edge has it (it read past it) and forwarded nothing: the client holds that state already.
+  const sub = await edgeA.connect()
+  await subscribe(sub, 'quote', [KEY]) // a command round trip on edge A, after the keyframe reached the broker
+  await waitFor(() => (JSON.parse(edgeA.mirror.snapshot(`quote|${KEY}`) ?? '{}') as Frame).seq === 6)
+  assert.deepEqual(
+    watcher.unread.filter((f) => f.key === KEY),
+    [],
+  )
 })
 
 test('a restarted ingest starts a new epoch: edge clients get its snapshot, then its deltas', async () => {

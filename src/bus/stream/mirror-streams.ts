@@ -39,6 +39,8 @@ interface Mirrored {
   promised: boolean
   /** When a frame of the stream last arrived (streams the ingest stopped publishing are forgotten). */
   heardAt: number
+  /** The fan-out holds the stream open (`open` without `close`): it is kept, heard from or not. */
+  held: number
 }
 
 /**
@@ -136,12 +138,17 @@ export class MirrorStreams implements StreamLogs {
   }
 
   open(id: StreamId): StreamLog {
+    const m = this.#streams.get(id.topic)
     // Unknown streams are rejected at resolve; a log that never hears a frame is what one would be.
-    return this.#streams.get(id.topic)?.log ?? new StreamLog(id, '', 0)
+    if (m === undefined) return new StreamLog(id, '', 0)
+    m.held++
+    return m.log
   }
 
-  close(): void {
-    // The mirror keeps the stream while the ingest publishes it: it is not the fan-out's to drop.
+  /** The fan-out no longer holds the stream: the mirror keeps it while the ingest publishes it. */
+  close(topic: string): void {
+    const m = this.#streams.get(topic)
+    if (m !== undefined && m.held > 0) m.held--
   }
 
   replay(log: StreamLog, epoch: string, seq: number): string[] | undefined {
@@ -178,6 +185,7 @@ export class MirrorStreams implements StreamLogs {
         lts: f.lts,
         promised: false,
         heardAt: now,
+        held: 0,
       }
       this.#streams.set(id.topic, m)
       this.#startOver(m, f, text)
@@ -254,10 +262,13 @@ export class MirrorStreams implements StreamLogs {
     })
   }
 
-  /** Streams silent for two windows are gone from the ingest (it publishes a keyframe every half window). */
+  /**
+   * Streams silent for two windows are gone from the ingest (it publishes a keyframe every half window): forgotten,
+   * unless the fan-out holds them (its subscribers keep the last state, and a snapshot stays available for them).
+   */
   #forgetSilent(): void {
     const before = this.#o.clock.now() - 2 * this.windowMs
-    for (const [topic, m] of this.#streams) if (m.heardAt < before) this.#streams.delete(topic)
+    for (const [topic, m] of this.#streams) if (m.heardAt < before && m.held === 0) this.#streams.delete(topic)
   }
 }
 
