@@ -55,7 +55,7 @@ interface Recorded {
 /** One stream's numbering and recent frames. */
 export class StreamLog {
   readonly id: StreamId
-  readonly epoch: string
+  #epoch: string
   /** Seq of the last delta or marker (0 before the first). */
   seq = 0
   /** Times of the latest change: a snapshot repeats them. */
@@ -70,9 +70,26 @@ export class StreamLog {
 
   constructor(id: StreamId, epoch: string, capacity: number, windowMs = Number.POSITIVE_INFINITY) {
     this.id = id
-    this.epoch = epoch
+    this.#epoch = epoch
     this.#ring = new Array<Recorded | undefined>(capacity)
     this.#windowMs = windowMs
+  }
+
+  get epoch(): string {
+    return this.#epoch
+  }
+
+  /**
+   * Starts the log over at `(epoch, seq)` with nothing held: a mirrored stream (src/bus/stream/) whose owner started
+   * a new epoch, or whose frames the mirror could not all see. The object stays the same, so whoever holds it (the
+   * fan-out's open streams) reads the new numbers.
+   */
+  renew(epoch: string, seq: number): void {
+    this.#epoch = epoch
+    this.seq = seq
+    this.#ring.fill(undefined)
+    this.#start = 0
+    this.#count = 0
   }
 
   /** Frames held for replay. */
@@ -117,7 +134,22 @@ export class StreamLog {
   }
 }
 
-export class Sequencer {
+/**
+ * What the fan-out (src/stream/server/) needs of whoever numbers the streams it serves: the `Sequencer` in a process
+ * that owns the state, a mirror of another process's streams on an edge (src/bus/stream/mirror-streams.ts).
+ */
+export interface StreamLogs {
+  /** How long a stream's frames stay replayable (and how long an unwatched stream is kept). */
+  readonly windowMs: number
+  /** The stream's log (its epoch and seq are the ones its frames carry). */
+  open(id: StreamId): StreamLog
+  /** The fan-out no longer serves the stream. */
+  close(topic: string): void
+  /** The frames a client holding `(epoch, seq)` missed, or undefined when they cannot all be replayed. */
+  replay(log: StreamLog, epoch: string, seq: number): string[] | undefined
+}
+
+export class Sequencer implements StreamLogs {
   readonly #o: SequencerOptions
   readonly #epoch: string
   readonly #windowFrames: number

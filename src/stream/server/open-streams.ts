@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '../../core/clock.js'
-import type { Sequencer, StreamId, StreamLog } from '../sequencer.js'
+import type { StreamId, StreamLog, StreamLogs } from '../sequencer.js'
 import type { ChannelSource, SubscribeParams } from '../source.js'
 
 /**
@@ -17,10 +17,10 @@ export interface OpenStream {
 
 export class OpenStreams {
   readonly #streams = new Map<string, OpenStream>()
-  readonly #sequencer: Sequencer
+  readonly #sequencer: StreamLogs
   readonly #clock: Clock
 
-  constructor(sequencer: Sequencer, clock: Clock) {
+  constructor(sequencer: StreamLogs, clock: Clock) {
     this.#sequencer = sequencer
     this.#clock = clock
   }

@@ -3,7 +3,7 @@ import type { StreamConfig } from '../../config/schema.js'
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
 import { CLOSE, type Channel, type Command, type StreamErrorCode, type StreamLimits } from '../protocol.js'
-import type { Sequencer } from '../sequencer.js'
+import type { StreamLogs } from '../sequencer.js'
 import type { ChannelSource } from '../source.js'
 import { parseCommand } from './commands.js'
 import { Connection, type Socket, type UserData } from './connection.js'
@@ -43,7 +43,7 @@ export interface StreamCaller {
 export interface StreamServerOptions {
   readonly app: TemplatedApp
   readonly publisher: TopicPublisher
-  readonly sequencer: Sequencer
+  readonly sequencer: StreamLogs
   readonly sources: readonly ChannelSource[]
   readonly clock: Clock
   readonly log: Logger

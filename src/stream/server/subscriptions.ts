@@ -2,7 +2,7 @@ import type { StreamConfig } from '../../config/schema.js'
 import type { Clock } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
 import { DEFAULT_BOOK_DEPTH, isChannel, type Channel, type Command, type Rejection } from '../protocol.js'
-import type { Sequencer } from '../sequencer.js'
+import type { StreamLogs } from '../sequencer.js'
 import type { ChannelSource, SubscribeParams } from '../source.js'
 import { streamKey, type Connection, type Socket, type Subscription } from './connection.js'
 import { ackFrame, errorFrame, snapshotsDoneFrame, subscribeAckFrame, type CommandId } from './control-frames.js'
@@ -19,7 +19,7 @@ import type { StreamStats } from './stream-stats.js'
 export interface SubscriptionOptions {
   readonly sources: ReadonlyMap<Channel, ChannelSource>
   readonly streams: OpenStreams
-  readonly sequencer: Sequencer
+  readonly sequencer: StreamLogs
   readonly stats: StreamStats
   readonly config: StreamConfig
   readonly clock: Clock

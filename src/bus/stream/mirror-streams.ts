@@ -1,0 +1,293 @@
+import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream'
+import type { NatsConnection } from '@nats-io/transport-node'
+import type { Clock, TimerHandle } from '../../core/clock.js'
+import type { Logger } from '../../core/logger.js'
+import type { DataFrame } from '../../stream/protocol.js'
+import {
+  RESUME_WINDOW_FRAMES,
+  RESUME_WINDOW_MS,
+  StreamLog,
+  streamId,
+  type FrameSink,
+  type StreamId,
+  type StreamLogs,
+} from '../../stream/sequencer.js'
+import { MD_STREAM } from '../subjects.js'
+import { MIRRORED_CHANNELS } from './bus-frame-sink.js'
+import { ensureMdStream } from './md-stream.js'
+
+export interface MirrorStreamsOptions {
+  readonly nc: NatsConnection
+  /** Where the mirrored frames go out to this edge's clients (its TopicPublisher). */
+  readonly sink: FrameSink
+  /** Stamps `pts` of the snapshots the mirror builds, and dates frames for the window: the wall clock in service. */
+  readonly clock: Clock
+  readonly log?: Logger | undefined
+  /** The ingest's resume window (the `MD` stream's limits): the same on every process. */
+  readonly windowMs?: number
+  readonly windowFrames?: number
+}
+
+/** One mirrored stream: the ingest's numbering, the recent frames for replay, and the state as of `log.seq`. */
+interface Mirrored {
+  readonly log: StreamLog
+  /** The latest value (a snapshot's or delta's `d`) and the times it carried. */
+  d: unknown
+  ts: number
+  lts: number
+  /** The last frame forwarded was a `resync` marker: the snapshot it promises is forwarded too. */
+  promised: boolean
+  /** When a frame of the stream last arrived (streams the ingest stopped publishing are forgotten). */
+  heardAt: number
+  /** The fan-out holds the stream open (`open` without `close`): it is kept, heard from or not. */
+  held: number
+}
+
+/**
+ * An edge's copy of the streams an ingest publishes on the bus (`md.>`, see BusFrameSink): read from JetStream with
+ * an ordered consumer starting a resume window back, then live. Per stream it holds the ingest's `(epoch, seq)`, the
+ * recent frames (a `StreamLog` ring, for resume) and the latest value, and forwards each frame verbatim to the local
+ * sink, so every edge sends the same bytes with the same numbers and a resume token is good on any edge.
+ *
+ * The mirrored channels carry latest values: a delta's `d` is the whole value, a snapshot replaces it, a marker
+ * changes none. So the mirror never forwards what it cannot vouch for:
+ * - a delta or marker that continues the stream (seq + 1, same epoch) is forwarded and recorded;
+ * - a delta after a gap (frames the mirror never saw) or of a new epoch (the ingest restarted) starts the stream
+ *   over at its seq: the log is renewed (nothing to replay across the gap) and subscribers get a snapshot of that
+ *   delta's value with its seq (a snapshot may jump ahead: the contract's seq rules);
+ * - a snapshot of a new epoch, or one ahead of the stream, is forwarded as it is and starts the stream over;
+ *   one at the stream's seq replaces the value and is forwarded only if a `resync` marker promised it (otherwise it
+ *   is the ingest's keyframe, for edges that start late: clients already hold that state);
+ * - a marker after a gap or of a new epoch is dropped: the value it follows is unknown. Subscribers keep the state
+ *   as of the last frame forwarded (consistent, if late) until the next delta or snapshot starts the stream over.
+ *
+ * What a client sees when the ingest restarts: a snapshot frame with the new epoch (the ingest's own, or one built
+ * from its first delta), then that epoch's deltas. A client that resumes with a token of the old epoch gets a
+ * snapshot with `recovered: false`.
+ *
+ * As the fan-out's `StreamLogs` for these channels: `open` returns the mirrored log (its epoch and seq are the
+ * ingest's), `replay` reads its ring, `close` keeps it (the mirror holds every stream the ingest publishes).
+ */
+export class MirrorStreams implements StreamLogs {
+  readonly #o: MirrorStreamsOptions
+  readonly #streams = new Map<string, Mirrored>()
+  readonly windowMs: number
+  readonly #windowFrames: number
+  #messages: ConsumerMessages | undefined
+  #timer: TimerHandle | undefined
+  #caughtUp: (() => void) | undefined
+  /** Frames dropped because the state they follow is unknown (a marker after a gap or of a new epoch). */
+  skipped = 0
+  /** Deltas and markers that did not continue their stream (frames the mirror did not see). */
+  gaps = 0
+  /** Messages that were not frames of a mirrored channel. */
+  malformed = 0
+
+  constructor(options: MirrorStreamsOptions) {
+    this.#o = options
+    this.windowMs = options.windowMs ?? RESUME_WINDOW_MS
+    this.#windowFrames = options.windowFrames ?? RESUME_WINDOW_FRAMES
+  }
+
+  /**
+   * Starts reading the window and then live frames; resolves once the window has been read (every stream the
+   * ingest published within it is known), so an edge serves no stream before it can.
+   */
+  async start(): Promise<void> {
+    const nc = this.#o.nc
+    await ensureMdStream(await jetstreamManager(nc), { windowMs: this.windowMs, windowFrames: this.#windowFrames })
+    const from = new Date(this.#o.clock.now() - this.windowMs).toISOString()
+    const consumer = await jetstream(nc).consumers.get(MD_STREAM, {
+      deliver_policy: DeliverPolicy.StartTime,
+      opt_start_time: from,
+    })
+    const pending = (await consumer.info()).num_pending
+    const caughtUp = new Promise<void>((resolve) => {
+      if (pending === 0) resolve()
+      else this.#caughtUp = resolve
+    })
+    this.#messages = await consumer.consume({
+      callback: (msg) => {
+        this.receive(msg.string())
+        if (msg.info.pending === 0 && this.#caughtUp !== undefined) {
+          this.#caughtUp()
+          this.#caughtUp = undefined
+        }
+      },
+    })
+    this.#timer = this.#o.clock.setInterval(() => this.#forgetSilent(), this.windowMs)
+    await caughtUp
+  }
+
+  async stop(): Promise<void> {
+    this.#o.clock.clearInterval(this.#timer)
+    this.#timer = undefined
+    await this.#messages?.close()
+    this.#messages = undefined
+  }
+
+  /** The stream is known (a value is held), so it can be served. */
+  has(topic: string): boolean {
+    return this.#streams.has(topic)
+  }
+
+  /** The stream's state as a snapshot frame (epoch and seq the ingest's), or undefined for an unknown stream. */
+  snapshot(topic: string): string | undefined {
+    const m = this.#streams.get(topic)
+    return m === undefined ? undefined : this.#snapshotFrame(m)
+  }
+
+  open(id: StreamId): StreamLog {
+    const m = this.#streams.get(id.topic)
+    // Unknown streams are rejected at resolve; a log that never hears a frame is what one would be.
+    if (m === undefined) return new StreamLog(id, '', 0)
+    m.held++
+    return m.log
+  }
+
+  /** The fan-out no longer holds the stream: the mirror keeps it while the ingest publishes it. */
+  close(topic: string): void {
+    const m = this.#streams.get(topic)
+    if (m !== undefined && m.held > 0) m.held--
+  }
+
+  replay(log: StreamLog, epoch: string, seq: number): string[] | undefined {
+    const m = this.#streams.get(log.id.topic)
+    if (m === undefined || epoch !== m.log.epoch) return undefined
+    return m.log.since(seq, this.#o.clock.now() - this.windowMs)
+  }
+
+  /** Applies one frame as the bus carried it (see the class comment for the rules). */
+  receive(text: string): void {
+    let f: DataFrame
+    try {
+      f = JSON.parse(text) as DataFrame
+    } catch {
+      this.malformed++
+      return
+    }
+    if (!isMirroredFrame(f)) {
+      this.malformed++
+      return
+    }
+    const id = streamId(f.ch, f.key)
+    const now = this.#o.clock.now()
+    let m = this.#streams.get(id.topic)
+    if (m === undefined) {
+      if (f.type === 'marker') {
+        this.skipped++
+        return
+      }
+      m = {
+        log: new StreamLog(id, f.epoch, this.#windowFrames, this.windowMs),
+        d: f.d,
+        ts: f.ts,
+        lts: f.lts,
+        promised: false,
+        heardAt: now,
+        held: 0,
+      }
+      this.#streams.set(id.topic, m)
+      this.#startOver(m, f, text)
+      return
+    }
+    m.heardAt = now
+    const log = m.log
+    if (f.epoch !== log.epoch || f.seq > log.seq + 1 || (f.type === 'snapshot' && f.seq > log.seq)) {
+      if (f.type === 'marker') {
+        this.skipped++
+        if (f.epoch === log.epoch) this.gaps++
+        return
+      }
+      if (f.epoch === log.epoch && f.type === 'delta') this.gaps++
+      this.#startOver(m, f, text)
+      return
+    }
+    if (f.type === 'snapshot') {
+      if (f.seq < log.seq) return
+      this.#hold(m, f)
+      if (m.promised) {
+        m.promised = false
+        this.#o.sink.publish(id.topic, text)
+      }
+      return
+    }
+    // A delta or marker at or behind the stream was seen already (a redelivery).
+    if (f.seq <= log.seq) return
+    log.seq = f.seq
+    log.ts = f.ts
+    log.lts = f.lts
+    if (f.type === 'delta') this.#hold(m, f)
+    m.promised = f.type === 'marker' && isResync(f.d)
+    log.record({ seq: f.seq, at: f.pts, frame: text })
+    this.#o.sink.publish(id.topic, text)
+  }
+
+  /** The stream begins again at this snapshot or delta: nothing before it can be replayed. */
+  #startOver(m: Mirrored, f: DataFrame, text: string): void {
+    m.log.renew(f.epoch, f.seq)
+    m.log.ts = f.ts
+    m.log.lts = f.lts
+    m.promised = false
+    this.#hold(m, f)
+    if (f.type === 'snapshot') {
+      this.#o.sink.publish(m.log.id.topic, text)
+      return
+    }
+    // The delta itself is kept for replay: a client holding seq - 1 of this epoch (from another edge) resumes.
+    m.log.record({ seq: f.seq, at: f.pts, frame: text })
+    this.#o.sink.publish(m.log.id.topic, this.#snapshotFrame(m))
+  }
+
+  #hold(m: Mirrored, f: DataFrame): void {
+    m.d = f.d
+    m.ts = f.ts
+    m.lts = f.lts
+  }
+
+  #snapshotFrame(m: Mirrored): string {
+    const log = m.log
+    const pts = this.#o.clock.now()
+    const { ch, key } = log.id
+    return JSON.stringify({
+      type: 'snapshot',
+      ch,
+      key,
+      epoch: log.epoch,
+      seq: log.seq,
+      ts: m.ts,
+      lts: m.lts,
+      pts,
+      d: m.d,
+    })
+  }
+
+  /**
+   * Streams silent for two windows are gone from the ingest (it publishes a keyframe every half window): forgotten,
+   * unless the fan-out holds them (its subscribers keep the last state, and a snapshot stays available for them).
+   */
+  #forgetSilent(): void {
+    const before = this.#o.clock.now() - 2 * this.windowMs
+    for (const [topic, m] of this.#streams) if (m.heardAt < before && m.held === 0) this.#streams.delete(topic)
+  }
+}
+
+function isMirroredFrame(f: unknown): f is DataFrame {
+  if (typeof f !== 'object' || f === null) return false
+  const x = f as Partial<DataFrame>
+  return (
+    (x.type === 'snapshot' || x.type === 'delta' || x.type === 'marker') &&
+    typeof x.ch === 'string' &&
+    MIRRORED_CHANNELS.has(x.ch) &&
+    typeof x.key === 'string' &&
+    typeof x.epoch === 'string' &&
+    Number.isInteger(x.seq) &&
+    typeof x.ts === 'number' &&
+    typeof x.lts === 'number' &&
+    typeof x.pts === 'number'
+  )
+}
+
+function isResync(d: unknown): boolean {
+  return typeof d === 'object' && d !== null && (d as { ev?: unknown }).ev === 'resync'
+}

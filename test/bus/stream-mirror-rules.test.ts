@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import type { NatsConnection } from '@nats-io/transport-node'
+import { mdSubjectOfTopic } from '../../src/bus/stream/bus-frame-sink.js'
+import { MirrorStreams } from '../../src/bus/stream/mirror-streams.js'
+import { SimulatedClock } from '../../src/core/clock.js'
+import { streamId } from '../../src/stream/sequencer.js'
+import { RecordingSink } from '../stream/sources/market/fake-venue.js'
+
+/**
+ * The mirror's rules for frames it receives (no broker: `receive` is what the consumer calls per message): forward
+ * what continues a stream, start over on a gap or a new epoch with a snapshot, never forward a state it cannot vouch
+ * for, and keep keyframes from clients.
+ */
+const T = 1_700_000_000_000
+
+function frame(type: string, epoch: string, seq: number, d: unknown, pts = T): string {
+  return JSON.stringify({ type, ch: 'quote', key: 'venuep:a', epoch, seq, ts: 1, lts: 2, pts, d })
+}
+
+function mirror(): { m: MirrorStreams; sink: RecordingSink; clock: SimulatedClock } {
+  const sink = new RecordingSink()
+  const clock = new SimulatedClock(T + 5)
+  const m = new MirrorStreams({ nc: {} as NatsConnection, sink, clock })
+  return { m, sink, clock }
+}
+
+const TOPIC = 'quote|venuep:a'
+const ID = streamId('quote', 'venuep:a')
+
+test('frames that continue a stream are forwarded verbatim and replayable; keyframes are held, not forwarded', () => {
+  const { m, sink } = mirror()
+  m.receive(frame('marker', 'e1', 3, { ev: 'venue_disconnect' }))
+  assert.equal(m.has(TOPIC), false, 'a marker first: the value is unknown, the stream is not served yet')
+  const snap = frame('snapshot', 'e1', 3, { v: 1 })
+  m.receive(snap)
+  const d4 = frame('delta', 'e1', 4, { v: 2 })
+  const r5 = frame('marker', 'e1', 5, { ev: 'resync', snapshot_follows: true })
+  const s5 = frame('snapshot', 'e1', 5, { v: 3 })
+  const k5 = frame('snapshot', 'e1', 5, { v: 3 }, T + 1)
+  for (const f of [d4, r5, s5, k5, d4]) m.receive(f)
+  assert.deepEqual(
+    sink.of(TOPIC).map((f) => JSON.stringify(f)),
+    [snap, d4, r5, s5],
+    'the keyframe and the repeated delta are not forwarded',
+  )
+  const log = m.open(ID)
+  assert.equal(log.epoch, 'e1')
+  assert.equal(log.seq, 5)
+  assert.deepEqual(m.replay(log, 'e1', 3), [d4, r5])
+  assert.deepEqual(m.replay(log, 'e1', 5), [])
+  assert.equal(m.replay(log, 'e0', 3), undefined)
+  assert.deepEqual(JSON.parse(m.snapshot(TOPIC) ?? ''), JSON.parse(frame('snapshot', 'e1', 5, { v: 3 }, T + 5)))
+})
+
+test('a gap: a delta starts the stream over as a snapshot at its seq; a marker is dropped until then', () => {
+  const { m, sink } = mirror()
+  m.receive(frame('delta', 'e1', 1, { v: 1 }))
+  sink.frames.clear()
+  m.receive(frame('marker', 'e1', 3, { ev: 'venue_disconnect' }))
+  assert.deepEqual(sink.of(TOPIC), [], 'the state after the missed frame 2 is unknown: nothing forwarded')
+  assert.equal(m.open(ID).seq, 1, 'the stream stays at the last seq it can vouch for')
+  const d4 = frame('delta', 'e1', 4, { v: 4 })
+  m.receive(d4)
+  assert.deepEqual(sink.of(TOPIC), [JSON.parse(frame('snapshot', 'e1', 4, { v: 4 }, T + 5))])
+  const log = m.open(ID)
+  assert.equal(log.seq, 4)
+  assert.equal(m.replay(log, 'e1', 1), undefined, 'nothing replays across the gap')
+  assert.deepEqual(m.replay(log, 'e1', 3), [d4])
+  assert.equal(m.gaps, 2, 'the marker and the delta both did not continue the stream')
+  assert.equal(m.skipped, 1)
+})
+
+test('a new epoch (the ingest restarted) replaces the stream: its snapshot is forwarded, the old tokens expire', () => {
+  const { m, sink } = mirror()
+  m.receive(frame('delta', 'e1', 7, { v: 1 }))
+  const log = m.open(ID)
+  sink.frames.clear()
+  m.receive(frame('marker', 'e2', 1, { ev: 'venue_disconnect' }))
+  assert.equal(log.epoch, 'e1', 'a marker of the new epoch says nothing of its state')
+  const s0 = frame('snapshot', 'e2', 0, { v: 9 })
+  m.receive(s0)
+  assert.deepEqual(sink.of(TOPIC), [JSON.parse(s0)])
+  assert.equal(m.open(ID), log, 'the same log, renewed: the fan-out holding it reads the new numbers')
+  assert.equal(log.epoch, 'e2')
+  assert.equal(log.seq, 0)
+  assert.equal(m.replay(log, 'e1', 7), undefined)
+})
+
+test('topics map to their subjects: the venue the key names, x for spreads; other channels are not carried', () => {
+  assert.equal(mdSubjectOfTopic('quote|venuek:KX-1.5'), 'md.quote.venuek.venuek:KX-1%2E5')
+  assert.equal(mdSubjectOfTopic('venue|venuep'), 'md.venue.venuep.venuep')
+  assert.equal(mdSubjectOfTopic('spread|fed-rates|t 4.25'), 'md.spread.x.fed-rates|t%204%2E25')
+  assert.equal(mdSubjectOfTopic('book|venuep:a|10'), undefined)
+  assert.equal(mdSubjectOfTopic('spreads.top|limit=20'), undefined)
+})

@@ -1,0 +1,355 @@
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import { Value } from '@sinclair/typebox/value'
+import { jetstreamManager } from '@nats-io/jetstream'
+import { VenueActor } from '../../src/actors/venue-actor.js'
+import { connectBus, type BusLink } from '../../src/bus/connection.js'
+import {
+  BusFrameSink,
+  ChannelRoutedLogs,
+  ensureMdStream,
+  MIRRORED_CHANNELS,
+  MirroredSource,
+  MirrorStreams,
+  StreamKeeper,
+} from '../../src/bus/stream/index.js'
+import { StreamConfigSchema, type StreamConfig } from '../../src/config/schema.js'
+import { SimulatedClock } from '../../src/core/clock.js'
+import { silentLogger } from '../../src/core/logger.js'
+import { HttpServer } from '../../src/http/server.js'
+import { RESUME_WINDOW_FRAMES, RESUME_WINDOW_MS, Sequencer } from '../../src/stream/sequencer.js'
+import { StreamServer } from '../../src/stream/server/stream-server.js'
+import { TopicPublisher } from '../../src/stream/server/topic-publisher.js'
+import { marketSources } from '../../src/stream/sources/market/index.js'
+import { NatsServer } from '../helpers/nats-server.js'
+import { waitFor } from '../helpers/wait.js'
+import { Client, type Frame } from '../stream/server/harness.js'
+import { FakeVenue, level, snapshot } from '../stream/sources/market/fake-venue.js'
+
+/**
+ * `/api/v2/stream` split over a real nats-server: an ingest (a venue actor on a fake feed, the real sequencer and
+ * quote/venue sources, kept open by the StreamKeeper, published by the BusFrameSink) and edges (MirrorStreams under
+ * a real StreamServer each, on its own uWS app). Both edges send the same frames with the same numbers, a token read
+ * on one resumes on the other, an edge started late serves the state from the JetStream window, and an ingest
+ * restart reaches clients as a snapshot of a new epoch.
+ */
+let nats: NatsServer
+const clock = new SimulatedClock(Date.now())
+const venue = new FakeVenue(clock, ['a', 'b'])
+const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 3_600_000 })
+const edges: Edge[] = []
+
+before(async () => {
+  nats = await NatsServer.start()
+  actor.start()
+  await waitFor(() => actor.catalog() !== undefined)
+})
+after(async () => {
+  for (const e of edges) await e.close()
+  actor.stop()
+  await nats.close()
+})
+
+/** The ingest's stream side: its own sequencer (one epoch per start) over the shared venue actor. */
+class Ingest {
+  constructor(
+    readonly link: BusLink,
+    readonly sequencer: Sequencer,
+    readonly keeper: StreamKeeper,
+  ) {}
+
+  static async start(): Promise<Ingest> {
+    const link = await connectBus({ url: nats.url, name: 'ingest', log: silentLogger })
+    await ensureMdStream(await jetstreamManager(link.nc), {
+      windowMs: RESUME_WINDOW_MS,
+      windowFrames: RESUME_WINDOW_FRAMES,
+    })
+    const sink = new BusFrameSink(link.nc)
+    const sequencer = new Sequencer({ clock, sink })
+    const sources = marketSources({ sequencer, venues: [actor], clock })
+    const keeper = new StreamKeeper({ sequencer, sink, sources, venues: [actor], clock, log: silentLogger })
+    keeper.start()
+    await link.nc.flush()
+    return new Ingest(link, sequencer, keeper)
+  }
+
+  async stop(): Promise<void> {
+    this.keeper.stop()
+    await this.link.close()
+  }
+}
+
+class Edge {
+  readonly http = new HttpServer({ log: silentLogger })
+  readonly publisher = new TopicPublisher(this.http.app)
+  readonly mirror: MirrorStreams
+  readonly server: StreamServer
+  readonly clients: Client[] = []
+  port = 0
+
+  constructor(readonly link: BusLink) {
+    this.mirror = new MirrorStreams({ nc: link.nc, sink: this.publisher, clock, log: silentLogger })
+    const local = new Sequencer({ clock, sink: this.publisher })
+    this.server = new StreamServer({
+      app: this.http.app,
+      publisher: this.publisher,
+      sequencer: new ChannelRoutedLogs(local, this.mirror, MIRRORED_CHANNELS),
+      sources: [...MIRRORED_CHANNELS].map((ch) => new MirroredSource(ch, this.mirror)),
+      clock,
+      log: silentLogger,
+      config: Value.Default(StreamConfigSchema, {}) as StreamConfig,
+      authRequired: false,
+      authenticate: () => Promise.resolve(undefined),
+      venues: () => ({}),
+    })
+    this.http.notFound()
+  }
+
+  static async start(name: string): Promise<Edge> {
+    const edge = new Edge(await connectBus({ url: nats.url, name, log: silentLogger }))
+    edges.push(edge)
+    await edge.mirror.start()
+    edge.port = await edge.http.listen('127.0.0.1', 0)
+    return edge
+  }
+
+  async connect(): Promise<Client> {
+    const c = new Client(new (await import('ws')).default(`ws://127.0.0.1:${this.port}/api/v2/stream`))
+    this.clients.push(c)
+    await c.nextOf('welcome')
+    return c
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.clients) c.ws.terminate()
+    this.server.close()
+    this.http.close()
+    await this.mirror.stop()
+    await this.link.close()
+  }
+}
+
+const KEY = 'venuep:a'
+let nextId = 1
+
+/** Subscribes and returns the ack and the frames of the initial burst (up to `snapshots_done`, excluded). */
+async function subscribe(
+  c: Client,
+  ch: string,
+  keys: string[],
+  resume?: Record<string, { epoch: string; seq: number }>,
+): Promise<{ ack: Frame; burst: Frame[]; raw: string[] }> {
+  const ack = await c.command({ op: 'subscribe', id: nextId++, ch, keys, ...(resume ? { resume } : {}) })
+  const burst: Frame[] = []
+  const raw: string[] = []
+  for (;;) {
+    const at = c.frames.length - c.unread.length
+    const f = await c.next()
+    if (f.type === 'marker' && (f.d as { ev?: string }).ev === 'snapshots_done') break
+    burst.push(f)
+    raw.push(c.raw[at] as string)
+  }
+  return { ack, burst, raw }
+}
+
+/** Unread data frames of `key` until `n` have come (raw text, as the server sent them). */
+async function dataFrames(c: Client, key: string, n: number): Promise<string[]> {
+  const out: string[] = []
+  const start = c.frames.length - c.unread.length
+  await waitFor(() => c.frames.slice(start).filter((f) => f.key === key).length >= n, 10_000, `${n} frames of ${key}`)
+  for (let i = start; i < c.frames.length; i++) if (c.frames[i]?.key === key) out.push(c.raw[i] as string)
+  await c.take(c.frames.length - start)
+  return out
+}
+
+function quote(bid: number, ask: number, bidSize: number, askSize: number): Record<string, unknown> {
+  return {
+    best_bid: bid,
+    best_ask: ask,
+    bid_size: bidSize,
+    ask_size: askSize,
+    probability: Math.round(((bid + ask) / 2) * 1e6) / 1e6,
+    stale: false,
+  }
+}
+
+let ingest: Ingest
+let edgeA: Edge
+let edgeB: Edge
+/** What a client that stayed subscribed on edge A received (every data frame of KEY, raw). */
+let watched: string[] = []
+
+test('two edges send the same frames of a stream with the same (epoch, seq)', async () => {
+  venue.emit(snapshot('a', [[0.4, 10]], [[0.45, 5]]))
+  ingest = await Ingest.start()
+  edgeA = await Edge.start('edge-a')
+  edgeB = await Edge.start('edge-b')
+  const epoch = ingest.sequencer.open({ ch: 'quote', key: KEY, topic: `quote|${KEY}` }).epoch
+
+  const onA = await edgeA.connect()
+  const onB = await edgeB.connect()
+  const a = await subscribe(onA, 'quote', [KEY])
+  const b = await subscribe(onB, 'quote', [KEY])
+  for (const s of [a, b]) {
+    assert.deepEqual(s.ack, {
+      type: 'ack',
+      id: s.ack.id,
+      sid: s.ack.sid,
+      accepted: [KEY],
+      rejected: [],
+      recovered: false,
+    })
+    assert.equal(s.burst.length, 1)
+    const { pts: _pts, ...snap } = s.burst[0] as Frame
+    assert.deepEqual(snap, {
+      type: 'snapshot',
+      ch: 'quote',
+      key: KEY,
+      epoch,
+      seq: 0,
+      ts: 900,
+      lts: clock.now(),
+      d: quote(0.4, 0.45, 10, 5),
+    })
+  }
+
+  venue.emit(level('a', 'bid', 0.42, 3, 960))
+  venue.emit(level('a', 'ask', 0.44, 2, 970))
+  venue.emit(level('b', 'bid', 0.1, 1)) // another stream, not subscribed here
+  const fromA = await dataFrames(onA, KEY, 2)
+  const fromB = await dataFrames(onB, KEY, 2)
+  assert.deepEqual(fromA, fromB, 'byte for byte the same frames')
+  assert.deepEqual(
+    fromA.map((f) => JSON.parse(f) as Frame).map((f) => [f.type, f.epoch, f.seq, f.ts, f.d]),
+    [
+      ['delta', epoch, 1, 960, quote(0.42, 0.45, 3, 5)],
+      ['delta', epoch, 2, 970, quote(0.42, 0.44, 3, 2)],
+    ],
+  )
+  watched = fromA
+
+  // The venue stream is mirrored too, and an unknown key is rejected at once.
+  const v = await subscribe(onB, 'venue', ['venuep'])
+  assert.deepEqual(v.ack.accepted, ['venuep'])
+  assert.equal((v.burst[0] as Frame).epoch, ingest.sequencer.get('venue|venuep')?.epoch)
+  const bad = await onB.command({ op: 'subscribe', id: nextId++, ch: 'quote', keys: ['venuep:zzz'] })
+  assert.deepEqual(bad.rejected, [
+    {
+      key: 'venuep:zzz',
+      code: 'UNKNOWN_KEY',
+      reason: 'no quote stream for this key has reached this edge from the ingest',
+    },
+  ])
+})
+
+test('a client that read up to seq N on edge A resumes on edge B with exactly the missed frames', async () => {
+  const watcher = edgeA.clients[0] as Client
+  const mover = await edgeA.connect()
+  const first = await subscribe(mover, 'quote', [KEY])
+  const held = first.burst[0] as Frame
+  assert.equal(held.seq, 2)
+  mover.ws.terminate() // edge A's client is gone (as if edge A were killed)
+
+  venue.emit(level('a', 'bid', 0.43, 4, 980))
+  venue.emit(level('a', 'bid', 0.43, 6, 990))
+  venue.emit({ type: 'stale', instrumentIds: ['a'], reason: 'wss://x: closed (1006)' })
+  const missed = await dataFrames(watcher, KEY, 4)
+  assert.deepEqual(
+    missed.map((f) => JSON.parse(f) as Frame).map((f) => [f.type, f.seq]),
+    [
+      ['delta', 3],
+      ['delta', 4],
+      ['marker', 5],
+      ['delta', 6],
+    ],
+  )
+  watched.push(...missed)
+  // Edge B has them too (its mirror is live) before the client arrives there.
+  await waitFor(() => (JSON.parse(edgeB.mirror.snapshot(`quote|${KEY}`) ?? '{}') as Frame).seq === 6)
+
+  const onB = await edgeB.connect()
+  const resumed = await subscribe(onB, 'quote', [KEY], { [KEY]: { epoch: held.epoch as string, seq: 2 } })
+  assert.equal(resumed.ack.recovered, true)
+  assert.deepEqual(resumed.raw, missed, 'exactly the missed frames, byte for byte, no snapshot')
+})
+
+test('an edge started after the frames flowed serves the current state from the JetStream window, and resumes', async () => {
+  const late = await Edge.start('edge-late')
+  const c = await late.connect()
+  const s = await subscribe(c, 'quote', [KEY])
+  const last = JSON.parse(watched.at(-1) as string) as Frame
+  const { pts: _pts, ...snap } = s.burst[0] as Frame
+  assert.deepEqual(snap, {
+    type: 'snapshot',
+    ch: 'quote',
+    key: KEY,
+    epoch: last.epoch,
+    seq: 6,
+    ts: last.ts,
+    lts: last.lts,
+    d: { ...quote(0.43, 0.44, 6, 2), stale: true },
+  })
+  // The window it read back is replayable as well.
+  const c2 = await late.connect()
+  const resumed = await subscribe(c2, 'quote', [KEY], { [KEY]: { epoch: last.epoch as string, seq: 1 } })
+  assert.equal(resumed.ack.recovered, true)
+  assert.deepEqual(resumed.raw, watched.slice(1))
+})
+
+test('after half a window with no full state the ingest publishes keyframes; edges keep them from clients', async () => {
+  const watcher = edgeA.clients[0] as Client
+  const before = ingest.keeper.keyframes
+  clock.increment(RESUME_WINDOW_MS / 2 + RESUME_WINDOW_MS / 4)
+  assert.ok(ingest.keeper.keyframes > before)
+  await ingest.link.nc.flush()
+  const jsm = await jetstreamManager(ingest.link.nc)
+  const last = await jsm.streams.getMessage('MD', { last_by_subj: 'md.quote.venuep.venuep:a' })
+  const keyframe = JSON.parse(last?.string() ?? '{}') as Frame
+  assert.deepEqual([keyframe.type, keyframe.seq], ['snapshot', 6])
+  assert.deepEqual(keyframe.d, { ...quote(0.43, 0.44, 6, 2), stale: true })
+  // The edge has it (it read past it) and forwarded nothing: the client holds that state already.
+  const sub = await edgeA.connect()
+  await subscribe(sub, 'quote', [KEY]) // a command round trip on edge A, after the keyframe reached the broker
+  await waitFor(() => (JSON.parse(edgeA.mirror.snapshot(`quote|${KEY}`) ?? '{}') as Frame).seq === 6)
+  assert.deepEqual(
+    watcher.unread.filter((f) => f.key === KEY),
+    [],
+  )
+})
+
+test('a restarted ingest starts a new epoch: edge clients get its snapshot, then its deltas', async () => {
+  const watcher = edgeA.clients[0] as Client
+  const oldEpoch = (JSON.parse(watched.at(-1) as string) as Frame).epoch
+  await ingest.stop()
+  venue.emit(snapshot('a', [[0.5, 1]], [[0.6, 1]], 1_000)) // the book comes back while no ingest runs
+  ingest = await Ingest.start()
+  const epoch = ingest.sequencer.get(`quote|${KEY}`)?.epoch
+  assert.notEqual(epoch, oldEpoch)
+
+  const [snapText] = await dataFrames(watcher, KEY, 1)
+  const { pts: _pts, ...snap } = JSON.parse(snapText as string) as Frame
+  assert.deepEqual(snap, {
+    type: 'snapshot',
+    ch: 'quote',
+    key: KEY,
+    epoch,
+    seq: 0,
+    ts: 1_000,
+    lts: clock.now(),
+    d: quote(0.5, 0.6, 1, 1),
+  })
+  venue.emit(level('a', 'bid', 0.55, 2, 1_010))
+  const [delta] = await dataFrames(watcher, KEY, 1)
+  const d = JSON.parse(delta as string) as Frame
+  assert.deepEqual([d.type, d.epoch, d.seq, d.d], ['delta', epoch, 1, quote(0.55, 0.6, 2, 1)])
+
+  // A token of the old epoch is outside the window: a snapshot of the new one, recovered false.
+  const c = await edgeB.connect()
+  const s = await subscribe(c, 'quote', [KEY], { [KEY]: { epoch: oldEpoch as string, seq: 6 } })
+  assert.equal(s.ack.recovered, false)
+  assert.deepEqual(
+    s.burst.map((f) => [f.type, f.epoch, f.seq, f.d]),
+    [['snapshot', epoch, 1, quote(0.55, 0.6, 2, 1)]],
+  )
+  await ingest.stop()
+})
