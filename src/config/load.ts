@@ -120,6 +120,8 @@ function fromEnv(
   if (env.ALERTS_WEBHOOK_ALLOWED_CIDRS !== undefined) webhook.allowedCidrs = toList(env.ALERTS_WEBHOOK_ALLOWED_CIDRS)
   if (Object.keys(webhook).length > 0) alerts.webhook = webhook
   if (Object.keys(alerts).length > 0) out.alerts = alerts
+  if (env.SPREADS_RESCORE_MS !== undefined)
+    out.spreads = { rescoreMs: toInt('SPREADS_RESCORE_MS', env.SPREADS_RESCORE_MS) }
   const stream: Record<string, unknown> = {}
   if (env.STREAM_PRECISE_TIMES !== undefined)
     stream.preciseTimes = toBool('STREAM_PRECISE_TIMES', env.STREAM_PRECISE_TIMES)

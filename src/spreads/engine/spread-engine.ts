@@ -234,7 +234,17 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   protected override onStart(): void {
     const period = this.#o.rescoreMs ?? 60_000
     // Re-scoring every pair is ~0.1 s at 20,000 pairs: the periodic sweep runs in chunks between other messages.
-    this.#timer = this.#o.clock.setInterval(() => this.send({ type: 'rescore', inSlices: true }), period)
+    // Sweeps fall on the clock's multiples of the period, so every process of a deployment (an ingest and its edges,
+    // docs/SCALE-OUT.md) reloads the pushed volumes at the same instants and their answers agree after each.
+    const sweep = () => this.send({ type: 'rescore', inSlices: true })
+    const now = this.#o.clock.now()
+    this.#timer = this.#o.clock.setTimeout(
+      () => {
+        this.#timer = this.#o.clock.setInterval(sweep, period)
+        sweep()
+      },
+      period - (now % period),
+    )
     // After a restart the rows may have missed quotes while the engine was down: the venues have the truth.
     if (this.#layout !== undefined) for (const table of this.#layout.tables) this.#reloadRows(table)
     // Recomputes left pending when the engine stopped go on (the computation sending them ended with the stop).
@@ -242,6 +252,8 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   }
 
   protected override onStop(): void {
+    // The first sweep is a timeout, the rest an interval: whichever is pending.
+    this.#o.clock.clearTimeout(this.#timer)
     this.#o.clock.clearInterval(this.#timer)
   }
 
