@@ -61,10 +61,12 @@ import { ChangeWatcher } from './store/change-watcher.js'
 import type { Db } from './store/db.js'
 import { migrate } from './store/migrate.js'
 import { openStore } from './store/open.js'
-import { Sequencer } from './stream/sequencer.js'
-import { StreamServer } from './stream/server/stream-server.js'
-import { TopicPublisher } from './stream/server/topic-publisher.js'
-import { RecentFirings, streamSources, venueHeartbeat } from './stream/sources/index.js'
+import type { Sequencer } from './stream/sequencer.js'
+import type { StreamServer } from './stream/server/stream-server.js'
+import { connectBus, type BusLink } from './bus/connection.js'
+import { startFeedPublisher } from './bus/feed/feed-publisher.js'
+import { busVenueAdapter } from './bus/feed/bus-adapter.js'
+import { assembleStream } from './roles/stream-role.js'
 import { UsageRepository } from './store/usage-repo.js'
 
 /**
@@ -126,9 +128,14 @@ export interface App {
   readonly store: AppStore
   /** Alert evaluation (on the spread engine) and delivery (outbox, workers). */
   readonly alerts: AlertService
-  /** The streaming WebSocket `GET /api/v2/stream` and the sequencer its sources number frames with. */
-  readonly stream: StreamServer
+  /**
+   * The streaming WebSocket `GET /api/v2/stream` (absent on an ingest: clients connect to edges) and the sequencer
+   * this process's sources number frames with.
+   */
+  readonly stream: StreamServer | undefined
   readonly sequencer: Sequencer
+  /** The broker link of an ingest or an edge (`ROLE`); absent for `all`. */
+  readonly bus: BusLink | undefined
   close(): Promise<void>
 }
 
@@ -152,9 +159,11 @@ export async function startApp(options: AppOptions): Promise<App> {
     if (ownsDb) await db.close()
     throw err
   }
-  let simulator = options.simulator
+  const role = options.config.role
+  // An edge reads every venue's data from the broker: it starts no simulator and connects to no venue.
+  let simulator = role === 'edge' ? undefined : options.simulator
   const mode = options.config.venues.mode
-  const ownsSimulator = simulator === undefined && mode === 'sim' && !options.config.sim.external
+  const ownsSimulator = simulator === undefined && mode === 'sim' && !options.config.sim.external && role !== 'edge'
   if (ownsSimulator) {
     try {
       const simLog = log.child({ component: 'simulator' })
@@ -171,6 +180,21 @@ export async function startApp(options: AppOptions): Promise<App> {
   const modules = options.venues ?? VENUES
   const config = simulator === undefined ? options.config : pointAtSimulator(options.config, simulator, modules)
   const source = dataSource(options.config, simulator, modules)
+  let bus: BusLink | undefined
+  if (role !== 'all') {
+    try {
+      bus = await connectBus({
+        url: config.nats.url,
+        name: `${role}-${process.pid}`,
+        log: log.child({ component: 'bus' }),
+      })
+    } catch (err) {
+      if (ownsSimulator) await simulator?.close()
+      await stopStore(store, ownsDb)
+      throw err
+    }
+  }
+  const link = bus
 
   const supervisor = new Supervisor({
     clock,
@@ -184,9 +208,14 @@ export async function startApp(options: AppOptions): Promise<App> {
   // crash), its adapter, and its actor.
   const actors = modules.map((m) => {
     const section = venueConfig(config, m)
-    const secrets: unknown = m.readSecrets?.({ config: section, simulator, log })
     const venueLog = log.child({ venue: m.id })
-    const adapter = m.createAdapter(section, { clock, log: venueLog, receiptStamp: stamp }, secrets)
+    // An edge's adapter is the venue's own (its probability rule, its streamed instruments) reading from the broker.
+    const secrets: unknown = role === 'edge' ? undefined : m.readSecrets?.({ config: section, simulator, log })
+    const venueAdapter = m.createAdapter(section, { clock, log: venueLog, receiptStamp: stamp }, secrets)
+    const adapter =
+      link !== undefined && role === 'edge'
+        ? busVenueAdapter(venueAdapter, { link, clock, log: venueLog })
+        : venueAdapter
     return new VenueActor({
       adapter,
       clock,
@@ -217,6 +246,8 @@ export async function startApp(options: AppOptions): Promise<App> {
     clock,
     log: log.child({ component: 'spread-history' }),
     config: config.spreads.history,
+    // One writer of the history: the ingest (or the single process); an edge reads what it wrote.
+    readOnly: role === 'edge',
   })
   const alerts = new AlertService({
     db: store.db,
@@ -300,44 +331,29 @@ export async function startApp(options: AppOptions): Promise<App> {
     [SIGNUP_OPERATION, new SignupGuard(signupThrottle, clock, trustedProxies)],
   ])
   const http = new HttpServer({ log, cors: CorsPolicy.fromConfig(config.http.corsAllowedOrigins) })
-  // The stream (issue 21): one sequencer whose frames are published on the REST app's uWS topics, the sources that
-  // emit through it (registered in src/stream/sources/index.ts), and the fan-out serving them on the same port.
+  // The stream (issue 21), as this role runs it (src/roles/stream-role.ts): the sources, the sequencer that numbers
+  // their frames, and the fan-out on the REST app's port (or, on an ingest, the broker instead of the fan-out).
   // The `alerts` channel's snapshots: the outbox's recent firings, loaded before alerts start (below).
-  const recentFirings = new RecentFirings()
-  const publisher = new TopicPublisher(http.app)
-  const sequencer = new Sequencer({
+  const streamRole = assembleStream({
+    config,
+    http,
+    link,
     clock,
-    sink: publisher,
-    windowFrames: config.stream.resumeWindowFrames,
-    windowMs: config.stream.resumeWindowMs,
+    log,
     stamp,
-  })
-  const stream = new StreamServer({
-    app: http.app,
-    publisher,
-    sequencer,
-    sources: streamSources({
-      sequencer,
-      clock,
-      log: log.child({ component: 'stream' }),
-      venues: actors,
-      engine: spreads,
-      venueIds: modules.map((m) => m.id),
-      alerts: { service: alerts, recent: recentFirings },
-    }),
-    clock,
-    log: log.child({ component: 'stream' }),
-    config: config.stream,
-    authRequired: config.auth.required,
+    actors,
+    spreads,
+    alerts,
+    venueIds: modules.map((m) => m.id),
     authenticate: async (key) => {
       const r = await store.auth.resolve(key, clock.now())
       if (r.kind === 'key') return { accountId: r.caller.accountId, keyId: r.caller.keyId }
       if (r.reason === 'unavailable') throw new Error('API keys cannot be checked right now')
       return undefined
     },
-    // The same state rule as the `venue` channel's (market/venue-state.ts).
-    venues: () => venueHeartbeat(actors, clock),
   })
+  const stream = streamRole.server
+  const recentFirings = streamRole.recentFirings
   const upstreamVenues = modules.filter((_, i) => served[i]?.upstreams !== undefined).map((m) => m.id)
   const metrics = createMetrics({
     venues: actors,
@@ -352,7 +368,7 @@ export async function startApp(options: AppOptions): Promise<App> {
             venues: upstreamVenues,
             stats: () => served.flatMap((s): readonly UpstreamStats[] => s?.upstreams?.() ?? []),
           },
-    stream: () => stream.statsSnapshot(),
+    stream: stream === undefined ? undefined : () => stream.statsSnapshot(),
     history: () => spreadHistory.sampler.stats(),
   })
   const operationsRoutes = [
@@ -387,11 +403,13 @@ export async function startApp(options: AppOptions): Promise<App> {
   registerRoutes(http, [dashboard.page, ...dashboard.assets])
   http.notFound()
   let closed = false
+  let feedPublisher: { close(): Promise<void> } | undefined
   /** The one ordered teardown, for a failed start and for `close`: nothing new in, then each part after what feeds it. */
   const teardown = async (): Promise<void> => {
     closed = true
     // Stream clients first: `bye` and close 1001 while the app still runs, so they reconnect elsewhere and resume.
-    stream.close()
+    await streamRole.close()
+    await feedPublisher?.close()
     http.close()
     // Requests already running finish against a live store; those arriving now get 503 shutting_down.
     const unanswered = await http.drain(HTTP_DRAIN_MS)
@@ -406,12 +424,19 @@ export async function startApp(options: AppOptions): Promise<App> {
     // The engine has stopped: write every sampled point before the store closes.
     await spreadHistory.close()
     if (ownsSimulator) await simulator?.close()
+    await bus?.close()
     await stopStore(store, ownsDb)
   }
   let port: number
   try {
     await recentFirings.load(store.db)
-    await alerts.start()
+    // Alert evaluation and delivery run where the spreads are owned: the single process or the ingest. An edge's
+    // alert routes write rules and test deliveries to the shared store; the ingest's worker delivers them.
+    if (role !== 'edge') await alerts.start()
+    // The ingest publishes what its venue actors apply and their catalogs (edges rebuild the same state from them).
+    if (role === 'ingest')
+      feedPublisher = await startFeedPublisher({ link: link as BusLink, actors, log: log.child({ component: 'bus' }) })
+    await streamRole.start()
     port = await http.listen(config.http.host, config.http.port)
   } catch (err) {
     await teardown()
@@ -434,7 +459,8 @@ export async function startApp(options: AppOptions): Promise<App> {
     store,
     alerts,
     stream,
-    sequencer,
+    sequencer: streamRole.sequencer,
+    bus,
     async close() {
       if (closed) return
       await teardown()
@@ -514,6 +540,12 @@ async function stopStore(store: AppStore, ownsDb: boolean): Promise<void> {
 
 function dataSource(config: Config, simulator: Simulator | undefined, venues: readonly VenueModule[]): DataSource {
   if (simulator !== undefined) return { simulated: true, description: simulator.description }
+  // An edge serves what the ingest reads; the venue mode is the deployment's, set alike on every process.
+  if (config.role === 'edge')
+    return {
+      simulated: config.venues.mode === 'sim',
+      description: `${config.venues.mode === 'sim' ? 'the venue simulator' : 'live venues'}, read by the ingest and relayed over the broker at ${config.nats.url}`,
+    }
   if (config.venues.mode === 'sim')
     return {
       simulated: true,

@@ -25,6 +25,11 @@ export interface SpreadHistoryOptions {
   readonly clock: Clock
   readonly log: Logger
   readonly config: SpreadHistoryConfig
+  /**
+   * Read the history, write none (an edge: the ingest samples and prunes the shared store). The sampler is built but
+   * never started, so its stats read zero.
+   */
+  readonly readOnly?: boolean
 }
 
 export function startSpreadHistory(o: SpreadHistoryOptions): SpreadHistory {
@@ -51,8 +56,10 @@ export function startSpreadHistory(o: SpreadHistoryOptions): SpreadHistory {
     maxBatches: c.retentionMaxBatches,
     intervalMs: c.retentionIntervalMs,
   })
-  sampler.start(o.engine)
-  retention.start()
+  if (o.readOnly !== true) {
+    sampler.start(o.engine)
+    retention.start()
+  }
   return {
     repo,
     sampler,

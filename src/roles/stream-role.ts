@@ -1,0 +1,153 @@
+import { jetstreamManager } from '@nats-io/jetstream'
+import type { HttpServer } from '../http/server.js'
+import type { Clock } from '../core/clock.js'
+import type { Stamp } from '../core/precise-time.js'
+import type { Logger } from '../core/logger.js'
+import type { Config } from '../config/schema.js'
+import type { VenueActor } from '../actors/venue-actor.js'
+import type { SpreadEngine } from '../spreads/engine/spread-engine.js'
+import type { AlertService } from '../alerts/alert-service.js'
+import type { BusLink } from '../bus/connection.js'
+import {
+  BusFrameSink,
+  ChannelRoutedLogs,
+  ensureMdStream,
+  MIRRORED_CHANNELS,
+  MirroredSource,
+  MirrorStreams,
+  StreamKeeper,
+} from '../bus/stream/index.js'
+import { Sequencer } from '../stream/sequencer.js'
+import type { ChannelSource } from '../stream/source.js'
+import { StreamServer, type StreamServerOptions } from '../stream/server/stream-server.js'
+import { TopicPublisher } from '../stream/server/topic-publisher.js'
+import { RecentFirings, streamSources, venueHeartbeat } from '../stream/sources/index.js'
+
+/**
+ * `/api/v2/stream` as each role runs it (docs/SCALE-OUT.md):
+ * - `all`: the sources number frames (Sequencer) and publish them on this app's uWS topics; the fan-out serves them.
+ * - `ingest`: the same sources and sequencer, but frames go to the broker (`md.<ch>.<venue>.<key>`), a keeper holds
+ *   every `quote`, `spread` and `venue` stream open (no client opens them here) and the `MD` JetStream stream keeps
+ *   the resume window. No client-facing stream: clients connect to edges.
+ * - `edge`: `quote`, `spread` and `venue` come from the broker with the ingest's `(epoch, seq)` (MirrorStreams), so a
+ *   resume token is good on any edge; `book`, `spreads.top` and `alerts` are served from the edge's own replica state
+ *   (numbered here: a token of those resumes on the same edge only, elsewhere it gets a snapshot).
+ */
+export interface StreamRole {
+  /** The fan-out (absent on an ingest). */
+  readonly server: StreamServer | undefined
+  /** This process's sequencer (the ingest's numbers the mirrored streams; an edge's only its own channels). */
+  readonly sequencer: Sequencer
+  readonly recentFirings: RecentFirings
+  /** Starts what needs the broker (the MD stream, the keeper; the mirror's read of the window). */
+  start(): Promise<void>
+  /** Clients first (`bye`), then the bus side. */
+  close(): Promise<void>
+}
+
+export interface StreamRoleOptions {
+  readonly config: Config
+  readonly http: HttpServer
+  readonly link: BusLink | undefined
+  readonly clock: Clock
+  readonly log: Logger
+  readonly stamp: Stamp | undefined
+  readonly actors: readonly VenueActor[]
+  readonly spreads: SpreadEngine
+  readonly alerts: AlertService
+  readonly venueIds: readonly string[]
+  readonly authenticate: StreamServerOptions['authenticate']
+}
+
+export function assembleStream(o: StreamRoleOptions): StreamRole {
+  const { config, clock } = o
+  const log = o.log.child({ component: 'stream' })
+  const role = config.role
+  const recentFirings = new RecentFirings()
+  const publisher = new TopicPublisher(o.http.app)
+  const busSink = role === 'ingest' ? new BusFrameSink(requireLink(o.link).nc) : undefined
+  const sequencer = new Sequencer({
+    clock,
+    sink: busSink ?? publisher,
+    windowFrames: config.stream.resumeWindowFrames,
+    windowMs: config.stream.resumeWindowMs,
+    stamp: o.stamp,
+  })
+  const sources = streamSources({
+    sequencer,
+    clock,
+    log,
+    venues: o.actors,
+    engine: o.spreads,
+    venueIds: o.venueIds,
+    alerts: { service: o.alerts, recent: recentFirings },
+  })
+  const window = { windowMs: config.stream.resumeWindowMs, windowFrames: config.stream.resumeWindowFrames }
+
+  if (role === 'ingest') {
+    const link = requireLink(o.link)
+    const keeper = new StreamKeeper({
+      sequencer,
+      sink: busSink as BusFrameSink,
+      sources,
+      venues: o.actors,
+      spreads: o.spreads,
+      clock,
+      log,
+    })
+    return {
+      server: undefined,
+      sequencer,
+      recentFirings,
+      start: async () => {
+        await ensureMdStream(await jetstreamManager(link.nc), window)
+        keeper.start()
+      },
+      close: async () => {
+        keeper.stop()
+      },
+    }
+  }
+
+  let mirror: MirrorStreams | undefined
+  let served: ChannelSource[] = sources
+  if (role === 'edge') {
+    mirror = new MirrorStreams({ nc: requireLink(o.link).nc, sink: publisher, clock, log, ...window })
+    const m = mirror
+    // A mirrored channel's keys are checked by the edge's own source (its replica actors and engine), so a bad key
+    // is refused for the same reason in the same words as on one process; the frames come from the mirror.
+    served = sources.map((s) =>
+      MIRRORED_CHANNELS.has(s.ch) ? new MirroredSource(s.ch, m, (k, p) => s.resolve(k, p)) : s,
+    )
+  }
+  const server = new StreamServer({
+    app: o.http.app,
+    publisher,
+    sequencer: mirror === undefined ? sequencer : new ChannelRoutedLogs(sequencer, mirror, MIRRORED_CHANNELS),
+    sources: served,
+    clock,
+    log,
+    config: config.stream,
+    authRequired: config.auth.required,
+    authenticate: o.authenticate,
+    // The same state rule as the `venue` channel's (market/venue-state.ts).
+    venues: () => venueHeartbeat(o.actors, clock),
+  })
+  return {
+    server,
+    sequencer,
+    recentFirings,
+    start: async () => {
+      await mirror?.start()
+    },
+    close: async () => {
+      server.close()
+      await mirror?.stop()
+    },
+  }
+}
+
+function requireLink(link: BusLink | undefined): BusLink {
+  if (link === undefined) throw new Error('this role needs the broker link (NATS_URL)')
+  return link
+}

@@ -1,0 +1,297 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, test } from 'node:test'
+import pg from 'pg'
+import WebSocket from 'ws'
+import { TEST_DATABASE_URL, POSTGRES_SKIP } from '../helpers/db.js'
+import { NatsServer } from '../helpers/nats-server.js'
+import { MAIN_JS, spawnNode, waitReady, type Child } from '../helpers/processes.js'
+import { describeOrSkip } from '../helpers/skippable-suite.js'
+
+/**
+ * Issue 24 end to end, as an operator runs it: a real nats-server (JetStream, temporary store), one ingest
+ * (`ROLE=ingest`: the simulator, the venue actors, the engine; publishing) and two edges (`ROLE=edge`: no venue
+ * connection), each its own process, all on one Postgres database.
+ * - REST answers from either edge equal the ingest's (the same code over the same state, rebuilt from the broker);
+ * - a stream client killed over from one edge to the other resumes with `recovered: true` and no gap;
+ * - killing nats-server and starting it again: the edges recover (ready, equal answers, frames flowing).
+ */
+const QUESTIONS = '150'
+const CHANGES_PER_SEC = process.env.SCALEOUT_RATE ?? '200'
+
+interface Proc {
+  readonly child: Child
+  readonly port: number
+}
+
+let nats: NatsServer
+let dataDir: string
+let database: string
+let ingest: Proc
+let edgeA: Proc
+let edgeB: Proc
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+function databaseUrl(): string {
+  const url = new URL(TEST_DATABASE_URL as string)
+  url.pathname = `/${database}`
+  return url.toString()
+}
+
+async function startRole(role: 'ingest' | 'edge', name: string): Promise<Proc> {
+  const port = await freePort()
+  const child = spawnNode(MAIN_JS, {
+    ROLE: role,
+    LOG_LEVEL: process.env.SCALEOUT_LOG ?? 'warn',
+    NATS_URL: nats.url,
+    PORT: String(port),
+    DATA_DIR: join(dataDir, name),
+    DATABASE_URL: databaseUrl(),
+    AUTH_REQUIRED: 'false',
+    SIM_QUESTIONS: QUESTIONS,
+    SIM_QUOTE_CHANGES_PER_SEC: CHANGES_PER_SEC,
+    // Every process re-scores on the same 2 s boundaries (pushed volumes reloaded alike): equal answers come soon.
+    SPREADS_RESCORE_MS: '2000',
+    SIM_PORT_BASE: '0',
+  })
+  try {
+    await waitReady(port, 120_000)
+  } catch (err) {
+    throw new Error(`${name} not ready: ${(err as Error).message}\n${child.output().slice(-3000)}`)
+  }
+  return { child, port }
+}
+
+async function get(p: Proc, path: string): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`http://127.0.0.1:${p.port}${path}`)
+  return { status: res.status, body: await res.json() }
+}
+
+/** The same answer from the ingest and both edges (retried while quotes move between the three reads). */
+async function assertSameEverywhere(path: string): Promise<void> {
+  let last: unknown[] = []
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
+    last = await Promise.all([ingest, edgeA, edgeB].map((p) => get(p, path)))
+    const [a, b, c] = last.map((r) => JSON.stringify(r))
+    if (a === b && a === c) return
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  assert.deepEqual(last[1], last[0], `${path}: edge A differs from the ingest`)
+  assert.deepEqual(last[2], last[0], `${path}: edge B differs from the ingest`)
+}
+
+describeOrSkip('scale-out: one ingest and two edges over a real nats-server', POSTGRES_SKIP, () => {
+  before(async () => {
+    nats = await NatsServer.start()
+    dataDir = mkdtempSync(join(tmpdir(), 'predmkt-scaleout-'))
+    database = `scaleout_${process.pid}_${Date.now()}`
+    await adminQuery(`CREATE DATABASE ${database}`)
+    ingest = await startRole('ingest', 'ingest')
+    ;[edgeA, edgeB] = await Promise.all([startRole('edge', 'edge-a'), startRole('edge', 'edge-b')])
+  })
+
+  after(async () => {
+    await Promise.all([ingest, edgeA, edgeB].map((p) => p?.child.stop()))
+    await nats?.close()
+    rmSync(dataDir, { recursive: true, force: true })
+    await adminQuery(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined)
+  })
+
+  test('REST answers from either edge equal the ingest’s', async () => {
+    for (const path of [
+      '/api/v2/events?limit=25',
+      '/api/v2/events?status=all&sort=created_at&limit=25',
+      '/api/v2/venuep/markets?limit=25',
+      '/api/v2/venuek/markets?limit=25',
+      '/api/v2/venuep/prices?limit=25',
+      '/api/v2/venuek/prices?limit=25',
+      '/api/v2/spreads?min_spread=0&min_volume=0',
+      '/api/v2/sitemap/events',
+    ]) {
+      const first = await get(edgeA, path)
+      assert.equal(first.status, 200, `${path}: ${JSON.stringify(first.body).slice(0, 300)}`)
+      await assertSameEverywhere(path)
+    }
+  })
+
+  test('a stream client moved from a killed edge to the other resumes with recovered: true and no gap', async () => {
+    const keys = await matchedQuoteKeys(edgeA)
+    assert.ok(keys.length > 10, `matched quote keys: ${keys.length}`)
+    const held = new Map<string, { epoch: string; seq: number }>()
+    const a = await StreamSocket.open(edgeA.port)
+    const ackA = await a.command({ op: 'subscribe', id: 1, ch: 'quote', keys })
+    assert.deepEqual(ackA.rejected ?? [], [])
+    const deltasOnA = await a.collect(held, 30)
+    assert.ok(deltasOnA >= 30)
+    a.close()
+    // The edge dies with the client's streams held; the client goes to the other edge.
+    edgeA.child.child.kill('SIGKILL')
+    const b = await StreamSocket.open(edgeB.port)
+    const resume = Object.fromEntries(held)
+    const ackB = await b.command({ op: 'subscribe', id: 2, ch: 'quote', keys, resume })
+    assert.equal(ackB.recovered, true, JSON.stringify(ackB).slice(0, 500))
+    // Every frame after the resume continues its stream (replayed first, then live), and new ones keep coming.
+    const gaps: string[] = []
+    await b.collect(held, 30, (key, seq, prev) => {
+      if (prev !== undefined && seq !== prev + 1) gaps.push(`${key}: ${prev} → ${seq}`)
+    })
+    b.close()
+    assert.deepEqual(gaps, [])
+    edgeA = await startRole('edge', 'edge-a2')
+  })
+
+  test('killing nats-server and starting it again: edges recover, answer alike, and stream again', async () => {
+    await nats.stop()
+    await until(
+      async () => (await get(edgeB, '/readyz')).status !== 200 || (await venuesDown(edgeB)),
+      20_000,
+      'edge B sees the broker gone',
+    )
+    await nats.restart()
+    await until(
+      async () => (await get(edgeB, '/readyz')).status === 200 && !(await venuesDown(edgeB)),
+      60_000,
+      'edge B recovered',
+    )
+    await assertSameEverywhere('/api/v2/venuep/prices?limit=25')
+    const b = await StreamSocket.open(edgeB.port)
+    const keys = await matchedQuoteKeys(edgeB)
+    await b.command({ op: 'subscribe', id: 3, ch: 'quote', keys })
+    assert.ok((await b.collect(new Map(), 10)) >= 10, 'frames flow after the broker came back')
+    b.close()
+  })
+})
+
+async function until(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+/** A venue of the process is not healthy, or holds stale books (its /readyz). */
+async function venuesDown(p: Proc): Promise<boolean> {
+  const body = (await get(p, '/readyz')).body as {
+    venues: Record<string, { health: string; books: { stale: number } }>
+  }
+  return Object.values(body.venues).some((v) => v.health !== 'ok' || v.books.stale > 0)
+}
+
+async function matchedQuoteKeys(p: Proc): Promise<string[]> {
+  const r = (await get(p, '/api/v2/spreads?min_spread=0&min_volume=0')).body as {
+    data: { match: { venuep_outcome_id: string; venuek_outcome_id: string } }[]
+  }
+  const keys = new Set<string>()
+  for (const row of r.data) {
+    keys.add(`venuep:${row.match.venuep_outcome_id}`)
+    keys.add(`venuek:${row.match.venuek_outcome_id}`)
+  }
+  // A subscribe command, resume tokens included, must stay under max_frame_bytes (16 KiB): a venuep key is ~85 bytes.
+  return [...keys].slice(0, 40)
+}
+
+/** A plain protocol client: the frames as the contract writes them. */
+class StreamSocket {
+  readonly #ws: WebSocket
+  readonly #frames: Record<string, unknown>[] = []
+  #waiters: (() => void)[] = []
+
+  private constructor(ws: WebSocket) {
+    this.#ws = ws
+    ws.on('message', (data) => {
+      this.#frames.push(JSON.parse(data.toString()) as Record<string, unknown>)
+      for (const w of this.#waiters.splice(0)) w()
+    })
+  }
+
+  static async open(port: number): Promise<StreamSocket> {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v2/stream`)
+    const s = new StreamSocket(ws)
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+    await s.next((f) => f.type === 'welcome', 10_000)
+    return s
+  }
+
+  async next(match: (f: Record<string, unknown>) => boolean, timeoutMs: number): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const i = this.#frames.findIndex(match)
+      if (i >= 0) return this.#frames.splice(i, 1)[0] as Record<string, unknown>
+      const left = deadline - Date.now()
+      if (left <= 0)
+        throw new Error(
+          `no matching frame within ${timeoutMs} ms; unread: ${JSON.stringify(this.#frames.slice(-3)).slice(0, 600)}; socket state ${this.#ws.readyState}`,
+        )
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left)
+        this.#waiters.push(() => {
+          clearTimeout(t)
+          resolve()
+        })
+      })
+    }
+  }
+
+  async command(c: Record<string, unknown>): Promise<{ rejected?: unknown[]; recovered?: boolean }> {
+    this.#ws.send(JSON.stringify(c))
+    const answer = await this.next((f) => (f.type === 'ack' || f.type === 'error') && f.id === c.id, 15_000)
+    if (answer.type === 'error') throw new Error(`command ${String(c.op)} refused: ${JSON.stringify(answer)}`)
+    return answer as { rejected?: unknown[]; recovered?: boolean }
+  }
+
+  /**
+   * Takes `quote` frames until `deltas` deltas have come, keeping each stream's last (epoch, seq) in `held`;
+   * `onFrame` sees each seq-bearing frame with the stream's previous seq. Returns the deltas seen.
+   */
+  async collect(
+    held: Map<string, { epoch: string; seq: number }>,
+    deltas: number,
+    onFrame?: (key: string, seq: number, prev: number | undefined) => void,
+  ): Promise<number> {
+    let seen = 0
+    while (seen < deltas) {
+      // Stream frames only (`snapshots_done` is a marker of the subscription: no key, no seq).
+      const f = await this.next((x) => x.ch === 'quote' && typeof x.key === 'string', 30_000)
+      const key = f.key as string
+      const seq = f.seq as number
+      const prev = held.get(key)
+      if (f.type === 'snapshot') {
+        held.set(key, { epoch: f.epoch as string, seq })
+        continue
+      }
+      onFrame?.(key, seq, prev?.epoch === f.epoch ? prev?.seq : undefined)
+      held.set(key, { epoch: f.epoch as string, seq })
+      if (f.type === 'delta') seen++
+    }
+    return seen
+  }
+
+  close(): void {
+    this.#ws.close()
+  }
+}
