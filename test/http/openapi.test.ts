@@ -144,6 +144,7 @@ describe('the document', () => {
       '/api/v2/alerts',
       '/api/v2/openapi.json',
       '/api/v2/asyncapi.json',
+      '/api/v2/bus-asyncapi.json',
       '/docs',
     ])
     for (const [path, methods] of Object.entries(doc.paths)) {

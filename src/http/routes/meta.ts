@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox'
+import { buildBusAsyncApi } from '../../bus/bus-asyncapi.js'
 import { buildAsyncApi } from '../asyncapi.js'
 import { DOCS_CSP, renderDocs } from '../docs-page.js'
 import type { OpenApiDocument } from '../openapi.js'
@@ -24,6 +25,7 @@ export function metaRoutes(getOpenApi: () => object): AnyRoute[] {
   // (representation.ts).
   let json: Uint8Array | undefined
   let asyncJson: Uint8Array | undefined
+  let busJson: Uint8Array | undefined
   let html: Uint8Array | undefined
   return [
     defineRoute({
@@ -50,6 +52,19 @@ export function metaRoutes(getOpenApi: () => object): AnyRoute[] {
       caching: CACHING.publicDocs,
       responses: { 200: { description: 'The AsyncAPI document.', schema: AsyncApiShape } },
       handler: () => ({ status: 200, body: (asyncJson ??= Buffer.from(JSON.stringify(buildAsyncApi()), 'utf8')) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v2/bus-asyncapi.json',
+      operationId: 'getBusAsyncApi',
+      summary: 'AsyncAPI 3.0 description of the ingest–edge bus (NATS)',
+      description:
+        'For operators running more than one process (`ROLE=ingest` and `ROLE=edge`): the broker subjects, what each carries, and what JetStream keeps. Clients never need it.',
+      tags: ['meta'],
+      public: true,
+      caching: CACHING.publicDocs,
+      responses: { 200: { description: 'The AsyncAPI document of the bus.', schema: AsyncApiShape } },
+      handler: () => ({ status: 200, body: (busJson ??= Buffer.from(JSON.stringify(buildBusAsyncApi()), 'utf8')) }),
     }),
     defineRoute({
       method: 'get',

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { test } from 'node:test'
+import { Ajv, type ValidateFunction } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import { buildBusAsyncApi } from '../../src/bus/bus-asyncapi.js'
+import { eventChunks, feedMessage, snapshotReplyMessages } from '../../src/bus/feed/wire.js'
+import { catalogSubject, feedSnapshotSubject, feedSubject, mdSubject } from '../../src/bus/subjects.js'
+import { SimulatedClock } from '../../src/core/clock.js'
+import { Sequencer, streamId } from '../../src/stream/sequencer.js'
+import type { FeedEvent } from '../../src/venues/types.js'
+
+/**
+ * The bus's AsyncAPI document (`/api/v2/bus-asyncapi.json`): valid AsyncAPI 3.0.0, every reference resolving, each
+ * channel address the shape of the subjects src/bus/subjects.ts builds, and real messages (a frame from the real
+ * Sequencer, a feed message as the publisher writes it) valid against their payloads, wrong ones not.
+ */
+type Json = Record<string, any>
+const doc = buildBusAsyncApi() as Json
+const require = createRequire(import.meta.url)
+const specs = require('@asyncapi/specs') as { schemas: Record<string, object> }
+
+function resolve(pointer: string): unknown {
+  let at: unknown = doc
+  for (const part of pointer.slice(2).split('/')) {
+    at = (at as Json | undefined)?.[part]
+    assert.ok(at !== undefined, `${pointer} resolves`)
+  }
+  return at
+}
+
+function payloadValidator(message: string): ValidateFunction {
+  const ajv = new Ajv({ strict: false, allErrors: true })
+  const text = JSON.stringify(doc.components.messages[message].payload).replace(
+    /"#\/components\/schemas\//g,
+    '"#/definitions/',
+  )
+  const schemas = JSON.stringify(doc.components.schemas).replace(/"#\/components\/schemas\//g, '"#/definitions/')
+  return ajv.compile({ ...JSON.parse(text), definitions: JSON.parse(schemas) })
+}
+
+test('the bus document validates against the AsyncAPI 3.0.0 JSON Schema, and every $ref resolves', () => {
+  const ajv = new Ajv({ strict: false, allErrors: true, meta: false, validateSchema: false, logger: false })
+  addFormatsModule.default(ajv)
+  const validate = ajv.compile(specs.schemas['3.0.0']!)
+  assert.equal(validate(doc), true, JSON.stringify(validate.errors, null, 2))
+  for (const m of JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)) resolve(m[1] as string)
+})
+
+test('channel addresses are the subjects the code builds', () => {
+  const shape = (address: string) => new RegExp(`^${address.replace(/\./g, '\\.').replace(/\{\w+\}/g, '[^.]+')}$`)
+  assert.match(mdSubject('quote', 'venuep', 'venuep:123'), shape(doc.channels.md.address))
+  assert.match(mdSubject('spread', 'x', 'some-event|yes.no'), shape(doc.channels.md.address))
+  assert.match(feedSubject('venuek'), shape(doc.channels.feed.address))
+  assert.match(feedSnapshotSubject('venuek'), shape(doc.channels.feedSnapshot.address))
+  assert.match(catalogSubject('venuep'), shape(doc.channels.catalog.address))
+})
+
+test('a frame from the real sequencer validates as an md frame; a frame of a channel not on the bus does not', () => {
+  const frames: string[] = []
+  const sequencer = new Sequencer({
+    clock: new SimulatedClock(1_000),
+    sink: { publish: (_t, f) => frames.push(f) },
+    epoch: 'e1',
+  })
+  const log = sequencer.open(streamId('venue', 'venuep'))
+  sequencer.emit(log, 'delta', { state: 'up', age_ms: 12, reconnects: 0, gaps: 0 }, 1_000, 1_000)
+  const marker = { ev: 'venue_disconnect', venue: 'venuep', reason: 'stale_no_data', since: 990 }
+  sequencer.emit(log, 'marker', marker, 1_001, 1_001)
+  const frame = payloadValidator('frame')
+  for (const f of frames) assert.equal(frame(JSON.parse(f)), true, `${f}: ${JSON.stringify(frame.errors)}`)
+  assert.equal(frame({ ...JSON.parse(frames[0] as string), ch: 'book' }), false)
+})
+
+test('feed messages and snapshot replies as the publisher writes them validate; one without its epoch does not', () => {
+  const events: FeedEvent[] = [
+    { type: 'snapshot', instrumentId: 'KX-1', bids: [[470_000, 12_000_000]], asks: [], venueTs: 1_781_159_489_957 },
+    { type: 'level', instrumentId: 'KX-1', side: 'bid', price: 470_000, size: 0, venueTs: 1_781_159_489_958 },
+    { type: 'stats', instrumentId: 'KX-1', volume: 1_200, openInterest: undefined, venueTs: 1_781_159_489_958 },
+    { type: 'stale', instrumentIds: ['KX-2'], reason: 'sequence gap' },
+  ]
+  const message = payloadValidator('feedMessage')
+  const text = feedMessage(
+    { epoch: 'a1b2', seq: 7, receivedAt: 1_781_159_489_961.25 },
+    eventChunks(events, 1e6)[0] as string,
+  )
+  const m = JSON.parse(text) as Record<string, unknown>
+  assert.equal(message(m), true, JSON.stringify(message.errors))
+  const { epoch: _epoch, ...noEpoch } = m
+  assert.equal(message(noEpoch), false)
+  const reply = payloadValidator('snapshotReply')
+  // A small max_payload: the reply spans several messages, each valid.
+  const parts = snapshotReplyMessages(
+    { epoch: 'a1b2', seq: 7, request: 3 },
+    [
+      { events, receivedAt: 5 },
+      { events, receivedAt: 6 },
+    ],
+    1_000,
+  )
+  assert.ok(parts.length > 1)
+  for (const part of parts) assert.equal(reply(JSON.parse(part)), true, JSON.stringify(reply.errors))
+})
