@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { authSection } from './sections/auth.js'
+import { brokerSection } from './sections/broker.js'
 import { dataSection } from './sections/data.js'
 import { historySection } from './sections/history.js'
 import { httpSection } from './sections/http.js'
@@ -37,6 +38,7 @@ const SECTIONS: readonly SectionDef[] = [
   proxiesSection,
   scaleSection,
   streamSection,
+  brokerSection,
 ]
 
 function renderSection(s: Section): string[] {

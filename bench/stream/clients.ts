@@ -154,7 +154,8 @@ async function connectMeasuring(port: number, apiKey: string): Promise<Measuring
   c.lean = await LeanClient.open(
     port,
     STREAM_PATH,
-    { 'x-api-key': apiKey },
+    // No key: the service runs with AUTH_REQUIRED=false (the broker bench).
+    apiKey === '' ? {} : { 'x-api-key': apiKey },
     {
       onControl: (text) => c.answer?.(text),
       receiver: { clock: now, onDelta: (buf, start, end, t) => onDelta(c, buf, start, end, t) },
@@ -232,7 +233,7 @@ async function handle(c: ClientsCommand): Promise<unknown> {
       for (let i = 0; i < c.n; i += 50)
         await Promise.all(
           Array.from({ length: Math.min(50, c.n - i) }, (_, j) =>
-            connectMeasuring(c.port, c.apiKeys[(i + j) % c.apiKeys.length] as string),
+            connectMeasuring(c.port, c.apiKeys.length === 0 ? '' : (c.apiKeys[(i + j) % c.apiKeys.length] as string)),
           ),
         )
       return { ms: Date.now() - started, clients: measuring.length }

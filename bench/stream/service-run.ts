@@ -319,7 +319,7 @@ async function matchedQuoteKeys(apiKey: string): Promise<string[]> {
 }
 
 /** Switches the simulator's boost (SIGUSR2 toggles it; it prints `boost on` / `boost off`). */
-async function setBoost(sim: Spawned, on: boolean): Promise<void> {
+export async function setBoost(sim: Spawned, on: boolean): Promise<void> {
   const word = on ? 'boost on' : 'boost off'
   const said = (): number =>
     sim

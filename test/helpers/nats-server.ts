@@ -12,18 +12,24 @@ import { join } from 'node:path'
 export class NatsServer {
   readonly port: number
   readonly storeDir: string
+  /** The HTTP monitoring port (`/varz`: message counts), when asked for. */
+  readonly monitorPort: number | undefined
   #child: ChildProcess | undefined
   #output = ''
   readonly #configArgs: readonly string[]
 
-  private constructor(port: number, storeDir: string, configArgs: readonly string[]) {
+  private constructor(port: number, storeDir: string, configArgs: readonly string[], monitorPort: number | undefined) {
     this.port = port
     this.storeDir = storeDir
     this.#configArgs = configArgs
+    this.monitorPort = monitorPort
   }
 
-  /** `maxPayload`: the server's max_payload in bytes (default 1 MB), to test what must fit under it. */
-  static async start(o: { readonly maxPayload?: number } = {}): Promise<NatsServer> {
+  /**
+   * `maxPayload`: the server's max_payload in bytes (default 1 MB), to test what must fit under it. `monitor`: an HTTP
+   * monitoring port (`/varz`), for benches that count the broker's messages.
+   */
+  static async start(o: { readonly maxPayload?: number; readonly monitor?: boolean } = {}): Promise<NatsServer> {
     const storeDir = mkdtempSync(join(tmpdir(), 'predmkt-nats-'))
     const configArgs: string[] = []
     if (o.maxPayload !== undefined) {
@@ -32,9 +38,15 @@ export class NatsServer {
       writeFileSync(file, `max_payload: ${o.maxPayload}\n`)
       configArgs.push('-c', file)
     }
-    const server = new NatsServer(await freePort(), storeDir, configArgs)
+    const monitor = o.monitor === true ? await freePort() : undefined
+    const server = new NatsServer(await freePort(), storeDir, configArgs, monitor)
     await server.restart()
     return server
+  }
+
+  /** The server's process id while it runs. */
+  get pid(): number | undefined {
+    return this.#child?.pid
   }
 
   get url(): string {
@@ -49,6 +61,7 @@ export class NatsServer {
   async restart(): Promise<void> {
     if (this.#child !== undefined) throw new Error('nats-server is already running')
     const args = [...this.#configArgs, '-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir]
+    if (this.monitorPort !== undefined) args.push('-m', String(this.monitorPort))
     const child = spawn('nats-server', args, {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
