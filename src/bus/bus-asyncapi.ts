@@ -1,4 +1,5 @@
 import {
+  AlertFiring,
   Level,
   MarkerPayload,
   QuotePayload,
@@ -8,7 +9,7 @@ import {
   VenueState,
   type Json,
 } from '../http/asyncapi-payloads.js'
-import { CATALOG_BUCKET, CROSS_VENUE, MD_STREAM } from './subjects.js'
+import { ALERT_FIRINGS_SUBJECT, CATALOG_BUCKET, CROSS_VENUE, MD_STREAM } from './subjects.js'
 
 /**
  * The AsyncAPI 3.0 description of the bus between an ingest and its edges (issue 24), served at
@@ -200,6 +201,28 @@ const CatalogAnnouncement: Json = {
   required: ['version'],
 }
 
+const RelayedFiring: Json = {
+  type: 'object',
+  description:
+    'An alert firing the ingest’s outbox committed: the account and the delivery row (its `target` left empty: the stream shows the payload, not where it is sent). Edges serve their clients’ `alerts` channel from these. Core NATS, at most once: the delivery log over REST (the shared store) has every firing.',
+  properties: {
+    accountId: { type: ['string', 'null'] },
+    delivery: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        ruleId: { type: 'string' },
+        test: { type: 'boolean' },
+        createdAt: { type: 'number' },
+        target: { const: '' },
+        payload: schemaRef('AlertFiring'),
+      },
+      required: ['id', 'test', 'createdAt', 'payload'],
+    },
+  },
+  required: ['accountId', 'delivery'],
+}
+
 const venueParam = { description: 'A venue id (`venuep`, `venuek`).' }
 
 export function buildBusAsyncApi(): Json {
@@ -270,6 +293,12 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         parameters: { venue: venueParam },
         messages: { catalogAnnouncement: ref('#/components/messages/catalogAnnouncement') },
       },
+      alertFirings: {
+        address: ALERT_FIRINGS_SUBJECT,
+        title: 'Alert firings',
+        description: 'Each alert firing, once its outbox row is committed on the ingest.',
+        messages: { relayedFiring: ref('#/components/messages/relayedFiring') },
+      },
     },
     operations: {
       publishFrames: {
@@ -290,6 +319,12 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         summary: 'An edge asks for books (at start, for new instruments, after a gap or a broker outage).',
         messages: [ref('#/channels/feedSnapshot/messages/snapshotRequest')],
         reply: { messages: [ref('#/channels/feedSnapshot/messages/snapshotReply')] },
+      },
+      relayFirings: {
+        action: 'send',
+        channel: ref('#/channels/alertFirings'),
+        summary: 'The ingest relays each alert firing.',
+        messages: [ref('#/channels/alertFirings/messages/relayedFiring')],
       },
       announceCatalog: {
         action: 'send',
@@ -312,6 +347,8 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         SnapshotReply,
         SnapshotRequest,
         CatalogAnnouncement,
+        AlertFiring,
+        RelayedFiring,
       },
       messages: {
         frame: message('frame', 'A stream frame, as clients receive it.', schemaRef('Frame')),
@@ -319,6 +356,7 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         snapshotRequest: message('snapshotRequest', 'Which books to send.', schemaRef('SnapshotRequest')),
         snapshotReply: message('snapshotReply', 'Books, as batches of feed events.', schemaRef('SnapshotReply')),
         catalogAnnouncement: message('catalogAnnouncement', 'A new catalog version.', schemaRef('CatalogAnnouncement')),
+        relayedFiring: message('relayedFiring', 'An alert firing.', schemaRef('RelayedFiring')),
       },
     },
   }

@@ -8,7 +8,7 @@
  * - `feed.<venue>`: the feed events a venue actor applied, in order (edges apply the same, so their books, quotes and
  *   everything read from them equal the ingest's); `feed.<venue>.snapshot`: request for the books now.
  * - `catalog.<venue>`: a new catalog version is in the object store bucket `catalogs` under `<venue>`.
- * - `ingest.hello`: an ingest (re)started, with its epoch; edges resynchronize.
+ * - `alerts.fired`: each alert firing the ingest's outbox committed (edges serve the `alerts` channel from them).
  *
  * A subject token may not hold `.`, `*`, `>` or whitespace, and keys can (a venuek ticker may hold a dot, a spread
  * key a space), so a key is one token with every byte outside `[A-Za-z0-9_:|-]` written as `%XX`.
@@ -16,7 +16,8 @@
 export const MD_STREAM = 'MD'
 export const CATALOG_BUCKET = 'catalogs'
 export const CROSS_VENUE = 'x'
-export const HELLO_SUBJECT = 'ingest.hello'
+/** Alert firings, as the ingest's outbox commits them (alert-firings.ts). */
+export const ALERT_FIRINGS_SUBJECT = 'alerts.fired'
 
 export function mdSubject(ch: string, venue: string, key: string): string {
   return `md.${ch}.${venue}.${subjectToken(key)}`

@@ -7,6 +7,7 @@ import type { Config } from '../config/schema.js'
 import type { VenueActor } from '../actors/venue-actor.js'
 import type { SpreadEngine } from '../spreads/engine/spread-engine.js'
 import type { AlertService } from '../alerts/alert-service.js'
+import { publishFirings, RelayedFirings } from '../bus/alert-firings.js'
 import type { BusLink } from '../bus/connection.js'
 import {
   BusFrameSink,
@@ -73,6 +74,9 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
     windowMs: config.stream.resumeWindowMs,
     stamp: o.stamp,
   })
+  // The `alerts` channel follows the firings where they happen: this process's alert service, or on an edge the
+  // ingest's, relayed over the broker (src/bus/alert-firings.ts).
+  const relayed = role === 'edge' ? new RelayedFirings(requireLink(o.link), log) : undefined
   const sources = streamSources({
     sequencer,
     clock,
@@ -80,7 +84,7 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
     venues: o.actors,
     engine: o.spreads,
     venueIds: o.venueIds,
-    alerts: { service: o.alerts, recent: recentFirings },
+    alerts: { service: relayed ?? o.alerts, recent: recentFirings },
   })
   const window = { windowMs: config.stream.resumeWindowMs, windowFrames: config.stream.resumeWindowFrames }
 
@@ -95,6 +99,7 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
       clock,
       log,
     })
+    let unpublish: (() => void) | undefined
     return {
       server: undefined,
       sequencer,
@@ -102,8 +107,10 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
       start: async () => {
         await ensureMdStream(await jetstreamManager(link.nc), window)
         keeper.start()
+        unpublish = publishFirings(link, o.alerts)
       },
       close: async () => {
+        unpublish?.()
         keeper.stop()
       },
     }
@@ -142,6 +149,7 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
     },
     close: async () => {
       server.close()
+      relayed?.close()
       await mirror?.stop()
     },
   }
