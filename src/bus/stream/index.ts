@@ -4,6 +4,7 @@
  * edge mirrors them (MirrorStreams) and serves them with the unchanged fan-out (MirroredSource, ChannelRoutedLogs).
  */
 export { BusFrameSink, MIRRORED_CHANNELS, mdSubjectOfTopic, type BusPublishObserver } from './bus-frame-sink.js'
+export { onBrokerBack } from './broker-back.js'
 export { ensureMdStream, mdStreamConfig, type MdStreamLimits } from './md-stream.js'
 export { MirrorStreams, type MirrorStreamsOptions } from './mirror-streams.js'
 export { MirroredSource, type KeyResolver } from './mirrored-source.js'

@@ -14,6 +14,7 @@ import {
 } from '../../stream/sequencer.js'
 import { MD_STREAM } from '../subjects.js'
 import { MIRRORED_CHANNELS } from './bus-frame-sink.js'
+import { onBrokerBack } from './broker-back.js'
 import { ensureMdStream } from './md-stream.js'
 
 export interface MirrorStreamsOptions {
@@ -61,6 +62,10 @@ interface Mirrored {
  * - a marker after a gap or of a new epoch is dropped: the value it follows is unknown. Subscribers keep the state
  *   as of the last frame forwarded (consistent, if late) until the next delta or snapshot starts the stream over.
  *
+ * A snapshot the mirror builds carries the value of the last full-state frame with that frame's `ts` and `lts`: for
+ * `venue` its `age_ms` is the age when that frame was published (the ingest does not frame age changes; `hb`
+ * carries the live age), where a single process would compute it at snapshot time.
+ *
  * What a client sees when the ingest restarts: a snapshot frame with the new epoch (the ingest's own, or one built
  * from its first delta), then that epoch's deltas. A client that resumes with a token of the old epoch gets a
  * snapshot with `recovered: false`.
@@ -76,6 +81,10 @@ export class MirrorStreams implements StreamLogs {
   #messages: ConsumerMessages | undefined
   #timer: TimerHandle | undefined
   #caughtUp: (() => void) | undefined
+  #stopWatching: (() => void) | undefined
+  #stopped = false
+  /** The `MD` stream sequence of the last message read (0: none yet). */
+  #lastRead = 0
   /** Frames dropped because the state they follow is unknown (a marker after a gap or of a new epoch). */
   skipped = 0
   /** Deltas and markers that did not continue their stream (frames the mirror did not see). */
@@ -96,34 +105,55 @@ export class MirrorStreams implements StreamLogs {
   async start(): Promise<void> {
     const nc = this.#o.nc
     await ensureMdStream(await jetstreamManager(nc), { windowMs: this.windowMs, windowFrames: this.#windowFrames })
-    const from = new Date(this.#o.clock.now() - this.windowMs).toISOString()
-    const consumer = await jetstream(nc).consumers.get(MD_STREAM, {
-      deliver_policy: DeliverPolicy.StartTime,
-      opt_start_time: from,
-    })
-    const pending = (await consumer.info()).num_pending
-    const caughtUp = new Promise<void>((resolve) => {
-      if (pending === 0) resolve()
-      else this.#caughtUp = resolve
-    })
-    this.#messages = await consumer.consume({
-      callback: (msg) => {
-        this.receive(msg.string())
-        if (msg.info.pending === 0 && this.#caughtUp !== undefined) {
-          this.#caughtUp()
-          this.#caughtUp = undefined
-        }
-      },
-    })
+    const caughtUp = new Promise<void>((resolve) => (this.#caughtUp = resolve))
+    await this.#consume()
+    // A broker restart loses the consumer: read on from the last message seen once JetStream serves again.
+    this.#stopWatching = onBrokerBack(nc, () => this.#consume(), this.#o.log)
     this.#timer = this.#o.clock.setInterval(() => this.#forgetSilent(), this.windowMs)
     await caughtUp
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true
+    this.#stopWatching?.()
     this.#o.clock.clearInterval(this.#timer)
     this.#timer = undefined
     await this.#messages?.close()
     this.#messages = undefined
+  }
+
+  /** (Re)starts the ordered consumer: a window back at first, then after the last message read. */
+  async #consume(): Promise<void> {
+    if (this.#stopped) return
+    const old = this.#messages
+    this.#messages = undefined
+    if (old !== undefined) await old.close().catch(() => undefined)
+    const from =
+      this.#lastRead === 0
+        ? {
+            deliver_policy: DeliverPolicy.StartTime,
+            opt_start_time: new Date(this.#o.clock.now() - this.windowMs).toISOString(),
+          }
+        : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.#lastRead + 1 }
+    const consumer = await jetstream(this.#o.nc).consumers.get(MD_STREAM, from)
+    if ((await consumer.info()).num_pending === 0) this.#markCaughtUp()
+    this.#messages = await consumer.consume({
+      callback: (msg) => {
+        this.#lastRead = msg.seq
+        try {
+          this.receive(msg.string())
+        } catch (err) {
+          // One frame's failure (a local publish) must not stop the consumer: the stream resyncs on its next frame.
+          this.#o.log?.error({ err, subject: msg.subject }, 'mirror: a frame could not be applied')
+        }
+        if (msg.info.pending === 0) this.#markCaughtUp()
+      },
+    })
+  }
+
+  #markCaughtUp(): void {
+    this.#caughtUp?.()
+    this.#caughtUp = undefined
   }
 
   /** The stream is known (a value is held), so it can be served. */

@@ -43,6 +43,10 @@ export interface StreamCaller {
 export interface StreamServerOptions {
   readonly app: TemplatedApp
   readonly publisher: TopicPublisher
+  /**
+   * Who numbers the streams served: the `Sequencer` where the sources own the state; on an edge, the mirror of the
+   * ingest's streams for the mirrored channels and a local sequencer for the others (src/bus/stream/routed-logs.ts).
+   */
   readonly sequencer: StreamLogs
   readonly sources: readonly ChannelSource[]
   readonly clock: Clock
