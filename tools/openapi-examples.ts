@@ -114,6 +114,13 @@ async function capture(s: TestService, receiverUrl: string): Promise<Record<stri
     { status: asyncDoc.status, body: asyncApiHead(asyncDoc.body as Record<string, unknown>) },
     'its head, channel and first operation only',
   )
+  const busDoc = await send('GET', '/api/v2/bus-asyncapi.json', {})
+  keep(
+    'getBusAsyncApi',
+    'GET /api/v2/bus-asyncapi.json',
+    { status: busDoc.status, body: asyncApiHead(busDoc.body as Record<string, unknown>) },
+    'its head, first channel and first operation only',
+  )
   await get('getDocs', '/docs', {})
 
   // Normalized events and spreads.

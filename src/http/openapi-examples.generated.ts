@@ -7,7 +7,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/alerts → 201, simulated data",
       "value": {
-        "id": "d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4",
+        "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -27,7 +27,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "delivery_status": {
           "ready": true
         },
-        "signing_secret": "whsec_dc20642e5bc60fa981e069ef9fe24a32688816e5d684bb6e93e4a8a741b86740"
+        "signing_secret": "whsec_1722390b5e144881efe65addab2a3940b3e94a5ec6edbd4aac20886547158982"
       }
     },
     "422": {
@@ -66,12 +66,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/api-keys → 201, simulated data",
       "value": {
-        "api_key": "pmk_live_imizGbr3XanwnEBJTnjHERY1EhfPtloeK91o2pLq6mr",
+        "api_key": "pmk_live_TmA78tV38cmtUYeDMEepEhMWK3qBsKK9kO2H05HuY3O",
         "key_returned_once": true,
         "key": {
-          "id": "e4cc7471-52c2-4a63-a290-81dbd2c1e0da",
+          "id": "2574ab48-2713-4773-88f0-2aa3cd53cce9",
           "name": "ci",
-          "key_prefix": "pmk_live_imiz…",
+          "key_prefix": "pmk_live_TmA7…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -81,18 +81,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "deleteAlert": {
     "200": {
-      "summary": "DELETE /api/v2/alerts/d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4 → 200, simulated data",
+      "summary": "DELETE /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96 → 200, simulated data",
       "value": {
-        "id": "d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4",
+        "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
         "deleted": true
       }
     }
   },
   "getAlert": {
     "200": {
-      "summary": "GET /api/v2/alerts/d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96 → 200, simulated data",
       "value": {
-        "id": "d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4",
+        "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -176,15 +176,60 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       }
     }
   },
+  "getBusAsyncApi": {
+    "200": {
+      "summary": "GET /api/v2/bus-asyncapi.json → 200 (its head, first channel and first operation only), simulated data",
+      "value": {
+        "asyncapi": "3.0.0",
+        "info": {
+          "title": "Prediction market data: the ingest–edge bus",
+          "version": "2.0.0",
+          "description": "What an ingest (`ROLE=ingest`) publishes on NATS and an edge (`ROLE=edge`) reads to serve REST and\n`/api/v2/stream` without venue connections (docs/SCALE-OUT.md). Core NATS subjects for the live path; the JetStream stream\n`MD` keeps the stream frames of the resume window (every `md.>` subject: its last resume-window frames, none older\nthan the window, on file); the object store bucket `catalogs` keeps each venue's latest catalog."
+        },
+        "servers": {
+          "broker": {
+            "host": "{host}",
+            "protocol": "nats",
+            "description": "The NATS server both roles name in NATS_URL (JetStream on).",
+            "variables": {
+              "host": {
+                "default": "127.0.0.1:4222"
+              }
+            }
+          }
+        },
+        "channels": {
+          "md": {
+            "address": "md.{ch}.{venue}.{key}",
+            "title": "Stream frames"
+          }
+        },
+        "operations": {
+          "publishFrames": {
+            "action": "send",
+            "channel": {
+              "$ref": "#/channels/md"
+            },
+            "summary": "The ingest publishes every frame of its quote, spread and venue streams.",
+            "messages": [
+              {
+                "$ref": "#/channels/md/messages/frame"
+              }
+            ]
+          }
+        }
+      }
+    }
+  },
   "getDeveloperUsage": {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",
       "value": {
-        "account_id": "5e763b49-3732-481b-9a23-b95848c6f4dc",
+        "account_id": "b59c877e-924f-4013-b4a0-f8ea111c91d3",
         "key": {
-          "id": "70249bae-2e0f-4b23-b58a-8c55ef207bec",
+          "id": "c1c89916-e296-41d7-a4da-43faa491eb41",
           "name": "default",
-          "key_prefix": "pmk_live_xP7W…"
+          "key_prefix": "pmk_live_FmEV…"
         },
         "rate_limit": {
           "limit": 100000,
@@ -230,155 +275,155 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getEvent": {
     "200": {
-      "summary": "GET /api/v2/events/ethereum-above-on-january-19-2027 → 200, simulated data",
+      "summary": "GET /api/v2/events/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02 → 200, simulated data",
       "value": {
-        "event_slug": "ethereum-above-on-january-19-2027",
-        "title": "Ethereum above ___ on January 19, 2027?",
-        "category": "crypto",
+        "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+        "title": "Fairhaven Mariners vs. Oakmont Rangers",
+        "category": "sports",
         "status": "active",
         "leading_outcome": {
-          "title": "$3,200+",
-          "probability": 0.994,
-          "platform": "venuep",
-          "outcome_id": "80249561414603724526141676523764737626296921506896054547046642913418873416041"
+          "title": "Oakmont",
+          "probability": 0.72,
+          "platform": "venuek",
+          "outcome_id": "KXNHCGAME-26DEC02MARRAN-RANGER"
         },
-        "volume_total": 1633315.43,
-        "volume_24h": 5685.37,
+        "volume_total": 167666.97,
+        "volume_24h": 10210.82,
         "platform_count": 2,
         "platforms": [
           "venuep",
           "venuek"
         ],
-        "end_time": "2027-01-19T16:00:00.000",
-        "created_at": "2026-11-21T11:00:00.000",
-        "updated_at": "2026-11-21T12:09:00.000",
+        "end_time": "2026-12-02T16:00:00.000",
+        "created_at": "2026-11-09T17:51:00.269",
+        "updated_at": "2026-11-21T12:06:52.000",
         "aliases": [
-          "ethereum-price-on-jan-19-2027-kxethd-27jan19"
+          "oakmont-rangers-vs-fairhaven-mariners-winner-dec-2-2026-kxnhcgame-26dec02marran"
         ],
         "venues": {
           "venuep": {
-            "event_slug": "ethereum-above-on-january-19-2027",
-            "event_id": "ethereum-above-on-january-19-2027",
-            "title": "Ethereum above ___ on January 19, 2027?",
+            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "event_id": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "title": "Fairhaven Mariners vs. Oakmont Rangers",
             "subtitle": null,
-            "category": "crypto",
+            "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:40829/events/slug/ethereum-above-on-january-19-2027",
+            "platform_url": "http://127.0.0.1:34693/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
             "mutually_exclusive": false,
-            "volume_total": 1356732.69,
-            "volume_24h": 448.63,
-            "liquidity": 64396.7,
-            "open_interest": 640.77,
-            "end_time": "2027-01-19T16:00:00.000",
-            "created_at": "2026-11-21T11:00:00.000",
-            "updated_at": "2026-11-21T12:09:00.000",
+            "volume_total": 103334.31,
+            "volume_24h": 7024.43,
+            "liquidity": 47014.46,
+            "open_interest": 23016.43,
+            "end_time": "2026-12-02T16:00:00.000",
+            "created_at": "2026-11-09T17:51:00.269",
+            "updated_at": "2026-11-21T12:06:52.000",
             "market_count": 1,
-            "outcome_count": 7,
+            "outcome_count": 2,
             "markets": [
               {
-                "market_slug": "ethereum-above-on-january-19-2027",
-                "event_slug": "ethereum-above-on-january-19-2027",
-                "title": "Ethereum above ___ on January 19, 2027?",
+                "market_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+                "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+                "title": "Fairhaven Mariners vs. Oakmont Rangers",
                 "status": "active",
                 "market_status": "active",
-                "category": "crypto",
-                "platform_url": "http://127.0.0.1:40829/events/slug/ethereum-above-on-january-19-2027",
-                "volume_total": 1356732.69,
-                "volume_24h": 448.63,
-                "liquidity": 64396.7,
-                "open_interest": 640.77,
-                "end_time": "2027-01-19T16:00:00.000",
-                "created_at": "2026-11-21T11:00:00.000",
-                "updated_at": "2026-11-21T12:09:00.000",
+                "category": "sports",
+                "platform_url": "http://127.0.0.1:34693/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+                "volume_total": 103334.31,
+                "volume_24h": 7024.43,
+                "liquidity": 47014.46,
+                "open_interest": 23016.43,
+                "end_time": "2026-12-02T16:00:00.000",
+                "created_at": "2026-11-09T17:51:00.269",
+                "updated_at": "2026-11-21T12:06:52.000",
                 "outcomes": [
                   {
-                    "title": "$3,200+",
-                    "probability": 0.994,
-                    "best_bid": 0.989,
-                    "best_ask": 0.999,
-                    "spread": 0.01,
-                    "volume": 219594.49,
+                    "title": "Fairhaven Mariners",
+                    "probability": 0.28,
+                    "best_bid": 0.27,
+                    "best_ask": 0.29,
+                    "spread": 0.02,
+                    "volume": null,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "80249561414603724526141676523764737626296921506896054547046642913418873416041",
-                    "condition_id": "0xa3f96e6536d6124304a3565b4896cd7b4e327f059179a41594d5b2a845cdb9d4",
-                    "market_slug": "will-the-price-of-ethereum-be-at-least-3-200-on-january-19-2027"
+                    "token_id": "67627277422008991108936041594334955663894808305665106315226715764673620276591",
+                    "condition_id": "0xbab384b752a7badbc59778ccfd763ad4a8bb178869a0e82e02d5aee1808175d3",
+                    "market_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02"
                   },
                   {
-                    "title": "$3,400+",
-                    "probability": 0.976,
-                    "best_bid": 0.958,
-                    "best_ask": 0.994,
-                    "spread": 0.036,
-                    "volume": 10220.48,
+                    "title": "Oakmont Rangers",
+                    "probability": 0.72,
+                    "best_bid": 0.71,
+                    "best_ask": 0.73,
+                    "spread": 0.02,
+                    "volume": null,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "67355959686386204697411228306263990052521542544143255452110375631944995628967",
-                    "condition_id": "0x1bd819b5920894bc38ab66b7a12da3476ef72c6a6d85e53770ca824ec72f6d75",
-                    "market_slug": "will-the-price-of-ethereum-be-at-least-3-400-on-january-19-2027"
+                    "token_id": "83701217743851715954624619063611654491178224074557215900829582393725787642609",
+                    "condition_id": "0xbab384b752a7badbc59778ccfd763ad4a8bb178869a0e82e02d5aee1808175d3",
+                    "market_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02"
                   }
                 ]
               }
             ]
           },
           "venuek": {
-            "event_slug": "ethereum-above-on-january-19-2027",
-            "event_id": "KXETHD-27JAN19",
-            "title": "Ethereum price on Jan 19, 2027?",
-            "subtitle": "At 12pm ET, Jan 19, 2027",
-            "category": "crypto",
+            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "event_id": "KXNHCGAME-26DEC02MARRAN",
+            "title": "Oakmont Rangers vs Fairhaven Mariners winner? (Dec 2, 2026)",
+            "subtitle": "Fairhaven Mariners at Oakmont",
+            "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXETHD-27JAN19",
-            "mutually_exclusive": false,
-            "volume_total": 276582.74,
-            "volume_24h": 5236.74,
+            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "mutually_exclusive": true,
+            "volume_total": 64332.66,
+            "volume_24h": 3186.39,
             "liquidity": null,
-            "open_interest": 182881.71,
-            "end_time": "2027-01-19T16:00:00.000",
-            "created_at": "2026-11-21T11:00:00.000",
-            "updated_at": "2026-11-21T12:00:00.000",
+            "open_interest": 37703.99,
+            "end_time": "2026-12-02T16:00:00.000",
+            "created_at": "2026-11-09T17:51:00.269",
+            "updated_at": "2026-11-10T17:51:00.269",
             "market_count": 1,
-            "outcome_count": 6,
+            "outcome_count": 2,
             "markets": [
               {
-                "event_ticker": "KXETHD-27JAN19",
-                "event_slug": "ethereum-above-on-january-19-2027",
-                "title": "Ethereum price on Jan 19, 2027?",
+                "event_ticker": "KXNHCGAME-26DEC02MARRAN",
+                "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+                "title": "Oakmont Rangers vs Fairhaven Mariners winner? (Dec 2, 2026)",
                 "status": "active",
                 "market_status": "active",
-                "category": "crypto",
-                "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXETHD-27JAN19",
-                "volume_total": 276582.74,
-                "volume_24h": 5236.74,
-                "open_interest": 182881.71,
-                "end_time": "2027-01-19T16:00:00.000",
-                "created_at": "2026-11-21T11:00:00.000",
-                "updated_at": "2026-11-21T12:00:00.000",
+                "category": "sports",
+                "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+                "volume_total": 64332.66,
+                "volume_24h": 3186.39,
+                "open_interest": 37703.99,
+                "end_time": "2026-12-02T16:00:00.000",
+                "created_at": "2026-11-09T17:51:00.269",
+                "updated_at": "2026-11-10T17:51:00.269",
                 "outcomes": [
                   {
-                    "market_ticker": "KXETHD-27JAN19-T3000",
-                    "title": "At least $3,000",
-                    "probability": 0.985,
-                    "best_bid": 0.98,
-                    "best_ask": 0.99,
-                    "spread": 0.01,
-                    "volume": 2538.84,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
+                    "market_ticker": "KXNHCGAME-26DEC02MARRAN-MARINE",
+                    "title": "Fairhaven Mariners",
+                    "probability": 0.52,
+                    "best_bid": 0.51,
+                    "best_ask": 0.53,
+                    "spread": 0.02,
+                    "volume": 30035.9,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
                     "status": "active"
                   },
                   {
-                    "market_ticker": "KXETHD-27JAN19-T3200",
-                    "title": "At least $3,200",
-                    "probability": 0.985,
-                    "best_bid": 0.98,
-                    "best_ask": 0.99,
-                    "spread": 0.01,
-                    "volume": 55874.45,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
+                    "market_ticker": "KXNHCGAME-26DEC02MARRAN-RANGER",
+                    "title": "Oakmont",
+                    "probability": 0.72,
+                    "best_bid": 0.7,
+                    "best_ask": 0.74,
+                    "spread": 0.04,
+                    "volume": 34296.76,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
                     "status": "active"
                   }
                 ]
@@ -430,24 +475,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getSpreadHistory": {
     "200": {
-      "summary": "GET /api/v2/spreads/history?event_slug=ethereum-above-on-january-19-2027&outcome_key=text%3A%243%2C800%2B&range=1d → 200, simulated data",
+      "summary": "GET /api/v2/spreads/history?event_slug=nhc-fairhaven-mariners-oakmont-rangers-2026-12-02&outcome_key=text%3Afairhaven%20mariners&range=1d → 200, simulated data",
       "value": {
-        "event_slug": "ethereum-above-on-january-19-2027",
-        "outcome_key": "text:$3,800+",
+        "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+        "outcome_key": "text:fairhaven mariners",
         "range": "1d",
         "bucket_seconds": 300,
         "data": [
           {
             "timestamp": "2026-11-21T12:00:00.000",
-            "spread_bps": 200,
-            "price_a": 0.42,
-            "price_b": 0.44
+            "spread_bps": 100,
+            "price_a": 0.28,
+            "price_b": 0.29
           },
           {
             "timestamp": "2026-11-21T12:10:00.000",
-            "spread_bps": 1100,
-            "price_a": 0.44,
-            "price_b": 0.55
+            "spread_bps": 2400,
+            "price_a": 0.28,
+            "price_b": 0.52
           }
         ]
       }
@@ -471,19 +516,19 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "event_title": "Highest temperature in Chicago today? (Nov 22, 2026)",
         "status": "active",
         "yes": {
-          "probability": 0.101,
-          "best_bid": 0.091,
-          "best_ask": 0.111
+          "probability": 0.1,
+          "best_bid": 0.09,
+          "best_ask": 0.11
         },
         "no": {
-          "probability": 0.899,
-          "best_bid": 0.889,
-          "best_ask": 0.909
+          "probability": 0.9,
+          "best_bid": 0.89,
+          "best_ask": 0.91
         },
-        "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXHIGHCHI-26NOV22",
-        "updated_at": "2026-11-21T12:00:00.000",
-        "quote_age_seconds": 690,
-        "is_stale": true
+        "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXHIGHCHI-26NOV22",
+        "updated_at": "2026-11-21T12:11:30.000",
+        "quote_age_seconds": 0,
+        "is_stale": false
       }
     }
   },
@@ -540,7 +585,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "event_slug": "colorado-governor-election-winner-2028",
         "title": "Colorado Governor Election Winner 2028",
         "status": "active",
-        "platform_url": "http://127.0.0.1:40829/events/slug/colorado-governor-election-winner-2028",
+        "platform_url": "http://127.0.0.1:34693/events/slug/colorado-governor-election-winner-2028",
         "timestamp": null,
         "outcomes": [
           {
@@ -757,39 +802,67 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listAlertDeliveries": {
     "200": {
-      "summary": "GET /api/v2/alerts/d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4/deliveries?limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96/deliveries?limit=2 → 200, simulated data",
       "value": {
         "deliveries": [
           {
-            "id": "6efe8223-262b-4f2c-8038-cf31e2226fae",
-            "rule_id": "d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4",
+            "id": "933733ee-b6c5-472d-8665-30f92801acbc",
+            "rule_id": "3bfa317f-fca7-454b-9577-161fe737ac96",
             "event": "alert.test",
             "test": true,
             "status": "sending",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "test:6efe8223-262b-4f2c-8038-cf31e2226fae",
+            "dedupe_key": "test:933733ee-b6c5-472d-8665-30f92801acbc",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": null,
             "last_error": null,
             "response_status": null,
             "spread": {
-              "event_slug": "pbl-summit-owls-eastport-rangers-2026-12-08",
-              "outcome_key": "text:summit owls",
-              "outcome_title": "Summit Owls",
-              "platform_a": "venuek",
-              "platform_b": "venuep",
-              "price_a": 0.75,
-              "price_b": 0.82,
-              "spread": 0.07,
-              "spread_bps": 700,
-              "confidence": 0.607584
+              "event_slug": "belmora-parliamentary-election-2028-most-seats",
+              "outcome_key": "text:green coalition",
+              "outcome_title": "Green Coalition",
+              "platform_a": "venuep",
+              "platform_b": "venuek",
+              "price_a": 0.48,
+              "price_b": 0.68,
+              "spread": 0.2,
+              "spread_bps": 2000,
+              "confidence": 0.857547
+            }
+          },
+          {
+            "id": "e85a6246-deb3-443b-b071-ca77ee536a0c",
+            "rule_id": "3bfa317f-fca7-454b-9577-161fe737ac96",
+            "event": "alert.fired",
+            "test": false,
+            "status": "delivered",
+            "channel": "webhook",
+            "target": "https://hooks.example.com/spreads",
+            "attempts": 1,
+            "dedupe_key": "3bfa317f-fca7-454b-9577-161fe737ac96:belmora-parliamentary-election-2028-most-seats|text:green coalition:1",
+            "created_at": "2026-11-21T12:11:30.000",
+            "next_attempt_at": null,
+            "delivered_at": "2026-11-21T12:11:30.000",
+            "last_error": null,
+            "response_status": 200,
+            "spread": {
+              "event_slug": "belmora-parliamentary-election-2028-most-seats",
+              "outcome_key": "text:green coalition",
+              "outcome_title": "Green Coalition",
+              "platform_a": "venuep",
+              "platform_b": "venuek",
+              "price_a": 0.48,
+              "price_b": 0.68,
+              "spread": 0.2,
+              "spread_bps": 2000,
+              "confidence": 0.857547
             }
           }
         ],
-        "total": 1,
+        "total": 2,
         "limit": 2,
         "offset": 0
       }
@@ -801,7 +874,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "alerts": [
           {
-            "id": "d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4",
+            "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
             "user_id": "user-42",
             "trigger_type": "spread_threshold",
             "threshold": 0.05,
@@ -832,24 +905,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "keys": [
           {
-            "id": "70249bae-2e0f-4b23-b58a-8c55ef207bec",
+            "id": "c1c89916-e296-41d7-a4da-43faa491eb41",
             "name": "default",
-            "key_prefix": "pmk_live_xP7W…",
+            "key_prefix": "pmk_live_FmEV…",
             "status": "active",
             "created_at": "2026-11-21T12:00:00.000",
             "revoked_at": null
           },
           {
-            "id": "e4cc7471-52c2-4a63-a290-81dbd2c1e0da",
+            "id": "2574ab48-2713-4773-88f0-2aa3cd53cce9",
             "name": "ci",
-            "key_prefix": "pmk_live_imiz…",
+            "key_prefix": "pmk_live_TmA7…",
             "status": "active",
             "created_at": "2026-11-21T12:11:30.000",
             "revoked_at": null
           }
         ],
         "total": 2,
-        "current_key_id": "70249bae-2e0f-4b23-b58a-8c55ef207bec"
+        "current_key_id": "c1c89916-e296-41d7-a4da-43faa491eb41"
       }
     }
   },
@@ -869,8 +942,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuep",
               "outcome_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335"
             },
-            "volume_total": 5622480.73,
-            "volume_24h": 293103.26,
+            "volume_total": 5622558.83,
+            "volume_24h": 293181.36,
             "platform_count": 2,
             "platforms": [
               "venuep",
@@ -878,7 +951,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             ],
             "end_time": "2029-11-07T15:00:00.000",
             "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:08:58.000"
+            "updated_at": "2026-11-21T12:07:00.000"
           },
           {
             "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
@@ -887,12 +960,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "leading_outcome": {
               "title": "Between 61° and 62°",
-              "probability": 0.321,
+              "probability": 0.323,
               "platform": "venuek",
               "outcome_id": "KXHIGHCHI-26NOV22-B61.5"
             },
-            "volume_total": 5504596.1,
-            "volume_24h": 32286.3,
+            "volume_total": 5504784.26,
+            "volume_24h": 32474.46,
             "platform_count": 1,
             "platforms": [
               "venuek"
@@ -936,97 +1009,117 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
-            "id": "92053fa40b728f40",
-            "event_slug": "ethereum-above-on-january-19-2027",
-            "event_title": "Ethereum above ___ on January 19, 2027?",
-            "category": "crypto",
-            "outcome_title": "$3,800+",
-            "outcome_key": "text:$3,800+",
-            "platform_a": "venuek",
-            "platform_b": "venuep",
-            "price_a": 0.44,
-            "price_b": 0.55,
-            "spread": 0.11,
-            "spread_bps": 1100,
-            "confidence": 0.596078,
-            "is_stale": true,
-            "updated_at": "2026-11-21T12:10:00.000",
-            "platform_a_url": "http://127.0.0.1:42549/trade-api/v2/events/KXETHD-27JAN19",
-            "platform_b_url": "http://127.0.0.1:40829/events/slug/ethereum-above-on-january-19-2027",
+            "id": "341b23dd801d18f6",
+            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "event_title": "Fairhaven Mariners vs. Oakmont Rangers",
+            "category": "sports",
+            "outcome_title": "Fairhaven Mariners",
+            "outcome_key": "text:fairhaven mariners",
+            "platform_a": "venuep",
+            "platform_b": "venuek",
+            "price_a": 0.28,
+            "price_b": 0.52,
+            "spread": 0.24,
+            "spread_bps": 2400,
+            "confidence": 0.846541,
+            "is_stale": false,
+            "updated_at": "2026-11-21T12:11:30.000",
+            "platform_a_url": "http://127.0.0.1:34693/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_b_url": "http://127.0.0.1:35579/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "matching_strategy": "event_key",
-            "match_quality": "auto_high",
-            "volume_min": 108563.33,
+            "match_quality": "auto_medium",
+            "volume_min": 30035.9,
             "match": {
-              "quality": "auto_high",
-              "weight": 0.9978,
+              "quality": "auto_medium",
+              "weight": 0.995,
               "manual": false,
-              "venuep_outcome_id": "642152042775507149431643603538905578010717738069973473301676984427860128578664",
-              "venuek_outcome_id": "KXETHD-27JAN19-T3800",
+              "venuep_outcome_id": "67627277422008991108936041594334955663894808305665106315226715764673620276591",
+              "venuek_outcome_id": "KXNHCGAME-26DEC02MARRAN-MARINE",
               "evidence": {
                 "shared_words": [
-                  "ethereum"
+                  "fairhaven",
+                  "mariner"
                 ],
                 "implicit_words": [],
-                "period": "on 2027-01-19",
-                "strike": "≥ $3800"
-              },
-              "venuep_text": [
-                "$3,800+",
-                "Will the price of Ethereum be at least $3,800 on January 19, 2027?"
-              ],
-              "venuek_text": [
-                "At least $3,800",
-                "Will ETH be at least $3,800 at 12pm ET on Jan 19, 2027?"
-              ]
-            },
-            "executable": null
-          },
-          {
-            "id": "48d6176b73a88e91",
-            "event_slug": "new-static-orchard-album-released-by-december-8-2026",
-            "event_title": "New Static Orchard album released by December 8, 2026?",
-            "category": "culture",
-            "outcome_title": "Yes",
-            "outcome_key": "text:yes",
-            "platform_a": "venuek",
-            "platform_b": "venuep",
-            "price_a": 0.22,
-            "price_b": 0.32,
-            "spread": 0.1,
-            "spread_bps": 1000,
-            "confidence": 0.568702,
-            "is_stale": true,
-            "updated_at": "2026-11-21T12:10:00.000",
-            "platform_a_url": "http://127.0.0.1:42549/trade-api/v2/events/KXALBUMORCHAR-26DEC08",
-            "platform_b_url": "http://127.0.0.1:40829/events/slug/new-static-orchard-album-released-by-december-8-2026",
-            "matching_strategy": "auto_canonical",
-            "match_quality": "auto_high",
-            "volume_min": 20836.38,
-            "match": {
-              "quality": "auto_high",
-              "weight": 0.9978,
-              "manual": false,
-              "venuep_outcome_id": "16283480064756328410764954890072700009410871610106517063082557366206833981688",
-              "venuek_outcome_id": "KXALBUMORCHAR-26DEC08",
-              "evidence": {
-                "shared_words": [
-                  "album",
-                  "launch"
-                ],
-                "implicit_words": [],
-                "period": "deadline 2026-12-08",
+                "period": "on 2026-12-02 on one side, end time 2026-12-02 on the other",
                 "strike": null
               },
               "venuep_text": [
-                "New Static Orchard album released by December 8, 2026?",
-                "New Static Orchard album released by December 8, 2026?"
+                "Fairhaven Mariners",
+                "Fairhaven Mariners vs. Oakmont Rangers"
               ],
               "venuek_text": [
-                "Yes",
-                "Will Static Orchard release an album before Dec 9, 2026?"
+                "Fairhaven Mariners",
+                "Will the Fairhaven Mariners win the Fairhaven Mariners at Oakmont Rangers game?"
               ]
             },
-            "executable": null
+            "executable": {
+              "buy_platform": "venuep",
+              "buy_price": 0.29,
+              "sell_platform": "venuek",
+              "sell_price": 0.51,
+              "edge": 0.22,
+              "net_edge": 0.202507,
+              "size": 7507.73,
+              "cost_dollars": 2616.32,
+              "profit_dollars": 640.16
+            }
+          },
+          {
+            "id": "f23527b815895366",
+            "event_slug": "dogecoin-above-on-january-12-2027",
+            "event_title": "Dogecoin above ___ on January 12, 2027?",
+            "category": "crypto",
+            "outcome_title": "$0.33",
+            "outcome_key": "text:$0.33",
+            "platform_a": "venuek",
+            "platform_b": "venuep",
+            "price_a": 0.24,
+            "price_b": 0.46,
+            "spread": 0.22,
+            "spread_bps": 2200,
+            "confidence": 0.778957,
+            "is_stale": false,
+            "updated_at": "2026-11-21T12:11:30.000",
+            "platform_a_url": "http://127.0.0.1:35579/trade-api/v2/events/KXDOGED-27JAN12",
+            "platform_b_url": "http://127.0.0.1:34693/events/slug/dogecoin-above-on-january-12-2027",
+            "matching_strategy": "event_key",
+            "match_quality": "auto_high",
+            "volume_min": 3731.91,
+            "match": {
+              "quality": "auto_high",
+              "weight": 0.9978,
+              "manual": false,
+              "venuep_outcome_id": "58713960466310243975885396000722975219416767403911754051632492914744927772986",
+              "venuek_outcome_id": "KXDOGED-27JAN12-T0.33",
+              "evidence": {
+                "shared_words": [
+                  "dogecoin"
+                ],
+                "implicit_words": [],
+                "period": "on 2027-01-12",
+                "strike": "≥ $0.33"
+              },
+              "venuep_text": [
+                "$0.33",
+                "Will the price of Dogecoin be $0.33 or more on January 12, 2027?"
+              ],
+              "venuek_text": [
+                "$0.33 or above",
+                "Will DOGE be $0.33 or above at 12pm ET on Jan 12, 2027?"
+              ]
+            },
+            "executable": {
+              "buy_platform": "venuek",
+              "buy_price": 0.26,
+              "sell_platform": "venuep",
+              "sell_price": 0.44,
+              "edge": 0.18,
+              "net_edge": 0.151354,
+              "size": 1938.38,
+              "cost_dollars": 587.99,
+              "profit_dollars": 131.37
+            }
           }
         ],
         "count": 117,
@@ -1049,12 +1142,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "mutually_exclusive": true,
-            "volume_total": 5504596.1,
-            "volume_24h": 32286.3,
+            "volume_total": 5504784.26,
+            "volume_24h": 32474.46,
             "liquidity": null,
-            "open_interest": 23699.77,
+            "open_interest": 23793.85,
             "end_time": "2026-11-22T16:00:00.000",
             "created_at": "2026-11-10T10:56:14.978",
             "updated_at": "2026-11-11T10:56:14.978",
@@ -1068,10 +1161,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXHIGHCHI-26NOV22",
-                "volume_total": 5504596.1,
-                "volume_24h": 32286.3,
-                "open_interest": 23699.77,
+                "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXHIGHCHI-26NOV22",
+                "volume_total": 5504784.26,
+                "volume_24h": 32474.46,
+                "open_interest": 23793.85,
                 "end_time": "2026-11-22T16:00:00.000",
                 "created_at": "2026-11-10T10:56:14.978",
                 "updated_at": "2026-11-11T10:56:14.978",
@@ -1079,13 +1172,13 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                   {
                     "market_ticker": "KXHIGHCHI-26NOV22-T58",
                     "title": "58° or below",
-                    "probability": 0.101,
-                    "best_bid": 0.091,
-                    "best_ask": 0.111,
+                    "probability": 0.1,
+                    "best_bid": 0.09,
+                    "best_ask": 0.11,
                     "spread": 0.02,
                     "volume": 48607.35,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
                     "status": "active"
                   },
                   {
@@ -1095,9 +1188,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.013,
                     "best_ask": 0.059,
                     "spread": 0.046,
-                    "volume": 28199.63,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
+                    "volume": 28291.93,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
                     "status": "active"
                   }
                 ]
@@ -1112,12 +1205,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "crypto",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXSOLD-26DEC30",
+            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXSOLD-26DEC30",
             "mutually_exclusive": false,
-            "volume_total": 1142764.6,
-            "volume_24h": 8396.02,
+            "volume_total": 1142917.61,
+            "volume_24h": 8549.03,
             "liquidity": null,
-            "open_interest": 58457.9,
+            "open_interest": 58534.4,
             "end_time": "2026-12-30T16:00:00.000",
             "created_at": "2026-11-17T17:11:57.380",
             "updated_at": "2026-11-18T17:11:57.380",
@@ -1131,10 +1224,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "crypto",
-                "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXSOLD-26DEC30",
-                "volume_total": 1142764.6,
-                "volume_24h": 8396.02,
-                "open_interest": 58457.9,
+                "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXSOLD-26DEC30",
+                "volume_total": 1142917.61,
+                "volume_24h": 8549.03,
+                "open_interest": 58534.4,
                 "end_time": "2026-12-30T16:00:00.000",
                 "created_at": "2026-11-17T17:11:57.380",
                 "updated_at": "2026-11-18T17:11:57.380",
@@ -1146,9 +1239,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.92,
                     "best_ask": 0.96,
                     "spread": 0.04,
-                    "volume": 3804.85,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
+                    "volume": 3894.37,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
                     "status": "active"
                   },
                   {
@@ -1158,9 +1251,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.8,
                     "best_ask": 0.82,
                     "spread": 0.02,
-                    "volume": 966692.75,
-                    "updated_at": "2026-11-21T12:00:00.000",
-                    "is_stale": true,
+                    "volume": 966744.95,
+                    "updated_at": "2026-11-21T12:11:30.000",
+                    "is_stale": false,
                     "status": "active"
                   }
                 ]
@@ -1186,10 +1279,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXHIGHCHI-26NOV22",
-            "volume_total": 5504596.1,
-            "volume_24h": 32286.3,
-            "open_interest": 23699.77,
+            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "volume_total": 5504784.26,
+            "volume_24h": 32474.46,
+            "open_interest": 23793.85,
             "end_time": "2026-11-22T16:00:00.000",
             "created_at": "2026-11-10T10:56:14.978",
             "updated_at": "2026-11-11T10:56:14.978",
@@ -1197,13 +1290,13 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               {
                 "market_ticker": "KXHIGHCHI-26NOV22-T58",
                 "title": "58° or below",
-                "probability": 0.101,
-                "best_bid": 0.091,
-                "best_ask": 0.111,
+                "probability": 0.1,
+                "best_bid": 0.09,
+                "best_ask": 0.11,
                 "spread": 0.02,
                 "volume": 48607.35,
-                "updated_at": "2026-11-21T12:00:00.000",
-                "is_stale": true,
+                "updated_at": "2026-11-21T12:11:30.000",
+                "is_stale": false,
                 "status": "active"
               },
               {
@@ -1213,9 +1306,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.013,
                 "best_ask": 0.059,
                 "spread": 0.046,
-                "volume": 28199.63,
-                "updated_at": "2026-11-21T12:00:00.000",
-                "is_stale": true,
+                "volume": 28291.93,
+                "updated_at": "2026-11-21T12:11:30.000",
+                "is_stale": false,
                 "status": "active"
               }
             ]
@@ -1227,10 +1320,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "crypto",
-            "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXSOLD-26DEC30",
-            "volume_total": 1142764.6,
-            "volume_24h": 8396.02,
-            "open_interest": 58457.9,
+            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXSOLD-26DEC30",
+            "volume_total": 1142917.61,
+            "volume_24h": 8549.03,
+            "open_interest": 58534.4,
             "end_time": "2026-12-30T16:00:00.000",
             "created_at": "2026-11-17T17:11:57.380",
             "updated_at": "2026-11-18T17:11:57.380",
@@ -1242,9 +1335,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.92,
                 "best_ask": 0.96,
                 "spread": 0.04,
-                "volume": 3804.85,
-                "updated_at": "2026-11-21T12:00:00.000",
-                "is_stale": true,
+                "volume": 3894.37,
+                "updated_at": "2026-11-21T12:11:30.000",
+                "is_stale": false,
                 "status": "active"
               },
               {
@@ -1254,9 +1347,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.8,
                 "best_ask": 0.82,
                 "spread": 0.02,
-                "volume": 966692.75,
-                "updated_at": "2026-11-21T12:00:00.000",
-                "is_stale": true,
+                "volume": 966744.95,
+                "updated_at": "2026-11-21T12:11:30.000",
+                "is_stale": false,
                 "status": "active"
               }
             ]
@@ -1305,14 +1398,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
             "event_title": "Highest temperature in Chicago today? (Nov 22, 2026)",
             "title": "Between 63° and 64°",
-            "probability": 0.142,
-            "best_bid": 0.123,
-            "best_ask": 0.161,
+            "probability": 0.145,
+            "best_bid": 0.126,
+            "best_ask": 0.164,
             "spread": 0.038,
-            "volume": 5317338.79,
-            "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXHIGHCHI-26NOV22",
-            "quote_age_seconds": 690,
-            "is_stale": true,
+            "volume": 5317365.71,
+            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "quote_age_seconds": 0,
+            "is_stale": false,
             "status": "active"
           },
           {
@@ -1325,10 +1418,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.8,
             "best_ask": 0.82,
             "spread": 0.02,
-            "volume": 966692.75,
-            "platform_url": "http://127.0.0.1:42549/trade-api/v2/events/KXSOLD-26DEC30",
-            "quote_age_seconds": 690,
-            "is_stale": true,
+            "volume": 966744.95,
+            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXSOLD-26DEC30",
+            "quote_age_seconds": 0,
+            "is_stale": false,
             "status": "active"
           }
         ],
@@ -1397,7 +1490,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "other",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:40829/events/slug/colorado-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:34693/events/slug/colorado-governor-election-winner-2028",
             "mutually_exclusive": true,
             "volume_total": 5537330.6,
             "volume_24h": 285859.15,
@@ -1405,7 +1498,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "open_interest": 1411277.25,
             "end_time": "2028-06-17T12:00:00.000",
             "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:08:58.000",
+            "updated_at": "2026-11-21T12:07:00.000",
             "market_count": 1,
             "outcome_count": 25,
             "markets": [
@@ -1416,14 +1509,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "other",
-                "platform_url": "http://127.0.0.1:40829/events/slug/colorado-governor-election-winner-2028",
+                "platform_url": "http://127.0.0.1:34693/events/slug/colorado-governor-election-winner-2028",
                 "volume_total": 5537330.6,
                 "volume_24h": 285859.15,
                 "liquidity": 100267.45,
                 "open_interest": 1411277.25,
                 "end_time": "2028-06-17T12:00:00.000",
                 "created_at": "2026-03-30T07:07:11.362",
-                "updated_at": "2026-11-21T12:08:58.000",
+                "updated_at": "2026-11-21T12:07:00.000",
                 "outcomes": [
                   {
                     "title": "Liz Thackeray",
@@ -1463,15 +1556,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "culture",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:40829/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "platform_url": "http://127.0.0.1:34693/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "mutually_exclusive": true,
-            "volume_total": 3026684.11,
-            "volume_24h": 170913.25,
+            "volume_total": 3026681.84,
+            "volume_24h": 170910.98,
             "liquidity": 21590.28,
             "open_interest": 453046.08,
             "end_time": "2027-01-14T00:00:00.000",
             "created_at": "2026-01-27T00:56:17.988",
-            "updated_at": "2026-11-21T12:09:00.000",
+            "updated_at": "2026-11-21T12:07:00.000",
             "market_count": 1,
             "outcome_count": 10,
             "markets": [
@@ -1482,14 +1575,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "culture",
-                "platform_url": "http://127.0.0.1:40829/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
-                "volume_total": 3026684.11,
-                "volume_24h": 170913.25,
+                "platform_url": "http://127.0.0.1:34693/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+                "volume_total": 3026681.84,
+                "volume_24h": 170910.98,
                 "liquidity": 21590.28,
                 "open_interest": 453046.08,
                 "end_time": "2027-01-14T00:00:00.000",
                 "created_at": "2026-01-27T00:56:17.988",
-                "updated_at": "2026-11-21T12:09:00.000",
+                "updated_at": "2026-11-21T12:07:00.000",
                 "outcomes": [
                   {
                     "title": "Paper Kingdoms",
@@ -1540,14 +1633,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "other",
-            "platform_url": "http://127.0.0.1:40829/events/slug/colorado-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:34693/events/slug/colorado-governor-election-winner-2028",
             "volume_total": 5537330.6,
             "volume_24h": 285859.15,
             "liquidity": 100267.45,
             "open_interest": 1411277.25,
             "end_time": "2028-06-17T12:00:00.000",
             "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:08:58.000",
+            "updated_at": "2026-11-21T12:07:00.000",
             "outcomes": [
               {
                 "title": "Liz Thackeray",
@@ -1584,14 +1677,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "culture",
-            "platform_url": "http://127.0.0.1:40829/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
-            "volume_total": 3026684.11,
-            "volume_24h": 170913.25,
+            "platform_url": "http://127.0.0.1:34693/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "volume_total": 3026681.84,
+            "volume_24h": 170910.98,
             "liquidity": 21590.28,
             "open_interest": 453046.08,
             "end_time": "2027-01-14T00:00:00.000",
             "created_at": "2026-01-27T00:56:17.988",
-            "updated_at": "2026-11-21T12:09:00.000",
+            "updated_at": "2026-11-21T12:07:00.000",
             "outcomes": [
               {
                 "title": "Paper Kingdoms",
@@ -1695,7 +1788,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.89,
             "spread": 0.02,
             "volume": 4230402.15,
-            "platform_url": "http://127.0.0.1:40829/events/slug/colorado-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:34693/events/slug/colorado-governor-election-winner-2028",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
@@ -1710,8 +1803,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.16,
             "best_ask": 0.18,
             "spread": 0.02,
-            "volume": 2115906.87,
-            "platform_url": "http://127.0.0.1:40829/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "volume": 2115904.6,
+            "platform_url": "http://127.0.0.1:34693/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "222863275599646055687752277127152504411477795454259958692334493300234659006989",
@@ -1725,7 +1818,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   "metrics": {
     "200": {
       "summary": "GET /metrics → 200, simulated data",
-      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 2.864024\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.067932\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 2.931956\n\n…"
+      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 2.272831\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.073735\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 2.346566\n\n…"
     }
   },
   "readiness": {
@@ -1745,7 +1838,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 2,
+              "version": 4,
               "events": 86,
               "markets": 86,
               "outcomes": 435,
@@ -1765,7 +1858,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "connections": 1,
               "open_connections": 1,
               "subscribed": 363,
-              "reconnects": 67,
+              "reconnects": 68,
               "frames_received": 10,
               "malformed_frames": 0,
               "sequence_gaps": 0,
@@ -1780,7 +1873,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 2,
+              "version": 3,
               "events": 84,
               "markets": 84,
               "outcomes": 274,
@@ -1822,12 +1915,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "revokeApiKey": {
     "200": {
-      "summary": "DELETE /api/v2/developers/api-keys/e4cc7471-52c2-4a63-a290-81dbd2c1e0da → 200, simulated data",
+      "summary": "DELETE /api/v2/developers/api-keys/2574ab48-2713-4773-88f0-2aa3cd53cce9 → 200, simulated data",
       "value": {
         "key": {
-          "id": "e4cc7471-52c2-4a63-a290-81dbd2c1e0da",
+          "id": "2574ab48-2713-4773-88f0-2aa3cd53cce9",
           "name": "ci",
-          "key_prefix": "pmk_live_imiz…",
+          "key_prefix": "pmk_live_TmA7…",
           "status": "revoked",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": "2026-11-21T12:11:30.000"
@@ -1837,10 +1930,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "rotateAlertSigningSecret": {
     "200": {
-      "summary": "POST /api/v2/alerts/d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4/signing-secret → 200, simulated data",
+      "summary": "POST /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96/signing-secret → 200, simulated data",
       "value": {
-        "id": "d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4",
-        "signing_secret": "whsec_d9bf6976a1426cde85ec45da44e3cf81e9ccab0166edcc82a3d34628bdee8cdc"
+        "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
+        "signing_secret": "whsec_c5ade24b753d0e34ee71978266bab90200e586c3c354de2160f97e93063e484e"
       }
     }
   },
@@ -1848,17 +1941,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/signup → 201, simulated data",
       "value": {
-        "account_id": "213d14c1-d48e-40a9-8d31-393d6fb565fe",
+        "account_id": "11297b88-14ef-4022-a6ff-707854e6a3bf",
         "email": "ada@example.com",
         "company": "Analytical Engines",
         "use_case": "spread dashboards",
         "created_at": "2026-11-21T12:11:30.000",
-        "api_key": "pmk_live_7nxERDARRyKMajlIH9xj7vyFRCcrC97IBAe9heAHt6z",
+        "api_key": "pmk_live_GV9cMQwhz3iR2hAg1EYdBZGCsBt024qVA2goJ30qes8",
         "key_returned_once": true,
         "key": {
-          "id": "be08b4aa-dfb3-4a80-adc4-ca20b2a2c234",
+          "id": "751405a9-e798-4dee-9dca-250738796116",
           "name": "default",
-          "key_prefix": "pmk_live_7nxE…",
+          "key_prefix": "pmk_live_GV9c…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -1896,33 +1989,33 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "testAlert": {
     "202": {
-      "summary": "POST /api/v2/alerts/d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4/test → 202, simulated data",
+      "summary": "POST /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96/test → 202, simulated data",
       "value": {
-        "id": "6efe8223-262b-4f2c-8038-cf31e2226fae",
-        "rule_id": "d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4",
+        "id": "933733ee-b6c5-472d-8665-30f92801acbc",
+        "rule_id": "3bfa317f-fca7-454b-9577-161fe737ac96",
         "event": "alert.test",
         "test": true,
         "status": "pending",
         "channel": "webhook",
         "target": "https://hooks.example.com/spreads",
         "attempts": 0,
-        "dedupe_key": "test:6efe8223-262b-4f2c-8038-cf31e2226fae",
+        "dedupe_key": "test:933733ee-b6c5-472d-8665-30f92801acbc",
         "created_at": "2026-11-21T12:11:30.000",
         "next_attempt_at": "2026-11-21T12:11:30.000",
         "delivered_at": null,
         "last_error": null,
         "response_status": null,
         "spread": {
-          "event_slug": "pbl-summit-owls-eastport-rangers-2026-12-08",
-          "outcome_key": "text:summit owls",
-          "outcome_title": "Summit Owls",
-          "platform_a": "venuek",
-          "platform_b": "venuep",
-          "price_a": 0.75,
-          "price_b": 0.82,
-          "spread": 0.07,
-          "spread_bps": 700,
-          "confidence": 0.607584
+          "event_slug": "belmora-parliamentary-election-2028-most-seats",
+          "outcome_key": "text:green coalition",
+          "outcome_title": "Green Coalition",
+          "platform_a": "venuep",
+          "platform_b": "venuek",
+          "price_a": 0.48,
+          "price_b": 0.68,
+          "spread": 0.2,
+          "spread_bps": 2000,
+          "confidence": 0.857547
         }
       }
     }
@@ -1945,14 +2038,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.68,
             "spread": 0.2,
             "spread_bps": 2000,
-            "confidence": 0.857508,
+            "confidence": 0.857547,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:36459/events/slug/belmora-parliamentary-election-2028-most-seats",
-            "platform_b_url": "http://127.0.0.1:39999/trade-api/v2/events/KXPARLBLM-28",
+            "platform_a_url": "http://127.0.0.1:34693/events/slug/belmora-parliamentary-election-2028-most-seats",
+            "platform_b_url": "http://127.0.0.1:35579/trade-api/v2/events/KXPARLBLM-28",
             "matching_strategy": "event_key",
             "match_quality": "auto_high",
-            "volume_min": 27040.04,
+            "volume_min": 27098.22,
             "match": {
               "quality": "auto_high",
               "weight": 0.9978,
@@ -2005,8 +2098,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.846541,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:36459/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "platform_b_url": "http://127.0.0.1:39999/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_a_url": "http://127.0.0.1:34693/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_b_url": "http://127.0.0.1:35579/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
             "volume_min": 30035.9,
@@ -2053,9 +2146,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "updateAlert": {
     "200": {
-      "summary": "PATCH /api/v2/alerts/d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4 → 200, simulated data",
+      "summary": "PATCH /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96 → 200, simulated data",
       "value": {
-        "id": "d961c7c1-e5ce-47cc-8bc8-c2cf42679fa4",
+        "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,

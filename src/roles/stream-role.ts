@@ -98,6 +98,8 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
       spreads: o.spreads,
       clock,
       log,
+      // After a broker restart the keeper publishes every snapshot again (frames published meanwhile are not kept).
+      nc: link.nc,
     })
     let unpublish: (() => void) | undefined
     return {

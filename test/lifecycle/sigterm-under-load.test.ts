@@ -135,8 +135,12 @@ test(
       // Each loop ends at its first request without an answer: that one may only be a refused connection.
       const answered = outcomes.filter((o) => o.status !== undefined)
       const unanswered = outcomes.filter((o) => o.status === undefined)
-      const bad = answered.filter((o) => !o.json || !((o.status as number) < 300 || o.status === 503))
-      assert.deepEqual(bad, [], 'every answer a success or a clean 503 with a JSON body')
+      // A rule creation past the account's limit (alerts.maxRulesPerUser, 100) is the documented 409 `conflict`: a
+      // fast machine creates that many within the load's 1.5 s.
+      const clean = (o: Outcome): boolean =>
+        (o.status as number) < 300 || o.status === 503 || (o.op === 'create rule' && o.status === 409)
+      const bad = answered.filter((o) => !o.json || !clean(o))
+      assert.deepEqual(bad, [], 'every answer a success, a clean 503 or the rule limit, with a JSON body')
       assert.deepEqual(
         unanswered.filter((o) => o.error !== 'ECONNREFUSED'),
         [],
