@@ -1,5 +1,5 @@
 import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream'
-import type { NatsConnection } from '@nats-io/transport-node'
+import type { NatsConnection, Subscription } from '@nats-io/transport-node'
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
 import type { DataFrame } from '../../stream/protocol.js'
@@ -16,6 +16,9 @@ import { MD_STREAM } from '../subjects.js'
 import { MIRRORED_CHANNELS } from './bus-frame-sink.js'
 import { onBrokerBack } from './broker-back.js'
 import { ensureMdStream } from './md-stream.js'
+
+/** A backfill after a broker restart starts this long before the last live frame heard. */
+const BACKFILL_MARGIN_MS = 5_000
 
 export interface MirrorStreamsOptions {
   readonly nc: NatsConnection
@@ -80,11 +83,14 @@ export class MirrorStreams implements StreamLogs {
   readonly #windowFrames: number
   #messages: ConsumerMessages | undefined
   #timer: TimerHandle | undefined
-  #caughtUp: (() => void) | undefined
   #stopWatching: (() => void) | undefined
   #stopped = false
-  /** The `MD` stream sequence of the last message read (0: none yet). */
-  #lastRead = 0
+  /** The live subscription to `md.>`. */
+  #live: Subscription | undefined
+  /** Live frames held while the window is read back from JetStream (undefined: live frames apply at once). */
+  #buffer: string[] | undefined
+  /** When the last live frame arrived, wall clock (a backfill after a broker restart starts a little before it). */
+  #lastLiveAt = 0
   /** Frames dropped because the state they follow is unknown (a marker after a gap or of a new epoch). */
   skipped = 0
   /** Deltas and markers that did not continue their stream (frames the mirror did not see). */
@@ -99,18 +105,41 @@ export class MirrorStreams implements StreamLogs {
   }
 
   /**
-   * Starts reading the window and then live frames; resolves once the window has been read (every stream the
-   * ingest published within it is known), so an edge serves no stream before it can.
+   * Starts following the bus; resolves once the window has been read (every stream the ingest published within it
+   * is known), so an edge serves no stream before it can.
+   *
+   * The live path is a core subscription to `md.>`: a frame reaches the edge as the broker receives it, without
+   * JetStream's store-and-deliver in between. JetStream fills in what the subscription cannot have seen: the window
+   * before it started, and what was published while the link was down. The subscription starts first and buffers;
+   * the window is read back to its end; then the buffer, then live frames as they come. A frame met twice (in the
+   * window and in the buffer) is dropped by the stream rules (seq at or behind the stream).
    */
   async start(): Promise<void> {
     const nc = this.#o.nc
     await ensureMdStream(await jetstreamManager(nc), { windowMs: this.windowMs, windowFrames: this.#windowFrames })
-    const caughtUp = new Promise<void>((resolve) => (this.#caughtUp = resolve))
-    await this.#consume()
-    // A broker restart loses the consumer: read on from the last message seen once JetStream serves again.
-    this.#stopWatching = onBrokerBack(nc, () => this.#consume(), this.#o.log)
+    this.#buffer = []
+    this.#live = nc.subscribe('md.>', { callback: (_err, msg) => this.#onLive(msg.string()) })
+    await nc.flush()
+    await this.#backfill(Date.now() - this.windowMs)
+    // After a broker restart: the subscription is renewed by the client, but what was published meanwhile reached
+    // no subscriber. From the drop on, live frames are buffered (a frame applied before the missing ones would look
+    // like a gap); once JetStream serves again, what was missed is read back from a little before the last frame
+    // heard, then the buffer.
+    void (async () => {
+      for await (const status of nc.status()) {
+        if (this.#stopped) return
+        if (status.type === 'disconnect') this.#buffer ??= []
+      }
+    })()
+    this.#stopWatching = onBrokerBack(
+      nc,
+      async () => {
+        this.#buffer ??= []
+        await this.#backfill(this.#lastLiveAt - BACKFILL_MARGIN_MS)
+      },
+      this.#o.log,
+    )
     this.#timer = this.#o.clock.setInterval(() => this.#forgetSilent(), this.windowMs)
-    await caughtUp
   }
 
   async stop(): Promise<void> {
@@ -118,42 +147,58 @@ export class MirrorStreams implements StreamLogs {
     this.#stopWatching?.()
     this.#o.clock.clearInterval(this.#timer)
     this.#timer = undefined
+    this.#live?.unsubscribe()
+    this.#live = undefined
     await this.#messages?.close()
     this.#messages = undefined
   }
 
-  /** (Re)starts the ordered consumer: a window back at first, then after the last message read. */
-  async #consume(): Promise<void> {
+  #onLive(text: string): void {
+    // The broker's clock (JetStream stamps messages with it), not the injected one: a backfill starts from it.
+    this.#lastLiveAt = Date.now()
+    if (this.#buffer !== undefined) this.#buffer.push(text)
+    else this.#apply(text)
+  }
+
+  #apply(text: string): void {
+    try {
+      this.receive(text)
+    } catch (err) {
+      // One frame's failure (a local publish) must not stop the mirror: the stream resyncs on its next frame.
+      this.#o.log?.error({ err }, 'mirror: a frame could not be applied')
+    }
+  }
+
+  /**
+   * Reads `MD` from `fromMs` to its end with an ordered consumer, then applies the live frames buffered meanwhile
+   * and goes live.
+   */
+  async #backfill(fromMs: number): Promise<void> {
     if (this.#stopped) return
     const old = this.#messages
     this.#messages = undefined
     if (old !== undefined) await old.close().catch(() => undefined)
-    const from =
-      this.#lastRead === 0
-        ? {
-            deliver_policy: DeliverPolicy.StartTime,
-            opt_start_time: new Date(this.#o.clock.now() - this.windowMs).toISOString(),
-          }
-        : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.#lastRead + 1 }
-    const consumer = await jetstream(this.#o.nc).consumers.get(MD_STREAM, from)
-    if ((await consumer.info()).num_pending === 0) this.#markCaughtUp()
-    this.#messages = await consumer.consume({
-      callback: (msg) => {
-        this.#lastRead = msg.seq
-        try {
-          this.receive(msg.string())
-        } catch (err) {
-          // One frame's failure (a local publish) must not stop the consumer: the stream resyncs on its next frame.
-          this.#o.log?.error({ err, subject: msg.subject }, 'mirror: a frame could not be applied')
-        }
-        if (msg.info.pending === 0) this.#markCaughtUp()
-      },
+    const consumer = await jetstream(this.#o.nc).consumers.get(MD_STREAM, {
+      deliver_policy: DeliverPolicy.StartTime,
+      opt_start_time: new Date(Math.max(0, fromMs)).toISOString(),
     })
-  }
-
-  #markCaughtUp(): void {
-    this.#caughtUp?.()
-    this.#caughtUp = undefined
+    if ((await consumer.info()).num_pending > 0) {
+      let caughtUp!: () => void
+      const done = new Promise<void>((resolve) => (caughtUp = resolve))
+      const messages = await consumer.consume({
+        callback: (msg) => {
+          this.#apply(msg.string())
+          if (msg.info.pending === 0) caughtUp()
+        },
+      })
+      this.#messages = messages
+      await done
+      await messages.close().catch(() => undefined)
+      if (this.#messages === messages) this.#messages = undefined
+    }
+    const buffered = this.#buffer ?? []
+    this.#buffer = undefined
+    for (const text of buffered) this.#apply(text)
   }
 
   /** The stream is known (a value is held), so it can be served. */
