@@ -14,6 +14,7 @@ import {
   LATENCY_CLIENTS,
   LATENCY_MEASURE_MS,
   LATENCY_SETTLE_MS,
+  BASELINE_MS,
   setBoost,
   STREAM_QUESTIONS,
 } from './service-run.js'
@@ -44,6 +45,8 @@ export interface HopRun {
   readonly deltasPerSec: number
   /** The process the clients read from (the single process, or the edge). */
   readonly servingCores: number
+  /** The same process with the boost on and no client connected (an edge: following the bus alone). */
+  readonly servingIdleCores: number
   /** The ingest's CPU (split only). */
   readonly ingestCores: number
   readonly brokerCores: number
@@ -130,6 +133,15 @@ async function hopRun(mode: HopRun['mode'], c: HopContext, log: (line: string) =
     if (mode === 'all') pin(serving, '0')
     const ready = await waitReady(SERVING_PORT, t, 180_000)
     const keys = await matchedQuoteKeys()
+    // The serving process's CPU with the boost on and no client: for an edge, what following the bus costs (the
+    // replica actors, read models and engine), apart from what its clients cost.
+    const servingPid = serving.child.pid as number
+    await setBoost(c.sim, true)
+    await sleep(LATENCY_SETTLE_MS)
+    const b0 = { cpu: processCpuSeconds(servingPid), at: Date.now() }
+    await sleep(BASELINE_MS)
+    const idleCores = (processCpuSeconds(servingPid) - b0.cpu) / ((Date.now() - b0.at) / 1000)
+    await setBoost(c.sim, false)
     const keysPerClient = Math.ceil(keys.length / LATENCY_CLIENTS)
     const subs = Array.from({ length: LATENCY_CLIENTS }, (_, i) =>
       keys.slice(i * keysPerClient, (i + 1) * keysPerClient),
@@ -138,7 +150,6 @@ async function hopRun(mode: HopRun['mode'], c: HopContext, log: (line: string) =
     await c.clients.do({ op: 'subscribe', subs })
     await setBoost(c.sim, true)
     await sleep(LATENCY_SETTLE_MS)
-    const servingPid = serving.child.pid as number
     const cpu = () => ({
       serving: processCpuSeconds(servingPid),
       ingest: ingestPid === undefined ? 0 : processCpuSeconds(ingestPid),
@@ -170,6 +181,7 @@ async function hopRun(mode: HopRun['mode'], c: HopContext, log: (line: string) =
       seconds,
       deltasPerSec: r1.rec.summary.frames / seconds,
       servingCores: (r1.cpu.serving - r0.cpu.serving) / seconds,
+      servingIdleCores: idleCores,
       ingestCores: (r1.cpu.ingest - r0.cpu.ingest) / seconds,
       brokerCores: (r1.cpu.broker - r0.cpu.broker) / seconds,
       clientsCores: (used(r1.rec.cpu) - used(r0.rec.cpu)) / seconds,
