@@ -34,9 +34,6 @@ import { withPinnedCalendar } from './sim/pinned-calendar.js'
 import { VENUES } from './venues/index.js'
 import { venueConfig, type VenueModule } from './venues/module.js'
 import type { UpstreamStats } from './venues/upstream/upstream.js'
-import { Authenticator } from './accounts/authenticator.js'
-import { DeveloperService } from './accounts/developer-service.js'
-import { UsageMeter } from './accounts/usage-meter.js'
 import { documentGuard, keyGuards } from './http/auth.js'
 import { ClientThrottle } from './accounts/client-throttle.js'
 import { cidrsFromConfig } from './config/cidrs.js'
@@ -53,11 +50,6 @@ import {
   SIGNUP_OPERATION,
   UNMETERED_OPERATIONS,
 } from './http/routes/developers.js'
-import { AccountRepository } from './store/accounts-repo.js'
-import { AlertRuleChanges } from './store/alert-rule-changes.js'
-import { AlertRuleRepository } from './store/alert-rules-repo.js'
-import { ApiKeyRepository } from './store/api-keys-repo.js'
-import { ChangeWatcher } from './store/change-watcher.js'
 import type { Db } from './store/db.js'
 import { migrate } from './store/migrate.js'
 import { openStore } from './store/open.js'
@@ -67,7 +59,7 @@ import { connectBus, type BusLink } from './bus/connection.js'
 import { startFeedPublisher } from './bus/feed/feed-publisher.js'
 import { busVenueAdapter } from './bus/feed/bus-adapter.js'
 import { assembleStream } from './roles/stream-role.js'
-import { UsageRepository } from './store/usage-repo.js'
+import { startStore, stopStore, type AppStore } from './app-store.js'
 
 /**
  * How long shutdown waits for requests already running (real time): they finish against a live store, inside the
@@ -95,18 +87,6 @@ export interface AppOptions {
    * (`[...VENUES, third]`); `config` must then hold its section (loadConfig's `venues` option).
    */
   readonly venues?: readonly VenueModule[]
-}
-
-/** The accounts side of a running app: what the alert evaluator and tests reach for. */
-export interface AppStore {
-  readonly db: Db
-  readonly auth: Authenticator
-  readonly developers: DeveloperService
-  readonly alertRules: AlertRuleRepository
-  /** Published after every rule change (this replica's writes at once, other replicas' via NOTIFY or poll). */
-  readonly alertRuleChanges: AlertRuleChanges
-  readonly usage: UsageMeter
-  readonly watcher: ChangeWatcher
 }
 
 export interface App {
@@ -477,65 +457,6 @@ function keyPolicy(route: AnyRoute, authRequired: boolean): 'none' | 'metered' |
   if (ACCOUNT_OPERATIONS.has(route.operationId))
     return UNMETERED_OPERATIONS.has(route.operationId) ? 'unmetered' : 'metered'
   return authRequired ? 'metered' : 'none'
-}
-
-async function startStore(config: Config, db: Db, clock: Clock, log: Logger): Promise<AppStore> {
-  const a = config.auth
-  const keys = new ApiKeyRepository(db)
-  const alertRuleChanges = new AlertRuleChanges()
-  const alertRules = new AlertRuleRepository(db, alertRuleChanges)
-  const usageRepo = new UsageRepository(db)
-  const authLog = log.child({ component: 'auth' })
-  const auth = new Authenticator({
-    keys,
-    clock,
-    keyPrefix: a.keyPrefix,
-    rateLimit: a.rateLimit,
-    maxKeys: a.cache.maxKeys,
-    maxUnknownKeys: a.cache.maxUnknownKeys,
-    unknownKeyTtlMs: a.cache.unknownKeyTtlMs,
-    revalidateMs: a.cache.revalidateMs,
-    maxPendingLookups: a.cache.maxPendingLookups,
-    log: authLog,
-  })
-  const usage = new UsageMeter({
-    repo: usageRepo,
-    clock,
-    flushMs: a.usage.flushMs,
-    retentionDays: a.usage.retentionDays,
-    log: authLog,
-  })
-  const watcher = new ChangeWatcher({
-    db,
-    keys,
-    rules: alertRules,
-    ruleChanges: alertRuleChanges,
-    onKeysRevoked: (ids) => auth.evict(ids),
-    clock,
-    pollMs: a.revocationPollMs,
-    log: log.child({ component: 'store-watcher' }),
-  })
-  await watcher.start()
-  usage.start()
-  const accounts = new AccountRepository(db)
-  const developers = new DeveloperService({
-    accounts,
-    keys,
-    usage: usageRepo,
-    meter: usage,
-    auth,
-    clock,
-    keyPrefix: a.keyPrefix,
-    maxActiveKeys: a.maxActiveKeysPerAccount,
-  })
-  return { db, auth, developers, alertRules, alertRuleChanges, usage, watcher }
-}
-
-/** Stops the store's background work, writes the last usage counts, then closes the store if the app opened it. */
-async function stopStore(store: AppStore, ownsDb: boolean): Promise<void> {
-  await store.watcher.stop()
-  await store.usage.stop()
-  if (ownsDb) await store.db.close()
 }
 
 function dataSource(config: Config, simulator: Simulator | undefined, venues: readonly VenueModule[]): DataSource {
