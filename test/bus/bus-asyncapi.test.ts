@@ -1,48 +1,30 @@
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
 import { test } from 'node:test'
-import { Ajv, type ValidateFunction } from 'ajv'
-import addFormatsModule from 'ajv-formats'
+import type { ValidateFunction } from 'ajv'
 import { buildBusAsyncApi } from '../../src/bus/bus-asyncapi.js'
 import { eventChunks, feedMessage, snapshotReplyMessages } from '../../src/bus/feed/wire.js'
 import { catalogSubject, feedSnapshotSubject, feedSubject, mdSubject } from '../../src/bus/subjects.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { Sequencer, streamId } from '../../src/stream/sequencer.js'
 import type { FeedEvent } from '../../src/venues/types.js'
+import {
+  asyncApi3Validator,
+  payloadValidator as payloadValidatorOf,
+  resolvePointer,
+  type Json,
+} from '../helpers/asyncapi.js'
 
 /**
  * The bus's AsyncAPI document (`/api/v2/bus-asyncapi.json`): valid AsyncAPI 3.0.0, every reference resolving, each
  * channel address the shape of the subjects src/bus/subjects.ts builds, and real messages (a frame from the real
  * Sequencer, a feed message as the publisher writes it) valid against their payloads, wrong ones not.
  */
-type Json = Record<string, any>
 const doc = buildBusAsyncApi() as Json
-const require = createRequire(import.meta.url)
-const specs = require('@asyncapi/specs') as { schemas: Record<string, object> }
-
-function resolve(pointer: string): unknown {
-  let at: unknown = doc
-  for (const part of pointer.slice(2).split('/')) {
-    at = (at as Json | undefined)?.[part]
-    assert.ok(at !== undefined, `${pointer} resolves`)
-  }
-  return at
-}
-
-function payloadValidator(message: string): ValidateFunction {
-  const ajv = new Ajv({ strict: false, allErrors: true })
-  const text = JSON.stringify(doc.components.messages[message].payload).replace(
-    /"#\/components\/schemas\//g,
-    '"#/definitions/',
-  )
-  const schemas = JSON.stringify(doc.components.schemas).replace(/"#\/components\/schemas\//g, '"#/definitions/')
-  return ajv.compile({ ...JSON.parse(text), definitions: JSON.parse(schemas) })
-}
+const resolve = (pointer: string): unknown => resolvePointer(doc, pointer)
+const payloadValidator = (message: string): ValidateFunction => payloadValidatorOf(doc, message)
 
 test('the bus document validates against the AsyncAPI 3.0.0 JSON Schema, and every $ref resolves', () => {
-  const ajv = new Ajv({ strict: false, allErrors: true, meta: false, validateSchema: false, logger: false })
-  addFormatsModule.default(ajv)
-  const validate = ajv.compile(specs.schemas['3.0.0']!)
+  const validate = asyncApi3Validator()
   assert.equal(validate(doc), true, JSON.stringify(validate.errors, null, 2))
   for (const m of JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)) resolve(m[1] as string)
 })

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
-import pg from 'pg'
 import WebSocket from 'ws'
-import { TEST_DATABASE_URL, POSTGRES_SKIP } from '../helpers/db.js'
-import { NatsServer } from '../helpers/nats-server.js'
+import { adminQuery, TEST_DATABASE_URL, POSTGRES_SKIP } from '../helpers/db.js'
+import { freePort, NatsServer } from '../helpers/nats-server.js'
 import { MAIN_JS, spawnNode, waitReady, type Child } from '../helpers/processes.js'
 import { describeOrSkip } from '../helpers/skippable-suite.js'
 
@@ -33,27 +31,6 @@ let database: string
 let ingest: Proc
 let edgeA: Proc
 let edgeB: Proc
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
 
 function databaseUrl(): string {
   const url = new URL(TEST_DATABASE_URL as string)
@@ -109,7 +86,7 @@ describeOrSkip('scale-out: one ingest and two edges over a real nats-server', PO
     nats = await NatsServer.start()
     dataDir = mkdtempSync(join(tmpdir(), 'predmkt-scaleout-'))
     database = `scaleout_${process.pid}_${Date.now()}`
-    await adminQuery(`CREATE DATABASE ${database}`)
+    await adminQuery(TEST_DATABASE_URL as string, `CREATE DATABASE ${database}`)
     ingest = await startRole('ingest', 'ingest')
     ;[edgeA, edgeB] = await Promise.all([startRole('edge', 'edge-a'), startRole('edge', 'edge-b')])
   })
@@ -118,7 +95,7 @@ describeOrSkip('scale-out: one ingest and two edges over a real nats-server', PO
     await Promise.all([ingest, edgeA, edgeB].map((p) => p?.child.stop()))
     await nats?.close()
     rmSync(dataDir, { recursive: true, force: true })
-    await adminQuery(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined)
+    await adminQuery(TEST_DATABASE_URL as string, `DROP DATABASE IF EXISTS ${database}`).catch(() => undefined)
   })
 
   test('REST answers from either edge equal the ingest’s', async () => {

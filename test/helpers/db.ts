@@ -107,7 +107,8 @@ export async function secondConnection(first: Db, url: string): Promise<Db> {
   return PostgresDb.open({ url, ...(schema === undefined ? {} : { schema }), log: silentLogger, poolMax: 4 })
 }
 
-async function adminQuery(url: string, sql: string): Promise<void> {
+/** One statement on a connection of its own (schemas and databases are created and dropped outside any pool). */
+export async function adminQuery(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {

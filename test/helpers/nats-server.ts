@@ -96,7 +96,7 @@ export class NatsServer {
 }
 
 /** A port nothing listens on now (the kernel's pick, released at once). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()
     s.once('error', reject)

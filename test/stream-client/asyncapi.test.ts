@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
 import { after, before, describe, test } from 'node:test'
-import { Ajv, type ValidateFunction } from 'ajv'
-import addFormatsModule from 'ajv-formats'
+import type { ValidateFunction } from 'ajv'
 import { silentLogger } from '../../src/core/logger.js'
 import { buildAsyncApi } from '../../src/http/asyncapi.js'
 import { buildOpenApi } from '../../src/http/openapi.js'
@@ -10,6 +8,12 @@ import { registerRoutes } from '../../src/http/register.js'
 import { metaRoutes } from '../../src/http/routes/meta.js'
 import { HttpServer } from '../../src/http/server.js'
 import { CHANNELS, CLOSE, ERROR_CODES } from '../../src/stream/protocol.js'
+import {
+  asyncApi3Validator,
+  payloadValidator as payloadValidatorOf,
+  resolvePointer,
+  type Json,
+} from '../helpers/asyncapi.js'
 
 /**
  * The AsyncAPI document of the stream: valid AsyncAPI 3.0.0 (the official JSON Schema from @asyncapi/specs, the
@@ -17,40 +21,13 @@ import { CHANNELS, CLOSE, ERROR_CODES } from '../../src/stream/protocol.js'
  * names, describing real frames (the contract's own examples validate against their message payloads), and served
  * beside the OpenAPI document and linked from /docs.
  */
-type Json = Record<string, any>
-
 const doc = buildAsyncApi() as Json
-const require = createRequire(import.meta.url)
-const specs = require('@asyncapi/specs') as { schemas: Record<string, object> }
-
-/** Follows a local JSON pointer (`#/a/b`). */
-function resolve(pointer: string): unknown {
-  assert.ok(pointer.startsWith('#/'), `local ref ${pointer}`)
-  let at: unknown = doc
-  for (const part of pointer.slice(2).split('/')) {
-    at = (at as Json | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')]
-    assert.ok(at !== undefined, `${pointer} resolves`)
-  }
-  return at
-}
-
-/** A message's payload as a standalone JSON Schema (its component refs inlined through `definitions`). */
-function payloadValidator(message: string): ValidateFunction {
-  const ajv = new Ajv({ strict: false, allErrors: true })
-  const text = JSON.stringify(doc.components.messages[message].payload).replace(
-    /"#\/components\/schemas\//g,
-    '"#/definitions/',
-  )
-  const schemas = JSON.stringify(doc.components.schemas).replace(/"#\/components\/schemas\//g, '"#/definitions/')
-  return ajv.compile({ ...JSON.parse(text), definitions: JSON.parse(schemas) })
-}
+const resolve = (pointer: string): unknown => resolvePointer(doc, pointer)
+const payloadValidator = (message: string): ValidateFunction => payloadValidatorOf(doc, message)
 
 describe('AsyncAPI document', () => {
   test('validates against the AsyncAPI 3.0.0 JSON Schema with no errors', () => {
-    // The bundle carries its own copy of the draft-07 meta-schema, so Ajv's is left out.
-    const ajv = new Ajv({ strict: false, allErrors: true, meta: false, validateSchema: false, logger: false })
-    addFormatsModule.default(ajv)
-    const validate = ajv.compile(specs.schemas['3.0.0']!)
+    const validate = asyncApi3Validator()
     assert.equal(validate(doc), true, JSON.stringify(validate.errors, null, 2))
     assert.equal(doc.asyncapi, '3.0.0')
     // And the validator does catch a broken document.
