@@ -350,6 +350,7 @@ export async function startApp(options: AppOptions): Promise<App> {
           },
     stream: stream === undefined ? undefined : () => stream.statsSnapshot(),
     history: () => spreadHistory.sampler.stats(),
+    bus: role === 'all' ? undefined : () => streamRole.busStats(),
   })
   const operationsRoutes = [
     ...healthRoutes({ venues: actors, modules, views: models, spreads, source, startedAt, now: () => clock.now() }),

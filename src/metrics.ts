@@ -1,3 +1,4 @@
+import type { BusStats } from './roles/stream-role.js'
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client'
 import type { VenueActor } from './actors/venue-actor.js'
 import type { Supervisor } from './actors/supervisor.js'
@@ -28,6 +29,8 @@ export interface MetricSources {
   readonly stream?: () => StreamStatsSnapshot
   /** The spread history sampler's counters (src/spreads/history/history-sampler.ts). */
   readonly history?: () => SamplerStats
+  /** The broker side of an ingest or an edge (src/roles/stream-role.ts); absent for ROLE=all. */
+  readonly bus?: () => BusStats | undefined
 }
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
@@ -128,6 +131,60 @@ export function createMetrics(sources: MetricSources): Registry {
     (v) => v.venueStatus().feed?.stallResyncs,
     true,
   )
+
+  const bus = sources.bus
+  if (bus !== undefined) {
+    const busSeries = (
+      name: string,
+      help: string,
+      read: (b: BusStats) => number | boolean | undefined,
+      counter = false,
+    ): void => {
+      const collect = function (this: Gauge | Counter) {
+        this.reset()
+        const b = bus()
+        const x = b === undefined ? undefined : read(b)
+        if (x === undefined) return
+        const v = typeof x === 'boolean' ? Number(x) : x
+        if (this instanceof Counter) this.inc(v)
+        else this.set(v)
+      }
+      if (counter) new Counter({ name, help, registers, collect })
+      else new Gauge({ name, help, registers, collect })
+    }
+    busSeries('predmkt_bus_link_up', '1 while the broker link is up (ROLE=ingest or edge).', (b) => b.linkUp)
+    busSeries('predmkt_bus_streams', 'Streams the ingest holds open, or the edge mirrors.', (b) => b.streams)
+    busSeries(
+      'predmkt_bus_frames_failed_total',
+      'Ingest: stream frames the broker client refused (edges resync those streams).',
+      (b) => b.framesFailed,
+      true,
+    )
+    busSeries(
+      'predmkt_bus_keyframes_total',
+      'Ingest: snapshots republished for quiet streams.',
+      (b) => b.keyframes,
+      true,
+    )
+    busSeries(
+      'predmkt_bus_mirror_gaps_total',
+      'Edge: mirrored frames that did not continue their stream (clients got a snapshot instead).',
+      (b) => b.mirrorGaps,
+      true,
+    )
+    busSeries(
+      'predmkt_bus_mirror_skipped_total',
+      'Edge: markers dropped because the state they follow was not held.',
+      (b) => b.mirrorSkipped,
+      true,
+    )
+    busSeries(
+      'predmkt_bus_mirror_malformed_total',
+      'Edge: messages on md.> that were not frames of a mirrored channel.',
+      (b) => b.mirrorMalformed,
+      true,
+    )
+  }
 
   new Gauge({
     name: 'predmkt_actor_mailbox_pending',

@@ -34,6 +34,21 @@ import { RecentFirings, streamSources, venueHeartbeat } from '../stream/sources/
  *   resume token is good on any edge; `book`, `spreads.top` and `alerts` are served from the edge's own replica state
  *   (numbered here: a token of those resumes on the same edge only, elsewhere it gets a snapshot).
  */
+/** The bus side's counters for /metrics (src/metrics.ts), per role: what can go wrong there, counted. */
+export interface BusStats {
+  readonly linkUp: boolean
+  /** Ingest: frames the broker client refused (each leaves its stream to resync at the edges). */
+  readonly framesFailed?: number
+  /** Ingest: snapshots republished for streams quiet for half a window. */
+  readonly keyframes?: number
+  /** Ingest: streams held open; edge: streams mirrored. */
+  readonly streams: number
+  /** Edge: frames that did not continue their stream, markers dropped for want of state, messages not frames. */
+  readonly mirrorGaps?: number
+  readonly mirrorSkipped?: number
+  readonly mirrorMalformed?: number
+}
+
 export interface StreamRole {
   /** The fan-out (absent on an ingest). */
   readonly server: StreamServer | undefined
@@ -44,6 +59,8 @@ export interface StreamRole {
   start(): Promise<void>
   /** Clients first (`bye`), then the bus side. */
   close(): Promise<void>
+  /** The bus side's counters; undefined for `all`. */
+  busStats(): BusStats | undefined
 }
 
 export interface StreamRoleOptions {
@@ -115,6 +132,12 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
         unpublish?.()
         keeper.stop()
       },
+      busStats: () => ({
+        linkUp: link.up,
+        framesFailed: (busSink as BusFrameSink).failed,
+        keyframes: keeper.keyframes,
+        streams: keeper.topics.length,
+      }),
     }
   }
 
@@ -154,6 +177,16 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
       relayed?.close()
       await mirror?.stop()
     },
+    busStats: () =>
+      mirror === undefined || o.link === undefined
+        ? undefined
+        : {
+            linkUp: o.link.up,
+            streams: mirror.size,
+            mirrorGaps: mirror.gaps,
+            mirrorSkipped: mirror.skipped,
+            mirrorMalformed: mirror.malformed,
+          },
   }
 }
 

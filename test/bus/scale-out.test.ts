@@ -115,6 +115,28 @@ describeOrSkip('scale-out: one ingest and two edges over a real nats-server', PO
     }
   })
 
+  test('/metrics shows the bus side: the link up, the streams held open by the ingest and mirrored by an edge', async () => {
+    const metric = async (p: Proc, name: string): Promise<number> => {
+      const text = await (await fetch(`http://127.0.0.1:${p.port}/metrics`)).text()
+      const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text)
+      assert.ok(m !== null, `${name} in /metrics`)
+      return Number(m[1])
+    }
+    assert.equal(await metric(ingest, 'predmkt_bus_link_up'), 1)
+    assert.equal(await metric(edgeA, 'predmkt_bus_link_up'), 1)
+    const held = await metric(ingest, 'predmkt_bus_streams')
+    assert.ok(held > 100, `the ingest holds ${held} streams`)
+    assert.equal(await metric(ingest, 'predmkt_bus_frames_failed_total'), 0)
+    // Every stream the ingest holds has reached the edge (the window read back, then live); read again while a
+    // stream opened between the two reads is on its way.
+    await until(
+      async () => (await metric(edgeA, 'predmkt_bus_streams')) === (await metric(ingest, 'predmkt_bus_streams')),
+      5_000,
+      'the edge mirrors every stream the ingest holds',
+    )
+    assert.equal(await metric(edgeA, 'predmkt_bus_mirror_malformed_total'), 0)
+  })
+
   test('a stream client moved from a killed edge to the other resumes with recovered: true and no gap', async () => {
     const keys = await matchedQuoteKeys(edgeA)
     assert.ok(keys.length > 10, `matched quote keys: ${keys.length}`)

@@ -201,6 +201,11 @@ export class MirrorStreams implements StreamLogs {
     for (const text of buffered) this.#apply(text)
   }
 
+  /** Streams the mirror holds (metrics). */
+  get size(): number {
+    return this.#streams.size
+  }
+
   /** The stream is known (a value is held), so it can be served. */
   has(topic: string): boolean {
     return this.#streams.has(topic)
