@@ -69,8 +69,22 @@ export function validate(raw: unknown, venues: readonly VenueModule[] = VENUES):
   if (schema === undefined) schemas.set(venues, (schema = configSchema(venues)))
   const withDefaults = Value.Default(schema, structuredClone(raw))
   const problems = [...Value.Errors(schema, withDefaults)].map((e) => `${e.path || '/'}: ${e.message}`)
+  if (problems.length === 0) problems.push(...crossFieldProblems(withDefaults as Config))
   if (problems.length > 0) throw new ConfigError(problems)
   return deepFreeze(withDefaults as Config)
+}
+
+/**
+ * Settings valid one by one but not together. An ingest and its edges share accounts, keys, alert rules and history
+ * through one Postgres: each on its own embedded PGlite, a key made on one edge is unknown to the others, so with keys
+ * required the deployment would answer 401 at random. Without keys (AUTH_REQUIRED=false, a test deployment) it works.
+ */
+function crossFieldProblems(c: Config): string[] {
+  if (c.role !== 'all' && c.databaseUrl === undefined && c.auth.required)
+    return [
+      `/role: ROLE=${c.role} shares accounts, keys and history with the deployment's other processes through Postgres: set DATABASE_URL (or AUTH_REQUIRED=false for a keyless test deployment)`,
+    ]
+  return []
 }
 
 function fromEnv(

@@ -62,6 +62,25 @@ test('bad values fail the boot with every problem listed', () => {
   assert.throws(() => loadConfig({ env: {}, overrides: { typo: 1 } as never }), ConfigError)
 })
 
+test('ROLE and NATS_URL; an ingest or edge with keys required needs the shared Postgres', () => {
+  assert.equal(loadConfig({ env: {} }).role, 'all')
+  const edge = loadConfig({ env: { ROLE: 'edge', NATS_URL: 'nats://broker:4222', DATABASE_URL: 'postgres://db/x' } })
+  assert.deepEqual([edge.role, edge.nats.url], ['edge', 'nats://broker:4222'])
+  for (const role of ['ingest', 'edge'])
+    assert.throws(
+      () => loadConfig({ env: { ROLE: role } }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError)
+        assert.deepEqual(err.problems, [
+          `/role: ROLE=${role} shares accounts, keys and history with the deployment's other processes through Postgres: set DATABASE_URL (or AUTH_REQUIRED=false for a keyless test deployment)`,
+        ])
+        return true
+      },
+    )
+  assert.equal(loadConfig({ env: { ROLE: 'edge', AUTH_REQUIRED: 'false' } }).role, 'edge')
+  assert.throws(() => loadConfig({ env: { ROLE: 'replica' } }), /\/role/)
+})
+
 test('SIM_CATALOG selects a replay of captured catalogs (sim.catalog); unset, the simulator generates its world', () => {
   assert.equal(loadConfig({ env: {} }).sim.catalog, undefined)
   assert.equal(loadConfig({ env: { SIM_CATALOG: '' } }).sim.catalog, undefined)
