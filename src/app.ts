@@ -160,21 +160,19 @@ export async function startApp(options: AppOptions): Promise<App> {
   const modules = options.venues ?? VENUES
   const config = simulator === undefined ? options.config : pointAtSimulator(options.config, simulator, modules)
   const source = dataSource(options.config, simulator, modules)
-  let bus: BusLink | undefined
-  if (role !== 'all') {
-    try {
-      bus = await connectBus({
-        url: config.nats.url,
-        name: `${role}-${process.pid}`,
-        log: log.child({ component: 'bus' }),
-      })
-    } catch (err) {
-      if (ownsSimulator) await simulator?.close()
-      await stopStore(store, ownsDb)
-      throw err
-    }
-  }
-  const link = bus
+  // The broker link of an ingest or an edge; a single process has none.
+  const link =
+    role === 'all'
+      ? undefined
+      : await connectBus({
+          url: config.nats.url,
+          name: `${role}-${process.pid}`,
+          log: log.child({ component: 'bus' }),
+        }).catch(async (err: unknown) => {
+          if (ownsSimulator) await simulator?.close()
+          await stopStore(store, ownsDb)
+          throw err
+        })
 
   const supervisor = new Supervisor({
     clock,
@@ -405,7 +403,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     // The engine has stopped: write every sampled point before the store closes.
     await spreadHistory.close()
     if (ownsSimulator) await simulator?.close()
-    await bus?.close()
+    await link?.close()
     await stopStore(store, ownsDb)
   }
   let port: number
@@ -441,7 +439,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     alerts,
     stream,
     sequencer: streamRole.sequencer,
-    bus,
+    bus: link,
     async close() {
       if (closed) return
       await teardown()

@@ -4,10 +4,8 @@ import { snapshotQuote } from '../../src/actors/published-quote.js'
 import { VenueActor } from '../../src/actors/venue-actor.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
-import type { Catalog, CatalogEvent } from '../../src/model/types.js'
-import type { FeedEvent, FeedSink, FeedStatus, VenueAdapter } from '../../src/venues/types.js'
-import { venuepProbability } from '../../src/venues/venuep/probability.js'
-import { testOutcome } from '../helpers/outcomes.js'
+import type { FeedEvent, FeedSink } from '../../src/venues/types.js'
+import { FakeVenue } from '../stream/sources/market/fake-venue.js'
 import { waitFor } from '../helpers/wait.js'
 
 /**
@@ -19,64 +17,9 @@ import { waitFor } from '../helpers/wait.js'
 const P = (x: number) => Math.round(x * 1e6)
 const IDS = ['a', 'b', 'c', 'd', 'e']
 
-function catalog(): Catalog {
-  const market = {
-    venue: 'venuep',
-    marketId: 'm',
-    eventId: 'e',
-    title: 'E',
-    category: 'other',
-    status: 'active' as const,
-    rawStatus: 'active',
-    url: 'u',
-    createdAt: undefined,
-    updatedAt: undefined,
-    endTime: undefined,
-    volumeTotal: undefined,
-    volume24h: undefined,
-    liquidity: undefined,
-    openInterest: undefined,
-    outcomes: IDS.map((id) => testOutcome(id)),
-  }
-  const event: CatalogEvent = { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
-  return { venue: 'venuep', events: [event], fetchedAt: 0 }
-}
-
-function fakeVenue(): { adapter: VenueAdapter; sink(): FeedSink } {
-  let sink: FeedSink | undefined
-  let ids: readonly string[] = []
-  return {
-    sink: () => sink as FeedSink,
-    adapter: {
-      id: 'venuep',
-      fetchCatalog: async () => catalog(),
-      createFeed: (s) => {
-        sink = s
-        return {
-          setInstruments: (next) => void (ids = next),
-          close() {},
-          status: (): FeedStatus => ({
-            connections: 1,
-            openConnections: 1,
-            instruments: ids.length,
-            subscribed: ids.length,
-            reconnects: 0,
-            framesReceived: 0,
-            malformedFrames: 0,
-            sequenceGaps: 0,
-            staleTimeouts: 0,
-            lastFrameAt: undefined,
-          }),
-        }
-      },
-      probability: venuepProbability,
-      instrumentsOf: () => IDS,
-    },
-  }
-}
-
 async function startedActor(): Promise<{ actor: VenueActor; sink(): FeedSink }> {
-  const venue = fakeVenue()
+  // The stream tests' fake venuep: one market whose outcomes are IDS, a feed the test drives.
+  const venue = new FakeVenue(new SimulatedClock(5_000), IDS)
   const actor = new VenueActor({
     adapter: venue.adapter,
     clock: new SimulatedClock(5_000),
@@ -85,7 +28,7 @@ async function startedActor(): Promise<{ actor: VenueActor; sink(): FeedSink }> 
   })
   actor.start()
   await waitFor(() => actor.catalog() !== undefined)
-  return { actor, sink: venue.sink }
+  return { actor, sink: () => venue.sink as FeedSink }
 }
 
 function held(actor: VenueActor): unknown {

@@ -108,21 +108,20 @@ export function snapshotReplyMessages(
 
 /** The message, or undefined when it is not one (a broken or foreign publisher). */
 export function decodeFeedMessage(text: string): FeedMessage | undefined {
-  let v: unknown
-  try {
-    v = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  if (typeof v !== 'object' || v === null) return undefined
-  const m = v as Partial<FeedMessage>
-  if (typeof m.epoch !== 'string' || typeof m.seq !== 'number' || typeof m.receivedAt !== 'number') return undefined
-  if (!Array.isArray(m.events)) return undefined
+  const m = parseObject<FeedMessage>(text)
+  if (m === undefined || typeof m.receivedAt !== 'number' || !Array.isArray(m.events)) return undefined
   return m as FeedMessage
 }
 
 /** The reply message, or undefined when it is not one. */
 export function decodeSnapshotReply(text: string): SnapshotReplyMessage | undefined {
+  const m = parseObject<SnapshotReplyMessage>(text)
+  if (m === undefined || typeof m.request !== 'number' || !Array.isArray(m.batches)) return undefined
+  return m as SnapshotReplyMessage
+}
+
+/** A JSON object with the head every message carries (`epoch`, `seq`), its other fields still to be checked. */
+function parseObject<T extends { epoch: string; seq: number }>(text: string): Partial<T> | undefined {
   let v: unknown
   try {
     v = JSON.parse(text)
@@ -130,8 +129,6 @@ export function decodeSnapshotReply(text: string): SnapshotReplyMessage | undefi
     return undefined
   }
   if (typeof v !== 'object' || v === null) return undefined
-  const m = v as Partial<SnapshotReplyMessage>
-  if (typeof m.epoch !== 'string' || typeof m.seq !== 'number' || typeof m.request !== 'number') return undefined
-  if (!Array.isArray(m.batches)) return undefined
-  return m as SnapshotReplyMessage
+  const m = v as Partial<T>
+  return typeof m.epoch === 'string' && typeof m.seq === 'number' ? m : undefined
 }
