@@ -7,15 +7,15 @@ import type { Config } from '../config/schema.js'
 import type { VenueActor } from '../actors/venue-actor.js'
 import type { SpreadEngine } from '../spreads/engine/spread-engine.js'
 import type { AlertService } from '../alerts/alert-service.js'
-import { publishFirings, RelayedFirings } from '../bus/alert-firings.js'
 import type { BusLink } from '../bus/connection.js'
 import {
   BusFrameSink,
-  ChannelRoutedLogs,
   ensureMdStream,
-  MIRRORED_CHANNELS,
+  LEASED_CHANNELS,
+  LeaseClient,
   MirroredSource,
   MirrorStreams,
+  serveLeases,
   StreamKeeper,
 } from '../bus/stream/index.js'
 import { Sequencer } from '../stream/sequencer.js'
@@ -27,12 +27,13 @@ import { RecentFirings, streamSources, venueHeartbeat } from '../stream/sources/
 /**
  * `/api/v2/stream` as each role runs it (docs/SCALE-OUT.md):
  * - `all`: the sources number frames (Sequencer) and publish them on this app's uWS topics; the fan-out serves them.
- * - `ingest`: the same sources and sequencer, but frames go to the broker (`md.<ch>.<venue>.<key>`), a keeper holds
- *   every `quote`, `spread` and `venue` stream open (no client opens them here) and the `MD` JetStream stream keeps
- *   the resume window. No client-facing stream: clients connect to edges.
- * - `edge`: `quote`, `spread` and `venue` come from the broker with the ingest's `(epoch, seq)` (MirrorStreams), so a
- *   resume token is good on any edge; `book`, `spreads.top` and `alerts` are served from the edge's own replica state
- *   (numbered here: a token of those resumes on the same edge only, elsewhere it gets a snapshot).
+ * - `ingest`: the same sources and sequencer, but frames go to the broker (`md.<ch>.<venue>.<stream>`); no client
+ *   opens streams here, so a keeper does: every `quote`, `spread` and `venue` stream, and the `book`, `spreads.top`
+ *   and `alerts` streams edges lease. The `MD` JetStream stream keeps the resume window. No client-facing stream:
+ *   clients connect to edges.
+ * - `edge`: every channel comes from the broker with the ingest's `(epoch, seq)` (MirrorStreams), so a resume token
+ *   is good on any edge; the edge's own sources (over its replica state) only check keys, so a bad key is refused in
+ *   the same words as on one process.
  */
 /** The bus side's counters for /metrics (src/metrics.ts), per role: what can go wrong there, counted. */
 export interface BusStats {
@@ -43,6 +44,11 @@ export interface BusStats {
   readonly keyframes?: number
   /** Ingest: streams held open; edge: streams mirrored. */
   readonly streams: number
+  /** Ingest: leased streams closed because no edge renewed them. */
+  readonly leasesExpired?: number
+  /** Edge: streams it leases from the ingest, and lease requests that failed (its clients were told to retry). */
+  readonly leases?: number | undefined
+  readonly leaseFailures?: number | undefined
   /** Edge: frames that did not continue their stream, markers dropped for want of state, messages not frames. */
   readonly mirrorGaps?: number
   readonly mirrorSkipped?: number
@@ -91,9 +97,7 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
     windowMs: config.stream.resumeWindowMs,
     stamp: o.stamp,
   })
-  // The `alerts` channel follows the firings where they happen: this process's alert service, or on an edge the
-  // ingest's, relayed over the broker (src/bus/alert-firings.ts).
-  const relayed = role === 'edge' ? new RelayedFirings(requireLink(o.link), log) : undefined
+  // On an edge these sources only resolve keys (their frames come from the ingest), so nothing fires there.
   const sources = streamSources({
     sequencer,
     clock,
@@ -101,7 +105,7 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
     venues: o.actors,
     engine: o.spreads,
     venueIds: o.venueIds,
-    alerts: { service: relayed ?? o.alerts, recent: recentFirings },
+    alerts: { service: o.alerts, recent: recentFirings },
   })
   const window = { windowMs: config.stream.resumeWindowMs, windowFrames: config.stream.resumeWindowFrames }
 
@@ -118,7 +122,7 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
       // After a broker restart the keeper publishes every snapshot again (frames published meanwhile are not kept).
       nc: link.nc,
     })
-    let unpublish: (() => void) | undefined
+    let leases: ReturnType<typeof serveLeases> | undefined
     return {
       server: undefined,
       sequencer,
@@ -126,10 +130,10 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
       start: async () => {
         await ensureMdStream(await jetstreamManager(link.nc), window)
         keeper.start()
-        unpublish = publishFirings(link, o.alerts)
+        leases = serveLeases(link.nc, keeper, log)
       },
       close: async () => {
-        unpublish?.()
+        leases?.stop()
         keeper.stop()
       },
       busStats: () => ({
@@ -137,25 +141,37 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
         framesFailed: (busSink as BusFrameSink).failed,
         keyframes: keeper.keyframes,
         streams: keeper.topics.length,
+        leasesExpired: keeper.leasesExpired,
       }),
     }
   }
 
   let mirror: MirrorStreams | undefined
+  let leases: LeaseClient | undefined
   let served: ChannelSource[] = sources
   if (role === 'edge') {
-    mirror = new MirrorStreams({ nc: requireLink(o.link).nc, sink: publisher, clock, log, ...window })
+    const nc = requireLink(o.link).nc
+    mirror = new MirrorStreams({
+      nc,
+      sink: publisher,
+      clock,
+      log,
+      ...window,
+      onBroken: (topic) => leases?.repair(topic),
+    })
     const m = mirror
-    // A mirrored channel's keys are checked by the edge's own source (its replica actors and engine), so a bad key
-    // is refused for the same reason in the same words as on one process; the frames come from the mirror.
-    served = sources.map((s) =>
-      MIRRORED_CHANNELS.has(s.ch) ? new MirroredSource(s.ch, m, (k, p) => s.resolve(k, p)) : s,
+    const l = new LeaseClient({ nc, mirror: m, clock, log, windowMs: window.windowMs })
+    leases = l
+    // Keys are checked by the edge's own source (its replica actors and engine), so a bad key is refused for the
+    // same reason in the same words as on one process; the frames come from the mirror.
+    served = sources.map(
+      (s) => new MirroredSource(s.ch, m, (k, p) => s.resolve(k, p), LEASED_CHANNELS.has(s.ch) ? l : undefined),
     )
   }
   const server = new StreamServer({
     app: o.http.app,
     publisher,
-    sequencer: mirror === undefined ? sequencer : new ChannelRoutedLogs(sequencer, mirror, MIRRORED_CHANNELS),
+    sequencer: mirror ?? sequencer,
     sources: served,
     clock,
     log,
@@ -171,10 +187,11 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
     recentFirings,
     start: async () => {
       await mirror?.start()
+      leases?.start()
     },
     close: async () => {
       server.close()
-      relayed?.close()
+      leases?.stop()
       await mirror?.stop()
     },
     busStats: () =>
@@ -183,6 +200,8 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
         : {
             linkUp: o.link.up,
             streams: mirror.size,
+            leases: leases?.size,
+            leaseFailures: leases?.failures,
             mirrorGaps: mirror.gaps,
             mirrorSkipped: mirror.skipped,
             mirrorMalformed: mirror.malformed,

@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import type { NatsConnection } from '@nats-io/transport-node'
 import { mdSubjectOfTopic } from '../../src/bus/stream/bus-frame-sink.js'
 import { MirrorStreams } from '../../src/bus/stream/mirror-streams.js'
+import { topicOfMdSubject } from '../../src/bus/subjects.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { streamId } from '../../src/stream/sequencer.js'
 import { RecordingSink } from '../stream/sources/market/fake-venue.js'
@@ -87,10 +88,21 @@ test('a new epoch (the ingest restarted) replaces the stream: its snapshot is fo
   assert.equal(m.replay(log, 'e1', 7), undefined)
 })
 
-test('topics map to their subjects: the venue the key names, x for spreads; other channels are not carried', () => {
-  assert.equal(mdSubjectOfTopic('quote|venuek:KX-1.5'), 'md.quote.venuek.venuek:KX-1%2E5')
-  assert.equal(mdSubjectOfTopic('venue|venuep'), 'md.venue.venuep.venuep')
-  assert.equal(mdSubjectOfTopic('spread|fed-rates|t 4.25'), 'md.spread.x.fed-rates|t%204%2E25')
-  assert.equal(mdSubjectOfTopic('book|venuep:a|10'), undefined)
-  assert.equal(mdSubjectOfTopic('spreads.top|limit=20'), undefined)
+test('topics map to their subjects and back: the venue the key names, x for streams of no one venue', () => {
+  const cases: [string, string][] = [
+    ['quote|venuek:KX-1.5', 'md.quote.venuek.venuek:KX-1%2E5'],
+    ['venue|venuep', 'md.venue.venuep.venuep'],
+    ['spread|fed-rates|t 4.25', 'md.spread.x.fed-rates|t%204%2E25'],
+    ['book|venuep:a|10', 'md.book.venuep.venuep:a|10'],
+    ['spreads.top|limit=20&sort=confidence', 'md.top.x.limit%3D20%26sort%3Dconfidence'],
+    ['alerts|acct_1', 'md.alerts.x.acct_1'],
+  ]
+  for (const [topic, subject] of cases) {
+    assert.equal(mdSubjectOfTopic(topic), subject)
+    assert.equal(topicOfMdSubject(subject), topic)
+  }
+  assert.equal(mdSubjectOfTopic('hb|x'), undefined)
+  assert.equal(mdSubjectOfTopic('quote|'), undefined)
+  assert.equal(topicOfMdSubject('feed.venuep'), undefined)
+  assert.equal(topicOfMdSubject('md.quote.venuep.%zz'), undefined)
 })

@@ -6,9 +6,8 @@ import { VenueActor } from '../../src/actors/venue-actor.js'
 import { connectBus, type BusLink } from '../../src/bus/connection.js'
 import {
   BusFrameSink,
-  ChannelRoutedLogs,
   ensureMdStream,
-  MIRRORED_CHANNELS,
+  KEPT_CHANNELS,
   MirroredSource,
   MirrorStreams,
   StreamKeeper,
@@ -97,12 +96,11 @@ class Edge {
 
   constructor(readonly link: BusLink) {
     this.mirror = new MirrorStreams({ nc: link.nc, sink: this.publisher, clock, log: silentLogger })
-    const local = new Sequencer({ clock, sink: this.publisher })
     this.server = new StreamServer({
       app: this.http.app,
       publisher: this.publisher,
-      sequencer: new ChannelRoutedLogs(local, this.mirror, MIRRORED_CHANNELS),
-      sources: [...MIRRORED_CHANNELS].map((ch) => new MirroredSource(ch, this.mirror)),
+      sequencer: this.mirror,
+      sources: [...KEPT_CHANNELS].map((ch) => new MirroredSource(ch, this.mirror)),
       clock,
       log: silentLogger,
       config: Value.Default(StreamConfigSchema, {}) as StreamConfig,

@@ -1,12 +1,17 @@
 /**
- * `/api/v2/stream` across processes (issue 24): an ingest publishes the mirrored channels' frames on the bus
- * (BusFrameSink, with StreamKeeper holding every stream open and the `MD` JetStream stream keeping the window); an
- * edge mirrors them (MirrorStreams) and serves them with the unchanged fan-out (MirroredSource, ChannelRoutedLogs).
+ * `/api/v2/stream` across processes (issue 24): an ingest publishes every stream's frames on the bus (BusFrameSink,
+ * with StreamKeeper holding the kept channels' streams open and the leased ones while edges lease them, and the `MD`
+ * JetStream stream keeping the window); an edge mirrors them (MirrorStreams), leases what its clients hold
+ * (LeaseClient) and serves them with the unchanged fan-out (MirroredSource).
  */
-export { BusFrameSink, MIRRORED_CHANNELS, mdSubjectOfTopic, type BusPublishObserver } from './bus-frame-sink.js'
+export { BusFrameSink, mdSubjectOfTopic, type BusPublishObserver } from './bus-frame-sink.js'
+export { KEPT_CHANNELS, LEASED_CHANNELS, MIRRORED_CHANNELS } from './channels.js'
 export { onBrokerBack } from './broker-back.js'
 export { ensureMdStream, mdStreamConfig, type MdStreamLimits } from './md-stream.js'
 export { MirrorStreams, type MirrorStreamsOptions } from './mirror-streams.js'
 export { MirroredSource, type KeyResolver } from './mirrored-source.js'
-export { ChannelRoutedLogs } from './routed-logs.js'
+export { LeaseClient, type LeasedStream } from './lease-client.js'
+export { serveLeases } from './lease-responder.js'
+export type { LeaseAnswer, LeaseRequest } from './leases.js'
+export { streamState, type StreamState } from './stream-state.js'
 export { StreamKeeper, type SpreadPairs, type StreamKeeperOptions } from './stream-keeper.js'

@@ -12,8 +12,9 @@ import {
   type StreamId,
   type StreamLogs,
 } from '../../stream/sequencer.js'
-import { MD_STREAM } from '../subjects.js'
-import { MIRRORED_CHANNELS } from './bus-frame-sink.js'
+import { MD_STREAM, topicOfMdSubject } from '../subjects.js'
+import { MIRRORED_CHANNELS } from './channels.js'
+import { streamState, type StreamState } from './stream-state.js'
 import { onBrokerBack } from './broker-back.js'
 import { ensureMdStream } from './md-stream.js'
 
@@ -30,12 +31,19 @@ export interface MirrorStreamsOptions {
   /** The ingest's resume window (the `MD` stream's limits): the same on every process. */
   readonly windowMs?: number
   readonly windowFrames?: number
+  /**
+   * A stream of an incremental channel that clients of this edge hold cannot go on (frames missed, or a new epoch
+   * began with a delta): the mirror needs its snapshot (the edge asks the ingest for one, stream/lease-client.ts).
+   */
+  readonly onBroken?: ((topic: string) => void) | undefined
 }
 
 /** One mirrored stream: the ingest's numbering, the recent frames for replay, and the state as of `log.seq`. */
 interface Mirrored {
   readonly log: StreamLog
-  /** The latest value (a snapshot's or delta's `d`) and the times it carried. */
+  /** What frames of its channel do to the state. */
+  readonly rules: StreamState
+  /** The state as a snapshot carries it (`d`), and the times of the last frame that changed it. */
   d: unknown
   ts: number
   lts: number
@@ -45,6 +53,8 @@ interface Mirrored {
   heardAt: number
   /** The fan-out holds the stream open (`open` without `close`): it is kept, heard from or not. */
   held: number
+  /** An incremental stream whose state is unknown since a gap: its deltas are dropped until a snapshot comes. */
+  broken: boolean
 }
 
 /**
@@ -53,12 +63,15 @@ interface Mirrored {
  * recent frames (a `StreamLog` ring, for resume) and the latest value, and forwards each frame verbatim to the local
  * sink, so every edge sends the same bytes with the same numbers and a resume token is good on any edge.
  *
- * The mirrored channels carry latest values: a delta's `d` is the whole value, a snapshot replaces it, a marker
- * changes none. So the mirror never forwards what it cannot vouch for:
+ * A snapshot replaces a stream's state; a delta or marker changes it by its channel's rules (stream-state.ts: for
+ * `quote`, `spread` and `venue` a delta's `d` is the whole value; `book`, `spreads.top` and `alerts` change part of
+ * it). The mirror never forwards what it cannot vouch for:
  * - a delta or marker that continues the stream (seq + 1, same epoch) is forwarded and recorded;
- * - a delta after a gap (frames the mirror never saw) or of a new epoch (the ingest restarted) starts the stream
- *   over at its seq: the log is renewed (nothing to replay across the gap) and subscribers get a snapshot of that
- *   delta's value with its seq (a snapshot may jump ahead: the contract's seq rules);
+ * - a delta after a gap (frames the mirror never saw) or of a new epoch (the ingest restarted): of a latest-value
+ *   channel, it starts the stream over at its seq: the log is renewed (nothing to replay across the gap) and
+ *   subscribers get a snapshot of that delta's value with its seq (a snapshot may jump ahead: the contract's seq
+ *   rules). Of an incremental channel it is dropped and the stream waits for a snapshot (asked for at once through
+ *   `onBroken` when clients hold it, otherwise the ingest's next keyframe); subscribers keep the last state;
  * - a snapshot of a new epoch, or one ahead of the stream, is forwarded as it is and starts the stream over;
  *   one at the stream's seq replaces the value and is forwarded only if a `resync` marker promised it (otherwise it
  *   is the ingest's keyframe, for edges that start late: clients already hold that state);
@@ -79,6 +92,8 @@ interface Mirrored {
 export class MirrorStreams implements StreamLogs {
   readonly #o: MirrorStreamsOptions
   readonly #streams = new Map<string, Mirrored>()
+  /** Who waits for a stream's state to be known (whenKnown). */
+  readonly #waiters = new Map<string, Map<string, Set<(known: boolean) => void>>>()
   readonly windowMs: number
   readonly #windowFrames: number
   #messages: ConsumerMessages | undefined
@@ -88,7 +103,7 @@ export class MirrorStreams implements StreamLogs {
   /** The live subscription to `md.>`. */
   #live: Subscription | undefined
   /** Live frames held while the window is read back from JetStream (undefined: live frames apply at once). */
-  #buffer: string[] | undefined
+  #buffer: [subject: string, text: string][] | undefined
   /** When the last live frame arrived, wall clock (a backfill after a broker restart starts a little before it). */
   #lastLiveAt = 0
   /** Frames dropped because the state they follow is unknown (a marker after a gap or of a new epoch). */
@@ -118,7 +133,7 @@ export class MirrorStreams implements StreamLogs {
     const nc = this.#o.nc
     await ensureMdStream(await jetstreamManager(nc), { windowMs: this.windowMs, windowFrames: this.#windowFrames })
     this.#buffer = []
-    this.#live = nc.subscribe('md.>', { callback: (_err, msg) => this.#onLive(msg.string()) })
+    this.#live = nc.subscribe('md.>', { callback: (_err, msg) => this.#onLive(msg.subject, msg.string()) })
     await nc.flush()
     await this.#backfill(Date.now() - this.windowMs)
     // After a broker restart: the subscription is renewed by the client, but what was published meanwhile reached
@@ -153,16 +168,16 @@ export class MirrorStreams implements StreamLogs {
     this.#messages = undefined
   }
 
-  #onLive(text: string): void {
+  #onLive(subject: string, text: string): void {
     // The broker's clock (JetStream stamps messages with it), not the injected one: a backfill starts from it.
     this.#lastLiveAt = Date.now()
-    if (this.#buffer !== undefined) this.#buffer.push(text)
-    else this.#apply(text)
+    if (this.#buffer !== undefined) this.#buffer.push([subject, text])
+    else this.#apply(subject, text)
   }
 
-  #apply(text: string): void {
+  #apply(subject: string, text: string): void {
     try {
-      this.receive(text)
+      this.receive(text, topicOfMdSubject(subject))
     } catch (err) {
       // One frame's failure (a local publish) must not stop the mirror: the stream resyncs on its next frame.
       this.#o.log?.error({ err }, 'mirror: a frame could not be applied')
@@ -187,7 +202,7 @@ export class MirrorStreams implements StreamLogs {
       const done = new Promise<void>((resolve) => (caughtUp = resolve))
       const messages = await consumer.consume({
         callback: (msg) => {
-          this.#apply(msg.string())
+          this.#apply(msg.subject, msg.string())
           if (msg.info.pending === 0) caughtUp()
         },
       })
@@ -198,7 +213,7 @@ export class MirrorStreams implements StreamLogs {
     }
     const buffered = this.#buffer ?? []
     this.#buffer = undefined
-    for (const text of buffered) this.#apply(text)
+    for (const [subject, text] of buffered) this.#apply(subject, text)
   }
 
   /** Streams the mirror holds (metrics). */
@@ -206,9 +221,49 @@ export class MirrorStreams implements StreamLogs {
     return this.#streams.size
   }
 
-  /** The stream is known (a value is held), so it can be served. */
+  /**
+   * The stream's state is known, so it can be served (a stream waiting for a snapshot after a gap serves the state
+   * as of its last seq: consistent, if late).
+   */
   has(topic: string): boolean {
     return this.#streams.has(topic)
+  }
+
+  /**
+   * The ingest closed the stream (`lease.closed`): what the mirror holds of that epoch is dropped, unless the fan-out
+   * holds it (its lease renewal crossed the close: the ingest opens it again and its snapshot starts it over).
+   */
+  forget(topic: string, epoch: string): void {
+    const m = this.#streams.get(topic)
+    if (m !== undefined && m.held === 0 && m.log.epoch === epoch) this.#streams.delete(topic)
+  }
+
+  /** The fan-out holds the stream (clients hold it, or held it within the resume window). */
+  isHeld(topic: string): boolean {
+    return (this.#streams.get(topic)?.held ?? 0) > 0
+  }
+
+  /**
+   * Resolves true once the stream's state of `epoch` is known (now, or when its snapshot arrives), false after
+   * `timeoutMs`. An edge that asked the ingest to open a stream waits here before it serves it.
+   */
+  whenKnown(topic: string, epoch: string, timeoutMs: number): Promise<boolean> {
+    if (this.#streams.get(topic)?.log.epoch === epoch) return Promise.resolve(true)
+    return new Promise((resolve) => {
+      const waiters = this.#waiters.get(topic) ?? new Map<string, Set<(known: boolean) => void>>()
+      this.#waiters.set(topic, waiters)
+      const of = waiters.get(epoch) ?? new Set<(known: boolean) => void>()
+      waiters.set(epoch, of)
+      const timer = this.#o.clock.setTimeout(() => done(false), timeoutMs)
+      const done = (known: boolean): void => {
+        this.#o.clock.clearTimeout(timer)
+        of.delete(done)
+        if (of.size === 0) waiters.delete(epoch)
+        if (waiters.size === 0 && this.#waiters.get(topic) === waiters) this.#waiters.delete(topic)
+        resolve(known)
+      }
+      of.add(done)
+    })
   }
 
   /** The stream's state as a snapshot frame (epoch and seq the ingest's), or undefined for an unknown stream. */
@@ -237,8 +292,12 @@ export class MirrorStreams implements StreamLogs {
     return m.log.since(seq, this.#o.clock.now() - this.windowMs)
   }
 
-  /** Applies one frame as the bus carried it (see the class comment for the rules). */
-  receive(text: string): void {
+  /**
+   * Applies one frame as the bus carried it (see the class comment for the rules). `topic`: the stream's, from the
+   * subject (topicOfMdSubject); absent, it is the frame's `ch|key` (not enough for a book: its depth is not in the
+   * frame).
+   */
+  receive(text: string, topic?: string): void {
     let f: DataFrame
     try {
       f = JSON.parse(text) as DataFrame
@@ -250,22 +309,31 @@ export class MirrorStreams implements StreamLogs {
       this.malformed++
       return
     }
-    const id = streamId(f.ch, f.key)
+    const id = topic === undefined ? streamId(f.ch, f.key) : { ch: f.ch, key: f.key, topic }
+    // The subject names the frame's stream (a book's with its depth).
+    const base = `${f.ch}|${f.key}`
+    if (f.ch === 'book' ? !id.topic.startsWith(`${base}|`) : id.topic !== base) {
+      this.malformed++
+      return
+    }
     const now = this.#o.clock.now()
     let m = this.#streams.get(id.topic)
     if (m === undefined) {
-      if (f.type === 'marker') {
+      const rules = streamState(f.ch)
+      if (f.type === 'marker' || (f.type === 'delta' && rules.incremental)) {
         this.skipped++
         return
       }
       m = {
         log: new StreamLog(id, f.epoch, this.#windowFrames, this.windowMs),
+        rules,
         d: f.d,
         ts: f.ts,
         lts: f.lts,
         promised: false,
         heardAt: now,
         held: 0,
+        broken: false,
       }
       this.#streams.set(id.topic, m)
       this.#startOver(m, f, text)
@@ -273,19 +341,25 @@ export class MirrorStreams implements StreamLogs {
     }
     m.heardAt = now
     const log = m.log
-    if (f.epoch !== log.epoch || f.seq > log.seq + 1 || (f.type === 'snapshot' && f.seq > log.seq)) {
-      if (f.type === 'marker') {
-        this.skipped++
-        if (f.epoch === log.epoch) this.gaps++
+    const continues = f.epoch === log.epoch && f.seq <= log.seq + 1 && !m.broken
+    if (!continues || (f.type === 'snapshot' && f.seq > log.seq)) {
+      if (f.type === 'snapshot' || (f.type === 'delta' && !m.rules.incremental)) {
+        if (f.epoch === log.epoch && f.type === 'delta' && !m.broken) this.gaps++
+        this.#startOver(m, f, text)
         return
       }
-      if (f.epoch === log.epoch && f.type === 'delta') this.gaps++
-      this.#startOver(m, f, text)
+      // A marker, or a delta of an incremental channel, that does not follow what the mirror holds.
+      this.skipped++
+      if (f.epoch === log.epoch && !m.broken) this.gaps++
+      if (m.rules.incremental && !m.broken) {
+        m.broken = true
+        if (m.held > 0) this.#o.onBroken?.(id.topic)
+      }
       return
     }
     if (f.type === 'snapshot') {
       if (f.seq < log.seq) return
-      this.#hold(m, f)
+      this.#hold(m, f.d, f)
       if (m.promised) {
         m.promised = false
         this.#o.sink.publish(id.topic, text)
@@ -297,19 +371,22 @@ export class MirrorStreams implements StreamLogs {
     log.seq = f.seq
     log.ts = f.ts
     log.lts = f.lts
-    if (f.type === 'delta') this.#hold(m, f)
+    if (f.type === 'delta') this.#hold(m, m.rules.delta(m.d, f.d), f)
+    else m.d = m.rules.marker(m.d, f.d)
     m.promised = f.type === 'marker' && isResync(f.d)
     log.record({ seq: f.seq, at: f.pts, frame: text })
     this.#o.sink.publish(id.topic, text)
   }
 
-  /** The stream begins again at this snapshot or delta: nothing before it can be replayed. */
+  /** The stream begins again at this snapshot (or latest-value delta): nothing before it can be replayed. */
   #startOver(m: Mirrored, f: DataFrame, text: string): void {
     m.log.renew(f.epoch, f.seq)
     m.log.ts = f.ts
     m.log.lts = f.lts
     m.promised = false
-    this.#hold(m, f)
+    m.broken = false
+    this.#hold(m, f.d, f)
+    this.#known(m.log.id.topic, f.epoch)
     if (f.type === 'snapshot') {
       this.#o.sink.publish(m.log.id.topic, text)
       return
@@ -319,10 +396,15 @@ export class MirrorStreams implements StreamLogs {
     this.#o.sink.publish(m.log.id.topic, this.#snapshotFrame(m))
   }
 
-  #hold(m: Mirrored, f: DataFrame): void {
-    m.d = f.d
+  #hold(m: Mirrored, d: unknown, f: DataFrame): void {
+    m.d = d
     m.ts = f.ts
     m.lts = f.lts
+  }
+
+  #known(topic: string, epoch: string): void {
+    const waiters = this.#waiters.get(topic)?.get(epoch)
+    if (waiters !== undefined) for (const done of [...waiters]) done(true)
   }
 
   #snapshotFrame(m: Mirrored): string {

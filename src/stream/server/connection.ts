@@ -33,8 +33,10 @@ export class Connection {
   readonly streams = new Map<string, HeldStream>()
   /** Topics held, for the publish-time drop check. */
   readonly topics = new Set<string>()
-  /** Commands that arrived while the key was being checked, run once it is. */
+  /** Commands that arrived while the key was being checked (or a subscription prepared), run once it is. */
   readonly queued: string[] = []
+  /** A subscription command waits for its source to prepare the keys (src/stream/source.ts `prepare`). */
+  preparing = false
   #nextSid = 1
   /** Last `n` of a heartbeat that went out. */
   hbN = 0

@@ -45,7 +45,7 @@ export interface StreamServerOptions {
   readonly publisher: TopicPublisher
   /**
    * Who numbers the streams served: the `Sequencer` where the sources own the state; on an edge, the mirror of the
-   * ingest's streams for the mirrored channels and a local sequencer for the others (src/bus/stream/routed-logs.ts).
+   * ingest's streams (src/bus/stream/mirror-streams.ts).
    */
   readonly sequencer: StreamLogs
   readonly sources: readonly ChannelSource[]
@@ -254,11 +254,25 @@ export class StreamServer {
     conn.accountId = caller?.accountId
     if (authId !== undefined) this.#send(ws, ackFrame(authId))
     this.#send(ws, welcomeFrame(this.#limits))
-    const queued = conn.queued.splice(0)
-    for (const text of queued) {
-      if (conn.state !== 'open') return
-      this.#command(ws, conn, text)
-    }
+    this.#runQueued(ws, conn)
+  }
+
+  /** Runs the commands held meanwhile, in order, until one must wait again. */
+  #runQueued(ws: Socket, conn: Connection): void {
+    while (conn.state === 'open' && !conn.preparing && conn.queued.length > 0)
+      this.#command(ws, conn, conn.queued.shift() as string)
+  }
+
+  /** A subscription command is waiting for its source (`ChannelSource.prepare`): later commands wait for it. */
+  #preparing(ws: Socket, conn: Connection, pending: Promise<void> | undefined): void {
+    if (pending === undefined) return
+    conn.preparing = true
+    const done = (): void =>
+      this.#guard('prepare', () => {
+        conn.preparing = false
+        if (conn.state === 'open') ws.cork(() => this.#runQueued(ws, conn))
+      })
+    pending.then(done, done)
   }
 
   /** An anonymous connection (auth off) that sends a key anyway: it becomes that caller, or is closed 4401. */
@@ -317,10 +331,11 @@ export class StreamServer {
       return
     }
     const text = Buffer.from(message).toString('utf8')
-    if (conn.state === 'authenticating') {
-      // The key is being checked: hold the command until it is (the client may not wait for its welcome).
+    if (conn.state === 'authenticating' || conn.preparing) {
+      // The key is being checked, or a subscription's keys prepared: hold the command until then (in order; the
+      // client may not wait for its welcome or its ack).
       if (conn.queued.length >= MAX_QUEUED_COMMANDS)
-        this.#send(ws, errorFrame(null, 'RATE_LIMITED', 'too many commands before authentication completed'))
+        this.#send(ws, errorFrame(null, 'RATE_LIMITED', 'too many commands while an earlier one was pending'))
       else conn.queued.push(text)
       return
     }
@@ -364,10 +379,10 @@ export class StreamServer {
         this.#subscriptions.list(ws, conn, id)
         return
       case 'subscribe':
-        this.#subscriptions.subscribe(ws, conn, c, id)
+        this.#preparing(ws, conn, this.#subscriptions.subscribe(ws, conn, c, id))
         return
       case 'update':
-        this.#subscriptions.update(ws, conn, c, id)
+        this.#preparing(ws, conn, this.#subscriptions.update(ws, conn, c, id))
         return
       case 'unsubscribe':
         this.#subscriptions.unsubscribe(ws, conn, c.sid, id)

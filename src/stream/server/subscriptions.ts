@@ -50,7 +50,16 @@ export class Subscriptions {
     conn.subs.clear()
   }
 
-  subscribe(ws: Socket, conn: Connection, c: Extract<Command, { op: 'subscribe' }>, id: CommandId): void {
+  /**
+   * Returns a promise when the source must prepare the keys first (`ChannelSource.prepare`): the server holds the
+   * connection's later commands until it settles.
+   */
+  subscribe(
+    ws: Socket,
+    conn: Connection,
+    c: Extract<Command, { op: 'subscribe' }>,
+    id: CommandId,
+  ): Promise<void> | undefined {
     const source = this.#sourceOf(ws, c.ch, id)
     if (source === undefined) return
     if (c.depth !== undefined && source.ch !== 'book') {
@@ -65,29 +74,67 @@ export class Subscriptions {
       )
       return
     }
-    const sub: Subscription = {
-      sid: conn.newSid(),
-      ch: source.ch,
-      depth: source.ch === 'book' ? (c.depth ?? DEFAULT_BOOK_DEPTH) : undefined,
-      keys: new Map(),
-    }
-    conn.subs.set(sub.sid, sub)
-    const added = this.#add(ws, conn, sub, source, c.keys, c.resume)
-    this.#o.send(ws, subscribeAckFrame(id, { sid: sub.sid, ...added.ack }))
-    this.#sendBurst(ws, sub, added.frames)
+    const depth = source.ch === 'book' ? (c.depth ?? DEFAULT_BOOK_DEPTH) : undefined
+    return this.#prepared(ws, conn, source, c.keys, depth, (prepared) => {
+      const sub: Subscription = { sid: conn.newSid(), ch: source.ch, depth, keys: new Map() }
+      conn.subs.set(sub.sid, sub)
+      const added = this.#add(ws, conn, sub, source, c.keys, c.resume, prepared)
+      this.#o.send(ws, subscribeAckFrame(id, { sid: sub.sid, ...added.ack }))
+      this.#sendBurst(ws, sub, added.frames)
+    })
   }
 
-  update(ws: Socket, conn: Connection, c: Extract<Command, { op: 'update' }>, id: CommandId): void {
+  /** As `subscribe`: a promise when the added keys must be prepared first. */
+  update(
+    ws: Socket,
+    conn: Connection,
+    c: Extract<Command, { op: 'update' }>,
+    id: CommandId,
+  ): Promise<void> | undefined {
     const sub = conn.subs.get(c.sid)
     if (sub === undefined) {
       this.#o.send(ws, errorFrame(id, 'BAD_REQUEST', `no subscription ${c.sid}`))
       return
     }
-    // Removed first: the keys they free count for the added ones.
-    const lastSeq = this.#remove(ws, conn, sub, c.remove ?? [])
-    const added = this.#add(ws, conn, sub, this.#o.sources.get(sub.ch) as ChannelSource, c.add ?? [], undefined)
-    this.#o.send(ws, ackFrame(id, { sid: sub.sid, ...added.ack, last_seq: lastSeq }))
-    if ((c.add ?? []).length > 0) this.#sendBurst(ws, sub, added.frames)
+    const source = this.#o.sources.get(sub.ch) as ChannelSource
+    const add = c.add ?? []
+    return this.#prepared(ws, conn, source, add, sub.depth, (prepared) => {
+      // The subscription may have been dropped while the keys were prepared (the connection closed).
+      if (conn.subs.get(sub.sid) !== sub) return
+      // Removed first: the keys they free count for the added ones.
+      const lastSeq = this.#remove(ws, conn, sub, c.remove ?? [])
+      const added = this.#add(ws, conn, sub, source, add, undefined, prepared)
+      this.#o.send(ws, ackFrame(id, { sid: sub.sid, ...added.ack, last_seq: lastSeq }))
+      if (add.length > 0) this.#sendBurst(ws, sub, added.frames)
+    })
+  }
+
+  /**
+   * Runs `then` at once when the source has nothing to prepare for these keys; otherwise once it has (corked, and
+   * only if the connection is still open), with the keys it could not prepare. A failed preparation fails every
+   * key alike (never the connection).
+   */
+  #prepared(
+    ws: Socket,
+    conn: Connection,
+    source: ChannelSource,
+    keys: readonly string[],
+    depth: number | undefined,
+    then: (prepared: ReadonlyMap<string, Rejection> | undefined) => void,
+  ): Promise<void> | undefined {
+    const pending = keys.length === 0 ? undefined : source.prepare?.(keys, { depth, accountId: conn.accountId })
+    if (pending === undefined) {
+      then(undefined)
+      return undefined
+    }
+    const run = (prepared: ReadonlyMap<string, Rejection>): void => {
+      if (conn.state === 'open') ws.cork(() => then(prepared))
+    }
+    return pending.then(run, (err: unknown) => {
+      this.#o.log.error({ err, ch: source.ch }, 'stream: preparing keys failed')
+      const reason = 'this key cannot be served now'
+      run(new Map(keys.map((key) => [key, { key, code: 'UNKNOWN_KEY' as const, reason }])))
+    })
   }
 
   unsubscribe(ws: Socket, conn: Connection, sid: string, id: CommandId): void {
@@ -151,6 +198,7 @@ export class Subscriptions {
     source: ChannelSource,
     keys: readonly string[],
     resume: Extract<Command, { op: 'subscribe' }>['resume'],
+    prepared: ReadonlyMap<string, Rejection> | undefined,
   ): {
     ack: { accepted: string[]; rejected: Rejection[]; recovered: boolean }
     frames: [string, string][]
@@ -173,6 +221,11 @@ export class Subscriptions {
           code: 'SUBSCRIPTION_LIMIT',
           reason: `a connection holds at most ${this.#o.config.keysPerConnection} keys`,
         })
+        continue
+      }
+      const unprepared = prepared?.get(key)
+      if (unprepared !== undefined) {
+        rejected.push(unprepared)
         continue
       }
       let resolved
