@@ -167,6 +167,19 @@ export function createMetrics(sources: MetricSources): Registry {
       true,
     )
     busSeries(
+      'predmkt_bus_leases_expired_total',
+      'Ingest: leased streams (book, spreads.top, alerts) closed because no edge renewed them.',
+      (b) => b.leasesExpired,
+      true,
+    )
+    busSeries('predmkt_bus_leases', 'Edge: leased streams it holds from the ingest for its clients.', (b) => b.leases)
+    busSeries(
+      'predmkt_bus_lease_failures_total',
+      'Edge: leased streams the ingest did not open in time (their clients were refused, told to try again).',
+      (b) => b.leaseFailures,
+      true,
+    )
+    busSeries(
       'predmkt_bus_mirror_gaps_total',
       'Edge: mirrored frames that did not continue their stream (clients got a snapshot instead).',
       (b) => b.mirrorGaps,
@@ -174,7 +187,7 @@ export function createMetrics(sources: MetricSources): Registry {
     )
     busSeries(
       'predmkt_bus_mirror_skipped_total',
-      'Edge: markers dropped because the state they follow was not held.',
+      'Edge: markers (and incremental deltas) dropped because the state they follow was not held.',
       (b) => b.mirrorSkipped,
       true,
     )

@@ -1,15 +1,25 @@
 import {
   AlertFiring,
+  BookPayload,
   Level,
   MarkerPayload,
   QuotePayload,
   schemaRef,
   SpreadRecord,
+  TopPayload,
   VenuePayload,
   VenueState,
   type Json,
 } from '../http/asyncapi-payloads.js'
-import { ALERT_FIRINGS_SUBJECT, CATALOG_BUCKET, CROSS_VENUE, MD_STREAM } from './subjects.js'
+import { CHANNELS } from '../stream/protocol.js'
+import {
+  CATALOG_BUCKET,
+  CROSS_VENUE,
+  LEASE_CLOSED_SUBJECT,
+  LEASE_OPEN_SUBJECT,
+  LEASE_RENEW_SUBJECT,
+  MD_STREAM,
+} from './subjects.js'
 
 /**
  * The AsyncAPI 3.0 description of the bus between an ingest and its edges (issue 24), served at
@@ -19,20 +29,23 @@ import { ALERT_FIRINGS_SUBJECT, CATALOG_BUCKET, CROSS_VENUE, MD_STREAM } from '.
  */
 const ref = (path: string): Json => ({ $ref: path })
 
-const MIRRORED = ['quote', 'spread', 'venue'] as const
+/** The `{ch}` token of an md subject per channel (a token holds no dot). */
+const CH_TOKENS = ['quote', 'spread', 'venue', 'book', 'top', 'alerts'] as const
 
 const FRAME_DOC = `A frame of \`/api/v2/stream\`, byte for byte what a client receives: \`type\` snapshot, delta or marker, the
-stream's \`ch\` and \`key\`, and the \`(epoch, seq)\` the ingest's single writer assigned (the venue actor for quote and
-venue, the spread actor for spread). Every edge forwards these bytes unchanged, so a resume token is good on any edge.
-The ingest holds every stream of these channels open, publishes a snapshot when it opens one, and publishes it again
-(a keyframe, at the stream's current seq) when the stream has carried no whole state for half the resume window, so
-the window in JetStream always holds a full state of every stream.`
+stream's \`ch\` and \`key\`, and the \`(epoch, seq)\` the ingest's single writer assigned (the venue actor for quote, book
+and venue, the spread actor for spread and spreads.top, the outbox writer for alerts). Every edge forwards these bytes
+unchanged, so a resume token is good on any edge. The ingest holds every quote, spread and venue stream open, and a
+book, spreads.top or alerts stream while an edge leases it (\`lease.*\`); it publishes a snapshot when it opens a
+stream, and again (a keyframe, at the stream's current seq) when the stream has carried no whole state for half the
+resume window, so the window in JetStream always holds a full state of every stream. A quote, spread or venue delta
+is the whole value; a book, spreads.top or alerts delta changes part of the state, applied as the client protocol says.`
 
 const mdFrame: Json = {
   type: 'object',
   properties: {
     type: { enum: ['snapshot', 'delta', 'marker'] },
-    ch: { enum: [...MIRRORED] },
+    ch: { enum: [...CHANNELS] },
     key: { type: 'string' },
     epoch: { type: 'string', description: "The ingest's stream generation: a new one after an ingest restart." },
     seq: { type: 'integer', minimum: 0 },
@@ -41,11 +54,14 @@ const mdFrame: Json = {
     pts: { type: 'number', description: 'When the ingest published the frame (ms).' },
     d: {
       description:
-        'A snapshot or delta: the whole value (QuotePayload, SpreadRecord or VenuePayload). A marker: MarkerPayload.',
+        "A snapshot or delta: the channel's payload as the client protocol defines it (QuotePayload, SpreadRecord, VenuePayload, BookPayload, TopPayload, AlertFiring). A marker: MarkerPayload.",
       anyOf: [
         schemaRef('QuotePayload'),
         schemaRef('SpreadRecord'),
         schemaRef('VenuePayload'),
+        schemaRef('BookPayload'),
+        schemaRef('TopPayload'),
+        schemaRef('AlertFiring'),
         schemaRef('MarkerPayload'),
         { type: 'null' },
       ],
@@ -201,26 +217,57 @@ const CatalogAnnouncement: Json = {
   required: ['version'],
 }
 
-const RelayedFiring: Json = {
+const leaseRequest: Json = {
   type: 'object',
-  description:
-    'An alert firing the ingest’s outbox committed: the account and the delivery row (its `target` left empty: the stream shows the payload, not where it is sent). Edges serve their clients’ `alerts` channel from these. Core NATS, at most once: the delivery log over REST (the shared store) has every firing.',
   properties: {
-    accountId: { type: ['string', 'null'] },
-    delivery: {
-      type: 'object',
-      properties: {
-        id: { type: 'string' },
-        ruleId: { type: 'string' },
-        test: { type: 'boolean' },
-        createdAt: { type: 'number' },
-        target: { const: '' },
-        payload: schemaRef('AlertFiring'),
+    ch: { enum: ['book', 'spreads.top', 'alerts'] },
+    key: {
+      type: 'string',
+      description: 'The key as the source resolves it: a market key, the canonical view, an account id.',
+    },
+    depth: { type: 'integer', description: '`book` only: 10, 25 or 100.' },
+    account: { type: 'string', description: '`alerts` only: whose firings.' },
+  },
+  required: ['ch', 'key'],
+}
+
+const LeaseRequests: Json = {
+  type: 'object',
+  description: 'Streams an edge leases (split into messages under half the broker’s max_payload).',
+  properties: { streams: { type: 'array', items: leaseRequest } },
+  required: ['streams'],
+}
+
+const LeaseAnswers: Json = {
+  type: 'object',
+  description: 'Per requested stream, in order: its topic and numbers now, or why its key cannot be served.',
+  properties: {
+    streams: {
+      type: 'array',
+      items: {
+        oneOf: [
+          {
+            type: 'object',
+            properties: { topic: { type: 'string' }, epoch: { type: 'string' }, seq: { type: 'integer' } },
+            required: ['topic', 'epoch', 'seq'],
+          },
+          {
+            type: 'object',
+            properties: { key: { type: 'string' }, code: { type: 'string' }, reason: { type: 'string' } },
+            required: ['key', 'code', 'reason'],
+          },
+        ],
       },
-      required: ['id', 'test', 'createdAt', 'payload'],
     },
   },
-  required: ['accountId', 'delivery'],
+  required: ['streams'],
+}
+
+const LeaseClosed: Json = {
+  type: 'object',
+  description: 'A leased stream the ingest closed: no edge renewed it for a resume window.',
+  properties: { topic: { type: 'string' }, epoch: { type: 'string' } },
+  required: ['topic', 'epoch'],
 }
 
 const venueParam = { description: 'A venue id (`venuep`, `venuek`).' }
@@ -253,17 +300,17 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
     },
     channels: {
       md: {
-        address: 'md.{ch}.{venue}.{key}',
+        address: 'md.{ch}.{venue}.{stream}',
         title: 'Stream frames',
         description: `${FRAME_DOC}\n\nKept in JetStream stream \`${MD_STREAM}\` for the resume window; an edge reads the window back when it starts, then live.`,
         parameters: {
-          ch: { enum: [...MIRRORED], description: 'The stream channel.' },
+          ch: { enum: [...CH_TOKENS], description: 'The stream channel (`top` for spreads.top).' },
           venue: {
-            description: `The venue the key names (\`quote\`, \`venue\`), \`${CROSS_VENUE}\` for a cross-venue stream (\`spread\`).`,
+            description: `The venue the key names (\`quote\`, \`book\`, \`venue\`), \`${CROSS_VENUE}\` for a stream of no one venue (\`spread\`, \`spreads.top\`, \`alerts\`).`,
           },
-          key: {
+          stream: {
             description:
-              'The stream key as one subject token: every byte outside `[A-Za-z0-9_:|-]` written `%XX` (a key may hold dots or spaces).',
+              'The stream key, and `|<depth>` for a book, as one subject token: every byte outside `[A-Za-z0-9_:|-]` written `%XX` (a key may hold dots or spaces).',
           },
         },
         messages: { frame: ref('#/components/messages/frame') },
@@ -293,18 +340,35 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         parameters: { venue: venueParam },
         messages: { catalogAnnouncement: ref('#/components/messages/catalogAnnouncement') },
       },
-      alertFirings: {
-        address: ALERT_FIRINGS_SUBJECT,
-        title: 'Alert firings',
-        description: 'Each alert firing, once its outbox row is committed on the ingest.',
-        messages: { relayedFiring: ref('#/components/messages/relayedFiring') },
+      leaseOpen: {
+        address: LEASE_OPEN_SUBJECT,
+        title: 'Open leased streams',
+        description:
+          'Request with a reply inbox, from an edge whose client subscribed to a book, spreads.top or alerts stream its mirror does not hold: the ingest opens each stream not open, publishes a snapshot of every stream named on its md subject, then replies (on one connection: the snapshots reach the edge first). Also sent for one stream whose frames the edge missed, for its snapshot.',
+        messages: {
+          leaseRequests: ref('#/components/messages/leaseRequests'),
+          leaseAnswers: ref('#/components/messages/leaseAnswers'),
+        },
+      },
+      leaseRenew: {
+        address: LEASE_RENEW_SUBJECT,
+        title: 'Renew leases',
+        description:
+          'Every quarter resume window (at most 10 s), each edge names the leased streams its clients hold (or held within the window). The ingest closes a leased stream no edge renewed for a resume window; one renewed after it closed is opened again (a new epoch).',
+        messages: { leaseRequests: ref('#/components/messages/leaseRequests') },
+      },
+      leaseClosed: {
+        address: LEASE_CLOSED_SUBJECT,
+        title: 'Leased stream closed',
+        description: 'The ingest closed a leased stream: edges drop what they hold of that epoch.',
+        messages: { leaseClosed: ref('#/components/messages/leaseClosed') },
       },
     },
     operations: {
       publishFrames: {
         action: 'send',
         channel: ref('#/channels/md'),
-        summary: 'The ingest publishes every frame of its quote, spread and venue streams.',
+        summary: 'The ingest publishes every frame of the streams it holds open.',
         messages: [ref('#/channels/md/messages/frame')],
       },
       publishFeed: {
@@ -320,11 +384,24 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         messages: [ref('#/channels/feedSnapshot/messages/snapshotRequest')],
         reply: { messages: [ref('#/channels/feedSnapshot/messages/snapshotReply')] },
       },
-      relayFirings: {
+      openLeases: {
         action: 'send',
-        channel: ref('#/channels/alertFirings'),
-        summary: 'The ingest relays each alert firing.',
-        messages: [ref('#/channels/alertFirings/messages/relayedFiring')],
+        channel: ref('#/channels/leaseOpen'),
+        summary: 'An edge asks the ingest to open leased streams.',
+        messages: [ref('#/channels/leaseOpen/messages/leaseRequests')],
+        reply: { messages: [ref('#/channels/leaseOpen/messages/leaseAnswers')] },
+      },
+      renewLeases: {
+        action: 'send',
+        channel: ref('#/channels/leaseRenew'),
+        summary: 'An edge renews the leases its clients hold.',
+        messages: [ref('#/channels/leaseRenew/messages/leaseRequests')],
+      },
+      announceLeaseClosed: {
+        action: 'send',
+        channel: ref('#/channels/leaseClosed'),
+        summary: 'The ingest announces a leased stream it closed.',
+        messages: [ref('#/channels/leaseClosed/messages/leaseClosed')],
       },
       announceCatalog: {
         action: 'send',
@@ -347,8 +424,12 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         SnapshotReply,
         SnapshotRequest,
         CatalogAnnouncement,
+        BookPayload,
+        TopPayload,
         AlertFiring,
-        RelayedFiring,
+        LeaseRequests,
+        LeaseAnswers,
+        LeaseClosed,
       },
       messages: {
         frame: message('frame', 'A stream frame, as clients receive it.', schemaRef('Frame')),
@@ -356,7 +437,9 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         snapshotRequest: message('snapshotRequest', 'Which books to send.', schemaRef('SnapshotRequest')),
         snapshotReply: message('snapshotReply', 'Books, as batches of feed events.', schemaRef('SnapshotReply')),
         catalogAnnouncement: message('catalogAnnouncement', 'A new catalog version.', schemaRef('CatalogAnnouncement')),
-        relayedFiring: message('relayedFiring', 'An alert firing.', schemaRef('RelayedFiring')),
+        leaseRequests: message('leaseRequests', 'Streams to open or renew.', schemaRef('LeaseRequests')),
+        leaseAnswers: message('leaseAnswers', 'What was opened, or refused.', schemaRef('LeaseAnswers')),
+        leaseClosed: message('leaseClosed', 'A leased stream closed.', schemaRef('LeaseClosed')),
       },
     },
   }

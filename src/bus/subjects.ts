@@ -13,7 +13,6 @@
  * - `feed.<venue>`: the feed events a venue actor applied, in order (edges apply the same, so their books, quotes and
  *   everything read from them equal the ingest's); `feed.<venue>.snapshot`: request for the books now.
  * - `catalog.<venue>`: a new catalog version is in the object store bucket `catalogs` under `<venue>`.
- * - `alerts.fired`: each alert firing the ingest's outbox committed (edges serve the `alerts` channel from them).
  *
  * A subject token may not hold `.`, `*`, `>` or whitespace, and keys can (a venuek ticker may hold a dot, a spread
  * key a space), so a key is one token with every byte outside `[A-Za-z0-9_:|-]` written as `%XX`.
@@ -21,8 +20,6 @@
 export const MD_STREAM = 'MD'
 export const CATALOG_BUCKET = 'catalogs'
 export const CROSS_VENUE = 'x'
-/** Alert firings, as the ingest's outbox commits them (alert-firings.ts). */
-export const ALERT_FIRINGS_SUBJECT = 'alerts.fired'
 
 /** Where edges ask the ingest to open leased streams (request/reply), and renew the leases they hold. */
 export const LEASE_OPEN_SUBJECT = 'lease.open'

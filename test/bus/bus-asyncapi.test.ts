@@ -3,7 +3,16 @@ import { test } from 'node:test'
 import type { ValidateFunction } from 'ajv'
 import { buildBusAsyncApi } from '../../src/bus/bus-asyncapi.js'
 import { eventChunks, feedMessage, snapshotReplyMessages } from '../../src/bus/feed/wire.js'
-import { catalogSubject, feedSnapshotSubject, feedSubject, mdSubject } from '../../src/bus/subjects.js'
+import { leaseBodies, parseLeaseAnswers } from '../../src/bus/stream/leases.js'
+import {
+  catalogSubject,
+  feedSnapshotSubject,
+  feedSubject,
+  LEASE_CLOSED_SUBJECT,
+  LEASE_OPEN_SUBJECT,
+  LEASE_RENEW_SUBJECT,
+  mdSubject,
+} from '../../src/bus/subjects.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { Sequencer, streamId } from '../../src/stream/sequencer.js'
 import type { FeedEvent } from '../../src/venues/types.js'
@@ -33,6 +42,11 @@ test('channel addresses are the subjects the code builds', () => {
   const shape = (address: string) => new RegExp(`^${address.replace(/\./g, '\\.').replace(/\{\w+\}/g, '[^.]+')}$`)
   assert.match(mdSubject('quote', 'venuep', 'venuep:123'), shape(doc.channels.md.address))
   assert.match(mdSubject('spread', 'x', 'some-event|yes.no'), shape(doc.channels.md.address))
+  assert.match(mdSubject('book', 'venuek', 'venuek:KX-1.5|25'), shape(doc.channels.md.address))
+  assert.match(mdSubject('spreads.top', 'x', 'limit=20&sort=spread'), shape(doc.channels.md.address))
+  assert.equal(doc.channels.leaseOpen.address, LEASE_OPEN_SUBJECT)
+  assert.equal(doc.channels.leaseRenew.address, LEASE_RENEW_SUBJECT)
+  assert.equal(doc.channels.leaseClosed.address, LEASE_CLOSED_SUBJECT)
   assert.match(feedSubject('venuek'), shape(doc.channels.feed.address))
   assert.match(feedSnapshotSubject('venuek'), shape(doc.channels.feedSnapshot.address))
   assert.match(catalogSubject('venuep'), shape(doc.channels.catalog.address))
@@ -51,7 +65,32 @@ test('a frame from the real sequencer validates as an md frame; a frame of a cha
   sequencer.emit(log, 'marker', marker, 1_001, 1_001)
   const frame = payloadValidator('frame')
   for (const f of frames) assert.equal(frame(JSON.parse(f)), true, `${f}: ${JSON.stringify(frame.errors)}`)
-  assert.equal(frame({ ...JSON.parse(frames[0] as string), ch: 'book' }), false)
+  assert.equal(frame({ ...JSON.parse(frames[0] as string), ch: 'hb' }), false)
+})
+
+test('lease requests as an edge writes them and answers as the ingest gives them validate; a request without a key does not', () => {
+  const requests = payloadValidator('leaseRequests')
+  const bodies = leaseBodies(
+    [
+      { ch: 'book', key: 'venuep:1', depth: 25 },
+      { ch: 'spreads.top', key: 'limit=20' },
+      { ch: 'alerts', key: 'acct_1', account: 'acct_1' },
+    ],
+    1e6,
+  )
+  assert.equal(bodies.length, 1)
+  const body = JSON.parse(bodies[0] as string) as { streams: Record<string, unknown>[] }
+  assert.equal(requests(body), true, JSON.stringify(requests.errors))
+  assert.equal(requests({ streams: [{ ch: 'book' }] }), false)
+  const answers = payloadValidator('leaseAnswers')
+  const text = JSON.stringify({
+    streams: [
+      { topic: 'book|venuep:1|25', epoch: 'e1.0', seq: 4 },
+      { key: 'limit=0', code: 'BAD_REQUEST', reason: 'limit must be 1..100' },
+    ],
+  })
+  assert.equal(answers(JSON.parse(text)), true, JSON.stringify(answers.errors))
+  assert.equal(parseLeaseAnswers(text)?.length, 2, 'the edge reads what the document describes')
 })
 
 test('feed messages and snapshot replies as the publisher writes them validate; one without its epoch does not', () => {

@@ -137,25 +137,40 @@ describeOrSkip('scale-out: one ingest and two edges over a real nats-server', PO
     assert.equal(await metric(edgeA, 'predmkt_bus_mirror_malformed_total'), 0)
   })
 
-  test('a stream client moved from a killed edge to the other resumes with recovered: true and no gap', async () => {
+  test('a stream client moved from a killed edge to the other resumes every channel with recovered: true and no gap', async () => {
     const keys = await matchedQuoteKeys(edgeA)
     assert.ok(keys.length > 10, `matched quote keys: ${keys.length}`)
+    // Quotes (kept open by the ingest), books and a top view (leased by the edge its client is on).
+    const subscriptions = [
+      { ch: 'quote', keys },
+      { ch: 'book', keys: keys.slice(0, 6) },
+      { ch: 'spreads.top', keys: ['limit=10'] },
+    ]
     const held = new Map<string, { epoch: string; seq: number }>()
     const a = await StreamSocket.open(edgeA.port)
-    const ackA = await a.command({ op: 'subscribe', id: 1, ch: 'quote', keys })
-    assert.deepEqual(ackA.rejected ?? [], [])
-    const deltasOnA = await a.collect(held, 30)
-    assert.ok(deltasOnA >= 30)
+    let id = 1
+    for (const sub of subscriptions) {
+      const ackA = await a.command({ op: 'subscribe', id: id++, ...sub })
+      assert.deepEqual(ackA.rejected ?? [], [], sub.ch)
+    }
+    const deltasOnA = await a.collect(held, 60)
+    assert.ok(deltasOnA >= 60)
+    assert.ok(
+      [...held.keys()].some((k) => k.startsWith('book ')),
+      'book frames came',
+    )
     a.close()
     // The edge dies with the client's streams held; the client goes to the other edge.
     edgeA.child.child.kill('SIGKILL')
     const b = await StreamSocket.open(edgeB.port)
-    const resume = Object.fromEntries(held)
-    const ackB = await b.command({ op: 'subscribe', id: 2, ch: 'quote', keys, resume })
-    assert.equal(ackB.recovered, true, JSON.stringify(ackB).slice(0, 500))
+    for (const sub of subscriptions) {
+      const resume = Object.fromEntries(sub.keys.map((k) => [k, held.get(`${sub.ch} ${k}`)]))
+      const ackB = await b.command({ op: 'subscribe', id: id++, ...sub, resume })
+      assert.equal(ackB.recovered, true, `${sub.ch}: ${JSON.stringify(ackB).slice(0, 500)}`)
+    }
     // Every frame after the resume continues its stream (replayed first, then live), and new ones keep coming.
     const gaps: string[] = []
-    await b.collect(held, 30, (key, seq, prev) => {
+    await b.collect(held, 60, (key, seq, prev) => {
       if (prev !== undefined && seq !== prev + 1) gaps.push(`${key}: ${prev} → ${seq}`)
     })
     b.close()
@@ -264,8 +279,8 @@ class StreamSocket {
   }
 
   /**
-   * Takes `quote` frames until `deltas` deltas have come, keeping each stream's last (epoch, seq) in `held`;
-   * `onFrame` sees each seq-bearing frame with the stream's previous seq. Returns the deltas seen.
+   * Takes stream frames until `deltas` deltas have come, keeping each stream's last (epoch, seq) in `held` (by
+   * `<ch> <key>`); `onFrame` sees each seq-bearing frame with the stream's previous seq. Returns the deltas seen.
    */
   async collect(
     held: Map<string, { epoch: string; seq: number }>,
@@ -275,8 +290,8 @@ class StreamSocket {
     let seen = 0
     while (seen < deltas) {
       // Stream frames only (`snapshots_done` is a marker of the subscription: no key, no seq).
-      const f = await this.next((x) => x.ch === 'quote' && typeof x.key === 'string', 30_000)
-      const key = f.key as string
+      const f = await this.next((x) => typeof x.key === 'string' && typeof x.seq === 'number', 30_000)
+      const key = `${f.ch as string} ${f.key as string}`
       const seq = f.seq as number
       const prev = held.get(key)
       if (f.type === 'snapshot') {
