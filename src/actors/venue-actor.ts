@@ -1,15 +1,14 @@
 import { Actor, type ActorStatus } from './actor.js'
-import type { Clock, TimerHandle } from '../core/clock.js'
+import type { Clock } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
-import { runInSlices } from '../core/slices.js'
 import type { BookReader } from '../book/order-book.js'
-import type { Catalog, Quote, VenueId } from '../model/types.js'
-import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
-import type { CredentialState, FeedEvent, FeedStatus, VenueAdapter, VenueFeed } from '../venues/types.js'
-import { CatalogLoad } from './catalog-load.js'
+import type { Quote, VenueId } from '../model/types.js'
+import type { FeedEvent, VenueAdapter, VenueFeed } from '../venues/types.js'
+import type { CatalogLoad } from './catalog-load.js'
+import { CatalogLoader, type CatalogMessage } from './catalog-loader.js'
 import type { VenueStatus } from './venue-status.js'
-import { catalogSnapshotSteps, type CatalogSnapshot } from './catalog-snapshot.js'
-import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
+import type { CatalogSnapshot } from './catalog-snapshot.js'
+import type { InstrumentPlan } from './instrument-plan.js'
 import { newInstrument, requote, type InstrumentState, type InstrumentStats } from './instrument-state.js'
 import { bookSnapshotBatches, type FeedBatch } from './book-snapshot.js'
 
@@ -24,24 +23,11 @@ import { bookSnapshotBatches, type FeedBatch } from './book-snapshot.js'
  *
  * A catalog sync at 20,000 markets is a lot of CPU; everything proportional to the catalog (snapshot indexes,
  * the instrument list and the new instrument map) is prepared in event-loop slices (src/core/slices.ts) before
- * the `catalog_loaded` message, whose install is O(instruments that changed).
- *
- * A sync in progress is observable (catalog-load.ts): /readyz shows its pages, events and rate, and during the
- * first sync (when there is nothing to serve yet) the log has a progress line every PROGRESS_LOG_MS. A first sync
- * that fails is retried with capped exponential backoff, each failure logged with the request and the cause.
+ * the `catalog_loaded` message, whose install is O(instruments that changed). When syncs run, how they are
+ * prepared, observed and retried is catalog-loader.ts; the actor only installs what a sync prepared.
  */
 export type VenueMessage =
-  | {
-      readonly type: 'catalog_loaded'
-      readonly snapshot: CatalogSnapshot
-      readonly instruments: readonly string[]
-      /** Prepared against the actor's instrument map; ignored (full rebuild) if that map was replaced since. */
-      readonly plan?: InstrumentPlan<InstrumentState>
-      /** The sync that listed it (pages, events, start), for the log and the next sync's estimate. */
-      readonly load?: CatalogLoad
-    }
-  | { readonly type: 'catalog_failed'; readonly error: string; readonly load?: CatalogLoad }
-  | { readonly type: 'feed'; readonly events: readonly FeedEvent[]; readonly receivedAt: number }
+  CatalogMessage | { readonly type: 'feed'; readonly events: readonly FeedEvent[]; readonly receivedAt: number }
 
 export interface VenueActorOptions {
   readonly adapter: VenueAdapter
@@ -79,18 +65,14 @@ export interface BookStep {
 /** The stale reason of the instruments an actor restart demotes (its books are rebuilt from the venue). */
 export const RESTART_STALE_REASON = 'actor restart'
 
-/** First retry of a failed sync while no catalog is loaded; doubled per failure in a row, up to the cap. */
-const CATALOG_RETRY_MS = 2_000
-const CATALOG_RETRY_MAX_MS = 30_000
-/** How often the first sync logs its progress (a real catalog is hundreds of pages: not a line per page). */
-export const PROGRESS_LOG_MS = 5_000
+export { PROGRESS_LOG_MS } from './catalog-loader.js'
 
 export class VenueActor extends Actor<VenueMessage> {
   readonly venue: VenueId
   readonly #o: VenueActorOptions
   #catalog: CatalogSnapshot | undefined
   #catalogVersion = 0
-  #catalogError: string | undefined
+  readonly #loader: CatalogLoader
   /** Everything about one streamed instrument in one record: one map lookup per feed event. */
   #instruments = new Map<string, InstrumentState>()
   #publishSeq = 0
@@ -110,18 +92,6 @@ export class VenueActor extends Actor<VenueMessage> {
   #feed: VenueFeed | undefined
   /** The current feed has been given the instrument map's ids (a new feed after a restart has none). */
   #feedHasInstruments = false
-  #loading: AbortController | undefined
-  /** What the sync in progress has listed so far (set with `#loading`, kept until its message is processed). */
-  #load: CatalogLoad | undefined
-  /** Raw events the last installed sync listed: the basis of the next sync's estimate. */
-  #lastListedEvents: number | undefined
-  #progressLoggedAt = 0
-  #failures = 0
-  #refreshTimer: TimerHandle | undefined
-  /** A refresh was asked for while a sync was in progress: another one starts when it ends (refreshCatalog). */
-  #refreshAgain = false
-  #unwatchCatalog: (() => void) | undefined
-  #retryTimer: TimerHandle | undefined
   readonly #quoteListeners = new Set<QuoteListener>()
   readonly #bookListeners = new Set<BookListener>()
   readonly #catalogListeners = new Set<CatalogListener>()
@@ -132,6 +102,16 @@ export class VenueActor extends Actor<VenueMessage> {
     this.venue = options.adapter.id
     this.#o = options
     this.#probability = (inputs) => options.adapter.probability(inputs)
+    this.#loader = new CatalogLoader({
+      adapter: options.adapter,
+      clock: options.clock,
+      log: options.log,
+      refreshMs: options.catalogRefreshMs,
+      send: (message) => this.send(message),
+      catalog: () => this.#catalog,
+      instruments: () => this.#instruments,
+      newInstrument: this.#newInstrument,
+    })
   }
 
   // ------------------------------------------------------------------------------------------ readers
@@ -184,8 +164,7 @@ export class VenueActor extends Actor<VenueMessage> {
    */
   refreshCatalog(): void {
     if (this.status !== 'running') return
-    if (this.#loading !== undefined) this.#refreshAgain = true
-    else this.#loadCatalog()
+    this.#loader.refresh()
   }
 
   catalog(): CatalogSnapshot | undefined {
@@ -245,11 +224,11 @@ export class VenueActor extends Actor<VenueMessage> {
         markets: c?.marketCount ?? 0,
         outcomes: c?.outcomeCount ?? 0,
         fetchedAt: c?.fetchedAt,
-        lastError: this.#catalogError,
+        lastError: this.#loader.lastError,
         truncated: c?.truncation !== undefined,
         maxEvents: this.#o.catalogMaxEvents ?? c?.truncation?.maxEvents,
-        loading: this.#load?.status(),
-        failures: this.#failures,
+        loading: this.#loader.loading(),
+        failures: this.#loader.failures,
       },
       credentials: this.#o.adapter.credentials ?? 'not_required',
       books: { instruments: this.#instruments.size, synced: this.#synced, stale: this.#staleCount },
@@ -293,95 +272,13 @@ export class VenueActor extends Actor<VenueMessage> {
       this.send({ type: 'feed', events, receivedAt })
     })
     this.#feedHasInstruments = false
-    this.#loadCatalog()
-    this.#refreshTimer = this.#o.clock.setInterval(() => this.#loadCatalog(), this.#o.catalogRefreshMs)
-    this.#unwatchCatalog = this.#o.adapter.watchCatalog?.(() => this.refreshCatalog())
+    this.#loader.start()
   }
 
   protected override onStop(): void {
-    this.#o.clock.clearInterval(this.#refreshTimer)
-    this.#o.clock.clearTimeout(this.#retryTimer)
-    this.#unwatchCatalog?.()
-    this.#unwatchCatalog = undefined
-    this.#refreshAgain = false
-    this.#loading?.abort()
-    this.#loading = undefined
-    this.#load = undefined
+    this.#loader.stop()
     this.#feed?.close()
     this.#feed = undefined
-  }
-
-  #loadCatalog(): void {
-    if (this.#loading !== undefined) return
-    const controller = new AbortController()
-    this.#loading = controller
-    const load = new CatalogLoad(this.#o.clock, this.#lastListedEvents)
-    this.#load = load
-    const first = this.#catalog === undefined
-    if (first) {
-      this.#progressLoggedAt = load.startedAt
-      this.#o.log.info({ attempt: this.#failures + 1 }, 'catalog sync started')
-    }
-    const progress = {
-      page: (list: string, events: number) => {
-        if (controller.signal.aborted) return
-        load.page(list, events)
-        if (first) this.#logProgress(load)
-      },
-    }
-    this.#o.adapter
-      .fetchCatalog(controller.signal, progress)
-      .then(async (catalog: Catalog) => {
-        if (controller.signal.aborted) return
-        load.listed()
-        if (first)
-          this.#o.log.info(
-            { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt },
-            'catalog listed; building the snapshot',
-          )
-        // Index building happens here, outside `process` and in slices, so the actor only swaps finished work in.
-        const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0))
-        const streams = this.#o.adapter.streams
-        const instruments =
-          streams === undefined
-            ? this.#o.adapter.instrumentsOf(catalog)
-            : await runInSlices(streamedInstrumentsSteps(catalog, streams))
-        const plan = await runInSlices(instrumentPlanSteps(instruments, this.#instruments, this.#newInstrument))
-        if (controller.signal.aborted) return
-        this.send({ type: 'catalog_loaded', snapshot, instruments, plan, load })
-      })
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted)
-          this.send({ type: 'catalog_failed', error: err instanceof Error ? err.message : String(err), load })
-      })
-      .finally(() => {
-        if (this.#loading !== controller) return
-        this.#loading = undefined
-        if (this.#refreshAgain) {
-          this.#refreshAgain = false
-          this.#loadCatalog()
-        }
-      })
-  }
-
-  /** A progress line at most every PROGRESS_LOG_MS (on the actor's clock), when a page arrives. */
-  #logProgress(load: CatalogLoad): void {
-    const now = this.#o.clock.now()
-    if (now - this.#progressLoggedAt < PROGRESS_LOG_MS) return
-    this.#progressLoggedAt = now
-    const s = load.status()
-    this.#o.log.info(
-      {
-        list: s.list,
-        pages: s.pages,
-        listed: s.events,
-        elapsedMs: s.elapsedMs,
-        eventsPerSec: s.eventsPerSec,
-        expectedEvents: s.expectedEvents ?? null,
-        estimatedRemainingMs: s.estimatedRemainingMs ?? null,
-      },
-      'catalog loading',
-    )
   }
 
   // ------------------------------------------------------------------------------------------ process
@@ -393,17 +290,10 @@ export class VenueActor extends Actor<VenueMessage> {
         for (const listener of this.#appliedListeners) listener(message.events, message.receivedAt)
         return
       case 'catalog_loaded':
-        this.#syncEnded(message.load)
         return this.#installCatalog(message.snapshot, message.instruments, message.plan, message.load)
       case 'catalog_failed':
-        this.#syncEnded(message.load)
-        return this.#catalogFailed(message.error)
+        return this.#loader.failed(message.error, message.load)
     }
-  }
-
-  /** The sync that sent this message is over (a newer one may have started since: only its own record is cleared). */
-  #syncEnded(load: CatalogLoad | undefined): void {
-    if (load !== undefined && this.#load === load) this.#load = undefined
   }
 
   #installCatalog(
@@ -415,27 +305,11 @@ export class VenueActor extends Actor<VenueMessage> {
     const snapshot = Object.freeze({ ...built, version: ++this.#catalogVersion })
     const wasTruncated = this.#catalog?.truncation !== undefined
     this.#catalog = snapshot
-    this.#catalogError = undefined
-    this.#failures = 0
-    if (load !== undefined) this.#lastListedEvents = load.events
     const next =
       plan !== undefined && plan.base === this.#instruments
         ? this.#applyPlan(plan, instruments)
         : this.#rebuildInstruments(instruments)
-    const sync =
-      load === undefined
-        ? {}
-        : { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt }
-    this.#o.log.info(
-      { version: snapshot.version, events: snapshot.events.length, instruments: next.size, ...sync },
-      'catalog installed',
-    )
-    if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
-    else if (wasTruncated)
-      this.#o.log.info(
-        { version: snapshot.version, events: snapshot.events.length },
-        'catalog no longer truncated: every event the venue listed fits under maxEvents',
-      )
+    this.#loader.installed(snapshot, next.size, wasTruncated, load)
     const retired = this.#retiredQuotes
     this.#retiredQuotes = []
     if (retired.length > 0) for (const listener of this.#quoteListeners) listener(retired)
@@ -481,44 +355,6 @@ export class VenueActor extends Actor<VenueMessage> {
       this.#feedHasInstruments = true
     }
     return next
-  }
-
-  /**
-   * A catalog cut at the guard is served (a partial catalog beats none) but never quietly: one error line per
-   * installed version, saying what was cut and which setting to raise. /readyz and /metrics show it too.
-   */
-  #logTruncation(snapshot: CatalogSnapshot): void {
-    const t = snapshot.truncation
-    if (t === undefined) return
-    const what =
-      t.cut === 'open'
-        ? 'the venue listed more open events; the closed lookback was not read'
-        : 'every open event fits, but closed events of the lookback window were cut'
-    this.#o.log.error(
-      { version: snapshot.version, maxEvents: t.maxEvents, cut: t.cut, events: snapshot.events.length },
-      `catalog truncated at maxEvents=${t.maxEvents}: ${what}; serving the first ${t.maxEvents} events listed. The guard is meant to sit far above the real catalog: raise venues.${this.venue}.catalog.maxEvents, or find out why the venue pages forever`,
-    )
-  }
-
-  /**
-   * `error` names the request and the cause (`GET https://host/events: DNS lookup failed (ENOTFOUND host)`, see
-   * transport-errors.ts). Without a catalog the sync is retried after 2 s, 4 s, 8 s… up to 30 s; with one, the next
-   * refresh tries again and the installed catalog is still served.
-   */
-  #catalogFailed(error: string): void {
-    this.#catalogError = error
-    this.#failures++
-    if (this.#catalog !== undefined) {
-      this.#o.log.warn(
-        { error, failures: this.#failures, servedVersion: this.#catalog.version },
-        'catalog sync failed; still serving the installed catalog',
-      )
-      return
-    }
-    const retryInMs = Math.min(CATALOG_RETRY_MAX_MS, CATALOG_RETRY_MS * 2 ** Math.min(this.#failures - 1, 10))
-    this.#o.log.warn({ error, failures: this.#failures, retryInMs }, 'catalog sync failed')
-    this.#o.clock.clearTimeout(this.#retryTimer)
-    this.#retryTimer = this.#o.clock.setTimeout(() => this.#loadCatalog(), retryInMs)
   }
 
   #applyFeed(events: readonly FeedEvent[], receivedAt: number): void {

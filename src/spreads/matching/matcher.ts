@@ -1,21 +1,12 @@
 import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
-import { sortSteps } from '../../core/array-steps.js'
 import { runToEnd, type Steps } from '../../core/slices.js'
 import type { CatalogEvent, Outcome } from '../../model/types.js'
 import { UNCALIBRATED, type MatchWeights } from './calibration.js'
 import { contractsOf, readingsOf, rebind, sameReading, SpecCache, type ContractSpec, type Reading } from './contract.js'
 import { RequiredWordIndex, StatedWordIndex } from './contract-index.js'
-import { judge, mayMatch, type Evidence, type Grade } from './judge.js'
-import type {
-  DenyRule,
-  EventMatch,
-  ManualMatch,
-  MatchExplanation,
-  MatchingStrategy,
-  MatchQuality,
-  OutcomePair,
-  VenueEvent,
-} from './match-types.js'
+import { judge, mayMatch } from './judge.js'
+import type { DenyRule, EventMatch, ManualMatch, MatchExplanation, VenueEvent } from './match-types.js'
+import { assignOneToOneSteps, groupByEventsSteps, outcomeKey, venueEvent, type Accepted } from './pair-assignment.js'
 import { contentWords } from './text.js'
 
 /**
@@ -30,7 +21,7 @@ import { contentWords } from './text.js'
  *    are the B contracts stating its rarest word (an index by word); nothing that could pass is left out, and busy
  *    catalogs stay cheap.
  * 3. **Judge** each candidate; **assign** one to one, best grade first; a contract with two equally good partners
- *    is ambiguous and pairs with neither.
+ *    is ambiguous and pairs with neither (matching/pair-assignment.ts, as stage 4).
  * 4. **Events**: pairs are grouped by their two events. A group of several outcome pairs is `event_key`; a single
  *    pair `auto_canonical` when graded high, `normalized_title_fallback` when medium (spec 2.7). An event may pair
  *    outcomes with several events of the other venue (a deadline ladder against single questions).
@@ -51,6 +42,7 @@ export type {
   OutcomePair,
   VenueEvent,
 } from './match-types.js'
+export { eventLinks } from './pair-assignment.js'
 
 export interface MatchInput {
   readonly manual?: readonly ManualMatch[]
@@ -65,8 +57,6 @@ const CHECKPOINT_EVERY = 64
 const JUDGED_PER_CHECKPOINT = 2_048
 /** Contracts put into a blocking index between two slice checkpoints (a few microseconds each). */
 const INDEXED_PER_CHECKPOINT = 256
-/** Accepted pairs assigned or grouped between two slice checkpoints. */
-const PAIRS_PER_CHECKPOINT = 1_024
 
 /** The matches between venue A's catalog `a` and venue B's `b`. */
 export function matchEvents(
@@ -293,129 +283,6 @@ function sameContracts(held: readonly ContractSpec[], readings: readonly Reading
   return true
 }
 
-/** A pair the judge accepted: venue A's contract and venue B's. */
-interface Accepted {
-  readonly a: ContractSpec
-  readonly b: ContractSpec
-  readonly grade: Grade
-  readonly evidence: Evidence
-}
-
-const RANK: Readonly<Record<Grade, number>> = { high: 2, medium: 1 }
-
-/**
- * One partner per contract: each side keeps its best-graded pairs; a contract with two or more partners at its best
- * grade is ambiguous (the texts do not tell which is meant) and keeps none. Deterministic, whatever the input order.
- */
-function* assignOneToOneSteps(accepted: readonly Accepted[]): Steps<Accepted[]> {
-  function* bestOf(side: Side): Steps<Map<string, Accepted[]>> {
-    const m = new Map<string, Accepted[]>()
-    for (let i = 0; i < accepted.length; i++) {
-      const x = accepted[i] as Accepted
-      const id = x[side].outcome.outcomeId
-      const list = m.get(id)
-      if (list === undefined || RANK[x.grade] > RANK[(list[0] as Accepted).grade]) m.set(id, [x])
-      else if (RANK[x.grade] === RANK[(list[0] as Accepted).grade]) list.push(x)
-      if (i % PAIRS_PER_CHECKPOINT === PAIRS_PER_CHECKPOINT - 1) yield
-    }
-    return m
-  }
-  const byA = yield* bestOf('a')
-  const byB = yield* bestOf('b')
-  const out: Accepted[] = []
-  for (const list of byA.values()) {
-    if (list.length !== 1) continue
-    const x = list[0] as Accepted
-    const bList = byB.get(x.b.outcome.outcomeId)
-    if (bList !== undefined && bList.length === 1 && bList[0] === x) out.push(x)
-  }
-  yield
-  // A's outcome ids are unique among the assigned pairs: a total order, so the stepped sort is `sort`'s.
-  return yield* sortSteps(out, (x, y) => compare(x.a.outcome.outcomeId, y.a.outcome.outcomeId))
-}
-
-function* groupByEventsSteps(pairs: readonly Accepted[], weights: MatchWeights): Steps<EventMatch[]> {
-  const groups = new Map<string, Accepted[]>()
-  for (const x of pairs) push(groups, `${x.a.event.eventId}\u0000${x.b.event.eventId}`, x)
-  yield
-  const out: EventMatch[] = []
-  for (const list of groups.values()) {
-    const first = list[0] as Accepted
-    const outcomes = list.map((x) => autoPair(x, weights))
-    const allHigh = list.every((x) => x.grade === 'high')
-    const strategy: MatchingStrategy =
-      list.length > 1 ? 'event_key' : allHigh ? 'auto_canonical' : 'normalized_title_fallback'
-    out.push({
-      a: venueEvent(first.a.event),
-      b: venueEvent(first.b.event),
-      strategy,
-      quality: allHigh ? 'auto_high' : 'auto_medium',
-      outcomes,
-    })
-    if (out.length % PAIRS_PER_CHECKPOINT === 0) yield
-  }
-  // One group per pair of events: a total order.
-  return yield* sortSteps(out, byEvents)
-}
-
-function venueEvent(e: CatalogEvent): VenueEvent {
-  return { venue: e.venue, eventId: e.eventId }
-}
-
-function autoPair(x: Accepted, weights: MatchWeights): OutcomePair {
-  const quality: MatchQuality = x.grade === 'high' ? 'auto_high' : 'auto_medium'
-  return {
-    a: x.a.outcome,
-    b: x.b.outcome,
-    outcomeKey: outcomeKey(x.a.outcome),
-    quality,
-    explanation: {
-      quality,
-      weight: weights[quality],
-      manual: false,
-      a: { venue: x.a.outcome.venue, outcomeId: x.a.outcome.outcomeId, text: nonEmpty(x.a.texts) },
-      b: { venue: x.b.outcome.venue, outcomeId: x.b.outcome.outcomeId, text: nonEmpty(x.b.texts) },
-      evidence: x.evidence,
-    },
-  }
-}
-
-function outcomeKey(o: Outcome): string {
-  return `text:${o.title.toLowerCase()}`
-}
-
-function nonEmpty(texts: readonly string[]): string[] {
-  return texts.filter((t) => t !== '')
-}
-
-/** A's event id, then B's. */
-function byEvents(x: EventMatch, y: EventMatch): number {
-  return compare(x.a.eventId, y.a.eventId) || compare(x.b.eventId, y.b.eventId)
-}
-
-/**
- * The event links the read models show (one service event per venue event) between the two venues of `matches`:
- * each event at most once, the groups with the most outcome pairs first. Spread pairs do not depend on links.
- */
-export function eventLinks(matches: readonly EventMatch[]): { a: VenueEvent; b: VenueEvent }[] {
-  const ranked = [...matches].sort(
-    (x, y) =>
-      (x.strategy === 'manual_override' ? 0 : 1) - (y.strategy === 'manual_override' ? 0 : 1) ||
-      y.outcomes.length - x.outcomes.length ||
-      byEvents(x, y),
-  )
-  const usedA = new Set<string>()
-  const usedB = new Set<string>()
-  const links: { a: VenueEvent; b: VenueEvent }[] = []
-  for (const m of ranked) {
-    if (usedA.has(m.a.eventId) || usedB.has(m.b.eventId)) continue
-    usedA.add(m.a.eventId)
-    usedB.add(m.b.eventId)
-    links.push({ a: m.a, b: m.b })
-  }
-  return links
-}
-
 /**
  * Manual matches: the listed outcome pairs, or, without a list, the outcomes whose labels say the same (the
  * judge's word test on the labels alone; yes/no questions pair their YES sides). The reviewer vouches for the rest.
@@ -498,8 +365,4 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key)
   if (list === undefined) map.set(key, [value])
   else list.push(value)
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }

@@ -1,0 +1,269 @@
+import type { Clock, TimerHandle } from '../core/clock.js'
+import type { Logger } from '../core/logger.js'
+import { runInSlices } from '../core/slices.js'
+import type { Catalog } from '../model/types.js'
+import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
+import type { VenueAdapter } from '../venues/types.js'
+import { CatalogLoad, type CatalogLoadStatus } from './catalog-load.js'
+import { catalogSnapshotSteps, type CatalogSnapshot } from './catalog-snapshot.js'
+import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
+import type { InstrumentState } from './instrument-state.js'
+
+/**
+ * When and how a venue actor's catalog is synced: the first sync at start, a refresh every `refreshMs`, one more when
+ * the adapter's `watchCatalog` announces a new catalog (`refresh`), and retries of a failed first sync. A sync lists
+ * the venue and prepares everything proportional to the catalog (snapshot indexes, the instrument list and the new
+ * instrument map) in event-loop slices (src/core/slices.ts), then hands the finished work to the actor as one
+ * message; the actor installs it (its instruments are its own) and reports back (`installed`, `failed`).
+ *
+ * A sync in progress is observable (catalog-load.ts): /readyz shows its pages, events and rate, and during the
+ * first sync (when there is nothing to serve yet) the log has a progress line every PROGRESS_LOG_MS. A first sync
+ * that fails is retried with capped exponential backoff, each failure logged with the request and the cause.
+ */
+export type CatalogMessage =
+  | {
+      readonly type: 'catalog_loaded'
+      readonly snapshot: CatalogSnapshot
+      readonly instruments: readonly string[]
+      /** Prepared against the actor's instrument map; ignored (full rebuild) if that map was replaced since. */
+      readonly plan?: InstrumentPlan<InstrumentState>
+      /** The sync that listed it (pages, events, start), for the log and the next sync's estimate. */
+      readonly load?: CatalogLoad
+    }
+  | { readonly type: 'catalog_failed'; readonly error: string; readonly load?: CatalogLoad }
+
+export interface CatalogLoaderOptions {
+  readonly adapter: VenueAdapter
+  readonly clock: Clock
+  readonly log: Logger
+  readonly refreshMs: number
+  /** The actor's mailbox: a finished sync is installed by the actor, in order with its feed. */
+  readonly send: (message: CatalogMessage) => void
+  /** The installed catalog: only the first sync logs progress, and only a sync with nothing to serve is retried. */
+  readonly catalog: () => CatalogSnapshot | undefined
+  /** The actor's instrument map, read when the listing is in: the plan is prepared against it. */
+  readonly instruments: () => ReadonlyMap<string, InstrumentState>
+  readonly newInstrument: (id: string) => InstrumentState
+}
+
+/** First retry of a failed sync while no catalog is loaded; doubled per failure in a row, up to the cap. */
+const CATALOG_RETRY_MS = 2_000
+const CATALOG_RETRY_MAX_MS = 30_000
+/** How often the first sync logs its progress (a real catalog is hundreds of pages: not a line per page). */
+export const PROGRESS_LOG_MS = 5_000
+
+export class CatalogLoader {
+  readonly #o: CatalogLoaderOptions
+  #started = false
+  #loading: AbortController | undefined
+  /** What the sync in progress has listed so far (set with `#loading`, kept until its message is processed). */
+  #load: CatalogLoad | undefined
+  /** Raw events the last installed sync listed: the basis of the next sync's estimate. */
+  #lastListedEvents: number | undefined
+  #progressLoggedAt = 0
+  #failures = 0
+  #lastError: string | undefined
+  #refreshTimer: TimerHandle | undefined
+  /** A refresh was asked for while a sync was in progress: another one starts when it ends (refresh). */
+  #refreshAgain = false
+  #unwatchCatalog: (() => void) | undefined
+  #retryTimer: TimerHandle | undefined
+
+  constructor(options: CatalogLoaderOptions) {
+    this.#o = options
+  }
+
+  /** The sync in progress (the first one, or a refresh); undefined between syncs. */
+  loading(): CatalogLoadStatus | undefined {
+    return this.#load?.status()
+  }
+
+  /** Syncs failed in a row (0 after a success). */
+  get failures(): number {
+    return this.#failures
+  }
+
+  /** The last failed sync's request and cause; cleared when a catalog is installed. */
+  get lastError(): string | undefined {
+    return this.#lastError
+  }
+
+  /** The first sync now, then refreshes on the timer and on the adapter's announcements, until `stop`. */
+  start(): void {
+    this.#started = true
+    this.#loadCatalog()
+    this.#refreshTimer = this.#o.clock.setInterval(() => this.#loadCatalog(), this.#o.refreshMs)
+    this.#unwatchCatalog = this.#o.adapter.watchCatalog?.(() => this.refresh())
+  }
+
+  /** Aborts the sync in progress (its message is never sent) and every timer. */
+  stop(): void {
+    this.#started = false
+    this.#o.clock.clearInterval(this.#refreshTimer)
+    this.#o.clock.clearTimeout(this.#retryTimer)
+    this.#unwatchCatalog?.()
+    this.#unwatchCatalog = undefined
+    this.#refreshAgain = false
+    this.#loading?.abort()
+    this.#loading = undefined
+    this.#load = undefined
+  }
+
+  /**
+   * Syncs the catalog now rather than at the next refresh; if a sync is in progress, another starts when it ends, so
+   * a catalog announced during a sync is not missed.
+   */
+  refresh(): void {
+    if (!this.#started) return
+    if (this.#loading !== undefined) this.#refreshAgain = true
+    else this.#loadCatalog()
+  }
+
+  #loadCatalog(): void {
+    if (this.#loading !== undefined) return
+    const controller = new AbortController()
+    this.#loading = controller
+    const load = new CatalogLoad(this.#o.clock, this.#lastListedEvents)
+    this.#load = load
+    const first = this.#o.catalog() === undefined
+    if (first) {
+      this.#progressLoggedAt = load.startedAt
+      this.#o.log.info({ attempt: this.#failures + 1 }, 'catalog sync started')
+    }
+    const progress = {
+      page: (list: string, events: number) => {
+        if (controller.signal.aborted) return
+        load.page(list, events)
+        if (first) this.#logProgress(load)
+      },
+    }
+    this.#o.adapter
+      .fetchCatalog(controller.signal, progress)
+      .then(async (catalog: Catalog) => {
+        if (controller.signal.aborted) return
+        load.listed()
+        if (first)
+          this.#o.log.info(
+            { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt },
+            'catalog listed; building the snapshot',
+          )
+        // Index building happens here, outside `process` and in slices, so the actor only swaps finished work in.
+        const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0))
+        const streams = this.#o.adapter.streams
+        const instruments =
+          streams === undefined
+            ? this.#o.adapter.instrumentsOf(catalog)
+            : await runInSlices(streamedInstrumentsSteps(catalog, streams))
+        const plan = await runInSlices(instrumentPlanSteps(instruments, this.#o.instruments(), this.#o.newInstrument))
+        if (controller.signal.aborted) return
+        this.#o.send({ type: 'catalog_loaded', snapshot, instruments, plan, load })
+      })
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted)
+          this.#o.send({ type: 'catalog_failed', error: err instanceof Error ? err.message : String(err), load })
+      })
+      .finally(() => {
+        if (this.#loading !== controller) return
+        this.#loading = undefined
+        if (this.#refreshAgain) {
+          this.#refreshAgain = false
+          this.#loadCatalog()
+        }
+      })
+  }
+
+  /** A progress line at most every PROGRESS_LOG_MS (on the actor's clock), when a page arrives. */
+  #logProgress(load: CatalogLoad): void {
+    const now = this.#o.clock.now()
+    if (now - this.#progressLoggedAt < PROGRESS_LOG_MS) return
+    this.#progressLoggedAt = now
+    const s = load.status()
+    this.#o.log.info(
+      {
+        list: s.list,
+        pages: s.pages,
+        listed: s.events,
+        elapsedMs: s.elapsedMs,
+        eventsPerSec: s.eventsPerSec,
+        expectedEvents: s.expectedEvents ?? null,
+        estimatedRemainingMs: s.estimatedRemainingMs ?? null,
+      },
+      'catalog loading',
+    )
+  }
+
+  /** The sync that sent this message is over (a newer one may have started since: only its own record is cleared). */
+  #syncEnded(load: CatalogLoad | undefined): void {
+    if (load !== undefined && this.#load === load) this.#load = undefined
+  }
+
+  /**
+   * The actor installed `snapshot` (`catalog_loaded`) with `instruments` streamed: the sync is over and succeeded.
+   * `wasTruncated`: the catalog it replaced was cut at the guard (a catalog that fits again is said so once).
+   */
+  installed(
+    snapshot: CatalogSnapshot,
+    instruments: number,
+    wasTruncated: boolean,
+    load: CatalogLoad | undefined,
+  ): void {
+    this.#syncEnded(load)
+    this.#lastError = undefined
+    this.#failures = 0
+    if (load !== undefined) this.#lastListedEvents = load.events
+    const sync =
+      load === undefined
+        ? {}
+        : { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt }
+    this.#o.log.info(
+      { version: snapshot.version, events: snapshot.events.length, instruments, ...sync },
+      'catalog installed',
+    )
+    if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
+    else if (wasTruncated)
+      this.#o.log.info(
+        { version: snapshot.version, events: snapshot.events.length },
+        'catalog no longer truncated: every event the venue listed fits under maxEvents',
+      )
+  }
+
+  /**
+   * A catalog cut at the guard is served (a partial catalog beats none) but never quietly: one error line per
+   * installed version, saying what was cut and which setting to raise. /readyz and /metrics show it too.
+   */
+  #logTruncation(snapshot: CatalogSnapshot): void {
+    const t = snapshot.truncation
+    if (t === undefined) return
+    const what =
+      t.cut === 'open'
+        ? 'the venue listed more open events; the closed lookback was not read'
+        : 'every open event fits, but closed events of the lookback window were cut'
+    this.#o.log.error(
+      { version: snapshot.version, maxEvents: t.maxEvents, cut: t.cut, events: snapshot.events.length },
+      `catalog truncated at maxEvents=${t.maxEvents}: ${what}; serving the first ${t.maxEvents} events listed. The guard is meant to sit far above the real catalog: raise venues.${this.#o.adapter.id}.catalog.maxEvents, or find out why the venue pages forever`,
+    )
+  }
+
+  /**
+   * The sync failed (`catalog_failed`). `error` names the request and the cause (`GET https://host/events: DNS lookup
+   * failed (ENOTFOUND host)`, see transport-errors.ts). Without a catalog the sync is retried after 2 s, 4 s, 8 s… up
+   * to 30 s; with one, the next refresh tries again and the installed catalog is still served.
+   */
+  failed(error: string, load: CatalogLoad | undefined): void {
+    this.#syncEnded(load)
+    this.#lastError = error
+    this.#failures++
+    const catalog = this.#o.catalog()
+    if (catalog !== undefined) {
+      this.#o.log.warn(
+        { error, failures: this.#failures, servedVersion: catalog.version },
+        'catalog sync failed; still serving the installed catalog',
+      )
+      return
+    }
+    const retryInMs = Math.min(CATALOG_RETRY_MAX_MS, CATALOG_RETRY_MS * 2 ** Math.min(this.#failures - 1, 10))
+    this.#o.log.warn({ error, failures: this.#failures, retryInMs }, 'catalog sync failed')
+    this.#o.clock.clearTimeout(this.#retryTimer)
+    this.#retryTimer = this.#o.clock.setTimeout(() => this.#loadCatalog(), retryInMs)
+  }
+}
