@@ -144,7 +144,8 @@ describeOrSkip('scale-out: one ingest and two edges over a real nats-server', PO
     const subscriptions = [
       { ch: 'quote', keys },
       { ch: 'book', keys: keys.slice(0, 6) },
-      { ch: 'spreads.top', keys: ['limit=10'] },
+      // The view's canonical key: frames carry it, and a resume token is by the key subscribed.
+      { ch: 'spreads.top', keys: ['limit=10&window=24&sort=confidence&executable_only=false'] },
     ]
     const held = new Map<string, { epoch: string; seq: number }>()
     const a = await StreamSocket.open(edgeA.port)
