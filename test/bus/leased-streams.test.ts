@@ -88,8 +88,8 @@ interface Edge {
 }
 
 /** An edge as ROLE=edge assembles it (src/roles/stream-role.ts): every channel from the mirror, books leased. */
-async function startEdge(name: string): Promise<Edge> {
-  const link = await connectBus({ url: nats.url, name, log: silentLogger })
+async function startEdge(name: string, url = nats.url): Promise<Edge> {
+  const link = await connectBus({ url, name, log: silentLogger })
   const http = new HttpServer({ log: silentLogger })
   const publisher = new TopicPublisher(http.app)
   let leases: LeaseClient | undefined
@@ -278,4 +278,33 @@ test('a book nobody holds any more is closed at the ingest a resume window after
   const again = await subscribe(c, 'book', [KEY])
   const snap = JSON.parse(again.raw[0] as string) as Frame
   assert.equal(snap.epoch, ingest.sequencer.get(TOPIC)?.epoch)
+})
+
+test('commands sent while a subscription waits for the ingest run after it, in order', async () => {
+  const c = await edgeA.connect()
+  const key = 'venuep:b'
+  assert.equal(edgeA.mirror.has(`book|${key}|25`), false, 'not leased yet: the subscribe waits for the ingest')
+  c.ws.send(JSON.stringify({ op: 'subscribe', id: 'sub', ch: 'book', keys: [key], depth: 25 }))
+  c.ws.send(JSON.stringify({ op: 'list', id: 'list' }))
+  const sub = await c.nextOf('ack')
+  const list = await c.nextOf('ack')
+  assert.deepEqual([sub.id, sub.accepted], ['sub', [key]])
+  assert.deepEqual(list, {
+    type: 'ack',
+    id: 'list',
+    subscriptions: [{ sid: sub.sid, ch: 'book', depth: 25, keys: [key] }],
+  })
+  assert.equal(ingest.sequencer.get(`book|${key}|25`)?.id.topic, `book|${key}|25`)
+})
+
+test('an edge whose ingest does not answer refuses the key, saying to try again; the connection goes on', async () => {
+  const lonely = await NatsServer.start()
+  closers.push(() => lonely.close())
+  const edge = await startEdge('edge-alone', lonely.url)
+  const c = await edge.connect()
+  const ack = await c.command({ op: 'subscribe', id: nextId++, ch: 'book', keys: [KEY] })
+  assert.deepEqual(ack.accepted, [])
+  assert.deepEqual(ack.rejected, [{ key: KEY, code: 'UNKNOWN_KEY', reason: 'the ingest cannot be reached: try again' }])
+  assert.equal(edge.leases.failures, 1)
+  assert.deepEqual(await c.command({ op: 'ping', id: nextId++ }), { type: 'pong', id: nextId - 1 })
 })

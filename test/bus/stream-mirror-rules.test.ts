@@ -88,6 +88,73 @@ test('a new epoch (the ingest restarted) replaces the stream: its snapshot is fo
   assert.equal(m.replay(log, 'e1', 7), undefined)
 })
 
+test('an incremental stream after a gap waits for a snapshot, keeping the last state, and asks for one if held', () => {
+  const broken: string[] = []
+  const sink = new RecordingSink()
+  const m = new MirrorStreams({
+    nc: {} as NatsConnection,
+    sink,
+    clock: new SimulatedClock(T + 5),
+    onBroken: (t) => broken.push(t),
+  })
+  const alerts = (type: string, seq: number, d: unknown): string =>
+    JSON.stringify({ type, ch: 'alerts', key: 'acct', epoch: 'e1', seq, ts: 1, lts: 2, pts: T, d })
+  const topic = 'alerts|acct'
+  const id = streamId('alerts', 'acct')
+  m.receive(alerts('delta', 1, { id: 'd1' }))
+  assert.equal(m.has(topic), false, 'a delta alone is not a state')
+  m.receive(alerts('snapshot', 1, { firings: [{ id: 'd1' }] }))
+  m.open(id)
+  m.receive(alerts('delta', 2, { id: 'd2' }))
+  const held = { firings: [{ id: 'd1' }, { id: 'd2' }] }
+  assert.deepEqual((JSON.parse(m.snapshot(topic) as string) as { d: unknown }).d, held)
+  m.receive(alerts('delta', 4, { id: 'd4' }))
+  m.receive(alerts('delta', 5, { id: 'd5' }))
+  assert.deepEqual(broken, [topic], 'asked once for a snapshot')
+  assert.deepEqual(
+    sink.of(topic).map((f) => [f.type, f.seq]),
+    [
+      ['snapshot', 1],
+      ['delta', 2],
+    ],
+    'nothing after the gap is forwarded',
+  )
+  const after = JSON.parse(m.snapshot(topic) as string) as { seq: number; d: unknown }
+  assert.deepEqual([after.seq, after.d], [2, held], 'a subscriber meanwhile gets the last state it can vouch for')
+  const all = { firings: ['d1', 'd2', 'd3', 'd4', 'd5'].map((x) => ({ id: x })) }
+  m.receive(alerts('snapshot', 5, all))
+  m.receive(alerts('delta', 6, { id: 'd6' }))
+  assert.deepEqual(
+    sink
+      .of(topic)
+      .map((f) => [f.type, f.seq])
+      .slice(2),
+    [
+      ['snapshot', 5],
+      ['delta', 6],
+    ],
+  )
+  assert.deepEqual((JSON.parse(m.snapshot(topic) as string) as { d: unknown }).d, {
+    firings: [...all.firings, { id: 'd6' }],
+  })
+  // A book frame names its stream only with the subject (its depth is not in the frame).
+  const book = JSON.stringify({
+    type: 'snapshot',
+    ch: 'book',
+    key: 'venuep:a',
+    epoch: 'e1',
+    seq: 0,
+    ts: 1,
+    lts: 2,
+    pts: T,
+    d: {},
+  })
+  m.receive(book)
+  assert.equal(m.malformed, 1)
+  m.receive(book, 'book|venuep:a|25')
+  assert.equal(m.has('book|venuep:a|25'), true)
+})
+
 test('topics map to their subjects and back: the venue the key names, x for streams of no one venue', () => {
   const cases: [string, string][] = [
     ['quote|venuek:KX-1.5', 'md.quote.venuek.venuek:KX-1%2E5'],
