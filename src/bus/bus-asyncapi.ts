@@ -12,9 +12,11 @@ import {
   type Json,
 } from '../http/asyncapi-payloads.js'
 import { CHANNELS } from '../stream/protocol.js'
+import { LEASED_CHANNELS } from './stream/channels.js'
 import {
   CATALOG_BUCKET,
   CROSS_VENUE,
+  LEASE_ASK_SUBJECT,
   LEASE_CLOSED_SUBJECT,
   LEASE_OPEN_SUBJECT,
   LEASE_RENEW_SUBJECT,
@@ -35,8 +37,8 @@ const CH_TOKENS = ['quote', 'spread', 'venue', 'book', 'top', 'alerts'] as const
 const FRAME_DOC = `A frame of \`/api/v2/stream\`, byte for byte what a client receives: \`type\` snapshot, delta or marker, the
 stream's \`ch\` and \`key\`, and the \`(epoch, seq)\` the ingest's single writer assigned (the venue actor for quote, book
 and venue, the spread actor for spread and spreads.top, the outbox writer for alerts). Every edge forwards these bytes
-unchanged, so a resume token is good on any edge. The ingest holds every quote, spread and venue stream open, and a
-book, spreads.top or alerts stream while an edge leases it (\`lease.*\`); it publishes a snapshot when it opens a
+unchanged, so a resume token is good on any edge. The ingest holds every venue stream open, and a stream of any
+other channel while an edge leases it (\`lease.*\`); it publishes a snapshot when it opens a
 stream, and again (a keyframe, at the stream's current seq) when the stream has carried no whole state for half the
 resume window, so the window in JetStream always holds a full state of every stream. A quote, spread or venue delta
 is the whole value; a book, spreads.top or alerts delta changes part of the state, applied as the client protocol says.`
@@ -220,7 +222,7 @@ const CatalogAnnouncement: Json = {
 const leaseRequest: Json = {
   type: 'object',
   properties: {
-    ch: { enum: ['book', 'spreads.top', 'alerts'] },
+    ch: { enum: [...LEASED_CHANNELS] },
     key: {
       type: 'string',
       description: 'The key as the source resolves it: a market key, the canonical view, an account id.',
@@ -344,7 +346,7 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         address: LEASE_OPEN_SUBJECT,
         title: 'Open leased streams',
         description:
-          'Request with a reply inbox, from an edge whose client subscribed to a book, spreads.top or alerts stream its mirror does not hold: the ingest opens each stream not open, publishes a snapshot of every stream named on its md subject, then replies (on one connection: the snapshots reach the edge first). Also sent for one stream whose frames the edge missed, for its snapshot.',
+          'Request with a reply inbox, from an edge whose client subscribed to a stream (any channel but venue) its mirror does not hold: the ingest opens each stream not open, publishes a snapshot of every stream named on its md subject, then replies (on one connection: the snapshots reach the edge first). Also sent for one stream whose frames the edge missed, for its snapshot.',
         messages: {
           leaseRequests: ref('#/components/messages/leaseRequests'),
           leaseAnswers: ref('#/components/messages/leaseAnswers'),
@@ -356,6 +358,13 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         description:
           'Every quarter resume window (at most 10 s), each edge names the leased streams its clients hold (or held within the window). The ingest closes a leased stream no edge renewed for a resume window; one renewed after it closed is opened again (a new epoch).',
         messages: { leaseRequests: ref('#/components/messages/leaseRequests') },
+      },
+      leaseAsk: {
+        address: LEASE_ASK_SUBJECT,
+        title: 'Renew now',
+        description:
+          'An ingest started (it holds no lease): every edge renews its leases at once, so the streams its clients hold reopen (a new epoch, reaching them as a snapshot). Empty body.',
+        messages: { leaseAsk: ref('#/components/messages/leaseAsk') },
       },
       leaseClosed: {
         address: LEASE_CLOSED_SUBJECT,
@@ -396,6 +405,12 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         channel: ref('#/channels/leaseRenew'),
         summary: 'An edge renews the leases its clients hold.',
         messages: [ref('#/channels/leaseRenew/messages/leaseRequests')],
+      },
+      askLeases: {
+        action: 'send',
+        channel: ref('#/channels/leaseAsk'),
+        summary: 'A starting ingest asks the edges to renew their leases now.',
+        messages: [ref('#/channels/leaseAsk/messages/leaseAsk')],
       },
       announceLeaseClosed: {
         action: 'send',
@@ -440,6 +455,7 @@ than the window, on file); the object store bucket \`${CATALOG_BUCKET}\` keeps e
         leaseRequests: message('leaseRequests', 'Streams to open or renew.', schemaRef('LeaseRequests')),
         leaseAnswers: message('leaseAnswers', 'What was opened, or refused.', schemaRef('LeaseAnswers')),
         leaseClosed: message('leaseClosed', 'A leased stream closed.', schemaRef('LeaseClosed')),
+        leaseAsk: message('leaseAsk', 'Renew every lease now.', { type: 'string', maxLength: 0 }),
       },
     },
   }

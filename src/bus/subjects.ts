@@ -8,8 +8,8 @@
  *   `spreads.top`, `alerts`); `<stream>` the key, and for a book `<key>|<depth>` (the depth is part of the stream but
  *   not of its frames). JetStream stream `MD` keeps them for the resume window.
  * - `lease.open` (request) and `lease.renew`: an edge asks the ingest to hold streams open that it keeps only on
- *   demand (`book`, `spreads.top`, `alerts`), and keeps asking while its clients hold them; `lease.closed`: the
- *   ingest closed one nobody renewed (stream/leases.ts).
+ *   demand (every channel but `venue`), and keeps asking while its clients hold them; `lease.ask`: an ingest started
+ *   and wants every lease renewed now; `lease.closed`: the ingest closed one nobody renewed (stream/leases.ts).
  * - `feed.<venue>`: the feed events a venue actor applied, in order (edges apply the same, so their books, quotes and
  *   everything read from them equal the ingest's); `feed.<venue>.snapshot`: request for the books now.
  * - `catalog.<venue>`: a new catalog version is in the object store bucket `catalogs` under `<venue>`.
@@ -24,6 +24,8 @@ export const CROSS_VENUE = 'x'
 /** Where edges ask the ingest to open leased streams (request/reply), and renew the leases they hold. */
 export const LEASE_OPEN_SUBJECT = 'lease.open'
 export const LEASE_RENEW_SUBJECT = 'lease.renew'
+/** An ingest (re)started: edges renew every lease they hold at once, so it reopens what their clients follow. */
+export const LEASE_ASK_SUBJECT = 'lease.ask'
 /** The ingest closed a leased stream no edge renewed: edges forget what they hold of it. */
 export const LEASE_CLOSED_SUBJECT = 'lease.closed'
 

@@ -28,9 +28,8 @@ import { RecentFirings, streamSources, venueHeartbeat } from '../stream/sources/
  * `/api/v2/stream` as each role runs it (docs/SCALE-OUT.md):
  * - `all`: the sources number frames (Sequencer) and publish them on this app's uWS topics; the fan-out serves them.
  * - `ingest`: the same sources and sequencer, but frames go to the broker (`md.<ch>.<venue>.<stream>`); no client
- *   opens streams here, so a keeper does: every `quote`, `spread` and `venue` stream, and the `book`, `spreads.top`
- *   and `alerts` streams edges lease. The `MD` JetStream stream keeps the resume window. No client-facing stream:
- *   clients connect to edges.
+ *   opens streams here, so a keeper does: every `venue` stream, and the streams edges lease for their clients. The
+ *   `MD` JetStream stream keeps the resume window. No client-facing stream: clients connect to edges.
  * - `edge`: every channel comes from the broker with the ingest's `(epoch, seq)` (MirrorStreams), so a resume token
  *   is good on any edge; the edge's own sources (over its replica state) only check keys, so a bad key is refused in
  *   the same words as on one process.
@@ -116,7 +115,6 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
       sink: busSink as BusFrameSink,
       sources,
       venues: o.actors,
-      spreads: o.spreads,
       clock,
       log,
       // After a broker restart the keeper publishes every snapshot again (frames published meanwhile are not kept).

@@ -8,6 +8,7 @@ import {
   catalogSubject,
   feedSnapshotSubject,
   feedSubject,
+  LEASE_ASK_SUBJECT,
   LEASE_CLOSED_SUBJECT,
   LEASE_OPEN_SUBJECT,
   LEASE_RENEW_SUBJECT,
@@ -47,6 +48,7 @@ test('channel addresses are the subjects the code builds', () => {
   assert.equal(doc.channels.leaseOpen.address, LEASE_OPEN_SUBJECT)
   assert.equal(doc.channels.leaseRenew.address, LEASE_RENEW_SUBJECT)
   assert.equal(doc.channels.leaseClosed.address, LEASE_CLOSED_SUBJECT)
+  assert.equal(doc.channels.leaseAsk.address, LEASE_ASK_SUBJECT)
   assert.match(feedSubject('venuek'), shape(doc.channels.feed.address))
   assert.match(feedSnapshotSubject('venuek'), shape(doc.channels.feedSnapshot.address))
   assert.match(catalogSubject('venuep'), shape(doc.channels.catalog.address))

@@ -124,9 +124,18 @@ describeOrSkip('scale-out: one ingest and two edges over a real nats-server', PO
     }
     assert.equal(await metric(ingest, 'predmkt_bus_link_up'), 1)
     assert.equal(await metric(edgeA, 'predmkt_bus_link_up'), 1)
+    // The ingest keeps only the venue streams open until an edge's client asks for more (then the edge leases them).
+    const before = await metric(ingest, 'predmkt_bus_streams')
+    const keys = (await matchedQuoteKeys(edgeA)).slice(0, 10)
+    const client = await StreamSocket.open(edgeA.port)
+    const ack = await client.command({ op: 'subscribe', id: 1, ch: 'quote', keys })
+    assert.deepEqual(ack.rejected ?? [], [])
+    assert.equal(await metric(edgeA, 'predmkt_bus_leases'), keys.length)
     const held = await metric(ingest, 'predmkt_bus_streams')
-    assert.ok(held > 100, `the ingest holds ${held} streams`)
+    assert.ok(held >= before + keys.length, `the ingest holds ${held} streams (${before} before)`)
+    client.close()
     assert.equal(await metric(ingest, 'predmkt_bus_frames_failed_total'), 0)
+    assert.equal(await metric(edgeA, 'predmkt_bus_lease_failures_total'), 0)
     // Every stream the ingest holds has reached the edge (the window read back, then live); read again while a
     // stream opened between the two reads is on its way.
     await until(

@@ -7,9 +7,11 @@ import { connectBus, type BusLink } from '../../src/bus/connection.js'
 import {
   BusFrameSink,
   ensureMdStream,
-  KEPT_CHANNELS,
+  LEASED_CHANNELS,
+  LeaseClient,
   MirroredSource,
   MirrorStreams,
+  serveLeases,
   StreamKeeper,
 } from '../../src/bus/stream/index.js'
 import { StreamConfigSchema, type StreamConfig } from '../../src/config/schema.js'
@@ -27,8 +29,8 @@ import { FakeVenue, level, snapshot } from '../stream/sources/market/fake-venue.
 
 /**
  * `/api/v2/stream` split over a real nats-server: an ingest (a venue actor on a fake feed, the real sequencer and
- * quote/venue sources, kept open by the StreamKeeper, published by the BusFrameSink) and edges (MirrorStreams under
- * a real StreamServer each, on its own uWS app). Both edges send the same frames with the same numbers, a token read
+ * quote/venue sources, opened by the StreamKeeper when an edge leases a quote, published by the BusFrameSink) and
+ * edges (MirrorStreams and LeaseClient under a real StreamServer each, on its own uWS app). Both edges send the same frames with the same numbers, a token read
  * on one resumes on the other, an edge started late serves the state from the JetStream window, and an ingest
  * restart reaches clients as a snapshot of a new epoch.
  */
@@ -55,6 +57,7 @@ class Ingest {
     readonly link: BusLink,
     readonly sequencer: Sequencer,
     readonly keeper: StreamKeeper,
+    readonly stopLeases: () => void,
   ) {}
 
   static async start(): Promise<Ingest> {
@@ -76,11 +79,13 @@ class Ingest {
       nc: link.nc,
     })
     keeper.start()
+    const leases = serveLeases(link.nc, keeper, silentLogger)
     await link.nc.flush()
-    return new Ingest(link, sequencer, keeper)
+    return new Ingest(link, sequencer, keeper, leases.stop)
   }
 
   async stop(): Promise<void> {
+    this.stopLeases()
     this.keeper.stop()
     await this.link.close()
   }
@@ -90,17 +95,27 @@ class Edge {
   readonly http = new HttpServer({ log: silentLogger })
   readonly publisher = new TopicPublisher(this.http.app)
   readonly mirror: MirrorStreams
+  readonly leases: LeaseClient
   readonly server: StreamServer
   readonly clients: Client[] = []
   port = 0
 
   constructor(readonly link: BusLink) {
-    this.mirror = new MirrorStreams({ nc: link.nc, sink: this.publisher, clock, log: silentLogger })
+    this.mirror = new MirrorStreams({
+      nc: link.nc,
+      sink: this.publisher,
+      clock,
+      log: silentLogger,
+      onBroken: (topic) => this.leases.repair(topic),
+    })
+    this.leases = new LeaseClient({ nc: link.nc, mirror: this.mirror, clock, windowMs: RESUME_WINDOW_MS })
     this.server = new StreamServer({
       app: this.http.app,
       publisher: this.publisher,
       sequencer: this.mirror,
-      sources: [...KEPT_CHANNELS].map((ch) => new MirroredSource(ch, this.mirror)),
+      sources: (['quote', 'venue'] as const).map(
+        (ch) => new MirroredSource(ch, this.mirror, undefined, LEASED_CHANNELS.has(ch) ? this.leases : undefined),
+      ),
       clock,
       log: silentLogger,
       config: Value.Default(StreamConfigSchema, {}) as StreamConfig,
@@ -115,6 +130,7 @@ class Edge {
     const edge = new Edge(await connectBus({ url: nats.url, name, log: silentLogger }))
     edges.push(edge)
     await edge.mirror.start()
+    edge.leases.start()
     edge.port = await edge.http.listen('127.0.0.1', 0)
     return edge
   }
@@ -130,6 +146,7 @@ class Edge {
     for (const c of this.clients) c.ws.terminate()
     this.server.close()
     this.http.close()
+    this.leases.stop()
     await this.mirror.stop()
     await this.link.close()
   }
@@ -243,7 +260,7 @@ test('two edges send the same frames of a stream with the same (epoch, seq)', as
     {
       key: 'venuep:zzz',
       code: 'UNKNOWN_KEY',
-      reason: 'no quote stream for this key has reached this edge from the ingest',
+      reason: 'venuep has no instrument zzz: it is not among its streamed books',
     },
   ])
 })
@@ -353,6 +370,8 @@ test('a restarted ingest starts a new epoch: edge clients get its snapshot, then
   await ingest.stop()
   venue.emit(snapshot('a', [[0.5, 1]], [[0.6, 1]], 1_000)) // the book comes back while no ingest runs
   ingest = await Ingest.start()
+  // It holds no lease: it asks the edges for theirs (`lease.ask`), and reopens the stream when their renewals come.
+  await waitFor(() => ingest.sequencer.get(`quote|${KEY}`) !== undefined, 10_000, 'the stream reopened')
   const epoch = ingest.sequencer.get(`quote|${KEY}`)?.epoch
   assert.notEqual(epoch, oldEpoch)
 

@@ -3,7 +3,7 @@ import type { Clock, TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
 import type { Rejection } from '../../stream/protocol.js'
 import type { Subscription } from '@nats-io/transport-node'
-import { LEASE_CLOSED_SUBJECT, LEASE_OPEN_SUBJECT, LEASE_RENEW_SUBJECT } from '../subjects.js'
+import { LEASE_ASK_SUBJECT, LEASE_CLOSED_SUBJECT, LEASE_OPEN_SUBJECT, LEASE_RENEW_SUBJECT } from '../subjects.js'
 import { isRejection, leaseBodies, parseLeaseAnswers, type LeaseAnswer, type LeaseRequest } from './leases.js'
 import type { MirrorStreams } from './mirror-streams.js'
 
@@ -41,7 +41,7 @@ export class LeaseClient {
   readonly #repairedAt = new Map<string, number>()
   #timer: TimerHandle | undefined
   #everyMs = 0
-  #closed: Subscription | undefined
+  #subs: Subscription[] = []
   /** Lease requests that failed (no answer in time, or the broker away). */
   failures = 0
 
@@ -57,7 +57,8 @@ export class LeaseClient {
   start(): void {
     this.#everyMs = Math.max(50, Math.min(10_000, Math.floor(this.#o.windowMs / 4)))
     this.#timer = this.#o.clock.setInterval(() => this.#renew(), this.#everyMs)
-    this.#closed = this.#o.nc.subscribe(LEASE_CLOSED_SUBJECT, {
+    const renewNow = this.#o.nc.subscribe(LEASE_ASK_SUBJECT, { callback: () => this.#renew() })
+    const closed = this.#o.nc.subscribe(LEASE_CLOSED_SUBJECT, {
       callback: (_err, msg) => {
         try {
           const { topic, epoch } = JSON.parse(msg.string()) as { topic?: unknown; epoch?: unknown }
@@ -67,11 +68,11 @@ export class LeaseClient {
         }
       },
     })
+    this.#subs = [renewNow, closed]
   }
 
   stop(): void {
-    this.#closed?.unsubscribe()
-    this.#closed = undefined
+    for (const s of this.#subs.splice(0)) s.unsubscribe()
     this.#o.clock.clearInterval(this.#timer)
     this.#timer = undefined
   }

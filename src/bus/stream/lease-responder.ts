@@ -1,6 +1,6 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node'
 import type { Logger } from '../../core/logger.js'
-import { LEASE_CLOSED_SUBJECT, LEASE_OPEN_SUBJECT, LEASE_RENEW_SUBJECT } from '../subjects.js'
+import { LEASE_ASK_SUBJECT, LEASE_CLOSED_SUBJECT, LEASE_OPEN_SUBJECT, LEASE_RENEW_SUBJECT } from '../subjects.js'
 import { parseLeaseRequests } from './leases.js'
 import type { StreamKeeper } from './stream-keeper.js'
 
@@ -8,7 +8,7 @@ import type { StreamKeeper } from './stream-keeper.js'
  * The ingest's side of the leases (leases.ts): `lease.open` requests are answered after the keeper has opened the
  * streams and published their snapshots (the reply follows them on this one connection, so the asking edge has
  * received them when it reads the reply); `lease.renew` extends the leases; a stream closed for want of renewals is
- * announced on `lease.closed`. A body that is not a lease message is ignored (counted). Returns a stop function.
+ * announced on `lease.closed`; on start it asks the edges for their leases (`lease.ask`). A body that is not a lease message is ignored (counted). Returns a stop function.
  */
 export function serveLeases(
   nc: NatsConnection,
@@ -55,6 +55,9 @@ export function serveLeases(
       },
     }),
   ]
+  // A restarted ingest holds no lease: edges renew theirs now rather than at their next tick (up to 10 s), so their
+  // clients' streams come back (a new epoch, as a snapshot) as soon as it serves.
+  nc.publish(LEASE_ASK_SUBJECT, '')
   return {
     stop: () => {
       keeper.onLeaseExpired = undefined

@@ -2,7 +2,6 @@ import type { NatsConnection } from '@nats-io/transport-node'
 import type { VenueActor } from '../../actors/venue-actor.js'
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
-import type { SpreadChange } from '../../spreads/engine/spread-engine.js'
 import type { Channel } from '../../stream/protocol.js'
 import type { Sequencer, StreamId, StreamLog } from '../../stream/sequencer.js'
 import type { ChannelSource, SubscribeParams } from '../../stream/source.js'
@@ -12,22 +11,14 @@ import { KEPT_CHANNELS, LEASED_CHANNELS, MIRRORED_CHANNELS } from './channels.js
 import type { LeaseAnswer, LeaseRequest } from './leases.js'
 import { streamState } from './stream-state.js'
 
-/** What the keeper reads of the spread engine: its pairs, and word when they change. */
-export interface SpreadPairs {
-  pairKeys(): Iterable<string>
-  spec(key: string): unknown
-  subscribe(listener: (changes: readonly SpreadChange[]) => void): () => void
-}
-
 export interface StreamKeeperOptions {
   readonly sequencer: Sequencer
   /** The sequencer's sink: the keeper publishes snapshots through it and dates each stream's last full state. */
   readonly sink: BusFrameSink
   /** The ingest's channel sources (the keeper opens the streams through them). */
   readonly sources: readonly ChannelSource[]
+  /** A `venue` stream per actor is kept open. */
   readonly venues: Iterable<VenueActor>
-  /** Absent: no `spread` streams (an ingest without a spread engine). */
-  readonly spreads?: SpreadPairs | undefined
   readonly clock: Clock
   readonly log?: Logger | undefined
   /**
@@ -35,7 +26,7 @@ export interface StreamKeeperOptions {
    * (frames published while JetStream was recovering were not kept; edges that missed them start over from it).
    */
   readonly nc?: NatsConnection | undefined
-  /** How often keyframes are due-checked and the pair set reconciled; a quarter of the resume window by default. */
+  /** How often keyframes are due and leases expired are checked; a quarter of the resume window by default. */
   readonly checkEveryMs?: number
 }
 
@@ -53,11 +44,10 @@ interface KeptStream {
 /**
  * On an ingest there are no clients to open streams, so the keeper opens them, through the real sources and
  * sequencer (channels.ts says which channel is which):
- * - kept channels, always: a `venue` stream per venue actor, a `quote` stream per streamed instrument of each actor's
- *   catalog (followed as catalogs change), a `spread` stream per pair the engine holds (followed through its
- *   changes, and reconciled on every check). A stream whose key disappears is closed.
- * - leased channels, while an edge leases them (`lease`, from lease-responder.ts): a stream no edge has renewed for
- *   a resume window is closed, as a single process closes a stream a window after its last subscriber left.
+ * - `venue`, always: a stream per venue actor (a few streams, and what every edge's heartbeat and health show);
+ * - every other channel while an edge leases the stream (`lease`, from lease-responder.ts): a stream no edge has
+ *   renewed for a resume window is closed, as a single process closes a stream a window after its last subscriber
+ *   left. So the ingest serializes what some client follows, not every change of every instrument and pair.
  *
  * Every stream opens with its snapshot published, and gets it published again (a keyframe) when it has had no
  * full state (a snapshot, or a latest-value delta) for half the resume window: the JetStream window then always
@@ -93,16 +83,7 @@ export class StreamKeeper {
 
   start(): void {
     this.#o.sink.observer = (topic, frame) => this.#published(topic, frame)
-    for (const actor of this.#o.venues) {
-      this.#open('venue', actor.venue)
-      this.#followCatalog(actor)
-      this.#detach.push(actor.subscribeCatalog(() => this.#followCatalog(actor)))
-    }
-    const spreads = this.#o.spreads
-    if (spreads !== undefined) {
-      this.#followPairs(spreads)
-      this.#detach.push(spreads.subscribe((changes) => this.#pairsChanged(spreads, changes)))
-    }
+    for (const actor of this.#o.venues) this.#open('venue', actor.venue)
     this.#timer = this.#o.clock.setInterval(() => this.#check(), this.#checkEveryMs)
     if (this.#o.nc !== undefined)
       this.#detach.push(onBrokerBack(this.#o.nc, () => this.publishSnapshots(), this.#o.log))
@@ -143,41 +124,6 @@ export class StreamKeeper {
     this.#detach = []
     for (const topic of [...this.#kept.keys()]) this.#close(topic)
     if (this.#o.sink.observer !== undefined) this.#o.sink.observer = undefined
-  }
-
-  /** The quote streams of an actor follow its catalog's streamed instruments (those the quote source accepts). */
-  #followCatalog(actor: VenueActor): void {
-    const catalog = actor.catalog()
-    const wanted = new Set<string>()
-    if (catalog !== undefined)
-      for (const instrumentId of catalog.outcomesByInstrument.keys()) {
-        const key = `${actor.venue}:${instrumentId}`
-        if (this.#open('quote', key)) wanted.add(key)
-      }
-    const prefix = `quote|${actor.venue}:`
-    for (const [topic, kept] of [...this.#kept])
-      if (topic.startsWith(prefix) && !wanted.has(kept.log.id.key)) this.#close(topic)
-  }
-
-  #followPairs(spreads: SpreadPairs): void {
-    const wanted = new Set<string>()
-    for (const key of spreads.pairKeys()) if (this.#open('spread', key)) wanted.add(key)
-    for (const [topic, kept] of [...this.#kept])
-      if (kept.log.id.ch === 'spread' && !wanted.has(kept.log.id.key)) this.#close(topic)
-  }
-
-  /** A pair the engine no longer holds is closed; a new one opened (its change comes after the source's, if open). */
-  #pairsChanged(spreads: SpreadPairs, changes: readonly SpreadChange[]): void {
-    try {
-      for (const change of changes) {
-        const key = change.spec.key
-        if (spreads.spec(key) === undefined) this.#close(`spread|${key}`)
-        else this.#open('spread', key)
-      }
-    } catch (err) {
-      // Inside the spread actor's step: contained, the next check reconciles.
-      this.#o.log?.error({ err }, 'stream keeper failed on a spread change')
-    }
   }
 
   /** Holds the stream of `key` of a kept channel open (a no-op if it is); false if the source rejects the key. */
@@ -221,7 +167,6 @@ export class StreamKeeper {
 
   #check(): void {
     try {
-      if (this.#o.spreads !== undefined) this.#followPairs(this.#o.spreads)
       const now = this.#o.clock.now()
       const due = now - this.#o.sequencer.windowMs / 2
       for (const [topic, kept] of [...this.#kept]) {

@@ -153,11 +153,6 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     return this.#pending.length - this.#pendingAt
   }
 
-  /** Every matched pair's key (with or without a record): what an ingest keeps a `spread` stream open for. */
-  pairKeys(): IterableIterator<string> {
-    return this.#byKey.keys()
-  }
-
   record(key: string): SpreadRecord | undefined {
     return this.#byKey.get(key)?.record
   }
