@@ -1,9 +1,16 @@
 /**
  * `/api/v2/stream` across processes (issue 24): an ingest publishes the mirrored channels' frames on the bus
- * (BusFrameSink, with StreamKeeper holding every stream open and the `MD` JetStream stream keeping the window); an
+ * (BusFrameSink, which holds frames through a broker outage, with StreamKeeper holding every stream open and the `MD` JetStream stream keeping the window); an
  * edge mirrors them (MirrorStreams) and serves them with the unchanged fan-out (MirroredSource, ChannelRoutedLogs).
  */
-export { BusFrameSink, MIRRORED_CHANNELS, mdSubjectOfTopic, type BusPublishObserver } from './bus-frame-sink.js'
+export {
+  BusFrameSink,
+  DEFAULT_HOLD_MAX_BYTES,
+  MIRRORED_CHANNELS,
+  mdSubjectOfTopic,
+  type BusFrameSinkOptions,
+  type BusPublishObserver,
+} from './bus-frame-sink.js'
 export { onBrokerBack } from './broker-back.js'
 export { ensureMdStream, mdStreamConfig, type MdStreamLimits } from './md-stream.js'
 export { MirrorStreams, type MirrorStreamsOptions } from './mirror-streams.js'

@@ -1,4 +1,3 @@
-import type { NatsConnection } from '@nats-io/transport-node'
 import type { VenueActor } from '../../actors/venue-actor.js'
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
@@ -6,7 +5,6 @@ import type { SpreadChange } from '../../spreads/engine/spread-engine.js'
 import type { Channel } from '../../stream/protocol.js'
 import type { Sequencer, StreamLog } from '../../stream/sequencer.js'
 import type { ChannelSource } from '../../stream/source.js'
-import { onBrokerBack } from './broker-back.js'
 import { MIRRORED_CHANNELS, type BusFrameSink } from './bus-frame-sink.js'
 
 /** What the keeper reads of the spread engine: its pairs, and word when they change. */
@@ -27,11 +25,6 @@ export interface StreamKeeperOptions {
   readonly spreads?: SpreadPairs | undefined
   readonly clock: Clock
   readonly log?: Logger | undefined
-  /**
-   * The ingest's broker connection: when it comes back after a drop, every stream's snapshot is published again
-   * (frames published while JetStream was recovering were not kept; edges that missed them start over from it).
-   */
-  readonly nc?: NatsConnection | undefined
   /** How often keyframes are due-checked and the pair set reconciled; a quarter of the resume window by default. */
   readonly checkEveryMs?: number
 }
@@ -87,11 +80,9 @@ export class StreamKeeper {
       this.#detach.push(spreads.subscribe((changes) => this.#pairsChanged(spreads, changes)))
     }
     this.#timer = this.#o.clock.setInterval(() => this.#check(), this.#checkEveryMs)
-    if (this.#o.nc !== undefined)
-      this.#detach.push(onBrokerBack(this.#o.nc, () => this.publishSnapshots(), this.#o.log))
   }
 
-  /** Publishes every stream's snapshot now (after a broker outage). */
+  /** Publishes every stream's snapshot now (the sink's `onLost`: frames held through a broker outage overflowed). */
   publishSnapshots(): void {
     for (const [topic, kept] of this.#kept) this.#o.sink.publish(topic, kept.source.snapshot(kept.log))
   }
