@@ -161,6 +161,18 @@ export function createMetrics(sources: MetricSources): Registry {
       true,
     )
     busSeries(
+      'predmkt_bus_frames_held_total',
+      'Ingest: stream frames published once the broker was back, held through its outage (none lost).',
+      (b) => b.framesHeld,
+      true,
+    )
+    busSeries(
+      'predmkt_bus_hold_overflows_total',
+      'Ingest: broker outages that outgrew NATS_HOLD_MAX_BYTES (edges started every stream over from its snapshot).',
+      (b) => b.holdOverflows,
+      true,
+    )
+    busSeries(
       'predmkt_bus_keyframes_total',
       'Ingest: snapshots republished for quiet streams.',
       (b) => b.keyframes,

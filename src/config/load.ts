@@ -102,6 +102,7 @@ function fromEnv(
   if (env.ROLE !== undefined) out.role = env.ROLE
   const nats: Record<string, unknown> = {}
   if (env.NATS_URL !== undefined) nats.url = env.NATS_URL
+  if (env.NATS_HOLD_MAX_BYTES !== undefined) nats.holdMaxBytes = toInt('NATS_HOLD_MAX_BYTES', env.NATS_HOLD_MAX_BYTES)
   if (Object.keys(nats).length > 0) out.nats = nats
   if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') out.databaseUrl = env.DATABASE_URL
   if (env.LOG_LEVEL !== undefined) out.logLevel = env.LOG_LEVEL

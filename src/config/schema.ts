@@ -328,6 +328,11 @@ const BaseConfigSchema = Type.Object(
     nats: Type.Object(
       {
         url: Type.String({ minLength: 1, default: 'nats://127.0.0.1:4222' }),
+        /**
+         * Ingest: bytes of stream frames held through a broker outage (NATS_HOLD_MAX_BYTES; see BusFrameSink for the
+         * default's reasoning). Past it the streams start over from their snapshots at the edges.
+         */
+        holdMaxBytes: Type.Integer({ minimum: 0, default: 32 * 1024 * 1024 }),
       },
       { additionalProperties: false, default: {} },
     ),

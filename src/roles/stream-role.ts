@@ -39,6 +39,9 @@ export interface BusStats {
   readonly linkUp: boolean
   /** Ingest: frames the broker client refused (each leaves its stream to resync at the edges). */
   readonly framesFailed?: number
+  /** Ingest: frames published again after a broker outage (held through it); times that hold overflowed. */
+  readonly framesHeld?: number
+  readonly holdOverflows?: number
   /** Ingest: snapshots republished for streams quiet for half a window. */
   readonly keyframes?: number
   /** Ingest: streams held open; edge: streams mirrored. */
@@ -88,7 +91,10 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
   const role = config.role
   const recentFirings = new RecentFirings()
   const publisher = new TopicPublisher(o.http.app)
-  const busSink = role === 'ingest' ? new BusFrameSink(requireLink(o.link).nc) : undefined
+  const busSink =
+    role === 'ingest'
+      ? new BusFrameSink(requireLink(o.link).nc, { holdMaxBytes: config.nats.holdMaxBytes, log })
+      : undefined
   const sequencer = new Sequencer({
     clock,
     sink: busSink ?? publisher,
@@ -117,9 +123,11 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
       venues: o.actors,
       clock,
       log,
-      // After a broker restart the keeper publishes every snapshot again (frames published meanwhile are not kept).
-      nc: link.nc,
     })
+    // The sink holds frames through a broker outage; if that overflowed, every stream starts over from its snapshot.
+    const sink = busSink as BusFrameSink
+    sink.onLost = () => keeper.publishSnapshots()
+    let unfollow: (() => void) | undefined
     let leases: ReturnType<typeof serveLeases> | undefined
     return {
       server: undefined,
@@ -128,15 +136,19 @@ export function assembleStream(o: StreamRoleOptions): StreamRole {
       start: async () => {
         await ensureMdStream(await jetstreamManager(link.nc), window)
         keeper.start()
+        unfollow = sink.follow(link.nc)
         leases = serveLeases(link.nc, keeper, log)
       },
       close: async () => {
         leases?.stop()
+        unfollow?.()
         keeper.stop()
       },
       busStats: () => ({
         linkUp: link.up,
-        framesFailed: (busSink as BusFrameSink).failed,
+        framesFailed: sink.failed,
+        framesHeld: sink.framesHeld,
+        holdOverflows: sink.holdOverflows,
         keyframes: keeper.keyframes,
         streams: keeper.topics.length,
         leasesExpired: keeper.leasesExpired,

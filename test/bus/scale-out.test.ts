@@ -136,6 +136,9 @@ describeOrSkip('scale-out: one ingest and two edges over a real nats-server', PO
     client.close()
     assert.equal(await metric(ingest, 'predmkt_bus_frames_failed_total'), 0)
     assert.equal(await metric(edgeA, 'predmkt_bus_lease_failures_total'), 0)
+    // No broker outage yet: nothing held through one, no overflow.
+    assert.equal(await metric(ingest, 'predmkt_bus_frames_held_total'), 0)
+    assert.equal(await metric(ingest, 'predmkt_bus_hold_overflows_total'), 0)
     // Every stream the ingest holds has reached the edge (the window read back, then live); read again while a
     // stream opened between the two reads is on its way.
     await until(

@@ -18,6 +18,7 @@ function setup(pairs: number) {
   const published: { subject: string; frame: Record<string, unknown> }[] = []
   const nc = {
     publish: (subject: string, data: string) => void published.push({ subject, frame: JSON.parse(data) }),
+    flush: () => Promise.resolve(),
   } as unknown as NatsConnection
   const sink = new BusFrameSink(nc)
   const sequencer = new Sequencer({ clock: w.clock, sink, epoch: 'i1' })

@@ -66,6 +66,9 @@ test('ROLE and NATS_URL; an ingest or edge with keys required needs the shared P
   assert.equal(loadConfig({ env: {} }).role, 'all')
   const edge = loadConfig({ env: { ROLE: 'edge', NATS_URL: 'nats://broker:4222', DATABASE_URL: 'postgres://db/x' } })
   assert.deepEqual([edge.role, edge.nats.url], ['edge', 'nats://broker:4222'])
+  assert.equal(edge.nats.holdMaxBytes, 32 * 1024 * 1024)
+  assert.equal(loadConfig({ env: { NATS_HOLD_MAX_BYTES: '1000' } }).nats.holdMaxBytes, 1000)
+  assert.throws(() => loadConfig({ env: { NATS_HOLD_MAX_BYTES: 'lots' } }), /\/nats\/holdMaxBytes/)
   for (const role of ['ingest', 'edge'])
     assert.throws(
       () => loadConfig({ env: { ROLE: role } }),

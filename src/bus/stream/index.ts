@@ -1,10 +1,16 @@
 /**
  * `/api/v2/stream` across processes (issue 24): an ingest publishes every stream's frames on the bus (BusFrameSink,
- * with StreamKeeper holding the kept channels' streams open and the leased ones while edges lease them, and the `MD`
- * JetStream stream keeping the window); an edge mirrors them (MirrorStreams), leases what its clients hold
- * (LeaseClient) and serves them with the unchanged fan-out (MirroredSource).
+ * which holds frames through a broker outage; StreamKeeper holding the venue streams open and the others while edges
+ * lease them; the `MD` JetStream stream keeping the window); an edge mirrors them (MirrorStreams), leases what its
+ * clients hold (LeaseClient) and serves them with the unchanged fan-out (MirroredSource).
  */
-export { BusFrameSink, mdSubjectOfTopic, type BusPublishObserver } from './bus-frame-sink.js'
+export {
+  BusFrameSink,
+  DEFAULT_HOLD_MAX_BYTES,
+  mdSubjectOfTopic,
+  type BusFrameSinkOptions,
+  type BusPublishObserver,
+} from './bus-frame-sink.js'
 export { KEPT_CHANNELS, LEASED_CHANNELS, MIRRORED_CHANNELS } from './channels.js'
 export { onBrokerBack } from './broker-back.js'
 export { ensureMdStream, mdStreamConfig, type MdStreamLimits } from './md-stream.js'

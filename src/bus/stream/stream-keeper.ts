@@ -1,11 +1,9 @@
-import type { NatsConnection } from '@nats-io/transport-node'
 import type { VenueActor } from '../../actors/venue-actor.js'
 import type { Clock, TimerHandle } from '../../core/clock.js'
 import type { Logger } from '../../core/logger.js'
 import type { Channel } from '../../stream/protocol.js'
 import type { Sequencer, StreamId, StreamLog } from '../../stream/sequencer.js'
 import type { ChannelSource, SubscribeParams } from '../../stream/source.js'
-import { onBrokerBack } from './broker-back.js'
 import type { BusFrameSink } from './bus-frame-sink.js'
 import { KEPT_CHANNELS, LEASED_CHANNELS, MIRRORED_CHANNELS } from './channels.js'
 import type { LeaseAnswer, LeaseRequest } from './leases.js'
@@ -21,11 +19,6 @@ export interface StreamKeeperOptions {
   readonly venues: Iterable<VenueActor>
   readonly clock: Clock
   readonly log?: Logger | undefined
-  /**
-   * The ingest's broker connection: when it comes back after a drop, every stream's snapshot is published again
-   * (frames published while JetStream was recovering were not kept; edges that missed them start over from it).
-   */
-  readonly nc?: NatsConnection | undefined
   /** How often keyframes are due and leases expired are checked; a quarter of the resume window by default. */
   readonly checkEveryMs?: number
 }
@@ -85,11 +78,9 @@ export class StreamKeeper {
     this.#o.sink.observer = (topic, frame) => this.#published(topic, frame)
     for (const actor of this.#o.venues) this.#open('venue', actor.venue)
     this.#timer = this.#o.clock.setInterval(() => this.#check(), this.#checkEveryMs)
-    if (this.#o.nc !== undefined)
-      this.#detach.push(onBrokerBack(this.#o.nc, () => this.publishSnapshots(), this.#o.log))
   }
 
-  /** Publishes every stream's snapshot now (after a broker outage). */
+  /** Publishes every stream's snapshot now (the sink's `onLost`: frames held through a broker outage overflowed). */
   publishSnapshots(): void {
     for (const [topic, kept] of this.#kept) this.#o.sink.publish(topic, kept.source.snapshot(kept.log))
   }
