@@ -58,7 +58,7 @@ export const brokerSection: SectionDef = {
       },
       {
         measure:
-          'Broker traffic from the ingest (everything it publishes: frames of every quote, spread and venue stream, feed batches)',
+          'Broker traffic from the ingest (everything it publishes: frames of the streams edges lease and the venue streams, feed batches)',
         result: `${Math.round(split.brokerInMsgsPerSec).toLocaleString('en-US')} msgs/s in, ${(split.brokerInBytesPerSec / 1e6).toFixed(2)} MB/s; ${Math.round(split.brokerOutMsgsPerSec).toLocaleString('en-US')} msgs/s out (one edge)`,
         ...OBSERVATION,
       },
