@@ -432,7 +432,6 @@ export class VenueActor extends Actor<VenueMessage> {
     if (!this.#ready) this.#checkReady()
   }
 
-  /** Recomputes an instrument's quote; stores and returns it only if something a reader sees changed. */
   /**
    * An instrument left the streamed set (its market closed or left the catalog): nothing keeps its quote current any
    * more, so the quote is demoted to stale and published (the spread engine then stops ranking its pairs as fresh:

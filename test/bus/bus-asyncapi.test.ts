@@ -81,7 +81,20 @@ test('lease requests as an edge writes them and answers as the ingest gives them
     1e6,
   )
   assert.equal(bodies.length, 1)
-  const body = JSON.parse(bodies[0] as string) as { streams: Record<string, unknown>[] }
+  assert.equal(bodies[0]?.count, 3)
+  // Under a small max_payload the requests go in several bodies, in order, none over the bound.
+  const many = Array.from({ length: 50 }, (_, i) => ({ ch: 'quote' as const, key: `venuep:${i}` }))
+  const parts = leaseBodies(many, 300)
+  assert.ok(parts.length > 1 && parts.every((p) => p.text.length <= 300))
+  assert.deepEqual(
+    parts.flatMap((p) => (JSON.parse(p.text) as { streams: unknown[] }).streams),
+    many,
+  )
+  assert.deepEqual(
+    parts.map((p) => p.count),
+    parts.map((p) => (JSON.parse(p.text) as { streams: unknown[] }).streams.length),
+  )
+  const body = JSON.parse(bodies[0]?.text as string) as { streams: Record<string, unknown>[] }
   assert.equal(requests(body), true, JSON.stringify(requests.errors))
   assert.equal(requests({ streams: [{ ch: 'book' }] }), false)
   const answers = payloadValidator('leaseAnswers')

@@ -4,7 +4,14 @@ import type { Logger } from '../../core/logger.js'
 import type { Rejection } from '../../stream/protocol.js'
 import type { Subscription } from '@nats-io/transport-node'
 import { LEASE_ASK_SUBJECT, LEASE_CLOSED_SUBJECT, LEASE_OPEN_SUBJECT, LEASE_RENEW_SUBJECT } from '../subjects.js'
-import { isRejection, leaseBodies, parseLeaseAnswers, type LeaseAnswer, type LeaseRequest } from './leases.js'
+import {
+  isRejection,
+  leaseBodies,
+  parseLeaseAnswers,
+  type LeaseAnswer,
+  type LeaseBody,
+  type LeaseRequest,
+} from './leases.js'
 import type { MirrorStreams } from './mirror-streams.js'
 
 /** How long an edge waits for the ingest to open a stream and for its snapshot to arrive. */
@@ -101,11 +108,11 @@ export class LeaseClient {
     )
     let at = 0
     for (const body of bodies) {
-      const part = streams.slice(at, at + (JSON.parse(body) as { streams: unknown[] }).streams.length)
-      at += part.length
+      const part = streams.slice(at, at + body.count)
+      at += body.count
       let answers: LeaseAnswer[] | undefined
       try {
-        const reply = await this.#o.nc.request(LEASE_OPEN_SUBJECT, body, { timeout: OPEN_TIMEOUT_MS })
+        const reply = await this.#o.nc.request(LEASE_OPEN_SUBJECT, body.text, { timeout: OPEN_TIMEOUT_MS })
         answers = parseLeaseAnswers(reply.string())
       } catch (err) {
         this.#o.log?.warn({ err }, 'bus: the ingest did not answer a lease request')
@@ -141,7 +148,7 @@ export class LeaseClient {
     const now = this.#o.clock.now()
     if (held === undefined || now - (this.#repairedAt.get(topic) ?? -Infinity) < REPAIR_EVERY_MS) return
     this.#repairedAt.set(topic, now)
-    const body = leaseBodies([held.request], this.#maxBytes())[0] as string
+    const body = (leaseBodies([held.request], this.#maxBytes())[0] as LeaseBody).text
     const failed = (err: unknown): void => this.#o.log?.warn({ err, topic }, 'bus: a snapshot could not be asked for')
     try {
       this.#o.nc.request(LEASE_OPEN_SUBJECT, body, { timeout: OPEN_TIMEOUT_MS }).catch(failed)
@@ -171,7 +178,7 @@ export class LeaseClient {
 
   #publish(subject: string, requests: readonly LeaseRequest[]): void {
     try {
-      for (const body of leaseBodies(requests, this.#maxBytes())) this.#o.nc.publish(subject, body)
+      for (const body of leaseBodies(requests, this.#maxBytes())) this.#o.nc.publish(subject, body.text)
     } catch (err) {
       // A closed connection: the next renewal (after the link is back) carries them.
       this.#o.log?.debug({ err }, 'bus: lease renewal not sent')

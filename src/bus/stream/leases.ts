@@ -33,13 +33,19 @@ export function isRejection(a: LeaseAnswer): a is Rejection {
   return 'code' in a
 }
 
+/** One lease message: its body and how many requests (in order, after the previous body's) it carries. */
+export interface LeaseBody {
+  readonly text: string
+  readonly count: number
+}
+
 /** Splits requests into message bodies of at most `maxBytes` each (one request always fits: keys are short). */
-export function leaseBodies(requests: readonly LeaseRequest[], maxBytes: number): string[] {
-  const bodies: string[] = []
+export function leaseBodies(requests: readonly LeaseRequest[], maxBytes: number): LeaseBody[] {
+  const bodies: LeaseBody[] = []
   let part: string[] = []
   let size = 0
   const flush = (): void => {
-    if (part.length > 0) bodies.push(`{"streams":[${part.join(',')}]}`)
+    if (part.length > 0) bodies.push({ text: `{"streams":[${part.join(',')}]}`, count: part.length })
     part = []
     size = 0
   }
