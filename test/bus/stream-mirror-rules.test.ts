@@ -151,8 +151,24 @@ test('an incremental stream after a gap waits for a snapshot, keeping the last s
   })
   m.receive(book)
   assert.equal(m.malformed, 1)
+  // A subject that names another stream than the frame does is not believed.
+  for (const other of ['book|venuep:a|', 'book|venuep:ab|25', 'book|venuep:|25', 'quote|venuep:a', 'book|venuep:a'])
+    m.receive(book, other)
+  assert.equal(m.malformed, 6)
   m.receive(book, 'book|venuep:a|25')
   assert.equal(m.has('book|venuep:a|25'), true)
+  const quote = JSON.stringify({
+    type: 'snapshot',
+    ch: 'quote',
+    key: 'venuep:a',
+    epoch: 'e1',
+    seq: 0,
+    ts: 1,
+    lts: 2,
+    d: {},
+  })
+  for (const other of ['quote|venuep:a|25', 'quote|venuep:b', 'quotes|venuep:a']) m.receive(quote, other)
+  assert.equal(m.malformed, 9)
 })
 
 test('topics map to their subjects and back: the venue the key names, x for streams of no one venue', () => {

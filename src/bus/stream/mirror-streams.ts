@@ -309,16 +309,15 @@ export class MirrorStreams implements StreamLogs {
       this.malformed++
       return
     }
-    const id = topic === undefined ? streamId(f.ch, f.key) : { ch: f.ch, key: f.key, topic }
-    // The subject names the frame's stream (a book's with its depth).
-    const base = `${f.ch}|${f.key}`
-    if (f.ch === 'book' ? !id.topic.startsWith(`${base}|`) : id.topic !== base) {
+    const streamTopic = topic ?? streamId(f.ch, f.key).topic
+    if (!topicNamesFrame(streamTopic, f.ch, f.key)) {
       this.malformed++
       return
     }
     const now = this.#o.clock.now()
-    let m = this.#streams.get(id.topic)
+    let m = this.#streams.get(streamTopic)
     if (m === undefined) {
+      const id = { ch: f.ch, key: f.key, topic: streamTopic }
       const rules = streamState(f.ch)
       if (f.type === 'marker' || (f.type === 'delta' && rules.incremental)) {
         this.skipped++
@@ -335,7 +334,7 @@ export class MirrorStreams implements StreamLogs {
         held: 0,
         broken: false,
       }
-      this.#streams.set(id.topic, m)
+      this.#streams.set(streamTopic, m)
       this.#startOver(m, f, text)
       return
     }
@@ -353,7 +352,7 @@ export class MirrorStreams implements StreamLogs {
       if (f.epoch === log.epoch && !m.broken) this.gaps++
       if (m.rules.incremental && !m.broken) {
         m.broken = true
-        if (m.held > 0) this.#o.onBroken?.(id.topic)
+        if (m.held > 0) this.#o.onBroken?.(streamTopic)
       }
       return
     }
@@ -362,7 +361,7 @@ export class MirrorStreams implements StreamLogs {
       this.#hold(m, f.d, f)
       if (m.promised) {
         m.promised = false
-        this.#o.sink.publish(id.topic, text)
+        this.#o.sink.publish(streamTopic, text)
       }
       return
     }
@@ -375,7 +374,7 @@ export class MirrorStreams implements StreamLogs {
     else m.d = m.rules.marker(m.d, f.d)
     m.promised = f.type === 'marker' && isResync(f.d)
     log.record({ seq: f.seq, at: f.pts, frame: text })
-    this.#o.sink.publish(id.topic, text)
+    this.#o.sink.publish(streamTopic, text)
   }
 
   /** The stream begins again at this snapshot (or latest-value delta): nothing before it can be replayed. */
@@ -453,3 +452,16 @@ function isMirroredFrame(f: unknown): f is DataFrame {
 function isResync(d: unknown): boolean {
   return typeof d === 'object' && d !== null && (d as { ev?: unknown }).ev === 'resync'
 }
+
+/**
+ * Whether a stream's topic (from the subject) is the frame's: `ch|key`, or for a book `ch|key|depth` (the depth is
+ * not in the frame). Compared in place: this runs for every frame an edge receives.
+ */
+function topicNamesFrame(topic: string, ch: string, key: string): boolean {
+  const end = ch.length + 1 + key.length
+  if (!topic.startsWith(ch) || topic.charCodeAt(ch.length) !== PIPE || !topic.startsWith(key, ch.length + 1))
+    return false
+  return ch === 'book' ? topic.length > end + 1 && topic.charCodeAt(end) === PIPE : topic.length === end
+}
+
+const PIPE = 0x7c
