@@ -1,32 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { Value } from '@sinclair/typebox/value'
-import { jetstreamManager } from '@nats-io/jetstream'
 import { VenueActor } from '../../src/actors/venue-actor.js'
-import { connectBus, type BusLink } from '../../src/bus/connection.js'
-import {
-  BusFrameSink,
-  ensureMdStream,
-  KEPT_CHANNELS,
-  LeaseClient,
-  MirroredSource,
-  MirrorStreams,
-  serveLeases,
-  StreamKeeper,
-} from '../../src/bus/stream/index.js'
-import { StreamConfigSchema, type StreamConfig } from '../../src/config/schema.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
-import { HttpServer } from '../../src/http/server.js'
-import { RESUME_WINDOW_FRAMES, RESUME_WINDOW_MS, Sequencer } from '../../src/stream/sequencer.js'
-import { StreamServer } from '../../src/stream/server/stream-server.js'
-import { TopicPublisher } from '../../src/stream/server/topic-publisher.js'
-import { marketSources } from '../../src/stream/sources/market/index.js'
+import { RESUME_WINDOW_MS } from '../../src/stream/sequencer.js'
 import { NatsServer } from '../helpers/nats-server.js'
 import { waitFor } from '../helpers/wait.js'
-import { Client, type Frame as Reply } from '../stream/server/harness.js'
 import type { Frame } from '../stream/sources/market/fake-venue.js'
 import { FakeVenue, level, snapshot } from '../stream/sources/market/fake-venue.js'
+import { commandId, dataFrames, subscribe, TestEdge, TestIngest, type BusWorld } from './harness.js'
 
 /**
  * The leased channels over a real nats-server (`book` here; `spreads.top` and `alerts` go the same way): an ingest
@@ -34,6 +16,7 @@ import { FakeVenue, level, snapshot } from '../stream/sources/market/fake-venue.
  * client moved from one edge to another resumes; nobody holding it, the ingest closes it a window later.
  */
 let nats: NatsServer
+let world: BusWorld
 const clock = new SimulatedClock(Date.now())
 const venue = new FakeVenue(clock, ['a', 'b'])
 const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 3_600_000 })
@@ -41,10 +24,9 @@ const closers: (() => Promise<void>)[] = []
 
 before(async () => {
   nats = await NatsServer.start()
+  world = { natsUrl: nats.url, clock, actor }
   actor.start()
-  await new Promise<void>((resolve) => {
-    const timer = setInterval(() => actor.catalog() !== undefined && (clearInterval(timer), resolve()), 5)
-  })
+  await waitFor(() => actor.catalog() !== undefined)
 })
 after(async () => {
   for (const close of closers.reverse()) await close()
@@ -52,136 +34,24 @@ after(async () => {
   await nats.close()
 })
 
-interface Ingest {
-  readonly link: BusLink
-  readonly sequencer: Sequencer
-  readonly keeper: StreamKeeper
+async function startIngest(): Promise<TestIngest> {
+  const ingest = await TestIngest.start(world)
+  closers.push(() => ingest.stop())
+  return ingest
 }
 
-async function startIngest(): Promise<Ingest> {
-  const link = await connectBus({ url: nats.url, name: 'ingest', log: silentLogger })
-  await ensureMdStream(await jetstreamManager(link.nc), {
-    windowMs: RESUME_WINDOW_MS,
-    windowFrames: RESUME_WINDOW_FRAMES,
-  })
-  const sink = new BusFrameSink(link.nc)
-  const sequencer = new Sequencer({ clock, sink })
-  const sources = marketSources({ sequencer, venues: [actor], clock })
-  const keeper = new StreamKeeper({ sequencer, sink, sources, venues: [actor], clock, log: silentLogger })
-  keeper.start()
-  const leases = serveLeases(link.nc, keeper, silentLogger)
-  await link.nc.flush()
-  closers.push(async () => {
-    leases.stop()
-    keeper.stop()
-    await link.close()
-  })
-  return { link, sequencer, keeper }
+async function startEdge(name: string, url = nats.url): Promise<TestEdge> {
+  const edge = await TestEdge.start(world, name, url)
+  closers.push(() => edge.close())
+  return edge
 }
 
-interface Edge {
-  readonly mirror: MirrorStreams
-  readonly leases: LeaseClient
-  connect(): Promise<Client>
-  /** Terminates the clients so far and waits until the edge has let their streams go (its linger starts). */
-  closeClients(): Promise<void>
-}
-
-/** An edge as ROLE=edge assembles it (src/roles/stream-role.ts): every channel from the mirror, books leased. */
-async function startEdge(name: string, url = nats.url): Promise<Edge> {
-  const link = await connectBus({ url, name, log: silentLogger })
-  const http = new HttpServer({ log: silentLogger })
-  const publisher = new TopicPublisher(http.app)
-  let leases: LeaseClient | undefined
-  const mirror = new MirrorStreams({
-    nc: link.nc,
-    sink: publisher,
-    clock,
-    log: silentLogger,
-    onBroken: (topic) => leases?.repair(topic),
-  })
-  leases = new LeaseClient({ nc: link.nc, mirror, clock, log: silentLogger, windowMs: RESUME_WINDOW_MS })
-  const l = leases
-  // The edge's own sources only check keys (its replica actor is the shared one here).
-  const local = marketSources({ sequencer: new Sequencer({ clock, sink: publisher }), venues: [actor], clock })
-  const server = new StreamServer({
-    app: http.app,
-    publisher,
-    sequencer: mirror,
-    sources: local.map(
-      (s) => new MirroredSource(s.ch, mirror, (k, p) => s.resolve(k, p), KEPT_CHANNELS.has(s.ch) ? undefined : l),
-    ),
-    clock,
-    log: silentLogger,
-    config: Value.Default(StreamConfigSchema, {}) as StreamConfig,
-    authRequired: false,
-    authenticate: () => Promise.resolve(undefined),
-    venues: () => ({}),
-  })
-  http.notFound()
-  await mirror.start()
-  leases.start()
-  const port = await http.listen('127.0.0.1', 0)
-  const clients: Client[] = []
-  closers.push(async () => {
-    for (const c of clients) c.ws.terminate()
-    server.close()
-    http.close()
-    l.stop()
-    await mirror.stop()
-    await link.close()
-  })
-  return {
-    mirror,
-    leases: l,
-    connect: async () => {
-      const c = new Client(new (await import('ws')).default(`ws://127.0.0.1:${port}/api/v2/stream`))
-      clients.push(c)
-      await c.nextOf('welcome')
-      return c
-    },
-    closeClients: async () => {
-      for (const c of clients.splice(0)) c.ws.terminate()
-      await waitFor(() => server.stats.connections === 0, 5_000, 'sockets closed')
-    },
-  }
-}
-
-let nextId = 1
 const KEY = 'venuep:a'
 const TOPIC = `book|${KEY}|10`
 
-/** Subscribes; the ack and the burst's raw frames (up to `snapshots_done`). */
-async function subscribe(
-  c: Client,
-  ch: string,
-  keys: string[],
-  extra: Record<string, unknown> = {},
-): Promise<{ ack: Reply; raw: string[] }> {
-  const ack = await c.command({ op: 'subscribe', id: nextId++, ch, keys, ...extra })
-  const raw: string[] = []
-  for (;;) {
-    const at = c.frames.length - c.unread.length
-    const f = await c.next()
-    if (f.type === 'marker' && (f.d as { ev?: string }).ev === 'snapshots_done') break
-    raw.push(c.raw[at] as string)
-  }
-  return { ack, raw }
-}
-
-/** The next `n` data frames of `key` a client receives, raw. */
-async function frames(c: Client, key: string, n: number): Promise<string[]> {
-  const start = c.frames.length - c.unread.length
-  await waitFor(() => c.frames.slice(start).filter((f) => f.key === key).length >= n, 10_000, `${n} frames`)
-  const out: string[] = []
-  for (let i = start; i < c.frames.length; i++) if (c.frames[i]?.key === key) out.push(c.raw[i] as string)
-  await c.take(c.frames.length - start)
-  return out
-}
-
-let ingest: Ingest
-let edgeA: Edge
-let edgeB: Edge
+let ingest: TestIngest
+let edgeA: TestEdge
+let edgeB: TestEdge
 
 test('a book is opened at the ingest when an edge leases it; both edges send its frames with the same numbers', async () => {
   venue.emit(snapshot('a', [[0.4, 10]], [[0.45, 5]]))
@@ -209,8 +79,8 @@ test('a book is opened at the ingest when an edge leases it; both edges send its
 
   venue.emit(level('a', 'bid', 0.42, 3, 960))
   venue.emit(level('a', 'bid', 0.4, 0, 970))
-  const fromA = await frames(onA, KEY, 2)
-  const fromB = await frames(onB, KEY, 2)
+  const fromA = await dataFrames(onA, KEY, 2)
+  const fromB = await dataFrames(onB, KEY, 2)
   assert.deepEqual(fromA, fromB, 'byte for byte')
   assert.deepEqual(
     fromA.map((f) => JSON.parse(f) as Frame).map((f) => [f.type, f.seq, f.d.bids]),
@@ -221,7 +91,7 @@ test('a book is opened at the ingest when an edge leases it; both edges send its
   )
 
   // A key the edge does not know is refused in the words of one process; nothing is asked of the ingest.
-  const bad = await onB.command({ op: 'subscribe', id: nextId++, ch: 'book', keys: ['venuep:zzz'] })
+  const bad = await onB.command({ op: 'subscribe', id: commandId(), ch: 'book', keys: ['venuep:zzz'] })
   assert.equal((bad.rejected as { code: string }[])[0]?.code, 'UNKNOWN_KEY')
   assert.equal(ingest.sequencer.get('book|venuep:zzz|10'), undefined)
 })
@@ -234,7 +104,7 @@ test('a client moved from edge A to edge B resumes its book with exactly the fra
   venue.emit(level('a', 'ask', 0.44, 2, 980))
   venue.emit({ type: 'stale', instrumentIds: ['a'], reason: 'wss://x: closed (1006)' })
   venue.emit(snapshot('a', [[0.41, 7]], [[0.47, 8]], 990))
-  const watcher = edgeA as Edge
+  const watcher = edgeA
   const missedAt = ingest.sequencer.get(TOPIC)?.seq ?? 0
   await waitFor(
     () => (JSON.parse(watcher.mirror.snapshot(TOPIC) ?? '{}') as Frame).seq === missedAt,
@@ -302,9 +172,10 @@ test('an edge whose ingest does not answer refuses the key, saying to try again;
   closers.push(() => lonely.close())
   const edge = await startEdge('edge-alone', lonely.url)
   const c = await edge.connect()
-  const ack = await c.command({ op: 'subscribe', id: nextId++, ch: 'book', keys: [KEY] })
+  const ack = await c.command({ op: 'subscribe', id: commandId(), ch: 'book', keys: [KEY] })
   assert.deepEqual(ack.accepted, [])
   assert.deepEqual(ack.rejected, [{ key: KEY, code: 'UNKNOWN_KEY', reason: 'the ingest cannot be reached: try again' }])
   assert.equal(edge.leases.failures, 1)
-  assert.deepEqual(await c.command({ op: 'ping', id: nextId++ }), { type: 'pong', id: nextId - 1 })
+  const ping = commandId()
+  assert.deepEqual(await c.command({ op: 'ping', id: ping }), { type: 'pong', id: ping })
 })

@@ -1,47 +1,33 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { Value } from '@sinclair/typebox/value'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { VenueActor } from '../../src/actors/venue-actor.js'
-import { connectBus, type BusLink } from '../../src/bus/connection.js'
-import {
-  BusFrameSink,
-  ensureMdStream,
-  LEASED_CHANNELS,
-  LeaseClient,
-  MirroredSource,
-  MirrorStreams,
-  serveLeases,
-  StreamKeeper,
-} from '../../src/bus/stream/index.js'
-import { StreamConfigSchema, type StreamConfig } from '../../src/config/schema.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
-import { HttpServer } from '../../src/http/server.js'
-import { RESUME_WINDOW_FRAMES, RESUME_WINDOW_MS, Sequencer } from '../../src/stream/sequencer.js'
-import { StreamServer } from '../../src/stream/server/stream-server.js'
-import { TopicPublisher } from '../../src/stream/server/topic-publisher.js'
-import { marketSources } from '../../src/stream/sources/market/index.js'
+import { RESUME_WINDOW_MS } from '../../src/stream/sequencer.js'
 import { NatsServer } from '../helpers/nats-server.js'
 import { settle, waitFor } from '../helpers/wait.js'
-import { Client, type Frame } from '../stream/server/harness.js'
+import type { Client, Frame } from '../stream/server/harness.js'
 import { FakeVenue, level, snapshot } from '../stream/sources/market/fake-venue.js'
+import { commandId, dataFrames, subscribe, TestEdge, TestIngest, type BusWorld } from './harness.js'
 
 /**
- * `/api/v2/stream` split over a real nats-server: an ingest (a venue actor on a fake feed, the real sequencer and
- * quote/venue sources, opened by the StreamKeeper when an edge leases a quote, published by the BusFrameSink) and
- * edges (MirrorStreams and LeaseClient under a real StreamServer each, on its own uWS app). Both edges send the same frames with the same numbers, a token read
- * on one resumes on the other, an edge started late serves the state from the JetStream window, and an ingest
- * restart reaches clients as a snapshot of a new epoch.
+ * `/api/v2/stream` split over a real nats-server (test/bus/harness.ts): an ingest (a venue actor on a fake feed, the
+ * real sequencer and market sources, opened by the StreamKeeper when an edge leases a quote, published by the
+ * BusFrameSink) and edges (MirrorStreams and LeaseClient under a real StreamServer each, on its own uWS app). Both
+ * edges send the same frames with the same numbers, a token read on one resumes on the other, an edge started late
+ * serves the state from the JetStream window, and an ingest restart reaches clients as a snapshot of a new epoch.
  */
 let nats: NatsServer
+let world: BusWorld
 const clock = new SimulatedClock(Date.now())
 const venue = new FakeVenue(clock, ['a', 'b'])
 const actor = new VenueActor({ adapter: venue.adapter, clock, log: silentLogger, catalogRefreshMs: 3_600_000 })
-const edges: Edge[] = []
+const edges: TestEdge[] = []
 
 before(async () => {
   nats = await NatsServer.start()
+  world = { natsUrl: nats.url, clock, actor }
   actor.start()
   await waitFor(() => actor.catalog() !== undefined)
 })
@@ -51,143 +37,13 @@ after(async () => {
   await nats.close()
 })
 
-/** The ingest's stream side: its own sequencer (one epoch per start) over the shared venue actor. */
-class Ingest {
-  constructor(
-    readonly link: BusLink,
-    readonly sequencer: Sequencer,
-    readonly keeper: StreamKeeper,
-    readonly sink: BusFrameSink,
-    readonly unfollow: () => void,
-    readonly stopLeases: () => void,
-  ) {}
-
-  static async start(): Promise<Ingest> {
-    const link = await connectBus({ url: nats.url, name: 'ingest', log: silentLogger })
-    await ensureMdStream(await jetstreamManager(link.nc), {
-      windowMs: RESUME_WINDOW_MS,
-      windowFrames: RESUME_WINDOW_FRAMES,
-    })
-    const sink = new BusFrameSink(link.nc)
-    const sequencer = new Sequencer({ clock, sink })
-    const sources = marketSources({ sequencer, venues: [actor], clock })
-    const keeper = new StreamKeeper({
-      sequencer,
-      sink,
-      sources,
-      venues: [actor],
-      clock,
-      log: silentLogger,
-    })
-    sink.onLost = () => keeper.publishSnapshots()
-    keeper.start()
-    const unfollow = sink.follow(link.nc)
-    const leases = serveLeases(link.nc, keeper, silentLogger)
-    await link.nc.flush()
-    return new Ingest(link, sequencer, keeper, sink, unfollow, leases.stop)
-  }
-
-  async stop(): Promise<void> {
-    this.stopLeases()
-    this.unfollow()
-    this.keeper.stop()
-    await this.link.close()
-  }
-}
-
-class Edge {
-  readonly http = new HttpServer({ log: silentLogger })
-  readonly publisher = new TopicPublisher(this.http.app)
-  readonly mirror: MirrorStreams
-  readonly leases: LeaseClient
-  readonly server: StreamServer
-  readonly clients: Client[] = []
-  port = 0
-
-  constructor(readonly link: BusLink) {
-    this.mirror = new MirrorStreams({
-      nc: link.nc,
-      sink: this.publisher,
-      clock,
-      log: silentLogger,
-      onBroken: (topic) => this.leases.repair(topic),
-    })
-    this.leases = new LeaseClient({ nc: link.nc, mirror: this.mirror, clock, windowMs: RESUME_WINDOW_MS })
-    this.server = new StreamServer({
-      app: this.http.app,
-      publisher: this.publisher,
-      sequencer: this.mirror,
-      sources: (['quote', 'venue'] as const).map(
-        (ch) => new MirroredSource(ch, this.mirror, undefined, LEASED_CHANNELS.has(ch) ? this.leases : undefined),
-      ),
-      clock,
-      log: silentLogger,
-      config: Value.Default(StreamConfigSchema, {}) as StreamConfig,
-      authRequired: false,
-      authenticate: () => Promise.resolve(undefined),
-      venues: () => ({}),
-    })
-    this.http.notFound()
-  }
-
-  static async start(name: string): Promise<Edge> {
-    const edge = new Edge(await connectBus({ url: nats.url, name, log: silentLogger }))
-    edges.push(edge)
-    await edge.mirror.start()
-    edge.leases.start()
-    edge.port = await edge.http.listen('127.0.0.1', 0)
-    return edge
-  }
-
-  async connect(): Promise<Client> {
-    const c = new Client(new (await import('ws')).default(`ws://127.0.0.1:${this.port}/api/v2/stream`))
-    this.clients.push(c)
-    await c.nextOf('welcome')
-    return c
-  }
-
-  async close(): Promise<void> {
-    for (const c of this.clients) c.ws.terminate()
-    this.server.close()
-    this.http.close()
-    this.leases.stop()
-    await this.mirror.stop()
-    await this.link.close()
-  }
+async function startEdge(name: string): Promise<TestEdge> {
+  const edge = await TestEdge.start(world, name)
+  edges.push(edge)
+  return edge
 }
 
 const KEY = 'venuep:a'
-let nextId = 1
-
-/** Subscribes and returns the ack and the frames of the initial burst (up to `snapshots_done`, excluded). */
-async function subscribe(
-  c: Client,
-  ch: string,
-  keys: string[],
-  resume?: Record<string, { epoch: string; seq: number }>,
-): Promise<{ ack: Frame; burst: Frame[]; raw: string[] }> {
-  const ack = await c.command({ op: 'subscribe', id: nextId++, ch, keys, ...(resume ? { resume } : {}) })
-  const burst: Frame[] = []
-  const raw: string[] = []
-  for (;;) {
-    const at = c.frames.length - c.unread.length
-    const f = await c.next()
-    if (f.type === 'marker' && (f.d as { ev?: string }).ev === 'snapshots_done') break
-    burst.push(f)
-    raw.push(c.raw[at] as string)
-  }
-  return { ack, burst, raw }
-}
-
-/** Unread data frames of `key` until `n` have come (raw text, as the server sent them). */
-async function dataFrames(c: Client, key: string, n: number): Promise<string[]> {
-  const out: string[] = []
-  const start = c.frames.length - c.unread.length
-  await waitFor(() => c.frames.slice(start).filter((f) => f.key === key).length >= n, 10_000, `${n} frames of ${key}`)
-  for (let i = start; i < c.frames.length; i++) if (c.frames[i]?.key === key) out.push(c.raw[i] as string)
-  await c.take(c.frames.length - start)
-  return out
-}
 
 function quote(bid: number, ask: number, bidSize: number, askSize: number): Record<string, unknown> {
   return {
@@ -200,17 +56,17 @@ function quote(bid: number, ask: number, bidSize: number, askSize: number): Reco
   }
 }
 
-let ingest: Ingest
-let edgeA: Edge
-let edgeB: Edge
+let ingest: TestIngest
+let edgeA: TestEdge
+let edgeB: TestEdge
 /** What a client that stayed subscribed on edge A received (every data frame of KEY, raw). */
 let watched: string[] = []
 
 test('two edges send the same frames of a stream with the same (epoch, seq)', async () => {
   venue.emit(snapshot('a', [[0.4, 10]], [[0.45, 5]]))
-  ingest = await Ingest.start()
-  edgeA = await Edge.start('edge-a')
-  edgeB = await Edge.start('edge-b')
+  ingest = await TestIngest.start(world)
+  edgeA = await startEdge('edge-a')
+  edgeB = await startEdge('edge-b')
   const epoch = ingest.sequencer.open({ ch: 'quote', key: KEY, topic: `quote|${KEY}` }).epoch
 
   const onA = await edgeA.connect()
@@ -259,7 +115,7 @@ test('two edges send the same frames of a stream with the same (epoch, seq)', as
   const v = await subscribe(onB, 'venue', ['venuep'])
   assert.deepEqual(v.ack.accepted, ['venuep'])
   assert.equal((v.burst[0] as Frame).epoch, ingest.sequencer.get('venue|venuep')?.epoch)
-  const bad = await onB.command({ op: 'subscribe', id: nextId++, ch: 'quote', keys: ['venuep:zzz'] })
+  const bad = await onB.command({ op: 'subscribe', id: commandId(), ch: 'quote', keys: ['venuep:zzz'] })
   assert.deepEqual(bad.rejected, [
     {
       key: 'venuep:zzz',
@@ -295,13 +151,13 @@ test('a client that read up to seq N on edge A resumes on edge B with exactly th
   await waitFor(() => (JSON.parse(edgeB.mirror.snapshot(`quote|${KEY}`) ?? '{}') as Frame).seq === 6)
 
   const onB = await edgeB.connect()
-  const resumed = await subscribe(onB, 'quote', [KEY], { [KEY]: { epoch: held.epoch as string, seq: 2 } })
+  const resumed = await subscribe(onB, 'quote', [KEY], { resume: { [KEY]: { epoch: held.epoch as string, seq: 2 } } })
   assert.equal(resumed.ack.recovered, true)
   assert.deepEqual(resumed.raw, missed, 'exactly the missed frames, byte for byte, no snapshot')
 })
 
 test('an edge started after the frames flowed serves the current state from the JetStream window, and resumes', async () => {
-  const late = await Edge.start('edge-late')
+  const late = await startEdge('edge-late')
   const c = await late.connect()
   const s = await subscribe(c, 'quote', [KEY])
   const last = JSON.parse(watched.at(-1) as string) as Frame
@@ -318,7 +174,7 @@ test('an edge started after the frames flowed serves the current state from the 
   })
   // The window it read back is replayable as well.
   const c2 = await late.connect()
-  const resumed = await subscribe(c2, 'quote', [KEY], { [KEY]: { epoch: last.epoch as string, seq: 1 } })
+  const resumed = await subscribe(c2, 'quote', [KEY], { resume: { [KEY]: { epoch: last.epoch as string, seq: 1 } } })
   assert.equal(resumed.ack.recovered, true)
   assert.deepEqual(resumed.raw, watched.slice(1))
 })
@@ -377,7 +233,7 @@ test('through a broker restart no frame is lost: clients get every frame in orde
   // A client that had read up to seq 6 before the restart resumes on the other edge with exactly what it missed.
   await waitFor(() => (JSON.parse(edgeB.mirror.snapshot(`quote|${KEY}`) ?? '{}') as Frame).seq === last)
   const onB = await edgeB.connect()
-  const resumed = await subscribe(onB, 'quote', [KEY], { [KEY]: { epoch: held.epoch as string, seq: 6 } })
+  const resumed = await subscribe(onB, 'quote', [KEY], { resume: { [KEY]: { epoch: held.epoch as string, seq: 6 } } })
   assert.equal(resumed.ack.recovered, true)
   const replayed = resumed.burst.filter((f) => f.type !== 'snapshot')
   assert.deepEqual(
@@ -393,7 +249,7 @@ test('a restarted ingest starts a new epoch: edge clients get its snapshot, then
   const oldEpoch = (JSON.parse(watched.at(-1) as string) as Frame).epoch
   await ingest.stop()
   venue.emit(snapshot('a', [[0.5, 1]], [[0.6, 1]], 1_000)) // the book comes back while no ingest runs
-  ingest = await Ingest.start()
+  ingest = await TestIngest.start(world)
   // It holds no lease: it asks the edges for theirs (`lease.ask`), and reopens the stream when their renewals come.
   await waitFor(() => ingest.sequencer.get(`quote|${KEY}`) !== undefined, 10_000, 'the stream reopened')
   const epoch = ingest.sequencer.get(`quote|${KEY}`)?.epoch
@@ -428,7 +284,7 @@ test('a restarted ingest starts a new epoch: edge clients get its snapshot, then
     return held.epoch === epoch && held.seq === 1
   })
   const c = await edgeB.connect()
-  const s = await subscribe(c, 'quote', [KEY], { [KEY]: { epoch: oldEpoch as string, seq: 6 } })
+  const s = await subscribe(c, 'quote', [KEY], { resume: { [KEY]: { epoch: oldEpoch as string, seq: 6 } } })
   assert.equal(s.ack.recovered, false)
   assert.deepEqual(
     s.burst.map((f) => [f.type, f.epoch, f.seq, f.d]),
