@@ -8,43 +8,14 @@ import { marketSources } from '../../src/stream/sources/market/index.js'
 import { deltaPayload, snapshotPayload, type Listed } from '../../src/stream/sources/spreads/ranked-list.js'
 import { PER_ACCOUNT } from '../../src/stream/sources/spreads/recent-firings.js'
 import { Sequencer, type FrameSink, type StreamId } from '../../src/stream/sequencer.js'
-import type { FeedEvent } from '../../src/venues/types.js'
 import { RecordingSink, rig } from '../stream/sources/market/fake-venue.js'
+import { bookFeedSteps, bookLevels } from '../stream/sources/market/feed-arbitraries.js'
 
 /**
  * An edge holds the leased channels' streams by applying their frames (src/bus/stream/stream-state.ts): the state it
  * holds after every frame must be what the ingest's source would snapshot at that seq, or a client that subscribes
  * on the edge starts from a wrong book, list or firing history.
  */
-
-const price = fc.integer({ min: 1, max: 40 }).map((x) => x * 5_000 + 400_000)
-const size = fc.integer({ min: 0, max: 5_000 }).map((x) => x * 10_000)
-const side = fc.constantFrom('bid' as const, 'ask' as const)
-const levels = fc.array(
-  fc.tuple(
-    price,
-    size.filter((s) => s > 0),
-  ),
-  { maxLength: 35 },
-)
-const event: fc.Arbitrary<FeedEvent> = fc.oneof(
-  {
-    weight: 10,
-    arbitrary: fc
-      .record({ side, price, size })
-      .map((e) => ({ type: 'level', instrumentId: 'a', venueTs: 5, ...e }) as const),
-  },
-  {
-    weight: 1,
-    arbitrary: fc
-      .record({ bids: levels, asks: levels })
-      .map((e) => ({ type: 'snapshot', instrumentId: 'a', venueTs: 7, ...e }) as const),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.constant({ type: 'stale', instrumentIds: ['a'], reason: 'wss://x: closed (1006)' } as const),
-  },
-)
 
 /** The ingest's sink, wired straight into an edge's mirror with the topic its subject names. */
 class BusTee implements FrameSink {
@@ -56,47 +27,42 @@ class BusTee implements FrameSink {
 
 test('a book the mirror rebuilds from the bus is the source snapshot at every seq, at depths 10 and 25', async () => {
   await fc.assert(
-    fc.asyncProperty(
-      levels,
-      levels,
-      fc.array(fc.array(event, { minLength: 1, maxLength: 3 }), { maxLength: 40 }),
-      async (bids0, asks0, steps) => {
-        const r = await rig()
-        try {
-          const forwarded = new RecordingSink()
-          const mirror = new MirrorStreams({ nc: {} as NatsConnection, sink: forwarded, clock: r.clock })
-          const sequencer = new Sequencer({ clock: r.clock, sink: new BusTee(mirror), epoch: 'e1' })
-          const book = marketSources({ sequencer, venues: [r.actor], clock: r.clock }).find((s) => s.ch === 'book')!
-          r.venue.emit({ type: 'snapshot', instrumentId: 'a', bids: bids0, asks: asks0, venueTs: 1 })
-          const logs = [10, 25].map((depth) => {
-            const log = sequencer.open(book.resolve('venuep:a', { depth }) as StreamId)
-            book.open(log, { depth })
-            // As the keeper opens a stream: its snapshot goes out first.
-            mirror.receive(book.snapshot(log), log.id.topic)
-            return log
-          })
-          const check = (when: string): void => {
-            for (const log of logs) {
-              const held = JSON.parse(mirror.snapshot(log.id.topic) as string) as Record<string, unknown>
-              const truth = JSON.parse(book.snapshot(log)) as Record<string, unknown>
-              assert.deepEqual(
-                [held.epoch, held.seq, held.d],
-                [truth.epoch, truth.seq, truth.d],
-                `${log.id.topic} ${when}`,
-              )
-            }
+    fc.asyncProperty(bookLevels, bookLevels, bookFeedSteps, async (bids0, asks0, steps) => {
+      const r = await rig()
+      try {
+        const forwarded = new RecordingSink()
+        const mirror = new MirrorStreams({ nc: {} as NatsConnection, sink: forwarded, clock: r.clock })
+        const sequencer = new Sequencer({ clock: r.clock, sink: new BusTee(mirror), epoch: 'e1' })
+        const book = marketSources({ sequencer, venues: [r.actor], clock: r.clock }).find((s) => s.ch === 'book')!
+        r.venue.emit({ type: 'snapshot', instrumentId: 'a', bids: bids0, asks: asks0, venueTs: 1 })
+        const logs = [10, 25].map((depth) => {
+          const log = sequencer.open(book.resolve('venuep:a', { depth }) as StreamId)
+          book.open(log, { depth })
+          // As the keeper opens a stream: its snapshot goes out first.
+          mirror.receive(book.snapshot(log), log.id.topic)
+          return log
+        })
+        const check = (when: string): void => {
+          for (const log of logs) {
+            const held = JSON.parse(mirror.snapshot(log.id.topic) as string) as Record<string, unknown>
+            const truth = JSON.parse(book.snapshot(log)) as Record<string, unknown>
+            assert.deepEqual(
+              [held.epoch, held.seq, held.d],
+              [truth.epoch, truth.seq, truth.d],
+              `${log.id.topic} ${when}`,
+            )
           }
-          check('at open')
-          steps.forEach((events, i) => {
-            r.clock.increment(1)
-            r.venue.emit(...events)
-            check(`after step ${i}`)
-          })
-        } finally {
-          r.actor.stop()
         }
-      },
-    ),
+        check('at open')
+        steps.forEach((events, i) => {
+          r.clock.increment(1)
+          r.venue.emit(...events)
+          check(`after step ${i}`)
+        })
+      } finally {
+        r.actor.stop()
+      }
+    }),
     { numRuns: 100, seed: 20261201 },
   )
 })

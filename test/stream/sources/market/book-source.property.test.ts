@@ -3,8 +3,8 @@ import { test } from 'node:test'
 import fc from 'fast-check'
 import { marketSources } from '../../../../src/stream/sources/market/index.js'
 import type { StreamId } from '../../../../src/stream/sequencer.js'
-import type { FeedEvent } from '../../../../src/venues/types.js'
 import { ClientBook, expected, referenceCrc } from './client-book.js'
+import { bookFeedSteps as frames, bookLevels as levels } from './feed-arbitraries.js'
 import { rig, type Frame } from './fake-venue.js'
 
 /**
@@ -13,58 +13,6 @@ import { rig, type Frame } from './fake-venue.js'
  * book until the resync snapshot) holds exactly the actor's top N at every frame, every frame's crc is the one
  * computed here from the actor's book with our own printing, and seqs are contiguous.
  */
-
-const price = fc.integer({ min: 1, max: 40 }).map((x) => x * 5_000 + 400_000)
-const size = fc.oneof(
-  fc.constant(0),
-  fc.integer({ min: 1, max: 5_000 }).map((x) => x * 10_000),
-  fc.integer({ min: 1, max: 1_000_000_000 }),
-)
-const side = fc.constantFrom('bid' as const, 'ask' as const)
-const levels = fc.array(
-  fc.tuple(
-    price,
-    size.filter((s) => s > 0),
-  ),
-  { maxLength: 35 },
-)
-const event: fc.Arbitrary<FeedEvent> = fc.oneof(
-  {
-    weight: 8,
-    arbitrary: fc
-      .record({ side, price, size })
-      .map((e) => ({ type: 'level', instrumentId: 'a', venueTs: 5, ...e }) as const),
-  },
-  {
-    weight: 4,
-    arbitrary: fc
-      .record({ side, price, delta: fc.integer({ min: -3_000_000, max: 3_000_000 }) })
-      .map((e) => ({ type: 'delta', instrumentId: 'a', venueTs: 6, ...e }) as const),
-  },
-  {
-    weight: 1,
-    arbitrary: fc
-      .record({ bids: levels, asks: levels })
-      .map((e) => ({ type: 'snapshot', instrumentId: 'a', venueTs: 7, ...e }) as const),
-  },
-  {
-    weight: 1,
-    arbitrary: fc
-      .constantFrom('stale: nothing received for 3000 ms', 'wss://x: closed (1006)', 'malformed frame')
-      .map((reason) => ({ type: 'stale', instrumentIds: ['a', 'b'], reason }) as const),
-  },
-  {
-    weight: 1,
-    arbitrary: price.map((p) => ({ type: 'trade', instrumentId: 'a', price: p, size: 1, venueTs: 8 }) as const),
-  },
-  {
-    weight: 1,
-    arbitrary: price.map(
-      (p) => ({ type: 'level', instrumentId: 'b', side: 'bid', price: p, size: 1, venueTs: 9 }) as const,
-    ),
-  },
-)
-const frames = fc.array(fc.array(event, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 40 })
 
 test('a book rebuilt from snapshot + deltas is the actor top N at every frame, with the crc computed here', async () => {
   await fc.assert(
