@@ -36,6 +36,7 @@ export const BROWSER_MODULES: readonly string[] = [
   'dashboard/web/venue-strip.js',
   'dashboard/web/view-key.js',
   'stream-client/book-assembler.js',
+  'stream-client/client-types.js',
   'stream-client/crc32.js',
   'stream-client/reconnect-policy.js',
   'stream-client/stream-client.js',

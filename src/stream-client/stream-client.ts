@@ -7,6 +7,16 @@ import { TopListAssembler, type TopPayload } from './top-list-assembler.js'
 import type { Transport, TransportFactory } from './transport.js'
 import { TypedEvents } from './typed-events.js'
 import {
+  StreamClosedError,
+  StreamCommandError,
+  type StreamClientEvents,
+  type StreamClientOptions,
+  type ConnectionState,
+  type StreamStatus,
+  type Subscription,
+  type SubscribeResult,
+} from './client-types.js'
+import {
   isSnapshotsDone,
   isStreamFrame,
   parseServerFrame,
@@ -20,123 +30,7 @@ import {
   type WelcomeFrame,
 } from './wire.js'
 
-/**
- * A typed client of `/api/v2/stream` (the contract: src/stream/protocol.ts and the AsyncAPI document at
- * /api/v2/asyncapi.json). It keeps, per stream, `(epoch, seq)` and the assembled state (books, the top list,
- * latest values), asks for a snapshot on a gap or a checksum mismatch, reconnects with jittered backoff after
- * every close that allows it, and resumes each stream from the last seq it holds.
- *
- * It never touches a socket itself: the transport, clock and random source are injected, so the same logic runs
- * over Node's `ws` (node-client.ts) or, later, a browser WebSocket, and tests drive time.
- *
- * @example
- * const client = new StreamClient({ url, apiKey, transport: wsTransport })
- * client.on('book', ({ key, book }) => draw(key, book.view(10)))
- * await client.connect()
- * await client.subscribe('book', ['venuek:KXFED-27APR-T4.25'], { depth: 10 })
- */
-export type AuthMode = 'header' | 'query' | 'frame'
-
-export interface StreamClientOptions {
-  readonly url: string
-  readonly apiKey: string
-  readonly transport: TransportFactory
-  /** `header` (X-API-Key, Node only), `query` (`?api_key=`) or `frame` (a first `auth` frame). */
-  readonly auth?: AuthMode
-  readonly clock?: Clock
-  readonly random?: () => number
-  readonly reconnect?: Partial<Omit<ReconnectOptions, 'random'>>
-  /** No `hb` for this long on an open socket: the feed is presumed dead, reconnect. */
-  readonly heartbeatTimeoutMs?: number
-  /** A command not answered within this long is rejected (the connection stays). */
-  readonly commandTimeoutMs?: number
-  /** Delay before asking again for a snapshot the server refused (e.g. RATE_LIMITED). */
-  readonly snapshotRetryMs?: number
-}
-
-export type ConnectionState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed'
-
-export interface StreamKey {
-  readonly ch: string
-  readonly key: string
-}
-
-export interface StreamClientEvents {
-  /** Connection state changes; `code`/`reason` of the close that caused it. */
-  state: { readonly state: ConnectionState; readonly code?: number; readonly reason?: string }
-  /** Every parsed server frame, before the client acts on it. */
-  frame: ServerFrame
-  welcome: WelcomeFrame
-  snapshot: DataFrame
-  delta: DataFrame
-  marker: DataFrame<MarkerPayload>
-  snapshotsDone: SnapshotsDoneFrame
-  hb: HeartbeatFrame
-  bye: ByeFrame
-  /** An `error` frame that answers no pending command (e.g. AUTH_FAILED before a 4401 close). */
-  error: ErrorFrame
-  /** A delta or marker that did not continue its stream: a snapshot has been asked for. */
-  gap: StreamKey & { readonly held?: { readonly epoch: string; readonly seq: number }; readonly got: DataFrame }
-  /** A book or top-list frame whose `crc` disagrees with the assembled state: a snapshot has been asked for. */
-  crcMismatch: StreamKey & { readonly expected: number; readonly actual: number }
-  /** A book changed (after its checksum was verified). */
-  book: { readonly key: string; readonly book: BookAssembler; readonly frame: DataFrame }
-  /** The `spreads.top` list changed (after its checksum was verified). */
-  top: { readonly key: string; readonly list: TopListAssembler; readonly frame: DataFrame }
-  /** A latest-value stream (quote, spread, venue, alerts) got a new value. */
-  value: StreamKey & { readonly value: unknown; readonly frame: DataFrame }
-  /** A stream became stale (`venue_disconnect`) or fresh again (`resync`). */
-  stale: StreamKey & { readonly stale: boolean; readonly marker: MarkerPayload }
-  /** The client re-subscribed a held subscription on a new connection. */
-  resubscribed: { readonly subscription: Subscription; readonly ack: AckFrame }
-  reconnectScheduled: { readonly attempt: number; readonly delayMs: number; readonly code: number }
-  /** No `hb` within the timeout: the client drops the socket and reconnects. */
-  heartbeatTimeout: { readonly sinceMs: number }
-  transportError: Error
-}
-
-/** A subscription the client holds and restores after a reconnect; `sid` is the current connection's. */
-export interface Subscription {
-  readonly ch: string
-  readonly keys: ReadonlySet<string>
-  readonly depth: number | undefined
-  readonly sid: string | undefined
-}
-
-export interface SubscribeResult {
-  readonly ack: AckFrame
-  readonly subscription: Subscription
-}
-
-/** An `error` frame answering a command. */
-export class StreamCommandError extends Error {
-  constructor(
-    readonly code: StreamErrorCode | 'DISCONNECTED' | 'TIMEOUT',
-    message: string,
-  ) {
-    super(`${code}: ${message}`)
-    this.name = 'StreamCommandError'
-  }
-}
-
-/** The connection closed with a terminal code (4400, 4401, 4403): the client does not reconnect. */
-export class StreamClosedError extends Error {
-  constructor(
-    readonly code: number,
-    readonly reason: string,
-  ) {
-    super(`closed ${code}${reason === '' ? '' : ` ${reason}`}`)
-    this.name = 'StreamClosedError'
-  }
-}
-
-/** What the client knows of one stream. */
-export interface StreamStatus {
-  readonly epoch: string | undefined
-  readonly seq: number | undefined
-  readonly awaitingSnapshot: boolean
-  readonly stale: boolean
-}
+export * from './client-types.js'
 
 interface HeldSubscription {
   ch: string
@@ -164,6 +58,21 @@ interface Pending {
 type CommandBody = DistributiveOmit<Command, 'id'>
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 
+/**
+ * A typed client of `/api/v2/stream` (the contract: src/stream/protocol.ts and the AsyncAPI document at
+ * /api/v2/asyncapi.json). It keeps, per stream, `(epoch, seq)` and the assembled state (books, the top list,
+ * latest values), asks for a snapshot on a gap or a checksum mismatch, reconnects with jittered backoff after
+ * every close that allows it, and resumes each stream from the last seq it holds.
+ *
+ * It never touches a socket itself: the transport, clock and random source are injected, so the same logic runs
+ * over Node's `ws` (node-client.ts) or, later, a browser WebSocket, and tests drive time.
+ *
+ * @example
+ * const client = new StreamClient({ url, apiKey, transport: wsTransport })
+ * client.on('book', ({ key, book }) => draw(key, book.view(10)))
+ * await client.connect()
+ * await client.subscribe('book', ['venuek:KXFED-27APR-T4.25'], { depth: 10 })
+ */
 export class StreamClient {
   readonly #o: Required<Omit<StreamClientOptions, 'reconnect'>> & { reconnect: ReconnectOptions }
   readonly #events = new TypedEvents<StreamClientEvents>()

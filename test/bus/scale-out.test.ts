@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import WebSocket from 'ws'
+import { startWebhookReceiver } from '../alerts/receivers.js'
 import { adminQuery, TEST_DATABASE_URL, POSTGRES_SKIP } from '../helpers/db.js'
 import { freePort, NatsServer } from '../helpers/nats-server.js'
 import { MAIN_JS, spawnNode, waitReady, type Child } from '../helpers/processes.js'
+import { signUp } from '../helpers/service.js'
 import { describeOrSkip } from '../helpers/skippable-suite.js'
 
 /**
@@ -15,7 +17,9 @@ import { describeOrSkip } from '../helpers/skippable-suite.js'
  * connection), each its own process, all on one Postgres database.
  * - REST answers from either edge equal the ingest's (the same code over the same state, rebuilt from the broker);
  * - a stream client killed over from one edge to the other resumes with `recovered: true` and no gap;
- * - killing nats-server and starting it again: the edges recover (ready, equal answers, frames flowing).
+ * - killing nats-server and starting it again: the edges recover (ready, equal answers, frames flowing);
+ * - an alert rule made on an edge fires at the ingest, once: its webhook gets each firing once, and the account's
+ *   `alerts` stream carries it on every edge with the same numbers.
  */
 const QUESTIONS = '150'
 const CHANGES_PER_SEC = process.env.SCALEOUT_RATE ?? '200'
@@ -53,6 +57,8 @@ async function startRole(role: 'ingest' | 'edge', name: string): Promise<Proc> {
     // Every process re-scores on the same 2 s boundaries (pushed volumes reloaded alike): equal answers come soon.
     SPREADS_RESCORE_MS: '2000',
     SIM_PORT_BASE: '0',
+    // The alerts test's webhook receiver is on loopback (refused by the default target policy).
+    ALERTS_WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
   })
   try {
     await waitReady(port, 120_000)
@@ -211,6 +217,47 @@ describeOrSkip('scale-out: one ingest and two edges over a real nats-server', PO
     assert.ok((await b.collect(new Map(), 10)) >= 10, 'frames flow after the broker came back')
     b.close()
   })
+
+  test('an alert rule made on an edge fires at the ingest once: each firing reaches its webhook once and the account’s stream on both edges alike', async () => {
+    const hooks = await startWebhookReceiver()
+    try {
+      const key = await signUp(`http://127.0.0.1:${edgeA.port}`, 'scale-out-alerts@example.com')
+      // Followers first (a snapshot of no firings), then the rule: every firing reaches them as a delta.
+      const followers = await Promise.all([edgeA, edgeB].map((p) => StreamSocket.open(p.port, key)))
+      for (const f of followers) {
+        const ack = await f.command({ op: 'subscribe', id: 1, ch: 'alerts', keys: ['me'] })
+        assert.deepEqual(ack.rejected, [])
+      }
+      const created = await fetch(`http://127.0.0.1:${edgeA.port}/api/v2/alerts`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'x-user-id': 'trader-1', 'content-type': 'application/json' },
+        // Every matched pair with a gap of a tenth of a point: the simulator's quotes give several at once.
+        body: JSON.stringify({
+          trigger_type: 'spread_threshold',
+          threshold: 0.001,
+          channel: 'webhook',
+          target: hooks.url,
+          scope: {},
+        }),
+      })
+      assert.equal(created.status, 201, await created.clone().text())
+      const rule = (await created.json()) as { id: string }
+      const FIRINGS = 3
+      const [onA, onB] = await Promise.all(followers.map((f) => f.deltas(FIRINGS)))
+      followers.forEach((f) => f.close())
+      // The same frames with the same (epoch, seq) on both edges: the ingest's outbox writer numbered them.
+      assert.deepEqual(onB, onA)
+      const ids = (onA as { d: { id: string; rule: { id: string } } }[]).map((f) => f.d.id)
+      for (const f of onA as { d: { rule: { id: string } } }[]) assert.equal(f.d.rule.id, rule.id)
+      assert.equal(new Set(ids).size, FIRINGS, 'distinct firings')
+      // Delivered by the ingest alone (edges run no delivery worker): each firing once, nothing twice.
+      const delivered = (): string[] => hooks.requests.map((h) => (JSON.parse(h.body) as { id: string }).id)
+      await until(async () => ids.every((id) => delivered().includes(id)), 30_000, 'the firings at the webhook')
+      assert.equal(new Set(delivered()).size, delivered().length, 'no firing delivered twice')
+    } finally {
+      await hooks.close()
+    }
+  })
 })
 
 async function until(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -256,8 +303,12 @@ class StreamSocket {
     })
   }
 
-  static async open(port: number): Promise<StreamSocket> {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v2/stream`)
+  /** `key`: an API key for the upgrade (`X-API-Key`), for the per-account `alerts` channel. */
+  static async open(port: number, key?: string): Promise<StreamSocket> {
+    const ws = new WebSocket(
+      `ws://127.0.0.1:${port}/api/v2/stream`,
+      key === undefined ? {} : { headers: { 'x-api-key': key } },
+    )
     const s = new StreamSocket(ws)
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
     await s.next((f) => f.type === 'welcome', 10_000)
@@ -316,6 +367,13 @@ class StreamSocket {
       if (f.type === 'delta') seen++
     }
     return seen
+  }
+
+  /** The next `n` delta frames, whole, as sent. */
+  async deltas(n: number): Promise<Record<string, unknown>[]> {
+    const out: Record<string, unknown>[] = []
+    while (out.length < n) out.push(await this.next((f) => f.type === 'delta', 30_000))
+    return out
   }
 
   close(): void {
