@@ -3,8 +3,10 @@ import type { Caller } from '../accounts/authenticator.js'
 import { AppError, describeError } from '../core/errors.js'
 import type { Logger } from '../core/logger.js'
 import type { Caching } from './caching.js'
+import { AllowedMethods } from './allowed-methods.js'
 import { CorsPolicy } from './cors.js'
 import { HttpStats } from './http-stats.js'
+import { InFlightRequests, type AbortState } from './in-flight.js'
 import { errorReply, JSON_CONTENT_TYPE, renderHeaderLines, replyForError, statusLine, type Reply } from './reply.js'
 import { shapeReply } from './shape-reply.js'
 import { isStoreUnavailable } from '../store/db.js'
@@ -91,15 +93,13 @@ export class HttpServer {
   readonly #maxBodyBytes: number
   readonly #tooLarge: Reply
   readonly #cors: CorsPolicy
-  /** Path pattern → its methods (uWS names), for the `Allow` of OPTIONS; complete once every route is registered. */
-  readonly #methodsByPath = new Map<string, Set<Method>>()
-  readonly #allowByPath = new Map<string, string>()
+  /** Path pattern → its methods, for the `Allow` of OPTIONS. */
+  readonly #allowed = new AllowedMethods()
   #listenSocket: us_listen_socket | undefined
   #port = 0
   /** Set by close(): responses close their connections, new requests get a 503 (see close). */
   #closing = false
-  #inFlight = 0
-  #onDrained: (() => void) | undefined
+  readonly #inFlight = new InFlightRequests(() => this.stats.aborted())
 
   constructor(options: HttpServerOptions) {
     this.app = uWS.App()
@@ -230,7 +230,7 @@ export class HttpServer {
 
   /** Requests whose answer is still being worked out (a handler awaiting the store, a body being read). */
   get inFlight(): number {
-    return this.#inFlight
+    return this.#inFlight.count
   }
 
   /**
@@ -238,18 +238,7 @@ export class HttpServer {
    * after `close()`, before closing what handlers use (the store). Resolves with the number still in flight.
    */
   drain(timeoutMs: number): Promise<number> {
-    if (this.#inFlight === 0) return Promise.resolve(0)
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#onDrained = undefined
-        resolve(this.#inFlight)
-      }, timeoutMs)
-      this.#onDrained = () => {
-        clearTimeout(timer)
-        this.#onDrained = undefined
-        resolve(0)
-      }
-    })
+    return this.#inFlight.drain(timeoutMs)
   }
 
   #run(
@@ -271,7 +260,7 @@ export class HttpServer {
     // reply's compression has to be waited for: #deliver attaches one then).
     if (!(result instanceof Promise)) this.#deliver(res, ctx, result, caching, startedAt, undefined)
     // Rule 2: attach the abort handler before the first await.
-    else this.#settle(res, this.#attachAbort(res), ctx, result, caching, startedAt)
+    else this.#settle(res, this.#inFlight.attach(res), ctx, result, caching, startedAt)
   }
 
   #readBody(
@@ -281,7 +270,7 @@ export class HttpServer {
     caching: Caching | undefined,
     startedAt: number,
   ): void {
-    const state = this.#attachAbort(res)
+    const state = this.#inFlight.attach(res)
     const chunks: Buffer[] = []
     let size = 0
     let rejected = false
@@ -367,7 +356,7 @@ export class HttpServer {
       else this.#corked(res, shaped, target, startedAt, state)
       return
     }
-    const waiting = state ?? this.#attachAbort(res)
+    const waiting = state ?? this.#inFlight.attach(res)
     shaped.then(
       (r) => {
         if (!waiting.aborted) this.#corked(res, r, target, startedAt, waiting)
@@ -386,65 +375,26 @@ export class HttpServer {
     )
   }
 
-  /** Every request answered after an await passes here first: it is in flight until written or aborted. */
-  #attachAbort(res: HttpResponse): AbortState {
-    const state: AbortState = { aborted: false, settled: false }
-    this.#inFlight++
-    res.onAborted(() => {
-      state.aborted = true
-      this.stats.aborted()
-      this.#settled(state)
-    })
-    return state
-  }
-
-  #settled(state: AbortState): void {
-    if (state.settled) return
-    state.settled = true
-    this.#inFlight--
-    if (this.#inFlight === 0) this.#onDrained?.()
-  }
-
   /** Rule 3 and 4 for writes after the synchronous part of the handler. */
   #corked(res: HttpResponse, reply: Reply, target: WriteTarget, startedAt: number, state: AbortState): void {
     res.cork(() => this.#write(res, reply, target, startedAt))
-    this.#settled(state)
+    this.#inFlight.settled(state)
   }
 
   /** Registers OPTIONS on a route's path (once per path) and notes the route's method for its `Allow`. */
   #allowPreflight(path: string, method: Method): void {
-    let methods = this.#methodsByPath.get(path)
-    if (methods === undefined) {
-      methods = new Set()
-      this.#methodsByPath.set(path, methods)
-      const readsOrigin = this.#cors.variesByOrigin
-      this.app.options(path, (res, req) => {
-        const startedAt = performance.now()
-        const origin = readsOrigin ? headerOrUndefined(req, ORIGIN) : undefined
-        const reply: Reply = {
-          status: 204,
-          body: EMPTY_BODY,
-          headerLines: this.#cors.preflightLines(origin, this.#allowOf(path)),
-        }
-        this.#write(res, reply, PREFLIGHT_TARGET, startedAt)
-      })
-    }
-    methods.add(method)
-  }
-
-  /** `GET, HEAD, OPTIONS` and the like: read when the first OPTIONS arrives, after every route is registered. */
-  #allowOf(path: string): string {
-    let allow = this.#allowByPath.get(path)
-    if (allow === undefined) {
-      const methods = this.#methodsByPath.get(path) ?? new Set<Method>()
-      allow = ALLOW_ORDER.filter(
-        ([m]) => m === 'options' || methods.has(m as Method) || (m === 'head' && methods.has('get')),
-      )
-        .map(([, name]) => name)
-        .join(', ')
-      this.#allowByPath.set(path, allow)
-    }
-    return allow
+    if (!this.#allowed.add(path, method)) return
+    const readsOrigin = this.#cors.variesByOrigin
+    this.app.options(path, (res, req) => {
+      const startedAt = performance.now()
+      const origin = readsOrigin ? headerOrUndefined(req, ORIGIN) : undefined
+      const reply: Reply = {
+        status: 204,
+        body: EMPTY_BODY,
+        headerLines: this.#cors.preflightLines(origin, this.#allowed.allowOf(path)),
+      }
+      this.#write(res, reply, PREFLIGHT_TARGET, startedAt)
+    })
   }
 
   /**
@@ -517,16 +467,6 @@ const SHUTTING_DOWN: Reply = errorReply(
 const SHUTDOWN_TARGET: WriteTarget = { method: 'get', origin: undefined, responseHeaderLines: '' }
 /** A preflight's lines come whole from CorsPolicy.preflightLines, so the writer adds no CORS lines of its own. */
 const PREFLIGHT_TARGET: WriteTarget = { method: 'options', origin: undefined, responseHeaderLines: '' }
-/** Methods in the order `Allow` lists them, with their wire names. */
-const ALLOW_ORDER: readonly (readonly [string, string])[] = [
-  ['get', 'GET'],
-  ['head', 'HEAD'],
-  ['post', 'POST'],
-  ['put', 'PUT'],
-  ['patch', 'PATCH'],
-  ['del', 'DELETE'],
-  ['options', 'OPTIONS'],
-]
 
 function headerOrUndefined(req: HttpRequest, name: Buffer): string | undefined {
   const v = req.getHeader(name)
@@ -548,10 +488,4 @@ function decodeParam(raw: string): string {
   } catch {
     return raw
   }
-}
-
-interface AbortState {
-  aborted: boolean
-  /** Answered or aborted: no longer counted in flight. */
-  settled: boolean
 }
