@@ -4,10 +4,10 @@ import type { Logger } from '../../core/logger.js'
 import { runInSlices, runToEnd, SLICE_BUDGET_MS } from '../../core/slices.js'
 import type { Quote, VenueId } from '../../model/types.js'
 import type { BookReader } from '../../book/order-book.js'
-import { BucketIndex } from './bucket-index.js'
 import type { InstrumentHandle, InstrumentTable, InstrumentView } from './instrument-table.js'
 import { pairIdOf } from './pair-id.js'
 import { pairsPlanSteps, tableIn, type PairLayout, type PairState, type PairsPlan } from './pair-plan.js'
+import { RecordRanks } from './record-ranks.js'
 import { RecordDigests, recordFromRows, type BookOf } from './spread-record.js'
 import type { SpreadChange, SpreadPairSpec, SpreadRecord } from './types.js'
 
@@ -92,10 +92,8 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   /** What recomputes read: the instrument rows, the pairs' terms, each instrument's pairs (see pair-plan.ts). */
   #layout: PairLayout | undefined
   #nextId = 1
-  #confidence = new BucketIndex()
-  #spread = new BucketIndex()
-  /** Records with an executable edge, by net edge (mapped into [0, 1] by `netEdgeRank`). */
-  #netEdge = new BucketIndex()
+  /** The records by confidence, spread and net edge, and the top-list epoch. */
+  readonly #ranks = new RecordRanks()
   /** A plan has been installed (`#install`): the pending recomputes, once done, are its first spreads. */
   #installed = false
   /** The first installed plan's records are all computed (see `ready`). */
@@ -114,13 +112,6 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   readonly #bookOf: BookOf = (table, row) => this.#live(table as InstrumentTable<PairState>, row).book
   /** Recomputations done (benchmarks and tests read it). */
   recomputed = 0
-  /**
-   * Top-list epoch: bumped by any record change that can alter a cached top list, i.e. a change of a pair whose
-   * old or new confidence is at or above the lowest floor a reader registered (`noteTopFloor`) since the last
-   * bump. Changes further down the ranking (nearly all of them) leave the top lists' bytes valid.
-   */
-  #topEpoch = 0
-  #topFloor = Number.NEGATIVE_INFINITY
 
   constructor(options: SpreadEngineOptions) {
     super('spreads')
@@ -181,8 +172,9 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     return (this.#byEvent.get(eventSlug) ?? []).map((p) => p.record).filter((r): r is SpreadRecord => r !== undefined)
   }
 
+  /** Bumped by any change that can alter a cached top list (see RecordRanks). */
   get topEpoch(): number {
-    return this.#topEpoch
+    return this.#ranks.topEpoch
   }
 
   /**
@@ -190,17 +182,17 @@ export class SpreadEngine extends Actor<SpreadMessage> {
    * was not full, so any new record could join it). Until a change reaches that floor, `topEpoch` stays put.
    */
   noteTopFloor(floor: number): void {
-    if (floor < this.#topFloor) this.#topFloor = floor
+    this.#ranks.noteTopFloor(floor)
   }
 
   /** Records by confidence, highest first, while `visit` returns true. O(k) plus skipped records. */
   byConfidence(visit: (r: SpreadRecord) => boolean): void {
-    this.#confidence.forEachDescending((id) => visit((this.#pairs[id] as PairState).record as SpreadRecord))
+    this.#ranks.byConfidence((id) => visit((this.#pairs[id] as PairState).record as SpreadRecord))
   }
 
   /** Records with spread ≥ minSpread, largest first. O(returned) plus skipped records. */
   bySpread(minSpread: number, visit: (r: SpreadRecord) => boolean | void): void {
-    this.#spread.forEachDescending((id) => visit((this.#pairs[id] as PairState).record as SpreadRecord), minSpread)
+    this.#ranks.bySpread(minSpread, (id) => visit((this.#pairs[id] as PairState).record as SpreadRecord))
   }
 
   /**
@@ -209,10 +201,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
    * returns true. O(returned) plus skipped records.
    */
   byNetEdge(minNetEdge: number, visit: (r: SpreadRecord) => boolean | void): void {
-    this.#netEdge.forEachDescending(
-      (id) => visit((this.#pairs[id] as PairState).record as SpreadRecord),
-      netEdgeRank(minNetEdge),
-    )
+    this.#ranks.byNetEdge(minNetEdge, (id) => visit((this.#pairs[id] as PairState).record as SpreadRecord))
   }
 
   /** Records without an executable edge, by pair id, while `visit` returns true. O(pairs). */
@@ -295,11 +284,8 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     }
     const changes: SpreadChange[] = []
     for (const old of plan.removed) {
-      this.#touchTop(old.record?.confidence, undefined)
       this.#digests.set(old.id, undefined)
-      this.#confidence.delete(old.id)
-      this.#spread.delete(old.id)
-      this.#netEdge.delete(old.id)
+      this.#ranks.place(old.id, undefined)
       if (old.record !== undefined) changes.push(new Change(old.spec, undefined))
     }
     const previous = this.#layout
@@ -425,23 +411,10 @@ export class SpreadEngine extends Actor<SpreadMessage> {
 
   #recompute(p: PairState, now: number, changes: SpreadChange[]): void {
     this.recomputed++
-    // The index holds the previous confidence: reading it there costs no cache miss the update does not pay.
-    const before = this.#confidence.value(p.id)
     // The pair's record object is rewritten in place (made on the pair's first record, kept while it has none).
     const record = recordFromRows(p, this.#layout as PairLayout, now, this.#bookOf, p.value)
     if (record !== undefined) p.value = record
-    this.#touchTop(before, record?.confidence)
-    if (record === undefined) {
-      this.#confidence.delete(p.id)
-      this.#spread.delete(p.id)
-      this.#netEdge.delete(p.id)
-    } else {
-      this.#confidence.set(p.id, record.confidence)
-      this.#spread.set(p.id, record.spread)
-      const x = record.executable
-      if (x === undefined) this.#netEdge.delete(p.id)
-      else this.#netEdge.set(p.id, netEdgeRank(x.netEdge))
-    }
+    this.#ranks.place(p.id, record)
     if (!this.#digests.same(p.id, record)) {
       changes.push(new Change(p.spec, record))
       this.#digests.set(p.id, record)
@@ -476,34 +449,10 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     return handle ?? viewOf(source, id)
   }
 
-  /** A record's confidence moved from `previous` to `next` (undefined: no record). */
-  #touchTop(previous: number | undefined, next: number | undefined): void {
-    const floor = this.#topFloor
-    if ((previous !== undefined && previous >= floor) || (next !== undefined && next >= floor)) {
-      this.#topEpoch++
-      // Every cached list is invalid now; each re-registers its floor when it is rebuilt.
-      this.#topFloor = Number.POSITIVE_INFINITY
-    }
-  }
-
   #emit(changes: readonly SpreadChange[]): void {
     if (changes.length === 0) return
     for (const listener of this.#listeners) listener(changes)
   }
-}
-
-/**
- * The lowest net edge the net-edge index tells apart: a net edge is a bid less an ask less two taker fees, so at
- * least −1 less the fees (a few cents at the venues' rates); lower ones all rank as this one.
- */
-export const NET_EDGE_FLOOR = -2
-
-/**
- * A net edge as a BucketIndex value (the index takes [0, 1]): (edge − NET_EDGE_FLOOR) / (1 − NET_EDGE_FLOOR).
- * Monotone, and distinct for net edges 10⁻⁶ apart (they are rounded to 10⁻⁶), so the index orders by net edge.
- */
-export function netEdgeRank(netEdge: number): number {
-  return (Math.max(NET_EDGE_FLOOR, netEdge) - NET_EDGE_FLOOR) / (1 - NET_EDGE_FLOOR)
 }
 
 /**

@@ -1,5 +1,6 @@
 import { topK } from '../../core/top-k.js'
-import { NET_EDGE_FLOOR, type SpreadEngine, type SpreadRecord } from './spread-engine.js'
+import { NET_EDGE_FLOOR } from './record-ranks.js'
+import type { SpreadEngine, SpreadRecord } from './spread-engine.js'
 
 /**
  * Which spread records a list shows and in what order, for /spreads and /spreads/top: a sort key
