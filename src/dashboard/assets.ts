@@ -38,6 +38,7 @@ export const BROWSER_MODULES: readonly string[] = [
   'stream-client/book-assembler.js',
   'stream-client/client-types.js',
   'stream-client/crc32.js',
+  'stream-client/pending-commands.js',
   'stream-client/reconnect-policy.js',
   'stream-client/stream-client.js',
   'stream-client/stream-tracker.js',

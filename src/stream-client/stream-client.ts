@@ -1,10 +1,11 @@
-import { systemClock, type Clock, type TimerHandle } from '../core/clock.js'
-import type { Command, DataFrame, MarkerPayload, StreamErrorCode } from '../stream/protocol.js'
+import { systemClock, type TimerHandle } from '../core/clock.js'
+import type { DataFrame, MarkerPayload } from '../stream/protocol.js'
 import { BookAssembler, type BookPayload } from './book-assembler.js'
 import { DEFAULT_RECONNECT, isTerminalClose, reconnectDelayMs, type ReconnectOptions } from './reconnect-policy.js'
 import { StreamTracker } from './stream-tracker.js'
 import { TopListAssembler, type TopPayload } from './top-list-assembler.js'
-import type { Transport, TransportFactory } from './transport.js'
+import type { Transport } from './transport.js'
+import { PendingCommands, type CommandBody } from './pending-commands.js'
 import { TypedEvents } from './typed-events.js'
 import {
   StreamClosedError,
@@ -22,11 +23,9 @@ import {
   parseServerFrame,
   type AckFrame,
   type ByeFrame,
-  type ErrorFrame,
   type HeartbeatFrame,
   type PongFrame,
   type ServerFrame,
-  type SnapshotsDoneFrame,
   type WelcomeFrame,
 } from './wire.js'
 
@@ -49,15 +48,6 @@ interface StreamEntry {
   stale: boolean
 }
 
-interface Pending {
-  resolve(frame: AckFrame | PongFrame): void
-  reject(error: Error): void
-  timer: TimerHandle
-}
-
-type CommandBody = DistributiveOmit<Command, 'id'>
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
-
 /**
  * A typed client of `/api/v2/stream` (the contract: src/stream/protocol.ts and the AsyncAPI document at
  * /api/v2/asyncapi.json). It keeps, per stream, `(epoch, seq)` and the assembled state (books, the top list,
@@ -78,12 +68,11 @@ export class StreamClient {
   readonly #events = new TypedEvents<StreamClientEvents>()
   readonly #streams = new Map<string, StreamEntry>()
   readonly #subscriptions = new Set<HeldSubscription>()
-  readonly #pending = new Map<number | string, Pending>()
+  readonly #commands: PendingCommands
   #state: ConnectionState = 'idle'
   #transport: Transport | undefined
   /** Bumped per connection attempt: callbacks of an abandoned transport are ignored. */
   #generation = 0
-  #nextId = 1
   #attempt = 0
   #bye: ByeFrame | undefined
   #watchdog: TimerHandle | undefined
@@ -107,6 +96,7 @@ export class StreamClient {
       snapshotRetryMs: options.snapshotRetryMs ?? 1_000,
       reconnect: { ...DEFAULT_RECONNECT, ...options.reconnect, random },
     }
+    this.#commands = new PendingCommands(this.#o.clock, this.#o.commandTimeoutMs)
   }
 
   on<K extends keyof StreamClientEvents>(name: K, fn: (value: StreamClientEvents[K]) => void): () => void {
@@ -252,11 +242,7 @@ export class StreamClient {
     this.#transport = undefined
     this.#o.clock.clearTimeout(this.#watchdog)
     this.#watchdog = undefined
-    for (const [id, p] of this.#pending) {
-      this.#o.clock.clearTimeout(p.timer)
-      p.reject(new StreamCommandError('DISCONNECTED', 'the connection closed before the answer'))
-      this.#pending.delete(id)
-    }
+    this.#commands.disconnected()
   }
 
   #closed(code: number, reason: string): void {
@@ -320,10 +306,9 @@ export class StreamClient {
         return this.#onWelcome(frame)
       case 'ack':
       case 'pong':
-        return this.#answer(frame.id, (p) => p.resolve(frame))
+        return this.#commands.answer(frame.id, frame)
       case 'error':
-        if (frame.id !== undefined && frame.id !== null && this.#pending.has(frame.id))
-          return this.#answer(frame.id, (p) => p.reject(new StreamCommandError(frame.code, frame.message)))
+        if (this.#commands.refuse(frame.id, new StreamCommandError(frame.code, frame.message))) return
         return this.#events.emit('error', frame)
       case 'hb':
         this.#lastHeartbeat = frame
@@ -492,31 +477,10 @@ export class StreamClient {
   #sendCommand(body: CommandBody): Promise<AckFrame | PongFrame> {
     const transport = this.#transport
     if (transport === undefined) return Promise.reject(new StreamCommandError('DISCONNECTED', 'no connection'))
-    const id = this.#nextId++
-    return new Promise((resolve, reject) => {
-      const timer = this.#o.clock.setTimeout(() => {
-        this.#pending.delete(id)
-        reject(new StreamCommandError('TIMEOUT', `no answer to ${body.op} ${id}`))
-      }, this.#o.commandTimeoutMs)
-      this.#pending.set(id, { resolve, reject, timer })
-      transport.send(JSON.stringify({ op: body.op, id, ...withoutUndefined(body) }))
-    })
-  }
-
-  #answer(id: number | string | undefined, settle: (p: Pending) => void): void {
-    if (id === undefined) return
-    const p = this.#pending.get(id)
-    if (p === undefined) return
-    this.#pending.delete(id)
-    this.#o.clock.clearTimeout(p.timer)
-    settle(p)
+    return this.#commands.send(transport, body)
   }
 }
 
 function streamKey(ch: string, key: string): string {
   return `${ch}\u0000${key}`
-}
-
-function withoutUndefined(o: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
 }

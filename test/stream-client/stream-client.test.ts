@@ -510,4 +510,28 @@ describe('reconnect', () => {
     conn.close(4029)
     await assert.rejects(pending, (e: unknown) => e instanceof StreamCommandError && e.code === 'DISCONNECTED')
   })
+
+  test('a command not answered within commandTimeoutMs is rejected with TIMEOUT; its late answer changes nothing', async () => {
+    const c = start({ commandTimeoutMs: 2_000 })
+    await c.connect()
+    const conn = await peer.connection(0)
+    const errors = record(c, 'error')
+    peer.respond = () => {}
+    const pending = c.list()
+    const sent = await conn.nextCommand('list')
+    clock.increment(1_999)
+    clock.increment(1)
+    await assert.rejects(pending, (e: unknown) => e instanceof StreamCommandError && e.code === 'TIMEOUT')
+    // The connection stays; the late ack and an error for the timed-out id are ignored, the next command answered.
+    peer.respond = (p, cmd) => p.send({ type: 'pong', id: cmd.id })
+    conn.send({ type: 'ack', id: sent.id, subscriptions: [] })
+    conn.send({ type: 'error', id: sent.id, code: 'RATE_LIMITED', message: 'late' })
+    assert.deepEqual(await c.ping(), { type: 'pong', id: (sent.id as number) + 1 })
+    assert.equal(c.state, 'open')
+    assert.deepEqual(
+      errors.map((e) => e.code),
+      ['RATE_LIMITED'],
+      'an error no command waits for is the connection’s',
+    )
+  })
 })
