@@ -1,4 +1,5 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox'
+import { DEFAULT_HOLD_MAX_BYTES } from '../bus/stream/frame-hold.js'
 import type { RegisteredVenueConfigs } from '../venues/index.js'
 
 /**
@@ -329,10 +330,10 @@ const BaseConfigSchema = Type.Object(
       {
         url: Type.String({ minLength: 1, default: 'nats://127.0.0.1:4222' }),
         /**
-         * Ingest: bytes of stream frames held through a broker outage (NATS_HOLD_MAX_BYTES; see BusFrameSink for the
-         * default's reasoning). Past it the streams start over from their snapshots at the edges.
+         * Ingest: bytes of stream frames held through a broker outage (NATS_HOLD_MAX_BYTES; the default's reasoning is
+         * at DEFAULT_HOLD_MAX_BYTES). Past it the streams start over from their snapshots at the edges.
          */
-        holdMaxBytes: Type.Integer({ minimum: 0, default: 32 * 1024 * 1024 }),
+        holdMaxBytes: Type.Integer({ minimum: 0, default: DEFAULT_HOLD_MAX_BYTES }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -5,18 +5,10 @@ import type { FrameSink } from '../../stream/sequencer.js'
 import { CROSS_VENUE, mdSubject } from '../subjects.js'
 import { onBrokerBack } from './broker-back.js'
 import { MIRRORED_CHANNELS } from './channels.js'
-import { FrameHold } from './frame-hold.js'
+import { DEFAULT_HOLD_MAX_BYTES, FrameHold } from './frame-hold.js'
 
 /** Called with every frame the sink publishes (the stream keeper dates each stream's last full state with it). */
 export type BusPublishObserver = (topic: string, frame: string) => void
-
-/**
- * Bytes of frames the sink holds across a broker outage by default. At the bench's 5,100 quote changes/s (a frame with its
- * subject is ~300 bytes: ~1.5 MB/s) that is ~20 s of frames: a broker restart with its JetStream recovery (seconds) plus the
- * time the client may take to notice a dead link (pings every 5 s, 2 unanswered: up to ~15 s), which is what the
- * hold must outlast. Held only while the broker is away; in service it holds the last half second or so.
- */
-export const DEFAULT_HOLD_MAX_BYTES = 32 * 1024 * 1024
 
 /**
  * The broker is asked to confirm it read what was published (a flush: PING, PONG) at most this often: the frames

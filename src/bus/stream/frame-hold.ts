@@ -1,3 +1,12 @@
+/**
+ * Bytes of frames the ingest's sink (BusFrameSink) holds across a broker outage by default (config
+ * `nats.holdMaxBytes`, NATS_HOLD_MAX_BYTES). At the bench's 5,100 quote changes/s (a frame with its subject is ~300
+ * bytes: ~1.5 MB/s) that is ~20 s of frames: a broker restart with its JetStream recovery (seconds) plus the time the
+ * client may take to notice a dead link (pings every 5 s, 2 unanswered: up to ~15 s), which is what the hold must
+ * outlast. Held only while the broker is away; in service it holds the last half second or so.
+ */
+export const DEFAULT_HOLD_MAX_BYTES = 32 * 1024 * 1024
+
 /** A frame as it goes on the bus, numbered in publish order. */
 export interface HeldFrame {
   readonly n: number

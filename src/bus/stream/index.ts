@@ -4,13 +4,8 @@
  * lease them; the `MD` JetStream stream keeping the window); an edge mirrors them (MirrorStreams), leases what its
  * clients hold (LeaseClient) and serves them with the unchanged fan-out (MirroredSource).
  */
-export {
-  BusFrameSink,
-  DEFAULT_HOLD_MAX_BYTES,
-  mdSubjectOfTopic,
-  type BusFrameSinkOptions,
-  type BusPublishObserver,
-} from './bus-frame-sink.js'
+export { DEFAULT_HOLD_MAX_BYTES } from './frame-hold.js'
+export { BusFrameSink, mdSubjectOfTopic, type BusFrameSinkOptions, type BusPublishObserver } from './bus-frame-sink.js'
 export { KEPT_CHANNELS, LEASED_CHANNELS, MIRRORED_CHANNELS } from './channels.js'
 export { onBrokerBack } from './broker-back.js'
 export { ensureMdStream, mdStreamConfig, type MdStreamLimits } from './md-stream.js'

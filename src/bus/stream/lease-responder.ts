@@ -8,7 +8,8 @@ import type { StreamKeeper } from './stream-keeper.js'
  * The ingest's side of the leases (leases.ts): `lease.open` requests are answered after the keeper has opened the
  * streams and published their snapshots (the reply follows them on this one connection, so the asking edge has
  * received them when it reads the reply); `lease.renew` extends the leases; a stream closed for want of renewals is
- * announced on `lease.closed`; on start it asks the edges for their leases (`lease.ask`). A body that is not a lease message is ignored (counted). Returns a stop function.
+ * announced on `lease.closed`; on start it asks the edges for their leases (`lease.ask`). A body that is not a lease
+ * message is ignored (counted). Returns a stop function.
  */
 export function serveLeases(
   nc: NatsConnection,
