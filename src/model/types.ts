@@ -51,6 +51,26 @@ export interface EventDetails {
   readonly negRisk: boolean | undefined
   /** The event's description (its resolution text). */
   readonly description: string | undefined
+  /** What the venue's own identifier of the event (its ticker or slug) states, read by the venue's adapter. */
+  readonly identifier?: IdentifierFacts
+}
+
+/**
+ * Facts a venue writes into its identifiers rather than its texts: a head-to-head's ticker or slug carries the
+ * game's date and the teams' codes, which its title often leaves out. Read by each venue's adapter (the layout is the
+ * venue's); the cross-venue matcher compares them without knowing which venue wrote them.
+ */
+export interface IdentifierFacts {
+  /** The calendar day the identifier names ('YYYY-MM-DD', in the venue's own zone: US Eastern for both venues). */
+  readonly day: string | undefined
+  /** The time of day it names with the day, in minutes after midnight (a ticker's HHMM or HH), if any. */
+  readonly minutes: number | undefined
+  /** The identifier's series or league part, lower case, without a prefix every identifier of the venue has. */
+  readonly league: string | undefined
+  /** The participant codes it names, lower case, in its order, where it separates them (a slug's parts). */
+  readonly codes: readonly string[] | undefined
+  /** The participant codes run together, lower case, where it does not separate them (a ticker's "furhero"). */
+  readonly codeRun: string | undefined
 }
 
 /**
@@ -152,6 +172,13 @@ export interface OutcomeDetails {
   readonly rules: string | undefined
   /** When the result is expected (ms), often long before the close time. */
   readonly expectedExpiration: number | undefined
+  /**
+   * The labels of the binary market's two sides as the venue lists them, where it lists both sides as outcomes
+   * (["Yes", "No"], or two teams: ["FURIA", "Heroic"]); the outcome is side `outcomeIndex`.
+   */
+  readonly sides?: readonly [string, string]
+  /** The participant code the market's own identifier ends with, lower case (a team market's ticker: "-FUR"). */
+  readonly code?: string
 }
 
 export interface Strike {

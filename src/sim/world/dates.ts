@@ -44,6 +44,13 @@ export function monthCode(ms: number): string {
   return `${String(d.getUTCFullYear() % 100).padStart(2, '0')}${MON[d.getUTCMonth()]}`
 }
 
+const EASTERN_HOUR = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hour12: true })
+
+/** The US Eastern hour of an instant as venues write it: "12pm ET" (EDT or EST, whichever is in force then). */
+export function easternHour(ms: number): string {
+  return `${EASTERN_HOUR.format(ms).replace(/\s/g, '').toLowerCase()} ET`
+}
+
 export function year(ms: number): number {
   return new Date(ms).getUTCFullYear()
 }

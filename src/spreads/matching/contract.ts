@@ -1,4 +1,6 @@
-import type { CatalogEvent, Outcome } from '../../model/types.js'
+import type { CatalogEvent, IdentifierFacts, Outcome } from '../../model/types.js'
+import { readContest, type ContestFacts } from './contest.js'
+import { NO_ALIASES, type AliasLookup } from './names.js'
 import { hasFacts, NO_PERIOD, periodFacts, periodKeys, type PeriodFacts } from './periods.js'
 import { intervalIn, intervalOfStrike, type Interval } from './strikes.js'
 import { contentWords, fold, IMPLICIT_WORDS } from './text.js'
@@ -9,9 +11,12 @@ import { contentWords, fold, IMPLICIT_WORDS } from './text.js'
  * specific first: the outcome's label (its title: a group item's title, a ladder rung's subtitle, or the name its
  * question gives), the market's own question or title (`details.question`), the event's subtitle, the event's title.
  *
- * - A binary market the venue lists as its two sides (two outcomes, each the other's complement book): a yes/no
- *   market is one contract (its YES side; NO is the same contract's other side); a two-sided market ("Lakers" /
- *   "Celtics") is two, each side "it wins".
+ * - A binary market the venue lists as its two sides (two outcomes, each the other's complement book, or a group's
+ *   child whose `details.sides` are named): a yes/no market is one contract (its YES side; NO is the same contract's
+ *   other side); a two-sided market ("Lakers" / "Celtics", "Over" / "Under") is two, each side its own contract.
+ * - A head-to-head contract (a side of a two-sided game market, a team's market of a game, "Will A vs. B end in a
+ *   draw?") is also read as a contest (contest.ts): who plays whom, what resolves it, which part, which day. Such
+ *   contracts are judged field by field (contest-judge.ts), not by their words.
  * - Any other outcome is one contract (its YES side): a group's children, a venue's markets listed one an outcome.
  * - Labels that stand for a set rather than one thing ("Other", "Someone else", "None of the above") never pair.
  */
@@ -51,6 +56,10 @@ export interface TextReading {
   readonly interval: Interval | undefined
   /** The days its period can meet another's on (periods.ts `periodKeys`), for blocking. */
   readonly periodKeys: readonly string[]
+  /** The head-to-head proposition, when the contract is one (contest.ts). */
+  readonly contest: ContestFacts | undefined
+  /** A finishing-position contract's N ("top 10", "Top-5 finish"), undefined otherwise. */
+  readonly rank: number | undefined
   /**
    * 64-bit Bloom signatures (two 32-bit halves) of `required` and of `allWords`. A required bit missing from the
    * other's `allWords` signature proves a required word missing: judge.ts `mayMatch` rejects most candidates on two
@@ -117,7 +126,11 @@ export interface Reading {
   readonly outcome: Outcome
   readonly texts: readonly string[]
   readonly end: number | undefined
-  readonly contest: boolean
+  /** A two-sided market's labels (not Yes/No) and which side this contract is. */
+  readonly sides: readonly [string, string] | undefined
+  readonly sideIndex: number | undefined
+  readonly code: string | undefined
+  readonly identifier: IdentifierFacts | undefined
   readonly key: string
 }
 
@@ -125,16 +138,34 @@ export function readingsOf(event: CatalogEvent): Reading[] {
   const out: Reading[] = []
   for (const market of event.markets) {
     for (const o of market.outcomes) {
+      const sides = namedSides(o)
+      if (sides === undefined && o.details?.sides !== undefined && o.outcomeIndex === 1) continue
       if (o === market.outcomes[1] && isYesNo(market.outcomes) && isTwoSides(market.outcomes)) continue
-      const label = labelOf(o, market.outcomes)
+      const label = sides !== undefined ? sides[o.outcomeIndex === 1 ? 1 : 0] : labelOf(o, market.outcomes)
       if (isCatchAll(label)) continue
-      out.push(reading(event, o, label, isContest(market.outcomes)))
+      out.push(reading(event, o, label, sides ?? (isContest(market.outcomes) ? sidesOf(market.outcomes) : undefined)))
     }
   }
   return out
 }
 
-function reading(event: CatalogEvent, o: Outcome, label: string, contest: boolean): Reading {
+/** The two labels of the outcome's binary market when the venue names its sides otherwise than Yes/No. */
+function namedSides(o: Outcome): readonly [string, string] | undefined {
+  const s = o.details?.sides
+  if (s === undefined || (s[0].trim().toLowerCase() === 'yes' && s[1].trim().toLowerCase() === 'no')) return undefined
+  return s
+}
+
+function sidesOf(outcomes: readonly Outcome[]): readonly [string, string] {
+  return [outcomes[0]?.title ?? '', outcomes[1]?.title ?? '']
+}
+
+function reading(
+  event: CatalogEvent,
+  o: Outcome,
+  label: string,
+  sides: readonly [string, string] | undefined,
+): Reading {
   const question = o.details?.question ?? ''
   const subtitle = event.subtitle ?? ''
   const texts = [label, question === label ? '' : question, subtitle, event.title]
@@ -142,14 +173,31 @@ function reading(event: CatalogEvent, o: Outcome, label: string, contest: boolea
   // Year-less dates are dated from the contract's own end (its day): part of the key.
   const reference = end === undefined ? '' : Math.floor(end / DAY_MS)
   const strike = o.strike === undefined ? '' : `${o.strike.type}|${o.strike.floor}|${o.strike.cap}`
+  const identifier = event.details?.identifier
+  const code = o.details?.code
+  const sideIndex = sides === undefined ? undefined : o.outcomeIndex === 1 ? 1 : 0
   return {
     event,
     outcome: o,
     texts,
     end,
-    contest,
-    key: `${texts.join('\u0000')}\u0000${reference}\u0000${strike}\u0000${contest}`,
+    sides,
+    sideIndex,
+    code,
+    identifier,
+    key: [
+      texts.join('\u0000'),
+      reference,
+      strike,
+      sides === undefined ? '' : `${sides.join('\u0001')}\u0001${sideIndex}`,
+      code ?? '',
+      identifierKey(identifier),
+    ].join('\u0000'),
   }
+}
+
+function identifierKey(f: IdentifierFacts | undefined): string {
+  return f === undefined ? '' : `${f.day}|${f.minutes}|${f.league}|${f.codes?.join(',')}|${f.codeRun}`
 }
 
 /**
@@ -194,6 +242,8 @@ function labelOf(o: Outcome, siblings: readonly Outcome[]): string {
  * (`clear`): held, the cache would only double them.
  */
 export class SpecCache {
+  /** The reviewed name aliases readings use (a head-to-head's side is found by name); set by the matcher. */
+  aliases: AliasLookup = NO_ALIASES
   #readings = new Map<string, Parsed>()
   #words = new Map<string, readonly string[]>()
   #periods = new Map<string, PeriodFacts>()
@@ -205,9 +255,9 @@ export class SpecCache {
   }
 
   spec(r: Reading): ContractSpec {
-    const { event, outcome: o, texts, end, contest, key } = r
+    const { event, outcome: o, texts, end, key } = r
     let parsed = this.#readings.get(key)
-    if (parsed === undefined) this.#readings.set(key, (parsed = parse(texts, end, o, contest, this)))
+    if (parsed === undefined) this.#readings.set(key, (parsed = parse(r, this)))
     // Built field by field, not spread: a spread object of this size came out about 460 B larger (82 MiB at 178k contracts).
     return {
       outcome: o,
@@ -225,6 +275,8 @@ export class SpecCache {
       periodKeys: parsed.periodKeys,
       requiredSig: parsed.requiredSig,
       allSig: parsed.allSig,
+      contest: parsed.contest,
+      rank: parsed.rank,
     }
   }
 
@@ -261,13 +313,9 @@ function signature(words: Iterable<string>): WordSignature {
   return { hi, lo }
 }
 
-function parse(
-  texts: readonly string[],
-  end: number | undefined,
-  o: Outcome,
-  contest: boolean,
-  cache: SpecCache,
-): Parsed {
+function parse(r: Reading, cache: SpecCache): Parsed {
+  const { texts, end, outcome: o } = r
+  const contest = r.sides !== undefined
   // What the contract is about: its own label and question. The event's subtitle and title frame the whole event
   // ("What price will Cardano hit?" / "How high will Cardano get?"): the other venue need not repeat them, but what a
   // contract says must be said somewhere around the other (judge.ts). Without a question the frame is the contract.
@@ -301,8 +349,22 @@ function parse(
   const labelSequence = cache.wordsOf(label0 ?? '')
   const labelWords = new Set(labelSequence)
   const required = [...words].filter((w) => !IMPLICIT_WORDS.has(w) && (!labelWords.has(w) || w === labelSequence[0]))
+  const [, , subtitle, eventTitle] = texts
+  const facts = readContest({
+    label: label ?? '',
+    question: question ?? '',
+    subtitle: subtitle ?? '',
+    eventTitle: eventTitle ?? '',
+    sides: r.sides,
+    sideIndex: r.sideIndex,
+    code: r.code,
+    identifier: r.identifier,
+    aliases: cache.aliases,
+  })
   // The period's days depend on the end time only through its day, which is part of the reading's key.
   return {
+    contest: facts,
+    rank: rankIn(texts),
     words,
     allWords,
     labelWords,
@@ -314,4 +376,23 @@ function parse(
     requiredSig: signature(required),
     allSig: signature(allWords),
   }
+}
+
+/** "top 10", "Top-5", "top ten": the N of a finishing-position contract, from the most specific text that states one. */
+function rankIn(texts: readonly string[]): number | undefined {
+  for (const t of texts) {
+    const m = /\btop[\s-]?(\d{1,3}|three|five|ten|twenty|thirty|forty|fifty)\b/.exec(fold(t))
+    if (m !== null) return RANK_WORDS[m[1] as string] ?? Number(m[1])
+  }
+  return undefined
+}
+
+const RANK_WORDS: Readonly<Record<string, number>> = {
+  three: 3,
+  five: 5,
+  ten: 10,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
 }

@@ -3,6 +3,7 @@ import type { VenueId } from '../../model/types.js'
 import type { EventMatch, MatchQuality } from './match-types.js'
 import { contractsOf, type ContractSpec, type SpecCache } from './contract.js'
 import { judge, type Judgement } from './judge.js'
+import { propositionKind } from './proposition.js'
 
 /**
  * How good a matcher run is, against pairs whose answer is known: hand-labelled real pairs (test/fixtures/
@@ -13,6 +14,8 @@ export interface LabelledPair {
   readonly label: 'same' | 'different'
   readonly reason: string
   readonly category?: string
+  /** The series family the pair was drawn from ("crypto-hourly", "esports-map"), where the label file says. */
+  readonly family?: string
 }
 
 /**
@@ -22,6 +25,11 @@ export interface LabelledPair {
 export interface LabelFields {
   readonly event: string
   readonly market: string
+  /**
+   * Where a side names which of its binary market's two listed outcomes it means (0 or 1; a head-to-head market lists
+   * both teams), when the venue lists both; absent or missing: the first (the YES side).
+   */
+  readonly outcomeIndex?: string
 }
 
 /** One venue's catalog and where the labels write its side. */
@@ -35,11 +43,14 @@ export function labelSide(
   pair: LabelledPair,
   venue: VenueId,
   fields: LabelFields,
-): { readonly eventId: string; readonly marketId: string } | undefined {
+): { readonly eventId: string; readonly marketId: string; readonly outcomeIndex: number } | undefined {
   const side = (pair as unknown as Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>)[venue]
   const eventId = side?.[fields.event]
   const marketId = side?.[fields.market]
-  return typeof eventId === 'string' && typeof marketId === 'string' ? { eventId, marketId } : undefined
+  const index = fields.outcomeIndex === undefined ? undefined : side?.[fields.outcomeIndex]
+  return typeof eventId === 'string' && typeof marketId === 'string'
+    ? { eventId, marketId, outcomeIndex: index === 1 ? 1 : 0 }
+    : undefined
 }
 
 export interface LabelVerdict {
@@ -51,6 +62,18 @@ export interface LabelVerdict {
   readonly judgement: Judgement | undefined
   /** The quality it was published with. */
   readonly quality: MatchQuality | undefined
+  /** The proposition kind of A's contract (proposition.ts), 'not listed' when it is not in the catalog. */
+  readonly kind: string
+  /**
+   * What decided a wrong verdict: the judge's field that kept a same pair apart, 'assignment' when the judge accepted
+   * it but another partner won (or two tied), 'judged same' for a different pair the judge accepted, 'not listed'.
+   */
+  readonly decidedBy: string | undefined
+  /**
+   * For a same pair whose A side is one of two listed outcomes (a head-to-head market's teams): B's contract was
+   * published with A's OTHER outcome (a spread priced on the wrong side).
+   */
+  readonly wrongOutcome: boolean
 }
 
 export interface Scores {
@@ -92,6 +115,8 @@ export function scoreLabels(
   cache: SpecCache,
 ): { verdicts: LabelVerdict[]; scores: Scores; counts: QualityCounts } {
   const published = publishedPairs(matches)
+  const partnerOfB = new Map<string, string>()
+  for (const m of matches) for (const o of m.outcomes) partnerOfB.set(o.b.outcomeId, o.a.outcomeId)
   const verdicts: LabelVerdict[] = []
   const counts = emptyCounts()
   let tp = 0
@@ -111,26 +136,77 @@ export function scoreLabels(
       counts[quality].pairs++
       if (same) counts[quality].correct++
     }
+    const judgement = x === undefined || y === undefined ? undefined : judge(x, y)
+    const wrongOutcome =
+      same &&
+      x !== undefined &&
+      y !== undefined &&
+      x.outcome.complementInstrumentId !== undefined &&
+      partnerOfB.get(y.outcome.outcomeId) === siblingOf(a, x)
     verdicts.push({
       pair,
       matched,
       correct: matched === same,
-      judgement: x === undefined || y === undefined ? undefined : judge(x, y),
+      judgement,
       quality,
+      kind: x === undefined ? 'not listed' : propositionKind(x),
+      decidedBy:
+        matched === same
+          ? undefined
+          : judgement === undefined
+            ? 'not listed'
+            : judgement.same
+              ? matched
+                ? 'judged same'
+                : 'assignment'
+              : judgement.test,
+      wrongOutcome,
     })
   }
   return { verdicts, scores: scores(tp, fp, fn), counts }
 }
 
-/** The contract a label names on one venue: in its event, the one whose binary market it names (id or slug). */
+/**
+ * The contract a label names on one venue: in its event, the one whose binary market it names (id or slug), and of a
+ * market listed as two outcomes, the one its outcome index names.
+ */
 function labelledContract(v: LabelledVenue, pair: LabelledPair, cache: SpecCache): ContractSpec | undefined {
   const side = labelSide(pair, v.catalog.venue, v.fields)
   const event = side === undefined ? undefined : v.catalog.eventsById.get(side.eventId)
-  return event === undefined || side === undefined
-    ? undefined
-    : contractsOf(event, cache).find(
-        (c) => c.outcome.outcomeId === side.marketId || c.outcome.childMarketSlug === side.marketId,
-      )
+  if (event === undefined || side === undefined) return undefined
+  const inMarket = contractsOf(event, cache).filter(
+    (c) => c.outcome.outcomeId === side.marketId || c.outcome.childMarketSlug === side.marketId,
+  )
+  return inMarket.find((c) => (c.outcome.outcomeIndex ?? 0) === side.outcomeIndex) ?? inMarket[0]
+}
+
+/** The outcome id of the other listed outcome of `x`'s binary market (its complement's), if the catalog lists it. */
+function siblingOf(v: LabelledVenue, x: ContractSpec): string | undefined {
+  const other = x.outcome.complementInstrumentId
+  if (other === undefined) return undefined
+  for (const o of v.catalog.marketsById.get(x.outcome.marketId)?.outcomes ?? [])
+    if (o.instrumentId === other) return o.outcomeId
+  return undefined
+}
+
+/** Scores per group of labelled pairs (a family, a proposition kind): what the eval reports row by row. */
+export function scoresBy(verdicts: readonly LabelVerdict[], group: (v: LabelVerdict) => string): Map<string, Scores> {
+  const counts = new Map<string, { tp: number; fp: number; fn: number }>()
+  for (const v of verdicts) {
+    const key = group(v)
+    let c = counts.get(key)
+    if (c === undefined) counts.set(key, (c = { tp: 0, fp: 0, fn: 0 }))
+    const same = v.pair.label === 'same'
+    if (v.matched && same) c.tp++
+    else if (v.matched) c.fp++
+    else if (same) c.fn++
+  }
+  return new Map([...counts].sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, c]) => [k, scores(c.tp, c.fp, c.fn)]))
+}
+
+/** A label's family: its `family`, else its `category`, else 'other'. */
+export function familyOf(pair: LabelledPair): string {
+  return pair.family ?? pair.category ?? 'other'
 }
 
 /** A known same-contract pair of the simulator's world (world.truth.outcomePairs): A's outcome id and B's. */

@@ -1,6 +1,9 @@
+import { judgeContests, type ContestField } from './contest-judge.js'
 import type { ContractSpec } from './contract.js'
-import { periodsAgree } from './periods.js'
-import { describeInterval, sameInterval } from './strikes.js'
+import { compareNames, nameKey, NO_ALIASES, type AliasLookup } from './names.js'
+import { periodsAgree } from './period-agreement.js'
+import { propositionKind } from './proposition.js'
+import { describeInterval, intervalsAgree } from './strikes.js'
 import { IMPLICIT_WORDS, NAME_SUFFIXES } from './text.js'
 
 /**
@@ -16,13 +19,23 @@ import { IMPLICIT_WORDS, NAME_SUFFIXES } from './text.js'
  * 3. **When**: the same stated period (deadline, year or datable phrase), or, when neither side states one, venue
  *    end times within two days (periods.ts).
  *
+ * 4. **Rank**: a finishing-position contract's N ("top 10") on both sides alike, or on neither.
+ *
+ * Head-to-head contracts (a side of a game, a draw, a handicap, a total) are propositions with fields of their own
+ * and are judged on those instead (contest-judge.ts); a head-to-head never pairs with anything else.
+ *
  * A pair that passes is graded: `high` when every test passed on what the texts state, `medium` when it leaned on
- * weaker evidence (end times instead of a stated period, a word left implicit on one side). The grade's measured
- * precision is what the spread's confidence uses (calibration.ts).
+ * weaker evidence (end times instead of a stated period, a word left implicit on one side, a short name). The grade's
+ * measured precision is what the spread's confidence uses (calibration.ts). The evidence says which fields were
+ * compared and what they agreed on.
  */
 export type Grade = 'high' | 'medium'
 
 export interface Evidence {
+  /** The kind of proposition both contracts are (proposition.ts): winner, threshold, bracket, top-n, map winner… */
+  readonly kind: string
+  /** Each field compared, with the value both sides agreed on ("part: map 2", "side: FURIA", "day: 2026-05-10"). */
+  readonly compared: readonly string[]
   /** Content words both texts share (the subject, role and action they agree on). */
   readonly shared: readonly string[]
   /** Words only one side names, accepted as implicit on the other. */
@@ -33,25 +46,32 @@ export interface Evidence {
   readonly strike: string | undefined
 }
 
+/** The field that kept two contracts apart. */
+export type JudgedField = 'what' | 'threshold' | 'when' | 'rank' | ContestField
+
 export type Judgement =
   | { readonly same: true; readonly grade: Grade; readonly evidence: Evidence }
-  | { readonly same: false; readonly test: 'what' | 'threshold' | 'when'; readonly reason: string }
+  | { readonly same: false; readonly test: JudgedField; readonly reason: string }
 
-export function judge(a: ContractSpec, b: ContractSpec, explain = true): Judgement {
+export function judge(a: ContractSpec, b: ContractSpec, explain = true, aliases: AliasLookup = NO_ALIASES): Judgement {
   const reject = explain ? rejecting : quietReject
+  if (a.contest !== undefined || b.contest !== undefined) return judgeHeadToHead(a, b, reject, aliases)
   // Two named outcomes name the same one: "Lakers" is not "Celtics", although each side's event names both. A short
   // form that begins the other's name ("Stonebridge" / "Stonebridge Mariners": a team by its city) is the same one,
   // weakly, unless what it leaves out is a name suffix ("Donald Trump" / "Donald Trump Jr.").
-  const shortened = labelExtension(a, b)
+  const shortened = labelExtension(a, b, aliases)
   if (shortened === undefined)
     return reject('what', () => `outcome ${a.labelSequence.join(' ')} vs ${b.labelSequence.join(' ')}`)
   // Threshold and period before the words: they reject most candidates of a ladder without allocating.
+  let strikes: 'exact' | 'tick' | undefined
   if (a.interval !== undefined || b.interval !== undefined) {
-    if (a.interval === undefined || b.interval === undefined || !sameInterval(a.interval, b.interval)) {
+    strikes = a.interval === undefined || b.interval === undefined ? undefined : intervalsAgree(a.interval, b.interval)
+    if (strikes === undefined) {
       const d = (i: ContractSpec['interval']) => (i === undefined ? 'none' : describeInterval(i))
       return reject('threshold', () => `threshold ${d(a.interval)} vs ${d(b.interval)}`)
     }
   }
+  if (a.rank !== b.rank) return reject('rank', () => `top ${a.rank ?? '-'} vs top ${b.rank ?? '-'}`)
   const when = periodsAgree(a.period, b.period, a.end, b.end, explain)
   if (!when.agree) return reject('when', () => when.reason)
   const shared: string[] = []
@@ -73,14 +93,58 @@ export function judge(a: ContractSpec, b: ContractSpec, explain = true): Judgeme
     )
   }
   const grade: Grade = when.strength === 'stated' && implicit.length === 0 && shortened.size === 0 ? 'high' : 'medium'
+  const strike =
+    a.interval === undefined || b.interval === undefined
+      ? undefined
+      : strikes === 'tick'
+        ? `${describeInterval(a.interval)} ≈ ${describeInterval(b.interval)} (one cent apart on a continuous price)`
+        : describeInterval(a.interval)
   return {
     same: true,
     grade,
     evidence: {
-      shared: shared.sort(),
+      kind: propositionKind(a),
+      compared: [
+        `subject: ${shared.sort().join(' ')}`,
+        ...(a.labelWords.size > 0 && b.labelWords.size > 0 ? [`outcome: ${a.outcome.title} = ${b.outcome.title}`] : []),
+        ...(strike === undefined ? [] : [`threshold: ${strike}`]),
+        ...(a.rank === undefined ? [] : [`rank: top ${a.rank}`]),
+        `period: ${when.evidence}`,
+      ],
+      shared,
       implicit: implicit.sort(),
       period: when.evidence,
-      strike: a.interval === undefined ? undefined : describeInterval(a.interval),
+      strike,
+    },
+  }
+}
+
+/** Two head-to-head contracts, field by field (contest-judge.ts); a head-to-head against anything else is not one. */
+function judgeHeadToHead(
+  a: ContractSpec,
+  b: ContractSpec,
+  reject: (test: JudgedField, reason: () => string) => Judgement,
+  aliases: AliasLookup,
+): Judgement {
+  if (a.contest === undefined || b.contest === undefined)
+    return reject('kind', () => `${propositionKind(a)} vs ${propositionKind(b)}`)
+  const j = judgeContests(
+    { contest: a.contest, allWords: a.allWords, end: a.end },
+    { contest: b.contest, allWords: b.allWords, end: b.end },
+    aliases,
+  )
+  if (!j.same) return reject(j.field, j.reason)
+  const shared = [...a.words].filter((w) => b.words.has(w)).sort()
+  return {
+    same: true,
+    grade: j.strong ? 'high' : 'medium',
+    evidence: {
+      kind: propositionKind(a),
+      compared: j.compared,
+      shared,
+      implicit: [],
+      period: j.period,
+      strike: undefined,
     },
   }
 }
@@ -89,12 +153,19 @@ export function judge(a: ContractSpec, b: ContractSpec, explain = true): Judgeme
  * The words one outcome label adds to the other when one is a short form of the other (empty when the labels agree or
  * either is not a name); undefined when the labels name different things.
  */
-function labelExtension(a: ContractSpec, b: ContractSpec): ReadonlySet<string> | undefined {
+function labelExtension(a: ContractSpec, b: ContractSpec, aliases: AliasLookup): ReadonlySet<string> | undefined {
   if (a.labelWords.size === 0 || b.labelWords.size === 0) return NONE
   const differ =
     [...a.labelWords].some((w) => !b.labelWords.has(w) && !IMPLICIT_WORDS.has(w)) ||
     [...b.labelWords].some((w) => !a.labelWords.has(w) && !IMPLICIT_WORDS.has(w))
   if (!differ) return NONE
+  // The same person with a shortened first name ("Zach" / "Zachary"), or names a reviewer made aliases: the words
+  // that differ are tolerated (graded medium).
+  const named = compareNames(nameKey(a.outcome.title), nameKey(b.outcome.title), aliases)
+  if (named === 'same' || (named === 'strong' && a.labelSequence.length === b.labelSequence.length)) {
+    const extra = [...a.labelWords, ...b.labelWords].filter((w) => !a.labelWords.has(w) || !b.labelWords.has(w))
+    if (!extra.some((w) => NAME_SUFFIXES.has(w))) return new Set(extra)
+  }
   const [short, long] =
     a.labelSequence.length < b.labelSequence.length
       ? [a.labelSequence, b.labelSequence]
@@ -108,18 +179,16 @@ function labelExtension(a: ContractSpec, b: ContractSpec): ReadonlySet<string> |
 const NONE: ReadonlySet<string> = new Set()
 
 /** The rejections of a caller that does not read reasons (the matcher: far more rejections than anyone reads). */
-const QUIET: Readonly<Record<'what' | 'threshold' | 'when', Judgement>> = {
-  what: Object.freeze({ same: false, test: 'what', reason: 'what differs' }),
-  threshold: Object.freeze({ same: false, test: 'threshold', reason: 'threshold differs' }),
-  when: Object.freeze({ same: false, test: 'when', reason: 'period differs' }),
-}
+const QUIET = new Map<JudgedField, Judgement>()
 
-function quietReject(test: 'what' | 'threshold' | 'when'): Judgement {
-  return QUIET[test]
+function quietReject(test: JudgedField): Judgement {
+  let j = QUIET.get(test)
+  if (j === undefined) QUIET.set(test, (j = Object.freeze({ same: false, test, reason: `${test} differs` })))
+  return j
 }
 
 /** A rejection whose reason is written only when read. */
-function rejecting(test: 'what' | 'threshold' | 'when', reason: () => string): Judgement {
+function rejecting(test: JudgedField, reason: () => string): Judgement {
   return {
     same: false,
     test,

@@ -3,9 +3,11 @@ import { runToEnd, type Steps } from '../../core/slices.js'
 import type { CatalogEvent, Outcome } from '../../model/types.js'
 import { UNCALIBRATED, type MatchWeights } from './calibration.js'
 import { contractsOf, readingsOf, rebind, sameReading, SpecCache, type ContractSpec, type Reading } from './contract.js'
+import { ContestIndex } from './contest-index.js'
 import { RequiredWordIndex, StatedWordIndex } from './contract-index.js'
 import { judge, mayMatch } from './judge.js'
 import type { DenyRule, EventMatch, ManualMatch, MatchExplanation, VenueEvent } from './match-types.js'
+import { NO_ALIASES, type AliasLookup } from './names.js'
 import { assignOneToOneSteps, groupByEventsSteps, outcomeKey, venueEvent, type Accepted } from './pair-assignment.js'
 import { contentWords } from './text.js'
 
@@ -49,6 +51,11 @@ export interface MatchInput {
   readonly deny?: readonly DenyRule[]
   /** Measured worth of each quality (config/match-calibration.json); UNCALIBRATED when absent. */
   readonly weights?: MatchWeights
+  /**
+   * Reviewed name aliases (config/aliases.json, aliases.ts) and their version: a new version matches everything
+   * again, as a change of overrides does.
+   */
+  readonly aliases?: { readonly lookup: AliasLookup; readonly version: string }
 }
 
 /** Events between two slice checkpoints. */
@@ -110,6 +117,10 @@ export class MatchState {
   readonly #sideB = new Map<string, EventContracts>()
   readonly #aIndex = new RequiredWordIndex()
   readonly #bIndex = new StatedWordIndex()
+  /** Head-to-head contracts are blocked apart (contest-index.ts): they pair only with each other. */
+  readonly #aContests = new ContestIndex(NO_ALIASES)
+  readonly #bContests = new ContestIndex(NO_ALIASES)
+  #aliases: AliasLookup = NO_ALIASES
   /** Accepted pairs by each side's contract. */
   readonly #byA = new Map<ContractSpec, Accepted[]>()
   readonly #byB = new Map<ContractSpec, Accepted[]>()
@@ -141,21 +152,27 @@ export class MatchState {
     const usedA = new Set<string>()
     const usedB = new Set<string>()
     for (const m of manual) for (const o of m.outcomes) (usedA.add(o.a.outcomeId), usedB.add(o.b.outcomeId))
-    const overridesKey = JSON.stringify([[...usedA].sort(), [...usedB].sort(), deny])
+    const aliases = input.aliases ?? { lookup: NO_ALIASES, version: '' }
+    const overridesKey = JSON.stringify([[...usedA].sort(), [...usedB].sort(), deny, aliases.version])
     const mode = this.#overridesKey === overridesKey ? 'incremental' : 'full'
-    if (mode === 'full') this.#clear()
+    if (mode === 'full') this.#clear(aliases.lookup)
     this.#overridesKey = overridesKey
+    this.#cache.aliases = aliases.lookup
 
     // Take out what changed or left, put in what is new; judge only the new contracts.
     const newB = yield* this.#sync(this.#sideB, b.events, usedB, 'b')
     const newA = yield* this.#sync(this.#sideA, a.events, usedA, 'a')
     // Indexing a whole catalog (a full run) is ~0.2 s: checkpoints keep it in slices.
     for (let i = 0; i < newB.added.length; i++) {
-      this.#bIndex.add(newB.added[i] as ContractSpec)
+      const c = newB.added[i] as ContractSpec
+      if (c.contest !== undefined) this.#bContests.add(c)
+      else this.#bIndex.add(c)
       if (i % INDEXED_PER_CHECKPOINT === INDEXED_PER_CHECKPOINT - 1) yield
     }
     for (let i = 0; i < newA.added.length; i++) {
-      this.#aIndex.add(newA.added[i] as ContractSpec, this.#bIndex)
+      const c = newA.added[i] as ContractSpec
+      if (c.contest !== undefined) this.#aContests.add(c)
+      else this.#aIndex.add(c, this.#bIndex)
       if (i % INDEXED_PER_CHECKPOINT === INDEXED_PER_CHECKPOINT - 1) yield
     }
     const denied = denyIndex(deny)
@@ -164,12 +181,13 @@ export class MatchState {
     const consider = (x: ContractSpec, y: ContractSpec): void => {
       judged++
       work++
-      if (!mayMatch(x, y) || denied(x, y)) return
-      const j = judge(x, y, false)
+      if ((x.contest === undefined && !mayMatch(x, y)) || denied(x, y)) return
+      const j = judge(x, y, false, this.#aliases)
       if (j.same) this.#accept({ a: x, b: y, grade: j.grade, evidence: j.evidence })
     }
     for (const x of newA.added) {
-      for (const y of this.#bIndex.candidatesOf(x)) consider(x, y)
+      const candidates = x.contest !== undefined ? this.#bContests.candidatesOf(x) : this.#bIndex.candidatesOf(x)
+      for (const y of candidates) consider(x, y)
       if ((work += JUDGED_PER_CHECKPOINT / CHECKPOINT_EVERY) >= JUDGED_PER_CHECKPOINT) (yield, (work = 0))
     }
     // New B contracts against the A contracts that were already there (new ones met them above). A full run has no
@@ -177,7 +195,8 @@ export class MatchState {
     if (mode === 'incremental' && newB.added.length > 0) {
       const fresh = new Set(newA.added)
       for (const y of newB.added) {
-        for (const x of this.#aIndex.candidatesOf(y)) if (!fresh.has(x)) consider(x, y)
+        const candidates = y.contest !== undefined ? this.#aContests.candidatesOf(y) : this.#aIndex.candidatesOf(y)
+        for (const x of candidates) if (!fresh.has(x)) consider(x, y)
         if ((work += JUDGED_PER_CHECKPOINT / CHECKPOINT_EVERY) >= JUDGED_PER_CHECKPOINT) (yield, (work = 0))
       }
     }
@@ -196,13 +215,16 @@ export class MatchState {
     return { matches: [...manual, ...automatic], mode, changedEvents, judged }
   }
 
-  #clear(): void {
+  #clear(aliases: AliasLookup): void {
     this.#last = undefined
     for (const side of [this.#sideA, this.#sideB]) side.clear()
     this.#byA.clear()
     this.#byB.clear()
     this.#aIndex.clear()
     this.#bIndex.clear()
+    this.#aContests.clear(aliases)
+    this.#bContests.clear(aliases)
+    this.#aliases = aliases
   }
 
   /**
@@ -250,7 +272,8 @@ export class MatchState {
     const [mine, theirs, other] =
       side === 'a' ? [this.#byA, this.#byB, 'b' as const] : [this.#byB, this.#byA, 'a' as const]
     for (const c of specs) {
-      if (side === 'a') this.#aIndex.remove(c)
+      if (c.contest !== undefined) (side === 'a' ? this.#aContests : this.#bContests).remove(c)
+      else if (side === 'a') this.#aIndex.remove(c)
       else this.#bIndex.remove(c)
       for (const x of mine.get(c) ?? []) {
         const list = theirs.get(x[other])

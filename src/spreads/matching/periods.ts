@@ -1,3 +1,4 @@
+import { instantOn, timeOfDay } from './clock-times.js'
 import { fold } from './text.js'
 
 /**
@@ -9,12 +10,16 @@ import { fold } from './text.js'
  * Read from the text (folded): deadlines ("by June 30, 2026", "before 2027", "by end of 2026", "before July" with
  * the year of the market's own end), years named as the period or occasion ("in 2025", "the 2028 election"), and
  * period phrases that cannot be dated ("during Trump's term", "by 2030", whose reading varies), kept as opaque keys.
+ * A day stated with a time of day and its zone ("on May 10, 2026 at 10am EDT", "May 10, 10AM ET") is an instant: an
+ * hourly series' contracts differ by the hour (clock-times.ts). Whether two periods agree: period-agreement.ts.
  */
 export interface PeriodFacts {
   /** Exclusive end instants (ms, UTC midnight) of the deadlines stated: "by June 30, 2026" → 2026-07-01. */
   readonly deadlines: readonly number[]
-  /** Days a contract is observed on (UTC midnight, ms): "on Nov 30, 2026", "at 12pm ET, Dec 1, 2026". */
+  /** Days a contract is observed on (UTC midnight, ms): "on Nov 30, 2026", "on May 10" (dated from the reference). */
   readonly days: readonly number[]
+  /** Instants a contract is observed at (ms): a day with a time of day and zone, "at 12pm ET, Dec 1, 2026". */
+  readonly instants: readonly number[]
   /** Months named as the period or occasion, 'YYYY-MM': "in January 2027", "after the November 2026 meeting". */
   readonly months: readonly string[]
   /** Years named as the period or occasion: "in 2025", "the 2028 US Presidential Election". */
@@ -23,7 +28,14 @@ export interface PeriodFacts {
   readonly opaque: readonly string[]
 }
 
-export const NO_PERIOD: PeriodFacts = Object.freeze({ deadlines: [], days: [], months: [], years: [], opaque: [] })
+export const NO_PERIOD: PeriodFacts = Object.freeze({
+  deadlines: [],
+  days: [],
+  instants: [],
+  months: [],
+  years: [],
+  opaque: [],
+})
 
 const DAY_MS = 86_400_000
 
@@ -74,6 +86,7 @@ const DATE_RE_9 = /\b(?:by |at |before )?(?:the )?end of (?:the|this) year\b/g
 const DATE_RE_10 = /\b(before|prior to)\s+(\d{4})\b/g
 const DATE_RE_11 = /\b(by|until)\s+(\d{4})\b/g
 const DATE_RE_12 = /\b(?:19|20)(\d{2})\b/g
+const DATE_RE_13 = new RegExp(String.raw`\b(on )?(${MONTH_RE})\.? (\d{1,2})\b`, 'g')
 
 const OPAQUE: readonly (readonly [RegExp, string])[] = [
   [
@@ -112,6 +125,8 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
       return ' '
     })
   }
+  // A time of day with its zone ("10am ET") turns the day the text observes into an instant (below).
+  const clock = timeOfDay(t)
   const refYear = referenceMs === undefined ? undefined : new Date(referenceMs).getUTCFullYear()
   const near = (month: number, day: number): number | undefined => {
     if (refYear === undefined || referenceMs === undefined) return undefined
@@ -148,6 +163,12 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
     const at = near(MONTH[m[1] as string] as number, Number(m[2]))
     if (at !== undefined) deadlines.push(at + DAY_MS)
   })
+  // A day without a year that the contract is observed on: "on May 10", or "May 10, 10AM ET" (with a time of day).
+  take(DATE_RE_13, (m) => {
+    if (m[1] === undefined && clock === undefined) return
+    const at = near(MONTH[m[2] as string] as number, Number(m[3]))
+    if (at !== undefined) days.push(at)
+  })
   // A month without a year after before/by: "before July" is the first of the next such July.
   take(DATE_RE_7, (m) => {
     const month = MONTH[m[3] as string] as number
@@ -164,9 +185,18 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
   take(DATE_RE_10, (m) => deadlines.push(Date.UTC(Number(m[2]), 0, 1)))
   take(DATE_RE_11, (m) => opaque.push(`by-year ${m[2]}`))
   take(DATE_RE_12, (m) => years.push(2000 + Number(m[1]) - (m[0].startsWith('19') ? 100 : 0)))
+  const instants: number[] = []
+  if (clock !== undefined && days.length === 1 && deadlines.length === 0) {
+    const at = instantOn(days[0] as number, clock)
+    if (at !== undefined) {
+      days.pop()
+      instants.push(at)
+    }
+  }
   return {
     deadlines: unique(deadlines),
     days: unique(days),
+    instants,
     months: unique(months),
     years: unique(years),
     opaque: unique(opaque),
@@ -183,206 +213,14 @@ function unique<T>(xs: T[]): T[] {
 }
 
 export function hasFacts(f: PeriodFacts): boolean {
-  return f.deadlines.length > 0 || f.days.length > 0 || f.months.length > 0 || f.years.length > 0 || f.opaque.length > 0
-}
-
-/**
- * Deadlines are read as UTC midnights ("by Dec 31, 2026" and "before Jan 1, 2027" both end at 2027-01-01T00:00Z), so
- * the same deadline compares equal; a day apart ("by June 30" / "before June 30") is another deadline.
- */
-const DEADLINE_SLACK_MS = 6 * 3_600_000
-/** A venue end time "on" a day: within the day, give or take a US time zone (18 h from its noon). */
-const ON_DAY_SLACK_MS = 18 * 3_600_000
-/** Without a stated period, venue end times this close are taken as the same period (weak evidence). */
-export const END_SLACK_MS = 48 * 3_600_000
-
-export type PeriodAgreement =
-  | { readonly agree: true; readonly evidence: string; readonly strength: 'stated' | 'end-times' }
-  | { readonly agree: false; readonly reason: string }
-
-/**
- * Whether two contracts' periods are the same. Stated facts decide when both state any; a year window agrees with a
- * deadline at that year's end ("in 2025" / "before 2026"). Without a stated period on either side the venues' end
- * times must agree closely (weak); a period stated on one side only, or one that cannot be dated, never agrees.
- */
-export function periodsAgree(
-  a: PeriodFacts,
-  b: PeriodFacts,
-  endA: number | undefined,
-  endB: number | undefined,
-  explain = true,
-): PeriodAgreement {
-  const disagree = explain ? disagreeing : () => DISAGREE
-  if (!hasFacts(a) && !hasFacts(b)) {
-    if (endA !== undefined && endB !== undefined && Math.abs(endA - endB) <= END_SLACK_MS)
-      return {
-        agree: true,
-        evidence: `no stated period; end times ${day(endA)} and ${day(endB)}`,
-        strength: 'end-times',
-      }
-    return disagree(
-      () =>
-        `no stated period and end times ${endA === undefined ? '?' : day(endA)} vs ${endB === undefined ? '?' : day(endB)}`,
-    )
-  }
-  if (!hasFacts(a) || !hasFacts(b)) return silentSide(hasFacts(a) ? a : b, hasFacts(a) ? endB : endA, a, b, disagree)
-  if (a.opaque.length > 0 || b.opaque.length > 0) {
-    if (
-      a.opaque.join() === b.opaque.join() &&
-      a.deadlines.length === 0 &&
-      b.deadlines.length === 0 &&
-      a.days.length === 0 &&
-      b.days.length === 0 &&
-      a.years.join() === b.years.join()
-    ) {
-      return { agree: true, evidence: `same period phrase (${a.opaque.join(', ')})`, strength: 'stated' }
-    }
-    return disagree(() => `period not datable: ${describe(a)} vs ${describe(b)}`)
-  }
-  const da = a.deadlines
-  const db = b.deadlines
-  if (da.length > 0 && db.length > 0) {
-    if (
-      da.length === db.length &&
-      da.every((d, i) => near(d, db[i] as number)) &&
-      a.days.length === 0 &&
-      b.days.length === 0
-    )
-      return { agree: true, evidence: `deadline ${da.map(last).join(', ')}`, strength: 'stated' }
-    return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
-  }
-  if (da.length > 0 || db.length > 0) {
-    // A window and the deadline at its end: "in 2025" / "before 2026", "in January 2027" / "by January 31, 2027".
-    const [deadlines, other] = da.length > 0 ? [da, b] : [db, a]
-    const d = deadlines[0] as number
-    const windowEnd =
-      other.days.length > 0
-        ? undefined
-        : other.months.length === 1
-          ? monthEnd(other.months[0] as string)
-          : other.months.length === 0 && other.years.length === 1
-            ? Date.UTC((other.years[0] as number) + 1, 0, 1)
-            : undefined
-    if (deadlines.length === 1 && windowEnd !== undefined && near(d, windowEnd))
-      return { agree: true, evidence: `${describe(other)} and deadline ${last(d)}`, strength: 'stated' }
-    return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
-  }
-  if (a.days.length > 0 || b.days.length > 0) {
-    if (a.days.join() === b.days.join())
-      return { agree: true, evidence: `on ${a.days.map(day).join(', ')}`, strength: 'stated' }
-    // An occasion named by its month on one side and by its day on the other ("after the November 2026 meeting" /
-    // "on Nov 20, 2026"): the same when the day falls in the month; weaker than both naming the day.
-    // A month can hold several such occasions (two meetings), so the month side's own end time must fall on the day.
-    const [withDay, other, otherEnd] = a.days.length > 0 ? [a, b, endB] : [b, a, endA]
-    const d = withDay.days[0] as number
-    const onThatDay = otherEnd !== undefined && Math.abs(otherEnd - (d + DAY_MS / 2)) <= ON_DAY_SLACK_MS
-    if (
-      withDay.days.length === 1 &&
-      other.days.length === 0 &&
-      other.months.length === 1 &&
-      onThatDay &&
-      monthOf(d) === other.months[0]
-    ) {
-      return {
-        agree: true,
-        evidence: `on ${day(d)}; in ${other.months[0]}, ending ${day(otherEnd)}`,
-        strength: 'end-times',
-      }
-    }
-    return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
-  }
-  if (a.months.length > 0 || b.months.length > 0) {
-    if (a.months.join() === b.months.join())
-      return { agree: true, evidence: `month ${a.months.join(', ')}`, strength: 'stated' }
-    return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
-  }
-  if (a.years.join() === b.years.join())
-    return { agree: true, evidence: `year ${a.years.join(', ')}`, strength: 'stated' }
-  return disagree(() => `year ${describe(a)} vs ${describe(b)}`)
-}
-
-/**
- * One side states its period, the other nothing: the silent venue's own end time must fall on the stated deadline or
- * day (a "Lakers vs. Celtics" market ending the day its game is played). Weak evidence.
- */
-function silentSide(
-  stated: PeriodFacts,
-  end: number | undefined,
-  a: PeriodFacts,
-  b: PeriodFacts,
-  disagree: (reason: () => string) => PeriodAgreement,
-): PeriodAgreement {
-  const single =
-    stated.years.length === 0 &&
-    stated.opaque.length === 0 &&
-    stated.months.length === 0 &&
-    stated.deadlines.length + stated.days.length === 1
-  if (single && end !== undefined) {
-    const d = stated.deadlines[0]
-    if (d !== undefined && end <= d && d - end <= END_SLACK_MS)
-      return {
-        agree: true,
-        evidence: `deadline ${last(d)} on one side, end time ${day(end)} on the other`,
-        strength: 'end-times',
-      }
-    const on = stated.days[0]
-    if (on !== undefined && Math.abs(end - (on + DAY_MS / 2)) <= ON_DAY_SLACK_MS)
-      return {
-        agree: true,
-        evidence: `on ${day(on)} on one side, end time ${day(end)} on the other`,
-        strength: 'end-times',
-      }
-  }
-  return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
-}
-
-/** The disagreement of a caller that does not read reasons (the matcher: far more rejections than anyone reads). */
-const DISAGREE: PeriodAgreement = Object.freeze({ agree: false, reason: 'period differs' })
-
-/** A disagreement whose reason is written only when read. */
-function disagreeing(reason: () => string): PeriodAgreement {
-  return {
-    agree: false,
-    get reason() {
-      return reason()
-    },
-  }
-}
-
-function near(x: number, y: number): boolean {
-  return Math.abs(x - y) <= DEADLINE_SLACK_MS
-}
-
-/** 'YYYY-MM' of a day. */
-function monthOf(dayMs: number): string {
-  const d = new Date(dayMs)
-  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`
-}
-
-/** The exclusive end of a 'YYYY-MM' month. */
-function monthEnd(month: string): number {
-  const [y, m] = month.split('-').map(Number) as [number, number]
-  return Date.UTC(y, m, 1)
-}
-
-/** The last day a deadline includes. */
-function last(deadline: number): string {
-  return day(deadline - 1)
-}
-
-export function describe(f: PeriodFacts): string {
-  const parts = [
-    ...f.deadlines.map((d) => `by ${day(d - 1)}`),
-    ...f.days.map((d) => `on ${day(d)}`),
-    ...f.months,
-    ...f.years.map(String),
-    ...f.opaque,
-  ]
-  return parts.length === 0 ? 'none' : parts.join(', ')
-}
-
-function day(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10)
+  return (
+    f.deadlines.length > 0 ||
+    f.days.length > 0 ||
+    f.instants.length > 0 ||
+    f.months.length > 0 ||
+    f.years.length > 0 ||
+    f.opaque.length > 0
+  )
 }
 
 /**
@@ -396,9 +234,39 @@ export function periodKeys(f: PeriodFacts, end: number | undefined): string[] {
   const out = new Set<string>()
   for (const d of f.deadlines) out.add(day(d - 1))
   for (const d of f.days) out.add(day(d))
+  for (const at of f.instants) out.add(day(at))
   for (const m of f.months) for (let at = monthEnd(m) - DAY_MS; monthOf(at) === m; at -= DAY_MS) out.add(day(at))
   for (const y of f.years) out.add(`${y}-12-31`)
   if (f.opaque.length > 0) out.add('opaque')
   if (!hasFacts(f) && end !== undefined) for (let k = -2; k <= 2; k++) out.add(day(end + k * DAY_MS))
   return [...out]
+}
+
+/** 'YYYY-MM' of a day. */
+export function monthOf(dayMs: number): string {
+  const d = new Date(dayMs)
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`
+}
+
+/** The exclusive end of a 'YYYY-MM' month. */
+export function monthEnd(month: string): number {
+  const [y, m] = month.split('-').map(Number) as [number, number]
+  return Date.UTC(y, m, 1)
+}
+
+/** 'YYYY-MM-DD' of an instant (UTC). */
+export function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10)
+}
+
+export function describe(f: PeriodFacts): string {
+  const parts = [
+    ...f.deadlines.map((d) => `by ${day(d - 1)}`),
+    ...f.days.map((d) => `on ${day(d)}`),
+    ...f.instants.map((at) => `at ${new Date(at).toISOString().slice(0, 16)}Z`),
+    ...f.months,
+    ...f.years.map(String),
+    ...f.opaque,
+  ]
+  return parts.length === 0 ? 'none' : parts.join(', ')
 }

@@ -157,15 +157,59 @@ function upper(a: Amount, closed: boolean): Interval {
  * none). Temperatures are observed in whole degrees, so there "> 76°" is "≥ 77°" (and "< 56°" is "≤ 55°").
  */
 export function sameInterval(a0: Interval, b0: Interval): boolean {
+  return intervalsAgree(a0, b0) !== undefined
+}
+
+/**
+ * How two intervals agree: `exact` (the same set of values), `tick` (the same but for one price tick at an end, see
+ * below), or undefined (different contracts).
+ *
+ * A dollar price is quoted in cents: "> $78,999.99" is "≥ $79,000" exactly, and "above $79,000" (> 79,000) differs
+ * from "$79,000 or above" (≥ 79,000) only when the price settles on exactly $79,000.00, one cent of a continuous
+ * price. Where that cent is a negligible share of the value (≤ 1e-4: a coin priced in thousands, not one priced in
+ * cents), the two are one contract; the venues word the same hourly thresholds so (docs/spreads.md F3). Counts,
+ * rates and whole degrees are not continuous: there "≥ X" and "> X" stay different.
+ */
+export function intervalsAgree(a0: Interval, b0: Interval): 'exact' | 'tick' | undefined {
   const a = wholeDegrees(a0, b0.unit)
   const b = wholeDegrees(b0, a0.unit)
-  if (a.unit !== '' && b.unit !== '' && a.unit !== b.unit) return false
-  return (
+  if (a.unit !== '' && b.unit !== '' && a.unit !== b.unit) return undefined
+  if (
     sameBound(a.lo, b.lo) &&
     sameBound(a.hi, b.hi) &&
     (a.lo === undefined || a.loClosed === b.loClosed) &&
     (a.hi === undefined || a.hiClosed === b.hiClosed)
   )
+    return 'exact'
+  if (!inCents(a, b)) return undefined
+  const [ca, cb] = [closedInCents(a), closedInCents(b)]
+  if (ca.lo === undefined ? cb.lo !== undefined : cb.lo === undefined) return undefined
+  if (ca.hi === undefined ? cb.hi !== undefined : cb.hi === undefined) return undefined
+  const gap = Math.max(Math.abs((ca.lo ?? 0) - (cb.lo ?? 0)), Math.abs((ca.hi ?? 0) - (cb.hi ?? 0)))
+  if (gap < CENT / 2) return 'exact'
+  const value = Math.min(...[ca.lo, ca.hi].filter((v): v is number => v !== undefined).map(Math.abs))
+  return gap <= CENT + 1e-9 && CENT / value <= 1e-4 ? 'tick' : undefined
+}
+
+const CENT = 0.01
+
+/** A dollar amount on either side, or a bound written to the cent (a strike field such as 78999.99). */
+function inCents(a: Interval, b: Interval): boolean {
+  if (a.unit === '°' || a.unit === '%' || a.unit === 'bps' || b.unit === '°' || b.unit === '%' || b.unit === 'bps')
+    return false
+  if (a.unit === '$' || b.unit === '$') return true
+  return [a.lo, a.hi, b.lo, b.hi].some(
+    (v) => v !== undefined && !Number.isInteger(v) && Number.isInteger(Math.round(v * 100 * 1e6) / 1e6),
+  )
+}
+
+/** The interval with closed ends on whole cents ("> 78999.99" → "≥ 79000"). */
+function closedInCents(i: Interval): { lo: number | undefined; hi: number | undefined } {
+  const cents = (v: number) => Math.round(v * 100)
+  return {
+    lo: i.lo === undefined ? undefined : (cents(i.lo) + (i.loClosed ? 0 : 1)) / 100,
+    hi: i.hi === undefined ? undefined : (cents(i.hi) - (i.hiClosed ? 0 : 1)) / 100,
+  }
 }
 
 /** An interval on whole degrees with closed ends (integer open bounds moved in by one). */

@@ -4,6 +4,7 @@ import { canonicalCategory } from '../../model/categories.js'
 import type { CatalogEvent, FeeModel, Outcome, ServiceStatus } from '../../model/types.js'
 import { distinctPart, nonEmpty, withoutWords } from '../outcome-title.js'
 import { serviceStatusOf } from './status.js'
+import { eventTickerFacts, marketTickerCode } from './ticker-facts.js'
 import type { KEvent, KMarket, KSeries } from './wire.js'
 
 /**
@@ -94,6 +95,7 @@ export function mapVenuekEvent(
       tags: venueCategory === undefined ? undefined : [venueCategory],
       negRisk: undefined,
       description: undefined,
+      identifier: eventTickerFacts(eventTicker, nonEmpty(e.series_ticker)),
     },
   }
 }
@@ -167,6 +169,7 @@ function outcome(m: KMarket, eventTicker: string, fees: FeeModel | undefined, ti
       negRisk: undefined,
       rules: nonEmpty(m.rules_primary),
       expectedExpiration: parseTimestampMs(m.expected_expiration_time),
+      code: marketTickerCode(ticker, eventTicker),
     },
   }
 }

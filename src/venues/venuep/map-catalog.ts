@@ -3,6 +3,7 @@ import { parseTimestampMs } from '../../core/time.js'
 import { canonicalCategory } from '../../model/categories.js'
 import type { CatalogEvent, FeeModel, Outcome, PlatformMarket, ServiceStatus } from '../../model/types.js'
 import { distinctPart, nonEmpty } from '../outcome-title.js'
+import { eventSlugFacts } from './slug-facts.js'
 import { rawStatusOf, serviceStatusOf } from './status.js'
 import type { GammaEvent, GammaMarket } from './wire.js'
 
@@ -82,6 +83,7 @@ export function mapGammaEvent(e: GammaEvent, links: VenuepLinks): CatalogEvent |
           : tags.map((t) => t.label ?? t.slug).filter((l): l is string => l !== undefined),
       negRisk: e.negRisk ?? e.enableNegRisk,
       description: nonEmpty(e.description),
+      identifier: eventSlugFacts(e.slug),
     },
   }
 }
@@ -218,6 +220,7 @@ function outcome(
       negRisk: m.negRisk,
       rules: nonEmpty(m.description),
       expectedExpiration: undefined,
+      sides: pm.labels,
     },
   }
 }
@@ -256,7 +259,7 @@ function groupedMarket(
   times: GroupTimes,
 ): PlatformMarket {
   const marketId = e.slug as string
-  const outcomes = markets.map((pm) => outcome(e, marketId, pm, 0, childTitle(pm, markets), true))
+  const outcomes = markets.flatMap((pm) => childOutcomes(e, marketId, pm, childTitle(pm, markets)))
   const status: ServiceStatus = markets.some((m) => m.status === 'active')
     ? 'active'
     : markets.every((m) => m.status === 'resolved')
@@ -278,6 +281,22 @@ function groupedMarket(
     openInterest: parseDecimal(e.openInterest),
     outcomes,
   }
+}
+
+/**
+ * A group child's outcomes. A yes/no child is one outcome, priced by its YES token. A child whose two sides are named
+ * otherwise ("FURIA" / "Heroic" in "Map 2 Winner", "Over" / "Under") is two: each side is a contract of its own, priced
+ * by its own token (another venue may list only the second side's contract), titled by the child and the side.
+ */
+function childOutcomes(e: GammaEvent, marketId: string, pm: ParsedMarket, title: string): Outcome[] {
+  if (isYesNo(pm.labels)) return [outcome(e, marketId, pm, 0, title, true)]
+  // What sets a child apart from its siblings may be a bare number ("2" of "Game 2 Winner"): then its whole question.
+  const child = /[a-z]{2}/i.test(title) ? title : (nonEmpty(pm.raw.question) ?? title)
+  return [0, 1].map((i) => outcome(e, marketId, pm, i as 0 | 1, `${child}: ${pm.labels[i]}`, false))
+}
+
+function isYesNo(labels: readonly [string, string]): boolean {
+  return labels[0].trim().toLowerCase() === 'yes' && labels[1].trim().toLowerCase() === 'no'
 }
 
 /**

@@ -1,4 +1,4 @@
-import { dateCode, longDate, shortDate, slugify } from '../dates.js'
+import { dateCode, easternHour, longDate, shortDate, slugify } from '../dates.js'
 import * as N from '../names.js'
 import {
   nextMonthStart,
@@ -15,8 +15,9 @@ import type { ContractSpec, Template } from './types.js'
 // ------------------------------------------------------------------------------------------- crypto
 //
 // Price ladders in each venue's words (shapes/strikes.ts): the ticker style "$98,000 or above" (greater_or_equal) or "Above
-// $98,000" (greater), the slug style "$98,000+", "above $98,000", "↑ $120,000". Near-miss strikes: the slug style "≥ X" against
-// The ticker style "> X", one dollar apart on a price quoted in dollars.
+// $98,000" (greater), the slug style "$98,000+", "above $98,000", "↑ $120,000". A coin's price is continuous, so "≥ X" and
+// "> X" are one contract on real venues (only the point X itself differs: docs/spreads.md F3); the near-miss strike is
+// the other comparator one tick up ("> $98,000" against "≥ $98,001"), a different contract.
 
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
 
@@ -44,9 +45,10 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
     const shared = sides.map((s, i) => (s.onSlugs && s.onTickers ? i : -1)).filter((i) => i >= 0)
     const near = shared.length > 1 && rng.chance(0.3) ? (shared[rng.int(0, shared.length - 1)] as number) : -1
     if (near >= 0) {
-      // The slug style words this strike with the other comparator: a second contract, each listed on one venue.
+      // The slug style words this strike with the other comparator one tick up: a second contract, each listed on one
+      // venue.
       sides[near] = { onSlugs: false, onTickers: true }
-      strikes.push({ cmp: cmp === 'ge' ? 'gt' : 'ge', lo: values[near] as number })
+      strikes.push({ cmp: cmp === 'ge' ? 'gt' : 'ge', lo: (values[near] as number) + priceStep(level) })
       sides.push({ onSlugs: true, onTickers: false })
     }
     const n = values.length
@@ -59,7 +61,7 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
       tickersSuffix: tickerSuffix(s),
       strikeType: strikeTypeOf(s),
       ...floorCap(s),
-      ...(i === n ? { lookalikeOf: near, lookalikeReason: 'at least vs more than' } : {}),
+      ...(i === n ? { lookalikeOf: near, lookalikeReason: 'at least vs more than, one tick apart' } : {}),
     }))
     return {
       templateId: 'coin-ladder',
@@ -95,11 +97,11 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
         frequency: 'daily',
         eventTicker: `KX${sym}D-${dateCode(endTime)}`,
         title: `${name} price on ${shortDate(endTime)}?`,
-        subTitle: `At 12pm ET, ${shortDate(endTime)}`,
+        subTitle: `At ${easternHour(endTime)}, ${shortDate(endTime)}`,
         mutuallyExclusive: false,
         strikeType: strikeTypeOf({ cmp }),
         marketTitle: (i) =>
-          `Will ${sym} be ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} at 12pm ET on ${shortDate(endTime)}?`,
+          `Will ${sym} be ${(contracts[i] as ContractSpec).tickersLabel.toLowerCase()} at ${easternHour(endTime)} on ${shortDate(endTime)}?`,
       },
     }
   },
