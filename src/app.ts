@@ -23,6 +23,7 @@ import { ReadModels } from './views/read-models.js'
 import { spreadRoutes } from './http/routes/spreads.js'
 import { spreadHistoryRoutes } from './http/routes/spread-history.js'
 import { CrossVenueMatching } from './spreads/matching/cross-venue.js'
+import { AliasFile } from './spreads/matching/aliases.js'
 import { MatchOverrides } from './spreads/matching/manual-matches.js'
 import { loadMatchWeights } from './spreads/matching/calibration.js'
 import { SpreadEngine } from './spreads/engine/spread-engine.js'
@@ -245,16 +246,19 @@ export async function startApp(options: AppOptions): Promise<App> {
     modules.map((m) => m.id),
     log.child({ component: 'matching' }),
   )
+  // Reviewed name aliases (config/aliases.json), also reloaded when the file changes.
+  const aliases = new AliasFile(config.spreads.aliasesPath, log.child({ component: 'matching' }))
   const matchWeights = loadMatchWeights(config.spreads.matchCalibrationPath)
   const matching = new CrossVenueMatching({
     venues: actors,
     engine: spreads,
     onLinks: (links) => models.setLinks(links),
-    overrides: () => ({ ...overrides.current(), weights: matchWeights }),
+    overrides: () => ({ ...overrides.current(), weights: matchWeights, aliases: aliases.current() }),
     log: log.child({ component: 'matching' }),
     eventSlug: (venue, event) => modules.find((m) => m.id === venue)?.view.eventSlug(event) ?? event.eventId,
   })
   overrides.watch(() => matching.overridesChanged())
+  aliases.watch(() => matching.overridesChanged())
   matching.start()
   supervisor.startAll()
 
@@ -397,6 +401,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     models.stop()
     matching.stop()
     overrides.unwatch()
+    aliases.unwatch()
     supervisor.stopAll()
     // The engine has stopped: queued firings reach the outbox, in-flight deliveries finish or are handed back.
     await alerts.stop()

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { describeScores, runLabelled, type LabelledRun } from './matching/labelled-run.js'
-import { labelSide } from '../src/spreads/matching/evaluation.js'
+import { labelSide, type GroupScores } from '../src/spreads/matching/evaluation.js'
 import { LABEL_FIELDS } from './matching/labelled-run.js'
 
 /**
@@ -23,12 +23,12 @@ export function report(run: LabelledRun): string {
     '',
     `Overall: ${describeScores(run.scores)}; same pairs on the other outcome of a two-outcome market: ${run.wrongOutcome}.`,
     '',
-    '| family | precision | recall | right | false | missed |',
-    '|---|---|---|---|---|---|',
+    '| family | labelled (same) | precision | recall | right | false | missed |',
+    '|---|---|---|---|---|---|---|',
     ...[...run.byFamily].map(([k, s]) => row(k, s)),
     '',
-    '| proposition kind | precision | recall | right | false | missed |',
-    '|---|---|---|---|---|---|',
+    '| proposition kind | labelled (same) | precision | recall | right | false | missed |',
+    '|---|---|---|---|---|---|---|',
     ...[...run.byKind].map(([k, s]) => row(k, s)),
     '',
   ]
@@ -45,15 +45,21 @@ export function report(run: LabelledRun): string {
   return `${lines.join('\n')}\n`
 }
 
-function row(k: string, s: { precision: number; recall: number; tp: number; fp: number; fn: number }): string {
-  return `| ${k} | ${s.precision.toFixed(4)} | ${s.recall.toFixed(4)} | ${s.tp} | ${s.fp} | ${s.fn} |`
+function row(k: string, s: GroupScores): string {
+  return `| ${k} | ${s.labelled} (${s.same}) | ${s.precision.toFixed(4)} | ${s.recall.toFixed(4)} | ${s.tp} | ${s.fp} | ${s.fn} |`
 }
 
 async function main(): Promise<void> {
+  if (process.argv.length <= 2) {
+    // No catalog: the bench section (every labelled set, the simulated worlds, the calibration).
+    process.argv.push('matching')
+    await import('../bench/run.js')
+    return
+  }
   const catalog = arg('catalog')
   const labels = arg('labels') ?? (catalog === undefined ? undefined : `${catalog}/labels-dev.json`)
   if (catalog === undefined || labels === undefined) {
-    process.stderr.write('usage: eval-matching --catalog <dir> [--labels <file>] [--json <out>]\n')
+    process.stderr.write('usage: npm run eval:matching [-- --catalog <dir> [--labels <file>] [--json <out>]]\n')
     process.exit(2)
   }
   const run = await runLabelled(catalog, labels)

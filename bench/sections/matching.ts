@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/load.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { mappedCatalogs } from '../../src/sim/mapped-catalogs.js'
 import { startSimulator } from '../../src/sim/simulator.js'
-import { matchEvents, type EventMatch } from '../../src/spreads/matching/matcher.js'
+import { matchEvents } from '../../src/spreads/matching/matcher.js'
 import {
   loadMatchWeights,
   UNCALIBRATED,
@@ -14,25 +14,25 @@ import {
   type Calibration,
   type MatchWeights,
 } from '../../src/spreads/matching/calibration.js'
-import { SpecCache } from '../../src/spreads/matching/contract.js'
 import {
   emptyCounts,
   labelSide,
-  scoreLabels,
   scoreTruth,
   type LabelFields,
-  type LabelledPair,
+  type GroupScores,
   type LabelVerdict,
   type QualityCounts,
   type Scores,
 } from '../../src/spreads/matching/evaluation.js'
+import { LABEL_FIELDS, runLabelled, type LabelledRun } from '../../tools/matching/labelled-run.js'
 import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './section.js'
 
 /**
- * Issue 17: how well the matcher finds the same contract on both venues, on real catalogs and on the simulator.
+ * Issues 17 and 34: how well the matcher finds the same contract on both venues, on real catalogs and on the simulator.
  *
- * - **Real**: the captured catalogs (test/fixtures/real-venues) replayed by the simulator and mapped by the real
- *   adapters; scored on the hand-labelled development pairs (labels-dev.json). Every automatic match the matcher
+ * - **Real**: the captured catalogs (test/fixtures/real-venues: long-dated listings, and short-dated/: a real week of
+ *   short-dated series) replayed by the simulator and mapped by the real adapters (tools/matching/labelled-run.ts);
+ *   scored on their development labels (labels-dev.json), per family and per proposition kind. Every automatic match the matcher
  *   makes on them is written, with its evidence, to bench/matches-real.md for review: the labels hold few "same"
  *   pairs and the catalogs more same contracts than anyone labelled.
  * - **Simulated**: two seeded worlds scored on their ground truth.
@@ -44,34 +44,40 @@ import { log, measuredLead, OBSERVATION, type Row, type SectionDef } from './sec
  */
 const HERE = dirname(fileURLToPath(import.meta.url))
 const REPO = join(HERE, '../../..')
-const REAL_DIR = join(REPO, 'test/fixtures/real-venues')
 const MATCHES_MD = join(REPO, 'bench/matches-real.md')
 export const CALIBRATION_JSON = join(REPO, 'config/match-calibration.json')
-/** The replay's clock: the day the labels were written against (the captures are from 2025-06 to 2026-03). */
+/** The replay's clock: the day the labels were written against (the captures are from 2025-06 to 2026-05). */
 const ANCHOR_MS = Date.UTC(2026, 10, 21, 12)
 const SIM_WORLDS = [
   { seed: 42, questions: 2_400 },
   { seed: 7, questions: 1_500 },
 ] as const
 export const MATCHING_COMMAND = 'npm run eval:matching'
-/** Where labels-dev.json writes each venue's side of a pair (test/fixtures/real-venues/FORMAT.md). */
-export const REAL_LABEL_FIELDS: Readonly<Record<string, LabelFields>> = {
-  venuep: { event: 'event_slug', market: 'market_slug' },
-  venuek: { event: 'event_ticker', market: 'market_ticker' },
-}
+/** Where the label files write each venue's side of a pair (test/fixtures/real-venues/FORMAT.md). */
+export const REAL_LABEL_FIELDS = LABEL_FIELDS
+
+/**
+ * The labelled real sets we keep: captured catalogs of both venues and development labels (test/fixtures/real-venues:
+ * long-dated listings; short-dated: a real week of short-dated series). Held-out labels are not in the repository.
+ */
+export const LABELLED_SETS = [
+  { name: 'long-dated', dir: join(REPO, 'test/fixtures/real-venues') },
+  { name: 'short-dated', dir: join(REPO, 'test/fixtures/real-venues/short-dated') },
+] as const
 
 export const matchingSection: SectionDef = {
   name: 'matching',
-  title: 'Matching (issue 17)',
+  title: 'Matching (issues 17 and 34)',
   method: [
     '- **Matching** (`bench/sections/matching.ts`, `npm run eval:matching`): precision, recall and F1 of the published',
-    '  outcome pairs on the hand-labelled real pairs (test/fixtures/real-venues/labels-dev.json, catalogs replayed by the',
-    "  simulator and mapped by the real adapters) and on two simulated worlds' ground truth; the calibration table counts,",
-    '  per match quality, the published labelled pairs and the right ones (config/match-calibration.json). Every automatic',
-    '  match on the real catalogs is listed with its evidence in bench/matches-real.md.',
+    '  outcome pairs on the labelled real pairs (test/fixtures/real-venues/labels-dev.json and short-dated/labels-dev.json,',
+    '  catalogs replayed by the simulator and mapped by the real adapters), per family and per proposition kind, and on two',
+    "  simulated worlds' ground truth; the calibration table counts, per match quality, the published labelled pairs and the",
+    '  right ones (config/match-calibration.json). Every automatic match on the real catalogs is listed with its evidence in',
+    '  bench/matches-real.md. `npm run eval:matching -- --catalog <dir> [--labels <file>]` scores any other catalogs.',
   ],
   async run() {
-    const { real, sims, total } = await evaluateMatching()
+    const { labelled, sims, total } = await evaluateMatching()
     // The weights in force before this run are what the service predicted; this run observes.
     let before: MatchWeights = UNCALIBRATED
     try {
@@ -81,19 +87,27 @@ export const matchingSection: SectionDef = {
     }
     const calibration = calibrationOf(total)
     writeFileSync(CALIBRATION_JSON, `${JSON.stringify(calibration, null, 2)}\n`)
-    writeFileSync(MATCHES_MD, matchesMarkdown(real.matches, real.verdicts, real.a, real.b))
-    const rows: Row[] = [
-      {
-        measure: `Real catalogs (${real.a.events.length} ${real.a.venue}, ${real.b.events.length} ${real.b.venue} events), dev labels (${real.labels} pairs: ${real.sameLabels} same, ${real.labels - real.sameLabels} different)`,
-        result: `${fmt(real.scores)}; wrong: ${real.wrong.length === 0 ? 'none' : real.wrong.join('; ')}`,
-        target: 'no "different" pair matched, no "same" pair missed',
-        ok: real.scores.fp === 0 && real.scores.fn === 0,
-      },
-      {
-        measure: 'Real catalogs: automatic matches published (all listed in bench/matches-real.md)',
-        result: `${real.published} outcome pairs in ${real.matches.length} event pairs`,
+    writeFileSync(MATCHES_MD, matchesMarkdown(labelled))
+    const rows: Row[] = []
+    for (const run of labelled) {
+      const wrong = run.verdicts.filter((v) => !v.correct)
+      rows.push({
+        measure: `Real catalogs, ${run.name} (${run.a.events.length} ${run.a.venue}, ${run.b.events.length} ${run.b.venue} events), dev labels (${run.labels} pairs: ${run.sameLabels} same)`,
+        result: `${fmt(run.scores)}; head-to-heads on the other outcome: ${run.wrongOutcome}; wrong: ${wrong.length === 0 ? 'none' : wrong.map((v) => v.decidedBy).join(', ')}`,
+        target: 'precision ≥ 0.99, recall ≥ 0.95, every head-to-head on its outcome',
+        ok: run.scores.precision >= 0.99 && run.scores.recall >= 0.95 && run.wrongOutcome === 0,
+      })
+      for (const [family, sc] of run.byFamily)
+        rows.push({ measure: `… ${run.name}, family \`${family}\``, result: groupFmt(sc), ...OBSERVATION })
+      for (const [kind, sc] of run.byKind)
+        rows.push({ measure: `… ${run.name}, proposition kind \`${kind}\``, result: groupFmt(sc), ...OBSERVATION })
+      rows.push({
+        measure: `… ${run.name}: automatic matches published (listed in bench/matches-real.md); the full match's CPU`,
+        result: `${run.matches.reduce((n, m) => n + m.outcomes.length, 0)} outcome pairs in ${run.matches.length} event pairs; ${run.matchMs.toFixed(0)} ms`,
         ...OBSERVATION,
-      },
+      })
+    }
+    rows.push(
       ...sims.map((s) => ({
         measure: `Simulated world (seed ${s.seed}, ${s.questions} questions), ground truth`,
         result: fmt(s.scores),
@@ -108,18 +122,22 @@ export const matchingSection: SectionDef = {
           ...OBSERVATION,
         }
       }),
-      {
-        measure: 'Calibration bin "not published": predicted 0 vs observed on the dev labels not matched',
-        result: `${real.unpublished.same} of ${real.unpublished.pairs} were the same contract (${real.unpublished.pairs === 0 ? '—' : (real.unpublished.same / real.unpublished.pairs).toFixed(4)})`,
+    )
+    for (const run of labelled) {
+      const notMatched = run.verdicts.filter((v) => !v.matched)
+      const same = notMatched.filter((v) => v.pair.label === 'same').length
+      rows.push({
+        measure: `Calibration bin "not published" (${run.name}): predicted 0 vs observed on the dev labels not matched`,
+        result: `${same} of ${notMatched.length} were the same contract (${notMatched.length === 0 ? '—' : (same / notMatched.length).toFixed(4)})`,
         ...OBSERVATION,
-      },
-    ]
+      })
+    }
     return { lead: [measuredLead(), `Command: \`${MATCHING_COMMAND}\`.`], rows }
   },
 }
 
 export interface MatchingEvaluation {
-  readonly real: RealRun
+  readonly labelled: readonly NamedRun[]
   readonly sims: readonly {
     readonly seed: number
     readonly questions: number
@@ -130,88 +148,30 @@ export interface MatchingEvaluation {
   readonly total: QualityCounts
 }
 
+export interface NamedRun extends LabelledRun {
+  readonly name: string
+}
+
 /** The measurements of the section, without writing anything (the suite checks them; the section reports them). */
 export async function evaluateMatching(): Promise<MatchingEvaluation> {
-  const real = await realRun()
+  const labelled: NamedRun[] = []
+  for (const set of LABELLED_SETS) {
+    log(`matching: real catalogs (${set.name}, replayed), dev labels`)
+    labelled.push({ name: set.name, ...(await runLabelled(set.dir, join(set.dir, 'labels-dev.json'))) })
+  }
   const sims: { seed: number; questions: number; scores: Scores; counts: QualityCounts }[] = []
   for (const w of SIM_WORLDS) {
     log(`matching: simulated world seed ${w.seed}, ${w.questions} questions`)
     sims.push({ ...w, ...(await simRun(w.seed, w.questions)) })
   }
   const total = emptyCounts()
-  for (const c of [real.counts, ...sims.map((s) => s.counts)]) {
+  for (const c of [...labelled.map((r) => r.counts), ...sims.map((s) => s.counts)]) {
     for (const q of ['auto_high', 'auto_medium'] as const) {
       total[q].pairs += c[q].pairs
       total[q].correct += c[q].correct
     }
   }
-  return { real, sims, total }
-}
-
-export interface RealRun {
-  /** The two venues' catalogs, in registry order. */
-  readonly a: CatalogSnapshot
-  readonly b: CatalogSnapshot
-  readonly matches: EventMatch[]
-  readonly verdicts: LabelVerdict[]
-  readonly scores: Scores
-  readonly counts: QualityCounts
-  readonly labels: number
-  readonly sameLabels: number
-  readonly wrong: string[]
-  readonly published: number
-  readonly unpublished: { readonly pairs: number; readonly same: number }
-}
-
-async function realRun(): Promise<RealRun> {
-  log('matching: real catalogs (replayed), dev labels')
-  const clock = new SimulatedClock(ANCHOR_MS)
-  const config = loadConfig({ env: { NODE_ENV: 'test' } })
-  const sim = await startSimulator({
-    config: { ...config.sim, catalog: REAL_DIR, wallets: 5, venuekAuth: false },
-    clock,
-    anchorMs: ANCHOR_MS,
-    startEngine: false,
-  })
-  try {
-    const catalogs = await mappedCatalogs(
-      sim,
-      config,
-      clock,
-      Math.ceil((ANCHOR_MS - Date.UTC(2020, 0, 1)) / 86_400_000),
-    )
-    const [a, b] = [catalogs.venuep, catalogs.venuek].map((c) => buildCatalogSnapshot(c, 1)) as [
-      CatalogSnapshot,
-      CatalogSnapshot,
-    ]
-    const matches = matchEvents(a, b)
-    const labels = JSON.parse(readFileSync(join(REAL_DIR, 'labels-dev.json'), 'utf8')) as LabelledPair[]
-    const { verdicts, scores, counts } = scoreLabels(matches, labels, labelled(a), labelled(b), new SpecCache())
-    const wrong = verdicts
-      .filter((v) => !v.correct)
-      .map(
-        (v) =>
-          `${v.pair.label} ${labelSide(v.pair, a.venue, labelFields(a.venue))?.marketId} ~ ${labelSide(v.pair, b.venue, labelFields(b.venue))?.marketId}`,
-      )
-    const published = matches.reduce((n, m) => n + m.outcomes.length, 0)
-    const notMatched = verdicts.filter((v) => !v.matched)
-    const unpublished = { pairs: notMatched.length, same: notMatched.filter((v) => v.pair.label === 'same').length }
-    return {
-      a,
-      b,
-      matches,
-      verdicts,
-      scores,
-      counts,
-      labels: labels.length,
-      sameLabels: labels.filter((l) => l.label === 'same').length,
-      wrong,
-      published,
-      unpublished,
-    }
-  } finally {
-    await sim.close()
-  }
+  return { labelled, sims, total }
 }
 
 async function simRun(seed: number, questions: number): Promise<{ scores: Scores; counts: QualityCounts }> {
@@ -259,64 +219,73 @@ function round(x: number): number {
   return Math.round(x * 1e4) / 1e4
 }
 
+/** A family's or kind's row: its labelled pairs, then its scores (none published and none same: nothing to score). */
+function groupFmt(s: GroupScores): string {
+  const head = `${s.labelled} labelled (${s.same} same)`
+  return s.tp + s.fp + s.fn === 0 ? `${head}: none published, none missed` : `${head}: ${fmt(s)}`
+}
+
 function fmt(s: Scores): string {
   return `precision **${s.precision.toFixed(4)}**, recall **${s.recall.toFixed(4)}**, F1 ${s.f1.toFixed(4)} (${s.tp} right, ${s.fp} false, ${s.fn} missed)`
 }
 
 /** The review list: every automatic match on the real catalogs, with the evidence that decided it. */
-function matchesMarkdown(
-  matches: readonly EventMatch[],
-  verdicts: readonly LabelVerdict[],
-  a: CatalogSnapshot,
-  b: CatalogSnapshot,
-): string {
-  const marketOf = (v: LabelVerdict, c: CatalogSnapshot) => labelSide(v.pair, c.venue, labelFields(c.venue))?.marketId
-  const labelled = new Map(verdicts.map((v) => [`${marketOf(v, a)}|${marketOf(v, b)}`, v.pair.label]))
+function matchesMarkdown(runs: readonly NamedRun[]): string {
   const lines = [
     '# Automatic matches on the real catalogs',
     '',
     `Written by \`${MATCHING_COMMAND}\` (bench/sections/matching.ts) on ${new Date().toISOString().slice(0, 10)}: every outcome pair the matcher publishes on the real`,
-    'captured catalogs (test/fixtures/real-venues), with the evidence that decided it, for a reviewer. A wrong pair goes into',
-    '`deny` in config/matches.json (the service reloads it without a restart) and into the labels.',
+    'captured catalogs (test/fixtures/real-venues and its short-dated week), with the fields that decided it, for a reviewer.',
+    'A wrong pair goes into `deny` in config/matches.json (the service reloads it without a restart, or use',
+    '`npm run matches:review`) and into the labels.',
     '',
-    `${matches.reduce((n, m) => n + m.outcomes.length, 0)} outcome pairs in ${matches.length} event pairs.`,
+  ]
+  for (const run of runs) lines.push(...runMarkdown(run))
+  return `${lines.join('\n')}\n`
+}
+
+function runMarkdown(run: NamedRun): string[] {
+  const { a, b, matches, verdicts } = run
+  const key = (v: LabelVerdict, c: CatalogSnapshot) => {
+    const side = labelSide(v.pair, c.venue, labelFields(c.venue))
+    return side === undefined ? undefined : `${side.marketId}#${side.outcomeIndex}`
+  }
+  const labelled = new Map(verdicts.map((v) => [`${key(v, a)}|${key(v, b)}`, v.pair.label]))
+  const lines = [
+    `## ${run.name}: ${matches.reduce((n, m) => n + m.outcomes.length, 0)} outcome pairs in ${matches.length} event pairs`,
     '',
   ]
   for (const m of matches) {
     const ae = a.eventsById.get(m.a.eventId)
     const be = b.eventsById.get(m.b.eventId)
     lines.push(
-      `## ${ae?.title ?? m.a.eventId} ↔ ${be?.title ?? m.b.eventId}`,
+      `### ${ae?.title ?? m.a.eventId} ↔ ${be?.title ?? m.b.eventId}`,
       '',
       `${a.venue} \`${m.a.eventId}\` ↔ ${b.venue} \`${m.b.eventId}\`: ${m.strategy}, ${m.quality}`,
       '',
-    )
-    lines.push(
-      `| ${a.venue} outcome | ${b.venue} market | quality | period | strike | shared words | implicit | dev label |`,
-      '|---|---|---|---|---|---|---|---|',
+      `| ${a.venue} outcome | ${b.venue} market | quality | kind | fields compared | dev label |`,
+      '|---|---|---|---|---|---|',
     )
     for (const o of m.outcomes) {
       const e = o.explanation.evidence
-      // A label names a contract by its binary market: the outcome's market slug where it has one, else its id.
+      // A label names a contract by its binary market (slug where it has one, else id) and outcome index.
       const label =
-        labelled.get(`${o.a.childMarketSlug ?? o.a.outcomeId}|${o.b.childMarketSlug ?? o.b.outcomeId}`) ?? '—'
+        labelled.get(
+          `${o.a.childMarketSlug ?? o.a.outcomeId}#${o.a.outcomeIndex ?? 0}|${o.b.childMarketSlug ?? o.b.outcomeId}#0`,
+        ) ?? '—'
       lines.push(
-        `| ${cell(o.a.title)} | ${cell(`${o.b.outcomeId} (${o.b.title})`)} | ${o.quality} | ${cell(e?.period ?? '')} | ${cell(e?.strike ?? '')} | ${cell(e?.shared.join(' ') ?? '')} | ${cell(e?.implicit.join(' ') ?? '')} | ${label} |`,
+        `| ${cell(o.a.title)} | ${cell(`${o.b.outcomeId} (${o.b.title})`)} | ${o.quality} | ${e?.kind ?? ''} | ${cell(e?.compared.join('; ') ?? '')} | ${label} |`,
       )
     }
     lines.push('')
   }
-  return `${lines.join('\n')}\n`
+  return lines
 }
 
 function labelFields(venue: string): LabelFields {
   const f = REAL_LABEL_FIELDS[venue]
   if (f === undefined) throw new Error(`labels-dev.json: no label fields for venue ${venue}`)
   return f
-}
-
-function labelled(catalog: CatalogSnapshot): { catalog: CatalogSnapshot; fields: LabelFields } {
-  return { catalog, fields: labelFields(catalog.venue) }
 }
 
 function cell(s: string): string {

@@ -357,6 +357,8 @@ const BaseConfigSchema = Type.Object(
       {
         /** Manual cross-venue matches (JSON), relative to the working directory. */
         manualMatchesPath: Type.String({ default: 'config/matches.json' }),
+        /** Reviewed name aliases for matching (JSON, src/spreads/matching/aliases.ts), relative to the working directory. */
+        aliasesPath: Type.String({ default: 'config/aliases.json' }),
         /**
          * Measured precision of each automatic match quality (JSON, written by `npm run eval:matching`), relative to
          * the working directory; it scales the spreads' confidence. Absent: fixed weights (0.9 high, 0.7 medium).

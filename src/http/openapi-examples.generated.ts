@@ -7,7 +7,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/alerts → 201, simulated data",
       "value": {
-        "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
+        "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -27,7 +27,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "delivery_status": {
           "ready": true
         },
-        "signing_secret": "whsec_1722390b5e144881efe65addab2a3940b3e94a5ec6edbd4aac20886547158982"
+        "signing_secret": "whsec_001f025dc622e500cb808069233fd6f7a2a1565e7ffb7f77bf7a8dd957a4fd00"
       }
     },
     "422": {
@@ -66,12 +66,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/api-keys → 201, simulated data",
       "value": {
-        "api_key": "pmk_live_TmA78tV38cmtUYeDMEepEhMWK3qBsKK9kO2H05HuY3O",
+        "api_key": "pmk_live_Ni1OjaOGSy2wKTWc5NMoNFkKEtHNDINOCaxMNF1H9a3",
         "key_returned_once": true,
         "key": {
-          "id": "2574ab48-2713-4773-88f0-2aa3cd53cce9",
+          "id": "c5de822b-f5d4-42d9-ba73-9ba6089c2b3c",
           "name": "ci",
-          "key_prefix": "pmk_live_TmA7…",
+          "key_prefix": "pmk_live_Ni1O…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -81,18 +81,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "deleteAlert": {
     "200": {
-      "summary": "DELETE /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96 → 200, simulated data",
+      "summary": "DELETE /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183 → 200, simulated data",
       "value": {
-        "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
+        "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
         "deleted": true
       }
     }
   },
   "getAlert": {
     "200": {
-      "summary": "GET /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183 → 200, simulated data",
       "value": {
-        "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
+        "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -200,7 +200,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
         "channels": {
           "md": {
-            "address": "md.{ch}.{venue}.{key}",
+            "address": "md.{ch}.{venue}.{stream}",
             "title": "Stream frames"
           }
         },
@@ -210,7 +210,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "channel": {
               "$ref": "#/channels/md"
             },
-            "summary": "The ingest publishes every frame of its quote, spread and venue streams.",
+            "summary": "The ingest publishes every frame of the streams it holds open.",
             "messages": [
               {
                 "$ref": "#/channels/md/messages/frame"
@@ -225,11 +225,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",
       "value": {
-        "account_id": "b59c877e-924f-4013-b4a0-f8ea111c91d3",
+        "account_id": "fce8030e-5922-43bf-92c5-cfdcf78f9887",
         "key": {
-          "id": "c1c89916-e296-41d7-a4da-43faa491eb41",
+          "id": "f8b538a7-3555-443a-85f3-288f4a11ea1d",
           "name": "default",
-          "key_prefix": "pmk_live_FmEV…"
+          "key_prefix": "pmk_live_59YF…"
         },
         "rate_limit": {
           "limit": 100000,
@@ -275,153 +275,153 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getEvent": {
     "200": {
-      "summary": "GET /api/v2/events/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02 → 200, simulated data",
+      "summary": "GET /api/v2/events/nhc-stonebridge-hawks-brookhaven-titans-2026-12-04 → 200, simulated data",
       "value": {
-        "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-        "title": "Fairhaven Mariners vs. Oakmont Rangers",
+        "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+        "title": "Stonebridge Hawks vs. Brookhaven Titans",
         "category": "sports",
         "status": "active",
         "leading_outcome": {
-          "title": "Oakmont",
-          "probability": 0.72,
+          "title": "Brookhaven",
+          "probability": 0.69,
           "platform": "venuek",
-          "outcome_id": "KXNHCGAME-26DEC02MARRAN-RANGER"
+          "outcome_id": "KXNHCGAME-26DEC04HAWTIT-TITANS"
         },
-        "volume_total": 167666.97,
-        "volume_24h": 10210.82,
+        "volume_total": 123849.59,
+        "volume_24h": 2828.92,
         "platform_count": 2,
         "platforms": [
           "venuep",
           "venuek"
         ],
-        "end_time": "2026-12-02T16:00:00.000",
-        "created_at": "2026-11-09T17:51:00.269",
-        "updated_at": "2026-11-21T12:06:52.000",
+        "end_time": "2026-12-04T16:00:00.000",
+        "created_at": "2026-11-07T16:42:28.787",
+        "updated_at": "2026-11-21T12:03:00.000",
         "aliases": [
-          "oakmont-rangers-vs-fairhaven-mariners-winner-dec-2-2026-kxnhcgame-26dec02marran"
+          "brookhaven-titans-vs-stonebridge-hawks-winner-dec-4-2026-kxnhcgame-26dec04hawtit"
         ],
         "venues": {
           "venuep": {
-            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "event_id": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "title": "Fairhaven Mariners vs. Oakmont Rangers",
+            "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+            "event_id": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+            "title": "Stonebridge Hawks vs. Brookhaven Titans",
             "subtitle": null,
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:34693/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
+            "platform_url": "http://127.0.0.1:45933/events/slug/nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
             "mutually_exclusive": false,
-            "volume_total": 103334.31,
-            "volume_24h": 7024.43,
-            "liquidity": 47014.46,
-            "open_interest": 23016.43,
-            "end_time": "2026-12-02T16:00:00.000",
-            "created_at": "2026-11-09T17:51:00.269",
-            "updated_at": "2026-11-21T12:06:52.000",
+            "volume_total": 17907.96,
+            "volume_24h": 71.07,
+            "liquidity": 5708.6,
+            "open_interest": 138.53,
+            "end_time": "2026-12-04T16:00:00.000",
+            "created_at": "2026-11-07T16:42:28.787",
+            "updated_at": "2026-11-21T12:03:00.000",
             "market_count": 1,
             "outcome_count": 2,
             "markets": [
               {
-                "market_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-                "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-                "title": "Fairhaven Mariners vs. Oakmont Rangers",
+                "market_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+                "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+                "title": "Stonebridge Hawks vs. Brookhaven Titans",
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:34693/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-                "volume_total": 103334.31,
-                "volume_24h": 7024.43,
-                "liquidity": 47014.46,
-                "open_interest": 23016.43,
-                "end_time": "2026-12-02T16:00:00.000",
-                "created_at": "2026-11-09T17:51:00.269",
-                "updated_at": "2026-11-21T12:06:52.000",
+                "platform_url": "http://127.0.0.1:45933/events/slug/nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+                "volume_total": 17907.96,
+                "volume_24h": 71.07,
+                "liquidity": 5708.6,
+                "open_interest": 138.53,
+                "end_time": "2026-12-04T16:00:00.000",
+                "created_at": "2026-11-07T16:42:28.787",
+                "updated_at": "2026-11-21T12:03:00.000",
                 "outcomes": [
                   {
-                    "title": "Fairhaven Mariners",
-                    "probability": 0.28,
-                    "best_bid": 0.27,
-                    "best_ask": 0.29,
+                    "title": "Stonebridge Hawks",
+                    "probability": 0.51,
+                    "best_bid": 0.5,
+                    "best_ask": 0.52,
                     "spread": 0.02,
                     "volume": null,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "67627277422008991108936041594334955663894808305665106315226715764673620276591",
-                    "condition_id": "0xbab384b752a7badbc59778ccfd763ad4a8bb178869a0e82e02d5aee1808175d3",
-                    "market_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02"
+                    "token_id": "250244873785554952938935751975316567150875997717182049063840730938699110206707",
+                    "condition_id": "0x33a0a91f82cac20cdb9c706d9a8622742e52d21a0d9efc8e7e67f8842da400e7",
+                    "market_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04"
                   },
                   {
-                    "title": "Oakmont Rangers",
-                    "probability": 0.72,
-                    "best_bid": 0.71,
-                    "best_ask": 0.73,
+                    "title": "Brookhaven Titans",
+                    "probability": 0.49,
+                    "best_bid": 0.48,
+                    "best_ask": 0.5,
                     "spread": 0.02,
                     "volume": null,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "83701217743851715954624619063611654491178224074557215900829582393725787642609",
-                    "condition_id": "0xbab384b752a7badbc59778ccfd763ad4a8bb178869a0e82e02d5aee1808175d3",
-                    "market_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02"
+                    "token_id": "651264899448541426304026439851343862984037083506679385996569770102329578442663",
+                    "condition_id": "0x33a0a91f82cac20cdb9c706d9a8622742e52d21a0d9efc8e7e67f8842da400e7",
+                    "market_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04"
                   }
                 ]
               }
             ]
           },
           "venuek": {
-            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "event_id": "KXNHCGAME-26DEC02MARRAN",
-            "title": "Oakmont Rangers vs Fairhaven Mariners winner? (Dec 2, 2026)",
-            "subtitle": "Fairhaven Mariners at Oakmont",
+            "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+            "event_id": "KXNHCGAME-26DEC04HAWTIT",
+            "title": "Brookhaven Titans vs Stonebridge Hawks winner? (Dec 4, 2026)",
+            "subtitle": "Stonebridge Hawks at Brookhaven",
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXNHCGAME-26DEC04HAWTIT",
             "mutually_exclusive": true,
-            "volume_total": 64332.66,
-            "volume_24h": 3186.39,
+            "volume_total": 105941.63,
+            "volume_24h": 2757.85,
             "liquidity": null,
-            "open_interest": 37703.99,
-            "end_time": "2026-12-02T16:00:00.000",
-            "created_at": "2026-11-09T17:51:00.269",
-            "updated_at": "2026-11-10T17:51:00.269",
+            "open_interest": 17493.66,
+            "end_time": "2026-12-04T16:00:00.000",
+            "created_at": "2026-11-07T16:42:28.787",
+            "updated_at": "2026-11-08T16:42:28.787",
             "market_count": 1,
             "outcome_count": 2,
             "markets": [
               {
-                "event_ticker": "KXNHCGAME-26DEC02MARRAN",
-                "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-                "title": "Oakmont Rangers vs Fairhaven Mariners winner? (Dec 2, 2026)",
+                "event_ticker": "KXNHCGAME-26DEC04HAWTIT",
+                "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+                "title": "Brookhaven Titans vs Stonebridge Hawks winner? (Dec 4, 2026)",
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
-                "volume_total": 64332.66,
-                "volume_24h": 3186.39,
-                "open_interest": 37703.99,
-                "end_time": "2026-12-02T16:00:00.000",
-                "created_at": "2026-11-09T17:51:00.269",
-                "updated_at": "2026-11-10T17:51:00.269",
+                "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXNHCGAME-26DEC04HAWTIT",
+                "volume_total": 105941.63,
+                "volume_24h": 2757.85,
+                "open_interest": 17493.66,
+                "end_time": "2026-12-04T16:00:00.000",
+                "created_at": "2026-11-07T16:42:28.787",
+                "updated_at": "2026-11-08T16:42:28.787",
                 "outcomes": [
                   {
-                    "market_ticker": "KXNHCGAME-26DEC02MARRAN-MARINE",
-                    "title": "Fairhaven Mariners",
-                    "probability": 0.52,
-                    "best_bid": 0.51,
-                    "best_ask": 0.53,
+                    "market_ticker": "KXNHCGAME-26DEC04HAWTIT-HAWKS",
+                    "title": "Stonebridge Hawks",
+                    "probability": 0.51,
+                    "best_bid": 0.5,
+                    "best_ask": 0.52,
                     "spread": 0.02,
-                    "volume": 30035.9,
+                    "volume": 10443.25,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
                   },
                   {
-                    "market_ticker": "KXNHCGAME-26DEC02MARRAN-RANGER",
-                    "title": "Oakmont",
-                    "probability": 0.72,
-                    "best_bid": 0.7,
-                    "best_ask": 0.74,
-                    "spread": 0.04,
-                    "volume": 34296.76,
+                    "market_ticker": "KXNHCGAME-26DEC04HAWTIT-TITANS",
+                    "title": "Brookhaven",
+                    "probability": 0.69,
+                    "best_bid": 0.68,
+                    "best_ask": 0.7,
+                    "spread": 0.02,
+                    "volume": 95498.38,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -475,24 +475,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getSpreadHistory": {
     "200": {
-      "summary": "GET /api/v2/spreads/history?event_slug=nhc-fairhaven-mariners-oakmont-rangers-2026-12-02&outcome_key=text%3Afairhaven%20mariners&range=1d → 200, simulated data",
+      "summary": "GET /api/v2/spreads/history?event_slug=nhc-stonebridge-hawks-brookhaven-titans-2026-12-04&outcome_key=text%3Abrookhaven%20titans&range=1d → 200, simulated data",
       "value": {
-        "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-        "outcome_key": "text:fairhaven mariners",
+        "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+        "outcome_key": "text:brookhaven titans",
         "range": "1d",
         "bucket_seconds": 300,
         "data": [
           {
             "timestamp": "2026-11-21T12:00:00.000",
-            "spread_bps": 100,
-            "price_a": 0.28,
-            "price_b": 0.29
+            "spread_bps": 200,
+            "price_a": 0.48,
+            "price_b": 0.5
           },
           {
             "timestamp": "2026-11-21T12:10:00.000",
-            "spread_bps": 2400,
-            "price_a": 0.28,
-            "price_b": 0.52
+            "spread_bps": 100,
+            "price_a": 0.48,
+            "price_b": 0.49
           }
         ]
       }
@@ -525,7 +525,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "best_bid": 0.89,
           "best_ask": 0.91
         },
-        "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXHIGHCHI-26NOV22",
+        "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXHIGHCHI-26NOV22",
         "updated_at": "2026-11-21T12:11:30.000",
         "quote_age_seconds": 0,
         "is_stale": false
@@ -585,7 +585,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "event_slug": "colorado-governor-election-winner-2028",
         "title": "Colorado Governor Election Winner 2028",
         "status": "active",
-        "platform_url": "http://127.0.0.1:34693/events/slug/colorado-governor-election-winner-2028",
+        "platform_url": "http://127.0.0.1:45933/events/slug/colorado-governor-election-winner-2028",
         "timestamp": null,
         "outcomes": [
           {
@@ -643,13 +643,13 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           },
           {
             "price": "0.86",
-            "size": "112.41"
+            "size": "414.79"
           }
         ],
         "asks": [
           {
             "price": "0.89",
-            "size": "948.42"
+            "size": "671.44"
           },
           {
             "price": "0.9",
@@ -671,13 +671,13 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "x_username": null,
         "verified_badge": true,
         "created_at": "2026-06-25T12:00:00.000",
-        "portfolio_value": 154164.48286,
-        "volume": 174015.23,
-        "trades": 85,
-        "markets_traded": 66,
-        "activity_count": 89,
+        "portfolio_value": 145912.778015,
+        "volume": 174015.31,
+        "trades": 81,
+        "markets_traded": 59,
+        "activity_count": 85,
         "first_activity_at": "2026-08-06T11:10:51.000",
-        "last_activity_at": "2026-11-21T12:09:32.000",
+        "last_activity_at": "2026-11-21T12:10:00.000",
         "complete": true,
         "as_of": "2026-11-21T12:11:30.000"
       }
@@ -690,7 +690,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "wallet_address": "0x377f271a7bbcc2d12ac70ad29366e2bb29988e35",
         "method": "average_cost",
         "currency": "USDC",
-        "realized_pnl": 171.35,
+        "realized_pnl": 168.71,
         "markets": [
           {
             "condition_id": "0x5e1bc400507693f207983383d17cab2be8b5d0786ad6d36346ba0de4eb0bcf3c",
@@ -698,9 +698,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "event_slug": "silver-note-awards-2027-album-of-the-year-winner",
             "title": "Will \"Glass Horizon\" win Album of the Year at the 2027 Silver Note Awards?",
             "realized_pnl": 163.65,
-            "trades": 1,
-            "volume": 390.95,
-            "last_activity_at": "2026-10-30T03:42:57.000"
+            "trades": 2,
+            "volume": 422.97,
+            "last_activity_at": "2026-11-21T12:04:26.000"
           },
           {
             "condition_id": "0xdf609fafcc5838f7c90f520e4a641c3dd097715980099254ac0b69556492271c",
@@ -708,9 +708,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "event_slug": "national-hockey-circuit-champion-2027",
             "title": "Will the Northgate Wolves win the 2027 National Hockey Circuit championship?",
             "realized_pnl": 7.88,
-            "trades": 3,
-            "volume": 206.81,
-            "last_activity_at": "2026-11-21T12:00:16.000"
+            "trades": 2,
+            "volume": 197.43,
+            "last_activity_at": "2026-11-06T06:59:55.000"
           }
         ],
         "series": [
@@ -723,7 +723,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "realized_pnl": -14.19
           }
         ],
-        "activity_count": 89,
+        "activity_count": 85,
         "skipped_rows": 0,
         "complete": true,
         "as_of": "2026-11-21T12:11:30.000"
@@ -750,44 +750,44 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "size": 93195.64,
             "avg_price": 0.81,
             "initial_value": 75488.4684,
-            "current_value": 77352.3812,
-            "cash_pnl": 1863.9128,
-            "percent_pnl": 2.4691,
+            "current_value": 68964.7736,
+            "cash_pnl": -6523.6948,
+            "percent_pnl": -8.642,
             "total_bought": 93195.64,
             "realized_pnl": 0,
-            "cur_price": 0.83,
+            "cur_price": 0.74,
             "redeemable": false,
-            "mergeable": true,
+            "mergeable": false,
             "negative_risk": true,
             "end_date": "2027-01-14"
           },
           {
             "token_id": "970166041283979260423015161735276407637302654512364407988136998193944261401705",
             "condition_id": "0x803ddfe1c2b753b0ca95c0ee83ca172f11d8e65d6f9d2814e28c0baf71328840",
-            "market_slug": "will-the-price-of-solana-be-more-than-144-on-december-9-2026",
+            "market_slug": "will-the-price-of-solana-be-more-than-145-on-december-9-2026",
             "event_slug": "solana-above-on-december-9-2026",
-            "title": "Will the price of Solana be more than $144 on December 9, 2026?",
+            "title": "Will the price of Solana be more than $145 on December 9, 2026?",
             "outcome": "Yes",
             "outcome_index": 0,
             "opposite_outcome": "No",
             "opposite_token_id": "98019869269773497251986843322059603225783571706966204975483131968704918579117",
-            "size": 31384.9,
-            "avg_price": 0.909,
-            "initial_value": 28528.8741,
-            "current_value": 28058.1006,
-            "cash_pnl": -470.7735,
-            "percent_pnl": -1.6502,
-            "total_bought": 31384.9,
+            "size": 32199.64,
+            "avg_price": 0.886,
+            "initial_value": 28528.88104,
+            "current_value": 28078.08608,
+            "cash_pnl": -450.79496,
+            "percent_pnl": -1.5801,
+            "total_bought": 32199.64,
             "realized_pnl": 0,
-            "cur_price": 0.894,
+            "cur_price": 0.872,
             "redeemable": false,
             "mergeable": false,
             "negative_risk": false,
             "end_date": "2026-12-09"
           }
         ],
-        "count": 66,
-        "total_value": 154164.48,
+        "count": 60,
+        "total_value": 145912.78,
         "truncated": false
       }
     }
@@ -802,63 +802,63 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listAlertDeliveries": {
     "200": {
-      "summary": "GET /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96/deliveries?limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183/deliveries?limit=2 → 200, simulated data",
       "value": {
         "deliveries": [
           {
-            "id": "933733ee-b6c5-472d-8665-30f92801acbc",
-            "rule_id": "3bfa317f-fca7-454b-9577-161fe737ac96",
+            "id": "7aed20bc-c19a-4fae-be16-725d65a048e4",
+            "rule_id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
             "event": "alert.test",
             "test": true,
             "status": "sending",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "test:933733ee-b6c5-472d-8665-30f92801acbc",
+            "dedupe_key": "test:7aed20bc-c19a-4fae-be16-725d65a048e4",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": null,
             "last_error": null,
             "response_status": null,
             "spread": {
-              "event_slug": "belmora-parliamentary-election-2028-most-seats",
-              "outcome_key": "text:green coalition",
-              "outcome_title": "Green Coalition",
-              "platform_a": "venuep",
-              "platform_b": "venuek",
-              "price_a": 0.48,
-              "price_b": 0.68,
-              "spread": 0.2,
-              "spread_bps": 2000,
-              "confidence": 0.857547
+              "event_slug": "will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026",
+              "outcome_key": "text:yes",
+              "outcome_title": "Yes",
+              "platform_a": "venuek",
+              "platform_b": "venuep",
+              "price_a": 0.74,
+              "price_b": 0.88,
+              "spread": 0.14,
+              "spread_bps": 1400,
+              "confidence": 0.858806
             }
           },
           {
-            "id": "e85a6246-deb3-443b-b071-ca77ee536a0c",
-            "rule_id": "3bfa317f-fca7-454b-9577-161fe737ac96",
+            "id": "d9c59ba7-cb5d-4e11-a0c3-b51f18df6689",
+            "rule_id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
             "event": "alert.fired",
             "test": false,
             "status": "delivered",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "3bfa317f-fca7-454b-9577-161fe737ac96:belmora-parliamentary-election-2028-most-seats|text:green coalition:1",
+            "dedupe_key": "58c6b4fc-7043-4d10-83d4-7abdda1a0183:will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026|text:yes:1",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": "2026-11-21T12:11:30.000",
             "last_error": null,
             "response_status": 200,
             "spread": {
-              "event_slug": "belmora-parliamentary-election-2028-most-seats",
-              "outcome_key": "text:green coalition",
-              "outcome_title": "Green Coalition",
-              "platform_a": "venuep",
-              "platform_b": "venuek",
-              "price_a": 0.48,
-              "price_b": 0.68,
-              "spread": 0.2,
-              "spread_bps": 2000,
-              "confidence": 0.857547
+              "event_slug": "will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026",
+              "outcome_key": "text:yes",
+              "outcome_title": "Yes",
+              "platform_a": "venuek",
+              "platform_b": "venuep",
+              "price_a": 0.74,
+              "price_b": 0.88,
+              "spread": 0.14,
+              "spread_bps": 1400,
+              "confidence": 0.858806
             }
           }
         ],
@@ -874,7 +874,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "alerts": [
           {
-            "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
+            "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
             "user_id": "user-42",
             "trigger_type": "spread_threshold",
             "threshold": 0.05,
@@ -905,24 +905,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "keys": [
           {
-            "id": "c1c89916-e296-41d7-a4da-43faa491eb41",
+            "id": "f8b538a7-3555-443a-85f3-288f4a11ea1d",
             "name": "default",
-            "key_prefix": "pmk_live_FmEV…",
+            "key_prefix": "pmk_live_59YF…",
             "status": "active",
             "created_at": "2026-11-21T12:00:00.000",
             "revoked_at": null
           },
           {
-            "id": "2574ab48-2713-4773-88f0-2aa3cd53cce9",
+            "id": "c5de822b-f5d4-42d9-ba73-9ba6089c2b3c",
             "name": "ci",
-            "key_prefix": "pmk_live_TmA7…",
+            "key_prefix": "pmk_live_Ni1O…",
             "status": "active",
             "created_at": "2026-11-21T12:11:30.000",
             "revoked_at": null
           }
         ],
         "total": 2,
-        "current_key_id": "c1c89916-e296-41d7-a4da-43faa491eb41"
+        "current_key_id": "f8b538a7-3555-443a-85f3-288f4a11ea1d"
       }
     }
   },
@@ -942,8 +942,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuep",
               "outcome_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335"
             },
-            "volume_total": 5622558.83,
-            "volume_24h": 293181.36,
+            "volume_total": 5622223.23,
+            "volume_24h": 292845.76,
             "platform_count": 2,
             "platforms": [
               "venuep",
@@ -951,7 +951,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             ],
             "end_time": "2029-11-07T15:00:00.000",
             "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:07:00.000"
+            "updated_at": "2026-11-21T12:03:00.000"
           },
           {
             "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
@@ -964,8 +964,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuek",
               "outcome_id": "KXHIGHCHI-26NOV22-B61.5"
             },
-            "volume_total": 5504784.26,
-            "volume_24h": 32474.46,
+            "volume_total": 5504473.99,
+            "volume_24h": 32164.19,
             "platform_count": 1,
             "platforms": [
               "venuek"
@@ -1009,116 +1009,127 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
-            "id": "341b23dd801d18f6",
-            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "event_title": "Fairhaven Mariners vs. Oakmont Rangers",
+            "id": "7ee8e933f0a89d38",
+            "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+            "event_title": "Stonebridge Hawks vs. Brookhaven Titans",
             "category": "sports",
-            "outcome_title": "Fairhaven Mariners",
-            "outcome_key": "text:fairhaven mariners",
+            "outcome_title": "Brookhaven Titans",
+            "outcome_key": "text:brookhaven titans",
             "platform_a": "venuep",
             "platform_b": "venuek",
-            "price_a": 0.28,
-            "price_b": 0.52,
-            "spread": 0.24,
-            "spread_bps": 2400,
-            "confidence": 0.846541,
+            "price_a": 0.49,
+            "price_b": 0.69,
+            "spread": 0.2,
+            "spread_bps": 2000,
+            "confidence": 0.826791,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:34693/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "platform_b_url": "http://127.0.0.1:35579/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_a_url": "http://127.0.0.1:45933/events/slug/nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
+            "platform_b_url": "http://127.0.0.1:37899/trade-api/v2/events/KXNHCGAME-26DEC04HAWTIT",
             "matching_strategy": "event_key",
-            "match_quality": "auto_medium",
-            "volume_min": 30035.9,
+            "match_quality": "auto_high",
+            "volume_min": 17907.96,
             "match": {
-              "quality": "auto_medium",
-              "weight": 0.995,
+              "quality": "auto_high",
+              "weight": 0.9979,
               "manual": false,
-              "venuep_outcome_id": "67627277422008991108936041594334955663894808305665106315226715764673620276591",
-              "venuek_outcome_id": "KXNHCGAME-26DEC02MARRAN-MARINE",
+              "venuep_outcome_id": "651264899448541426304026439851343862984037083506679385996569770102329578442663",
+              "venuek_outcome_id": "KXNHCGAME-26DEC04HAWTIT-TITANS",
               "evidence": {
+                "kind": "match-winner",
+                "compared": [
+                  "kind: winner",
+                  "part: match"
+                ],
                 "shared_words": [
-                  "fairhaven",
-                  "mariner"
+                  "brookhaven",
+                  "hawk"
                 ],
                 "implicit_words": [],
-                "period": "on 2026-12-02 on one side, end time 2026-12-02 on the other",
+                "period": "2026-12-04",
                 "strike": null
               },
               "venuep_text": [
-                "Fairhaven Mariners",
-                "Fairhaven Mariners vs. Oakmont Rangers"
+                "Brookhaven Titans",
+                "Stonebridge Hawks vs. Brookhaven Titans"
               ],
               "venuek_text": [
-                "Fairhaven Mariners",
-                "Will the Fairhaven Mariners win the Fairhaven Mariners at Oakmont Rangers game?"
+                "Brookhaven",
+                "Will the Brookhaven Titans win the Stonebridge Hawks at Brookhaven Titans game?"
               ]
             },
             "executable": {
               "buy_platform": "venuep",
-              "buy_price": 0.29,
+              "buy_price": 0.5,
               "sell_platform": "venuek",
-              "sell_price": 0.51,
-              "edge": 0.22,
-              "net_edge": 0.202507,
-              "size": 7507.73,
-              "cost_dollars": 2616.32,
-              "profit_dollars": 640.16
+              "sell_price": 0.68,
+              "edge": 0.18,
+              "net_edge": 0.164768,
+              "size": 2677.01,
+              "cost_dollars": 1443.5,
+              "profit_dollars": 240.17
             }
           },
           {
-            "id": "f23527b815895366",
-            "event_slug": "dogecoin-above-on-january-12-2027",
-            "event_title": "Dogecoin above ___ on January 12, 2027?",
-            "category": "crypto",
-            "outcome_title": "$0.33",
-            "outcome_key": "text:$0.33",
-            "platform_a": "venuek",
-            "platform_b": "venuep",
-            "price_a": 0.24,
-            "price_b": 0.46,
-            "spread": 0.22,
-            "spread_bps": 2200,
-            "confidence": 0.778957,
+            "id": "729b587c3ca7244a",
+            "event_slug": "boe-decision-in-december-2026",
+            "event_title": "BoE decision in December 2026?",
+            "category": "economics",
+            "outcome_title": "No change",
+            "outcome_key": "text:no change",
+            "platform_a": "venuep",
+            "platform_b": "venuek",
+            "price_a": 0.69,
+            "price_b": 0.83,
+            "spread": 0.14,
+            "spread_bps": 1400,
+            "confidence": 0.843733,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:35579/trade-api/v2/events/KXDOGED-27JAN12",
-            "platform_b_url": "http://127.0.0.1:34693/events/slug/dogecoin-above-on-january-12-2027",
+            "platform_a_url": "http://127.0.0.1:45933/events/slug/boe-decision-in-december-2026",
+            "platform_b_url": "http://127.0.0.1:37899/trade-api/v2/events/KXBOEDECISION-26DEC07",
             "matching_strategy": "event_key",
-            "match_quality": "auto_high",
-            "volume_min": 3731.91,
+            "match_quality": "auto_medium",
+            "volume_min": 24137.43,
             "match": {
-              "quality": "auto_high",
-              "weight": 0.9978,
+              "quality": "auto_medium",
+              "weight": 0.997,
               "manual": false,
-              "venuep_outcome_id": "58713960466310243975885396000722975219416767403911754051632492914744927772986",
-              "venuek_outcome_id": "KXDOGED-27JAN12-T0.33",
+              "venuep_outcome_id": "263397801272213533779791245320295625618445505496050601143618433922672187772713",
+              "venuek_outcome_id": "KXBOEDECISION-26DEC07-H0",
               "evidence": {
+                "kind": "statement",
+                "compared": [
+                  "subject: boe chang",
+                  "outcome: No change = No change"
+                ],
                 "shared_words": [
-                  "dogecoin"
+                  "boe",
+                  "chang"
                 ],
                 "implicit_words": [],
-                "period": "on 2027-01-12",
-                "strike": "≥ $0.33"
+                "period": "on 2026-12-07; in 2026-12, ending 2026-12-07",
+                "strike": null
               },
               "venuep_text": [
-                "$0.33",
-                "Will the price of Dogecoin be $0.33 or more on January 12, 2027?"
+                "No change",
+                "BoE No change after December 2026 meeting?"
               ],
               "venuek_text": [
-                "$0.33 or above",
-                "Will DOGE be $0.33 or above at 12pm ET on Jan 12, 2027?"
+                "No change",
+                "Will the BoE announce a no change on Dec 7, 2026?"
               ]
             },
             "executable": {
-              "buy_platform": "venuek",
-              "buy_price": 0.26,
-              "sell_platform": "venuep",
-              "sell_price": 0.44,
-              "edge": 0.18,
-              "net_edge": 0.151354,
-              "size": 1938.38,
-              "cost_dollars": 587.99,
-              "profit_dollars": 131.37
+              "buy_platform": "venuep",
+              "buy_price": 0.71,
+              "sell_platform": "venuek",
+              "sell_price": 0.81,
+              "edge": 0.1,
+              "net_edge": 0.089227,
+              "size": 3510.6,
+              "cost_dollars": 2548.85,
+              "profit_dollars": 163.84
             }
           }
         ],
@@ -1142,12 +1153,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "mutually_exclusive": true,
-            "volume_total": 5504784.26,
-            "volume_24h": 32474.46,
+            "volume_total": 5504473.99,
+            "volume_24h": 32164.19,
             "liquidity": null,
-            "open_interest": 23793.85,
+            "open_interest": 23638.72,
             "end_time": "2026-11-22T16:00:00.000",
             "created_at": "2026-11-10T10:56:14.978",
             "updated_at": "2026-11-11T10:56:14.978",
@@ -1161,10 +1172,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXHIGHCHI-26NOV22",
-                "volume_total": 5504784.26,
-                "volume_24h": 32474.46,
-                "open_interest": 23793.85,
+                "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXHIGHCHI-26NOV22",
+                "volume_total": 5504473.99,
+                "volume_24h": 32164.19,
+                "open_interest": 23638.72,
                 "end_time": "2026-11-22T16:00:00.000",
                 "created_at": "2026-11-10T10:56:14.978",
                 "updated_at": "2026-11-11T10:56:14.978",
@@ -1176,7 +1187,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.09,
                     "best_ask": 0.11,
                     "spread": 0.02,
-                    "volume": 48607.35,
+                    "volume": 48704.4,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1188,7 +1199,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.013,
                     "best_ask": 0.059,
                     "spread": 0.046,
-                    "volume": 28291.93,
+                    "volume": 28162.46,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1201,16 +1212,16 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "event_slug": "solana-above-on-december-30-2026",
             "event_id": "KXSOLD-26DEC30",
             "title": "Solana price on Dec 30, 2026?",
-            "subtitle": "At 12pm ET, Dec 30, 2026",
+            "subtitle": "At 11am ET, Dec 30, 2026",
             "category": "crypto",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXSOLD-26DEC30",
+            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXSOLD-26DEC30",
             "mutually_exclusive": false,
-            "volume_total": 1142917.61,
-            "volume_24h": 8549.03,
+            "volume_total": 1143429.28,
+            "volume_24h": 9060.7,
             "liquidity": null,
-            "open_interest": 58534.4,
+            "open_interest": 58790.24,
             "end_time": "2026-12-30T16:00:00.000",
             "created_at": "2026-11-17T17:11:57.380",
             "updated_at": "2026-11-18T17:11:57.380",
@@ -1224,10 +1235,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "crypto",
-                "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXSOLD-26DEC30",
-                "volume_total": 1142917.61,
-                "volume_24h": 8549.03,
-                "open_interest": 58534.4,
+                "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXSOLD-26DEC30",
+                "volume_total": 1143429.28,
+                "volume_24h": 9060.7,
+                "open_interest": 58790.24,
                 "end_time": "2026-12-30T16:00:00.000",
                 "created_at": "2026-11-17T17:11:57.380",
                 "updated_at": "2026-11-18T17:11:57.380",
@@ -1239,7 +1250,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.92,
                     "best_ask": 0.96,
                     "spread": 0.04,
-                    "volume": 3894.37,
+                    "volume": 4126.03,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1251,7 +1262,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.8,
                     "best_ask": 0.82,
                     "spread": 0.02,
-                    "volume": 966744.95,
+                    "volume": 966883.14,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1279,10 +1290,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXHIGHCHI-26NOV22",
-            "volume_total": 5504784.26,
-            "volume_24h": 32474.46,
-            "open_interest": 23793.85,
+            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "volume_total": 5504473.99,
+            "volume_24h": 32164.19,
+            "open_interest": 23638.72,
             "end_time": "2026-11-22T16:00:00.000",
             "created_at": "2026-11-10T10:56:14.978",
             "updated_at": "2026-11-11T10:56:14.978",
@@ -1294,7 +1305,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.09,
                 "best_ask": 0.11,
                 "spread": 0.02,
-                "volume": 48607.35,
+                "volume": 48704.4,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1306,7 +1317,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.013,
                 "best_ask": 0.059,
                 "spread": 0.046,
-                "volume": 28291.93,
+                "volume": 28162.46,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1320,10 +1331,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "crypto",
-            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXSOLD-26DEC30",
-            "volume_total": 1142917.61,
-            "volume_24h": 8549.03,
-            "open_interest": 58534.4,
+            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXSOLD-26DEC30",
+            "volume_total": 1143429.28,
+            "volume_24h": 9060.7,
+            "open_interest": 58790.24,
             "end_time": "2026-12-30T16:00:00.000",
             "created_at": "2026-11-17T17:11:57.380",
             "updated_at": "2026-11-18T17:11:57.380",
@@ -1335,7 +1346,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.92,
                 "best_ask": 0.96,
                 "spread": 0.04,
-                "volume": 3894.37,
+                "volume": 4126.03,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1347,7 +1358,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.8,
                 "best_ask": 0.82,
                 "spread": 0.02,
-                "volume": 966744.95,
+                "volume": 966883.14,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1402,8 +1413,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.126,
             "best_ask": 0.164,
             "spread": 0.038,
-            "volume": 5317365.71,
-            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "volume": 5317241.91,
+            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXHIGHCHI-26NOV22",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1418,8 +1429,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.8,
             "best_ask": 0.82,
             "spread": 0.02,
-            "volume": 966744.95,
-            "platform_url": "http://127.0.0.1:35579/trade-api/v2/events/KXSOLD-26DEC30",
+            "volume": 966883.14,
+            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXSOLD-26DEC30",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1440,40 +1451,40 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "data": [
           {
             "type": "TRADE",
-            "timestamp": 1795262972,
-            "transaction_hash": "0x885cd889ed57d34d418267a30f1bd81505ffb10ed2d36e122e73d5146961f321",
-            "condition_id": "0xda90052aa011fa211dc18d02a40146462e77013d91fb88867ee56aed724476c4",
-            "market_slug": "will-solana-reach-230-by-july-31-2027",
-            "event_slug": "what-price-will-solana-hit-by-july-31-2027",
-            "title": "Will Solana reach $230 by July 31, 2027?",
-            "token_id": "29706674667233433279868457106803306667721929913259475743309481882935657217612",
+            "timestamp": 1795263000,
+            "transaction_hash": "0x646cd64580739c40ad3b0ca9eae7995ed3bd50db8b42f484481feb69c65625cd",
+            "condition_id": "0xb0d76dc01be3f23cd40fa8026417105b1ffdd87c18d6a81edc6adf60c9aa7f30",
+            "market_slug": "will-the-highest-temperature-in-austin-be-79f-or-higher-on-november-28-2026",
+            "event_slug": "highest-temperature-in-austin-on-november-28-2026",
+            "title": "Will the highest temperature in Austin be 79°F or higher on November 28, 2026?",
+            "token_id": "13156084988735190249280770776808249143085226391224460091034448641852463116363",
             "outcome": "Yes",
             "outcome_index": 0,
             "side": "BUY",
-            "price": 0.419,
-            "size": 11.35,
-            "usdc_size": 4.76
+            "price": 0.23,
+            "size": 56.28,
+            "usdc_size": 12.94
           },
           {
             "type": "TRADE",
-            "timestamp": 1795262920,
-            "transaction_hash": "0x0736bceff6efca0ad930d4798de41762a0cafa134454cabff8568b3f08cf9a43",
-            "condition_id": "0xc19afbc9c043e97bd253d8772dd257748977dd6924cdfb092d657e06bd7c62b2",
-            "market_slug": "will-the-highest-temperature-in-austin-be-70-71f-on-november-27-2026",
-            "event_slug": "highest-temperature-in-austin-on-november-27-2026",
-            "title": "Will the highest temperature in Austin be 70–71°F on November 27, 2026?",
-            "token_id": "95109557685913193625395976873002476702700720360174526506406067861993621050912",
+            "timestamp": 1795262986,
+            "transaction_hash": "0xdc06c0a1b835f1420448c39f2aa070a87c982d2f7445096bccf29e197ea8b23c",
+            "condition_id": "0x375aedab59cc516718b498fb531ec8ad6fab25513ecd757d22ad0c92c78e1d2d",
+            "market_slug": "will-the-price-of-cardano-be-at-least-0-84-on-january-12-2027",
+            "event_slug": "cardano-above-on-january-12-2027",
+            "title": "Will the price of Cardano be at least $0.84 on January 12, 2027?",
+            "token_id": "923845495772125093919569708914577168135539262066797357230991626653155329962912",
             "outcome": "No",
             "outcome_index": 1,
             "side": "BUY",
-            "price": 0.983,
-            "size": 15.15,
-            "usdc_size": 14.89
+            "price": 0.73,
+            "size": 7.85,
+            "usdc_size": 5.73
           }
         ],
         "count": 2,
         "limit": 2,
-        "next_cursor": "eyJrIjoiYWN0aXZpdHkiLCJmIjoiUmpodThURFRsVHFuIiwidCI6MTc5NTI2MjkyMCwibiI6MSwicyI6IjYxODljZDZjMTQifQ"
+        "next_cursor": "eyJrIjoiYWN0aXZpdHkiLCJmIjoiUmpodThURFRsVHFuIiwidCI6MTc5NTI2Mjk4NiwibiI6MSwicyI6ImQ2MmY2N2VlMjQifQ"
       }
     }
   },
@@ -1490,15 +1501,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "other",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:34693/events/slug/colorado-governor-election-winner-2028",
+            "platform_url": "http://127.0.0.1:45933/events/slug/colorado-governor-election-winner-2028",
             "mutually_exclusive": true,
-            "volume_total": 5537330.6,
-            "volume_24h": 285859.15,
+            "volume_total": 5536998.55,
+            "volume_24h": 285527.1,
             "liquidity": 100267.45,
-            "open_interest": 1411277.25,
+            "open_interest": 1411231.06,
             "end_time": "2028-06-17T12:00:00.000",
             "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:07:00.000",
+            "updated_at": "2026-11-21T12:03:00.000",
             "market_count": 1,
             "outcome_count": 25,
             "markets": [
@@ -1509,14 +1520,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "other",
-                "platform_url": "http://127.0.0.1:34693/events/slug/colorado-governor-election-winner-2028",
-                "volume_total": 5537330.6,
-                "volume_24h": 285859.15,
+                "platform_url": "http://127.0.0.1:45933/events/slug/colorado-governor-election-winner-2028",
+                "volume_total": 5536998.55,
+                "volume_24h": 285527.1,
                 "liquidity": 100267.45,
-                "open_interest": 1411277.25,
+                "open_interest": 1411231.06,
                 "end_time": "2028-06-17T12:00:00.000",
                 "created_at": "2026-03-30T07:07:11.362",
-                "updated_at": "2026-11-21T12:07:00.000",
+                "updated_at": "2026-11-21T12:03:00.000",
                 "outcomes": [
                   {
                     "title": "Liz Thackeray",
@@ -1524,7 +1535,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.87,
                     "best_ask": 0.89,
                     "spread": 0.02,
-                    "volume": 4230402.15,
+                    "volume": 4230384.92,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
@@ -1537,7 +1548,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.012,
                     "best_ask": 0.03,
                     "spread": 0.018,
-                    "volume": 57370.31,
+                    "volume": 57230.52,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "853110706464296062685678273674762319102647123945876569685885564405591294029100",
@@ -1556,15 +1567,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "culture",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:34693/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "platform_url": "http://127.0.0.1:45933/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "mutually_exclusive": true,
-            "volume_total": 3026681.84,
-            "volume_24h": 170910.98,
+            "volume_total": 3026549.54,
+            "volume_24h": 170778.68,
             "liquidity": 21590.28,
-            "open_interest": 453046.08,
+            "open_interest": 452904.67,
             "end_time": "2027-01-14T00:00:00.000",
             "created_at": "2026-01-27T00:56:17.988",
-            "updated_at": "2026-11-21T12:07:00.000",
+            "updated_at": "2026-11-21T12:03:00.000",
             "market_count": 1,
             "outcome_count": 10,
             "markets": [
@@ -1575,14 +1586,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "culture",
-                "platform_url": "http://127.0.0.1:34693/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
-                "volume_total": 3026681.84,
-                "volume_24h": 170910.98,
+                "platform_url": "http://127.0.0.1:45933/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+                "volume_total": 3026549.54,
+                "volume_24h": 170778.68,
                 "liquidity": 21590.28,
-                "open_interest": 453046.08,
+                "open_interest": 452904.67,
                 "end_time": "2027-01-14T00:00:00.000",
                 "created_at": "2026-01-27T00:56:17.988",
-                "updated_at": "2026-11-21T12:07:00.000",
+                "updated_at": "2026-11-21T12:03:00.000",
                 "outcomes": [
                   {
                     "title": "Paper Kingdoms",
@@ -1603,7 +1614,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.09,
                     "best_ask": 0.11,
                     "spread": 0.02,
-                    "volume": 631335.37,
+                    "volume": 631296.18,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "75997439699889291880941110739218464046665522397801549589725350570581995697056",
@@ -1633,14 +1644,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "other",
-            "platform_url": "http://127.0.0.1:34693/events/slug/colorado-governor-election-winner-2028",
-            "volume_total": 5537330.6,
-            "volume_24h": 285859.15,
+            "platform_url": "http://127.0.0.1:45933/events/slug/colorado-governor-election-winner-2028",
+            "volume_total": 5536998.55,
+            "volume_24h": 285527.1,
             "liquidity": 100267.45,
-            "open_interest": 1411277.25,
+            "open_interest": 1411231.06,
             "end_time": "2028-06-17T12:00:00.000",
             "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:07:00.000",
+            "updated_at": "2026-11-21T12:03:00.000",
             "outcomes": [
               {
                 "title": "Liz Thackeray",
@@ -1648,7 +1659,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.87,
                 "best_ask": 0.89,
                 "spread": 0.02,
-                "volume": 4230402.15,
+                "volume": 4230384.92,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
@@ -1661,7 +1672,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.012,
                 "best_ask": 0.03,
                 "spread": 0.018,
-                "volume": 57370.31,
+                "volume": 57230.52,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "853110706464296062685678273674762319102647123945876569685885564405591294029100",
@@ -1677,14 +1688,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "culture",
-            "platform_url": "http://127.0.0.1:34693/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
-            "volume_total": 3026681.84,
-            "volume_24h": 170910.98,
+            "platform_url": "http://127.0.0.1:45933/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "volume_total": 3026549.54,
+            "volume_24h": 170778.68,
             "liquidity": 21590.28,
-            "open_interest": 453046.08,
+            "open_interest": 452904.67,
             "end_time": "2027-01-14T00:00:00.000",
             "created_at": "2026-01-27T00:56:17.988",
-            "updated_at": "2026-11-21T12:07:00.000",
+            "updated_at": "2026-11-21T12:03:00.000",
             "outcomes": [
               {
                 "title": "Paper Kingdoms",
@@ -1705,7 +1716,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.09,
                 "best_ask": 0.11,
                 "spread": 0.02,
-                "volume": 631335.37,
+                "volume": 631296.18,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "75997439699889291880941110739218464046665522397801549589725350570581995697056",
@@ -1733,43 +1744,43 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         ],
         "data": [
           {
-            "transaction_hash": "0xff06dfade451dc3b9d908965595684f9884c350e3cf404ea9321cc98e6229ba4",
-            "timestamp": 1795262970,
-            "side": "BUY",
-            "price": 0.999,
-            "size": 27.17,
-            "usdc_size": 27.14283,
-            "token_id": "56940661387920118616387506770821190951307304108990660052976442690108614138506",
-            "outcome": "No",
-            "outcome_index": 1,
-            "condition_id": "0xb6bf593de2a177e875b4c55776f1e950edd4a3205045a7f2835a0d213e04bbb2",
-            "market_slug": "will-marcus-abernathy-win-the-2028-colorado-governor-election",
-            "title": "Will Marcus Abernathy win the 2028 Colorado governor election?",
-            "wallet_address": "0xa171e3af2d14c03a6fea13ef71b23fa34a5a9334",
-            "pseudonym": "Swift-Ledger",
-            "name": "swifttrader994"
-          },
-          {
-            "transaction_hash": "0xfd7f6e66b0fea22b1e0b2d1584f596619f8cc213cbdf3aeb7f5c9c04062f1cfd",
-            "timestamp": 1795262966,
+            "transaction_hash": "0x9c3d074cbceabc3b8ac0e9517093b94fdeb87faf9283c8b3320196fea1af832f",
+            "timestamp": 1795262982,
             "side": "BUY",
             "price": 0.041,
-            "size": 104.09,
-            "usdc_size": 4.26769,
+            "size": 52.22,
+            "usdc_size": 2.14102,
             "token_id": "69685870797794356805504118546998267854111957499748223871631302885583482414096",
             "outcome": "Yes",
             "outcome_index": 0,
             "condition_id": "0xb6bf593de2a177e875b4c55776f1e950edd4a3205045a7f2835a0d213e04bbb2",
             "market_slug": "will-marcus-abernathy-win-the-2028-colorado-governor-election",
             "title": "Will Marcus Abernathy win the 2028 Colorado governor election?",
-            "wallet_address": "0x7930520f6e0fa1a015f74428702e2ffba7a68540",
-            "pseudonym": "Rusty-Comet",
+            "wallet_address": "0x5ac8f8457ea8365238306000eae809f738c7e5a3",
+            "pseudonym": "Bright-Lamp",
+            "name": null
+          },
+          {
+            "transaction_hash": "0x013a5b6f263438c4a3efad7abcc064a6a42efa4328e2a9df497a0f74bc5fd9f4",
+            "timestamp": 1795262892,
+            "side": "BUY",
+            "price": 0.13,
+            "size": 11.95,
+            "usdc_size": 1.5535,
+            "token_id": "99296294800040282264104062103359068969395903459962284068133580361632091534438",
+            "outcome": "No",
+            "outcome_index": 1,
+            "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
+            "market_slug": "will-liz-thackeray-win-the-2028-colorado-governor-election",
+            "title": "Will Liz Thackeray win the 2028 Colorado governor election?",
+            "wallet_address": "0x1c145529ddff3a4a6eb9872b88e11d37325b7cdc",
+            "pseudonym": "Lucky-Quill",
             "name": null
           }
         ],
         "count": 2,
         "limit": 2,
-        "next_cursor": "eyJrIjoib3JkZXJzIiwiZiI6Im5YUGxTbGM5WHZrNiIsInQiOjE3OTUyNjI5NjYsIm4iOjEsInMiOiI3YjE0MWI2NjYxIn0"
+        "next_cursor": "eyJrIjoib3JkZXJzIiwiZiI6Im5YUGxTbGM5WHZrNiIsInQiOjE3OTUyNjI4OTIsIm4iOjEsInMiOiI1MDU1MjgzNzJkIn0"
       }
     }
   },
@@ -1787,8 +1798,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.87,
             "best_ask": 0.89,
             "spread": 0.02,
-            "volume": 4230402.15,
-            "platform_url": "http://127.0.0.1:34693/events/slug/colorado-governor-election-winner-2028",
+            "volume": 4230384.92,
+            "platform_url": "http://127.0.0.1:45933/events/slug/colorado-governor-election-winner-2028",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
@@ -1799,12 +1810,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
             "event_title": "Laurel Book Prize 2027: Novel of the Year Winner",
             "title": "A Thousand Small Fires",
-            "probability": 0.17,
-            "best_bid": 0.16,
-            "best_ask": 0.18,
+            "probability": 0.26,
+            "best_bid": 0.25,
+            "best_ask": 0.27,
             "spread": 0.02,
-            "volume": 2115904.6,
-            "platform_url": "http://127.0.0.1:34693/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "volume": 2115811.49,
+            "platform_url": "http://127.0.0.1:45933/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "222863275599646055687752277127152504411477795454259958692334493300234659006989",
@@ -1818,7 +1829,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   "metrics": {
     "200": {
       "summary": "GET /metrics → 200, simulated data",
-      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 2.272831\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.073735\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 2.346566\n\n…"
+      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 3.92284\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.069211\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 3.992051\n\n…"
     }
   },
   "readiness": {
@@ -1838,7 +1849,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 4,
+              "version": 2,
               "events": 86,
               "markets": 86,
               "outcomes": 435,
@@ -1858,7 +1869,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "connections": 1,
               "open_connections": 1,
               "subscribed": 363,
-              "reconnects": 68,
+              "reconnects": 67,
               "frames_received": 10,
               "malformed_frames": 0,
               "sequence_gaps": 0,
@@ -1873,7 +1884,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 3,
+              "version": 2,
               "events": 84,
               "markets": 84,
               "outcomes": 274,
@@ -1915,12 +1926,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "revokeApiKey": {
     "200": {
-      "summary": "DELETE /api/v2/developers/api-keys/2574ab48-2713-4773-88f0-2aa3cd53cce9 → 200, simulated data",
+      "summary": "DELETE /api/v2/developers/api-keys/c5de822b-f5d4-42d9-ba73-9ba6089c2b3c → 200, simulated data",
       "value": {
         "key": {
-          "id": "2574ab48-2713-4773-88f0-2aa3cd53cce9",
+          "id": "c5de822b-f5d4-42d9-ba73-9ba6089c2b3c",
           "name": "ci",
-          "key_prefix": "pmk_live_TmA7…",
+          "key_prefix": "pmk_live_Ni1O…",
           "status": "revoked",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": "2026-11-21T12:11:30.000"
@@ -1930,10 +1941,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "rotateAlertSigningSecret": {
     "200": {
-      "summary": "POST /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96/signing-secret → 200, simulated data",
+      "summary": "POST /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183/signing-secret → 200, simulated data",
       "value": {
-        "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
-        "signing_secret": "whsec_c5ade24b753d0e34ee71978266bab90200e586c3c354de2160f97e93063e484e"
+        "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
+        "signing_secret": "whsec_38bb6ef1338d2a783289a1543ee230f202fcc4e6cdd58909a7ad37ee2ffc4ec1"
       }
     }
   },
@@ -1941,17 +1952,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/signup → 201, simulated data",
       "value": {
-        "account_id": "11297b88-14ef-4022-a6ff-707854e6a3bf",
+        "account_id": "e59bfc80-b858-4691-91b5-c6497b43e6f5",
         "email": "ada@example.com",
         "company": "Analytical Engines",
         "use_case": "spread dashboards",
         "created_at": "2026-11-21T12:11:30.000",
-        "api_key": "pmk_live_GV9cMQwhz3iR2hAg1EYdBZGCsBt024qVA2goJ30qes8",
+        "api_key": "pmk_live_aBaWEWXuG9flSN8TvIYWRU0F181ftKPqP2yuryrxOOl",
         "key_returned_once": true,
         "key": {
-          "id": "751405a9-e798-4dee-9dca-250738796116",
+          "id": "2afee6bc-41b3-4608-a613-4a278334cec5",
           "name": "default",
-          "key_prefix": "pmk_live_GV9c…",
+          "key_prefix": "pmk_live_aBaW…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -1989,33 +2000,33 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "testAlert": {
     "202": {
-      "summary": "POST /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96/test → 202, simulated data",
+      "summary": "POST /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183/test → 202, simulated data",
       "value": {
-        "id": "933733ee-b6c5-472d-8665-30f92801acbc",
-        "rule_id": "3bfa317f-fca7-454b-9577-161fe737ac96",
+        "id": "7aed20bc-c19a-4fae-be16-725d65a048e4",
+        "rule_id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
         "event": "alert.test",
         "test": true,
         "status": "pending",
         "channel": "webhook",
         "target": "https://hooks.example.com/spreads",
         "attempts": 0,
-        "dedupe_key": "test:933733ee-b6c5-472d-8665-30f92801acbc",
+        "dedupe_key": "test:7aed20bc-c19a-4fae-be16-725d65a048e4",
         "created_at": "2026-11-21T12:11:30.000",
         "next_attempt_at": "2026-11-21T12:11:30.000",
         "delivered_at": null,
         "last_error": null,
         "response_status": null,
         "spread": {
-          "event_slug": "belmora-parliamentary-election-2028-most-seats",
-          "outcome_key": "text:green coalition",
-          "outcome_title": "Green Coalition",
-          "platform_a": "venuep",
-          "platform_b": "venuek",
-          "price_a": 0.48,
-          "price_b": 0.68,
-          "spread": 0.2,
-          "spread_bps": 2000,
-          "confidence": 0.857547
+          "event_slug": "will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026",
+          "outcome_key": "text:yes",
+          "outcome_title": "Yes",
+          "platform_a": "venuek",
+          "platform_b": "venuep",
+          "price_a": 0.74,
+          "price_b": 0.88,
+          "spread": 0.14,
+          "spread_bps": 1400,
+          "confidence": 0.858806
         }
       }
     }
@@ -2026,117 +2037,127 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
-            "id": "73c6ae380a9da138",
-            "event_slug": "belmora-parliamentary-election-2028-most-seats",
-            "event_title": "Belmora Parliamentary Election 2028: Most Seats",
-            "category": "politics",
-            "outcome_title": "Green Coalition",
-            "outcome_key": "text:green coalition",
-            "platform_a": "venuep",
-            "platform_b": "venuek",
-            "price_a": 0.48,
-            "price_b": 0.68,
-            "spread": 0.2,
-            "spread_bps": 2000,
-            "confidence": 0.857547,
+            "id": "11d4647f56376cb9",
+            "event_slug": "will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026",
+            "event_title": "Will Agnes Ferreira say \"inflation\" during the State of the Union address on November 22, 2026?",
+            "category": "culture",
+            "outcome_title": "Yes",
+            "outcome_key": "text:yes",
+            "platform_a": "venuek",
+            "platform_b": "venuep",
+            "price_a": 0.74,
+            "price_b": 0.88,
+            "spread": 0.14,
+            "spread_bps": 1400,
+            "confidence": 0.858806,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:34693/events/slug/belmora-parliamentary-election-2028-most-seats",
-            "platform_b_url": "http://127.0.0.1:35579/trade-api/v2/events/KXPARLBLM-28",
-            "matching_strategy": "event_key",
+            "platform_a_url": "http://127.0.0.1:37899/trade-api/v2/events/KXMENTIONFERREI-26NOV22-INFLATADDRES",
+            "platform_b_url": "http://127.0.0.1:45933/events/slug/will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026",
+            "matching_strategy": "auto_canonical",
             "match_quality": "auto_high",
-            "volume_min": 27098.22,
+            "volume_min": 34991.03,
             "match": {
               "quality": "auto_high",
-              "weight": 0.9978,
+              "weight": 0.9979,
               "manual": false,
-              "venuep_outcome_id": "747516911486742111826582935931515301159686938729202883742039418463531163657941",
-              "venuek_outcome_id": "KXPARLBLM-28-COALIT",
+              "venuep_outcome_id": "213101553611249289990831152833522300868437087103926880753014453072616762539688",
+              "venuek_outcome_id": "KXMENTIONFERREI-26NOV22-INFLATADDRES",
               "evidence": {
+                "kind": "mention",
+                "compared": [
+                  "subject: address agne ferreira inflation say state union",
+                  "period: on 2026-11-22"
+                ],
                 "shared_words": [
-                  "coalition",
-                  "green"
+                  "address",
+                  "agne"
                 ],
                 "implicit_words": [],
-                "period": "year 2028",
+                "period": "on 2026-11-22",
                 "strike": null
               },
               "venuep_text": [
-                "Green Coalition",
-                "Will the Green Coalition win the most seats in the 2028 Belmora election?"
+                "Will Agnes Ferreira say \"inflation\" during the State of the Union address on November 22, 2026?",
+                "Will Agnes Ferreira say \"inflation\" during the State of the Union address on November 22, 2026?"
               ],
               "venuek_text": [
-                "Green Coalition",
-                "Will Green Coalition win the most seats?"
+                "Yes",
+                "Will Agnès Ferreira say \"inflation\" during the State of the Union address on Nov 22, 2026?"
               ]
             },
             "executable": {
-              "buy_platform": "venuep",
-              "buy_price": 0.49,
-              "sell_platform": "venuek",
-              "sell_price": 0.67,
-              "edge": 0.18,
-              "net_edge": 0.164523,
-              "size": 8042.5,
-              "cost_dollars": 4244.84,
-              "profit_dollars": 624.36
+              "buy_platform": "venuek",
+              "buy_price": 0.75,
+              "sell_platform": "venuep",
+              "sell_price": 0.87,
+              "edge": 0.12,
+              "net_edge": 0.106875,
+              "size": 4663.26,
+              "cost_dollars": 3621.11,
+              "profit_dollars": 286.35
             }
           },
           {
-            "id": "341b23dd801d18f6",
-            "event_slug": "nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "event_title": "Fairhaven Mariners vs. Oakmont Rangers",
-            "category": "sports",
-            "outcome_title": "Fairhaven Mariners",
-            "outcome_key": "text:fairhaven mariners",
+            "id": "729b587c3ca7244a",
+            "event_slug": "boe-decision-in-december-2026",
+            "event_title": "BoE decision in December 2026?",
+            "category": "economics",
+            "outcome_title": "No change",
+            "outcome_key": "text:no change",
             "platform_a": "venuep",
             "platform_b": "venuek",
-            "price_a": 0.28,
-            "price_b": 0.52,
-            "spread": 0.24,
-            "spread_bps": 2400,
-            "confidence": 0.846541,
+            "price_a": 0.69,
+            "price_b": 0.83,
+            "spread": 0.14,
+            "spread_bps": 1400,
+            "confidence": 0.843733,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:34693/events/slug/nhc-fairhaven-mariners-oakmont-rangers-2026-12-02",
-            "platform_b_url": "http://127.0.0.1:35579/trade-api/v2/events/KXNHCGAME-26DEC02MARRAN",
+            "platform_a_url": "http://127.0.0.1:45933/events/slug/boe-decision-in-december-2026",
+            "platform_b_url": "http://127.0.0.1:37899/trade-api/v2/events/KXBOEDECISION-26DEC07",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
-            "volume_min": 30035.9,
+            "volume_min": 24137.43,
             "match": {
               "quality": "auto_medium",
-              "weight": 0.995,
+              "weight": 0.997,
               "manual": false,
-              "venuep_outcome_id": "67627277422008991108936041594334955663894808305665106315226715764673620276591",
-              "venuek_outcome_id": "KXNHCGAME-26DEC02MARRAN-MARINE",
+              "venuep_outcome_id": "263397801272213533779791245320295625618445505496050601143618433922672187772713",
+              "venuek_outcome_id": "KXBOEDECISION-26DEC07-H0",
               "evidence": {
+                "kind": "statement",
+                "compared": [
+                  "subject: boe chang",
+                  "outcome: No change = No change"
+                ],
                 "shared_words": [
-                  "fairhaven",
-                  "mariner"
+                  "boe",
+                  "chang"
                 ],
                 "implicit_words": [],
-                "period": "on 2026-12-02 on one side, end time 2026-12-02 on the other",
+                "period": "on 2026-12-07; in 2026-12, ending 2026-12-07",
                 "strike": null
               },
               "venuep_text": [
-                "Fairhaven Mariners",
-                "Fairhaven Mariners vs. Oakmont Rangers"
+                "No change",
+                "BoE No change after December 2026 meeting?"
               ],
               "venuek_text": [
-                "Fairhaven Mariners",
-                "Will the Fairhaven Mariners win the Fairhaven Mariners at Oakmont Rangers game?"
+                "No change",
+                "Will the BoE announce a no change on Dec 7, 2026?"
               ]
             },
             "executable": {
               "buy_platform": "venuep",
-              "buy_price": 0.29,
+              "buy_price": 0.71,
               "sell_platform": "venuek",
-              "sell_price": 0.51,
-              "edge": 0.22,
-              "net_edge": 0.202507,
-              "size": 7507.73,
-              "cost_dollars": 2616.32,
-              "profit_dollars": 640.16
+              "sell_price": 0.81,
+              "edge": 0.1,
+              "net_edge": 0.089227,
+              "size": 3510.6,
+              "cost_dollars": 2548.85,
+              "profit_dollars": 163.84
             }
           }
         ],
@@ -2146,9 +2167,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "updateAlert": {
     "200": {
-      "summary": "PATCH /api/v2/alerts/3bfa317f-fca7-454b-9577-161fe737ac96 → 200, simulated data",
+      "summary": "PATCH /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183 → 200, simulated data",
       "value": {
-        "id": "3bfa317f-fca7-454b-9577-161fe737ac96",
+        "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,

@@ -12,6 +12,11 @@ describe('the selected pair: match evidence and book keys', () => {
       { term: 'Manual', values: ['no: the automatic matcher paired them'] },
       { term: 'venuek contract', values: ['KXFED-27APR-C25'] },
       { term: 'venuep contract', values: ['7116902775'] },
+      { term: 'Proposition', values: ['winner'] },
+      {
+        term: 'Fields compared',
+        values: ['subject: cut fed', 'outcome: Cut 25 bps = 25 bps cut', 'period: month 2027-04'],
+      },
       { term: 'Shared words', values: ['fed, cut'] },
       { term: 'Implicit words', values: ['us'] },
       { term: 'Period', values: ['April 2027'] },

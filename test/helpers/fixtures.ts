@@ -15,3 +15,6 @@ export function fixtureJson<T>(relativePath: string): T {
 
 /** The real venue catalogs (test/fixtures/real-venues): what `sim.catalog` replays in the tests. */
 export const REAL_CATALOG_DIR = join(REPO_ROOT, 'test/fixtures/real-venues')
+
+/** A real week of short-dated series of both venues (test/fixtures/real-venues/short-dated, its SOURCES.md). */
+export const SHORT_DATED_DIR = join(REPO_ROOT, 'test/fixtures/real-venues/short-dated')

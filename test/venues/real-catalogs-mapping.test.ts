@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test'
 import type { Catalog, CatalogEvent, Outcome } from '../../src/model/types.js'
 import type { Simulator } from '../../src/sim/simulator.js'
 import { readCapturedCatalogs } from '../../src/sim/world/capture-files.js'
+import { eventTickerFacts, marketTickerCode } from '../../src/venues/venuek/ticker-facts.js'
+import { eventSlugFacts } from '../../src/venues/venuep/slug-facts.js'
 import type { VkCapturedMarket } from '../../src/sim/venuek/capture-schema.js'
 import type { VpCapturedEvent, VpCapturedMarket } from '../../src/sim/venuep/capture-schema.js'
 import { replayedCatalogs } from '../helpers/catalogs.js'
@@ -236,6 +238,7 @@ describe('what a matcher needs, carried into the model', () => {
         tags: [c.category],
         negRisk: undefined,
         description: undefined,
+        ...optional('identifier', eventTickerFacts(c.event_ticker, c.series_ticker)),
       })
       assert.equal(e.subtitle, c.sub_title)
       for (const m of c.markets) {
@@ -249,6 +252,7 @@ describe('what a matcher needs, carried into the model', () => {
           negRisk: undefined,
           rules: undefined,
           expectedExpiration: undefined,
+          ...optional('code', marketTickerCode(m.ticker, c.event_ticker)),
         })
         assert.equal(o.closeTime, m.close_time === undefined ? undefined : Date.parse(m.close_time))
       }
@@ -265,6 +269,7 @@ describe('what a matcher needs, carried into the model', () => {
         tags: c.tags?.map((t) => t.label),
         negRisk: c.negRisk ?? c.enableNegRisk,
         description: c.description?.trim() || undefined,
+        ...optional('identifier', eventSlugFacts(c.slug)),
       })
       for (const m of c.markets) {
         const o = venuepOutcome(m)
@@ -277,9 +282,15 @@ describe('what a matcher needs, carried into the model', () => {
           negRisk: m.negRisk,
           rules: undefined,
           expectedExpiration: undefined,
+          sides: m.outcomes,
         })
         assert.equal(o.closeTime, m.endDate === undefined ? undefined : Date.parse(m.endDate))
       }
     }
   })
 })
+
+/** `{ [key]: value }` when the value is known: the adapters leave optional fields out rather than undefined. */
+function optional<V>(key: string, value: V | undefined): Record<string, V> {
+  return value === undefined ? {} : { [key]: value }
+}

@@ -68,6 +68,8 @@ describe('venuek REST → normalized catalog', () => {
       tags: ['Economics'],
       negRisk: undefined,
       description: undefined,
+      // The ticker's series part; "27APR" is a month, not a day code.
+      identifier: { day: undefined, minutes: undefined, league: 'fed', codes: undefined, codeRun: undefined },
     })
   })
 

@@ -107,6 +107,7 @@ describe('venuep Gamma → normalized catalog', () => {
           negRisk: true,
           rules: undefined,
           expectedExpiration: undefined,
+          sides: ['Yes', 'No'],
         },
         {
           question: 'No change in Fed interest rates after December 2025 meeting?',
@@ -117,6 +118,7 @@ describe('venuep Gamma → normalized catalog', () => {
           negRisk: true,
           rules: undefined,
           expectedExpiration: undefined,
+          sides: ['Yes', 'No'],
         },
       ],
     )

@@ -9,6 +9,7 @@ import { SpecCache } from '../../src/spreads/matching/contract.js'
 import {
   familyOf,
   scoreLabels,
+  type GroupScores,
   scoresBy,
   type LabelFields,
   type LabelledPair,
@@ -33,8 +34,8 @@ export interface LabelledRun {
   readonly verdicts: LabelVerdict[]
   readonly scores: Scores
   readonly counts: QualityCounts
-  readonly byFamily: Map<string, Scores>
-  readonly byKind: Map<string, Scores>
+  readonly byFamily: Map<string, GroupScores>
+  readonly byKind: Map<string, GroupScores>
   readonly labels: number
   readonly sameLabels: number
   /** Same pairs published with the other outcome of a two-outcome market. */

@@ -26,6 +26,8 @@ export function evidenceEntries(r: Pick<SpreadRow, 'platform_a' | 'platform_b' |
   const e = m.evidence
   if (e === null) out.push({ term: 'Evidence', values: ['none recorded (a manual match)'] })
   else {
+    out.push({ term: 'Proposition', values: [e.kind] })
+    out.push({ term: 'Fields compared', values: e.compared.length === 0 ? ['none'] : [...e.compared] })
     out.push({ term: 'Shared words', values: [listOrNone(e.shared_words)] })
     out.push({ term: 'Implicit words', values: [listOrNone(e.implicit_words)] })
     out.push({ term: 'Period', values: [e.period] })

@@ -35,6 +35,8 @@ export interface MatchInfo {
 }
 
 export interface MatchEvidence {
+  readonly kind: string
+  readonly compared: readonly string[]
   readonly shared_words: readonly string[]
   readonly implicit_words: readonly string[]
   readonly period: string

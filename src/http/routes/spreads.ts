@@ -138,6 +138,14 @@ export function spreadSchemas(venues: readonly SpreadVenue[]) {
           evidence: Nullable(
             Type.Object(
               {
+                kind: Type.String({
+                  description:
+                    "The kind of proposition both contracts are: a head-to-head's `match-winner`, `map-winner`, `set-winner`, `half-winner`…, `draw`, `handicap`, `total`, `btts`, `exact-score`; else `threshold`, `bracket`, `top-n`, `mention`, `winner` or `statement`.",
+                }),
+                compared: Type.Array(Type.String(), {
+                  description:
+                    'Each field the matcher compared and the value both contracts agreed on, e.g. `part: map 2`, `side: FURIA`, `day: 2026-05-10`, `threshold: ≥ $79000`, `period: at 2026-05-10T14:00Z`.',
+                }),
                 shared_words: Type.Array(Type.String(), {
                   description: 'Normalized words both contracts state (subject, role, action).',
                 }),
@@ -258,7 +266,8 @@ export const MIN_SPREAD = Type.Number({
 export const MIN_VOLUME = Type.Number({
   minimum: 0,
   default: 1000,
-  description: 'Minimum platform volume in dollars (on both venues).',
+  description:
+    'Minimum platform volume in dollars (on both venues). 0 keeps every pair, those whose venue reports no volume (`volume_min` null) included.',
 })
 
 /**
@@ -315,10 +324,11 @@ export function scanFilter(q: ScanFilterQuery): (r: SpreadRecord) => boolean {
   const platforms = q.platforms === undefined ? undefined : new Set(q.platforms)
   const minSpread = q.min_spread ?? Number.NEGATIVE_INFINITY
   const minVolume = q.min_volume
-  // min_volume is compared with volume_min as printed (cents), so a listed record always satisfies it visibly.
+  // min_volume is compared with volume_min as printed (cents), so a listed record always satisfies it visibly. A
+  // minimum of 0 filters nothing: a venue that reports no volume (a replayed capture without one) is still listed.
   return (r) =>
     r.spread >= minSpread &&
-    (minVolume === undefined || (money(r.minVolume) ?? -1) >= minVolume) &&
+    (minVolume === undefined || minVolume <= 0 || (money(r.minVolume) ?? -1) >= minVolume) &&
     (platforms === undefined || (platforms.has(r.platformA) && platforms.has(r.platformB)))
 }
 

@@ -32,7 +32,14 @@ function matchJson(m: MatchExplanation): object {
     evidence:
       e === undefined
         ? null
-        : { shared_words: e.shared, implicit_words: e.implicit, period: e.period, strike: e.strike ?? null },
+        : {
+            kind: e.kind,
+            compared: e.compared,
+            shared_words: e.shared,
+            implicit_words: e.implicit,
+            period: e.period,
+            strike: e.strike ?? null,
+          },
     [`${m.a.venue}_text`]: m.a.text,
     [`${m.b.venue}_text`]: m.b.text,
   }

@@ -98,15 +98,15 @@ export function readContest(x: ContestInput): ContestFacts | undefined {
   } else if (/\b(?:exact|correct) (?:match )?score\b/.test(`${q} ${l}`)) {
     kind = 'exact-score'
     score = exactScore(`${x.label} ${x.question}`, which)
+  } else if ((m = /^(.+?)\s+wins?\s+by\s+(?:over|more than)\s+(\d+(?:\.\d+)?)/.exec(l || q)) !== null) {
+    kind = 'handicap'
+    side = which(m[1] as string)
+    line = -Number(m[2])
   } else if ((m = /^(over|under)\s+(\d+(?:\.\d+)?)/.exec(l)) !== null || (m = TOTAL_WORDS.exec(q)) !== null) {
     kind = 'total'
     over = m[1] === 'over'
     line = Number(m[2])
     side = teamOfTotal(x.label === '' ? x.question : x.label, which)
-  } else if ((m = /^(.+?)\s+wins?\s+by\s+(?:over|more than)\s+(\d+(?:\.\d+)?)/.exec(l || q)) !== null) {
-    kind = 'handicap'
-    side = which(m[1] as string)
-    line = -Number(m[2])
   } else {
     // The label names the side ("FURIA", "Seattle wins first 5 innings"); failing that, the question ("Will X win …?").
     const named = l !== '' ? l.replace(/\s+wins?\b.*$/, '') : undefined

@@ -189,19 +189,34 @@ function siblingOf(v: LabelledVenue, x: ContractSpec): string | undefined {
   return undefined
 }
 
+/** A group's scores and how many labelled pairs (and same ones) it holds. */
+export interface GroupScores extends Scores {
+  readonly labelled: number
+  readonly same: number
+}
+
 /** Scores per group of labelled pairs (a family, a proposition kind): what the eval reports row by row. */
-export function scoresBy(verdicts: readonly LabelVerdict[], group: (v: LabelVerdict) => string): Map<string, Scores> {
-  const counts = new Map<string, { tp: number; fp: number; fn: number }>()
+export function scoresBy(
+  verdicts: readonly LabelVerdict[],
+  group: (v: LabelVerdict) => string,
+): Map<string, GroupScores> {
+  const counts = new Map<string, { tp: number; fp: number; fn: number; labelled: number; same: number }>()
   for (const v of verdicts) {
     const key = group(v)
     let c = counts.get(key)
-    if (c === undefined) counts.set(key, (c = { tp: 0, fp: 0, fn: 0 }))
+    if (c === undefined) counts.set(key, (c = { tp: 0, fp: 0, fn: 0, labelled: 0, same: 0 }))
     const same = v.pair.label === 'same'
+    c.labelled++
+    if (same) c.same++
     if (v.matched && same) c.tp++
     else if (v.matched) c.fp++
     else if (same) c.fn++
   }
-  return new Map([...counts].sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, c]) => [k, scores(c.tp, c.fp, c.fn)]))
+  return new Map(
+    [...counts]
+      .sort(([x], [y]) => (x < y ? -1 : 1))
+      .map(([k, c]) => [k, { ...scores(c.tp, c.fp, c.fn), labelled: c.labelled, same: c.same }]),
+  )
 }
 
 /** A label's family: its `family`, else its `category`, else 'other'. */

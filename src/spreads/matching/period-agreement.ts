@@ -206,6 +206,18 @@ function silentSide(
         strength: 'end-times',
       }
   }
+  // A year named on one side only ("the 2026 PGA Championship" / "the PGA Championship"): the silent side's own end
+  // falls in that year.
+  const onlyYear =
+    stated.years.length === 1 &&
+    stated.opaque.length + stated.months.length + stated.deadlines.length + stated.days.length === 0 &&
+    stated.instants.length === 0
+  if (onlyYear && end !== undefined && new Date(end).getUTCFullYear() === stated.years[0])
+    return {
+      agree: true,
+      evidence: `${stated.years[0]} on one side, end time ${day(end)} on the other`,
+      strength: 'end-times',
+    }
   return disagree(() => `period ${describe(a)} vs ${describe(b)}`)
 }
 

@@ -86,7 +86,7 @@ const STRIKE_RE_1 = new RegExp(String.raw`(?:between\s+)?${NUM}\s?(?:-|to|and)\s
 const STRIKE_RE_2 = new RegExp(String.raw`(?:>=|at least|at or above|no less than|minimum of|↑)\s?${NUM}`)
 const STRIKE_RE_3 = new RegExp(String.raw`${NUM}\s?(?:\+|or more|or above|or higher|or greater|and above|and up)`)
 const STRIKE_RE_4 = new RegExp(
-  String.raw`(?:>|above|over|more than|greater than|higher than|exceeds?|exceeding|surpass(?:es)?|tops?)\s?${NUM}`,
+  String.raw`(?:>|above|over|more than|greater than|higher than|exceeds?|exceeding|surpass(?:es)?|tops)\s?${NUM}`,
 )
 const STRIKE_RE_5 = new RegExp(String.raw`(?:hits?|reach(?:es)?|touch(?:es)?)\s?${NUM}`)
 const STRIKE_RE_6 = new RegExp(String.raw`(?:<=|at most|at or below|no more than|maximum of|↓)\s?${NUM}`)
@@ -95,12 +95,14 @@ const STRIKE_RE_8 = new RegExp(String.raw`(?:<|below|under|less than|fewer than|
 const STRIKE_RE_9 = new RegExp(String.raw`^\s*${NUM}\s*(?:\(.*\))?\s*$`)
 
 export function intervalIn(text: string): Interval | undefined {
-  const t = withoutDates(
-    fold(text)
-      .replace(/(\d),(\d{3})/g, '$1$2')
-      .replace(/(\d),(\d{3})/g, '$1$2')
-      .replace(/≥/g, '>=')
-      .replace(/≤/g, '<='),
+  const t = withoutRanks(
+    withoutDates(
+      fold(text)
+        .replace(/(\d),(\d{3})/g, '$1$2')
+        .replace(/(\d),(\d{3})/g, '$1$2')
+        .replace(/≥/g, '>=')
+        .replace(/≤/g, '<='),
+    ),
   )
   let m: RegExpExecArray | null
   // Ranges: "between 2 and 3", "$500-750b", "2–3 cuts", "$1-3b" (a magnitude after the upper bound applies to both).
@@ -125,6 +127,11 @@ export function intervalIn(text: string): Interval | undefined {
     return { lo: a.value, loClosed: true, hi: a.value, hiClosed: true, unit: a.unit }
   }
   return undefined
+}
+
+/** A finishing position ("top 10", "Top-5") is a rank (contract.ts reads it), not a threshold. */
+function withoutRanks(t: string): string {
+  return t.replace(/\btop[\s-]?\d{1,3}\b(?!\s?(?:%|k\b|m\b|bn?\b|thousand|million|billion))/g, ' ')
 }
 
 const MONTHS = 'jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec'

@@ -266,6 +266,14 @@ const SAME_AS: Readonly<Record<string, string>> = {
   temperatures: 'temperature',
   highest: 'high',
   lowest: 'low',
+  // A day's maximum temperature is its high ("maximum temperature" / "highest temperature").
+  maximum: 'high',
+  minimum: 'low',
+  mention: 'say',
+  mentions: 'say',
+  mentioned: 'say',
+  said: 'say',
+  says: 'say',
   pm: 'prime-minister',
 }
 
@@ -273,6 +281,8 @@ const SAME_AS: Readonly<Record<string, string>> = {
 const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\bunited states(?: of america)?\b/g, 'us'],
   [/\bunited kingdom\b/g, 'uk'],
+  // The city as venues abbreviate it ("NYC", "New York City"); "New York" alone may be the state.
+  [/\bnew york city\b/g, 'nyc'],
   [/\bprime minister\b/g, 'prime-minister'],
   [/\bfederal reserve\b/g, 'fed'],
   [/\bsupreme court\b/g, 'supreme-court'],

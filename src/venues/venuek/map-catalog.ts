@@ -95,7 +95,7 @@ export function mapVenuekEvent(
       tags: venueCategory === undefined ? undefined : [venueCategory],
       negRisk: undefined,
       description: undefined,
-      identifier: eventTickerFacts(eventTicker, nonEmpty(e.series_ticker)),
+      ...optional('identifier', eventTickerFacts(eventTicker, nonEmpty(e.series_ticker))),
     },
   }
 }
@@ -169,7 +169,7 @@ function outcome(m: KMarket, eventTicker: string, fees: FeeModel | undefined, ti
       negRisk: undefined,
       rules: nonEmpty(m.rules_primary),
       expectedExpiration: parseTimestampMs(m.expected_expiration_time),
-      code: marketTickerCode(ticker, eventTicker),
+      ...optional('code', marketTickerCode(ticker, eventTicker)),
     },
   }
 }
@@ -178,4 +178,9 @@ function sum(values: readonly (number | undefined)[]): number | undefined {
   let total: number | undefined
   for (const v of values) if (v !== undefined) total = (total ?? 0) + v
   return total
+}
+
+/** `{ [key]: value }` when the value is known, else nothing: optional model fields are absent, not undefined. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
 }

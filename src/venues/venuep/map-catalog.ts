@@ -1,7 +1,14 @@
 import { parseDecimal } from '../../core/numbers.js'
 import { parseTimestampMs } from '../../core/time.js'
 import { canonicalCategory } from '../../model/categories.js'
-import type { CatalogEvent, FeeModel, Outcome, PlatformMarket, ServiceStatus } from '../../model/types.js'
+import type {
+  CatalogEvent,
+  FeeModel,
+  IdentifierFacts,
+  Outcome,
+  PlatformMarket,
+  ServiceStatus,
+} from '../../model/types.js'
 import { distinctPart, nonEmpty } from '../outcome-title.js'
 import { eventSlugFacts } from './slug-facts.js'
 import { rawStatusOf, serviceStatusOf } from './status.js'
@@ -83,7 +90,7 @@ export function mapGammaEvent(e: GammaEvent, links: VenuepLinks): CatalogEvent |
           : tags.map((t) => t.label ?? t.slug).filter((l): l is string => l !== undefined),
       negRisk: e.negRisk ?? e.enableNegRisk,
       description: nonEmpty(e.description),
-      identifier: eventSlugFacts(e.slug),
+      ...identifierOf(e.slug),
     },
   }
 }
@@ -293,6 +300,12 @@ function childOutcomes(e: GammaEvent, marketId: string, pm: ParsedMarket, title:
   // What sets a child apart from its siblings may be a bare number ("2" of "Game 2 Winner"): then its whole question.
   const child = /[a-z]{2}/i.test(title) ? title : (nonEmpty(pm.raw.question) ?? title)
   return [0, 1].map((i) => outcome(e, marketId, pm, i as 0 | 1, `${child}: ${pm.labels[i]}`, false))
+}
+
+/** The facts the event's slug states, as an optional field (absent when it states none). */
+function identifierOf(slug: string): { identifier?: IdentifierFacts } {
+  const facts = eventSlugFacts(slug)
+  return facts === undefined ? {} : { identifier: facts }
 }
 
 function isYesNo(labels: readonly [string, string]): boolean {
