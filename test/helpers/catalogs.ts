@@ -25,15 +25,17 @@ export async function simulatorCatalogs(
 }
 
 /**
- * Both venues' catalogs as the service maps them from the real captured catalogs (test/fixtures/real-venues): the
+ * Both venues' catalogs as the service maps them from real captured catalogs (test/fixtures/real-venues, or `dir`): the
  * simulator replays them and the real adapters fetch them, with a closed-event lookback long enough for every
  * captured event (the oldest closed in 2021).
  */
-export async function replayedCatalogs(): Promise<{ sim: Simulator; venuep: Catalog; venuek: Catalog }> {
+export async function replayedCatalogs(
+  dir = REAL_CATALOG_DIR,
+): Promise<{ sim: Simulator; venuep: Catalog; venuek: Catalog }> {
   const clock = new SimulatedClock(TEST_ANCHOR_MS)
   const config = loadConfig({ env: { NODE_ENV: 'test' } })
   const sim = await startSimulator({
-    config: { ...config.sim, catalog: REAL_CATALOG_DIR, wallets: 5, venuekAuth: false },
+    config: { ...config.sim, catalog: dir, wallets: 5, venuekAuth: false },
     clock,
     anchorMs: TEST_ANCHOR_MS,
     startEngine: false,

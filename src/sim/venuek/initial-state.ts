@@ -51,7 +51,8 @@ export function buildVenuekHistory(world: World, rng: Rng): void {
       rows.push(venuekPrint(world, m, ts, size, mr))
     }
   }
-  rows.push(...venuekRecentPrints(world, rng.fork(0x5eed)))
+  // One by one: a spread of a real-size world's prints overflows the call stack (issue 35).
+  for (const row of venuekRecentPrints(world, rng.fork(0x5eed))) rows.push(row)
   sortByTime(rows)
   for (const t of rows) venuekOf(world).trades.add(t, false)
 }

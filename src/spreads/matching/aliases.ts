@@ -56,7 +56,7 @@ export function loadAliases(path: string): Aliases {
   const seen = new Map<string, number>()
   groups.forEach((names, i) => {
     for (const n of names) {
-      const key = nameKey(n).tokens.join(' ')
+      const key = nameKey(n).words
       if (key === '') problems.push(`/groups/${i}: "${n}" has no letters or digits`)
       const other = seen.get(key)
       if (other !== undefined && other !== i) problems.push(`/groups/${i}: "${n}" is already in group ${other}`)

@@ -1,23 +1,24 @@
 import type { ContestFacts } from './contest.js'
 import type { ContractSpec } from './contract.js'
-import type { AliasLookup } from './names.js'
+import { heldKeys, probeKeys, type AliasLookup } from './names.js'
 
 /**
  * The blocking index of head-to-head contracts (contest.ts), one per venue, kept between catalog versions like the
  * word indexes (contract-index.ts). The contest judge (contest-judge.ts) pairs two contests only with the same kind
  * and part, on the same game day or a day apart (the start's UTC day), or with end times within a day when a day is
- * missing, and with one participant agreeing strongly: the same name, one name inside the other, the same person,
- * equal codes, or names a reviewer made aliases. Each of those shares a word's first letter (or the alias group), so
- * a contract is held under (kind and part, day or end day, letter), and a contract's candidates are the holders of
- * one of its letters on the days it can meet: exact, every pair the judge accepts is a candidate, and a busy day
- * splits into small blocks.
+ * missing, with both participants agreeing strongly (the same name, one name inside the other, the same person, a
+ * city told apart by a letter, equal codes, or names a reviewer made aliases). Two names that agree strongly meet on
+ * a key (names.ts `heldKeys` / `probeKeys`: whole names, names inside longer ones, persons, initials, codes, alias
+ * groups). So each participant of a contract is held under (kind and part, day or end day, key), and a contract's
+ * candidates are the holders met by BOTH of its participants' probe keys on the days it can meet: exact, every pair
+ * the judge accepts is a candidate, and on a busy day each probe finds the listings of one matchup.
  */
 const DAY_MS = 86_400_000
 
-type ByLetter = Map<string, ContractSpec[]>
+type ByKey = Map<string, ContractSpec[]>
 
 export class ContestIndex {
-  readonly #blocks = new Map<string, ByLetter>()
+  readonly #blocks = new Map<string, ByKey>()
   /** Alias groups as of the last `clear` (the matcher rebuilds the index when they change). */
   #aliases: AliasLookup
 
@@ -31,47 +32,67 @@ export class ContestIndex {
   }
 
   add(c: ContractSpec): void {
-    const contest = c.contest as ContestFacts
-    const letters = lettersOf(contest, this.#aliases)
+    const keys = this.#held(c)
     for (const block of blocksOf(c, false)) {
-      let byLetter = this.#blocks.get(block)
-      if (byLetter === undefined) this.#blocks.set(block, (byLetter = new Map()))
-      for (const l of letters) {
-        const list = byLetter.get(l)
-        if (list === undefined) byLetter.set(l, [c])
-        else list.push(c)
+      let byKey = this.#blocks.get(block)
+      if (byKey === undefined) this.#blocks.set(block, (byKey = new Map()))
+      for (const k of keys) {
+        const list = byKey.get(k)
+        if (list === undefined) byKey.set(k, [c])
+        else if (list[list.length - 1] !== c) list.push(c)
       }
     }
   }
 
   remove(c: ContractSpec): void {
-    const letters = lettersOf(c.contest as ContestFacts, this.#aliases)
+    const keys = this.#held(c)
     for (const block of blocksOf(c, false)) {
-      const byLetter = this.#blocks.get(block)
-      if (byLetter === undefined) continue
-      for (const l of letters) {
-        const list = byLetter.get(l)
+      const byKey = this.#blocks.get(block)
+      if (byKey === undefined) continue
+      for (const k of keys) {
+        const list = byKey.get(k)
         if (list === undefined) continue
         const i = list.indexOf(c)
         if (i === -1) continue
         list[i] = list[list.length - 1] as ContractSpec
         list.pop()
-        if (list.length === 0) byLetter.delete(l)
+        if (list.length === 0) byKey.delete(k)
       }
-      if (byLetter.size === 0) this.#blocks.delete(block)
+      if (byKey.size === 0) this.#blocks.delete(block)
     }
   }
 
-  /** The other venue's contests `c` may pair with. */
+  /** The other venue's contests `c` may pair with: met by both of its participants. */
   candidatesOf(c: ContractSpec): ContractSpec[] {
+    const [p, q] = (c.contest as ContestFacts).participants
+    const blocks = blocksOf(c, true)
+    const first = new Set<ContractSpec>()
+    this.#meet(blocks, probeKeys(p.key, p.codes, this.#aliases), (x) => first.add(x))
+    if (first.size === 0) return []
     const out = new Set<ContractSpec>()
-    const letters = lettersOf(c.contest as ContestFacts, this.#aliases)
-    for (const block of blocksOf(c, true)) {
-      const byLetter = this.#blocks.get(block)
-      if (byLetter === undefined) continue
-      for (const l of letters) for (const x of byLetter.get(l) ?? []) out.add(x)
-    }
+    this.#meet(blocks, probeKeys(q.key, q.codes, this.#aliases), (x) => {
+      if (first.has(x)) out.add(x)
+    })
     return [...out]
+  }
+
+  /** Calls `found` for each holder of one of `keys` in `blocks` (repeats included). */
+  #meet(blocks: readonly string[], keys: readonly string[], found: (c: ContractSpec) => void): void {
+    for (const block of blocks) {
+      const byKey = this.#blocks.get(block)
+      if (byKey === undefined) continue
+      for (const k of keys) {
+        const list = byKey.get(k)
+        if (list !== undefined) for (const x of list) found(x)
+      }
+    }
+  }
+
+  #held(c: ContractSpec): Set<string> {
+    const out = new Set<string>()
+    for (const p of (c.contest as ContestFacts).participants)
+      for (const k of heldKeys(p.key, p.codes, this.#aliases)) out.add(k)
+    return out
   }
 }
 
@@ -83,30 +104,13 @@ function blocksOf(c: ContractSpec, probe: boolean): string[] {
   const contest = c.contest as ContestFacts
   const what = `${contest.kind}|${contest.segment}`
   const out: string[] = []
-  const spread = probe ? [-1, 0, 1] : [0]
-  if (contest.day !== undefined) {
-    const at = Date.parse(`${contest.day}T00:00:00Z`)
-    if (Number.isFinite(at)) for (const k of spread) out.push(`${what}|d${isoDay(at + k * DAY_MS)}`)
-  }
-  if (c.end !== undefined) for (const k of spread) out.push(`${what}|e${isoDay(c.end + k * DAY_MS)}`)
-  return out
-}
-
-function isoDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10)
-}
-
-/** First letters of every word and code of both participants' names, and their alias groups. */
-function lettersOf(contest: ContestFacts, aliases: AliasLookup): Set<string> {
-  const out = new Set<string>()
-  for (const p of contest.participants) {
-    // Every word's letter, organisation words included (a code may be built from them: "TL" for "Team Liquid").
-    for (const w of p.key.text.toLowerCase().split(/[^a-z0-9]+/)) if (w !== '') out.add(w[0] as string)
-    for (const t of p.key.tokens) out.add(t[0] as string)
-    if (p.key.initials !== '') out.add(p.key.initials[0] as string)
-    for (const code of p.codes) if (code !== '') out.add(code[0] as string)
-    const group = aliases.groupOf(p.key)
-    if (group !== undefined) out.add(`#${group}`)
+  const lo = probe ? -1 : 0
+  const hi = probe ? 1 : 0
+  const day = contest.dayNumber
+  if (day !== undefined && Number.isFinite(day)) for (let k = lo; k <= hi; k++) out.push(`${what}|d${day + k}`)
+  if (c.end !== undefined) {
+    const end = Math.floor(c.end / DAY_MS)
+    for (let k = lo; k <= hi; k++) out.push(`${what}|e${end + k}`)
   }
   return out
 }

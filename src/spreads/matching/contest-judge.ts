@@ -8,9 +8,10 @@ import { compareNames, sameCode, STRENGTH_RANK, type AliasLookup, type NameStren
  *
  * 1. **kind** (winner, draw, handicap, total, both teams to score, exact score) and **part** (match, map 2, set 1);
  * 2. **discipline**, when both state one (the same two organisations meet in several games);
- * 3. **participants**: each of one side's two is one of the other side's, one to one; a name agrees by the rules of
- *    names.ts or by equal identifier codes, and a code built from a name never carries both. Two assignments that fit
- *    equally well are ambiguous: rejected (docs/spreads.md F10, the "Jets" that matched another team's game);
+ * 3. **participants**: each of one side's two is one of the other side's, one to one, both agreeing strongly by the
+ *    rules of names.ts (the same name, one inside the other, the same person, a city told apart by a letter, a
+ *    reviewed alias) or by equal identifier codes; a code merely built from a name is not enough. Two assignments
+ *    that fit equally well are ambiguous: rejected (docs/spreads.md F10, the "Jets" that matched another team's game);
  * 4. **side**: the same participant (under that assignment) wins, covers the same line, or the same total side and
  *    line, or the same exact score;
  * 5. **day**: the same game day (the start's UTC day counts too where an identifier gives the start time: one venue
@@ -37,16 +38,19 @@ export interface ContestSide {
 
 const DAY_MS = 86_400_000
 
-export function judgeContests(a: ContestSide, b: ContestSide, aliases: AliasLookup): ContestJudgement {
+export function judgeContests(a: ContestSide, b: ContestSide, aliases: AliasLookup, explain = true): ContestJudgement {
+  const reject = explain ? rejecting : quietReject
   const x = a.contest
   const y = b.contest
   if (x.kind !== y.kind) return reject('kind', () => `${x.kind} vs ${y.kind}`)
   if (x.segment !== y.segment) return reject('part', () => `${x.segment} vs ${y.segment}`)
   if (x.discipline !== undefined && y.discipline !== undefined && x.discipline !== y.discipline)
     return reject('discipline', () => `${x.discipline} vs ${y.discipline}`)
-  const map = assign(x.participants, y.participants, aliases)
+  const px = x.participants
+  const py = y.participants
+  const map = assign(px, py, aliases)
   if (map === undefined) return reject('participants', () => `${names(x)} vs ${names(y)}`)
-  if (map === 'ambiguous') return reject('participants', () => `${names(x)} vs ${names(y)}: ambiguous`)
+  if (map === AMBIGUOUS) return reject('participants', () => `${names(x)} vs ${names(y)}: ambiguous`)
   const toY = (i: 0 | 1 | undefined) => (i === undefined ? undefined : map.order[i])
   const sideReason = sideDiffers(x, y, toY)
   if (sideReason !== undefined) return reject('side', sideReason)
@@ -56,22 +60,37 @@ export function judgeContests(a: ContestSide, b: ContestSide, aliases: AliasLook
     [a, b],
     [b, a],
   ] as const) {
-    const missing = from.contest.residual.filter((w) => !to.allWords.has(w))
-    if (missing.length > 0) return reject('what', () => `only one side says: ${missing.join(' ')}`)
+    for (const w of from.contest.residual)
+      if (!to.allWords.has(w))
+        return reject(
+          'what',
+          () => `only one side says: ${from.contest.residual.filter((r) => !to.allWords.has(r)).join(' ')}`,
+        )
   }
+  const pairs = [0, 1].map((i) => `${px[i]?.name} = ${py[map.order[i] as 0 | 1].name} (${map.strengths[i]})`)
   const compared = [
     `kind: ${x.kind}`,
     `part: ${x.segment}`,
     ...(x.discipline !== undefined && y.discipline !== undefined ? [`discipline: ${x.discipline}`] : []),
-    `participants: ${map.pairs.join('; ')}`,
+    `participants: ${pairs.join('; ')}`,
     ...sideEvidence(x),
     `day: ${day.evidence}`,
   ]
   return { same: true, strong: map.strong && day.stated, compared, period: day.evidence }
 }
 
-function reject(field: ContestField, reason: () => string): ContestJudgement {
+/** A rejection whose reason is written only when read. */
+function rejecting(field: ContestField, reason: () => string): ContestJudgement {
   return { same: false, field, reason }
+}
+
+/** The rejections of a caller that does not read reasons (the matcher): one object per field, no allocation. */
+const QUIET = new Map<ContestField, ContestJudgement>()
+
+function quietReject(field: ContestField): ContestJudgement {
+  let j = QUIET.get(field)
+  if (j === undefined) QUIET.set(field, (j = Object.freeze({ same: false, field, reason: () => `${field} differs` })))
+  return j
 }
 
 function names(c: ContestFacts): string {
@@ -82,51 +101,54 @@ interface Assignment {
   /** Index in B of A's participant 0 and 1. */
   readonly order: readonly [0 | 1, 0 | 1]
   readonly strong: boolean
-  readonly pairs: readonly string[]
+  readonly strengths: readonly [NameStrength, NameStrength]
 }
 
-/** How strongly two participants agree: their names, or a code of one against the other's name or codes. */
+const AMBIGUOUS = 'ambiguous'
+
+/** How strongly two participants agree: their names, or their identifier codes. */
 function strength(p: Participant, q: Participant, aliases: AliasLookup): NameStrength {
   const byName = compareNames(p.key, q.key, aliases)
   if (byName === 'same' || byName === 'strong') return byName
-  if (p.codes.some((c) => q.codes.some((d) => sameCode(c, d)))) return 'strong'
+  for (const c of p.codes) for (const d of q.codes) if (sameCode(c, d)) return 'strong'
   return byName
 }
 
+/**
+ * The one-to-one assignment of A's participants to B's: both pairs agree strongly; of two that fit, the one with
+ * the stronger weaker pair, then the stronger sum; a tie is ambiguous.
+ */
 function assign(
   a: readonly [Participant, Participant],
   b: readonly [Participant, Participant],
   aliases: AliasLookup,
-): Assignment | 'ambiguous' | undefined {
-  const s = [
-    [strength(a[0], b[0], aliases), strength(a[0], b[1], aliases)],
-    [strength(a[1], b[0], aliases), strength(a[1], b[1], aliases)],
-  ] as const
-  const option = (order: readonly [0 | 1, 0 | 1]) => {
-    const s0 = s[0][order[0]]
-    const s1 = s[1][order[1]]
-    const r0 = STRENGTH_RANK[s0]
-    const r1 = STRENGTH_RANK[s1]
-    // A weak (code-built) agreement never carries both participants.
-    const ok = r0 > 0 && r1 > 0 && (r0 > 1 || r1 > 1)
-    return { order, ok, min: Math.min(r0, r1), sum: r0 + r1, s0, s1 }
-  }
-  const straight = option([0, 1])
-  const crossed = option([1, 0])
-  let pick
-  if (straight.ok && crossed.ok) {
-    if (straight.min !== crossed.min) pick = straight.min > crossed.min ? straight : crossed
-    else if (straight.sum !== crossed.sum) pick = straight.sum > crossed.sum ? straight : crossed
-    else return 'ambiguous'
-  } else pick = straight.ok ? straight : crossed.ok ? crossed : undefined
-  if (pick === undefined) return undefined
+): Assignment | typeof AMBIGUOUS | undefined {
+  const rank = (s: NameStrength) => STRENGTH_RANK[s]
+  const fit = (s0: NameStrength, s1: NameStrength) => rank(s0) >= 2 && rank(s1) >= 2
+  let s11: NameStrength = 'none'
+  let s10: NameStrength = 'none'
+  const s00 = strength(a[0], b[0], aliases)
+  if (rank(s00) >= 2) s11 = strength(a[1], b[1], aliases)
+  const s01 = strength(a[0], b[1], aliases)
+  if (rank(s01) >= 2) s10 = strength(a[1], b[0], aliases)
+  const okStraight = fit(s00, s11)
+  const okCrossed = fit(s01, s10)
+  let useStraight: boolean
+  if (okStraight && okCrossed) {
+    const minS = Math.min(rank(s00), rank(s11))
+    const minC = Math.min(rank(s01), rank(s10))
+    const sumS = rank(s00) + rank(s11)
+    const sumC = rank(s01) + rank(s10)
+    if (minS !== minC) useStraight = minS > minC
+    else if (sumS !== sumC) useStraight = sumS > sumC
+    else return AMBIGUOUS
+  } else if (okStraight || okCrossed) useStraight = okStraight
+  else return undefined
+  const [t0, t1] = useStraight ? [s00, s11] : [s01, s10]
   return {
-    order: pick.order,
-    strong: STRENGTH_RANK[pick.s0] >= 2 && STRENGTH_RANK[pick.s1] >= 2,
-    pairs: [
-      `${a[0].name} = ${b[pick.order[0]].name} (${pick.s0})`,
-      `${a[1].name} = ${b[pick.order[1]].name} (${pick.s1})`,
-    ],
+    order: useStraight ? [0, 1] : [1, 0],
+    strong: rank(t0) >= 2 && rank(t1) >= 2,
+    strengths: [t0, t1],
   }
 }
 

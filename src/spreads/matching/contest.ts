@@ -41,6 +41,8 @@ export interface ContestFacts {
   readonly discipline: string | undefined
   /** The contest's day ('YYYY-MM-DD', the venue's zone), and its start time where the identifier gives one. */
   readonly day: string | undefined
+  /** `day` as a number of days since 1970 (blocking keys, contest-index.ts). */
+  readonly dayNumber: number | undefined
   readonly minutes: number | undefined
   /** Words of the contract's own texts the fields above do not account for. */
   readonly residual: readonly string[]
@@ -60,14 +62,44 @@ export interface ContestInput {
   readonly code: string | undefined
   readonly identifier: IdentifierFacts | undefined
   readonly aliases: AliasLookup
+  /** Readings of one text (its parts, words…), memoized by the caller across a catalog's contracts. */
+  readonly text: ContestTexts
 }
 
+/**
+ * What contest.ts reads of a text, one text at a time: an event's title and subtitle are read for each of its
+ * outcomes, so a caller reading a catalog memoizes these (contract.ts SpecCache); `DIRECT` reads afresh.
+ */
+export interface ContestTexts {
+  split(text: string): [string, string] | undefined
+  segment(text: string): string | undefined
+  discipline(text: string): { readonly id: string; readonly phrase: string } | undefined
+  day(text: string): string | undefined
+  words(text: string): readonly string[]
+}
+
+export const DIRECT: ContestTexts = {
+  split: splitContest,
+  segment: segmentIn,
+  discipline: disciplineInText,
+  day: dayIn,
+  words: contentWords,
+}
+
+/** Whether a contract can be a head-to-head at all: its market has named sides, or a text says "vs" or "at". */
+export function mayBeContest(sides: readonly [string, string] | undefined, texts: readonly string[]): boolean {
+  return sides !== undefined || texts.some((t) => CONTEST_HINT.test(t))
+}
+
+const CONTEST_HINT = /\s(?:vs\.?|v\.|versus|at|@)\s/i
+
 export function readContest(x: ContestInput): ContestFacts | undefined {
+  const t = x.text
   const teamSides = x.sides !== undefined && !isOverUnder(x.sides) ? x.sides : undefined
   const names =
     teamSides !== undefined
       ? ([teamSides[0], teamSides[1]] as [string, string])
-      : (splitContest(x.question) ?? splitContest(x.subtitle) ?? splitContest(x.eventTitle))
+      : (t.split(x.question) ?? t.split(x.subtitle) ?? t.split(x.eventTitle))
   if (names === undefined) return undefined
   const keys = [nameKey(names[0]), nameKey(names[1])] as const
   const which = (text: string): 0 | 1 | undefined => sideOf(text, keys, x.aliases)
@@ -120,12 +152,13 @@ export function readContest(x: ContestInput): ContestFacts | undefined {
   if (kind === undefined || ((kind === 'winner' || kind === 'handicap') && side === undefined)) return undefined
   const participants = withCodes(names, keys, x, side)
   const discipline =
-    disciplineInText(x.question)?.id ??
-    disciplineInText(x.eventTitle)?.id ??
-    disciplineInText(x.subtitle)?.id ??
+    t.discipline(x.question)?.id ??
+    t.discipline(x.eventTitle)?.id ??
+    t.discipline(x.subtitle)?.id ??
     disciplineOfLeague(x.identifier?.league)
+  const day = x.identifier?.day ?? t.day(x.question) ?? t.day(x.subtitle) ?? t.day(x.eventTitle)
   const segment =
-    segmentIn(x.label) ?? segmentIn(x.question) ?? segmentIn(x.subtitle) ?? segmentIn(x.eventTitle) ?? 'match'
+    t.segment(x.label) ?? t.segment(x.question) ?? t.segment(x.subtitle) ?? t.segment(x.eventTitle) ?? 'match'
   return {
     participants,
     kind,
@@ -135,7 +168,8 @@ export function readContest(x: ContestInput): ContestFacts | undefined {
     score,
     segment,
     discipline,
-    day: x.identifier?.day ?? dayIn(x.question) ?? dayIn(x.subtitle) ?? dayIn(x.eventTitle),
+    day,
+    dayNumber: day === undefined ? undefined : Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000),
     minutes: x.identifier?.day === undefined ? undefined : x.identifier.minutes,
     residual: residualWords(x, names),
   }
@@ -234,7 +268,7 @@ function withCodes(
     }
   }
   if (id?.codes !== undefined && id.codes.length === 2) {
-    const titled = splitContest(x.eventTitle)
+    const titled = x.text.split(x.eventTitle)
     const order =
       titled === undefined
         ? ([0, 1] as const)
@@ -281,13 +315,13 @@ const CONTEXT: ReadonlySet<string> = new Set(
  */
 function residualWords(x: ContestInput, names: readonly [string, string]): string[] {
   const explained = new Set<string>([...TEMPLATE, ...CONTEXT])
-  for (const n of names) for (const w of contentWords(n)) explained.add(w)
-  const d = disciplineInText(x.question) ?? disciplineInText(x.eventTitle)
-  if (d !== undefined) for (const w of contentWords(d.phrase)) explained.add(w)
+  for (const n of names) for (const w of x.text.words(n)) explained.add(w)
+  const d = x.text.discipline(x.question) ?? x.text.discipline(x.eventTitle)
+  if (d !== undefined) for (const w of x.text.words(d.phrase)) explained.add(w)
   const heading = /^[^:]*:\s+(?=.*\s(?:vs\.?|v\.|versus)\s)/i
   const question = x.question.replace(heading, '').replace(/\([^)]*\)/g, ' ')
   const out = new Set<string>()
   for (const t of [x.label, question])
-    for (const w of contentWords(t)) if (!explained.has(w) && !w.startsWith('#')) out.add(w)
+    for (const w of x.text.words(t)) if (!explained.has(w) && !w.startsWith('#')) out.add(w)
   return [...out].sort()
 }

@@ -1,5 +1,5 @@
 import type { CatalogEvent, IdentifierFacts, Outcome } from '../../model/types.js'
-import { readContest, type ContestFacts } from './contest.js'
+import { DIRECT, mayBeContest, readContest, type ContestFacts, type ContestTexts } from './contest.js'
 import { NO_ALIASES, type AliasLookup } from './names.js'
 import { hasFacts, NO_PERIOD, periodFacts, periodKeys, type PeriodFacts } from './periods.js'
 import { intervalIn, intervalOfStrike, type Interval } from './strikes.js'
@@ -60,6 +60,8 @@ export interface TextReading {
   readonly contest: ContestFacts | undefined
   /** A finishing-position contract's N ("top 10", "Top-5 finish"), undefined otherwise. */
   readonly rank: number | undefined
+  /** Its texts ask who or what is NEXT ("the next Prime Minister"): a question without a period of its own. */
+  readonly successor: boolean
   /**
    * 64-bit Bloom signatures (two 32-bit halves) of `required` and of `allWords`. A required bit missing from the
    * other's `allWords` signature proves a required word missing: judge.ts `mayMatch` rejects most candidates on two
@@ -247,11 +249,18 @@ export class SpecCache {
   #readings = new Map<string, Parsed>()
   #words = new Map<string, readonly string[]>()
   #periods = new Map<string, PeriodFacts>()
+  #contestTexts = memoizedContestTexts((t) => this.wordsOf(t))
 
   clear(): void {
     this.#readings = new Map()
     this.#words = new Map()
     this.#periods = new Map()
+    this.#contestTexts = memoizedContestTexts((t) => this.wordsOf(t))
+  }
+
+  /** contest.ts's readings of texts, memoized until `clear`. */
+  get contestTexts(): ContestTexts {
+    return this.#contestTexts
   }
 
   spec(r: Reading): ContractSpec {
@@ -277,6 +286,7 @@ export class SpecCache {
       allSig: parsed.allSig,
       contest: parsed.contest,
       rank: parsed.rank,
+      successor: parsed.successor,
     }
   }
 
@@ -350,21 +360,25 @@ function parse(r: Reading, cache: SpecCache): Parsed {
   const labelWords = new Set(labelSequence)
   const required = [...words].filter((w) => !IMPLICIT_WORDS.has(w) && (!labelWords.has(w) || w === labelSequence[0]))
   const [, , subtitle, eventTitle] = texts
-  const facts = readContest({
-    label: label ?? '',
-    question: question ?? '',
-    subtitle: subtitle ?? '',
-    eventTitle: eventTitle ?? '',
-    sides: r.sides,
-    sideIndex: r.sideIndex,
-    code: r.code,
-    identifier: r.identifier,
-    aliases: cache.aliases,
-  })
+  const facts = !mayBeContest(r.sides, texts)
+    ? undefined
+    : readContest({
+        label: label ?? '',
+        question: question ?? '',
+        subtitle: subtitle ?? '',
+        eventTitle: eventTitle ?? '',
+        sides: r.sides,
+        sideIndex: r.sideIndex,
+        code: r.code,
+        identifier: r.identifier,
+        aliases: cache.aliases,
+        text: cache.contestTexts,
+      })
   // The period's days depend on the end time only through its day, which is part of the reading's key.
   return {
     contest: facts,
     rank: rankIn(texts),
+    successor: texts.some((t) => /\bnext\b/i.test(t)),
     words,
     allWords,
     labelWords,
@@ -381,6 +395,7 @@ function parse(r: Reading, cache: SpecCache): Parsed {
 /** "top 10", "Top-5", "top ten": the N of a finishing-position contract, from the most specific text that states one. */
 function rankIn(texts: readonly string[]): number | undefined {
   for (const t of texts) {
+    if (!/top/i.test(t)) continue
     const m = /\btop[\s-]?(\d{1,3}|three|five|ten|twenty|thirty|forty|fifty)\b/.exec(fold(t))
     if (m !== null) return RANK_WORDS[m[1] as string] ?? Number(m[1])
   }
@@ -395,4 +410,24 @@ const RANK_WORDS: Readonly<Record<string, number>> = {
   thirty: 30,
   forty: 40,
   fifty: 50,
+}
+
+/** contest.ts's readings, each memoized by text (`words` is the cache's own). */
+function memoizedContestTexts(words: (t: string) => readonly string[]): ContestTexts {
+  const memo = <T>(f: (t: string) => T): ((t: string) => T) => {
+    const m = new Map<string, T>()
+    return (t) => {
+      if (m.has(t)) return m.get(t) as T
+      const v = f(t)
+      m.set(t, v)
+      return v
+    }
+  }
+  return {
+    split: memo(DIRECT.split),
+    segment: memo(DIRECT.segment),
+    discipline: memo(DIRECT.discipline),
+    day: memo(DIRECT.day),
+    words,
+  }
 }

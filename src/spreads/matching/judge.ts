@@ -55,7 +55,7 @@ export type Judgement =
 
 export function judge(a: ContractSpec, b: ContractSpec, explain = true, aliases: AliasLookup = NO_ALIASES): Judgement {
   const reject = explain ? rejecting : quietReject
-  if (a.contest !== undefined || b.contest !== undefined) return judgeHeadToHead(a, b, reject, aliases)
+  if (a.contest !== undefined || b.contest !== undefined) return judgeHeadToHead(a, b, reject, aliases, explain)
   // Two named outcomes name the same one: "Lakers" is not "Celtics", although each side's event names both. A short
   // form that begins the other's name ("Stonebridge" / "Stonebridge Mariners": a team by its city) is the same one,
   // weakly, unless what it leaves out is a name suffix ("Donald Trump" / "Donald Trump Jr.").
@@ -72,7 +72,7 @@ export function judge(a: ContractSpec, b: ContractSpec, explain = true, aliases:
     }
   }
   if (a.rank !== b.rank) return reject('rank', () => `top ${a.rank ?? '-'} vs top ${b.rank ?? '-'}`)
-  const when = periodsAgree(a.period, b.period, a.end, b.end, explain)
+  const when = periodsAgree(a.period, b.period, a.end, b.end, explain, a.successor && b.successor)
   if (!when.agree) return reject('when', () => when.reason)
   const shared: string[] = []
   const onlyA: string[] = []
@@ -125,14 +125,12 @@ function judgeHeadToHead(
   b: ContractSpec,
   reject: (test: JudgedField, reason: () => string) => Judgement,
   aliases: AliasLookup,
+  explain: boolean,
 ): Judgement {
   if (a.contest === undefined || b.contest === undefined)
     return reject('kind', () => `${propositionKind(a)} vs ${propositionKind(b)}`)
-  const j = judgeContests(
-    { contest: a.contest, allWords: a.allWords, end: a.end },
-    { contest: b.contest, allWords: b.allWords, end: b.end },
-    aliases,
-  )
+  // A contract is a ContestSide once its contest is known to be there.
+  const j = judgeContests(a as ContestSpec, b as ContestSpec, aliases, explain)
   if (!j.same) return reject(j.field, j.reason)
   const shared = [...a.words].filter((w) => b.words.has(w)).sort()
   return {
@@ -177,6 +175,8 @@ function labelExtension(a: ContractSpec, b: ContractSpec, aliases: AliasLookup):
 }
 
 const NONE: ReadonlySet<string> = new Set()
+
+type ContestSpec = ContractSpec & { readonly contest: NonNullable<ContractSpec['contest']> }
 
 /** The rejections of a caller that does not read reasons (the matcher: far more rejections than anyone reads). */
 const QUIET = new Map<JudgedField, Judgement>()

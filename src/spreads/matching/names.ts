@@ -10,8 +10,9 @@ import { fold } from './text.js'
  *
  * A comparison says how strongly two names agree: `same` (equal once folded, or aliases of each other), `strong` (one
  * is the other with words left out at either end, or the same person with a shortened first name), `weak` (one is a
- * code built from the other), or `none`. Callers decide what strength they need: a head-to-head requires both
- * participants to agree, one to one (contest-judge.ts), so a weak agreement never stands alone.
+ * code built from the other), or `none`. Callers decide what strength they need: a head-to-head pairs only when both
+ * participants agree strongly, one to one (contest-judge.ts); a weak agreement may still tell which of a game's two
+ * teams a handicap's short name means (contest.ts).
  */
 export type NameStrength = 'same' | 'strong' | 'weak' | 'none'
 
@@ -38,6 +39,8 @@ const SUFFIXES: ReadonlySet<string> = new Set(['jr', 'sr', 'ii', 'iii', 'iv'])
 export interface NameKey {
   readonly text: string
   readonly tokens: readonly string[]
+  /** The tokens joined by spaces: what two equal names share, and what the alias groups are keyed by. */
+  readonly words: string
   /** The initials of every word, organisation words included ("Team Liquid" → "tl"). */
   readonly initials: string
   /** Every word joined ("GIANTX" → "giantx"; "ex-RUBY" → "exruby"), organisation words left out. */
@@ -45,13 +48,32 @@ export interface NameKey {
 }
 
 export function nameKey(name: string): NameKey {
+  let key = NAME_KEYS.get(name)
+  if (key === undefined) {
+    // Bounded: cleared past 100,000 names (a catalog's teams and players are far fewer).
+    if (NAME_KEYS.size >= 100_000) NAME_KEYS.clear()
+    NAME_KEYS.set(name, (key = readNameKey(name)))
+  }
+  return key
+}
+
+/** Names repeat across a catalog (a team in each of its markets): each is read once. */
+const NAME_KEYS = new Map<string, NameKey>()
+
+function readNameKey(name: string): NameKey {
   const all = fold(name)
     .replace(/['’]/g, '')
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== '')
   const tokens = all.filter((w) => !ORGANISATION_WORDS.has(w))
   const kept = tokens.length > 0 ? tokens : all
-  return { text: name, tokens: kept, initials: all.map((w) => w[0]).join(''), joined: kept.join('') }
+  return {
+    text: name,
+    tokens: kept,
+    words: kept.join(' '),
+    initials: all.map((w) => w[0]).join(''),
+    joined: kept.join(''),
+  }
 }
 
 /**
@@ -63,15 +85,11 @@ export function compareNames(a: NameKey, b: NameKey, aliases: AliasLookup = NO_A
   const ga = aliases.groupOf(a)
   const gb = aliases.groupOf(b)
   if (ga !== undefined && gb !== undefined) return ga === gb ? 'same' : 'none'
-  if (a.joined === b.joined && sameTokens(a.tokens, b.tokens)) return 'same'
+  if (a.words === b.words) return 'same'
   if (contained(a.tokens, b.tokens) || contained(b.tokens, a.tokens)) return 'strong'
   if (samePerson(a.tokens, b.tokens) || sameButInitials(a.tokens, b.tokens)) return 'strong'
   if (codeOf(a, b) || codeOf(b, a)) return 'weak'
   return 'none'
-}
-
-function sameTokens(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((w, i) => w === b[i])
 }
 
 /**
@@ -150,8 +168,7 @@ function codeOf(code: NameKey, name: NameKey): boolean {
  */
 export function sameCode(a: string, b: string): boolean {
   if (a === b) return a.length >= 2
-  const strip = (c: string) => (/[a-z0-9][0-9]$/.test(c) && /[a-z]/.test(c) ? c.slice(0, -1) : c)
-  return (strip(a) === b || strip(b) === a) && Math.min(a.length, b.length) >= 2
+  return (codeStem(a) === b || codeStem(b) === a) && Math.min(a.length, b.length) >= 2
 }
 
 /** Looks names up in the reviewed alias groups (aliases.ts). */
@@ -162,11 +179,63 @@ export interface AliasLookup {
 
 export const NO_ALIASES: AliasLookup = { groupOf: () => undefined }
 
+/** A code without the digit a venue may append to tell two teams apart ("g21" → "g2"); the code itself otherwise. */
+export function codeStem(c: string): string {
+  return /[a-z0-9][0-9]$/.test(c) && /[a-z]/.test(c) ? c.slice(0, -1) : c
+}
+
+/**
+ * Blocking keys of a name (contest-index.ts): two names that agree strongly (compareNames 'same' or 'strong',
+ * sameCode, or one alias group) always meet, one's held key being one of the other's probe keys:
+ * - the whole name (`W:`) is held, and probes whole names and the parts of longer names (`S:`);
+ * - each part of the name (a contiguous run of its words, one of three letters or more) is held as `S:`, and probes
+ *   whole names only: "Pilots" is inside "Harbor City Pilots", but two names sharing "Pilots" need not agree;
+ * - the same person (`P:` word count and last word), the same words told apart by initials (`I:` word count and first
+ *   letters), each code and its stem (`C:`), the alias group (`G:`) are held and probed alike.
+ */
+export function heldKeys(name: NameKey, codes: readonly string[], aliases: AliasLookup): string[] {
+  const out = [`W:${name.words}`, ...partsOf(name.tokens).map((p) => `S:${p}`), ...sharedKeys(name, codes, aliases)]
+  return out
+}
+
+export function probeKeys(name: NameKey, codes: readonly string[], aliases: AliasLookup): string[] {
+  return [
+    `W:${name.words}`,
+    `S:${name.words}`,
+    ...partsOf(name.tokens).map((p) => `W:${p}`),
+    ...sharedKeys(name, codes, aliases),
+  ]
+}
+
+/** The runs of words shorter than the whole with a word of three letters or more (what contained() can leave). */
+function partsOf(tokens: readonly string[]): string[] {
+  const out: string[] = []
+  for (let i = 0; i < tokens.length; i++)
+    for (let j = i + 1; j <= tokens.length; j++) {
+      if (j - i === tokens.length) continue
+      const run = tokens.slice(i, j)
+      if (run.some((t) => t.length >= 3)) out.push(run.join(' '))
+    }
+  return out
+}
+
+function sharedKeys(name: NameKey, codes: readonly string[], aliases: AliasLookup): string[] {
+  const t = name.tokens
+  const out: string[] = []
+  const last = t[t.length - 1]
+  if (t.length >= 2 && last !== undefined && last.length >= 3) out.push(`P:${t.length}:${last}`)
+  if (t.length >= 2) out.push(`I:${t.map((w) => w[0]).join('')}`)
+  for (const c of codes) out.push(`C:${c}`, `C:${codeStem(c)}`)
+  const group = aliases.groupOf(name)
+  if (group !== undefined) out.push(`G:${group}`)
+  return out
+}
+
 /** Alias groups as a lookup: each name of a group, folded to its words, maps to the group's number. */
 export function aliasLookup(groups: readonly (readonly string[])[]): AliasLookup {
   const byWords = new Map<string, number>()
   groups.forEach((names, i) => {
-    for (const n of names) byWords.set(nameKey(n).tokens.join(' '), i)
+    for (const n of names) byWords.set(nameKey(n).words, i)
   })
-  return { groupOf: (name) => byWords.get(name.tokens.join(' ')) }
+  return { groupOf: (name) => (byWords.size === 0 ? undefined : byWords.get(name.words)) }
 }

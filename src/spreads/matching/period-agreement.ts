@@ -34,6 +34,7 @@ export function periodsAgree(
   endA: number | undefined,
   endB: number | undefined,
   explain = true,
+  successors = false,
 ): PeriodAgreement {
   const disagree = explain ? disagreeing : () => DISAGREE
   if (!hasFacts(a) && !hasFacts(b)) {
@@ -43,6 +44,9 @@ export function periodsAgree(
         evidence: `no stated period; end times ${day(endA)} and ${day(endB)}`,
         strength: 'end-times',
       }
+    // Both ask who is NEXT ("Next Prime Minister of Hungary" / "Who will be the next PM of Hungary?"): the question
+    // is the next holder, whenever that is; the venues' end times are their own conventions (F1). Weak evidence.
+    if (successors) return { agree: true, evidence: 'no stated period; both ask who is next', strength: 'end-times' }
     return disagree(
       () =>
         `no stated period and end times ${endA === undefined ? '?' : day(endA)} vs ${endB === undefined ? '?' : day(endB)}`,

@@ -7,13 +7,15 @@ import type { CatalogEvent } from '../../../src/model/types.js'
 import type { Simulator } from '../../../src/sim/simulator.js'
 import { matchEvents, MatchState } from '../../../src/spreads/matching/matcher.js'
 import { replayedCatalogs, simulatorCatalogs } from '../../helpers/catalogs.js'
+import { SHORT_DATED_DIR } from '../../helpers/fixtures.js'
 
 /**
  * The matcher keeps its state between catalog versions and judges only what changed (MatchState). Whatever the
  * changes, an update must give exactly what a full run from nothing gives on the same catalogs: the same event
  * matches, outcome pairs, grades and evidence, in the same order. Checked over random sequences of the changes a
  * refresh brings (events listed, delisted, relisted, retitled, re-dated, refreshed with only numbers moved), on a
- * simulated world and on the real captured catalogs.
+ * simulated world and on the real captured catalogs, long-dated and the short-dated week (head-to-heads and hourly
+ * ladders, blocked by their own indexes).
  */
 type Venue = 'venuep' | 'venuek'
 
@@ -94,19 +96,21 @@ function checkSequences(catalogs: () => { venuep: CatalogSnapshot; venuek: Catal
 describe('incremental matching equals a full run', () => {
   let world: { sim: Simulator; venuep: CatalogSnapshot; venuek: CatalogSnapshot }
   let real: { sim: Simulator; venuep: CatalogSnapshot; venuek: CatalogSnapshot }
+  let short: { sim: Simulator; venuep: CatalogSnapshot; venuek: CatalogSnapshot }
 
   before(async () => {
     world = await simulatorCatalogs(300)
-    const replayed = await replayedCatalogs()
-    real = {
-      sim: replayed.sim,
-      venuep: buildCatalogSnapshot(replayed.venuep, 1),
-      venuek: buildCatalogSnapshot(replayed.venuek, 1),
+    const snapshots = async (dir?: string) => {
+      const r = await replayedCatalogs(dir)
+      return { sim: r.sim, venuep: buildCatalogSnapshot(r.venuep, 1), venuek: buildCatalogSnapshot(r.venuek, 1) }
     }
+    real = await snapshots()
+    short = await snapshots(SHORT_DATED_DIR)
   })
   after(async () => {
     await world?.sim.close()
     await real?.sim.close()
+    await short?.sim.close()
   })
 
   test('over random refreshes of a simulated world', () => {
@@ -120,6 +124,13 @@ describe('incremental matching equals a full run', () => {
     const pairs = full.reduce((n, m) => n + m.outcomes.length, 0)
     assert.ok(pairs >= 20, `the real pairs are there to disturb (${pairs})`)
     checkSequences(() => real, 12)
+  })
+
+  test('over random refreshes of the real short-dated week', () => {
+    const full = matchEvents(short.venuep, short.venuek)
+    const pairs = full.reduce((n, m) => n + m.outcomes.length, 0)
+    assert.ok(pairs >= 200, `the short-dated pairs are there to disturb (${pairs})`)
+    checkSequences(() => short, 12)
   })
 
   test('a refresh that changes nothing judges nothing; one delisted event is one change', () => {
