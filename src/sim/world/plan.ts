@@ -1,5 +1,5 @@
 import { lifecycleAt } from './calendar.js'
-import { Rng } from './random.js'
+import { hashInts, Rng } from './random.js'
 import { withPlaceholders } from './shapes/placeholders.js'
 import { TEMPLATES, type BuildContext, type QuestionSpec, type Template } from './templates/index.js'
 import type { Lifecycle } from './types.js'
@@ -54,9 +54,11 @@ export function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[
     const ctx: BuildContext = { lifecycle, createdAt }
     if (keys.has(template.key(params, endTime, ctx))) continue
     const spec = withPlaceholders(template.build(params, endTime, qr.fork(7), ctx), qr.fork(9))
+    // A template that sets its own time of day (an hourly ladder, a match) may land on the anchor's wrong side.
+    if (!endsOnItsSide(spec.endTime, lifecycle, anchor)) continue
     keys.add(spec.key)
     const resolvedAt =
-      lifecycle === 'resolved' ? Math.min(anchor - HOUR, endTime + (1 + rng.next() * 30) * HOUR) : undefined
+      lifecycle === 'resolved' ? Math.min(anchor - HOUR, spec.endTime + (1 + rng.next() * 30) * HOUR) : undefined
     const listing = rng.next()
     const both = listing < options.shareBoth
     const onFirst = both || listing < options.shareBoth + (1 - options.shareBoth) / 2
@@ -72,7 +74,12 @@ export function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[
       listedOn,
       decoyOf: undefined,
       decoyReason: undefined,
+      groupOf: undefined,
     })
+    if (template.siblings !== undefined) {
+      const siblings = template.siblings(params, endTime, qr.fork(12), ctx)
+      planSiblings(planned, siblings, keys, anchor, options.questions)
+    }
 
     // A decoy: a look-alike that is another question (the template's own kind of look-alike, else the same
     // wording at another date), listed only on the venue the original is NOT on (or on the second when the original
@@ -92,10 +99,61 @@ export function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[
         listedOn: [!onFirst, onFirst],
         decoyOf: id,
         decoyReason: decoy.reason,
+        groupOf: undefined,
       })
     }
   }
   return planned.map((p) => aged(p, anchor, options.anchorMs))
+}
+
+/** Whether a question ending at `endTime` is open at the anchor if it is planned open, and ended if not. */
+function endsOnItsSide(endTime: number, lifecycle: Lifecycle, anchor: number): boolean {
+  return lifecycle === 'active' ? endTime > anchor : endTime < anchor
+}
+
+/**
+ * The siblings of the question planned last (`Template.siblings`), each a question after it with its lifecycle and
+ * creation: listed where it is, on the venues whose style lists some contract of the sibling (the world's first venue
+ * lists the slug style and its second the ticker style, peers.ts); resolved after its own end when it is resolved.
+ * A sibling already planned (its key), listed nowhere, or ending on the anchor's other side (an open match's map
+ * that had ended by the calendar instant) is left out. They all name the first as their group.
+ */
+function planSiblings(
+  planned: PlannedQuestion[],
+  siblings: readonly QuestionSpec[],
+  keys: Set<string>,
+  anchor: number,
+  max: number,
+): void {
+  const at = planned.length - 1
+  const first = planned[at] as PlannedQuestion
+  let grouped = false
+  siblings.forEach((spec, i) => {
+    if (planned.length >= max || keys.has(spec.key) || !endsOnItsSide(spec.endTime, first.lifecycle, anchor)) return
+    const listedOn = [
+      first.listedOn[0] && spec.contracts.some((c) => c.onSlugs),
+      first.listedOn[1] && spec.contracts.some((c) => c.onTickers),
+    ] as const
+    if (!listedOn[0] && !listedOn[1]) return
+    const resolvedAt =
+      first.resolvedAt === undefined
+        ? undefined
+        : Math.min(anchor - HOUR, Math.max(first.resolvedAt, spec.endTime + HOUR))
+    if (resolvedAt !== undefined && resolvedAt <= spec.endTime) return
+    keys.add(spec.key)
+    grouped = true
+    planned.push({
+      ...first,
+      id: `q${String(planned.length + 1).padStart(5, '0')}`,
+      // Its own stream for its paths and winners, apart from the first's and every other sibling's.
+      seed: hashInts(first.seed, i + 1) % (2 ** 31 - 1) || 1,
+      spec,
+      resolvedAt,
+      listedOn,
+      groupOf: first.id,
+    })
+  })
+  if (grouped) planned[at] = { ...first, groupOf: first.id }
 }
 
 /** The planned question as it stands at the start (calendar.ts): ended by then, it is closed or resolved. */
