@@ -13,6 +13,7 @@
  */
 import { temperature, hottestYear } from './climate.js'
 import { coinLadder, coinTouch } from './crypto.js'
+import { cryptoHourly } from './crypto-hourly.js'
 import { award, album, launch, mention, topLab } from './culture.js'
 import { deadline } from './deadlines.js'
 import { fedDecision, econLadder, rateCuts, recession } from './economics.js'
@@ -46,4 +47,6 @@ export const TEMPLATES: readonly Template<any>[] = [
   temperature,
   hottestYear,
   mention,
+  // The short-dated series both real venues list (appended: the templates before them keep their order).
+  cryptoHourly,
 ]
