@@ -133,7 +133,8 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       v.outcomes[0] === 'Yes' ? singleTitle() : undefined,
       undefined,
       v.marketSlug?.(0) ?? e.slug,
-      active && ownEnd !== undefined ? { endDate: ownEnd } : {},
+      // Its own end, open or ended (a match's map ends before the match's event does).
+      ownEnd !== undefined ? { endDate: endOf(ownEnd) } : {},
     )
     listed(q.contracts[0] as Contract, m, 0)
     if (spec.complementary && q.contracts[1] !== undefined) listed(q.contracts[1], m, 1)

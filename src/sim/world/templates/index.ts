@@ -16,6 +16,7 @@ import { coinLadder, coinTouch } from './crypto.js'
 import { cryptoHourly } from './crypto-hourly.js'
 import { award, album, launch, mention, topLab } from './culture.js'
 import { deadline } from './deadlines.js'
+import { esportsMap } from './esports.js'
 import { fedDecision, econLadder, rateCuts, recession } from './economics.js'
 import { appointment, partyRace, presidential } from './elections.js'
 import { governor, parliament } from './politics.js'
@@ -49,4 +50,5 @@ export const TEMPLATES: readonly Template<any>[] = [
   mention,
   // The short-dated series both real venues list (appended: the templates before them keep their order).
   cryptoHourly,
+  esportsMap,
 ]
