@@ -233,3 +233,10 @@ export const ESPORTS_ADJECTIVES = ['Crimson', 'Silent', 'Frozen', 'Golden', 'Hol
 export const ESPORTS_NOUNS = ['Wardens', 'Lynxes', 'Comets', 'Vipers', 'Ravens', 'Monarchs', 'Sparrows', 'Reapers']
 /** Sponsors some venues put before a team's name ("Brightline Kyrex Academy") and others leave out. */
 export const ESPORTS_SPONSORS = ['Brightline', 'Nordvik', 'Halcyon Bank', 'Zentro', 'Maxwell Energy', 'Okaru Mobile']
+/** Football (soccer) clubs (templates/soccer.ts): a city of TEAM_CITIES and one of these. */
+export const CLUB_SUFFIXES = ['FC', 'United', 'Athletic', 'Rovers', 'Albion', 'Town', 'City FC', 'Wanderers']
+export const SOCCER_LEAGUES: readonly [name: string, code: string][] = [
+  ['Continental Premier Division', 'CPD'],
+  ['Northern Football League', 'NFOL'],
+  ['Coastal Super League', 'CSL'],
+]

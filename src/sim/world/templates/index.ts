@@ -21,6 +21,7 @@ import { fedDecision, econLadder, rateCuts, recession } from './economics.js'
 import { appointment, partyRace, presidential } from './elections.js'
 import { governor, parliament } from './politics.js'
 import { headToHead, champion } from './sports.js'
+import { soccerMatch } from './soccer.js'
 import type { Template } from './types.js'
 
 export type { BuildContext, ContractSpec, QuestionSpec, Template } from './types.js'
@@ -51,4 +52,5 @@ export const TEMPLATES: readonly Template<any>[] = [
   // The short-dated series both real venues list (appended: the templates before them keep their order).
   cryptoHourly,
   esportsMap,
+  soccerMatch,
 ]
