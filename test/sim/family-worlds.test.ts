@@ -7,9 +7,9 @@ import type { TruePair } from '../../src/sim/world/types.js'
 
 /**
  * The short-dated families in a seeded world, read from what the simulator serves on each venue's wire: hourly crypto
- * ladders and esports maps on both venues in the real shapes, the ground truth pairing each venuek market with the
- * venuep token of the same contract (for a map, the outcome naming the venuek market's team, index 0 or 1), and the
- * families' near misses recorded as hard negatives. The templates' own wording is in family-*.test.ts.
+ * ladders, esports maps and football matches on both venues in the real shapes, the ground truth pairing each venuek
+ * market with the venuep token of the same contract (for a map, the outcome naming the venuek market's team, index 0
+ * or 1), and the families' near misses recorded as hard negatives. The templates' own wording is in family-*.test.ts.
  */
 const ANCHOR_MS = Date.UTC(2026, 10, 21, 12)
 type Json = Record<string, any>
@@ -65,21 +65,21 @@ describe('hourly crypto in a seeded world', () => {
     assert.deepEqual(
       [vk.event.event_ticker, vk.event.title, vk.market.ticker, vk.market.yes_sub_title, vk.market.floor_strike],
       [
-        'KXETHD-26NOV2315',
-        'Ethereum price on Nov 23, 2026 at 3pm EST?',
-        'KXETHD-26NOV2315-T3659.99',
-        '$3,660 or above',
-        3659.99,
+        'KXSOLD-26NOV2223',
+        'Solana price on Nov 22, 2026 at 11pm EST?',
+        'KXSOLD-26NOV2223-T175.99',
+        '$176 or above',
+        175.99,
       ],
     )
     assert.deepEqual(
       [vp.event.slug, vp.event.title, vp.market.question, vp.market.groupItemTitle, vp.market.slug],
       [
-        'ethereum-above-on-november-23-2026-3pm-et',
-        'Ethereum above ___ on November 23, 3PM ET?',
-        'Ethereum above 3,660 on November 23, 3PM ET?',
-        '3,660',
-        'ethereum-above-3660-on-november-23-2026-3pm-et',
+        'solana-above-on-november-22-2026-11pm-et',
+        'Solana above ___ on November 22, 11PM ET?',
+        'Solana above 176 on November 22, 11PM ET?',
+        '176',
+        'solana-above-176-on-november-22-2026-11pm-et',
       ],
     )
   })
@@ -112,27 +112,28 @@ describe('esports maps in a seeded world', () => {
     assert.deepEqual(
       [vk.event.event_ticker, vk.event.title, vk.market.ticker, vk.market.yes_sub_title],
       [
-        'KXCODMAP-26NOV240100BRSQUAR-1',
-        'Brisklo Esports vs. Quarrow: Map 1',
-        'KXCODMAP-26NOV240100BRSQUAR-1-QUAR',
-        'Quarrow',
+        'KXDOTA2MAP-26NOV231100VAUMB-1',
+        'Velkan Academy vs. Team Umbrel: Map 1',
+        'KXDOTA2MAP-26NOV231100VAUMB-1-UMB',
+        'Team Umbrel',
       ],
     )
     assert.deepEqual(
       [vp.event.slug, vp.event.title, vp.market.question, JSON.parse(vp.market.outcomes)],
       [
-        'codmw-quarro-briskl-2026-11-24',
-        'Call of Duty: Quarrow vs Brisklo Esports',
-        'Call of Duty: Quarrow vs Brisklo Esports - Game 1 Winner',
-        ['Quarrow', 'Brisklo Esports'],
+        'dota2-umb1-va1-2026-11-23',
+        'Dota 2: Team Umbrel vs Velkan Academy',
+        'Dota 2: Team Umbrel vs Velkan Academy - Game 1 Winner',
+        ['Team Umbrel', 'Velkan Academy'],
       ],
     )
-    // Both teams' markets pair with the one venuep market: Quarrow with its first token, Brisklo with its second.
+    // Both teams' markets pair with the one venuep market: Team Umbrel with its first token, Velkan Academy with its
+    // second (the ticker style names them the other way round).
     assert.deepEqual(
       pairs.slice(0, 2).map((p) => [p.b.outcome, p.a.market === pairs[0]!.a.market, p.a.outcomeIndex]),
       [
-        ['KXCODMAP-26NOV240100BRSQUAR-1-QUAR', true, 0],
-        ['KXCODMAP-26NOV240100BRSQUAR-1-BRS', true, 1],
+        ['KXDOTA2MAP-26NOV231100VAUMB-1-UMB', true, 0],
+        ['KXDOTA2MAP-26NOV231100VAUMB-1-VA', true, 1],
       ],
     )
   })
@@ -175,6 +176,47 @@ describe('esports maps in a seeded world', () => {
   })
 })
 
+describe('football matches in a seeded world', () => {
+  const GAMES = /^KX(CPD|NFOL|CSL)GAME-/
+  test('the first pair of seed 21: a team market and the "Will … win on …?" Yes token', () => {
+    const pairs = pairsOf(GAMES)
+    assert.ok(pairs.length > 10, `${pairs.length} match pairs`)
+    const { vp, vk } = served(pairs[0]!)
+    assert.deepEqual(
+      [vk.event.event_ticker, vk.event.title, vk.market.ticker, vk.market.yes_sub_title],
+      ['KXCSLGAME-26NOV27REDOAK', 'Oakmont FC vs Red Valley Town', 'KXCSLGAME-26NOV27REDOAK-OAK', 'Oakmont FC'],
+    )
+    assert.deepEqual(
+      [vp.event.slug, vp.event.title, vp.market.question, vp.market.groupItemTitle],
+      ['csl-oak-red-2026-11-27', 'Oakmont FC vs. Red Valley Town', 'Will Oakmont FC win on 2026-11-27?', 'Oakmont FC'],
+    )
+  })
+
+  test('every pair: Tie ↔ "end in a draw?", a team ↔ "Will <team> win on <date>?", both teams to score ↔ BTTS', () => {
+    let draws = 0
+    for (const p of pairsOf(GAMES)) {
+      const { vp, vk } = served(p)
+      assert.equal(p.a.outcomeIndex, 0, 'the Yes token')
+      if (vk.market.yes_sub_title === 'Tie') {
+        draws++
+        assert.match(vp.market.question, /^Will .+ vs\. .+ end in a draw\?$/)
+        assert.ok(vk.market.ticker.endsWith('-TIE'))
+      } else {
+        const [, team] = /^Will (.+) win on \d{4}-\d{2}-\d{2}\?$/.exec(vp.market.question)!
+        assert.ok(team!.startsWith(vk.market.yes_sub_title), `${team} / ${vk.market.yes_sub_title}`)
+      }
+    }
+    assert.ok(draws > 0)
+    const btts = pairsOf(/^KX(CPD|NFOL|CSL)BTTS-/)
+    assert.ok(btts.length > 0)
+    for (const p of btts) {
+      const { vp, vk } = served(p)
+      assert.match(vp.market.question, /: Both Teams to Score$/)
+      assert.match(vk.market.yes_sub_title, /^.+ at .+$/)
+    }
+  })
+})
+
 describe('hard negatives of the short-dated families', () => {
   test('the neighbouring strike, another hour, another map and the handicap are recorded, never a true pair', () => {
     const negatives = sim.world.truth.hardNegatives ?? []
@@ -183,6 +225,7 @@ describe('hard negatives of the short-dated families', () => {
     assert.ok(reasons(/^\d+(am|pm) ET vs \d+(am|pm) ET$/).length > 0, 'another hour')
     assert.ok(reasons(/^map \d winner vs map \d winner$/).length > 0, 'another map')
     assert.ok(reasons(/^(map|game) handicap \(.+ -\d\.5\) vs map \d winner$/).length > 0, 'the handicap')
+    assert.ok(reasons(/^draw vs win$/).length > 0, 'the draw and the home win')
     const truth = new Set(sim.world.truth.outcomePairs.map((p) => `${p.a.outcome}|${p.b.outcome}`))
     for (const h of negatives) {
       assert.ok(!truth.has(`${h.a.outcome}|${h.b.outcome}`), h.reason)
