@@ -7,7 +7,7 @@ import type { TruePair } from '../../src/sim/world/types.js'
 
 /**
  * The short-dated families in a seeded world, read from what the simulator serves on each venue's wire: hourly crypto
- * ladders, esports maps and football matches on both venues in the real shapes, the ground truth pairing each venuek
+ * ladders, esports maps, football matches and golf finishes on both venues in the real shapes, the ground truth pairing each venuek
  * market with the venuep token of the same contract (for a map, the outcome naming the venuek market's team, index 0
  * or 1), and the families' near misses recorded as hard negatives. The templates' own wording is in family-*.test.ts.
  */
@@ -65,21 +65,21 @@ describe('hourly crypto in a seeded world', () => {
     assert.deepEqual(
       [vk.event.event_ticker, vk.event.title, vk.market.ticker, vk.market.yes_sub_title, vk.market.floor_strike],
       [
-        'KXSOLD-26NOV2223',
-        'Solana price on Nov 22, 2026 at 11pm EST?',
-        'KXSOLD-26NOV2223-T175.99',
-        '$176 or above',
-        175.99,
+        'KXETHD-26NOV2220',
+        'Ethereum price on Nov 22, 2026 at 8pm EST?',
+        'KXETHD-26NOV2220-T3379.99',
+        '$3,380 or above',
+        3379.99,
       ],
     )
     assert.deepEqual(
       [vp.event.slug, vp.event.title, vp.market.question, vp.market.groupItemTitle, vp.market.slug],
       [
-        'solana-above-on-november-22-2026-11pm-et',
-        'Solana above ___ on November 22, 11PM ET?',
-        'Solana above 176 on November 22, 11PM ET?',
-        '176',
-        'solana-above-176-on-november-22-2026-11pm-et',
+        'ethereum-above-on-november-22-2026-8pm-et',
+        'Ethereum above ___ on November 22, 8PM ET?',
+        'Ethereum above 3,380 on November 22, 8PM ET?',
+        '3,380',
+        'ethereum-above-3380-on-november-22-2026-8pm-et',
       ],
     )
   })
@@ -217,6 +217,20 @@ describe('football matches in a seeded world', () => {
   })
 })
 
+describe('golf finishes in a seeded world', () => {
+  test('every pair: the same finish (winner, top N) of one tournament on both venues', () => {
+    const pairs = pairsOf(/^KXGOLF(WIN|TOP\d+)-/)
+    assert.ok(pairs.length > 10, `${pairs.length} golf pairs`)
+    for (const p of pairs) {
+      const { vp, vk } = served(p)
+      const [, , n] = /^Will .+ (win the|finish in the top (\d+) at the) .+\?$/.exec(vp.market.question)!
+      assert.equal(vk.event.title.endsWith(n === undefined ? ' winner?' : `: Top ${n}`), true, vk.event.title)
+      assert.equal(vk.event.mutually_exclusive, n === undefined)
+      assert.equal(vp.market.groupItemTitle.length > 0, true)
+    }
+  })
+})
+
 describe('hard negatives of the short-dated families', () => {
   test('the neighbouring strike, another hour, another map and the handicap are recorded, never a true pair', () => {
     const negatives = sim.world.truth.hardNegatives ?? []
@@ -226,6 +240,7 @@ describe('hard negatives of the short-dated families', () => {
     assert.ok(reasons(/^map \d winner vs map \d winner$/).length > 0, 'another map')
     assert.ok(reasons(/^(map|game) handicap \(.+ -\d\.5\) vs map \d winner$/).length > 0, 'the handicap')
     assert.ok(reasons(/^draw vs win$/).length > 0, 'the draw and the home win')
+    assert.ok(reasons(/^(winner|top \d+) vs (winner|top \d+)$/).length > 0, "a player's other finish")
     const truth = new Set(sim.world.truth.outcomePairs.map((p) => `${p.a.outcome}|${p.b.outcome}`))
     for (const h of negatives) {
       assert.ok(!truth.has(`${h.a.outcome}|${h.b.outcome}`), h.reason)

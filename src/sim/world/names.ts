@@ -240,3 +240,11 @@ export const SOCCER_LEAGUES: readonly [name: string, code: string][] = [
   ['Northern Football League', 'NFOL'],
   ['Coastal Super League', 'CSL'],
 ]
+/** Golf tournaments (templates/golf.ts), with a ticker-style code. */
+export const GOLF_TOURNAMENTS: readonly [name: string, code: string][] = [
+  ['Harbor City Classic', 'HCC'],
+  ['Lakeshore Invitational', 'LSI'],
+  ['Granite Falls Open', 'GFO'],
+  ['Silver Springs Championship', 'SSC'],
+  ['Westbrook Pro-Am', 'WPA'],
+]

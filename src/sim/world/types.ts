@@ -173,8 +173,9 @@ export interface GroundTruth {
   /** Question ids with at least one contract listed on both venues. */
   readonly sharedQuestions: readonly string[]
   /**
-   * Every (A event, B event) pair that lists at least one common contract. A question listed as one event on one
-   * venue and several on the other (a deadline ladder split into single-market events) has one entry per pair.
+   * Every (A event, B event) pair that lists at least one common contract, once per question it lists. A question
+   * listed as one event on one venue and several on the other (a deadline ladder split into single-market events)
+   * has one entry per pair; questions that share their events (a tournament's players, `eventKey`) one each.
    */
   readonly eventPairs: readonly EventPair[]
   /** Exactly the outcome pairs that are the same contract. */

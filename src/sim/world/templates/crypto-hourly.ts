@@ -153,7 +153,7 @@ function hourSpec(p: HourlyParams, at: number, rng: Rng): QuestionSpec {
 export const cryptoHourly: Template<HourlyParams> = {
   id: 'crypto-hourly',
   category: 'crypto',
-  weight: 2,
+  weight: 1.6,
   horizonDays: [0, 2],
   decoyShiftDays: 1,
   pick: (rng) => ({

@@ -240,7 +240,7 @@ function pickMatch(rng: Rng, disc: Discipline): MatchParams {
 export const esportsMap: Template<MatchParams> = {
   id: 'esports-map',
   category: 'sports',
-  weight: 2,
+  weight: 1.5,
   horizonDays: [0, 3],
   decoyShiftDays: 2,
   pick: (rng) => pickMatch(rng, rng.pick(DISCIPLINES)),

@@ -17,6 +17,7 @@ import { cryptoHourly } from './crypto-hourly.js'
 import { award, album, launch, mention, topLab } from './culture.js'
 import { deadline } from './deadlines.js'
 import { esportsMap } from './esports.js'
+import { golfFinish } from './golf.js'
 import { fedDecision, econLadder, rateCuts, recession } from './economics.js'
 import { appointment, partyRace, presidential } from './elections.js'
 import { governor, parliament } from './politics.js'
@@ -53,4 +54,5 @@ export const TEMPLATES: readonly Template<any>[] = [
   cryptoHourly,
   esportsMap,
   soccerMatch,
+  golfFinish,
 ]

@@ -180,7 +180,7 @@ function bttsSpec(p: MatchParams, endTime: number, rng: Rng): QuestionSpec {
 export const soccerMatch: Template<MatchParams> = {
   id: 'soccer-match',
   category: 'sports',
-  weight: 1.5,
+  weight: 1,
   horizonDays: [0, 6],
   decoyShiftDays: 7,
   pick: (rng) => {

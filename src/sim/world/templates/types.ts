@@ -118,6 +118,11 @@ export interface QuestionSpec {
     readonly marketTitle: (contractIndex: number) => string
     /** Default: closes at the question's end (a recurring short-dated series, shapes/venue-dates.ts). */
     readonly dates?: TickersDates
+    /**
+     * Questions whose specs name the same key list their markets in one event (a tournament's "Top 10" event has a
+     * market per player, each player's finish a question of its own); the first question listed creates it.
+     */
+    readonly eventKey?: string
   }
 }
 
