@@ -2,9 +2,9 @@ import { dateCode } from '../dates.js'
 
 /**
  * US Eastern wall-clock time, in which both venues word their short-dated series: the ticker style codes the ET date
- * and hour in the event ticker (`-26MAY1010` is 10am on May 10, 2026) and names the zone in the title ("at 10am EDT",
- * EST in winter); the slug style writes "May 10, 10AM ET". A match's ticker codes its ET start (`-26MAY101000`) and its
- * slug the ET date. Daylight time runs from 2am on the second Sunday of March to 2am on the first Sunday of November
+ * and hour in the event ticker (`-26NOV2215` is 3pm on November 22, 2026) and names the zone in the title ("at 3pm
+ * EST", EDT in summer); the slug style writes "November 22, 3PM ET". A match's ticker codes its ET start
+ * (`-26NOV221500`) and its slug the ET date. Daylight time runs from 2am on the second Sunday of March to 2am on the first Sunday of November
  * (the US rule since 2007), so a world laid out in November has both.
  */
 const HOUR = 3_600_000

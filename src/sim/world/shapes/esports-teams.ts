@@ -5,13 +5,13 @@ import type { Rng } from '../random.js'
  * An esports team as each venue names and codes it, by the rules the real short-dated catalogs follow (the names are
  * invented, names.ts; the ways they differ are the real ones):
  *
- * - the slug style writes the full name in questions and outcomes, a sponsor included ("Kiwoom DRX Challengers"),
- *   and a short form for the favourite of a handicap market ("Map Handicap: INOX (-1.5) vs MOUZ NXT (+1.5)");
- *   its event slug codes each team in lower case, often with a digit against clashes (`ruby1`, `fal2`, `kc3`) or as
- *   the name's first six letters (`playti`, `fouran`);
- * - the ticker style names the team in `yes_sub_title` and titles, without the sponsor ("DRX Challengers"), and
- *   codes it in upper case in tickers: initials of a multi-word name (`NSEA`, `DCG`, `SR`), a short word whole
- *   (`LOUD`, `HAVU`), a word's first letters (`AUR`, `PLAT`) or its consonants (`PRV`, `FKS`);
+ * - the slug style writes the full name in questions and outcomes, a sponsor included ("Brightline Vantor Academy"),
+ *   and a short form for the favourite of a handicap market ("Map Handicap: VA (-1.5) vs Kyrex Esports (+1.5)");
+ *   its event slug codes each team in lower case, often with a digit against clashes (`va2`, `kyr1`) or as the
+ *   name's first six letters (`solvan`, `crimso`);
+ * - the ticker style names the team in `yes_sub_title` and titles, without the sponsor ("Vantor Academy"), and codes
+ *   it in upper case in tickers: initials of a multi-word name (`CW` for "Crimson Wardens", `VA`), a short word whole
+ *   (`OBRIX`), a word's first letters (`KYR`, `SOLV`) or its consonants (`TRV` for "Tarvex");
  * - the word "Esports" is on one venue's name and not the other's now and then.
  */
 export interface EsportsTeam {
@@ -31,7 +31,7 @@ export interface EsportsTeam {
   readonly variant: 'sponsor' | 'esports suffix' | undefined
 }
 
-/** Words a code leaves out when the name has others ("Team Heretics" is TH, "Aurora Gaming" AUR). */
+/** Words a code leaves out when the name has others ("Team Quarrow" is QUA, "Solvane Gaming" SOL). */
 const GENERIC = new Set(['ESPORTS', 'GAMING', 'TEAM', 'CLUB'])
 
 function lettersOf(name: string): string[] {
@@ -42,7 +42,7 @@ function lettersOf(name: string): string[] {
     .filter(Boolean)
 }
 
-/** The first letter and the next consonants, three in all: "PARIVISION" → PRV. */
+/** The first letter and the next consonants, three in all: "TARVEX" → TRV. */
 function consonants(word: string): string {
   return (
     (word[0] as string) +

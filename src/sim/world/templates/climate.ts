@@ -40,8 +40,8 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
       : s.cmp === 'ge' && tailHigh
         ? { cmp: 'gt', lo: (s.lo as number) - 1 }
         : s
-  // The real short-dated weather pairs word a bracket "78° to 79°" (ticker style) and ask "between 78-79°F" (slug
-  // style, whose group titles also write "78–79°F"); the tails "80° or above" and "80°F or higher".
+  // The real short-dated weather pairs word a bracket "62° to 63°" (ticker style) and ask "between 62-63°F" (slug
+  // style, whose group titles also write "62–63°F"); the tails "64° or above" and "64°F or higher".
   const slugsLabelOf = (s: Strike) =>
     s.cmp === 'le' ? `${s.hi}°F or below` : s.cmp === 'ge' ? `${s.lo}°F or higher` : `${words.slugsTitle(s, String)}°F`
   const slugsPhraseOf = (s: Strike) => (s.cmp === 'between' ? `between ${s.lo}-${s.hi}°F` : slugsLabelOf(s))

@@ -16,13 +16,14 @@ import type { ContractSpec, QuestionSpec, Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- hourly crypto
 //
-// A coin's price at one ET hour, above a row of strikes, as both real venues list it every hour (the short-dated
-// captures, /work/shared/real-venues/short-dated): the ticker style an event `KXBTCD-26MAY1010` titled "Bitcoin
-// price on May 10, 2026 at 10am EDT?", one market per strike `-T78999.99` whose `yes_sub_title` is "$79,000 or
-// above" (`greater`, floor 78999.99), closing at that hour; the slug style an event "Bitcoin above ___ on May 10,
-// 10AM ET?" (slug `bitcoin-above-on-may-10-2026-10am-et`), one Yes/No market per strike, "Bitcoin above 79,000 on May
-// 10, 10AM ET?" titled "79,000". "$X or above" and "above X" are the same contract (the real labels' rule: the
-// ticker strike is X − 0.01). Each venue lists its own window of the strike row, overlapping the other's, with gaps.
+// A coin's price at one ET hour, above a row of strikes, worded as both real venues word their hourly series (the
+// short-dated captures; the examples here are generated, not captured): the ticker style an event `KXBTCD-26NOV2215`
+// titled "Bitcoin price on Nov 22, 2026 at 3pm EST?" (EDT in summer), one market per strike `-T96999.99` whose
+// `yes_sub_title` is "$97,000 or above" (`greater`, floor 96999.99), closing at that hour; the slug style an event
+// "Bitcoin above ___ on November 22, 3PM ET?" (slug `bitcoin-above-on-november-22-2026-3pm-et`), one Yes/No market
+// per strike, "Bitcoin above 97,000 on November 22, 3PM ET?" titled "97,000". "$X or above" and "above X" are the
+// same contract (the real labels' rule: the ticker strike is X − 0.01). Each venue lists its own window of the
+// strike row, overlapping the other's, with gaps.
 //
 // Near misses: the neighbouring strike (within the question) and the same strike an hour later (the next hours are
 // sibling questions, listed alike: the real venues list every hour).
@@ -50,7 +51,7 @@ function strikeStep(level: number): number {
   return steps.reduce((best, s) => (Math.abs(Math.log(s / raw)) < Math.abs(Math.log(best / raw)) ? s : best))
 }
 
-/** "79,000": the slug style's strike, without the dollar sign. */
+/** "97,000": the slug style's strike, without the dollar sign. */
 const plain = (x: number) => fmtMoney(x).slice(1)
 
 /** The ET hour the question asks about: `hour` on the ET date of the planned end's UTC date. */

@@ -7,14 +7,16 @@ import type { ContractSpec, QuestionSpec, Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- esports maps
 //
-// Who wins map N of a match, as both real venues list it (the short-dated captures): the slug style one event per
-// match, `cs2-fur-hero-2026-05-10` "Counter-Strike: FURIA vs Heroic", with one market per map whose two outcomes are
-// the teams ("Counter-Strike: FURIA vs Heroic - Map 2 Winner", outcomes ["FURIA","Heroic"], slug `…-game2`; LoL,
-// Dota 2 and Call of Duty say "Game N Winner") and handicap markets ("Map Handicap: FUR (-1.5) vs Heroic (+1.5)",
-// slug `…-map-handicap-away-1pt5`, the favourite in short form); the ticker style one event per map,
-// `KXCS2MAP-26MAY101000HEROFUR-2` (ET date and start, both codes, the map) "Heroic vs. FURIA: Map 2", most often in
-// the other team order, with one market per team, `-FUR` "FURIA". A team's ticker-style market is the same contract
-// as the slug-style outcome naming that team: the market's second token when it is the second team.
+// Who wins map N of a match, worded as both real venues word it (the short-dated captures; the examples here are
+// generated, the teams invented): the slug style one event per match, `cs2-kyr-va2-2026-05-10` "Counter-Strike: Kyrex
+// Esports vs Brightline Vantor Academy", with one market per map whose two outcomes are the teams ("… - Map 2
+// Winner", outcomes ["Kyrex Esports","Brightline Vantor Academy"], slug `…-game2`; LoL, Dota 2 and Call of Duty say
+// "Game N Winner") and handicap markets ("Map Handicap: VA (-1.5) vs Kyrex Esports (+1.5)", slug
+// `…-map-handicap-home-1pt5`, the favourite in short form); the ticker style one event per map,
+// `KXCS2MAP-26MAY101000VAKYR-2` (ET date and start, both codes, the map) "Vantor Academy vs. Kyrex Esports: Map 2",
+// most often in the other team order, with one market per team, `-KYR` "Kyrex Esports". A team's ticker-style
+// market is the same contract as the slug-style outcome naming that team: the market's second token when it is the
+// second team.
 //
 // Each map and each handicap is a question of its own (siblings of map 1): the other maps and the handicaps are the
 // near misses, and so is the same pairing in another game title or on another date (decoys).
