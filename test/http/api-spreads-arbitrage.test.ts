@@ -39,8 +39,13 @@ before(async () => {
   await waitFor(() => s.app.spreads.pairCount > 20, 5_000, 'matched pairs in the spread engine')
   // Dislocations on a dozen shared contracts, alternately on each venue, so some gaps can be traded at a profit
   // (a positive net edge with size) beside the many that cannot.
+  // Pairs the engine holds (the matcher found them): a dislocation of a pair it does not hold opens no gap.
+  const held = (p: (typeof s.sim.world.truth.outcomePairs)[number]) =>
+    [...s.app.spreads.eventRecords(p.a.event)].some(
+      (r) => s.app.spreads.spec(r.key)?.b.outcome.instrumentId === p.b.outcome,
+    )
   const pairs = s.sim.world.truth.outcomePairs
-    .filter((p) => s.sim.world.questionsById.get(p.questionId)!.lifecycle === 'active')
+    .filter((p) => s.sim.world.questionsById.get(p.questionId)!.lifecycle === 'active' && held(p))
     .slice(0, 12)
   pairs.forEach((pair, i) => {
     const contract = s.sim.world.questionsById.get(pair.questionId)!.contracts.find((c) => c.key === pair.contractKey)!

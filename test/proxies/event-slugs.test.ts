@@ -242,8 +242,22 @@ describe('event slugs where one market is meant: the leading market', () => {
   })
 
   test('the leader follows prices, and a repeated candlestick query is not pinned to an earlier leader', async () => {
-    // A group whose leader is below the price given to another child below (a deep ladder's leader sits at 0.985).
-    const row = (await groups('active')).find((r) => r.outcomes.length >= 2 && (leaderOf(r).probability ?? 1) < 0.95)!
+    // A group whose leader is below the price given to another child below (a deep ladder's leader sits at 0.985),
+    // and whose children's whole history the venue serves at a 30-minute fidelity (a long one it refuses).
+    const servesHalfHours = async (r: MarketRow) => {
+      for (const o of r.outcomes) {
+        const url = `${s.sim.venuep.urls.clob}/prices-history?market=${o.token_id}&interval=max&fidelity=30`
+        if ((await fetch(url)).status !== 200) return false
+      }
+      return true
+    }
+    let row: MarketRow | undefined
+    for (const r of await groups('active'))
+      if (r.outcomes.length >= 2 && (leaderOf(r).probability ?? 1) < 0.95 && (await servesHalfHours(r))) {
+        row = r
+        break
+      }
+    assert.ok(row !== undefined, 'the test world has such a group')
     const leader = leaderOf(row)
     const other = row.outcomes.find((o) => o.token_id !== leader.token_id)!
     const path = `/api/v2/venuep/candlesticks?market_slug=${row.market_slug}&fidelity=30`

@@ -315,9 +315,10 @@ describe('venuek simulator REST', () => {
   })
 
   it('computes candlesticks from the price path and the trades', async () => {
-    const market = activeMarkets(fx.world)[1]!
     const end = Math.floor(fx.clock.now() / 1000)
     const start = end - 86_400
+    // A market open the whole day (a short-dated one opened hours ago has fewer hours to show).
+    const market = activeMarkets(fx.world).filter((m) => m.openTime <= start * 1000)[1]!
     const path = `/series/${market.event.series.ticker}/markets/${market.ticker}/candlesticks`
     const { status, body } = await get(`${path}?start_ts=${start}&end_ts=${end}&period_interval=60`)
     assert.equal(status, 200)

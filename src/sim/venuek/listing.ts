@@ -9,7 +9,8 @@ import { venuekOf } from './state.js'
 
 /**
  * How a generated question is listed on venuek: its series (created once per ticker), one event, one binary market
- * per contract the venue lists, added to the world's indexes.
+ * per contract the venue lists, added to the world's indexes. Questions of one occasion may share an event
+ * (`eventKey`: a tournament's players, each a question of its own).
  *
  * Dates are the venue's (shapes/venue-dates.ts): while the question is open, `close_time` is the latest date
  * trading can stop, often long after the question's own date, which lives in `sub_title` / `yes_sub_title`; a
@@ -38,8 +39,10 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
   const active = q.lifecycle === 'active'
   const planned = s.dates ?? observationDates(q.endTime)
   const ended = observationDates(q.endTime)
-  const eventTicker = uniqueKey(vk.eventsByTicker, s.eventTicker)
-  const event: VkEvent = {
+  // The event of the question's occasion when another question of it made one (`eventKey`), else a new one.
+  const shared = s.eventKey === undefined ? undefined : vk.sharedEvents.get(s.eventKey)
+  const eventTicker = shared?.eventTicker ?? uniqueKey(vk.eventsByTicker, s.eventTicker)
+  const event: VkEvent = shared ?? {
     eventTicker,
     series,
     title: s.title,
@@ -51,6 +54,7 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
     lastUpdated: Math.min(world.anchorMs, q.createdAt + DAY),
     capture: undefined,
   }
+  const created: VkMarket[] = []
   const deci = rng.chance(0.1)
   spec.contracts.forEach((c, i) => {
     if (!c.onTickers) return
@@ -92,9 +96,13 @@ export function listVenuek(world: World, q: Question, spec: QuestionSpec, rng: R
     vk.marketsByTicker.set(market.ticker, market)
     vk.listing.set(contract.key, market)
     event.markets.push(market)
+    created.push(market)
   })
   vk.questionEvents.set(q.id, event)
-  vk.events.push(event)
-  vk.eventsByTicker.set(event.eventTicker, event)
-  for (const m of event.markets) vk.markets.push(m)
+  if (shared === undefined) {
+    vk.events.push(event)
+    vk.eventsByTicker.set(event.eventTicker, event)
+    if (s.eventKey !== undefined) vk.sharedEvents.set(s.eventKey, event)
+  }
+  for (const m of created) vk.markets.push(m)
 }

@@ -10,6 +10,8 @@ export class VenuekWorld {
   readonly eventsByTicker = new Map<string, VkEvent>()
   /** The event that lists a generated question, by question id (a ladder the venue lists alone has none). */
   readonly questionEvents = new Map<string, VkEvent>()
+  /** By `tickers.eventKey`, the event the questions naming that key share (a tournament's players). */
+  readonly sharedEvents = new Map<string, VkEvent>()
   readonly markets: VkMarket[] = []
   readonly marketsByTicker = new Map<string, VkMarket>()
   /** Where the venue lists a generated contract (by contract key): at most one market each. Empty in a replay. */

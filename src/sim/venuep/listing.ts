@@ -17,7 +17,8 @@ import { venuepOf } from './state.js'
  * - one single-market event per contract ("Will X happen by June 30, 2026?" beside "… by December 31, 2026?").
  *
  * Dates are the venue's: `endDate` is the expected resolution (shapes/venue-dates.ts), each child of a deadline
- * group ends at its own deadline. Placeholder children list inactive.
+ * group ends at its own deadline. Placeholder children list inactive. Questions of one occasion may share an event
+ * (`eventKey`: a match's maps, each a two-outcome market of its own).
  */
 /** The first generated event and market ids: every listed event and market takes the next. */
 const FIRST_EVENT_ID = 20_000
@@ -58,6 +59,23 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
     events.push(e)
     return e
   }
+  // The event of the question's occasion when another question of it made one (`eventKey`), which then takes this
+  // question's dates and lifecycle if it ends later; else a new one.
+  let joined: VpEvent | undefined
+  const eventOf = (endDate: number): VpEvent => {
+    joined = v.eventKey === undefined ? undefined : vp.sharedEvents.get(v.eventKey)
+    if (joined === undefined) {
+      const e = newEvent(v.slug, v.title, v.negRisk, endDate)
+      if (v.eventKey !== undefined) vp.sharedEvents.set(v.eventKey, e)
+      return e
+    }
+    if (q.endTime > (joined.question as Question).endTime) {
+      joined.question = q
+      joined.endDate = endDate
+    }
+    return joined
+  }
+  const created: VpMarket[] = []
   const marketOf = (
     event: VpEvent,
     contract: Contract,
@@ -96,6 +114,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
     }
     vp.marketsBySlug.set(m.slug, m)
     event.markets.push(m)
+    created.push(m)
     return m
   }
   // Real single-market events carry `groupItemTitle: ""` more often than not (86 of 102 in the captures).
@@ -104,7 +123,8 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
 
   if (v.outcomes !== undefined) {
     // A single binary market: Yes/No, or the two sides of a head-to-head (token 1 prices contract 1).
-    const e = newEvent(v.slug, v.title, v.negRisk, endOf(v.endDate))
+    const e = eventOf(endOf(v.endDate))
+    const ownEnd = spec.contracts[0]?.slugsEndDate
     const m = marketOf(
       e,
       q.contracts[0] as Contract,
@@ -112,8 +132,9 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       v.outcomes,
       v.outcomes[0] === 'Yes' ? singleTitle() : undefined,
       undefined,
-      e.slug,
-      {},
+      v.marketSlug?.(0) ?? e.slug,
+      // Its own end, open or ended (a match's map ends before the match's event does).
+      ownEnd !== undefined ? { endDate: endOf(ownEnd) } : {},
     )
     listed(q.contracts[0] as Contract, m, 0)
     if (spec.complementary && q.contracts[1] !== undefined) listed(q.contracts[1], m, 1)
@@ -129,7 +150,7 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
       )
     })
   } else {
-    const e = newEvent(v.slug, v.title, v.negRisk, endOf(v.endDate))
+    const e = eventOf(endOf(v.endDate))
     const mode = v.groupTitles ?? 'title'
     spec.contracts.forEach((c, i) => {
       if (!c.onSlugs) return
@@ -149,24 +170,25 @@ export function listVenuep(world: World, q: Question, spec: QuestionSpec, rng: R
           ['Yes', 'No'],
           group,
           String(i),
-          slugFromQuestion(question),
+          v.marketSlug?.(i) ?? slugFromQuestion(question),
           extra,
         ),
         0,
       )
     })
   }
-  if (events[0] !== undefined) vp.questionEvents.set(q.id, events[0])
+  const first = events[0] ?? joined
+  if (first !== undefined) vp.questionEvents.set(q.id, first)
   for (const e of events) {
     vp.events.push(e)
     vp.eventsById.set(e.id, e)
-    for (const m of e.markets) {
-      vp.markets.push(m)
-      vp.marketsById.set(m.id, m)
-      vp.marketsByCondition.set(m.conditionId, m)
-      vp.tokens.set(m.tokenIds[0], { market: m, index: 0 })
-      vp.tokens.set(m.tokenIds[1], { market: m, index: 1 })
-    }
+  }
+  for (const m of created) {
+    vp.markets.push(m)
+    vp.marketsById.set(m.id, m)
+    vp.marketsByCondition.set(m.conditionId, m)
+    vp.tokens.set(m.tokenIds[0], { market: m, index: 0 })
+    vp.tokens.set(m.tokenIds[1], { market: m, index: 1 })
   }
 }
 

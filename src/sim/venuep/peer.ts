@@ -22,7 +22,13 @@ export const venuepPeer: SimPeer<'venuep', StartedVenuep, object, readonly VpCap
       const listed = venuepOf(world).listing.get(contractKey)
       if (listed === undefined) return undefined
       const { market, index } = listed
-      return { venue: VENUE, event: market.event.slug, market: market.conditionId, outcome: market.tokenIds[index] }
+      return {
+        venue: VENUE,
+        event: market.event.slug,
+        market: market.conditionId,
+        outcome: market.tokenIds[index],
+        outcomeIndex: index,
+      }
     },
     list: listVenuep,
     addOwnListings: () => {},

@@ -11,6 +11,8 @@ export class VenuepWorld {
   readonly eventsById = new Map<string, VpEvent>()
   /** By question id, the event that lists a generated question (the first, for one split over several events). */
   readonly questionEvents = new Map<string, VpEvent>()
+  /** By `slugs.eventKey`, the event the questions naming that key share (a match's maps and handicaps). */
+  readonly sharedEvents = new Map<string, VpEvent>()
   readonly markets: VpMarket[] = []
   readonly marketsBySlug = new Map<string, VpMarket>()
   readonly marketsById = new Map<string, VpMarket>()

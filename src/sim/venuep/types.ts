@@ -12,9 +12,16 @@ export interface VpEvent {
   readonly negRiskMarketId: string | undefined
   readonly createdAt: number
   readonly startDate: number
-  readonly endDate: number
-  /** The question a generated event lists; a replayed event has none (its markets are independent questions). */
-  readonly question: Question | undefined
+  /**
+   * Mutable for an event several questions share (`slugs.eventKey`: a match's maps): it takes the dates and the
+   * lifecycle of the one that ends last, as the real event stays open until its last market closes.
+   */
+  endDate: number
+  /**
+   * The question a generated event lists (the last-ending of the questions it lists); a replayed event has none (its
+   * markets are independent questions).
+   */
+  question: Question | undefined
   readonly markets: VpMarket[]
   readonly image: string | undefined
   /** The captured Gamma event a replay serves (undefined in a generated world). */

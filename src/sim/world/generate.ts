@@ -1,17 +1,16 @@
 import { ladderLevel, rawFair } from './fair.js'
 import { groundTruth } from './ground-truth.js'
-import { lifecycleAt, WORLD_CALENDAR_MS } from './calendar.js'
+import { WORLD_CALENDAR_MS } from './calendar.js'
 import { SIM_PEERS } from '../peers.js'
+import { planQuestions } from './plan.js'
 import { Rng } from './random.js'
-import { withPlaceholders } from './shapes/placeholders.js'
-import { TEMPLATES, type BuildContext, type QuestionSpec, type Template } from './templates/index.js'
-import type { Contract, Lifecycle, Question } from './types.js'
+import type { QuestionSpec } from './templates/index.js'
+import type { Contract, Question } from './types.js'
 import { DEFAULT_WORLD_OPTIONS, World, type PlannedQuestion, type WorldOptions } from './world.js'
 
 export { DEFAULT_WORLD_OPTIONS, World, type PlannedQuestion, type WorldOptions } from './world.js'
 
 const DAY = 86_400_000
-const HOUR = 3_600_000
 
 /**
  * Builds the whole world from `options`. Deterministic: the same options give the same world, identifiers,
@@ -55,127 +54,6 @@ function listWorld(world: World, rng: Rng): void {
   // The world pairs the first two venues of the list (`listedOn`).
   const [a, b] = SIM_PEERS
   world.truth = groundTruth(world, specs, [a.world.truthLeg, b.world.truthLeg])
-}
-
-// --------------------------------------------------------------------------------------------- planning
-
-function pickTemplate(rng: Rng): Template<unknown> {
-  const total = TEMPLATES.reduce((s, t) => s + t.weight, 0)
-  let x = rng.next() * total
-  for (const t of TEMPLATES) {
-    x -= t.weight
-    if (x <= 0) return t
-  }
-  return TEMPLATES[TEMPLATES.length - 1] as Template<unknown>
-}
-
-function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
-  const planned: PlannedQuestion[] = []
-  const keys = new Set<string>()
-  // Laid out around the calendar's instant, not the start: the plan (and every identifier drawn after it) is the
-  // seed's. Only afterwards does the start decide which questions have ended by then (`aged`).
-  const anchor = options.calendarMs ?? options.anchorMs
-  let attempts = 0
-  while (planned.length < options.questions && attempts < options.questions * 20) {
-    attempts++
-    const template = pickTemplate(rng)
-    const seed = rng.int(1, 2 ** 31 - 1)
-    const qr = new Rng(seed)
-    const params = template.pick(qr)
-    const roll = rng.next()
-    const lifecycle: Lifecycle = roll < 0.78 ? 'active' : roll < 0.87 ? 'closed' : 'resolved'
-    const [h0, h1] = template.horizonDays
-    let endTime: number
-    if (lifecycle === 'active') endTime = anchor + (h0 + rng.next() * (h1 - h0)) * DAY
-    else if (lifecycle === 'closed') endTime = anchor - (0.05 + rng.next() * 2.5) * DAY
-    else endTime = anchor - (2 + rng.next() * 80) * DAY
-    // Venues settle at a fixed time of day: 16:00 UTC on the chosen date.
-    endTime = Math.floor(endTime / DAY) * DAY + 16 * HOUR
-    if (lifecycle === 'active' && endTime <= anchor) endTime += DAY
-    if (lifecycle !== 'active' && endTime >= anchor) endTime -= DAY
-    const createdAt = Math.min(anchor - HOUR, endTime - (h1 * 0.5 + rng.next() * h1) * DAY, endTime - DAY)
-    const ctx: BuildContext = { lifecycle, createdAt }
-    if (keys.has(template.key(params, endTime, ctx))) continue
-    const spec = withPlaceholders(template.build(params, endTime, qr.fork(7), ctx), qr.fork(9))
-    keys.add(spec.key)
-    const resolvedAt =
-      lifecycle === 'resolved' ? Math.min(anchor - HOUR, endTime + (1 + rng.next() * 30) * HOUR) : undefined
-    const listing = rng.next()
-    const both = listing < options.shareBoth
-    const onFirst = both || listing < options.shareBoth + (1 - options.shareBoth) / 2
-    const listedOn = [onFirst, both || !onFirst] as const
-    const id = `q${String(planned.length + 1).padStart(5, '0')}`
-    planned.push({
-      id,
-      seed,
-      spec,
-      lifecycle,
-      createdAt,
-      resolvedAt,
-      listedOn,
-      decoyOf: undefined,
-      decoyReason: undefined,
-    })
-
-    // A decoy: a look-alike that is another question (the template's own kind of look-alike, else the same
-    // wording at another date), listed only on the venue the original is NOT on (or on the second when the original
-    // is on both), so a careless matcher pairs the wrong question.
-    if (lifecycle === 'active' && rng.next() < options.decoyRate && planned.length < options.questions) {
-      const decoy = planDecoy(template, params, seed, endTime, anchor, rng, ctx)
-      // A decoy is still trading: a look-alike ending before now is no decoy.
-      if (decoy === undefined || decoy.spec.endTime <= anchor + HOUR || keys.has(decoy.spec.key)) continue
-      keys.add(decoy.spec.key)
-      planned.push({
-        id: `q${String(planned.length + 1).padStart(5, '0')}`,
-        seed: seed ^ 0x5bd1e995,
-        spec: decoy.spec,
-        lifecycle: 'active',
-        createdAt: decoy.createdAt,
-        resolvedAt: undefined,
-        listedOn: [!onFirst, onFirst],
-        decoyOf: id,
-        decoyReason: decoy.reason,
-      })
-    }
-  }
-  return planned.map((p) => aged(p, anchor, options.anchorMs))
-}
-
-/** The planned question as it stands at the start (calendar.ts): ended by then, it is closed or resolved. */
-function aged(p: PlannedQuestion, calendarMs: number, anchorMs: number): PlannedQuestion {
-  const at = lifecycleAt(
-    { lifecycle: p.lifecycle, endTime: p.spec.endTime, resolvedAt: p.resolvedAt, seed: p.seed },
-    calendarMs,
-    anchorMs,
-  )
-  return at.lifecycle === p.lifecycle ? p : { ...p, lifecycle: at.lifecycle, resolvedAt: at.resolvedAt }
-}
-
-/** The template's own look-alike (60% of decoys where it has one), else the same question at another date. */
-function planDecoy(
-  template: Template<unknown>,
-  params: unknown,
-  seed: number,
-  endTime: number,
-  anchor: number,
-  rng: Rng,
-  ctx: BuildContext,
-): { spec: QuestionSpec; reason: string; createdAt: number } | undefined {
-  const own =
-    template.decoy !== undefined && rng.chance(0.6)
-      ? template.decoy(params, endTime, new Rng(seed).fork(10), ctx)
-      : undefined
-  if (own !== undefined)
-    return {
-      spec: withPlaceholders(own.spec, new Rng(seed).fork(11)),
-      reason: own.reason,
-      createdAt: Math.min(ctx.createdAt, own.spec.endTime - DAY),
-    }
-  const shift = template.decoyShiftDays * DAY * (rng.chance(0.5) ? 1 : -1)
-  const decoyEnd = endTime + shift > anchor + HOUR ? endTime + shift : endTime + Math.abs(shift)
-  const createdAt = Math.min(anchor - HOUR, decoyEnd - 30 * DAY)
-  const spec = template.build(params, decoyEnd, new Rng(seed).fork(8), { lifecycle: 'active', createdAt })
-  return { spec: withPlaceholders(spec, new Rng(seed).fork(11)), reason: 'another date', createdAt }
 }
 
 function makeQuestion(p: PlannedQuestion, rng: Rng): Question {

@@ -30,7 +30,8 @@ export function groundTruth(
       if (b === undefined || a === undefined) continue
       any = true
       outcomePairs.push({ questionId: q.id, contractKey: c.key, label: c.label, a, b })
-      const key = `${a.event}|${b.event}`
+      // Per question: questions sharing events (a tournament's players) each have their entry for the pair.
+      const key = `${q.id}|${a.event}|${b.event}`
       if (!seenEventPairs.has(key)) {
         seenEventPairs.add(key)
         eventPairs.push({

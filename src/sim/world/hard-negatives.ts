@@ -13,7 +13,10 @@ export type ListedLeg = (world: World, contractKey: string) => TruthLeg | undefi
  *   his term ends";
  * - across a question and its decoy, the outcomes with the same label: the same candidate as nominee and as
  *   winner, the same strike for another country or date, the same team in another game; for a deadline ladder,
- *   every pair (the same subject by other deadlines).
+ *   every pair (the same subject by other deadlines);
+ * - across two siblings (questions of one occasion, `groupOf`), the outcomes with the same label: the same strike
+ *   an hour later, the same team on another map or in the handicap. The reason gives both facets, the first
+ *   venue's first ("map handicap vs map 1 winner"), as the real labels state a near miss.
  */
 export function hardNegatives(
   world: World,
@@ -27,7 +30,9 @@ export function hardNegatives(
     if (a === undefined || b === undefined) return
     out.push({ a: { ...a, questionId: p.id }, b: { ...b, questionId: k.id }, reason })
   }
+  const groups = new Map<string, PlannedQuestion[]>()
   for (const p of planned) {
+    if (p.groupOf !== undefined) groups.set(p.groupOf, [...(groups.get(p.groupOf) ?? []), p])
     const q = world.questionsById.get(p.id) as Question
     p.spec.contracts.forEach((c, i) => {
       if (c.lookalikeOf === undefined) return
@@ -50,5 +55,14 @@ export function hardNegatives(
       }
     }
   }
+  for (const members of groups.values())
+    for (const x of members)
+      for (const y of members) {
+        if (x === y) continue
+        const [qx, qy] = [world.questionsById.get(x.id) as Question, world.questionsById.get(y.id) as Question]
+        const reason = `${x.spec.facet ?? x.spec.subject} vs ${y.spec.facet ?? y.spec.subject}`
+        for (const a of qx.contracts)
+          for (const b of qy.contracts) if (a.label === b.label) add(qx, a.key, qy, b.key, reason)
+      }
   return out
 }

@@ -199,3 +199,52 @@ export const ECON_SERIES: readonly [name: string, code: string, unit: string, le
   ['unemployment rate', 'U3', '%', 4.2, 0.1],
   ['GDP growth', 'GDP', '%', 2.1, 0.25],
 ]
+/**
+ * Esports organisations (templates/esports.ts): invented brand words, made into team names the way real rosters are
+ * named ("X", "X Esports", "X Gaming", "Team X", "X Academy", an adjective and a noun, a sponsor before the name).
+ */
+export const ESPORTS_STEMS = [
+  'Vantor',
+  'Kyrex',
+  'Solvane',
+  'Quarrow',
+  'Zephra',
+  'Ostrin',
+  'Tidewell',
+  'Corvane',
+  'Nyxara',
+  'Halvorn',
+  'Brisklo',
+  'Mordane',
+  'Velkan',
+  'Skorvi',
+  'Draxil',
+  'Umbrel',
+  'Pyrelle',
+  'Ravlok',
+  'Qintar',
+  'Fenrow',
+  'Lumora',
+  'Tarvex',
+  'Kestrow',
+  'Obrix',
+]
+export const ESPORTS_ADJECTIVES = ['Crimson', 'Silent', 'Frozen', 'Golden', 'Hollow', 'Wild', 'Iron', 'Midnight']
+export const ESPORTS_NOUNS = ['Wardens', 'Lynxes', 'Comets', 'Vipers', 'Ravens', 'Monarchs', 'Sparrows', 'Reapers']
+/** Sponsors some venues put before a team's name ("Brightline Kyrex Academy") and others leave out. */
+export const ESPORTS_SPONSORS = ['Brightline', 'Nordvik', 'Halcyon Bank', 'Zentro', 'Maxwell Energy', 'Okaru Mobile']
+/** Football (soccer) clubs (templates/soccer.ts): a city of TEAM_CITIES and one of these. */
+export const CLUB_SUFFIXES = ['FC', 'United', 'Athletic', 'Rovers', 'Albion', 'Town', 'City FC', 'Wanderers']
+export const SOCCER_LEAGUES: readonly [name: string, code: string][] = [
+  ['Continental Premier Division', 'CPD'],
+  ['Northern Football League', 'NFOL'],
+  ['Coastal Super League', 'CSL'],
+]
+/** Golf tournaments (templates/golf.ts), with a ticker-style code. */
+export const GOLF_TOURNAMENTS: readonly [name: string, code: string][] = [
+  ['Harbor City Classic', 'HCC'],
+  ['Lakeshore Invitational', 'LSI'],
+  ['Granite Falls Open', 'GFO'],
+  ['Silver Springs Championship', 'SSC'],
+  ['Westbrook Pro-Am', 'WPA'],
+]

@@ -130,6 +130,11 @@ export interface TruthLeg {
   readonly event: string
   readonly market: string
   readonly outcome: string
+  /**
+   * The outcome's place among its market's outcomes where a market lists two (a venuep market's tokens: 1 for a
+   * head-to-head's second team, whose token pays when that team wins); absent where a market is one outcome.
+   */
+  readonly outcomeIndex?: 0 | 1
 }
 
 /**
@@ -146,7 +151,8 @@ export interface TruePair {
 
 /**
  * Two outcomes, one per venue, that look alike but are different contracts (a matcher must NOT pair them): another
- * deadline, strike or comparator within one question, or the same label in a decoy question.
+ * deadline, strike or comparator within one question, the same label in a decoy question, or in a sibling question
+ * of the same occasion (the next hour, another map, the handicap).
  */
 export interface HardNegative {
   /** The outcome on the first venue (token 0, YES, except for a head-to-head's second side) and its question. */
@@ -167,8 +173,9 @@ export interface GroundTruth {
   /** Question ids with at least one contract listed on both venues. */
   readonly sharedQuestions: readonly string[]
   /**
-   * Every (A event, B event) pair that lists at least one common contract. A question listed as one event on one
-   * venue and several on the other (a deadline ladder split into single-market events) has one entry per pair.
+   * Every (A event, B event) pair that lists at least one common contract, once per question it lists. A question
+   * listed as one event on one venue and several on the other (a deadline ladder split into single-market events)
+   * has one entry per pair; questions that share their events (a tournament's players, `eventKey`) one each.
    */
   readonly eventPairs: readonly EventPair[]
   /** Exactly the outcome pairs that are the same contract. */

@@ -111,4 +111,9 @@ export interface PlannedQuestion {
   readonly decoyOf: string | undefined
   /** What makes a decoy differ from the question it imitates. */
   readonly decoyReason: string | undefined
+  /**
+   * The id of the first question of this one's occasion (`Template.siblings`: an hourly ladder's hours, a match's
+   * maps), that question's own id included; undefined for a question without siblings.
+   */
+  readonly groupOf: string | undefined
 }

@@ -15,9 +15,9 @@ type City = (typeof N.CITIES)[number]
 /**
  * Daily temperature brackets: the ticker style's `between` markets with floor and cap ("62° to 63°") and tails
  * (`less_or_equal` "61° or below" or `less` "Below 62°", `greater_or_equal` "72° or above" or `greater` "Above
- * 71°"), the slug style "62-63°F" / "62–63°F". The decoy is
- * the same city's daily low (docs/spreads.md F5: daily-high and daily-low series merged on (city, date) made a 98-point
- * phantom gap).
+ * 71°"), the slug style "62-63°F" / "62–63°F" ("Will the highest temperature in Denver be between 62-63°F on …?").
+ * The decoy is the same city's daily low (docs/spreads.md F5: daily-high and daily-low series merged on (city, date)
+ * made a 98-point phantom gap).
  */
 const temperatureKey = (code: string, endTime: number, low: boolean) =>
   `temp:${low ? 'low' : 'high'}:${code}:${dateCode(endTime)}`
@@ -40,8 +40,12 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
       : s.cmp === 'ge' && tailHigh
         ? { cmp: 'gt', lo: (s.lo as number) - 1 }
         : s
+  // The real short-dated weather pairs word a bracket "62° to 63°" (ticker style) and ask "between 62-63°F" (slug
+  // style, whose group titles also write "62–63°F"); the tails "64° or above" and "64°F or higher".
   const slugsLabelOf = (s: Strike) =>
     s.cmp === 'le' ? `${s.hi}°F or below` : s.cmp === 'ge' ? `${s.lo}°F or higher` : `${words.slugsTitle(s, String)}°F`
+  const slugsPhraseOf = (s: Strike) => (s.cmp === 'between' ? `between ${s.lo}-${s.hi}°F` : slugsLabelOf(s))
+  const tickersLabelOf = (s: Strike) => (s.cmp === 'between' ? `${s.lo}° to ${s.hi}°` : words.tickers(s, deg))
   const what = low ? 'lowest' : 'highest'
   const series = `KX${low ? 'LOW' : 'HIGH'}${code}`
   return {
@@ -58,7 +62,7 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
       onSlugs: true,
       onTickers: true,
       slugsLabel: slugsLabelOf(s),
-      tickersLabel: words.tickers(tickersStrike(s), deg),
+      tickersLabel: tickersLabelOf(tickersStrike(s)),
       tickersSuffix: tickerSuffix(tickersStrike(s)),
       strikeType: strikeTypeOf(tickersStrike(s)),
       ...floorCap(tickersStrike(s)),
@@ -70,7 +74,7 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
       negRisk: true,
       outcomes: undefined,
       marketQuestion: (i) =>
-        `Will the ${what} temperature in ${name} be ${slugsLabelOf(strikes[i] as Strike)} on ${longDate(endTime)}?`,
+        `Will the ${what} temperature in ${name} be ${slugsPhraseOf(strikes[i] as Strike)} on ${longDate(endTime)}?`,
       groupItemTitle: (i) => slugsLabelOf(strikes[i] as Strike),
       tags: slugsTags(rng, 'climate', [name]),
     },
@@ -85,7 +89,7 @@ function temperatureSpec([name, code, base]: City, endTime: number, rng: Rng, lo
       mutuallyExclusive: true,
       strikeType: 'between',
       marketTitle: (i) =>
-        `Will the ${low ? 'low' : 'high'} temp in ${name} be ${words.tickers(tickersStrike(strikes[i] as Strike), deg).toLowerCase()} on ${shortDate(endTime)}?`,
+        `Will the ${low ? 'low' : 'high'} temp in ${name} be ${tickersLabelOf(tickersStrike(strikes[i] as Strike)).toLowerCase()} on ${shortDate(endTime)}?`,
     },
   }
 }

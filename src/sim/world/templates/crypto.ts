@@ -21,6 +21,14 @@ import type { ContractSpec, Template } from './types.js'
 
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
 
+/**
+ * A coin's ticker-style price series. The real series lists the daily ladder (coin-ladder) and the hourly one
+ * (crypto-hourly.ts) side by side, so both templates name it alike, whichever lists first.
+ */
+export function coinSeries(name: string, sym: string) {
+  return { seriesTicker: `KX${sym}D`, seriesTitle: `${name} daily price`, frequency: 'daily' } as const
+}
+
 /** A coin's price tick for the ≥/> step: a cent below $10, a dollar above. */
 function priceStep(level: number): number {
   return level < 10 ? 0.001 : 1
@@ -91,10 +99,8 @@ export const coinLadder: Template<{ coin: (typeof N.COINS)[number] }> = {
         tags: slugsTags(rng, 'crypto', [name]),
       },
       tickers: {
-        seriesTicker: `KX${sym}D`,
-        seriesTitle: `${name} daily price`,
+        ...coinSeries(name, sym),
         seriesCategory: 'Crypto',
-        frequency: 'daily',
         eventTicker: `KX${sym}D-${dateCode(endTime)}`,
         title: `${name} price on ${shortDate(endTime)}?`,
         subTitle: `At ${easternHour(endTime)}, ${shortDate(endTime)}`,

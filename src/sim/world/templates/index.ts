@@ -13,12 +13,16 @@
  */
 import { temperature, hottestYear } from './climate.js'
 import { coinLadder, coinTouch } from './crypto.js'
+import { cryptoHourly } from './crypto-hourly.js'
 import { award, album, launch, mention, topLab } from './culture.js'
 import { deadline } from './deadlines.js'
+import { esportsMap } from './esports.js'
+import { golfFinish } from './golf.js'
 import { fedDecision, econLadder, rateCuts, recession } from './economics.js'
 import { appointment, partyRace, presidential } from './elections.js'
 import { governor, parliament } from './politics.js'
 import { headToHead, champion } from './sports.js'
+import { soccerMatch } from './soccer.js'
 import type { Template } from './types.js'
 
 export type { BuildContext, ContractSpec, QuestionSpec, Template } from './types.js'
@@ -46,4 +50,9 @@ export const TEMPLATES: readonly Template<any>[] = [
   temperature,
   hottestYear,
   mention,
+  // The short-dated series both real venues list (appended: the templates before them keep their order).
+  cryptoHourly,
+  esportsMap,
+  soccerMatch,
+  golfFinish,
 ]

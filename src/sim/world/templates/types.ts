@@ -35,7 +35,10 @@ export interface ContractSpec {
   readonly lookalikeReason?: string
   /** The ticker style's `close_time` of this market when it is not the event's (a deadline ladder's markets close apart). */
   readonly tickersCloseTime?: number
-  /** The slug style's `endDate` of this market when it is not the event's. */
+  /**
+   * The slug style's `endDate` of this market when it is not the event's (a deadline group's child; a match's map,
+   * which ends before the match does).
+   */
   readonly slugsEndDate?: number
 }
 
@@ -60,6 +63,12 @@ export interface QuestionSpec {
   readonly model: FairModel
   /** Two-contract head-to-head: contract 1 is the complement of contract 0 (one slug-style market, two outcomes). */
   readonly complementary: boolean
+  /**
+   * What sets this question apart from the other questions of its occasion (`Template.siblings`): "map 2 winner",
+   * "map handicap", "10am ET". The hard negatives between siblings give both as their reason ("map 1 winner vs map 2
+   * winner", as the real labels state it).
+   */
+  readonly facet?: string
   readonly contracts: readonly ContractSpec[]
   readonly slugs: {
     readonly title: string
@@ -83,6 +92,18 @@ export interface QuestionSpec {
      * asked about (shapes/placeholders.ts adds them to some events).
      */
     readonly placeholders?: { readonly noun: string; readonly question: (label: string) => string }
+    /**
+     * Questions whose specs name the same key list their markets in one event: a match's maps and handicaps are
+     * separate questions, and the slug style lists them in one event per match (the first question listed creates
+     * it). Undefined: an event of the question's own.
+     */
+    readonly eventKey?: string
+    /**
+     * A market's own slug when it is not derived from its question (grouped, split) or the event's slug (a single
+     * market): the real hourly ladders put the year in the slug but not in the question, a match's maps are
+     * `<event>-game2`.
+     */
+    readonly marketSlug?: (contractIndex: number) => string
   }
   readonly tickers: {
     readonly seriesTicker: string
@@ -97,6 +118,11 @@ export interface QuestionSpec {
     readonly marketTitle: (contractIndex: number) => string
     /** Default: closes at the question's end (a recurring short-dated series, shapes/venue-dates.ts). */
     readonly dates?: TickersDates
+    /**
+     * Questions whose specs name the same key list their markets in one event (a tournament's "Top 10" event has a
+     * market per player, each player's finish a question of its own); the first question listed creates it.
+     */
+    readonly eventKey?: string
   }
 }
 
@@ -135,4 +161,12 @@ export interface Template<P> {
    * the same question at another date.
    */
   decoy?(params: P, endTime: number, rng: Rng, ctx: BuildContext): DecoySpec | undefined
+  /**
+   * The other questions of the same occasion, planned right after this one: the next hours of an hourly ladder, a
+   * match's other maps and its handicaps. Each is a question of its own (contracts, fair model, `facet`), ending
+   * when its spec says, with this question's lifecycle and listed where this one is, on the venues whose style lists
+   * any of its contracts (a handicap only in the slug style). Alike contracts (the same label) of two siblings are
+   * hard negatives: real venues list every hour and every map, so the matcher must tell them apart.
+   */
+  siblings?(params: P, endTime: number, rng: Rng, ctx: BuildContext): readonly QuestionSpec[]
 }
