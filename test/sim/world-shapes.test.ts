@@ -234,8 +234,10 @@ describe('threshold and range ladders', () => {
   })
 
   test('"at least X" against "more than X" (one step apart) are hard negatives, never true pairs', () => {
+    // Counts and rates (economics); a coin's near miss is one tick up instead (a continuous price's ≥ X and > X are
+    // one contract), with a reason of its own.
     const near = (sim.world.truth.hardNegatives ?? []).filter((h) => h.reason === 'at least vs more than')
-    assert.ok(near.length > 10, `near misses (${near.length})`)
+    assert.ok(near.length >= 5, `near misses (${near.length})`)
     const truth = new Set(sim.world.truth.outcomePairs.map((p) => `${p.a.outcome}|${p.b.outcome}`))
     for (const h of near) {
       assert.ok(!truth.has(`${h.a.outcome}|${h.b.outcome}`))

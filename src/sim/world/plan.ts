@@ -29,6 +29,8 @@ function pickTemplate(rng: Rng): Template<unknown> {
 export function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[] {
   const planned: PlannedQuestion[] = []
   const keys = new Set<string>()
+  /** Teams' days taken (Template.occupies). */
+  const occupied = new Set<string>()
   // Laid out around the calendar's instant, not the start: the plan (and every identifier drawn after it) is the
   // seed's. Only afterwards does the start decide which questions have ended by then (`aged`).
   const anchor = options.calendarMs ?? options.anchorMs
@@ -53,10 +55,13 @@ export function planQuestions(rng: Rng, options: WorldOptions): PlannedQuestion[
     const createdAt = Math.min(anchor - HOUR, endTime - (h1 * 0.5 + rng.next() * h1) * DAY, endTime - DAY)
     const ctx: BuildContext = { lifecycle, createdAt }
     if (keys.has(template.key(params, endTime, ctx))) continue
+    const takes = template.occupies?.(params, endTime) ?? []
+    if (takes.some((t) => occupied.has(t))) continue
     const spec = withPlaceholders(template.build(params, endTime, qr.fork(7), ctx), qr.fork(9))
     // A template that sets its own time of day (an hourly ladder, a match) may land on the anchor's wrong side.
     if (!endsOnItsSide(spec.endTime, lifecycle, anchor)) continue
     keys.add(spec.key)
+    for (const t of takes) occupied.add(t)
     const resolvedAt =
       lifecycle === 'resolved' ? Math.min(anchor - HOUR, spec.endTime + (1 + rng.next() * 30) * HOUR) : undefined
     const listing = rng.next()

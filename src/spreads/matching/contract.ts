@@ -374,11 +374,12 @@ function parse(r: Reading, cache: SpecCache): Parsed {
         aliases: cache.aliases,
         text: cache.contestTexts,
       })
+  const successor = texts.some((t) => /\bnext\b/i.test(t))
   // The period's days depend on the end time only through its day, which is part of the reading's key.
   return {
     contest: facts,
     rank: rankIn(texts),
-    successor: texts.some((t) => /\bnext\b/i.test(t)),
+    successor,
     words,
     allWords,
     labelWords,
@@ -386,7 +387,7 @@ function parse(r: Reading, cache: SpecCache): Parsed {
     required,
     period,
     interval,
-    periodKeys: periodKeys(period, end),
+    periodKeys: periodKeys(period, end, successor),
     requiredSig: signature(required),
     allSig: signature(allWords),
   }

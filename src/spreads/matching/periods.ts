@@ -228,17 +228,25 @@ export function hasFacts(f: PeriodFacts): boolean {
  * contracts whose periods agree (periodsAgree) always share one, so the matcher compares only contracts that do, and
  * a daily price ladder splits by day. A deadline counts on its last day; a day on itself; a month on each of its days
  * (it meets a deadline at its end or an occasion on one of its days); a year on its last day (it meets only the same
- * year or the deadline at its end); a contract that states no period on the days around its venue end time.
+ * year or the deadline at its end); an instant on its UTC day and the days either side; a contract that states no
+ * period on the days around its venue end time, on its end's year, and, when it asks who is next, on 'next'.
  */
-export function periodKeys(f: PeriodFacts, end: number | undefined): string[] {
+export function periodKeys(f: PeriodFacts, end: number | undefined, successor = false): string[] {
   const out = new Set<string>()
   for (const d of f.deadlines) out.add(day(d - 1))
   for (const d of f.days) out.add(day(d))
-  for (const at of f.instants) out.add(day(at))
+  // An instant meets the same instant, and a day whose side ends at it (within 30 hours of that day's start).
+  for (const at of f.instants) for (let k = -1; k <= 1; k++) out.add(day(at + k * DAY_MS))
   for (const m of f.months) for (let at = monthEnd(m) - DAY_MS; monthOf(at) === m; at -= DAY_MS) out.add(day(at))
   for (const y of f.years) out.add(`${y}-12-31`)
   if (f.opaque.length > 0) out.add('opaque')
-  if (!hasFacts(f) && end !== undefined) for (let k = -2; k <= 2; k++) out.add(day(end + k * DAY_MS))
+  if (!hasFacts(f) && end !== undefined) {
+    for (let k = -2; k <= 2; k++) out.add(day(end + k * DAY_MS))
+    // A year the other side names, when this side's end falls in it (period-agreement.ts silentSide).
+    out.add(`${new Date(end).getUTCFullYear()}-12-31`)
+  }
+  // Both sides asking who is next, neither stating a period, agree whatever their end times.
+  if (!hasFacts(f) && successor) out.add('next')
   return [...out]
 }
 

@@ -1,4 +1,5 @@
 import { dateCode, longDate } from '../dates.js'
+import { teamDay } from './helpers.js'
 import type { Rng } from '../random.js'
 import { easternDateCode, easternIsoDate, easternOf, easternOnDateOf } from '../shapes/eastern-time.js'
 import { esportsTeam, type EsportsTeam } from '../shapes/esports-teams.js'
@@ -247,6 +248,7 @@ export const esportsMap: Template<MatchParams> = {
   decoyShiftDays: 2,
   pick: (rng) => pickMatch(rng, rng.pick(DISCIPLINES)),
   key: (p, endTime) => `${matchKey(p, endTime)}:map1`,
+  occupies: (p, endTime) => [p.a, p.b].map((t) => teamDay(`esports:${p.disc.slugPrefix}`, t.label, dateCode(endTime))),
   build: (p, endTime, rng) => mapSpec(p, endTime, 1, rng),
   siblings: (p, endTime, rng) => {
     const maps = Math.max(p.slugMaps, p.tickerMaps)

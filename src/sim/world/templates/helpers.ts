@@ -106,3 +106,16 @@ export function candidateGroup(rng: Rng, names: readonly Spelled[], ask: (name: 
     endDate: slugsEndDate(endTime, rng),
   }
 }
+
+/**
+ * The day a team takes up (Template.occupies): its name without the kind of organisation ("Draxil Esports" is
+ * "Draxil"), so two spellings of one team never play twice that day.
+ */
+export function teamDay(sport: string, name: string, dateCode: string): string {
+  const base = name
+    .toLowerCase()
+    .replace(/\b(?:esports|e-sports|gaming|team|club|fc)\b/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return `${sport}:${base}:${dateCode}`
+}

@@ -1,4 +1,5 @@
 import { dateCode, longDate } from '../dates.js'
+import { teamDay } from './helpers.js'
 import * as N from '../names.js'
 import type { Rng } from '../random.js'
 import { easternDateCode, easternIsoDate, easternOf, easternOnDateOf } from '../shapes/eastern-time.js'
@@ -197,6 +198,7 @@ export const soccerMatch: Template<MatchParams> = {
     }
   },
   key: keyOf,
+  occupies: (p, endTime) => [p.home, p.away].map((c) => teamDay('soccer', c.label, dateCode(endTime))),
   build: (p, endTime) => resultSpec(p, endTime),
   siblings: (p, endTime, rng) => [bttsSpec(p, endTime, rng)],
 }

@@ -4,7 +4,7 @@ import type { Rng } from '../random.js'
 import { slugsTags } from '../shapes/labels.js'
 import { team, type Spelled } from '../shapes/spellings.js'
 import { slackDates, slugsEndDate } from '../shapes/venue-dates.js'
-import { distinct, groupTitles, multiBases, spelledContracts, suffixOf } from './helpers.js'
+import { distinct, groupTitles, multiBases, spelledContracts, suffixOf, teamDay } from './helpers.js'
 import type { QuestionSpec, Template } from './types.js'
 
 // ------------------------------------------------------------------------------------------- sports
@@ -81,6 +81,7 @@ export const headToHead: Template<{ league: readonly [string, string]; a: string
     return { league: rng.pick(N.LEAGUES), a: a as string, b: (b ?? 'Oakmont Owls') as string }
   },
   key: ({ league, a, b }, endTime) => gameKey(league[1], a, b, endTime),
+  occupies: ({ league, a, b }, endTime) => [a, b].map((t) => teamDay(league[1], t, dateCode(endTime))),
   build: ({ league, a, b }, endTime, rng) => gameSpec(league, a, b, endTime, rng),
   // The same team's game against another opponent the same day (a double-header, another fixture).
   decoy: ({ league, a, b }, endTime, rng) => {

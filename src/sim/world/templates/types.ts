@@ -169,4 +169,10 @@ export interface Template<P> {
    * hard negatives: real venues list every hour and every map, so the matcher must tell them apart.
    */
   siblings?(params: P, endTime: number, rng: Rng, ctx: BuildContext): readonly QuestionSpec[]
+  /**
+   * What the question takes up for its day: a team plays one game a day (a tournament's two meetings of the same
+   * pair aside, which the world leaves out). Planning skips a draw whose teams already play that day, so no two
+   * questions are the same matchup on one day under different spellings, and no team meets two opponents at once.
+   */
+  occupies?(params: P, endTime: number): readonly string[]
 }
