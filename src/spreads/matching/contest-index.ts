@@ -19,6 +19,11 @@ type ByKey = Map<string, ContractSpec[]>
 
 export class ContestIndex {
   readonly #blocks = new Map<string, ByKey>()
+  /**
+   * Contracts held without a game day: only for them must a contract with a day look in the end-day blocks too (the
+   * judge compares end times only when a day is missing), so while there are none the lookups skip those blocks.
+   */
+  #dayless = 0
   /** Alias groups as of the last `clear` (the matcher rebuilds the index when they change). */
   #aliases: AliasLookup
 
@@ -32,6 +37,7 @@ export class ContestIndex {
   }
 
   add(c: ContractSpec): void {
+    if ((c.contest as ContestFacts).dayNumber === undefined) this.#dayless++
     const keys = this.#held(c)
     for (const block of blocksOf(c, false)) {
       let byKey = this.#blocks.get(block)
@@ -46,6 +52,7 @@ export class ContestIndex {
 
   remove(c: ContractSpec): void {
     const keys = this.#held(c)
+    let held = false
     for (const block of blocksOf(c, false)) {
       const byKey = this.#blocks.get(block)
       if (byKey === undefined) continue
@@ -54,18 +61,20 @@ export class ContestIndex {
         if (list === undefined) continue
         const i = list.indexOf(c)
         if (i === -1) continue
+        held = true
         list[i] = list[list.length - 1] as ContractSpec
         list.pop()
         if (list.length === 0) byKey.delete(k)
       }
       if (byKey.size === 0) this.#blocks.delete(block)
     }
+    if (held && (c.contest as ContestFacts).dayNumber === undefined) this.#dayless--
   }
 
   /** The other venue's contests `c` may pair with: met by both of its participants. */
   candidatesOf(c: ContractSpec): ContractSpec[] {
     const [p, q] = (c.contest as ContestFacts).participants
-    const blocks = blocksOf(c, true)
+    const blocks = blocksOf(c, true, this.#dayless > 0)
     const first = new Set<ContractSpec>()
     this.#meet(blocks, probeKeys(p.key, p.codes, this.#aliases), (x) => first.add(x))
     if (first.size === 0) return []
@@ -98,9 +107,10 @@ export class ContestIndex {
 
 /**
  * The blocks a contest is held under (`probe` false) or looked up in (`probe` true): its kind and part with its day
- * (and, probing, the days either side), and with its end's UTC day (and the days either side).
+ * (and, probing, the days either side), and with its end's UTC day (and the days either side; a probe with a day
+ * looks there only while some contract without a day is held, `daylessHeld`).
  */
-function blocksOf(c: ContractSpec, probe: boolean): string[] {
+function blocksOf(c: ContractSpec, probe: boolean, daylessHeld = true): string[] {
   const contest = c.contest as ContestFacts
   const what = `${contest.kind}|${contest.segment}`
   const out: string[] = []
@@ -108,7 +118,8 @@ function blocksOf(c: ContractSpec, probe: boolean): string[] {
   const hi = probe ? 1 : 0
   const day = contest.dayNumber
   if (day !== undefined && Number.isFinite(day)) for (let k = lo; k <= hi; k++) out.push(`${what}|d${day + k}`)
-  if (c.end !== undefined) {
+  // A probe with a day meets a contract without one only in the end-day blocks (none held: nothing to meet there).
+  if (c.end !== undefined && (!probe || day === undefined || daylessHeld)) {
     const end = Math.floor(c.end / DAY_MS)
     for (let k = lo; k <= hi; k++) out.push(`${what}|e${end + k}`)
   }

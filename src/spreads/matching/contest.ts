@@ -314,14 +314,15 @@ const CONTEXT: ReadonlySet<string> = new Set(
  * tournament: "Madrid Open: A vs B") that neither name a participant nor fall under TEMPLATE or CONTEXT.
  */
 function residualWords(x: ContestInput, names: readonly [string, string]): string[] {
-  const explained = new Set<string>([...TEMPLATE, ...CONTEXT])
-  for (const n of names) for (const w of x.text.words(n)) explained.add(w)
+  const own = new Set<string>()
+  for (const n of names) for (const w of x.text.words(n)) own.add(w)
   const d = x.text.discipline(x.question) ?? x.text.discipline(x.eventTitle)
-  if (d !== undefined) for (const w of x.text.words(d.phrase)) explained.add(w)
+  if (d !== undefined) for (const w of x.text.words(d.phrase)) own.add(w)
   const heading = /^[^:]*:\s+(?=.*\s(?:vs\.?|v\.|versus)\s)/i
   const question = x.question.replace(heading, '').replace(/\([^)]*\)/g, ' ')
   const out = new Set<string>()
   for (const t of [x.label, question])
-    for (const w of x.text.words(t)) if (!explained.has(w) && !w.startsWith('#')) out.add(w)
+    for (const w of x.text.words(t))
+      if (!own.has(w) && !TEMPLATE.has(w) && !CONTEXT.has(w) && !w.startsWith('#')) out.add(w)
   return [...out].sort()
 }

@@ -1,5 +1,6 @@
 import type { ContractSpec } from './contract.js'
 import { signaturesAllow } from './judge.js'
+import { labelKeys, nameKey, type AliasLookup } from './names.js'
 
 /**
  * The two blocking indexes of the matcher, kept from one catalog version to the next so a change costs what changed,
@@ -16,10 +17,9 @@ import { signaturesAllow } from './judge.js'
  *   needs every required word of the A side stated around the B side, the indexed one among them.
  *
  * A "required" word of an A contract is one the judge requires the B side to state: its own words but for its
- * label's and the implicit ones (judge.ts `mayMatch`), and the first word of its label. The judge pairs two
- * labelled contracts only when their labels agree or one is a short form beginning the other (so both begin with that
- * word), and with an unlabelled one only when each of its words is stated there (no short form to excuse one). A
- * team's side of a head-to-head market requires its own name, not only the opponent's and "win".
+ * label's and the implicit ones (judge.ts `mayMatch`). Labels are compared as names (a short form, a shortened first
+ * name, a reviewed alias: no word need be shared), so a candidate list's block is its period and its question's
+ * other words. Head-to-heads are blocked apart (contest-index.ts).
  *
  * Both lookups are exact: every pair the judge would accept is among the candidates. Size: one entry per (word,
  * period key) of each contract, so they hold about one catalog's worth of references per venue, no more.
@@ -117,7 +117,7 @@ export class StatedWordIndex {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
       let best: readonly ContractSpec[] | undefined
-      for (const w of a.required) {
+      for (const w of a.blocking) {
         const holders = byWord.get(w)
         if (holders === undefined) {
           best = undefined
@@ -147,7 +147,7 @@ export class RequiredWordIndex {
   add(a: ContractSpec, stated: StatedWordIndex): boolean {
     let word: string | undefined
     let fewest = Infinity
-    for (const w of a.required) {
+    for (const w of a.blocking) {
       const n = stated.count(w)
       if (n < fewest || (n === fewest && word !== undefined && w < word)) {
         fewest = n
@@ -205,4 +205,60 @@ function pull(map: ByWord, key: string, value: ContractSpec): void {
   list[i] = list[list.length - 1] as ContractSpec
   list.pop()
   if (list.length === 0) map.delete(key)
+}
+
+/**
+ * Labelled contracts whose labels name the same one without sharing their first word (names.ts sameLabelName: the
+ * same person with a shortened first name, one alias group, words equal once organisation words are left out), by
+ * block and label key (names.ts labelKeys), one per venue: the word indexes block a labelled contract by its label's
+ * first word, which such labels need not share. A contract's candidates here are the other venue's holders of one of
+ * its label keys in the blocks its period and threshold can meet.
+ */
+export class LabelIndex {
+  readonly #byBlock = new Map<string, ByWord>()
+  #aliases: AliasLookup
+
+  constructor(aliases: AliasLookup) {
+    this.#aliases = aliases
+  }
+
+  clear(aliases: AliasLookup): void {
+    this.#byBlock.clear()
+    this.#aliases = aliases
+  }
+
+  add(c: ContractSpec): void {
+    const keys = this.#keys(c)
+    if (keys.length === 0) return
+    for (const m of blocksOf(c)) {
+      const byKey = nested(this.#byBlock, m)
+      for (const k of keys) push(byKey, k, c)
+    }
+  }
+
+  remove(c: ContractSpec): void {
+    const keys = this.#keys(c)
+    for (const m of blocksOf(c)) {
+      const byKey = this.#byBlock.get(m)
+      if (byKey === undefined) continue
+      for (const k of keys) pull(byKey, k, c)
+      if (byKey.size === 0) this.#byBlock.delete(m)
+    }
+  }
+
+  candidatesOf(c: ContractSpec): ContractSpec[] {
+    const keys = this.#keys(c)
+    if (keys.length === 0) return []
+    const out = new Set<ContractSpec>()
+    for (const m of probesOf(c)) {
+      const byKey = this.#byBlock.get(m)
+      if (byKey === undefined) continue
+      for (const k of keys) for (const x of byKey.get(k) ?? []) out.add(x)
+    }
+    return [...out]
+  }
+
+  #keys(c: ContractSpec): string[] {
+    return c.labelWords.size === 0 ? [] : labelKeys(nameKey(c.outcome.title), this.#aliases)
+  }
 }

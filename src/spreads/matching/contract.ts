@@ -46,10 +46,15 @@ export interface TextReading {
   readonly labelSequence: readonly string[]
   /**
    * What the other side must state (judge.ts `mayMatch`): its own words but its label's and the implicit ones, and its
-   * label's first word (labels agree or one begins the other; an unlabelled side states every word). The blocking
+   * label's words (a label is compared as a name: a short form, a shortened first name, an alias). The blocking
    * indexes look candidates up by these (contract-index.ts).
    */
   readonly required: readonly string[]
+  /**
+   * The words the word indexes block it by (contract-index.ts): `required` and its label's first word (labels that
+   * agree or where one is a short form beginning the other share it; other agreeing labels meet in the LabelIndex).
+   */
+  readonly blocking: readonly string[]
   /** The period of the most specific text that states one (periods.ts). */
   readonly period: PeriodFacts
   /** The threshold or range (the outcome's strike fields first, then the label, then the question). */
@@ -279,6 +284,7 @@ export class SpecCache {
       labelWords: parsed.labelWords,
       labelSequence: parsed.labelSequence,
       required: parsed.required,
+      blocking: parsed.blocking,
       period: parsed.period,
       interval: parsed.interval,
       periodKeys: parsed.periodKeys,
@@ -358,7 +364,9 @@ function parse(r: Reading, cache: SpecCache): Parsed {
   const interval = intervalOfStrike(o.strike) ?? labelled ?? fromQuestion
   const labelSequence = cache.wordsOf(label0 ?? '')
   const labelWords = new Set(labelSequence)
-  const required = [...words].filter((w) => !IMPLICIT_WORDS.has(w) && (!labelWords.has(w) || w === labelSequence[0]))
+  // A label's words are compared as a name (judge.ts labelExtension: a short form, a shortened first name, an alias),
+  // so none of them is required of the other side word for word.
+  const required = [...words].filter((w) => !IMPLICIT_WORDS.has(w) && !labelWords.has(w))
   const [, , subtitle, eventTitle] = texts
   const facts = !mayBeContest(r.sides, texts)
     ? undefined
@@ -385,6 +393,7 @@ function parse(r: Reading, cache: SpecCache): Parsed {
     labelWords,
     labelSequence,
     required,
+    blocking: blockingWords(required, labelSequence),
     period,
     interval,
     periodKeys: periodKeys(period, end, successor),
@@ -431,4 +440,10 @@ function memoizedContestTexts(words: (t: string) => readonly string[]): ContestT
     day: memo(DIRECT.day),
     words,
   }
+}
+
+/** `required` and the label's first word that is not implicit (see ContractSpec `blocking`). */
+function blockingWords(required: readonly string[], label: readonly string[]): readonly string[] {
+  const first = label.find((w) => !IMPLICIT_WORDS.has(w))
+  return first === undefined || required.includes(first) ? required : [...required, first]
 }

@@ -1,6 +1,6 @@
 import { judgeContests, type ContestField } from './contest-judge.js'
 import type { ContractSpec } from './contract.js'
-import { compareNames, nameKey, NO_ALIASES, type AliasLookup } from './names.js'
+import { nameKey, NO_ALIASES, sameLabelName, type AliasLookup } from './names.js'
 import { periodsAgree } from './period-agreement.js'
 import { propositionKind } from './proposition.js'
 import { describeInterval, intervalsAgree } from './strikes.js'
@@ -159,8 +159,7 @@ function labelExtension(a: ContractSpec, b: ContractSpec, aliases: AliasLookup):
   if (!differ) return NONE
   // The same person with a shortened first name ("Zach" / "Zachary"), or names a reviewer made aliases: the words
   // that differ are tolerated (graded medium).
-  const named = compareNames(nameKey(a.outcome.title), nameKey(b.outcome.title), aliases)
-  if (named === 'same' || (named === 'strong' && a.labelSequence.length === b.labelSequence.length)) {
+  if (sameLabelName(nameKey(a.outcome.title), nameKey(b.outcome.title), aliases)) {
     const extra = [...a.labelWords, ...b.labelWords].filter((w) => !a.labelWords.has(w) || !b.labelWords.has(w))
     if (!extra.some((w) => NAME_SUFFIXES.has(w))) return new Set(extra)
   }
@@ -200,8 +199,7 @@ function rejecting(test: JudgedField, reason: () => string): Judgement {
 
 /**
  * Whether `a` and `b` could pass the word tests at all: each one's required words (contract.ts `required`: its own
- * words but its label's, which a short form may leave out, and implicit ones; and its label's first word) are
- * stated around the other. Cheap (set lookups, no allocation) and never false for a pair the judge accepts, so the
+ * words but its label's, which are compared as a name, and implicit ones) are stated around the other. Cheap (set lookups, no allocation) and never false for a pair the judge accepts, so the
  * matcher runs it before the judge on every candidate.
  */
 export function mayMatch(a: ContractSpec, b: ContractSpec): boolean {

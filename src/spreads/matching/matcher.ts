@@ -4,7 +4,7 @@ import type { CatalogEvent, Outcome } from '../../model/types.js'
 import { UNCALIBRATED, type MatchWeights } from './calibration.js'
 import { contractsOf, readingsOf, rebind, sameReading, SpecCache, type ContractSpec, type Reading } from './contract.js'
 import { ContestIndex } from './contest-index.js'
-import { RequiredWordIndex, StatedWordIndex } from './contract-index.js'
+import { LabelIndex, RequiredWordIndex, StatedWordIndex } from './contract-index.js'
 import { judge, mayMatch } from './judge.js'
 import type { DenyRule, EventMatch, ManualMatch, MatchExplanation, VenueEvent } from './match-types.js'
 import { NO_ALIASES, type AliasLookup } from './names.js'
@@ -120,6 +120,9 @@ export class MatchState {
   /** Head-to-head contracts are blocked apart (contest-index.ts): they pair only with each other. */
   readonly #aContests = new ContestIndex(NO_ALIASES)
   readonly #bContests = new ContestIndex(NO_ALIASES)
+  /** Labelled contracts whose labels agree without sharing a first word (contract-index.ts LabelIndex). */
+  readonly #aLabels = new LabelIndex(NO_ALIASES)
+  readonly #bLabels = new LabelIndex(NO_ALIASES)
   #aliases: AliasLookup = NO_ALIASES
   /** Accepted pairs by each side's contract. */
   readonly #byA = new Map<ContractSpec, Accepted[]>()
@@ -166,13 +169,13 @@ export class MatchState {
     for (let i = 0; i < newB.added.length; i++) {
       const c = newB.added[i] as ContractSpec
       if (c.contest !== undefined) this.#bContests.add(c)
-      else this.#bIndex.add(c)
+      else (this.#bIndex.add(c), this.#bLabels.add(c))
       if (i % INDEXED_PER_CHECKPOINT === INDEXED_PER_CHECKPOINT - 1) yield
     }
     for (let i = 0; i < newA.added.length; i++) {
       const c = newA.added[i] as ContractSpec
       if (c.contest !== undefined) this.#aContests.add(c)
-      else this.#aIndex.add(c, this.#bIndex)
+      else (this.#aIndex.add(c, this.#bIndex), this.#aLabels.add(c))
       if (i % INDEXED_PER_CHECKPOINT === INDEXED_PER_CHECKPOINT - 1) yield
     }
     const denied = denyIndex(deny)
@@ -186,8 +189,8 @@ export class MatchState {
       if (j.same) this.#accept({ a: x, b: y, grade: j.grade, evidence: j.evidence })
     }
     for (const x of newA.added) {
-      const candidates = x.contest !== undefined ? this.#bContests.candidatesOf(x) : this.#bIndex.candidatesOf(x)
-      for (const y of candidates) consider(x, y)
+      if (x.contest !== undefined) for (const y of this.#bContests.candidatesOf(x)) consider(x, y)
+      else for (const y of union(this.#bIndex.candidatesOf(x), this.#bLabels.candidatesOf(x))) consider(x, y)
       if ((work += JUDGED_PER_CHECKPOINT / CHECKPOINT_EVERY) >= JUDGED_PER_CHECKPOINT) (yield, (work = 0))
     }
     // New B contracts against the A contracts that were already there (new ones met them above). A full run has no
@@ -195,7 +198,10 @@ export class MatchState {
     if (mode === 'incremental' && newB.added.length > 0) {
       const fresh = new Set(newA.added)
       for (const y of newB.added) {
-        const candidates = y.contest !== undefined ? this.#aContests.candidatesOf(y) : this.#aIndex.candidatesOf(y)
+        const candidates =
+          y.contest !== undefined
+            ? this.#aContests.candidatesOf(y)
+            : union(this.#aIndex.candidatesOf(y), this.#aLabels.candidatesOf(y))
         for (const x of candidates) if (!fresh.has(x)) consider(x, y)
         if ((work += JUDGED_PER_CHECKPOINT / CHECKPOINT_EVERY) >= JUDGED_PER_CHECKPOINT) (yield, (work = 0))
       }
@@ -224,6 +230,8 @@ export class MatchState {
     this.#bIndex.clear()
     this.#aContests.clear(aliases)
     this.#bContests.clear(aliases)
+    this.#aLabels.clear(aliases)
+    this.#bLabels.clear(aliases)
     this.#aliases = aliases
   }
 
@@ -273,8 +281,8 @@ export class MatchState {
       side === 'a' ? [this.#byA, this.#byB, 'b' as const] : [this.#byB, this.#byA, 'a' as const]
     for (const c of specs) {
       if (c.contest !== undefined) (side === 'a' ? this.#aContests : this.#bContests).remove(c)
-      else if (side === 'a') this.#aIndex.remove(c)
-      else this.#bIndex.remove(c)
+      else if (side === 'a') (this.#aIndex.remove(c), this.#aLabels.remove(c))
+      else (this.#bIndex.remove(c), this.#bLabels.remove(c))
       for (const x of mine.get(c) ?? []) {
         const list = theirs.get(x[other])
         if (list === undefined) continue
@@ -382,6 +390,13 @@ function denyIndex(rules: readonly DenyRule[]): (a: ContractSpec, b: ContractSpe
   return (a, b) =>
     events.has(`${a.event.eventId}\u0000${b.event.eventId}`) ||
     outcomes.has(`${a.outcome.outcomeId}\u0000${b.outcome.outcomeId}`)
+}
+
+/** The candidates of two lookups, each once (the label index finds few, mostly found by words too). */
+function union(x: readonly ContractSpec[], y: readonly ContractSpec[]): readonly ContractSpec[] {
+  if (y.length === 0) return x
+  const seen = new Set(x)
+  return [...x, ...y.filter((c) => !seen.has(c))]
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

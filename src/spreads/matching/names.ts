@@ -108,7 +108,7 @@ function contained(short: readonly string[], long: readonly string[]): boolean {
 }
 
 /** The same person: as many words, the same last word, each first word the other's or its start ("Zach" / "Zachary"). */
-function samePerson(a: readonly string[], b: readonly string[]): boolean {
+export function samePerson(a: readonly string[], b: readonly string[]): boolean {
   if (a.length < 2 || a.length !== b.length || a[a.length - 1] !== b[b.length - 1]) return false
   if ((a[a.length - 1] as string).length < 3) return false
   for (let i = 0; i < a.length - 1; i++) {
@@ -228,6 +228,30 @@ function sharedKeys(name: NameKey, codes: readonly string[], aliases: AliasLooku
   for (const c of codes) out.push(`C:${c}`, `C:${codeStem(c)}`)
   const group = aliases.groupOf(name)
   if (group !== undefined) out.push(`G:${group}`)
+  return out
+}
+
+/**
+ * Two outcome labels that name the same one though their words differ (judge.ts labelExtension): equal once folded
+ * ("Team Liquid" / "Liquid"), one alias group, or the same person with a shortened first name. `labelKeys` are the
+ * keys such labels share (the word indexes block labelled contracts by a label's first word, which these may not
+ * share: contract-index.ts LabelIndex).
+ */
+export function sameLabelName(a: NameKey, b: NameKey, aliases: AliasLookup): boolean {
+  const ga = aliases.groupOf(a)
+  const gb = aliases.groupOf(b)
+  if (ga !== undefined && gb !== undefined) return ga === gb
+  return a.tokens.length > 0 && (a.words === b.words || samePerson(a.tokens, b.tokens))
+}
+
+export function labelKeys(name: NameKey, aliases: AliasLookup): string[] {
+  if (name.tokens.length === 0) return []
+  const out = [`w:${name.words}`]
+  const last = name.tokens[name.tokens.length - 1] as string
+  // The same person: as many words, the same last word, first words one the other's start (so the same first letter).
+  if (name.tokens.length >= 2 && last.length >= 3) out.push(`p:${name.tokens.length}:${last}:${name.tokens[0]?.[0]}`)
+  const group = aliases.groupOf(name)
+  if (group !== undefined) out.push(`g:${group}`)
   return out
 }
 

@@ -262,10 +262,18 @@ export function monthEnd(month: string): number {
   return Date.UTC(y, m, 1)
 }
 
-/** 'YYYY-MM-DD' of an instant (UTC). */
+/** 'YYYY-MM-DD' of an instant (UTC); each day's string is made once (blocking asks for the same days again and again). */
 export function day(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10)
+  const n = Math.floor(ms / DAY_MS)
+  let s = DAYS.get(n)
+  if (s === undefined) {
+    if (DAYS.size >= 100_000) DAYS.clear()
+    DAYS.set(n, (s = new Date(n * DAY_MS).toISOString().slice(0, 10)))
+  }
+  return s
 }
+
+const DAYS = new Map<number, string>()
 
 export function describe(f: PeriodFacts): string {
   const parts = [

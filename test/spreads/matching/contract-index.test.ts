@@ -4,7 +4,7 @@ import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/
 import type { Simulator } from '../../../src/sim/simulator.js'
 import { contractsOf, SpecCache, type ContractSpec } from '../../../src/spreads/matching/contract.js'
 import { ContestIndex } from '../../../src/spreads/matching/contest-index.js'
-import { RequiredWordIndex, StatedWordIndex } from '../../../src/spreads/matching/contract-index.js'
+import { LabelIndex, RequiredWordIndex, StatedWordIndex } from '../../../src/spreads/matching/contract-index.js'
 import { judge, mayMatch } from '../../../src/spreads/matching/judge.js'
 import { aliasLookup, NO_ALIASES } from '../../../src/spreads/matching/names.js'
 import { replayedCatalogs, simulatorCatalogs } from '../../helpers/catalogs.js'
@@ -14,7 +14,8 @@ import { SHORT_DATED_DIR } from '../../helpers/fixtures.js'
  * The matcher only judges the candidates its blocking indexes give (by period day, threshold bucket and word). That
  * is safe only if the lookups are exact: every pair the judge accepts must be among the candidates, from either side.
  * Checked against every pair of two catalogs (brute force), on a simulated world and on the real captured catalogs;
- * head-to-heads against their own index (contest-index.ts), with and without reviewed aliases.
+ * labels that agree without a shared first word ("Zach" / "Zachary") through the label index; head-to-heads against
+ * their own index (contest-index.ts), with and without reviewed aliases.
  */
 function contracts(c: CatalogSnapshot, cache: SpecCache): ContractSpec[] {
   return c.events.flatMap((e) => contractsOf(e, cache))
@@ -25,13 +26,15 @@ function checkExact(venuep: CatalogSnapshot, venuek: CatalogSnapshot): number {
   const ps = contracts(venuep, cache).filter((c) => c.contest === undefined)
   const ks = contracts(venuek, cache).filter((c) => c.contest === undefined)
   const kIndex = new StatedWordIndex()
-  for (const k of ks) kIndex.add(k)
+  const kLabels = new LabelIndex(NO_ALIASES)
+  for (const k of ks) (kIndex.add(k), kLabels.add(k))
   const pIndex = new RequiredWordIndex()
-  for (const p of ps) pIndex.add(p, kIndex)
-  const reverse = new Map(ks.map((k) => [k, new Set(pIndex.candidatesOf(k))]))
+  const pLabels = new LabelIndex(NO_ALIASES)
+  for (const p of ps) (pIndex.add(p, kIndex), pLabels.add(p))
+  const reverse = new Map(ks.map((k) => [k, new Set([...pIndex.candidatesOf(k), ...pLabels.candidatesOf(k)])]))
   let accepted = 0
   for (const p of ps) {
-    const forward = new Set(kIndex.candidatesOf(p))
+    const forward = new Set([...kIndex.candidatesOf(p), ...kLabels.candidatesOf(p)])
     for (const k of ks) {
       if (!mayMatch(p, k) || !judge(p, k, false).same) continue
       accepted++
@@ -100,6 +103,15 @@ describe('blocking indexes are exact', () => {
 
   test('every pair the judge accepts on a simulated world is a candidate both ways', () => {
     assert.ok(checkExact(world.venuep, world.venuek) > 100)
+  })
+
+  test('labels that agree without a first word in common are candidates both ways (a larger simulated world)', async () => {
+    const larger = await simulatorCatalogs(900, 7)
+    try {
+      assert.ok(checkExact(larger.venuep, larger.venuek) > 300)
+    } finally {
+      await larger.sim.close()
+    }
   })
 
   test('every pair the judge accepts on the real captured catalogs is a candidate both ways', () => {
