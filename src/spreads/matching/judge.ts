@@ -153,10 +153,7 @@ function judgeHeadToHead(
  */
 function labelExtension(a: ContractSpec, b: ContractSpec, aliases: AliasLookup): ReadonlySet<string> | undefined {
   if (a.labelWords.size === 0 || b.labelWords.size === 0) return NONE
-  const differ =
-    [...a.labelWords].some((w) => !b.labelWords.has(w) && !IMPLICIT_WORDS.has(w)) ||
-    [...b.labelWords].some((w) => !a.labelWords.has(w) && !IMPLICIT_WORDS.has(w))
-  if (!differ) return NONE
+  if (!wordsBeyond(a.labelWords, b.labelWords) && !wordsBeyond(b.labelWords, a.labelWords)) return NONE
   // The same person with a shortened first name ("Zach" / "Zachary"), or names a reviewer made aliases: the words
   // that differ are tolerated (graded medium).
   if (sameLabelName(nameKey(a.outcome.title), nameKey(b.outcome.title), aliases)) {
@@ -174,6 +171,12 @@ function labelExtension(a: ContractSpec, b: ContractSpec, aliases: AliasLookup):
 }
 
 const NONE: ReadonlySet<string> = new Set()
+
+/** Whether `x` has a word `y` lacks that is not implicit (a loop: the judge runs this on every labelled candidate). */
+function wordsBeyond(x: ReadonlySet<string>, y: ReadonlySet<string>): boolean {
+  for (const w of x) if (!y.has(w) && !IMPLICIT_WORDS.has(w)) return true
+  return false
+}
 
 type ContestSpec = ContractSpec & { readonly contest: NonNullable<ContractSpec['contest']> }
 

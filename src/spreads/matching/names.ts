@@ -190,8 +190,8 @@ export function codeStem(c: string): string {
  * - the whole name (`W:`) is held, and probes whole names and the parts of longer names (`S:`);
  * - each part of the name (a contiguous run of its words, one of three letters or more) is held as `S:`, and probes
  *   whole names only: "Pilots" is inside "Harbor City Pilots", but two names sharing "Pilots" need not agree;
- * - the same person (`P:` word count and last word), the same words told apart by initials (`I:` word count and first
- *   letters), each code and its stem (`C:`), the alias group (`G:`) are held and probed alike.
+ * - the same person or the same words told apart by initials (`I:` first letters, and a word of three letters or
+ *   more with its place), each code and its stem (`C:`), the alias group (`G:`) are held and probed alike.
  */
 export function heldKeys(name: NameKey, codes: readonly string[], aliases: AliasLookup): string[] {
   const out = [`W:${name.words}`, ...partsOf(name.tokens).map((p) => `S:${p}`), ...sharedKeys(name, codes, aliases)]
@@ -222,9 +222,12 @@ function partsOf(tokens: readonly string[]): string[] {
 function sharedKeys(name: NameKey, codes: readonly string[], aliases: AliasLookup): string[] {
   const t = name.tokens
   const out: string[] = []
-  const last = t[t.length - 1]
-  if (t.length >= 2 && last !== undefined && last.length >= 3) out.push(`P:${t.length}:${last}`)
-  if (t.length >= 2) out.push(`I:${t.map((w) => w[0]).join('')}`)
+  // The same person and the same words but for initials both need as many words with the same first letters, and a
+  // word of three letters or more in the same place on both (the person's last name): keyed by each such word.
+  if (t.length >= 2) {
+    const initials = t.map((w) => w[0]).join('')
+    for (let i = 0; i < t.length; i++) if ((t[i] as string).length >= 3) out.push(`I:${initials}:${i}:${t[i]}`)
+  }
   for (const c of codes) out.push(`C:${c}`, `C:${codeStem(c)}`)
   const group = aliases.groupOf(name)
   if (group !== undefined) out.push(`G:${group}`)

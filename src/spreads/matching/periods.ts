@@ -88,6 +88,10 @@ const DATE_RE_11 = /\b(by|until)\s+(\d{4})\b/g
 const DATE_RE_12 = /\b(?:19|20)(\d{2})\b/g
 const DATE_RE_13 = new RegExp(String.raw`\b(on )?(${MONTH_RE})\.? (\d{1,2})\b`, 'g')
 
+/** Necessary conditions of the passes (exactness: test/spreads/matching/reading-shortcuts.property.test.ts). */
+const MONTH_HINT = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/
+const OPAQUE_HINT = /term|presiden|administration|tenure|mandate|lifetime|election/
+
 const OPAQUE: readonly (readonly [RegExp, string])[] = [
   [
     /\b(?:during|before|by the end of|until|through|in|for)\s+(?:[a-z]+'s|his|her|their|the|this)\s+(?:(?:second|first|current|next|entire)\s+)?(?:term|presidency|administration|tenure|mandate)\b/,
@@ -104,20 +108,41 @@ const OPAQUE: readonly (readonly [RegExp, string])[] = [
  * across years).
  */
 export function periodFacts(text: string, referenceMs: number | undefined): PeriodFacts {
+  return readPeriod(text, referenceMs, true)
+}
+
+/**
+ * `periodFacts` trying every pass, without its shortcuts, which must agree with it
+ * (test/spreads/matching/reading-shortcuts.property.test.ts).
+ */
+export function periodFactsAllPasses(text: string, referenceMs: number | undefined): PeriodFacts {
+  return readPeriod(text, referenceMs, false)
+}
+
+function readPeriod(text: string, referenceMs: number | undefined, shortcuts: boolean): PeriodFacts {
   let t = fold(text)
-    .replace(/(\d)(st|nd|rd|th)\b/g, '$1')
-    .replace(/\s+/g, ' ')
+  if (!shortcuts || /\d/.test(t)) t = t.replace(/(\d)(st|nd|rd|th)\b/g, '$1')
+  // Runs of spaces and other white space made one space (most text has neither: the pass is skipped).
+  if (!shortcuts || /[^\S ]| {2}/.test(t)) t = t.replace(/\s+/g, ' ')
   const deadlines: number[] = []
   const days: number[] = []
   const months: string[] = []
   const years: number[] = []
   const opaque: string[] = []
-  for (const [re, key] of OPAQUE) {
-    if (re.test(t)) {
-      opaque.push(key)
-      t = t.replace(re, ' ')
+  // Cheap necessary conditions of the passes below: most catalog text names no month, and much of it has no number
+  // (a team, a person), so most of the ~17 passes cannot match and are skipped.
+  const digits = !shortcuts || /\d/.test(t)
+  const monthNamed = !shortcuts || MONTH_HINT.test(t)
+  const endOf = !shortcuts || t.includes('end of')
+  const opaqueHint = !shortcuts || OPAQUE_HINT.test(t)
+  if (!digits && !monthNamed && !endOf && !opaqueHint) return NO_PERIOD
+  if (opaqueHint)
+    for (const [re, key] of OPAQUE) {
+      if (re.test(t)) {
+        opaque.push(key)
+        t = t.replace(re, ' ')
+      }
     }
-  }
   const take = (re: RegExp, f: (m: RegExpExecArray) => void): void => {
     t = t.replace(re, (...args: unknown[]) => {
       const m = args.slice(0, -2) as unknown as RegExpExecArray
@@ -126,7 +151,7 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
     })
   }
   // A time of day with its zone ("10am ET") turns the day the text observes into an instant (below).
-  const clock = timeOfDay(t)
+  const clock = digits ? timeOfDay(t) : undefined
   const refYear = referenceMs === undefined ? undefined : new Date(referenceMs).getUTCFullYear()
   const near = (month: number, day: number): number | undefined => {
     if (refYear === undefined || referenceMs === undefined) return undefined
@@ -142,49 +167,61 @@ export function periodFacts(text: string, referenceMs: number | undefined): Peri
     if (before !== undefined || by !== undefined) deadlines.push(dayDeadline(before, at))
     else days.push(at)
   }
-  take(DATE_RE_1, (m) => dated(m[1], m[2], Date.UTC(Number(m[5]), (MONTH[m[3] as string] as number) - 1, Number(m[4]))))
-  take(DATE_RE_2, (m) => dated(m[1], m[2], Date.UTC(Number(m[5]), (MONTH[m[4] as string] as number) - 1, Number(m[3]))))
-  take(DATE_RE_3, (m) => dated(m[1], m[2], Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5]))))
+  if (digits && monthNamed)
+    take(DATE_RE_1, (m) =>
+      dated(m[1], m[2], Date.UTC(Number(m[5]), (MONTH[m[3] as string] as number) - 1, Number(m[4]))),
+    )
+  if (digits && monthNamed)
+    take(DATE_RE_2, (m) =>
+      dated(m[1], m[2], Date.UTC(Number(m[5]), (MONTH[m[4] as string] as number) - 1, Number(m[3]))),
+    )
+  if (digits) take(DATE_RE_3, (m) => dated(m[1], m[2], Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5]))))
   // Month and year: "before July 2026" (its first day), "by July 2026" (through its last day); otherwise ("in
   // January 2027", "the November 2026 meeting") the month is the period.
-  take(DATE_RE_4, (m) => {
-    const month = MONTH[m[3] as string] as number
-    if (m[1] !== undefined) deadlines.push(Date.UTC(Number(m[4]), month - 1, 1))
-    else if (m[2] !== undefined) deadlines.push(Date.UTC(Number(m[4]), month, 1))
-    else months.push(`${m[4]}-${String(month).padStart(2, '0')}`)
-  })
+  if (digits && monthNamed)
+    take(DATE_RE_4, (m) => {
+      const month = MONTH[m[3] as string] as number
+      if (m[1] !== undefined) deadlines.push(Date.UTC(Number(m[4]), month - 1, 1))
+      else if (m[2] !== undefined) deadlines.push(Date.UTC(Number(m[4]), month, 1))
+      else months.push(`${m[4]}-${String(month).padStart(2, '0')}`)
+    })
   // Days without a year: "by June 30", "before Dec 31" (dated from the reference).
-  take(DATE_RE_5, (m) => {
-    const at = near(MONTH[m[3] as string] as number, Number(m[4]))
-    if (at !== undefined) deadlines.push(dayDeadline(m[1], at))
-  })
+  if (digits && monthNamed)
+    take(DATE_RE_5, (m) => {
+      const at = near(MONTH[m[3] as string] as number, Number(m[4]))
+      if (at !== undefined) deadlines.push(dayDeadline(m[1], at))
+    })
   // A day alone, as a ladder's label: "June 30".
-  take(DATE_RE_6, (m) => {
-    const at = near(MONTH[m[1] as string] as number, Number(m[2]))
-    if (at !== undefined) deadlines.push(at + DAY_MS)
-  })
+  if (digits && monthNamed)
+    take(DATE_RE_6, (m) => {
+      const at = near(MONTH[m[1] as string] as number, Number(m[2]))
+      if (at !== undefined) deadlines.push(at + DAY_MS)
+    })
   // A day without a year that the contract is observed on: "on May 10", or "May 10, 10AM ET" (with a time of day).
-  take(DATE_RE_13, (m) => {
-    if (m[1] === undefined && clock === undefined) return
-    const at = near(MONTH[m[2] as string] as number, Number(m[3]))
-    if (at !== undefined) days.push(at)
-  })
+  if (digits && monthNamed)
+    take(DATE_RE_13, (m) => {
+      if (m[1] === undefined && clock === undefined) return
+      const at = near(MONTH[m[2] as string] as number, Number(m[3]))
+      if (at !== undefined) days.push(at)
+    })
   // A month without a year after before/by: "before July" is the first of the next such July.
-  take(DATE_RE_7, (m) => {
-    const month = MONTH[m[3] as string] as number
-    const first = near(month, 1)
-    if (first !== undefined)
-      deadlines.push(m[1] !== undefined ? first : Date.UTC(new Date(first).getUTCFullYear(), month, 1))
-  })
+  if (monthNamed)
+    take(DATE_RE_7, (m) => {
+      const month = MONTH[m[3] as string] as number
+      const first = near(month, 1)
+      if (first !== undefined)
+        deadlines.push(m[1] !== undefined ? first : Date.UTC(new Date(first).getUTCFullYear(), month, 1))
+    })
   // End of a year: "by end of 2026", "end of the year".
-  take(DATE_RE_8, (m) => deadlines.push(Date.UTC(Number(m[1]) + 1, 0, 1)))
-  take(DATE_RE_9, () => {
-    if (refYear !== undefined) deadlines.push(Date.UTC(refYear + 1, 0, 1))
-  })
+  if (digits && endOf) take(DATE_RE_8, (m) => deadlines.push(Date.UTC(Number(m[1]) + 1, 0, 1)))
+  if (endOf)
+    take(DATE_RE_9, () => {
+      if (refYear !== undefined) deadlines.push(Date.UTC(refYear + 1, 0, 1))
+    })
   // Years: "before 2027" is its first day; "in 2025" names the year; "by 2030" is read both ways, so it is opaque.
-  take(DATE_RE_10, (m) => deadlines.push(Date.UTC(Number(m[2]), 0, 1)))
-  take(DATE_RE_11, (m) => opaque.push(`by-year ${m[2]}`))
-  take(DATE_RE_12, (m) => years.push(2000 + Number(m[1]) - (m[0].startsWith('19') ? 100 : 0)))
+  if (digits) take(DATE_RE_10, (m) => deadlines.push(Date.UTC(Number(m[2]), 0, 1)))
+  if (digits) take(DATE_RE_11, (m) => opaque.push(`by-year ${m[2]}`))
+  if (digits) take(DATE_RE_12, (m) => years.push(2000 + Number(m[1]) - (m[0].startsWith('19') ? 100 : 0)))
   const instants: number[] = []
   if (clock !== undefined && days.length === 1 && deadlines.length === 0) {
     const at = instantOn(days[0] as number, clock)

@@ -95,9 +95,12 @@ const STRIKE_RE_8 = new RegExp(String.raw`(?:<|below|under|less than|fewer than|
 const STRIKE_RE_9 = new RegExp(String.raw`^\s*${NUM}\s*(?:\(.*\))?\s*$`)
 
 export function intervalIn(text: string): Interval | undefined {
+  const folded = fold(text)
+  // Every pattern below needs a number; most labels (names, teams) have none.
+  if (!/\d/.test(folded)) return undefined
   const t = withoutRanks(
     withoutDates(
-      fold(text)
+      folded
         .replace(/(\d),(\d{3})/g, '$1$2')
         .replace(/(\d),(\d{3})/g, '$1$2')
         .replace(/≥/g, '>=')

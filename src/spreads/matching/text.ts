@@ -207,75 +207,78 @@ const MONTHS = new Set([
  * Words the venues use for the same thing, mapped to one. English equivalences only: a word whose meaning differs
  * in a way a contract can turn on (resign ≠ leave office, nominee ≠ winner, announce ≠ nominate) is not here.
  */
-const SAME_AS: Readonly<Record<string, string>> = {
-  winner: 'win',
-  wins: 'win',
-  won: 'win',
-  winning: 'win',
-  presidency: 'president',
-  presidential: 'president',
-  presidents: 'president',
-  democrat: 'democratic',
-  democrats: 'democratic',
-  dem: 'democratic',
-  dems: 'democratic',
-  republicans: 'republican',
-  gop: 'republican',
-  buy: 'acquire',
-  purchase: 'acquire',
-  acquires: 'acquire',
-  acquired: 'acquire',
-  acquisition: 'acquire',
-  leave: 'out',
-  leaves: 'out',
-  ousted: 'out',
-  removed: 'out',
-  release: 'launch',
-  released: 'launch',
-  releases: 'launch',
-  launches: 'launch',
-  launched: 'launch',
-  hit: 'reach',
-  hits: 'reach',
-  touch: 'reach',
-  reaches: 'reach',
-  reached: 'reach',
-  usa: 'us',
-  america: 'us',
-  britain: 'uk',
-  elected: 'win',
-  elect: 'win',
-  nominee: 'nomination',
-  nominees: 'nomination',
-  btc: 'bitcoin',
-  eth: 'ethereum',
-  sol: 'solana',
-  doge: 'dogecoin',
-  xrp: 'ripple',
-  ada: 'cardano',
-  avax: 'avalanche',
-  gubernatorial: 'governor',
-  governorship: 'governor',
-  warmest: 'hottest',
-  title: 'championship',
-  titles: 'championship',
-  champion: 'championship',
-  champions: 'championship',
-  temp: 'temperature',
-  temps: 'temperature',
-  temperatures: 'temperature',
-  highest: 'high',
-  lowest: 'low',
-  // A day's maximum temperature is its high ("maximum temperature" / "highest temperature").
-  maximum: 'high',
-  minimum: 'low',
-  mention: 'say',
-  mentions: 'say',
-  mentioned: 'say',
-  said: 'say',
-  says: 'say',
-  pm: 'prime-minister',
-}
+// A Map, not an object: a word like "constructor" must not find Object.prototype's members.
+const SAME_AS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    winner: 'win',
+    wins: 'win',
+    won: 'win',
+    winning: 'win',
+    presidency: 'president',
+    presidential: 'president',
+    presidents: 'president',
+    democrat: 'democratic',
+    democrats: 'democratic',
+    dem: 'democratic',
+    dems: 'democratic',
+    republicans: 'republican',
+    gop: 'republican',
+    buy: 'acquire',
+    purchase: 'acquire',
+    acquires: 'acquire',
+    acquired: 'acquire',
+    acquisition: 'acquire',
+    leave: 'out',
+    leaves: 'out',
+    ousted: 'out',
+    removed: 'out',
+    release: 'launch',
+    released: 'launch',
+    releases: 'launch',
+    launches: 'launch',
+    launched: 'launch',
+    hit: 'reach',
+    hits: 'reach',
+    touch: 'reach',
+    reaches: 'reach',
+    reached: 'reach',
+    usa: 'us',
+    america: 'us',
+    britain: 'uk',
+    elected: 'win',
+    elect: 'win',
+    nominee: 'nomination',
+    nominees: 'nomination',
+    btc: 'bitcoin',
+    eth: 'ethereum',
+    sol: 'solana',
+    doge: 'dogecoin',
+    xrp: 'ripple',
+    ada: 'cardano',
+    avax: 'avalanche',
+    gubernatorial: 'governor',
+    governorship: 'governor',
+    warmest: 'hottest',
+    title: 'championship',
+    titles: 'championship',
+    champion: 'championship',
+    champions: 'championship',
+    temp: 'temperature',
+    temps: 'temperature',
+    temperatures: 'temperature',
+    highest: 'high',
+    lowest: 'low',
+    // A day's maximum temperature is its high ("maximum temperature" / "highest temperature").
+    maximum: 'high',
+    minimum: 'low',
+    mention: 'say',
+    mentions: 'say',
+    mentioned: 'say',
+    said: 'say',
+    says: 'say',
+    pm: 'prime-minister',
+  }),
+)
 
 /** Phrases written as one word before splitting ("prime minister" → prime-minister), same rule as SAME_AS. */
 const PHRASES: readonly (readonly [RegExp, string])[] = [
@@ -298,11 +301,23 @@ const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}) release\b/g, '$1'],
 ]
 
+/**
+ * Words one of PHRASES needs: a text without any skips their sixteen passes (most catalog text; the passes were a
+ * large share of reading a contract's words). Keep in step with PHRASES (checked by
+ * test/spreads/matching/reading-shortcuts.property.test.ts).
+ */
+const PHRASE_HINT = /united|new york|prime|federal|supreme|white house|time high|office|agree|trade|release/
+
+const PLAIN_WORD = /^[a-z]+$/
+
 /** Lower case, no diacritics, no apostrophes or dots inside words, typographic dashes and quotes made plain. */
 export function fold(text: string): string {
   // Most catalog text is ASCII: none of the replacements below but the backtick can apply (a third of a matcher
   // build's parsing went to these passes).
-  if (ASCII.test(text)) return dotted(text.toLowerCase().replace(/`/g, "'"))
+  if (ASCII.test(text)) {
+    const lower = text.toLowerCase()
+    return dotted(lower.includes('`') ? lower.replace(/`/g, "'") : lower)
+  }
   return foldFully(text)
 }
 
@@ -315,6 +330,7 @@ const ASCII = /^[\x00-\x7f]*$/
 
 /** Initials and abbreviations: "U.S." → "us", "J. D." → "j d". */
 function dotted(t: string): string {
+  if (!t.includes('.')) return t
   return t.replace(/([a-z])\.(?=[a-z]\b|[a-z]\.)/g, '$1').replace(/\b([a-z])\.(?=\s|$)/g, '$1')
 }
 
@@ -352,13 +368,32 @@ function stem(t: string): string {
 
 /** Normalized content words of a text: what it says a contract resolves on, minus dates, numbers and templates. */
 export function contentWords(text: string): string[] {
+  return readWords(text, true)
+}
+
+/**
+ * `contentWords` without its shortcuts, which must agree with it
+ * (test/spreads/matching/reading-shortcuts.property.test.ts).
+ */
+export function contentWordsAllPasses(text: string): string[] {
+  return readWords(text, false)
+}
+
+function readWords(text: string, shortcuts: boolean): string[] {
   let t = fold(text)
   // A quoted nickname is part of a name the other venue may not write ("Dwayne 'The Rock' Johnson").
   t = t.replace(/\s'[^']{1,30}'\s/g, ' ')
-  for (const [re, to] of PHRASES) t = t.replace(re, to)
+  if (!shortcuts || PHRASE_HINT.test(t)) for (const [re, to] of PHRASES) t = t.replace(re, to)
   const out: string[] = []
   let previous = ''
   for (const raw of t.split(/[^a-z0-9'-]+/)) {
+    // Most words are plain letters: none of the rules for numbers, apostrophes and hyphens below applies.
+    if (shortcuts && PLAIN_WORD.test(raw)) {
+      previous = raw
+      const s = plainWord(raw)
+      if (s !== '') out.push(s)
+      continue
+    }
     const w = raw
       .replace(/^[-']+|[-']+$/g, '')
       .replace(/'s$/, '')
@@ -379,13 +414,34 @@ export function contentWords(text: string): string[] {
     const parts = w.includes('-') && !PHRASE_WORDS.has(w) ? w.split('-') : [w]
     for (const p of parts) {
       if (p.length < 2 || /^\d+$/.test(p)) continue
-      const same = SAME_AS[p] ?? SAME_AS[stem(p)]
+      const same = SAME_AS.get(p) ?? SAME_AS.get(stem(p))
       const s = stem(same ?? p)
       if (!GENERIC.has(s) && !GENERIC.has(p)) out.push(s)
     }
   }
   return out
 }
+
+/**
+ * What a word of plain letters contributes to contentWords ('' nothing: too short, a month, generic), by word: a
+ * catalog's texts repeat a vocabulary of some tens of thousands of words, each stemmed once.
+ */
+function plainWord(w: string): string {
+  let s = PLAIN_WORDS.get(w)
+  if (s === undefined) {
+    // Bounded: cleared past 200,000 words.
+    if (PLAIN_WORDS.size >= 200_000) PLAIN_WORDS.clear()
+    if (w.length < 2 || MONTHS.has(w)) s = ''
+    else {
+      const stemmed = stem(SAME_AS.get(w) ?? SAME_AS.get(stem(w)) ?? w)
+      s = GENERIC.has(stemmed) || GENERIC.has(w) ? '' : stemmed
+    }
+    PLAIN_WORDS.set(w, s)
+  }
+  return s
+}
+
+const PLAIN_WORDS = new Map<string, string>()
 
 /** Nouns whose number says which one: "Season 3" is not "Season 2". */
 const NUMBERED = new Set([

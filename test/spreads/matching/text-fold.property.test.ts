@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
-import { fold, foldFully } from '../../../src/spreads/matching/text.js'
+import { contentWords, fold, foldFully } from '../../../src/spreads/matching/text.js'
 
 /** The ASCII shortcut of `fold` gives what the full Unicode folding gives, on any text (ASCII or not). */
 test('fold agrees with the full folding on any text', () => {
@@ -30,4 +30,10 @@ test('fold agrees with the full folding on any text', () => {
     fc.property(text, (t) => assert.equal(fold(t), foldFully(t))),
     { numRuns: 3_000, seed: 18 },
   )
+})
+
+/** A word that names a member of Object.prototype is a word like any other (it was once read as a function). */
+test("contentWords reads 'constructor', 'valueOf' and '__proto__' as words", () => {
+  assert.deepEqual(contentWords("Who wins the Constructors' Championship?"), ['win', 'constructor', 'championship'])
+  assert.deepEqual(contentWords('valueOf toString __proto__'), ['valueof', 'tostring', 'proto'])
 })
