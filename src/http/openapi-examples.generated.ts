@@ -7,7 +7,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/alerts → 201, simulated data",
       "value": {
-        "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
+        "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -27,7 +27,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "delivery_status": {
           "ready": true
         },
-        "signing_secret": "whsec_001f025dc622e500cb808069233fd6f7a2a1565e7ffb7f77bf7a8dd957a4fd00"
+        "signing_secret": "whsec_500af2d67dffa61026f137eb068ff30dd4faecfa1d4c1b7218a33feac7878721"
       }
     },
     "422": {
@@ -66,12 +66,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/api-keys → 201, simulated data",
       "value": {
-        "api_key": "pmk_live_Ni1OjaOGSy2wKTWc5NMoNFkKEtHNDINOCaxMNF1H9a3",
+        "api_key": "pmk_live_MdDEp8CGCW52IZ2qRDgKXz5iUpE3EaS1p4KWploUwsN",
         "key_returned_once": true,
         "key": {
-          "id": "c5de822b-f5d4-42d9-ba73-9ba6089c2b3c",
+          "id": "18f25874-0b77-443f-a279-20d7d9ed9f0c",
           "name": "ci",
-          "key_prefix": "pmk_live_Ni1O…",
+          "key_prefix": "pmk_live_MdDE…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -81,18 +81,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "deleteAlert": {
     "200": {
-      "summary": "DELETE /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183 → 200, simulated data",
+      "summary": "DELETE /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857 → 200, simulated data",
       "value": {
-        "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
+        "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
         "deleted": true
       }
     }
   },
   "getAlert": {
     "200": {
-      "summary": "GET /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857 → 200, simulated data",
       "value": {
-        "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
+        "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -225,11 +225,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",
       "value": {
-        "account_id": "fce8030e-5922-43bf-92c5-cfdcf78f9887",
+        "account_id": "49815c70-8951-4776-b318-7af33a289cd2",
         "key": {
-          "id": "f8b538a7-3555-443a-85f3-288f4a11ea1d",
+          "id": "ea94a033-83c7-4d45-b6ba-e7fc00441151",
           "name": "default",
-          "key_prefix": "pmk_live_59YF…"
+          "key_prefix": "pmk_live_57wg…"
         },
         "rate_limit": {
           "limit": 100000,
@@ -275,153 +275,153 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getEvent": {
     "200": {
-      "summary": "GET /api/v2/events/nhc-stonebridge-hawks-brookhaven-titans-2026-12-04 → 200, simulated data",
+      "summary": "GET /api/v2/events/premier-basketball-league-champion-2027 → 200, simulated data",
       "value": {
-        "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-        "title": "Stonebridge Hawks vs. Brookhaven Titans",
+        "event_slug": "premier-basketball-league-champion-2027",
+        "title": "Premier Basketball League Champion 2027",
         "category": "sports",
         "status": "active",
         "leading_outcome": {
-          "title": "Brookhaven",
-          "probability": 0.69,
+          "title": "Oakmont",
+          "probability": 0.77,
           "platform": "venuek",
-          "outcome_id": "KXNHCGAME-26DEC04HAWTIT-TITANS"
+          "outcome_id": "KXPBLCHAMP-27-OAKMON"
         },
-        "volume_total": 123849.59,
-        "volume_24h": 2828.92,
+        "volume_total": 927364.42,
+        "volume_24h": 28205.56,
         "platform_count": 2,
         "platforms": [
           "venuep",
           "venuek"
         ],
-        "end_time": "2026-12-04T16:00:00.000",
-        "created_at": "2026-11-07T16:42:28.787",
-        "updated_at": "2026-11-21T12:03:00.000",
+        "end_time": "2027-07-27T16:00:00.000",
+        "created_at": "2026-10-22T05:52:30.667",
+        "updated_at": "2026-11-21T12:01:56.000",
         "aliases": [
-          "brookhaven-titans-vs-stonebridge-hawks-winner-dec-4-2026-kxnhcgame-26dec04hawtit"
+          "who-will-win-the-2027-premier-basketball-league-title-kxpblchamp-27"
         ],
         "venues": {
           "venuep": {
-            "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-            "event_id": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-            "title": "Stonebridge Hawks vs. Brookhaven Titans",
+            "event_slug": "premier-basketball-league-champion-2027",
+            "event_id": "premier-basketball-league-champion-2027",
+            "title": "Premier Basketball League Champion 2027",
             "subtitle": null,
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:45933/events/slug/nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-            "mutually_exclusive": false,
-            "volume_total": 17907.96,
-            "volume_24h": 71.07,
-            "liquidity": 5708.6,
-            "open_interest": 138.53,
-            "end_time": "2026-12-04T16:00:00.000",
-            "created_at": "2026-11-07T16:42:28.787",
-            "updated_at": "2026-11-21T12:03:00.000",
+            "platform_url": "http://127.0.0.1:35573/events/slug/premier-basketball-league-champion-2027",
+            "mutually_exclusive": true,
+            "volume_total": 604732.84,
+            "volume_24h": 12169.14,
+            "liquidity": 302774.17,
+            "open_interest": 70548.58,
+            "end_time": "2027-07-16T12:00:00.000",
+            "created_at": "2026-10-22T05:52:30.667",
+            "updated_at": "2026-11-21T12:01:56.000",
             "market_count": 1,
-            "outcome_count": 2,
+            "outcome_count": 5,
             "markets": [
               {
-                "market_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-                "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-                "title": "Stonebridge Hawks vs. Brookhaven Titans",
+                "market_slug": "premier-basketball-league-champion-2027",
+                "event_slug": "premier-basketball-league-champion-2027",
+                "title": "Premier Basketball League Champion 2027",
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:45933/events/slug/nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-                "volume_total": 17907.96,
-                "volume_24h": 71.07,
-                "liquidity": 5708.6,
-                "open_interest": 138.53,
-                "end_time": "2026-12-04T16:00:00.000",
-                "created_at": "2026-11-07T16:42:28.787",
-                "updated_at": "2026-11-21T12:03:00.000",
+                "platform_url": "http://127.0.0.1:35573/events/slug/premier-basketball-league-champion-2027",
+                "volume_total": 604732.84,
+                "volume_24h": 12169.14,
+                "liquidity": 302774.17,
+                "open_interest": 70548.58,
+                "end_time": "2027-07-16T12:00:00.000",
+                "created_at": "2026-10-22T05:52:30.667",
+                "updated_at": "2026-11-21T12:01:56.000",
                 "outcomes": [
                   {
-                    "title": "Stonebridge Hawks",
-                    "probability": 0.51,
-                    "best_bid": 0.5,
-                    "best_ask": 0.52,
-                    "spread": 0.02,
-                    "volume": null,
+                    "title": "Oakmont Comets",
+                    "probability": 0.58,
+                    "best_bid": 0.56,
+                    "best_ask": 0.6,
+                    "spread": 0.04,
+                    "volume": 21737.19,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "250244873785554952938935751975316567150875997717182049063840730938699110206707",
-                    "condition_id": "0x33a0a91f82cac20cdb9c706d9a8622742e52d21a0d9efc8e7e67f8842da400e7",
-                    "market_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04"
+                    "token_id": "585279087852191698062801773751559441404526699591595037510124040917442444539507",
+                    "condition_id": "0x3d501e1f4a121a51ddb09e0301ceb51eca4b139edb459f92737ee771d3516190",
+                    "market_slug": "will-the-oakmont-comets-win-the-2027-premier-basketball-league-championship"
                   },
                   {
-                    "title": "Brookhaven Titans",
-                    "probability": 0.49,
-                    "best_bid": 0.48,
-                    "best_ask": 0.5,
-                    "spread": 0.02,
-                    "volume": null,
+                    "title": "Granite Falls Dragons",
+                    "probability": 0.09,
+                    "best_bid": 0.07,
+                    "best_ask": 0.11,
+                    "spread": 0.04,
+                    "volume": 462760.67,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "651264899448541426304026439851343862984037083506679385996569770102329578442663",
-                    "condition_id": "0x33a0a91f82cac20cdb9c706d9a8622742e52d21a0d9efc8e7e67f8842da400e7",
-                    "market_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04"
+                    "token_id": "117189145867548503652393491486769058436648910596640030569560669922341568358538",
+                    "condition_id": "0xd6ed42924d5f307b8fc5537621ba7a112b2a8df4cd94d67596871f53f6978123",
+                    "market_slug": "will-the-granite-falls-dragons-win-the-2027-premier-basketball-league-championship"
                   }
                 ]
               }
             ]
           },
           "venuek": {
-            "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-            "event_id": "KXNHCGAME-26DEC04HAWTIT",
-            "title": "Brookhaven Titans vs Stonebridge Hawks winner? (Dec 4, 2026)",
-            "subtitle": "Stonebridge Hawks at Brookhaven",
+            "event_slug": "premier-basketball-league-champion-2027",
+            "event_id": "KXPBLCHAMP-27",
+            "title": "Who will win the 2027 Premier Basketball League title?",
+            "subtitle": "2027 season",
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXNHCGAME-26DEC04HAWTIT",
+            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXPBLCHAMP-27",
             "mutually_exclusive": true,
-            "volume_total": 105941.63,
-            "volume_24h": 2757.85,
+            "volume_total": 322631.58,
+            "volume_24h": 16036.42,
             "liquidity": null,
-            "open_interest": 17493.66,
-            "end_time": "2026-12-04T16:00:00.000",
-            "created_at": "2026-11-07T16:42:28.787",
-            "updated_at": "2026-11-08T16:42:28.787",
+            "open_interest": 56667.82,
+            "end_time": "2027-07-27T16:00:00.000",
+            "created_at": "2026-10-22T05:52:30.667",
+            "updated_at": "2026-10-23T05:52:30.667",
             "market_count": 1,
-            "outcome_count": 2,
+            "outcome_count": 5,
             "markets": [
               {
-                "event_ticker": "KXNHCGAME-26DEC04HAWTIT",
-                "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-                "title": "Brookhaven Titans vs Stonebridge Hawks winner? (Dec 4, 2026)",
+                "event_ticker": "KXPBLCHAMP-27",
+                "event_slug": "premier-basketball-league-champion-2027",
+                "title": "Who will win the 2027 Premier Basketball League title?",
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXNHCGAME-26DEC04HAWTIT",
-                "volume_total": 105941.63,
-                "volume_24h": 2757.85,
-                "open_interest": 17493.66,
-                "end_time": "2026-12-04T16:00:00.000",
-                "created_at": "2026-11-07T16:42:28.787",
-                "updated_at": "2026-11-08T16:42:28.787",
+                "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXPBLCHAMP-27",
+                "volume_total": 322631.58,
+                "volume_24h": 16036.42,
+                "open_interest": 56667.82,
+                "end_time": "2027-07-27T16:00:00.000",
+                "created_at": "2026-10-22T05:52:30.667",
+                "updated_at": "2026-10-23T05:52:30.667",
                 "outcomes": [
                   {
-                    "market_ticker": "KXNHCGAME-26DEC04HAWTIT-HAWKS",
-                    "title": "Stonebridge Hawks",
-                    "probability": 0.51,
-                    "best_bid": 0.5,
-                    "best_ask": 0.52,
-                    "spread": 0.02,
-                    "volume": 10443.25,
+                    "market_ticker": "KXPBLCHAMP-27-OAKMON",
+                    "title": "Oakmont",
+                    "probability": 0.77,
+                    "best_bid": 0.75,
+                    "best_ask": 0.79,
+                    "spread": 0.04,
+                    "volume": 14232.86,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
                   },
                   {
-                    "market_ticker": "KXNHCGAME-26DEC04HAWTIT-TITANS",
-                    "title": "Brookhaven",
-                    "probability": 0.69,
-                    "best_bid": 0.68,
-                    "best_ask": 0.7,
-                    "spread": 0.02,
-                    "volume": 95498.38,
+                    "market_ticker": "KXPBLCHAMP-27-DRAGON",
+                    "title": "Granite Falls Dragons",
+                    "probability": 0.09,
+                    "best_bid": 0.07,
+                    "best_ask": 0.11,
+                    "spread": 0.04,
+                    "volume": 8153.69,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -449,7 +449,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "info": {
           "title": "Prediction market data API",
           "version": "2.0.0",
-          "description": "Normalized market data for venuep and venuek, cross-venue events and spreads. Data source of this deployment: simulated venues (seed 42, calendar 2026-11-21T12:00Z, 120 questions, 98 venuep events, 92 venuek events)."
+          "description": "Normalized market data for venuep and venuek, cross-venue events and spreads. Data source of this deployment: simulated venues (seed 42, calendar 2026-11-21T12:00Z, 120 questions, 97 venuep events, 78 venuek events)."
         },
         "servers": [
           {
@@ -475,24 +475,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getSpreadHistory": {
     "200": {
-      "summary": "GET /api/v2/spreads/history?event_slug=nhc-stonebridge-hawks-brookhaven-titans-2026-12-04&outcome_key=text%3Abrookhaven%20titans&range=1d → 200, simulated data",
+      "summary": "GET /api/v2/spreads/history?event_slug=premier-basketball-league-champion-2027&outcome_key=text%3Aoakmont%20comets&range=1d → 200, simulated data",
       "value": {
-        "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-        "outcome_key": "text:brookhaven titans",
+        "event_slug": "premier-basketball-league-champion-2027",
+        "outcome_key": "text:oakmont comets",
         "range": "1d",
         "bucket_seconds": 300,
         "data": [
           {
             "timestamp": "2026-11-21T12:00:00.000",
-            "spread_bps": 200,
-            "price_a": 0.48,
-            "price_b": 0.5
+            "spread_bps": 0,
+            "price_a": 0.78,
+            "price_b": 0.78
           },
           {
             "timestamp": "2026-11-21T12:10:00.000",
-            "spread_bps": 100,
-            "price_a": 0.48,
-            "price_b": 0.49
+            "spread_bps": 2000,
+            "price_a": 0.58,
+            "price_b": 0.78
           }
         ]
       }
@@ -507,25 +507,25 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getVenuekMarketPrice": {
     "200": {
-      "summary": "GET /api/v2/venuek/market-price?market_ticker=KXHIGHCHI-26NOV22-T58 → 200, simulated data",
+      "summary": "GET /api/v2/venuek/market-price?market_ticker=KXHIGHDEN-26NOV25-T58 → 200, simulated data",
       "value": {
-        "market_ticker": "KXHIGHCHI-26NOV22-T58",
-        "event_ticker": "KXHIGHCHI-26NOV22",
-        "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
-        "title": "58° or below",
-        "event_title": "Highest temperature in Chicago today? (Nov 22, 2026)",
+        "market_ticker": "KXHIGHDEN-26NOV25-T58",
+        "event_ticker": "KXHIGHDEN-26NOV25",
+        "event_slug": "highest-temperature-in-denver-today-nov-25-2026-kxhighden-26nov25",
+        "title": "At most 58°",
+        "event_title": "Highest temperature in Denver today? (Nov 25, 2026)",
         "status": "active",
         "yes": {
-          "probability": 0.1,
-          "best_bid": 0.09,
-          "best_ask": 0.11
+          "probability": 0.07,
+          "best_bid": 0.06,
+          "best_ask": 0.08
         },
         "no": {
-          "probability": 0.9,
-          "best_bid": 0.89,
-          "best_ask": 0.91
+          "probability": 0.93,
+          "best_bid": 0.92,
+          "best_ask": 0.94
         },
-        "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXHIGHCHI-26NOV22",
+        "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXHIGHDEN-26NOV25",
         "updated_at": "2026-11-21T12:11:30.000",
         "quote_age_seconds": 0,
         "is_stale": false
@@ -534,22 +534,22 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getVenuepCandlesticks": {
     "200": {
-      "summary": "GET /api/v2/venuep/candlesticks?market_slug=colorado-governor-election-winner-2028&fidelity=60 → 200, simulated data",
+      "summary": "GET /api/v2/venuep/candlesticks?market_slug=what-price-will-avalanche-hit-by-april-30-2027&fidelity=60 → 200, simulated data",
       "value": {
         "history": [
           {
-            "t": 1774857600,
-            "p": 0.8694
+            "t": 1795258800,
+            "p": 0.2573
           },
           {
-            "t": 1774861200,
-            "p": 0.8691
+            "t": 1795262400,
+            "p": 0.258
           }
         ],
-        "market_slug": "will-liz-thackeray-win-the-2028-colorado-governor-election",
-        "resolved_from": "colorado-governor-election-winner-2028",
-        "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
-        "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
+        "market_slug": "will-avalanche-dip-to-29-by-april-30-2027",
+        "resolved_from": "what-price-will-avalanche-hit-by-april-30-2027",
+        "condition_id": "0xe5a27669895db765d0924ed59d4a786636fe73d10ee5778e1f8a580cee7884bf",
+        "token_id": "517687881732807841739825697290397442207551105460207574438085420740347677584568",
         "outcome_index": 0,
         "fidelity_minutes": 60,
         "start_ts": null,
@@ -578,37 +578,37 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getVenuepMarketPrice": {
     "200": {
-      "summary": "GET /api/v2/venuep/market-price?market_slug=colorado-governor-election-winner-2028 → 200, simulated data",
+      "summary": "GET /api/v2/venuep/market-price?market_slug=what-price-will-avalanche-hit-by-april-30-2027 → 200, simulated data",
       "value": {
-        "market_slug": "colorado-governor-election-winner-2028",
+        "market_slug": "what-price-will-avalanche-hit-by-april-30-2027",
         "resolved_from": null,
-        "event_slug": "colorado-governor-election-winner-2028",
-        "title": "Colorado Governor Election Winner 2028",
+        "event_slug": "what-price-will-avalanche-hit-by-april-30-2027",
+        "title": "What price will Avalanche hit by April 30, 2027?",
         "status": "active",
-        "platform_url": "http://127.0.0.1:45933/events/slug/colorado-governor-election-winner-2028",
+        "platform_url": "http://127.0.0.1:35573/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
         "timestamp": null,
         "outcomes": [
           {
-            "title": "Liz Thackeray",
-            "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
-            "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
-            "probability": 0.88,
-            "best_bid": 0.87,
-            "best_ask": 0.89,
-            "spread": 0.02,
+            "title": "↑ $48",
+            "token_id": "571857048946222577092301291863748332394724066889223072263516994183583824425426",
+            "condition_id": "0x81b00b6798df63eb708ea0d6e9a1b5b3b3fd51e80325f158a884e7ee68a01996",
+            "probability": 0.238,
+            "best_bid": 0.221,
+            "best_ask": 0.255,
+            "spread": 0.034,
             "source": "live",
             "price_time": "2026-11-21T12:10:00.000",
             "quote_age_seconds": 90,
             "is_stale": false
           },
           {
-            "title": "Tobias Rasmussen",
-            "token_id": "853110706464296062685678273674762319102647123945876569685885564405591294029100",
-            "condition_id": "0x15bd325ad6076e89af312a59e4d055eb7f00b9422cfaf06350177dcfd8be44cd",
-            "probability": 0.021,
-            "best_bid": 0.012,
-            "best_ask": 0.03,
-            "spread": 0.018,
+            "title": "↑ $57",
+            "token_id": "57090989210099237779977306160922533929424561844238892777394312166181367996612",
+            "condition_id": "0x0d424112d52de64d4743f7d4136dc1828608f32ead36c94442edf0af43a24adf",
+            "probability": 0.113,
+            "best_bid": 0.109,
+            "best_ask": 0.117,
+            "spread": 0.008,
             "source": "live",
             "price_time": "2026-11-21T12:10:00.000",
             "quote_age_seconds": 90,
@@ -627,33 +627,33 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "getVenuepOrderbook": {
     "200": {
-      "summary": "GET /api/v2/venuep/orderbook-history?market_slug=colorado-governor-election-winner-2028 → 200, simulated data",
+      "summary": "GET /api/v2/venuep/orderbook-history?market_slug=what-price-will-avalanche-hit-by-april-30-2027 → 200, simulated data",
       "value": {
-        "market_slug": "will-liz-thackeray-win-the-2028-colorado-governor-election",
-        "resolved_from": "colorado-governor-election-winner-2028",
-        "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
-        "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
+        "market_slug": "will-avalanche-dip-to-29-by-april-30-2027",
+        "resolved_from": "what-price-will-avalanche-hit-by-april-30-2027",
+        "token_id": "517687881732807841739825697290397442207551105460207574438085420740347677584568",
+        "condition_id": "0xe5a27669895db765d0924ed59d4a786636fe73d10ee5778e1f8a580cee7884bf",
         "outcome_index": 0,
         "source": "live",
         "book_time": "2026-11-21T12:11:30.000",
         "bids": [
           {
-            "price": "0.87",
-            "size": "907.7"
+            "price": "0.25",
+            "size": "293.21"
           },
           {
-            "price": "0.86",
-            "size": "414.79"
+            "price": "0.249",
+            "size": "178.67"
           }
         ],
         "asks": [
           {
-            "price": "0.89",
-            "size": "671.44"
+            "price": "0.266",
+            "size": "553.24"
           },
           {
-            "price": "0.9",
-            "size": "595.71"
+            "price": "0.267",
+            "size": "566.46"
           }
         ]
       }
@@ -671,13 +671,13 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "x_username": null,
         "verified_badge": true,
         "created_at": "2026-06-25T12:00:00.000",
-        "portfolio_value": 145912.778015,
-        "volume": 174015.31,
-        "trades": 81,
-        "markets_traded": 59,
-        "activity_count": 85,
-        "first_activity_at": "2026-08-06T11:10:51.000",
-        "last_activity_at": "2026-11-21T12:10:00.000",
+        "portfolio_value": 40142.764095,
+        "volume": 44993.38,
+        "trades": 83,
+        "markets_traded": 61,
+        "activity_count": 86,
+        "first_activity_at": "2026-10-22T15:25:33.000",
+        "last_activity_at": "2026-11-21T12:09:32.000",
         "complete": true,
         "as_of": "2026-11-21T12:11:30.000"
       }
@@ -690,40 +690,40 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "wallet_address": "0x377f271a7bbcc2d12ac70ad29366e2bb29988e35",
         "method": "average_cost",
         "currency": "USDC",
-        "realized_pnl": 168.71,
+        "realized_pnl": -228.45,
         "markets": [
           {
-            "condition_id": "0x5e1bc400507693f207983383d17cab2be8b5d0786ad6d36346ba0de4eb0bcf3c",
-            "market_slug": "will-glass-horizon-win-album-of-the-year-at-the-2027-silver-note-awards",
-            "event_slug": "silver-note-awards-2027-album-of-the-year-winner",
-            "title": "Will \"Glass Horizon\" win Album of the Year at the 2027 Silver Note Awards?",
-            "realized_pnl": 163.65,
-            "trades": 2,
-            "volume": 422.97,
-            "last_activity_at": "2026-11-21T12:04:26.000"
+            "condition_id": "0x2dfa7306a2267c68e78e70e9b61918a14e0ff63ae71cb9ac67cb25a638b901b6",
+            "market_slug": "will-the-progress-party-win-the-most-seats-in-the-2026-tellune-election",
+            "event_slug": "tellune-parliamentary-election-2026-most-seats",
+            "title": "Will the Progress Party win the most seats in the 2026 Tellune election?",
+            "realized_pnl": 6.07,
+            "trades": 3,
+            "volume": 341.91,
+            "last_activity_at": "2026-11-21T11:35:22.000"
           },
           {
-            "condition_id": "0xdf609fafcc5838f7c90f520e4a641c3dd097715980099254ac0b69556492271c",
-            "market_slug": "will-the-northgate-wolves-win-the-2027-national-hockey-circuit-championship",
-            "event_slug": "national-hockey-circuit-champion-2027",
-            "title": "Will the Northgate Wolves win the 2027 National Hockey Circuit championship?",
-            "realized_pnl": 7.88,
-            "trades": 2,
-            "volume": 197.43,
-            "last_activity_at": "2026-11-06T06:59:55.000"
+            "condition_id": "0x6831809d5695a0ee97e07d34e8001f380f7be0a99fbab9cb8a9e06445b640362",
+            "market_slug": "will-the-price-of-dogecoin-be-0-33-or-more-on-january-12-2027",
+            "event_slug": "dogecoin-above-on-january-12-2027",
+            "title": "Will the price of Dogecoin be $0.33 or more on January 12, 2027?",
+            "realized_pnl": 1.08,
+            "trades": 3,
+            "volume": 89.87,
+            "last_activity_at": "2026-11-21T12:04:20.000"
           }
         ],
         "series": [
           {
-            "t": 1786340853,
-            "realized_pnl": -78.05
+            "t": 1793284599,
+            "realized_pnl": -0.17
           },
           {
-            "t": 1786921532,
-            "realized_pnl": -14.19
+            "t": 1793912510,
+            "realized_pnl": -191.1
           }
         ],
-        "activity_count": 85,
+        "activity_count": 86,
         "skipped_rows": 0,
         "complete": true,
         "as_of": "2026-11-21T12:11:30.000"
@@ -738,56 +738,56 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "size_threshold": 0.01,
         "data": [
           {
-            "token_id": "84113575622243648786031178576079976661010617880003529313935595764317178804059",
-            "condition_id": "0x24cfa67024bd346aff1cb4d92c1c85c33b4f1efabaa04c47d0a5f7f59b7be57b",
-            "market_slug": "will-a-thousand-small-fires-win-novel-of-the-year-at-the-2027-laurel-book-prize",
-            "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
-            "title": "Will \"A Thousand Small Fires\" win Novel of the Year at the 2027 Laurel Book Prize?",
-            "outcome": "No",
-            "outcome_index": 1,
-            "opposite_outcome": "Yes",
-            "opposite_token_id": "222863275599646055687752277127152504411477795454259958692334493300234659006989",
-            "size": 93195.64,
-            "avg_price": 0.81,
-            "initial_value": 75488.4684,
-            "current_value": 68964.7736,
-            "cash_pnl": -6523.6948,
-            "percent_pnl": -8.642,
-            "total_bought": 93195.64,
-            "realized_pnl": 0,
-            "cur_price": 0.74,
-            "redeemable": false,
-            "mergeable": false,
-            "negative_risk": true,
-            "end_date": "2027-01-14"
-          },
-          {
-            "token_id": "970166041283979260423015161735276407637302654512364407988136998193944261401705",
-            "condition_id": "0x803ddfe1c2b753b0ca95c0ee83ca172f11d8e65d6f9d2814e28c0baf71328840",
-            "market_slug": "will-the-price-of-solana-be-more-than-145-on-december-9-2026",
-            "event_slug": "solana-above-on-december-9-2026",
-            "title": "Will the price of Solana be more than $145 on December 9, 2026?",
+            "token_id": "816358454812964881887808615429276175499179626195225475304009181419514867523369",
+            "condition_id": "0xcb3d57599ce49181aee179181a245d6408227def966203ca85b011274b05ee52",
+            "market_slug": "will-echoes-of-ember-win-best-drama-series-at-the-2027-crystal-mask-awards",
+            "event_slug": "crystal-mask-awards-2027-best-drama-series-winner",
+            "title": "Will \"Echoes of Ember\" win Best Drama Series at the 2027 Crystal Mask Awards?",
             "outcome": "Yes",
             "outcome_index": 0,
             "opposite_outcome": "No",
-            "opposite_token_id": "98019869269773497251986843322059603225783571706966204975483131968704918579117",
-            "size": 32199.64,
-            "avg_price": 0.886,
-            "initial_value": 28528.88104,
-            "current_value": 28078.08608,
-            "cash_pnl": -450.79496,
-            "percent_pnl": -1.5801,
-            "total_bought": 32199.64,
+            "opposite_token_id": "60947697797030347956382534399148726045547885763503908714581014117643815222316",
+            "size": 16995.06,
+            "avg_price": 0.630187,
+            "initial_value": 10710.0602,
+            "current_value": 10027.0854,
+            "cash_pnl": -682.9748,
+            "percent_pnl": -6.3769,
+            "total_bought": 16995.06,
             "realized_pnl": 0,
-            "cur_price": 0.872,
+            "cur_price": 0.59,
+            "redeemable": false,
+            "mergeable": false,
+            "negative_risk": true,
+            "end_date": "2027-07-30"
+          },
+          {
+            "token_id": "72893912941178704875463816272064019307689142727533020394137485556092786874861",
+            "condition_id": "0xa1ff9d0b64b17bdbd702e8bf1988355e7cb6cac53b0676888c5f73fe56c7edd2",
+            "market_slug": "will-belmora-unemployment-rate-be-above-4-2-in-january-2027",
+            "event_slug": "belmora-unemployment-rate-in-january-2027",
+            "title": "Will Belmora unemployment rate be above 4.2% in January 2027?",
+            "outcome": "No",
+            "outcome_index": 1,
+            "opposite_outcome": "Yes",
+            "opposite_token_id": "40835880065173994200107264290663378073870157712960954156598347969895380410740",
+            "size": 16073.99,
+            "avg_price": 0.43,
+            "initial_value": 6911.8157,
+            "current_value": 6108.1162,
+            "cash_pnl": -803.6995,
+            "percent_pnl": -11.6279,
+            "total_bought": 16073.99,
+            "realized_pnl": 0,
+            "cur_price": 0.38,
             "redeemable": false,
             "mergeable": false,
             "negative_risk": false,
-            "end_date": "2026-12-09"
+            "end_date": "2027-01-17"
           }
         ],
-        "count": 60,
-        "total_value": 145912.78,
+        "count": 66,
+        "total_value": 40142.76,
         "truncated": false
       }
     }
@@ -802,63 +802,63 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listAlertDeliveries": {
     "200": {
-      "summary": "GET /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183/deliveries?limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857/deliveries?limit=2 → 200, simulated data",
       "value": {
         "deliveries": [
           {
-            "id": "7aed20bc-c19a-4fae-be16-725d65a048e4",
-            "rule_id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
+            "id": "922e38ff-8e42-4de6-acf6-44890ebff6a2",
+            "rule_id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
             "event": "alert.test",
             "test": true,
             "status": "sending",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "test:7aed20bc-c19a-4fae-be16-725d65a048e4",
+            "dedupe_key": "test:922e38ff-8e42-4de6-acf6-44890ebff6a2",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": null,
             "last_error": null,
             "response_status": null,
             "spread": {
-              "event_slug": "will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026",
-              "outcome_key": "text:yes",
-              "outcome_title": "Yes",
+              "event_slug": "boe-decision-in-march-2027",
+              "outcome_key": "text:25 bps decrease",
+              "outcome_title": "25 bps decrease",
               "platform_a": "venuek",
               "platform_b": "venuep",
-              "price_a": 0.74,
-              "price_b": 0.88,
-              "spread": 0.14,
-              "spread_bps": 1400,
-              "confidence": 0.858806
+              "price_a": 0.32,
+              "price_b": 0.43,
+              "spread": 0.11,
+              "spread_bps": 1100,
+              "confidence": 0.853335
             }
           },
           {
-            "id": "d9c59ba7-cb5d-4e11-a0c3-b51f18df6689",
-            "rule_id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
+            "id": "3a2d50ea-1fda-45d2-be1a-f3a3373de53b",
+            "rule_id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
             "event": "alert.fired",
             "test": false,
             "status": "delivered",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "58c6b4fc-7043-4d10-83d4-7abdda1a0183:will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026|text:yes:1",
+            "dedupe_key": "3d9d602b-bc13-4930-96c7-eb5876cf1857:boe-decision-in-march-2027|text:25 bps decrease:1",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": "2026-11-21T12:11:30.000",
             "last_error": null,
             "response_status": 200,
             "spread": {
-              "event_slug": "will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026",
-              "outcome_key": "text:yes",
-              "outcome_title": "Yes",
+              "event_slug": "boe-decision-in-march-2027",
+              "outcome_key": "text:25 bps decrease",
+              "outcome_title": "25 bps decrease",
               "platform_a": "venuek",
               "platform_b": "venuep",
-              "price_a": 0.74,
-              "price_b": 0.88,
-              "spread": 0.14,
-              "spread_bps": 1400,
-              "confidence": 0.858806
+              "price_a": 0.32,
+              "price_b": 0.43,
+              "spread": 0.11,
+              "spread_bps": 1100,
+              "confidence": 0.853335
             }
           }
         ],
@@ -874,7 +874,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "alerts": [
           {
-            "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
+            "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
             "user_id": "user-42",
             "trigger_type": "spread_threshold",
             "threshold": 0.05,
@@ -905,24 +905,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "keys": [
           {
-            "id": "f8b538a7-3555-443a-85f3-288f4a11ea1d",
+            "id": "ea94a033-83c7-4d45-b6ba-e7fc00441151",
             "name": "default",
-            "key_prefix": "pmk_live_59YF…",
+            "key_prefix": "pmk_live_57wg…",
             "status": "active",
             "created_at": "2026-11-21T12:00:00.000",
             "revoked_at": null
           },
           {
-            "id": "c5de822b-f5d4-42d9-ba73-9ba6089c2b3c",
+            "id": "18f25874-0b77-443f-a279-20d7d9ed9f0c",
             "name": "ci",
-            "key_prefix": "pmk_live_Ni1O…",
+            "key_prefix": "pmk_live_MdDE…",
             "status": "active",
             "created_at": "2026-11-21T12:11:30.000",
             "revoked_at": null
           }
         ],
         "total": 2,
-        "current_key_id": "f8b538a7-3555-443a-85f3-288f4a11ea1d"
+        "current_key_id": "ea94a033-83c7-4d45-b6ba-e7fc00441151"
       }
     }
   },
@@ -932,50 +932,50 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "events": [
           {
-            "event_slug": "colorado-governor-election-winner-2028",
-            "title": "Colorado Governor Election Winner 2028",
-            "category": "other",
+            "event_slug": "highest-temperature-in-denver-today-nov-25-2026-kxhighden-26nov25",
+            "title": "Highest temperature in Denver today? (Nov 25, 2026)",
+            "category": "climate",
             "status": "active",
             "leading_outcome": {
-              "title": "Liz Thackeray",
-              "probability": 0.88,
-              "platform": "venuep",
-              "outcome_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335"
+              "title": "63° to 64°",
+              "probability": 0.35,
+              "platform": "venuek",
+              "outcome_id": "KXHIGHDEN-26NOV25-B63.5"
             },
-            "volume_total": 5622223.23,
-            "volume_24h": 292845.76,
+            "volume_total": 4599763.84,
+            "volume_24h": 16798.37,
+            "platform_count": 1,
+            "platforms": [
+              "venuek"
+            ],
+            "end_time": "2026-11-25T16:00:00.000",
+            "created_at": "2026-11-19T11:32:10.093",
+            "updated_at": "2026-11-20T11:32:10.093"
+          },
+          {
+            "event_slug": "valdoria-parliamentary-election-2027-most-seats",
+            "title": "Valdoria Parliamentary Election 2027: Most Seats",
+            "category": "politics",
+            "status": "active",
+            "leading_outcome": {
+              "title": "Green Coalition",
+              "probability": 0.9,
+              "platform": "venuep",
+              "outcome_id": "192983611684965718839878449352953561774596858707977943568055041185469982678541"
+            },
+            "volume_total": 4327525.03,
+            "volume_24h": 198975.27,
             "platform_count": 2,
             "platforms": [
               "venuep",
               "venuek"
             ],
-            "end_time": "2029-11-07T15:00:00.000",
-            "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:03:00.000"
-          },
-          {
-            "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
-            "title": "Highest temperature in Chicago today? (Nov 22, 2026)",
-            "category": "climate",
-            "status": "active",
-            "leading_outcome": {
-              "title": "Between 61° and 62°",
-              "probability": 0.323,
-              "platform": "venuek",
-              "outcome_id": "KXHIGHCHI-26NOV22-B61.5"
-            },
-            "volume_total": 5504473.99,
-            "volume_24h": 32164.19,
-            "platform_count": 1,
-            "platforms": [
-              "venuek"
-            ],
-            "end_time": "2026-11-22T16:00:00.000",
-            "created_at": "2026-11-10T10:56:14.978",
-            "updated_at": "2026-11-11T10:56:14.978"
+            "end_time": "2028-11-07T15:00:00.000",
+            "created_at": "2026-06-10T21:49:59.557",
+            "updated_at": "2026-11-21T12:02:00.000"
           }
         ],
-        "total": 109,
+        "total": 105,
         "limit": 2,
         "offset": 0
       }
@@ -992,12 +992,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "updated_at": "2026-11-19T16:00:00.000"
           },
           {
-            "event_slug": "will-norland-and-marisco-agree-to-a-ceasefire-kxceasenrlmrs-28",
+            "event_slug": "texas-senate-election-winner-2030",
             "status": "active",
-            "updated_at": "2023-12-12T22:39:36.730"
+            "updated_at": "2026-11-21T12:02:00.000"
           }
         ],
-        "total": 124,
+        "total": 123,
         "limit": 2,
         "offset": 0
       }
@@ -1009,132 +1009,134 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
-            "id": "7ee8e933f0a89d38",
-            "event_slug": "nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-            "event_title": "Stonebridge Hawks vs. Brookhaven Titans",
+            "id": "f84394fb9897cd46",
+            "event_slug": "premier-basketball-league-champion-2027",
+            "event_title": "Premier Basketball League Champion 2027",
             "category": "sports",
-            "outcome_title": "Brookhaven Titans",
-            "outcome_key": "text:brookhaven titans",
+            "outcome_title": "Oakmont Comets",
+            "outcome_key": "text:oakmont comets",
             "platform_a": "venuep",
             "platform_b": "venuek",
-            "price_a": 0.49,
-            "price_b": 0.69,
-            "spread": 0.2,
-            "spread_bps": 2000,
-            "confidence": 0.826791,
+            "price_a": 0.58,
+            "price_b": 0.77,
+            "spread": 0.19,
+            "spread_bps": 1900,
+            "confidence": 0.83536,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:45933/events/slug/nhc-stonebridge-hawks-brookhaven-titans-2026-12-04",
-            "platform_b_url": "http://127.0.0.1:37899/trade-api/v2/events/KXNHCGAME-26DEC04HAWTIT",
+            "platform_a_url": "http://127.0.0.1:35573/events/slug/premier-basketball-league-champion-2027",
+            "platform_b_url": "http://127.0.0.1:45253/trade-api/v2/events/KXPBLCHAMP-27",
             "matching_strategy": "event_key",
-            "match_quality": "auto_high",
-            "volume_min": 17907.96,
+            "match_quality": "auto_medium",
+            "volume_min": 14232.86,
             "match": {
-              "quality": "auto_high",
-              "weight": 0.9979,
+              "quality": "auto_medium",
+              "weight": 0.9962,
               "manual": false,
-              "venuep_outcome_id": "651264899448541426304026439851343862984037083506679385996569770102329578442663",
-              "venuek_outcome_id": "KXNHCGAME-26DEC04HAWTIT-TITANS",
+              "venuep_outcome_id": "585279087852191698062801773751559441404526699591595037510124040917442444539507",
+              "venuek_outcome_id": "KXPBLCHAMP-27-OAKMON",
               "evidence": {
-                "kind": "match-winner",
+                "kind": "winner",
                 "compared": [
-                  "kind: winner",
-                  "part: match"
+                  "subject: basketball championship leagu oakmont premier win",
+                  "outcome: Oakmont Comets = Oakmont"
                 ],
                 "shared_words": [
-                  "brookhaven",
-                  "hawk"
+                  "basketball",
+                  "championship"
                 ],
-                "implicit_words": [],
-                "period": "2026-12-04",
+                "implicit_words": [
+                  "comet"
+                ],
+                "period": "year 2027",
                 "strike": null
               },
               "venuep_text": [
-                "Brookhaven Titans",
-                "Stonebridge Hawks vs. Brookhaven Titans"
+                "Oakmont Comets",
+                "Will the Oakmont Comets win the 2027 Premier Basketball League championship?"
               ],
               "venuek_text": [
-                "Brookhaven",
-                "Will the Brookhaven Titans win the Stonebridge Hawks at Brookhaven Titans game?"
+                "Oakmont",
+                "Will the Oakmont win the 2027 Premier Basketball League title?"
               ]
             },
             "executable": {
               "buy_platform": "venuep",
-              "buy_price": 0.5,
+              "buy_price": 0.6,
               "sell_platform": "venuek",
-              "sell_price": 0.68,
-              "edge": 0.18,
-              "net_edge": 0.164768,
-              "size": 2677.01,
-              "cost_dollars": 1443.5,
-              "profit_dollars": 240.17
+              "sell_price": 0.75,
+              "edge": 0.15,
+              "net_edge": 0.136875,
+              "size": 4294.62,
+              "cost_dollars": 2773.29,
+              "profit_dollars": 208.65
             }
           },
           {
-            "id": "729b587c3ca7244a",
-            "event_slug": "boe-decision-in-december-2026",
-            "event_title": "BoE decision in December 2026?",
-            "category": "economics",
-            "outcome_title": "No change",
-            "outcome_key": "text:no change",
-            "platform_a": "venuep",
-            "platform_b": "venuek",
-            "price_a": 0.69,
-            "price_b": 0.83,
-            "spread": 0.14,
-            "spread_bps": 1400,
-            "confidence": 0.843733,
+            "id": "0083c9eb9a9ead48",
+            "event_slug": "will-helix-motors-launch-a-self-driving-taxi-service-by-february-7-2027",
+            "event_title": "Will Helix Motors launch a self-driving taxi service by February 7, 2027?",
+            "category": "tech",
+            "outcome_title": "Yes",
+            "outcome_key": "text:yes",
+            "platform_a": "venuek",
+            "platform_b": "venuep",
+            "price_a": 0.35,
+            "price_b": 0.54,
+            "spread": 0.19,
+            "spread_bps": 1900,
+            "confidence": 0.834149,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:45933/events/slug/boe-decision-in-december-2026",
-            "platform_b_url": "http://127.0.0.1:37899/trade-api/v2/events/KXBOEDECISION-26DEC07",
-            "matching_strategy": "event_key",
-            "match_quality": "auto_medium",
-            "volume_min": 24137.43,
+            "platform_a_url": "http://127.0.0.1:45253/trade-api/v2/events/KXLAUNCHMOTORS-27FEB07-SERVIC",
+            "platform_b_url": "http://127.0.0.1:35573/events/slug/will-helix-motors-launch-a-self-driving-taxi-service-by-february-7-2027",
+            "matching_strategy": "auto_canonical",
+            "match_quality": "auto_high",
+            "volume_min": 31300.11,
             "match": {
-              "quality": "auto_medium",
-              "weight": 0.997,
+              "quality": "auto_high",
+              "weight": 0.9982,
               "manual": false,
-              "venuep_outcome_id": "263397801272213533779791245320295625618445505496050601143618433922672187772713",
-              "venuek_outcome_id": "KXBOEDECISION-26DEC07-H0",
+              "venuep_outcome_id": "19619267724405073440193501863849305345807653726118542660801824156941272847405",
+              "venuek_outcome_id": "KXLAUNCHMOTORS-27FEB07-SERVIC",
               "evidence": {
                 "kind": "statement",
                 "compared": [
-                  "subject: boe chang",
-                  "outcome: No change = No change"
+                  "subject: driving helix launch motor self servic taxi",
+                  "period: deadline 2027-02-07"
                 ],
                 "shared_words": [
-                  "boe",
-                  "chang"
+                  "driving",
+                  "helix"
                 ],
                 "implicit_words": [],
-                "period": "on 2026-12-07; in 2026-12, ending 2026-12-07",
+                "period": "deadline 2027-02-07",
                 "strike": null
               },
               "venuep_text": [
-                "No change",
-                "BoE No change after December 2026 meeting?"
+                "Will Helix Motors launch a self-driving taxi service by February 7, 2027?",
+                "Will Helix Motors launch a self-driving taxi service by February 7, 2027?"
               ],
               "venuek_text": [
-                "No change",
-                "Will the BoE announce a no change on Dec 7, 2026?"
+                "Yes",
+                "Will Helix Motors release a self-driving taxi service before Feb 8, 2027?"
               ]
             },
             "executable": {
-              "buy_platform": "venuep",
-              "buy_price": 0.71,
-              "sell_platform": "venuek",
-              "sell_price": 0.81,
-              "edge": 0.1,
-              "net_edge": 0.089227,
-              "size": 3510.6,
-              "cost_dollars": 2548.85,
-              "profit_dollars": 163.84
+              "buy_platform": "venuek",
+              "buy_price": 0.37,
+              "sell_platform": "venuep",
+              "sell_price": 0.52,
+              "edge": 0.15,
+              "net_edge": 0.133683,
+              "size": 3126.72,
+              "cost_dollars": 1258.23,
+              "profit_dollars": 179.86
             }
           }
         ],
-        "count": 117,
-        "total": 117,
+        "count": 118,
+        "total": 118,
         "limit": null,
         "offset": 0
       }
@@ -1146,60 +1148,60 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "events": [
           {
-            "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
-            "event_id": "KXHIGHCHI-26NOV22",
-            "title": "Highest temperature in Chicago today? (Nov 22, 2026)",
-            "subtitle": "Nov 22, 2026",
+            "event_slug": "highest-temperature-in-denver-today-nov-25-2026-kxhighden-26nov25",
+            "event_id": "KXHIGHDEN-26NOV25",
+            "title": "Highest temperature in Denver today? (Nov 25, 2026)",
+            "subtitle": "Nov 25, 2026",
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXHIGHDEN-26NOV25",
             "mutually_exclusive": true,
-            "volume_total": 5504473.99,
-            "volume_24h": 32164.19,
+            "volume_total": 4599763.84,
+            "volume_24h": 16798.37,
             "liquidity": null,
-            "open_interest": 23638.72,
-            "end_time": "2026-11-22T16:00:00.000",
-            "created_at": "2026-11-10T10:56:14.978",
-            "updated_at": "2026-11-11T10:56:14.978",
+            "open_interest": 314278.52,
+            "end_time": "2026-11-25T16:00:00.000",
+            "created_at": "2026-11-19T11:32:10.093",
+            "updated_at": "2026-11-20T11:32:10.093",
             "market_count": 1,
             "outcome_count": 7,
             "markets": [
               {
-                "event_ticker": "KXHIGHCHI-26NOV22",
-                "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
-                "title": "Highest temperature in Chicago today? (Nov 22, 2026)",
+                "event_ticker": "KXHIGHDEN-26NOV25",
+                "event_slug": "highest-temperature-in-denver-today-nov-25-2026-kxhighden-26nov25",
+                "title": "Highest temperature in Denver today? (Nov 25, 2026)",
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXHIGHCHI-26NOV22",
-                "volume_total": 5504473.99,
-                "volume_24h": 32164.19,
-                "open_interest": 23638.72,
-                "end_time": "2026-11-22T16:00:00.000",
-                "created_at": "2026-11-10T10:56:14.978",
-                "updated_at": "2026-11-11T10:56:14.978",
+                "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXHIGHDEN-26NOV25",
+                "volume_total": 4599763.84,
+                "volume_24h": 16798.37,
+                "open_interest": 314278.52,
+                "end_time": "2026-11-25T16:00:00.000",
+                "created_at": "2026-11-19T11:32:10.093",
+                "updated_at": "2026-11-20T11:32:10.093",
                 "outcomes": [
                   {
-                    "market_ticker": "KXHIGHCHI-26NOV22-T58",
-                    "title": "58° or below",
-                    "probability": 0.1,
-                    "best_bid": 0.09,
-                    "best_ask": 0.11,
+                    "market_ticker": "KXHIGHDEN-26NOV25-T58",
+                    "title": "At most 58°",
+                    "probability": 0.07,
+                    "best_bid": 0.06,
+                    "best_ask": 0.08,
                     "spread": 0.02,
-                    "volume": 48704.4,
+                    "volume": 31008.63,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
                   },
                   {
-                    "market_ticker": "KXHIGHCHI-26NOV22-B59.5",
-                    "title": "Between 59° and 60°",
-                    "probability": 0.036,
-                    "best_bid": 0.013,
-                    "best_ask": 0.059,
-                    "spread": 0.046,
-                    "volume": 28162.46,
+                    "market_ticker": "KXHIGHDEN-26NOV25-B59.5",
+                    "title": "59° to 60°",
+                    "probability": 0.07,
+                    "best_bid": 0.05,
+                    "best_ask": 0.09,
+                    "spread": 0.04,
+                    "volume": 32755.88,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1209,60 +1211,60 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             ]
           },
           {
-            "event_slug": "solana-above-on-december-30-2026",
-            "event_id": "KXSOLD-26DEC30",
-            "title": "Solana price on Dec 30, 2026?",
-            "subtitle": "At 11am ET, Dec 30, 2026",
-            "category": "crypto",
+            "event_slug": "cpd-har-eas-2026-11-21",
+            "event_id": "KXCPDGAME-26NOV21EASHAR",
+            "title": "Harbor City United vs Eastport City FC",
+            "subtitle": "Eastport City FC at Harbor City United (November 21, 2026)",
+            "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXSOLD-26DEC30",
-            "mutually_exclusive": false,
-            "volume_total": 1143429.28,
-            "volume_24h": 9060.7,
+            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "mutually_exclusive": true,
+            "volume_total": 1570810.1,
+            "volume_24h": 4632.63,
             "liquidity": null,
-            "open_interest": 58790.24,
-            "end_time": "2026-12-30T16:00:00.000",
-            "created_at": "2026-11-17T17:11:57.380",
-            "updated_at": "2026-11-18T17:11:57.380",
+            "open_interest": 56909.66,
+            "end_time": "2026-11-21T20:00:00.000",
+            "created_at": "2026-11-14T05:56:55.599",
+            "updated_at": "2026-11-15T05:56:55.599",
             "market_count": 1,
-            "outcome_count": 4,
+            "outcome_count": 3,
             "markets": [
               {
-                "event_ticker": "KXSOLD-26DEC30",
-                "event_slug": "solana-above-on-december-30-2026",
-                "title": "Solana price on Dec 30, 2026?",
+                "event_ticker": "KXCPDGAME-26NOV21EASHAR",
+                "event_slug": "cpd-har-eas-2026-11-21",
+                "title": "Harbor City United vs Eastport City FC",
                 "status": "active",
                 "market_status": "active",
-                "category": "crypto",
-                "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXSOLD-26DEC30",
-                "volume_total": 1143429.28,
-                "volume_24h": 9060.7,
-                "open_interest": 58790.24,
-                "end_time": "2026-12-30T16:00:00.000",
-                "created_at": "2026-11-17T17:11:57.380",
-                "updated_at": "2026-11-18T17:11:57.380",
+                "category": "sports",
+                "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+                "volume_total": 1570810.1,
+                "volume_24h": 4632.63,
+                "open_interest": 56909.66,
+                "end_time": "2026-11-21T20:00:00.000",
+                "created_at": "2026-11-14T05:56:55.599",
+                "updated_at": "2026-11-15T05:56:55.599",
                 "outcomes": [
                   {
-                    "market_ticker": "KXSOLD-26DEC30-T144",
-                    "title": "At least $144",
-                    "probability": 0.94,
-                    "best_bid": 0.92,
-                    "best_ask": 0.96,
-                    "spread": 0.04,
-                    "volume": 4126.03,
+                    "market_ticker": "KXCPDGAME-26NOV21EASHAR-HAR",
+                    "title": "Harbor City United",
+                    "probability": 0.338,
+                    "best_bid": 0.324,
+                    "best_ask": 0.352,
+                    "spread": 0.028,
+                    "volume": 1475706.83,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
                   },
                   {
-                    "market_ticker": "KXSOLD-26DEC30-T150",
-                    "title": "At least $150",
-                    "probability": 0.81,
-                    "best_bid": 0.8,
-                    "best_ask": 0.82,
+                    "market_ticker": "KXCPDGAME-26NOV21EASHAR-TIE",
+                    "title": "Tie",
+                    "probability": 0.259,
+                    "best_bid": 0.249,
+                    "best_ask": 0.269,
                     "spread": 0.02,
-                    "volume": 966883.14,
+                    "volume": 8092.22,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1272,7 +1274,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             ]
           }
         ],
-        "total": 75,
+        "total": 67,
         "limit": 2,
         "offset": 0
       }
@@ -1284,40 +1286,40 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "markets": [
           {
-            "event_ticker": "KXHIGHCHI-26NOV22",
-            "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
-            "title": "Highest temperature in Chicago today? (Nov 22, 2026)",
+            "event_ticker": "KXHIGHDEN-26NOV25",
+            "event_slug": "highest-temperature-in-denver-today-nov-25-2026-kxhighden-26nov25",
+            "title": "Highest temperature in Denver today? (Nov 25, 2026)",
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXHIGHCHI-26NOV22",
-            "volume_total": 5504473.99,
-            "volume_24h": 32164.19,
-            "open_interest": 23638.72,
-            "end_time": "2026-11-22T16:00:00.000",
-            "created_at": "2026-11-10T10:56:14.978",
-            "updated_at": "2026-11-11T10:56:14.978",
+            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXHIGHDEN-26NOV25",
+            "volume_total": 4599763.84,
+            "volume_24h": 16798.37,
+            "open_interest": 314278.52,
+            "end_time": "2026-11-25T16:00:00.000",
+            "created_at": "2026-11-19T11:32:10.093",
+            "updated_at": "2026-11-20T11:32:10.093",
             "outcomes": [
               {
-                "market_ticker": "KXHIGHCHI-26NOV22-T58",
-                "title": "58° or below",
-                "probability": 0.1,
-                "best_bid": 0.09,
-                "best_ask": 0.11,
+                "market_ticker": "KXHIGHDEN-26NOV25-T58",
+                "title": "At most 58°",
+                "probability": 0.07,
+                "best_bid": 0.06,
+                "best_ask": 0.08,
                 "spread": 0.02,
-                "volume": 48704.4,
+                "volume": 31008.63,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
               },
               {
-                "market_ticker": "KXHIGHCHI-26NOV22-B59.5",
-                "title": "Between 59° and 60°",
-                "probability": 0.036,
-                "best_bid": 0.013,
-                "best_ask": 0.059,
-                "spread": 0.046,
-                "volume": 28162.46,
+                "market_ticker": "KXHIGHDEN-26NOV25-B59.5",
+                "title": "59° to 60°",
+                "probability": 0.07,
+                "best_bid": 0.05,
+                "best_ask": 0.09,
+                "spread": 0.04,
+                "volume": 32755.88,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1325,40 +1327,40 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             ]
           },
           {
-            "event_ticker": "KXSOLD-26DEC30",
-            "event_slug": "solana-above-on-december-30-2026",
-            "title": "Solana price on Dec 30, 2026?",
+            "event_ticker": "KXCPDGAME-26NOV21EASHAR",
+            "event_slug": "cpd-har-eas-2026-11-21",
+            "title": "Harbor City United vs Eastport City FC",
             "status": "active",
             "market_status": "active",
-            "category": "crypto",
-            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXSOLD-26DEC30",
-            "volume_total": 1143429.28,
-            "volume_24h": 9060.7,
-            "open_interest": 58790.24,
-            "end_time": "2026-12-30T16:00:00.000",
-            "created_at": "2026-11-17T17:11:57.380",
-            "updated_at": "2026-11-18T17:11:57.380",
+            "category": "sports",
+            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "volume_total": 1570810.1,
+            "volume_24h": 4632.63,
+            "open_interest": 56909.66,
+            "end_time": "2026-11-21T20:00:00.000",
+            "created_at": "2026-11-14T05:56:55.599",
+            "updated_at": "2026-11-15T05:56:55.599",
             "outcomes": [
               {
-                "market_ticker": "KXSOLD-26DEC30-T144",
-                "title": "At least $144",
-                "probability": 0.94,
-                "best_bid": 0.92,
-                "best_ask": 0.96,
-                "spread": 0.04,
-                "volume": 4126.03,
+                "market_ticker": "KXCPDGAME-26NOV21EASHAR-HAR",
+                "title": "Harbor City United",
+                "probability": 0.338,
+                "best_bid": 0.324,
+                "best_ask": 0.352,
+                "spread": 0.028,
+                "volume": 1475706.83,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
               },
               {
-                "market_ticker": "KXSOLD-26DEC30-T150",
-                "title": "At least $150",
-                "probability": 0.81,
-                "best_bid": 0.8,
-                "best_ask": 0.82,
+                "market_ticker": "KXCPDGAME-26NOV21EASHAR-TIE",
+                "title": "Tie",
+                "probability": 0.259,
+                "best_bid": 0.249,
+                "best_ask": 0.269,
                 "spread": 0.02,
-                "volume": 966883.14,
+                "volume": 8092.22,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1366,7 +1368,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             ]
           }
         ],
-        "total": 75,
+        "total": 67,
         "limit": 2,
         "offset": 0
       }
@@ -1404,39 +1406,39 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "prices": [
           {
-            "market_ticker": "KXHIGHCHI-26NOV22-B63.5",
-            "event_ticker": "KXHIGHCHI-26NOV22",
-            "event_slug": "highest-temperature-in-chicago-today-nov-22-2026-kxhighchi-26nov22",
-            "event_title": "Highest temperature in Chicago today? (Nov 22, 2026)",
-            "title": "Between 63° and 64°",
-            "probability": 0.145,
-            "best_bid": 0.126,
-            "best_ask": 0.164,
-            "spread": 0.038,
-            "volume": 5317241.91,
-            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXHIGHCHI-26NOV22",
+            "market_ticker": "KXHIGHDEN-26NOV25-B61.5",
+            "event_ticker": "KXHIGHDEN-26NOV25",
+            "event_slug": "highest-temperature-in-denver-today-nov-25-2026-kxhighden-26nov25",
+            "event_title": "Highest temperature in Denver today? (Nov 25, 2026)",
+            "title": "61° to 62°",
+            "probability": 0.24,
+            "best_bid": 0.23,
+            "best_ask": 0.25,
+            "spread": 0.02,
+            "volume": 4272587.37,
+            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXHIGHDEN-26NOV25",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
           },
           {
-            "market_ticker": "KXSOLD-26DEC30-T150",
-            "event_ticker": "KXSOLD-26DEC30",
-            "event_slug": "solana-above-on-december-30-2026",
-            "event_title": "Solana price on Dec 30, 2026?",
-            "title": "At least $150",
-            "probability": 0.81,
-            "best_bid": 0.8,
-            "best_ask": 0.82,
-            "spread": 0.02,
-            "volume": 966883.14,
-            "platform_url": "http://127.0.0.1:37899/trade-api/v2/events/KXSOLD-26DEC30",
+            "market_ticker": "KXCPDGAME-26NOV21EASHAR-HAR",
+            "event_ticker": "KXCPDGAME-26NOV21EASHAR",
+            "event_slug": "cpd-har-eas-2026-11-21",
+            "event_title": "Harbor City United vs Eastport City FC",
+            "title": "Harbor City United",
+            "probability": 0.338,
+            "best_bid": 0.324,
+            "best_ask": 0.352,
+            "spread": 0.028,
+            "volume": 1475706.83,
+            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
           }
         ],
-        "total": 237,
+        "total": 234,
         "limit": 2,
         "offset": 0
       }
@@ -1451,40 +1453,40 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "data": [
           {
             "type": "TRADE",
-            "timestamp": 1795263000,
-            "transaction_hash": "0x646cd64580739c40ad3b0ca9eae7995ed3bd50db8b42f484481feb69c65625cd",
-            "condition_id": "0xb0d76dc01be3f23cd40fa8026417105b1ffdd87c18d6a81edc6adf60c9aa7f30",
-            "market_slug": "will-the-highest-temperature-in-austin-be-79f-or-higher-on-november-28-2026",
-            "event_slug": "highest-temperature-in-austin-on-november-28-2026",
-            "title": "Will the highest temperature in Austin be 79°F or higher on November 28, 2026?",
-            "token_id": "13156084988735190249280770776808249143085226391224460091034448641852463116363",
-            "outcome": "Yes",
-            "outcome_index": 0,
-            "side": "BUY",
-            "price": 0.23,
-            "size": 56.28,
-            "usdc_size": 12.94
-          },
-          {
-            "type": "TRADE",
-            "timestamp": 1795262986,
-            "transaction_hash": "0xdc06c0a1b835f1420448c39f2aa070a87c982d2f7445096bccf29e197ea8b23c",
-            "condition_id": "0x375aedab59cc516718b498fb531ec8ad6fab25513ecd757d22ad0c92c78e1d2d",
-            "market_slug": "will-the-price-of-cardano-be-at-least-0-84-on-january-12-2027",
-            "event_slug": "cardano-above-on-january-12-2027",
-            "title": "Will the price of Cardano be at least $0.84 on January 12, 2027?",
-            "token_id": "923845495772125093919569708914577168135539262066797357230991626653155329962912",
+            "timestamp": 1795262972,
+            "transaction_hash": "0xbc1328fc1d374c41939d3a3237583e39fe9425442c99daa93d4fde6a307f3b71",
+            "condition_id": "0x75bc8e44f833c94c4682550009981277ae7eda0e25cd6491b26ad891baeb6a55",
+            "market_slug": "will-the-highest-temperature-in-los-angeles-be-between-71-72f-on-november-24-2026",
+            "event_slug": "highest-temperature-in-los-angeles-on-november-24-2026",
+            "title": "Will the highest temperature in Los Angeles be between 71-72°F on November 24, 2026?",
+            "token_id": "52473782044277769380260947322740871827222496994924015280903189999857093015887",
             "outcome": "No",
             "outcome_index": 1,
             "side": "BUY",
-            "price": 0.73,
-            "size": 7.85,
-            "usdc_size": 5.73
+            "price": 0.79,
+            "size": 49.82,
+            "usdc_size": 39.36
+          },
+          {
+            "type": "TRADE",
+            "timestamp": 1795262956,
+            "transaction_hash": "0xf58f445bf9730041a333883f33ffed9d3ee265f257c480cfae180d08fc10a8d9",
+            "condition_id": "0x12ecfa257e97cacb621dae58ed52da26dd1b5360d578a124c912cf76a593865d",
+            "market_slug": "will-henry-lefevre-win-the-2028-pennsylvania-governor-election",
+            "event_slug": "pennsylvania-governor-election-winner-2028",
+            "title": "Will Henry Lefevre win the 2028 Pennsylvania governor election?",
+            "token_id": "634574017801100498898931054240116117766724506472345384145423467517397841612442",
+            "outcome": "Yes",
+            "outcome_index": 0,
+            "side": "BUY",
+            "price": 0.1,
+            "size": 18.22,
+            "usdc_size": 1.82
           }
         ],
         "count": 2,
         "limit": 2,
-        "next_cursor": "eyJrIjoiYWN0aXZpdHkiLCJmIjoiUmpodThURFRsVHFuIiwidCI6MTc5NTI2Mjk4NiwibiI6MSwicyI6ImQ2MmY2N2VlMjQifQ"
+        "next_cursor": "eyJrIjoiYWN0aXZpdHkiLCJmIjoiUmpodThURFRsVHFuIiwidCI6MTc5NTI2Mjk1NiwibiI6MSwicyI6IjExM2I0MmMwMzYifQ"
       }
     }
   },
@@ -1494,132 +1496,132 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "events": [
           {
-            "event_slug": "colorado-governor-election-winner-2028",
-            "event_id": "colorado-governor-election-winner-2028",
-            "title": "Colorado Governor Election Winner 2028",
+            "event_slug": "what-price-will-avalanche-hit-by-april-30-2027",
+            "event_id": "what-price-will-avalanche-hit-by-april-30-2027",
+            "title": "What price will Avalanche hit by April 30, 2027?",
             "subtitle": null,
-            "category": "other",
+            "category": "crypto",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:45933/events/slug/colorado-governor-election-winner-2028",
-            "mutually_exclusive": true,
-            "volume_total": 5536998.55,
-            "volume_24h": 285527.1,
-            "liquidity": 100267.45,
-            "open_interest": 1411231.06,
-            "end_time": "2028-06-17T12:00:00.000",
-            "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:03:00.000",
+            "platform_url": "http://127.0.0.1:35573/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+            "mutually_exclusive": false,
+            "volume_total": 4317502.76,
+            "volume_24h": 154.02,
+            "liquidity": 57948.3,
+            "open_interest": 170,
+            "end_time": "2027-05-01T04:00:00.000",
+            "created_at": "2026-11-21T11:00:00.000",
+            "updated_at": "2026-11-21T12:01:58.000",
             "market_count": 1,
-            "outcome_count": 25,
+            "outcome_count": 5,
             "markets": [
               {
-                "market_slug": "colorado-governor-election-winner-2028",
-                "event_slug": "colorado-governor-election-winner-2028",
-                "title": "Colorado Governor Election Winner 2028",
+                "market_slug": "what-price-will-avalanche-hit-by-april-30-2027",
+                "event_slug": "what-price-will-avalanche-hit-by-april-30-2027",
+                "title": "What price will Avalanche hit by April 30, 2027?",
                 "status": "active",
                 "market_status": "active",
-                "category": "other",
-                "platform_url": "http://127.0.0.1:45933/events/slug/colorado-governor-election-winner-2028",
-                "volume_total": 5536998.55,
-                "volume_24h": 285527.1,
-                "liquidity": 100267.45,
-                "open_interest": 1411231.06,
-                "end_time": "2028-06-17T12:00:00.000",
-                "created_at": "2026-03-30T07:07:11.362",
-                "updated_at": "2026-11-21T12:03:00.000",
+                "category": "crypto",
+                "platform_url": "http://127.0.0.1:35573/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+                "volume_total": 4317502.76,
+                "volume_24h": 154.02,
+                "liquidity": 57948.3,
+                "open_interest": 170,
+                "end_time": "2027-05-01T04:00:00.000",
+                "created_at": "2026-11-21T11:00:00.000",
+                "updated_at": "2026-11-21T12:01:58.000",
                 "outcomes": [
                   {
-                    "title": "Liz Thackeray",
-                    "probability": 0.88,
-                    "best_bid": 0.87,
-                    "best_ask": 0.89,
-                    "spread": 0.02,
-                    "volume": 4230384.92,
+                    "title": "↑ $48",
+                    "probability": 0.238,
+                    "best_bid": 0.221,
+                    "best_ask": 0.255,
+                    "spread": 0.034,
+                    "volume": 49609.09,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
-                    "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
-                    "market_slug": "will-liz-thackeray-win-the-2028-colorado-governor-election"
+                    "token_id": "571857048946222577092301291863748332394724066889223072263516994183583824425426",
+                    "condition_id": "0x81b00b6798df63eb708ea0d6e9a1b5b3b3fd51e80325f158a884e7ee68a01996",
+                    "market_slug": "will-avalanche-reach-48-by-april-30-2027"
                   },
                   {
-                    "title": "Tobias Rasmussen",
-                    "probability": 0.021,
-                    "best_bid": 0.012,
-                    "best_ask": 0.03,
-                    "spread": 0.018,
-                    "volume": 57230.52,
+                    "title": "↑ $57",
+                    "probability": 0.113,
+                    "best_bid": 0.109,
+                    "best_ask": 0.117,
+                    "spread": 0.008,
+                    "volume": 2004575.56,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "853110706464296062685678273674762319102647123945876569685885564405591294029100",
-                    "condition_id": "0x15bd325ad6076e89af312a59e4d055eb7f00b9422cfaf06350177dcfd8be44cd",
-                    "market_slug": "will-tobias-rasmussen-win-the-2028-colorado-governor-election"
+                    "token_id": "57090989210099237779977306160922533929424561844238892777394312166181367996612",
+                    "condition_id": "0x0d424112d52de64d4743f7d4136dc1828608f32ead36c94442edf0af43a24adf",
+                    "market_slug": "will-avalanche-reach-57-by-april-30-2027"
                   }
                 ]
               }
             ]
           },
           {
-            "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
-            "event_id": "laurel-book-prize-2027-novel-of-the-year-winner",
-            "title": "Laurel Book Prize 2027: Novel of the Year Winner",
+            "event_slug": "castavia-cpi-inflation-in-february-2027",
+            "event_id": "castavia-cpi-inflation-in-february-2027",
+            "title": "Castavia CPI inflation in February 2027?",
             "subtitle": null,
-            "category": "culture",
+            "category": "economics",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:45933/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
-            "mutually_exclusive": true,
-            "volume_total": 3026549.54,
-            "volume_24h": 170778.68,
-            "liquidity": 21590.28,
-            "open_interest": 452904.67,
-            "end_time": "2027-01-14T00:00:00.000",
-            "created_at": "2026-01-27T00:56:17.988",
-            "updated_at": "2026-11-21T12:03:00.000",
+            "platform_url": "http://127.0.0.1:35573/events/slug/castavia-cpi-inflation-in-february-2027",
+            "mutually_exclusive": false,
+            "volume_total": 3892936.44,
+            "volume_24h": 211814.26,
+            "liquidity": 101304.17,
+            "open_interest": 1346129.52,
+            "end_time": "2027-02-03T00:00:00.000",
+            "created_at": "2026-10-18T06:49:04.081",
+            "updated_at": "2026-11-21T12:02:00.000",
             "market_count": 1,
-            "outcome_count": 10,
+            "outcome_count": 5,
             "markets": [
               {
-                "market_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
-                "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
-                "title": "Laurel Book Prize 2027: Novel of the Year Winner",
+                "market_slug": "castavia-cpi-inflation-in-february-2027",
+                "event_slug": "castavia-cpi-inflation-in-february-2027",
+                "title": "Castavia CPI inflation in February 2027?",
                 "status": "active",
                 "market_status": "active",
-                "category": "culture",
-                "platform_url": "http://127.0.0.1:45933/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
-                "volume_total": 3026549.54,
-                "volume_24h": 170778.68,
-                "liquidity": 21590.28,
-                "open_interest": 452904.67,
-                "end_time": "2027-01-14T00:00:00.000",
-                "created_at": "2026-01-27T00:56:17.988",
-                "updated_at": "2026-11-21T12:03:00.000",
+                "category": "economics",
+                "platform_url": "http://127.0.0.1:35573/events/slug/castavia-cpi-inflation-in-february-2027",
+                "volume_total": 3892936.44,
+                "volume_24h": 211814.26,
+                "liquidity": 101304.17,
+                "open_interest": 1346129.52,
+                "end_time": "2027-02-03T00:00:00.000",
+                "created_at": "2026-10-18T06:49:04.081",
+                "updated_at": "2026-11-21T12:02:00.000",
                 "outcomes": [
                   {
-                    "title": "Paper Kingdoms",
-                    "probability": 0.61,
-                    "best_bid": 0.59,
-                    "best_ask": 0.63,
-                    "spread": 0.04,
-                    "volume": 47363.51,
+                    "title": "above 2.9%",
+                    "probability": 0.464,
+                    "best_bid": 0.455,
+                    "best_ask": 0.473,
+                    "spread": 0.018,
+                    "volume": 44094.49,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "614064536833282735478655841391247952674442568632261386334484089398502312589179",
-                    "condition_id": "0x9206e7b0932f586e20180a96ffe8e8286fc6a9b8204f6490beb9cd311dafd70b",
-                    "market_slug": "will-paper-kingdoms-win-novel-of-the-year-at-the-2027-laurel-book-prize"
+                    "token_id": "264539697556069205452825429383191274976963859744520318210075945802380847572704",
+                    "condition_id": "0x6ef7f73db782c7a3b138dec12d15a7c2a3d186dc0c63225a725c72851f48ac80",
+                    "market_slug": "will-castavia-cpi-inflation-be-more-than-2-9-in-february-2027"
                   },
                   {
-                    "title": "Blue Meridian",
-                    "probability": 0.1,
-                    "best_bid": 0.09,
-                    "best_ask": 0.11,
+                    "title": "above 3%",
+                    "probability": 0.298,
+                    "best_bid": 0.288,
+                    "best_ask": 0.308,
                     "spread": 0.02,
-                    "volume": 631296.18,
+                    "volume": 11995.72,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
-                    "token_id": "75997439699889291880941110739218464046665522397801549589725350570581995697056",
-                    "condition_id": "0x191222ec0cdd2e099199ccc48d4e570cfcca383507c311ee7c902b8cf749aef6",
-                    "market_slug": "will-blue-meridian-win-novel-of-the-year-at-the-2027-laurel-book-prize"
+                    "token_id": "898176868929025386050432003451117316004927203082973226352882342797182999295152",
+                    "condition_id": "0xa6851c6351283c6f91d5e19bc1c1afd8ede7ca56d98c7a53cf0dad24a71f3cc9",
+                    "market_slug": "will-castavia-cpi-inflation-be-more-than-3-in-february-2027"
                   }
                 ]
               }
@@ -1638,90 +1640,90 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "markets": [
           {
-            "market_slug": "colorado-governor-election-winner-2028",
-            "event_slug": "colorado-governor-election-winner-2028",
-            "title": "Colorado Governor Election Winner 2028",
+            "market_slug": "what-price-will-avalanche-hit-by-april-30-2027",
+            "event_slug": "what-price-will-avalanche-hit-by-april-30-2027",
+            "title": "What price will Avalanche hit by April 30, 2027?",
             "status": "active",
             "market_status": "active",
-            "category": "other",
-            "platform_url": "http://127.0.0.1:45933/events/slug/colorado-governor-election-winner-2028",
-            "volume_total": 5536998.55,
-            "volume_24h": 285527.1,
-            "liquidity": 100267.45,
-            "open_interest": 1411231.06,
-            "end_time": "2028-06-17T12:00:00.000",
-            "created_at": "2026-03-30T07:07:11.362",
-            "updated_at": "2026-11-21T12:03:00.000",
+            "category": "crypto",
+            "platform_url": "http://127.0.0.1:35573/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+            "volume_total": 4317502.76,
+            "volume_24h": 154.02,
+            "liquidity": 57948.3,
+            "open_interest": 170,
+            "end_time": "2027-05-01T04:00:00.000",
+            "created_at": "2026-11-21T11:00:00.000",
+            "updated_at": "2026-11-21T12:01:58.000",
             "outcomes": [
               {
-                "title": "Liz Thackeray",
-                "probability": 0.88,
-                "best_bid": 0.87,
-                "best_ask": 0.89,
-                "spread": 0.02,
-                "volume": 4230384.92,
+                "title": "↑ $48",
+                "probability": 0.238,
+                "best_bid": 0.221,
+                "best_ask": 0.255,
+                "spread": 0.034,
+                "volume": 49609.09,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
-                "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
-                "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
-                "market_slug": "will-liz-thackeray-win-the-2028-colorado-governor-election"
+                "token_id": "571857048946222577092301291863748332394724066889223072263516994183583824425426",
+                "condition_id": "0x81b00b6798df63eb708ea0d6e9a1b5b3b3fd51e80325f158a884e7ee68a01996",
+                "market_slug": "will-avalanche-reach-48-by-april-30-2027"
               },
               {
-                "title": "Tobias Rasmussen",
-                "probability": 0.021,
-                "best_bid": 0.012,
-                "best_ask": 0.03,
-                "spread": 0.018,
-                "volume": 57230.52,
+                "title": "↑ $57",
+                "probability": 0.113,
+                "best_bid": 0.109,
+                "best_ask": 0.117,
+                "spread": 0.008,
+                "volume": 2004575.56,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
-                "token_id": "853110706464296062685678273674762319102647123945876569685885564405591294029100",
-                "condition_id": "0x15bd325ad6076e89af312a59e4d055eb7f00b9422cfaf06350177dcfd8be44cd",
-                "market_slug": "will-tobias-rasmussen-win-the-2028-colorado-governor-election"
+                "token_id": "57090989210099237779977306160922533929424561844238892777394312166181367996612",
+                "condition_id": "0x0d424112d52de64d4743f7d4136dc1828608f32ead36c94442edf0af43a24adf",
+                "market_slug": "will-avalanche-reach-57-by-april-30-2027"
               }
             ]
           },
           {
-            "market_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
-            "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
-            "title": "Laurel Book Prize 2027: Novel of the Year Winner",
+            "market_slug": "castavia-cpi-inflation-in-february-2027",
+            "event_slug": "castavia-cpi-inflation-in-february-2027",
+            "title": "Castavia CPI inflation in February 2027?",
             "status": "active",
             "market_status": "active",
-            "category": "culture",
-            "platform_url": "http://127.0.0.1:45933/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
-            "volume_total": 3026549.54,
-            "volume_24h": 170778.68,
-            "liquidity": 21590.28,
-            "open_interest": 452904.67,
-            "end_time": "2027-01-14T00:00:00.000",
-            "created_at": "2026-01-27T00:56:17.988",
-            "updated_at": "2026-11-21T12:03:00.000",
+            "category": "economics",
+            "platform_url": "http://127.0.0.1:35573/events/slug/castavia-cpi-inflation-in-february-2027",
+            "volume_total": 3892936.44,
+            "volume_24h": 211814.26,
+            "liquidity": 101304.17,
+            "open_interest": 1346129.52,
+            "end_time": "2027-02-03T00:00:00.000",
+            "created_at": "2026-10-18T06:49:04.081",
+            "updated_at": "2026-11-21T12:02:00.000",
             "outcomes": [
               {
-                "title": "Paper Kingdoms",
-                "probability": 0.61,
-                "best_bid": 0.59,
-                "best_ask": 0.63,
-                "spread": 0.04,
-                "volume": 47363.51,
+                "title": "above 2.9%",
+                "probability": 0.464,
+                "best_bid": 0.455,
+                "best_ask": 0.473,
+                "spread": 0.018,
+                "volume": 44094.49,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
-                "token_id": "614064536833282735478655841391247952674442568632261386334484089398502312589179",
-                "condition_id": "0x9206e7b0932f586e20180a96ffe8e8286fc6a9b8204f6490beb9cd311dafd70b",
-                "market_slug": "will-paper-kingdoms-win-novel-of-the-year-at-the-2027-laurel-book-prize"
+                "token_id": "264539697556069205452825429383191274976963859744520318210075945802380847572704",
+                "condition_id": "0x6ef7f73db782c7a3b138dec12d15a7c2a3d186dc0c63225a725c72851f48ac80",
+                "market_slug": "will-castavia-cpi-inflation-be-more-than-2-9-in-february-2027"
               },
               {
-                "title": "Blue Meridian",
-                "probability": 0.1,
-                "best_bid": 0.09,
-                "best_ask": 0.11,
+                "title": "above 3%",
+                "probability": 0.298,
+                "best_bid": 0.288,
+                "best_ask": 0.308,
                 "spread": 0.02,
-                "volume": 631296.18,
+                "volume": 11995.72,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
-                "token_id": "75997439699889291880941110739218464046665522397801549589725350570581995697056",
-                "condition_id": "0x191222ec0cdd2e099199ccc48d4e570cfcca383507c311ee7c902b8cf749aef6",
-                "market_slug": "will-blue-meridian-win-novel-of-the-year-at-the-2027-laurel-book-prize"
+                "token_id": "898176868929025386050432003451117316004927203082973226352882342797182999295152",
+                "condition_id": "0xa6851c6351283c6f91d5e19bc1c1afd8ede7ca56d98c7a53cf0dad24a71f3cc9",
+                "market_slug": "will-castavia-cpi-inflation-be-more-than-3-in-february-2027"
               }
             ]
           }
@@ -1734,53 +1736,53 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listVenuepOrders": {
     "200": {
-      "summary": "GET /api/v2/venuep/orders?market_slug=colorado-governor-election-winner-2028&limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/venuep/orders?market_slug=what-price-will-avalanche-hit-by-april-30-2027&limit=2 → 200, simulated data",
       "value": {
-        "market_slug": "colorado-governor-election-winner-2028",
-        "resolved_from": "colorado-governor-election-winner-2028",
+        "market_slug": "what-price-will-avalanche-hit-by-april-30-2027",
+        "resolved_from": "what-price-will-avalanche-hit-by-april-30-2027",
         "condition_ids": [
-          "0x15bd325ad6076e89af312a59e4d055eb7f00b9422cfaf06350177dcfd8be44cd",
-          "0x1a18f9f1f70ddd41014742cd6dbb0e9c68be64dd820740def577d77a27f57542"
+          "0x0d424112d52de64d4743f7d4136dc1828608f32ead36c94442edf0af43a24adf",
+          "0x3276bcb5da5ada6a6a2f8ccdbc4adbdc2478e9f24403d077f1625964ac07bb97"
         ],
         "data": [
           {
-            "transaction_hash": "0x9c3d074cbceabc3b8ac0e9517093b94fdeb87faf9283c8b3320196fea1af832f",
-            "timestamp": 1795262982,
+            "transaction_hash": "0xeffe56db9597f13228f45ed40d6acc09dc0719516f299618683a09a846b7f0a8",
+            "timestamp": 1795262952,
             "side": "BUY",
-            "price": 0.041,
-            "size": 52.22,
-            "usdc_size": 2.14102,
-            "token_id": "69685870797794356805504118546998267854111957499748223871631302885583482414096",
+            "price": 0.253,
+            "size": 73.14,
+            "usdc_size": 18.50442,
+            "token_id": "571857048946222577092301291863748332394724066889223072263516994183583824425426",
             "outcome": "Yes",
             "outcome_index": 0,
-            "condition_id": "0xb6bf593de2a177e875b4c55776f1e950edd4a3205045a7f2835a0d213e04bbb2",
-            "market_slug": "will-marcus-abernathy-win-the-2028-colorado-governor-election",
-            "title": "Will Marcus Abernathy win the 2028 Colorado governor election?",
-            "wallet_address": "0x5ac8f8457ea8365238306000eae809f738c7e5a3",
-            "pseudonym": "Bright-Lamp",
+            "condition_id": "0x81b00b6798df63eb708ea0d6e9a1b5b3b3fd51e80325f158a884e7ee68a01996",
+            "market_slug": "will-avalanche-reach-48-by-april-30-2027",
+            "title": "Will Avalanche reach $48 by April 30, 2027?",
+            "wallet_address": "0x7930520f6e0fa1a015f74428702e2ffba7a68540",
+            "pseudonym": "Rusty-Comet",
             "name": null
           },
           {
-            "transaction_hash": "0x013a5b6f263438c4a3efad7abcc064a6a42efa4328e2a9df497a0f74bc5fd9f4",
-            "timestamp": 1795262892,
+            "transaction_hash": "0x6bede06e7ba36c09f2eb7df5ecd37a7b53623c7c9a0399a562e0cd41d606f0de",
+            "timestamp": 1795262788,
             "side": "BUY",
-            "price": 0.13,
-            "size": 11.95,
-            "usdc_size": 1.5535,
-            "token_id": "99296294800040282264104062103359068969395903459962284068133580361632091534438",
+            "price": 0.993,
+            "size": 6.01,
+            "usdc_size": 5.96793,
+            "token_id": "979929458224715992565893480099529511959224364058924243562461238300243839540006",
             "outcome": "No",
             "outcome_index": 1,
-            "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b",
-            "market_slug": "will-liz-thackeray-win-the-2028-colorado-governor-election",
-            "title": "Will Liz Thackeray win the 2028 Colorado governor election?",
-            "wallet_address": "0x1c145529ddff3a4a6eb9872b88e11d37325b7cdc",
-            "pseudonym": "Lucky-Quill",
+            "condition_id": "0x3276bcb5da5ada6a6a2f8ccdbc4adbdc2478e9f24403d077f1625964ac07bb97",
+            "market_slug": "will-avalanche-reach-76-by-april-30-2027",
+            "title": "Will Avalanche reach $76 by April 30, 2027?",
+            "wallet_address": "0x5ac8f8457ea8365238306000eae809f738c7e5a3",
+            "pseudonym": "Bright-Lamp",
             "name": null
           }
         ],
         "count": 2,
         "limit": 2,
-        "next_cursor": "eyJrIjoib3JkZXJzIiwiZiI6Im5YUGxTbGM5WHZrNiIsInQiOjE3OTUyNjI4OTIsIm4iOjEsInMiOiI1MDU1MjgzNzJkIn0"
+        "next_cursor": "eyJrIjoib3JkZXJzIiwiZiI6Im51VGFsQm40dW5paCIsInQiOjE3OTUyNjI3ODgsIm4iOjEsInMiOiI5NjlhMDY5MjYzIn0"
       }
     }
   },
@@ -1790,36 +1792,36 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "prices": [
           {
-            "market_slug": "colorado-governor-election-winner-2028",
-            "event_slug": "colorado-governor-election-winner-2028",
-            "event_title": "Colorado Governor Election Winner 2028",
-            "title": "Liz Thackeray",
-            "probability": 0.88,
-            "best_bid": 0.87,
-            "best_ask": 0.89,
-            "spread": 0.02,
-            "volume": 4230384.92,
-            "platform_url": "http://127.0.0.1:45933/events/slug/colorado-governor-election-winner-2028",
+            "market_slug": "castavia-cpi-inflation-in-february-2027",
+            "event_slug": "castavia-cpi-inflation-in-february-2027",
+            "event_title": "Castavia CPI inflation in February 2027?",
+            "title": "above 3.1%",
+            "probability": 0.17,
+            "best_bid": 0.154,
+            "best_ask": 0.186,
+            "spread": 0.032,
+            "volume": 3652170.62,
+            "platform_url": "http://127.0.0.1:35573/events/slug/castavia-cpi-inflation-in-february-2027",
             "quote_age_seconds": 90,
             "is_stale": false,
-            "token_id": "209373399461312276319181033832746041258015210118468355614590365275545464348335",
-            "condition_id": "0x1b070c5bc9cd0aaeced9fa90c9d0a4f1a7b641787bb248e8a6f691d61d8ce24b"
+            "token_id": "894196427365730968594639086548948932087962977060896686401228746522879175739456",
+            "condition_id": "0xe34a5c0ce6d5eead6c101e580e2455ac41e61c005df760ba846fc2a62cb3b247"
           },
           {
-            "market_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
-            "event_slug": "laurel-book-prize-2027-novel-of-the-year-winner",
-            "event_title": "Laurel Book Prize 2027: Novel of the Year Winner",
-            "title": "A Thousand Small Fires",
-            "probability": 0.26,
-            "best_bid": 0.25,
-            "best_ask": 0.27,
+            "market_slug": "nhc-lakeshore-dragons-summit-stallions-2026-11-27",
+            "event_slug": "nhc-lakeshore-dragons-summit-stallions-2026-11-27",
+            "event_title": "Lakeshore Dragons vs. Summit Stallions",
+            "title": "Summit Stallions",
+            "probability": 0.29,
+            "best_bid": 0.28,
+            "best_ask": 0.3,
             "spread": 0.02,
-            "volume": 2115811.49,
-            "platform_url": "http://127.0.0.1:45933/events/slug/laurel-book-prize-2027-novel-of-the-year-winner",
+            "volume": null,
+            "platform_url": "http://127.0.0.1:35573/events/slug/nhc-lakeshore-dragons-summit-stallions-2026-11-27",
             "quote_age_seconds": 90,
             "is_stale": false,
-            "token_id": "222863275599646055687752277127152504411477795454259958692334493300234659006989",
-            "condition_id": "0x24cfa67024bd346aff1cb4d92c1c85c33b4f1efabaa04c47d0a5f7f59b7be57b"
+            "token_id": "216743809951056998817487090440160783996581295810550265367409981871792399675361",
+            "condition_id": "0x09396085471460905ebd272655265dda48b020ae4360edb732199cbb1c9e0929"
           }
         ],
         "count": 2
@@ -1829,7 +1831,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   "metrics": {
     "200": {
       "summary": "GET /metrics → 200, simulated data",
-      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 3.92284\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.069211\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 3.992051\n\n…"
+      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 4.322711\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.102752\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 4.425463\n\n…"
     }
   },
   "readiness": {
@@ -1839,7 +1841,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "status": "ready",
         "data_source": "simulated",
         "simulated": true,
-        "description": "simulated venues (seed 42, calendar 2026-11-21T12:00Z, 120 questions, 98 venuep events, 92 venuek events)",
+        "description": "simulated venues (seed 42, calendar 2026-11-21T12:00Z, 120 questions, 97 venuep events, 78 venuek events)",
         "uptime_seconds": 690,
         "venues": {
           "venuep": {
@@ -1850,9 +1852,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "catalog": {
               "loaded": true,
               "version": 2,
-              "events": 86,
-              "markets": 86,
-              "outcomes": 435,
+              "events": 89,
+              "markets": 89,
+              "outcomes": 472,
               "last_error": null,
               "truncated": false,
               "max_events": 1000000,
@@ -1861,15 +1863,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             },
             "credentials": "not_required",
             "books": {
-              "instruments": 363,
-              "synced": 363,
+              "instruments": 395,
+              "synced": 395,
               "stale": 0
             },
             "feed": {
               "connections": 1,
               "open_connections": 1,
-              "subscribed": 363,
-              "reconnects": 67,
+              "subscribed": 395,
+              "reconnects": 68,
               "frames_received": 10,
               "malformed_frames": 0,
               "sequence_gaps": 0,
@@ -1884,28 +1886,39 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 2,
-              "events": 84,
-              "markets": 84,
-              "outcomes": 274,
+              "version": 1,
+              "events": 74,
+              "markets": 74,
+              "outcomes": 262,
               "last_error": null,
               "truncated": false,
               "max_events": 1000000,
-              "loading": null,
+              "loading": {
+                "started_at": "2026-11-21T12:01:00.000Z",
+                "elapsed_ms": 630000,
+                "phase": "listing",
+                "list": "closed",
+                "pages": 2,
+                "events": 71,
+                "events_per_sec": 0.1,
+                "expected_events": 74,
+                "estimated_remaining_ms": 26620,
+                "estimate_basis": "previous_sync"
+              },
               "failures": 0
             },
             "credentials": "configured",
             "books": {
-              "instruments": 237,
-              "synced": 237,
+              "instruments": 234,
+              "synced": 234,
               "stale": 0
             },
             "feed": {
               "connections": 1,
               "open_connections": 1,
-              "subscribed": 237,
+              "subscribed": 234,
               "reconnects": 68,
-              "frames_received": 480,
+              "frames_received": 474,
               "malformed_frames": 0,
               "sequence_gaps": 0,
               "stale_timeouts": 1,
@@ -1926,12 +1939,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "revokeApiKey": {
     "200": {
-      "summary": "DELETE /api/v2/developers/api-keys/c5de822b-f5d4-42d9-ba73-9ba6089c2b3c → 200, simulated data",
+      "summary": "DELETE /api/v2/developers/api-keys/18f25874-0b77-443f-a279-20d7d9ed9f0c → 200, simulated data",
       "value": {
         "key": {
-          "id": "c5de822b-f5d4-42d9-ba73-9ba6089c2b3c",
+          "id": "18f25874-0b77-443f-a279-20d7d9ed9f0c",
           "name": "ci",
-          "key_prefix": "pmk_live_Ni1O…",
+          "key_prefix": "pmk_live_MdDE…",
           "status": "revoked",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": "2026-11-21T12:11:30.000"
@@ -1941,10 +1954,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "rotateAlertSigningSecret": {
     "200": {
-      "summary": "POST /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183/signing-secret → 200, simulated data",
+      "summary": "POST /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857/signing-secret → 200, simulated data",
       "value": {
-        "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
-        "signing_secret": "whsec_38bb6ef1338d2a783289a1543ee230f202fcc4e6cdd58909a7ad37ee2ffc4ec1"
+        "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
+        "signing_secret": "whsec_a3f495d8d2b02049493083147d24df7678a8411e6a2aac46232c10fd4bbc7739"
       }
     }
   },
@@ -1952,17 +1965,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/signup → 201, simulated data",
       "value": {
-        "account_id": "e59bfc80-b858-4691-91b5-c6497b43e6f5",
+        "account_id": "b6d34e88-cded-4af6-8b40-ffd135abe746",
         "email": "ada@example.com",
         "company": "Analytical Engines",
         "use_case": "spread dashboards",
         "created_at": "2026-11-21T12:11:30.000",
-        "api_key": "pmk_live_aBaWEWXuG9flSN8TvIYWRU0F181ftKPqP2yuryrxOOl",
+        "api_key": "pmk_live_GCScm9mSz7sAJ6mYgUdReqeZyagKOEOuKlXORQJvmTu",
         "key_returned_once": true,
         "key": {
-          "id": "2afee6bc-41b3-4608-a613-4a278334cec5",
+          "id": "3420b673-8ac9-4e98-9a21-30fffcaae114",
           "name": "default",
-          "key_prefix": "pmk_live_aBaW…",
+          "key_prefix": "pmk_live_GCSc…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -2000,33 +2013,33 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "testAlert": {
     "202": {
-      "summary": "POST /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183/test → 202, simulated data",
+      "summary": "POST /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857/test → 202, simulated data",
       "value": {
-        "id": "7aed20bc-c19a-4fae-be16-725d65a048e4",
-        "rule_id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
+        "id": "922e38ff-8e42-4de6-acf6-44890ebff6a2",
+        "rule_id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
         "event": "alert.test",
         "test": true,
         "status": "pending",
         "channel": "webhook",
         "target": "https://hooks.example.com/spreads",
         "attempts": 0,
-        "dedupe_key": "test:7aed20bc-c19a-4fae-be16-725d65a048e4",
+        "dedupe_key": "test:922e38ff-8e42-4de6-acf6-44890ebff6a2",
         "created_at": "2026-11-21T12:11:30.000",
         "next_attempt_at": "2026-11-21T12:11:30.000",
         "delivered_at": null,
         "last_error": null,
         "response_status": null,
         "spread": {
-          "event_slug": "will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026",
-          "outcome_key": "text:yes",
-          "outcome_title": "Yes",
+          "event_slug": "boe-decision-in-march-2027",
+          "outcome_key": "text:25 bps decrease",
+          "outcome_title": "25 bps decrease",
           "platform_a": "venuek",
           "platform_b": "venuep",
-          "price_a": 0.74,
-          "price_b": 0.88,
-          "spread": 0.14,
-          "spread_bps": 1400,
-          "confidence": 0.858806
+          "price_a": 0.32,
+          "price_b": 0.43,
+          "spread": 0.11,
+          "spread_bps": 1100,
+          "confidence": 0.853335
         }
       }
     }
@@ -2037,127 +2050,129 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "data": [
           {
-            "id": "11d4647f56376cb9",
-            "event_slug": "will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026",
-            "event_title": "Will Agnes Ferreira say \"inflation\" during the State of the Union address on November 22, 2026?",
-            "category": "culture",
-            "outcome_title": "Yes",
-            "outcome_key": "text:yes",
+            "id": "98199e34aba3f947",
+            "event_slug": "boe-decision-in-march-2027",
+            "event_title": "BoE decision in March 2027?",
+            "category": "economics",
+            "outcome_title": "25 bps decrease",
+            "outcome_key": "text:25 bps decrease",
             "platform_a": "venuek",
             "platform_b": "venuep",
-            "price_a": 0.74,
-            "price_b": 0.88,
-            "spread": 0.14,
-            "spread_bps": 1400,
-            "confidence": 0.858806,
+            "price_a": 0.32,
+            "price_b": 0.43,
+            "spread": 0.11,
+            "spread_bps": 1100,
+            "confidence": 0.853335,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:37899/trade-api/v2/events/KXMENTIONFERREI-26NOV22-INFLATADDRES",
-            "platform_b_url": "http://127.0.0.1:45933/events/slug/will-agnes-ferreira-say-inflation-during-state-of-the-union-address-on-november-22-2026",
-            "matching_strategy": "auto_canonical",
-            "match_quality": "auto_high",
-            "volume_min": 34991.03,
+            "platform_a_url": "http://127.0.0.1:45253/trade-api/v2/events/KXBOEDECISION-27MAR08",
+            "platform_b_url": "http://127.0.0.1:35573/events/slug/boe-decision-in-march-2027",
+            "matching_strategy": "event_key",
+            "match_quality": "auto_medium",
+            "volume_min": 66593.19,
             "match": {
-              "quality": "auto_high",
-              "weight": 0.9979,
+              "quality": "auto_medium",
+              "weight": 0.9962,
               "manual": false,
-              "venuep_outcome_id": "213101553611249289990831152833522300868437087103926880753014453072616762539688",
-              "venuek_outcome_id": "KXMENTIONFERREI-26NOV22-INFLATADDRES",
+              "venuep_outcome_id": "15813506165190656201739959768497121088820194553571148430720878816081332564379",
+              "venuek_outcome_id": "KXBOEDECISION-27MAR08-C25",
               "evidence": {
-                "kind": "mention",
+                "kind": "statement",
                 "compared": [
-                  "subject: address agne ferreira inflation say state union",
-                  "period: on 2026-11-22"
+                  "subject: boe decreas",
+                  "outcome: 25 bps decrease = Decrease of 25 bps"
                 ],
                 "shared_words": [
-                  "address",
-                  "agne"
+                  "boe",
+                  "decreas"
                 ],
                 "implicit_words": [],
-                "period": "on 2026-11-22",
+                "period": "on 2027-03-08; in 2027-03, ending 2027-03-08",
                 "strike": null
               },
               "venuep_text": [
-                "Will Agnes Ferreira say \"inflation\" during the State of the Union address on November 22, 2026?",
-                "Will Agnes Ferreira say \"inflation\" during the State of the Union address on November 22, 2026?"
+                "25 bps decrease",
+                "BoE 25 bps decrease after March 2027 meeting?"
               ],
               "venuek_text": [
-                "Yes",
-                "Will Agnès Ferreira say \"inflation\" during the State of the Union address on Nov 22, 2026?"
+                "Decrease of 25 bps",
+                "Will the BoE announce a decrease of 25 bps on Mar 8, 2027?"
               ]
             },
             "executable": {
               "buy_platform": "venuek",
-              "buy_price": 0.75,
+              "buy_price": 0.33,
               "sell_platform": "venuep",
-              "sell_price": 0.87,
-              "edge": 0.12,
-              "net_edge": 0.106875,
-              "size": 4663.26,
-              "cost_dollars": 3621.11,
-              "profit_dollars": 286.35
+              "sell_price": 0.42,
+              "edge": 0.09,
+              "net_edge": 0.074523,
+              "size": 4987.53,
+              "cost_dollars": 1759.41,
+              "profit_dollars": 189.76
             }
           },
           {
-            "id": "729b587c3ca7244a",
-            "event_slug": "boe-decision-in-december-2026",
-            "event_title": "BoE decision in December 2026?",
-            "category": "economics",
-            "outcome_title": "No change",
-            "outcome_key": "text:no change",
+            "id": "f84394fb9897cd46",
+            "event_slug": "premier-basketball-league-champion-2027",
+            "event_title": "Premier Basketball League Champion 2027",
+            "category": "sports",
+            "outcome_title": "Oakmont Comets",
+            "outcome_key": "text:oakmont comets",
             "platform_a": "venuep",
             "platform_b": "venuek",
-            "price_a": 0.69,
-            "price_b": 0.83,
-            "spread": 0.14,
-            "spread_bps": 1400,
-            "confidence": 0.843733,
+            "price_a": 0.58,
+            "price_b": 0.77,
+            "spread": 0.19,
+            "spread_bps": 1900,
+            "confidence": 0.83536,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:45933/events/slug/boe-decision-in-december-2026",
-            "platform_b_url": "http://127.0.0.1:37899/trade-api/v2/events/KXBOEDECISION-26DEC07",
+            "platform_a_url": "http://127.0.0.1:35573/events/slug/premier-basketball-league-champion-2027",
+            "platform_b_url": "http://127.0.0.1:45253/trade-api/v2/events/KXPBLCHAMP-27",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
-            "volume_min": 24137.43,
+            "volume_min": 14232.86,
             "match": {
               "quality": "auto_medium",
-              "weight": 0.997,
+              "weight": 0.9962,
               "manual": false,
-              "venuep_outcome_id": "263397801272213533779791245320295625618445505496050601143618433922672187772713",
-              "venuek_outcome_id": "KXBOEDECISION-26DEC07-H0",
+              "venuep_outcome_id": "585279087852191698062801773751559441404526699591595037510124040917442444539507",
+              "venuek_outcome_id": "KXPBLCHAMP-27-OAKMON",
               "evidence": {
-                "kind": "statement",
+                "kind": "winner",
                 "compared": [
-                  "subject: boe chang",
-                  "outcome: No change = No change"
+                  "subject: basketball championship leagu oakmont premier win",
+                  "outcome: Oakmont Comets = Oakmont"
                 ],
                 "shared_words": [
-                  "boe",
-                  "chang"
+                  "basketball",
+                  "championship"
                 ],
-                "implicit_words": [],
-                "period": "on 2026-12-07; in 2026-12, ending 2026-12-07",
+                "implicit_words": [
+                  "comet"
+                ],
+                "period": "year 2027",
                 "strike": null
               },
               "venuep_text": [
-                "No change",
-                "BoE No change after December 2026 meeting?"
+                "Oakmont Comets",
+                "Will the Oakmont Comets win the 2027 Premier Basketball League championship?"
               ],
               "venuek_text": [
-                "No change",
-                "Will the BoE announce a no change on Dec 7, 2026?"
+                "Oakmont",
+                "Will the Oakmont win the 2027 Premier Basketball League title?"
               ]
             },
             "executable": {
               "buy_platform": "venuep",
-              "buy_price": 0.71,
+              "buy_price": 0.6,
               "sell_platform": "venuek",
-              "sell_price": 0.81,
-              "edge": 0.1,
-              "net_edge": 0.089227,
-              "size": 3510.6,
-              "cost_dollars": 2548.85,
-              "profit_dollars": 163.84
+              "sell_price": 0.75,
+              "edge": 0.15,
+              "net_edge": 0.136875,
+              "size": 4294.62,
+              "cost_dollars": 2773.29,
+              "profit_dollars": 208.65
             }
           }
         ],
@@ -2167,9 +2182,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "updateAlert": {
     "200": {
-      "summary": "PATCH /api/v2/alerts/58c6b4fc-7043-4d10-83d4-7abdda1a0183 → 200, simulated data",
+      "summary": "PATCH /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857 → 200, simulated data",
       "value": {
-        "id": "58c6b4fc-7043-4d10-83d4-7abdda1a0183",
+        "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
