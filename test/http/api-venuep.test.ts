@@ -378,9 +378,10 @@ describe('GET /api/v2/venuep/market-price', () => {
   })
 
   test('with timestamp: the venue price-history point nearest that time, cached', async () => {
-    const m = all.find((x) => x.status === 'active')!
-    const token = m.outcomes[0]!.token_id
     const ts = Math.floor(s.clock.now() / 1000) - 36 * 3600 + 17
+    // A market that was already trading then (the world also lists short-dated markets opened since).
+    const m = all.find((x) => x.status === 'active' && Date.parse(`${String(x.created_at)}Z`) < (ts - 3600) * 1000)!
+    const token = m.outcomes[0]!.token_id
     const body = await ok<{
       timestamp: number
       outcomes: { source: string; probability: number; price_time: string }[]
