@@ -63,4 +63,23 @@ export default defineConfig(
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
     },
   },
+  {
+    // A spread argument puts every item on the stack: a list that grows with the catalog overflows it at the venues'
+    // real size (issue 35: the simulator died on `rows.push(...prints)`). src/core/arrays.ts has the replacements.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          // The calls that take a list's items as arguments; forwarding a fixed argument list (`f(...args)`) is fine.
+          selector: [
+            'CallExpression[callee.property.name=/^(push|unshift|splice|fromCharCode|fromCodePoint)$/] > SpreadElement',
+            "CallExpression[callee.object.name='Math'][callee.property.name=/^(min|max|hypot)$/] > SpreadElement",
+          ].join(', '),
+          message:
+            'No list spread into push, unshift, splice or Math.min/max in src/: it overflows the stack on long lists. Use pushAll, minOf or maxOf (src/core/arrays.ts), or a loop.',
+        },
+      ],
+    },
+  },
 )

@@ -2,6 +2,7 @@ import { MICROS_PER_UNIT } from '../core/numbers.js'
 import type { LevelMicros } from '../book/order-book.js'
 import type { FeedEvent } from '../venues/types.js'
 import type { InstrumentState } from './instrument-state.js'
+import { pushAll } from '../core/arrays.js'
 
 /** One batch of feed events as an actor applies it: the events of one wire frame and when it was received. */
 export interface FeedBatch {
@@ -67,7 +68,7 @@ export function bookSnapshotBatches(
   }
   const batches: FeedBatch[] = []
   if (stats.length > 0) batches.push({ events: stats, receivedAt: now })
-  batches.push(...byStamp.values())
+  pushAll(batches, byStamp.values())
   if (stale.length > 0) {
     const events: FeedEvent[] = []
     for (let i = 0; i < stale.length; i += STALE_IDS_PER_EVENT)

@@ -29,6 +29,15 @@ export type CatalogMessage =
       readonly plan?: InstrumentPlan<InstrumentState>
       /** The sync that listed it (pages, events, start), for the log and the next sync's estimate. */
       readonly load?: CatalogLoad
+      /** Events it mapped afresh and reused (mapped-records.ts), for the log. */
+      readonly mapping?: Catalog['mapping']
+    }
+  | {
+      /** The sync listed exactly the installed catalog (the same event objects: mapped-records.ts): nothing to install. */
+      readonly type: 'catalog_unchanged'
+      readonly fetchedAt: number
+      readonly load?: CatalogLoad
+      readonly mapping?: Catalog['mapping']
     }
   | { readonly type: 'catalog_failed'; readonly error: string; readonly load?: CatalogLoad }
 
@@ -147,6 +156,13 @@ export class CatalogLoader {
             { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt },
             'catalog listed; building the snapshot',
           )
+        const installed = this.#o.catalog()
+        if (installed !== undefined && sameCatalog(catalog, installed)) {
+          // Nothing changed at the venue: no snapshot, no instrument plan, and downstream (matcher, views, bus)
+          // never hears of it. A refresh of an unchanged catalog costs its listing only.
+          this.#o.send({ type: 'catalog_unchanged', fetchedAt: catalog.fetchedAt, load, mapping: catalog.mapping })
+          return
+        }
         // Index building happens here, outside `process` and in slices, so the actor only swaps finished work in.
         const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0))
         const streams = this.#o.adapter.streams
@@ -156,7 +172,7 @@ export class CatalogLoader {
             : await runInSlices(streamedInstrumentsSteps(catalog, streams))
         const plan = await runInSlices(instrumentPlanSteps(instruments, this.#o.instruments(), this.#o.newInstrument))
         if (controller.signal.aborted) return
-        this.#o.send({ type: 'catalog_loaded', snapshot, instruments, plan, load })
+        this.#o.send({ type: 'catalog_loaded', snapshot, instruments, plan, load, mapping: catalog.mapping })
       })
       .catch((err: unknown) => {
         if (!controller.signal.aborted)
@@ -206,6 +222,7 @@ export class CatalogLoader {
     instruments: number,
     wasTruncated: boolean,
     load: CatalogLoad | undefined,
+    mapping?: Catalog['mapping'],
   ): void {
     this.#syncEnded(load)
     this.#lastError = undefined
@@ -216,7 +233,7 @@ export class CatalogLoader {
         ? {}
         : { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt }
     this.#o.log.info(
-      { version: snapshot.version, events: snapshot.events.length, instruments, ...sync },
+      { version: snapshot.version, events: snapshot.events.length, instruments, ...sync, ...mapping },
       'catalog installed',
     )
     if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
@@ -244,6 +261,23 @@ export class CatalogLoader {
     )
   }
 
+  /** The sync listed the installed catalog again (`catalog_unchanged`): it succeeded, and nothing was installed. */
+  confirmed(snapshot: CatalogSnapshot, load: CatalogLoad | undefined, mapping?: Catalog['mapping']): void {
+    this.#syncEnded(load)
+    this.#lastError = undefined
+    this.#failures = 0
+    if (load !== undefined) this.#lastListedEvents = load.events
+    this.#o.log.debug(
+      {
+        version: snapshot.version,
+        events: snapshot.events.length,
+        ...(load === undefined ? {} : { elapsedMs: this.#o.clock.now() - load.startedAt }),
+        ...mapping,
+      },
+      'catalog unchanged',
+    )
+  }
+
   /**
    * The sync failed (`catalog_failed`). `error` names the request and the cause (`GET https://host/events: DNS lookup
    * failed (ENOTFOUND host)`, see transport-errors.ts). Without a catalog the sync is retried after 2 s, 4 s, 8 s… up
@@ -266,4 +300,19 @@ export class CatalogLoader {
     this.#o.clock.clearTimeout(this.#retryTimer)
     this.#retryTimer = this.#o.clock.setTimeout(() => this.#loadCatalog(), retryInMs)
   }
+}
+
+/**
+ * Whether a listed catalog is the installed one: the same events (by identity: an unchanged raw event is mapped to
+ * the same object, mapped-records.ts) in the same order, cut at the same guard. O(events), no allocation.
+ */
+function sameCatalog(catalog: Catalog, installed: CatalogSnapshot): boolean {
+  const a = catalog.events
+  const b = installed.events
+  if (a.length !== b.length) return false
+  const ta = catalog.truncation
+  const tb = installed.truncation
+  if (ta?.maxEvents !== tb?.maxEvents || ta?.cut !== tb?.cut) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }

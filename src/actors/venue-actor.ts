@@ -72,6 +72,10 @@ export class VenueActor extends Actor<VenueMessage> {
   readonly #o: VenueActorOptions
   #catalog: CatalogSnapshot | undefined
   #catalogVersion = 0
+  /** When the venue last listed the installed catalog: its install, or a later sync that found nothing changed. */
+  #catalogSyncedAt: number | undefined
+  /** The installed catalog's streamed instruments, in the order the feed was given them. */
+  #streamed: readonly string[] = []
   readonly #loader: CatalogLoader
   /** Everything about one streamed instrument in one record: one map lookup per feed event. */
   #instruments = new Map<string, InstrumentState>()
@@ -224,6 +228,7 @@ export class VenueActor extends Actor<VenueMessage> {
         markets: c?.marketCount ?? 0,
         outcomes: c?.outcomeCount ?? 0,
         fetchedAt: c?.fetchedAt,
+        syncedAt: this.#catalogSyncedAt,
         lastError: this.#loader.lastError,
         truncated: c?.truncation !== undefined,
         maxEvents: this.#o.catalogMaxEvents ?? c?.truncation?.maxEvents,
@@ -290,30 +295,45 @@ export class VenueActor extends Actor<VenueMessage> {
         for (const listener of this.#appliedListeners) listener(message.events, message.receivedAt)
         return
       case 'catalog_loaded':
-        return this.#installCatalog(message.snapshot, message.instruments, message.plan, message.load)
+        return this.#installCatalog(message)
+      case 'catalog_unchanged':
+        return this.#confirmCatalog(message)
       case 'catalog_failed':
         return this.#loader.failed(message.error, message.load)
     }
   }
 
-  #installCatalog(
-    built: CatalogSnapshot,
-    instruments: readonly string[],
-    plan: InstrumentPlan<InstrumentState> | undefined,
-    load: CatalogLoad | undefined,
-  ): void {
+  #installCatalog(message: Extract<CatalogMessage, { type: 'catalog_loaded' }>): void {
+    const { snapshot: built, instruments, plan, load } = message
     const snapshot = Object.freeze({ ...built, version: ++this.#catalogVersion })
     const wasTruncated = this.#catalog?.truncation !== undefined
     this.#catalog = snapshot
+    this.#catalogSyncedAt = snapshot.fetchedAt
+    this.#streamed = instruments
     const next =
       plan !== undefined && plan.base === this.#instruments
         ? this.#applyPlan(plan, instruments)
         : this.#rebuildInstruments(instruments)
-    this.#loader.installed(snapshot, next.size, wasTruncated, load)
+    this.#loader.installed(snapshot, next.size, wasTruncated, load, message.mapping)
     const retired = this.#retiredQuotes
     this.#retiredQuotes = []
     if (retired.length > 0) for (const listener of this.#quoteListeners) listener(retired)
     for (const listener of this.#catalogListeners) listener(snapshot)
+    this.#checkReady()
+  }
+
+  /**
+   * A sync listed the installed catalog again: nothing is installed and no listener hears of it. A feed started
+   * since the install (an actor restart) still needs the streamed list.
+   */
+  #confirmCatalog({ fetchedAt, load, mapping }: Extract<CatalogMessage, { type: 'catalog_unchanged' }>): void {
+    if (this.#catalog === undefined) return
+    this.#catalogSyncedAt = fetchedAt
+    if (this.#feed !== undefined && !this.#feedHasInstruments) {
+      this.#feed.setInstruments(this.#streamed)
+      this.#feedHasInstruments = true
+    }
+    this.#loader.confirmed(this.#catalog, load, mapping)
     this.#checkReady()
   }
 

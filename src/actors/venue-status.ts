@@ -14,7 +14,10 @@ export interface VenueStatus {
     readonly events: number
     readonly markets: number
     readonly outcomes: number
+    /** When the installed catalog was listed (its version's sync). */
     readonly fetchedAt: number | undefined
+    /** When the venue last listed it: later than `fetchedAt` when refreshes since found nothing changed. */
+    readonly syncedAt: number | undefined
     readonly lastError: string | undefined
     /** The installed catalog stopped at the `maxEvents` guard while the venue listed more (it is still served). */
     readonly truncated: boolean

@@ -6,6 +6,7 @@ import { VENUES } from '../venues/index.js'
 import type { VenueModule } from '../venues/module.js'
 import { defined } from './env-values.js'
 import { configSchema, type Config } from './schema.js'
+import { pushAll } from '../core/arrays.js'
 
 /**
  * Loads the configuration: config/default.json, then config/live.json when VENUES=live, then
@@ -69,7 +70,7 @@ export function validate(raw: unknown, venues: readonly VenueModule[] = VENUES):
   if (schema === undefined) schemas.set(venues, (schema = configSchema(venues)))
   const withDefaults = Value.Default(schema, structuredClone(raw))
   const problems = [...Value.Errors(schema, withDefaults)].map((e) => `${e.path || '/'}: ${e.message}`)
-  if (problems.length === 0) problems.push(...crossFieldProblems(withDefaults as Config))
+  if (problems.length === 0) pushAll(problems, crossFieldProblems(withDefaults as Config))
   if (problems.length > 0) throw new ConfigError(problems)
   return deepFreeze(withDefaults as Config)
 }

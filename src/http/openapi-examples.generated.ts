@@ -7,7 +7,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/alerts → 201, simulated data",
       "value": {
-        "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
+        "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -27,7 +27,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "delivery_status": {
           "ready": true
         },
-        "signing_secret": "whsec_500af2d67dffa61026f137eb068ff30dd4faecfa1d4c1b7218a33feac7878721"
+        "signing_secret": "whsec_e593618013c883b3a6992f005a8093aaa3c3d768f62b89df0bc237fc5537c5c5"
       }
     },
     "422": {
@@ -66,12 +66,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/api-keys → 201, simulated data",
       "value": {
-        "api_key": "pmk_live_MdDEp8CGCW52IZ2qRDgKXz5iUpE3EaS1p4KWploUwsN",
+        "api_key": "pmk_live_0ipnFcayECMWfZNNbLef2zOyT1E21Rq3sdsuNPC6Ltc",
         "key_returned_once": true,
         "key": {
-          "id": "18f25874-0b77-443f-a279-20d7d9ed9f0c",
+          "id": "efb57029-fe55-4381-8d50-60fdc736825c",
           "name": "ci",
-          "key_prefix": "pmk_live_MdDE…",
+          "key_prefix": "pmk_live_0ipn…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -81,18 +81,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "deleteAlert": {
     "200": {
-      "summary": "DELETE /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857 → 200, simulated data",
+      "summary": "DELETE /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1 → 200, simulated data",
       "value": {
-        "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
+        "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
         "deleted": true
       }
     }
   },
   "getAlert": {
     "200": {
-      "summary": "GET /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1 → 200, simulated data",
       "value": {
-        "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
+        "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -225,11 +225,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",
       "value": {
-        "account_id": "49815c70-8951-4776-b318-7af33a289cd2",
+        "account_id": "382d5e3e-3003-42df-a524-43cd47e95ff8",
         "key": {
-          "id": "ea94a033-83c7-4d45-b6ba-e7fc00441151",
+          "id": "af8dca0d-3ebf-487f-9357-5c79f1eac1fd",
           "name": "default",
-          "key_prefix": "pmk_live_57wg…"
+          "key_prefix": "pmk_live_HaH0…"
         },
         "rate_limit": {
           "limit": 100000,
@@ -287,8 +287,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "platform": "venuek",
           "outcome_id": "KXPBLCHAMP-27-OAKMON"
         },
-        "volume_total": 927364.42,
-        "volume_24h": 28205.56,
+        "volume_total": 927303.15,
+        "volume_24h": 28144.29,
         "platform_count": 2,
         "platforms": [
           "venuep",
@@ -296,7 +296,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         ],
         "end_time": "2027-07-27T16:00:00.000",
         "created_at": "2026-10-22T05:52:30.667",
-        "updated_at": "2026-11-21T12:01:56.000",
+        "updated_at": "2026-11-21T12:10:00.000",
         "aliases": [
           "who-will-win-the-2027-premier-basketball-league-title-kxpblchamp-27"
         ],
@@ -309,15 +309,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:35573/events/slug/premier-basketball-league-champion-2027",
+            "platform_url": "http://127.0.0.1:44829/events/slug/premier-basketball-league-champion-2027",
             "mutually_exclusive": true,
-            "volume_total": 604732.84,
-            "volume_24h": 12169.14,
+            "volume_total": 604870.85,
+            "volume_24h": 12307.15,
             "liquidity": 302774.17,
-            "open_interest": 70548.58,
+            "open_interest": 70765.92,
             "end_time": "2027-07-16T12:00:00.000",
             "created_at": "2026-10-22T05:52:30.667",
-            "updated_at": "2026-11-21T12:01:56.000",
+            "updated_at": "2026-11-21T12:10:00.000",
             "market_count": 1,
             "outcome_count": 5,
             "markets": [
@@ -328,14 +328,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:35573/events/slug/premier-basketball-league-champion-2027",
-                "volume_total": 604732.84,
-                "volume_24h": 12169.14,
+                "platform_url": "http://127.0.0.1:44829/events/slug/premier-basketball-league-champion-2027",
+                "volume_total": 604870.85,
+                "volume_24h": 12307.15,
                 "liquidity": 302774.17,
-                "open_interest": 70548.58,
+                "open_interest": 70765.92,
                 "end_time": "2027-07-16T12:00:00.000",
                 "created_at": "2026-10-22T05:52:30.667",
-                "updated_at": "2026-11-21T12:01:56.000",
+                "updated_at": "2026-11-21T12:10:00.000",
                 "outcomes": [
                   {
                     "title": "Oakmont Comets",
@@ -343,7 +343,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.56,
                     "best_ask": 0.6,
                     "spread": 0.04,
-                    "volume": 21737.19,
+                    "volume": 21759.7,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "585279087852191698062801773751559441404526699591595037510124040917442444539507",
@@ -356,7 +356,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.07,
                     "best_ask": 0.11,
                     "spread": 0.04,
-                    "volume": 462760.67,
+                    "volume": 462825.37,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "117189145867548503652393491486769058436648910596640030569560669922341568358538",
@@ -375,12 +375,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXPBLCHAMP-27",
+            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXPBLCHAMP-27",
             "mutually_exclusive": true,
-            "volume_total": 322631.58,
-            "volume_24h": 16036.42,
+            "volume_total": 322432.3,
+            "volume_24h": 15837.14,
             "liquidity": null,
-            "open_interest": 56667.82,
+            "open_interest": 56568.19,
             "end_time": "2027-07-27T16:00:00.000",
             "created_at": "2026-10-22T05:52:30.667",
             "updated_at": "2026-10-23T05:52:30.667",
@@ -394,10 +394,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXPBLCHAMP-27",
-                "volume_total": 322631.58,
-                "volume_24h": 16036.42,
-                "open_interest": 56667.82,
+                "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXPBLCHAMP-27",
+                "volume_total": 322432.3,
+                "volume_24h": 15837.14,
+                "open_interest": 56568.19,
                 "end_time": "2027-07-27T16:00:00.000",
                 "created_at": "2026-10-22T05:52:30.667",
                 "updated_at": "2026-10-23T05:52:30.667",
@@ -409,7 +409,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.75,
                     "best_ask": 0.79,
                     "spread": 0.04,
-                    "volume": 14232.86,
+                    "volume": 14162.93,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -421,7 +421,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.07,
                     "best_ask": 0.11,
                     "spread": 0.04,
-                    "volume": 8153.69,
+                    "volume": 8118.04,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -490,8 +490,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           },
           {
             "timestamp": "2026-11-21T12:10:00.000",
-            "spread_bps": 2000,
-            "price_a": 0.58,
+            "spread_bps": 100,
+            "price_a": 0.77,
             "price_b": 0.78
           }
         ]
@@ -525,7 +525,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "best_bid": 0.92,
           "best_ask": 0.94
         },
-        "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXHIGHDEN-26NOV25",
+        "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXHIGHDEN-26NOV25",
         "updated_at": "2026-11-21T12:11:30.000",
         "quote_age_seconds": 0,
         "is_stale": false
@@ -585,7 +585,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "event_slug": "what-price-will-avalanche-hit-by-april-30-2027",
         "title": "What price will Avalanche hit by April 30, 2027?",
         "status": "active",
-        "platform_url": "http://127.0.0.1:35573/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+        "platform_url": "http://127.0.0.1:44829/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
         "timestamp": null,
         "outcomes": [
           {
@@ -802,19 +802,19 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listAlertDeliveries": {
     "200": {
-      "summary": "GET /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857/deliveries?limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1/deliveries?limit=2 → 200, simulated data",
       "value": {
         "deliveries": [
           {
-            "id": "922e38ff-8e42-4de6-acf6-44890ebff6a2",
-            "rule_id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
+            "id": "d156fe78-93ff-427a-83ae-e1f251c171f4",
+            "rule_id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
             "event": "alert.test",
             "test": true,
             "status": "sending",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "test:922e38ff-8e42-4de6-acf6-44890ebff6a2",
+            "dedupe_key": "test:d156fe78-93ff-427a-83ae-e1f251c171f4",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": null,
@@ -830,19 +830,19 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "price_b": 0.43,
               "spread": 0.11,
               "spread_bps": 1100,
-              "confidence": 0.853335
+              "confidence": 0.853341
             }
           },
           {
-            "id": "3a2d50ea-1fda-45d2-be1a-f3a3373de53b",
-            "rule_id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
+            "id": "baf5b744-e1c8-4c9a-94cd-e7d866da2c4e",
+            "rule_id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
             "event": "alert.fired",
             "test": false,
             "status": "delivered",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "3d9d602b-bc13-4930-96c7-eb5876cf1857:boe-decision-in-march-2027|text:25 bps decrease:1",
+            "dedupe_key": "ce93fec9-2537-42d3-b6db-27e1dcda51c1:boe-decision-in-march-2027|text:25 bps decrease:1",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": "2026-11-21T12:11:30.000",
@@ -858,7 +858,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "price_b": 0.43,
               "spread": 0.11,
               "spread_bps": 1100,
-              "confidence": 0.853335
+              "confidence": 0.853341
             }
           }
         ],
@@ -874,7 +874,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "alerts": [
           {
-            "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
+            "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
             "user_id": "user-42",
             "trigger_type": "spread_threshold",
             "threshold": 0.05,
@@ -905,24 +905,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "keys": [
           {
-            "id": "ea94a033-83c7-4d45-b6ba-e7fc00441151",
+            "id": "af8dca0d-3ebf-487f-9357-5c79f1eac1fd",
             "name": "default",
-            "key_prefix": "pmk_live_57wg…",
+            "key_prefix": "pmk_live_HaH0…",
             "status": "active",
             "created_at": "2026-11-21T12:00:00.000",
             "revoked_at": null
           },
           {
-            "id": "18f25874-0b77-443f-a279-20d7d9ed9f0c",
+            "id": "efb57029-fe55-4381-8d50-60fdc736825c",
             "name": "ci",
-            "key_prefix": "pmk_live_MdDE…",
+            "key_prefix": "pmk_live_0ipn…",
             "status": "active",
             "created_at": "2026-11-21T12:11:30.000",
             "revoked_at": null
           }
         ],
         "total": 2,
-        "current_key_id": "ea94a033-83c7-4d45-b6ba-e7fc00441151"
+        "current_key_id": "af8dca0d-3ebf-487f-9357-5c79f1eac1fd"
       }
     }
   },
@@ -942,8 +942,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuek",
               "outcome_id": "KXHIGHDEN-26NOV25-B63.5"
             },
-            "volume_total": 4599763.84,
-            "volume_24h": 16798.37,
+            "volume_total": 4598490.17,
+            "volume_24h": 15531.74,
             "platform_count": 1,
             "platforms": [
               "venuek"
@@ -963,8 +963,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuep",
               "outcome_id": "192983611684965718839878449352953561774596858707977943568055041185469982678541"
             },
-            "volume_total": 4327525.03,
-            "volume_24h": 198975.27,
+            "volume_total": 4327132.28,
+            "volume_24h": 198582.52,
             "platform_count": 2,
             "platforms": [
               "venuep",
@@ -972,7 +972,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             ],
             "end_time": "2028-11-07T15:00:00.000",
             "created_at": "2026-06-10T21:49:59.557",
-            "updated_at": "2026-11-21T12:02:00.000"
+            "updated_at": "2026-11-21T12:10:00.000"
           }
         ],
         "total": 105,
@@ -994,7 +994,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           {
             "event_slug": "texas-senate-election-winner-2030",
             "status": "active",
-            "updated_at": "2026-11-21T12:02:00.000"
+            "updated_at": "2026-11-21T12:10:00.000"
           }
         ],
         "total": 123,
@@ -1021,14 +1021,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.77,
             "spread": 0.19,
             "spread_bps": 1900,
-            "confidence": 0.83536,
+            "confidence": 0.835271,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:35573/events/slug/premier-basketball-league-champion-2027",
-            "platform_b_url": "http://127.0.0.1:45253/trade-api/v2/events/KXPBLCHAMP-27",
+            "platform_a_url": "http://127.0.0.1:44829/events/slug/premier-basketball-league-champion-2027",
+            "platform_b_url": "http://127.0.0.1:39565/trade-api/v2/events/KXPBLCHAMP-27",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
-            "volume_min": 14232.86,
+            "volume_min": 14162.93,
             "match": {
               "quality": "auto_medium",
               "weight": 0.9962,
@@ -1085,14 +1085,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.54,
             "spread": 0.19,
             "spread_bps": 1900,
-            "confidence": 0.834149,
+            "confidence": 0.834049,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:45253/trade-api/v2/events/KXLAUNCHMOTORS-27FEB07-SERVIC",
-            "platform_b_url": "http://127.0.0.1:35573/events/slug/will-helix-motors-launch-a-self-driving-taxi-service-by-february-7-2027",
+            "platform_a_url": "http://127.0.0.1:39565/trade-api/v2/events/KXLAUNCHMOTORS-27FEB07-SERVIC",
+            "platform_b_url": "http://127.0.0.1:44829/events/slug/will-helix-motors-launch-a-self-driving-taxi-service-by-february-7-2027",
             "matching_strategy": "auto_canonical",
             "match_quality": "auto_high",
-            "volume_min": 31300.11,
+            "volume_min": 31127.27,
             "match": {
               "quality": "auto_high",
               "weight": 0.9982,
@@ -1155,12 +1155,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXHIGHDEN-26NOV25",
+            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXHIGHDEN-26NOV25",
             "mutually_exclusive": true,
-            "volume_total": 4599763.84,
-            "volume_24h": 16798.37,
+            "volume_total": 4598490.17,
+            "volume_24h": 15531.74,
             "liquidity": null,
-            "open_interest": 314278.52,
+            "open_interest": 313641.69,
             "end_time": "2026-11-25T16:00:00.000",
             "created_at": "2026-11-19T11:32:10.093",
             "updated_at": "2026-11-20T11:32:10.093",
@@ -1174,10 +1174,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXHIGHDEN-26NOV25",
-                "volume_total": 4599763.84,
-                "volume_24h": 16798.37,
-                "open_interest": 314278.52,
+                "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXHIGHDEN-26NOV25",
+                "volume_total": 4598490.17,
+                "volume_24h": 15531.74,
+                "open_interest": 313641.69,
                 "end_time": "2026-11-25T16:00:00.000",
                 "created_at": "2026-11-19T11:32:10.093",
                 "updated_at": "2026-11-20T11:32:10.093",
@@ -1189,7 +1189,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.06,
                     "best_ask": 0.08,
                     "spread": 0.02,
-                    "volume": 31008.63,
+                    "volume": 30910.11,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1201,7 +1201,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.05,
                     "best_ask": 0.09,
                     "spread": 0.04,
-                    "volume": 32755.88,
+                    "volume": 32685.24,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1218,12 +1218,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
             "mutually_exclusive": true,
-            "volume_total": 1570810.1,
-            "volume_24h": 4632.63,
+            "volume_total": 1570688.02,
+            "volume_24h": 4510.55,
             "liquidity": null,
-            "open_interest": 56909.66,
+            "open_interest": 56848.62,
             "end_time": "2026-11-21T20:00:00.000",
             "created_at": "2026-11-14T05:56:55.599",
             "updated_at": "2026-11-15T05:56:55.599",
@@ -1237,10 +1237,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
-                "volume_total": 1570810.1,
-                "volume_24h": 4632.63,
-                "open_interest": 56909.66,
+                "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+                "volume_total": 1570688.02,
+                "volume_24h": 4510.55,
+                "open_interest": 56848.62,
                 "end_time": "2026-11-21T20:00:00.000",
                 "created_at": "2026-11-14T05:56:55.599",
                 "updated_at": "2026-11-15T05:56:55.599",
@@ -1264,7 +1264,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.249,
                     "best_ask": 0.269,
                     "spread": 0.02,
-                    "volume": 8092.22,
+                    "volume": 8052.62,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1292,10 +1292,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXHIGHDEN-26NOV25",
-            "volume_total": 4599763.84,
-            "volume_24h": 16798.37,
-            "open_interest": 314278.52,
+            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXHIGHDEN-26NOV25",
+            "volume_total": 4598490.17,
+            "volume_24h": 15531.74,
+            "open_interest": 313641.69,
             "end_time": "2026-11-25T16:00:00.000",
             "created_at": "2026-11-19T11:32:10.093",
             "updated_at": "2026-11-20T11:32:10.093",
@@ -1307,7 +1307,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.06,
                 "best_ask": 0.08,
                 "spread": 0.02,
-                "volume": 31008.63,
+                "volume": 30910.11,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1319,7 +1319,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.05,
                 "best_ask": 0.09,
                 "spread": 0.04,
-                "volume": 32755.88,
+                "volume": 32685.24,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1333,10 +1333,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "sports",
-            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
-            "volume_total": 1570810.1,
-            "volume_24h": 4632.63,
-            "open_interest": 56909.66,
+            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "volume_total": 1570688.02,
+            "volume_24h": 4510.55,
+            "open_interest": 56848.62,
             "end_time": "2026-11-21T20:00:00.000",
             "created_at": "2026-11-14T05:56:55.599",
             "updated_at": "2026-11-15T05:56:55.599",
@@ -1360,7 +1360,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.249,
                 "best_ask": 0.269,
                 "spread": 0.02,
-                "volume": 8092.22,
+                "volume": 8052.62,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1415,8 +1415,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.23,
             "best_ask": 0.25,
             "spread": 0.02,
-            "volume": 4272587.37,
-            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXHIGHDEN-26NOV25",
+            "volume": 4272570.04,
+            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXHIGHDEN-26NOV25",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1432,7 +1432,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.352,
             "spread": 0.028,
             "volume": 1475706.83,
-            "platform_url": "http://127.0.0.1:45253/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1503,15 +1503,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "crypto",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:35573/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+            "platform_url": "http://127.0.0.1:44829/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
             "mutually_exclusive": false,
-            "volume_total": 4317502.76,
-            "volume_24h": 154.02,
+            "volume_total": 4317587.09,
+            "volume_24h": 238.35,
             "liquidity": 57948.3,
-            "open_interest": 170,
+            "open_interest": 327.73,
             "end_time": "2027-05-01T04:00:00.000",
             "created_at": "2026-11-21T11:00:00.000",
-            "updated_at": "2026-11-21T12:01:58.000",
+            "updated_at": "2026-11-21T12:10:00.000",
             "market_count": 1,
             "outcome_count": 5,
             "markets": [
@@ -1522,14 +1522,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "crypto",
-                "platform_url": "http://127.0.0.1:35573/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
-                "volume_total": 4317502.76,
-                "volume_24h": 154.02,
+                "platform_url": "http://127.0.0.1:44829/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+                "volume_total": 4317587.09,
+                "volume_24h": 238.35,
                 "liquidity": 57948.3,
-                "open_interest": 170,
+                "open_interest": 327.73,
                 "end_time": "2027-05-01T04:00:00.000",
                 "created_at": "2026-11-21T11:00:00.000",
-                "updated_at": "2026-11-21T12:01:58.000",
+                "updated_at": "2026-11-21T12:10:00.000",
                 "outcomes": [
                   {
                     "title": "↑ $48",
@@ -1537,7 +1537,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.221,
                     "best_ask": 0.255,
                     "spread": 0.034,
-                    "volume": 49609.09,
+                    "volume": 49674.05,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "571857048946222577092301291863748332394724066889223072263516994183583824425426",
@@ -1569,15 +1569,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "economics",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:35573/events/slug/castavia-cpi-inflation-in-february-2027",
+            "platform_url": "http://127.0.0.1:44829/events/slug/castavia-cpi-inflation-in-february-2027",
             "mutually_exclusive": false,
-            "volume_total": 3892936.44,
-            "volume_24h": 211814.26,
+            "volume_total": 3893165.77,
+            "volume_24h": 212043.59,
             "liquidity": 101304.17,
-            "open_interest": 1346129.52,
+            "open_interest": 1346643.81,
             "end_time": "2027-02-03T00:00:00.000",
             "created_at": "2026-10-18T06:49:04.081",
-            "updated_at": "2026-11-21T12:02:00.000",
+            "updated_at": "2026-11-21T12:10:00.000",
             "market_count": 1,
             "outcome_count": 5,
             "markets": [
@@ -1588,14 +1588,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "economics",
-                "platform_url": "http://127.0.0.1:35573/events/slug/castavia-cpi-inflation-in-february-2027",
-                "volume_total": 3892936.44,
-                "volume_24h": 211814.26,
+                "platform_url": "http://127.0.0.1:44829/events/slug/castavia-cpi-inflation-in-february-2027",
+                "volume_total": 3893165.77,
+                "volume_24h": 212043.59,
                 "liquidity": 101304.17,
-                "open_interest": 1346129.52,
+                "open_interest": 1346643.81,
                 "end_time": "2027-02-03T00:00:00.000",
                 "created_at": "2026-10-18T06:49:04.081",
-                "updated_at": "2026-11-21T12:02:00.000",
+                "updated_at": "2026-11-21T12:10:00.000",
                 "outcomes": [
                   {
                     "title": "above 2.9%",
@@ -1603,7 +1603,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.455,
                     "best_ask": 0.473,
                     "spread": 0.018,
-                    "volume": 44094.49,
+                    "volume": 44164.06,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "264539697556069205452825429383191274976963859744520318210075945802380847572704",
@@ -1616,7 +1616,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.288,
                     "best_ask": 0.308,
                     "spread": 0.02,
-                    "volume": 11995.72,
+                    "volume": 12028.42,
                     "updated_at": "2026-11-21T12:10:00.000",
                     "is_stale": false,
                     "token_id": "898176868929025386050432003451117316004927203082973226352882342797182999295152",
@@ -1646,14 +1646,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "crypto",
-            "platform_url": "http://127.0.0.1:35573/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
-            "volume_total": 4317502.76,
-            "volume_24h": 154.02,
+            "platform_url": "http://127.0.0.1:44829/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+            "volume_total": 4317587.09,
+            "volume_24h": 238.35,
             "liquidity": 57948.3,
-            "open_interest": 170,
+            "open_interest": 327.73,
             "end_time": "2027-05-01T04:00:00.000",
             "created_at": "2026-11-21T11:00:00.000",
-            "updated_at": "2026-11-21T12:01:58.000",
+            "updated_at": "2026-11-21T12:10:00.000",
             "outcomes": [
               {
                 "title": "↑ $48",
@@ -1661,7 +1661,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.221,
                 "best_ask": 0.255,
                 "spread": 0.034,
-                "volume": 49609.09,
+                "volume": 49674.05,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "571857048946222577092301291863748332394724066889223072263516994183583824425426",
@@ -1690,14 +1690,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "economics",
-            "platform_url": "http://127.0.0.1:35573/events/slug/castavia-cpi-inflation-in-february-2027",
-            "volume_total": 3892936.44,
-            "volume_24h": 211814.26,
+            "platform_url": "http://127.0.0.1:44829/events/slug/castavia-cpi-inflation-in-february-2027",
+            "volume_total": 3893165.77,
+            "volume_24h": 212043.59,
             "liquidity": 101304.17,
-            "open_interest": 1346129.52,
+            "open_interest": 1346643.81,
             "end_time": "2027-02-03T00:00:00.000",
             "created_at": "2026-10-18T06:49:04.081",
-            "updated_at": "2026-11-21T12:02:00.000",
+            "updated_at": "2026-11-21T12:10:00.000",
             "outcomes": [
               {
                 "title": "above 2.9%",
@@ -1705,7 +1705,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.455,
                 "best_ask": 0.473,
                 "spread": 0.018,
-                "volume": 44094.49,
+                "volume": 44164.06,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "264539697556069205452825429383191274976963859744520318210075945802380847572704",
@@ -1718,7 +1718,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.288,
                 "best_ask": 0.308,
                 "spread": 0.02,
-                "volume": 11995.72,
+                "volume": 12028.42,
                 "updated_at": "2026-11-21T12:10:00.000",
                 "is_stale": false,
                 "token_id": "898176868929025386050432003451117316004927203082973226352882342797182999295152",
@@ -1800,8 +1800,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.154,
             "best_ask": 0.186,
             "spread": 0.032,
-            "volume": 3652170.62,
-            "platform_url": "http://127.0.0.1:35573/events/slug/castavia-cpi-inflation-in-february-2027",
+            "volume": 3652175.18,
+            "platform_url": "http://127.0.0.1:44829/events/slug/castavia-cpi-inflation-in-february-2027",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "894196427365730968594639086548948932087962977060896686401228746522879175739456",
@@ -1817,7 +1817,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.3,
             "spread": 0.02,
             "volume": null,
-            "platform_url": "http://127.0.0.1:35573/events/slug/nhc-lakeshore-dragons-summit-stallions-2026-11-27",
+            "platform_url": "http://127.0.0.1:44829/events/slug/nhc-lakeshore-dragons-summit-stallions-2026-11-27",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "216743809951056998817487090440160783996581295810550265367409981871792399675361",
@@ -1831,7 +1831,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   "metrics": {
     "200": {
       "summary": "GET /metrics → 200, simulated data",
-      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 4.322711\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.102752\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 4.425463\n\n…"
+      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 2.747033\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.098528\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 2.845561\n\n…"
     }
   },
   "readiness": {
@@ -1851,10 +1851,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 2,
+              "version": 4,
               "events": 89,
               "markets": 89,
               "outcomes": 472,
+              "synced_at": "2026-11-21T12:11:30.000Z",
               "last_error": null,
               "truncated": false,
               "max_events": 1000000,
@@ -1886,25 +1887,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 1,
+              "version": 2,
               "events": 74,
               "markets": 74,
               "outcomes": 262,
+              "synced_at": "2026-11-21T12:11:30.000Z",
               "last_error": null,
               "truncated": false,
               "max_events": 1000000,
-              "loading": {
-                "started_at": "2026-11-21T12:01:00.000Z",
-                "elapsed_ms": 630000,
-                "phase": "listing",
-                "list": "closed",
-                "pages": 2,
-                "events": 71,
-                "events_per_sec": 0.1,
-                "expected_events": 74,
-                "estimated_remaining_ms": 26620,
-                "estimate_basis": "previous_sync"
-              },
+              "loading": null,
               "failures": 0
             },
             "credentials": "configured",
@@ -1939,12 +1930,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "revokeApiKey": {
     "200": {
-      "summary": "DELETE /api/v2/developers/api-keys/18f25874-0b77-443f-a279-20d7d9ed9f0c → 200, simulated data",
+      "summary": "DELETE /api/v2/developers/api-keys/efb57029-fe55-4381-8d50-60fdc736825c → 200, simulated data",
       "value": {
         "key": {
-          "id": "18f25874-0b77-443f-a279-20d7d9ed9f0c",
+          "id": "efb57029-fe55-4381-8d50-60fdc736825c",
           "name": "ci",
-          "key_prefix": "pmk_live_MdDE…",
+          "key_prefix": "pmk_live_0ipn…",
           "status": "revoked",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": "2026-11-21T12:11:30.000"
@@ -1954,10 +1945,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "rotateAlertSigningSecret": {
     "200": {
-      "summary": "POST /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857/signing-secret → 200, simulated data",
+      "summary": "POST /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1/signing-secret → 200, simulated data",
       "value": {
-        "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
-        "signing_secret": "whsec_a3f495d8d2b02049493083147d24df7678a8411e6a2aac46232c10fd4bbc7739"
+        "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
+        "signing_secret": "whsec_4038d8ee7eee4de3d135bec2efceb0128e76289af92dff7a9211ac02ff079f90"
       }
     }
   },
@@ -1965,17 +1956,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/signup → 201, simulated data",
       "value": {
-        "account_id": "b6d34e88-cded-4af6-8b40-ffd135abe746",
+        "account_id": "93f9a707-c181-4b37-b344-2eeab79f96ce",
         "email": "ada@example.com",
         "company": "Analytical Engines",
         "use_case": "spread dashboards",
         "created_at": "2026-11-21T12:11:30.000",
-        "api_key": "pmk_live_GCScm9mSz7sAJ6mYgUdReqeZyagKOEOuKlXORQJvmTu",
+        "api_key": "pmk_live_b9mwcPmWQEIzxSfwwCiXHZ7kfZ3kxA8L57NcVyFJatr",
         "key_returned_once": true,
         "key": {
-          "id": "3420b673-8ac9-4e98-9a21-30fffcaae114",
+          "id": "23ec629c-7ce5-4a97-beb3-6379c0307a23",
           "name": "default",
-          "key_prefix": "pmk_live_GCSc…",
+          "key_prefix": "pmk_live_b9mw…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -2013,17 +2004,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "testAlert": {
     "202": {
-      "summary": "POST /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857/test → 202, simulated data",
+      "summary": "POST /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1/test → 202, simulated data",
       "value": {
-        "id": "922e38ff-8e42-4de6-acf6-44890ebff6a2",
-        "rule_id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
+        "id": "d156fe78-93ff-427a-83ae-e1f251c171f4",
+        "rule_id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
         "event": "alert.test",
         "test": true,
         "status": "pending",
         "channel": "webhook",
         "target": "https://hooks.example.com/spreads",
         "attempts": 0,
-        "dedupe_key": "test:922e38ff-8e42-4de6-acf6-44890ebff6a2",
+        "dedupe_key": "test:d156fe78-93ff-427a-83ae-e1f251c171f4",
         "created_at": "2026-11-21T12:11:30.000",
         "next_attempt_at": "2026-11-21T12:11:30.000",
         "delivered_at": null,
@@ -2039,7 +2030,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "price_b": 0.43,
           "spread": 0.11,
           "spread_bps": 1100,
-          "confidence": 0.853335
+          "confidence": 0.853341
         }
       }
     }
@@ -2062,14 +2053,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.43,
             "spread": 0.11,
             "spread_bps": 1100,
-            "confidence": 0.853335,
+            "confidence": 0.853341,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:45253/trade-api/v2/events/KXBOEDECISION-27MAR08",
-            "platform_b_url": "http://127.0.0.1:35573/events/slug/boe-decision-in-march-2027",
+            "platform_a_url": "http://127.0.0.1:39565/trade-api/v2/events/KXBOEDECISION-27MAR08",
+            "platform_b_url": "http://127.0.0.1:44829/events/slug/boe-decision-in-march-2027",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
-            "volume_min": 66593.19,
+            "volume_min": 66611.73,
             "match": {
               "quality": "auto_medium",
               "weight": 0.9962,
@@ -2124,14 +2115,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.77,
             "spread": 0.19,
             "spread_bps": 1900,
-            "confidence": 0.83536,
+            "confidence": 0.835271,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:35573/events/slug/premier-basketball-league-champion-2027",
-            "platform_b_url": "http://127.0.0.1:45253/trade-api/v2/events/KXPBLCHAMP-27",
+            "platform_a_url": "http://127.0.0.1:44829/events/slug/premier-basketball-league-champion-2027",
+            "platform_b_url": "http://127.0.0.1:39565/trade-api/v2/events/KXPBLCHAMP-27",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
-            "volume_min": 14232.86,
+            "volume_min": 14162.93,
             "match": {
               "quality": "auto_medium",
               "weight": 0.9962,
@@ -2182,9 +2173,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "updateAlert": {
     "200": {
-      "summary": "PATCH /api/v2/alerts/3d9d602b-bc13-4930-96c7-eb5876cf1857 → 200, simulated data",
+      "summary": "PATCH /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1 → 200, simulated data",
       "value": {
-        "id": "3d9d602b-bc13-4930-96c7-eb5876cf1857",
+        "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,

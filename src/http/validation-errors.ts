@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv'
 import { AppError, validationError, type ValidationIssue } from '../core/errors.js'
 import { echo, shorten } from './validation-echo.js'
+import { pushAll } from '../core/arrays.js'
 
 /**
  * Ajv errors → FastAPI/pydantic v2 error entries. The original service answered 422 with pydantic's
@@ -131,7 +132,7 @@ function literalValues(branches: readonly unknown[]): unknown[] | undefined {
     if (typeof b !== 'object' || b === null) return undefined
     const s = b as { const?: unknown; enum?: unknown[] }
     if ('const' in s) values.push(s.const)
-    else if (Array.isArray(s.enum)) values.push(...s.enum)
+    else if (Array.isArray(s.enum)) pushAll(values, s.enum)
     else return undefined
   }
   return values.length > 0 ? values : undefined

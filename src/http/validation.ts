@@ -1,4 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv'
+import { pushAll } from '../core/arrays.js'
 import addFormatsModule from 'ajv-formats'
 import type { TSchema } from '@sinclair/typebox'
 import { integerBoundProblems } from './integer-bounds.js'
@@ -205,8 +206,9 @@ function run(
       const text = bodyTextIssues(bodyValue)
       const valid = body.check(bodyValue)
       if (!valid || text.length > 0)
-        issues.push(
-          ...mapAjvErrors(
+        pushAll(
+          issues,
+          mapAjvErrors(
             valid ? [] : (body.check.errors ?? []),
             { location: 'body', body: bodyValue, order: body.order },
             text,
@@ -237,8 +239,9 @@ function checkParams(
   }
   const valid = v.check(data)
   if (!valid || text !== undefined) {
-    issues.push(
-      ...mapAjvErrors(valid ? [] : (v.check.errors ?? []), { location: v.location, raw, order: v.names }, text),
+    pushAll(
+      issues,
+      mapAjvErrors(valid ? [] : (v.check.errors ?? []), { location: v.location, raw, order: v.names }, text),
     )
     return data
   }

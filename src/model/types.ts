@@ -214,6 +214,8 @@ export interface Catalog {
    * this means a misbehaving venue or a guard set too low; the venue actor logs it as an error and /readyz shows it.
    */
   readonly truncation?: CatalogTruncation
+  /** Raw events this sync mapped afresh, and those it gave back unchanged from the last sync (mapped-records.ts). */
+  readonly mapping?: { readonly mapped: number; readonly reused: number }
 }
 
 export interface CatalogTruncation {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { maxOf } from '../core/arrays.js'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -109,7 +110,7 @@ export async function migrate(
       applied.push(m.version)
       log.info({ version: m.version, migration: m.name }, 'applied migration')
     }
-    const current = Math.max(0, ...rows.map((r) => r.version), ...applied)
+    const current = maxOf([0, ...rows.map((r) => r.version), ...applied]) ?? 0
     return { applied, current }
   })
 }

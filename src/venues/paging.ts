@@ -1,3 +1,5 @@
+import { pushAll } from '../core/arrays.js'
+
 /**
  * What a paged listing returned: at most `maxItems` items, and whether paging stopped at that cap while the
  * venue listed more (`capped`), as opposed to the venue's own end of data. To tell the two apart, paging reads
@@ -34,7 +36,7 @@ export async function fetchOffsetPages<T>(
   }
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker))
   const out: T[] = []
-  for (let page = 0; page < Math.min(endPage, maxPages); page++) out.push(...(pages.get(page) ?? []))
+  for (let page = 0; page < Math.min(endPage, maxPages); page++) pushAll(out, pages.get(page) ?? [])
   return capAt(out, options.maxItems)
 }
 
@@ -50,7 +52,7 @@ export async function fetchCursorPages<T>(
   let cursor: string | undefined
   for (;;) {
     const page = await fetchPage(cursor)
-    out.push(...page.items)
+    pushAll(out, page.items)
     const next = page.cursor ?? ''
     // The venue returns 200 for a garbage cursor; guard against a server that loops.
     if (next === '' || seen.has(next) || out.length > options.maxItems || page.items.length === 0) break

@@ -1,6 +1,7 @@
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import type { CatalogEvent, ServiceStatus, VenueId } from '../model/types.js'
+import { maxOf, minOf } from '../core/arrays.js'
 
 /**
  * Service events: the cross-venue Event of the model. Each venue event belongs to exactly one service event;
@@ -188,10 +189,10 @@ function sum(values: readonly (number | undefined)[]): number | undefined {
 
 function min(values: readonly (number | undefined)[]): number | undefined {
   const k = known(values)
-  return k.length === 0 ? undefined : Math.min(...k)
+  return minOf(k)
 }
 
 function max(values: readonly (number | undefined)[]): number | undefined {
   const k = known(values)
-  return k.length === 0 ? undefined : Math.max(...k)
+  return maxOf(k)
 }

@@ -142,6 +142,28 @@ test('a refresh tells a feed only the difference, and nothing when the streamed 
   actor.stop()
 })
 
+test('a sync that lists the installed catalog again installs nothing: same version, no listener, no feed call', async () => {
+  const { venue, clock, actor } = await startedActor()
+  const installed = actor.catalog()!
+  const heard: number[] = []
+  actor.subscribeCatalog((c) => heard.push(c.version))
+  // The same event objects (what mapped-records.ts gives back for unchanged raw events), listed a minute later.
+  venue.current = { ...venue.current, fetchedAt: 60_000 }
+  clock.increment(60_000)
+  await waitFor(() => actor.venueStatus().catalog.syncedAt === 60_000)
+  assert.equal(actor.catalog(), installed, 'the installed snapshot is kept')
+  assert.deepEqual(heard, [], 'no catalog listener (matcher, views, bus) hears of it')
+  assert.deepEqual(venue.calls, [[['set', ['a', 'b', 'c']]]], 'the feed is not called')
+  const status = actor.venueStatus().catalog
+  assert.deepEqual([status.version, status.fetchedAt, status.syncedAt, status.failures], [1, 0, 60_000, 0])
+
+  // One event changed (a new object): a new version, heard once.
+  venue.current = { ...venue.current, events: [...venue.current.events.slice(0, 2), catalog(['c']).events[0]!] }
+  await refresh(actor, clock)
+  assert.deepEqual(heard, [2])
+  actor.stop()
+})
+
 test('after a restart the new feed gets the whole list again, and kept books keep their state', async () => {
   const { venue, clock, actor } = await startedActor()
   venue.emit(snap('a'))

@@ -108,6 +108,7 @@ test('a truncated catalog: served and ready, one error line per catalog version,
       markets: 0,
       outcomes: 0,
       fetchedAt: 0,
+      syncedAt: 0,
       lastError: undefined,
       truncated: true,
       maxEvents: 5,
@@ -134,6 +135,7 @@ test('a truncated catalog: served and ready, one error line per catalog version,
       markets: 0,
       outcomes: 0,
       fetchedAt: 0,
+      syncedAt: 0,
       lastError: undefined,
       truncated: false,
       maxEvents: 5,
@@ -151,6 +153,7 @@ test('a truncated catalog: served and ready, one error line per catalog version,
       },
     ])
 
+    current = catalog(4)
     await refresh()
     assert.equal(said().length, 3, 'a catalog that fits is not logged again')
   } finally {

@@ -69,6 +69,7 @@ describe('a catalog cut at its maxEvents guard', () => {
         events: c.events,
         markets: c.markets,
         outcomes: c.outcomes,
+        synced_at: new Date(c.syncedAt!).toISOString(),
         last_error: null,
         truncated,
         max_events: maxEvents,

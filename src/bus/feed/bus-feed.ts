@@ -6,6 +6,7 @@ import type { BusLink } from '../connection.js'
 import { feedSnapshotSubject, feedSubject } from '../subjects.js'
 import { decodeFeedMessage, decodeSnapshotReply, type SnapshotRequest } from './wire.js'
 import type { FeedBatch } from '../../actors/book-snapshot.js'
+import { pushAll } from '../../core/arrays.js'
 
 /**
  * An edge's venue feed: the batches the ingest's venue actor applied (feed-publisher.ts), handed to this process's
@@ -162,7 +163,7 @@ export class BusFeed implements VenueFeed {
     }
     this.#position = { epoch: m.epoch, seq: m.seq }
     if (m.more === true) {
-      this.#livePart.push(...m.events)
+      pushAll(this.#livePart, m.events)
       return
     }
     const events = this.#livePart.length === 0 ? m.events : [...this.#livePart, ...m.events]

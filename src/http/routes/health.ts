@@ -132,11 +132,16 @@ const venueReadiness = (modules: readonly ReadinessVenue[]) =>
           loaded: Type.Boolean(),
           version: Type.Integer({
             minimum: 0,
-            description: 'Increases with every catalog sync installed; 0 before the first.',
+            description:
+              'Increases with every changed catalog installed; 0 before the first. A sync that lists exactly the installed catalog installs nothing and leaves it (see `synced_at`).',
           }),
           events: Count,
           markets: Count,
           outcomes: Count,
+          synced_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+            description:
+              'Addition: when the venue last listed the installed catalog, by its install or by a later sync that found nothing changed (such a sync installs nothing). Null before the first catalog.',
+          }),
           last_error: Type.Union([Type.String(), Type.Null()], {
             description: 'Why the last catalog sync failed; null after a success.',
           }),
@@ -346,6 +351,8 @@ function venueBody(s: VenueStatus): Record<string, unknown> {
       events: s.catalog.events,
       markets: s.catalog.markets,
       outcomes: s.catalog.outcomes,
+      // The venue's last listing of the installed catalog: a refresh that found nothing changed moves it, not `version`.
+      synced_at: s.catalog.syncedAt === undefined ? null : new Date(s.catalog.syncedAt).toISOString(),
       last_error: s.catalog.lastError ?? null,
       truncated: s.catalog.truncated,
       max_events: s.catalog.maxEvents ?? null,

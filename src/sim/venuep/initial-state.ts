@@ -8,6 +8,7 @@ import type { VpMarket } from './types.js'
 import type { World } from '../world/world.js'
 import { episode, generateWallets, takerPrice, type ActivityContext } from './wallets.js'
 import { venuepOf } from './state.js'
+import { pushAll } from '../../core/arrays.js'
 
 /**
  * What a generated world starts with on venuep besides its listing (world/generate.ts calls these through the
@@ -49,16 +50,17 @@ export function buildVenuepHistory(world: World, rng: Rng): void {
   const eligible = vp.markets.filter((m) => m.contract.walks && m.event.createdAt < world.anchorMs - 2 * HOUR)
   if (eligible.length === 0) return
   const ctx = { anchorMs: world.anchorMs, dislocations: world.dislocations }
-  const rows = []
+  const rows: VpActivity[] = []
   for (const w of wallets) {
     const wr = rng.fork(hashString(w.address))
     const n = wr.int(2, 14)
     const chosen = new Set<VpMarket>()
     for (let i = 0; i < n * 3 && chosen.size < n; i++) chosen.add(wr.pick(eligible))
-    for (const m of chosen) rows.push(...episode(wr, w.address, m, ctx))
+    for (const m of chosen) pushAll(rows, episode(wr, w.address, m, ctx))
   }
-  rows.push(
-    ...venuepRecentPrints(
+  pushAll(
+    rows,
+    venuepRecentPrints(
       world,
       wallets.map((w) => w.address),
       rng.fork(2),

@@ -7,6 +7,7 @@ import { replayQuestion } from '../world/replay-question.js'
 import type { Lifecycle } from '../world/types.js'
 import type { VpEvent, VpMarket } from './types.js'
 import { venuepOf } from './state.js'
+import { maxOf } from '../../core/arrays.js'
 
 /**
  * Captured Gamma events → the world's venuep listing. Gamma bodies are served from each record's `capture`
@@ -54,8 +55,7 @@ function replayEvent(c: VpCapturedEvent): VpEvent {
     createdAt: parseTimestampMs(c.createdAt) ?? startDate,
     startDate,
     // For listing filters and wallet rows: the event's end, else its latest market's (DERIVED), else open-ended.
-    endDate:
-      parseTimestampMs(c.endDate) ?? (marketEnds.length > 0 ? Math.max(...marketEnds) : Number.POSITIVE_INFINITY),
+    endDate: parseTimestampMs(c.endDate) ?? maxOf(marketEnds) ?? Number.POSITIVE_INFINITY,
     question: undefined,
     markets: [],
     image: undefined,

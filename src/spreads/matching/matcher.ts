@@ -44,6 +44,7 @@ export type {
   OutcomePair,
   VenueEvent,
 } from './match-types.js'
+import { pushAll } from '../../core/arrays.js'
 export { eventLinks } from './pair-assignment.js'
 
 export interface MatchInput {
@@ -341,7 +342,7 @@ function manualMatches(
         if (x !== undefined && y !== undefined) pairs.push([x, y])
       }
     } else {
-      pairs.push(...pairsByLabel(contractsOf(ae, cache), contractsOf(be, cache)))
+      pushAll(pairs, pairsByLabel(contractsOf(ae, cache), contractsOf(be, cache)))
     }
     const explanation = (x: Outcome, y: Outcome): MatchExplanation => ({
       quality: 'manual',

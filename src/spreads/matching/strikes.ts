@@ -197,7 +197,7 @@ export function intervalsAgree(a0: Interval, b0: Interval): 'exact' | 'tick' | u
   if (ca.hi === undefined ? cb.hi !== undefined : cb.hi === undefined) return undefined
   const gap = Math.max(Math.abs((ca.lo ?? 0) - (cb.lo ?? 0)), Math.abs((ca.hi ?? 0) - (cb.hi ?? 0)))
   if (gap < CENT / 2) return 'exact'
-  const value = Math.min(...[ca.lo, ca.hi].filter((v): v is number => v !== undefined).map(Math.abs))
+  const value = Math.min(Math.abs(ca.lo ?? Infinity), Math.abs(ca.hi ?? Infinity))
   return gap <= CENT + 1e-9 && CENT / value <= 1e-4 ? 'tick' : undefined
 }
 

@@ -1,7 +1,8 @@
 import type { VenuekConfig } from './config.js'
 import { streamedInstrumentsSteps } from '../streamed-instruments.js'
 import { runToEnd } from '../../core/slices.js'
-import type { Catalog, Outcome } from '../../model/types.js'
+import type { Catalog, CatalogEvent, Outcome } from '../../model/types.js'
+import { MappedRecords } from '../mapped-records.js'
 import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
 import { fetchVenuekCatalog } from './catalog.js'
@@ -31,9 +32,11 @@ export function createVenuekAdapter(
   const links = {
     eventUrl: (ticker: string) => config.eventUrlTemplate.replace('{event_ticker}', encodeURIComponent(ticker)),
   }
+  // Unchanged events keep their mapped objects from one sync to the next (mapped-records.ts).
+  const records = new MappedRecords<CatalogEvent | undefined>()
   return {
     id: 'venuek',
-    fetchCatalog: (signal, progress) => fetchVenuekCatalog(rest, config, links, ctx.clock, signal, progress),
+    fetchCatalog: (signal, progress) => fetchVenuekCatalog(rest, config, links, ctx.clock, signal, progress, records),
     createFeed: (sink) =>
       new VenuekFeed({
         url: config.wsUrl,

@@ -6,6 +6,7 @@ import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types
 import { withRetry, type HttpClient } from '../http-client.js'
 import type { CatalogProgress } from '../types.js'
 import { fetchCursorPages } from '../paging.js'
+import type { MappedRecords } from '../mapped-records.js'
 import { mapVenuekEvent, type VenuekLinks } from './map-catalog.js'
 import type { KEvent, KSeries } from './wire.js'
 
@@ -17,7 +18,9 @@ const DAY_MS = 86_400_000
  * both open and closed markets matches several status filters; the first copy wins.
  *
  * Each page is mapped as it arrives, in event-loop slices (src/core/slices.ts): mapping the whole catalog at the
- * end held the event loop for over half a second at 20,000 events.
+ * end held the event loop for over half a second at 20,000 events. With `records`, an event whose raw content and
+ * series did not change since the last sync is not mapped again: the previous sync's object is given back
+ * (mapped-records.ts).
  *
  * `maxEvents` caps the raw events read (open, then closed, then settled): a guard against a venue that pages
  * forever, far above the real catalog. Hitting it sets the catalog's `truncation` instead of cutting the list
@@ -30,11 +33,22 @@ export async function fetchVenuekCatalog(
   clock: Clock,
   signal: AbortSignal,
   progress?: CatalogProgress,
+  records?: MappedRecords<CatalogEvent | undefined>,
 ): Promise<Catalog> {
+  records?.begin()
   const retry = <T>(fn: () => Promise<T>) => withRetry(fn, { attempts: 4, baseMs: 250, maxMs: 4_000, signal })
   const seriesBody = await retry(() => rest.getJson<{ series?: KSeries[] | null }>('/series', undefined, signal))
   const series = new Map<string, KSeries>()
   for (const s of seriesBody.series ?? []) if (s.ticker !== undefined) series.set(s.ticker, s)
+  // An event's mapping reads its series (category, fees): the series' JSON is part of the event's fingerprint.
+  const seriesJson = new Map<string, string>()
+  const seriesContext = (ticker: string | undefined): string => {
+    if (ticker === undefined) return ''
+    let json = seriesJson.get(ticker)
+    if (json === undefined) seriesJson.set(ticker, (json = JSON.stringify(series.get(ticker) ?? null)))
+    return json
+  }
+  const mapEvent = (e: KEvent) => mapVenuekEvent(e, series, links)
 
   const { pageSize, maxEvents, closedLookbackDays } = config.catalog
   const minCloseTs = Math.floor((clock.now() - closedLookbackDays * DAY_MS) / 1000)
@@ -49,7 +63,14 @@ export async function fetchVenuekCatalog(
     }).then(async (page) => {
       progress?.page(status, page.items.length)
       return {
-        items: await runInSlices(mapSteps(page.items, (e) => mapVenuekEvent(e, series, links))),
+        items: await runInSlices(
+          mapSteps(
+            page.items,
+            records === undefined
+              ? mapEvent
+              : (e) => records.map(e.event_ticker ?? '', e, seriesContext(e.series_ticker), () => mapEvent(e)),
+          ),
+        ),
         cursor: page.cursor,
       }
     })
@@ -69,9 +90,14 @@ export async function fetchVenuekCatalog(
     }
   }
   const events = await runInSlices(firstCopies(mapped))
-  return truncation === undefined
-    ? { venue: 'venuek', events, fetchedAt: clock.now() }
-    : { venue: 'venuek', events, fetchedAt: clock.now(), truncation }
+  const mapping = records?.commit()
+  return {
+    venue: 'venuek',
+    events,
+    fetchedAt: clock.now(),
+    ...(truncation === undefined ? {} : { truncation }),
+    ...(mapping === undefined ? {} : { mapping }),
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { distinctPart, nonEmpty, withoutWords } from '../outcome-title.js'
 import { serviceStatusOf } from './status.js'
 import { eventTickerFacts, marketTickerCode } from './ticker-facts.js'
 import type { KEvent, KMarket, KSeries } from './wire.js'
+import { maxOf, minOf } from '../../core/arrays.js'
 
 /**
  * venuek events (with nested markets) → normalized records: one PlatformMarket per event, one Outcome per
@@ -50,10 +51,9 @@ export function mapVenuekEvent(
   const createdTimes = markets.map((m) => parseTimestampMs(m.created_time)).filter((t): t is number => t !== undefined)
   const updatedTimes = markets.map((m) => parseTimestampMs(m.updated_time)).filter((t): t is number => t !== undefined)
   const times = {
-    createdAt: createdTimes.length > 0 ? Math.min(...createdTimes) : undefined,
-    updatedAt: parseTimestampMs(e.last_updated_ts) ?? (updatedTimes.length > 0 ? Math.max(...updatedTimes) : undefined),
-    endTime:
-      parseTimestampMs(e.strike_date ?? undefined) ?? (closeTimes.length > 0 ? Math.max(...closeTimes) : undefined),
+    createdAt: minOf(createdTimes),
+    updatedAt: parseTimestampMs(e.last_updated_ts) ?? maxOf(updatedTimes),
+    endTime: parseTimestampMs(e.strike_date ?? undefined) ?? maxOf(closeTimes),
   }
   const totals = {
     volumeTotal: sum(outcomes.map((o) => o.volume)),

@@ -1,6 +1,7 @@
 import type { VenuepConfig } from './config.js'
 import { runToEnd } from '../../core/slices.js'
-import type { Catalog, Outcome } from '../../model/types.js'
+import type { Catalog, CatalogEvent, Outcome } from '../../model/types.js'
+import { MappedRecords } from '../mapped-records.js'
 import { streamedInstrumentsSteps } from '../streamed-instruments.js'
 import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
@@ -12,9 +13,11 @@ import { venuepProbability } from './probability.js'
 export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): VenueAdapter {
   const gamma = new HttpClient({ baseUrl: config.gammaUrl, timeoutMs: config.httpTimeoutMs })
   const links = { eventUrl: (slug: string) => config.eventUrlTemplate.replace('{slug}', encodeURIComponent(slug)) }
+  // Unchanged events keep their mapped objects from one sync to the next (mapped-records.ts).
+  const records = new MappedRecords<CatalogEvent | undefined>()
   return {
     id: 'venuep',
-    fetchCatalog: (signal, progress) => fetchVenuepCatalog(gamma, config, links, ctx.clock, signal, progress),
+    fetchCatalog: (signal, progress) => fetchVenuepCatalog(gamma, config, links, ctx.clock, signal, progress, records),
     createFeed: (sink) =>
       new VenuepFeed({
         url: config.clobWsUrl,

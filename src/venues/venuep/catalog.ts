@@ -6,6 +6,7 @@ import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types
 import { withRetry, type HttpClient } from '../http-client.js'
 import type { CatalogProgress } from '../types.js'
 import { fetchOffsetPages } from '../paging.js'
+import type { MappedRecords } from '../mapped-records.js'
 import { mapGammaEvent, type VenuepLinks } from './map-catalog.js'
 import type { GammaEvent } from './wire.js'
 
@@ -19,7 +20,8 @@ const DAY_MS = 86_400_000
  * Each page is mapped as soon as it arrives, in event-loop slices (src/core/slices.ts), while the next pages are
  * in flight: mapping 20,000 events at the end in one loop held the event loop for most of a second. A mapped
  * page keeps one entry per raw event (undefined for events that do not map), so paging still sees the page's
- * real length.
+ * real length. With `records`, an event whose raw content did not change since the last sync is not mapped again:
+ * the previous sync's object is given back (mapped-records.ts).
  *
  * `maxEvents` caps the raw events read (open first, then closed): a guard against a venue that pages forever, far
  * above the real catalog. Hitting it sets the catalog's `truncation` instead of cutting the list silently.
@@ -31,7 +33,10 @@ export async function fetchVenuepCatalog(
   clock: Clock,
   signal: AbortSignal,
   progress?: CatalogProgress,
+  records?: MappedRecords<CatalogEvent | undefined>,
 ): Promise<Catalog> {
+  records?.begin()
+  const mapEvent = (e: GammaEvent) => mapGammaEvent(e, links)
   const { pageSize, maxEvents, closedLookbackDays } = config.catalog
   const page = (list: 'open' | 'closed', extra: Record<string, string>) => async (offset: number, limit: number) => {
     const raw = await withRetry(
@@ -44,7 +49,9 @@ export async function fetchVenuepCatalog(
       { attempts: 4, baseMs: 250, maxMs: 4_000, signal },
     )
     progress?.page(list, raw.length)
-    return runInSlices(mapSteps(raw, (e) => mapGammaEvent(e, links)))
+    return runInSlices(
+      mapSteps(raw, records === undefined ? mapEvent : (e) => records.map(e.slug ?? '', e, '', () => mapEvent(e))),
+    )
   }
   const options = { pageSize, maxItems: maxEvents, concurrency: 4 }
   const open = await fetchOffsetPages(page('open', {}), options)
@@ -62,9 +69,14 @@ export async function fetchVenuepCatalog(
     if (listed.capped) truncation = { maxEvents, cut: 'closed' }
   }
   const events = await runInSlices(collectEvents([open.items, closed]))
-  return truncation === undefined
-    ? { venue: 'venuep', events, fetchedAt: clock.now() }
-    : { venue: 'venuep', events, fetchedAt: clock.now(), truncation }
+  const mapping = records?.commit()
+  return {
+    venue: 'venuep',
+    events,
+    fetchedAt: clock.now(),
+    ...(truncation === undefined ? {} : { truncation }),
+    ...(mapping === undefined ? {} : { mapping }),
+  }
 }
 
 /** One event per slug; a slug listed twice keeps its first position and its last copy (Map.set semantics). */

@@ -13,6 +13,7 @@ import { distinctPart, nonEmpty } from '../outcome-title.js'
 import { eventSlugFacts } from './slug-facts.js'
 import { rawStatusOf, serviceStatusOf } from './status.js'
 import type { GammaEvent, GammaMarket } from './wire.js'
+import { maxOf, minOf } from '../../core/arrays.js'
 
 /**
  * Gamma events → normalized records. A single-market event becomes one PlatformMarket keyed by the market
@@ -109,10 +110,9 @@ function groupTimes(
   const updated = times((m) => m.updatedAt)
   const ends = times((m) => m.endDate)
   return {
-    createdAt:
-      parseTimestampMs(e.createdAt ?? e.creationDate) ?? (created.length > 0 ? Math.min(...created) : undefined),
-    updatedAt: parseTimestampMs(e.updatedAt) ?? (updated.length > 0 ? Math.max(...updated) : undefined),
-    endTime: parseTimestampMs(e.endDate) ?? (ends.length > 0 ? Math.max(...ends) : undefined),
+    createdAt: parseTimestampMs(e.createdAt ?? e.creationDate) ?? minOf(created),
+    updatedAt: parseTimestampMs(e.updatedAt) ?? maxOf(updated),
+    endTime: parseTimestampMs(e.endDate) ?? maxOf(ends),
   }
 }
 

@@ -17,6 +17,7 @@ import { company, person } from '../shapes/spellings.js'
 import type { Category } from '../types.js'
 import { DAY_MS, distinct, groupTitles } from './helpers.js'
 import type { ContractSpec, Template } from './types.js'
+import { maxOf, minOf } from '../../../core/arrays.js'
 
 // ------------------------------------------------------------------------------------------- deadline ladders
 //
@@ -257,10 +258,10 @@ export const deadline: Template<{ subject: Subject }> = {
         lookalikeReason: 'another deadline (before the term ends)',
       })
     }
-    const firstYear = year(Math.min(...deadlines) - DAY_MS)
+    const firstYear = year(minOf(deadlines)! - DAY_MS)
     const dropYear = rng.chance(0.5)
     const layout = rng.chance(0.5) ? 'split' : 'grouped'
-    const maxDeadline = Math.max(...deadlines)
+    const maxDeadline = maxOf(deadlines)!
     const series = `KX${s.seriesCode}`
     return {
       templateId: 'deadline',
@@ -287,7 +288,7 @@ export const deadline: Template<{ subject: Subject }> = {
         groupItemTitle: (i) => slugsDeadlineGroupTitle(all[i] as number),
         layout,
         groupTitles: groupTitles(rng),
-        endDate: slugsDeadlineEnd(rng.chance(0.5) ? maxDeadline : Math.min(...deadlines), rng),
+        endDate: slugsDeadlineEnd(rng.chance(0.5) ? maxDeadline : minOf(deadlines)!, rng),
         tags: slugsTags(rng, s.category, s.topics),
       },
       tickers: {

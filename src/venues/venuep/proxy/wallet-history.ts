@@ -5,6 +5,7 @@ import { upstreamCall, type ProxyContext } from './context.js'
 import { keysetPage, type Anchor } from './keyset.js'
 import { TTL } from './ttl.js'
 import { parseActivity, type ActivityRow } from './wire.js'
+import { pushAll } from '../../../core/arrays.js'
 
 /**
  * A wallet's complete activity (TRADE, SPLIT, MERGE, REDEEM), oldest first, for realized PnL and the wallet
@@ -89,7 +90,7 @@ export class WalletHistory {
       const fetchRows = (bound: number | undefined, offset: number, limit: number) =>
         this.#fetch(wallet, bound, offset, limit)
       const page = await keysetPage<ActivityRow>(fetchRows, anchor, this.#pageSize, ACTIVITY_MAX)
-      rows.push(...page.rows)
+      pushAll(rows, page.rows)
       if (page.next === undefined) {
         complete = true
         break

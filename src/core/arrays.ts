@@ -1,0 +1,32 @@
+/**
+ * Array helpers that take any length. A spread argument (`out.push(...items)`, `Math.max(...values)`) puts every
+ * item on the call stack, so a list that grows with the catalog overflows it at the venues' real size (issue 35:
+ * the simulator died at 80,000 questions on `rows.push(...prints)`). The lint forbids spread arguments in src/
+ * (eslint.config.mjs); these are what to use instead.
+ */
+
+/** Appends every item of `items` to `out` (`out.push(...items)` for any length). */
+export function pushAll<T>(out: T[], items: Iterable<T>): T[] {
+  for (const item of items) out.push(item)
+  return out
+}
+
+/** The least of `values`; undefined when there are none. */
+export function minOf(values: Iterable<number>): number | undefined {
+  let min: number | undefined
+  for (const v of values) {
+    // As Math.min: NaN wins, and -0 is less than 0.
+    if (min === undefined || v < min || Number.isNaN(v) || (v === 0 && min === 0 && Object.is(v, -0))) min = v
+  }
+  return min
+}
+
+/** The greatest of `values`; undefined when there are none. */
+export function maxOf(values: Iterable<number>): number | undefined {
+  let max: number | undefined
+  for (const v of values) {
+    // As Math.max: NaN wins, and 0 is greater than -0.
+    if (max === undefined || v > max || Number.isNaN(v) || (v === 0 && max === 0 && Object.is(max, -0))) max = v
+  }
+  return max
+}
