@@ -143,7 +143,8 @@ export class VenueView {
    * The view, built in slices. `previous` is the view it replaces: when it is over the same catalog and the new
    * directory gives every event the same slug (the other venue's catalog changed, not this one), its entries,
    * indexes and cached JSON are all still right and are kept; otherwise the new view is warmed with what
-   * requests made `previous` build on demand.
+   * requests made `previous` build on demand, and the entries of every event it shares with `previous` (the same
+   * event object under the same slug) are `previous`'s, cached JSON included.
    */
   static *build(
     viewed: ViewedVenue,
@@ -171,6 +172,15 @@ export class VenueView {
     for (const event of catalog.events) {
       if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
       const eventSlug = directory.slugOf(venue, event.eventId) ?? event.eventId
+      const kept = previous?.eventById.get(event.eventId)
+      if (kept !== undefined && kept.event === event && kept.eventSlug === eventSlug) {
+        // The same event object (a refresh gives an unchanged event back: mapped-records.ts) under the same slug:
+        // its entries are still right, and keep their cached JSON and quote versions.
+        for (const entry of kept.markets) addMarket(parts, entry, outcomeKeys, previous?.outcomeById)
+        parts.eventById.set(event.eventId, kept)
+        parts.eventEntries.push(kept)
+        continue
+      }
       const entries = event.markets.map((market) => {
         const entry: MarketEntry = {
           id: market.marketId,
@@ -183,27 +193,7 @@ export class VenueView {
           fragment: undefined,
           fragmentVersion: -1,
         }
-        parts.marketById.set(market.marketId, entry)
-        parts.marketBySlug.set(market.marketId, entry)
-        for (const o of market.outcomes) {
-          if (outcomeKeys !== undefined) for (const key of outcomeKeys(o)) parts.marketByOutcomeKey.set(key, entry)
-          parts.marketByOutcomeKey.set(o.outcomeId, entry)
-          if (o.childMarketSlug !== undefined && !parts.marketBySlug.has(o.childMarketSlug))
-            parts.marketBySlug.set(o.childMarketSlug, entry)
-          const oe: OutcomeEntry = {
-            id: o.outcomeId,
-            status: o.status,
-            category: market.category,
-            outcome: o,
-            market: entry,
-          }
-          parts.outcomeEntries.push(oe)
-          parts.outcomeById.set(o.outcomeId, oe)
-          const list = parts.byInstrument.get(o.instrumentId)
-          if (list === undefined) parts.byInstrument.set(o.instrumentId, [entry])
-          else list.push(entry)
-        }
-        parts.marketEntries.push(entry)
+        addMarket(parts, entry, outcomeKeys, undefined)
         return entry
       })
       const eventEntry: EventEntry = {
@@ -265,6 +255,38 @@ export class VenueView {
     for (const m of entry.markets) v += m.version
     return v
   }
+}
+
+/**
+ * Files a market entry and its outcomes in the view's lookups. `kept`: the previous view's outcome entries, reused
+ * for a kept market entry (the same outcome objects under it).
+ */
+function addMarket(
+  parts: VenueViewParts,
+  entry: MarketEntry,
+  outcomeKeys: VenueViewRules['outcomeKeys'],
+  kept: ReadonlyMap<string, OutcomeEntry> | undefined,
+): void {
+  const market = entry.market
+  parts.marketById.set(market.marketId, entry)
+  parts.marketBySlug.set(market.marketId, entry)
+  for (const o of market.outcomes) {
+    if (outcomeKeys !== undefined) for (const key of outcomeKeys(o)) parts.marketByOutcomeKey.set(key, entry)
+    parts.marketByOutcomeKey.set(o.outcomeId, entry)
+    if (o.childMarketSlug !== undefined && !parts.marketBySlug.has(o.childMarketSlug))
+      parts.marketBySlug.set(o.childMarketSlug, entry)
+    const previous = kept?.get(o.outcomeId)
+    const oe: OutcomeEntry =
+      previous !== undefined && previous.market === entry && previous.outcome === o
+        ? previous
+        : { id: o.outcomeId, status: o.status, category: market.category, outcome: o, market: entry }
+    parts.outcomeEntries.push(oe)
+    parts.outcomeById.set(o.outcomeId, oe)
+    const list = parts.byInstrument.get(o.instrumentId)
+    if (list === undefined) parts.byInstrument.set(o.instrumentId, [entry])
+    else list.push(entry)
+  }
+  parts.marketEntries.push(entry)
 }
 
 /** Whether `directory` gives every event of `view` the slug the view's entries carry. */

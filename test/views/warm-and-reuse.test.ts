@@ -146,4 +146,53 @@ describe('venue view reuse', () => {
     assert.deepEqual(rows(v3), rows(cold))
     assert.equal(v3.marketById.get(venuek.events[0]!.eventId)?.eventSlug, link.a.eventId)
   })
+
+  test('a refreshed catalog: events given back unchanged keep their entries and cached JSON; the view equals a cold build', () => {
+    const { venuep, venuek } = world
+    const viewed = { actor, rules: VENUEK.view }
+    const directory = (k: CatalogSnapshot, version: number) =>
+      EventDirectory.create(
+        [
+          { venue: 'venuep', catalog: venuep, eventSlug: VENUEP.view.eventSlug },
+          { venue: 'venuek', catalog: k, eventSlug: VENUEK.view.eventSlug },
+        ],
+        [],
+        version,
+      )
+    const v1 = VenueView.create(viewed, venuek, directory(venuek, 1))
+    const rows = (v: VenueView) =>
+      v.markets
+        .query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1_000 })
+        .items.map((e) => v.marketJson(e))
+    rows(v1)
+    // A refresh as mapped-records.ts gives it: event 1 changed (a new object), event 2 delisted, the rest the same
+    // objects.
+    const [first, changed, , ...rest] = venuek.events
+    const renamed = { ...changed!, title: `${changed!.title} (renamed)` }
+    const k2 = buildCatalogSnapshot({ venue: 'venuek', events: [first!, renamed, ...rest], fetchedAt: 2 }, 2)
+    const v2 = runToEnd(VenueView.build(viewed, k2, directory(k2, 2), v1))
+    const cold = VenueView.create(viewed, k2, directory(k2, 2))
+    assert.deepEqual(rows(v2), rows(cold), 'what a cold build serves')
+    assert.deepEqual(
+      v2.events.query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1_000 }).items.map((e) => e.id),
+      cold.events
+        .query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 1_000 })
+        .items.map((e) => e.id),
+    )
+    for (const e of [first!, ...rest]) {
+      assert.equal(v2.eventById.get(e.eventId), v1.eventById.get(e.eventId), `${e.eventId}: entry kept`)
+      for (const m of e.markets) {
+        const entry = v2.marketById.get(m.marketId)!
+        assert.equal(entry, v1.marketById.get(m.marketId))
+        for (const o of m.outcomes) assert.equal(v2.outcomeById.get(o.outcomeId), v1.outcomeById.get(o.outcomeId))
+      }
+    }
+    const kept = v2.marketById.get(first!.markets[0]!.marketId)!
+    assert.equal(kept.fragmentVersion, kept.version, 'its JSON is cached from before the refresh')
+    assert.notEqual(v2.eventById.get(renamed.eventId), v1.eventById.get(renamed.eventId), 'the changed event is new')
+    assert.equal(v2.eventById.get(renamed.eventId)?.event, renamed)
+    assert.equal(v2.outcomeById.size, cold.outcomeById.size)
+    assert.deepEqual([...v2.marketByOutcomeKey.keys()].sort(), [...cold.marketByOutcomeKey.keys()].sort())
+    assert.deepEqual([...v2.marketBySlug.keys()].sort(), [...cold.marketBySlug.keys()].sort())
+  })
 })
