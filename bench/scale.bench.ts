@@ -20,7 +20,8 @@ import {
  * plus catalog churn) and the service (`node dist/src/main.js`, SIM_EXTERNAL=1, its own DATA_DIR, so the embedded
  * store starts empty) run in processes of their own, and this measures:
  *
- * - ready time (service process start → /readyz 200) and the instruments each venue streams (/readyz);
+ * - ready time (service process start → /readyz 200) and the instruments each venue streams (/readyz); after the
+ *   soak, the ready time of a restart on the same data directory, which starts from the venues' catalog files;
  * - the hot reads: the first request of each query after ready (a fresh query: nothing cached it yet), then the
  *   median of WARM_REPEATS more of the same query;
  * - a soak of `soakSeconds` with the simulator's updates running: every `sampleSeconds` the RSS of the service and
@@ -98,6 +99,8 @@ export interface ScaleResult {
   /** The first boot on the fresh DATA_DIR: spawn → `store ready` (initdb and migrations), then stopped. */
   storeInitMs?: number
   readyMs?: number
+  /** A restart on the same data directory after the soak: spawn → /readyz 200, and whether every venue served its file. */
+  restart?: { readyMs: number; fromFile: boolean }
   instruments?: { venuep: number; venuek: number }
   catalogs?: Record<string, { events: number; markets: number; outcomes: number }>
   simRssMiB?: number
@@ -140,6 +143,8 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
   const r: ScaleResult = { size, reads: [], samples: [], matcher: [] }
   const tmp = mkdtempSync(join(tmpdir(), 'predmkt-scale-bench-'))
   const children: Spawned[] = []
+  /** The measured boot's matcher runs were read before the restart (its output is gone with it). */
+  let matcherCollected = false
   // An interrupted bench must not leave a simulator or service behind: the finally below never runs then.
   const onSignal = (signal: NodeJS.Signals): void => {
     for (const c of children) c.child.kill('SIGKILL')
@@ -262,12 +267,29 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
     } finally {
       agent.destroy()
     }
+
+    // A restart on the same data directory: each venue's last catalog is in its file (src/actors/catalog-file.ts).
+    r.matcher.push(...matcherRuns(service.output(), serviceStarted))
+    matcherCollected = true
+    await stopTree(service)
+    const restartedAt = Date.now()
+    service = spawnNode(MAIN_JS, env)
+    children.push(service)
+    const again = await waitReady(port, restartedAt, 900_000)
+    const againVenues = again.body.venues as Record<string, { catalog: { from_file?: boolean } }>
+    r.restart = {
+      readyMs: again.ms,
+      fromFile: Object.values(againVenues).every((v) => v.catalog.from_file === true),
+    }
+    say(
+      `restarted on the same data directory: ready in ${(again.ms / 1000).toFixed(1)} s, ${r.restart.fromFile ? 'every venue serving its catalog file' : 'not every venue from its catalog file'}`,
+    )
     return r
   } catch (err) {
     say(`failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
     return { ...r, error: err instanceof Error ? err.message.split('\n')[0] : String(err) }
   } finally {
-    if (service !== undefined) r.matcher.push(...matcherRuns(service.output(), serviceStarted))
+    if (service !== undefined && !matcherCollected) r.matcher.push(...matcherRuns(service.output(), serviceStarted))
     for (const c of children.reverse()) await stopTree(c)
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { validate } from './config/load.js'
 import type { Config } from './config/schema.js'
 import { systemClock, type Clock } from './core/clock.js'
@@ -195,6 +196,14 @@ export async function startApp(options: AppOptions): Promise<App> {
       link !== undefined && role === 'edge'
         ? busVenueAdapter(venueAdapter, { link, clock, log: venueLog })
         : venueAdapter
+    // The last catalog kept on disk so a restart serves at once; not for the in-process simulator (a new world at
+    // every start) nor an edge (its catalogs come from the broker).
+    const fileEveryMs = config.actors.catalogFileEveryMs
+    const source = venueAdapter.catalogSource
+    const catalogFile =
+      fileEveryMs > 0 && source !== undefined && simulator === undefined && role !== 'edge'
+        ? { path: join(config.dataDir, 'catalogs', `${m.id}.jsonl`), source, writeEveryMs: fileEveryMs }
+        : undefined
     return new VenueActor({
       adapter,
       clock,
@@ -202,6 +211,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       catalogRefreshMs: section.catalog.refreshMs,
       catalogMaxEvents: section.catalog.maxEvents,
       mailboxCapacity: config.actors.mailboxCapacity,
+      catalogFile,
     })
   })
   const venues: Record<VenueId, VenueActor> = Object.fromEntries(actors.map((a) => [a.venue, a]))

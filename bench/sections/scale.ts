@@ -34,7 +34,9 @@ const DEFAULT_SIZES: readonly ScaleSize[] = [
 ]
 const REAL_VENUEP_TOKENS = 100_000
 const REAL_VENUEK_MARKETS = 150_000
-const MAX_READY_MS = 30_000
+/** Issue 35: ready from a cold start (no catalog file) ≤ 60 s; a restart with the catalog files ≤ 10 s. */
+const MAX_READY_MS = 60_000
+const MAX_RESTART_READY_MS = 10_000
 /** 1.5 GB (decimal, as the data section's 600 MB), in MiB. */
 const MAX_RSS_MIB = 1_500 / 1.048576
 const MAX_FIRST_READ_MS = 50
@@ -168,9 +170,16 @@ function sizeRows(r: ScaleResult, largest: boolean, sampleSeconds: number): Row[
         ? ''
         : `; the store's first start on the fresh data directory (not in it) took ${(r.storeInitMs / 1000).toFixed(1)} s`
     rows.push({
-      measure: `${p}: ready (service process start → /readyz 200), a restart`,
+      measure: `${p}: ready (service process start → /readyz 200), a cold start: no catalog file yet`,
       result: `**${(r.readyMs / 1000).toFixed(1)} s**${pairs}${init}`,
       ...goal(`≤ ${MAX_READY_MS / 1000} s`, r.readyMs <= MAX_READY_MS),
+    })
+  }
+  if (r.restart !== undefined) {
+    rows.push({
+      measure: `${p}: ready after the soak, a restart on the same data directory (the catalog files of the run before)`,
+      result: `**${(r.restart.readyMs / 1000).toFixed(1)} s**; ${r.restart.fromFile ? 'every venue served its catalog file at ready' : 'not every venue served its catalog file at ready'}`,
+      ...goal(`≤ ${MAX_RESTART_READY_MS / 1000} s`, r.restart.readyMs <= MAX_RESTART_READY_MS),
     })
   }
   for (const read of r.reads) {

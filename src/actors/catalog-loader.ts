@@ -4,6 +4,7 @@ import { runInSlices } from '../core/slices.js'
 import type { Catalog } from '../model/types.js'
 import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
 import type { VenueAdapter } from '../venues/types.js'
+import { decodeCatalogFileSteps, readCatalogBytes, writeCatalogFile } from './catalog-file.js'
 import { CatalogLoad, type CatalogLoadStatus } from './catalog-load.js'
 import { catalogSnapshotSteps, type CatalogSnapshot } from './catalog-snapshot.js'
 import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
@@ -31,6 +32,8 @@ export type CatalogMessage =
       readonly load?: CatalogLoad
       /** Events it mapped afresh and reused (mapped-records.ts), for the log. */
       readonly mapping?: Catalog['mapping']
+      /** Read from the venue's catalog file at start (catalog-file.ts), not listed from the venue. */
+      readonly fromFile?: boolean
     }
   | {
       /** The sync listed exactly the installed catalog (the same event objects: mapped-records.ts): nothing to install. */
@@ -53,6 +56,18 @@ export interface CatalogLoaderOptions {
   /** The actor's instrument map, read when the listing is in: the plan is prepared against it. */
   readonly instruments: () => ReadonlyMap<string, InstrumentState>
   readonly newInstrument: (id: string) => InstrumentState
+  /**
+   * The venue's catalog file (catalog-file.ts): read at start, before the first sync, so a restart serves the last
+   * catalog at once; written after an install from the venue, at most every `writeEveryMs`.
+   */
+  readonly file?: CatalogFileOptions
+}
+
+export interface CatalogFileOptions {
+  readonly path: string
+  /** Where the venue's catalog is listed from (its base URL): a file listed elsewhere is refused. */
+  readonly source: string
+  readonly writeEveryMs: number
 }
 
 /** First retry of a failed sync while no catalog is loaded; doubled per failure in a row, up to the cap. */
@@ -77,6 +92,11 @@ export class CatalogLoader {
   #refreshAgain = false
   #unwatchCatalog: (() => void) | undefined
   #retryTimer: TimerHandle | undefined
+  /** When the catalog file was last written (clock time); undefined before the first write. */
+  #fileWrittenAt: number | undefined
+  #fileWriting = false
+  /** The installed catalog was read from the file and no sync from the venue has succeeded since. */
+  #fileServed = false
 
   constructor(options: CatalogLoaderOptions) {
     this.#o = options
@@ -100,7 +120,9 @@ export class CatalogLoader {
   /** The first sync now, then refreshes on the timer and on the adapter's announcements, until `stop`. */
   start(): void {
     this.#started = true
-    this.#loadCatalog()
+    const file = this.#o.file
+    if (file !== undefined && this.#o.catalog() === undefined) void this.#startFromFile(file)
+    else this.#loadCatalog()
     this.#refreshTimer = this.#o.clock.setInterval(() => this.#loadCatalog(), this.#o.refreshMs)
     this.#unwatchCatalog = this.#o.adapter.watchCatalog?.(() => this.refresh())
   }
@@ -134,7 +156,8 @@ export class CatalogLoader {
     this.#loading = controller
     const load = new CatalogLoad(this.#o.clock, this.#lastListedEvents)
     this.#load = load
-    const first = this.#o.catalog() === undefined
+    // Until the venue has been listed once, a sync is the first (progress in the log, retries with backoff).
+    const first = this.#o.catalog() === undefined || this.#fileServed
     if (first) {
       this.#progressLoggedAt = load.startedAt
       this.#o.log.info({ attempt: this.#failures + 1 }, 'catalog sync started')
@@ -163,16 +186,9 @@ export class CatalogLoader {
           this.#o.send({ type: 'catalog_unchanged', fetchedAt: catalog.fetchedAt, load, mapping: catalog.mapping })
           return
         }
-        // Index building happens here, outside `process` and in slices, so the actor only swaps finished work in.
-        const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0))
-        const streams = this.#o.adapter.streams
-        const instruments =
-          streams === undefined
-            ? this.#o.adapter.instrumentsOf(catalog)
-            : await runInSlices(streamedInstrumentsSteps(catalog, streams))
-        const plan = await runInSlices(instrumentPlanSteps(instruments, this.#o.instruments(), this.#o.newInstrument))
+        const prepared = await this.#prepare(catalog)
         if (controller.signal.aborted) return
-        this.#o.send({ type: 'catalog_loaded', snapshot, instruments, plan, load, mapping: catalog.mapping })
+        this.#o.send({ type: 'catalog_loaded', ...prepared, load, mapping: catalog.mapping })
       })
       .catch((err: unknown) => {
         if (!controller.signal.aborted)
@@ -186,6 +202,99 @@ export class CatalogLoader {
           this.#loadCatalog()
         }
       })
+  }
+
+  /**
+   * Everything proportional to the catalog, in slices outside the actor's `process`, so that the actor only swaps
+   * finished work in: the snapshot's indexes, the streamed instruments and the plan against the instrument map.
+   */
+  async #prepare(catalog: Catalog): Promise<{
+    snapshot: CatalogSnapshot
+    instruments: readonly string[]
+    plan: InstrumentPlan<InstrumentState>
+  }> {
+    const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0))
+    const streams = this.#o.adapter.streams
+    const instruments =
+      streams === undefined
+        ? this.#o.adapter.instrumentsOf(catalog)
+        : await runInSlices(streamedInstrumentsSteps(catalog, streams))
+    const plan = await runInSlices(instrumentPlanSteps(instruments, this.#o.instruments(), this.#o.newInstrument))
+    return { snapshot, instruments, plan }
+  }
+
+  /**
+   * At start: the catalog file, if there is a whole one of this venue and source, is installed first (the actor
+   * serves it, marked as read from the file, until a sync from the venue confirms or replaces it); then the first
+   * sync starts. A refused file is logged with the reason and ignored. No other sync runs meanwhile.
+   */
+  async #startFromFile(file: CatalogFileOptions): Promise<void> {
+    const controller = new AbortController()
+    this.#loading = controller
+    const startedAt = this.#o.clock.now()
+    try {
+      const bytes = await readCatalogBytes(file.path)
+      const read = await runInSlices(decodeCatalogFileSteps(bytes, this.#o.adapter.id, file.source))
+      if (controller.signal.aborted) return
+      if (!read.ok) {
+        if (!read.missing)
+          this.#o.log.warn({ path: file.path, reason: read.reason }, 'catalog file refused; listing the venue')
+        return
+      }
+      const prepared = await this.#prepare(read.catalog)
+      if (controller.signal.aborted) return
+      this.#o.log.info(
+        {
+          path: file.path,
+          events: read.catalog.events.length,
+          bytes: read.bytes,
+          listedAt: new Date(read.catalog.fetchedAt).toISOString(),
+          elapsedMs: this.#o.clock.now() - startedAt,
+        },
+        'catalog read from its file; served until the venue is listed',
+      )
+      this.#fileServed = true
+      this.#o.send({ type: 'catalog_loaded', ...prepared, fromFile: true })
+    } catch (err) {
+      if (!controller.signal.aborted)
+        this.#o.log.warn({ path: file.path, error: String(err) }, 'catalog file unreadable; listing the venue')
+    } finally {
+      if (this.#loading === controller) {
+        this.#loading = undefined
+        this.#loadCatalog()
+      }
+    }
+  }
+
+  /**
+   * After an install from the venue: the catalog file is rewritten in the background (atomically, catalog-file.ts)
+   * when `writeEveryMs` has passed since the last write. A failed write is a warning; the next install tries again.
+   */
+  #writeFile(snapshot: CatalogSnapshot): void {
+    const file = this.#o.file
+    if (file === undefined || this.#fileWriting) return
+    const now = this.#o.clock.now()
+    if (this.#fileWrittenAt !== undefined && now - this.#fileWrittenAt < file.writeEveryMs) return
+    this.#fileWriting = true
+    const started = performance.now()
+    const catalog: Catalog = {
+      venue: snapshot.venue,
+      events: snapshot.events,
+      fetchedAt: snapshot.fetchedAt,
+      ...(snapshot.truncation === undefined ? {} : { truncation: snapshot.truncation }),
+    }
+    writeCatalogFile(file.path, catalog, file.source)
+      .then(
+        (bytes) => {
+          this.#fileWrittenAt = now
+          this.#o.log.info(
+            { path: file.path, version: snapshot.version, bytes, ms: Math.round(performance.now() - started) },
+            'catalog file written',
+          )
+        },
+        (err: unknown) => this.#o.log.warn({ path: file.path, error: String(err) }, 'catalog file not written'),
+      )
+      .finally(() => (this.#fileWriting = false))
   }
 
   /** A progress line at most every PROGRESS_LOG_MS (on the actor's clock), when a page arrives. */
@@ -223,7 +332,14 @@ export class CatalogLoader {
     wasTruncated: boolean,
     load: CatalogLoad | undefined,
     mapping?: Catalog['mapping'],
+    fromFile = false,
   ): void {
+    if (fromFile) {
+      if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
+      return
+    }
+    this.#fileServed = false
+    this.#writeFile(snapshot)
     this.#syncEnded(load)
     this.#lastError = undefined
     this.#failures = 0
@@ -263,6 +379,7 @@ export class CatalogLoader {
 
   /** The sync listed the installed catalog again (`catalog_unchanged`): it succeeded, and nothing was installed. */
   confirmed(snapshot: CatalogSnapshot, load: CatalogLoad | undefined, mapping?: Catalog['mapping']): void {
+    this.#fileServed = false
     this.#syncEnded(load)
     this.#lastError = undefined
     this.#failures = 0
@@ -288,7 +405,7 @@ export class CatalogLoader {
     this.#lastError = error
     this.#failures++
     const catalog = this.#o.catalog()
-    if (catalog !== undefined) {
+    if (catalog !== undefined && !this.#fileServed) {
       this.#o.log.warn(
         { error, failures: this.#failures, servedVersion: catalog.version },
         'catalog sync failed; still serving the installed catalog',

@@ -5,7 +5,7 @@ import type { BookReader } from '../book/order-book.js'
 import type { Quote, VenueId } from '../model/types.js'
 import type { FeedEvent, VenueAdapter, VenueFeed } from '../venues/types.js'
 import type { CatalogLoad } from './catalog-load.js'
-import { CatalogLoader, type CatalogMessage } from './catalog-loader.js'
+import { CatalogLoader, type CatalogFileOptions, type CatalogMessage } from './catalog-loader.js'
 import type { VenueStatus } from './venue-status.js'
 import type { CatalogSnapshot } from './catalog-snapshot.js'
 import type { InstrumentPlan } from './instrument-plan.js'
@@ -36,6 +36,8 @@ export interface VenueActorOptions {
   readonly catalogRefreshMs: number
   /** The adapter's catalog guard (config `venues.<venue>.catalog.maxEvents`), shown in the status. */
   readonly catalogMaxEvents?: number
+  /** The venue's catalog file: read at start, written after installs (catalog-loader.ts, catalog-file.ts). */
+  readonly catalogFile?: CatalogFileOptions
   readonly mailboxCapacity?: number
 }
 
@@ -74,6 +76,8 @@ export class VenueActor extends Actor<VenueMessage> {
   #catalogVersion = 0
   /** When the venue last listed the installed catalog: its install, or a later sync that found nothing changed. */
   #catalogSyncedAt: number | undefined
+  /** The installed catalog was read from the catalog file at start; no sync from the venue has replaced it yet. */
+  #catalogFromFile = false
   /** The installed catalog's streamed instruments, in the order the feed was given them. */
   #streamed: readonly string[] = []
   readonly #loader: CatalogLoader
@@ -111,6 +115,7 @@ export class VenueActor extends Actor<VenueMessage> {
       clock: options.clock,
       log: options.log,
       refreshMs: options.catalogRefreshMs,
+      file: options.catalogFile,
       send: (message) => this.send(message),
       catalog: () => this.#catalog,
       instruments: () => this.#instruments,
@@ -229,6 +234,7 @@ export class VenueActor extends Actor<VenueMessage> {
         outcomes: c?.outcomeCount ?? 0,
         fetchedAt: c?.fetchedAt,
         syncedAt: this.#catalogSyncedAt,
+        fromFile: this.#catalogFromFile,
         lastError: this.#loader.lastError,
         truncated: c?.truncation !== undefined,
         maxEvents: this.#o.catalogMaxEvents ?? c?.truncation?.maxEvents,
@@ -314,7 +320,8 @@ export class VenueActor extends Actor<VenueMessage> {
       plan !== undefined && plan.base === this.#instruments
         ? this.#applyPlan(plan, instruments)
         : this.#rebuildInstruments(instruments)
-    this.#loader.installed(snapshot, next.size, wasTruncated, load, message.mapping)
+    this.#catalogFromFile = message.fromFile === true
+    this.#loader.installed(snapshot, next.size, wasTruncated, load, message.mapping, this.#catalogFromFile)
     const retired = this.#retiredQuotes
     this.#retiredQuotes = []
     if (retired.length > 0) for (const listener of this.#quoteListeners) listener(retired)
@@ -329,6 +336,7 @@ export class VenueActor extends Actor<VenueMessage> {
   #confirmCatalog({ fetchedAt, load, mapping }: Extract<CatalogMessage, { type: 'catalog_unchanged' }>): void {
     if (this.#catalog === undefined) return
     this.#catalogSyncedAt = fetchedAt
+    this.#catalogFromFile = false
     if (this.#feed !== undefined && !this.#feedHasInstruments) {
       this.#feed.setInstruments(this.#streamed)
       this.#feedHasInstruments = true

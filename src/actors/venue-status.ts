@@ -18,6 +18,8 @@ export interface VenueStatus {
     readonly fetchedAt: number | undefined
     /** When the venue last listed it: later than `fetchedAt` when refreshes since found nothing changed. */
     readonly syncedAt: number | undefined
+    /** The installed catalog was read from the catalog file at start, and the venue has not been listed since. */
+    readonly fromFile: boolean
     readonly lastError: string | undefined
     /** The installed catalog stopped at the `maxEvents` guard while the venue listed more (it is still served). */
     readonly truncated: boolean

@@ -100,6 +100,8 @@ function fromEnv(
   if (env.CORS_ALLOWED_ORIGINS !== undefined) http.corsAllowedOrigins = toList(env.CORS_ALLOWED_ORIGINS)
   if (Object.keys(http).length > 0) out.http = http
   if (env.DATA_DIR !== undefined) out.dataDir = env.DATA_DIR
+  if (env.CATALOG_FILE_EVERY_MS !== undefined)
+    out.actors = { catalogFileEveryMs: toInt('CATALOG_FILE_EVERY_MS', env.CATALOG_FILE_EVERY_MS) }
   if (env.ROLE !== undefined) out.role = env.ROLE
   const nats: Record<string, unknown> = {}
   if (env.NATS_URL !== undefined) nats.url = env.NATS_URL

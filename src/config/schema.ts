@@ -410,6 +410,12 @@ const BaseConfigSchema = Type.Object(
         mailboxCapacity: Type.Integer({ minimum: 16, default: 100_000 }),
         restartInitialBackoffMs: Ms(250, 1),
         restartMaxBackoffMs: Ms(30_000, 1),
+        /**
+         * Each venue's last installed catalog is written to `dataDir/catalogs/<venue>.jsonl` at most this often (and
+         * at its first install), and a restart serves it at once (src/actors/catalog-file.ts). 0: no catalog file.
+         * Never with the in-process simulator, whose world is new at every start.
+         */
+        catalogFileEveryMs: Ms(300_000, 0),
       },
       { additionalProperties: false },
     ),

@@ -7,7 +7,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/alerts → 201, simulated data",
       "value": {
-        "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
+        "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -27,7 +27,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "delivery_status": {
           "ready": true
         },
-        "signing_secret": "whsec_e593618013c883b3a6992f005a8093aaa3c3d768f62b89df0bc237fc5537c5c5"
+        "signing_secret": "whsec_39feef659c729b72f4aa215df02461acb573f46c08ddbb129f67446a03992338"
       }
     },
     "422": {
@@ -66,12 +66,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/api-keys → 201, simulated data",
       "value": {
-        "api_key": "pmk_live_0ipnFcayECMWfZNNbLef2zOyT1E21Rq3sdsuNPC6Ltc",
+        "api_key": "pmk_live_eraJVm68SJ4kk9VvpJn08Fp6QqXZwtGnKXMWC99TWzw",
         "key_returned_once": true,
         "key": {
-          "id": "efb57029-fe55-4381-8d50-60fdc736825c",
+          "id": "d85e6f74-3296-4162-9554-a73740931ada",
           "name": "ci",
-          "key_prefix": "pmk_live_0ipn…",
+          "key_prefix": "pmk_live_eraJ…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -81,18 +81,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "deleteAlert": {
     "200": {
-      "summary": "DELETE /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1 → 200, simulated data",
+      "summary": "DELETE /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5 → 200, simulated data",
       "value": {
-        "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
+        "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
         "deleted": true
       }
     }
   },
   "getAlert": {
     "200": {
-      "summary": "GET /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5 → 200, simulated data",
       "value": {
-        "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
+        "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -225,11 +225,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",
       "value": {
-        "account_id": "382d5e3e-3003-42df-a524-43cd47e95ff8",
+        "account_id": "f178fea5-0364-41ed-9f30-0a488f2451b2",
         "key": {
-          "id": "af8dca0d-3ebf-487f-9357-5c79f1eac1fd",
+          "id": "6dea3bbf-a405-449d-b3cb-4f24ee21dea0",
           "name": "default",
-          "key_prefix": "pmk_live_HaH0…"
+          "key_prefix": "pmk_live_MFfv…"
         },
         "rate_limit": {
           "limit": 100000,
@@ -287,8 +287,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "platform": "venuek",
           "outcome_id": "KXPBLCHAMP-27-OAKMON"
         },
-        "volume_total": 927303.15,
-        "volume_24h": 28144.29,
+        "volume_total": 927502.43,
+        "volume_24h": 28343.57,
         "platform_count": 2,
         "platforms": [
           "venuep",
@@ -309,7 +309,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:44829/events/slug/premier-basketball-league-champion-2027",
+            "platform_url": "http://127.0.0.1:44173/events/slug/premier-basketball-league-champion-2027",
             "mutually_exclusive": true,
             "volume_total": 604870.85,
             "volume_24h": 12307.15,
@@ -328,7 +328,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:44829/events/slug/premier-basketball-league-champion-2027",
+                "platform_url": "http://127.0.0.1:44173/events/slug/premier-basketball-league-champion-2027",
                 "volume_total": 604870.85,
                 "volume_24h": 12307.15,
                 "liquidity": 302774.17,
@@ -375,12 +375,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXPBLCHAMP-27",
+            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXPBLCHAMP-27",
             "mutually_exclusive": true,
-            "volume_total": 322432.3,
-            "volume_24h": 15837.14,
+            "volume_total": 322631.58,
+            "volume_24h": 16036.42,
             "liquidity": null,
-            "open_interest": 56568.19,
+            "open_interest": 56667.82,
             "end_time": "2027-07-27T16:00:00.000",
             "created_at": "2026-10-22T05:52:30.667",
             "updated_at": "2026-10-23T05:52:30.667",
@@ -394,10 +394,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXPBLCHAMP-27",
-                "volume_total": 322432.3,
-                "volume_24h": 15837.14,
-                "open_interest": 56568.19,
+                "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXPBLCHAMP-27",
+                "volume_total": 322631.58,
+                "volume_24h": 16036.42,
+                "open_interest": 56667.82,
                 "end_time": "2027-07-27T16:00:00.000",
                 "created_at": "2026-10-22T05:52:30.667",
                 "updated_at": "2026-10-23T05:52:30.667",
@@ -409,7 +409,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.75,
                     "best_ask": 0.79,
                     "spread": 0.04,
-                    "volume": 14162.93,
+                    "volume": 14232.86,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -421,7 +421,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.07,
                     "best_ask": 0.11,
                     "spread": 0.04,
-                    "volume": 8118.04,
+                    "volume": 8153.69,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -525,7 +525,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "best_bid": 0.92,
           "best_ask": 0.94
         },
-        "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXHIGHDEN-26NOV25",
+        "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXHIGHDEN-26NOV25",
         "updated_at": "2026-11-21T12:11:30.000",
         "quote_age_seconds": 0,
         "is_stale": false
@@ -585,7 +585,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "event_slug": "what-price-will-avalanche-hit-by-april-30-2027",
         "title": "What price will Avalanche hit by April 30, 2027?",
         "status": "active",
-        "platform_url": "http://127.0.0.1:44829/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+        "platform_url": "http://127.0.0.1:44173/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
         "timestamp": null,
         "outcomes": [
           {
@@ -802,19 +802,19 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listAlertDeliveries": {
     "200": {
-      "summary": "GET /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1/deliveries?limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5/deliveries?limit=2 → 200, simulated data",
       "value": {
         "deliveries": [
           {
-            "id": "d156fe78-93ff-427a-83ae-e1f251c171f4",
-            "rule_id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
+            "id": "2d5b39b0-cf21-454c-a9d9-5d89ddaefbca",
+            "rule_id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
             "event": "alert.test",
             "test": true,
             "status": "sending",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "test:d156fe78-93ff-427a-83ae-e1f251c171f4",
+            "dedupe_key": "test:2d5b39b0-cf21-454c-a9d9-5d89ddaefbca",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": null,
@@ -834,15 +834,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             }
           },
           {
-            "id": "baf5b744-e1c8-4c9a-94cd-e7d866da2c4e",
-            "rule_id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
+            "id": "19233072-34d1-4232-9eea-1f9399f78708",
+            "rule_id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
             "event": "alert.fired",
             "test": false,
             "status": "delivered",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "ce93fec9-2537-42d3-b6db-27e1dcda51c1:boe-decision-in-march-2027|text:25 bps decrease:1",
+            "dedupe_key": "d44992d0-68ec-4094-ac74-aa12f00571d5:boe-decision-in-march-2027|text:25 bps decrease:1",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": "2026-11-21T12:11:30.000",
@@ -874,7 +874,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "alerts": [
           {
-            "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
+            "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
             "user_id": "user-42",
             "trigger_type": "spread_threshold",
             "threshold": 0.05,
@@ -905,24 +905,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "keys": [
           {
-            "id": "af8dca0d-3ebf-487f-9357-5c79f1eac1fd",
+            "id": "6dea3bbf-a405-449d-b3cb-4f24ee21dea0",
             "name": "default",
-            "key_prefix": "pmk_live_HaH0…",
+            "key_prefix": "pmk_live_MFfv…",
             "status": "active",
             "created_at": "2026-11-21T12:00:00.000",
             "revoked_at": null
           },
           {
-            "id": "efb57029-fe55-4381-8d50-60fdc736825c",
+            "id": "d85e6f74-3296-4162-9554-a73740931ada",
             "name": "ci",
-            "key_prefix": "pmk_live_0ipn…",
+            "key_prefix": "pmk_live_eraJ…",
             "status": "active",
             "created_at": "2026-11-21T12:11:30.000",
             "revoked_at": null
           }
         ],
         "total": 2,
-        "current_key_id": "af8dca0d-3ebf-487f-9357-5c79f1eac1fd"
+        "current_key_id": "6dea3bbf-a405-449d-b3cb-4f24ee21dea0"
       }
     }
   },
@@ -942,8 +942,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuek",
               "outcome_id": "KXHIGHDEN-26NOV25-B63.5"
             },
-            "volume_total": 4598490.17,
-            "volume_24h": 15531.74,
+            "volume_total": 4599763.84,
+            "volume_24h": 16798.37,
             "platform_count": 1,
             "platforms": [
               "venuek"
@@ -963,8 +963,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuep",
               "outcome_id": "192983611684965718839878449352953561774596858707977943568055041185469982678541"
             },
-            "volume_total": 4327132.28,
-            "volume_24h": 198582.52,
+            "volume_total": 4327675.31,
+            "volume_24h": 199125.55,
             "platform_count": 2,
             "platforms": [
               "venuep",
@@ -1021,14 +1021,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.77,
             "spread": 0.19,
             "spread_bps": 1900,
-            "confidence": 0.835271,
+            "confidence": 0.83536,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:44829/events/slug/premier-basketball-league-champion-2027",
-            "platform_b_url": "http://127.0.0.1:39565/trade-api/v2/events/KXPBLCHAMP-27",
+            "platform_a_url": "http://127.0.0.1:44173/events/slug/premier-basketball-league-champion-2027",
+            "platform_b_url": "http://127.0.0.1:45127/trade-api/v2/events/KXPBLCHAMP-27",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
-            "volume_min": 14162.93,
+            "volume_min": 14232.86,
             "match": {
               "quality": "auto_medium",
               "weight": 0.9962,
@@ -1085,14 +1085,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.54,
             "spread": 0.19,
             "spread_bps": 1900,
-            "confidence": 0.834049,
+            "confidence": 0.834149,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:39565/trade-api/v2/events/KXLAUNCHMOTORS-27FEB07-SERVIC",
-            "platform_b_url": "http://127.0.0.1:44829/events/slug/will-helix-motors-launch-a-self-driving-taxi-service-by-february-7-2027",
+            "platform_a_url": "http://127.0.0.1:45127/trade-api/v2/events/KXLAUNCHMOTORS-27FEB07-SERVIC",
+            "platform_b_url": "http://127.0.0.1:44173/events/slug/will-helix-motors-launch-a-self-driving-taxi-service-by-february-7-2027",
             "matching_strategy": "auto_canonical",
             "match_quality": "auto_high",
-            "volume_min": 31127.27,
+            "volume_min": 31300.11,
             "match": {
               "quality": "auto_high",
               "weight": 0.9982,
@@ -1155,12 +1155,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXHIGHDEN-26NOV25",
+            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXHIGHDEN-26NOV25",
             "mutually_exclusive": true,
-            "volume_total": 4598490.17,
-            "volume_24h": 15531.74,
+            "volume_total": 4599763.84,
+            "volume_24h": 16798.37,
             "liquidity": null,
-            "open_interest": 313641.69,
+            "open_interest": 314278.52,
             "end_time": "2026-11-25T16:00:00.000",
             "created_at": "2026-11-19T11:32:10.093",
             "updated_at": "2026-11-20T11:32:10.093",
@@ -1174,10 +1174,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXHIGHDEN-26NOV25",
-                "volume_total": 4598490.17,
-                "volume_24h": 15531.74,
-                "open_interest": 313641.69,
+                "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXHIGHDEN-26NOV25",
+                "volume_total": 4599763.84,
+                "volume_24h": 16798.37,
+                "open_interest": 314278.52,
                 "end_time": "2026-11-25T16:00:00.000",
                 "created_at": "2026-11-19T11:32:10.093",
                 "updated_at": "2026-11-20T11:32:10.093",
@@ -1189,7 +1189,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.06,
                     "best_ask": 0.08,
                     "spread": 0.02,
-                    "volume": 30910.11,
+                    "volume": 31008.63,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1201,7 +1201,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.05,
                     "best_ask": 0.09,
                     "spread": 0.04,
-                    "volume": 32685.24,
+                    "volume": 32755.88,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1218,12 +1218,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
             "mutually_exclusive": true,
-            "volume_total": 1570688.02,
-            "volume_24h": 4510.55,
+            "volume_total": 1570810.1,
+            "volume_24h": 4632.63,
             "liquidity": null,
-            "open_interest": 56848.62,
+            "open_interest": 56909.66,
             "end_time": "2026-11-21T20:00:00.000",
             "created_at": "2026-11-14T05:56:55.599",
             "updated_at": "2026-11-15T05:56:55.599",
@@ -1237,10 +1237,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
-                "volume_total": 1570688.02,
-                "volume_24h": 4510.55,
-                "open_interest": 56848.62,
+                "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+                "volume_total": 1570810.1,
+                "volume_24h": 4632.63,
+                "open_interest": 56909.66,
                 "end_time": "2026-11-21T20:00:00.000",
                 "created_at": "2026-11-14T05:56:55.599",
                 "updated_at": "2026-11-15T05:56:55.599",
@@ -1264,7 +1264,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.249,
                     "best_ask": 0.269,
                     "spread": 0.02,
-                    "volume": 8052.62,
+                    "volume": 8092.22,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1292,10 +1292,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXHIGHDEN-26NOV25",
-            "volume_total": 4598490.17,
-            "volume_24h": 15531.74,
-            "open_interest": 313641.69,
+            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXHIGHDEN-26NOV25",
+            "volume_total": 4599763.84,
+            "volume_24h": 16798.37,
+            "open_interest": 314278.52,
             "end_time": "2026-11-25T16:00:00.000",
             "created_at": "2026-11-19T11:32:10.093",
             "updated_at": "2026-11-20T11:32:10.093",
@@ -1307,7 +1307,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.06,
                 "best_ask": 0.08,
                 "spread": 0.02,
-                "volume": 30910.11,
+                "volume": 31008.63,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1319,7 +1319,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.05,
                 "best_ask": 0.09,
                 "spread": 0.04,
-                "volume": 32685.24,
+                "volume": 32755.88,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1333,10 +1333,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "sports",
-            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
-            "volume_total": 1570688.02,
-            "volume_24h": 4510.55,
-            "open_interest": 56848.62,
+            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "volume_total": 1570810.1,
+            "volume_24h": 4632.63,
+            "open_interest": 56909.66,
             "end_time": "2026-11-21T20:00:00.000",
             "created_at": "2026-11-14T05:56:55.599",
             "updated_at": "2026-11-15T05:56:55.599",
@@ -1360,7 +1360,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.249,
                 "best_ask": 0.269,
                 "spread": 0.02,
-                "volume": 8052.62,
+                "volume": 8092.22,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1415,8 +1415,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_bid": 0.23,
             "best_ask": 0.25,
             "spread": 0.02,
-            "volume": 4272570.04,
-            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXHIGHDEN-26NOV25",
+            "volume": 4272587.37,
+            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXHIGHDEN-26NOV25",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1432,7 +1432,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.352,
             "spread": 0.028,
             "volume": 1475706.83,
-            "platform_url": "http://127.0.0.1:39565/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1503,7 +1503,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "crypto",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:44829/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+            "platform_url": "http://127.0.0.1:44173/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
             "mutually_exclusive": false,
             "volume_total": 4317587.09,
             "volume_24h": 238.35,
@@ -1522,7 +1522,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "crypto",
-                "platform_url": "http://127.0.0.1:44829/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+                "platform_url": "http://127.0.0.1:44173/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
                 "volume_total": 4317587.09,
                 "volume_24h": 238.35,
                 "liquidity": 57948.3,
@@ -1569,7 +1569,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "economics",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:44829/events/slug/castavia-cpi-inflation-in-february-2027",
+            "platform_url": "http://127.0.0.1:44173/events/slug/castavia-cpi-inflation-in-february-2027",
             "mutually_exclusive": false,
             "volume_total": 3893165.77,
             "volume_24h": 212043.59,
@@ -1588,7 +1588,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "economics",
-                "platform_url": "http://127.0.0.1:44829/events/slug/castavia-cpi-inflation-in-february-2027",
+                "platform_url": "http://127.0.0.1:44173/events/slug/castavia-cpi-inflation-in-february-2027",
                 "volume_total": 3893165.77,
                 "volume_24h": 212043.59,
                 "liquidity": 101304.17,
@@ -1646,7 +1646,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "crypto",
-            "platform_url": "http://127.0.0.1:44829/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+            "platform_url": "http://127.0.0.1:44173/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
             "volume_total": 4317587.09,
             "volume_24h": 238.35,
             "liquidity": 57948.3,
@@ -1690,7 +1690,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "economics",
-            "platform_url": "http://127.0.0.1:44829/events/slug/castavia-cpi-inflation-in-february-2027",
+            "platform_url": "http://127.0.0.1:44173/events/slug/castavia-cpi-inflation-in-february-2027",
             "volume_total": 3893165.77,
             "volume_24h": 212043.59,
             "liquidity": 101304.17,
@@ -1801,7 +1801,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.186,
             "spread": 0.032,
             "volume": 3652175.18,
-            "platform_url": "http://127.0.0.1:44829/events/slug/castavia-cpi-inflation-in-february-2027",
+            "platform_url": "http://127.0.0.1:44173/events/slug/castavia-cpi-inflation-in-february-2027",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "894196427365730968594639086548948932087962977060896686401228746522879175739456",
@@ -1817,7 +1817,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.3,
             "spread": 0.02,
             "volume": null,
-            "platform_url": "http://127.0.0.1:44829/events/slug/nhc-lakeshore-dragons-summit-stallions-2026-11-27",
+            "platform_url": "http://127.0.0.1:44173/events/slug/nhc-lakeshore-dragons-summit-stallions-2026-11-27",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "216743809951056998817487090440160783996581295810550265367409981871792399675361",
@@ -1831,7 +1831,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   "metrics": {
     "200": {
       "summary": "GET /metrics → 200, simulated data",
-      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 2.747033\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.098528\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 2.845561\n\n…"
+      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 2.606327\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.113832\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 2.720159\n\n…"
     }
   },
   "readiness": {
@@ -1856,6 +1856,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "markets": 89,
               "outcomes": 472,
               "synced_at": "2026-11-21T12:11:30.000Z",
+              "from_file": false,
               "last_error": null,
               "truncated": false,
               "max_events": 1000000,
@@ -1887,11 +1888,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 2,
+              "version": 3,
               "events": 74,
               "markets": 74,
               "outcomes": 262,
               "synced_at": "2026-11-21T12:11:30.000Z",
+              "from_file": false,
               "last_error": null,
               "truncated": false,
               "max_events": 1000000,
@@ -1930,12 +1932,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "revokeApiKey": {
     "200": {
-      "summary": "DELETE /api/v2/developers/api-keys/efb57029-fe55-4381-8d50-60fdc736825c → 200, simulated data",
+      "summary": "DELETE /api/v2/developers/api-keys/d85e6f74-3296-4162-9554-a73740931ada → 200, simulated data",
       "value": {
         "key": {
-          "id": "efb57029-fe55-4381-8d50-60fdc736825c",
+          "id": "d85e6f74-3296-4162-9554-a73740931ada",
           "name": "ci",
-          "key_prefix": "pmk_live_0ipn…",
+          "key_prefix": "pmk_live_eraJ…",
           "status": "revoked",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": "2026-11-21T12:11:30.000"
@@ -1945,10 +1947,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "rotateAlertSigningSecret": {
     "200": {
-      "summary": "POST /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1/signing-secret → 200, simulated data",
+      "summary": "POST /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5/signing-secret → 200, simulated data",
       "value": {
-        "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
-        "signing_secret": "whsec_4038d8ee7eee4de3d135bec2efceb0128e76289af92dff7a9211ac02ff079f90"
+        "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
+        "signing_secret": "whsec_f1cbdfa833bf2d4e3c0f1f4a3be2efdfb573ec75e458837a18b6a05f680b9434"
       }
     }
   },
@@ -1956,17 +1958,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/signup → 201, simulated data",
       "value": {
-        "account_id": "93f9a707-c181-4b37-b344-2eeab79f96ce",
+        "account_id": "e70d24fd-fec7-4a14-abf1-aab48a2186a6",
         "email": "ada@example.com",
         "company": "Analytical Engines",
         "use_case": "spread dashboards",
         "created_at": "2026-11-21T12:11:30.000",
-        "api_key": "pmk_live_b9mwcPmWQEIzxSfwwCiXHZ7kfZ3kxA8L57NcVyFJatr",
+        "api_key": "pmk_live_xmVwkRwKiwaFltaS7RdWUHPS4jEi5TluIxYlcW3ToVi",
         "key_returned_once": true,
         "key": {
-          "id": "23ec629c-7ce5-4a97-beb3-6379c0307a23",
+          "id": "b9136525-4d44-4642-837f-52c573f85641",
           "name": "default",
-          "key_prefix": "pmk_live_b9mw…",
+          "key_prefix": "pmk_live_xmVw…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -2004,17 +2006,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "testAlert": {
     "202": {
-      "summary": "POST /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1/test → 202, simulated data",
+      "summary": "POST /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5/test → 202, simulated data",
       "value": {
-        "id": "d156fe78-93ff-427a-83ae-e1f251c171f4",
-        "rule_id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
+        "id": "2d5b39b0-cf21-454c-a9d9-5d89ddaefbca",
+        "rule_id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
         "event": "alert.test",
         "test": true,
         "status": "pending",
         "channel": "webhook",
         "target": "https://hooks.example.com/spreads",
         "attempts": 0,
-        "dedupe_key": "test:d156fe78-93ff-427a-83ae-e1f251c171f4",
+        "dedupe_key": "test:2d5b39b0-cf21-454c-a9d9-5d89ddaefbca",
         "created_at": "2026-11-21T12:11:30.000",
         "next_attempt_at": "2026-11-21T12:11:30.000",
         "delivered_at": null,
@@ -2056,8 +2058,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.853341,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:39565/trade-api/v2/events/KXBOEDECISION-27MAR08",
-            "platform_b_url": "http://127.0.0.1:44829/events/slug/boe-decision-in-march-2027",
+            "platform_a_url": "http://127.0.0.1:45127/trade-api/v2/events/KXBOEDECISION-27MAR08",
+            "platform_b_url": "http://127.0.0.1:44173/events/slug/boe-decision-in-march-2027",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
             "volume_min": 66611.73,
@@ -2115,14 +2117,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.77,
             "spread": 0.19,
             "spread_bps": 1900,
-            "confidence": 0.835271,
+            "confidence": 0.83536,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:44829/events/slug/premier-basketball-league-champion-2027",
-            "platform_b_url": "http://127.0.0.1:39565/trade-api/v2/events/KXPBLCHAMP-27",
+            "platform_a_url": "http://127.0.0.1:44173/events/slug/premier-basketball-league-champion-2027",
+            "platform_b_url": "http://127.0.0.1:45127/trade-api/v2/events/KXPBLCHAMP-27",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
-            "volume_min": 14162.93,
+            "volume_min": 14232.86,
             "match": {
               "quality": "auto_medium",
               "weight": 0.9962,
@@ -2173,9 +2175,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "updateAlert": {
     "200": {
-      "summary": "PATCH /api/v2/alerts/ce93fec9-2537-42d3-b6db-27e1dcda51c1 → 200, simulated data",
+      "summary": "PATCH /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5 → 200, simulated data",
       "value": {
-        "id": "ce93fec9-2537-42d3-b6db-27e1dcda51c1",
+        "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,

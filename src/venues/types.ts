@@ -129,6 +129,11 @@ export interface VenueAdapter {
   /** The state of the venue's API key; absent for a venue that needs none. */
   readonly credentials?: CredentialState
   /**
+   * Where the catalog is listed from (the venue's base URL). With it, the service keeps the last catalog in its data
+   * directory and a restart starts from it (src/actors/catalog-file.ts); a file listed from elsewhere is refused.
+   */
+  readonly catalogSource?: string
+  /**
    * For a catalog source that announces new catalogs (an edge's, src/bus/feed/bus-adapter.ts): calls `onNew` when one
    * is there, so the actor syncs at once instead of at its next refresh. Returns the unsubscribe.
    */

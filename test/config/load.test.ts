@@ -102,3 +102,13 @@ test('SIM_PORT_BASE: four consecutive ports from the base; 0 picks a free port f
   })
   assert.deepEqual(loadConfig({ env: { SIM_PORT_BASE: '0' } }).sim.ports, { gamma: 0, clob: 0, data: 0, venuek: 0 })
 })
+
+test('CATALOG_FILE_EVERY_MS: how often each venue’s catalog file is written; 0 turns it off; negative is refused', () => {
+  assert.equal(loadConfig({ env: {} }).actors.catalogFileEveryMs, 300_000)
+  const off = loadConfig({ env: { CATALOG_FILE_EVERY_MS: '0' } }).actors
+  assert.deepEqual(off, { ...loadConfig({ env: {} }).actors, catalogFileEveryMs: 0 }, 'the other actor settings kept')
+  assert.throws(
+    () => loadConfig({ env: { CATALOG_FILE_EVERY_MS: '-1' } }),
+    /\/actors\/catalogFileEveryMs: Expected integer to be greater or equal to 0/,
+  )
+})

@@ -70,6 +70,7 @@ describe('a catalog cut at its maxEvents guard', () => {
         markets: c.markets,
         outcomes: c.outcomes,
         synced_at: new Date(c.syncedAt!).toISOString(),
+        from_file: false,
         last_error: null,
         truncated,
         max_events: maxEvents,

@@ -1,3 +1,4 @@
+import { mkdtempSync } from 'node:fs'
 import assert from 'node:assert/strict'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -68,6 +69,8 @@ function liveConfig(
     env: {
       NODE_ENV: 'test',
       VENUES: 'live',
+      // Its own data directory: a live service keeps each venue's last catalog there (src/actors/catalog-file.ts).
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'going-live-')),
       AUTH_REQUIRED: 'false',
       VENUEP_GAMMA_URL: urls.gamma,
       VENUEP_CLOB_URL: urls.clob,
@@ -135,6 +138,7 @@ test('live, nothing reachable, the key file missing: boots, warns about the key,
       markets: 0,
       outcomes: 0,
       synced_at: null,
+      from_file: false,
       last_error: lastError,
       truncated: false,
       max_events: 1_000_000,

@@ -1,10 +1,9 @@
 import type { Steps } from '../../core/slices.js'
+import { nullAsUndefined, undefinedAsNull } from '../../model/catalog-json.js'
 import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types.js'
 
 /**
- * A catalog as bytes for the object store, and back, exactly: the model's records are plain JSON apart from
- * `undefined`, which the model uses for every unknown value and never `null` (src/model/types.ts), so `undefined` is
- * written as `null` and read back as `undefined` (keeping the key, as the venue's mapping made it).
+ * A catalog as bytes for the object store, and back, exactly (src/model/catalog-json.ts).
  *
  * One line per event after a header line, so both directions run in event-loop slices (a catalog of 20,000 events is
  * tens of MB of JSON: in one block, the ingest's feed and the edge's requests would wait behind it).
@@ -17,8 +16,6 @@ interface Header {
 }
 
 const EVENTS_PER_STEP = 64
-
-const undefinedAsNull = (_key: string, value: unknown): unknown => (value === undefined ? null : value)
 
 export function* encodeCatalogSteps(catalog: Catalog): Steps<Uint8Array> {
   const header: Header = {
@@ -53,16 +50,4 @@ export function* decodeCatalogSteps(bytes: Uint8Array): Steps<Catalog> {
     fetchedAt: header.fetchedAt,
     ...(header.truncation === undefined ? {} : { truncation: header.truncation }),
   }
-}
-
-function nullAsUndefined(v: unknown): unknown {
-  if (v === null) return undefined
-  if (typeof v !== 'object') return v
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = nullAsUndefined(v[i])
-    return v
-  }
-  const o = v as Record<string, unknown>
-  for (const k of Object.keys(o)) o[k] = nullAsUndefined(o[k])
-  return o
 }

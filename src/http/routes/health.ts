@@ -142,6 +142,10 @@ const venueReadiness = (modules: readonly ReadinessVenue[]) =>
             description:
               'Addition: when the venue last listed the installed catalog, by its install or by a later sync that found nothing changed (such a sync installs nothing). Null before the first catalog.',
           }),
+          from_file: Type.Boolean({
+            description:
+              'Addition: the installed catalog was read at start from the catalog file of the last run (`DATA_DIR/catalogs/`), and the venue has not been listed since. The service serves it meanwhile; the first sync from the venue confirms or replaces it.',
+          }),
           last_error: Type.Union([Type.String(), Type.Null()], {
             description: 'Why the last catalog sync failed; null after a success.',
           }),
@@ -353,6 +357,7 @@ function venueBody(s: VenueStatus): Record<string, unknown> {
       outcomes: s.catalog.outcomes,
       // The venue's last listing of the installed catalog: a refresh that found nothing changed moves it, not `version`.
       synced_at: s.catalog.syncedAt === undefined ? null : new Date(s.catalog.syncedAt).toISOString(),
+      from_file: s.catalog.fromFile,
       last_error: s.catalog.lastError ?? null,
       truncated: s.catalog.truncated,
       max_events: s.catalog.maxEvents ?? null,

@@ -36,6 +36,7 @@ export function createVenuekAdapter(
   const records = new MappedRecords<CatalogEvent | undefined>()
   return {
     id: 'venuek',
+    catalogSource: config.restUrl,
     fetchCatalog: (signal, progress) => fetchVenuekCatalog(rest, config, links, ctx.clock, signal, progress, records),
     createFeed: (sink) =>
       new VenuekFeed({

@@ -17,6 +17,7 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
   const records = new MappedRecords<CatalogEvent | undefined>()
   return {
     id: 'venuep',
+    catalogSource: config.gammaUrl,
     fetchCatalog: (signal, progress) => fetchVenuepCatalog(gamma, config, links, ctx.clock, signal, progress, records),
     createFeed: (sink) =>
       new VenuepFeed({
