@@ -75,6 +75,8 @@ const CATALOG_RETRY_MS = 2_000
 const CATALOG_RETRY_MAX_MS = 30_000
 /** How often the first sync logs its progress (a real catalog is hundreds of pages: not a line per page). */
 export const PROGRESS_LOG_MS = 5_000
+/** After a start from the catalog file, the venue is listed when its books have synced, or after this long. */
+export const FILE_LISTING_DELAY_MS = 30_000
 
 export class CatalogLoader {
   readonly #o: CatalogLoaderOptions
@@ -97,6 +99,8 @@ export class CatalogLoader {
   #fileWriting = false
   /** The installed catalog was read from the file and no sync from the venue has succeeded since. */
   #fileServed = false
+  /** The first listing after a start from the file, waiting for the venue's books to sync (venueReady). */
+  #deferredListing: TimerHandle | undefined
 
   constructor(options: CatalogLoaderOptions) {
     this.#o = options
@@ -132,6 +136,8 @@ export class CatalogLoader {
     this.#started = false
     this.#o.clock.clearInterval(this.#refreshTimer)
     this.#o.clock.clearTimeout(this.#retryTimer)
+    this.#o.clock.clearTimeout(this.#deferredListing)
+    this.#deferredListing = undefined
     this.#unwatchCatalog?.()
     this.#unwatchCatalog = undefined
     this.#refreshAgain = false
@@ -261,9 +267,28 @@ export class CatalogLoader {
     } finally {
       if (this.#loading === controller) {
         this.#loading = undefined
-        this.#loadCatalog()
+        // Served from the file: the venue is listed once its books have synced (venueReady), so the restart's own
+        // work is not slowed by a listing's; a venue whose books never sync is listed after FILE_LISTING_DELAY_MS.
+        if (this.#fileServed) this.#deferFirstListing()
+        else this.#loadCatalog()
       }
     }
+  }
+
+  #deferFirstListing(): void {
+    this.#deferredListing = this.#o.clock.setTimeout(() => this.#startDeferredListing(), FILE_LISTING_DELAY_MS)
+  }
+
+  #startDeferredListing(): void {
+    if (this.#deferredListing === undefined) return
+    this.#o.clock.clearTimeout(this.#deferredListing)
+    this.#deferredListing = undefined
+    if (this.#started) this.#loadCatalog()
+  }
+
+  /** The actor's books have all synced (once per start): a listing deferred behind a file start begins now. */
+  venueReady(): void {
+    this.#startDeferredListing()
   }
 
   /**

@@ -484,5 +484,6 @@ export class VenueActor extends Actor<VenueMessage> {
     if (this.#synced < this.#instruments.size || this.#feed.status().subscribed < this.#instruments.size) return
     this.#ready = true
     this.#o.log.info({ instruments: this.#instruments.size }, 'venue ready: catalog loaded, every book synced')
+    this.#loader.venueReady()
   }
 }

@@ -11,6 +11,7 @@ import {
   readCatalogBytes,
   writeCatalogFile,
 } from '../../src/actors/catalog-file.js'
+import { FILE_LISTING_DELAY_MS } from '../../src/actors/catalog-loader.js'
 import { VenueActor } from '../../src/actors/venue-actor.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { createLogger } from '../../src/core/logger.js'
@@ -131,6 +132,7 @@ class GatedVenue {
   release: ((c: Catalog) => void) | undefined
   fail: ((e: Error) => void) | undefined
   syncs = 0
+  subscribed = 0
   readonly adapter: VenueAdapter = {
     id: 'venuep',
     catalogSource: SOURCE,
@@ -142,14 +144,17 @@ class GatedVenue {
       }),
     createFeed: (sink) => {
       this.sink = sink
+      const venue = this
       return {
-        setInstruments() {},
+        setInstruments(ids) {
+          venue.subscribed = ids.length
+        },
         close() {},
         status: (): FeedStatus => ({
           connections: 1,
           openConnections: 1,
-          instruments: 0,
-          subscribed: 0,
+          instruments: venue.subscribed,
+          subscribed: venue.subscribed,
           reconnects: 0,
           framesReceived: 0,
           malformedFrames: 0,
@@ -167,6 +172,15 @@ class GatedVenue {
     this.sink?.(events, 1_000)
   }
 }
+
+const P = (x: number) => Math.round(x * 1e6)
+const snap = (id: string): FeedEvent => ({
+  type: 'snapshot',
+  instrumentId: id,
+  bids: [[P(0.4), P(10)]],
+  asks: [[P(0.45), P(5)]],
+  venueTs: 900,
+})
 
 describe('a venue actor with a catalog file', () => {
   test('serves the file at once, marked as such, until the venue is listed; then writes the listed catalog', async () => {
@@ -195,8 +209,17 @@ describe('a venue actor with a catalog file', () => {
       )
       const status = actor.venueStatus().catalog
       assert.deepEqual([status.version, status.fromFile, status.syncedAt], [1, true, 1_000])
+      // The venue is listed once the books of the file's catalog have synced, not before.
+      assert.equal(venue.syncs, 0)
+      const streamed = new Set<string>()
+      for (const e of onFile.events)
+        for (const m of e.markets) for (const o of m.outcomes) if (o.status === 'active') streamed.add(o.instrumentId)
+      assert.ok(streamed.size > 0)
+      venue.emit(...[...streamed].map(snap))
+      assert.equal(actor.ready, true)
       await waitFor(() => venue.syncs === 1)
       assert.equal(actor.venueStatus().catalog.loading?.phase, 'listing', 'the venue is listed meanwhile')
+      assert.equal(actor.venueStatus().catalog.fromFile, true, 'still the file until it is listed')
 
       // The first listing fails: the file's catalog is still served, and the sync is retried as a first sync is.
       venue.fail!(new Error('GET https://gamma.example/events: connection reset'))
@@ -218,6 +241,31 @@ describe('a venue actor with a catalog file', () => {
         listed.events.map((e) => e.eventId),
       )
       assert.ok(lines.some((l) => l.msg === 'catalog read from its file; served until the venue is listed'))
+    } finally {
+      actor.stop()
+    }
+  })
+
+  test('a venue whose books do not sync is listed FILE_LISTING_DELAY_MS after the file was served', async () => {
+    const path = join(dir, 'actor', 'unsynced.jsonl')
+    await writeCatalogFile(path, { ...real.venuek, venue: 'venuep' }, SOURCE)
+    const venue = new GatedVenue()
+    const clock = new SimulatedClock(50_000)
+    const actor = new VenueActor({
+      adapter: venue.adapter,
+      clock,
+      log: createLogger('silent', 'predmkt'),
+      catalogRefreshMs: 600_000,
+      catalogFile: { path, source: SOURCE, writeEveryMs: 0 },
+    })
+    actor.start()
+    try {
+      await waitFor(() => actor.catalog() !== undefined)
+      clock.increment(FILE_LISTING_DELAY_MS - 1)
+      assert.equal(venue.syncs, 0)
+      clock.increment(1)
+      await waitFor(() => venue.syncs === 1)
+      assert.equal(actor.ready, false)
     } finally {
       actor.stop()
     }
