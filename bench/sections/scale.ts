@@ -28,9 +28,10 @@ const LADDERS_PER_QUESTION = 0.05
 const DEFAULT_SIZES: readonly ScaleSize[] = [
   { label: 'Small', questions: 10_000, ladders: 500 },
   { label: 'Medium', questions: 30_000, ladders: 1_500 },
-  // The world with the short-dated families (issue 34) lists fewer, larger events: 90,000 questions streamed 84,347
-  // venuep tokens and 136,873 venuek markets on 2026-12-06, under the real size below. 110,000 scales that past it.
-  { label: 'Real', questions: 110_000, ladders: 5_500 },
+  // The largest world this 2-core machine's simulator feeds. With the short-dated families (issue 34) it streams
+  // 84,347 venuep tokens and 136,873 venuek markets (2026-12-06), under the real size below; at 110,000 questions
+  // (past it) the simulator saturated both cores and the feeds never synced in 900 s (bench/RESULTS.md, 2026-12-06).
+  { label: 'Real', questions: 90_000, ladders: 4_500 },
 ]
 const REAL_VENUEP_TOKENS = 100_000
 const REAL_VENUEK_MARKETS = 150_000
@@ -308,8 +309,10 @@ function methodLines(soakSeconds: number, sampleSeconds: number): string[] {
     '  outcome, a venuek market per active market.',
     '- **Ready**: from spawning `node dist/src/main.js` (SIM_EXTERNAL=1, the simulator already up) to the first 200 of',
     '  `/readyz` (polled every 50 ms): store started, catalogs synced over REST, every book snapshotted over the websockets,',
-    '  matched, read models built. A restart: a first boot on the fresh DATA_DIR ran until its store was ready (initdb and',
-    "  migrations, a first install's cost, given beside) and was stopped.",
+    '  matched, read models built. The cold start: a first boot on the fresh DATA_DIR ran until its store was ready (initdb',
+    "  and migrations, a first install's cost, given beside) and was stopped, so no catalog file existed yet. The restart:",
+    '  after the soak the service is stopped (SIGTERM) and started again on the same DATA_DIR, whose catalog files',
+    "  (src/actors/catalog-file.ts) it serves first; `/readyz` also waits for the matcher's first run and the spread engine.",
     `- **Reads**: one keep-alive connection, opened before; each hot query once right after ready (its first read: no page`,
     `  cache holds it yet), in the order listed, then each ${WARM_REPEATS} more times (warm: the median). After the soak, a like query`,
     "  nothing asked before (another page, word or threshold) once: a fresh query's cost once the service has settled, beside",

@@ -58,7 +58,8 @@ export interface CatalogLoaderOptions {
   readonly newInstrument: (id: string) => InstrumentState
   /**
    * The venue's catalog file (catalog-file.ts): read at start, before the first sync, so a restart serves the last
-   * catalog at once; written after an install from the venue, at most every `writeEveryMs`.
+   * catalog at once; written after an install from the venue (the first once the venue is ready), at most every
+   * `writeEveryMs`.
    */
   readonly file?: CatalogFileOptions
 }
@@ -99,6 +100,10 @@ export class CatalogLoader {
   #fileWriting = false
   /** The installed catalog was read from the file and no sync from the venue has succeeded since. */
   #fileServed = false
+  /** The actor's books have all synced once since start (venueReady). */
+  #venueReady = false
+  /** The catalog to write to the file once the venue is ready. */
+  #fileWritePending: CatalogSnapshot | undefined
   /** The first listing after a start from the file, waiting for the venue's books to sync (venueReady). */
   #deferredListing: TimerHandle | undefined
 
@@ -288,7 +293,11 @@ export class CatalogLoader {
 
   /** The actor's books have all synced (once per start): a listing deferred behind a file start begins now. */
   venueReady(): void {
+    this.#venueReady = true
     this.#startDeferredListing()
+    const pending = this.#fileWritePending
+    this.#fileWritePending = undefined
+    if (pending !== undefined) this.#writeFile(pending)
   }
 
   /**
@@ -364,7 +373,9 @@ export class CatalogLoader {
       return
     }
     this.#fileServed = false
-    this.#writeFile(snapshot)
+    // Written once the venue is ready: a start's own work (books, matcher, views) goes first.
+    if (this.#venueReady) this.#writeFile(snapshot)
+    else this.#fileWritePending = snapshot
     this.#syncEnded(load)
     this.#lastError = undefined
     this.#failures = 0

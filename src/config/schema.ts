@@ -411,9 +411,9 @@ const BaseConfigSchema = Type.Object(
         restartInitialBackoffMs: Ms(250, 1),
         restartMaxBackoffMs: Ms(30_000, 1),
         /**
-         * Each venue's last installed catalog is written to `dataDir/catalogs/<venue>.jsonl` at most this often (and
-         * at its first install), and a restart serves it at once (src/actors/catalog-file.ts). 0: no catalog file.
-         * Never with the in-process simulator, whose world is new at every start.
+         * Each venue's last installed catalog is written to `dataDir/catalogs/<venue>.jsonl` once the venue is first
+         * ready, then at most this often, and a restart serves it at once (src/actors/catalog-file.ts). 0: no catalog
+         * file. Never with the in-process simulator, whose world is new at every start.
          */
         catalogFileEveryMs: Ms(300_000, 0),
       },
