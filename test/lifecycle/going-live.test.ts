@@ -1,9 +1,9 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import assert from 'node:assert/strict'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { test } from 'node:test'
+import { after, test } from 'node:test'
 import { startApp, type App } from '../../src/app.js'
 import { loadConfig } from '../../src/config/load.js'
 import { SimulatedClock } from '../../src/core/clock.js'
@@ -14,6 +14,10 @@ import { checkedLogger, type CheckedLogger } from '../helpers/checked-logger.js'
 import { freshPGlite } from '../helpers/db.js'
 import { TEST_ANCHOR_MS } from '../helpers/service.js'
 import { waitFor } from '../helpers/wait.js'
+
+/** The live services' data directories (each venue's catalog file lands in one), removed after the tests. */
+const dataDir = mkdtempSync(join(tmpdir(), 'going-live-'))
+after(() => rmSync(dataDir, { recursive: true, force: true }))
 
 /**
  * `VENUES=live` as an operator meets it, with every venue URL pointed at loopback (no test talks to the internet):
@@ -70,7 +74,7 @@ function liveConfig(
       NODE_ENV: 'test',
       VENUES: 'live',
       // Its own data directory: a live service keeps each venue's last catalog there (src/actors/catalog-file.ts).
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'going-live-')),
+      DATA_DIR: mkdtempSync(join(dataDir, 'service-')),
       AUTH_REQUIRED: 'false',
       VENUEP_GAMMA_URL: urls.gamma,
       VENUEP_CLOB_URL: urls.clob,
