@@ -4,7 +4,7 @@ import { runInSlices } from '../core/slices.js'
 import type { Catalog } from '../model/types.js'
 import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
 import type { VenueAdapter } from '../venues/types.js'
-import { decodeCatalogFileSteps, readCatalogBytes, writeCatalogFile } from './catalog-file.js'
+import { CatalogFileKeeper, type CatalogFileOptions } from './catalog-file-keeper.js'
 import { CatalogLoad, type CatalogLoadStatus } from './catalog-load.js'
 import { catalogSnapshotSteps, type CatalogSnapshot } from './catalog-snapshot.js'
 import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
@@ -64,12 +64,7 @@ export interface CatalogLoaderOptions {
   readonly file?: CatalogFileOptions
 }
 
-export interface CatalogFileOptions {
-  readonly path: string
-  /** Where the venue's catalog is listed from (its base URL): a file listed elsewhere is refused. */
-  readonly source: string
-  readonly writeEveryMs: number
-}
+export type { CatalogFileOptions } from './catalog-file-keeper.js'
 
 /** First retry of a failed sync while no catalog is loaded; doubled per failure in a row, up to the cap. */
 const CATALOG_RETRY_MS = 2_000
@@ -95,20 +90,19 @@ export class CatalogLoader {
   #refreshAgain = false
   #unwatchCatalog: (() => void) | undefined
   #retryTimer: TimerHandle | undefined
-  /** When the catalog file was last written (clock time); undefined before the first write. */
-  #fileWrittenAt: number | undefined
-  #fileWriting = false
+  /** The venue's catalog file, when it has one. */
+  readonly #file: CatalogFileKeeper | undefined
   /** The installed catalog was read from the file and no sync from the venue has succeeded since. */
   #fileServed = false
-  /** The actor's books have all synced once since start (venueReady). */
-  #venueReady = false
-  /** The catalog to write to the file once the venue is ready. */
-  #fileWritePending: CatalogSnapshot | undefined
   /** The first listing after a start from the file, waiting for the venue's books to sync (venueReady). */
   #deferredListing: TimerHandle | undefined
 
   constructor(options: CatalogLoaderOptions) {
     this.#o = options
+    this.#file =
+      options.file === undefined
+        ? undefined
+        : new CatalogFileKeeper(options.file, options.adapter.id, options.clock, options.log)
   }
 
   /** The sync in progress (the first one, or a refresh); undefined between syncs. */
@@ -129,7 +123,7 @@ export class CatalogLoader {
   /** The first sync now, then refreshes on the timer and on the adapter's announcements, until `stop`. */
   start(): void {
     this.#started = true
-    const file = this.#o.file
+    const file = this.#file
     if (file !== undefined && this.#o.catalog() === undefined) void this.#startFromFile(file)
     else this.#loadCatalog()
     this.#refreshTimer = this.#o.clock.setInterval(() => this.#loadCatalog(), this.#o.refreshMs)
@@ -239,24 +233,18 @@ export class CatalogLoader {
    * serves it, marked as read from the file, until a sync from the venue confirms or replaces it); then the first
    * sync starts. A refused file is logged with the reason and ignored. No other sync runs meanwhile.
    */
-  async #startFromFile(file: CatalogFileOptions): Promise<void> {
+  async #startFromFile(file: CatalogFileKeeper): Promise<void> {
     const controller = new AbortController()
     this.#loading = controller
     const startedAt = this.#o.clock.now()
     try {
-      const bytes = await readCatalogBytes(file.path)
-      const read = await runInSlices(decodeCatalogFileSteps(bytes, this.#o.adapter.id, file.source))
-      if (controller.signal.aborted) return
-      if (!read.ok) {
-        if (!read.missing)
-          this.#o.log.warn({ path: file.path, reason: read.reason }, 'catalog file refused; listing the venue')
-        return
-      }
+      const read = await file.read()
+      if (read === undefined || controller.signal.aborted) return
       const prepared = await this.#prepare(read.catalog)
       if (controller.signal.aborted) return
       this.#o.log.info(
         {
-          path: file.path,
+          path: this.#o.file?.path,
           events: read.catalog.events.length,
           bytes: read.bytes,
           listedAt: new Date(read.catalog.fetchedAt).toISOString(),
@@ -266,9 +254,6 @@ export class CatalogLoader {
       )
       this.#fileServed = true
       this.#o.send({ type: 'catalog_loaded', ...prepared, fromFile: true })
-    } catch (err) {
-      if (!controller.signal.aborted)
-        this.#o.log.warn({ path: file.path, error: String(err) }, 'catalog file unreadable; listing the venue')
     } finally {
       if (this.#loading === controller) {
         this.#loading = undefined
@@ -293,42 +278,8 @@ export class CatalogLoader {
 
   /** The actor's books have all synced (once per start): a listing deferred behind a file start begins now. */
   venueReady(): void {
-    this.#venueReady = true
     this.#startDeferredListing()
-    const pending = this.#fileWritePending
-    this.#fileWritePending = undefined
-    if (pending !== undefined) this.#writeFile(pending)
-  }
-
-  /**
-   * After an install from the venue: the catalog file is rewritten in the background (atomically, catalog-file.ts)
-   * when `writeEveryMs` has passed since the last write. A failed write is a warning; the next install tries again.
-   */
-  #writeFile(snapshot: CatalogSnapshot): void {
-    const file = this.#o.file
-    if (file === undefined || this.#fileWriting) return
-    const now = this.#o.clock.now()
-    if (this.#fileWrittenAt !== undefined && now - this.#fileWrittenAt < file.writeEveryMs) return
-    this.#fileWriting = true
-    const started = performance.now()
-    const catalog: Catalog = {
-      venue: snapshot.venue,
-      events: snapshot.events,
-      fetchedAt: snapshot.fetchedAt,
-      ...(snapshot.truncation === undefined ? {} : { truncation: snapshot.truncation }),
-    }
-    writeCatalogFile(file.path, catalog, file.source)
-      .then(
-        (bytes) => {
-          this.#fileWrittenAt = now
-          this.#o.log.info(
-            { path: file.path, version: snapshot.version, bytes, ms: Math.round(performance.now() - started) },
-            'catalog file written',
-          )
-        },
-        (err: unknown) => this.#o.log.warn({ path: file.path, error: String(err) }, 'catalog file not written'),
-      )
-      .finally(() => (this.#fileWriting = false))
+    this.#file?.venueReady()
   }
 
   /** A progress line at most every PROGRESS_LOG_MS (on the actor's clock), when a page arrives. */
@@ -372,14 +323,8 @@ export class CatalogLoader {
       if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
       return
     }
-    this.#fileServed = false
-    // Written once the venue is ready: a start's own work (books, matcher, views) goes first.
-    if (this.#venueReady) this.#writeFile(snapshot)
-    else this.#fileWritePending = snapshot
-    this.#syncEnded(load)
-    this.#lastError = undefined
-    this.#failures = 0
-    if (load !== undefined) this.#lastListedEvents = load.events
+    this.#listed(load)
+    this.#file?.installed(snapshot)
     const sync =
       load === undefined
         ? {}
@@ -415,11 +360,7 @@ export class CatalogLoader {
 
   /** The sync listed the installed catalog again (`catalog_unchanged`): it succeeded, and nothing was installed. */
   confirmed(snapshot: CatalogSnapshot, load: CatalogLoad | undefined, mapping?: Catalog['mapping']): void {
-    this.#fileServed = false
-    this.#syncEnded(load)
-    this.#lastError = undefined
-    this.#failures = 0
-    if (load !== undefined) this.#lastListedEvents = load.events
+    this.#listed(load)
     this.#o.log.debug(
       {
         version: snapshot.version,
@@ -429,6 +370,15 @@ export class CatalogLoader {
       },
       'catalog unchanged',
     )
+  }
+
+  /** A sync from the venue succeeded (installed or unchanged): failures and the file's stand-in are over. */
+  #listed(load: CatalogLoad | undefined): void {
+    this.#fileServed = false
+    this.#syncEnded(load)
+    this.#lastError = undefined
+    this.#failures = 0
+    if (load !== undefined) this.#lastListedEvents = load.events
   }
 
   /**
