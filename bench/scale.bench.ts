@@ -100,7 +100,7 @@ export interface ScaleResult {
   storeInitMs?: number
   readyMs?: number
   /** A restart on the same data directory after the soak: spawn → /readyz 200, and whether every venue served its file. */
-  restart?: { readyMs: number; fromFile: boolean }
+  restart?: { readyMs: number; fromFile: boolean; matchesFromFile: boolean }
   instruments?: { venuep: number; venuek: number }
   catalogs?: Record<string, { events: number; markets: number; outcomes: number }>
   simRssMiB?: number
@@ -280,9 +280,10 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
     r.restart = {
       readyMs: again.ms,
       fromFile: Object.values(againVenues).every((v) => v.catalog.from_file === true),
+      matchesFromFile: (again.body.spreads as { matches_from_file?: boolean }).matches_from_file === true,
     }
     say(
-      `restarted on the same data directory: ready in ${(again.ms / 1000).toFixed(1)} s, ${r.restart.fromFile ? 'every venue serving its catalog file' : 'not every venue from its catalog file'}`,
+      `restarted on the same data directory: ready in ${(again.ms / 1000).toFixed(1)} s, ${r.restart.fromFile ? 'every venue serving its catalog file' : 'not every venue from its catalog file'}, ${r.restart.matchesFromFile ? 'the matches from their file' : "the matcher's own matches"}`,
     )
     return r
   } catch (err) {

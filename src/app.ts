@@ -24,6 +24,7 @@ import { ReadModels } from './views/read-models.js'
 import { spreadRoutes } from './http/routes/spreads.js'
 import { spreadHistoryRoutes } from './http/routes/spread-history.js'
 import { CrossVenueMatching } from './spreads/matching/cross-venue.js'
+import { MatchFileKeeper } from './spreads/matching/match-file-keeper.js'
 import { AliasFile } from './spreads/matching/aliases.js'
 import { MatchOverrides } from './spreads/matching/manual-matches.js'
 import { loadMatchWeights } from './spreads/matching/calibration.js'
@@ -186,6 +187,8 @@ export async function startApp(options: AppOptions): Promise<App> {
   const stamp = config.stream.preciseTimes ? preciseStamp(clock) : undefined
   // Each venue: its secrets read and checked once (a bad key is a warning saying what will not work, never a
   // crash), its adapter, and its actor.
+  // Venues whose catalogs (and matches) are kept on disk for a restart, with the source each was listed from.
+  const keptSources = new Map<VenueId, string>()
   const actors = modules.map((m) => {
     const section = venueConfig(config, m)
     const venueLog = log.child({ venue: m.id })
@@ -204,6 +207,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       fileEveryMs > 0 && source !== undefined && simulator === undefined && role !== 'edge'
         ? { path: join(config.dataDir, 'catalogs', `${m.id}.jsonl`), source, writeEveryMs: fileEveryMs }
         : undefined
+    if (catalogFile !== undefined) keptSources.set(m.id, catalogFile.source)
     return new VenueActor({
       adapter,
       clock,
@@ -266,6 +270,19 @@ export async function startApp(options: AppOptions): Promise<App> {
     overrides: () => ({ ...overrides.current(), weights: matchWeights, aliases: aliases.current() }),
     log: log.child({ component: 'matching' }),
     eventSlug: (venue, event) => modules.find((m) => m.id === venue)?.view.eventSlug(event) ?? event.eventId,
+    // The last matches kept beside the catalog files: a restart prices its pairs before the matcher's first run.
+    files:
+      keptSources.size === 0
+        ? undefined
+        : new MatchFileKeeper(
+            {
+              dir: join(config.dataDir, 'catalogs'),
+              sourceOf: (venue) => keptSources.get(venue),
+              writeEveryMs: config.actors.catalogFileEveryMs,
+            },
+            clock,
+            log.child({ component: 'matching' }),
+          ),
   })
   overrides.watch(() => matching.overridesChanged())
   aliases.watch(() => matching.overridesChanged())
@@ -365,7 +382,16 @@ export async function startApp(options: AppOptions): Promise<App> {
     bus: role === 'all' ? undefined : () => streamRole.busStats(),
   })
   const operationsRoutes = [
-    ...healthRoutes({ venues: actors, modules, views: models, spreads, source, startedAt, now: () => clock.now() }),
+    ...healthRoutes({
+      venues: actors,
+      modules,
+      views: models,
+      spreads,
+      matching,
+      source,
+      startedAt,
+      now: () => clock.now(),
+    }),
     ...metricsRoutes(metrics),
   ]
   const routes = [...operationsRoutes, ...apiRoutes, ...metaRoutes(() => openapi)].map((route) => {

@@ -179,7 +179,7 @@ function sizeRows(r: ScaleResult, largest: boolean, sampleSeconds: number): Row[
   if (r.restart !== undefined) {
     rows.push({
       measure: `${p}: ready after the soak, a restart on the same data directory (the catalog files of the run before)`,
-      result: `**${(r.restart.readyMs / 1000).toFixed(1)} s**; ${r.restart.fromFile ? 'every venue served its catalog file at ready' : 'not every venue served its catalog file at ready'}`,
+      result: `**${(r.restart.readyMs / 1000).toFixed(1)} s**; ${r.restart.fromFile ? 'every venue served its catalog file at ready' : 'not every venue served its catalog file at ready'}; ${r.restart.matchesFromFile === true ? 'spreads priced from the match file' : "spreads from the matcher's first run"}`,
       ...goal(`≤ ${MAX_RESTART_READY_MS / 1000} s`, r.restart.readyMs <= MAX_RESTART_READY_MS),
     })
   }
@@ -312,7 +312,8 @@ function methodLines(soakSeconds: number, sampleSeconds: number): string[] {
     '  matched, read models built. The cold start: a first boot on the fresh DATA_DIR ran until its store was ready (initdb',
     "  and migrations, a first install's cost, given beside) and was stopped, so no catalog file existed yet. The restart:",
     '  after the soak the service is stopped (SIGTERM) and started again on the same DATA_DIR, whose catalog files',
-    "  (src/actors/catalog-file.ts) it serves first; `/readyz` also waits for the matcher's first run and the spread engine.",
+    '  (src/actors/catalog-file.ts) it serves first, and whose match files (src/spreads/matching/match-file.ts) it prices',
+    "  before the matcher's first run; `/readyz` waits for every book's first snapshot, the views and the spread engine.",
     `- **Reads**: one keep-alive connection, opened before; each hot query once right after ready (its first read: no page`,
     `  cache holds it yet), in the order listed, then each ${WARM_REPEATS} more times (warm: the median). After the soak, a like query`,
     "  nothing asked before (another page, word or threshold) once: a fresh query's cost once the service has settled, beside",

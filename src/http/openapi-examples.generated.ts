@@ -7,7 +7,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/alerts → 201, simulated data",
       "value": {
-        "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
+        "id": "93644db2-9cee-46b7-a5c0-b9fcc122e0f4",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -27,7 +27,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "delivery_status": {
           "ready": true
         },
-        "signing_secret": "whsec_39feef659c729b72f4aa215df02461acb573f46c08ddbb129f67446a03992338"
+        "signing_secret": "whsec_813bdb0f80c03b92432bc1814b2f38520cac27a5a833c130a9b9674ac4f24c02"
       }
     },
     "422": {
@@ -66,12 +66,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/api-keys → 201, simulated data",
       "value": {
-        "api_key": "pmk_live_eraJVm68SJ4kk9VvpJn08Fp6QqXZwtGnKXMWC99TWzw",
+        "api_key": "pmk_live_31uBzq285d1XHvmilUReKLMQOK6yIREEppAk1gaDdNy",
         "key_returned_once": true,
         "key": {
-          "id": "d85e6f74-3296-4162-9554-a73740931ada",
+          "id": "e7ca06ad-04b3-4894-a4d9-33517149463a",
           "name": "ci",
-          "key_prefix": "pmk_live_eraJ…",
+          "key_prefix": "pmk_live_31uB…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -81,18 +81,18 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "deleteAlert": {
     "200": {
-      "summary": "DELETE /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5 → 200, simulated data",
+      "summary": "DELETE /api/v2/alerts/93644db2-9cee-46b7-a5c0-b9fcc122e0f4 → 200, simulated data",
       "value": {
-        "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
+        "id": "93644db2-9cee-46b7-a5c0-b9fcc122e0f4",
         "deleted": true
       }
     }
   },
   "getAlert": {
     "200": {
-      "summary": "GET /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/93644db2-9cee-46b7-a5c0-b9fcc122e0f4 → 200, simulated data",
       "value": {
-        "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
+        "id": "93644db2-9cee-46b7-a5c0-b9fcc122e0f4",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,
@@ -225,11 +225,11 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "200": {
       "summary": "GET /api/v2/developers/usage → 200, simulated data",
       "value": {
-        "account_id": "f178fea5-0364-41ed-9f30-0a488f2451b2",
+        "account_id": "6fdf9a49-7674-4c14-a935-4279fd85c492",
         "key": {
-          "id": "6dea3bbf-a405-449d-b3cb-4f24ee21dea0",
+          "id": "158c76f9-baf9-45b1-b2d2-b65f0909d43e",
           "name": "default",
-          "key_prefix": "pmk_live_MFfv…"
+          "key_prefix": "pmk_live_CP0b…"
         },
         "rate_limit": {
           "limit": 100000,
@@ -287,8 +287,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "platform": "venuek",
           "outcome_id": "KXPBLCHAMP-27-OAKMON"
         },
-        "volume_total": 927502.43,
-        "volume_24h": 28343.57,
+        "volume_total": 927381.61,
+        "volume_24h": 28222.75,
         "platform_count": 2,
         "platforms": [
           "venuep",
@@ -309,7 +309,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:44173/events/slug/premier-basketball-league-champion-2027",
+            "platform_url": "http://127.0.0.1:44347/events/slug/premier-basketball-league-champion-2027",
             "mutually_exclusive": true,
             "volume_total": 604870.85,
             "volume_24h": 12307.15,
@@ -328,7 +328,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:44173/events/slug/premier-basketball-league-champion-2027",
+                "platform_url": "http://127.0.0.1:44347/events/slug/premier-basketball-league-champion-2027",
                 "volume_total": 604870.85,
                 "volume_24h": 12307.15,
                 "liquidity": 302774.17,
@@ -375,12 +375,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXPBLCHAMP-27",
+            "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXPBLCHAMP-27",
             "mutually_exclusive": true,
-            "volume_total": 322631.58,
-            "volume_24h": 16036.42,
+            "volume_total": 322510.76,
+            "volume_24h": 15915.6,
             "liquidity": null,
-            "open_interest": 56667.82,
+            "open_interest": 56607.42,
             "end_time": "2027-07-27T16:00:00.000",
             "created_at": "2026-10-22T05:52:30.667",
             "updated_at": "2026-10-23T05:52:30.667",
@@ -394,10 +394,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXPBLCHAMP-27",
-                "volume_total": 322631.58,
-                "volume_24h": 16036.42,
-                "open_interest": 56667.82,
+                "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXPBLCHAMP-27",
+                "volume_total": 322510.76,
+                "volume_24h": 15915.6,
+                "open_interest": 56607.42,
                 "end_time": "2027-07-27T16:00:00.000",
                 "created_at": "2026-10-22T05:52:30.667",
                 "updated_at": "2026-10-23T05:52:30.667",
@@ -409,7 +409,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.75,
                     "best_ask": 0.79,
                     "spread": 0.04,
-                    "volume": 14232.86,
+                    "volume": 14224.69,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -421,7 +421,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.07,
                     "best_ask": 0.11,
                     "spread": 0.04,
-                    "volume": 8153.69,
+                    "volume": 8118.04,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -490,8 +490,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           },
           {
             "timestamp": "2026-11-21T12:10:00.000",
-            "spread_bps": 100,
-            "price_a": 0.77,
+            "spread_bps": 2000,
+            "price_a": 0.58,
             "price_b": 0.78
           }
         ]
@@ -525,7 +525,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           "best_bid": 0.92,
           "best_ask": 0.94
         },
-        "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXHIGHDEN-26NOV25",
+        "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXHIGHDEN-26NOV25",
         "updated_at": "2026-11-21T12:11:30.000",
         "quote_age_seconds": 0,
         "is_stale": false
@@ -585,7 +585,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         "event_slug": "what-price-will-avalanche-hit-by-april-30-2027",
         "title": "What price will Avalanche hit by April 30, 2027?",
         "status": "active",
-        "platform_url": "http://127.0.0.1:44173/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+        "platform_url": "http://127.0.0.1:44347/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
         "timestamp": null,
         "outcomes": [
           {
@@ -802,19 +802,19 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "listAlertDeliveries": {
     "200": {
-      "summary": "GET /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5/deliveries?limit=2 → 200, simulated data",
+      "summary": "GET /api/v2/alerts/93644db2-9cee-46b7-a5c0-b9fcc122e0f4/deliveries?limit=2 → 200, simulated data",
       "value": {
         "deliveries": [
           {
-            "id": "2d5b39b0-cf21-454c-a9d9-5d89ddaefbca",
-            "rule_id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
+            "id": "73fe0b14-0d8f-458b-9116-9f6af65552b2",
+            "rule_id": "93644db2-9cee-46b7-a5c0-b9fcc122e0f4",
             "event": "alert.test",
             "test": true,
             "status": "sending",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "test:2d5b39b0-cf21-454c-a9d9-5d89ddaefbca",
+            "dedupe_key": "test:73fe0b14-0d8f-458b-9116-9f6af65552b2",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": null,
@@ -834,15 +834,15 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             }
           },
           {
-            "id": "19233072-34d1-4232-9eea-1f9399f78708",
-            "rule_id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
+            "id": "4f73b7a9-6762-4f37-983b-f06e92602dac",
+            "rule_id": "93644db2-9cee-46b7-a5c0-b9fcc122e0f4",
             "event": "alert.fired",
             "test": false,
             "status": "delivered",
             "channel": "webhook",
             "target": "https://hooks.example.com/spreads",
             "attempts": 1,
-            "dedupe_key": "d44992d0-68ec-4094-ac74-aa12f00571d5:boe-decision-in-march-2027|text:25 bps decrease:1",
+            "dedupe_key": "93644db2-9cee-46b7-a5c0-b9fcc122e0f4:boe-decision-in-march-2027|text:25 bps decrease:1",
             "created_at": "2026-11-21T12:11:30.000",
             "next_attempt_at": null,
             "delivered_at": "2026-11-21T12:11:30.000",
@@ -874,7 +874,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "alerts": [
           {
-            "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
+            "id": "93644db2-9cee-46b7-a5c0-b9fcc122e0f4",
             "user_id": "user-42",
             "trigger_type": "spread_threshold",
             "threshold": 0.05,
@@ -905,24 +905,24 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       "value": {
         "keys": [
           {
-            "id": "6dea3bbf-a405-449d-b3cb-4f24ee21dea0",
+            "id": "158c76f9-baf9-45b1-b2d2-b65f0909d43e",
             "name": "default",
-            "key_prefix": "pmk_live_MFfv…",
+            "key_prefix": "pmk_live_CP0b…",
             "status": "active",
             "created_at": "2026-11-21T12:00:00.000",
             "revoked_at": null
           },
           {
-            "id": "d85e6f74-3296-4162-9554-a73740931ada",
+            "id": "e7ca06ad-04b3-4894-a4d9-33517149463a",
             "name": "ci",
-            "key_prefix": "pmk_live_eraJ…",
+            "key_prefix": "pmk_live_31uB…",
             "status": "active",
             "created_at": "2026-11-21T12:11:30.000",
             "revoked_at": null
           }
         ],
         "total": 2,
-        "current_key_id": "6dea3bbf-a405-449d-b3cb-4f24ee21dea0"
+        "current_key_id": "158c76f9-baf9-45b1-b2d2-b65f0909d43e"
       }
     }
   },
@@ -942,8 +942,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuek",
               "outcome_id": "KXHIGHDEN-26NOV25-B63.5"
             },
-            "volume_total": 4599763.84,
-            "volume_24h": 16798.37,
+            "volume_total": 4599543.05,
+            "volume_24h": 16584.62,
             "platform_count": 1,
             "platforms": [
               "venuek"
@@ -963,8 +963,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "platform": "venuep",
               "outcome_id": "192983611684965718839878449352953561774596858707977943568055041185469982678541"
             },
-            "volume_total": 4327675.31,
-            "volume_24h": 199125.55,
+            "volume_total": 4327433.33,
+            "volume_24h": 198883.57,
             "platform_count": 2,
             "platforms": [
               "venuep",
@@ -1021,14 +1021,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.77,
             "spread": 0.19,
             "spread_bps": 1900,
-            "confidence": 0.83536,
+            "confidence": 0.835349,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:44173/events/slug/premier-basketball-league-champion-2027",
-            "platform_b_url": "http://127.0.0.1:45127/trade-api/v2/events/KXPBLCHAMP-27",
+            "platform_a_url": "http://127.0.0.1:44347/events/slug/premier-basketball-league-champion-2027",
+            "platform_b_url": "http://127.0.0.1:43029/trade-api/v2/events/KXPBLCHAMP-27",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
-            "volume_min": 14232.86,
+            "volume_min": 14224.69,
             "match": {
               "quality": "auto_medium",
               "weight": 0.9962,
@@ -1085,14 +1085,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.54,
             "spread": 0.19,
             "spread_bps": 1900,
-            "confidence": 0.834149,
+            "confidence": 0.834147,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:45127/trade-api/v2/events/KXLAUNCHMOTORS-27FEB07-SERVIC",
-            "platform_b_url": "http://127.0.0.1:44173/events/slug/will-helix-motors-launch-a-self-driving-taxi-service-by-february-7-2027",
+            "platform_a_url": "http://127.0.0.1:43029/trade-api/v2/events/KXLAUNCHMOTORS-27FEB07-SERVIC",
+            "platform_b_url": "http://127.0.0.1:44347/events/slug/will-helix-motors-launch-a-self-driving-taxi-service-by-february-7-2027",
             "matching_strategy": "auto_canonical",
             "match_quality": "auto_high",
-            "volume_min": 31300.11,
+            "volume_min": 31296.05,
             "match": {
               "quality": "auto_high",
               "weight": 0.9982,
@@ -1155,12 +1155,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "climate",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXHIGHDEN-26NOV25",
+            "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXHIGHDEN-26NOV25",
             "mutually_exclusive": true,
-            "volume_total": 4599763.84,
-            "volume_24h": 16798.37,
+            "volume_total": 4599543.05,
+            "volume_24h": 16584.62,
             "liquidity": null,
-            "open_interest": 314278.52,
+            "open_interest": 314168.13,
             "end_time": "2026-11-25T16:00:00.000",
             "created_at": "2026-11-19T11:32:10.093",
             "updated_at": "2026-11-20T11:32:10.093",
@@ -1174,10 +1174,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "climate",
-                "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXHIGHDEN-26NOV25",
-                "volume_total": 4599763.84,
-                "volume_24h": 16798.37,
-                "open_interest": 314278.52,
+                "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXHIGHDEN-26NOV25",
+                "volume_total": 4599543.05,
+                "volume_24h": 16584.62,
+                "open_interest": 314168.13,
                 "end_time": "2026-11-25T16:00:00.000",
                 "created_at": "2026-11-19T11:32:10.093",
                 "updated_at": "2026-11-20T11:32:10.093",
@@ -1189,7 +1189,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.06,
                     "best_ask": 0.08,
                     "spread": 0.02,
-                    "volume": 31008.63,
+                    "volume": 30910.11,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1201,7 +1201,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.05,
                     "best_ask": 0.09,
                     "spread": 0.04,
-                    "volume": 32755.88,
+                    "volume": 32747.18,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1218,12 +1218,12 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "sports",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
             "mutually_exclusive": true,
-            "volume_total": 1570810.1,
-            "volume_24h": 4632.63,
+            "volume_total": 1570688.02,
+            "volume_24h": 4510.55,
             "liquidity": null,
-            "open_interest": 56909.66,
+            "open_interest": 56848.62,
             "end_time": "2026-11-21T20:00:00.000",
             "created_at": "2026-11-14T05:56:55.599",
             "updated_at": "2026-11-15T05:56:55.599",
@@ -1237,10 +1237,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "sports",
-                "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
-                "volume_total": 1570810.1,
-                "volume_24h": 4632.63,
-                "open_interest": 56909.66,
+                "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+                "volume_total": 1570688.02,
+                "volume_24h": 4510.55,
+                "open_interest": 56848.62,
                 "end_time": "2026-11-21T20:00:00.000",
                 "created_at": "2026-11-14T05:56:55.599",
                 "updated_at": "2026-11-15T05:56:55.599",
@@ -1264,7 +1264,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                     "best_bid": 0.249,
                     "best_ask": 0.269,
                     "spread": 0.02,
-                    "volume": 8092.22,
+                    "volume": 8052.62,
                     "updated_at": "2026-11-21T12:11:30.000",
                     "is_stale": false,
                     "status": "active"
@@ -1292,10 +1292,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "climate",
-            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXHIGHDEN-26NOV25",
-            "volume_total": 4599763.84,
-            "volume_24h": 16798.37,
-            "open_interest": 314278.52,
+            "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXHIGHDEN-26NOV25",
+            "volume_total": 4599543.05,
+            "volume_24h": 16584.62,
+            "open_interest": 314168.13,
             "end_time": "2026-11-25T16:00:00.000",
             "created_at": "2026-11-19T11:32:10.093",
             "updated_at": "2026-11-20T11:32:10.093",
@@ -1307,7 +1307,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.06,
                 "best_ask": 0.08,
                 "spread": 0.02,
-                "volume": 31008.63,
+                "volume": 30910.11,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1319,7 +1319,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.05,
                 "best_ask": 0.09,
                 "spread": 0.04,
-                "volume": 32755.88,
+                "volume": 32747.18,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1333,10 +1333,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "sports",
-            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
-            "volume_total": 1570810.1,
-            "volume_24h": 4632.63,
-            "open_interest": 56909.66,
+            "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "volume_total": 1570688.02,
+            "volume_24h": 4510.55,
+            "open_interest": 56848.62,
             "end_time": "2026-11-21T20:00:00.000",
             "created_at": "2026-11-14T05:56:55.599",
             "updated_at": "2026-11-15T05:56:55.599",
@@ -1360,7 +1360,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "best_bid": 0.249,
                 "best_ask": 0.269,
                 "spread": 0.02,
-                "volume": 8092.22,
+                "volume": 8052.62,
                 "updated_at": "2026-11-21T12:11:30.000",
                 "is_stale": false,
                 "status": "active"
@@ -1416,7 +1416,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.25,
             "spread": 0.02,
             "volume": 4272587.37,
-            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXHIGHDEN-26NOV25",
+            "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXHIGHDEN-26NOV25",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1432,7 +1432,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.352,
             "spread": 0.028,
             "volume": 1475706.83,
-            "platform_url": "http://127.0.0.1:45127/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
+            "platform_url": "http://127.0.0.1:43029/trade-api/v2/events/KXCPDGAME-26NOV21EASHAR",
             "quote_age_seconds": 0,
             "is_stale": false,
             "status": "active"
@@ -1503,7 +1503,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "crypto",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:44173/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+            "platform_url": "http://127.0.0.1:44347/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
             "mutually_exclusive": false,
             "volume_total": 4317587.09,
             "volume_24h": 238.35,
@@ -1522,7 +1522,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "crypto",
-                "platform_url": "http://127.0.0.1:44173/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+                "platform_url": "http://127.0.0.1:44347/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
                 "volume_total": 4317587.09,
                 "volume_24h": 238.35,
                 "liquidity": 57948.3,
@@ -1569,7 +1569,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "category": "economics",
             "status": "active",
             "market_status": "active",
-            "platform_url": "http://127.0.0.1:44173/events/slug/castavia-cpi-inflation-in-february-2027",
+            "platform_url": "http://127.0.0.1:44347/events/slug/castavia-cpi-inflation-in-february-2027",
             "mutually_exclusive": false,
             "volume_total": 3893165.77,
             "volume_24h": 212043.59,
@@ -1588,7 +1588,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
                 "status": "active",
                 "market_status": "active",
                 "category": "economics",
-                "platform_url": "http://127.0.0.1:44173/events/slug/castavia-cpi-inflation-in-february-2027",
+                "platform_url": "http://127.0.0.1:44347/events/slug/castavia-cpi-inflation-in-february-2027",
                 "volume_total": 3893165.77,
                 "volume_24h": 212043.59,
                 "liquidity": 101304.17,
@@ -1646,7 +1646,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "crypto",
-            "platform_url": "http://127.0.0.1:44173/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
+            "platform_url": "http://127.0.0.1:44347/events/slug/what-price-will-avalanche-hit-by-april-30-2027",
             "volume_total": 4317587.09,
             "volume_24h": 238.35,
             "liquidity": 57948.3,
@@ -1690,7 +1690,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "status": "active",
             "market_status": "active",
             "category": "economics",
-            "platform_url": "http://127.0.0.1:44173/events/slug/castavia-cpi-inflation-in-february-2027",
+            "platform_url": "http://127.0.0.1:44347/events/slug/castavia-cpi-inflation-in-february-2027",
             "volume_total": 3893165.77,
             "volume_24h": 212043.59,
             "liquidity": 101304.17,
@@ -1801,7 +1801,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.186,
             "spread": 0.032,
             "volume": 3652175.18,
-            "platform_url": "http://127.0.0.1:44173/events/slug/castavia-cpi-inflation-in-february-2027",
+            "platform_url": "http://127.0.0.1:44347/events/slug/castavia-cpi-inflation-in-february-2027",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "894196427365730968594639086548948932087962977060896686401228746522879175739456",
@@ -1817,7 +1817,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "best_ask": 0.3,
             "spread": 0.02,
             "volume": null,
-            "platform_url": "http://127.0.0.1:44173/events/slug/nhc-lakeshore-dragons-summit-stallions-2026-11-27",
+            "platform_url": "http://127.0.0.1:44347/events/slug/nhc-lakeshore-dragons-summit-stallions-2026-11-27",
             "quote_age_seconds": 90,
             "is_stale": false,
             "token_id": "216743809951056998817487090440160783996581295810550265367409981871792399675361",
@@ -1831,7 +1831,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   "metrics": {
     "200": {
       "summary": "GET /metrics → 200, simulated data",
-      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 2.606327\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.113832\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 2.720159\n\n…"
+      "value": "# HELP predmkt_process_cpu_user_seconds_total Total user CPU time spent in seconds.\n# TYPE predmkt_process_cpu_user_seconds_total counter\npredmkt_process_cpu_user_seconds_total 2.878378\n\n# HELP predmkt_process_cpu_system_seconds_total Total system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_system_seconds_total counter\npredmkt_process_cpu_system_seconds_total 0.158203\n\n# HELP predmkt_process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE predmkt_process_cpu_seconds_total counter\npredmkt_process_cpu_seconds_total 3.036581\n\n…"
     }
   },
   "readiness": {
@@ -1851,7 +1851,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 4,
+              "version": 3,
               "events": 89,
               "markets": 89,
               "outcomes": 472,
@@ -1873,7 +1873,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
               "connections": 1,
               "open_connections": 1,
               "subscribed": 395,
-              "reconnects": 68,
+              "reconnects": 67,
               "frames_received": 10,
               "malformed_frames": 0,
               "sequence_gaps": 0,
@@ -1888,7 +1888,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "actor": "running",
             "catalog": {
               "loaded": true,
-              "version": 3,
+              "version": 2,
               "events": 74,
               "markets": 74,
               "outcomes": 262,
@@ -1925,19 +1925,20 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
         "spreads": {
           "ready": true,
-          "pairs": 133
+          "pairs": 133,
+          "matches_from_file": false
         }
       }
     }
   },
   "revokeApiKey": {
     "200": {
-      "summary": "DELETE /api/v2/developers/api-keys/d85e6f74-3296-4162-9554-a73740931ada → 200, simulated data",
+      "summary": "DELETE /api/v2/developers/api-keys/e7ca06ad-04b3-4894-a4d9-33517149463a → 200, simulated data",
       "value": {
         "key": {
-          "id": "d85e6f74-3296-4162-9554-a73740931ada",
+          "id": "e7ca06ad-04b3-4894-a4d9-33517149463a",
           "name": "ci",
-          "key_prefix": "pmk_live_eraJ…",
+          "key_prefix": "pmk_live_31uB…",
           "status": "revoked",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": "2026-11-21T12:11:30.000"
@@ -1947,10 +1948,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "rotateAlertSigningSecret": {
     "200": {
-      "summary": "POST /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5/signing-secret → 200, simulated data",
+      "summary": "POST /api/v2/alerts/93644db2-9cee-46b7-a5c0-b9fcc122e0f4/signing-secret → 200, simulated data",
       "value": {
-        "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
-        "signing_secret": "whsec_f1cbdfa833bf2d4e3c0f1f4a3be2efdfb573ec75e458837a18b6a05f680b9434"
+        "id": "93644db2-9cee-46b7-a5c0-b9fcc122e0f4",
+        "signing_secret": "whsec_4cb680ac0159ca5aa62824b2c676a65d80db37bfb58432ab2ea51508ad46ab7c"
       }
     }
   },
@@ -1958,17 +1959,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     "201": {
       "summary": "POST /api/v2/developers/signup → 201, simulated data",
       "value": {
-        "account_id": "e70d24fd-fec7-4a14-abf1-aab48a2186a6",
+        "account_id": "a8239acd-cf79-4302-b8ec-9dec4a4df3a1",
         "email": "ada@example.com",
         "company": "Analytical Engines",
         "use_case": "spread dashboards",
         "created_at": "2026-11-21T12:11:30.000",
-        "api_key": "pmk_live_xmVwkRwKiwaFltaS7RdWUHPS4jEi5TluIxYlcW3ToVi",
+        "api_key": "pmk_live_G2nXjnIYLUqwIl33TQeBm0e2J9AQ4Ww6LUpRD3EYCL7",
         "key_returned_once": true,
         "key": {
-          "id": "b9136525-4d44-4642-837f-52c573f85641",
+          "id": "eafa684e-e99b-483e-a3a3-6c78b3380d28",
           "name": "default",
-          "key_prefix": "pmk_live_xmVw…",
+          "key_prefix": "pmk_live_G2nX…",
           "status": "active",
           "created_at": "2026-11-21T12:11:30.000",
           "revoked_at": null
@@ -2006,17 +2007,17 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "testAlert": {
     "202": {
-      "summary": "POST /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5/test → 202, simulated data",
+      "summary": "POST /api/v2/alerts/93644db2-9cee-46b7-a5c0-b9fcc122e0f4/test → 202, simulated data",
       "value": {
-        "id": "2d5b39b0-cf21-454c-a9d9-5d89ddaefbca",
-        "rule_id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
+        "id": "73fe0b14-0d8f-458b-9116-9f6af65552b2",
+        "rule_id": "93644db2-9cee-46b7-a5c0-b9fcc122e0f4",
         "event": "alert.test",
         "test": true,
         "status": "pending",
         "channel": "webhook",
         "target": "https://hooks.example.com/spreads",
         "attempts": 0,
-        "dedupe_key": "test:2d5b39b0-cf21-454c-a9d9-5d89ddaefbca",
+        "dedupe_key": "test:73fe0b14-0d8f-458b-9116-9f6af65552b2",
         "created_at": "2026-11-21T12:11:30.000",
         "next_attempt_at": "2026-11-21T12:11:30.000",
         "delivered_at": null,
@@ -2058,8 +2059,8 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "confidence": 0.853341,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:45127/trade-api/v2/events/KXBOEDECISION-27MAR08",
-            "platform_b_url": "http://127.0.0.1:44173/events/slug/boe-decision-in-march-2027",
+            "platform_a_url": "http://127.0.0.1:43029/trade-api/v2/events/KXBOEDECISION-27MAR08",
+            "platform_b_url": "http://127.0.0.1:44347/events/slug/boe-decision-in-march-2027",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
             "volume_min": 66611.73,
@@ -2117,14 +2118,14 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
             "price_b": 0.77,
             "spread": 0.19,
             "spread_bps": 1900,
-            "confidence": 0.83536,
+            "confidence": 0.835349,
             "is_stale": false,
             "updated_at": "2026-11-21T12:11:30.000",
-            "platform_a_url": "http://127.0.0.1:44173/events/slug/premier-basketball-league-champion-2027",
-            "platform_b_url": "http://127.0.0.1:45127/trade-api/v2/events/KXPBLCHAMP-27",
+            "platform_a_url": "http://127.0.0.1:44347/events/slug/premier-basketball-league-champion-2027",
+            "platform_b_url": "http://127.0.0.1:43029/trade-api/v2/events/KXPBLCHAMP-27",
             "matching_strategy": "event_key",
             "match_quality": "auto_medium",
-            "volume_min": 14232.86,
+            "volume_min": 14224.69,
             "match": {
               "quality": "auto_medium",
               "weight": 0.9962,
@@ -2175,9 +2176,9 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   "updateAlert": {
     "200": {
-      "summary": "PATCH /api/v2/alerts/d44992d0-68ec-4094-ac74-aa12f00571d5 → 200, simulated data",
+      "summary": "PATCH /api/v2/alerts/93644db2-9cee-46b7-a5c0-b9fcc122e0f4 → 200, simulated data",
       "value": {
-        "id": "d44992d0-68ec-4094-ac74-aa12f00571d5",
+        "id": "93644db2-9cee-46b7-a5c0-b9fcc122e0f4",
         "user_id": "user-42",
         "trigger_type": "spread_threshold",
         "threshold": 0.05,

@@ -626,7 +626,7 @@ describe('error bodies a running service does not give on demand', () => {
           venues: {},
           degraded_venues: [],
           read_models: { ready: false },
-          spreads: { ready: false, pairs: 0 },
+          spreads: { ready: false, pairs: 0, matches_from_file: false },
         },
       },
       {

@@ -147,7 +147,7 @@ test('at the first 200 of /readyz, /spreads and /spreads/top give the rows they 
     // No await between the 200 and these requests being sent: they leave in the same turn.
     const first = await Promise.all(SPREAD_READS.map(read))
     assert.ok(held && notReadyAnswers > 0, 'the poll saw the read models ready before the spreads')
-    assert.deepEqual(body.spreads, { ready: true, pairs: app.spreads.pairCount })
+    assert.deepEqual(body.spreads, { ready: true, pairs: app.spreads.pairCount, matches_from_file: false })
     // The simulator's engine is not running and the clock does not move: nothing changes after the first 200.
     await new Promise((resolve) => setTimeout(resolve, 1_000))
     const later = await Promise.all(SPREAD_READS.map(read))
@@ -197,12 +197,15 @@ test('/readyz waits for the spreads: 503 with `spreads.ready` false while everyt
       code: 'not_ready',
       status: 'not_ready',
       ...common,
-      spreads: { ready: false, pairs: 0 },
+      spreads: { ready: false, pairs: 0, matches_from_file: false },
     },
   })
   // A world with no overlap: the first plan is empty, and that is ready ("matched nothing", not "not matched").
   spreads.ready = true
-  assert.deepEqual(answer(), { status: 200, body: { status: 'ready', ...common, spreads: { ready: true, pairs: 0 } } })
+  assert.deepEqual(answer(), {
+    status: 200,
+    body: { status: 'ready', ...common, spreads: { ready: true, pairs: 0, matches_from_file: false } },
+  })
   spreads.pairCount = 12
-  assert.deepEqual(answer().body.spreads, { ready: true, pairs: 12 })
+  assert.deepEqual(answer().body.spreads, { ready: true, pairs: 12, matches_from_file: false })
 })

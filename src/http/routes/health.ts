@@ -49,12 +49,19 @@ export interface ServedSpreads {
   readonly pairCount: number
 }
 
+/** The cross-venue matching: `fromFile` while its matches are a restart's match file's (CrossVenueMatching). */
+export interface ServedMatching {
+  readonly fromFile: boolean
+}
+
 export interface HealthDeps {
   readonly venues: readonly VenueActor[]
   /** The registered venues, for the document's descriptions; src/venues/index.ts's when absent. */
   readonly modules?: readonly ReadinessVenue[]
   readonly views: ServedViews
   readonly spreads: ServedSpreads
+  /** Absent: no matching in this process, `matches_from_file` is false. */
+  readonly matching?: ServedMatching
   readonly source: DataSource
   readonly startedAt: number
   readonly now: () => number
@@ -236,6 +243,10 @@ const readinessBody = (modules: readonly ReadinessVenue[]) =>
               'The first cross-venue matching of the loaded catalogs is installed in the spread engine and every pair priced from the books. True also when nothing matched (a world with no overlap): it means "matched", not "non-empty".',
           }),
           pairs: Type.Integer({ minimum: 0, description: 'Matched outcome pairs the engine holds.' }),
+          matches_from_file: Type.Boolean({
+            description:
+              "True after a restart while the pairs are those kept in the data directory at the last run (each checked against the catalogs served: both outcomes still listed, both contracts reading as they did), until the matcher's first full run replaces them, seconds to a minute later at the venues' real size. The spreads are ready meanwhile; a pair the file could not vouch for appears once that run is done.",
+          }),
         },
         {
           additionalProperties: false,
@@ -305,7 +316,11 @@ function readiness(deps: HealthDeps): Reply {
     venues: Object.fromEntries(statuses.map((s) => [s.venue, venueBody(s)])),
     degraded_venues: statuses.filter((s) => degradedReason(s) !== undefined).map((s) => s.venue),
     read_models: { ready: viewsReady },
-    spreads: { ready: spreadsReady, pairs: deps.spreads.pairCount },
+    spreads: {
+      ready: spreadsReady,
+      pairs: deps.spreads.pairCount,
+      matches_from_file: deps.matching?.fromFile ?? false,
+    },
   }
   if (ready) return json(200, body)
   return errorReply(new AppError(503, 'not_ready', 'venue catalogs and feeds are still loading', { extra: body }))

@@ -5,6 +5,8 @@ import type { CatalogEvent, VenueId } from '../../model/types.js'
 import type { EventLink } from '../../views/event-directory.js'
 import { runInSlices, runToEnd, type Steps } from '../../core/slices.js'
 import { eventLinks, MatchState, type EventMatch, type MatchInput, type MatchUpdate } from './matcher.js'
+import { overridesFingerprint } from './match-file.js'
+import type { MatchFileKeeper } from './match-file-keeper.js'
 import type { SpreadEngine, SpreadPairSpec } from '../engine/spread-engine.js'
 
 /**
@@ -18,6 +20,10 @@ import type { SpreadEngine, SpreadPairSpec } from '../engine/spread-engine.js'
  * slices (src/core/slices.ts) between requests. One run at a time; a catalog change during a run schedules one
  * more. Everything else proportional to the catalogs (resolving pair specs, installing them in the engine) runs in
  * slices too.
+ *
+ * With match files (`files`, match-file.ts), the first run of a pair of venues is seeded instead: the matches kept
+ * from before the restart that still hold for the catalogs served are published at once, so the spreads are ready in
+ * seconds, and the full run follows straight after and replaces them (`fromFile` until it has).
  */
 export interface CrossVenueOptions {
   /** The venue actors in registry order: every two of them, i < j, are matched as A = i, B = j. */
@@ -32,6 +38,8 @@ export interface CrossVenueOptions {
    * whatever the links, and resolvable at /events/{slug}. Default: the venue's event id.
    */
   readonly eventSlug?: (venue: VenueId, event: CatalogEvent) => string
+  /** Where the last matches are kept for a restart (match-file-keeper.ts); none when absent. */
+  readonly files?: MatchFileKeeper
 }
 
 /** One pair of venues: its matcher state and what it last matched. */
@@ -43,6 +51,10 @@ interface VenuePair {
   matches: readonly EventMatch[]
   /** The catalogs and manual overrides the current matches were computed from. */
   matched: { readonly a: CatalogSnapshot; readonly b: CatalogSnapshot; readonly manual: string } | undefined
+  /** The match file has been read (once, before the first run). */
+  seedTried: boolean
+  /** `matches` are the match file's, not yet replaced by a run of the matcher. */
+  fromFile: boolean
 }
 
 export class CrossVenueMatching {
@@ -70,6 +82,8 @@ export class CrossVenueMatching {
           state: new MatchState(),
           matches: [],
           matched: undefined,
+          seedTried: false,
+          fromFile: false,
         })
     this.#pairs = pairs
   }
@@ -82,6 +96,11 @@ export class CrossVenueMatching {
   /** No run is scheduled or running: links and pairs are those of the current catalogs. */
   get settled(): boolean {
     return !this.#scheduled && !this.#running
+  }
+
+  /** Some pair of venues is still served the matches of its match file: the matcher's first run is not done. */
+  get fromFile(): boolean {
+    return this.#pairs.some((p) => p.fromFile)
   }
 
   start(): void {
@@ -113,10 +132,24 @@ export class CrossVenueMatching {
     }
     const overrides = this.#o.overrides()
     const manualKey = JSON.stringify(overrides)
+    const files = this.#o.files
+    const fingerprint = files === undefined ? '' : overridesFingerprint(overrides)
     let updated: Omit<MatchUpdate, 'matches'> | undefined
+    let seeded = false
     for (const { pair, a, b } of ready) {
       const prev = pair.matched
       const same = !force && prev !== undefined && prev.manual === manualKey && prev.a === a && prev.b === b
+      if (!same && files !== undefined && !pair.seedTried) {
+        pair.seedTried = true
+        const fromFile = await files.seed(a, b, fingerprint)
+        if (this.#stopped) return
+        if (fromFile !== undefined) {
+          // Published below; `matched` stays unset, so the run scheduled at the end matches this pair in full.
+          pair.matches = fromFile
+          pair.fromFile = seeded = true
+          continue
+        }
+      }
       if (!same) {
         const started = Date.now()
         const update = await runInSlices(pair.state.updateSteps(a, b, overrides))
@@ -139,6 +172,8 @@ export class CrossVenueMatching {
           },
           'cross-venue matching',
         )
+        pair.fromFile = false
+        files?.matched(pair.matches, a, b, fingerprint)
       }
       pair.matched = { a, b, manual: manualKey }
     }
@@ -160,6 +195,7 @@ export class CrossVenueMatching {
     }
     this.#o.onLinks(links)
     await this.#o.engine.setPairsInSlices(specs)
+    if (seeded) this.#schedule()
   }
 
   #schedule(): void {
