@@ -28,10 +28,19 @@ import type { VkEvent } from '../src/sim/venuek/types.js'
  * venue's does (events listed, others closed): what makes the service re-run its cross-venue matching. A delisted
  * event's markets still answer (books, subscriptions, lookups by ticker); only the listing the service's catalog
  * sync pages through no longer holds it. The listing pages by offset, so a refresh that pages across a turn may
- * miss or repeat one event, which it sees at the next refresh, as with a real venue's offset pages.
+ * miss or repeat one event, which it sees at the next refresh, as with a real venue's offset pages. Each turn prints
+ * `churn turn <n>`.
+ *
+ * BENCH_SIM_ENGINE=0 starts no market activity: the books and the catalog stay as generated, apart from the churn.
  */
 const config = loadConfig()
-const sim = await startSimulator({ config: config.sim, clock: systemClock, portsFromConfig: true })
+// BENCH_SIM_ENGINE=0: no market activity at all (a catalog that changes only by the churn below).
+const sim = await startSimulator({
+  config: config.sim,
+  clock: systemClock,
+  portsFromConfig: true,
+  startEngine: process.env.BENCH_SIM_ENGINE !== '0',
+})
 const env = serviceEnvFor(sim, config.dataDir)
 
 const boostPerSec = Number(process.env.BENCH_SIM_BOOST_PER_SEC ?? '0')
@@ -65,6 +74,7 @@ const churn =
         if (delisted !== undefined) venuekOf(world).events.push(delisted)
         delisted = out
         churns++
+        process.stdout.write(`churn turn ${churns}\n`)
       }, churnEveryMs)
     : undefined
 churn?.unref()

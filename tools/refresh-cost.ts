@@ -1,0 +1,200 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startApp, type App } from '../src/app.js'
+import { loadConfig } from '../src/config/load.js'
+import { createLogger } from '../src/core/logger.js'
+import { SIM_CHILD_JS, startStandaloneSim } from '../bench/process.js'
+
+/**
+ * `npm run refresh:cost`: what one catalog refresh costs the service's whole process (issue 35's "a refresh that
+ * changed nothing ≤ 20 ms of CPU, one changed event ≤ 50 ms"), measured against the standalone simulator in a
+ * process of its own, with no market activity (BENCH_SIM_ENGINE=0: books and catalog stay as generated) except a
+ * catalog churn: every CHURN_MS one venuek event leaves the listing and the one that left before comes back
+ * (bench/sim-child.ts). The service runs in this process with its own refresh timers off; each round, after a churn
+ * turn:
+ *
+ * - **changed**: venuek is listed again, which finds the two events that moved (one gone, one back) and installs a new
+ *   version: the matcher's update, the read models' rebuild and the spread engine's install follow;
+ * - **unchanged**: venuek is listed once more at once, which finds nothing new and installs nothing;
+ * - **venuep unchanged**: the same for venuep.
+ *
+ * Each figure is the process's CPU (user + system) from the refresh's start until every consequence has settled,
+ * which includes listing the venue (HTTP, JSON parse, a digest per event); the service's idle cost over the same
+ * time (heartbeats of the open feeds) is measured apart and given beside.
+ *
+ *   SIM_QUESTIONS=10000 npm run refresh:cost                      (10,000 by default)
+ *   SIM_QUESTIONS=90000 SIM_VENUEK_ONLY_LADDERS=4500 npm run refresh:cost -- --rounds 3
+ */
+const CHURN_MS = 20_000
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`)
+  return i === -1 ? undefined : process.argv[i + 1]
+}
+
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since)
+  return (u.user + u.system) / 1000
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Polls `condition` every 5 ms (the polling's own cost is in the figure: a few µs per poll). */
+async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(5)
+  }
+}
+
+/** Every consequence of a catalog change is done: no matcher run, view rebuild or spread recompute pending. */
+const settled = (app: App) => app.matching.settled && app.models.settled && app.spreads.pendingRecomputes === 0
+
+interface Refresh {
+  readonly kind: string
+  readonly cpuMs: number
+  /** Of which listing the venue (HTTP, JSON parse, a digest per event, mapping what changed). */
+  readonly listingCpuMs: number | undefined
+  readonly wallMs: number
+  readonly mapped: number | undefined
+  readonly reused: number | undefined
+  readonly installed: boolean
+}
+
+async function refresh(app: App, venue: 'venuep' | 'venuek', kind: string, lines: Record<string, unknown>[]) {
+  const actor = app.venues[venue]
+  const before = actor.venueStatus().catalog
+  const logged = lines.length
+  const cpu = process.cpuUsage()
+  const wall = performance.now()
+  actor.refreshCatalog()
+  await until(() => actor.venueStatus().catalog.syncedAt !== before.syncedAt, 600_000, `${venue} listed`)
+  // The matcher and the views hear of a new version on the next turns: settled twice, 20 ms apart.
+  await sleep(20)
+  await until(() => settled(app), 600_000, 'settled')
+  const cpuUsed = cpuMs(cpu)
+  const wallMs = performance.now() - wall
+  const line = lines
+    .slice(logged)
+    .find((l) => l.venue === venue && (l.msg === 'catalog installed' || l.msg === 'catalog unchanged'))
+  const at = line?.cpuAt as NodeJS.CpuUsage | undefined
+  return {
+    kind,
+    cpuMs: cpuUsed,
+    listingCpuMs: at === undefined ? undefined : (at.user - cpu.user + at.system - cpu.system) / 1000,
+    wallMs,
+    mapped: line?.mapped as number | undefined,
+    reused: line?.reused as number | undefined,
+    installed: line?.msg === 'catalog installed',
+  } satisfies Refresh
+}
+
+async function main(): Promise<void> {
+  const rounds = Number(arg('rounds') ?? 3)
+  const questions = process.env.SIM_QUESTIONS ?? '10000'
+  const dataDir = mkdtempSync(join(tmpdir(), 'refresh-cost-'))
+  const say = (s: string) => process.stdout.write(`${s}\n`)
+  say(`simulator: ${questions} questions, no market activity, venuek churn every ${CHURN_MS / 1000} s`)
+  const { sim, serviceEnv } = await startStandaloneSim(
+    {
+      SIM_QUESTIONS: questions,
+      SIM_PORT_BASE: process.env.SIM_PORT_BASE ?? '17200',
+      BENCH_SIM_ENGINE: '0',
+      BENCH_SIM_CHURN_EVERY_MS: String(CHURN_MS),
+    },
+    600_000,
+    SIM_CHILD_JS,
+  )
+  const lines: Record<string, unknown>[] = []
+  const log = createLogger('debug', 'predmkt', {
+    write(line: string) {
+      const entry = JSON.parse(line) as Record<string, unknown>
+      // The process's CPU when the sync's result reached the actor: listing it cost up to here.
+      if (entry.msg === 'catalog installed' || entry.msg === 'catalog unchanged')
+        lines.push({ ...entry, cpuAt: process.cpuUsage() })
+    },
+  })
+  const config = loadConfig({
+    env: {
+      ...serviceEnv,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      AUTH_REQUIRED: 'false',
+      // Only the refreshes this tool starts, and no catalog files.
+      CATALOG_REFRESH_MS: String(24 * 3600_000),
+      CATALOG_FILE_EVERY_MS: '0',
+    },
+  })
+  const started = performance.now()
+  const app = await startApp({ config, log })
+  try {
+    await until(
+      () => app.spreads.ready && app.models.serving && Object.values(app.venues).every((v) => v.ready),
+      1_800_000,
+      'ready',
+    )
+    await until(() => settled(app), 600_000, 'settled')
+    const events = (v: 'venuep' | 'venuek') => app.venues[v].catalog()?.events.length ?? 0
+    say(
+      `ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${events('venuep')} venuep and ${events('venuek')} venuek events, ${app.spreads.pairCount} pairs`,
+    )
+    const idleCpu = process.cpuUsage()
+    const idleWall = performance.now()
+    await sleep(5_000)
+    const idlePerSec = cpuMs(idleCpu) / ((performance.now() - idleWall) / 1000)
+    say(`idle: ${idlePerSec.toFixed(1)} ms of CPU per second`)
+    const results: Refresh[] = []
+    let turns = 0
+    // --profile <file>: a CPU profile of the refreshes alone (open it in Chrome's DevTools).
+    const profile = arg('profile')
+    const session = profile === undefined ? undefined : new Session()
+    if (session !== undefined) {
+      session.connect()
+      await session.post('Profiler.enable')
+      await session.post('Profiler.start')
+    }
+    for (let round = 0; round < rounds; round++) {
+      const seen = turns
+      await until(() => (sim.output().match(/churn turn \d+/g)?.length ?? 0) > seen, CHURN_MS * 2, 'a churn turn')
+      turns = sim.output().match(/churn turn \d+/g)?.length ?? 0
+      for (const r of [
+        await refresh(app, 'venuek', 'venuek, one event gone and one back', lines),
+        await refresh(app, 'venuek', 'venuek unchanged', lines),
+        await refresh(app, 'venuep', 'venuep unchanged', lines),
+      ]) {
+        results.push(r)
+        say(
+          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused}, ${r.installed ? 'installed' : 'nothing installed'}`,
+        )
+      }
+    }
+    if (session !== undefined && profile !== undefined) {
+      const { profile: taken } = await session.post('Profiler.stop')
+      writeFileSync(profile, JSON.stringify(taken))
+      say(`CPU profile of the refreshes: ${profile}`)
+    }
+    say('\nmedian per kind (CPU ms, of which listing; wall ms; events mapped):')
+    for (const kind of [...new Set(results.map((r) => r.kind))]) {
+      const of = results.filter((r) => r.kind === kind)
+      const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number
+      say(
+        `  ${kind}: ${median(of.map((r) => r.cpuMs)).toFixed(1)} ms CPU (listing ${median(of.map((r) => r.listingCpuMs ?? 0)).toFixed(1)}), ${median(of.map((r) => r.wallMs)).toFixed(0)} ms wall, mapped ${median(of.map((r) => r.mapped ?? 0))} of ${(of[0]?.mapped ?? 0) + (of[0]?.reused ?? 0)}`,
+      )
+    }
+  } finally {
+    await app.close()
+    await sim.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err)
+    process.exit(1)
+  },
+)
