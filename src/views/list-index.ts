@@ -52,6 +52,11 @@ const MAX_CACHED_ORDERINGS = 512
 /** Orderings a rebuilt index takes over from its predecessor: the most recently used ones. */
 const WARM_ORDERINGS = 8
 const CHECKPOINT_EVERY = 512
+/**
+ * Past this share of records come or gone, a rebuilt index sorts anew instead of merging into its predecessor's
+ * orderings (a merge costs a binary search per new record besides the copy).
+ */
+const MAX_MERGED_SHARE = 0.25
 
 export class ListIndex<E extends Listable> {
   readonly #items: readonly E[]
@@ -84,16 +89,16 @@ export class ListIndex<E extends Listable> {
   /**
    * Builds, in slices, everything a first request would otherwise build: the base ordering of every sort key (one
    * sort each, the descending order derived from the ascending one), the id map and the search index.
+   *
+   * `previous` is the index this one replaces (the same list's, so the same search text), over the same keys. Records are immutable, so a record of both lists
+   * (the same object: an unchanged event's entries are reused, venue-view.ts) sits in the same order relative to the
+   * others in both: when few records came or went, each base ordering is the previous one without the records that
+   * left, with the new ones (sorted among themselves) merged in by binary search. That is O(n) copying instead of an
+   * O(n log n) sort per key, and exactly the ordering a sort would give (test/views/list-index-reuse.property.test.ts).
+   * The search index likewise reads only the new records' texts (SearchIndex.rebuild).
    */
-  *prepareSteps(): Steps<void> {
+  *prepareSteps(previous?: ListIndex<E>): Steps<void> {
     const n = this.#items.length
-    // Ties are broken by id: rank the ids once, so each key's sort compares numbers only.
-    const byId = yield* sortSteps(
-      Array.from({ length: n }, (_, i) => i),
-      (a, b) => compareIds((this.#items[a] as E).id, (this.#items[b] as E).id),
-    )
-    const rank = new Uint32Array(n)
-    for (let r = 0; r < n; r++) rank[byId[r] as number] = r
     const ids = new Map<string, E>()
     for (let i = 0; i < n; i++) {
       const e = this.#items[i] as E
@@ -101,10 +106,100 @@ export class ListIndex<E extends Listable> {
       if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
     }
     this.#byId = ids
+    const changes =
+      previous === undefined || previous.#keys !== this.#keys ? undefined : yield* this.#changesSteps(previous)
+    let rank: Uint32Array | undefined
     for (const sort of Object.keys(this.#keys)) {
-      if (!this.#base.has(sort)) this.#base.set(sort, yield* this.#baseSteps(sort, rank))
+      if (this.#base.has(sort)) continue
+      const before = previous === undefined ? undefined : previous.#base.get(sort)
+      if (changes !== undefined && before !== undefined) {
+        this.#base.set(sort, yield* this.#mergedSteps(sort, before, changes))
+        continue
+      }
+      // Ties are broken by id: rank the ids once, so each key's sort compares numbers only.
+      rank ??= yield* this.#idRanksSteps()
+      this.#base.set(sort, yield* this.#baseSteps(sort, rank))
     }
-    this.#search ??= yield* SearchIndex.build(this.#items, this.#searchText)
+    const search = previous === undefined ? undefined : previous.#search
+    this.#search ??=
+      changes !== undefined && search !== undefined
+        ? yield* SearchIndex.rebuild(this.#items, this.#searchText, search)
+        : yield* SearchIndex.build(this.#items, this.#searchText)
+  }
+
+  /** Each record's rank by id. */
+  *#idRanksSteps(): Steps<Uint32Array> {
+    const n = this.#items.length
+    const byId = yield* sortSteps(
+      Array.from({ length: n }, (_, i) => i),
+      (a, b) => compareIds((this.#items[a] as E).id, (this.#items[b] as E).id),
+    )
+    const rank = new Uint32Array(n)
+    for (let r = 0; r < n; r++) rank[byId[r] as number] = r
+    return rank
+  }
+
+  /**
+   * The records of `previous` that this list no longer holds, and this list's records `previous` did not hold; or
+   * undefined when so many changed that sorting anew costs less than merging.
+   */
+  *#changesSteps(previous: ListIndex<E>): Steps<Changes<E> | undefined> {
+    const current = new Set<E>()
+    for (let i = 0; i < this.#items.length; i++) {
+      current.add(this.#items[i] as E)
+      if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+    }
+    const held = new Set<E>()
+    const removed = new Set<E>()
+    for (let i = 0; i < previous.#items.length; i++) {
+      const e = previous.#items[i] as E
+      held.add(e)
+      if (!current.has(e)) removed.add(e)
+      if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+    }
+    const added = this.#items.filter((e) => !held.has(e))
+    return added.length + removed.size > MAX_MERGED_SHARE * this.#items.length ? undefined : { removed, added }
+  }
+
+  /** The base orderings of `sort` from `before` (the previous index's) and the records that came and went. */
+  *#mergedSteps(
+    sort: string,
+    before: { readonly asc: readonly E[]; readonly desc: readonly E[] },
+    changes: Changes<E>,
+  ): Steps<{ asc: readonly E[]; desc: readonly E[] }> {
+    const keyOf = this.#keys[sort]
+    if (keyOf === undefined) throw new Error(`unknown sort key ${sort}`)
+    const decorated = changes.added.map((e) => ({ e, k: keyOf(e) }))
+    const orders = { asc: 1, desc: -1 } as const
+    const out: { asc?: readonly E[]; desc?: readonly E[] } = {}
+    for (const order of ['asc', 'desc'] as const) {
+      const compare = compareDecorated(orders[order])
+      const added = [...decorated].sort(compare)
+      const kept = before[order]
+      const merged: E[] = []
+      let from = 0
+      for (const x of added) {
+        // The first kept record that goes after x (records are distinct by id, so never equal).
+        let lo = from
+        let hi = kept.length
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1
+          const e = kept[mid] as E
+          if (compare({ e, k: keyOf(e) }, x) > 0) hi = mid
+          else lo = mid + 1
+        }
+        for (let i = from; i < lo; i++) if (!changes.removed.has(kept[i] as E)) merged.push(kept[i] as E)
+        merged.push(x.e)
+        from = lo
+        if (merged.length % CHECKPOINT_EVERY === 0) yield
+      }
+      for (let i = from; i < kept.length; i++) {
+        if (!changes.removed.has(kept[i] as E)) merged.push(kept[i] as E)
+        if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+      }
+      out[order] = merged
+    }
+    return out as { asc: readonly E[]; desc: readonly E[] }
   }
 
   /** The whole list by `sort`, ascending and descending (unknown keys last in both, ties by id ascending). */
@@ -127,8 +222,11 @@ export class ListIndex<E extends Listable> {
       (a, b) => {
         const ka = keys[a] as number
         const kb = keys[b] as number
-        // NaN (unknown) sorts last.
-        if (ka !== kb) return ka !== ka ? 1 : kb !== kb ? -1 : ka - kb
+        // NaN (unknown) sorts last; two unknowns are a tie (NaN !== NaN, so they are told apart first).
+        const unknownA = ka !== ka
+        const unknownB = kb !== kb
+        if (unknownA || unknownB) return unknownA && unknownB ? tie(a, b) : unknownA ? 1 : -1
+        if (ka !== kb) return ka - kb
         return tie(a, b)
       },
     )
@@ -295,6 +393,12 @@ export class ListIndex<E extends Listable> {
     decorated.sort(compareDecorated(order === 'asc' ? 1 : -1))
     return decorated.map((d) => d.e)
   }
+}
+
+/** What changed between two lists (see `prepareSteps`). */
+interface Changes<E> {
+  readonly removed: ReadonlySet<E>
+  readonly added: readonly E[]
 }
 
 interface OrderingKey {

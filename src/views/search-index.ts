@@ -67,6 +67,11 @@ export class SearchIndex<T> {
     const text = normalizeSearchText(textOf(item))
     this.#items.push(item)
     this.#texts.push(text)
+    this.#index(id, text)
+  }
+
+  /** Puts text `id` in the lists of its trigrams. */
+  #index(id: number, text: string): void {
     let last = ''
     for (const gram of trigrams(text)) {
       if (gram === last) continue
@@ -75,6 +80,59 @@ export class SearchIndex<T> {
       if (list === undefined) this.#lists.set(gram, [id])
       else if (list[list.length - 1] !== id) list.push(id)
     }
+  }
+
+  /**
+   * The index of `items`, in slices, taking over from `previous` (the index it replaces) the texts and postings of
+   * every item both hold (the same object): only the items that are new are read into trigrams. The postings of
+   * kept items are renumbered to their places in `items`, so a list's ids may not ascend; search results are then in
+   * no particular order, which no reader relies on (ListIndex sorts them).
+   */
+  static *rebuild<T>(
+    items: readonly T[],
+    textOf: (item: T) => string,
+    previous: SearchIndex<T>,
+  ): Steps<SearchIndex<T>> {
+    const index = new SearchIndex<T>([], textOf)
+    const oldIds = new Map<T, number>()
+    for (let o = 0; o < previous.#items.length; o++) {
+      oldIds.set(previous.#items[o] as T, o)
+      if (o % COMPACT_CHECKPOINT_WORK === COMPACT_CHECKPOINT_WORK - 1) yield
+    }
+    const renumbered = new Int32Array(previous.#items.length).fill(-1)
+    const fresh: number[] = []
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as T
+      const o = oldIds.get(item)
+      index.#items.push(item)
+      if (o !== undefined && renumbered[o] === -1) {
+        renumbered[o] = i
+        index.#texts.push(previous.#texts[o] as string)
+      } else {
+        index.#texts.push(normalizeSearchText(textOf(item)))
+        fresh.push(i)
+      }
+      if (i % 128 === 127) yield
+    }
+    let work = 0
+    for (const [gram, slot] of previous.#slots) {
+      const from = previous.#starts[slot] as number
+      const to = previous.#starts[slot + 1] as number
+      let list: number[] | undefined
+      for (let k = from; k < to; k++) {
+        const id = renumbered[previous.#ids[k] as number] as number
+        if (id >= 0) (list ??= []).push(id)
+      }
+      if (list !== undefined) index.#lists.set(gram, list)
+      if ((work += to - from + 16) >= COMPACT_CHECKPOINT_WORK) (yield, (work = 0))
+    }
+    for (let f = 0; f < fresh.length; f++) {
+      const id = fresh[f] as number
+      index.#index(id, index.#texts[id] as string)
+      if (f % 128 === 127) yield
+    }
+    yield* index.#compactSteps()
+    return index
   }
 
   /** Items whose text contains `query` (case-insensitive), in index order. */

@@ -62,6 +62,12 @@ const SORT_KEYS: SortKeys<{ market: PlatformMarket } | { event: CatalogEvent }> 
   created_at: (e) => ('market' in e ? e.market : e.event).createdAt,
 }
 
+/** Outcomes by their own volume, the market's when the venue gives none. One object: a rebuilt list reuses its
+ * predecessor's orderings only over the same keys (ListIndex.prepareSteps). */
+const OUTCOME_SORT_KEYS: SortKeys<OutcomeEntry> = {
+  volume: (e) => cents(e.outcome.volume ?? e.market.market.volumeTotal),
+}
+
 /** The lookups a VenueView is built from (filled in slices by `VenueView.build`). */
 interface VenueViewParts {
   readonly marketEntries: MarketEntry[]
@@ -126,13 +132,7 @@ export class VenueView {
         searchText === undefined ? (e) => e.event.title : (e) => searchText(e.event, e.market),
       )
     this.events = lists?.events ?? new ListIndex(parts.eventEntries, SORT_KEYS, (e) => e.event.title)
-    this.outcomes =
-      lists?.outcomes ??
-      new ListIndex(
-        parts.outcomeEntries,
-        { volume: (e) => cents(e.outcome.volume ?? e.market.market.volumeTotal) },
-        (e) => e.outcome.title,
-      )
+    this.outcomes = lists?.outcomes ?? new ListIndex(parts.outcomeEntries, OUTCOME_SORT_KEYS, (e) => e.outcome.title)
   }
 
   static create(venue: ViewedVenue, catalog: CatalogSnapshot, directory: EventDirectory): VenueView {
@@ -209,7 +209,9 @@ export class VenueView {
     }
     const view = new VenueView(viewed, catalog, directory, parts)
     // Every ordering and search index a first request could need, before the view is installed.
-    for (const list of [view.markets, view.events, view.outcomes] as const) yield* list.prepareSteps()
+    yield* view.markets.prepareSteps(previous?.markets)
+    yield* view.events.prepareSteps(previous?.events)
+    yield* view.outcomes.prepareSteps(previous?.outcomes)
     yield* view.markets.warmSteps(previous?.markets)
     yield* view.events.warmSteps(previous?.events)
     yield* view.outcomes.warmSteps(previous?.outcomes)
