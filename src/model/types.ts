@@ -214,8 +214,11 @@ export interface Catalog {
    * this means a misbehaving venue or a guard set too low; the venue actor logs it as an error and /readyz shows it.
    */
   readonly truncation?: CatalogTruncation
-  /** Raw events this sync mapped afresh, and those it gave back unchanged from the last sync (mapped-records.ts). */
-  readonly mapping?: { readonly mapped: number; readonly reused: number }
+  /**
+   * Raw events this sync mapped afresh, those it gave back unchanged from the last sync, and the pages of the listing
+   * whose bytes were the last sync's, given back whole without being parsed (mapped-records.ts).
+   */
+  readonly mapping?: { readonly mapped: number; readonly reused: number; readonly pagesReused: number }
 }
 
 export interface CatalogTruncation {

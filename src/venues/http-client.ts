@@ -91,33 +91,29 @@ export class HttpClient {
     return this.#request<T>('GET', this.url(path, query), undefined, signal)
   }
 
+  /**
+   * A GET's body as bytes, unparsed, and the URL it came from: for a caller that can tell an unchanged body by its
+   * bytes and skip parsing it (a catalog page, mapped-records.ts). `parseJsonBytes` parses it as `getJson` would.
+   */
+  async getBytes(
+    path: string,
+    query?: Readonly<Record<string, QueryValue>>,
+    signal?: AbortSignal,
+  ): Promise<{ readonly url: string; readonly bytes: Buffer }> {
+    const url = this.url(path, query)
+    const { res, bytes } = await this.#fetch('GET', url, undefined, signal)
+    if (!res.ok)
+      throw new UpstreamHttpError(res.status, url.href, bytes.subarray(0, 1200).toString('utf8').slice(0, 300))
+    return { url: url.href, bytes }
+  }
+
   postJson<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
     return this.#request<T>('POST', this.url(path), body, signal)
   }
 
   async #request<T>(method: string, url: URL, body: unknown, signal: AbortSignal | undefined): Promise<T> {
-    const timeout = AbortSignal.timeout(this.#options.timeoutMs)
-    const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout])
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      ...this.#options.headers?.(method, url.pathname),
-    }
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    let res: Response
-    let text: string
-    try {
-      res = await fetch(url, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: combined,
-      })
-      text = await res.text()
-    } catch (err) {
-      if (signal?.aborted === true) throw err
-      if (timeout.aborted) throw new UpstreamTimeoutError(url.href, this.#options.timeoutMs, method)
-      throw new UpstreamNetworkError(method, url.href, err)
-    }
+    const { res, bytes } = await this.#fetch(method, url, body, signal)
+    const text = utf8Text(bytes)
     if (!res.ok) throw new UpstreamHttpError(res.status, url.href, text.slice(0, 300), method)
     try {
       return JSON.parse(text) as T
@@ -125,6 +121,49 @@ export class HttpClient {
       throw new UpstreamProtocolError(url.href, 'response body is not valid JSON', method)
     }
   }
+
+  async #fetch(
+    method: string,
+    url: URL,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<{ res: Response; bytes: Buffer }> {
+    const timeout = AbortSignal.timeout(this.#options.timeoutMs)
+    const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout])
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...this.#options.headers?.(method, url.pathname),
+    }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    try {
+      const res = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: combined,
+      })
+      return { res, bytes: Buffer.from(await res.arrayBuffer()) }
+    } catch (err) {
+      if (signal?.aborted === true) throw err
+      if (timeout.aborted) throw new UpstreamTimeoutError(url.href, this.#options.timeoutMs, method)
+      throw new UpstreamNetworkError(method, url.href, err)
+    }
+  }
+}
+
+/** A body from `getBytes` parsed as JSON; a body that is not JSON is an UpstreamProtocolError (retryable). */
+export function parseJsonBytes<T>(url: string, bytes: Buffer): T {
+  try {
+    return JSON.parse(utf8Text(bytes)) as T
+  } catch {
+    throw new UpstreamProtocolError(url, 'response body is not valid JSON')
+  }
+}
+
+/** The body as text, as fetch's `text()` decodes it (UTF-8, a leading byte-order mark dropped). */
+function utf8Text(bytes: Buffer): string {
+  const text = bytes.toString('utf8')
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }
 
 /**

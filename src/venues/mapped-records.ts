@@ -10,20 +10,60 @@ import { createHash } from 'node:crypto'
  * exact where the venues' update stamps are not: a market's volume or best price moves without the event's
  * `updatedAt` moving. Hashing the JSON costs less than mapping, and keeps 28 characters per record instead of a copy.
  *
+ * A whole page of the listing can be given back too (`reusePage`): when a page's bytes are the ones the last sync
+ * fetched by the same request, its records are the ones mapped then, and the page is not even parsed. An unchanged
+ * listing then costs its transfer and one digest per page, not a parse, a serialization and a digest per record.
+ *
  * One sync at a time (the loader's rule): `begin` starts one, `commit` makes what it mapped the basis of the next.
  * A sync that fails or is aborted is never committed, so the next one compares against the last that completed.
  */
 export class MappedRecords<T> {
   #kept = new Map<string, Kept<T>>()
   #next = new Map<string, Kept<T>>()
+  /** Pages by request (their URL), of the last completed sync and of this one. */
+  #pages = new Map<string, KeptPage<T>>()
+  #nextPages = new Map<string, KeptPage<T>>()
+  #pagesReused = 0
   #reused = 0
   #mapped = 0
 
   /** A sync starts: forgets what an unfinished one mapped. */
   begin(): void {
     this.#next = new Map()
+    this.#nextPages = new Map()
     this.#reused = 0
     this.#mapped = 0
+    this.#pagesReused = 0
+  }
+
+  /**
+   * The records of the page fetched by `request` if its `digest` (`pageDigest` of its bytes and of whatever else
+   * its records' mapping reads) is the last completed sync's for that request; they count as listed by this sync.
+   * Undefined when the page is new or changed: parse it, `map` its records and `keepPage` it.
+   */
+  reusePage(request: string, digest: string): { readonly mapped: readonly T[]; readonly next?: string } | undefined {
+    const page = this.#pages.get(request)
+    if (page === undefined || page.digest !== digest) return undefined
+    for (const record of page.records) this.#next.set(record.key, record.kept)
+    this.#nextPages.set(request, page)
+    this.#reused += page.records.length
+    this.#pagesReused++
+    return page
+  }
+
+  /**
+   * A page was parsed and its records mapped (`map`, in order, under `keys`, giving `mapped`): it is kept under its
+   * request and digest for the next sync, with `next`, the page's link to the next one (a cursor) if it has one.
+   */
+  keepPage(request: string, digest: string, keys: readonly string[], mapped: readonly T[], next?: string): void {
+    const records: PageRecord<T>[] = []
+    for (const key of keys) {
+      const kept = this.#next.get(key)
+      if (kept !== undefined) records.push({ key, kept })
+    }
+    // A record this sync did not map (cannot happen through `map`): not a page worth keeping.
+    if (records.length !== keys.length) return
+    this.#nextPages.set(request, { digest, records, mapped, ...(next === undefined ? {} : { next }) })
   }
 
   /**
@@ -52,7 +92,9 @@ export class MappedRecords<T> {
   commit(): MappedCounts {
     this.#kept = this.#next
     this.#next = new Map()
-    return { reused: this.#reused, mapped: this.#mapped }
+    this.#pages = this.#nextPages
+    this.#nextPages = new Map()
+    return { reused: this.#reused, mapped: this.#mapped, pagesReused: this.#pagesReused }
   }
 }
 
@@ -60,9 +102,29 @@ export class MappedRecords<T> {
 export interface MappedCounts {
   readonly reused: number
   readonly mapped: number
+  /** Pages given back whole, unparsed (`reusePage`). */
+  readonly pagesReused: number
+}
+
+/** A page's digest: its bytes and `context` (what its records' mapping reads besides them). */
+export function pageDigest(bytes: Buffer, context = ''): string {
+  return createHash('sha1').update(bytes).update('\u0000').update(context).digest('base64')
 }
 
 interface Kept<T> {
   readonly fingerprint: string
   readonly mapped: T
+}
+
+interface PageRecord<T> {
+  readonly key: string
+  readonly kept: Kept<T>
+}
+
+interface KeptPage<T> {
+  readonly digest: string
+  readonly records: readonly PageRecord<T>[]
+  /** The page's mapped records, in order, as the sync that parsed it returned them. */
+  readonly mapped: readonly T[]
+  readonly next?: string
 }

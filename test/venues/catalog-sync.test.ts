@@ -181,7 +181,7 @@ describe('catalog sync in slices', () => {
       venue: 'venuep',
       events: expected(raw),
       fetchedAt: clock.now(),
-      mapping: { mapped: raw.length, reused: 0 },
+      mapping: { mapped: raw.length, reused: 0, pagesReused: 0 },
     })
   })
 
@@ -195,7 +195,7 @@ describe('catalog sync in slices', () => {
       venue: 'venuek',
       events: expected(raw),
       fetchedAt: clock.now(),
-      mapping: { mapped: raw.length, reused: 0 },
+      mapping: { mapped: raw.length, reused: 0, pagesReused: 0 },
     })
   })
 
@@ -224,6 +224,33 @@ describe('a refresh maps only what changed (mapped-records.ts)', () => {
       second.events.every((e, i) => e === first.events[i]),
       'the same objects, in the same order',
     )
+    // Every page came back with the bytes of the first sync's: none was parsed, no event mapped.
+    assert.deepEqual([second.mapping?.mapped, second.mapping?.reused], [0, first.mapping?.mapped])
+    assert.ok(
+      (second.mapping?.pagesReused ?? 0) >= Math.floor(first.events.length / config.venues.venuep.catalog.pageSize),
+    )
+  })
+
+  test('venuek: a page whose bytes did not change is not parsed again; the one page with an edit is', async () => {
+    const adapter = createVenuekAdapter(config.venues.venuek, ctx)
+    const first = await adapter.fetchCatalog(signal)
+    const unchanged = await adapter.fetchCatalog(signal)
+    const pages = unchanged.mapping?.pagesReused ?? 0
+    assert.deepEqual(unchanged.mapping, { mapped: 0, reused: first.mapping?.mapped, pagesReused: pages })
+    assert.ok(pages > 5, `${pages} pages`)
+    assert.ok(unchanged.events.every((e, i) => e === first.events[i]))
+    const listing = venuekOf(sim.world).events
+    const last = listing.length - 1
+    const original = listing[last]!
+    listing[last] = { ...original, title: `${original.title} (edited)` }
+    try {
+      const edited = await adapter.fetchCatalog(signal)
+      assert.deepEqual(edited.mapping, { mapped: 1, reused: (first.mapping?.mapped ?? 0) - 1, pagesReused: pages - 1 })
+      const { open, closed, expected } = await venuekReference()
+      assert.deepEqual(edited.events, expected([...open, ...closed]), 'what mapping everything gives')
+    } finally {
+      listing[last] = original
+    }
   })
 
   test('venuek: one event renamed at the venue is mapped again, one delisted is gone, the rest are the same objects', async () => {

@@ -3,10 +3,10 @@ import type { Clock } from '../../core/clock.js'
 import { mapSteps } from '../../core/array-steps.js'
 import { runInSlices, type Steps } from '../../core/slices.js'
 import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types.js'
-import { withRetry, type HttpClient } from '../http-client.js'
+import { parseJsonBytes, withRetry, type HttpClient } from '../http-client.js'
 import type { CatalogProgress } from '../types.js'
 import { fetchCursorPages } from '../paging.js'
-import type { MappedRecords } from '../mapped-records.js'
+import { pageDigest, type MappedRecords } from '../mapped-records.js'
 import { mapVenuekEvent, type VenuekLinks } from './map-catalog.js'
 import type { KEvent, KSeries } from './wire.js'
 
@@ -37,7 +37,11 @@ export async function fetchVenuekCatalog(
 ): Promise<Catalog> {
   records?.begin()
   const retry = <T>(fn: () => Promise<T>) => withRetry(fn, { attempts: 4, baseMs: 250, maxMs: 4_000, signal })
-  const seriesBody = await retry(() => rest.getJson<{ series?: KSeries[] | null }>('/series', undefined, signal))
+  const seriesPage = await retry(async () => {
+    const { url, bytes } = await rest.getBytes('/series', undefined, signal)
+    return { digest: pageDigest(bytes), body: parseJsonBytes<{ series?: KSeries[] | null }>(url, bytes) }
+  })
+  const seriesBody = seriesPage.body
   const series = new Map<string, KSeries>()
   for (const s of seriesBody.series ?? []) if (s.ticker !== undefined) series.set(s.ticker, s)
   // An event's mapping reads its series (category, fees): the series' JSON is part of the event's fingerprint.
@@ -52,28 +56,36 @@ export async function fetchVenuekCatalog(
 
   const { pageSize, maxEvents, closedLookbackDays } = config.catalog
   const minCloseTs = Math.floor((clock.now() - closedLookbackDays * DAY_MS) / 1000)
-  const pages = (status: string, extra: Record<string, string | number>) => (cursor: string | undefined) =>
-    retry(async () => {
-      const body = await rest.getJson<{ events?: KEvent[] | null; cursor?: string | null }>(
-        '/events',
-        { limit: pageSize, status, with_nested_markets: true, cursor, ...extra },
-        signal,
-      )
-      return { items: body.events ?? [], cursor: body.cursor }
-    }).then(async (page) => {
-      progress?.page(status, page.items.length)
-      return {
-        items: await runInSlices(
-          mapSteps(
-            page.items,
-            records === undefined
-              ? mapEvent
-              : (e) => records.map(e.event_ticker ?? '', e, seriesContext(e.series_ticker), () => mapEvent(e)),
-          ),
-        ),
-        cursor: page.cursor,
-      }
+  const pages = (status: string, extra: Record<string, string | number>) => async (cursor: string | undefined) => {
+    const query = { limit: pageSize, status, with_nested_markets: true, cursor, ...extra }
+    const fetched = await retry(async () => {
+      const { url, bytes } = await rest.getBytes('/events', query, signal)
+      // Events are mapped with their series: a page is the same only under the same series list.
+      const digest = pageDigest(bytes, seriesPage.digest)
+      const kept = records?.reusePage(url, digest)
+      if (kept !== undefined) return { kept: kept.mapped, cursor: kept.next }
+      const body = parseJsonBytes<{ events?: KEvent[] | null; cursor?: string | null }>(url, bytes)
+      return { url, digest, raw: body.events ?? [], cursor: body.cursor }
     })
+    if (fetched.kept !== undefined) {
+      progress?.page(status, fetched.kept.length)
+      return { items: fetched.kept, cursor: fetched.cursor }
+    }
+    const { url, digest, raw } = fetched
+    progress?.page(status, raw.length)
+    if (records === undefined) return { items: await runInSlices(mapSteps(raw, mapEvent)), cursor: fetched.cursor }
+    const items = await runInSlices(
+      mapSteps(raw, (e) => records.map(e.event_ticker ?? '', e, seriesContext(e.series_ticker), () => mapEvent(e))),
+    )
+    records.keepPage(
+      url,
+      digest,
+      raw.map((e) => e.event_ticker ?? ''),
+      items,
+      fetched.cursor ?? undefined,
+    )
+    return { items, cursor: fetched.cursor }
+  }
   // One entry per raw event (undefined when it does not map), so `maxItems` counts raw events as before.
   const open = await fetchCursorPages(pages('open', {}), { maxItems: maxEvents })
   const mapped: (CatalogEvent | undefined)[] = open.items

@@ -3,10 +3,10 @@ import type { Clock } from '../../core/clock.js'
 import { mapSteps } from '../../core/array-steps.js'
 import { runInSlices, type Steps } from '../../core/slices.js'
 import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types.js'
-import { withRetry, type HttpClient } from '../http-client.js'
+import { parseJsonBytes, withRetry, type HttpClient } from '../http-client.js'
 import type { CatalogProgress } from '../types.js'
 import { fetchOffsetPages } from '../paging.js'
-import type { MappedRecords } from '../mapped-records.js'
+import { pageDigest, type MappedRecords } from '../mapped-records.js'
 import { mapGammaEvent, type VenuepLinks } from './map-catalog.js'
 import type { GammaEvent } from './wire.js'
 
@@ -39,19 +39,33 @@ export async function fetchVenuepCatalog(
   const mapEvent = (e: GammaEvent) => mapGammaEvent(e, links)
   const { pageSize, maxEvents, closedLookbackDays } = config.catalog
   const page = (list: 'open' | 'closed', extra: Record<string, string>) => async (offset: number, limit: number) => {
-    const raw = await withRetry(
-      () =>
-        gamma.getJson<GammaEvent[]>(
-          '/events',
-          { limit, offset, order: 'id', ascending: true, closed: String(list === 'closed'), ...extra },
-          signal,
-        ),
+    const query = { limit, offset, order: 'id', ascending: true, closed: String(list === 'closed'), ...extra }
+    const fetched = await withRetry(
+      async () => {
+        const { url, bytes } = await gamma.getBytes('/events', query, signal)
+        const digest = pageDigest(bytes)
+        // The same bytes as the last sync's page: its events, unparsed (mapped-records.ts).
+        const kept = records?.reusePage(url, digest)
+        if (kept !== undefined) return { kept: kept.mapped }
+        return { url, digest, raw: parseJsonBytes<GammaEvent[]>(url, bytes) }
+      },
       { attempts: 4, baseMs: 250, maxMs: 4_000, signal },
     )
+    if (fetched.kept !== undefined) {
+      progress?.page(list, fetched.kept.length)
+      return fetched.kept
+    }
+    const { url, digest, raw } = fetched
     progress?.page(list, raw.length)
-    return runInSlices(
-      mapSteps(raw, records === undefined ? mapEvent : (e) => records.map(e.slug ?? '', e, '', () => mapEvent(e))),
+    if (records === undefined) return runInSlices(mapSteps(raw, mapEvent))
+    const mapped = await runInSlices(mapSteps(raw, (e) => records.map(e.slug ?? '', e, '', () => mapEvent(e))))
+    records.keepPage(
+      url,
+      digest,
+      raw.map((e) => e.slug ?? ''),
+      mapped,
     )
+    return mapped
   }
   const options = { pageSize, maxItems: maxEvents, concurrency: 4 }
   const open = await fetchOffsetPages(page('open', {}), options)
