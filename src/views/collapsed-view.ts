@@ -19,7 +19,8 @@ export interface CollapsedEntry {
   readonly status: string
   readonly category: string
   readonly event: ServiceEvent
-  readonly markets: readonly { readonly venue: VenueId; readonly entry: MarketEntry; readonly view: VenueView }[]
+  /** Its markets' entries in their venue's view (the view itself is the collapsed view's: `views`). */
+  readonly markets: readonly { readonly venue: VenueId; readonly entry: MarketEntry }[]
   fragment: string | undefined
   fragmentVersion: number
 }
@@ -36,47 +37,69 @@ const SORT_KEYS: SortKeys<CollapsedEntry> = {
 export class CollapsedView {
   readonly directory: EventDirectory
   readonly index: ListIndex<CollapsedEntry>
+  /** The venue views the entries' market entries belong to. */
+  readonly #views: ReadonlyMap<VenueId, VenueView>
+  readonly #entries: readonly CollapsedEntry[]
 
-  private constructor(directory: EventDirectory, entries: readonly CollapsedEntry[]) {
+  private constructor(
+    directory: EventDirectory,
+    entries: readonly CollapsedEntry[],
+    views: ReadonlyMap<VenueId, VenueView>,
+  ) {
     this.directory = directory
-    this.index = new ListIndex(entries, SORT_KEYS, (e) => e.event.title)
+    this.index = new ListIndex(entries, SORT_KEYS, searchTitle)
+    this.#views = views
+    this.#entries = entries
   }
 
   static create(directory: EventDirectory, views: ReadonlyMap<VenueId, VenueView>): CollapsedView {
     return runToEnd(CollapsedView.build(directory, views))
   }
 
-  /** The view, built in slices; warmed with what `previous` (the view it replaces) had built on demand. */
+  /**
+   * The view, built in slices. An event of `previous` that is the same service event over the same market entries
+   * (the directory and the venue views keep those of unchanged events) keeps its entry, cached row included, and
+   * the list index then takes over `previous`'s orderings (ListIndex.prepareSteps); it is also warmed with what
+   * requests made `previous` build on demand.
+   */
   static *build(
     directory: EventDirectory,
     views: ReadonlyMap<VenueId, VenueView>,
     previous?: CollapsedView,
   ): Steps<CollapsedView> {
+    const before = new Map<ServiceEvent, CollapsedEntry>()
+    for (const e of previous === undefined ? [] : previous.#entries) before.set(e.event, e)
+    yield
     const entries: CollapsedEntry[] = []
     for (const event of directory.events) {
-      const markets: { venue: VenueId; entry: MarketEntry; view: VenueView }[] = []
+      const markets: { venue: VenueId; entry: MarketEntry }[] = []
       for (const ce of event.members) {
         const venue = ce.venue
         const view = views.get(venue)
         if (view === undefined) continue
         for (const m of ce.markets) {
           const entry = view.marketById.get(m.marketId)
-          if (entry !== undefined) markets.push({ venue, entry, view })
+          if (entry !== undefined) markets.push({ venue, entry })
         }
       }
-      entries.push({
-        id: event.slug,
-        status: event.status,
-        category: event.category,
-        event,
-        markets,
-        fragment: undefined,
-        fragmentVersion: -1,
-      })
+      const kept = before.get(event)
+      entries.push(
+        kept !== undefined && sameMarkets(kept.markets, markets)
+          ? kept
+          : {
+              id: event.slug,
+              status: event.status,
+              category: event.category,
+              event,
+              markets,
+              fragment: undefined,
+              fragmentVersion: -1,
+            },
+      )
       if (entries.length % VIEW_CHECKPOINT_EVERY === 0) yield
     }
-    const view = new CollapsedView(directory, entries)
-    yield* view.index.prepareSteps()
+    const view = new CollapsedView(directory, entries, views)
+    yield* view.index.prepareSteps(previous?.index)
     yield* view.index.warmSteps(previous?.index)
     return view
   }
@@ -118,12 +141,13 @@ export class CollapsedView {
     const found: { venue: VenueId; title: string }[] = []
     const candidates: LeadCandidate[] = []
     for (const m of e.markets) {
+      const view = this.#views.get(m.venue) as VenueView
       for (const o of m.entry.market.outcomes) {
         found.push({ venue: m.venue, title: o.title })
         candidates.push({
           open: o.status === 'active',
-          probability: outcomePrice(o, m.view.quoteOf(o.instrumentId)).probability,
-          volume: m.view.outcomeVolume(o),
+          probability: outcomePrice(o, view.quoteOf(o.instrumentId)).probability,
+          volume: view.outcomeVolume(o),
           id: o.outcomeId,
         })
       }
@@ -135,4 +159,16 @@ export class CollapsedView {
     const { venue, title } = found[i] as { venue: VenueId; title: string }
     return { title, probability: best.probability, platform: venue, outcome_id: best.id }
   }
+}
+
+/** One function for every index (a rebuilt list index takes over its predecessor's over the same text). */
+const searchTitle = (e: CollapsedEntry): string => e.event.title
+
+function sameMarkets(
+  a: readonly { readonly venue: VenueId; readonly entry: MarketEntry }[],
+  b: readonly { readonly venue: VenueId; readonly entry: MarketEntry }[],
+): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if ((a[i] as (typeof a)[0]).entry !== (b[i] as (typeof b)[0]).entry) return false
+  return true
 }

@@ -93,8 +93,23 @@ export class EventDirectory {
     venues: readonly DirectoryVenue[],
     links: readonly EventLink[],
     version: number,
+    previous?: EventDirectory,
   ): Steps<EventDirectory> {
     const d = new EventDirectory(version, venues)
+    // A service event of `previous` whose members are the same event objects is the same record: kept, not made
+    // again (its slug, aliases and totals come from its members alone).
+    const before = new Map<CatalogEvent, ServiceEvent>()
+    let k = 0
+    for (const e of previous?.events ?? []) {
+      before.set(e.members[0] as CatalogEvent, e)
+      if (++k % (VIEW_CHECKPOINT_EVERY * 16) === 0) yield
+    }
+    const kept = (members: readonly CatalogEvent[]): ServiceEvent | undefined => {
+      const e = before.get(members[0] as CatalogEvent)
+      if (e === undefined || e.members.length !== members.length) return undefined
+      for (let i = 0; i < members.length; i++) if (e.members[i] !== members[i]) return undefined
+      return e
+    }
     const rank = new Map(venues.map((v, i) => [v.venue, i]))
     const catalogOf = new Map(venues.map((v) => [v.venue, v.catalog]))
     const listed = (r: EventRef) => catalogOf.get(r.venue)?.eventsById.get(r.eventId)
@@ -120,13 +135,14 @@ export class EventDirectory {
       for (const e of v.catalog?.events ?? []) {
         if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
         const group = groupOf.get(keyOf(e))
-        if (group === undefined) {
-          events.push(d.#add([e], venues))
-          continue
-        }
         // Placed once, by its member on the earliest venue.
-        const members = [...group.values()].sort((x, y) => (rank.get(x.venue) ?? 0) - (rank.get(y.venue) ?? 0))
-        if (members[0] === e) events.push(d.#add(members, venues))
+        const members =
+          group === undefined
+            ? [e]
+            : [...group.values()].sort((x, y) => (rank.get(x.venue) ?? 0) - (rank.get(y.venue) ?? 0))
+        if (members[0] !== e) continue
+        const same = kept(members)
+        events.push(same === undefined ? d.#add(members, venues) : d.#register(same))
       }
     }
     d.#events = events
@@ -171,9 +187,14 @@ export class EventDirectory {
       updatedAt: max(members.map((e) => e.updatedAt)),
       endTime: max(members.map((e) => e.endTime)),
     }
-    this.#bySlug.set(slug, event)
-    for (const a of aliases) if (!this.#bySlug.has(a)) this.#bySlug.set(a, event)
-    for (const e of members) this.#slugOf.get(e.venue)?.set(e.eventId, slug)
+    return this.#register(event)
+  }
+
+  /** Makes `event` findable by its slug, its aliases and each member's venue event id. */
+  #register(event: ServiceEvent): ServiceEvent {
+    this.#bySlug.set(event.slug, event)
+    for (const a of event.aliases) if (!this.#bySlug.has(a)) this.#bySlug.set(a, event)
+    for (const e of event.members) this.#slugOf.get(e.venue)?.set(e.eventId, event.slug)
     return event
   }
 }

@@ -1,5 +1,6 @@
 import { sortSteps } from '../core/array-steps.js'
 import { runToEnd, type Steps } from '../core/slices.js'
+import { compareDecorated, compareIds, listChangesSteps, mergedOrderingSteps } from './ordering.js'
 import { SearchIndex } from './search-index.js'
 
 /**
@@ -107,13 +108,19 @@ export class ListIndex<E extends Listable> {
     }
     this.#byId = ids
     const changes =
-      previous === undefined || previous.#keys !== this.#keys ? undefined : yield* this.#changesSteps(previous)
+      previous === undefined || previous.#keys !== this.#keys
+        ? undefined
+        : yield* listChangesSteps(previous.#items, this.#items, MAX_MERGED_SHARE)
     let rank: Uint32Array | undefined
     for (const sort of Object.keys(this.#keys)) {
       if (this.#base.has(sort)) continue
       const before = previous === undefined ? undefined : previous.#base.get(sort)
       if (changes !== undefined && before !== undefined) {
-        this.#base.set(sort, yield* this.#mergedSteps(sort, before, changes))
+        const keyOf = this.#keys[sort] as (e: E) => number | undefined
+        this.#base.set(sort, {
+          asc: yield* mergedOrderingSteps(before.asc, changes, keyOf, 1),
+          desc: yield* mergedOrderingSteps(before.desc, changes, keyOf, -1),
+        })
         continue
       }
       // Ties are broken by id: rank the ids once, so each key's sort compares numbers only.
@@ -137,69 +144,6 @@ export class ListIndex<E extends Listable> {
     const rank = new Uint32Array(n)
     for (let r = 0; r < n; r++) rank[byId[r] as number] = r
     return rank
-  }
-
-  /**
-   * The records of `previous` that this list no longer holds, and this list's records `previous` did not hold; or
-   * undefined when so many changed that sorting anew costs less than merging.
-   */
-  *#changesSteps(previous: ListIndex<E>): Steps<Changes<E> | undefined> {
-    const current = new Set<E>()
-    for (let i = 0; i < this.#items.length; i++) {
-      current.add(this.#items[i] as E)
-      if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
-    }
-    const held = new Set<E>()
-    const removed = new Set<E>()
-    for (let i = 0; i < previous.#items.length; i++) {
-      const e = previous.#items[i] as E
-      held.add(e)
-      if (!current.has(e)) removed.add(e)
-      if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
-    }
-    const added = this.#items.filter((e) => !held.has(e))
-    return added.length + removed.size > MAX_MERGED_SHARE * this.#items.length ? undefined : { removed, added }
-  }
-
-  /** The base orderings of `sort` from `before` (the previous index's) and the records that came and went. */
-  *#mergedSteps(
-    sort: string,
-    before: { readonly asc: readonly E[]; readonly desc: readonly E[] },
-    changes: Changes<E>,
-  ): Steps<{ asc: readonly E[]; desc: readonly E[] }> {
-    const keyOf = this.#keys[sort]
-    if (keyOf === undefined) throw new Error(`unknown sort key ${sort}`)
-    const decorated = changes.added.map((e) => ({ e, k: keyOf(e) }))
-    const orders = { asc: 1, desc: -1 } as const
-    const out: { asc?: readonly E[]; desc?: readonly E[] } = {}
-    for (const order of ['asc', 'desc'] as const) {
-      const compare = compareDecorated(orders[order])
-      const added = [...decorated].sort(compare)
-      const kept = before[order]
-      const merged: E[] = []
-      let from = 0
-      for (const x of added) {
-        // The first kept record that goes after x (records are distinct by id, so never equal).
-        let lo = from
-        let hi = kept.length
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1
-          const e = kept[mid] as E
-          if (compare({ e, k: keyOf(e) }, x) > 0) hi = mid
-          else lo = mid + 1
-        }
-        for (let i = from; i < lo; i++) if (!changes.removed.has(kept[i] as E)) merged.push(kept[i] as E)
-        merged.push(x.e)
-        from = lo
-        if (merged.length % CHECKPOINT_EVERY === 0) yield
-      }
-      for (let i = from; i < kept.length; i++) {
-        if (!changes.removed.has(kept[i] as E)) merged.push(kept[i] as E)
-        if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
-      }
-      out[order] = merged
-    }
-    return out as { asc: readonly E[]; desc: readonly E[] }
   }
 
   /** The whole list by `sort`, ascending and descending (unknown keys last in both, ties by id ascending). */
@@ -395,36 +339,12 @@ export class ListIndex<E extends Listable> {
   }
 }
 
-/** What changed between two lists (see `prepareSteps`). */
-interface Changes<E> {
-  readonly removed: ReadonlySet<E>
-  readonly added: readonly E[]
-}
-
 interface OrderingKey {
   readonly status: string
   /** '' for any category. */
   readonly category: string
   readonly sort: string
   readonly order: 'asc' | 'desc'
-}
-
-/** The key in direction `dir`, unknown keys last in both directions, ties by id ascending: a total order. */
-function compareDecorated(
-  dir: 1 | -1,
-): (a: { e: Listable; k: number | undefined }, b: { e: Listable; k: number | undefined }) => number {
-  return (a, b) => {
-    if (a.k === undefined || b.k === undefined) {
-      if (a.k !== b.k) return a.k === undefined ? 1 : -1
-    } else if (a.k !== b.k) {
-      return (a.k - b.k) * dir
-    }
-    return a.e.id < b.e.id ? -1 : a.e.id > b.e.id ? 1 : 0
-  }
-}
-
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }
 
 /** First index in [0, n] for which `pred` holds, given that it holds for a suffix of the array (binary search). */

@@ -141,7 +141,7 @@ export class ReadModels {
       eventSlug: v.rules.eventSlug,
     }))
     if (catalogs.every((c) => c.catalog === undefined)) return undefined
-    const directory = yield* EventDirectory.build(catalogs, this.#links, ++this.#directoryVersion)
+    const directory = yield* EventDirectory.build(catalogs, this.#links, ++this.#directoryVersion, this.#directory)
     const views = new Map<VenueId, VenueView>()
     // The current views pass on what requests made them build on demand (orderings, search indexes).
     for (const [i, v] of this.#venues.entries()) {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { buildCatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
 import type { CatalogEvent, VenueId } from '../../src/model/types.js'
+import { runToEnd } from '../../src/core/slices.js'
 import { EventDirectory, eventOn, type EventLink } from '../../src/views/event-directory.js'
 
 /** Service events over any number of venues: groups, slugs and aliases follow registry order. */
@@ -110,5 +111,30 @@ describe('EventDirectory over three venues', () => {
         ['c-c2', []],
       ],
     )
+  })
+
+  test('a rebuild keeps the service events whose members are the same objects, and equals a build from nothing', () => {
+    const links = [link(['va', 'a1'], ['vb', 'b1']), link(['vb', 'b2'], ['vc', 'c2'])]
+    const first = EventDirectory.create(venues, links, 1)
+    // vc's catalog refreshed: c2 changed (a new object), c1 the same object.
+    const [c1, c2] = venues[2]!.catalog.events
+    const refreshed = [
+      venues[0]!,
+      venues[1]!,
+      { ...venues[2]!, catalog: catalog('vc', [c1!, { ...c2!, volumeTotal: 60 }]) },
+    ]
+    const rebuilt = runToEnd(EventDirectory.build(refreshed, links, 2, first))
+    const fresh = EventDirectory.create(refreshed, links, 2)
+    assert.deepEqual(rebuilt.events, fresh.events)
+    const slugs = ['a1', 'a2', 'b-b2', 'c-c1']
+    assert.deepEqual(
+      slugs.map((slug) => rebuilt.bySlug(slug)?.slug),
+      slugs.map((slug) => fresh.bySlug(slug)?.slug),
+    )
+    assert.equal(rebuilt.bySlug('a1'), first.bySlug('a1'), 'a1, b1 unchanged: the same record')
+    assert.equal(rebuilt.bySlug('c-c1'), first.bySlug('c-c1'))
+    assert.notEqual(rebuilt.bySlug('b-b2'), first.bySlug('b-b2'), 'c2 changed: made again')
+    assert.equal(rebuilt.bySlug('b-b2')?.volumeTotal, 62)
+    assert.equal(rebuilt.slugOf('vc', 'c2'), 'b-b2')
   })
 })

@@ -5,6 +5,7 @@ import type { VenueActor } from '../../src/actors/venue-actor.js'
 import { runToEnd } from '../../src/core/slices.js'
 import type { Simulator } from '../../src/sim/simulator.js'
 import { Rng } from '../../src/sim/world/random.js'
+import { CollapsedView } from '../../src/views/collapsed-view.js'
 import { EventDirectory, type EventLink } from '../../src/views/event-directory.js'
 import { ListIndex } from '../../src/views/list-index.js'
 import { VenueView } from '../../src/views/venue-view.js'
@@ -194,5 +195,59 @@ describe('venue view reuse', () => {
     assert.equal(v2.outcomeById.size, cold.outcomeById.size)
     assert.deepEqual([...v2.marketByOutcomeKey.keys()].sort(), [...cold.marketByOutcomeKey.keys()].sort())
     assert.deepEqual([...v2.marketBySlug.keys()].sort(), [...cold.marketBySlug.keys()].sort())
+  })
+
+  test('the collapsed list keeps the rows of unchanged events, cached JSON included, and equals a cold build', () => {
+    const { venuep, venuek } = world
+    const pActor = { ...actor, venue: 'venuep' } as unknown as VenueActor
+    const venues = (k: CatalogSnapshot) => [
+      { venue: 'venuep', catalog: venuep, eventSlug: VENUEP.view.eventSlug },
+      { venue: 'venuek', catalog: k, eventSlug: VENUEK.view.eventSlug },
+    ]
+    const d1 = EventDirectory.create(venues(venuek), [], 1)
+    const views1 = new Map([
+      ['venuep', VenueView.create({ actor: pActor, rules: VENUEP.view }, venuep, d1)],
+      ['venuek', VenueView.create({ actor, rules: VENUEK.view }, venuek, d1)],
+    ])
+    const c1 = CollapsedView.create(d1, views1)
+    const rows = (c: CollapsedView) =>
+      c.index
+        .query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 10_000 })
+        .items.map((e) => c.json(e))
+    rows(c1)
+    // venuek refreshed: one event changed, one delisted, the rest the same objects.
+    const [first, changed, , ...rest] = venuek.events
+    const renamed = { ...changed!, title: `${changed!.title} (renamed)` }
+    const k2 = buildCatalogSnapshot({ venue: 'venuek', events: [first!, renamed, ...rest], fetchedAt: 2 }, 2)
+    const d2 = runToEnd(EventDirectory.build(venues(k2), [], 2, d1))
+    const views2 = new Map([
+      ['venuep', runToEnd(VenueView.build({ actor: pActor, rules: VENUEP.view }, venuep, d2, views1.get('venuep')))],
+      ['venuek', runToEnd(VenueView.build({ actor, rules: VENUEK.view }, k2, d2, views1.get('venuek')))],
+    ])
+    const c2 = runToEnd(CollapsedView.build(d2, views2, c1))
+    const cold = CollapsedView.create(EventDirectory.create(venues(k2), [], 2), views2)
+    assert.deepEqual(rows(c2), rows(cold), 'what a cold build serves')
+    const entryOf = (c: CollapsedView, slug: string) =>
+      c.index
+        .query({
+          status: 'all',
+          search: undefined,
+          only: undefined,
+          sort: 'volume',
+          order: 'desc',
+          offset: 0,
+          limit: 10_000,
+        })
+        .items.find((e) => e.id === slug)
+    const keptSlug = d2.slugOf('venuek', first!.eventId)!
+    const kept = entryOf(c2, keptSlug)!
+    assert.equal(kept, entryOf(c1, keptSlug), 'an unchanged event keeps its row')
+    assert.equal(kept.fragmentVersion, c2.version(kept), 'and its cached JSON')
+    const renamedSlug = d2.slugOf('venuek', renamed.eventId)!
+    assert.notEqual(
+      entryOf(c2, renamedSlug),
+      entryOf(c1, d1.slugOf('venuek', renamed.eventId)!),
+      'the changed one is new',
+    )
   })
 })

@@ -136,6 +136,8 @@ export class CrossVenueMatching {
     const fingerprint = files === undefined ? '' : overridesFingerprint(overrides)
     let updated: Omit<MatchUpdate, 'matches'> | undefined
     let seeded = false
+    /** Pairs the matcher ran on, whose matches go to their files once the spreads are installed. */
+    const matched: { matches: readonly EventMatch[]; a: CatalogSnapshot; b: CatalogSnapshot }[] = []
     for (const { pair, a, b } of ready) {
       const prev = pair.matched
       const same = !force && prev !== undefined && prev.manual === manualKey && prev.a === a && prev.b === b
@@ -173,7 +175,7 @@ export class CrossVenueMatching {
           'cross-venue matching',
         )
         pair.fromFile = false
-        files?.matched(pair.matches, a, b, fingerprint)
+        matched.push({ matches: pair.matches, a, b })
       }
       pair.matched = { a, b, manual: manualKey }
     }
@@ -195,6 +197,8 @@ export class CrossVenueMatching {
     }
     this.#o.onLinks(links)
     await this.#o.engine.setPairsInSlices(specs)
+    // Written after the install: a start's spreads do not wait for its first match file.
+    for (const m of matched) files?.matched(m.matches, m.a, m.b, fingerprint)
     if (seeded) this.#schedule()
   }
 

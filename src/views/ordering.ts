@@ -1,0 +1,101 @@
+import type { Steps } from '../core/slices.js'
+
+/**
+ * The total order of a list's records by one sort key (list-index.ts), and how a rebuilt list derives its
+ * orderings from its predecessor's when few records came or went: each previous ordering without the records that
+ * left, with the new ones (sorted among themselves) merged in by binary search. Records are immutable, so a record
+ * of both lists (the same object) sits in the same order relative to the others in both.
+ */
+export interface Identified {
+  readonly id: string
+}
+
+/** Between two checkpoints of the merge. */
+const CHECKPOINT_EVERY = 512
+
+/** The key in direction `dir`, unknown keys last in both directions, ties by id ascending: a total order. */
+export function compareDecorated<E extends Identified>(
+  dir: 1 | -1,
+): (a: { e: E; k: number | undefined }, b: { e: E; k: number | undefined }) => number {
+  return (a, b) => {
+    if (a.k === undefined || b.k === undefined) {
+      if (a.k !== b.k) return a.k === undefined ? 1 : -1
+    } else if (a.k !== b.k) {
+      return (a.k - b.k) * dir
+    }
+    return compareIds(a.e.id, b.e.id)
+  }
+}
+
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/** What changed between two lists: the records of the first the second no longer holds, and its new ones. */
+export interface ListChanges<E> {
+  readonly removed: ReadonlySet<E>
+  readonly added: readonly E[]
+}
+
+/**
+ * The changes from `before` to `after` (records compared as objects), or undefined when more than `maxShare` of
+ * `after` came or went: then sorting anew costs less than merging.
+ */
+export function* listChangesSteps<E>(
+  before: readonly E[],
+  after: readonly E[],
+  maxShare: number,
+): Steps<ListChanges<E> | undefined> {
+  const current = new Set<E>()
+  for (let i = 0; i < after.length; i++) {
+    current.add(after[i] as E)
+    if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+  }
+  const held = new Set<E>()
+  const removed = new Set<E>()
+  for (let i = 0; i < before.length; i++) {
+    const e = before[i] as E
+    held.add(e)
+    if (!current.has(e)) removed.add(e)
+    if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+  }
+  const added = after.filter((e) => !held.has(e))
+  return added.length + removed.size > maxShare * after.length ? undefined : { removed, added }
+}
+
+/**
+ * `ordered` (a previous ordering by `keyOf` in direction `dir`) without `changes.removed` and with `changes.added`
+ * in their places: exactly the ordering a sort of the new list gives, for O(n) copying and a binary search per new
+ * record.
+ */
+export function* mergedOrderingSteps<E extends Identified>(
+  ordered: readonly E[],
+  changes: ListChanges<E>,
+  keyOf: (e: E) => number | undefined,
+  dir: 1 | -1,
+): Steps<E[]> {
+  const compare = compareDecorated<E>(dir)
+  const added = changes.added.map((e) => ({ e, k: keyOf(e) })).sort(compare)
+  const merged: E[] = []
+  let from = 0
+  for (const x of added) {
+    // The first previous record that goes after x (records are distinct by id, so never equal).
+    let lo = from
+    let hi = ordered.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const e = ordered[mid] as E
+      if (compare({ e, k: keyOf(e) }, x) > 0) hi = mid
+      else lo = mid + 1
+    }
+    for (let i = from; i < lo; i++) if (!changes.removed.has(ordered[i] as E)) merged.push(ordered[i] as E)
+    merged.push(x.e)
+    from = lo
+    if (merged.length % CHECKPOINT_EVERY === 0) yield
+  }
+  for (let i = from; i < ordered.length; i++) {
+    if (!changes.removed.has(ordered[i] as E)) merged.push(ordered[i] as E)
+    if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+  }
+  return merged
+}
