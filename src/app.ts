@@ -23,6 +23,7 @@ import { OPENAPI_EXAMPLES } from './http/openapi-examples.generated.js'
 import { ReadModels } from './views/read-models.js'
 import { spreadRoutes } from './http/routes/spreads.js'
 import { spreadHistoryRoutes } from './http/routes/spread-history.js'
+import { ReadyLatch } from './actors/ready-latch.js'
 import { CrossVenueMatching } from './spreads/matching/cross-venue.js'
 import { MatchFileKeeper } from './spreads/matching/match-file-keeper.js'
 import { AliasFile } from './spreads/matching/aliases.js'
@@ -187,8 +188,10 @@ export async function startApp(options: AppOptions): Promise<App> {
   const stamp = config.stream.preciseTimes ? preciseStamp(clock) : undefined
   // Each venue: its secrets read and checked once (a bad key is a warning saying what will not work, never a
   // crash), its adapter, and its actor.
-  // Venues whose catalogs (and matches) are kept on disk for a restart, with the source each was listed from.
+  // Venues whose catalogs (and matches) are kept on disk for a restart, with the source each was listed from. A
+  // restart lists them again once the whole service is ready from the files (serviceReady, watched below).
   const keptSources = new Map<VenueId, string>()
+  const serviceReady = new ReadyLatch()
   const actors = modules.map((m) => {
     const section = venueConfig(config, m)
     const venueLog = log.child({ venue: m.id })
@@ -205,7 +208,12 @@ export async function startApp(options: AppOptions): Promise<App> {
     const source = venueAdapter.catalogSource
     const catalogFile =
       fileEveryMs > 0 && source !== undefined && simulator === undefined && role !== 'edge'
-        ? { path: join(config.dataDir, 'catalogs', `${m.id}.jsonl`), source, writeEveryMs: fileEveryMs }
+        ? {
+            path: join(config.dataDir, 'catalogs', `${m.id}.jsonl`),
+            source,
+            writeEveryMs: fileEveryMs,
+            listAfter: serviceReady.promise,
+          }
         : undefined
     if (catalogFile !== undefined) keptSources.set(m.id, catalogFile.source)
     return new VenueActor({
@@ -270,7 +278,9 @@ export async function startApp(options: AppOptions): Promise<App> {
     overrides: () => ({ ...overrides.current(), weights: matchWeights, aliases: aliases.current() }),
     log: log.child({ component: 'matching' }),
     eventSlug: (venue, event) => modules.find((m) => m.id === venue)?.view.eventSlug(event) ?? event.eventId,
-    // The last matches kept beside the catalog files: a restart prices its pairs before the matcher's first run.
+    // The last matches kept beside the catalog files: a restart prices its pairs before the matcher's first run,
+    // which waits until the service is ready.
+    fullRunAfterSeed: serviceReady.promise,
     files:
       keptSources.size === 0
         ? undefined
@@ -288,6 +298,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   aliases.watch(() => matching.overridesChanged())
   matching.start()
   supervisor.startAll()
+  serviceReady.watch(() => models.serving && spreads.ready && actors.every((a) => a.ready))
 
   // Each venue's own routes and live services (proxies, upstream hosts), in registry order.
   const served = modules.map((m, i) =>
@@ -436,6 +447,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       log.warn({ unanswered }, 'shutdown: requests still running after the drain; their store calls may fail')
     models.stop()
     matching.stop()
+    serviceReady.stop()
     overrides.unwatch()
     aliases.unwatch()
     supervisor.stopAll()

@@ -61,6 +61,7 @@ interface Refresh {
   readonly wallMs: number
   readonly mapped: number | undefined
   readonly reused: number | undefined
+  readonly pagesReused: number | undefined
   readonly installed: boolean
 }
 
@@ -88,6 +89,7 @@ async function refresh(app: App, venue: 'venuep' | 'venuek', kind: string, lines
     wallMs,
     mapped: line?.mapped as number | undefined,
     reused: line?.reused as number | undefined,
+    pagesReused: line?.pagesReused as number | undefined,
     installed: line?.msg === 'catalog installed',
   } satisfies Refresh
 }
@@ -167,7 +169,7 @@ async function main(): Promise<void> {
       ]) {
         results.push(r)
         say(
-          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused}, ${r.installed ? 'installed' : 'nothing installed'}`,
+          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused} (${r.pagesReused} pages unparsed), ${r.installed ? 'installed' : 'nothing installed'}`,
         )
       }
     }

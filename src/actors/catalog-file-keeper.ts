@@ -10,6 +10,11 @@ export interface CatalogFileOptions {
   /** Where the venue's catalog is listed from (its base URL): a file listed elsewhere is refused. */
   readonly source: string
   readonly writeEveryMs: number
+  /**
+   * After a start from this file, the venue is listed once its books have synced and this has resolved (the whole
+   * service ready: a restart's own work goes first), or after FILE_LISTING_DELAY_MS (catalog-loader.ts).
+   */
+  readonly listAfter?: Promise<void>
 }
 
 /**

@@ -71,7 +71,10 @@ const CATALOG_RETRY_MS = 2_000
 const CATALOG_RETRY_MAX_MS = 30_000
 /** How often the first sync logs its progress (a real catalog is hundreds of pages: not a line per page). */
 export const PROGRESS_LOG_MS = 5_000
-/** After a start from the catalog file, the venue is listed when its books have synced, or after this long. */
+/**
+ * After a start from the catalog file, the venue is listed when its books have synced (and the service is ready, when
+ * the file's options say to wait for it), or after this long.
+ */
 export const FILE_LISTING_DELAY_MS = 30_000
 
 export class CatalogLoader {
@@ -276,9 +279,14 @@ export class CatalogLoader {
     if (this.#started) this.#loadCatalog()
   }
 
-  /** The actor's books have all synced (once per start): a listing deferred behind a file start begins now. */
+  /**
+   * The actor's books have all synced (once per start): a listing deferred behind a file start begins now, or once
+   * the service is ready when the file says to wait for it (`listAfter`).
+   */
   venueReady(): void {
-    this.#startDeferredListing()
+    const after = this.#o.file?.listAfter
+    if (after === undefined) this.#startDeferredListing()
+    else void after.then(() => this.#startDeferredListing())
     this.#file?.venueReady()
   }
 

@@ -10,8 +10,9 @@ import { createHash } from 'node:crypto'
  * exact where the venues' update stamps are not: a market's volume or best price moves without the event's
  * `updatedAt` moving. Hashing the JSON costs less than mapping, and keeps 28 characters per record instead of a copy.
  *
- * A whole page of the listing can be given back too (`reusePage`): when a page's bytes are the ones the last sync
- * fetched by the same request, its records are the ones mapped then, and the page is not even parsed. An unchanged
+ * A whole page of the listing can be given back too (`reusePage`): when a page's bytes are those of a page the last
+ * sync fetched, its records are the ones mapped then, and the page is not even parsed. Pages are found by their
+ * digest alone: equal bytes are equal records whatever the request (a closed list's window moves with the clock). An unchanged
  * listing then costs its transfer and one digest per page, not a parse, a serialization and a digest per record.
  *
  * One sync at a time (the loader's rule): `begin` starts one, `commit` makes what it mapped the basis of the next.
@@ -20,7 +21,7 @@ import { createHash } from 'node:crypto'
 export class MappedRecords<T> {
   #kept = new Map<string, Kept<T>>()
   #next = new Map<string, Kept<T>>()
-  /** Pages by request (their URL), of the last completed sync and of this one. */
+  /** Pages by digest (`pageDigest`), of the last completed sync and of this one. */
   #pages = new Map<string, KeptPage<T>>()
   #nextPages = new Map<string, KeptPage<T>>()
   #pagesReused = 0
@@ -37,15 +38,15 @@ export class MappedRecords<T> {
   }
 
   /**
-   * The records of the page fetched by `request` if its `digest` (`pageDigest` of its bytes and of whatever else
-   * its records' mapping reads) is the last completed sync's for that request; they count as listed by this sync.
-   * Undefined when the page is new or changed: parse it, `map` its records and `keepPage` it.
+   * The records of a page whose `digest` (`pageDigest` of its bytes and of whatever else its records' mapping
+   * reads) is that of a page of the last completed sync; they count as listed by this sync. Undefined when no page
+   * of the last sync had these bytes: parse it, `map` its records and `keepPage` it.
    */
-  reusePage(request: string, digest: string): { readonly mapped: readonly T[]; readonly next?: string } | undefined {
-    const page = this.#pages.get(request)
-    if (page === undefined || page.digest !== digest) return undefined
+  reusePage(digest: string): { readonly mapped: readonly T[]; readonly next?: string } | undefined {
+    const page = this.#pages.get(digest)
+    if (page === undefined) return undefined
     for (const record of page.records) this.#next.set(record.key, record.kept)
-    this.#nextPages.set(request, page)
+    this.#nextPages.set(digest, page)
     this.#reused += page.records.length
     this.#pagesReused++
     return page
@@ -53,9 +54,9 @@ export class MappedRecords<T> {
 
   /**
    * A page was parsed and its records mapped (`map`, in order, under `keys`, giving `mapped`): it is kept under its
-   * request and digest for the next sync, with `next`, the page's link to the next one (a cursor) if it has one.
+   * digest for the next sync, with `next`, the page's link to the next one (a cursor) if it has one.
    */
-  keepPage(request: string, digest: string, keys: readonly string[], mapped: readonly T[], next?: string): void {
+  keepPage(digest: string, keys: readonly string[], mapped: readonly T[], next?: string): void {
     const records: PageRecord<T>[] = []
     for (const key of keys) {
       const kept = this.#next.get(key)
@@ -63,7 +64,7 @@ export class MappedRecords<T> {
     }
     // A record this sync did not map (cannot happen through `map`): not a page worth keeping.
     if (records.length !== keys.length) return
-    this.#nextPages.set(request, { digest, records, mapped, ...(next === undefined ? {} : { next }) })
+    this.#nextPages.set(digest, { records, mapped, ...(next === undefined ? {} : { next }) })
   }
 
   /**
@@ -122,7 +123,6 @@ interface PageRecord<T> {
 }
 
 interface KeptPage<T> {
-  readonly digest: string
   readonly records: readonly PageRecord<T>[]
   /** The page's mapped records, in order, as the sync that parsed it returned them. */
   readonly mapped: readonly T[]

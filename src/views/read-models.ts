@@ -115,7 +115,11 @@ export class ReadModels {
     if (this.#stopped) return
     this.#rebuilding = true
     const started = Date.now()
-    runInSlices(this.#build())
+    // Until the first build is installed nothing is served, so a first build whose inputs changed meanwhile (a start:
+    // one venue's catalog, then the other's, then the links) is dropped for the next one instead of finished. Later
+    // builds always finish: under changes faster than a build, dropping them would never install anything.
+    const first = this.#directory === undefined
+    runInSlices(first ? untilStale(this.#build(), () => this.#rebuildAgain) : this.#build())
       .then(
         (built) => {
           if (built === undefined || this.#stopped) return
@@ -173,4 +177,14 @@ interface Built {
   readonly views: ReadonlyMap<VenueId, VenueView>
   readonly collapsed: CollapsedView
   readonly sitemap: SitemapView
+}
+
+/** `steps`, abandoned (undefined) at the first checkpoint at which `stale()` holds. */
+function* untilStale<T>(steps: Steps<T>, stale: () => boolean): Steps<T | undefined> {
+  for (;;) {
+    const step = steps.next()
+    if (step.done === true) return step.value
+    if (stale()) return undefined
+    yield
+  }
 }

@@ -23,7 +23,8 @@ import type { SpreadEngine, SpreadPairSpec } from '../engine/spread-engine.js'
  *
  * With match files (`files`, match-file.ts), the first run of a pair of venues is seeded instead: the matches kept
  * from before the restart that still hold for the catalogs served are published at once, so the spreads are ready in
- * seconds, and the full run follows straight after and replaces them (`fromFile` until it has).
+ * seconds, and the full run follows (once the service is ready, `fullRunAfterSeed`) and replaces them (`fromFile`
+ * until it has).
  */
 export interface CrossVenueOptions {
   /** The venue actors in registry order: every two of them, i < j, are matched as A = i, B = j. */
@@ -40,6 +41,11 @@ export interface CrossVenueOptions {
   readonly eventSlug?: (venue: VenueId, event: CatalogEvent) => string
   /** Where the last matches are kept for a restart (match-file-keeper.ts); none when absent. */
   readonly files?: MatchFileKeeper
+  /**
+   * After a seed from the match files, the full run waits for this (the service ready from its files), so it does not
+   * compete with the start's own work; at once when absent.
+   */
+  readonly fullRunAfterSeed?: Promise<void>
 }
 
 /** One pair of venues: its matcher state and what it last matched. */
@@ -199,7 +205,7 @@ export class CrossVenueMatching {
     await this.#o.engine.setPairsInSlices(specs)
     // Written after the install: a start's spreads do not wait for its first match file.
     for (const m of matched) files?.matched(m.matches, m.a, m.b, fingerprint)
-    if (seeded) this.#schedule()
+    if (seeded) void (this.#o.fullRunAfterSeed ?? Promise.resolve()).then(() => this.#schedule())
   }
 
   #schedule(): void {

@@ -28,6 +28,8 @@ export class MatchFileKeeper {
   readonly #log: Logger
   /** Per pair of venues: when its file was last written (clock time), and whether a write is running. */
   readonly #writes = new Map<string, { writtenAt: number | undefined; writing: boolean }>()
+  /** The writes in progress (`idle`). */
+  readonly #inFlight = new Set<Promise<void>>()
 
   constructor(options: MatchFilesOptions, clock: Clock, log: Logger) {
     this.#o = options
@@ -75,7 +77,7 @@ export class MatchFileKeeper {
     state.writing = true
     const started = performance.now()
     const write = state
-    writeMatchFile(path, matches, context, now, runInSlices)
+    const done: Promise<void> = writeMatchFile(path, matches, context, now, runInSlices)
       .then(
         (bytes) => {
           write.writtenAt = now
@@ -85,7 +87,16 @@ export class MatchFileKeeper {
         // The next run tries again.
         (err: unknown) => this.#log.warn({ path, error: String(err) }, 'match file not written'),
       )
-      .finally(() => (write.writing = false))
+      .finally(() => {
+        write.writing = false
+        this.#inFlight.delete(done)
+      })
+    this.#inFlight.add(done)
+  }
+
+  /** Resolves once no write is in progress (tests; a shutdown that wants its last file). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight)
   }
 
   #context(a: CatalogSnapshot, b: CatalogSnapshot, overrides: string): MatchContext | undefined {

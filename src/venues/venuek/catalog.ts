@@ -62,23 +62,22 @@ export async function fetchVenuekCatalog(
       const { url, bytes } = await rest.getBytes('/events', query, signal)
       // Events are mapped with their series: a page is the same only under the same series list.
       const digest = pageDigest(bytes, seriesPage.digest)
-      const kept = records?.reusePage(url, digest)
+      const kept = records?.reusePage(digest)
       if (kept !== undefined) return { kept: kept.mapped, cursor: kept.next }
       const body = parseJsonBytes<{ events?: KEvent[] | null; cursor?: string | null }>(url, bytes)
-      return { url, digest, raw: body.events ?? [], cursor: body.cursor }
+      return { digest, raw: body.events ?? [], cursor: body.cursor }
     })
     if (fetched.kept !== undefined) {
       progress?.page(status, fetched.kept.length)
       return { items: fetched.kept, cursor: fetched.cursor }
     }
-    const { url, digest, raw } = fetched
+    const { digest, raw } = fetched
     progress?.page(status, raw.length)
     if (records === undefined) return { items: await runInSlices(mapSteps(raw, mapEvent)), cursor: fetched.cursor }
     const items = await runInSlices(
       mapSteps(raw, (e) => records.map(e.event_ticker ?? '', e, seriesContext(e.series_ticker), () => mapEvent(e))),
     )
     records.keepPage(
-      url,
       digest,
       raw.map((e) => e.event_ticker ?? ''),
       items,

@@ -45,9 +45,9 @@ export async function fetchVenuepCatalog(
         const { url, bytes } = await gamma.getBytes('/events', query, signal)
         const digest = pageDigest(bytes)
         // The same bytes as the last sync's page: its events, unparsed (mapped-records.ts).
-        const kept = records?.reusePage(url, digest)
+        const kept = records?.reusePage(digest)
         if (kept !== undefined) return { kept: kept.mapped }
-        return { url, digest, raw: parseJsonBytes<GammaEvent[]>(url, bytes) }
+        return { digest, raw: parseJsonBytes<GammaEvent[]>(url, bytes) }
       },
       { attempts: 4, baseMs: 250, maxMs: 4_000, signal },
     )
@@ -55,12 +55,11 @@ export async function fetchVenuepCatalog(
       progress?.page(list, fetched.kept.length)
       return fetched.kept
     }
-    const { url, digest, raw } = fetched
+    const { digest, raw } = fetched
     progress?.page(list, raw.length)
     if (records === undefined) return runInSlices(mapSteps(raw, mapEvent))
     const mapped = await runInSlices(mapSteps(raw, (e) => records.map(e.slug ?? '', e, '', () => mapEvent(e))))
     records.keepPage(
-      url,
       digest,
       raw.map((e) => e.slug ?? ''),
       mapped,

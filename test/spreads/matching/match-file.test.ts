@@ -162,6 +162,7 @@ describe('the match file', () => {
         catalog: () => (venue === 'venuep' ? venuep : venuek),
         subscribeCatalog: () => () => {},
       }) as unknown as VenueActor
+    const keepers: MatchFileKeeper[] = []
     const service = () => {
       const quotes = { quote: () => undefined, book: () => undefined }
       const engine = new SpreadEngine({
@@ -174,13 +175,15 @@ describe('the match file', () => {
         recomputeBudgetMs: 0,
       })
       engine.start()
+      const keeper = files()
+      keepers.push(keeper)
       const matching = new CrossVenueMatching({
         venues: [actor('venuep'), actor('venuek')],
         engine,
         onLinks: () => {},
         overrides: () => ({}),
         log: silentLogger,
-        files: files(),
+        files: keeper,
       })
       return { engine, matching }
     }
@@ -212,5 +215,6 @@ describe('the match file', () => {
     sameSpecs(restart.engine)
     restart.matching.stop()
     restart.engine.stop()
+    for (const k of keepers) await k.idle()
   })
 })
