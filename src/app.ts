@@ -65,6 +65,9 @@ import { busVenueAdapter } from './bus/feed/bus-adapter.js'
 import { assembleStream } from './roles/stream-role.js'
 import { startStore, stopStore, type AppStore } from './app-store.js'
 
+/** How long a restart's deferred work (venue listings, the matcher's full run) waits for the service to be ready. */
+const SERVICE_READY_MAX_WAIT_MS = 120_000
+
 /**
  * How long shutdown waits for requests already running (real time): they finish against a live store, inside the
  * 10 s an orchestrator gives between SIGTERM and SIGKILL, with the history and outbox flush after them.
@@ -298,7 +301,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   aliases.watch(() => matching.overridesChanged())
   matching.start()
   supervisor.startAll()
-  serviceReady.watch(() => models.serving && spreads.ready && actors.every((a) => a.ready))
+  serviceReady.watch(() => models.serving && spreads.ready && actors.every((a) => a.ready), SERVICE_READY_MAX_WAIT_MS)
 
   // Each venue's own routes and live services (proxies, upstream hosts), in registry order.
   const served = modules.map((m, i) =>
