@@ -23,9 +23,8 @@ import { OPENAPI_EXAMPLES } from './http/openapi-examples.generated.js'
 import { ReadModels } from './views/read-models.js'
 import { spreadRoutes } from './http/routes/spreads.js'
 import { spreadHistoryRoutes } from './http/routes/spread-history.js'
-import { ReadyLatch } from './actors/ready-latch.js'
+import { RestartFiles } from './restart-files.js'
 import { CrossVenueMatching } from './spreads/matching/cross-venue.js'
-import { MatchFileKeeper } from './spreads/matching/match-file-keeper.js'
 import { AliasFile } from './spreads/matching/aliases.js'
 import { MatchOverrides } from './spreads/matching/manual-matches.js'
 import { loadMatchWeights } from './spreads/matching/calibration.js'
@@ -64,9 +63,6 @@ import { startFeedPublisher } from './bus/feed/feed-publisher.js'
 import { busVenueAdapter } from './bus/feed/bus-adapter.js'
 import { assembleStream } from './roles/stream-role.js'
 import { startStore, stopStore, type AppStore } from './app-store.js'
-
-/** How long a restart's deferred work (venue listings, the matcher's full run) waits for the service to be ready. */
-const SERVICE_READY_MAX_WAIT_MS = 120_000
 
 /**
  * How long shutdown waits for requests already running (real time): they finish against a live store, inside the
@@ -191,10 +187,12 @@ export async function startApp(options: AppOptions): Promise<App> {
   const stamp = config.stream.preciseTimes ? preciseStamp(clock) : undefined
   // Each venue: its secrets read and checked once (a bad key is a warning saying what will not work, never a
   // crash), its adapter, and its actor.
-  // Venues whose catalogs (and matches) are kept on disk for a restart, with the source each was listed from. A
-  // restart lists them again once the whole service is ready from the files (serviceReady, watched below).
-  const keptSources = new Map<VenueId, string>()
-  const serviceReady = new ReadyLatch()
+  // The last catalogs and matches kept in the data directory, so a restart serves at once.
+  const restartFiles = new RestartFiles({
+    dataDir: config.dataDir,
+    writeEveryMs: config.actors.catalogFileEveryMs,
+    enabled: simulator === undefined && role !== 'edge',
+  })
   const actors = modules.map((m) => {
     const section = venueConfig(config, m)
     const venueLog = log.child({ venue: m.id })
@@ -205,20 +203,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       link !== undefined && role === 'edge'
         ? busVenueAdapter(venueAdapter, { link, clock, log: venueLog })
         : venueAdapter
-    // The last catalog kept on disk so a restart serves at once; not for the in-process simulator (a new world at
-    // every start) nor an edge (its catalogs come from the broker).
-    const fileEveryMs = config.actors.catalogFileEveryMs
-    const source = venueAdapter.catalogSource
-    const catalogFile =
-      fileEveryMs > 0 && source !== undefined && simulator === undefined && role !== 'edge'
-        ? {
-            path: join(config.dataDir, 'catalogs', `${m.id}.jsonl`),
-            source,
-            writeEveryMs: fileEveryMs,
-            listAfter: serviceReady.promise,
-          }
-        : undefined
-    if (catalogFile !== undefined) keptSources.set(m.id, catalogFile.source)
+    const catalogFile = restartFiles.catalogFile(m.id, venueAdapter.catalogSource)
     return new VenueActor({
       adapter,
       clock,
@@ -281,27 +266,15 @@ export async function startApp(options: AppOptions): Promise<App> {
     overrides: () => ({ ...overrides.current(), weights: matchWeights, aliases: aliases.current() }),
     log: log.child({ component: 'matching' }),
     eventSlug: (venue, event) => modules.find((m) => m.id === venue)?.view.eventSlug(event) ?? event.eventId,
-    // The last matches kept beside the catalog files: a restart prices its pairs before the matcher's first run,
-    // which waits until the service is ready.
-    fullRunAfterSeed: serviceReady.promise,
-    files:
-      keptSources.size === 0
-        ? undefined
-        : new MatchFileKeeper(
-            {
-              dir: join(config.dataDir, 'catalogs'),
-              sourceOf: (venue) => keptSources.get(venue),
-              writeEveryMs: config.actors.catalogFileEveryMs,
-            },
-            clock,
-            log.child({ component: 'matching' }),
-          ),
+    // A restart prices the kept matches before the matcher's first run, which waits until the service is ready.
+    files: restartFiles.matchFiles(clock, log.child({ component: 'matching' })),
+    fullRunAfterSeed: restartFiles.serviceReady.promise,
   })
   overrides.watch(() => matching.overridesChanged())
   aliases.watch(() => matching.overridesChanged())
   matching.start()
   supervisor.startAll()
-  serviceReady.watch(() => models.serving && spreads.ready && actors.every((a) => a.ready), SERVICE_READY_MAX_WAIT_MS)
+  restartFiles.watch(() => models.serving && spreads.ready && actors.every((a) => a.ready))
 
   // Each venue's own routes and live services (proxies, upstream hosts), in registry order.
   const served = modules.map((m, i) =>
@@ -450,7 +423,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       log.warn({ unanswered }, 'shutdown: requests still running after the drain; their store calls may fail')
     models.stop()
     matching.stop()
-    serviceReady.stop()
+    restartFiles.stop()
     overrides.unwatch()
     aliases.unwatch()
     supervisor.stopAll()
