@@ -2,7 +2,6 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/catalog-snapshot.js'
 import type { VenueActor } from '../../../src/actors/venue-actor.js'
-import { SimulatedClock } from '../../../src/core/clock.js'
 import { silentLogger } from '../../../src/core/logger.js'
 import type { VenueId } from '../../../src/model/types.js'
 import type { Simulator } from '../../../src/sim/simulator.js'
@@ -11,6 +10,7 @@ import { matchEvents } from '../../../src/spreads/matching/matcher.js'
 import { SpreadEngine } from '../../../src/spreads/engine/spread-engine.js'
 import type { EventLink } from '../../../src/views/event-directory.js'
 import { simulatorCatalogs } from '../../helpers/catalogs.js'
+import { engineWithoutQuotes } from '../../helpers/spread-engines.js'
 import { waitFor } from '../../helpers/wait.js'
 
 /**
@@ -42,17 +42,7 @@ describe('cross-venue matching across refreshes', () => {
     const catalogs = { venuep: world.venuep, venuek: world.venuek }
     const actor = (venue: 'venuep' | 'venuek') =>
       ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
-    const quotes = { quote: () => undefined, book: () => undefined }
-    const engine = new SpreadEngine({
-      venues: new Map([
-        ['venuep', quotes],
-        ['venuek', quotes],
-      ]),
-      clock: new SimulatedClock(0),
-      log: silentLogger,
-      recomputeBudgetMs: 0,
-    })
-    engine.start()
+    const engine = engineWithoutQuotes()
     const links: (readonly EventLink[])[] = []
     const matching = new CrossVenueMatching({
       venues: [actor('venuep'), actor('venuek')],

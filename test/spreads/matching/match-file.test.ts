@@ -11,7 +11,7 @@ import { SimulatedClock } from '../../../src/core/clock.js'
 import { silentLogger } from '../../../src/core/logger.js'
 import { readFileBytes } from '../../../src/core/sealed-file.js'
 import { runInSlices, runToEnd } from '../../../src/core/slices.js'
-import { SpreadEngine } from '../../../src/spreads/engine/spread-engine.js'
+import type { SpreadEngine } from '../../../src/spreads/engine/spread-engine.js'
 import { CrossVenueMatching, pairSpecs } from '../../../src/spreads/matching/cross-venue.js'
 import {
   MATCH_FILE_VERSION,
@@ -24,6 +24,7 @@ import { MatchFileKeeper } from '../../../src/spreads/matching/match-file-keeper
 import { matchEvents, type EventMatch } from '../../../src/spreads/matching/matcher.js'
 import { replayedCatalogs } from '../../helpers/catalogs.js'
 import { SHORT_DATED_DIR } from '../../helpers/fixtures.js'
+import { engineWithoutQuotes } from '../../helpers/spread-engines.js'
 import { waitFor } from '../../helpers/wait.js'
 
 /**
@@ -164,17 +165,7 @@ describe('the match file', () => {
       }) as unknown as VenueActor
     const keepers: MatchFileKeeper[] = []
     const service = () => {
-      const quotes = { quote: () => undefined, book: () => undefined }
-      const engine = new SpreadEngine({
-        venues: new Map([
-          ['venuep', quotes],
-          ['venuek', quotes],
-        ]),
-        clock: new SimulatedClock(0),
-        log: silentLogger,
-        recomputeBudgetMs: 0,
-      })
-      engine.start()
+      const engine = engineWithoutQuotes()
       const keeper = files()
       keepers.push(keeper)
       const matching = new CrossVenueMatching({
