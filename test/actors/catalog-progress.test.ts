@@ -389,7 +389,13 @@ test('against the simulator, its pages slowed down: the real venuek adapter repo
   const { log, lines } = capturedLog('venuek')
   const c = base.venues.venuek
   const adapter = createVenuekAdapter(
-    { ...c, restUrl: sim.venuek.urls.rest, wsUrl: sim.venuek.urls.ws, catalog: { ...c.catalog, pageSize: 5 } },
+    // The open list alone (no closed lookback): the lists are paged side by side, and this test follows one.
+    {
+      ...c,
+      restUrl: sim.venuek.urls.rest,
+      wsUrl: sim.venuek.urls.ws,
+      catalog: { ...c.catalog, pageSize: 5, closedLookbackDays: 0 },
+    },
     { clock, log },
     simulatorCredentials(undefined),
   )

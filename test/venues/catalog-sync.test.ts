@@ -8,8 +8,9 @@ import { silentLogger } from '../../src/core/logger.js'
 import { runInSlices } from '../../src/core/slices.js'
 import type { Catalog, CatalogEvent } from '../../src/model/types.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
-import { HttpClient } from '../../src/venues/http-client.js'
+import { HttpClient, type QueryValue } from '../../src/venues/http-client.js'
 import { createVenuekAdapter } from '../../src/venues/venuek/adapter.js'
+import { fetchVenuekCatalog } from '../../src/venues/venuek/catalog.js'
 import { mapVenuekEvent } from '../../src/venues/venuek/map-catalog.js'
 import type { KEvent, KSeries } from '../../src/venues/venuek/wire.js'
 import { createVenuepAdapter } from '../../src/venues/venuep/adapter.js'
@@ -293,7 +294,7 @@ describe('catalog progress: every page reported', () => {
     return { pages, progress: { page: (list: string, events: number) => void pages.push([list, events]) } }
   }
 
-  test('venuek: each cursor page of open, closed and settled, in order, with its raw event count', async () => {
+  test('venuek: each cursor page of open, closed and settled, each list in its order, with its raw event count', async () => {
     const c = config.venues.venuek
     const minCloseTs = Math.floor((clock.now() - c.catalog.closedLookbackDays * DAY_MS) / 1000)
     const expected: Page[] = []
@@ -307,7 +308,11 @@ describe('catalog progress: every page reported', () => {
     const { pages, progress } = recorder()
     await createVenuekAdapter(c, ctx).fetchCatalog(signal, progress)
     assert.ok(expected.length > 10, `many pages (${expected.length})`)
-    assert.deepEqual(pages, expected)
+    // The three lists are paged side by side: their pages interleave, each list's in its own cursor order.
+    const inList = (all: readonly Page[], list: string) => all.filter(([l]) => l === list)
+    for (const list of ['open', 'closed', 'settled'])
+      assert.deepEqual(inList(pages, list), inList(expected, list), list)
+    assert.equal(pages.length, expected.length)
   })
 
   test('venuep: every offset page of open and closed (pages fetched 4 at a time, so past the end too: empty)', async () => {
@@ -390,6 +395,41 @@ describe('the maxEvents guard', () => {
         ...(cut === undefined ? {} : { truncation: { maxEvents, cut } }),
       }
       assert.deepEqual(got, want, `maxEvents ${maxEvents}`)
+    }
+  })
+
+  test('venuek: the open, closed and settled lists are paged side by side, request starts spaced at readsPerSecond', async () => {
+    const readsPerSecond = 100
+    const c = { ...config.venues.venuek, catalog: { ...config.venues.venuek.catalog, readsPerSecond } }
+    const { open, closed, expected } = await venuekReference()
+    const starts: { list: string; at: number }[] = []
+    const rest = new (class extends HttpClient {
+      override getBytes(path: string, query?: Readonly<Record<string, QueryValue>>, s?: AbortSignal) {
+        starts.push({ list: path === '/series' ? 'series' : String(query?.status), at: performance.now() })
+        return super.getBytes(path, query, s)
+      }
+    })({ baseUrl: sim.venuek.urls.rest, timeoutMs: 10_000 })
+    const links = { eventUrl: (t: string) => c.eventUrlTemplate.replace('{event_ticker}', encodeURIComponent(t)) }
+    const got = await fetchVenuekCatalog(rest, c, links, clock, signal)
+    assert.deepEqual(got.events, expected([...open, ...closed]), 'the same catalog as the lists read one after another')
+    const lists = starts.map((s) => s.list)
+    const pagesOf = (list: string) => lists.filter((l) => l === list).length
+    assert.ok(pagesOf('open') > 3 && pagesOf('closed') > 0 && pagesOf('settled') > 0, lists.join(' '))
+    // Side by side: the closed and settled lists start before the open list's last page, not after it.
+    assert.ok(lists.indexOf('closed') < lists.lastIndexOf('open'), lists.join(' '))
+    assert.ok(lists.indexOf('settled') < lists.lastIndexOf('open'), lists.join(' '))
+    // Never faster than the pace. The pacer grants start times one interval apart; a request can leave a little after
+    // its grant (the event loop was mapping a page), so two may leave closer together than that, but never more of
+    // them in a window than the pace allows, give or take one at each end (1 ms of timer granularity allowed).
+    const intervalMs = 1000 / readsPerSecond
+    const at = starts.map((s) => s.at)
+    assert.ok(
+      at.at(-1)! - at[0]! >= (at.length - 1) * intervalMs - 1,
+      `${at.length} starts in ${at.at(-1)! - at[0]!} ms`,
+    )
+    for (let i = 0; i < at.length; i++) {
+      const inWindow = at.filter((t) => t >= at[i]! && t < at[i]! + 50).length
+      assert.ok(inWindow <= 50 / intervalMs + 2, `${inWindow} starts in the 50 ms from start ${i}`)
     }
   })
 })

@@ -6,7 +6,9 @@ import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types
 import { parseJsonBytes, withRetry, type HttpClient } from '../http-client.js'
 import type { CatalogProgress } from '../types.js'
 import { fetchCursorPages } from '../paging.js'
+import { pushAll } from '../../core/arrays.js'
 import { pageDigest, type MappedRecords } from '../mapped-records.js'
+import { REAL_TIME, RequestPacer } from '../request-pacer.js'
 import { mapVenuekEvent, type VenuekLinks } from './map-catalog.js'
 import type { KEvent, KSeries } from './wire.js'
 
@@ -22,9 +24,14 @@ const DAY_MS = 86_400_000
  * series did not change since the last sync is not mapped again: the previous sync's object is given back
  * (mapped-records.ts).
  *
- * `maxEvents` caps the raw events read (open, then closed, then settled): a guard against a venue that pages
+ * The three lists are paged side by side (each follows its own cursor, so a list's pages come one after another),
+ * their request starts spaced at `readsPerSecond` together (request-pacer.ts): a first sync takes as long as the
+ * longest list, not the sum of the three.
+ *
+ * `maxEvents` caps the raw events kept (open, then closed, then settled): a guard against a venue that pages
  * forever, far above the real catalog. Hitting it sets the catalog's `truncation` instead of cutting the list
- * silently.
+ * silently. Each list is read up to the cap on its own (they run at once, so none knows the others' sizes), and the
+ * cap is applied to the three in order.
  */
 export async function fetchVenuekCatalog(
   rest: HttpClient,
@@ -36,7 +43,16 @@ export async function fetchVenuekCatalog(
   records?: MappedRecords<CatalogEvent | undefined>,
 ): Promise<Catalog> {
   records?.begin()
-  const retry = <T>(fn: () => Promise<T>) => withRetry(fn, { attempts: 4, baseMs: 250, maxMs: 4_000, signal })
+  const { pageSize, maxEvents, closedLookbackDays, readsPerSecond } = config.catalog
+  const pacer = new RequestPacer(REAL_TIME, readsPerSecond)
+  const retry = <T>(fn: () => Promise<T>) =>
+    withRetry(
+      async () => {
+        await pacer.turn(signal)
+        return fn()
+      },
+      { attempts: 4, baseMs: 250, maxMs: 4_000, signal },
+    )
   const seriesPage = await retry(async () => {
     const { url, bytes } = await rest.getBytes('/series', undefined, signal)
     return { digest: pageDigest(bytes), body: parseJsonBytes<{ series?: KSeries[] | null }>(url, bytes) }
@@ -54,7 +70,6 @@ export async function fetchVenuekCatalog(
   }
   const mapEvent = (e: KEvent) => mapVenuekEvent(e, series, links)
 
-  const { pageSize, maxEvents, closedLookbackDays } = config.catalog
   const minCloseTs = Math.floor((clock.now() - closedLookbackDays * DAY_MS) / 1000)
   const pages = (status: string, extra: Record<string, string | number>) => async (cursor: string | undefined) => {
     const query = { limit: pageSize, status, with_nested_markets: true, cursor, ...extra }
@@ -85,19 +100,21 @@ export async function fetchVenuekCatalog(
     )
     return { items, cursor: fetched.cursor }
   }
+  const lists: [string, Record<string, string | number>][] = [['open', {}]]
+  if (closedLookbackDays > 0)
+    for (const status of ['closed', 'settled']) lists.push([status, { min_close_ts: minCloseTs }])
   // One entry per raw event (undefined when it does not map), so `maxItems` counts raw events as before.
-  const open = await fetchCursorPages(pages('open', {}), { maxItems: maxEvents })
-  const mapped: (CatalogEvent | undefined)[] = open.items
-  let truncation: CatalogTruncation | undefined = open.capped ? { maxEvents, cut: 'open' } : undefined
-  if (closedLookbackDays > 0) {
-    for (const status of ['closed', 'settled']) {
-      if (truncation !== undefined) break
-      // Read even with no room left (the open list filled the guard exactly): one page tells whether events were cut.
-      const listed = await fetchCursorPages(pages(status, { min_close_ts: minCloseTs }), {
-        maxItems: maxEvents - mapped.length,
-      })
-      for (const e of listed.items) mapped.push(e)
-      if (listed.capped) truncation = { maxEvents, cut: 'closed' }
+  const listed = await Promise.all(
+    lists.map(([status, extra]) => fetchCursorPages(pages(status, extra), { maxItems: maxEvents })),
+  )
+  const mapped: (CatalogEvent | undefined)[] = []
+  let truncation: CatalogTruncation | undefined
+  for (const [i, list] of listed.entries()) {
+    const room = maxEvents - mapped.length
+    pushAll(mapped, list.items.length > room ? list.items.slice(0, room) : list.items)
+    if (list.capped || list.items.length > room) {
+      truncation = { maxEvents, cut: i === 0 ? 'open' : 'closed' }
+      break
     }
   }
   const events = await runInSlices(firstCopies(mapped))

@@ -20,6 +20,12 @@ export const VenuekConfigSchema = Type.Object(
         closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
         /** The guard of config-parts.ts; the real catalog is well over 100,000 markets, in fewer events. */
         maxEvents: maxEventsGuard,
+        /**
+         * Catalog requests started per second, the open, closed and settled lists together (they are paged side by
+         * side). 20 is the Basic tier's read budget (200 tokens a second at 10 a request, venuek.md §5): the lowest
+         * published tier, so a sync never draws 429s from an account's other reads, whatever its tier.
+         */
+        readsPerSecond: Type.Number({ exclusiveMinimum: 0, maximum: 4_000, default: 20 }),
       },
       { additionalProperties: false },
     ),
