@@ -32,7 +32,7 @@ export type ContestJudgement =
 
 export interface ContestSide {
   readonly contest: ContestFacts
-  readonly allWords: ReadonlySet<string>
+  readonly allWords: readonly string[]
   readonly end: number | undefined
 }
 
@@ -61,10 +61,10 @@ export function judgeContests(a: ContestSide, b: ContestSide, aliases: AliasLook
     [b, a],
   ] as const) {
     for (const w of from.contest.residual)
-      if (!to.allWords.has(w))
+      if (!to.allWords.includes(w))
         return reject(
           'what',
-          () => `only one side says: ${from.contest.residual.filter((r) => !to.allWords.has(r)).join(' ')}`,
+          () => `only one side says: ${from.contest.residual.filter((r) => !to.allWords.includes(r)).join(' ')}`,
         )
   }
   const pairs = [0, 1].map((i) => `${px[i]?.name} = ${py[map.order[i] as 0 | 1].name} (${map.strengths[i]})`)

@@ -259,6 +259,6 @@ export class LabelIndex {
   }
 
   #keys(c: ContractSpec): string[] {
-    return c.labelWords.size === 0 ? [] : labelKeys(nameKey(c.outcome.title), this.#aliases)
+    return c.labelWords.length === 0 ? [] : labelKeys(nameKey(c.outcome.title), this.#aliases)
   }
 }

@@ -28,20 +28,31 @@ export interface ContractSpec extends TextReading {
   /** The venue's end time of this contract (the outcome's `closeTime`, else the event's), evidence only. */
   readonly end: number | undefined
   /**
-   * What the reading depends on (its texts, its end day, strike and contest side): two specs with the same key and
-   * outcome were read the same way (the matcher keeps a held contract when a refresh brings the same key).
+   * What the reading depends on besides its texts (its end day, strike, contest sides, code and identifier), as one
+   * short string: two specs with the same texts, facts and outcome were read the same way (the matcher keeps a held
+   * contract when a refresh brings the same reading, `sameReading`). The texts are not copied into it: they are the
+   * catalog's own strings, held once (`readingKey` joins both where one string is needed).
    */
-  readonly key: string
+  readonly facts: string
 }
 
-/** What a contract's texts say, as the judge reads it: shared by every contract read from the same inputs. */
+/**
+ * What a contract's texts say, as the judge reads it: shared by every contract read from the same inputs.
+ *
+ * Word sets are arrays of distinct words, not Sets: a contract states a handful of words (about ten with its frame),
+ * where a scan is as quick as a hash lookup, and a Set of that size holds about twice the bytes of the array (a
+ * third of a contract's memory went to its three Sets; docs/SCALE.md).
+ */
 export interface TextReading {
-  /** Normalized content words of the contract's own texts, its label and question (text.ts). */
-  readonly words: ReadonlySet<string>
-  /** Those and the words of the event's frame (subtitle, title): what the venue states around the contract. */
-  readonly allWords: ReadonlySet<string>
-  /** The words of the outcome's label alone ("J.D. Vance" → jd vance; empty for "Yes", "Before 2030", "Above 5%"). */
-  readonly labelWords: ReadonlySet<string>
+  /** Normalized content words of the contract's own texts, its label and question (text.ts); distinct. */
+  readonly words: readonly string[]
+  /** Those and the words of the event's frame (subtitle, title): what the venue states around the contract; distinct. */
+  readonly allWords: readonly string[]
+  /**
+   * The distinct words of the outcome's label alone ("J.D. Vance" → jd vance; empty for "Yes", "Before 2030",
+   * "Above 5%"): `labelSequence` itself when its words are distinct (nearly always).
+   */
+  readonly labelWords: readonly string[]
   /** The same words in the label's order. */
   readonly labelSequence: readonly string[]
   /**
@@ -70,20 +81,38 @@ export interface TextReading {
   /**
    * 64-bit Bloom signatures (two 32-bit halves) of `required` and of `allWords`. A required bit missing from the
    * other's `allWords` signature proves a required word missing: judge.ts `mayMatch` rejects most candidates on two
-   * integer tests.
+   * integer tests. Held as four small integers on the reading itself (no signature objects: 80 bytes a contract).
    */
-  readonly requiredSig: WordSignature
-  readonly allSig: WordSignature
+  readonly requiredHi: number
+  readonly requiredLo: number
+  readonly allHi: number
+  readonly allLo: number
 }
 
-export interface WordSignature {
+interface WordSignature {
   readonly hi: number
   readonly lo: number
 }
 
-/** Whether a held spec was read from what `r` would be read from: the same outcome, inputs (key) and end time. */
+/** Whether a held spec was read from what `r` would be read from: the same outcome, texts, facts and end time. */
 export function sameReading(held: ContractSpec, r: Reading): boolean {
-  return held.key === r.key && held.end === r.end && held.outcome.outcomeId === r.outcome.outcomeId
+  return (
+    held.facts === r.facts &&
+    held.end === r.end &&
+    held.outcome.outcomeId === r.outcome.outcomeId &&
+    sameTexts(held.texts, r.texts)
+  )
+}
+
+function sameTexts(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** Everything a reading is read from, as one string: equal keys read the same way (SpecCache, match files). */
+export function readingKey(r: Pick<Reading, 'texts' | 'facts'>): string {
+  return `${r.texts.join('\u0000')}\u0000${r.facts}`
 }
 
 /**
@@ -91,12 +120,12 @@ export function sameReading(held: ContractSpec, r: Reading): boolean {
  * keeps no older catalog alive. Everything the judge reads is unchanged by definition.
  */
 export function rebind(held: ContractSpec, current: Reading): void {
-  const target = held as { outcome: Outcome; event: CatalogEvent; texts: readonly string[]; key: string }
+  const target = held as { outcome: Outcome; event: CatalogEvent; texts: readonly string[]; facts: string }
   target.outcome = current.outcome
   target.event = current.event
   // Equal strings, but the new catalog's: the old catalog's copies are freed with it.
   target.texts = current.texts
-  target.key = current.key
+  target.facts = current.facts
 }
 
 /** Labels of catch-all outcomes: their contract depends on which others the venue lists. */
@@ -138,7 +167,8 @@ export interface Reading {
   readonly sideIndex: number | undefined
   readonly code: string | undefined
   readonly identifier: IdentifierFacts | undefined
-  readonly key: string
+  /** ContractSpec `facts`. */
+  readonly facts: string
 }
 
 export function readingsOf(event: CatalogEvent): Reading[] {
@@ -177,7 +207,7 @@ function reading(
   const subtitle = event.subtitle ?? ''
   const texts = [label, question === label ? '' : question, subtitle, event.title]
   const end = o.closeTime ?? event.endTime
-  // Year-less dates are dated from the contract's own end (its day): part of the key.
+  // Year-less dates are dated from the contract's own end (its day): part of its facts.
   const reference = end === undefined ? '' : Math.floor(end / DAY_MS)
   const strike = o.strike === undefined ? '' : `${o.strike.type}|${o.strike.floor}|${o.strike.cap}`
   const identifier = event.details?.identifier
@@ -192,8 +222,9 @@ function reading(
     sideIndex,
     code,
     identifier,
-    key: [
-      texts.join('\u0000'),
+    // `readingKey` (texts, then these) is the key this was before facts were held apart from the texts: match files'
+    // reading fingerprints are its digest, so files written before still check.
+    facts: [
       reference,
       strike,
       sides === undefined ? '' : `${sides.join('\u0001')}\u0001${sideIndex}`,
@@ -269,7 +300,8 @@ export class SpecCache {
   }
 
   spec(r: Reading): ContractSpec {
-    const { event, outcome: o, texts, end, key } = r
+    const { event, outcome: o, texts, end, facts } = r
+    const key = readingKey(r)
     let parsed = this.#readings.get(key)
     if (parsed === undefined) this.#readings.set(key, (parsed = parse(r, this)))
     // Built field by field, not spread: a spread object of this size came out about 460 B larger (82 MiB at 178k contracts).
@@ -278,7 +310,7 @@ export class SpecCache {
       event,
       texts,
       end,
-      key,
+      facts,
       words: parsed.words,
       allWords: parsed.allWords,
       labelWords: parsed.labelWords,
@@ -288,8 +320,10 @@ export class SpecCache {
       period: parsed.period,
       interval: parsed.interval,
       periodKeys: parsed.periodKeys,
-      requiredSig: parsed.requiredSig,
-      allSig: parsed.allSig,
+      requiredHi: parsed.requiredHi,
+      requiredLo: parsed.requiredLo,
+      allHi: parsed.allHi,
+      allLo: parsed.allLo,
       contest: parsed.contest,
       rank: parsed.rank,
       successor: parsed.successor,
@@ -343,6 +377,9 @@ function parse(r: Reading, cache: SpecCache): Parsed {
   if (contest) words.add('win')
   const allWords = new Set(words)
   for (const t of texts) for (const w of cache.wordsOf(t)) allWords.add(w)
+  // Held as arrays (TextReading says why); the Sets above only build them.
+  const wordList = [...words]
+  const allWordList = allWords.size === words.size ? wordList : [...allWords]
   let period = NO_PERIOD
   for (const t of texts) {
     if (t === '') continue
@@ -363,10 +400,11 @@ function parse(r: Reading, cache: SpecCache): Parsed {
       : fromLabel
   const interval = intervalOfStrike(o.strike) ?? labelled ?? fromQuestion
   const labelSequence = cache.wordsOf(label0 ?? '')
-  const labelWords = new Set(labelSequence)
+  const labelSet = new Set(labelSequence)
+  const labelWords = labelSet.size === labelSequence.length ? labelSequence : [...labelSet]
   // A label's words are compared as a name (judge.ts labelExtension: a short form, a shortened first name, an alias),
   // so none of them is required of the other side word for word.
-  const required = [...words].filter((w) => !IMPLICIT_WORDS.has(w) && !labelWords.has(w))
+  const required = wordList.filter((w) => !IMPLICIT_WORDS.has(w) && !labelSet.has(w))
   const [, , subtitle, eventTitle] = texts
   const facts = !mayBeContest(r.sides, texts)
     ? undefined
@@ -383,13 +421,15 @@ function parse(r: Reading, cache: SpecCache): Parsed {
         text: cache.contestTexts,
       })
   const successor = texts.some((t) => /\bnext\b/i.test(t))
+  const requiredSig = signature(required)
+  const allSig = signature(allWordList)
   // The period's days depend on the end time only through its day, which is part of the reading's key.
   return {
     contest: facts,
     rank: rankIn(texts),
     successor,
-    words,
-    allWords,
+    words: wordList,
+    allWords: allWordList,
     labelWords,
     labelSequence,
     required,
@@ -397,8 +437,10 @@ function parse(r: Reading, cache: SpecCache): Parsed {
     period,
     interval,
     periodKeys: periodKeys(period, end, successor),
-    requiredSig: signature(required),
-    allSig: signature(allWords),
+    requiredHi: requiredSig.hi,
+    requiredLo: requiredSig.lo,
+    allHi: allSig.hi,
+    allLo: allSig.lo,
   }
 }
 

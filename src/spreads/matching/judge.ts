@@ -78,10 +78,10 @@ export function judge(a: ContractSpec, b: ContractSpec, explain = true, aliases:
   const onlyA: string[] = []
   const onlyB: string[] = []
   for (const w of a.words) {
-    if (b.words.has(w)) shared.push(w)
-    else if (!b.allWords.has(w)) onlyA.push(w)
+    if (b.words.includes(w)) shared.push(w)
+    else if (!b.allWords.includes(w)) onlyA.push(w)
   }
-  for (const w of b.words) if (!a.allWords.has(w)) onlyB.push(w)
+  for (const w of b.words) if (!a.allWords.includes(w)) onlyB.push(w)
   const tolerated = (w: string) => IMPLICIT_WORDS.has(w) || shortened.has(w)
   const implicit = [...onlyA, ...onlyB].filter(tolerated)
   const differs = [...onlyA.filter((w) => !tolerated(w)), ...onlyB.filter((w) => !tolerated(w))]
@@ -106,7 +106,9 @@ export function judge(a: ContractSpec, b: ContractSpec, explain = true, aliases:
       kind: propositionKind(a),
       compared: [
         `subject: ${shared.sort().join(' ')}`,
-        ...(a.labelWords.size > 0 && b.labelWords.size > 0 ? [`outcome: ${a.outcome.title} = ${b.outcome.title}`] : []),
+        ...(a.labelWords.length > 0 && b.labelWords.length > 0
+          ? [`outcome: ${a.outcome.title} = ${b.outcome.title}`]
+          : []),
         ...(strike === undefined ? [] : [`threshold: ${strike}`]),
         ...(a.rank === undefined ? [] : [`rank: top ${a.rank}`]),
         `period: ${when.evidence}`,
@@ -132,7 +134,7 @@ function judgeHeadToHead(
   // A contract is a ContestSide once its contest is known to be there.
   const j = judgeContests(a as ContestSpec, b as ContestSpec, aliases, explain)
   if (!j.same) return reject(j.field, j.reason)
-  const shared = [...a.words].filter((w) => b.words.has(w)).sort()
+  const shared = a.words.filter((w) => b.words.includes(w)).sort()
   return {
     same: true,
     grade: j.strong ? 'high' : 'medium',
@@ -152,12 +154,14 @@ function judgeHeadToHead(
  * either is not a name); undefined when the labels name different things.
  */
 function labelExtension(a: ContractSpec, b: ContractSpec, aliases: AliasLookup): ReadonlySet<string> | undefined {
-  if (a.labelWords.size === 0 || b.labelWords.size === 0) return NONE
+  if (a.labelWords.length === 0 || b.labelWords.length === 0) return NONE
   if (!wordsBeyond(a.labelWords, b.labelWords) && !wordsBeyond(b.labelWords, a.labelWords)) return NONE
   // The same person with a shortened first name ("Zach" / "Zachary"), or names a reviewer made aliases: the words
   // that differ are tolerated (graded medium).
   if (sameLabelName(nameKey(a.outcome.title), nameKey(b.outcome.title), aliases)) {
-    const extra = [...a.labelWords, ...b.labelWords].filter((w) => !a.labelWords.has(w) || !b.labelWords.has(w))
+    const extra = [...a.labelWords, ...b.labelWords].filter(
+      (w) => !a.labelWords.includes(w) || !b.labelWords.includes(w),
+    )
     if (!extra.some((w) => NAME_SUFFIXES.has(w))) return new Set(extra)
   }
   const [short, long] =
@@ -173,8 +177,8 @@ function labelExtension(a: ContractSpec, b: ContractSpec, aliases: AliasLookup):
 const NONE: ReadonlySet<string> = new Set()
 
 /** Whether `x` has a word `y` lacks that is not implicit (a loop: the judge runs this on every labelled candidate). */
-function wordsBeyond(x: ReadonlySet<string>, y: ReadonlySet<string>): boolean {
-  for (const w of x) if (!y.has(w) && !IMPLICIT_WORDS.has(w)) return true
+function wordsBeyond(x: readonly string[], y: readonly string[]): boolean {
+  for (const w of x) if (!y.includes(w) && !IMPLICIT_WORDS.has(w)) return true
   return false
 }
 
@@ -202,7 +206,7 @@ function rejecting(test: JudgedField, reason: () => string): Judgement {
 
 /**
  * Whether `a` and `b` could pass the word tests at all: each one's required words (contract.ts `required`: its own
- * words but its label's, which are compared as a name, and implicit ones) are stated around the other. Cheap (set lookups, no allocation) and never false for a pair the judge accepts, so the
+ * words but its label's, which are compared as a name, and implicit ones) are stated around the other. Cheap (scans of a few words, no allocation) and never false for a pair the judge accepts, so the
  * matcher runs it before the judge on every candidate.
  */
 export function mayMatch(a: ContractSpec, b: ContractSpec): boolean {
@@ -214,11 +218,11 @@ export function mayMatch(a: ContractSpec, b: ContractSpec): boolean {
  * other. Two integer tests per side; never false for a pair the judge accepts.
  */
 export function signaturesAllow(a: ContractSpec, b: ContractSpec): boolean {
-  if ((a.requiredSig.hi & ~b.allSig.hi) !== 0 || (a.requiredSig.lo & ~b.allSig.lo) !== 0) return false
-  return (b.requiredSig.hi & ~a.allSig.hi) === 0 && (b.requiredSig.lo & ~a.allSig.lo) === 0
+  if ((a.requiredHi & ~b.allHi) !== 0 || (a.requiredLo & ~b.allLo) !== 0) return false
+  return (b.requiredHi & ~a.allHi) === 0 && (b.requiredLo & ~a.allLo) === 0
 }
 
 function statedAround(a: ContractSpec, b: ContractSpec): boolean {
-  for (const w of a.required) if (!b.allWords.has(w)) return false
+  for (const w of a.required) if (!b.allWords.includes(w)) return false
   return true
 }

@@ -4,7 +4,7 @@ import { readSealedFileSteps, writeSealedFile } from '../../core/sealed-file.js'
 import type { Steps } from '../../core/slices.js'
 import { nullAsUndefined, undefinedAsNull } from '../../model/catalog-json.js'
 import type { CatalogEvent, VenueId } from '../../model/types.js'
-import { readingsOf } from './contract.js'
+import { readingKey, readingsOf } from './contract.js'
 import type { EventMatch, MatchExplanation, MatchInput, MatchQuality, OutcomePair, VenueEvent } from './matcher.js'
 
 /**
@@ -81,7 +81,7 @@ function readingFingerprints(event: CatalogEvent): Map<string, string> {
   const out = new Map<string, string>()
   for (const r of readingsOf(event)) {
     const digest = createHash('sha1')
-      .update(`${r.key}\u0000${r.end ?? ''}`)
+      .update(`${readingKey(r)}\u0000${r.end ?? ''}`)
       .digest('base64url')
     out.set(r.outcome.outcomeId, digest)
   }

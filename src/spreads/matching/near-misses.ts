@@ -94,16 +94,16 @@ function daysApart(a: ContractSpec, b: ContractSpec): number {
 
 /** Words that differ by at most two, with at least two in common: `b` with `a`'s words. */
 function wordsAlike(a: ContractSpec, b: ContractSpec): ContractSpec | undefined {
-  const onlyA = [...a.words].filter((w) => !b.allWords.has(w))
-  const onlyB = [...b.words].filter((w) => !a.allWords.has(w))
-  const shared = [...a.words].filter((w) => b.words.has(w))
-  const labels = [...a.labelWords].filter((w) => b.labelWords.has(w))
+  const onlyA = a.words.filter((w) => !b.allWords.includes(w))
+  const onlyB = b.words.filter((w) => !a.allWords.includes(w))
+  const shared = a.words.filter((w) => b.words.includes(w))
+  const labels = a.labelWords.filter((w) => b.labelWords.includes(w))
   if (onlyA.length + onlyB.length > 2 || shared.length < 2) return undefined
-  if (a.labelWords.size > 0 && b.labelWords.size > 0 && labels.length === 0) return undefined
+  if (a.labelWords.length > 0 && b.labelWords.length > 0 && labels.length === 0) return undefined
   return {
     ...b,
     words: a.words,
-    allWords: new Set([...b.allWords, ...a.words]),
+    allWords: [...new Set([...b.allWords, ...a.words])],
     labelWords: a.labelWords,
     labelSequence: a.labelSequence,
     outcome: { ...b.outcome, title: a.outcome.title },

@@ -16,7 +16,7 @@ export function propositionKind(c: ContractSpec): string {
   if (c.rank !== undefined) return 'top-n'
   const i = c.interval
   if (i !== undefined) return i.lo !== undefined && i.hi !== undefined && i.lo !== i.hi ? 'bracket' : 'threshold'
-  if (c.words.has('say') || c.words.has('mention')) return 'mention'
-  if (c.words.has('win')) return 'winner'
+  if (c.words.includes('say') || c.words.includes('mention')) return 'mention'
+  if (c.words.includes('win')) return 'winner'
   return 'statement'
 }
