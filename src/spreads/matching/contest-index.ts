@@ -1,6 +1,7 @@
 import type { ContestFacts } from './contest.js'
 import type { ContractSpec } from './contract.js'
 import { heldKeys, probeKeys, type AliasLookup } from './names.js'
+import { addPosting, removePosting } from './postings.js'
 
 /**
  * The blocking index of head-to-head contracts (contest.ts), one per venue, kept between catalog versions like the
@@ -15,7 +16,7 @@ import { heldKeys, probeKeys, type AliasLookup } from './names.js'
  */
 const DAY_MS = 86_400_000
 
-type ByKey = Map<string, ContractSpec[]>
+type ByKey = Map<string, readonly ContractSpec[]>
 
 export class ContestIndex {
   readonly #blocks = new Map<string, ByKey>()
@@ -42,11 +43,8 @@ export class ContestIndex {
     for (const block of blocksOf(c, false)) {
       let byKey = this.#blocks.get(block)
       if (byKey === undefined) this.#blocks.set(block, (byKey = new Map()))
-      for (const k of keys) {
-        const list = byKey.get(k)
-        if (list === undefined) byKey.set(k, [c])
-        else if (list[list.length - 1] !== c) list.push(c)
-      }
+      // A contract's keys can repeat (a name and its alias group): it is held once under each.
+      for (const k of keys) if (byKey.get(k)?.at(-1) !== c) addPosting(byKey, k, c)
     }
   }
 
@@ -56,16 +54,7 @@ export class ContestIndex {
     for (const block of blocksOf(c, false)) {
       const byKey = this.#blocks.get(block)
       if (byKey === undefined) continue
-      for (const k of keys) {
-        const list = byKey.get(k)
-        if (list === undefined) continue
-        const i = list.indexOf(c)
-        if (i === -1) continue
-        held = true
-        list[i] = list[list.length - 1] as ContractSpec
-        list.pop()
-        if (list.length === 0) byKey.delete(k)
-      }
+      for (const k of keys) if (removePosting(byKey, k, c)) held = true
       if (byKey.size === 0) this.#blocks.delete(block)
     }
     if (held && (c.contest as ContestFacts).dayNumber === undefined) this.#dayless--

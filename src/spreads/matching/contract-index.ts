@@ -1,6 +1,7 @@
 import type { ContractSpec } from './contract.js'
 import { signaturesAllow } from './judge.js'
 import { labelKeys, nameKey, type AliasLookup } from './names.js'
+import { addPosting, removePosting } from './postings.js'
 
 /**
  * The two blocking indexes of the matcher, kept from one catalog version to the next so a change costs what changed,
@@ -24,7 +25,7 @@ import { labelKeys, nameKey, type AliasLookup } from './names.js'
  * Both lookups are exact: every pair the judge would accept is among the candidates. Size: one entry per (word,
  * period key) of each contract, so they hold about one catalog's worth of references per venue, no more.
  */
-type ByWord = Map<string, ContractSpec[]>
+type ByWord = Map<string, readonly ContractSpec[]>
 
 /**
  * The judge pairs two contracts only with no threshold on either side, or equal thresholds (strikes.ts
@@ -83,7 +84,7 @@ export class StatedWordIndex {
   add(b: ContractSpec): void {
     for (const m of blocksOf(b)) {
       const byWord = nested(this.#byPeriod, m)
-      for (const w of b.allWords) push(byWord, w, b)
+      for (const w of b.allWords) addPosting(byWord, w, b)
     }
     for (const w of b.allWords) this.#wordCounts.set(w, (this.#wordCounts.get(w) ?? 0) + 1)
   }
@@ -92,7 +93,7 @@ export class StatedWordIndex {
     for (const m of blocksOf(b)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
-      for (const w of b.allWords) pull(byWord, w, b)
+      for (const w of b.allWords) removePosting(byWord, w, b)
       if (byWord.size === 0) this.#byPeriod.delete(m)
     }
     for (const w of b.allWords) {
@@ -156,7 +157,7 @@ export class RequiredWordIndex {
     }
     if (word === undefined) return false
     this.#wordOf.set(a, word)
-    for (const m of blocksOf(a)) push(nested(this.#byPeriod, m), word, a)
+    for (const m of blocksOf(a)) addPosting(nested(this.#byPeriod, m), word, a)
     return true
   }
 
@@ -167,7 +168,7 @@ export class RequiredWordIndex {
     for (const m of blocksOf(a)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
-      pull(byWord, word, a)
+      removePosting(byWord, word, a)
       if (byWord.size === 0) this.#byPeriod.delete(m)
     }
   }
@@ -188,23 +189,6 @@ function nested(map: Map<string, ByWord>, key: string): ByWord {
   let inner = map.get(key)
   if (inner === undefined) map.set(key, (inner = new Map()))
   return inner
-}
-
-function push(map: ByWord, key: string, value: ContractSpec): void {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
-}
-
-/** Removes one reference (swap with the last: order within a block does not matter). */
-function pull(map: ByWord, key: string, value: ContractSpec): void {
-  const list = map.get(key)
-  if (list === undefined) return
-  const i = list.indexOf(value)
-  if (i === -1) return
-  list[i] = list[list.length - 1] as ContractSpec
-  list.pop()
-  if (list.length === 0) map.delete(key)
 }
 
 /**
@@ -232,7 +216,7 @@ export class LabelIndex {
     if (keys.length === 0) return
     for (const m of blocksOf(c)) {
       const byKey = nested(this.#byBlock, m)
-      for (const k of keys) push(byKey, k, c)
+      for (const k of keys) addPosting(byKey, k, c)
     }
   }
 
@@ -241,7 +225,7 @@ export class LabelIndex {
     for (const m of blocksOf(c)) {
       const byKey = this.#byBlock.get(m)
       if (byKey === undefined) continue
-      for (const k of keys) pull(byKey, k, c)
+      for (const k of keys) removePosting(byKey, k, c)
       if (byKey.size === 0) this.#byBlock.delete(m)
     }
   }

@@ -1,0 +1,39 @@
+/**
+ * The posting lists of the matcher's blocking indexes (contract-index.ts, contest-index.ts): key → the contracts held
+ * under it. Most lists hold a few contracts, and an array grown by `push` keeps room for about 17 more: a list of two
+ * took about 200 bytes instead of 70, and such lists were most of the indexes' memory, a third of the matcher's. So a
+ * short list grows by a copy of exactly its size; a long one by `push`, whose spare room is then a small share of it
+ * (copying it would make building the index quadratic in its busiest keys).
+ *
+ * A list is replaced, not changed, while it is short: a caller that holds a list it got from the map sees the contracts
+ * of that moment.
+ */
+const COPY_BELOW = 16
+
+export function addPosting<K, V>(map: Map<K, readonly V[]>, key: K, value: V): void {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [value])
+  else if (list.length < COPY_BELOW) map.set(key, withOneMore(list, value))
+  else (list as V[]).push(value)
+}
+
+/** A copy of `list` with `value` at its end, of exactly that size (as quick as a push; `concat` took twice as long). */
+function withOneMore<V>(list: readonly V[], value: V): V[] {
+  const n = list.length
+  const out = new Array<V>(n + 1)
+  for (let i = 0; i < n; i++) out[i] = list[i] as V
+  out[n] = value
+  return out
+}
+
+/** Removes one occurrence of `value` (order within a list does not matter); drops the key with its last value. */
+export function removePosting<K, V>(map: Map<K, readonly V[]>, key: K, value: V): boolean {
+  const list = map.get(key) as V[] | undefined
+  if (list === undefined) return false
+  const i = list.indexOf(value)
+  if (i === -1) return false
+  list[i] = list[list.length - 1] as V
+  list.pop()
+  if (list.length === 0) map.delete(key)
+  return true
+}
