@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../core/clock.js'
+import { systemClock, type Clock, type TimerHandle } from '../core/clock.js'
 
 /**
  * Requests leave in real time whatever clock the service's state runs on (a test's simulated clock does not move
@@ -33,15 +33,24 @@ export class RequestPacer {
     this.#nextStart = start + this.#intervalMs
     if (start <= now) return Promise.resolve()
     return new Promise((resolve, reject) => {
+      let timer: TimerHandle | undefined
       const onAbort = () => {
         this.#clock.clearTimeout(timer)
         reject(signal?.reason as Error)
       }
-      const timer = this.#clock.setTimeout(() => {
+      // Never early: Node's timers round their delay down to whole milliseconds and measure it from the event loop's
+      // cached time, so a timer can fire a little before `start`; it then waits out the rest.
+      const wait = () => {
+        const left = start - this.#clock.now()
+        if (left > 0) {
+          timer = this.#clock.setTimeout(wait, Math.ceil(left))
+          return
+        }
         signal?.removeEventListener('abort', onAbort)
         resolve()
-      }, start - now)
+      }
       signal?.addEventListener('abort', onAbort, { once: true })
+      wait()
     })
   }
 }

@@ -397,7 +397,9 @@ describe('the maxEvents guard', () => {
       assert.deepEqual(got, want, `maxEvents ${maxEvents}`)
     }
   })
+})
 
+describe("venuek's lists side by side", () => {
   test('venuek: the open, closed and settled lists are paged side by side, request starts spaced at readsPerSecond', async () => {
     const readsPerSecond = 100
     const c = { ...config.venues.venuek, catalog: { ...config.venues.venuek.catalog, readsPerSecond } }
@@ -431,5 +433,28 @@ describe('the maxEvents guard', () => {
       const inWindow = at.filter((t) => t >= at[i]! && t < at[i]! + 50).length
       assert.ok(inWindow <= 50 / intervalMs + 2, `${inWindow} starts in the 50 ms from start ${i}`)
     }
+  })
+
+  test('venuek: a list that fails stops the others, and the sync fails with its error', async () => {
+    const c = { ...config.venues.venuek, catalog: { ...config.venues.venuek.catalog, readsPerSecond: 100 } }
+    const lists: string[] = []
+    const rest = new (class extends HttpClient {
+      override getBytes(path: string, query?: Readonly<Record<string, QueryValue>>, s?: AbortSignal) {
+        const list = path === '/series' ? 'series' : String(query?.status)
+        lists.push(list)
+        // Not retryable: the sync fails at once.
+        if (list === 'closed') return Promise.reject(new Error('closed list refused'))
+        return super.getBytes(path, query, s)
+      }
+    })({ baseUrl: sim.venuek.urls.rest, timeoutMs: 10_000 })
+    const links = { eventUrl: (t: string) => c.eventUrlTemplate.replace('{event_ticker}', encodeURIComponent(t)) }
+    await assert.rejects(fetchVenuekCatalog(rest, c, links, clock, signal), /closed list refused/)
+    const atFailure = lists.length
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const { open } = await venuekReference()
+    const openPages = Math.ceil(open.length / c.catalog.pageSize)
+    assert.ok(openPages > 5, `the open list has pages left (${openPages})`)
+    assert.deepEqual(lists.slice(atFailure), [], 'no request after the failure')
+    assert.ok(lists.filter((l) => l === 'open').length < openPages, lists.join(' '))
   })
 })

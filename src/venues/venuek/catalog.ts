@@ -45,13 +45,15 @@ export async function fetchVenuekCatalog(
   records?.begin()
   const { pageSize, maxEvents, closedLookbackDays, readsPerSecond } = config.catalog
   const pacer = new RequestPacer(REAL_TIME, readsPerSecond)
-  const retry = <T>(fn: () => Promise<T>) =>
+  const retry = <T>(fn: () => Promise<T>, on: AbortSignal = signal) =>
     withRetry(
       async () => {
-        await pacer.turn(signal)
+        await pacer.turn(on)
+        // A turn granted just before a sibling list failed: no request starts once the sync is stopped.
+        on.throwIfAborted()
         return fn()
       },
-      { attempts: 4, baseMs: 250, maxMs: 4_000, signal },
+      { attempts: 4, baseMs: 250, maxMs: 4_000, signal: on },
     )
   const seriesPage = await retry(async () => {
     const { url, bytes } = await rest.getBytes('/series', undefined, signal)
@@ -71,17 +73,20 @@ export async function fetchVenuekCatalog(
   const mapEvent = (e: KEvent) => mapVenuekEvent(e, series, links)
 
   const minCloseTs = Math.floor((clock.now() - closedLookbackDays * DAY_MS) / 1000)
+  // A list that fails stops the others: the sync has failed, and the loader retries it whole.
+  const siblings = new AbortController()
+  const listSignal = AbortSignal.any([signal, siblings.signal])
   const pages = (status: string, extra: Record<string, string | number>) => async (cursor: string | undefined) => {
     const query = { limit: pageSize, status, with_nested_markets: true, cursor, ...extra }
     const fetched = await retry(async () => {
-      const { url, bytes } = await rest.getBytes('/events', query, signal)
+      const { url, bytes } = await rest.getBytes('/events', query, listSignal)
       // Events are mapped with their series: a page is the same only under the same series list.
       const digest = pageDigest(bytes, seriesPage.digest)
       const kept = records?.reusePage(digest)
       if (kept !== undefined) return { kept: kept.mapped, cursor: kept.next }
       const body = parseJsonBytes<{ events?: KEvent[] | null; cursor?: string | null }>(url, bytes)
       return { digest, raw: body.events ?? [], cursor: body.cursor }
-    })
+    }, listSignal)
     if (fetched.kept !== undefined) {
       progress?.page(status, fetched.kept.length)
       return { items: fetched.kept, cursor: fetched.cursor }
@@ -105,7 +110,12 @@ export async function fetchVenuekCatalog(
     for (const status of ['closed', 'settled']) lists.push([status, { min_close_ts: minCloseTs }])
   // One entry per raw event (undefined when it does not map), so `maxItems` counts raw events as before.
   const listed = await Promise.all(
-    lists.map(([status, extra]) => fetchCursorPages(pages(status, extra), { maxItems: maxEvents })),
+    lists.map(([status, extra]) =>
+      fetchCursorPages(pages(status, extra), { maxItems: maxEvents }).catch((err: unknown) => {
+        siblings.abort(err)
+        throw err
+      }),
+    ),
   )
   const mapped: (CatalogEvent | undefined)[] = []
   let truncation: CatalogTruncation | undefined
