@@ -9,8 +9,12 @@
 export class BookSide {
   /** true for asks (stored descending so the lowest ask is last). */
   readonly descending: boolean
-  readonly prices: number[] = []
-  readonly sizes: number[] = []
+  /**
+   * The levels' prices and sizes. Replaced, not grown, when a level is inserted (`#insertAt`): read them afresh from
+   * the side, never keep them.
+   */
+  prices: number[] = []
+  sizes: number[] = []
 
   constructor(descending: boolean) {
     this.descending = descending
@@ -32,8 +36,8 @@ export class BookSide {
   }
 
   clear(): void {
-    this.prices.length = 0
-    this.sizes.length = 0
+    this.prices = []
+    this.sizes = []
   }
 
   /** Size at `price`, or 0 when the level does not exist. */
@@ -104,14 +108,15 @@ export class BookSide {
     return ~lo
   }
 
+  /**
+   * A copy of exactly the new size (`toSpliced`): an array grown in place (push, splice) keeps room for about 16 more
+   * levels, 128 bytes an array. In a heap snapshot of the service at 10,000 simulated questions the books' level arrays
+   * took 7.7 MB instead of 12.5 MB (docs/SCALE.md). The price: absolute level updates 23 → 19.4 million a second on one
+   * core in `npm run bench` (book apply), far above any feed's rate.
+   */
   #insertAt(index: number, price: number, size: number): void {
-    if (index === this.prices.length) {
-      this.prices.push(price)
-      this.sizes.push(size)
-    } else {
-      this.prices.splice(index, 0, price)
-      this.sizes.splice(index, 0, size)
-    }
+    this.prices = this.prices.toSpliced(index, 0, price)
+    this.sizes = this.sizes.toSpliced(index, 0, size)
   }
 
   #removeAt(index: number): void {

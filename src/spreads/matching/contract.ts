@@ -332,7 +332,7 @@ export class SpecCache {
 
   wordsOf(text: string): readonly string[] {
     let w = this.#words.get(text)
-    if (w === undefined) this.#words.set(text, (w = contentWords(text)))
+    if (w === undefined) this.#words.set(text, (w = exact(contentWords(text))))
     return w
   }
 
@@ -348,6 +348,14 @@ export class SpecCache {
 const DAY_MS = 86_400_000
 
 type Parsed = TextReading
+
+/**
+ * A copy of exactly its length. Arrays built by `push` or `filter` keep room for about 16 more elements (128 bytes),
+ * and a contract holds several for as long as it is listed.
+ */
+function exact<T>(list: readonly T[]): readonly T[] {
+  return list.slice()
+}
 
 /** The Bloom signature of some words: one bit of 64 per word (FNV-1a of its characters). */
 function signature(words: Iterable<string>): WordSignature {
@@ -432,11 +440,11 @@ function parse(r: Reading, cache: SpecCache): Parsed {
     allWords: allWordList,
     labelWords,
     labelSequence,
-    required,
-    blocking: blockingWords(required, labelSequence),
+    required: exact(required),
+    blocking: exact(blockingWords(required, labelSequence)),
     period,
     interval,
-    periodKeys: periodKeys(period, end, successor),
+    periodKeys: exact(periodKeys(period, end, successor)),
     requiredHi: requiredSig.hi,
     requiredLo: requiredSig.lo,
     allHi: allSig.hi,
