@@ -3,6 +3,7 @@ import { runToEnd, type Steps } from '../../core/slices.js'
 import type { CatalogEvent, Outcome } from '../../model/types.js'
 import { UNCALIBRATED, type MatchWeights } from './calibration.js'
 import { contractsOf, readingsOf, rebind, sameReading, SpecCache, type ContractSpec, type Reading } from './contract.js'
+import { addPosting } from './postings.js'
 import { ContestIndex } from './contest-index.js'
 import { LabelIndex, RequiredWordIndex, StatedWordIndex } from './contract-index.js'
 import { judge, mayMatch } from './judge.js'
@@ -126,8 +127,8 @@ export class MatchState {
   readonly #bLabels = new LabelIndex(NO_ALIASES)
   #aliases: AliasLookup = NO_ALIASES
   /** Accepted pairs by each side's contract. */
-  readonly #byA = new Map<ContractSpec, Accepted[]>()
-  readonly #byB = new Map<ContractSpec, Accepted[]>()
+  readonly #byA = new Map<ContractSpec, readonly Accepted[]>()
+  readonly #byB = new Map<ContractSpec, readonly Accepted[]>()
   /** The overrides (manual outcomes taken out of automatic matching, deny rules) the state was built under. */
   #overridesKey: string | undefined
   /** The automatic matches of the last update, and the weights they were graded with. */
@@ -296,8 +297,8 @@ export class MatchState {
   }
 
   #accept(x: Accepted): void {
-    push(this.#byA, x.a, x)
-    push(this.#byB, x.b, x)
+    addPosting(this.#byA, x.a, x)
+    addPosting(this.#byB, x.b, x)
   }
 }
 
@@ -367,8 +368,8 @@ function manualMatches(
 function pairsByLabel(a: readonly ContractSpec[], b: readonly ContractSpec[]): [Outcome, Outcome][] {
   if (a.length === 1 && b.length === 1) return [[(a[0] as ContractSpec).outcome, (b[0] as ContractSpec).outcome]]
   const key = (c: ContractSpec) => [...new Set(contentWords(c.texts[0] ?? ''))].sort().join(' ')
-  const byKey = new Map<string, ContractSpec[]>()
-  for (const c of b) push(byKey, key(c), c)
+  const byKey = new Map<string, readonly ContractSpec[]>()
+  for (const c of b) addPosting(byKey, key(c), c)
   const aCounts = new Map<string, number>()
   for (const c of a) aCounts.set(key(c), (aCounts.get(key(c)) ?? 0) + 1)
   const out: [Outcome, Outcome][] = []
@@ -398,10 +399,4 @@ function union(x: readonly ContractSpec[], y: readonly ContractSpec[]): readonly
   if (y.length === 0) return x
   const seen = new Set(x)
   return [...x, ...y.filter((c) => !seen.has(c))]
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
 }

@@ -1,11 +1,12 @@
 /**
- * The posting lists of the matcher's blocking indexes (contract-index.ts, contest-index.ts): key → the contracts held
- * under it. Most lists hold a few contracts, and an array grown by `push` keeps room for about 17 more: a list of two
- * took about 200 bytes instead of 70, and such lists were most of the indexes' memory, a third of the matcher's. So a
- * short list grows by a copy of exactly its size; a long one by `push`, whose spare room is then a small share of it
- * (copying it would make building the index quadratic in its busiest keys).
+ * The posting lists of the matcher's blocking indexes (contract-index.ts, contest-index.ts) and of its accepted pairs
+ * by contract (matcher.ts): key → the values held under it. Most lists hold a few values, and an array grown by `push`
+ * keeps room for about 17 more: a list of two took about 200 bytes instead of 70, and such lists were most of the
+ * indexes' memory, a third of the matcher's. So a short list grows by a copy of exactly its size; a long one by
+ * `push`, whose spare room is then a small share of it (copying it would make building the index quadratic in its
+ * busiest keys).
  *
- * A list is replaced, not changed, while it is short: a caller that holds a list it got from the map sees the contracts
+ * A list is replaced, not changed, while it is short: a caller that holds a list it got from the map sees the values
  * of that moment.
  */
 const COPY_BELOW = 16
