@@ -6,9 +6,14 @@ import { createHash } from 'node:crypto'
  * unchanged event is the same object from one catalog to the next, and identity means "unchanged" downstream: the
  * catalog loader skips a catalog whose events are all the installed ones, and what is built per event can be kept.
  *
- * The fingerprint is a SHA-1 of the record's JSON plus whatever else its mapping reads (venuek: its series). It is
- * exact where the venues' update stamps are not: a market's volume or best price moves without the event's
- * `updatedAt` moving. Hashing the JSON costs less than mapping, and keeps 28 characters per record instead of a copy.
+ * The fingerprint is a SHA-1 of what the record's mapping reads: the record's JSON cut to the venue's mapped
+ * fields (`fields`, each kept at any depth: JSON.stringify's list replacer), plus whatever else its mapping reads
+ * (venuek: its series). So a record that moved only in fields the service never maps (venuek's `previous_*` prices,
+ * which roll with the clock; venuep's `spread` and `lastTradePrice`, which follow the book the feed already streams)
+ * is unchanged. It is exact where the venues' update stamps are not: a market's volume or best price moves without
+ * the event's `updatedAt` moving. Hashing the JSON costs less than mapping, and keeps 28 characters per record
+ * instead of a copy. Each venue's test maps every real captured record both whole and cut to its fields and expects
+ * the same result, so a field the mapping starts reading cannot be left out of the list unnoticed.
  *
  * A whole page of the listing can be given back too (`reusePage`): when a page's bytes are those of a page the last
  * sync fetched, its records are the ones mapped then, and the page is not even parsed. Pages are found by their
@@ -19,6 +24,7 @@ import { createHash } from 'node:crypto'
  * A sync that fails or is aborted is never committed, so the next one compares against the last that completed.
  */
 export class MappedRecords<T> {
+  readonly #fields: readonly string[] | undefined
   #kept = new Map<string, Kept<T>>()
   #next = new Map<string, Kept<T>>()
   /** Pages by digest (`pageDigest`), of the last completed sync and of this one. */
@@ -27,6 +33,11 @@ export class MappedRecords<T> {
   #pagesReused = 0
   #reused = 0
   #mapped = 0
+
+  /** `fields`: the property names the venue's mapping reads, at any depth (undefined: the whole record). */
+  constructor(fields?: readonly string[]) {
+    this.#fields = fields
+  }
 
   /** A sync starts: forgets what an unfinished one mapped. */
   begin(): void {
@@ -73,7 +84,7 @@ export class MappedRecords<T> {
    */
   map(key: string, raw: unknown, context: string, map: () => T): T {
     const fingerprint = createHash('sha1')
-      .update(JSON.stringify(raw) ?? '')
+      .update(JSON.stringify(raw, this.#fields as string[] | undefined) ?? '')
       .update('\u0000')
       .update(context)
       .digest('base64')

@@ -6,6 +6,7 @@ import { MappedRecords } from '../mapped-records.js'
 import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
 import { fetchVenuekCatalog } from './catalog.js'
+import { VENUEK_MAPPED_FIELDS } from './map-catalog.js'
 import { VenuekFeed } from './feed.js'
 import { venuekProbability } from './probability.js'
 import type { VenuekCredentialCheck } from './credentials.js'
@@ -33,7 +34,7 @@ export function createVenuekAdapter(
     eventUrl: (ticker: string) => config.eventUrlTemplate.replace('{event_ticker}', encodeURIComponent(ticker)),
   }
   // Unchanged events keep their mapped objects from one sync to the next (mapped-records.ts).
-  const records = new MappedRecords<CatalogEvent | undefined>()
+  const records = new MappedRecords<CatalogEvent | undefined>(VENUEK_MAPPED_FIELDS)
   return {
     id: 'venuek',
     catalogSource: config.restUrl,

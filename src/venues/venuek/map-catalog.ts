@@ -24,6 +24,47 @@ export interface VenuekLinks {
 /** venuek's taker fee: 0.07 × contracts × p × (1 − p), times the series' multiplier (quadratic fee type). */
 export const VENUEK_QUADRATIC_FEE_RATE = 0.07
 
+/**
+ * Every property `mapVenuekEvent` reads from an event or its markets: an event's fingerprint covers these alone
+ * (mapped-records.ts), so fields the service never maps (`previous_*` prices, `no_bid_dollars`, …) moving between
+ * two listings do not make the event "changed". test/venues/mapped-fields.test.ts maps real captured events whole
+ * and cut to this list and expects the same records.
+ */
+export const VENUEK_MAPPED_FIELDS: readonly string[] = [
+  // event
+  'event_ticker',
+  'series_ticker',
+  'title',
+  'sub_title',
+  'category',
+  'mutually_exclusive',
+  'strike_date',
+  'strike_period',
+  'last_updated_ts',
+  'markets',
+  // market (`title` above)
+  'ticker',
+  'subtitle',
+  'yes_sub_title',
+  'no_sub_title',
+  'status',
+  'result',
+  'created_time',
+  'updated_time',
+  'close_time',
+  'expected_expiration_time',
+  'yes_bid_dollars',
+  'yes_ask_dollars',
+  'last_price_dollars',
+  'volume_fp',
+  'volume_24h_fp',
+  'open_interest_fp',
+  'strike_type',
+  'floor_strike',
+  'cap_strike',
+  'rules_primary',
+]
+
 export function mapVenuekEvent(
   e: KEvent,
   series: ReadonlyMap<string, KSeries>,

@@ -6,6 +6,7 @@ import { streamedInstrumentsSteps } from '../streamed-instruments.js'
 import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
 import { fetchVenuepCatalog } from './catalog.js'
+import { GAMMA_MAPPED_FIELDS } from './map-catalog.js'
 import { VenuepFeed } from './feed.js'
 import { venuepProbability } from './probability.js'
 
@@ -14,7 +15,7 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
   const gamma = new HttpClient({ baseUrl: config.gammaUrl, timeoutMs: config.httpTimeoutMs })
   const links = { eventUrl: (slug: string) => config.eventUrlTemplate.replace('{slug}', encodeURIComponent(slug)) }
   // Unchanged events keep their mapped objects from one sync to the next (mapped-records.ts).
-  const records = new MappedRecords<CatalogEvent | undefined>()
+  const records = new MappedRecords<CatalogEvent | undefined>(GAMMA_MAPPED_FIELDS)
   return {
     id: 'venuep',
     catalogSource: config.gammaUrl,

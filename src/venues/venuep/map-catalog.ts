@@ -45,6 +45,56 @@ interface ParsedMarket {
   readonly rawStatus: string
 }
 
+/**
+ * Every property `mapGammaEvent` reads from an event, its tags and its markets: an event's fingerprint covers these
+ * alone (mapped-records.ts), so fields the service never maps (`spread`, `lastTradePrice`, `acceptingOrders`, …)
+ * moving between two listings do not make the event "changed". test/venues/mapped-fields.test.ts maps real captured
+ * events whole and cut to this list and expects the same records.
+ */
+export const GAMMA_MAPPED_FIELDS: readonly string[] = [
+  // event (and the same names on a market)
+  'slug',
+  'title',
+  'subtitle',
+  'description',
+  'category',
+  'active',
+  'closed',
+  'createdAt',
+  'creationDate',
+  'endDate',
+  'updatedAt',
+  'negRisk',
+  'enableNegRisk',
+  'volume',
+  'volume24hr',
+  'liquidity',
+  'openInterest',
+  'tags',
+  'markets',
+  // tag (`slug` above)
+  'label',
+  // market
+  'question',
+  'conditionId',
+  'outcomes',
+  'outcomePrices',
+  'clobTokenIds',
+  'volumeNum',
+  'liquidityNum',
+  'bestBid',
+  'bestAsk',
+  'umaResolutionStatus',
+  'groupItemTitle',
+  'groupItemThreshold',
+  'takerBaseFee',
+  'feesEnabled',
+  'feeSchedule',
+  // fee schedule
+  'rate',
+  'exponent',
+]
+
 export function mapGammaEvent(e: GammaEvent, links: VenuepLinks): CatalogEvent | undefined {
   if (e.slug === undefined || e.slug.length === 0) return undefined
   const markets = (e.markets ?? []).map(parseMarket).filter((m): m is ParsedMarket => m !== undefined)
