@@ -61,6 +61,8 @@ interface Refresh {
   readonly wallMs: number
   readonly mapped: number | undefined
   readonly reused: number | undefined
+  /** Of the reused, those not parsed (their page's bytes, or their own, were the last sync's). */
+  readonly unparsed: number | undefined
   readonly pagesReused: number | undefined
   readonly installed: boolean
 }
@@ -89,6 +91,7 @@ async function refresh(app: App, venue: 'venuep' | 'venuek', kind: string, lines
     wallMs,
     mapped: line?.mapped as number | undefined,
     reused: line?.reused as number | undefined,
+    unparsed: line?.unparsed as number | undefined,
     pagesReused: line?.pagesReused as number | undefined,
     installed: line?.msg === 'catalog installed',
   } satisfies Refresh
@@ -169,7 +172,7 @@ async function main(): Promise<void> {
       ]) {
         results.push(r)
         say(
-          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused} (${r.pagesReused} pages unparsed), ${r.installed ? 'installed' : 'nothing installed'}`,
+          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused} (${r.unparsed} unparsed, ${r.pagesReused} whole pages), ${r.installed ? 'installed' : 'nothing installed'}`,
         )
       }
     }

@@ -215,10 +215,16 @@ export interface Catalog {
    */
   readonly truncation?: CatalogTruncation
   /**
-   * Raw events this sync mapped afresh, those it gave back unchanged from the last sync, and the pages of the listing
-   * whose bytes were the last sync's, given back whole without being parsed (mapped-records.ts).
+   * Raw events this sync mapped afresh, those it gave back unchanged from the last sync (of which `unparsed` without
+   * being parsed: their bytes were the last sync's), and the pages of the listing whose bytes were the last sync's,
+   * given back whole (mapped-records.ts).
    */
-  readonly mapping?: { readonly mapped: number; readonly reused: number; readonly pagesReused: number }
+  readonly mapping?: {
+    readonly mapped: number
+    readonly reused: number
+    readonly unparsed: number
+    readonly pagesReused: number
+  }
 }
 
 export interface CatalogTruncation {

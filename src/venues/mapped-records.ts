@@ -20,6 +20,11 @@ import { createHash } from 'node:crypto'
  * digest alone: equal bytes are equal records whatever the request (a closed list's window moves with the clock). An unchanged
  * listing then costs its transfer and one digest per page, not a parse, a serialization and a digest per record.
  *
+ * Between the two, a page whose bytes changed is not parsed whole either (`mapBytes`): each of its records is found by
+ * its byte range (json-scan.ts), and a record whose bytes are those of a record of the last sync gives back that
+ * record's mapped object unparsed. Only the records whose bytes changed are parsed, fingerprinted and, when what the
+ * mapping reads changed, mapped. One changed market on a page then costs that event's parse, not the page's.
+ *
  * One sync at a time (the loader's rule): `begin` starts one, `commit` makes what it mapped the basis of the next.
  * A sync that fails or is aborted is never committed, so the next one compares against the last that completed.
  */
@@ -30,8 +35,12 @@ export class MappedRecords<T> {
   /** Pages by digest (`pageDigest`), of the last completed sync and of this one. */
   #pages = new Map<string, KeptPage<T>>()
   #nextPages = new Map<string, KeptPage<T>>()
+  /** Records by the digest of their bytes (`mapBytes`), of the last completed sync and of this one. */
+  #elements = new Map<string, PageRecord<T>>()
+  #nextElements = new Map<string, PageRecord<T>>()
   #pagesReused = 0
   #reused = 0
+  #unparsed = 0
   #mapped = 0
 
   /** `fields`: the property names the venue's mapping reads, at any depth (undefined: the whole record). */
@@ -43,7 +52,9 @@ export class MappedRecords<T> {
   begin(): void {
     this.#next = new Map()
     this.#nextPages = new Map()
+    this.#nextElements = new Map()
     this.#reused = 0
+    this.#unparsed = 0
     this.#mapped = 0
     this.#pagesReused = 0
   }
@@ -56,9 +67,14 @@ export class MappedRecords<T> {
   reusePage(digest: string): { readonly mapped: readonly T[]; readonly next?: string } | undefined {
     const page = this.#pages.get(digest)
     if (page === undefined) return undefined
-    for (const record of page.records) this.#next.set(record.key, record.kept)
+    for (const record of page.records) {
+      this.#next.set(record.key, record.kept)
+      // Its records stay known by their bytes too, for a next sync in which this page changes.
+      if (record.digest !== undefined) this.#nextElements.set(record.digest, record)
+    }
     this.#nextPages.set(digest, page)
     this.#reused += page.records.length
+    this.#unparsed += page.records.length
     this.#pagesReused++
     return page
   }
@@ -75,6 +91,11 @@ export class MappedRecords<T> {
     }
     // A record this sync did not map (cannot happen through `map`): not a page worth keeping.
     if (records.length !== keys.length) return
+    this.keepRecords(digest, records, mapped, next)
+  }
+
+  /** `keepPage` for a page whose records came from `mapBytes`: they are kept with their bytes' digests. */
+  keepRecords(digest: string, records: readonly PageRecord<T>[], mapped: readonly T[], next?: string): void {
     this.#nextPages.set(digest, { records, mapped, ...(next === undefined ? {} : { next }) })
   }
 
@@ -100,19 +121,45 @@ export class MappedRecords<T> {
     return mapped
   }
 
+  /**
+   * The key and mapped record of one record of a page, given by its bytes (`element`): the last sync's when it saw
+   * these bytes under this `context` (what the page's records' mapping reads besides them), unparsed; else `read`
+   * parses them and `map` goes on as for any record (by key and fingerprint). Throws what `read` throws.
+   */
+  mapBytes(element: Buffer, context: string, read: (element: Buffer) => ReadRecord<T>): PageRecord<T> {
+    const digest = createHash('sha1').update(element).update('\u0000').update(context).digest('base64')
+    const seen = this.#elements.get(digest)
+    if (seen !== undefined) {
+      this.#next.set(seen.key, seen.kept)
+      this.#nextElements.set(digest, seen)
+      this.#reused++
+      this.#unparsed++
+      return seen
+    }
+    const { key, raw, context: rawContext, map } = read(element)
+    this.map(key, raw, rawContext, map)
+    const listed = { key, kept: this.#next.get(key) as Kept<T>, digest }
+    this.#nextElements.set(digest, listed)
+    return listed
+  }
+
   /** The sync completed: what it listed is kept for the next one, what it did not list is dropped. */
   commit(): MappedCounts {
     this.#kept = this.#next
     this.#next = new Map()
     this.#pages = this.#nextPages
     this.#nextPages = new Map()
-    return { reused: this.#reused, mapped: this.#mapped, pagesReused: this.#pagesReused }
+    this.#elements = this.#nextElements
+    this.#nextElements = new Map()
+    return { reused: this.#reused, unparsed: this.#unparsed, mapped: this.#mapped, pagesReused: this.#pagesReused }
   }
 }
 
 /** Records of one sync: given back unchanged, and mapped (new or changed). */
 export interface MappedCounts {
   readonly reused: number
+  /** Of the reused, those given back without being parsed: on a page given back whole, or by their own bytes. */
+  readonly unparsed: number
   readonly mapped: number
   /** Pages given back whole, unparsed (`reusePage`). */
   readonly pagesReused: number
@@ -123,14 +170,25 @@ export function pageDigest(bytes: Buffer, context = ''): string {
   return createHash('sha1').update(bytes).update('\u0000').update(context).digest('base64')
 }
 
-interface Kept<T> {
+export interface Kept<T> {
   readonly fingerprint: string
   readonly mapped: T
 }
 
-interface PageRecord<T> {
+/** A record of a page: its key and what it mapped to. */
+export interface PageRecord<T> {
   readonly key: string
   readonly kept: Kept<T>
+  /** The digest of its bytes and context, when it was listed by them (`mapBytes`). */
+  readonly digest?: string
+}
+
+/** A record's bytes, parsed (`mapBytes`): what `map` takes. */
+export interface ReadRecord<T> {
+  readonly key: string
+  readonly raw: unknown
+  readonly context: string
+  readonly map: () => T
 }
 
 interface KeptPage<T> {

@@ -7,6 +7,7 @@ import { parseJsonBytes, withRetry, type HttpClient } from '../http-client.js'
 import type { CatalogProgress } from '../types.js'
 import { fetchCursorPages } from '../paging.js'
 import { pushAll } from '../../core/arrays.js'
+import { objectMembers, type ByteRange } from '../json-scan.js'
 import { pageDigest, type MappedRecords } from '../mapped-records.js'
 import { REAL_TIME, RequestPacer } from '../request-pacer.js'
 import { mapVenuekEvent, type VenuekLinks } from './map-catalog.js'
@@ -84,6 +85,9 @@ export async function fetchVenuekCatalog(
       const digest = pageDigest(bytes, seriesPage.digest)
       const kept = records?.reusePage(digest)
       if (kept !== undefined) return { kept: kept.mapped, cursor: kept.next }
+      // Else each event by its bytes, parsing only those that changed; a page the scan cannot follow is parsed.
+      const scanned = records === undefined ? undefined : scanEventsPage(url, bytes)
+      if (scanned !== undefined) return { digest, ...scanned, url, bytes }
       const body = parseJsonBytes<{ events?: KEvent[] | null; cursor?: string | null }>(url, bytes)
       return { digest, raw: body.events ?? [], cursor: body.cursor }
     }, listSignal)
@@ -91,7 +95,25 @@ export async function fetchVenuekCatalog(
       progress?.page(status, fetched.kept.length)
       return { items: fetched.kept, cursor: fetched.cursor }
     }
-    const { digest, raw } = fetched
+    const { digest } = fetched
+    if ('elements' in fetched && records !== undefined) {
+      const { url, bytes } = fetched
+      progress?.page(status, fetched.elements.length)
+      const read = (element: Buffer) => {
+        const e = parseJsonBytes<KEvent>(url, element)
+        return { key: e.event_ticker ?? '', raw: e, context: seriesContext(e.series_ticker), map: () => mapEvent(e) }
+      }
+      // An event's bytes are the same event only under the same series list (its mapping reads its series).
+      const listed = await runInSlices(
+        mapSteps(fetched.elements, ({ start, end }) =>
+          records.mapBytes(bytes.subarray(start, end), seriesPage.digest, read),
+        ),
+      )
+      const items = listed.map((r) => r.kept.mapped)
+      records.keepRecords(digest, listed, items, fetched.cursor ?? undefined)
+      return { items, cursor: fetched.cursor }
+    }
+    const raw = fetched.raw ?? []
     progress?.page(status, raw.length)
     if (records === undefined) return { items: await runInSlices(mapSteps(raw, mapEvent)), cursor: fetched.cursor }
     const items = await runInSlices(
@@ -136,6 +158,18 @@ export async function fetchVenuekCatalog(
     ...(truncation === undefined ? {} : { truncation }),
     ...(mapping === undefined ? {} : { mapping }),
   }
+}
+
+/**
+ * A `/events` page's events by byte range and its cursor, without parsing the events (json-scan.ts); undefined when
+ * the page is not an object with an `events` array (it is then parsed whole, which reports what is wrong).
+ */
+function scanEventsPage(url: string, bytes: Buffer): { elements: ByteRange[]; cursor: string | null } | undefined {
+  const page = objectMembers(bytes, 'events')
+  if (page?.elements === undefined) return undefined
+  const cursor = page.members.get('cursor')
+  const value = cursor === undefined ? null : parseJsonBytes<unknown>(url, bytes.subarray(cursor.start, cursor.end))
+  return { elements: page.elements, cursor: typeof value === 'string' ? value : null }
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Catalog, CatalogEvent, CatalogTruncation } from '../../model/types
 import { parseJsonBytes, withRetry, type HttpClient } from '../http-client.js'
 import type { CatalogProgress } from '../types.js'
 import { fetchOffsetPages } from '../paging.js'
+import { arrayElements } from '../json-scan.js'
 import { pageDigest, type MappedRecords } from '../mapped-records.js'
 import { mapGammaEvent, type VenuepLinks } from './map-catalog.js'
 import type { GammaEvent } from './wire.js'
@@ -47,6 +48,9 @@ export async function fetchVenuepCatalog(
         // The same bytes as the last sync's page: its events, unparsed (mapped-records.ts).
         const kept = records?.reusePage(digest)
         if (kept !== undefined) return { kept: kept.mapped }
+        // Else each event by its bytes, parsing only those that changed; a page the scan cannot follow is parsed.
+        const elements = records === undefined ? undefined : arrayElements(bytes)
+        if (elements !== undefined) return { digest, elements, url, bytes }
         return { digest, raw: parseJsonBytes<GammaEvent[]>(url, bytes) }
       },
       { attempts: 4, baseMs: 250, maxMs: 4_000, signal },
@@ -55,7 +59,22 @@ export async function fetchVenuepCatalog(
       progress?.page(list, fetched.kept.length)
       return fetched.kept
     }
-    const { digest, raw } = fetched
+    const { digest } = fetched
+    if (fetched.elements !== undefined && records !== undefined) {
+      const { url, bytes } = fetched
+      progress?.page(list, fetched.elements.length)
+      const read = (element: Buffer) => {
+        const e = parseJsonBytes<GammaEvent>(url, element)
+        return { key: e.slug ?? '', raw: e, context: '', map: () => mapEvent(e) }
+      }
+      const listed = await runInSlices(
+        mapSteps(fetched.elements, ({ start, end }) => records.mapBytes(bytes.subarray(start, end), '', read)),
+      )
+      const mapped = listed.map((r) => r.kept.mapped)
+      records.keepRecords(digest, listed, mapped)
+      return mapped
+    }
+    const raw = fetched.raw ?? []
     progress?.page(list, raw.length)
     if (records === undefined) return runInSlices(mapSteps(raw, mapEvent))
     const mapped = await runInSlices(mapSteps(raw, (e) => records.map(e.slug ?? '', e, '', () => mapEvent(e))))
