@@ -256,6 +256,8 @@ export class CatalogLoader {
         'catalog read from its file; served until the venue is listed',
       )
       this.#fileServed = true
+      // The first listing gives back the file's events the venue still lists as they were: it installs what changed.
+      this.#o.adapter.seedCatalog?.(read.catalog)
       this.#o.send({ type: 'catalog_loaded', ...prepared, fromFile: true })
     } finally {
       if (this.#loading === controller) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { Catalog, CatalogEvent } from '../model/types.js'
 
 /**
  * A venue's raw catalog records, mapped once per content. Each sync asks for every record it lists; a record whose
@@ -42,10 +43,26 @@ export class MappedRecords<T> {
   #reused = 0
   #unparsed = 0
   #mapped = 0
+  /** How a seeded record is confirmed (`seed`). */
+  #same: ((fresh: T, seeded: T) => boolean) | undefined
 
   /** `fields`: the property names the venue's mapping reads, at any depth (undefined: the whole record). */
   constructor(fields?: readonly string[]) {
     this.#fields = fields
+  }
+
+  /**
+   * Records mapped before this process started (the catalog file's events, by key), so that the first sync gives back
+   * those still listed as they were instead of new objects for every event: a restart's first listing then installs
+   * only what changed meanwhile. Their raw content is not known, so each is confirmed by content once: the first sync
+   * maps the raw record and keeps the seeded object when `same` finds the two equal (then fingerprints it as usual).
+   * Mapping by the code now running, not trusting a fingerprint of the last: a new release that maps differently
+   * replaces every record it maps differently. Only before the first sync; later calls do nothing.
+   */
+  seed(records: Iterable<readonly [key: string, mapped: T]>, same: (fresh: T, seeded: T) => boolean): void {
+    if (this.#kept.size > 0 || this.#pages.size > 0) return
+    this.#same = same
+    for (const [key, mapped] of records) this.#kept.set(key, { fingerprint: SEEDED, mapped })
   }
 
   /** A sync starts: forgets what an unfinished one mapped. */
@@ -116,6 +133,11 @@ export class MappedRecords<T> {
       return kept.mapped
     }
     const mapped = map()
+    if (kept !== undefined && kept.fingerprint === SEEDED && this.#same?.(mapped, kept.mapped) === true) {
+      this.#next.set(key, { fingerprint, mapped: kept.mapped })
+      this.#reused++
+      return kept.mapped
+    }
     this.#next.set(key, { fingerprint, mapped })
     this.#mapped++
     return mapped
@@ -165,6 +187,9 @@ export interface MappedCounts {
   readonly pagesReused: number
 }
 
+/** The fingerprint of a seeded record, whose raw content is not known (`seed`): no fingerprint equals it. */
+const SEEDED = ''
+
 /** A page's digest: its bytes and `context` (what its records' mapping reads besides them). */
 export function pageDigest(bytes: Buffer, context = ''): string {
   return createHash('sha1').update(bytes).update('\u0000').update(context).digest('base64')
@@ -196,4 +221,17 @@ interface KeptPage<T> {
   /** The page's mapped records, in order, as the sync that parsed it returned them. */
   readonly mapped: readonly T[]
   readonly next?: string
+}
+
+/**
+ * Seeds a venue's records with a catalog read at start (`MappedRecords.seed`, by event id: the key both venues list
+ * events under). A seeded event is kept when the first sync maps its raw record to the same JSON: the catalog file
+ * holds exactly what JSON carries (src/model/catalog-json.ts), so equal JSON is an equal record, and anything JSON
+ * cannot tell apart is mapped afresh rather than trusted.
+ */
+export function seedCatalogRecords(records: MappedRecords<CatalogEvent | undefined>, catalog: Catalog): void {
+  records.seed(
+    catalog.events.map((e) => [e.eventId, e] as const),
+    (fresh, seeded) => fresh === seeded || JSON.stringify(fresh) === JSON.stringify(seeded),
+  )
 }

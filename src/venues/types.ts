@@ -134,6 +134,12 @@ export interface VenueAdapter {
    */
   readonly catalogSource?: string
   /**
+   * The catalog a restart serves from its file (`catalogSource`): the first listing gives back its events that the
+   * venue still lists as they were (the same objects), so the restart's first sync installs only what changed
+   * meanwhile, or nothing (mapped-records.ts `seed`).
+   */
+  seedCatalog?(catalog: Catalog): void
+  /**
    * For a catalog source that announces new catalogs (an edge's, src/bus/feed/bus-adapter.ts): calls `onNew` when one
    * is there, so the actor syncs at once instead of at its next refresh. Returns the unsubscribe.
    */

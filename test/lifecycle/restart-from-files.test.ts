@@ -106,6 +106,34 @@ test('a restart serves the catalog files and prices the kept matches before the 
         .map((l) => JSON.parse(l) as Record<string, unknown>)
         .filter((l) => l.msg === 'catalog read from its file; served until the venue is listed')
       assert.deepEqual(catalogs.map((l) => l.venue).sort(), ['venuek', 'venuep'])
+      // The venues are listed again once the service is ready. Nothing changed at them since the first run: each
+      // listing gives back the file's event objects (mapped-records.ts `seed`) and installs nothing, so the file's
+      // catalog (version 1) is confirmed instead of replaced by an equal copy that every consumer would rebuild from.
+      const venues = ['venuep', 'venuek'] as const
+      await waitFor(
+        () => venues.every((v) => !app.venues[v].venueStatus().catalog.fromFile),
+        20_000,
+        'both venues listed again',
+      )
+      assert.deepEqual(
+        venues.map((v) => app.venues[v].venueStatus().catalog.version),
+        [1, 1],
+      )
+      const relogged = lines().map((l) => JSON.parse(l) as Record<string, unknown>)
+      assert.deepEqual(
+        relogged.filter((l) => l.msg === 'catalog installed').map((l) => l.venue),
+        [],
+      )
+      assert.deepEqual(
+        relogged
+          .filter((l) => l.msg === 'catalog unchanged')
+          .map((l) => [l.venue, l.mapped])
+          .sort(),
+        [
+          ['venuek', 0],
+          ['venuep', 0],
+        ],
+      )
     })
   } finally {
     await sim.close()

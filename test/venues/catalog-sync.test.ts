@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { decodeCatalogFileSteps, readCatalogBytes, writeCatalogFile } from '../../src/actors/catalog-file.js'
 import { buildCatalogSnapshot, catalogSnapshotSteps } from '../../src/actors/catalog-snapshot.js'
 import { loadConfig } from '../../src/config/load.js'
 import type { Config } from '../../src/config/schema.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
-import { runInSlices } from '../../src/core/slices.js'
+import { runInSlices, runToEnd } from '../../src/core/slices.js'
 import type { Catalog, CatalogEvent } from '../../src/model/types.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import { HttpClient, type QueryValue } from '../../src/venues/http-client.js'
@@ -291,6 +295,64 @@ describe('a refresh maps only what changed (mapped-records.ts)', () => {
     // Back as it was: the renamed event maps again (its first content was dropped when the second sync committed).
     const third = await adapter.fetchCatalog(signal)
     assert.deepEqual(third.events, first.events)
+  })
+})
+
+describe('a restart: the catalog file seeds the first listing (mapped-records.ts seed)', () => {
+  /** The catalog as a restart reads it: written to its file and decoded back (new objects, equal content). */
+  async function throughFile(catalog: Catalog): Promise<Catalog> {
+    const path = join(mkdtempSync(join(tmpdir(), 'seed-')), `${catalog.venue}.jsonl`)
+    try {
+      await writeCatalogFile(path, catalog, 'source')
+      const read = runToEnd(decodeCatalogFileSteps(await readCatalogBytes(path), catalog.venue, 'source'))
+      assert.ok(read.ok)
+      return read.catalog
+    } finally {
+      rmSync(dirname(path), { recursive: true, force: true })
+    }
+  }
+
+  for (const [venue, create] of [
+    ['venuep', () => createVenuepAdapter(config.venues.venuep, ctx)],
+    ['venuek', () => createVenuekAdapter(config.venues.venuek, ctx)],
+  ] as const) {
+    test(`${venue}: a venue unchanged since the file gives back the file's own event objects; nothing is mapped anew`, async () => {
+      const onFile = await throughFile(await create().fetchCatalog(signal))
+      const restarted = create()
+      restarted.seedCatalog?.(onFile)
+      const listed = await restarted.fetchCatalog(signal)
+      assert.equal(listed.events.length, onFile.events.length)
+      assert.ok(
+        listed.events.every((e, i) => e === onFile.events[i]),
+        'the same objects, in the same order',
+      )
+      assert.equal(listed.mapping?.mapped, 0)
+      // Confirmed once by content: the next listing finds them by fingerprint as usual.
+      assert.equal((await restarted.fetchCatalog(signal)).mapping?.mapped, 0)
+    })
+  }
+
+  test('venuek: an event the venue changed meanwhile, and one the running code maps otherwise, are mapped anew', async () => {
+    const onFile = await throughFile(await createVenuekAdapter(config.venues.venuek, ctx).fetchCatalog(signal))
+    // A record the last release mapped differently (here: a title it read otherwise) is not trusted.
+    const remapped = onFile.events[2]!
+    const seeded = { ...onFile, events: onFile.events.map((e) => (e === remapped ? { ...e, title: 'old code' } : e)) }
+    const listing = venuekOf(sim.world).events
+    const at = listing.findIndex((e) => e.eventTicker === onFile.events[4]!.eventId)
+    const original = listing[at]!
+    listing[at] = { ...original, title: `${original.title} (renamed while down)` }
+    try {
+      const restarted = createVenuekAdapter(config.venues.venuek, ctx)
+      restarted.seedCatalog?.(seeded)
+      const listed = await restarted.fetchCatalog(signal)
+      const { open, closed, expected } = await venuekReference()
+      assert.deepEqual(listed.events, expected([...open, ...closed]), 'what mapping everything gives')
+      const fresh = listed.events.filter((e, i) => e !== seeded.events[i]).map((e) => e.eventId)
+      assert.deepEqual(fresh.sort(), [remapped.eventId, original.eventTicker].sort())
+      assert.equal(listed.mapping?.mapped, 2)
+    } finally {
+      listing[at] = original
+    }
   })
 })
 

@@ -2,7 +2,7 @@ import type { VenuekConfig } from './config.js'
 import { streamedInstrumentsSteps } from '../streamed-instruments.js'
 import { runToEnd } from '../../core/slices.js'
 import type { Catalog, CatalogEvent, Outcome } from '../../model/types.js'
-import { MappedRecords } from '../mapped-records.js'
+import { MappedRecords, seedCatalogRecords } from '../mapped-records.js'
 import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
 import { fetchVenuekCatalog } from './catalog.js'
@@ -38,6 +38,7 @@ export function createVenuekAdapter(
   return {
     id: 'venuek',
     catalogSource: config.restUrl,
+    seedCatalog: (catalog) => seedCatalogRecords(records, catalog),
     fetchCatalog: (signal, progress) => fetchVenuekCatalog(rest, config, links, ctx.clock, signal, progress, records),
     createFeed: (sink) =>
       new VenuekFeed({

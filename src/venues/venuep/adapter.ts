@@ -1,7 +1,7 @@
 import type { VenuepConfig } from './config.js'
 import { runToEnd } from '../../core/slices.js'
 import type { Catalog, CatalogEvent, Outcome } from '../../model/types.js'
-import { MappedRecords } from '../mapped-records.js'
+import { MappedRecords, seedCatalogRecords } from '../mapped-records.js'
 import { streamedInstrumentsSteps } from '../streamed-instruments.js'
 import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
@@ -19,6 +19,7 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
   return {
     id: 'venuep',
     catalogSource: config.gammaUrl,
+    seedCatalog: (catalog) => seedCatalogRecords(records, catalog),
     fetchCatalog: (signal, progress) => fetchVenuepCatalog(gamma, config, links, ctx.clock, signal, progress, records),
     createFeed: (sink) =>
       new VenuepFeed({
