@@ -154,7 +154,7 @@ export class ReadModels {
         views.set(v.actor.venue, yield* VenueView.build(v, catalog, directory, this.#views.get(v.actor.venue)))
     }
     const collapsed = yield* CollapsedView.build(directory, views, this.#collapsed)
-    const sitemap = yield* SitemapView.build(directory)
+    const sitemap = yield* SitemapView.build(directory, this.#sitemap)
     return { directory, views, collapsed, sitemap }
   }
 

@@ -8,6 +8,7 @@ import { Rng } from '../../src/sim/world/random.js'
 import { CollapsedView } from '../../src/views/collapsed-view.js'
 import { EventDirectory, type EventLink } from '../../src/views/event-directory.js'
 import { ListIndex } from '../../src/views/list-index.js'
+import { SitemapView } from '../../src/views/sitemap-view.js'
 import { VenueView } from '../../src/views/venue-view.js'
 import { VENUEK } from '../../src/venues/venuek/module.js'
 import { VENUEP } from '../../src/venues/venuep/module.js'
@@ -195,6 +196,32 @@ describe('venue view reuse', () => {
     assert.equal(v2.outcomeById.size, cold.outcomeById.size)
     assert.deepEqual([...v2.marketByOutcomeKey.keys()].sort(), [...cold.marketByOutcomeKey.keys()].sort())
     assert.deepEqual([...v2.marketBySlug.keys()].sort(), [...cold.marketBySlug.keys()].sort())
+  })
+
+  test('a rebuilt sitemap keeps the rows of kept events and serves what a cold build serves', () => {
+    const { venuep, venuek } = world
+    const venues = (k: CatalogSnapshot) => [
+      { venue: 'venuep', catalog: venuep, eventSlug: VENUEP.view.eventSlug },
+      { venue: 'venuek', catalog: k, eventSlug: VENUEK.view.eventSlug },
+    ]
+    const d1 = EventDirectory.create(venues(venuek), [], 1)
+    const s1 = SitemapView.create(d1)
+    // venuek refreshed: one event resolved (its row changes), one delisted, one listed anew, the rest the same objects.
+    const [first, changed, gone, ...rest] = venuek.events
+    const resolved = { ...changed!, status: 'resolved' as const, updatedAt: (changed!.updatedAt ?? 0) + 60_000 }
+    const listedAnew = { ...gone!, eventId: `${gone!.eventId}-NEW`, title: `${gone!.title} again`, createdAt: 1 }
+    const k2 = buildCatalogSnapshot(
+      { venue: 'venuek', events: [first!, resolved, ...rest, listedAnew], fetchedAt: 2 },
+      2,
+    )
+    const d2 = runToEnd(EventDirectory.build(venues(k2), [], 2, d1))
+    const s2 = runToEnd(SitemapView.build(d2, s1))
+    const cold = SitemapView.create(EventDirectory.create(venues(k2), [], 2))
+    const all = (s: SitemapView) =>
+      Buffer.from(s.page(0, 1_000_000, (rows, total) => `${total}:${rows.join('\n')}`)).toString('utf8')
+    assert.equal(all(s2), all(cold))
+    assert.notEqual(all(s2), all(s1))
+    assert.equal(s2.total, s1.total)
   })
 
   test('the collapsed list keeps the rows of unchanged events, cached JSON included, and equals a cold build', () => {
