@@ -78,7 +78,8 @@ interface VenueViewParts {
   readonly outcomeById: Map<string, OutcomeEntry>
   readonly eventById: Map<string, EventEntry>
   readonly marketByOutcomeKey: Map<string, MarketEntry>
-  readonly byInstrument: Map<string, MarketEntry[]>
+  /** Instrument → the market entry it prices (a list in the rare case of several: one object per instrument saved). */
+  readonly byInstrument: Map<string, MarketEntry | MarketEntry[]>
 }
 
 export class VenueView {
@@ -96,7 +97,7 @@ export class VenueView {
   readonly eventById: ReadonlyMap<string, EventEntry>
   /** Outcome ids, and the venue's other market keys (`VenueViewRules.outcomeKeys`, e.g. condition ids) → market. */
   readonly marketByOutcomeKey: ReadonlyMap<string, MarketEntry>
-  readonly #byInstrument: ReadonlyMap<string, MarketEntry[]>
+  readonly #byInstrument: ReadonlyMap<string, MarketEntry | MarketEntry[]>
   readonly #actor: VenueActor
   readonly #rules: VenueViewRules
   readonly #parts: VenueViewParts
@@ -222,7 +223,9 @@ export class VenueView {
   onQuotes(quotes: readonly Quote[]): void {
     for (const q of quotes) {
       const entries = this.#byInstrument.get(q.instrumentId)
-      if (entries !== undefined) for (const e of entries) e.version++
+      if (entries === undefined) continue
+      if (Array.isArray(entries)) for (const e of entries) e.version++
+      else entries.version++
     }
   }
 
@@ -284,9 +287,10 @@ function addMarket(
         : { id: o.outcomeId, status: o.status, category: market.category, outcome: o, market: entry }
     parts.outcomeEntries.push(oe)
     parts.outcomeById.set(o.outcomeId, oe)
-    const list = parts.byInstrument.get(o.instrumentId)
-    if (list === undefined) parts.byInstrument.set(o.instrumentId, [entry])
-    else list.push(entry)
+    const priced = parts.byInstrument.get(o.instrumentId)
+    if (priced === undefined) parts.byInstrument.set(o.instrumentId, entry)
+    else if (Array.isArray(priced)) priced.push(entry)
+    else parts.byInstrument.set(o.instrumentId, [priced, entry])
   }
   parts.marketEntries.push(entry)
 }

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
 import type { VenueActor } from '../../src/actors/venue-actor.js'
 import { runToEnd } from '../../src/core/slices.js'
+import type { Quote } from '../../src/model/types.js'
 import type { Simulator } from '../../src/sim/simulator.js'
 import { Rng } from '../../src/sim/world/random.js'
 import { CollapsedView } from '../../src/views/collapsed-view.js'
@@ -196,6 +197,27 @@ describe('venue view reuse', () => {
     assert.equal(v2.outcomeById.size, cold.outcomeById.size)
     assert.deepEqual([...v2.marketByOutcomeKey.keys()].sort(), [...cold.marketByOutcomeKey.keys()].sort())
     assert.deepEqual([...v2.marketBySlug.keys()].sort(), [...cold.marketBySlug.keys()].sort())
+  })
+
+  test('a quote marks every market entry its instrument prices, one or several', () => {
+    const { venuek } = world
+    const [one, two] = venuek.events
+    // The same markets listed under a second event id: each of their instruments prices two entries.
+    const twin = { ...two!, eventId: `${two!.eventId}-TWIN` }
+    const k = buildCatalogSnapshot({ venue: 'venuek', events: [one!, two!, twin], fetchedAt: 1 }, 1)
+    const d = EventDirectory.create([{ venue: 'venuek', catalog: k, eventSlug: VENUEK.view.eventSlug }], [], 1)
+    const view = VenueView.create({ actor, rules: VENUEK.view }, k, d)
+    const entriesOf = (e: typeof one) => view.eventById.get(e!.eventId)!.markets
+    const versions = () => [one, two, twin].map((e) => entriesOf(e).map((m) => m.version))
+    const before = versions()
+    view.onQuotes([{ instrumentId: two!.markets[0]!.outcomes[0]!.instrumentId } as Quote])
+    assert.deepEqual(versions(), [before[0], before[1]!.map((v) => v + 1), before[2]!.map((v) => v + 1)])
+    view.onQuotes([{ instrumentId: one!.markets[0]!.outcomes[0]!.instrumentId } as Quote])
+    assert.deepEqual(versions(), [
+      before[0]!.map((v) => v + 1),
+      before[1]!.map((v) => v + 1),
+      before[2]!.map((v) => v + 1),
+    ])
   })
 
   test('a rebuilt sitemap keeps the rows of kept events and serves what a cold build serves', () => {
