@@ -161,6 +161,18 @@ async function main(): Promise<void> {
       await session.post('Profiler.enable')
       await session.post('Profiler.start')
     }
+    // --allocations <file>: a sampling profile of what the refreshes allocate, garbage included (a .heapprofile for
+    // Chrome's DevTools): where a refresh's collections come from.
+    const allocationFile = arg('allocations')
+    const allocations = allocationFile === undefined ? undefined : new Session()
+    if (allocations !== undefined) {
+      allocations.connect()
+      await allocations.post('HeapProfiler.startSampling', {
+        samplingInterval: 32_768,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      })
+    }
     for (let round = 0; round < rounds; round++) {
       const seen = turns
       await until(() => (sim.output().match(/churn turn \d+/g)?.length ?? 0) > seen, CHURN_MS * 2, 'a churn turn')
@@ -180,6 +192,11 @@ async function main(): Promise<void> {
       const { profile: taken } = await session.post('Profiler.stop')
       writeFileSync(profile, JSON.stringify(taken))
       say(`CPU profile of the refreshes: ${profile}`)
+    }
+    if (allocations !== undefined && allocationFile !== undefined) {
+      const { profile: taken } = await allocations.post('HeapProfiler.stopSampling')
+      writeFileSync(allocationFile, JSON.stringify(taken))
+      say(`allocation profile of the refreshes (garbage included): ${allocationFile}`)
     }
     say('\nmedian per kind (CPU ms, of which listing; wall ms; events mapped):')
     for (const kind of [...new Set(results.map((r) => r.kind))]) {

@@ -114,25 +114,74 @@ export class SearchIndex<T> {
       }
       if (i % 128 === 127) yield
     }
-    let work = 0
-    for (const [gram, slot] of previous.#slots) {
-      const from = previous.#starts[slot] as number
-      const to = previous.#starts[slot + 1] as number
-      let list: number[] | undefined
-      for (let k = from; k < to; k++) {
-        const id = renumbered[previous.#ids[k] as number] as number
-        if (id >= 0) (list ??= []).push(id)
-      }
-      if (list !== undefined) index.#lists.set(gram, list)
-      if ((work += to - from + 16) >= COMPACT_CHECKPOINT_WORK) (yield, (work = 0))
-    }
+    // The new items' postings, as lists (few: the items that changed since `previous`).
     for (let f = 0; f < fresh.length; f++) {
       const id = fresh[f] as number
       index.#index(id, index.#texts[id] as string)
       if (f % 128 === 127) yield
     }
-    yield* index.#compactSteps()
+    yield* index.#mergeSteps(previous, renumbered)
     return index
+  }
+
+  /**
+   * Packs the postings of `previous`'s kept items (`renumbered`: old id → new id, -1 for an item gone) and this index's
+   * lists (the new items') straight into `#ids`, in two passes over the old postings (count, then copy), without a
+   * list per trigram in between: rebuilding those lists for every trigram was most of what a refresh allocated.
+   */
+  *#mergeSteps(previous: SearchIndex<T>, renumbered: Int32Array): Steps<void> {
+    const added = this.#lists
+    let total = 0
+    let grams = 0
+    let work = 0
+    const kept = new Int32Array(previous.#slots.size)
+    for (const [gram, slot] of previous.#slots) {
+      const from = previous.#starts[slot] as number
+      const to = previous.#starts[slot + 1] as number
+      let n = 0
+      for (let k = from; k < to; k++) if ((renumbered[previous.#ids[k] as number] as number) >= 0) n++
+      kept[slot] = n
+      const more = added.get(gram)?.length ?? 0
+      if (n + more > 0) grams++
+      total += n + more
+      if ((work += to - from + 16) >= COMPACT_CHECKPOINT_WORK) (yield, (work = 0))
+    }
+    for (const [gram, list] of added) {
+      if (previous.#slots.has(gram)) continue
+      grams++
+      total += list.length
+    }
+    const slots = new Map<string, number>()
+    const starts = new Int32Array(grams + 1)
+    const packed = new Int32Array(total)
+    let at = 0
+    const open = (gram: string) => {
+      starts[slots.size] = at
+      slots.set(gram, slots.size)
+    }
+    for (const [gram, slot] of previous.#slots) {
+      const more = added.get(gram)
+      if ((kept[slot] as number) + (more?.length ?? 0) === 0) continue
+      open(gram)
+      const from = previous.#starts[slot] as number
+      const to = previous.#starts[slot + 1] as number
+      for (let k = from; k < to; k++) {
+        const id = renumbered[previous.#ids[k] as number] as number
+        if (id >= 0) packed[at++] = id
+      }
+      if (more !== undefined) for (let i = 0; i < more.length; i++) packed[at++] = more[i] as number
+      if ((work += to - from + 16) >= COMPACT_CHECKPOINT_WORK) (yield, (work = 0))
+    }
+    for (const [gram, list] of added) {
+      if (previous.#slots.has(gram)) continue
+      open(gram)
+      for (let i = 0; i < list.length; i++) packed[at++] = list[i] as number
+    }
+    starts[slots.size] = at
+    this.#lists.clear()
+    this.#slots = slots
+    this.#starts = starts
+    this.#ids = packed
   }
 
   /** Items whose text contains `query` (case-insensitive), in index order. */
