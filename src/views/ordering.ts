@@ -38,28 +38,27 @@ export interface ListChanges<E> {
 }
 
 /**
- * The changes from `before` to `after` (records compared as objects), or undefined when more than `maxShare` of
- * `after` came or went: then sorting anew costs less than merging.
+ * The changes from `before` to `after` (records compared as objects; a list holds each record once), or undefined
+ * when more than `maxShare` of `after` came or went: then sorting anew costs less than merging.
  */
 export function* listChangesSteps<E>(
   before: readonly E[],
   after: readonly E[],
   maxShare: number,
 ): Steps<ListChanges<E> | undefined> {
-  const current = new Set<E>()
-  for (let i = 0; i < after.length; i++) {
-    current.add(after[i] as E)
-    if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
-  }
-  const held = new Set<E>()
+  // One set: `before`'s records; those `after` does not hold are added, and what is left once `after`'s are taken
+  // out is what was removed.
   const removed = new Set<E>()
   for (let i = 0; i < before.length; i++) {
-    const e = before[i] as E
-    held.add(e)
-    if (!current.has(e)) removed.add(e)
+    removed.add(before[i] as E)
     if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
   }
-  const added = after.filter((e) => !held.has(e))
+  const added: E[] = []
+  for (let i = 0; i < after.length; i++) {
+    const e = after[i] as E
+    if (!removed.delete(e)) added.push(e)
+    if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+  }
   return added.length + removed.size > maxShare * after.length ? undefined : { removed, added }
 }
 
@@ -76,7 +75,10 @@ export function* mergedOrderingSteps<E extends Identified>(
 ): Steps<E[]> {
   const compare = compareDecorated<E>(dir)
   const added = changes.added.map((e) => ({ e, k: keyOf(e) })).sort(compare)
-  const merged: E[] = []
+  // Of its final length (the removed records are all in `ordered`): an ordering is kept as long as its list, and one
+  // grown by `push` would keep up to half its length again in spare room, besides the copies growing it.
+  const merged = new Array<E>(Math.max(0, ordered.length - changes.removed.size) + added.length)
+  let n = 0
   let from = 0
   for (const x of added) {
     // The first previous record that goes after x (records are distinct by id, so never equal).
@@ -88,14 +90,16 @@ export function* mergedOrderingSteps<E extends Identified>(
       if (compare({ e, k: keyOf(e) }, x) > 0) hi = mid
       else lo = mid + 1
     }
-    for (let i = from; i < lo; i++) if (!changes.removed.has(ordered[i] as E)) merged.push(ordered[i] as E)
-    merged.push(x.e)
+    for (let i = from; i < lo; i++) if (!changes.removed.has(ordered[i] as E)) merged[n++] = ordered[i] as E
+    merged[n++] = x.e
     from = lo
-    if (merged.length % CHECKPOINT_EVERY === 0) yield
+    if (n % CHECKPOINT_EVERY === 0) yield
   }
   for (let i = from; i < ordered.length; i++) {
-    if (!changes.removed.has(ordered[i] as E)) merged.push(ordered[i] as E)
+    if (!changes.removed.has(ordered[i] as E)) merged[n++] = ordered[i] as E
     if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
   }
+  // Only if `removed` held records `ordered` did not (never from listChangesSteps): no holes left.
+  merged.length = n
   return merged
 }
