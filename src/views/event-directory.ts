@@ -130,16 +130,29 @@ export class EventDirectory {
     }
     yield
     const events: ServiceEvent[] = []
+    /** Each group's members in registry order, sorted once (the group is met once per member). */
+    const ordered = new Map<Map<VenueId, CatalogEvent>, CatalogEvent[]>()
+    const membersOf = (group: Map<VenueId, CatalogEvent>): CatalogEvent[] => {
+      let members = ordered.get(group)
+      if (members === undefined) {
+        members = [...group.values()].sort((x, y) => (rank.get(x.venue) ?? 0) - (rank.get(y.venue) ?? 0))
+        ordered.set(group, members)
+      }
+      return members
+    }
     for (const v of venues) {
       n = 0
       for (const e of v.catalog?.events ?? []) {
         if (++n % VIEW_CHECKPOINT_EVERY === 0) yield
         const group = groupOf.get(keyOf(e))
+        if (group === undefined) {
+          // An event alone: kept when `previous` had it alone too (most events, at every rebuild: no list made).
+          const alone = before.get(e)
+          events.push(alone !== undefined && alone.members.length === 1 ? d.#register(alone) : d.#add([e], venues))
+          continue
+        }
         // Placed once, by its member on the earliest venue.
-        const members =
-          group === undefined
-            ? [e]
-            : [...group.values()].sort((x, y) => (rank.get(x.venue) ?? 0) - (rank.get(y.venue) ?? 0))
+        const members = membersOf(group)
         if (members[0] !== e) continue
         const same = kept(members)
         events.push(same === undefined ? d.#add(members, venues) : d.#register(same))
