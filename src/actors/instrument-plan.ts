@@ -38,9 +38,10 @@ export function* instrumentPlanSteps<S>(
   const removed: S[] = []
   const removedIds: string[] = []
   let n = 0
-  for (const [id, st] of base) {
+  // By key, not entry: an entry is a new [key, value] pair per instrument, and few leave.
+  for (const id of base.keys()) {
     if (!next.has(id)) {
-      removed.push(st)
+      removed.push(base.get(id) as S)
       removedIds.push(id)
     }
     if (++n % CHECKPOINT_EVERY === 0) yield

@@ -135,7 +135,9 @@ export class SearchIndex<T> {
     let grams = 0
     let work = 0
     const kept = new Int32Array(previous.#slots.size)
-    for (const [gram, slot] of previous.#slots) {
+    // Slots are numbered in the map's order (#compactSteps): iterated by key with a counter, not by [key, slot] entry.
+    let slot = 0
+    for (const gram of previous.#slots.keys()) {
       const from = previous.#starts[slot] as number
       const to = previous.#starts[slot + 1] as number
       let n = 0
@@ -144,6 +146,7 @@ export class SearchIndex<T> {
       const more = added.get(gram)?.length ?? 0
       if (n + more > 0) grams++
       total += n + more
+      slot++
       if ((work += to - from + 16) >= COMPACT_CHECKPOINT_WORK) (yield, (work = 0))
     }
     for (const [gram, list] of added) {
@@ -159,7 +162,9 @@ export class SearchIndex<T> {
       starts[slots.size] = at
       slots.set(gram, slots.size)
     }
-    for (const [gram, slot] of previous.#slots) {
+    slot = -1
+    for (const gram of previous.#slots.keys()) {
+      slot++
       const more = added.get(gram)
       if ((kept[slot] as number) + (more?.length ?? 0) === 0) continue
       open(gram)

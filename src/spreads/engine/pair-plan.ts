@@ -84,8 +84,9 @@ export function* pairsPlanSteps(
   }
   const removed: PairState[] = []
   let n = 0
-  for (const [key, old] of base) {
-    if (ids.get(key)?.[0] !== old.id) removed.push(old)
+  // By value (a state's key is its spec's), not entry: an entry is a new [key, value] pair per pair.
+  for (const old of base.values()) {
+    if (ids.get(old.spec.key)?.[0] !== old.id) removed.push(old)
     if (++n % CHECKPOINT_EVERY === 0) yield
   }
   const terms = newTerms(nextId)
