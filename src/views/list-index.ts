@@ -75,12 +75,17 @@ export class ListIndex<E extends Listable> {
   #orderingCount = 0
   /** The orderings built so far, oldest first (what a rebuilt index warms up: the last few). */
   #built: OrderingKey[] = []
-  #byId: Map<string, E> | undefined
+  #byId: ReadonlyMap<string, E> | undefined
 
-  constructor(items: readonly E[], keys: SortKeys<E>, searchText: (e: E) => string) {
+  /**
+   * `byId`: the records by id, when the caller already holds that map (a venue view's id lookups): the index reads it
+   * instead of building a copy. It must map each record's id to the last record of `items` with that id.
+   */
+  constructor(items: readonly E[], keys: SortKeys<E>, searchText: (e: E) => string, byId?: ReadonlyMap<string, E>) {
     this.#items = items
     this.#keys = keys
     this.#searchText = searchText
+    this.#byId = byId
   }
 
   get size(): number {
@@ -100,13 +105,15 @@ export class ListIndex<E extends Listable> {
    */
   *prepareSteps(previous?: ListIndex<E>): Steps<void> {
     const n = this.#items.length
-    const ids = new Map<string, E>()
-    for (let i = 0; i < n; i++) {
-      const e = this.#items[i] as E
-      ids.set(e.id, e)
-      if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+    if (this.#byId === undefined) {
+      const ids = new Map<string, E>()
+      for (let i = 0; i < n; i++) {
+        const e = this.#items[i] as E
+        ids.set(e.id, e)
+        if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+      }
+      this.#byId = ids
     }
-    this.#byId = ids
     const changes =
       previous === undefined || previous.#keys !== this.#keys
         ? undefined

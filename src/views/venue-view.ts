@@ -125,15 +125,19 @@ export class VenueView {
     this.#parts = parts
     // Markets are searched by the venue's search text (e.g. event title and market slug), else by event title.
     const searchText = rules.marketSearchText
+    // Each list reads the view's own id map of its records (filled in the same order) instead of building a copy.
     this.markets =
       lists?.markets ??
       new ListIndex(
         parts.marketEntries,
         SORT_KEYS,
         searchText === undefined ? (e) => e.event.title : (e) => searchText(e.event, e.market),
+        parts.marketById,
       )
-    this.events = lists?.events ?? new ListIndex(parts.eventEntries, SORT_KEYS, (e) => e.event.title)
-    this.outcomes = lists?.outcomes ?? new ListIndex(parts.outcomeEntries, OUTCOME_SORT_KEYS, (e) => e.outcome.title)
+    this.events = lists?.events ?? new ListIndex(parts.eventEntries, SORT_KEYS, (e) => e.event.title, parts.eventById)
+    this.outcomes =
+      lists?.outcomes ??
+      new ListIndex(parts.outcomeEntries, OUTCOME_SORT_KEYS, (e) => e.outcome.title, parts.outcomeById)
   }
 
   static create(venue: ViewedVenue, catalog: CatalogSnapshot, directory: EventDirectory): VenueView {
