@@ -4,7 +4,8 @@ import type { Catalog, CatalogEvent, CatalogTruncation, Outcome, PlatformMarket,
 /**
  * An immutable, versioned view of one venue's catalog with the lookups readers need. Built once per catalog
  * sync (off the actor's hot path) and swapped in atomically; readers holding an older snapshot keep a
- * consistent view.
+ * consistent view. Only lookups something reads: each is a map of the whole catalog, built at every install and
+ * held for as long as the snapshot (the instruments' own map is the actor's, instrument-plan.ts).
  */
 export interface CatalogSnapshot {
   readonly venue: VenueId
@@ -15,8 +16,6 @@ export interface CatalogSnapshot {
   readonly eventsById: ReadonlyMap<string, CatalogEvent>
   readonly marketsById: ReadonlyMap<string, PlatformMarket>
   readonly outcomesById: ReadonlyMap<string, Outcome>
-  /** Outcomes priced by each instrument (book). */
-  readonly outcomesByInstrument: ReadonlyMap<string, readonly Outcome[]>
   readonly marketCount: number
   readonly outcomeCount: number
   /** Set when the sync stopped at the `maxEvents` guard while the venue listed more (Catalog.truncation). */
@@ -35,18 +34,12 @@ export function* catalogSnapshotSteps(catalog: Catalog, version: number): Steps<
   const eventsById = new Map<string, CatalogEvent>()
   const marketsById = new Map<string, PlatformMarket>()
   const outcomesById = new Map<string, Outcome>()
-  const outcomesByInstrument = new Map<string, Outcome[]>()
   let n = 0
   for (const e of catalog.events) {
     eventsById.set(e.eventId, e)
     for (const m of e.markets) {
       marketsById.set(m.marketId, m)
-      for (const o of m.outcomes) {
-        outcomesById.set(o.outcomeId, o)
-        const list = outcomesByInstrument.get(o.instrumentId)
-        if (list === undefined) outcomesByInstrument.set(o.instrumentId, [o])
-        else list.push(o)
-      }
+      for (const o of m.outcomes) outcomesById.set(o.outcomeId, o)
     }
     if (++n % CHECKPOINT_EVERY === 0) yield
   }
@@ -58,7 +51,6 @@ export function* catalogSnapshotSteps(catalog: Catalog, version: number): Steps<
     eventsById,
     marketsById,
     outcomesById,
-    outcomesByInstrument,
     marketCount: marketsById.size,
     outcomeCount: outcomesById.size,
     truncation: catalog.truncation,

@@ -4,6 +4,8 @@ import type { Config } from '../../src/config/schema.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { MICROS_PER_UNIT } from '../../src/core/numbers.js'
 import type { LevelMicros } from '../../src/book/order-book.js'
+import type { CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
+import type { Outcome } from '../../src/model/types.js'
 import { startSimulator, type Simulator } from '../../src/sim/simulator.js'
 import type { Db } from '../../src/store/db.js'
 import type { VenueModule } from '../../src/venues/module.js'
@@ -191,13 +193,26 @@ export function simulatorLevels(
   return { bids: book.sorted('ask').map(flip), asks: book.sorted('bid').reverse().map(flip) }
 }
 
+/** A catalog's outcomes by the instrument (book) that prices them, in catalog order. */
+export function outcomesByInstrument(catalog: CatalogSnapshot): Map<string, Outcome[]> {
+  const out = new Map<string, Outcome[]>()
+  for (const e of catalog.events)
+    for (const m of e.markets)
+      for (const o of m.outcomes) {
+        const list = out.get(o.instrumentId)
+        if (list === undefined) out.set(o.instrumentId, [o])
+        else list.push(o)
+      }
+  return out
+}
+
 /** Instruments whose actor book differs from the simulator's (empty when fully in sync). */
 export function booksOutOfSync(service: TestService, venue: 'venuep' | 'venuek'): string[] {
   const actor = service.app.venues[venue]
   const out: string[] = []
   const catalog = actor.catalog()
   if (catalog === undefined) return ['<no catalog>']
-  for (const instrumentId of catalog.outcomesByInstrument.keys()) {
+  for (const instrumentId of outcomesByInstrument(catalog).keys()) {
     const expected = simulatorLevels(service.sim, venue, instrumentId)
     if (expected === undefined) continue
     const book = actor.book(instrumentId)

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, test } from 'node:test'
 import { loadConfig } from '../../src/config/load.js'
 import { degradedReason } from '../../src/http/routes/health.js'
-import { booksOutOfSync, startTestService, type TestService } from '../helpers/service.js'
+import { booksOutOfSync, outcomesByInstrument, startTestService, type TestService } from '../helpers/service.js'
+import type { Outcome } from '../../src/model/types.js'
 import { settle } from '../helpers/wait.js'
 import { venuepOf } from '../../src/sim/venuep/state.js'
 import type { Question } from '../../src/sim/world/types.js'
@@ -93,8 +94,9 @@ function staleDegraded(venue: VenueId): string | undefined {
 function inSync(venue: VenueId): boolean {
   if (staleQuotes(venue) > 0) return false
   const catalog = s.app.venues[venue].catalog()
+  const byInstrument = catalog === undefined ? new Map() : outcomesByInstrument(catalog)
   return booksOutOfSync(s, venue).every(
-    (id) => !(catalog?.outcomesByInstrument.get(id) ?? []).some((o) => o.status === 'active'),
+    (id) => !((byInstrument.get(id) ?? []) as Outcome[]).some((o) => o.status === 'active'),
   )
 }
 
@@ -379,8 +381,9 @@ describe('fault matrix (production feed timings, simulated clock)', () => {
       ),
     )
     const catalog = s.app.venues.venuep.catalog()
+    const byInstrument = catalog === undefined ? new Map<string, Outcome[]>() : outcomesByInstrument(catalog)
     for (const id of closedIds)
-      assert.ok(!(catalog?.outcomesByInstrument.get(id) ?? []).some((o) => o.status === 'active'), `${id} closed`)
+      assert.ok(!(byInstrument.get(id) ?? []).some((o) => o.status === 'active'), `${id} closed`)
     assert.ok(
       s.app.venues.venuep.venueStatus().books.instruments < streamed,
       'the closed outcomes are no longer streamed',
