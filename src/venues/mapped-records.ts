@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto'
+import { mapSteps } from '../core/array-steps.js'
+import { runInSlices } from '../core/slices.js'
 import type { Catalog, CatalogEvent } from '../model/types.js'
+import type { ByteRange } from './json-scan.js'
 
 /**
  * A venue's raw catalog records, mapped once per content. Each sync asks for every record it lists; a record whose
@@ -114,6 +117,25 @@ export class MappedRecords<T> {
   /** `keepPage` for a page whose records came from `mapBytes`: they are kept with their bytes' digests. */
   keepRecords(digest: string, records: readonly PageRecord<T>[], mapped: readonly T[], next?: string): void {
     this.#nextPages.set(digest, { records, mapped, ...(next === undefined ? {} : { next }) })
+  }
+
+  /**
+   * A changed page's mapped records, each by its bytes (`elements`: its records' ranges in `page.bytes`, json-scan.ts;
+   * `mapBytes` under `context`), in event-loop slices; the page is then kept under its digest with `page.next`.
+   */
+  async mapPage(
+    page: { readonly digest: string; readonly bytes: Buffer; readonly next?: string | undefined },
+    elements: readonly ByteRange[],
+    context: string,
+    read: (element: Buffer) => ReadRecord<T>,
+  ): Promise<T[]> {
+    const { digest, bytes, next } = page
+    const listed = await runInSlices(
+      mapSteps(elements, ({ start, end }) => this.mapBytes(bytes.subarray(start, end), context, read)),
+    )
+    const mapped = listed.map((r) => r.kept.mapped)
+    this.keepRecords(digest, listed, mapped, next)
+    return mapped
   }
 
   /**

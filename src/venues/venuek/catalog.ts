@@ -104,13 +104,8 @@ export async function fetchVenuekCatalog(
         return { key: e.event_ticker ?? '', raw: e, context: seriesContext(e.series_ticker), map: () => mapEvent(e) }
       }
       // An event's bytes are the same event only under the same series list (its mapping reads its series).
-      const listed = await runInSlices(
-        mapSteps(fetched.elements, ({ start, end }) =>
-          records.mapBytes(bytes.subarray(start, end), seriesPage.digest, read),
-        ),
-      )
-      const items = listed.map((r) => r.kept.mapped)
-      records.keepRecords(digest, listed, items, fetched.cursor ?? undefined)
+      const next = fetched.cursor ?? undefined
+      const items = await records.mapPage({ digest, bytes, next }, fetched.elements, seriesPage.digest, read)
       return { items, cursor: fetched.cursor }
     }
     const raw = fetched.raw ?? []

@@ -67,12 +67,7 @@ export async function fetchVenuepCatalog(
         const e = parseJsonBytes<GammaEvent>(url, element)
         return { key: e.slug ?? '', raw: e, context: '', map: () => mapEvent(e) }
       }
-      const listed = await runInSlices(
-        mapSteps(fetched.elements, ({ start, end }) => records.mapBytes(bytes.subarray(start, end), '', read)),
-      )
-      const mapped = listed.map((r) => r.kept.mapped)
-      records.keepRecords(digest, listed, mapped)
-      return mapped
+      return records.mapPage({ digest, bytes }, fetched.elements, '', read)
     }
     const raw = fetched.raw ?? []
     progress?.page(list, raw.length)
