@@ -26,6 +26,8 @@ import { SIM_CHILD_JS, startStandaloneSim } from '../bench/process.js'
  *
  *   SIM_QUESTIONS=10000 npm run refresh:cost                      (10,000 by default)
  *   SIM_QUESTIONS=90000 SIM_VENUEK_ONLY_LADDERS=4500 npm run refresh:cost -- --rounds 3
+ *   … --profile refresh.cpuprofile                                 a CPU profile of the refreshes (DevTools)
+ *   … --allocations refresh.heapprofile                           what they allocate, garbage included (DevTools)
  */
 const CHURN_MS = 20_000
 
