@@ -248,8 +248,8 @@ interface KeptPage<T> {
 /**
  * Seeds a venue's records with a catalog read at start (`MappedRecords.seed`, by event id: the key both venues list
  * events under). A seeded event is kept when the first sync maps its raw record to the same JSON: the catalog file
- * holds exactly what JSON carries (src/model/catalog-json.ts), so equal JSON is an equal record, and anything JSON
- * cannot tell apart is mapped afresh rather than trusted.
+ * holds exactly what JSON carries (src/model/catalog-json.ts), so a fresh record whose JSON differs in anything (a
+ * value, a field present or not) replaces the seeded one.
  */
 export function seedCatalogRecords(records: MappedRecords<CatalogEvent | undefined>, catalog: Catalog): void {
   records.seed(
