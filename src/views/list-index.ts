@@ -1,6 +1,6 @@
 import { sortSteps } from '../core/array-steps.js'
 import { runToEnd, type Steps } from '../core/slices.js'
-import { compareDecorated, compareIds, listChangesSteps, mergedOrderingSteps } from './ordering.js'
+import { compareDecorated, compareIds, listChangesSteps, mergedOrderingSteps, type ListChanges } from './ordering.js'
 import { SearchIndex } from './search-index.js'
 
 /**
@@ -58,6 +58,12 @@ const CHECKPOINT_EVERY = 512
  * orderings (a merge costs a binary search per new record besides the copy).
  */
 const MAX_MERGED_SHARE = 0.25
+/**
+ * Up to this share of records taken out or added since a search index's postings were packed, a rebuilt list keeps
+ * them and indexes the added records apart (SearchIndex.patched); past it the postings are packed anew. A search
+ * costs a set lookup per packed match besides, and a search of the added records.
+ */
+const MAX_SEARCH_DELTA_SHARE = 1 / 16
 
 export class ListIndex<E extends Listable> {
   readonly #items: readonly E[]
@@ -101,9 +107,13 @@ export class ListIndex<E extends Listable> {
    * others in both: when few records came or went, each base ordering is the previous one without the records that
    * left, with the new ones (sorted among themselves) merged in by binary search. That is O(n) copying instead of an
    * O(n log n) sort per key, and exactly the ordering a sort would give (test/views/list-index-reuse.property.test.ts).
-   * The search index likewise reads only the new records' texts (SearchIndex.rebuild).
+   * The search index likewise reads only the new records' texts (SearchIndex.rebuild), or, when few records changed
+   * since its postings were packed, keeps them and indexes the new records apart (SearchIndex.patched).
+   *
+   * `changes`: what came and went since `previous`, when the caller knows (a venue view patched from its
+   * predecessor): then nothing here is proportional to the list but copying the orderings.
    */
-  *prepareSteps(previous?: ListIndex<E>): Steps<void> {
+  *prepareSteps(previous?: ListIndex<E>, known?: ListChanges<E>): Steps<void> {
     const n = this.#items.length
     if (this.#byId === undefined) {
       const ids = new Map<string, E>()
@@ -117,7 +127,7 @@ export class ListIndex<E extends Listable> {
     const changes =
       previous === undefined || previous.#keys !== this.#keys
         ? undefined
-        : yield* listChangesSteps(previous.#items, this.#items, MAX_MERGED_SHARE)
+        : (known ?? (yield* listChangesSteps(previous.#items, this.#items, MAX_MERGED_SHARE)))
     let rank: Uint32Array | undefined
     for (const sort of Object.keys(this.#keys)) {
       if (this.#base.has(sort)) continue
@@ -135,10 +145,12 @@ export class ListIndex<E extends Listable> {
       this.#base.set(sort, yield* this.#baseSteps(sort, rank))
     }
     const search = previous === undefined ? undefined : previous.#search
-    this.#search ??=
-      changes !== undefined && search !== undefined
-        ? yield* SearchIndex.rebuild(this.#items, this.#searchText, search)
-        : yield* SearchIndex.build(this.#items, this.#searchText)
+    if (this.#search !== undefined) return
+    if (changes === undefined || search === undefined)
+      this.#search = yield* SearchIndex.build(this.#items, this.#searchText)
+    else if (search.deltaSize + changes.removed.size + changes.added.length <= MAX_SEARCH_DELTA_SHARE * n)
+      this.#search = yield* SearchIndex.patched(search, changes, this.#searchText)
+    else this.#search = yield* SearchIndex.rebuild(this.#items, this.#searchText, search)
   }
 
   /** Each record's rank by id. */
@@ -204,7 +216,7 @@ export class ListIndex<E extends Listable> {
    * results are the ones `query` would build on demand (same filter, same order: a stable merge sort with the
    * same total order as `#sort`).
    */
-  *warmSteps(previous: ListIndex<E> | undefined): Steps<void> {
+  *warmSteps(previous: ListIndex<E> | undefined, known?: ListChanges<E>): Steps<void> {
     if (previous === undefined) return
     for (const { status, category, sort, order } of previous.#built.slice(-WARM_ORDERINGS)) {
       if (
@@ -212,13 +224,26 @@ export class ListIndex<E extends Listable> {
         this.#orderings.get(status)?.get(category)?.get(sort)?.[order] !== undefined
       )
         continue
+      const selected = (e: E) =>
+        (status === 'all' || e.status === status) && (category === '' || e.category === category)
+      const before = previous.#orderings.get(status)?.get(category)?.get(sort)?.[order]
+      if (known !== undefined && before !== undefined && previous.#keys === this.#keys) {
+        // The previous filtered ordering with the changes that pass its filter: no pass over the whole list.
+        const changes = { removed: known.removed, added: known.added.filter(selected) }
+        const keyOf = this.#keys[sort] as (e: E) => number | undefined
+        this.#store(
+          { status, category, sort, order },
+          yield* mergedOrderingSteps(before, changes, keyOf, order === 'asc' ? 1 : -1),
+        )
+        continue
+      }
       let base = this.#base.get(sort)
       if (base === undefined) this.#base.set(sort, (base = yield* this.#baseSteps(sort)))
       const ordered: E[] = []
       const all = base[order]
       for (let i = 0; i < all.length; i++) {
         const e = all[i] as E
-        if ((status === 'all' || e.status === status) && (category === '' || e.category === category)) ordered.push(e)
+        if (selected(e)) ordered.push(e)
         if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
       }
       this.#store({ status, category, sort, order }, ordered)

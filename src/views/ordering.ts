@@ -64,8 +64,9 @@ export function* listChangesSteps<E>(
 
 /**
  * `ordered` (a previous ordering by `keyOf` in direction `dir`) without `changes.removed` and with `changes.added`
- * in their places: exactly the ordering a sort of the new list gives, for O(n) copying and a binary search per new
- * record.
+ * in their places: exactly the ordering a sort of the new list gives, for one copy of `ordered` and a binary search
+ * per record that came or went. A removed record is found where the order puts it (its key has not changed: records
+ * are immutable); one `ordered` does not hold (a filtered ordering, a record of another status) is passed over.
  */
 export function* mergedOrderingSteps<E extends Identified>(
   ordered: readonly E[],
@@ -74,32 +75,44 @@ export function* mergedOrderingSteps<E extends Identified>(
   dir: 1 | -1,
 ): Steps<E[]> {
   const compare = compareDecorated<E>(dir)
-  const added = changes.added.map((e) => ({ e, k: keyOf(e) })).sort(compare)
-  // Of its final length (the removed records are all in `ordered`): an ordering is kept as long as its list, and one
-  // grown by `push` would keep up to half its length again in spare room, besides the copies growing it.
-  const merged = new Array<E>(Math.max(0, ordered.length - changes.removed.size) + added.length)
-  let n = 0
-  let from = 0
-  for (const x of added) {
-    // The first previous record that goes after x (records are distinct by id, so never equal).
-    let lo = from
+  /** The first place in `ordered` whose record does not go before `x`. */
+  const placeOf = (x: { e: E; k: number | undefined }): number => {
+    let lo = 0
     let hi = ordered.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
       const e = ordered[mid] as E
-      if (compare({ e, k: keyOf(e) }, x) > 0) hi = mid
+      if (compare({ e, k: keyOf(e) }, x) >= 0) hi = mid
       else lo = mid + 1
     }
-    for (let i = from; i < lo; i++) if (!changes.removed.has(ordered[i] as E)) merged[n++] = ordered[i] as E
-    merged[n++] = x.e
-    from = lo
-    if (n % CHECKPOINT_EVERY === 0) yield
+    return lo
   }
-  for (let i = from; i < ordered.length; i++) {
-    if (!changes.removed.has(ordered[i] as E)) merged[n++] = ordered[i] as E
-    if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+  const gone: number[] = []
+  for (const e of changes.removed) {
+    const at = placeOf({ e, k: keyOf(e) })
+    if (ordered[at] === e) gone.push(at)
   }
-  // Only if `removed` held records `ordered` did not (never from listChangesSteps): no holes left.
-  merged.length = n
+  gone.sort((a, b) => a - b)
+  yield
+  const added = changes.added.map((e) => ({ e, k: keyOf(e) })).sort(compare)
+  // Of its final length: an ordering is kept as long as its list, and one grown by `push` would keep up to half its
+  // length again in spare room, besides the copies growing it.
+  const merged = new Array<E>(ordered.length - gone.length + added.length)
+  let n = 0
+  let from = 0
+  let g = 0
+  let copied = 0
+  for (let a = 0; a <= added.length; a++) {
+    const x = added[a]
+    const to = x === undefined ? ordered.length : placeOf(x)
+    for (let i = from; i < to; i++) {
+      if (gone[g] === i) g++
+      else merged[n++] = ordered[i] as E
+    }
+    copied += to - from
+    from = to
+    if (x !== undefined) merged[n++] = x.e
+    if (copied >= CHECKPOINT_EVERY * 64 || a % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) (yield, (copied = 0))
+  }
   return merged
 }

@@ -7,11 +7,12 @@ const COMPACT_CHECKPOINT_WORK = 8192
  * Case-insensitive substring search without scanning every record: each record's text is indexed by its
  * trigrams; a query's rarest trigram gives a short candidate list, and only the candidates are checked with
  * `includes`. Queries shorter than three characters fall back to a scan (they match most of the catalog
- * anyway). Built once per catalog version.
+ * anyway). Built once per catalog version, or taken over from the previous version's index: rebuilt from its
+ * postings (`rebuild`), or, when few records changed, sharing them (`patched`).
  */
 export class SearchIndex<T> {
-  readonly #texts: string[] = []
-  readonly #items: T[] = []
+  #texts: string[] = []
+  #items: T[] = []
   /** Trigram → ids of the texts holding it, ascending, while building; emptied by the compaction. */
   readonly #lists = new Map<string, number[]>()
   /**
@@ -22,6 +23,10 @@ export class SearchIndex<T> {
   #slots = new Map<string, number>()
   #starts = new Int32Array(1)
   #ids = new Int32Array(0)
+  /** Of `#items`, those taken out since the postings were built (`patched`); never searched for. */
+  #gone: ReadonlySet<T> | undefined
+  /** The items added since the postings were built, indexed on their own (`patched`). */
+  #extra: SearchIndex<T> | undefined
 
   constructor(items: Iterable<T>, textOf: (item: T) => string) {
     for (const item of items) this.#add(item, textOf)
@@ -189,8 +194,49 @@ export class SearchIndex<T> {
     this.#ids = packed
   }
 
-  /** Items whose text contains `query` (case-insensitive), in index order. */
+  /** Items taken out or added since the postings were packed: what a search does besides the packed postings. */
+  get deltaSize(): number {
+    return (this.#gone?.size ?? 0) + (this.#extra === undefined ? 0 : this.#extra.#items.length)
+  }
+
+  /**
+   * `previous` with `changes`, in time proportional to the changes since `previous`'s postings were packed: the
+   * packed postings are shared (never changed), the records taken out are skipped when found, and the records added
+   * since are indexed on their own. Whoever keeps patching rebuilds (`rebuild`) once `deltaSize` is no longer small.
+   */
+  static *patched<T>(
+    previous: SearchIndex<T>,
+    changes: { readonly removed: ReadonlySet<T>; readonly added: readonly T[] },
+    textOf: (item: T) => string,
+  ): Steps<SearchIndex<T>> {
+    const index = new SearchIndex<T>([], textOf)
+    index.#texts = previous.#texts
+    index.#items = previous.#items
+    index.#slots = previous.#slots
+    index.#starts = previous.#starts
+    index.#ids = previous.#ids
+    const extraBefore = previous.#extra === undefined ? [] : previous.#extra.#items
+    const wasExtra = new Set(extraBefore)
+    const gone = new Set(previous.#gone)
+    for (const item of changes.removed) if (!wasExtra.has(item)) gone.add(item)
+    index.#gone = gone.size === 0 ? undefined : gone
+    const extra = extraBefore.filter((item) => !changes.removed.has(item))
+    for (const item of changes.added) extra.push(item)
+    index.#extra = extra.length === 0 ? undefined : yield* SearchIndex.build(extra, textOf)
+    return index
+  }
+
+  /** Items whose text contains `query` (case-insensitive): the packed postings' in index order, then the added ones. */
   search(query: string): T[] {
+    const found = this.#searchPacked(query)
+    const gone = this.#gone
+    const kept = gone === undefined ? found : found.filter((item) => !gone.has(item))
+    if (this.#extra === undefined) return kept
+    for (const item of this.#extra.search(query)) kept.push(item)
+    return kept
+  }
+
+  #searchPacked(query: string): T[] {
     const q = normalizeSearchText(query)
     if (q.length === 0) return [...this.#items]
     let candidates: Int32Array | undefined

@@ -104,3 +104,70 @@ test('a list index rebuilt from its predecessor orders and searches every page a
     { numRuns: 300 },
   )
 })
+
+/**
+ * A venue view that knows what changed hands it over (ListIndex.prepareSteps and warmSteps with `known` changes):
+ * along a chain of versions, each index made from its predecessor and the changes alone (orderings merged, the
+ * filtered orderings a client asked for merged too, the search index patched) answers every query as a fresh one.
+ */
+test('a list index made from its predecessor and the known changes, version after version, answers as a fresh one', () => {
+  const chain = fc.array(world, { minLength: 1, maxLength: 4 })
+  fc.assert(
+    fc.property(chain, (worlds) => {
+      let rows = (worlds[0] as { first: Row[] }).first
+      let index = prepared(rows)
+      for (const w of worlds) {
+        // Each world's second list says what becomes of the current rows: by position, kept, dropped or replaced.
+        const byId = new Map(w.first.map((r, i) => [r.id, w.second.find((s) => s.id === r.id) ?? i]))
+        const next: Row[] = []
+        const removed = new Set<Row>()
+        const added: Row[] = []
+        for (const r of rows) {
+          const fate = byId.get(r.id)
+          if (fate === undefined || (typeof fate !== 'number' && fate === w.first.find((f) => f.id === r.id)))
+            next.push(r)
+          else if (typeof fate === 'number') removed.add(r)
+          else {
+            removed.add(r)
+            const changed = { ...fate }
+            next.push(changed)
+            added.push(changed)
+          }
+        }
+        const extra = w.second.filter((s) => s.id.startsWith('n')).map((s) => ({ ...s, id: `${s.id}-${next.length}` }))
+        for (const r of extra) if (!next.some((x) => x.id === r.id)) (next.push(r), added.push(r))
+        // A client's filtered orderings on the predecessor: made again from it.
+        index.query({ status: 'open', category: 'a', sort: 'v', order: 'desc', offset: 0, limit: 1 })
+        index.query({ status: 'closed', sort: 'w', order: 'asc', offset: 0, limit: 1 })
+        const patched = new ListIndex(next, KEYS, text)
+        runToEnd(patched.prepareSteps(index, { removed, added }))
+        runToEnd(patched.warmSteps(index, { removed, added }))
+        const fresh = prepared(next)
+        for (const sort of ['v', 'w'])
+          for (const order of ['asc', 'desc'] as const)
+            for (const [status, category] of [
+              ['all', undefined],
+              ['open', 'a'],
+              ['closed', undefined],
+            ] as const) {
+              const q = { status, category, sort, order, offset: 0, limit: next.length + 1 }
+              const got = patched.query(q)
+              const want = fresh.query(q)
+              assert.equal(got.total, want.total)
+              got.items.forEach((r, i) => assert.equal(r, want.items[i], `${sort} ${order} ${status}: ${r.id}`))
+            }
+        for (const search of SEARCHES) {
+          const q = { status: 'all', search, sort: 'w', order: 'asc' as const, offset: 0, limit: next.length + 1 }
+          assert.deepEqual(
+            patched.query(q).items.map((r) => r.id),
+            fresh.query(q).items.map((r) => r.id),
+            `search "${search}"`,
+          )
+        }
+        rows = next
+        index = patched
+      }
+    }),
+    { numRuns: 150 },
+  )
+})
