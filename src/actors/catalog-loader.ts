@@ -194,7 +194,7 @@ export class CatalogLoader {
           this.#o.send({ type: 'catalog_unchanged', fetchedAt: catalog.fetchedAt, load, mapping: catalog.mapping })
           return
         }
-        const prepared = await this.#prepare(catalog)
+        const prepared = await this.#prepare(catalog, installed)
         if (controller.signal.aborted) return
         this.#o.send({ type: 'catalog_loaded', ...prepared, load, mapping: catalog.mapping })
       })
@@ -215,13 +215,17 @@ export class CatalogLoader {
   /**
    * Everything proportional to the catalog, in slices outside the actor's `process`, so that the actor only swaps
    * finished work in: the snapshot's indexes, the streamed instruments and the plan against the instrument map.
+   * `previous`: the installed snapshot, whose lookups a refresh that changed few events patches (catalog-snapshot.ts).
    */
-  async #prepare(catalog: Catalog): Promise<{
+  async #prepare(
+    catalog: Catalog,
+    previous?: CatalogSnapshot,
+  ): Promise<{
     snapshot: CatalogSnapshot
     instruments: readonly string[]
     plan: InstrumentPlan<InstrumentState>
   }> {
-    const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0))
+    const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0, previous))
     const streams = this.#o.adapter.streams
     const instruments =
       streams === undefined

@@ -311,7 +311,10 @@ export class VenueActor extends Actor<VenueMessage> {
 
   #installCatalog(message: Extract<CatalogMessage, { type: 'catalog_loaded' }>): void {
     const { snapshot: built, instruments, plan, load } = message
-    const snapshot = Object.freeze({ ...built, version: ++this.#catalogVersion })
+    // Its changes are since the catalog it was made from: kept only if that is the one it replaces.
+    const changes =
+      built.changes !== undefined && built.changes.since === this.#catalog?.version ? built.changes : undefined
+    const snapshot = Object.freeze({ ...built, version: ++this.#catalogVersion, changes })
     const wasTruncated = this.#catalog?.truncation !== undefined
     this.#catalog = snapshot
     this.#catalogSyncedAt = snapshot.fetchedAt
