@@ -7,47 +7,15 @@ import { VIEW_CHECKPOINT_EVERY, type EventDirectory } from './event-directory.js
 import { ListIndex, type SortKeys } from './list-index.js'
 import { venueEventRecord } from './records.js'
 import type { VenueViewRules } from './venue-rules.js'
+import type { EventEntry, MarketEntry, OutcomeEntry } from './venue-entries.js'
+import { patchedLookups, type VenueViewLookups } from './venue-view-lookups.js'
 
-/**
- * One venue's catalog as the API reads it, rebuilt per catalog version (or event-directory version): list
- * indexes over markets and events, id lookups for the filters, and a JSON fragment per record, serialized once
- * and reused until a quote of one of its outcomes changes (the venue actor's quote stream bumps `version`).
- */
-export interface MarketEntry {
-  readonly id: string
-  readonly status: string
-  readonly category: string
-  readonly market: PlatformMarket
-  readonly event: CatalogEvent
-  readonly eventSlug: string
-  /** Bumped by every published quote of one of this market's outcomes. */
-  version: number
-  fragment: string | undefined
-  fragmentVersion: number
-}
-
-/** One outcome (a price row), ordered by its own volume (the market's when the venue gives none). */
-export interface OutcomeEntry {
-  readonly id: string
-  readonly status: string
-  readonly category: string
-  readonly outcome: Outcome
-  readonly market: MarketEntry
-}
+export type { EventEntry, MarketEntry, OutcomeEntry } from './venue-entries.js'
 
 /** A venue as the read models see it: its actor (catalog, quotes, feed statistics) and its rules. */
 export interface ViewedVenue {
   readonly actor: VenueActor
   readonly rules: VenueViewRules
-}
-
-export interface EventEntry {
-  readonly id: string
-  readonly status: string
-  readonly category: string
-  readonly event: CatalogEvent
-  readonly eventSlug: string
-  readonly markets: readonly MarketEntry[]
 }
 
 /** Money keys sort on the printed (cent) value, so records showing equal volumes are ordered by id as documented. */
@@ -68,8 +36,8 @@ const OUTCOME_SORT_KEYS: SortKeys<OutcomeEntry> = {
   volume: (e) => cents(e.outcome.volume ?? e.market.market.volumeTotal),
 }
 
-/** The lookups a VenueView is built from (filled in slices by `VenueView.build`). */
-interface VenueViewParts {
+/** The lookups of a VenueView being built whole (filled in slices by `VenueView.build`). */
+interface BuildingLookups {
   readonly marketEntries: MarketEntry[]
   readonly eventEntries: EventEntry[]
   readonly outcomeEntries: OutcomeEntry[]
@@ -78,10 +46,24 @@ interface VenueViewParts {
   readonly outcomeById: Map<string, OutcomeEntry>
   readonly eventById: Map<string, EventEntry>
   readonly marketByOutcomeKey: Map<string, MarketEntry>
-  /** Instrument → the market entry it prices (a list in the rare case of several: one object per instrument saved). */
   readonly byInstrument: Map<string, MarketEntry | MarketEntry[]>
+  /** A key of a lookup was claimed by two entries: listing order settled it (the lookups are not `exact`). */
+  claimedTwice: boolean
 }
 
+/**
+ * Past this share of a catalog's events changed (or given a new slug) since the view it replaces, a view is built
+ * whole instead of patched from that one.
+ */
+const MAX_PATCHED_SHARE = 1 / 16
+
+/**
+ * One venue's catalog as the API reads it, made anew per catalog version (or event-directory version): list
+ * indexes over markets and events, id lookups for the filters, and a JSON fragment per record, serialized once
+ * and reused until a quote of one of its outcomes changes (the venue actor's quote stream bumps `version`). A view
+ * of a refresh that changed few events is patched from the one it replaces, in time proportional to the changes
+ * (`build`); otherwise built whole, keeping the entries of unchanged events.
+ */
 export class VenueView {
   readonly venue: VenueId
   readonly catalog: CatalogSnapshot
@@ -100,14 +82,14 @@ export class VenueView {
   readonly #byInstrument: ReadonlyMap<string, MarketEntry | MarketEntry[]>
   readonly #actor: VenueActor
   readonly #rules: VenueViewRules
-  readonly #parts: VenueViewParts
+  readonly #parts: VenueViewLookups
 
   /** `lists`: the list indexes of a view over the same catalog and slugs (see `build`), shared with their caches. */
   private constructor(
     venue: ViewedVenue,
     catalog: CatalogSnapshot,
     directory: EventDirectory,
-    parts: VenueViewParts,
+    parts: VenueViewLookups,
     lists?: VenueView,
   ) {
     const { actor, rules } = venue
@@ -160,9 +142,13 @@ export class VenueView {
     if (previous !== undefined && previous.catalog === catalog && (yield* sameSlugsSteps(previous, directory))) {
       return new VenueView(viewed, catalog, directory, previous.#parts, previous)
     }
+    if (previous !== undefined) {
+      const view = yield* VenueView.#patchedSteps(viewed, catalog, directory, previous)
+      if (view !== undefined) return view
+    }
     const venue = viewed.actor.venue
     const outcomeKeys = viewed.rules.outcomeKeys
-    const parts: VenueViewParts = {
+    const parts: BuildingLookups = {
       marketEntries: [],
       eventEntries: [],
       outcomeEntries: [],
@@ -172,6 +158,7 @@ export class VenueView {
       eventById: new Map(),
       marketByOutcomeKey: new Map(),
       byInstrument: new Map(),
+      claimedTwice: false,
     }
     let n = 0
     for (const event of catalog.events) {
@@ -182,37 +169,18 @@ export class VenueView {
         // The same event object (a refresh gives an unchanged event back: mapped-records.ts) under the same slug:
         // its entries are still right, and keep their cached JSON and quote versions.
         for (const entry of kept.markets) addMarket(parts, entry, outcomeKeys, previous?.outcomeById)
+        if (parts.eventById.has(event.eventId)) parts.claimedTwice = true
         parts.eventById.set(event.eventId, kept)
         parts.eventEntries.push(kept)
         continue
       }
-      const entries = event.markets.map((market) => {
-        const entry: MarketEntry = {
-          id: market.marketId,
-          status: market.status,
-          category: market.category,
-          market,
-          event,
-          eventSlug,
-          version: 0,
-          fragment: undefined,
-          fragmentVersion: -1,
-        }
-        addMarket(parts, entry, outcomeKeys, undefined)
-        return entry
-      })
-      const eventEntry: EventEntry = {
-        id: event.eventId,
-        status: event.status,
-        category: event.category,
-        event,
-        eventSlug,
-        markets: entries,
-      }
-      parts.eventById.set(event.eventId, eventEntry)
-      parts.eventEntries.push(eventEntry)
+      const entry = eventEntry(event, eventSlug)
+      for (const market of entry.markets) addMarket(parts, market, outcomeKeys, undefined)
+      if (parts.eventById.has(event.eventId)) parts.claimedTwice = true
+      parts.eventById.set(event.eventId, entry)
+      parts.eventEntries.push(entry)
     }
-    const view = new VenueView(viewed, catalog, directory, parts)
+    const view = new VenueView(viewed, catalog, directory, { ...parts, exact: !parts.claimedTwice })
     // Every ordering and search index a first request could need, before the view is installed.
     yield* view.markets.prepareSteps(previous?.markets)
     yield* view.events.prepareSteps(previous?.events)
@@ -220,6 +188,60 @@ export class VenueView {
     yield* view.markets.warmSteps(previous?.markets)
     yield* view.events.warmSteps(previous?.events)
     yield* view.outcomes.warmSteps(previous?.outcomes)
+    return view
+  }
+
+  /**
+   * The view of a refreshed catalog made from `previous` (the view of the catalog it replaced) and the events that
+   * changed (`CatalogSnapshot.changes`) or were given another slug by the new directory: their entries replaced in
+   * the lookups and lists, the orderings merged and the search index patched. Undefined when it is better built
+   * whole (no changes known, many changed, or lookups a patch cannot keep exact: venue-view-lookups.ts).
+   */
+  static *#patchedSteps(
+    viewed: ViewedVenue,
+    catalog: CatalogSnapshot,
+    directory: EventDirectory,
+    previous: VenueView,
+  ): Steps<VenueView | undefined> {
+    const changes = catalog.changes
+    if (changes === undefined || changes.since !== previous.catalog.version || !previous.#parts.exact) return undefined
+    const venue = viewed.actor.venue
+    const changed = new Set<string>()
+    for (const e of changes.removed) changed.add(e.eventId)
+    for (const e of changes.added) changed.add(e.eventId)
+    // The directory may give an unchanged event another slug (a link made or undone): its entries carry the slug.
+    let n = 0
+    for (const event of catalog.events) {
+      if (++n % (VIEW_CHECKPOINT_EVERY * 64) === 0) yield
+      if (changed.has(event.eventId)) continue
+      const slug = directory.slugOf(venue, event.eventId) ?? event.eventId
+      if (previous.eventById.get(event.eventId)?.eventSlug !== slug) changed.add(event.eventId)
+    }
+    if (changed.size > MAX_PATCHED_SHARE * Math.max(catalog.events.length, 1)) return undefined
+    const removed: EventEntry[] = []
+    const added: EventEntry[] = []
+    for (const id of changed) {
+      const old = previous.eventById.get(id)
+      if (old !== undefined) removed.push(old)
+      const event = catalog.eventsById.get(id)
+      if (event !== undefined) added.push(eventEntry(event, directory.slugOf(venue, id) ?? id))
+    }
+    const parts = patchedLookups(previous.#parts, removed, added, viewed.rules.outcomeKeys)
+    if (parts === undefined) return undefined
+    const view = new VenueView(viewed, catalog, directory, parts)
+    const markets = { removed: new Set(removed.flatMap((e) => e.markets)), added: added.flatMap((e) => e.markets) }
+    const events = { removed: new Set(removed), added }
+    const outcomesOf = (entries: readonly EventEntry[], lookups: VenueViewLookups) =>
+      entries.flatMap((e) =>
+        e.markets.flatMap((m) => m.market.outcomes.map((o) => lookups.outcomeById.get(o.outcomeId) as OutcomeEntry)),
+      )
+    const outcomes = { removed: new Set(outcomesOf(removed, previous.#parts)), added: outcomesOf(added, parts) }
+    yield* view.markets.prepareSteps(previous.markets, markets)
+    yield* view.events.prepareSteps(previous.events, events)
+    yield* view.outcomes.prepareSteps(previous.outcomes, outcomes)
+    yield* view.markets.warmSteps(previous.markets, markets)
+    yield* view.events.warmSteps(previous.events, events)
+    yield* view.outcomes.warmSteps(previous.outcomes, outcomes)
     return view
   }
 
@@ -266,35 +288,71 @@ export class VenueView {
   }
 }
 
+/** A new event's entries (no cached JSON yet), under its service event's slug. */
+function eventEntry(event: CatalogEvent, eventSlug: string): EventEntry {
+  return {
+    id: event.eventId,
+    status: event.status,
+    category: event.category,
+    event,
+    eventSlug,
+    markets: event.markets.map((market) => ({
+      id: market.marketId,
+      status: market.status,
+      category: market.category,
+      market,
+      event,
+      eventSlug,
+      version: 0,
+      fragment: undefined,
+      fragmentVersion: -1,
+    })),
+  }
+}
+
 /**
  * Files a market entry and its outcomes in the view's lookups. `kept`: the previous view's outcome entries, reused
  * for a kept market entry (the same outcome objects under it).
  */
 function addMarket(
-  parts: VenueViewParts,
+  parts: BuildingLookups,
   entry: MarketEntry,
   outcomeKeys: VenueViewRules['outcomeKeys'],
   kept: ReadonlyMap<string, OutcomeEntry> | undefined,
 ): void {
   const market = entry.market
+  /** Files `key` → `entry`, noting a key another entry claimed already (the lookups are then not `exact`). */
+  const file = (map: Map<string, MarketEntry>, key: string, firstWins: boolean) => {
+    const held = map.get(key)
+    if (held === entry) return
+    if (held !== undefined) parts.claimedTwice = true
+    if (held === undefined || !firstWins) map.set(key, entry)
+  }
+  if (parts.marketById.has(market.marketId)) parts.claimedTwice = true
   parts.marketById.set(market.marketId, entry)
-  parts.marketBySlug.set(market.marketId, entry)
+  file(parts.marketBySlug, market.marketId, false)
   for (const o of market.outcomes) {
-    if (outcomeKeys !== undefined) for (const key of outcomeKeys(o)) parts.marketByOutcomeKey.set(key, entry)
-    parts.marketByOutcomeKey.set(o.outcomeId, entry)
-    if (o.childMarketSlug !== undefined && !parts.marketBySlug.has(o.childMarketSlug))
-      parts.marketBySlug.set(o.childMarketSlug, entry)
+    if (outcomeKeys !== undefined) for (const key of outcomeKeys(o)) file(parts.marketByOutcomeKey, key, false)
+    file(parts.marketByOutcomeKey, o.outcomeId, false)
+    if (o.childMarketSlug !== undefined) file(parts.marketBySlug, o.childMarketSlug, true)
     const previous = kept?.get(o.outcomeId)
     const oe: OutcomeEntry =
       previous !== undefined && previous.market === entry && previous.outcome === o
         ? previous
         : { id: o.outcomeId, status: o.status, category: market.category, outcome: o, market: entry }
     parts.outcomeEntries.push(oe)
+    if (parts.outcomeById.has(o.outcomeId)) parts.claimedTwice = true
     parts.outcomeById.set(o.outcomeId, oe)
+    // An instrument pricing two outcomes of one market (both sides of a binary) lists the market once.
     const priced = parts.byInstrument.get(o.instrumentId)
     if (priced === undefined) parts.byInstrument.set(o.instrumentId, entry)
-    else if (Array.isArray(priced)) priced.push(entry)
-    else parts.byInstrument.set(o.instrumentId, [priced, entry])
+    else if (priced === entry) continue
+    else if (Array.isArray(priced)) {
+      if (!priced.includes(entry)) priced.push(entry)
+    } else {
+      parts.claimedTwice = true
+      parts.byInstrument.set(o.instrumentId, [priced, entry])
+    }
   }
   parts.marketEntries.push(entry)
 }
