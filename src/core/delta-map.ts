@@ -92,3 +92,26 @@ export class DeltaMap<K, V> implements ReadonlyMap<K, V> {
     for (const [k, v] of this.entries()) callback.call(thisArg, v, k, this)
   }
 }
+
+/**
+ * `map` without the `removed` entries and with the `added` ones, when that keeps every key one value's: each removed
+ * key mapped to the value given, each added key free once those are out, and given once. Undefined otherwise, or when
+ * the delta would pass `maxDeltaShare` of the map's size: the caller then builds its lookups whole (the whole build
+ * settles a key claimed twice by its own order, which a patch cannot know).
+ */
+export function patchedMap<K, V>(
+  map: ReadonlyMap<K, V>,
+  removed: readonly (readonly [K, V])[],
+  added: readonly (readonly [K, V])[],
+  maxDeltaShare: number,
+): DeltaMap<K, V> | undefined {
+  const base = DeltaMap.over(map)
+  for (const [key, value] of removed) if (base.get(key) !== value) return undefined
+  const next = base.with(
+    removed.map(([key]) => key),
+    added,
+  )
+  if (next.size !== base.size - removed.length + added.length) return undefined
+  if (next.deltaSize > maxDeltaShare * Math.max(next.size, 1)) return undefined
+  return next
+}

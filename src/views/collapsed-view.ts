@@ -1,3 +1,4 @@
+import { patchedMap } from '../core/delta-map.js'
 import { money } from '../core/money.js'
 import type { VenueId } from '../model/types.js'
 import { runToEnd, type Steps } from '../core/slices.js'
@@ -34,22 +35,31 @@ const SORT_KEYS: SortKeys<CollapsedEntry> = {
   created_at: (e) => e.event.createdAt,
 }
 
+/** Past this share of service events changed since the view it replaces, the collapsed view is built whole. */
+const MAX_PATCHED_SHARE = 1 / 16
+/** Past this share of the slug lookup changed since it was built whole, the collapsed view is built whole. */
+const MAX_DELTA_SHARE = 1 / 8
+
 export class CollapsedView {
   readonly directory: EventDirectory
   readonly index: ListIndex<CollapsedEntry>
   /** The venue views the entries' market entries belong to. */
   readonly #views: ReadonlyMap<VenueId, VenueView>
   readonly #entries: readonly CollapsedEntry[]
+  /** Entry by service event slug (its id): the list index's id lookup, and what a patch replaces entries in. */
+  readonly #bySlug: ReadonlyMap<string, CollapsedEntry>
 
   private constructor(
     directory: EventDirectory,
     entries: readonly CollapsedEntry[],
     views: ReadonlyMap<VenueId, VenueView>,
+    bySlug: ReadonlyMap<string, CollapsedEntry>,
   ) {
     this.directory = directory
-    this.index = new ListIndex(entries, SORT_KEYS, searchTitle)
+    this.index = new ListIndex(entries, SORT_KEYS, searchTitle, bySlug)
     this.#views = views
     this.#entries = entries
+    this.#bySlug = bySlug
   }
 
   static create(directory: EventDirectory, views: ReadonlyMap<VenueId, VenueView>): CollapsedView {
@@ -67,40 +77,70 @@ export class CollapsedView {
     views: ReadonlyMap<VenueId, VenueView>,
     previous?: CollapsedView,
   ): Steps<CollapsedView> {
+    if (previous !== undefined) {
+      const view = yield* CollapsedView.#patchedSteps(directory, views, previous)
+      if (view !== undefined) return view
+    }
     const before = new Map<ServiceEvent, CollapsedEntry>()
     for (const e of previous === undefined ? [] : previous.#entries) before.set(e.event, e)
     yield
     const entries: CollapsedEntry[] = []
+    const bySlug = new Map<string, CollapsedEntry>()
     for (const event of directory.events) {
-      const markets: { venue: VenueId; entry: MarketEntry }[] = []
-      for (const ce of event.members) {
-        const venue = ce.venue
-        const view = views.get(venue)
-        if (view === undefined) continue
-        for (const m of ce.markets) {
-          const entry = view.marketById.get(m.marketId)
-          if (entry !== undefined) markets.push({ venue, entry })
-        }
-      }
-      const kept = before.get(event)
-      entries.push(
-        kept !== undefined && sameMarkets(kept.markets, markets)
-          ? kept
-          : {
-              id: event.slug,
-              status: event.status,
-              category: event.category,
-              event,
-              markets,
-              fragment: undefined,
-              fragmentVersion: -1,
-            },
-      )
+      const entry = entryOf(event, views, before.get(event))
+      entries.push(entry)
+      bySlug.set(entry.id, entry)
       if (entries.length % VIEW_CHECKPOINT_EVERY === 0) yield
     }
-    const view = new CollapsedView(directory, entries, views)
+    const view = new CollapsedView(directory, entries, views, bySlug)
     yield* view.index.prepareSteps(previous?.index)
     yield* view.index.warmSteps(previous?.index)
+    return view
+  }
+
+  /**
+   * The view made from `previous` and the service events the directory replaced since `previous`'s
+   * (EventDirectory.changes), when every venue view is `previous`'s or was made from it (so the market entries of
+   * every other event are the same objects): only those events' entries are replaced, the orderings merged and the
+   * search index patched. Undefined when it is better built whole.
+   */
+  static *#patchedSteps(
+    directory: EventDirectory,
+    views: ReadonlyMap<VenueId, VenueView>,
+    previous: CollapsedView,
+  ): Steps<CollapsedView | undefined> {
+    const changes = directory.changes
+    if (changes === undefined || changes.since !== previous.directory.version) return undefined
+    if (changes.removed.length + changes.added.length > MAX_PATCHED_SHARE * Math.max(previous.#entries.length, 1))
+      return undefined
+    for (const [venue, view] of views) {
+      const before = previous.#views.get(venue)
+      if (before === undefined || (view !== before && view.predecessor !== before.generation)) return undefined
+    }
+    if (views.size !== previous.#views.size) return undefined
+    const removed: CollapsedEntry[] = []
+    for (const event of changes.removed) {
+      const entry = previous.#bySlug.get(event.slug)
+      if (entry === undefined || entry.event !== event) return undefined
+      removed.push(entry)
+    }
+    const added = changes.added.map((event) => entryOf(event, views, undefined))
+    const bySlug = patchedMap(
+      previous.#bySlug,
+      removed.map((e) => [e.id, e] as const),
+      added.map((e) => [e.id, e] as const),
+      MAX_DELTA_SHARE,
+    )
+    if (bySlug === undefined) return undefined
+    const gone = new Set(removed)
+    const entries: CollapsedEntry[] = []
+    for (const e of previous.#entries) if (!gone.has(e)) entries.push(e)
+    for (const e of added) entries.push(e)
+    yield
+    const view = new CollapsedView(directory, entries, views, bySlug)
+    const known = { removed: gone, added }
+    yield* view.index.prepareSteps(previous.index, known)
+    yield* view.index.warmSteps(previous.index, known)
     return view
   }
 
@@ -159,6 +199,30 @@ export class CollapsedView {
     const { venue, title } = found[i] as { venue: VenueId; title: string }
     return { title, probability: best.probability, platform: venue, outcome_id: best.id }
   }
+}
+
+/** The entry of `event`: its markets' entries in the venue views; `kept` (its previous entry) if they are the same. */
+function entryOf(event: ServiceEvent, views: ReadonlyMap<VenueId, VenueView>, kept: CollapsedEntry | undefined) {
+  const markets: { venue: VenueId; entry: MarketEntry }[] = []
+  for (const ce of event.members) {
+    const venue = ce.venue
+    const view = views.get(venue)
+    if (view === undefined) continue
+    for (const m of ce.markets) {
+      const entry = view.marketById.get(m.marketId)
+      if (entry !== undefined) markets.push({ venue, entry })
+    }
+  }
+  if (kept !== undefined && sameMarkets(kept.markets, markets)) return kept
+  return {
+    id: event.slug,
+    status: event.status,
+    category: event.category,
+    event,
+    markets,
+    fragment: undefined,
+    fragmentVersion: -1,
+  } satisfies CollapsedEntry as CollapsedEntry
 }
 
 /** One function for every index (a rebuilt list index takes over its predecessor's over the same text). */

@@ -1,7 +1,8 @@
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
 import { runToEnd, type Steps } from '../core/slices.js'
-import type { CatalogEvent, ServiceStatus, VenueId } from '../model/types.js'
-import { maxOf, minOf } from '../core/arrays.js'
+import type { CatalogEvent, VenueId } from '../model/types.js'
+import { patchedDirectorySteps, type DirectoryChanges, type DirectoryParts } from './directory-patch.js'
+import { serviceEvent, type DirectoryVenue, type EventLink, type EventRef, type ServiceEvent } from './service-event.js'
 
 /**
  * Service events: the cross-venue Event of the model. Each venue event belongs to exactly one service event;
@@ -12,44 +13,8 @@ import { maxOf, minOf } from '../core/arrays.js'
  * - linked events take the slug of their member on the earliest registered venue and keep the others' slugs as
  *   aliases, so old links still resolve.
  */
-export interface EventRef {
-  readonly venue: VenueId
-  readonly eventId: string
-}
-
-/** Two venue events the matcher judged the same question (`a` on the earlier registered venue). */
-export interface EventLink {
-  readonly a: EventRef
-  readonly b: EventRef
-}
-
-export interface ServiceEvent {
-  readonly slug: string
-  readonly aliases: readonly string[]
-  /** Its venue events, at most one per venue, in registry order (`eventOn` finds one venue's). */
-  readonly members: readonly CatalogEvent[]
-  readonly title: string
-  readonly category: string
-  readonly status: ServiceStatus
-  readonly platforms: readonly VenueId[]
-  readonly volumeTotal: number | undefined
-  readonly volume24h: number | undefined
-  readonly createdAt: number | undefined
-  readonly updatedAt: number | undefined
-  readonly endTime: number | undefined
-}
-
-/** The service event's member on `venue`, if it is listed there. */
-export function eventOn(event: ServiceEvent | undefined, venue: VenueId): CatalogEvent | undefined {
-  return event?.members.find((e) => e.venue === venue)
-}
-
-/** One registered venue's part of a directory build: its installed catalog (if any) and its slug rule. */
-export interface DirectoryVenue {
-  readonly venue: VenueId
-  readonly catalog: CatalogSnapshot | undefined
-  readonly eventSlug: (event: Pick<CatalogEvent, 'eventId' | 'title'>) => string
-}
+export type { DirectoryVenue, EventLink, EventRef, ServiceEvent } from './service-event.js'
+export { eventOn } from './service-event.js'
 
 /** A slug made of a title and a ticker: the title slugified (at most 80 characters) then the ticker lowercased. */
 export function titleTickerSlug(e: Pick<CatalogEvent, 'eventId' | 'title'>): string {
@@ -72,12 +37,23 @@ export const VIEW_CHECKPOINT_EVERY = 32
 export class EventDirectory {
   readonly version: number
   #events: readonly ServiceEvent[] = []
-  readonly #bySlug = new Map<string, ServiceEvent>()
-  readonly #slugOf = new Map<VenueId, Map<string, string>>()
+  #bySlug: ReadonlyMap<string, ServiceEvent> = new Map<string, ServiceEvent>()
+  #slugOf: ReadonlyMap<VenueId, ReadonlyMap<string, string>> = new Map<VenueId, Map<string, string>>()
+  /** What it was built from: a directory of the next catalogs and links is patched from this one (`#patchedSteps`). */
+  #catalogs: ReadonlyMap<VenueId, CatalogSnapshot | undefined> = new Map()
+  #links: readonly EventLink[] = []
+  /**
+   * No slug or alias claimed by two service events and no link refused: what the build made depends on no order,
+   * so a patch can make the same (directory-patch.ts). Set by each build.
+   */
+  #exact = true
+  #changes: DirectoryChanges | undefined
 
   private constructor(version: number, venues: readonly DirectoryVenue[]) {
     this.version = version
-    for (const v of venues) this.#slugOf.set(v.venue, new Map())
+    const slugOf = new Map<VenueId, Map<string, string>>()
+    for (const v of venues) slugOf.set(v.venue, new Map())
+    this.#slugOf = slugOf
   }
 
   static create(venues: readonly DirectoryVenue[], links: readonly EventLink[], version: number): EventDirectory {
@@ -95,7 +71,23 @@ export class EventDirectory {
     version: number,
     previous?: EventDirectory,
   ): Steps<EventDirectory> {
+    if (previous !== undefined) {
+      const parts = yield* patchedDirectorySteps(previous.#parts(), venues, links, previous.version)
+      if (parts !== undefined) {
+        const d = new EventDirectory(version, venues)
+        d.#events = parts.events
+        d.#bySlug = parts.bySlug
+        d.#slugOf = parts.slugOf
+        d.#catalogs = catalogsOf(venues)
+        d.#links = links
+        d.#changes = parts.changes
+        return d
+      }
+    }
     const d = new EventDirectory(version, venues)
+    d.#catalogs = catalogsOf(venues)
+    d.#links = links
+    d.#exact = venues.every((v) => v.catalog === undefined || v.catalog.idsOnce)
     // A service event of `previous` whose members are the same event objects is the same record: kept, not made
     // again (its slug, aliases and totals come from its members alone).
     const before = new Map<CatalogEvent, ServiceEvent>()
@@ -124,7 +116,12 @@ export class EventDirectory {
       if (a === undefined || b === undefined || a.venue === b.venue) continue
       const ga = groupOf.get(keyOf(a)) ?? new Map([[a.venue, a]])
       const gb = groupOf.get(keyOf(b)) ?? new Map([[b.venue, b]])
-      if (ga === gb || [...gb.keys()].some((venue) => ga.has(venue))) continue
+      if (ga === gb) continue
+      if ([...gb.keys()].some((venue) => ga.has(venue))) {
+        // Refused: which of two such links joins depends on their order.
+        d.#exact = false
+        continue
+      }
       for (const [venue, e] of gb) ga.set(venue, e)
       for (const e of ga.values()) groupOf.set(keyOf(e), ga)
     }
@@ -162,6 +159,14 @@ export class EventDirectory {
     return d
   }
 
+  /**
+   * The service events that differ from those of the directory of version `changes.since`, when this one was patched
+   * from it: the collapsed list and the sitemap patch theirs by them.
+   */
+  get changes(): DirectoryChanges | undefined {
+    return this.#changes
+  }
+
   get events(): readonly ServiceEvent[] {
     return this.#events
   }
@@ -177,56 +182,35 @@ export class EventDirectory {
 
   /** `members`: one event per venue, in registry order. */
   #add(members: readonly CatalogEvent[], venues: readonly DirectoryVenue[]): ServiceEvent {
-    const slugs = members.map((e) => (venues.find((v) => v.venue === e.venue) as DirectoryVenue).eventSlug(e))
-    const slug = slugs[0] as string
-    const aliases = slugs.slice(1)
-    const lead = members[0] as CatalogEvent
-    const status: ServiceStatus = members.some((e) => e.status === 'active')
-      ? 'active'
-      : members.every((e) => e.status === 'resolved')
-        ? 'resolved'
-        : 'closed'
-    const event: ServiceEvent = {
-      slug,
-      aliases,
-      members,
-      title: lead.title,
-      category: lead.category,
-      status,
-      platforms: members.map((e) => e.venue),
-      volumeTotal: sum(members.map((e) => e.volumeTotal)),
-      volume24h: sum(members.map((e) => e.volume24h)),
-      createdAt: min(members.map((e) => e.createdAt)),
-      updatedAt: max(members.map((e) => e.updatedAt)),
-      endTime: max(members.map((e) => e.endTime)),
-    }
-    return this.#register(event)
+    return this.#register(serviceEvent(members, venues))
   }
 
-  /** Makes `event` findable by its slug, its aliases and each member's venue event id. */
+  /** Makes `event` findable by its slug, its aliases and each member's venue event id (during a whole build). */
   #register(event: ServiceEvent): ServiceEvent {
-    this.#bySlug.set(event.slug, event)
-    for (const a of event.aliases) if (!this.#bySlug.has(a)) this.#bySlug.set(a, event)
-    for (const e of event.members) this.#slugOf.get(e.venue)?.set(e.eventId, event.slug)
+    const bySlug = this.#bySlug as Map<string, ServiceEvent>
+    if (bySlug.has(event.slug)) this.#exact = false
+    bySlug.set(event.slug, event)
+    for (const a of event.aliases) {
+      if (bySlug.has(a)) this.#exact = false
+      else bySlug.set(a, event)
+    }
+    for (const e of event.members)
+      (this.#slugOf.get(e.venue) as Map<string, string> | undefined)?.set(e.eventId, event.slug)
     return event
   }
+
+  #parts(): DirectoryParts {
+    return {
+      events: this.#events,
+      bySlug: this.#bySlug,
+      slugOf: this.#slugOf,
+      catalogs: this.#catalogs,
+      links: this.#links,
+      exact: this.#exact,
+    }
+  }
 }
 
-function known(values: readonly (number | undefined)[]): number[] {
-  return values.filter((v): v is number => v !== undefined)
-}
-
-function sum(values: readonly (number | undefined)[]): number | undefined {
-  const k = known(values)
-  return k.length === 0 ? undefined : k.reduce((a, b) => a + b, 0)
-}
-
-function min(values: readonly (number | undefined)[]): number | undefined {
-  const k = known(values)
-  return minOf(k)
-}
-
-function max(values: readonly (number | undefined)[]): number | undefined {
-  const k = known(values)
-  return maxOf(k)
+function catalogsOf(venues: readonly DirectoryVenue[]): ReadonlyMap<VenueId, CatalogSnapshot | undefined> {
+  return new Map(venues.map((v) => [v.venue, v.catalog]))
 }

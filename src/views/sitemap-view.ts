@@ -1,5 +1,6 @@
 import { sortSteps } from '../core/array-steps.js'
 import { runToEnd, type Steps } from '../core/slices.js'
+import type { DirectoryChanges } from './directory-patch.js'
 import { VIEW_CHECKPOINT_EVERY, type EventDirectory, type ServiceEvent } from './event-directory.js'
 import { iso } from './records.js'
 
@@ -32,6 +33,9 @@ export class SitemapView {
    * a refresh serializes only the events that changed.
    */
   static *build(directory: EventDirectory, previous?: SitemapView): Steps<SitemapView> {
+    const changes = directory.changes
+    if (previous !== undefined && changes !== undefined && changes.since === previous.directory.version)
+      return yield* SitemapView.#patchedSteps(directory, previous.#events, previous.#rows, changes)
     const before = new Map<ServiceEvent, string>()
     if (previous !== undefined) {
       for (let i = 0; i < previous.#events.length; i++) {
@@ -39,16 +43,47 @@ export class SitemapView {
         if (i % (VIEW_CHECKPOINT_EVERY * 16) === 0) yield
       }
     }
-    const events = yield* sortSteps(
-      directory.events,
-      (a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0),
-    )
+    const events = yield* sortSteps(directory.events, bySitemapOrder)
     const rows: string[] = []
     for (const e of events) {
       rows.push(before.get(e) ?? sitemapRow(e))
       if (rows.length % VIEW_CHECKPOINT_EVERY === 0) yield
     }
     return new SitemapView(directory, events, rows)
+  }
+
+  /**
+   * The sitemap of a directory patched from the previous one's (EventDirectory.changes): the previous rows without the
+   * removed events', with the added events' rows merged in at their places. One copy of the rows and a row serialized
+   * per added event, not a sort of every event.
+   */
+  static *#patchedSteps(
+    directory: EventDirectory,
+    events: readonly ServiceEvent[],
+    rows: readonly string[],
+    changes: DirectoryChanges,
+  ): Steps<SitemapView> {
+    const gone = new Set(changes.removed)
+    const added = [...changes.added].sort(bySitemapOrder)
+    const nextEvents: ServiceEvent[] = []
+    const nextRows: string[] = []
+    let a = 0
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i] as ServiceEvent
+      while (a < added.length && bySitemapOrder(added[a] as ServiceEvent, e) < 0) {
+        nextEvents.push(added[a] as ServiceEvent)
+        nextRows.push(sitemapRow(added[a++] as ServiceEvent))
+      }
+      if (gone.has(e)) continue
+      nextEvents.push(e)
+      nextRows.push(rows[i] as string)
+      if (i % (VIEW_CHECKPOINT_EVERY * 256) === 0) yield
+    }
+    for (; a < added.length; a++) {
+      nextEvents.push(added[a] as ServiceEvent)
+      nextRows.push(sitemapRow(added[a] as ServiceEvent))
+    }
+    return new SitemapView(directory, nextEvents, nextRows)
   }
 
   get total(): number {
@@ -70,6 +105,10 @@ export class SitemapView {
     return body
   }
 }
+
+/** Sitemap order: oldest first, then by slug. */
+const bySitemapOrder = (a: ServiceEvent, b: ServiceEvent): number =>
+  (a.createdAt ?? 0) - (b.createdAt ?? 0) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)
 
 /** A service event's sitemap row. */
 function sitemapRow(e: ServiceEvent): string {

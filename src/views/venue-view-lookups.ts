@@ -1,10 +1,10 @@
-import { DeltaMap } from '../core/delta-map.js'
+import { patchedMap } from '../core/delta-map.js'
 import type { EventEntry, MarketEntry, OutcomeEntry } from './venue-entries.js'
 import type { VenueViewRules } from './venue-rules.js'
 
 /**
  * A venue view's id lookups, and how a view of a refreshed catalog makes them from its predecessor's in time
- * proportional to the events that changed: the old events' keys taken out and the new ones' put in (DeltaMap), the
+ * proportional to the events that changed: the old events' keys taken out and the new ones' put in (DeltaMap, MAX_DELTA_SHARE), the
  * records' lists filtered and appended to.
  *
  * A patch is exactly the whole build (venue-view.ts) only while no key is claimed by two market entries: the whole
@@ -81,35 +81,41 @@ export function patchedLookups(
   )
   const byKeys = (markets: readonly MarketEntry[], keysOf: (k: MarketKeys) => readonly string[]) =>
     markets.flatMap((m) => keysOf(marketKeys(m, outcomeKeys)).map((key) => [key, m] as const))
-  const eventById = patched(
+  const eventById = patchedMap(
     previous.eventById,
     removed.map((e) => [e.id, e] as const),
     added.map((e) => [e.id, e] as const),
+    MAX_DELTA_SHARE,
   )
-  const marketById = patched(
+  const marketById = patchedMap(
     previous.marketById,
     goneMarkets.map((m) => [m.id, m] as const),
     newMarkets.map((m) => [m.id, m] as const),
+    MAX_DELTA_SHARE,
   )
-  const outcomeById = patched(
+  const outcomeById = patchedMap(
     previous.outcomeById,
     [...goneOutcomes].map((o) => [o.id, o] as const),
     newOutcomes.map((o) => [o.id, o] as const),
+    MAX_DELTA_SHARE,
   )
-  const marketBySlug = patched(
+  const marketBySlug = patchedMap(
     previous.marketBySlug,
     byKeys(goneMarkets, (k) => k.slugs),
     byKeys(newMarkets, (k) => k.slugs),
+    MAX_DELTA_SHARE,
   )
-  const marketByOutcomeKey = patched(
+  const marketByOutcomeKey = patchedMap(
     previous.marketByOutcomeKey,
     byKeys(goneMarkets, (k) => k.outcomeKeys),
     byKeys(newMarkets, (k) => k.outcomeKeys),
+    MAX_DELTA_SHARE,
   )
-  const byInstrument = patched<MarketEntry | MarketEntry[]>(
+  const byInstrument = patchedMap<string, MarketEntry | MarketEntry[]>(
     previous.byInstrument,
     byKeys(goneMarkets, (k) => k.instruments),
     byKeys(newMarkets, (k) => k.instruments),
+    MAX_DELTA_SHARE,
   )
   if (
     eventById === undefined ||
@@ -134,26 +140,6 @@ export function patchedLookups(
     byInstrument,
     exact: true,
   }
-}
-
-/**
- * `map` without the `removed` entries (each key must map to the value given) and with the `added` ones (each key
- * must then be free, and given once), or undefined: a key claimed twice, or a delta no longer small.
- */
-function patched<V>(
-  map: ReadonlyMap<string, V>,
-  removed: readonly (readonly [string, V])[],
-  added: readonly (readonly [string, V])[],
-): DeltaMap<string, V> | undefined {
-  const base = DeltaMap.over(map)
-  for (const [key, value] of removed) if (base.get(key) !== value) return undefined
-  const next = base.with(
-    removed.map(([key]) => key),
-    added,
-  )
-  if (next.size !== base.size - removed.length + added.length) return undefined
-  if (next.deltaSize > MAX_DELTA_SHARE * Math.max(next.size, 1)) return undefined
-  return next
 }
 
 /** `list` without the records of `gone`, then `added`. */

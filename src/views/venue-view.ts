@@ -51,6 +51,8 @@ interface BuildingLookups {
   claimedTwice: boolean
 }
 
+let generations = 0
+
 /**
  * Past this share of a catalog's events changed (or given a new slug) since the view it replaces, a view is built
  * whole instead of patched from that one.
@@ -65,6 +67,13 @@ const MAX_PATCHED_SHARE = 1 / 16
  * (`build`); otherwise built whole, keeping the entries of unchanged events.
  */
 export class VenueView {
+  /** Tells views apart without holding on to them: each view has its own. */
+  readonly generation = ++generations
+  /**
+   * The generation of the view this one was made from, keeping the entries of every event that kept its object and
+   * slug (patched from it, or built whole with it): whoever holds those entries can keep them (collapsed-view.ts).
+   */
+  readonly predecessor: number | undefined
   readonly venue: VenueId
   readonly catalog: CatalogSnapshot
   readonly directory: EventDirectory
@@ -90,10 +99,12 @@ export class VenueView {
     catalog: CatalogSnapshot,
     directory: EventDirectory,
     parts: VenueViewLookups,
+    predecessor: VenueView | undefined,
     lists?: VenueView,
   ) {
     const { actor, rules } = venue
     this.venue = actor.venue
+    this.predecessor = predecessor?.generation
     this.#actor = actor
     this.#rules = rules
     this.catalog = catalog
@@ -140,7 +151,7 @@ export class VenueView {
     previous?: VenueView,
   ): Steps<VenueView> {
     if (previous !== undefined && previous.catalog === catalog && (yield* sameSlugsSteps(previous, directory))) {
-      return new VenueView(viewed, catalog, directory, previous.#parts, previous)
+      return new VenueView(viewed, catalog, directory, previous.#parts, previous, previous)
     }
     if (previous !== undefined) {
       const view = yield* VenueView.#patchedSteps(viewed, catalog, directory, previous)
@@ -180,7 +191,7 @@ export class VenueView {
       parts.eventById.set(event.eventId, entry)
       parts.eventEntries.push(entry)
     }
-    const view = new VenueView(viewed, catalog, directory, { ...parts, exact: !parts.claimedTwice })
+    const view = new VenueView(viewed, catalog, directory, { ...parts, exact: !parts.claimedTwice }, previous)
     // Every ordering and search index a first request could need, before the view is installed.
     yield* view.markets.prepareSteps(previous?.markets)
     yield* view.events.prepareSteps(previous?.events)
@@ -228,7 +239,7 @@ export class VenueView {
     }
     const parts = patchedLookups(previous.#parts, removed, added, viewed.rules.outcomeKeys)
     if (parts === undefined) return undefined
-    const view = new VenueView(viewed, catalog, directory, parts)
+    const view = new VenueView(viewed, catalog, directory, parts, previous)
     const markets = { removed: new Set(removed.flatMap((e) => e.markets)), added: added.flatMap((e) => e.markets) }
     const events = { removed: new Set(removed), added }
     const outcomesOf = (entries: readonly EventEntry[], lookups: VenueViewLookups) =>

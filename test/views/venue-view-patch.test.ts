@@ -12,6 +12,7 @@ import { VenueView, type ViewedVenue } from '../../src/views/venue-view.js'
 import { VENUEK } from '../../src/venues/venuek/module.js'
 import { VENUEP } from '../../src/venues/venuep/module.js'
 import { simulatorCatalogs } from '../helpers/catalogs.js'
+import { refreshed } from '../helpers/refreshes.js'
 
 /**
  * A venue view of a refreshed catalog is patched from the view it replaces when few events changed (VenueView.build:
@@ -30,38 +31,6 @@ after(async () => {
 })
 
 const actorOf = (venue: VenueId) => ({ venue, quote: () => undefined, stats: () => undefined }) as unknown as VenueActor
-
-function refreshed(rng: Rng, events: readonly CatalogEvent[], reserve: CatalogEvent[], step: number): CatalogEvent[] {
-  const next: CatalogEvent[] = []
-  for (const e of events) {
-    const roll = rng.next()
-    if (roll < 0.004) {
-      reserve.push(e)
-      continue
-    }
-    if (roll < 0.012) {
-      const markets = e.markets.map((m, i) =>
-        i === 0
-          ? {
-              ...m,
-              volumeTotal: (m.volumeTotal ?? 0) + 1000 * (step + 1),
-              status: rng.pick(['active', 'closed'] as const),
-            }
-          : m,
-      )
-      next.push({ ...e, title: `${e.title} v${step}`, markets, volumeTotal: (e.volumeTotal ?? 0) + 7 })
-      continue
-    }
-    next.push(e)
-  }
-  // A delisted event now and then comes back as it was, or under a new id.
-  if (reserve.length > 0 && rng.chance(0.5)) next.push(reserve.shift() as CatalogEvent)
-  if (reserve.length > 0 && rng.chance(0.5)) {
-    const e = reserve.shift() as CatalogEvent
-    next.push({ ...e, eventId: `${e.eventId}-N${step}`, title: `${e.title} anew` })
-  }
-  return next
-}
 
 function assertServesAsWhole(patched: VenueView, whole: VenueView, what: string): void {
   const ids = (m: ReadonlyMap<string, { readonly id: string }>) => [...m].map(([k, v]) => `${k}→${v.id}`).sort()

@@ -1,0 +1,175 @@
+import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
+import { patchedMap } from '../core/delta-map.js'
+import type { Steps } from '../core/slices.js'
+import type { CatalogEvent, VenueId } from '../model/types.js'
+import { serviceEvent, type DirectoryVenue, type EventLink, type ServiceEvent } from './service-event.js'
+
+/**
+ * How the event directory of the next catalogs and links is made from the current one in time proportional to what
+ * changed, not to the catalogs (event-directory.ts builds it whole, MAX_DELTA_SHARE): the venue events that changed (the snapshots'
+ * `changes`) and the ends of the links made or undone are regrouped, with every event once grouped with them, and
+ * only their service events are replaced.
+ *
+ * The result is the whole build's, up to the order of `events` (which no reader relies on: the collapsed list and
+ * the sitemap sort), only while the whole build's result depends on no order: no slug or alias claimed twice and no
+ * link refused (`exact`). A patch that would break that gives up, and the directory is built whole.
+ */
+export interface DirectoryParts {
+  readonly events: readonly ServiceEvent[]
+  readonly bySlug: ReadonlyMap<string, ServiceEvent>
+  readonly slugOf: ReadonlyMap<VenueId, ReadonlyMap<string, string>>
+  readonly catalogs: ReadonlyMap<VenueId, CatalogSnapshot | undefined>
+  readonly links: readonly EventLink[]
+  readonly exact: boolean
+}
+
+/** The service events that differ from the previous directory's (compared as objects). */
+export interface DirectoryChanges {
+  /** The directory version these are the changes since. */
+  readonly since: number
+  readonly removed: readonly ServiceEvent[]
+  readonly added: readonly ServiceEvent[]
+}
+
+/** Past this share of the catalogs' events regrouped, the directory is built whole. */
+const MAX_PATCHED_SHARE = 1 / 16
+/** Past this share of a lookup's keys changed since it was built whole, the directory is built whole. */
+const MAX_DELTA_SHARE = 1 / 8
+const CHECKPOINT_EVERY = 4096
+
+const keyOf = (venue: VenueId, eventId: string) => `${venue}\u0000${eventId}`
+const linkKey = (l: EventLink) => `${keyOf(l.a.venue, l.a.eventId)}\u0000${keyOf(l.b.venue, l.b.eventId)}`
+
+/** The parts of the directory of `venues` and `links` made from `previous`'s, or undefined to build it whole. */
+export function* patchedDirectorySteps(
+  previous: DirectoryParts,
+  venues: readonly DirectoryVenue[],
+  links: readonly EventLink[],
+  previousVersion: number,
+): Steps<(Omit<DirectoryParts, 'catalogs' | 'links' | 'exact'> & { changes: DirectoryChanges }) | undefined> {
+  if (!previous.exact || previous.catalogs.size !== venues.length) return undefined
+  const catalogOf = new Map<VenueId, CatalogSnapshot | undefined>()
+  /** Venue event keys whose grouping may have changed: where regrouping starts. */
+  const seeds: string[] = []
+  let listed = 0
+  for (const v of venues) {
+    const before = previous.catalogs.get(v.venue)
+    const now = v.catalog
+    catalogOf.set(v.venue, now)
+    listed += now?.events.length ?? 0
+    if (now === before) continue
+    if (now === undefined || before === undefined || now.changes?.since !== before.version || !now.idsOnce)
+      return undefined
+    for (const e of now.changes.removed) seeds.push(keyOf(v.venue, e.eventId))
+    for (const e of now.changes.added) seeds.push(keyOf(v.venue, e.eventId))
+  }
+  const eventOf = (key: string): CatalogEvent | undefined => {
+    const at = key.indexOf('\u0000')
+    return catalogOf.get(key.slice(0, at) as VenueId)?.eventsById.get(key.slice(at + 1))
+  }
+  // The links made or undone; and, of the links now, each listed event's linked events.
+  const before = new Set<string>()
+  for (const l of previous.links) before.add(linkKey(l))
+  yield
+  const linked = new Map<string, string[]>()
+  const link = (from: string, to: string) => {
+    const list = linked.get(from)
+    if (list === undefined) linked.set(from, [to])
+    else list.push(to)
+  }
+  let n = 0
+  for (const l of links) {
+    const key = linkKey(l)
+    if (!before.delete(key)) seeds.push(keyOf(l.a.venue, l.a.eventId), keyOf(l.b.venue, l.b.eventId))
+    const a = keyOf(l.a.venue, l.a.eventId)
+    const b = keyOf(l.b.venue, l.b.eventId)
+    if (l.a.venue !== l.b.venue && eventOf(a) !== undefined && eventOf(b) !== undefined) (link(a, b), link(b, a))
+    if (++n % CHECKPOINT_EVERY === 0) yield
+  }
+  for (const key of before) {
+    const [va, ia, vb, ib] = key.split('\u0000') as [VenueId, string, VenueId, string]
+    seeds.push(keyOf(va, ia), keyOf(vb, ib))
+  }
+  // Everything grouped with a seed, before or now: the old service events' members and the linked events, to closure.
+  const serviceOf = (key: string): ServiceEvent | undefined => {
+    const at = key.indexOf('\u0000')
+    const slug = previous.slugOf.get(key.slice(0, at) as VenueId)?.get(key.slice(at + 1))
+    return slug === undefined ? undefined : previous.bySlug.get(slug)
+  }
+  const regrouped = new Set<string>()
+  const touched = new Set<ServiceEvent>()
+  const queue = [...seeds]
+  while (queue.length > 0) {
+    const key = queue.pop() as string
+    if (regrouped.has(key)) continue
+    regrouped.add(key)
+    const old = serviceOf(key)
+    if (old !== undefined) {
+      touched.add(old)
+      for (const e of old.members) queue.push(keyOf(e.venue, e.eventId))
+    }
+    for (const other of linked.get(key) ?? []) queue.push(other)
+    if (regrouped.size > MAX_PATCHED_SHARE * Math.max(listed, 1)) return undefined
+  }
+  // The new groups: the listed regrouped events, joined along the links (no venue twice in a group, else refused
+  // by the whole build, which depends on order: built whole).
+  const rank = new Map(venues.map((v, i) => [v.venue, i]))
+  const placed = new Set<string>()
+  const groups: CatalogEvent[][] = []
+  for (const key of regrouped) {
+    if (placed.has(key) || eventOf(key) === undefined) continue
+    const members: CatalogEvent[] = []
+    const pending = [key]
+    placed.add(key)
+    while (pending.length > 0) {
+      const k = pending.pop() as string
+      members.push(eventOf(k) as CatalogEvent)
+      for (const other of linked.get(k) ?? []) if (!placed.has(other)) (placed.add(other), pending.push(other))
+    }
+    members.sort((x, y) => (rank.get(x.venue) ?? 0) - (rank.get(y.venue) ?? 0))
+    for (let i = 1; i < members.length; i++)
+      if ((members[i] as CatalogEvent).venue === (members[i - 1] as CatalogEvent).venue) return undefined
+    groups.push(members)
+  }
+  yield
+  // A group of the same members as its old service event keeps it; the others are new.
+  const kept = new Set<ServiceEvent>()
+  const added: ServiceEvent[] = []
+  for (const members of groups) {
+    const lead = members[0] as CatalogEvent
+    const old = serviceOf(keyOf(lead.venue, lead.eventId))
+    if (old !== undefined && old.members.length === members.length && old.members.every((e, i) => e === members[i]))
+      kept.add(old)
+    else added.push(serviceEvent(members, venues))
+  }
+  const removed = [...touched].filter((e) => !kept.has(e))
+  // The lookups: the removed service events' keys out, the added ones' in, each key one event's.
+  const bySlug = patchedMap(
+    previous.bySlug,
+    removed.flatMap((e) => [e.slug, ...e.aliases].map((k) => [k, e] as const)),
+    added.flatMap((e) => [e.slug, ...e.aliases].map((k) => [k, e] as const)),
+    MAX_DELTA_SHARE,
+  )
+  if (bySlug === undefined) return undefined
+  const slugOf = new Map<VenueId, ReadonlyMap<string, string>>()
+  for (const v of venues) {
+    const map = previous.slugOf.get(v.venue) ?? new Map<string, string>()
+    const out = removed.flatMap((e) =>
+      e.members.filter((m) => m.venue === v.venue).map((m) => [m.eventId, e.slug] as const),
+    )
+    const into = added.flatMap((e) =>
+      e.members.filter((m) => m.venue === v.venue).map((m) => [m.eventId, e.slug] as const),
+    )
+    if (out.length === 0 && into.length === 0) slugOf.set(v.venue, map)
+    else {
+      const next = patchedMap(map, out, into, MAX_DELTA_SHARE)
+      if (next === undefined) return undefined
+      slugOf.set(v.venue, next)
+    }
+  }
+  const gone = new Set(removed)
+  const events: ServiceEvent[] = []
+  for (const e of previous.events) if (!gone.has(e)) events.push(e)
+  for (const e of added) events.push(e)
+  return { events, bySlug, slugOf, changes: { since: previousVersion, removed, added } }
+}
