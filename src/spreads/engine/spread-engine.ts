@@ -96,6 +96,8 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   readonly #ranks = new RecordRanks()
   /** A plan has been installed (`#install`): the pending recomputes, once done, are its first spreads. */
   #installed = false
+  /** The specs last asked for (`setPairsInSlices`, a `pairs` message): the same again installs nothing. */
+  #asked: readonly SpreadPairSpec[] | undefined
   /** The first installed plan's records are all computed (see `ready`). */
   #ready = false
   /** What subscribers were last told of each pair (see RecordDigests). */
@@ -246,8 +248,16 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     return pairsPlanSteps(specs, this.#byKey, this.#layout, this.#nextId)
   }
 
-  /** Installs `specs` without a long block: plan in slices, install in one short step, recompute in chunks. */
+  /**
+   * Installs `specs` without a long block: plan in slices, install in one short step, recompute in chunks. The same
+   * specs as the last ones asked for (the same objects in the same order: the matcher gives unchanged spreads back
+   * as they were, cross-venue.ts) install nothing: a refresh whose changes matched nothing costs no plan, no install
+   * and no recompute of every pair.
+   */
   async setPairsInSlices(specs: readonly SpreadPairSpec[]): Promise<void> {
+    const last = this.#asked
+    this.#asked = specs
+    if (last !== undefined && sameSpecs(last, specs)) return
     const plan = await runInSlices(this.planPairs(specs))
     this.send({ type: 'pairs_planned', plan })
   }
@@ -255,6 +265,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   protected process(message: SpreadMessage): void {
     switch (message.type) {
       case 'pairs':
+        this.#asked = message.specs
         return this.#install(runToEnd(this.planPairs(message.specs)), Number.POSITIVE_INFINITY)
       case 'pairs_planned':
         return this.#install(message.plan, this.#o.recomputeBudgetMs ?? SLICE_BUDGET_MS)
@@ -464,4 +475,11 @@ class Change implements SpreadChange {
     readonly spec: SpreadPairSpec,
     readonly record: SpreadRecord | undefined,
   ) {}
+}
+
+/** The same specs, as objects, in the same order. */
+function sameSpecs(x: readonly SpreadPairSpec[], y: readonly SpreadPairSpec[]): boolean {
+  if (x.length !== y.length) return false
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false
+  return true
 }

@@ -7,6 +7,7 @@ import { runInSlices, runToEnd, type Steps } from '../../core/slices.js'
 import { eventLinks, MatchState, type EventMatch, type MatchInput, type MatchUpdate } from './matcher.js'
 import { overridesFingerprint } from './match-file.js'
 import type { MatchFileKeeper } from './match-file-keeper.js'
+import type { OutcomePair } from './match-types.js'
 import type { SpreadEngine, SpreadPairSpec } from '../engine/spread-engine.js'
 
 /**
@@ -61,6 +62,8 @@ interface VenuePair {
   seedTried: boolean
   /** `matches` are the match file's, not yet replaced by a run of the matcher. */
   fromFile: boolean
+  /** The spread specs last made of each outcome pair, given back while unchanged (`pairSpecsSteps`). */
+  readonly specs: WeakMap<OutcomePair, SpreadPairSpec>
 }
 
 export class CrossVenueMatching {
@@ -90,6 +93,7 @@ export class CrossVenueMatching {
           matched: undefined,
           seedTried: false,
           fromFile: false,
+          specs: new WeakMap(),
         })
     this.#pairs = pairs
   }
@@ -198,7 +202,7 @@ export class CrossVenueMatching {
         qualifier: pairQualifier(this.#pairs.indexOf(pair), a.venue, b.venue),
         eventSlug: slugOf && ((e) => slugOf(a.venue, e)),
       }
-      for (const s of await runInSlices(pairSpecsSteps(pair.matches, a, b, keys))) specs.push(s)
+      for (const s of await runInSlices(pairSpecsSteps(pair.matches, a, b, keys, pair.specs))) specs.push(s)
       if (this.#stopped) return
     }
     this.#o.onLinks(links)
@@ -271,11 +275,17 @@ export function pairQualifier(index: number, a: VenueId, b: VenueId): string {
   return index === 0 ? '' : `@${a}+${b}`
 }
 
+/**
+ * `previous`: the specs last made for the same pair of venues and keys, by outcome pair. A spec is given back as the
+ * same object when it would be made again field for field (the same outcome pair, outcome objects, event texts,
+ * URLs and strategy), so the spread engine tells what changed by identity (SpreadEngine.setPairsInSlices).
+ */
 export function* pairSpecsSteps(
   matches: readonly EventMatch[],
   a: CatalogSnapshot,
   b: CatalogSnapshot,
   keys: PairKeys = {},
+  previous?: WeakMap<OutcomePair, SpreadPairSpec>,
 ): Steps<SpreadPairSpec[]> {
   const qualifier = keys.qualifier ?? ''
   const specs: SpreadPairSpec[] = []
@@ -285,28 +295,47 @@ export function* pairSpecsSteps(
     if (++n % 128 === 0) yield
     const eventA = a.eventsById.get(m.a.eventId)
     if (eventA === undefined || !b.eventsById.has(m.b.eventId)) continue
+    const eventSlug = keys.eventSlug?.(eventA) ?? eventA.eventId
     for (const pair of m.outcomes) {
       const outcomeA = a.outcomesById.get(pair.a.outcomeId)
       const outcomeB = b.outcomesById.get(pair.b.outcomeId)
       if (outcomeA === undefined || outcomeB === undefined) continue
       const outcomeKey = `${pair.outcomeKey}${qualifier}`
-      const eventSlug = keys.eventSlug?.(eventA) ?? eventA.eventId
       const key = `${eventSlug}|${outcomeKey}`
       if (seen.has(key)) continue
       seen.add(key)
-      specs.push({
+      const urlA = a.marketsById.get(outcomeA.marketId)?.url ?? eventA.url
+      const urlB = b.marketsById.get(outcomeB.marketId)?.url ?? ''
+      const made = previous?.get(pair)
+      if (
+        made !== undefined &&
+        made.key === key &&
+        made.a.outcome === outcomeA &&
+        made.b.outcome === outcomeB &&
+        made.eventTitle === eventA.title &&
+        made.category === eventA.category &&
+        made.a.url === urlA &&
+        made.b.url === urlB &&
+        made.strategy === m.strategy
+      ) {
+        specs.push(made)
+        continue
+      }
+      const spec: SpreadPairSpec = {
         key,
         eventSlug,
         eventTitle: eventA.title,
         category: eventA.category,
         outcomeKey,
         outcomeTitle: outcomeA.title,
-        a: { venue: outcomeA.venue, outcome: outcomeA, url: a.marketsById.get(outcomeA.marketId)?.url ?? eventA.url },
-        b: { venue: outcomeB.venue, outcome: outcomeB, url: b.marketsById.get(outcomeB.marketId)?.url ?? '' },
+        a: { venue: outcomeA.venue, outcome: outcomeA, url: urlA },
+        b: { venue: outcomeB.venue, outcome: outcomeB, url: urlB },
         strategy: m.strategy,
         quality: pair.quality,
         match: pair.explanation,
-      })
+      }
+      previous?.set(pair, spec)
+      specs.push(spec)
     }
   }
   return specs

@@ -85,7 +85,23 @@ export function venueEvent(e: CatalogEvent): VenueEvent {
   return { venue: e.venue, eventId: e.eventId }
 }
 
+/**
+ * Each accepted pair's outcome pair, made once per set of weights: an accepted pair lives in the matcher's state
+ * as long as its two contracts do, so an update that regroups the matches gives unchanged pairs back as the same
+ * objects, and the spreads made of them are found unchanged (cross-venue.ts `pairSpecsSteps`) without comparing
+ * their explanations field by field.
+ */
+const outcomePairs = new WeakMap<Accepted, { readonly weights: MatchWeights; readonly pair: OutcomePair }>()
+
 function autoPair(x: Accepted, weights: MatchWeights): OutcomePair {
+  const made = outcomePairs.get(x)
+  if (made !== undefined && made.weights === weights) return made.pair
+  const pair = newAutoPair(x, weights)
+  outcomePairs.set(x, { weights, pair })
+  return pair
+}
+
+function newAutoPair(x: Accepted, weights: MatchWeights): OutcomePair {
   const quality: MatchQuality = x.grade === 'high' ? 'auto_high' : 'auto_medium'
   return {
     a: x.a.outcome,

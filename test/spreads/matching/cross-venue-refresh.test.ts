@@ -94,6 +94,62 @@ describe('cross-venue matching across refreshes', () => {
   })
 })
 
+test('a refresh that changed no matched event installs no pairs; one that changed a matched event does', async () => {
+  const catalogs = { venuep: world.venuep, venuek: world.venuek }
+  const actor = (venue: 'venuep' | 'venuek') =>
+    ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
+  const engine = engineWithoutQuotes()
+  const matching = new CrossVenueMatching({
+    venues: [actor('venuep'), actor('venuek')],
+    engine,
+    onLinks: () => {},
+    overrides: () => ({}),
+    log: silentLogger,
+  })
+  await matching.refresh()
+  await waitFor(() => engine.pendingRecomputes === 0)
+  const keys = pairSpecs(matching.matches, catalogs.venuep, catalogs.venuek).map((s) => s.key)
+  const specsNow = () => new Map(keys.map((k) => [k, engine.spec(k)]))
+  const first = specsNow()
+  const recomputed = engine.recomputed
+
+  // A venuek event no match uses is delisted: the matcher updates, the spreads are the same objects, nothing installs.
+  const matchedB = new Set(matching.matches.map((m) => m.b.eventId))
+  const unmatched = catalogs.venuek.events.find((e) => !matchedB.has(e.eventId))!
+  catalogs.venuek = buildCatalogSnapshot(
+    { venue: 'venuek', events: catalogs.venuek.events.filter((e) => e !== unmatched), fetchedAt: 2 },
+    2,
+  )
+  await matching.refresh()
+  assert.equal(matching.lastUpdate?.changedEvents, 1)
+  await waitFor(() => engine.pendingRecomputes === 0)
+  assert.equal(engine.recomputed, recomputed, 'no pair recomputed: nothing was installed')
+  for (const [k, spec] of specsNow()) assert.equal(spec, first.get(k), `${k}: the same spec`)
+
+  // A matched venuep event comes back as new objects (its volumes moved): its spreads are new and installed.
+  const matchedA = catalogs.venuep.events.find((e) => matching.matches.some((m) => m.a.eventId === e.eventId))!
+  const moved = {
+    ...matchedA,
+    markets: matchedA.markets.map((m) => ({
+      ...m,
+      outcomes: m.outcomes.map((o) => ({ ...o, volume: (o.volume ?? 0) + 1 })),
+    })),
+  }
+  catalogs.venuep = buildCatalogSnapshot(
+    { venue: 'venuep', events: catalogs.venuep.events.map((e) => (e === matchedA ? moved : e)), fetchedAt: 3 },
+    3,
+  )
+  await matching.refresh()
+  await waitFor(() => engine.pendingRecomputes === 0)
+  assert.ok(engine.recomputed > recomputed, 'the new plan was installed and recomputed')
+  for (const [k, spec] of specsNow()) {
+    if (spec?.a.outcome.eventId === matchedA.eventId)
+      assert.notEqual(spec, first.get(k), `${k}: a new spec for the moved event`)
+    else assert.equal(spec, first.get(k), `${k}: unchanged`)
+  }
+  engine.stop()
+})
+
 /** `c` as another venue's catalog: the same events under the venue id `venue`. */
 function asVenue(c: CatalogSnapshot, name: string): CatalogSnapshot {
   // A venue id is any registered name (the cast: until VenueId is a plain string).
