@@ -96,8 +96,9 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   readonly #ranks = new RecordRanks()
   /** A plan has been installed (`#install`): the pending recomputes, once done, are its first spreads. */
   #installed = false
-  /** The specs last asked for (`setPairsInSlices`, a `pairs` message): the same again installs nothing. */
+  /** The specs last asked for (`setPairsInSlices`, a `pairs` message), and the last installed (`#install`). */
   #asked: readonly SpreadPairSpec[] | undefined
+  #installedSpecs: readonly SpreadPairSpec[] | undefined
   /** The first installed plan's records are all computed (see `ready`). */
   #ready = false
   /** What subscribers were last told of each pair (see RecordDigests). */
@@ -249,15 +250,16 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   }
 
   /**
-   * Installs `specs` without a long block: plan in slices, install in one short step, recompute in chunks. The same
-   * specs as the last ones asked for (the same objects in the same order: the matcher gives unchanged spreads back
-   * as they were, cross-venue.ts) install nothing: a refresh whose changes matched nothing costs no plan, no install
-   * and no recompute of every pair.
+   * Installs `specs` without a long block: plan in slices, install in one short step, recompute in chunks. The specs
+   * installed, asked for again with no other request since (the same objects in the same order: the matcher gives
+   * unchanged spreads back as they were, cross-venue.ts), install nothing: a refresh whose changes matched nothing
+   * costs no plan, no install and no recompute of every pair.
    */
   async setPairsInSlices(specs: readonly SpreadPairSpec[]): Promise<void> {
-    const last = this.#asked
+    // Only against specs installed and not since replaced by a request still on its way (or one that failed).
+    const installed = this.#installedSpecs
+    if (installed !== undefined && installed === this.#asked && sameSpecs(installed, specs)) return
     this.#asked = specs
-    if (last !== undefined && sameSpecs(last, specs)) return
     const plan = await runInSlices(this.planPairs(specs))
     this.send({ type: 'pairs_planned', plan })
   }
@@ -318,6 +320,7 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     this.#pendingAt = 0
     this.#pendingReloads = false
     this.#installed = true
+    this.#installedSpecs = plan.specs
     this.#o.log.info({ pairs: plan.byKey.size }, 'spread pairs installed')
     this.#recomputePending(budgetMs, changes)
   }

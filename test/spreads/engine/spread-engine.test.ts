@@ -721,6 +721,31 @@ describe('readiness', () => {
   })
 })
 
+describe('the same specs again', () => {
+  test('install nothing once installed, but are installed again when other specs were asked for meanwhile', async () => {
+    const rng = new Rng(17)
+    const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
+    const venues = fakeVenues()
+    moveAll(venues, 150, rng, () => clock.now())
+    const engine = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+    engine.start()
+    const all = specs(rng, 200, 150)
+    await engine.setPairsInSlices(all)
+    await waitFor(() => engine.pendingRecomputes === 0, 5_000, 'priced')
+    const recomputed = engine.recomputed
+    await engine.setPairsInSlices([...all])
+    assert.equal(engine.recomputed, recomputed, 'the same spec objects: no plan, no recompute')
+    assert.equal(engine.pairCount, 200)
+    // Fewer pairs asked for, then the installed ones again before that plan is in: the last request wins.
+    const fewer = engine.setPairsInSlices(all.slice(0, 50))
+    const again = engine.setPairsInSlices(all)
+    await Promise.all([fewer, again])
+    await waitFor(() => engine.pendingRecomputes === 0, 5_000, 'priced')
+    assert.equal(engine.pairCount, 200, 'the installed specs asked for again after other ones are installed')
+    engine.stop()
+  })
+})
+
 describe('instrument handles', () => {
   test('rows come from quotes; pushed volume and books through held handles, looked up again once retired', async () => {
     const rng = new Rng(11)
