@@ -55,13 +55,17 @@ export interface InstrumentHandle {
 
 export class InstrumentTable<P> {
   readonly venue: VenueId
-  readonly ids: readonly string[]
-  readonly rows: Float64Array
-  /** Each instrument's first pair; the rest of its list is linked from pair to pair (see PairState). */
-  readonly firstPair: readonly P[]
+  readonly #ids: string[]
+  /** Rows of `size` instruments, and room for more (`rowFor` adds rows in place). */
+  rows: Float64Array
+  /**
+   * Each instrument's first pair; the rest of its list is linked from pair to pair (see PairState). Undefined once
+   * a patched plan took its last pair out (its row stays until the next whole plan).
+   */
+  readonly firstPair: (P | undefined)[]
   /** The engine's handles on the instruments' live state, filled on first use (see SpreadEngine). */
   readonly handles: (InstrumentHandle | undefined)[] = []
-  readonly #index: ReadonlyMap<string, number>
+  readonly #index: Map<string, number>
   /**
    * Quote `instrumentSlot` → row + 1, -1 for an instrument no pair reads, 0 not seen yet: after its first quote an
    * instrument is found with one array read instead of a Map lookup by id (at 100,000 pairs a quarter of a
@@ -69,17 +73,44 @@ export class InstrumentTable<P> {
    */
   #rowBySlot = new Int32Array(1_024)
 
-  constructor(venue: VenueId, ids: readonly string[], index: ReadonlyMap<string, number>, firstPair: readonly P[]) {
+  constructor(venue: VenueId, ids: string[], index: Map<string, number>, firstPair: (P | undefined)[]) {
     this.venue = venue
-    this.ids = ids
+    this.#ids = ids
     this.#index = index
     this.firstPair = firstPair
     this.rows = new Float64Array(ids.length * ROW).fill(Number.NaN)
     for (let i = 0; i < ids.length; i++) this.rows[i * ROW + STATE] = NO_QUOTE
   }
 
+  get ids(): readonly string[] {
+    return this.#ids
+  }
+
   get size(): number {
-    return this.ids.length
+    return this.#ids.length
+  }
+
+  /**
+   * The instrument's row, added at the end (no quote yet: the caller loads it) when no pair read it before. Rows
+   * grow by doubling; an instrument quoted before while no pair read it was remembered as "no row" by its slot, which
+   * is forgotten here.
+   */
+  rowFor(instrumentId: string): { row: number; added: boolean } {
+    const known = this.#index.get(instrumentId)
+    if (known !== undefined) return { row: known, added: false }
+    const row = this.#ids.length
+    this.#ids.push(instrumentId)
+    this.#index.set(instrumentId, row)
+    this.firstPair.push(undefined)
+    if ((row + 1) * ROW > this.rows.length) {
+      const grown = new Float64Array(Math.max(2 * this.rows.length, (row + 1) * ROW)).fill(Number.NaN)
+      grown.set(this.rows)
+      this.rows = grown
+    }
+    this.rows.fill(Number.NaN, row * ROW, row * ROW + ROW)
+    this.rows[row * ROW + STATE] = NO_QUOTE
+    this.#rowBySlot.fill(0)
+    return { row, added: true }
   }
 
   /** The instrument's row number, or -1 when no pair reads it. */
@@ -194,6 +225,6 @@ export class InstrumentTableBuilder<P> {
   }
 
   build(): InstrumentTable<P> {
-    return new InstrumentTable(this.venue, this.ids, this.index, this.#first)
+    return new InstrumentTable<P>(this.venue, this.ids, this.index, this.#first)
   }
 }

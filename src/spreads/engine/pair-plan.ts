@@ -17,7 +17,8 @@ import type { SpreadPairSpec, SpreadRecord } from './types.js'
  */
 export interface PairState {
   readonly id: number
-  readonly spec: SpreadPairSpec
+  /** Replaced when a patched plan gives the pair new catalog terms under the same key and sides. */
+  spec: SpreadPairSpec
   /** The current record: `value` while the pair has one, else undefined. */
   record: SpreadRecord | undefined
   /** The pair's record object, rewritten by each recompute; made on its first record, kept while it has none. */

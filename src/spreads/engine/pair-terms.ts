@@ -54,3 +54,11 @@ function writeFees(terms: Float64Array, at: number, fees: FeeModel | undefined):
   terms[at + 1] = fees?.kind === 'curve' ? fees.rate : 0
   terms[at + 2] = fees?.kind === 'curve' ? fees.exponent : 1
 }
+
+/** `terms` when it holds pair ids below `pairIds`, else a copy with room for twice as many (NaN until written). */
+export function termsFor(terms: Float64Array, pairIds: number): Float64Array {
+  if (terms.length >= pairIds * TERMS) return terms
+  const grown = newTerms(Math.max(pairIds, (terms.length / TERMS) * 2))
+  grown.set(terms)
+  return grown
+}

@@ -7,6 +7,7 @@ import type { BookReader } from '../../book/order-book.js'
 import type { InstrumentHandle, InstrumentTable, InstrumentView } from './instrument-table.js'
 import { pairIdOf } from './pair-id.js'
 import { pairsPlanSteps, tableIn, type PairLayout, type PairState, type PairsPlan } from './pair-plan.js'
+import { applyDelta, pairsDeltaSteps, type PairsDelta } from './pair-delta.js'
 import { RecordRanks } from './record-ranks.js'
 import { RecordDigests, recordFromRows, type BookOf } from './spread-record.js'
 import type { SpreadChange, SpreadPairSpec, SpreadRecord } from './types.js'
@@ -41,8 +42,10 @@ export type { PairLeg, SpreadChange, SpreadPairSpec, SpreadRecord } from './type
  */
 export type SpreadMessage =
   | { readonly type: 'pairs'; readonly specs: readonly SpreadPairSpec[] }
-  /** A plan from `planPairs` (see `setPairsInSlices`). */
-  | { readonly type: 'pairs_planned'; readonly plan: PairsPlan }
+  /** A plan from `planPairs` (see `setPairsInSlices`), made at install `generation`. */
+  | { readonly type: 'pairs_planned'; readonly plan: PairsPlan; readonly generation?: number }
+  /** The changes to the installed pairs (pair-delta.ts), made at install `generation`. */
+  | { readonly type: 'pairs_delta'; readonly delta: PairsDelta; readonly generation: number }
   /** Recomputes the next chunk of pending records (see `setPairsInSlices`). */
   | { readonly type: 'recompute_pending' }
   | { readonly type: 'quotes'; readonly venue: VenueId; readonly quotes: readonly Quote[] }
@@ -96,6 +99,10 @@ export class SpreadEngine extends Actor<SpreadMessage> {
   readonly #ranks = new RecordRanks()
   /** A plan has been installed (`#install`): the pending recomputes, once done, are its first spreads. */
   #installed = false
+  /** Counts installs (whole or delta): a plan or delta made before the last one is stale. */
+  #generation = 0
+  /** Counts `setPairsInSlices` calls: only the last one's plan is sent. */
+  #requests = 0
   /** The specs last asked for (`setPairsInSlices`, a `pairs` message), and the last installed (`#install`). */
   #asked: readonly SpreadPairSpec[] | undefined
   #installedSpecs: readonly SpreadPairSpec[] | undefined
@@ -260,17 +267,33 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     const installed = this.#installedSpecs
     if (installed !== undefined && installed === this.#asked && sameSpecs(installed, specs)) return
     this.#asked = specs
+    const request = ++this.#requests
+    const generation = this.#generation
+    // Few pairs changed: their changes alone, applied in place (pair-delta.ts); else a whole new layout.
+    const delta = await runInSlices(pairsDeltaSteps(specs, this.#byKey, this.#layout, this.#nextId))
+    // A later request installs what is wanted now; the two paths take different times, so this one may end last.
+    if (request !== this.#requests) return
+    if (delta !== undefined && generation === this.#generation) {
+      this.send({ type: 'pairs_delta', delta, generation })
+      return
+    }
+    const planned = this.#generation
     const plan = await runInSlices(this.planPairs(specs))
-    this.send({ type: 'pairs_planned', plan })
+    if (request !== this.#requests) return
+    this.send({ type: 'pairs_planned', plan, generation: planned })
   }
 
   protected process(message: SpreadMessage): void {
     switch (message.type) {
       case 'pairs':
+        // Installed now: a request still planning in slices is older, and must not install after this.
+        this.#requests++
         this.#asked = message.specs
         return this.#install(runToEnd(this.planPairs(message.specs)), Number.POSITIVE_INFINITY)
       case 'pairs_planned':
-        return this.#install(message.plan, this.#o.recomputeBudgetMs ?? SLICE_BUDGET_MS)
+        return this.#install(message.plan, this.#o.recomputeBudgetMs ?? SLICE_BUDGET_MS, message.generation)
+      case 'pairs_delta':
+        return this.#installDelta(message.delta, message.generation)
       case 'recompute_pending':
         return this.#recomputePending(0)
       case 'quotes':
@@ -285,12 +308,15 @@ export class SpreadEngine extends Actor<SpreadMessage> {
    * each), the new layout takes the rows of the instruments it keeps (and loads the others from the venues),
    * then records are recomputed for `budgetMs` (everything with an infinite budget) and the rest later.
    */
-  #install(planned: PairsPlan, budgetMs: number): void {
+  #install(planned: PairsPlan, budgetMs: number, generation?: number): void {
     // A plan made against other pairs (another install came first) is redone against the current ones.
     const plan =
-      planned.base === this.#byKey && planned.baseNextId === this.#nextId
+      planned.base === this.#byKey &&
+      planned.baseNextId === this.#nextId &&
+      (generation === undefined || generation === this.#generation)
         ? planned
         : runToEnd(this.planPairs(planned.specs))
+    this.#generation++
     for (const [st, old] of plan.carried) {
       st.record = old.record
       st.value = old.value
@@ -322,6 +348,56 @@ export class SpreadEngine extends Actor<SpreadMessage> {
     this.#installed = true
     this.#installedSpecs = plan.specs
     this.#o.log.info({ pairs: plan.byKey.size }, 'spread pairs installed')
+    this.#recomputePending(budgetMs, changes)
+  }
+
+  /**
+   * Applies the changes to the installed pairs in place (pair-delta.ts): the gone pairs leave the indexes (a removal
+   * change each), rows added for new instruments are loaded from the venues, and only the changed pairs are
+   * recomputed. A delta made before another install, or while an install's recomputes are still pending (they
+   * could name a pair the delta removes), is installed as a whole plan instead.
+   */
+  #installDelta(delta: PairsDelta, generation: number): void {
+    const budgetMs = this.#o.recomputeBudgetMs ?? SLICE_BUDGET_MS
+    const layout = this.#layout
+    if (
+      layout === undefined ||
+      generation !== this.#generation ||
+      delta.base !== this.#byKey ||
+      delta.baseNextId !== this.#nextId ||
+      this.pendingRecomputes > 0
+    ) {
+      this.#install(runToEnd(this.planPairs(delta.specs)), budgetMs)
+      return
+    }
+    this.#generation++
+    const changes: SpreadChange[] = []
+    for (const old of delta.removed) {
+      this.#digests.set(old.id, undefined)
+      this.#ranks.place(old.id, undefined)
+      if (old.record !== undefined) changes.push(new Change(old.spec, undefined))
+    }
+    const state = { byKey: this.#byKey, pairs: this.#pairs, byEvent: this.#byEvent, layout }
+    const { recompute, newRows } = applyDelta(delta, state)
+    this.#layout = state.layout
+    for (const [table, row] of newRows) table.load(row, this.#live(table, row))
+    this.#nextId = delta.nextId
+    // The public-id lookup is rebuilt on its next use (its cache is keyed by the pairs map, patched in place).
+    this.#idsOf = undefined
+    this.#pending = recompute
+    this.#pendingAt = 0
+    this.#pendingReloads = false
+    this.#installed = true
+    this.#installedSpecs = delta.specs
+    this.#o.log.info(
+      {
+        pairs: this.#byKey.size,
+        added: delta.added.length,
+        removed: delta.removed.length,
+        respecified: delta.respecs.length,
+      },
+      'spread pairs changed',
+    )
     this.#recomputePending(budgetMs, changes)
   }
 

@@ -3,7 +3,7 @@ import { testOutcome } from '../../helpers/outcomes.js'
 import { describe, test } from 'node:test'
 import { OrderBook } from '../../../src/book/order-book.js'
 import { SimulatedClock } from '../../../src/core/clock.js'
-import { silentLogger } from '../../../src/core/logger.js'
+import { createLogger, silentLogger } from '../../../src/core/logger.js'
 import { feePerContract, type Outcome, type Quote, type VenueId } from '../../../src/model/types.js'
 import { Rng } from '../../../src/sim/world/random.js'
 import type { Executable } from '../../../src/spreads/engine/executable.js'
@@ -743,6 +743,89 @@ describe('the same specs again', () => {
     await waitFor(() => engine.pendingRecomputes === 0, 5_000, 'priced')
     assert.equal(engine.pairCount, 200, 'the installed specs asked for again after other ones are installed')
     engine.stop()
+  })
+})
+
+describe('pairs changed in place', () => {
+  test('an engine given the changes holds and prices what one given whole plans does, along random changes', async () => {
+    const rng = new Rng(23)
+    const clock = new SimulatedClock(Date.UTC(2026, 10, 21, 12))
+    const venues = fakeVenues()
+    moveAll(venues, 120, rng, () => clock.now())
+    const said: string[] = []
+    const log = createLogger('info', 'test', { write: (line: string) => void said.push(JSON.parse(line).msg) })
+    const whole = new SpreadEngine({ venues, clock, log: silentLogger, rescoreMs: 3_600_000 })
+    const patched = new SpreadEngine({ venues, clock, log, rescoreMs: 3_600_000 })
+    whole.start()
+    patched.start()
+    let current = specs(rng, 600, 120)
+    const settle = () =>
+      waitFor(() => whole.pendingRecomputes === 0 && patched.pendingRecomputes === 0, 5_000, 'priced')
+    const same = (what: string) => {
+      assert.equal(patched.pairCount, whole.pairCount, `${what}: pairs`)
+      for (const s of current) {
+        assert.deepEqual(plain(patched.record(s.key)), plain(whole.record(s.key)), `${what}: ${s.key}`)
+        assert.equal(patched.spec(s.key), s, `${what}: ${s.key}'s spec`)
+      }
+      const ranked = (e: SpreadEngine) => {
+        const keys: string[] = []
+        e.byConfidence((r) => (keys.push(r.key), true))
+        return keys
+      }
+      assert.deepEqual(ranked(patched), ranked(whole), `${what}: by confidence`)
+      for (let i = 0; i < 37; i++)
+        assert.deepEqual(
+          patched
+            .eventRecords(`event-${i}`)
+            .map((r) => r.key)
+            .sort(),
+          whole
+            .eventRecords(`event-${i}`)
+            .map((r) => r.key)
+            .sort(),
+          `${what}: event-${i}`,
+        )
+    }
+    whole.send({ type: 'pairs', specs: current })
+    await patched.setPairsInSlices(current)
+    await settle()
+    same('first plan')
+    for (let step = 1; step <= 14; step++) {
+      const next: SpreadPairSpec[] = []
+      for (const s of current) {
+        const roll = rng.next()
+        if (roll < 0.01) continue // gone
+        if (roll < 0.03) {
+          // The same pair with new catalog terms (a new spec object: same key, same instruments).
+          next.push({ ...s, a: { ...s.a, outcome: { ...s.a.outcome, marketVolume: rng.int(1, 1_000_000) } } })
+          continue
+        }
+        if (roll < 0.035) {
+          // The same key on another instrument, sometimes one no pair read yet (a new row).
+          const id = `k${rng.int(0, 129)}`
+          next.push({ ...s, b: { ...s.b, outcome: { ...s.b.outcome, outcomeId: id, instrumentId: id } } })
+          continue
+        }
+        next.push(s)
+      }
+      for (const [i, s] of specs(rng, 6, 130).entries())
+        next.push({ ...s, key: `new-${step}-${i}|text:n`, eventSlug: `new-${step}-${i}` })
+      current = next
+      whole.send({ type: 'pairs', specs: current })
+      await patched.setPairsInSlices(current)
+      await settle()
+      same(`step ${step}`)
+      // Quotes on every instrument, new rows included: each reaches every pair on it, in both engines.
+      for (const [v, venue] of venues) {
+        const quotes = Array.from({ length: 130 }, (_, i) => venue.move(`${prefix(v)}${i}`, rng, clock.now()))
+        whole.send({ type: 'quotes', venue: v, quotes })
+        patched.send({ type: 'quotes', venue: v, quotes })
+      }
+      same(`step ${step}, after quotes`)
+    }
+    assert.ok(said.filter((m) => m === 'spread pairs changed').length >= 10, 'most steps were applied as changes')
+    whole.stop()
+    patched.stop()
   })
 })
 
