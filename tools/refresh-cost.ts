@@ -67,12 +67,29 @@ interface Refresh {
   readonly unparsed: number | undefined
   readonly pagesReused: number | undefined
   readonly installed: boolean
+  /**
+   * Feed connections of both venues resubscribed meanwhile (reconnects, and stall resyncs: the venue answered its
+   * probes late, ws-connection.ts). Each sends every book of its connection again: at real size that work, not the
+   * refresh's, can be most of the CPU counted.
+   */
+  readonly resubscribed: number
+}
+
+/** Reconnects and stall resyncs so far, both venues' feeds. */
+function resubscriptions(app: App): number {
+  let n = 0
+  for (const venue of ['venuep', 'venuek'] as const) {
+    const feed = app.venues[venue].venueStatus().feed
+    n += (feed?.reconnects ?? 0) + (feed?.stallResyncs ?? 0)
+  }
+  return n
 }
 
 async function refresh(app: App, venue: 'venuep' | 'venuek', kind: string, lines: Record<string, unknown>[]) {
   const actor = app.venues[venue]
   const before = actor.venueStatus().catalog
   const logged = lines.length
+  const resubscribedBefore = resubscriptions(app)
   const cpu = process.cpuUsage()
   const wall = performance.now()
   actor.refreshCatalog()
@@ -96,6 +113,7 @@ async function refresh(app: App, venue: 'venuep' | 'venuek', kind: string, lines
     unparsed: line?.unparsed as number | undefined,
     pagesReused: line?.pagesReused as number | undefined,
     installed: line?.msg === 'catalog installed',
+    resubscribed: resubscriptions(app) - resubscribedBefore,
   } satisfies Refresh
 }
 
@@ -186,7 +204,7 @@ async function main(): Promise<void> {
       ]) {
         results.push(r)
         say(
-          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused} (${r.unparsed} unparsed, ${r.pagesReused} whole pages), ${r.installed ? 'installed' : 'nothing installed'}`,
+          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused} (${r.unparsed} unparsed, ${r.pagesReused} whole pages), ${r.installed ? 'installed' : 'nothing installed'}; feed connections resubscribed meanwhile: ${r.resubscribed}`,
         )
       }
     }
