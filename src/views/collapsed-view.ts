@@ -202,7 +202,11 @@ export class CollapsedView {
 }
 
 /** The entry of `event`: its markets' entries in the venue views; `kept` (its previous entry) if they are the same. */
-function entryOf(event: ServiceEvent, views: ReadonlyMap<VenueId, VenueView>, kept: CollapsedEntry | undefined) {
+function entryOf(
+  event: ServiceEvent,
+  views: ReadonlyMap<VenueId, VenueView>,
+  kept: CollapsedEntry | undefined,
+): CollapsedEntry {
   const markets: { venue: VenueId; entry: MarketEntry }[] = []
   for (const ce of event.members) {
     const venue = ce.venue
@@ -222,7 +226,7 @@ function entryOf(event: ServiceEvent, views: ReadonlyMap<VenueId, VenueView>, ke
     markets,
     fragment: undefined,
     fragmentVersion: -1,
-  } satisfies CollapsedEntry as CollapsedEntry
+  }
 }
 
 /** One function for every index (a rebuilt list index takes over its predecessor's over the same text). */

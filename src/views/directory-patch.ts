@@ -38,7 +38,8 @@ const MAX_DELTA_SHARE = 1 / 8
 const CHECKPOINT_EVERY = 4096
 
 const keyOf = (venue: VenueId, eventId: string) => `${venue}\u0000${eventId}`
-const linkKey = (l: EventLink) => `${keyOf(l.a.venue, l.a.eventId)}\u0000${keyOf(l.b.venue, l.b.eventId)}`
+/** A link's two ends' keys. */
+const endsOf = (l: EventLink) => [keyOf(l.a.venue, l.a.eventId), keyOf(l.b.venue, l.b.eventId)] as const
 
 /** The parts of the directory of `venues` and `links` made from `previous`'s, or undefined to build it whole. */
 export function* patchedDirectorySteps(
@@ -68,8 +69,12 @@ export function* patchedDirectorySteps(
     return catalogOf.get(key.slice(0, at) as VenueId)?.eventsById.get(key.slice(at + 1))
   }
   // The links made or undone; and, of the links now, each listed event's linked events.
-  const before = new Set<string>()
-  for (const l of previous.links) before.add(linkKey(l))
+  /** The previous links by their ends' keys, each with its ends; those the new links do not hold were undone. */
+  const before = new Map<string, readonly [string, string]>()
+  for (const l of previous.links) {
+    const ends = endsOf(l)
+    before.set(`${ends[0]}\u0000${ends[1]}`, ends)
+  }
   yield
   const linked = new Map<string, string[]>()
   const link = (from: string, to: string) => {
@@ -79,17 +84,12 @@ export function* patchedDirectorySteps(
   }
   let n = 0
   for (const l of links) {
-    const key = linkKey(l)
-    if (!before.delete(key)) seeds.push(keyOf(l.a.venue, l.a.eventId), keyOf(l.b.venue, l.b.eventId))
-    const a = keyOf(l.a.venue, l.a.eventId)
-    const b = keyOf(l.b.venue, l.b.eventId)
+    const [a, b] = endsOf(l)
+    if (!before.delete(`${a}\u0000${b}`)) seeds.push(a, b)
     if (l.a.venue !== l.b.venue && eventOf(a) !== undefined && eventOf(b) !== undefined) (link(a, b), link(b, a))
     if (++n % CHECKPOINT_EVERY === 0) yield
   }
-  for (const key of before) {
-    const [va, ia, vb, ib] = key.split('\u0000') as [VenueId, string, VenueId, string]
-    seeds.push(keyOf(va, ia), keyOf(vb, ib))
-  }
+  for (const [a, b] of before.values()) seeds.push(a, b)
   // Everything grouped with a seed, before or now: the old service events' members and the linked events, to closure.
   const serviceOf = (key: string): ServiceEvent | undefined => {
     const at = key.indexOf('\u0000')
