@@ -77,6 +77,12 @@ export interface SoakSample {
   readonly loopP99Ms: number
   readonly frames: Readonly<Record<string, number>>
   readonly quotes: Readonly<Record<string, number>>
+  /**
+   * Feed connections resubscribed so far (reconnects and stall resyncs), and probe replies excused as read late
+   * through our own loop's stall: each resubscription resends every book of its connection.
+   */
+  readonly resubscribed?: Readonly<Record<string, number>>
+  readonly lateRepliesExcused?: Readonly<Record<string, number>>
   readonly spreadPairs: number
   readonly cpuSeconds: number
   readonly simCpuSeconds: number
@@ -242,6 +248,11 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
           loopP99Ms: metricValue(text, 'predmkt_nodejs_eventloop_lag_p99_seconds') * 1000,
           frames: perVenue(text, 'predmkt_feed_frames_total'),
           quotes: perVenue(text, 'predmkt_quotes_published_total'),
+          resubscribed: addUp(
+            perVenue(text, 'predmkt_feed_reconnects_total'),
+            perVenue(text, 'predmkt_feed_stall_resyncs_total'),
+          ),
+          lateRepliesExcused: perVenue(text, 'predmkt_feed_late_replies_excused_total'),
           spreadPairs: metricValue(text, 'predmkt_spread_pairs'),
           cpuSeconds: processCpuSeconds(pid),
           simCpuSeconds: processCpuSeconds(simPid),
@@ -400,6 +411,12 @@ export function perVenue(text: string, name: string): Record<string, number> {
   const out: Record<string, number> = {}
   for (const m of text.matchAll(new RegExp(`^${name}\\{venue="(\\w+)"\\} ([^\\s]+)$`, 'gm')))
     out[m[1] as string] = Number(m[2])
+  return out
+}
+
+function addUp(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out = { ...a }
+  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v
   return out
 }
 

@@ -131,6 +131,12 @@ export function createMetrics(sources: MetricSources): Registry {
     (v) => v.venueStatus().feed?.stallResyncs,
     true,
   )
+  perVenue(
+    'predmkt_feed_late_replies_excused_total',
+    "Probe replies read late only because the service's own event loop was stalled meanwhile: no resubscription.",
+    (v) => v.venueStatus().feed?.lateRepliesExcused,
+    true,
+  )
 
   const bus = sources.bus
   if (bus !== undefined) {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { startApp, type App } from '../src/app.js'
 import { loadConfig } from '../src/config/load.js'
 import { createLogger } from '../src/core/logger.js'
+import type { FeedStatus } from '../src/venues/types.js'
 import { SIM_CHILD_JS, startStandaloneSim } from '../bench/process.js'
 
 /**
@@ -73,15 +74,23 @@ interface Refresh {
    * refresh's, can be most of the CPU counted.
    */
   readonly resubscribed: number
+  /** Probe replies read late through our own loop's stall, excused (no resubscription; ws-connection.ts). */
+  readonly excused: number
 }
 
 /** Reconnects and stall resyncs so far, both venues' feeds. */
 function resubscriptions(app: App): number {
+  return feedCounts(app, (feed) => (feed?.reconnects ?? 0) + (feed?.stallResyncs ?? 0))
+}
+
+/** Late probe replies excused as our own loop's stall so far, both venues' feeds. */
+function excusedReplies(app: App): number {
+  return feedCounts(app, (feed) => feed?.lateRepliesExcused ?? 0)
+}
+
+function feedCounts(app: App, count: (feed: FeedStatus | undefined) => number): number {
   let n = 0
-  for (const venue of ['venuep', 'venuek'] as const) {
-    const feed = app.venues[venue].venueStatus().feed
-    n += (feed?.reconnects ?? 0) + (feed?.stallResyncs ?? 0)
-  }
+  for (const venue of ['venuep', 'venuek'] as const) n += count(app.venues[venue].venueStatus().feed)
   return n
 }
 
@@ -90,6 +99,7 @@ async function refresh(app: App, venue: 'venuep' | 'venuek', kind: string, lines
   const before = actor.venueStatus().catalog
   const logged = lines.length
   const resubscribedBefore = resubscriptions(app)
+  const excusedBefore = excusedReplies(app)
   const cpu = process.cpuUsage()
   const wall = performance.now()
   actor.refreshCatalog()
@@ -114,6 +124,7 @@ async function refresh(app: App, venue: 'venuep' | 'venuek', kind: string, lines
     pagesReused: line?.pagesReused as number | undefined,
     installed: line?.msg === 'catalog installed',
     resubscribed: resubscriptions(app) - resubscribedBefore,
+    excused: excusedReplies(app) - excusedBefore,
   } satisfies Refresh
 }
 
@@ -134,12 +145,18 @@ async function main(): Promise<void> {
     SIM_CHILD_JS,
   )
   const lines: Record<string, unknown>[] = []
+  /** Why feed connections went down, numbers masked ("venue silent for # ms, then back…"), with how often. */
+  const downReasons = new Map<string, number>()
   const log = createLogger('debug', 'predmkt', {
     write(line: string) {
       const entry = JSON.parse(line) as Record<string, unknown>
       // The process's CPU when the sync's result reached the actor: listing it cost up to here.
       if (entry.msg === 'catalog installed' || entry.msg === 'catalog unchanged')
         lines.push({ ...entry, cpuAt: process.cpuUsage() })
+      if (entry.msg === 'websocket down') {
+        const reason = `${String(entry.feed).replace(/\d+/g, '#')}: ${String(entry.reason).replace(/\d+/g, '#')}`
+        downReasons.set(reason, (downReasons.get(reason) ?? 0) + 1)
+      }
     },
   })
   const config = loadConfig({
@@ -204,7 +221,7 @@ async function main(): Promise<void> {
       ]) {
         results.push(r)
         say(
-          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused} (${r.unparsed} unparsed, ${r.pagesReused} whole pages), ${r.installed ? 'installed' : 'nothing installed'}; feed connections resubscribed meanwhile: ${r.resubscribed}`,
+          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused} (${r.unparsed} unparsed, ${r.pagesReused} whole pages), ${r.installed ? 'installed' : 'nothing installed'}; feed connections resubscribed meanwhile: ${r.resubscribed} (late replies excused as our own stall: ${r.excused})`,
         )
       }
     }
@@ -225,6 +242,10 @@ async function main(): Promise<void> {
       say(
         `  ${kind}: ${median(of.map((r) => r.cpuMs)).toFixed(1)} ms CPU (listing ${median(of.map((r) => r.listingCpuMs ?? 0)).toFixed(1)}), ${median(of.map((r) => r.wallMs)).toFixed(0)} ms wall, mapped ${median(of.map((r) => r.mapped ?? 0))} of ${(of[0]?.mapped ?? 0) + (of[0]?.reused ?? 0)}`,
       )
+    }
+    if (downReasons.size > 0) {
+      say('\nfeed connections down, by reason (since the start):')
+      for (const [reason, n] of [...downReasons].sort((a, b) => b[1] - a[1])) say(`  ${n} × ${reason}`)
     }
   } finally {
     await app.close()

@@ -248,7 +248,7 @@ function soakRows(
     },
     {
       measure: `${p}: ingest over the soak (/metrics counters)`,
-      result: `${venues.map((v) => `${v} ${int(rate(first.frames, last.frames, v))} frames/s, ${int(rate(first.quotes, last.quotes, v))} quote changes/s`).join('; ')}; spread pairs ${int(last.spreadPairs)}`,
+      result: `${venues.map((v) => `${v} ${int(rate(first.frames, last.frames, v))} frames/s, ${int(rate(first.quotes, last.quotes, v))} quote changes/s${resubscriptions(first, last, v)}`).join('; ')}; spread pairs ${int(last.spreadPairs)}`,
       ...OBSERVATION,
     },
     {
@@ -257,6 +257,14 @@ function soakRows(
       ...OBSERVATION,
     },
   ]
+}
+
+/** Feed connections resubscribed over the soak, and late replies excused as our own stall (older runs: none kept). */
+function resubscriptions(first: SoakSample, last: SoakSample, venue: string): string {
+  if (first.resubscribed === undefined || last.resubscribed === undefined) return ''
+  const over = (a: Readonly<Record<string, number>> | undefined, b: Readonly<Record<string, number>> | undefined) =>
+    (b?.[venue] ?? 0) - (a?.[venue] ?? 0)
+  return `, ${int(over(first.resubscribed, last.resubscribed))} connections resubscribed (${int(over(first.lateRepliesExcused, last.lateRepliesExcused))} late replies excused as our own stall)`
 }
 
 function matcherRows(p: string, r: ScaleResult): Row[] {

@@ -74,6 +74,11 @@ export interface FeedStatus {
    * not it lasted long enough to be a stale timeout (ws-connection.ts). Absent for a feed without probes.
    */
   readonly stallResyncs?: number
+  /**
+   * Probe replies read late only because our own event loop was stalled meanwhile (a pause of ours, not the venue's
+   * silence): excused, no resubscription (ws-connection.ts). Absent for a feed without probes.
+   */
+  readonly lateRepliesExcused?: number
   readonly lastFrameAt: number | undefined
 }
 

@@ -3,6 +3,7 @@ import { backoffDelayMs } from '../core/backoff.js'
 import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Stamp } from '../core/precise-time.js'
 import type { Logger } from '../core/logger.js'
+import { loopStallsOf, type LoopStalls } from '../core/loop-stalls.js'
 import { describeNetworkFailure, urlLabel } from './transport-errors.js'
 
 /**
@@ -26,6 +27,11 @@ import { describeNetworkFailure, urlLabel } from './transport-errors.js'
  * what brings a stalled venue back within about `replyWithinMs` of its resuming, instead of waiting for a snapshot
  * timeout. A venue slow to answer every time would restart in a loop: each revival in a row doubles the allowed reply
  * time (capped at `staleAfterMs`), a prompt reply resets it.
+ *
+ * Silence is the venue's, not ours: a reply that arrived on time waits in the kernel while our event loop is stalled
+ * (a garbage collection, a long slice of work), so the time the loop was stalled within the wait is taken off before
+ * judging a reply late or a socket stale (core/loop-stalls.ts). Without that, at the venues' real size one long pause
+ * of ours restarted every connection at once, each resending all its books, which made the next pause longer.
  *
  * Why a connection went down names the URL and the cause (transport-errors.ts), e.g. `wss://host/path: DNS lookup
  * failed (ENOTFOUND host)` or `wss://host/path: handshake rejected with HTTP 401`.
@@ -65,6 +71,8 @@ export interface WsConnectionOptions {
    */
   readonly authHint?: string
   readonly random?: () => number
+  /** Our own event loop's stalls, excused from the venue's silence (default: the process's, on the system clock). */
+  readonly loopStalls?: LoopStalls
 }
 
 export interface WsConnectionCounters {
@@ -74,6 +82,8 @@ export interface WsConnectionCounters {
   staleTimeouts: number
   /** Restarts because the venue spoke again after missing its probes (a stall that ended). */
   revivals: number
+  /** Probe replies read late only because our own loop was stalled meanwhile: excused, no restart. */
+  excusedLateReplies: number
   lastFrameAt: number | undefined
 }
 
@@ -82,6 +92,7 @@ export const LIVENESS_CHECK_MS = 250
 
 export class WsConnection {
   readonly #o: WsConnectionOptions
+  readonly #loopStalls: LoopStalls
   #socket: WebSocket | undefined
   #closed = false
   #attempt = 0
@@ -104,11 +115,13 @@ export class WsConnection {
     framesReceived: 0,
     staleTimeouts: 0,
     revivals: 0,
+    excusedLateReplies: 0,
     lastFrameAt: undefined,
   }
 
   constructor(options: WsConnectionOptions) {
     this.#o = options
+    this.#loopStalls = options.loopStalls ?? loopStallsOf(options.clock)
   }
 
   get isOpen(): boolean {
@@ -242,13 +255,21 @@ export class WsConnection {
     const keepalive = this.#o.keepalive
     if (keepalive === undefined) return true
     const allowed = Math.min(keepalive.replyWithinMs * 2 ** Math.min(this.#slowRevivals, 20), this.#o.staleAfterMs)
-    if (now - owed <= allowed) {
+    const waited = now - owed
+    if (waited <= allowed) {
       this.#slowRevivals = 0
+      return true
+    }
+    const ours = this.#loopStalls.stalledWithin(owed, now)
+    if (waited - ours <= allowed) {
+      this.#slowRevivals = 0
+      this.counters.excusedLateReplies++
       return true
     }
     this.#slowRevivals++
     this.counters.revivals++
-    this.restart(`venue silent for ${now - owed} ms, then back: resubscribing on a fresh socket`, 0)
+    const excused = ours > 0 ? ` (${Math.round(ours)} ms of it our own loop's stall)` : ''
+    this.restart(`venue silent for ${waited} ms${excused}, then back: resubscribing on a fresh socket`, 0)
     return false
   }
 
@@ -299,7 +320,11 @@ export class WsConnection {
       const socket = this.#socket
       if (socket === undefined) return
       const now = o.clock.now()
-      if (now - this.#lastActivity > o.staleAfterMs) {
+      const silent = now - this.#lastActivity
+      if (
+        silent > o.staleAfterMs &&
+        silent - this.#loopStalls.stalledWithin(this.#lastActivity, now) > o.staleAfterMs
+      ) {
         this.counters.staleTimeouts++
         this.#lost(socket, `stale: nothing received for ${o.staleAfterMs} ms`)
         return

@@ -4,6 +4,7 @@ import { after, afterEach, before, test } from 'node:test'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
+import type { LoopStalls } from '../../src/core/loop-stalls.js'
 import { LIVENESS_CHECK_MS, WsConnection } from '../../src/venues/ws-connection.js'
 import { settle, waitFor } from '../helpers/wait.js'
 
@@ -12,7 +13,7 @@ import { settle, waitFor } from '../helpers/wait.js'
  * told: a stall is declared within LIVENESS_CHECK_MS of `staleAfterMs`; a venue that answers again after missing its
  * probes is resubscribed on a fresh socket (a revival); a venue slow to answer each time gets twice the time after
  * each revival in a row, not a reconnect loop; a quiet socket is probed every `intervalMs`, a busy one as soon as it
- * has been silent for `replyWithinMs`.
+ * has been silent for `replyWithinMs`; a reply read late only because our own event loop was stalled is excused.
  */
 let wss: WebSocketServer
 let url: string
@@ -50,7 +51,15 @@ afterEach(() => {
   for (const ws of sockets.splice(0)) ws.terminate()
 })
 
+/** Our own loop's stalls as the test declares them (from, to): what a LoopStallMeter would have measured. */
+let ourStalls: Array<[number, number]> = []
+const declaredStalls: LoopStalls = {
+  stalledWithin: (from, to) =>
+    ourStalls.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0),
+}
+
 function start(): WsConnection {
+  ourStalls = []
   clock = new SimulatedClock(0)
   answering = true
   held = 0
@@ -69,6 +78,7 @@ function start(): WsConnection {
     onOpen: () => {},
     onMessage: () => {},
     onDown: (reason) => downs.push(reason),
+    loopStalls: declaredStalls,
   })
   conn.start()
   return conn
@@ -168,4 +178,38 @@ test('a quiet socket is probed every intervalMs; a busy one as soon as it has be
     `probed at +${(probe ?? 0) - quietFrom} ms`,
   )
   assert.equal(c.counters.revivals, 0)
+})
+
+test('a reply read late because our own loop was stalled is excused: no resubscription', async () => {
+  const c = start()
+  await opened(c, 1)
+  // The probe at 5 s answered on time but read 1.5 s late: our loop was stalled from 5.1 s to 6.5 s.
+  answering = false
+  await advance(6_500)
+  ourStalls.push([5_100, 6_500])
+  await flush()
+  assert.equal(c.counters.revivals, 0)
+  assert.equal(c.counters.excusedLateReplies, 1)
+  assert.deepEqual(downs, [])
+  // A venue late beyond our stall still is: the next probe unanswered for about 2.5 s, only 0.5 s of it ours.
+  answering = true
+  await advance(1_000)
+  answering = false
+  await advance(7_000)
+  ourStalls.push([clock.now() - 500, clock.now()])
+  await flush()
+  assert.equal(c.counters.revivals, 1)
+  assert.match(downs[0] ?? '', /venue silent for \d+ ms \(500 ms of it our own loop's stall\), then back/)
+})
+
+test('a socket silent through a stall of ours is declared stale only once the venue itself was silent staleAfterMs', async () => {
+  const c = start()
+  await opened(c, 1)
+  answering = false
+  const lastHeard = clock.now()
+  ourStalls.push([lastHeard + 1_000, lastHeard + 4_000])
+  while (downs.length === 0) await advance(50)
+  const silence = clock.now() - lastHeard
+  assert.match(downs[0] ?? '', /stale: nothing received for 10000 ms/)
+  assert.ok(silence > 13_000 && silence <= 13_000 + LIVENESS_CHECK_MS, `declared after ${silence} ms of silence`)
 })

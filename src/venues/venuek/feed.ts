@@ -214,6 +214,7 @@ export class VenuekFeed implements VenueFeed {
       sequenceGaps: this.#gaps,
       staleTimeouts: c.staleTimeouts,
       stallResyncs: c.revivals,
+      lateRepliesExcused: c.excusedLateReplies,
       lastFrameAt: c.lastFrameAt,
     }
   }

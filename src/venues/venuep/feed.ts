@@ -111,6 +111,7 @@ export class VenuepFeed implements VenueFeed {
     let frames = 0
     let staleTimeouts = 0
     let stallResyncs = 0
+    let lateRepliesExcused = 0
     let lastFrameAt: number | undefined
     for (const s of this.#slots) {
       if (s.conn.isOpen) {
@@ -121,6 +122,7 @@ export class VenuepFeed implements VenueFeed {
       frames += s.conn.counters.framesReceived
       staleTimeouts += s.conn.counters.staleTimeouts
       stallResyncs += s.conn.counters.revivals
+      lateRepliesExcused += s.conn.counters.excusedLateReplies
       const at = s.conn.counters.lastFrameAt
       if (at !== undefined && (lastFrameAt === undefined || at > lastFrameAt)) lastFrameAt = at
     }
@@ -135,6 +137,7 @@ export class VenuepFeed implements VenueFeed {
       sequenceGaps: 0,
       staleTimeouts,
       stallResyncs,
+      lateRepliesExcused,
       lastFrameAt,
     }
   }
