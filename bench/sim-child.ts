@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import { loadConfig } from '../src/config/load.js'
 import { systemClock } from '../src/core/clock.js'
 import { serviceEnvFor } from '../src/sim/service-env.js'
@@ -27,12 +29,24 @@ import type { VkEvent } from '../src/sim/venuek/types.js'
  * the catalog keeps its size while its set of events changes between two of the service's refreshes, as a real
  * venue's does (events listed, others closed): what makes the service re-run its cross-venue matching. A delisted
  * event's markets still answer (books, subscriptions, lookups by ticker); only the listing the service's catalog
- * sync pages through no longer holds it. The listing pages by offset, so a refresh that pages across a turn may
- * miss or repeat one event, which it sees at the next refresh, as with a real venue's offset pages. Each turn prints
+ * sync pages through no longer holds it. A listing's later pages read the selection its first page made
+ * (src/sim/listing-snapshots.ts), so a refresh that pages across a turn sees the turn at the next refresh. Each turn prints
  * `churn turn <n>`.
  *
  * BENCH_SIM_ENGINE=0 starts no market activity: the books and the catalog stay as generated, apart from the churn.
+ *
+ * BENCH_SIM_PROFILE=<file> writes a CPU profile of the simulator's whole run to that file when it stops (DevTools'
+ * format): where a saturated simulator's time goes, when the service sees the venue answer late.
  */
+const profileFile = process.env.BENCH_SIM_PROFILE
+const profiler = profileFile === undefined || profileFile === '' ? undefined : new Session()
+if (profiler !== undefined) {
+  profiler.connect()
+  await profiler.post('Profiler.enable')
+  // Every 2 ms, not 1: a run of many minutes must still be written within the stop's grace (5 s before SIGKILL).
+  await profiler.post('Profiler.setSamplingInterval', { interval: 2_000 })
+  await profiler.post('Profiler.start')
+}
 const config = loadConfig()
 // BENCH_SIM_ENGINE=0: no market activity at all (a catalog that changes only by the churn below).
 const sim = await startSimulator({
@@ -90,10 +104,19 @@ const stop = (): void => {
   boost?.stop()
   clearInterval(churn)
   if (churns > 0) process.stdout.write(`churn: ${churns} turns\n`)
-  sim.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  )
+  const profiled =
+    profiler === undefined
+      ? Promise.resolve()
+      : profiler
+          .post('Profiler.stop')
+          .then(({ profile }) => writeFileSync(profileFile as string, JSON.stringify(profile)))
+  // The profile first: closing a large world's servers can outlast the grace.
+  profiled
+    .then(() => sim.close())
+    .then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
 }
 process.on('SIGTERM', stop)
 process.on('SIGINT', stop)

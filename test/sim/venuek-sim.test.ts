@@ -76,6 +76,30 @@ describe('venuek simulator REST', () => {
     return { items, pages }
   }
 
+  it("a listing's later pages read its first page's selection; the next listing sees what changed", async () => {
+    const events = venuekOf(fx.world).events
+    const first = await get('/events?limit=2')
+    const listed = events.map((e) => e.eventTicker)
+    // The third event leaves the listing between the first page and the second (a venue's event closing).
+    const [gone] = events.splice(2, 1)
+    try {
+      const second = await get(`/events?limit=2&cursor=${encodeURIComponent(first.body.cursor)}`)
+      assert.deepEqual(
+        second.body.events.map((e: any) => e.event_ticker),
+        listed.slice(2, 4),
+        'the page after continues the listing as it was selected',
+      )
+      const again = await get('/events?limit=4')
+      assert.deepEqual(
+        again.body.events.map((e: any) => e.event_ticker),
+        [...listed.slice(0, 2), ...listed.slice(3, 5)],
+        'a new listing selects afresh',
+      )
+    } finally {
+      events.splice(2, 0, gone as (typeof events)[number])
+    }
+  })
+
   it('pages /markets and /events to "cursor":"" with every record exactly once', async () => {
     const markets = await walk('/markets', 'markets', 37)
     assert.deepEqual(

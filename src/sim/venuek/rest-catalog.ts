@@ -6,20 +6,26 @@ import { STATUS_FILTER_MATCHES, type VenuekState, type VkStatusFilter } from './
 import { Query } from './query.js'
 import { serializeEvent, serializeMarket, serializeSeries } from './serialize.js'
 import { venuekOf } from './state.js'
+import { ListingSnapshots } from '../listing-snapshots.js'
 
 /**
  * venuek's catalog endpoints (venuek.md §3.1–3.4): series, events and markets with the venue's filters,
  * limits, cursors and status mapping. Lists keep the world's listing order, which never changes, so offset
- * cursors are stable.
+ * cursors are stable; a listing's later pages read the selection its first page made (listing-snapshots.ts).
  */
 const MARKET_STATUS_FILTERS: readonly VkStatusFilter[] = ['unopened', 'open', 'paused', 'closed', 'settled']
 const EVENT_STATUS_FILTERS: readonly VkStatusFilter[] = ['unopened', 'open', 'closed', 'settled']
+
+const PAGING_PARAMS = ['cursor', 'limit'] as const
 
 const secondsToMs = (s: number | undefined): number | undefined => (s === undefined ? undefined : s * 1000)
 
 export class CatalogRoutes {
   readonly #state: VenuekState
   readonly #eventsBySeries = new Map<string, VkEvent[]>()
+  /** A listing's later pages read its first page's selection (listing-snapshots.ts). */
+  readonly #eventListings = new ListingSnapshots<VkEvent>(PAGING_PARAMS)
+  readonly #marketListings = new ListingSnapshots<VkMarket>(PAGING_PARAMS)
 
   constructor(state: VenuekState) {
     this.#state = state
@@ -74,14 +80,17 @@ export class CatalogRoutes {
     const tickerSet = tickers === undefined ? undefined : new Set(tickers)
     const source =
       seriesTicker === undefined ? venuekOf(this.#state.world).events : (this.#eventsBySeries.get(seriesTicker) ?? [])
-    const events = source.filter(
-      (e) =>
-        (tickerSet === undefined || tickerSet.has(e.eventTicker)) &&
-        (minUpdated === undefined || e.lastUpdated >= minUpdated) &&
-        (minClose === undefined || e.markets.some((m) => m.closeTime >= minClose)) &&
-        (wanted === undefined || e.markets.some((m) => wanted.has(this.#state.status(m, now)))),
+    const cursorIn = q.string('cursor')
+    const events = this.#eventListings.selection(req.query, cursorIn === undefined || cursorIn === '', () =>
+      source.filter(
+        (e) =>
+          (tickerSet === undefined || tickerSet.has(e.eventTicker)) &&
+          (minUpdated === undefined || e.lastUpdated >= minUpdated) &&
+          (minClose === undefined || e.markets.some((m) => m.closeTime >= minClose)) &&
+          (wanted === undefined || e.markets.some((m) => wanted.has(this.#state.status(m, now)))),
+      ),
     )
-    const { page, cursor } = pageOf(events, 'events', q.string('cursor'), limit)
+    const { page, cursor } = pageOf(events, 'events', cursorIn, limit)
     const body: Record<string, unknown> = { cursor, events: page.map((e) => serializeEvent(e, this.#state, nested)) }
     // The simulator has no milestones; asking for them gets the (empty) list the venue would add.
     if (withMilestones) body['milestones'] = []
@@ -132,17 +141,20 @@ export class CatalogRoutes {
     const inRange = (t: number | undefined, r: Range): boolean =>
       (r.min === undefined && r.max === undefined) ||
       (t !== undefined && (r.min === undefined || t >= r.min) && (r.max === undefined || t <= r.max))
-    const markets = source.filter(
-      (m) =>
-        (seriesTicker === undefined || m.event.series.ticker === seriesTicker) &&
-        (tickerSet === undefined || tickerSet.has(m.ticker)) &&
-        (wanted === undefined || wanted.has(this.#state.status(m, now))) &&
-        inRange(m.createdTime, created) &&
-        inRange(m.closeTime, close) &&
-        inRange(this.#state.settledAt(m, now), settled) &&
-        (minUpdated === undefined || m.event.lastUpdated >= minUpdated),
+    const cursorIn = q.string('cursor')
+    const markets = this.#marketListings.selection(req.query, cursorIn === undefined || cursorIn === '', () =>
+      source.filter(
+        (m) =>
+          (seriesTicker === undefined || m.event.series.ticker === seriesTicker) &&
+          (tickerSet === undefined || tickerSet.has(m.ticker)) &&
+          (wanted === undefined || wanted.has(this.#state.status(m, now))) &&
+          inRange(m.createdTime, created) &&
+          inRange(m.closeTime, close) &&
+          inRange(this.#state.settledAt(m, now), settled) &&
+          (minUpdated === undefined || m.event.lastUpdated >= minUpdated),
+      ),
     )
-    const { page, cursor } = pageOf(markets, 'markets', q.string('cursor'), limit)
+    const { page, cursor } = pageOf(markets, 'markets', cursorIn, limit)
     return { status: 200, body: { cursor, markets: page.map((m) => serializeMarket(m, this.#state, now)) } }
   }
 

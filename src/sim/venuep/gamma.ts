@@ -28,6 +28,11 @@ import {
 } from './market-stats.js'
 import { guard, ok } from './wire-error.js'
 import { venuepOf } from './state.js'
+import { ListingSnapshots } from '../listing-snapshots.js'
+
+/** Offset paging: a listing starts at offset 0, and its later pages read its selection (listing-snapshots.ts). */
+const PAGING_PARAMS = ['offset', 'limit'] as const
+const isFirstPage = (q: URLSearchParams): boolean => (intParam(q, 'offset') ?? 0) === 0
 
 /**
  * venuep's Gamma metadata host (venuep.md §1): events, markets, tags and public profiles as bare JSON arrays
@@ -44,12 +49,14 @@ export function gammaRouter(world: World, clock: Clock, faults: FaultPlan): SimR
     }),
   })
   const view = () => new GammaView(world, clock.now())
+  const marketListings = new ListingSnapshots<VpMarket>(PAGING_PARAMS)
+  const eventListings = new ListingSnapshots<VpEvent>(PAGING_PARAMS)
   const includeTag = (req: SimRequest) => boolParam(req.query, 'include_tag') ?? false
 
   router.get('/status', () => ok('OK'))
   router.get(
     '/markets',
-    guard((req) => ok(listMarkets(view(), req.query))),
+    guard((req) => ok(listMarkets(view(), req.query, marketListings))),
   )
   router.get(
     '/markets/slug/:slug',
@@ -65,7 +72,7 @@ export function gammaRouter(world: World, clock: Clock, faults: FaultPlan): SimR
   )
   router.get(
     '/events',
-    guard((req) => ok(listEvents(view(), req.query))),
+    guard((req) => ok(listEvents(view(), req.query, eventListings))),
   )
   router.get(
     '/events/slug/:slug',
@@ -135,7 +142,11 @@ function distinctTags(world: World): EventTag[] {
 
 const hasTagId = (e: VpEvent, id: string): boolean => e.tags.some((t) => t.id === id)
 
-function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknown>[] {
+function listMarkets(
+  view: GammaView,
+  q: URLSearchParams,
+  listings: ListingSnapshots<VpMarket>,
+): Record<string, unknown>[] {
   const { world } = view
   const ids = idList(q, 'id')
   const slugs = stringList(q, 'slug')
@@ -152,45 +163,47 @@ function listMarkets(view: GammaView, q: URLSearchParams): Record<string, unknow
   const start = inRange(q, 'start_date', dateParam)
   const end = inRange(q, 'end_date', dateParam)
   const uma = q.get('uma_resolution_status')
-  const matches = venuepOf(world).markets.filter((m) => {
-    const e = m.event
-    if (ids !== undefined && !ids.has(m.id)) return false
-    if (slugs !== undefined && !slugs.has(m.slug)) return false
-    if (conditions !== undefined && !conditions.has(m.conditionId.toLowerCase())) return false
-    if (tokens !== undefined && !tokens.has(m.tokenIds[0]) && !tokens.has(m.tokenIds[1])) return false
-    if (questionIds !== undefined && (m.questionHash === undefined || !questionIds.has(m.questionHash.toLowerCase())))
-      return false
-    if (isClosed(m) !== closed) return false
-    // Generated markets are active (but placeholders) and unarchived; a replayed one says what its capture says.
-    if (active !== undefined && (m.capture?.active ?? m.active ?? true) !== active) return false
-    if (archived !== undefined && (m.capture?.archived ?? false) !== archived) return false
-    if (tagId !== undefined && !hasTagId(e, String(tagId))) return false
-    if (liquidity !== undefined && !liquidity(liquidityOf(m))) return false
-    if (volume !== undefined && !volume(volumeOf(world, m, view.now))) return false
-    if (start !== undefined && !start(e.startDate)) return false
-    if (end !== undefined && !end(m.endDate ?? e.endDate)) return false
-    if (uma !== null && uma !== '' && umaStatus(m) !== uma) return false
-    return true
+  const sorted = listings.selection(q, isFirstPage(q), () => {
+    const matches = venuepOf(world).markets.filter((m) => {
+      const e = m.event
+      if (ids !== undefined && !ids.has(m.id)) return false
+      if (slugs !== undefined && !slugs.has(m.slug)) return false
+      if (conditions !== undefined && !conditions.has(m.conditionId.toLowerCase())) return false
+      if (tokens !== undefined && !tokens.has(m.tokenIds[0]) && !tokens.has(m.tokenIds[1])) return false
+      if (questionIds !== undefined && (m.questionHash === undefined || !questionIds.has(m.questionHash.toLowerCase())))
+        return false
+      if (isClosed(m) !== closed) return false
+      // Generated markets are active (but placeholders) and unarchived; a replayed one says what its capture says.
+      if (active !== undefined && (m.capture?.active ?? m.active ?? true) !== active) return false
+      if (archived !== undefined && (m.capture?.archived ?? false) !== archived) return false
+      if (tagId !== undefined && !hasTagId(e, String(tagId))) return false
+      if (liquidity !== undefined && !liquidity(liquidityOf(m))) return false
+      if (volume !== undefined && !volume(volumeOf(world, m, view.now))) return false
+      if (start !== undefined && !start(e.startDate)) return false
+      if (end !== undefined && !end(m.endDate ?? e.endDate)) return false
+      if (uma !== null && uma !== '' && umaStatus(m) !== uma) return false
+      return true
+    })
+    return sortByOrder(
+      matches,
+      q,
+      {
+        id: (m) => Number(m.id),
+        volume: (m) => volumeOf(world, m, view.now),
+        volumeNum: (m) => volumeOf(world, m, view.now),
+        volumeClob: (m) => volumeOf(world, m, view.now),
+        volume24hr: (m) => volume24hOf(world, m, view.now),
+        volume24hrClob: (m) => volume24hOf(world, m, view.now),
+        liquidity: (m) => liquidityOf(m),
+        liquidityNum: (m) => liquidityOf(m),
+        liquidityClob: (m) => liquidityOf(m),
+        startDate: (m) => m.event.startDate,
+        endDate: (m) => m.endDate ?? m.event.endDate,
+        createdAt: (m) => m.event.createdAt,
+      },
+      (m) => Number(m.id),
+    )
   })
-  const sorted = sortByOrder(
-    matches,
-    q,
-    {
-      id: (m) => Number(m.id),
-      volume: (m) => volumeOf(world, m, view.now),
-      volumeNum: (m) => volumeOf(world, m, view.now),
-      volumeClob: (m) => volumeOf(world, m, view.now),
-      volume24hr: (m) => volume24hOf(world, m, view.now),
-      volume24hrClob: (m) => volume24hOf(world, m, view.now),
-      liquidity: (m) => liquidityOf(m),
-      liquidityNum: (m) => liquidityOf(m),
-      liquidityClob: (m) => liquidityOf(m),
-      startDate: (m) => m.event.startDate,
-      endDate: (m) => m.endDate ?? m.event.endDate,
-      createdAt: (m) => m.event.createdAt,
-    },
-    (m) => Number(m.id),
-  )
   const includeTag = boolParam(q, 'include_tag') ?? false
   return paginate(sorted, q).map((m) => marketJson(view, m, includeTag))
 }
@@ -201,7 +214,11 @@ function umaStatus(m: VpMarket): string | undefined {
   return lifecycle === 'resolved' ? 'resolved' : lifecycle === 'closed' ? 'proposed' : undefined
 }
 
-function listEvents(view: GammaView, q: URLSearchParams): Record<string, unknown>[] {
+function listEvents(
+  view: GammaView,
+  q: URLSearchParams,
+  listings: ListingSnapshots<VpEvent>,
+): Record<string, unknown>[] {
   const { world } = view
   const ids = idList(q, 'id')
   const slugs = stringList(q, 'slug')
@@ -222,36 +239,38 @@ function listEvents(view: GammaView, q: URLSearchParams): Record<string, unknown
     if (t === undefined) cache.set(e, (t = eventTotals(world, e, view.openInterest, view.now)))
     return t
   }
-  const matches = venuepOf(world).events.filter((e) => {
-    if (ids !== undefined && !ids.has(e.id)) return false
-    if (slugs !== undefined && !slugs.has(e.slug)) return false
-    if (excluded !== undefined && e.tags.some((t) => t.id !== undefined && excluded.has(t.id))) return false
-    if (tagId !== undefined && !hasTagId(e, String(tagId))) return false
-    if (tagSlug !== null && tagSlug !== '' && !e.tags.some((t) => t.slug === tagSlug)) return false
-    if (closed !== undefined && isEventClosed(e) !== closed) return false
-    if (active !== undefined && (e.capture?.active ?? true) !== active) return false
-    if (archived !== undefined && (e.capture?.archived ?? false) !== archived) return false
-    if (featured === true) return false
-    if (liquidity !== undefined && !liquidity(totals(e).liquidity)) return false
-    if (volume !== undefined && !volume(totals(e).volume)) return false
-    if (start !== undefined && !start(e.startDate)) return false
-    if (end !== undefined && !end(e.endDate)) return false
-    return true
+  const sorted = listings.selection(q, isFirstPage(q), () => {
+    const matches = venuepOf(world).events.filter((e) => {
+      if (ids !== undefined && !ids.has(e.id)) return false
+      if (slugs !== undefined && !slugs.has(e.slug)) return false
+      if (excluded !== undefined && e.tags.some((t) => t.id !== undefined && excluded.has(t.id))) return false
+      if (tagId !== undefined && !hasTagId(e, String(tagId))) return false
+      if (tagSlug !== null && tagSlug !== '' && !e.tags.some((t) => t.slug === tagSlug)) return false
+      if (closed !== undefined && isEventClosed(e) !== closed) return false
+      if (active !== undefined && (e.capture?.active ?? true) !== active) return false
+      if (archived !== undefined && (e.capture?.archived ?? false) !== archived) return false
+      if (featured === true) return false
+      if (liquidity !== undefined && !liquidity(totals(e).liquidity)) return false
+      if (volume !== undefined && !volume(totals(e).volume)) return false
+      if (start !== undefined && !start(e.startDate)) return false
+      if (end !== undefined && !end(e.endDate)) return false
+      return true
+    })
+    return sortByOrder(
+      matches,
+      q,
+      {
+        id: (e) => Number(e.id),
+        volume: (e) => totals(e).volume,
+        volume24hr: (e) => totals(e).volume24hr,
+        liquidity: (e) => totals(e).liquidity,
+        openInterest: (e) => totals(e).openInterest,
+        startDate: (e) => e.startDate,
+        endDate: (e) => e.endDate,
+        createdAt: (e) => e.createdAt,
+      },
+      (e) => Number(e.id),
+    )
   })
-  const sorted = sortByOrder(
-    matches,
-    q,
-    {
-      id: (e) => Number(e.id),
-      volume: (e) => totals(e).volume,
-      volume24hr: (e) => totals(e).volume24hr,
-      liquidity: (e) => totals(e).liquidity,
-      openInterest: (e) => totals(e).openInterest,
-      startDate: (e) => e.startDate,
-      endDate: (e) => e.endDate,
-      createdAt: (e) => e.createdAt,
-    },
-    (e) => Number(e.id),
-  )
   return paginate(sorted, q).map((e) => eventJson(view, e, true))
 }
