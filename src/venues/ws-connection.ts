@@ -4,6 +4,7 @@ import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Stamp } from '../core/precise-time.js'
 import type { Logger } from '../core/logger.js'
 import { loopStallsOf, type LoopStalls } from '../core/loop-stalls.js'
+import type { ConnectGate, GateTicket } from './connect-gate.js'
 import { describeNetworkFailure, urlLabel } from './transport-errors.js'
 
 /**
@@ -32,6 +33,9 @@ import { describeNetworkFailure, urlLabel } from './transport-errors.js'
  * (a garbage collection, a long slice of work), so the time the loop was stalled within the wait is taken off before
  * judging a reply late or a socket stale (core/loop-stalls.ts). Without that, at the venues' real size one long pause
  * of ours restarted every connection at once, each resending all its books, which made the next pause longer.
+ *
+ * Connect attempts may queue at a gate shared by a venue's connections (connect-gate.ts): a few handshakes at a
+ * time, each attempt's connect timeout started when it is let through.
  *
  * Why a connection went down names the URL and the cause (transport-errors.ts), e.g. `wss://host/path: DNS lookup
  * failed (ENOTFOUND host)` or `wss://host/path: handshake rejected with HTTP 401`.
@@ -73,6 +77,11 @@ export interface WsConnectionOptions {
   readonly random?: () => number
   /** Our own event loop's stalls, excused from the venue's silence (default: the process's, on the system clock). */
   readonly loopStalls?: LoopStalls
+  /**
+   * Shared by the connections to one venue: each connect attempt waits for a handshake slot (connect-gate.ts), and
+   * its connect timeout starts when it gets one. None: every attempt starts at once.
+   */
+  readonly connectGate?: ConnectGate
 }
 
 export interface WsConnectionCounters {
@@ -107,6 +116,8 @@ export class WsConnection {
   /** The receipt stamp of the socket's latest read: the frames it completes were received then. */
   #readAt = 0
   #reconnectTimer: TimerHandle | undefined
+  /** This connection's place at the connect gate, from the attempt until its handshake ends. */
+  #handshake: GateTicket | undefined
   #watchTimer: TimerHandle | undefined
   #connectTimer: TimerHandle | undefined
   readonly counters: WsConnectionCounters = {
@@ -130,6 +141,7 @@ export class WsConnection {
 
   start(): void {
     if (this.#closed || this.#socket !== undefined || this.#reconnectTimer !== undefined) return
+    if (this.#handshake !== undefined) return
     this.#connect()
   }
 
@@ -158,6 +170,7 @@ export class WsConnection {
     this.#o.clock.clearTimeout(this.#reconnectTimer)
     this.#reconnectTimer = undefined
     this.#stopTimers()
+    this.#handshakeEnded()
     const socket = this.#socket
     this.#socket = undefined
     if (socket !== undefined) {
@@ -167,13 +180,27 @@ export class WsConnection {
     }
   }
 
+  /** A connect attempt: through the gate when there is one. */
   #connect(): void {
+    const gate = this.#o.connectGate
+    if (gate === undefined) this.#open()
+    else this.#handshake = gate.enter(() => this.#open())
+  }
+
+  #handshakeEnded(): void {
+    const ticket = this.#handshake
+    this.#handshake = undefined
+    ticket?.release()
+  }
+
+  #open(): void {
     const o = this.#o
     let headers: Record<string, string> | undefined
     try {
       headers = o.headers?.()
     } catch (err) {
       o.log.error({ err, feed: o.name }, 'cannot build websocket handshake headers')
+      this.#handshakeEnded()
       this.#scheduleReconnect()
       return
     }
@@ -195,6 +222,7 @@ export class WsConnection {
     socket.on('open', () => {
       if (this.#socket !== socket) return
       o.clock.clearTimeout(this.#connectTimer)
+      this.#handshakeEnded()
       this.counters.connects++
       this.#attempt = 0
       this.#lastActivity = o.clock.now()
@@ -283,6 +311,7 @@ export class WsConnection {
     const socket = this.#socket
     this.#socket = undefined
     this.#stopTimers()
+    this.#handshakeEnded()
     if (socket !== undefined) {
       socket.removeAllListeners()
       socket.on('error', () => {})

@@ -30,6 +30,11 @@ export const VenuepConfigSchema = Type.Object(
         /** Large subscribe frames make the venue close the socket; chunk at ~100 ids per frame. */
         maxIdsPerFrame: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
         /**
+         * Handshakes in flight at once across the feed's sockets (src/venues/connect-gate.ts): opening many at once
+         * meets 429s (venuep.md §3.1.4). 8 opens the real size's ~225 sockets in about 30 round trips.
+         */
+        maxConnectsInFlight: Type.Integer({ minimum: 1, maximum: 1_000, default: 8 }),
+        /**
          * The venue expects a text PING about every 10 s and answers each with PONG (venuep.md §3.1.3); we send one
          * every 5 s. A quiet market sends nothing else: no heartbeat, no book change for minutes, so the PONG is the
          * only traffic a healthy socket is sure to carry.

@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logger.js'
 import type { FeedEvent, FeedSink, FeedStatus, VenueFeed } from '../types.js'
 import { instrumentChanges } from '../streamed-instruments.js'
 import { WsConnection } from '../ws-connection.js'
+import { ConnectGate } from '../connect-gate.js'
 import { mapVenuepFrame } from './map-message.js'
 
 /**
@@ -49,9 +50,12 @@ export class VenuepFeed implements VenueFeed {
   #nextIndex = 0
   #malformedFrames = 0
   readonly #watchdog: TimerHandle
+  /** Every socket's connect attempts queue here: a few handshakes at a time (venuep.md §3.1.4). */
+  readonly #connectGate: ConnectGate
 
   constructor(options: VenuepFeedOptions) {
     this.#o = options
+    this.#connectGate = new ConnectGate(options.config.maxConnectsInFlight)
     const timeout = options.config.snapshotTimeoutMs
     this.#watchdog = options.clock.setInterval(() => this.#checkSnapshots(), Math.max(50, Math.floor(timeout / 4)))
   }
@@ -167,6 +171,7 @@ export class VenuepFeed implements VenueFeed {
       reconnectMaxMs: o.config.reconnectMaxMs,
       staleAfterMs: o.config.staleAfterMs,
       connectTimeoutMs: o.config.connectTimeoutMs,
+      connectGate: this.#connectGate,
       keepalive: { intervalMs: o.config.pingIntervalMs, replyWithinMs: o.config.probeReplyMs, message: 'PING' },
       onOpen: () => this.#subscribeAll(slot),
       onMessage: (data, receivedAt) => this.#onMessage(slot, data, receivedAt),
