@@ -5,7 +5,15 @@ import type { VpEvent, VpMarket, VpWallet } from './types.js'
 import { lastTrade, tokenTop, tradedPrice } from './book-view.js'
 import { dateOnly, fmtNum, isoTime, jsonListString, num, pgTime } from './format.js'
 import { capturedEventJson, capturedMarketJson } from './gamma-captured.js'
-import { eventTotals, isClosed, liquidityOf, openInterestByCondition, volume24hOf, volumeOf } from './market-stats.js'
+import {
+  eventTotals,
+  isClosed,
+  liquidityOf,
+  openInterestByCondition,
+  volume24hOf,
+  volumeOf,
+  type OpenInterest,
+} from './market-stats.js'
 import { venuepOf } from './state.js'
 
 /**
@@ -20,7 +28,7 @@ const FEE_SCHEDULE = { exponent: 2, rate: 0.25, takerOnly: true, rebateRate: 0.2
 export class GammaView {
   readonly world: World
   readonly now: number
-  #oi: Map<string, number> | undefined
+  #oi: OpenInterest | undefined
   readonly #parents = new Map<VpEvent, Record<string, unknown>>()
 
   constructor(world: World, now: number) {
@@ -28,7 +36,7 @@ export class GammaView {
     this.now = now
   }
 
-  get openInterest(): Map<string, number> {
+  get openInterest(): OpenInterest {
     this.#oi ??= openInterestByCondition(this.world)
     return this.#oi
   }

@@ -50,6 +50,11 @@ const EPSILON_SHARES = 1e-9
 
 export class Ledger {
   readonly wallets = new Map<string, WalletBook>()
+  /**
+   * tokenId → shares every wallet holds together, kept as activities apply: what open interest is made of, read
+   * per market by each catalog page instead of summing every wallet's positions again.
+   */
+  readonly outstanding = new Map<string, number>()
 
   book(wallet: string): WalletBook {
     let b = this.wallets.get(wallet)
@@ -72,6 +77,25 @@ export class Ledger {
   apply(a: VpActivity): void {
     const b = this.book(a.wallet)
     const [t0, t1] = a.market.tokenIds
+    const before0 = b.tokens.get(t0)?.shares ?? 0
+    const before1 = b.tokens.get(t1)?.shares ?? 0
+    try {
+      this.#apply(a, b, t0, t1)
+    } finally {
+      // Whatever the activity changed before it threw (a MERGE short of its second token) is counted too.
+      this.#outstandingMoved(t0, (b.tokens.get(t0)?.shares ?? 0) - before0)
+      this.#outstandingMoved(t1, (b.tokens.get(t1)?.shares ?? 0) - before1)
+    }
+  }
+
+  #outstandingMoved(tokenId: string, delta: number): void {
+    if (delta === 0) return
+    const total = (this.outstanding.get(tokenId) ?? 0) + delta
+    if (total > EPSILON_SHARES) this.outstanding.set(tokenId, total)
+    else this.outstanding.delete(tokenId)
+  }
+
+  #apply(a: VpActivity, b: WalletBook, t0: string, t1: string): void {
     let realized = 0
     switch (a.type) {
       case 'TRADE': {
