@@ -28,10 +28,11 @@ const LADDERS_PER_QUESTION = 0.05
 const DEFAULT_SIZES: readonly ScaleSize[] = [
   { label: 'Small', questions: 10_000, ladders: 500 },
   { label: 'Medium', questions: 30_000, ladders: 1_500 },
-  // The largest world this 2-core machine's simulator feeds. With the short-dated families (issue 34) it streams
-  // 84,347 venuep tokens and 136,873 venuek markets (2026-12-06), under the real size below; at 110,000 questions
-  // (past it) the simulator saturated both cores and the feeds never synced in 900 s (bench/RESULTS.md, 2026-12-06).
-  { label: 'Real', questions: 90_000, ladders: 4_500 },
+  // Past the real size below: with the short-dated families (issue 34) 110,000 questions stream about 101,000 venuep
+  // tokens and 164,000 venuek markets. Until the simulator's world halved (flat ids) and its listings stopped
+  // filtering the whole catalog per page (2026-12-06, docs/SCALE.md), this size saturated both cores of the bench
+  // machine and the feeds never synced; the bench ran 90,000 questions, under the real size.
+  { label: 'Real', questions: 110_000, ladders: 5_500 },
 ]
 const REAL_VENUEP_TOKENS = 100_000
 const REAL_VENUEK_MARKETS = 150_000
