@@ -78,10 +78,12 @@ export interface SoakSample {
   readonly frames: Readonly<Record<string, number>>
   readonly quotes: Readonly<Record<string, number>>
   /**
-   * Feed connections resubscribed so far (reconnects and stall resyncs), and probe replies excused as read late
-   * through our own loop's stall: each resubscription resends every book of its connection.
+   * Feed reconnects so far (each a new socket that is sent every book of its connection again); of them, revivals
+   * (the venue answered a probe late: ws-connection.ts); and probe replies excused as read late through our own
+   * loop's stall.
    */
-  readonly resubscribed?: Readonly<Record<string, number>>
+  readonly reconnects?: Readonly<Record<string, number>>
+  readonly revivals?: Readonly<Record<string, number>>
   readonly lateRepliesExcused?: Readonly<Record<string, number>>
   readonly spreadPairs: number
   readonly cpuSeconds: number
@@ -248,10 +250,8 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
           loopP99Ms: metricValue(text, 'predmkt_nodejs_eventloop_lag_p99_seconds') * 1000,
           frames: perVenue(text, 'predmkt_feed_frames_total'),
           quotes: perVenue(text, 'predmkt_quotes_published_total'),
-          resubscribed: addUp(
-            perVenue(text, 'predmkt_feed_reconnects_total'),
-            perVenue(text, 'predmkt_feed_stall_resyncs_total'),
-          ),
+          reconnects: perVenue(text, 'predmkt_feed_reconnects_total'),
+          revivals: perVenue(text, 'predmkt_feed_stall_resyncs_total'),
           lateRepliesExcused: perVenue(text, 'predmkt_feed_late_replies_excused_total'),
           spreadPairs: metricValue(text, 'predmkt_spread_pairs'),
           cpuSeconds: processCpuSeconds(pid),
@@ -411,12 +411,6 @@ export function perVenue(text: string, name: string): Record<string, number> {
   const out: Record<string, number> = {}
   for (const m of text.matchAll(new RegExp(`^${name}\\{venue="(\\w+)"\\} ([^\\s]+)$`, 'gm')))
     out[m[1] as string] = Number(m[2])
-  return out
-}
-
-function addUp(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
-  const out = { ...a }
-  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v
   return out
 }
 

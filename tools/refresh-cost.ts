@@ -69,7 +69,7 @@ interface Refresh {
   readonly pagesReused: number | undefined
   readonly installed: boolean
   /**
-   * Feed connections of both venues resubscribed meanwhile (reconnects, and stall resyncs: the venue answered its
+   * Feed connections of both venues resubscribed meanwhile (reconnects, revivals among them: the venue answered its
    * probes late, ws-connection.ts). Each sends every book of its connection again: at real size that work, not the
    * refresh's, can be most of the CPU counted.
    */
@@ -78,9 +78,9 @@ interface Refresh {
   readonly excused: number
 }
 
-/** Reconnects and stall resyncs so far, both venues' feeds. */
+/** Reconnects so far, both venues' feeds (a revival, the venue late to answer a probe, is one of them). */
 function resubscriptions(app: App): number {
-  return feedCounts(app, (feed) => (feed?.reconnects ?? 0) + (feed?.stallResyncs ?? 0))
+  return feedCounts(app, (feed) => feed?.reconnects ?? 0)
 }
 
 /** Late probe replies excused as our own loop's stall so far, both venues' feeds. */

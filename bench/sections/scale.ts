@@ -260,12 +260,12 @@ function soakRows(
   ]
 }
 
-/** Feed connections resubscribed over the soak, and late replies excused as our own stall (older runs: none kept). */
+/** Feed reconnects over the soak, revivals among them, and late replies excused as our own stall. */
 function resubscriptions(first: SoakSample, last: SoakSample, venue: string): string {
-  if (first.resubscribed === undefined || last.resubscribed === undefined) return ''
+  if (first.reconnects === undefined || last.reconnects === undefined) return ''
   const over = (a: Readonly<Record<string, number>> | undefined, b: Readonly<Record<string, number>> | undefined) =>
     (b?.[venue] ?? 0) - (a?.[venue] ?? 0)
-  return `, ${int(over(first.resubscribed, last.resubscribed))} connections resubscribed (${int(over(first.lateRepliesExcused, last.lateRepliesExcused))} late replies excused as our own stall)`
+  return `, ${int(over(first.reconnects, last.reconnects))} reconnects (${int(over(first.revivals, last.revivals))} of them revivals: a probe answered late; ${int(over(first.lateRepliesExcused, last.lateRepliesExcused))} late replies excused as our own stall)`
 }
 
 function matcherRows(p: string, r: ScaleResult): Row[] {
