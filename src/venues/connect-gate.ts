@@ -31,17 +31,13 @@ export class ConnectGate {
     return this.#waiting.size
   }
 
-  /** Calls `start` now if fewer than `max` handshakes are in flight, else when one ends. */
-  enter(start: () => void): GateTicket {
+  /**
+   * Calls `start` now if fewer than `max` handshakes are in flight, else when one ends. `start` gets the ticket, so
+   * an attempt that fails at once can release it before `enter` has returned it.
+   */
+  enter(start: (ticket: GateTicket) => void): GateTicket {
     let state: 'waiting' | 'started' | 'released' = 'waiting'
-    const run = () => {
-      state = 'started'
-      this.#inFlight++
-      start()
-    }
-    if (this.#inFlight < this.#max) run()
-    else this.#waiting.add(run)
-    return {
+    const ticket: GateTicket = {
       release: () => {
         if (state === 'waiting') this.#waiting.delete(run)
         else if (state === 'started') {
@@ -51,6 +47,14 @@ export class ConnectGate {
         state = 'released'
       },
     }
+    const run = () => {
+      state = 'started'
+      this.#inFlight++
+      start(ticket)
+    }
+    if (this.#inFlight < this.#max) run()
+    else this.#waiting.add(run)
+    return ticket
   }
 
   #next(): void {

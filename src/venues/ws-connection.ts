@@ -183,8 +183,19 @@ export class WsConnection {
   /** A connect attempt: through the gate when there is one. */
   #connect(): void {
     const gate = this.#o.connectGate
-    if (gate === undefined) this.#open()
-    else this.#handshake = gate.enter(() => this.#open())
+    if (gate === undefined) {
+      this.#open()
+      return
+    }
+    // Let in at once, the attempt holds its ticket before it starts (a failure right away releases it); else it
+    // holds it while it waits.
+    let started = false
+    const ticket = gate.enter((own) => {
+      started = true
+      this.#handshake = own
+      this.#open()
+    })
+    if (!started) this.#handshake = ticket
   }
 
   #handshakeEnded(): void {

@@ -105,3 +105,40 @@ test("a venue's connections open two handshakes at a time; a timed-out handshake
     for (const c of conns) c.close()
   }
 })
+
+test('an attempt that fails before its handshake (no headers) frees its slot at once', async () => {
+  const clock = new SimulatedClock(0)
+  const gate = new ConnectGate(1)
+  const make = (name: string, headers?: () => Record<string, string>) =>
+    new WsConnection({
+      name,
+      url,
+      clock,
+      log: silentLogger,
+      reconnectBaseMs: 20,
+      reconnectMaxMs: 20,
+      staleAfterMs: 60_000,
+      connectTimeoutMs: 5_000,
+      connectGate: gate,
+      loopStalls: noLoopStalls,
+      headers,
+      onOpen: () => {},
+      onMessage: () => {},
+      onDown: () => {},
+    })
+  const failing = make('no-headers', () => {
+    throw new Error('no key')
+  })
+  const healthy = make('healthy')
+  try {
+    failing.start()
+    assert.equal(gate.inFlight, 0, 'the failed attempt released its slot')
+    healthy.start()
+    await waitFor(() => held.length > 0, 5_000, 'the healthy connection let through')
+    held.shift()?.(true)
+    await waitFor(() => healthy.isOpen, 5_000, 'the healthy connection open')
+  } finally {
+    failing.close()
+    healthy.close()
+  }
+})
