@@ -57,28 +57,35 @@ after(async () => {
   await new Promise<void>((resolve) => wss.close(() => resolve()))
 })
 
+/** A connection to the test server through `gate`, on `clock`, that does nothing with what it hears. */
+function gated(
+  name: string,
+  clock: SimulatedClock,
+  gate: ConnectGate,
+  headers?: () => Record<string, string>,
+): WsConnection {
+  return new WsConnection({
+    name,
+    url,
+    clock,
+    log: silentLogger,
+    reconnectBaseMs: 20,
+    reconnectMaxMs: 20,
+    staleAfterMs: 60_000,
+    connectTimeoutMs: 5_000,
+    connectGate: gate,
+    loopStalls: noLoopStalls,
+    headers,
+    onOpen: () => {},
+    onMessage: () => {},
+    onDown: () => {},
+  })
+}
+
 test("a venue's connections open two handshakes at a time; a timed-out handshake frees its slot", async () => {
   const clock = new SimulatedClock(0)
   const gate = new ConnectGate(2)
-  const conns = Array.from(
-    { length: 5 },
-    (_, i) =>
-      new WsConnection({
-        name: `gated-${i}`,
-        url,
-        clock,
-        log: silentLogger,
-        reconnectBaseMs: 20,
-        reconnectMaxMs: 20,
-        staleAfterMs: 60_000,
-        connectTimeoutMs: 5_000,
-        connectGate: gate,
-        loopStalls: noLoopStalls,
-        onOpen: () => {},
-        onMessage: () => {},
-        onDown: () => {},
-      }),
-  )
+  const conns = Array.from({ length: 5 }, (_, i) => gated(`gated-${i}`, clock, gate))
   try {
     for (const c of conns) c.start()
     await waitFor(() => held.length === 2, 5_000, 'two handshakes at the server')
@@ -109,27 +116,10 @@ test("a venue's connections open two handshakes at a time; a timed-out handshake
 test('an attempt that fails before its handshake (no headers) frees its slot at once', async () => {
   const clock = new SimulatedClock(0)
   const gate = new ConnectGate(1)
-  const make = (name: string, headers?: () => Record<string, string>) =>
-    new WsConnection({
-      name,
-      url,
-      clock,
-      log: silentLogger,
-      reconnectBaseMs: 20,
-      reconnectMaxMs: 20,
-      staleAfterMs: 60_000,
-      connectTimeoutMs: 5_000,
-      connectGate: gate,
-      loopStalls: noLoopStalls,
-      headers,
-      onOpen: () => {},
-      onMessage: () => {},
-      onDown: () => {},
-    })
-  const failing = make('no-headers', () => {
+  const failing = gated('no-headers', clock, gate, () => {
     throw new Error('no key')
   })
-  const healthy = make('healthy')
+  const healthy = gated('healthy', clock, gate)
   try {
     failing.start()
     assert.equal(gate.inFlight, 0, 'the failed attempt released its slot')
