@@ -13,7 +13,8 @@ const SERVICE_READY_MAX_WAIT_MS = 120_000
  * What the service keeps in its data directory so that a restart is ready in seconds (docs/DESIGN.md, issue 35): each
  * venue's last catalog (src/actors/catalog-file.ts) and the matches of each pair of venues beside them
  * (src/spreads/matching/match-file.ts), in `DATA_DIR/catalogs/`. A restart serves them first and does the rest of its
- * work, listing the venues again and the matcher's full run, once the whole service is ready (`serviceReady`).
+ * work, listing the venues again and the matcher's full run, once the whole service is ready (`serviceReady`). Any
+ * start, cold or not, also waits for it before refreshing a catalog or writing these files.
  *
  * Not kept with the in-process simulator (a new world at every start) nor on an edge (its catalogs come from the
  * broker), nor when `writeEveryMs` is 0.
@@ -41,7 +42,7 @@ export class RestartFiles {
       path: join(this.#dir, `${venue}.jsonl`),
       source,
       writeEveryMs: this.#writeEveryMs,
-      listAfter: this.serviceReady.promise,
+      serviceReady: this.serviceReady.promise,
     }
   }
 
@@ -50,7 +51,12 @@ export class RestartFiles {
     if (this.#sources.size === 0) return undefined
     const sources = this.#sources
     return new MatchFileKeeper(
-      { dir: this.#dir, sourceOf: (venue) => sources.get(venue), writeEveryMs: this.#writeEveryMs },
+      {
+        dir: this.#dir,
+        sourceOf: (venue) => sources.get(venue),
+        writeEveryMs: this.#writeEveryMs,
+        writeAfter: this.serviceReady.promise,
+      },
       clock,
       log,
     )

@@ -11,16 +11,18 @@ export interface CatalogFileOptions {
   readonly source: string
   readonly writeEveryMs: number
   /**
-   * After a start from this file, the venue is listed once its books have synced and this has resolved (the whole
-   * service ready: a restart's own work goes first), or after FILE_LISTING_DELAY_MS (catalog-loader.ts).
+   * Resolves once the whole service is ready (or its wait gave up: restart-files.ts). A start's own work goes first:
+   * after a start from this file the venue is listed once its books have synced and this has resolved (or after
+   * FILE_LISTING_DELAY_MS), periodic refreshes wait for it (catalog-loader.ts), and so does the file's first write.
    */
-  readonly listAfter?: Promise<void>
+  readonly serviceReady?: Promise<void>
 }
 
 /**
  * One venue's catalog file (catalog-file.ts) as its catalog loader uses it: read once at start, with a refused or
  * unreadable file logged and ignored; and rewritten after installs from the venue, in the background, at most every
- * `writeEveryMs` and not before the venue is first ready (a start's own work goes first), one write at a time.
+ * `writeEveryMs` and not before the venue and the service are first ready (a start's own work goes first: at the
+ * venues' real size a write is seconds of the event loop's slices), one write at a time.
  */
 export class CatalogFileKeeper {
   readonly #file: CatalogFileOptions
@@ -62,12 +64,17 @@ export class CatalogFileKeeper {
     else this.#pending = snapshot
   }
 
-  /** The venue's books have all synced: a write held back until then starts. */
+  /** The venue's books have all synced: a write held back until then starts, once the service is ready too. */
   venueReady(): void {
-    this.#ready = true
-    const pending = this.#pending
-    this.#pending = undefined
-    if (pending !== undefined) this.#write(pending)
+    const release = (): void => {
+      this.#ready = true
+      const pending = this.#pending
+      this.#pending = undefined
+      if (pending !== undefined) this.#write(pending)
+    }
+    const serviceReady = this.#file.serviceReady
+    if (serviceReady === undefined) release()
+    else void serviceReady.then(release)
   }
 
   /** Rewrites the file (atomically, catalog-file.ts) unless a write is running or one was made too recently. */

@@ -11,8 +11,12 @@ import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
 import type { InstrumentState } from './instrument-state.js'
 
 /**
- * When and how a venue actor's catalog is synced: the first sync at start, a refresh every `refreshMs`, one more when
- * the adapter's `watchCatalog` announces a new catalog (`refresh`), and retries of a failed first sync. A sync lists
+ * When and how a venue actor's catalog is synced: the first sync at start, a refresh `refreshMs` after each sync ends,
+ * one more when the adapter's `watchCatalog` announces a new catalog (`refresh`), and retries of a failed first sync.
+ * Counted from a sync's end, not its start: at the venues' real size a listing takes tens of seconds, and an interval
+ * from the start listed a slow venue again seconds after its first sync. With a catalog file, the refreshes also
+ * wait for the whole service to be ready (`file.serviceReady`): a start's own work (books, matcher, read models) goes
+ * before a second listing of a catalog listed moments ago. A sync lists
  * the venue and prepares everything proportional to the catalog (snapshot indexes, the instrument list and the new
  * instrument map) in event-loop slices (src/core/slices.ts), then hands the finished work to the actor as one
  * message; the actor installs it (its instruments are its own) and reports back (`installed`, `failed`).
@@ -73,7 +77,7 @@ const CATALOG_RETRY_MAX_MS = 30_000
 export const PROGRESS_LOG_MS = 5_000
 /**
  * After a start from the catalog file, the venue is listed when its books have synced (and the service is ready, when
- * the file's options say to wait for it), or after this long.
+ * the file's options say to wait for it), or after this long if its books have not synced by then.
  */
 export const FILE_LISTING_DELAY_MS = 30_000
 
@@ -97,6 +101,8 @@ export class CatalogLoader {
   readonly #file: CatalogFileKeeper | undefined
   /** The installed catalog was read from the file and no sync from the venue has succeeded since. */
   #fileServed = false
+  /** `file.serviceReady` has resolved (or there is none): periodic refreshes run on their timer alone. */
+  #serviceReady: boolean
   /** The first listing after a start from the file, waiting for the venue's books to sync (venueReady). */
   #deferredListing: TimerHandle | undefined
 
@@ -106,6 +112,9 @@ export class CatalogLoader {
       options.file === undefined
         ? undefined
         : new CatalogFileKeeper(options.file, options.adapter.id, options.clock, options.log)
+    const serviceReady = options.file?.serviceReady
+    this.#serviceReady = serviceReady === undefined
+    void serviceReady?.then(() => (this.#serviceReady = true))
   }
 
   /** The sync in progress (the first one, or a refresh); undefined between syncs. */
@@ -129,14 +138,14 @@ export class CatalogLoader {
     const file = this.#file
     if (file !== undefined && this.#o.catalog() === undefined) void this.#startFromFile(file)
     else this.#loadCatalog()
-    this.#refreshTimer = this.#o.clock.setInterval(() => this.#loadCatalog(), this.#o.refreshMs)
     this.#unwatchCatalog = this.#o.adapter.watchCatalog?.(() => this.refresh())
   }
 
   /** Aborts the sync in progress (its message is never sent) and every timer. */
   stop(): void {
     this.#started = false
-    this.#o.clock.clearInterval(this.#refreshTimer)
+    this.#o.clock.clearTimeout(this.#refreshTimer)
+    this.#refreshTimer = undefined
     this.#o.clock.clearTimeout(this.#retryTimer)
     this.#o.clock.clearTimeout(this.#deferredListing)
     this.#deferredListing = undefined
@@ -160,6 +169,8 @@ export class CatalogLoader {
 
   #loadCatalog(): void {
     if (this.#loading !== undefined) return
+    this.#o.clock.clearTimeout(this.#refreshTimer)
+    this.#refreshTimer = undefined
     const controller = new AbortController()
     this.#loading = controller
     const load = new CatalogLoad(this.#o.clock, this.#lastListedEvents)
@@ -208,8 +219,20 @@ export class CatalogLoader {
         if (this.#refreshAgain) {
           this.#refreshAgain = false
           this.#loadCatalog()
-        }
+        } else this.#scheduleRefresh()
       })
+  }
+
+  /** The next periodic refresh, `refreshMs` from now (the end of a sync), replacing any scheduled one. */
+  #scheduleRefresh(): void {
+    if (!this.#started) return
+    this.#o.clock.clearTimeout(this.#refreshTimer)
+    this.#refreshTimer = this.#o.clock.setTimeout(() => {
+      this.#refreshTimer = undefined
+      const serviceReady = this.#o.file?.serviceReady
+      if (this.#serviceReady || serviceReady === undefined) this.#loadCatalog()
+      else void serviceReady.then(() => this.#started && this.#loadCatalog())
+    }, this.#o.refreshMs)
   }
 
   /**
@@ -290,9 +313,14 @@ export class CatalogLoader {
    * the service is ready when the file says to wait for it (`listAfter`).
    */
   venueReady(): void {
-    const after = this.#o.file?.listAfter
+    const after = this.#o.file?.serviceReady
     if (after === undefined) this.#startDeferredListing()
-    else void after.then(() => this.#startDeferredListing())
+    else {
+      // The books are in: FILE_LISTING_DELAY_MS was for books that never sync. The rest of the start (matches, read
+      // models) is not slowed by a listing either; serviceReady gives up waiting on its own (restart-files.ts).
+      this.#o.clock.clearTimeout(this.#deferredListing)
+      void after.then(() => this.#startDeferredListing())
+    }
     this.#file?.venueReady()
   }
 

@@ -17,9 +17,8 @@ import { SimulatedClock } from '../../src/core/clock.js'
 import { createLogger } from '../../src/core/logger.js'
 import { runToEnd } from '../../src/core/slices.js'
 import type { Catalog } from '../../src/model/types.js'
-import type { FeedEvent, FeedSink, FeedStatus, VenueAdapter } from '../../src/venues/types.js'
-import { venuepProbability } from '../../src/venues/venuep/probability.js'
 import { replayedCatalogs } from '../helpers/catalogs.js'
+import { bookSnapshot, GatedVenue } from '../helpers/gated-venue.js'
 import { waitFor } from '../helpers/wait.js'
 
 /**
@@ -126,61 +125,7 @@ describe('the catalog file', () => {
   })
 })
 
-/** A venue whose listing waits until the test lets it go. */
-class GatedVenue {
-  sink: FeedSink | undefined
-  release: ((c: Catalog) => void) | undefined
-  fail: ((e: Error) => void) | undefined
-  syncs = 0
-  subscribed = 0
-  readonly adapter: VenueAdapter = {
-    id: 'venuep',
-    catalogSource: SOURCE,
-    fetchCatalog: () =>
-      new Promise<Catalog>((resolve, reject) => {
-        this.syncs++
-        this.release = resolve
-        this.fail = reject
-      }),
-    createFeed: (sink) => {
-      this.sink = sink
-      const venue = this
-      return {
-        setInstruments(ids) {
-          venue.subscribed = ids.length
-        },
-        close() {},
-        status: (): FeedStatus => ({
-          connections: 1,
-          openConnections: 1,
-          instruments: venue.subscribed,
-          subscribed: venue.subscribed,
-          reconnects: 0,
-          framesReceived: 0,
-          malformedFrames: 0,
-          sequenceGaps: 0,
-          staleTimeouts: 0,
-          lastFrameAt: undefined,
-        }),
-      }
-    },
-    probability: venuepProbability,
-    instrumentsOf: () => [],
-    streams: (o) => o.status === 'active',
-  }
-  emit(...events: FeedEvent[]): void {
-    this.sink?.(events, 1_000)
-  }
-}
-
-const P = (x: number) => Math.round(x * 1e6)
-const snap = (id: string): FeedEvent => ({
-  type: 'snapshot',
-  instrumentId: id,
-  bids: [[P(0.4), P(10)]],
-  asks: [[P(0.45), P(5)]],
-  venueTs: 900,
-})
+const snap = bookSnapshot
 
 describe('a venue actor with a catalog file', () => {
   test('serves the file at once, marked as such, until the venue is listed; then writes the listed catalog', async () => {
@@ -191,7 +136,7 @@ describe('a venue actor with a catalog file', () => {
     const log = createLogger('debug', 'predmkt', {
       write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
     })
-    const venue = new GatedVenue()
+    const venue = new GatedVenue(SOURCE)
     const clock = new SimulatedClock(50_000)
     const actor = new VenueActor({
       adapter: venue.adapter,
@@ -249,7 +194,7 @@ describe('a venue actor with a catalog file', () => {
   test('a venue whose books do not sync is listed FILE_LISTING_DELAY_MS after the file was served', async () => {
     const path = join(dir, 'actor', 'unsynced.jsonl')
     await writeCatalogFile(path, { ...real.venuek, venue: 'venuep' }, SOURCE)
-    const venue = new GatedVenue()
+    const venue = new GatedVenue(SOURCE)
     const clock = new SimulatedClock(50_000)
     const actor = new VenueActor({
       adapter: venue.adapter,
@@ -280,7 +225,7 @@ describe('a venue actor with a catalog file', () => {
     const log = createLogger('debug', 'predmkt', {
       write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
     })
-    const venue = new GatedVenue()
+    const venue = new GatedVenue(SOURCE)
     const actor = new VenueActor({
       adapter: venue.adapter,
       clock: new SimulatedClock(50_000),

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
-import { testOutcome } from '../helpers/outcomes.js'
 import { test } from 'node:test'
 import { VenueActor } from '../../src/actors/venue-actor.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
-import type { Catalog, CatalogEvent, Outcome } from '../../src/model/types.js'
+import type { Catalog } from '../../src/model/types.js'
 import type { FeedEvent, FeedSink, FeedStatus, VenueAdapter } from '../../src/venues/types.js'
 import { venuepProbability } from '../../src/venues/venuep/probability.js'
+import { bookSnapshot, oneOutcomeEvents } from '../helpers/gated-venue.js'
 import { waitFor } from '../helpers/wait.js'
 
 /**
@@ -15,39 +15,7 @@ import { waitFor } from '../helpers/wait.js'
  * difference is told only the difference (nothing when the set is the same), a new feed after a restart still gets
  * the whole list, and books that left stop counting towards readiness.
  */
-const P = (x: number) => Math.round(x * 1e6)
-
-function outcome(id: string, status: Outcome['status'] = 'active'): Outcome {
-  return testOutcome(id, { marketId: `m-${id}`, eventId: `e-${id}`, status, rawStatus: status })
-}
-
-/** One event per outcome; `closed` outcomes are listed but not streamed. */
-function catalog(ids: string[], closed: string[] = []): Catalog {
-  const events: CatalogEvent[] = [...ids.map((id) => outcome(id)), ...closed.map((id) => outcome(id, 'closed'))].map(
-    (o) => {
-      const market = {
-        venue: 'venuep' as const,
-        marketId: o.marketId,
-        eventId: o.eventId,
-        title: o.title,
-        category: 'other',
-        status: o.status,
-        rawStatus: o.rawStatus,
-        url: 'u',
-        createdAt: undefined,
-        updatedAt: undefined,
-        endTime: undefined,
-        volumeTotal: undefined,
-        volume24h: undefined,
-        liquidity: undefined,
-        openInterest: undefined,
-        outcomes: [o],
-      }
-      return { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
-    },
-  )
-  return { venue: 'venuep', events, fetchedAt: 0 }
-}
+const catalog = (ids: string[], closed: string[] = []): Catalog => oneOutcomeEvents(ids, closed)
 
 type FeedCall = ['set', string[]] | ['change', string[], string[]]
 
@@ -100,13 +68,7 @@ class FakeVenue {
   }
 }
 
-const snap = (id: string): FeedEvent => ({
-  type: 'snapshot',
-  instrumentId: id,
-  bids: [[P(0.4), P(10)]],
-  asks: [[P(0.45), P(5)]],
-  venueTs: 900,
-})
+const snap = bookSnapshot
 
 /** An actor over a FakeVenue, started, its first catalog installed. */
 async function startedActor(): Promise<{ venue: FakeVenue; clock: SimulatedClock; actor: VenueActor }> {

@@ -15,12 +15,17 @@ export interface MatchFilesOptions {
   readonly sourceOf: (venue: VenueId) => string | undefined
   /** At most one write per pair of venues in this time (ms); the first one is made at once. */
   readonly writeEveryMs: number
+  /**
+   * Resolves once the whole service is ready: no file is written before (a start's own work goes first; at the
+   * venues' real size a write is seconds of slices), and the last matches asked for meanwhile are written then.
+   */
+  readonly writeAfter?: Promise<void>
 }
 
 /**
  * The match files (match-file.ts) as the cross-venue matching uses them: read once per pair of venues at start to
  * seed its matches, a refused or unreadable file logged and ignored; rewritten in the background after the matcher
- * has run, at most every `writeEveryMs` per pair, one write at a time.
+ * has run (not before the service is ready), at most every `writeEveryMs` per pair, one write at a time.
  */
 export class MatchFileKeeper {
   readonly #o: MatchFilesOptions
@@ -30,11 +35,21 @@ export class MatchFileKeeper {
   readonly #writes = new Map<string, { writtenAt: number | undefined; writing: boolean }>()
   /** The writes in progress (`idle`). */
   readonly #inFlight = new Set<Promise<void>>()
+  /** `writeAfter` has resolved (or there is none). */
+  #released: boolean
+  /** Per pair of venues, the last matches to write once released. */
+  readonly #held = new Map<string, () => void>()
 
   constructor(options: MatchFilesOptions, clock: Clock, log: Logger) {
     this.#o = options
     this.#clock = clock
     this.#log = log
+    this.#released = options.writeAfter === undefined
+    void options.writeAfter?.then(() => {
+      this.#released = true
+      for (const write of this.#held.values()) write()
+      this.#held.clear()
+    })
   }
 
   path(a: VenueId, b: VenueId): string {
@@ -70,6 +85,10 @@ export class MatchFileKeeper {
     const context = this.#context(a, b, overrides)
     if (context === undefined) return
     const path = this.path(a.venue, b.venue)
+    if (!this.#released) {
+      this.#held.set(path, () => this.matched(matches, a, b, overrides))
+      return
+    }
     let state = this.#writes.get(path)
     if (state === undefined) this.#writes.set(path, (state = { writtenAt: undefined, writing: false }))
     const now = this.#clock.now()

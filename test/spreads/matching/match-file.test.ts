@@ -150,6 +150,33 @@ describe('the match file', () => {
     )
   })
 
+  test('no match file is written before the service is ready; then the last matches asked for are', async () => {
+    let ready = () => {}
+    const writeAfter = new Promise<void>((resolve) => (ready = resolve))
+    const keeper = new MatchFileKeeper(
+      {
+        dir: join(dir, 'held'),
+        sourceOf: (v) => (v === 'venuep' ? SOURCES[0] : SOURCES[1]),
+        writeEveryMs: 60_000,
+        writeAfter,
+      },
+      new SimulatedClock(5_000),
+      silentLogger,
+    )
+    const path = keeper.path('venuep', 'venuek')
+    const overrides = overridesFingerprint({})
+    keeper.matched(matches.slice(0, 1), venuep, venuek, overrides)
+    keeper.matched(matches, venuep, venuek, overrides)
+    await keeper.idle()
+    assert.equal(existsSync(path), false)
+    ready()
+    await waitFor(() => existsSync(path))
+    await keeper.idle()
+    const kept = read(await readFileBytes(path))
+    assert.ok(kept.ok)
+    assert.equal(pairsOf(kept.matches), pairsOf(matches))
+  })
+
   test('a restart publishes the seeded pairs at once, then the full run replaces them with the same pairs', async () => {
     const files = () =>
       new MatchFileKeeper(
