@@ -53,3 +53,44 @@ export function* sortSteps<T>(items: readonly T[], compare: (a: T, b: T) => numb
   }
   return src
 }
+
+/**
+ * `values` sorted ascending as steps, into a new array: runs of `run` values sorted by `Float64Array.prototype.sort`
+ * (numbers compared natively, no comparator called: several times faster than `sortSteps` with a numeric comparator),
+ * then merged bottom-up with a checkpoint every few thousand values. NaN sorts last, as that sort puts it; -0 and 0
+ * are equal, so give it no -0. The result equals `values.slice().sort()` (numbers have no identity to keep stable).
+ */
+export function* sortNumbersSteps(values: Float64Array, run = 8192): Steps<Float64Array> {
+  const n = values.length
+  let src = values.slice()
+  for (let start = 0; start < n; start += run) {
+    src.subarray(start, Math.min(start + run, n)).sort()
+    yield
+  }
+  let dst = new Float64Array(n)
+  let work = 0
+  for (let width = run; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n)
+      const hi = Math.min(lo + 2 * width, n)
+      let i = lo
+      let j = mid
+      let k = lo
+      while (i < mid && j < hi) {
+        const a = src[i] as number
+        const b = src[j] as number
+        // NaN last: a NaN on the left waits for every number on the right.
+        if (b < a || (a !== a && b === b)) ((dst[k++] = b), j++)
+        else ((dst[k++] = a), i++)
+        if (++work % 8192 === 0) yield
+      }
+      while (i < mid) dst[k++] = src[i++] as number
+      while (j < hi) dst[k++] = src[j++] as number
+    }
+    const t = src
+    src = dst
+    dst = t
+    yield
+  }
+  return src
+}

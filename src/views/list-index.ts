@@ -1,4 +1,4 @@
-import { sortSteps } from '../core/array-steps.js'
+import { sortNumbersSteps, sortSteps } from '../core/array-steps.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import { compareDecorated, compareIds, listChangesSteps, mergedOrderingSteps, type ListChanges } from './ordering.js'
 import { SearchIndex } from './search-index.js'
@@ -128,7 +128,7 @@ export class ListIndex<E extends Listable> {
       previous === undefined || previous.#keys !== this.#keys
         ? undefined
         : (known ?? (yield* listChangesSteps(previous.#items, this.#items, MAX_MERGED_SHARE)))
-    let rank: Uint32Array | undefined
+    let ranks: IdRanks | undefined
     for (const sort of Object.keys(this.#keys)) {
       if (this.#base.has(sort)) continue
       const before = previous === undefined ? undefined : previous.#base.get(sort)
@@ -141,8 +141,8 @@ export class ListIndex<E extends Listable> {
         continue
       }
       // Ties are broken by id: rank the ids once, so each key's sort compares numbers only.
-      rank ??= yield* this.#idRanksSteps()
-      this.#base.set(sort, yield* this.#baseSteps(sort, rank))
+      ranks ??= yield* this.#idRanksSteps()
+      this.#base.set(sort, yield* this.#baseSteps(sort, ranks))
     }
     const search = previous === undefined ? undefined : previous.#search
     if (this.#search !== undefined) return
@@ -153,61 +153,72 @@ export class ListIndex<E extends Listable> {
     else this.#search = yield* SearchIndex.rebuild(this.#items, this.#searchText, search)
   }
 
-  /** Each record's rank by id. */
-  *#idRanksSteps(): Steps<Uint32Array> {
+  /** Each record's rank by id (`rank[i]`: record i's place in id order), and the records in id order (`byRank`). */
+  *#idRanksSteps(): Steps<IdRanks> {
     const n = this.#items.length
-    const byId = yield* sortSteps(
+    const ids = this.#items.map((e) => e.id)
+    const byRank = yield* sortSteps(
       Array.from({ length: n }, (_, i) => i),
-      (a, b) => compareIds((this.#items[a] as E).id, (this.#items[b] as E).id),
+      (a, b) => compareIds(ids[a] as string, ids[b] as string),
     )
     const rank = new Uint32Array(n)
-    for (let r = 0; r < n; r++) rank[byId[r] as number] = r
-    return rank
+    for (let r = 0; r < n; r++) rank[byRank[r] as number] = r
+    return { rank, byRank: Uint32Array.from(byRank) }
   }
 
-  /** The whole list by `sort`, ascending and descending (unknown keys last in both, ties by id ascending). */
-  *#baseSteps(sort: string, rank?: Uint32Array): Steps<{ asc: readonly E[]; desc: readonly E[] }> {
+  /**
+   * The whole list by `sort`, ascending and descending (unknown keys last in both, ties by id ascending). Each record
+   * becomes one number, its key's place among the list's distinct known keys (unknown: past them all) times n plus its
+   * rank by id, and those numbers are sorted natively (sortNumbersSteps): no comparator is called per comparison.
+   */
+  *#baseSteps(sort: string, ranks?: IdRanks): Steps<{ asc: readonly E[]; desc: readonly E[] }> {
     const keyOf = this.#keys[sort]
     if (keyOf === undefined) throw new Error(`unknown sort key ${sort}`)
     const n = this.#items.length
     const keys = new Float64Array(n)
     for (let i = 0; i < n; i++) {
       const k = keyOf(this.#items[i] as E)
-      keys[i] = k === undefined ? NaN : k
+      // + 0: a -0 key is the 0 key (sortNumbersSteps needs no -0).
+      keys[i] = k === undefined ? NaN : k + 0
       if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
     }
-    const tie =
-      rank === undefined
-        ? (a: number, b: number) => compareIds((this.#items[a] as E).id, (this.#items[b] as E).id)
-        : (a: number, b: number) => (rank[a] as number) - (rank[b] as number)
-    const ascIdx = yield* sortSteps(
-      Array.from({ length: n }, (_, i) => i),
-      (a, b) => {
-        const ka = keys[a] as number
-        const kb = keys[b] as number
-        // NaN (unknown) sorts last; two unknowns are a tie (NaN !== NaN, so they are told apart first).
-        const unknownA = ka !== ka
-        const unknownB = kb !== kb
-        if (unknownA || unknownB) return unknownA && unknownB ? tie(a, b) : unknownA ? 1 : -1
-        if (ka !== kb) return ka - kb
-        return tie(a, b)
-      },
-    )
-    // Descending: the runs of equal known keys in reverse order, each run still by id; the unknowns stay last.
-    let known = n
-    while (known > 0 && Number.isNaN(keys[ascIdx[known - 1] as number])) known--
-    const descIdx: number[] = []
-    for (let end = known; end > 0;) {
-      let start = end - 1
-      while (start > 0 && keys[ascIdx[start - 1] as number] === keys[ascIdx[end - 1] as number]) start--
-      for (let i = start; i < end; i++) descIdx.push(ascIdx[i] as number)
-      end = start
-      if (descIdx.length % CHECKPOINT_EVERY === 0) yield
+    const { rank, byRank } = ranks ?? (yield* this.#idRanksSteps())
+    // The distinct known keys, ascending (the sort puts NaN last).
+    const sortedKeys = yield* sortNumbersSteps(keys)
+    let distinct = 0
+    for (let i = 0; i < n; i++) {
+      const k = sortedKeys[i] as number
+      if (k !== k) break
+      if (distinct === 0 || k !== sortedKeys[distinct - 1]) sortedKeys[distinct++] = k
     }
-    for (let i = known; i < n; i++) descIdx.push(ascIdx[i] as number)
-    const asc = ascIdx.map((i) => this.#items[i] as E)
-    yield
-    const desc = descIdx.map((i) => this.#items[i] as E)
+    const places = new Float64Array(n)
+    for (let i = 0; i < n; i++) {
+      const k = keys[i] as number
+      places[i] = (k !== k ? distinct : lowerBound(sortedKeys, distinct, k)) * n + (rank[i] as number)
+      if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+    }
+    const sorted = yield* sortNumbersSteps(places)
+    const items = this.#items
+    const asc = new Array<E>(n)
+    for (let j = 0; j < n; j++) {
+      asc[j] = items[byRank[(sorted[j] as number) % n] as number] as E
+      if (j % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+    }
+    // Descending: the runs of equal known keys (equal places) in reverse order, each run still by id; the unknowns
+    // (places from distinct * n on) stay last.
+    let known = n
+    while (known > 0 && (sorted[known - 1] as number) >= distinct * n) known--
+    const desc = new Array<E>(n)
+    let d = 0
+    for (let end = known; end > 0;) {
+      const runFloor = Math.floor((sorted[end - 1] as number) / n) * n
+      let start = end - 1
+      while (start > 0 && (sorted[start - 1] as number) >= runFloor) start--
+      for (let i = start; i < end; i++) desc[d++] = asc[i] as E
+      end = start
+      if (d % CHECKPOINT_EVERY === 0) yield
+    }
+    for (let i = known; i < n; i++) desc[d++] = asc[i] as E
     return { asc, desc }
   }
 
@@ -369,6 +380,24 @@ export class ListIndex<E extends Listable> {
     decorated.sort(compareDecorated(order === 'asc' ? 1 : -1))
     return decorated.map((d) => d.e)
   }
+}
+
+/** A list's records by id: `rank[i]` is record i's place in id order, `byRank[r]` the record at place r. */
+interface IdRanks {
+  readonly rank: Uint32Array
+  readonly byRank: Uint32Array
+}
+
+/** The first index below `length` of ascending `sorted` whose value is not below `value`. */
+function lowerBound(sorted: Float64Array, length: number, value: number): number {
+  let lo = 0
+  let hi = length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((sorted[mid] as number) < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 interface OrderingKey {

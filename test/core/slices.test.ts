@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { mapSteps, sortSteps } from '../../src/core/array-steps.js'
+import fc from 'fast-check'
+import { mapSteps, sortNumbersSteps, sortSteps } from '../../src/core/array-steps.js'
 import { runInSlices, runToEnd, type Steps } from '../../src/core/slices.js'
 import { Rng } from '../../src/sim/world/random.js'
 
@@ -110,5 +111,24 @@ test('computations running at once share one budget per event-loop turn, round-r
   assert.ok(
     Math.max(...perTurn) <= 8,
     `steps between two timer turns: ${Math.max(...perTurn)} (budget 5 ms of 1 ms steps)`,
+  )
+})
+
+test('sortNumbersSteps equals Float64Array sort (NaN last) for any run length and size', () => {
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.oneof(fc.double({ noDefaultInfinity: false }), fc.integer({ min: -5, max: 5 }), fc.constant(Number.NaN)),
+        {
+          maxLength: 400,
+        },
+      ),
+      fc.integer({ min: 1, max: 64 }),
+      (numbers, run) => {
+        const values = Float64Array.from(numbers, (x) => (Object.is(x, -0) ? 0 : x))
+        assert.deepEqual(runToEnd(sortNumbersSteps(values, run)), values.slice().sort(), `run=${run}`)
+      },
+    ),
+    { numRuns: 500, seed: 20261206 },
   )
 })

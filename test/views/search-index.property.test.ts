@@ -2,19 +2,33 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
 import { runToEnd } from '../../src/core/slices.js'
-import { normalizeSearchText, SearchIndex } from '../../src/views/search-index.js'
+import { gramAt, normalizeSearchText, SearchIndex } from '../../src/views/search-index.js'
 
 /**
  * The trigram index finds exactly the titles a scan with `includes` finds, in catalog order, whether built in
  * one go or in slices (the packed postings are filled across checkpoints).
  */
-const TITLE_CHARS = ['a', 'b', 'c', 'A', 'B', ' ', '  ', '?', '1', 'é']
+// '€' and the emoji (two UTF-16 code units) take trigrams past the packed 30-bit keys (gramAt).
+const TITLE_CHARS = ['a', 'b', 'c', 'A', 'B', ' ', '  ', '?', '1', 'é', '€', '😀']
 const title = fc.array(fc.constantFrom(...TITLE_CHARS), { maxLength: 24 }).map((cs) => cs.join(''))
 
 function scan(titles: readonly string[], query: string): string[] {
   const q = normalizeSearchText(query)
   return titles.filter((t) => normalizeSearchText(t).includes(q))
 }
+
+test('two trigrams have the same key only when they are the same three code units', () => {
+  const unit = fc.oneof(fc.integer({ min: 0, max: 1100 }), fc.integer({ min: 0, max: 0xffff }))
+  const gram = fc.tuple(unit, unit, unit).map((units) => String.fromCharCode(...units))
+  fc.assert(
+    fc.property(gram, gram, (a, b) => assert.equal(gramAt(a, 0) === gramAt(b, 0), a === b)),
+    { numRuns: 20_000, seed: 20261206 },
+  )
+  // Neighbours across the packed keys' 10-bit fields, and across the two kinds of key.
+  const edge = [0, 1, 1023, 1024, 0xffff]
+  const grams = edge.flatMap((a) => edge.flatMap((b) => edge.map((c) => String.fromCharCode(a, b, c))))
+  assert.equal(new Set(grams.map((g) => gramAt(g, 0))).size, grams.length)
+})
 
 test('search finds exactly what a scan finds, in catalog order, built at once or in slices', () => {
   fc.assert(
