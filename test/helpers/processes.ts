@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
+import { SERVICE_NODE_FLAGS } from '../../src/service-node-flags.js'
 
 /** The service, the standalone simulator and the webhook receiver as child processes (tests of a whole process). */
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -17,13 +18,15 @@ export interface Child {
   stop(): Promise<void>
 }
 
+/** Runs `script` in a node child; the service (MAIN_JS) with the flags it is deployed with (SERVICE_NODE_FLAGS). */
 export function spawnNode(
   script: string,
   env: Record<string, string>,
   nodeArgs: string[] = [],
   scriptArgs: string[] = [],
 ): Child {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...scriptArgs], {
+  const flags = script === MAIN_JS ? [...SERVICE_NODE_FLAGS, ...nodeArgs] : nodeArgs
+  const child = spawn(process.execPath, [...flags, script, ...scriptArgs], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
