@@ -46,4 +46,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=15m --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 # SIGTERM (docker stop) shuts down gracefully: stop accepting, stop feeds and actors, flush, close the store.
 # The V8 flags are the service's own (src/service-node-flags.ts says why).
-CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/src/main.js"]
