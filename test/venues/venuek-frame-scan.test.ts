@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { venuekFrames } from '../../bench/scenarios.js'
-import { dataFrame, deltaMsgs, tickerMsg, tradeMsg } from '../../src/sim/venuek/ws-frames.js'
+import { dataFrame, deltaMsgs, snapshotMsg, tickerMsg, tradeMsg } from '../../src/sim/venuek/ws-frames.js'
 import type { VkTrade } from '../../src/sim/venuek/trade-store.js'
 import type { VkMarket } from '../../src/sim/venuek/types.js'
 import { Rng } from '../../src/sim/world/random.js'
@@ -11,7 +11,7 @@ import { mapVenuekData } from '../../src/venues/venuek/map-message.js'
 import type { KEnvelope } from '../../src/venues/venuek/wire.js'
 
 /**
- * The venuek orderbook_delta and ticker fast paths against JSON.parse: for any text they either decline
+ * The venuek orderbook_delta, ticker and orderbook_snapshot fast paths against JSON.parse: for any text they either decline
  * (undefined) or give the envelope JSON.parse gives (type, sid, seq, id) with the same values for every msg
  * member the mappers read, so the feed maps it to the same events; and they take the frames the simulator sends.
  */
@@ -19,6 +19,7 @@ const RECEIVED = 1_763_726_400_123
 const READ: Record<string, readonly string[]> = {
   orderbook_delta: ['market_ticker', 'price_dollars', 'delta_fp', 'side', 'ts_ms'],
   ticker: ['market_ticker', 'volume_fp', 'open_interest_fp', 'ts_ms'],
+  orderbook_snapshot: ['market_ticker', 'yes_dollars_fp', 'no_dollars_fp'],
 }
 
 /** Checks one text both ways; returns whether the fast path took it. */
@@ -39,8 +40,12 @@ function check(text: string): boolean {
     keys !== undefined && typeof msg === 'object' && msg !== null && !Array.isArray(msg),
     `took a frame outside the layouts: ${text}`,
   )
-  for (const k of keys)
-    assert.ok(Object.is((fast.msg as Record<string, unknown>)[k], msg[k]), `msg.${k} differs for ${text}`)
+  for (const k of keys) {
+    const got: unknown = (fast.msg as Record<string, unknown>)[k]
+    // A snapshot's levels are lists: equal element for element.
+    if (Array.isArray(msg[k])) assert.deepStrictEqual(got, msg[k], `msg.${k} differs for ${text}`)
+    else assert.ok(Object.is(got, msg[k]), `msg.${k} differs for ${text}`)
+  }
   const a: FeedEvent[] = []
   const b: FeedEvent[] = []
   assert.equal(
@@ -53,7 +58,7 @@ function check(text: string): boolean {
 
 const market = (ticker: string): VkMarket => ({ ticker, marketId: `id-${ticker}` }) as unknown as VkMarket
 
-test('takes every delta and ticker the simulator and the bench build, and the venue examples, with the values JSON.parse reads', () => {
+test('takes every delta, ticker and snapshot the simulator and the bench build, and the venue examples, with the values JSON.parse reads', () => {
   const frames: string[] = [...venuekFrames(5, ['KXA-26NOV21-T1', 'KXB-26DEC31-B2.5'], 500, 1)]
   const m = market('KXPRES-28-DJT')
   const ts = Date.UTC(2026, 10, 21, 12, 0, 0, 345)
@@ -86,6 +91,24 @@ test('takes every delta and ticker the simulator and the bench build, and the ve
   )
   frames.push(
     '{"type":"ticker","sid":11,"msg":{"market_id":"9b0f6b43-5b68-4f9f-9f02-9a2d1b8ac1a1","market_ticker":"FED-23DEC-T3.00","price_dollars":"0.4800","yes_bid_dollars":"0.4500","yes_ask_dollars":"0.5300","volume_fp":"33896.00","open_interest_fp":"20422.00","dollar_volume":16948,"dollar_open_interest":10211,"yes_bid_size_fp":"300.00","yes_ask_size_fp":"150.00","last_trade_size_fp":"25.00","ts":1669149841,"ts_ms":1669149841000,"time":"2022-11-22T20:44:01Z"}}',
+  )
+  // Snapshots as the simulator sends them (with the subscribe command's id, either side empty, either price
+  // convention) and as venuek.md §6.4 has one, verbatim.
+  const book = {
+    yes: [
+      [10_000, 2_000_000],
+      [470_000, 3_000_000],
+    ],
+    no: [[480_000, 2_500_000]],
+  } as const
+  for (const yes of [false, true]) {
+    frames.push(dataFrame('orderbook_snapshot', 3, 1, snapshotMsg(m, book, yes), 17))
+    frames.push(dataFrame('orderbook_snapshot', 3, 1, snapshotMsg(m, { yes: book.yes, no: [] }, yes)))
+    frames.push(dataFrame('orderbook_snapshot', 3, 1, snapshotMsg(m, { yes: [], no: book.no }, yes), 4))
+    frames.push(dataFrame('orderbook_snapshot', 3, 1, snapshotMsg(m, { yes: [], no: [] }, yes)))
+  }
+  frames.push(
+    '{"type":"orderbook_snapshot","sid":1,"seq":1,"msg":{"market_ticker":"KXWTACHALLENGERMATCH-26JUN11JIMLEP-LEP","market_id":"f5ed38e2-0991-4c8f-817e-08c4fd9cbfdb","yes_dollars_fp":[["0.4700","3.00"]],"no_dollars_fp":[["0.4800","2.00"]]}}',
   )
   for (const f of frames) assert.ok(check(f), `declined: ${f}`)
   // Other data frames take the general path.
@@ -127,6 +150,12 @@ const TICKER_CANONICAL: [string, string][] = [
   ['ts', '1669149841'],
   ['ts_ms', '1669149841000'],
   ['time', '"2022-11-22T20:44:01Z"'],
+]
+const SNAPSHOT_CANONICAL: [string, string][] = [
+  ['market_ticker', '"KXFED-27APR-T4.25"'],
+  ['market_id', '"f5ed38e2-0991"'],
+  ['yes_dollars_fp', '[["0.0100","5.00"],["0.4700","3.00"]]'],
+  ['no_dollars_fp', '[["0.4800","2.00"]]'],
 ]
 const CANONICAL: [string, string][] = [
   ['market_ticker', '"KXFED-27APR-T4.25"'],
@@ -185,7 +214,19 @@ const SCALARS = [
   'false',
   'null',
 ]
-const NESTED = ['[]', '[1,2]', '{}', '{"a":1}', '[["0.47","10.00"]]']
+const NESTED = [
+  '[]',
+  '[1,2]',
+  '{}',
+  '{"a":1}',
+  '[["0.47","10.00"]]',
+  '[["0.47",10]]',
+  '[["0.47"]]',
+  '[["0.47","1.00","x"]]',
+  '[["0.47","1.00"],]',
+  '[["0.4\\u0037","1.00"]]',
+  '[["0.47","1.00"], ["0.48","2.00"]]',
+]
 const INTS = ['1', '2', '99', '0', '-1', '-0', '1.5', '1e2', '"3"', 'null', '12345678901234567890']
 
 function object(rng: Rng, members: [string, string][], space: number): string {
@@ -196,8 +237,12 @@ function object(rng: Rng, members: [string, string][], space: number): string {
 /** The documented delta, then a few random edits: values, extra or repeated members, order, whitespace, cuts. */
 function randomText(rng: Rng): string {
   const edits = rng.chance(0.3) ? 0 : rng.int(1, 3)
-  const isTicker = rng.chance(0.5)
-  const msg: [string, string][] = (isTicker ? TICKER_CANONICAL : CANONICAL).map(([k, v]) => [k, v])
+  const kind = rng.pick(['delta', 'ticker', 'snapshot'] as const)
+  const isTicker = kind === 'ticker'
+  const canonical = isTicker ? TICKER_CANONICAL : kind === 'snapshot' ? SNAPSHOT_CANONICAL : CANONICAL
+  const msg: [string, string][] = canonical.map(([k, v]) => [k, v])
+  // A snapshot's sides are each absent when empty.
+  if (kind === 'snapshot' && rng.chance(0.3)) msg.splice(rng.int(2, 3), 1)
   // The venue's ticker example has market_id first.
   if (isTicker && rng.chance(0.5)) msg.splice(0, 2, msg[1] as [string, string], msg[0] as [string, string])
   const env: [string, string][] = isTicker
@@ -206,10 +251,12 @@ function randomText(rng: Rng): string {
         ['sid', rng.pick(INTS.slice(0, 4))],
       ]
     : [
-        ['type', '"orderbook_delta"'],
+        ['type', kind === 'snapshot' ? '"orderbook_snapshot"' : '"orderbook_delta"'],
         ['sid', rng.pick(INTS.slice(0, 4))],
         ['seq', rng.pick(INTS.slice(0, 4))],
       ]
+  // A snapshot that answers a subscribe carries its command's id, before sid.
+  if (kind === 'snapshot' && rng.chance(0.5)) env.splice(1, 0, ['id', rng.pick(INTS.slice(0, 4))])
   let space = 0
   let cut = false
   for (let e = 0; e < edits; e++) {
@@ -261,7 +308,9 @@ test('random texts: declined, or read exactly as JSON.parse reads them', () => {
     }
   }
   assert.ok(
-    (takenByType.get('orderbook_delta') ?? 0) > 4_000 && (takenByType.get('ticker') ?? 0) > 4_000,
+    (takenByType.get('orderbook_delta') ?? 0) > 3_000 &&
+      (takenByType.get('ticker') ?? 0) > 3_000 &&
+      (takenByType.get('orderbook_snapshot') ?? 0) > 3_000,
     JSON.stringify([...takenByType]),
   )
   // Both ways are exercised: well-formed flat frames are taken, the rest are not.

@@ -1,9 +1,9 @@
-import type { KDeltaMsg, KEnvelope, KTickerMsg } from './wire.js'
+import type { KDeltaMsg, KEnvelope, KLevel, KSnapshotMsg, KTickerMsg } from './wire.js'
 import { JSON_INT, JSON_NUMBER, JSON_PLAIN_STRING, JSON_PLAIN_STRING_NO_BRACE, JSON_WS } from '../json-layout.js'
 
 /**
- * Fast paths for venuek's two commonest frames, `orderbook_delta` and `ticker`, in the venue's documented layouts
- * (venuek.md §6.4–6.5; the simulator sends the same), that skip `JSON.parse`. JSON.parse looks every key and
+ * Fast paths for venuek's commonest frames, `orderbook_delta`, `ticker` and `orderbook_snapshot`, in the venue's
+ * documented layouts (venuek.md §6.4–6.5; the simulator sends the same), that skip `JSON.parse`. JSON.parse looks every key and
  * every short string value up in V8's string table; with tens of thousands of tickers in the process that table
  * is large, and those lookups were the biggest single cost of a venuek frame.
  *
@@ -18,7 +18,10 @@ import { JSON_INT, JSON_NUMBER, JSON_PLAIN_STRING, JSON_PLAIN_STRING_NO_BRACE, J
  *    "yes_bid_dollars":"…","yes_ask_dollars":"…","volume_fp":"…","open_interest_fp":"…","dollar_volume":int,
  *    "dollar_open_interest":int,"yes_bid_size_fp":"…","yes_ask_size_fp":"…","last_trade_size_fp":"…","ts":int,
  *    "ts_ms":int,"time":"…", then any other members}}
- * Key order is fixed. "Any other members" (the delta's optional client_order_id and subaccount, new fields) have
+ *   {"type":"orderbook_snapshot",("id":int,)?"sid":int,"seq":int,"msg":{"market_ticker":"…","market_id":"…"
+ *    (,"yes_dollars_fp":[["…","…"],…])?(,"no_dollars_fp":[["…","…"],…])?}}
+ * A snapshot is every book of a (re)subscription: at the venues' real size 164,000 of them at a start, where their
+ * parse was the largest part of the feed's cost. Key order is fixed. "Any other members" (the delta's optional client_order_id and subaccount, new fields) have
  * scalar values and keys other than the ones read, so none can override them (JSON.parse would let the last one
  * win: such frames take the general path). Strings hold no escapes and no control characters. JSON whitespace is
  * allowed around the frame only. Anything else takes the general path.
@@ -29,10 +32,61 @@ import { JSON_INT, JSON_NUMBER, JSON_PLAIN_STRING, JSON_PLAIN_STRING_NO_BRACE, J
  */
 export function scanDataFrame(text: string): KEnvelope | undefined {
   // `{"type":"` then the type's first letter tells which layout to check.
-  const first = text.charCodeAt(text.indexOf('{') + TYPE_AT)
-  if (first === 111 /* o */) return DELTA.test(text) ? delta(text) : undefined
+  const start = text.indexOf('{')
+  const first = text.charCodeAt(start + TYPE_AT)
+  if (first === 111 /* o */) {
+    // orderbook_delta or orderbook_snapshot.
+    if (text.charCodeAt(start + BOOK_KIND_AT) === 115 /* s */) return SNAPSHOT.test(text) ? snapshot(text) : undefined
+    return DELTA.test(text) ? delta(text) : undefined
+  }
   if (first === 116 /* t */) return TICKER.test(text) ? ticker(text) : undefined
   return undefined
+}
+
+/** A snapshot SNAPSHOT matched. */
+function snapshot(text: string): KEnvelope {
+  let i = text.indexOf('{') + TO_SNAPSHOT_MEMBERS
+  let id: number | undefined
+  // i is at the `,` after the type: `,"id":` or `,"sid":` follows.
+  if (text.charCodeAt(i + 2) === 105 /* i: "id" before "sid" */) {
+    id = integerAt(text, i + TO_ID_VALUE)
+    i = numberEnd
+  }
+  const sid = integerAt(text, i + TO_SID_VALUE)
+  const seq = integerAt(text, numberEnd + TO_SEQ)
+  i = numberEnd + TO_TICKER
+  let end = text.indexOf('"', i)
+  const msg: KSnapshotMsg = { market_ticker: text.slice(i, end) }
+  // market_id is skipped; after its closing quote comes `,"yes_dollars_fp":`, `,"no_dollars_fp":` or `}`.
+  i = text.indexOf('"', end + TO_MARKET_ID) + 1
+  if (text.startsWith(YES_LEVELS, i)) {
+    msg.yes_dollars_fp = levelsAt(text, i + YES_LEVELS.length)
+    i = levelsEnd
+  }
+  if (text.startsWith(NO_LEVELS, i)) msg.no_dollars_fp = levelsAt(text, i + NO_LEVELS.length)
+  return id === undefined
+    ? { type: 'orderbook_snapshot', sid, seq, msg }
+    : { type: 'orderbook_snapshot', id, sid, seq, msg }
+}
+
+/** Where the last levelsAt stopped (after the list's `]`). */
+let levelsEnd = 0
+
+/** The `[["price","size"],…]` list at `a` (SNAPSHOT checked its syntax); sets levelsEnd. */
+function levelsAt(text: string, a: number): KLevel[] {
+  const out: KLevel[] = []
+  let i = a + 1
+  while (text.charCodeAt(i) === 91 /* [ */) {
+    const price = i + 2
+    const priceEnd = text.indexOf('"', price)
+    const size = priceEnd + 3
+    const sizeEnd = text.indexOf('"', size)
+    out.push([text.slice(price, priceEnd), text.slice(size, sizeEnd)])
+    i = sizeEnd + 2
+    if (text.charCodeAt(i) === 44 /* , */) i++
+  }
+  levelsEnd = i + 1
+  return out
 }
 
 /** A delta DELTA matched. */
@@ -112,6 +166,13 @@ const ZERO = 48
 
 // Fixed parts of the layouts, by length.
 const TYPE_AT = '{"type":"'.length
+/** Offset of the letter after `orderbook_`: `d`elta or `s`napshot. */
+const BOOK_KIND_AT = '{"type":"orderbook_'.length
+const TO_SNAPSHOT_MEMBERS = '{"type":"orderbook_snapshot"'.length
+const TO_ID_VALUE = ',"id":'.length
+const TO_SID_VALUE = ',"sid":'.length
+const YES_LEVELS = ',"yes_dollars_fp":'
+const NO_LEVELS = ',"no_dollars_fp":'
 const TO_SID = '{"type":"orderbook_delta","sid":'.length
 const TO_SEQ = ',"seq":'.length
 const TO_TICKER = ',"msg":{"market_ticker":"'.length
@@ -171,6 +232,12 @@ const TICKER_MSG =
   `,"yes_bid_dollars":"${S}","yes_ask_dollars":"${S}","volume_fp":"${S}","open_interest_fp":"${S}","dollar_volume":${INT}` +
   `,"dollar_open_interest":${INT},"yes_bid_size_fp":"${S}","yes_ask_size_fp":"${S}","last_trade_size_fp":"${S}","ts":${INT}` +
   `,"ts_ms":${INT},"time":"${S}"(?:${other('market_ticker|volume_fp|open_interest_fp|ts_ms')})*\\}`
+const LEVEL = `\\["${S}","${S}"\\]`
+const LEVELS = `\\[(?:${LEVEL}(?:,${LEVEL})*)?\\]`
+const SNAPSHOT_MSG = `\\{"market_ticker":"${S}","market_id":"${S}"(?:,"yes_dollars_fp":${LEVELS})?(?:,"no_dollars_fp":${LEVELS})?\\}`
 const WS = JSON_WS
 const DELTA = new RegExp(`^${WS}\\{"type":"orderbook_delta","sid":${INT},"seq":${INT},"msg":${DELTA_MSG}\\}${WS}$`)
 const TICKER = new RegExp(`^${WS}\\{"type":"ticker","sid":${INT},"msg":${TICKER_MSG}\\}${WS}$`)
+const SNAPSHOT = new RegExp(
+  `^${WS}\\{"type":"orderbook_snapshot",(?:"id":${INT},)?"sid":${INT},"seq":${INT},"msg":${SNAPSHOT_MSG}\\}${WS}$`,
+)
