@@ -6,7 +6,7 @@ import { createLogger } from '../../src/core/logger.js'
 import type { Reply } from '../../src/http/reply.js'
 import { healthRoutes } from '../../src/http/routes/health.js'
 import type { Catalog, CatalogEvent } from '../../src/model/types.js'
-import type { CatalogProgress, FeedStatus, VenueAdapter } from '../../src/venues/types.js'
+import type { CatalogProgress, VenueAdapter } from '../../src/venues/types.js'
 import { venuepProbability } from '../../src/venues/venuep/probability.js'
 import { assertReplyMatchesSchema } from '../helpers/contract.js'
 import { lineProblems } from '../helpers/checked-logger.js'
@@ -16,6 +16,7 @@ import { loadConfig } from '../../src/config/load.js'
 import { startSimulator } from '../../src/sim/simulator.js'
 import { createVenuekAdapter } from '../../src/venues/venuek/adapter.js'
 import { simulatorCredentials } from '../../src/venues/venuek/credentials.js'
+import { quietFeedStatus } from '../helpers/gated-venue.js'
 
 /**
  * A catalog sync is observable while it runs: the venue status (and so /readyz `catalog.loading`) shows pages,
@@ -65,18 +66,7 @@ class ScriptedVenue {
     createFeed: () => ({
       setInstruments() {},
       close() {},
-      status: (): FeedStatus => ({
-        connections: 0,
-        openConnections: 0,
-        instruments: 0,
-        subscribed: 0,
-        reconnects: 0,
-        framesReceived: 0,
-        malformedFrames: 0,
-        sequenceGaps: 0,
-        staleTimeouts: 0,
-        lastFrameAt: undefined,
-      }),
+      status: () => quietFeedStatus(0, 0),
     }),
     probability: venuepProbability,
     instrumentsOf: () => [],

@@ -4,9 +4,9 @@ import { VenueActor } from '../../src/actors/venue-actor.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
 import type { Catalog } from '../../src/model/types.js'
-import type { FeedEvent, FeedSink, FeedStatus, VenueAdapter } from '../../src/venues/types.js'
+import type { FeedEvent, FeedSink, VenueAdapter } from '../../src/venues/types.js'
 import { venuepProbability } from '../../src/venues/venuep/probability.js'
-import { bookSnapshot, oneOutcomeEvents } from '../helpers/gated-venue.js'
+import { bookSnapshot, oneOutcomeEvents, quietFeedStatus } from '../helpers/gated-venue.js'
 import { waitFor } from '../helpers/wait.js'
 
 /**
@@ -45,18 +45,7 @@ class FakeVenue {
           for (const id of added) venue.subscribed.add(id)
         },
         close() {},
-        status: (): FeedStatus => ({
-          connections: 1,
-          openConnections: 1,
-          instruments: venue.subscribed.size,
-          subscribed: venue.subscribed.size,
-          reconnects: 0,
-          framesReceived: 0,
-          malformedFrames: 0,
-          sequenceGaps: 0,
-          staleTimeouts: 0,
-          lastFrameAt: undefined,
-        }),
+        status: () => quietFeedStatus(venue.subscribed.size),
       }
     },
     probability: venuepProbability,

@@ -5,10 +5,11 @@ import { VenueActor } from '../../src/actors/venue-actor.js'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
 import type { Catalog, CatalogEvent, Outcome, Quote } from '../../src/model/types.js'
-import type { FeedEvent, FeedSink, FeedStatus, VenueAdapter } from '../../src/venues/types.js'
+import type { FeedEvent, FeedSink, VenueAdapter } from '../../src/venues/types.js'
 import { venuepProbability } from '../../src/venues/venuep/probability.js'
 import { testOutcome as outcome } from '../helpers/outcomes.js'
 import { settle, waitFor } from '../helpers/wait.js'
+import { quietFeedStatus } from '../helpers/gated-venue.js'
 
 const P = (x: number) => Math.round(x * 1e6)
 
@@ -52,18 +53,7 @@ class FakeVenue {
           feed.instruments = ids
         },
         close() {},
-        status: (): FeedStatus => ({
-          connections: 1,
-          openConnections: 1,
-          instruments: this.instruments.length,
-          subscribed: this.instruments.length,
-          reconnects: 0,
-          framesReceived: 0,
-          malformedFrames: 0,
-          sequenceGaps: 0,
-          staleTimeouts: 0,
-          lastFrameAt: undefined,
-        }),
+        status: () => quietFeedStatus(this.instruments.length),
       }
     },
     probability: venuepProbability,

@@ -34,18 +34,7 @@ export class GatedVenue {
             venue.subscribed = ids.length
           },
           close() {},
-          status: (): FeedStatus => ({
-            connections: 1,
-            openConnections: 1,
-            instruments: venue.subscribed,
-            subscribed: venue.subscribed,
-            reconnects: 0,
-            framesReceived: 0,
-            malformedFrames: 0,
-            sequenceGaps: 0,
-            staleTimeouts: 0,
-            lastFrameAt: undefined,
-          }),
+          status: () => quietFeedStatus(venue.subscribed),
         }
       },
       probability: venuepProbability,
@@ -56,6 +45,25 @@ export class GatedVenue {
 
   emit(...events: FeedEvent[]): void {
     this.sink?.(events, 1_000)
+  }
+}
+
+/**
+ * The status of a feed with `connections` open and `subscribed` instruments, that has seen nothing go wrong (and no
+ * frame): what a test's fake feed reports.
+ */
+export function quietFeedStatus(subscribed: number, connections = 1): FeedStatus {
+  return {
+    connections,
+    openConnections: connections,
+    instruments: subscribed,
+    subscribed,
+    reconnects: 0,
+    framesReceived: 0,
+    malformedFrames: 0,
+    sequenceGaps: 0,
+    staleTimeouts: 0,
+    lastFrameAt: undefined,
   }
 }
 
