@@ -6,7 +6,7 @@ import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
 import type { VenueAdapter } from '../venues/types.js'
 import { CatalogFileKeeper, type CatalogFileOptions } from './catalog-file-keeper.js'
 import { CatalogLoad, type CatalogLoadStatus } from './catalog-load.js'
-import { catalogSnapshotSteps, type CatalogSnapshot } from './catalog-snapshot.js'
+import { catalogSnapshotSteps, listsInstalledCatalog, type CatalogSnapshot } from './catalog-snapshot.js'
 import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
 import type { InstrumentState } from './instrument-state.js'
 
@@ -199,7 +199,7 @@ export class CatalogLoader {
             'catalog listed; building the snapshot',
           )
         const installed = this.#o.catalog()
-        if (installed !== undefined && sameCatalog(catalog, installed)) {
+        if (installed !== undefined && listsInstalledCatalog(catalog, installed)) {
           // Nothing changed at the venue: no snapshot, no instrument plan, and downstream (matcher, views, bus)
           // never hears of it. A refresh of an unchanged catalog costs its listing only.
           this.#o.send({ type: 'catalog_unchanged', fetchedAt: catalog.fetchedAt, load, mapping: catalog.mapping })
@@ -445,19 +445,4 @@ export class CatalogLoader {
     this.#o.clock.clearTimeout(this.#retryTimer)
     this.#retryTimer = this.#o.clock.setTimeout(() => this.#loadCatalog(), retryInMs)
   }
-}
-
-/**
- * Whether a listed catalog is the installed one: the same events (by identity: an unchanged raw event is mapped to
- * the same object, mapped-records.ts) in the same order, cut at the same guard. O(events), no allocation.
- */
-function sameCatalog(catalog: Catalog, installed: CatalogSnapshot): boolean {
-  const a = catalog.events
-  const b = installed.events
-  if (a.length !== b.length) return false
-  const ta = catalog.truncation
-  const tb = installed.truncation
-  if (ta?.maxEvents !== tb?.maxEvents || ta?.cut !== tb?.cut) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }

@@ -178,3 +178,18 @@ function* patchedLookupsSteps(catalog: Catalog, previous: CatalogSnapshot): Step
     return undefined
   return { eventsById, marketsById, outcomesById, changes: { since: previous.version, removed, added }, idsOnce: true }
 }
+
+/**
+ * Whether a listed catalog is the installed one: the same events (by identity: an unchanged raw event is mapped to
+ * the same object, mapped-records.ts) in the same order, cut at the same guard. O(events), no allocation.
+ */
+export function listsInstalledCatalog(catalog: Catalog, installed: CatalogSnapshot): boolean {
+  const a = catalog.events
+  const b = installed.events
+  if (a.length !== b.length) return false
+  const ta = catalog.truncation
+  const tb = installed.truncation
+  if (ta?.maxEvents !== tb?.maxEvents || ta?.cut !== tb?.cut) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
