@@ -82,6 +82,8 @@ export class ListIndex<E extends Listable> {
   /** The orderings built so far, oldest first (what a rebuilt index warms up: the last few). */
   #built: OrderingKey[] = []
   #byId: ReadonlyMap<string, E> | undefined
+  /** The records ranked by id, while some sort key has no base ordering yet (`#baseSteps`). */
+  #ranks: IdRanks | undefined
 
   /**
    * `byId`: the records by id, when the caller already holds that map (a venue view's id lookups): the index reads it
@@ -128,7 +130,6 @@ export class ListIndex<E extends Listable> {
       previous === undefined || previous.#keys !== this.#keys
         ? undefined
         : (known ?? (yield* listChangesSteps(previous.#items, this.#items, MAX_MERGED_SHARE)))
-    let ranks: IdRanks | undefined
     for (const sort of Object.keys(this.#keys)) {
       if (this.#base.has(sort)) continue
       const before = previous === undefined ? undefined : previous.#base.get(sort)
@@ -140,9 +141,7 @@ export class ListIndex<E extends Listable> {
         })
         continue
       }
-      // Ties are broken by id: rank the ids once, so each key's sort compares numbers only.
-      ranks ??= yield* this.#idRanksSteps()
-      this.#base.set(sort, yield* this.#baseSteps(sort, ranks))
+      this.#base.set(sort, yield* this.#baseSteps(sort))
     }
     const search = previous === undefined ? undefined : previous.#search
     if (this.#search !== undefined) return
@@ -171,7 +170,7 @@ export class ListIndex<E extends Listable> {
    * becomes one number, its key's place among the list's distinct known keys (unknown: past them all) times n plus its
    * rank by id, and those numbers are sorted natively (sortNumbersSteps): no comparator is called per comparison.
    */
-  *#baseSteps(sort: string, ranks?: IdRanks): Steps<{ asc: readonly E[]; desc: readonly E[] }> {
+  *#baseSteps(sort: string): Steps<{ asc: readonly E[]; desc: readonly E[] }> {
     const keyOf = this.#keys[sort]
     if (keyOf === undefined) throw new Error(`unknown sort key ${sort}`)
     const n = this.#items.length
@@ -182,7 +181,10 @@ export class ListIndex<E extends Listable> {
       keys[i] = k === undefined ? NaN : k + 0
       if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
     }
-    const { rank, byRank } = ranks ?? (yield* this.#idRanksSteps())
+    // Ties are broken by id: the ids are ranked once per list, so each key's sort compares numbers only; the ranks
+    // are let go once every key has its base ordering.
+    const { rank, byRank } = (this.#ranks ??= yield* this.#idRanksSteps())
+    if (this.#base.size + 1 >= Object.keys(this.#keys).length) this.#ranks = undefined
     // The distinct known keys, ascending (the sort puts NaN last).
     const sortedKeys = yield* sortNumbersSteps(keys)
     let distinct = 0
