@@ -100,6 +100,22 @@ export interface MatcherRun {
   readonly changedEvents: number | undefined
 }
 
+/** A catalog sync that succeeded, from the service's `catalog installed` / `catalog unchanged` log lines. */
+export interface CatalogSyncLine {
+  readonly venue: string
+  /** Listed only the events changed since a time (catalog-changes.ts), not the venue whole. */
+  readonly changesOnly: boolean
+  /** Installed a new catalog version (else the venue listed what was installed). */
+  readonly installed: boolean
+  /** The catalog version it installed or confirmed (1: the start's first sync). */
+  readonly version: number
+  /** Events the install added or replaced (the snapshot's changes), when it was a patch. */
+  readonly changedEvents: number | undefined
+  readonly elapsedMs: number
+  /** The process's CPU while the sync ran (its own cost and whatever else ran meanwhile: an upper bound). */
+  readonly processCpuMs: number
+}
+
 export interface ScaleResult {
   readonly size: ScaleSize
   /** The error that ended the size early, if one did; the fields below hold what was measured before it. */
@@ -117,6 +133,8 @@ export interface ScaleResult {
   reads: ReadTiming[]
   samples: SoakSample[]
   matcher: MatcherRun[]
+  /** The catalog syncs of the run before the restart (the first sync of each venue included, version 1). */
+  syncs: CatalogSyncLine[]
 }
 
 export const WARM_REPEATS = 20
@@ -148,7 +166,7 @@ export async function benchScale(options: ScaleOptions): Promise<ScaleResult[]> 
 }
 
 async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise<ScaleResult> {
-  const r: ScaleResult = { size, reads: [], samples: [], matcher: [] }
+  const r: ScaleResult = { size, reads: [], samples: [], matcher: [], syncs: [] }
   const tmp = mkdtempSync(join(tmpdir(), 'predmkt-scale-bench-'))
   const children: Spawned[] = []
   /** The measured boot's matcher runs were read before the restart (its output is gone with it). */
@@ -281,6 +299,7 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
 
     // A restart on the same data directory: each venue's last catalog is in its file (src/actors/catalog-file.ts).
     r.matcher.push(...matcherRuns(service.output(), serviceStarted))
+    r.syncs.push(...catalogSyncs(service.output()))
     matcherCollected = true
     await stopTree(service)
     const restartedAt = Date.now()
@@ -301,7 +320,10 @@ async function runSize(size: ScaleSize, index: number, o: ScaleOptions): Promise
     say(`failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
     return { ...r, error: err instanceof Error ? err.message.split('\n')[0] : String(err) }
   } finally {
-    if (service !== undefined && !matcherCollected) r.matcher.push(...matcherRuns(service.output(), serviceStarted))
+    if (service !== undefined && !matcherCollected) {
+      r.matcher.push(...matcherRuns(service.output(), serviceStarted))
+      r.syncs.push(...catalogSyncs(service.output()))
+    }
     for (const c of children.reverse()) await stopTree(c)
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
@@ -374,6 +396,34 @@ export function matcherRuns(output: string, startedAt: number): MatcherRun[] {
     })
   }
   return runs
+}
+
+/**
+ * The service's catalog syncs that succeeded, in order: its `catalog installed` lines and its `catalog unchanged` lines
+ * (logged at info for a sync of changes, at debug for a whole listing: those are not seen at LOG_LEVEL=info).
+ */
+export function catalogSyncs(output: string): CatalogSyncLine[] {
+  const syncs: CatalogSyncLine[] = []
+  for (const line of output.split('\n')) {
+    if (!line.includes('"catalog installed"') && !line.includes('"catalog unchanged"')) continue
+    let o: Record<string, unknown>
+    try {
+      o = JSON.parse(line) as Record<string, unknown>
+    } catch {
+      continue
+    }
+    if (typeof o.processCpuMs !== 'number' || typeof o.elapsedMs !== 'number' || typeof o.venue !== 'string') continue
+    syncs.push({
+      venue: o.venue,
+      changesOnly: typeof o.changesSince === 'string',
+      installed: o.msg === 'catalog installed',
+      version: typeof o.version === 'number' ? o.version : 0,
+      changedEvents: typeof o.changedEvents === 'number' ? o.changedEvents : undefined,
+      elapsedMs: o.elapsedMs,
+      processCpuMs: o.processCpuMs,
+    })
+  }
+  return syncs
 }
 
 /** One GET on the keep-alive agent, timed from sending the request to the last body byte. */

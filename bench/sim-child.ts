@@ -85,7 +85,11 @@ const churn =
         // The world's listing array is what the venuek catalog routes page through (rest-catalog.ts).
         const i = churnRng.int(0, venuekOf(world).events.length - 1)
         const [out] = venuekOf(world).events.splice(i, 1)
-        if (delisted !== undefined) venuekOf(world).events.push(delisted)
+        if (delisted !== undefined) {
+          // Listed again: new to the venue's listings of changes too (`min_updated_ts`).
+          delisted.lastUpdated = Date.now()
+          venuekOf(world).events.push(delisted)
+        }
         delisted = out
         churns++
         process.stdout.write(`churn turn ${churns}\n`)

@@ -209,6 +209,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       clock,
       log: venueLog,
       catalogRefreshMs: section.catalog.refreshMs,
+      catalogFullListingEveryMs: section.catalog.fullListingEveryMs,
       catalogMaxEvents: section.catalog.maxEvents,
       mailboxCapacity: config.actors.mailboxCapacity,
       catalogFile,

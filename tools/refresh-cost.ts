@@ -16,10 +16,12 @@ import { SIM_CHILD_JS, startStandaloneSim } from '../bench/process.js'
  * (bench/sim-child.ts). The service runs in this process with its own refresh timers off; each round, after a churn
  * turn:
  *
- * - **changed**: venuek is listed again, which finds the two events that moved (one gone, one back) and installs a new
- *   version: the matcher's update, the read models' rebuild and the spread engine's install follow;
- * - **unchanged**: venuek is listed once more at once, which finds nothing new and installs nothing;
- * - **venuep unchanged**: the same for venuep.
+ * - **changed**: venuek's changes since its last sync are listed (catalog-changes.ts: a refresh between its whole
+ *   listings), which finds the event that came back (stamped as updated when listed again) and installs a new version:
+ *   the matcher's update, the read models' patch and the spread engine's install follow. The event that left is
+ *   dropped at the next whole listing (`fullListingEveryMs`), not here;
+ * - **unchanged**: venuek's changes are listed once more at once, which finds nothing new and installs nothing;
+ * - **venuep unchanged**: venuep (listed whole every refresh: no listing of changes) listed again, nothing new.
  *
  * Each figure is the process's CPU (user + system) from the refresh's start until every consequence has settled,
  * which includes listing the venue (HTTP, JSON parse, a digest per event); the service's idle cost over the same
@@ -215,9 +217,9 @@ async function main(): Promise<void> {
       await until(() => (sim.output().match(/churn turn \d+/g)?.length ?? 0) > seen, CHURN_MS * 2, 'a churn turn')
       turns = sim.output().match(/churn turn \d+/g)?.length ?? 0
       for (const r of [
-        await refresh(app, 'venuek', 'venuek, one event gone and one back', lines),
-        await refresh(app, 'venuek', 'venuek unchanged', lines),
-        await refresh(app, 'venuep', 'venuep unchanged', lines),
+        await refresh(app, 'venuek', 'venuek changes: one event back', lines),
+        await refresh(app, 'venuek', 'venuek changes: none', lines),
+        await refresh(app, 'venuep', 'venuep whole, unchanged', lines),
       ]) {
         results.push(r)
         say(

@@ -30,16 +30,41 @@ export interface CatalogLoadStatus {
 export class CatalogLoad implements CatalogProgress {
   readonly startedAt: number
   readonly #clock: Clock
-  readonly #expectedEvents: number | undefined
+  #expectedEvents: number | undefined
+  #since: number | undefined
+  /** The process's CPU time when the sync began: what the sync cost, with whatever else ran meanwhile. */
+  readonly #cpuAtStart = process.cpuUsage()
   #phase: CatalogLoadStatus['phase'] = 'listing'
   #list: string | undefined
   #pages = 0
   #events = 0
 
-  constructor(clock: Clock, expectedEvents: number | undefined) {
+  /** `since`: the sync lists the events changed since then (ms), not the venue whole. */
+  constructor(clock: Clock, expectedEvents: number | undefined, since?: number) {
     this.#clock = clock
     this.startedAt = clock.now()
     this.#expectedEvents = expectedEvents
+    this.#since = since
+  }
+
+  /** Since when the sync lists changes; undefined for a whole listing. */
+  get since(): number | undefined {
+    return this.#since
+  }
+
+  /** The changes could not be applied alone: the sync lists the venue whole after all. */
+  listWhole(expectedEvents: number | undefined): void {
+    this.#since = undefined
+    this.#expectedEvents = expectedEvents
+  }
+
+  /**
+   * The process's CPU (user + system, ms) since the sync began: an upper bound on the sync's own cost, since the
+   * feeds and everything else running meanwhile are in it too.
+   */
+  processCpuMs(): number {
+    const { user, system } = process.cpuUsage(this.#cpuAtStart)
+    return Math.round((user + system) / 100) / 10
   }
 
   page(list: string, events: number): void {

@@ -3,10 +3,11 @@ import type { Logger } from '../core/logger.js'
 import { runInSlices } from '../core/slices.js'
 import type { Catalog } from '../model/types.js'
 import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
-import type { VenueAdapter } from '../venues/types.js'
+import type { CatalogProgress, VenueAdapter } from '../venues/types.js'
 import { CatalogFileKeeper, type CatalogFileOptions } from './catalog-file-keeper.js'
 import { CatalogLoad, type CatalogLoadStatus } from './catalog-load.js'
 import { catalogSnapshotSteps, listsInstalledCatalog, type CatalogSnapshot } from './catalog-snapshot.js'
+import { withChangedEvents } from './catalog-changed-events.js'
 import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
 import type { InstrumentState } from './instrument-state.js'
 
@@ -53,6 +54,12 @@ export interface CatalogLoaderOptions {
   readonly clock: Clock
   readonly log: Logger
   readonly refreshMs: number
+  /**
+   * With an adapter that lists changes (`fetchChangedEvents`): a refresh lists the venue whole when this long has
+   * passed since the last whole listing began, else only the events changed since the last sync began (less
+   * CHANGES_OVERLAP_MS). 0 or absent: every refresh lists the venue whole.
+   */
+  readonly fullListingEveryMs?: number
   /** The actor's mailbox: a finished sync is installed by the actor, in order with its feed. */
   readonly send: (message: CatalogMessage) => void
   /** The installed catalog: only the first sync logs progress, and only a sync with nothing to serve is retried. */
@@ -80,6 +87,11 @@ export const PROGRESS_LOG_MS = 5_000
  * the file's options say to wait for it), or after this long if its books have not synced by then.
  */
 export const FILE_LISTING_DELAY_MS = 30_000
+/**
+ * Changes are asked for since this long before the last sync began: the venue stamps updates in whole seconds on its
+ * own clock. What was updated within the overlap is listed again and found unchanged (mapped-records.ts).
+ */
+export const CHANGES_OVERLAP_MS = 60_000
 
 export class CatalogLoader {
   readonly #o: CatalogLoaderOptions
@@ -87,8 +99,12 @@ export class CatalogLoader {
   #loading: AbortController | undefined
   /** What the sync in progress has listed so far (set with `#loading`, kept until its message is processed). */
   #load: CatalogLoad | undefined
-  /** Raw events the last installed sync listed: the basis of the next sync's estimate. */
+  /** Raw events the last whole listing listed: the basis of the next one's estimate. */
   #lastListedEvents: number | undefined
+  /** When the last sync from the venue that succeeded began (whole or of changes): changes are asked since then. */
+  #syncedFrom: number | undefined
+  /** When the last whole listing that succeeded began (`fullListingEveryMs` counts from it). */
+  #listedWholeAt: number | undefined
   #progressLoggedAt = 0
   #failures = 0
   #lastError: string | undefined
@@ -173,7 +189,8 @@ export class CatalogLoader {
     this.#refreshTimer = undefined
     const controller = new AbortController()
     this.#loading = controller
-    const load = new CatalogLoad(this.#o.clock, this.#lastListedEvents)
+    const since = this.#changesSince()
+    const load = new CatalogLoad(this.#o.clock, since === undefined ? this.#lastListedEvents : undefined, since)
     this.#load = load
     // Until the venue has been listed once, a sync is the first (progress in the log, retries with backoff).
     const first = this.#o.catalog() === undefined || this.#fileServed
@@ -188,9 +205,8 @@ export class CatalogLoader {
         if (first) this.#logProgress(load)
       },
     }
-    this.#o.adapter
-      .fetchCatalog(controller.signal, progress)
-      .then(async (catalog: Catalog) => {
+    this.#list(load, controller.signal, progress)
+      .then(async (catalog: Catalog | undefined) => {
         if (controller.signal.aborted) return
         load.listed()
         if (first)
@@ -199,10 +215,11 @@ export class CatalogLoader {
             'catalog listed; building the snapshot',
           )
         const installed = this.#o.catalog()
-        if (installed !== undefined && listsInstalledCatalog(catalog, installed)) {
+        if (catalog === undefined || (installed !== undefined && listsInstalledCatalog(catalog, installed))) {
           // Nothing changed at the venue: no snapshot, no instrument plan, and downstream (matcher, views, bus)
           // never hears of it. A refresh of an unchanged catalog costs its listing only.
-          this.#o.send({ type: 'catalog_unchanged', fetchedAt: catalog.fetchedAt, load, mapping: catalog.mapping })
+          const fetchedAt = catalog?.fetchedAt ?? this.#o.clock.now()
+          this.#o.send({ type: 'catalog_unchanged', fetchedAt, load, mapping: catalog?.mapping })
           return
         }
         const prepared = await this.#prepare(catalog, installed)
@@ -221,6 +238,32 @@ export class CatalogLoader {
           this.#loadCatalog()
         } else this.#scheduleRefresh()
       })
+  }
+
+  /**
+   * The venue's catalog now: listed whole, or (`load.since`) the installed one with the events changed since then
+   * (catalog-changes.ts), undefined when none changed. Changes the adapter cannot apply alone are listed whole.
+   */
+  async #list(load: CatalogLoad, signal: AbortSignal, progress: CatalogProgress): Promise<Catalog | undefined> {
+    const adapter = this.#o.adapter
+    const installed = this.#o.catalog()
+    if (load.since !== undefined && adapter.fetchChangedEvents !== undefined && installed !== undefined) {
+      const changed = await adapter.fetchChangedEvents(load.since, signal, progress)
+      if (changed !== undefined) return withChangedEvents(installed, changed)
+      this.#o.log.info({ since: new Date(load.since).toISOString() }, 'catalog changes need a whole listing')
+      load.listWhole(this.#lastListedEvents)
+    }
+    return adapter.fetchCatalog(signal, progress)
+  }
+
+  /** Since when the next sync lists changes; undefined when it lists the venue whole. */
+  #changesSince(): number | undefined {
+    const every = this.#o.fullListingEveryMs ?? 0
+    if (every <= 0 || this.#o.adapter.fetchChangedEvents === undefined) return undefined
+    if (this.#fileServed || this.#failures > 0 || this.#o.catalog() === undefined) return undefined
+    if (this.#syncedFrom === undefined || this.#listedWholeAt === undefined) return undefined
+    if (this.#o.clock.now() - this.#listedWholeAt >= every) return undefined
+    return this.#syncedFrom - CHANGES_OVERLAP_MS
   }
 
   /** The next periodic refresh, `refreshMs` from now (the end of a sync), replacing any scheduled one. */
@@ -367,12 +410,10 @@ export class CatalogLoader {
     }
     this.#listed(load)
     this.#file?.installed(snapshot)
-    const sync =
-      load === undefined
-        ? {}
-        : { pages: load.pages, listed: load.events, elapsedMs: this.#o.clock.now() - load.startedAt }
+    const sync = load === undefined ? {} : this.#syncFigures(load)
+    const changed = snapshot.changes === undefined ? {} : { changedEvents: snapshot.changes.added.length }
     this.#o.log.info(
-      { version: snapshot.version, events: snapshot.events.length, instruments, ...sync, ...mapping },
+      { version: snapshot.version, events: snapshot.events.length, instruments, ...changed, ...sync, ...mapping },
       'catalog installed',
     )
     if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
@@ -402,16 +443,24 @@ export class CatalogLoader {
 
   /** The sync listed the installed catalog again (`catalog_unchanged`): it succeeded, and nothing was installed. */
   confirmed(snapshot: CatalogSnapshot, load: CatalogLoad | undefined, mapping?: Catalog['mapping']): void {
+    const figures = load === undefined ? {} : this.#syncFigures(load)
+    const changesOnly = load?.since !== undefined
     this.#listed(load)
-    this.#o.log.debug(
-      {
-        version: snapshot.version,
-        events: snapshot.events.length,
-        ...(load === undefined ? {} : { elapsedMs: this.#o.clock.now() - load.startedAt }),
-        ...mapping,
-      },
-      'catalog unchanged',
-    )
+    // A sync of changes says so at info (one line a refresh): what a refresh costs is read off these lines.
+    const line = { version: snapshot.version, events: snapshot.events.length, ...figures, ...mapping }
+    if (changesOnly) this.#o.log.info(line, 'catalog unchanged')
+    else this.#o.log.debug(line, 'catalog unchanged')
+  }
+
+  /** What a sync listed and cost, for its log line: a sync of changes gives the time it listed them since. */
+  #syncFigures(load: CatalogLoad): Record<string, unknown> {
+    return {
+      ...(load.since === undefined ? {} : { changesSince: new Date(load.since).toISOString() }),
+      pages: load.pages,
+      listed: load.events,
+      elapsedMs: this.#o.clock.now() - load.startedAt,
+      processCpuMs: load.processCpuMs(),
+    }
   }
 
   /** A sync from the venue succeeded (installed or unchanged): failures and the file's stand-in are over. */
@@ -420,7 +469,11 @@ export class CatalogLoader {
     this.#syncEnded(load)
     this.#lastError = undefined
     this.#failures = 0
-    if (load !== undefined) this.#lastListedEvents = load.events
+    if (load === undefined) return
+    this.#syncedFrom = load.startedAt
+    if (load.since !== undefined) return
+    this.#listedWholeAt = load.startedAt
+    this.#lastListedEvents = load.events
   }
 
   /**

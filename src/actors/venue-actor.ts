@@ -34,6 +34,8 @@ export interface VenueActorOptions {
   readonly clock: Clock
   readonly log: Logger
   readonly catalogRefreshMs: number
+  /** How often a refresh lists the venue whole, when its adapter lists changes (CatalogLoaderOptions). */
+  readonly catalogFullListingEveryMs?: number
   /** The adapter's catalog guard (config `venues.<venue>.catalog.maxEvents`), shown in the status. */
   readonly catalogMaxEvents?: number
   /** The venue's catalog file: read at start, written after installs (catalog-loader.ts, catalog-file.ts). */
@@ -115,6 +117,7 @@ export class VenueActor extends Actor<VenueMessage> {
       clock: options.clock,
       log: options.log,
       refreshMs: options.catalogRefreshMs,
+      fullListingEveryMs: options.catalogFullListingEveryMs,
       file: options.catalogFile,
       send: (message) => this.send(message),
       catalog: () => this.#catalog,

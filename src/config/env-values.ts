@@ -6,3 +6,8 @@ export function defined(o: Record<string, string | undefined>): Record<string, s
   const entries = Object.entries(o).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')
   return entries.length === 0 ? undefined : Object.fromEntries(entries)
 }
+
+/** An integer from `name`'s value; a malformed one stays a string so validation reports it with the key's path. */
+export function toInt(name: string, value: string): number | string {
+  return /^-?\d+$/.test(value) ? Number(value) : `${value} (from ${name})`
+}

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { Value } from '@sinclair/typebox/value'
 import { VENUES } from '../venues/index.js'
 import type { VenueModule } from '../venues/module.js'
-import { defined } from './env-values.js'
+import { defined, toInt } from './env-values.js'
 import { configSchema, type Config } from './schema.js'
 import { pushAll } from '../core/arrays.js'
 
@@ -154,7 +154,9 @@ function fromEnv(
   for (const venue of registered) {
     // Per-venue endpoint overrides (for a standalone simulator or a staging venue), like tardis' WSS_URL_<X>.
     const own = venue.config.fromEnv(env)
-    if (own !== undefined || refreshMs !== undefined) venues[venue.id] = { ...own, ...refreshMs }
+    if (own === undefined && refreshMs === undefined) continue
+    const catalog = { ...(own?.catalog as object | undefined), ...refreshMs?.catalog }
+    venues[venue.id] = { ...own, ...(Object.keys(catalog).length > 0 ? { catalog } : {}) }
   }
   if (Object.keys(venues).length > 0) out.venues = venues
   const sim: Record<string, unknown> = {}
@@ -176,11 +178,6 @@ function fromEnv(
   }
   if (Object.keys(sim).length > 0) out.sim = sim
   return out
-}
-
-function toInt(name: string, value: string): number | string {
-  // Leave malformed values as strings so validation reports them with the key's path.
-  return /^-?\d+$/.test(value) ? Number(value) : `${value} (from ${name})`
 }
 
 function toNumber(name: string, value: string): number | string {

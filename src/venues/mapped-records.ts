@@ -143,11 +143,7 @@ export class MappedRecords<T> {
    * are what they were, else `map()`'s.
    */
   map(key: string, raw: unknown, context: string, map: () => T): T {
-    const fingerprint = createHash('sha1')
-      .update(JSON.stringify(raw, this.#fields as string[] | undefined) ?? '')
-      .update('\u0000')
-      .update(context)
-      .digest('base64')
+    const fingerprint = this.#fingerprint(raw, context)
     const kept = this.#kept.get(key)
     if (kept !== undefined && kept.fingerprint === fingerprint) {
       this.#next.set(key, kept)
@@ -163,6 +159,31 @@ export class MappedRecords<T> {
     this.#next.set(key, { fingerprint, mapped })
     this.#mapped++
     return mapped
+  }
+
+  /**
+   * A record listed between syncs (what the venue says changed since a time, not its whole listing): mapped as `map`
+   * maps it, against the last completed sync's records, and kept in them at once, so the next sync (whole or of
+   * changes) compares against it. The last sync's pages and byte digests stay as they were: they give back what they
+   * mapped for the bytes they saw, which is still right for those bytes. Only between syncs (one at a time).
+   */
+  mapChange(key: string, raw: unknown, context: string, map: () => T): T {
+    const fingerprint = this.#fingerprint(raw, context)
+    const kept = this.#kept.get(key)
+    if (kept !== undefined && kept.fingerprint === fingerprint) return kept.mapped
+    const fresh = map()
+    const seeded = kept !== undefined && kept.fingerprint === SEEDED && this.#same?.(fresh, kept.mapped) === true
+    const mapped = seeded ? kept.mapped : fresh
+    this.#kept.set(key, { fingerprint, mapped })
+    return mapped
+  }
+
+  #fingerprint(raw: unknown, context: string): string {
+    return createHash('sha1')
+      .update(JSON.stringify(raw, this.#fields as string[] | undefined) ?? '')
+      .update('\u0000')
+      .update(context)
+      .digest('base64')
   }
 
   /**

@@ -60,7 +60,12 @@ export interface MatchTerms {
 
 /** The part of every venue section the app reads itself (the venue actor's catalog refresh and guard). */
 export interface VenueConfigBase {
-  readonly catalog: { readonly refreshMs: number; readonly maxEvents: number }
+  readonly catalog: {
+    readonly refreshMs: number
+    readonly maxEvents: number
+    /** A venue whose adapter lists changes (`fetchChangedEvents`): how often a refresh lists it whole. */
+    readonly fullListingEveryMs?: number
+  }
 }
 
 export interface VenueConfigSpec<C> {

@@ -2,7 +2,7 @@ import type { Stamp } from '../core/precise-time.js'
 import type { Clock } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
 import type { BookSideName, LevelMicros } from '../book/order-book.js'
-import type { Catalog, Outcome, VenueId } from '../model/types.js'
+import type { Catalog, CatalogEvent, Outcome, VenueId } from '../model/types.js'
 
 /**
  * The contract between a venue adapter and its venue actor. Feeds turn wire frames into `FeedEvent`s in
@@ -149,6 +149,27 @@ export interface VenueAdapter {
    * is there, so the actor syncs at once instead of at its next refresh. Returns the unsubscribe.
    */
   watchCatalog?(onNew: () => void): () => void
+  /**
+   * The events the venue stamps as updated at or after `since` (ms), for a refresh between whole listings (the
+   * loader's `fullListingEveryMs`): a refresh then costs what changed, not the catalog's size. Undefined when the
+   * changes cannot be applied alone (venuek: a series changed, which every event of it maps) and the venue must be
+   * listed whole. Absent for a venue without update stamps to filter by.
+   */
+  fetchChangedEvents?(
+    since: number,
+    signal: AbortSignal,
+    progress?: CatalogProgress,
+  ): Promise<ChangedEvents | undefined>
+}
+
+/**
+ * What a venue listed as changed since a time: each event by its id, with what a whole listing would now hold for it
+ * (undefined: the whole listing would not list it any more, or it does not map), mapped as the whole listing maps it
+ * (an unchanged event is the installed object: mapped-records.ts).
+ */
+export interface ChangedEvents {
+  readonly events: readonly { readonly eventId: string; readonly event: CatalogEvent | undefined }[]
+  readonly fetchedAt: number
 }
 
 export interface AdapterContext {

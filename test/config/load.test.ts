@@ -112,3 +112,15 @@ test('CATALOG_FILE_EVERY_MS: how often each venue’s catalog file is written; 0
     /\/actors\/catalogFileEveryMs: Expected integer to be greater or equal to 0/,
   )
 })
+
+test('VENUEK_FULL_LISTING_EVERY_MS with CATALOG_REFRESH_MS: both land in venuek’s catalog section, the rest kept', () => {
+  const base = loadConfig({ env: {} }).venues
+  assert.equal(base.venuek.catalog.fullListingEveryMs, 600_000)
+  const both = loadConfig({ env: { VENUEK_FULL_LISTING_EVERY_MS: '0', CATALOG_REFRESH_MS: '5000' } }).venues
+  assert.deepEqual(both.venuek.catalog, { ...base.venuek.catalog, fullListingEveryMs: 0, refreshMs: 5_000 })
+  assert.deepEqual(both.venuep.catalog, { ...base.venuep.catalog, refreshMs: 5_000 })
+  assert.throws(
+    () => loadConfig({ env: { VENUEK_FULL_LISTING_EVERY_MS: 'often' } }),
+    /\/venues\/venuek\/catalog\/fullListingEveryMs/,
+  )
+})

@@ -7,7 +7,7 @@ import { Inspector, MAIN_JS, outputMatch, spawnNode, startStandaloneSim, waitRea
 
 /**
  * Memory stays bounded under updates: the service (its own process, against the standalone simulator, which is not
- * measured) runs with live feeds and a catalog refresh every 5 s, so catalog versions, read-model rebuilds, matcher
+ * measured) runs with live feeds and a whole catalog listing every 5 s, so catalog versions, read-model rebuilds, matcher
  * updates, pair installs, history sampling and alert evaluation all cycle many times. After a warm-up, the heap
  * after a full collection stays within 10% of its first measure for three minutes. Each measure is the least of five
  * collections two seconds apart: a read-model rebuild in progress holds the old and the new views for a moment, which
@@ -36,7 +36,16 @@ test(
     // Port 0: the service logs the port it got (info), so no two runs can collide.
     const service = spawnNode(
       MAIN_JS,
-      { ...serviceEnv, PORT: '0', LOG_LEVEL: 'info', DATA_DIR: join(dir, 'service'), CATALOG_REFRESH_MS: '5000' },
+      {
+        ...serviceEnv,
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        DATA_DIR: join(dir, 'service'),
+        CATALOG_REFRESH_MS: '5000',
+        // venuek listed whole at every refresh (not only its changes): every refresh then installs a new version
+        // (the 24-hour volumes roll), which is the churn this test is about.
+        VENUEK_FULL_LISTING_EVERY_MS: '0',
+      },
       ['--inspect=127.0.0.1:0'],
     )
     let inspector: Inspector | undefined

@@ -4,7 +4,7 @@ import { pageOf } from './cursor.js'
 import { invalidParameters, MARKET_NOT_FOUND, NOT_FOUND } from './errors.js'
 import { STATUS_FILTER_MATCHES, type VenuekState, type VkStatusFilter } from './market-state.js'
 import { Query } from './query.js'
-import { serializeEvent, serializeMarket, serializeSeries } from './serialize.js'
+import { eventUpdatedTime, serializeEvent, serializeMarket, serializeSeries } from './serialize.js'
 import { venuekOf } from './state.js'
 import { ListingSnapshots } from '../listing-snapshots.js'
 
@@ -85,7 +85,7 @@ export class CatalogRoutes {
       source.filter(
         (e) =>
           (tickerSet === undefined || tickerSet.has(e.eventTicker)) &&
-          (minUpdated === undefined || e.lastUpdated >= minUpdated) &&
+          (minUpdated === undefined || eventUpdatedTime(e, this.#state, now) >= minUpdated) &&
           (minClose === undefined || e.markets.some((m) => m.closeTime >= minClose)) &&
           (wanted === undefined || e.markets.some((m) => wanted.has(this.#state.status(m, now)))),
       ),

@@ -156,6 +156,18 @@ export function serializeMarket(m: VkMarket, state: VenuekState, now: number): R
   return body
 }
 
+/**
+ * When an event last changed as a listing shows it: its own update, or its markets' (`updated_time`: a close or a
+ * settlement), whichever is later. The `min_updated_ts` filter of `/events` matches on it (the simulator's reading of
+ * the filter: the docs do not say whether a market's change counts; a listing of changes that missed closes and
+ * settlements would be of little use).
+ */
+export function eventUpdatedTime(e: VkEvent, state: VenuekState, now: number): number {
+  let t = e.lastUpdated
+  for (const m of e.markets) t = Math.max(t, Math.min(now, updatedTime(m, state.status(m, now), state)))
+  return t
+}
+
 function updatedTime(m: VkMarket, status: string, state: VenuekState): number {
   const q = m.canonical
   if (status === 'closed') return Math.max(m.event.lastUpdated, m.closeTime)

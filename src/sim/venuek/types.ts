@@ -26,7 +26,8 @@ export interface VkEvent {
   /** The question a generated event lists; a replayed event has none (its markets are independent questions). */
   readonly question: Question | undefined
   readonly markets: VkMarket[]
-  readonly lastUpdated: number
+  /** Its last update (not its markets'); a bench's churn (bench/sim-child.ts) stamps an event it lists again. */
+  lastUpdated: number
   /** The captured event a replay serves (undefined in a generated world). */
   readonly capture: VkCapturedEvent | undefined
 }

@@ -6,6 +6,7 @@ import { MappedRecords, seedCatalogRecords } from '../mapped-records.js'
 import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
 import { fetchVenuekCatalog } from './catalog.js'
+import { fetchVenuekChanges, VenuekSeriesList } from './catalog-changes.js'
 import { VENUEK_MAPPED_FIELDS } from './map-catalog.js'
 import { VenuekFeed } from './feed.js'
 import { venuekProbability } from './probability.js'
@@ -35,11 +36,15 @@ export function createVenuekAdapter(
   }
   // Unchanged events keep their mapped objects from one sync to the next (mapped-records.ts).
   const records = new MappedRecords<CatalogEvent | undefined>(VENUEK_MAPPED_FIELDS)
+  const seriesList = new VenuekSeriesList()
   return {
     id: 'venuek',
     catalogSource: config.restUrl,
     seedCatalog: (catalog) => seedCatalogRecords(records, catalog),
-    fetchCatalog: (signal, progress) => fetchVenuekCatalog(rest, config, links, ctx.clock, signal, progress, records),
+    fetchCatalog: (signal, progress) =>
+      fetchVenuekCatalog(rest, config, links, ctx.clock, signal, progress, records, seriesList),
+    fetchChangedEvents: (since, signal, progress) =>
+      fetchVenuekChanges(rest, config, links, ctx.clock, since, signal, records, seriesList, progress),
     createFeed: (sink) =>
       new VenuekFeed({
         url: config.wsUrl,

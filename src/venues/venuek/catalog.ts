@@ -11,6 +11,7 @@ import { objectMembers, type ByteRange } from '../json-scan.js'
 import { pageDigest, type MappedRecords } from '../mapped-records.js'
 import { REAL_TIME, RequestPacer } from '../request-pacer.js'
 import { mapVenuekEvent, type VenuekLinks } from './map-catalog.js'
+import { seriesContextOf, type VenuekSeriesList } from './catalog-changes.js'
 import type { KEvent, KSeries } from './wire.js'
 
 const DAY_MS = 86_400_000
@@ -23,7 +24,8 @@ const DAY_MS = 86_400_000
  * Each page is mapped as it arrives, in event-loop slices (src/core/slices.ts): mapping the whole catalog at the
  * end held the event loop for over half a second at 20,000 events. With `records`, an event whose raw content and
  * series did not change since the last sync is not mapped again: the previous sync's object is given back
- * (mapped-records.ts).
+ * (mapped-records.ts). Between whole listings, a refresh lists only what changed (catalog-changes.ts), under the series
+ * this listing read (`seriesList`).
  *
  * The three lists are paged side by side (each follows its own cursor, so a list's pages come one after another),
  * their request starts spaced at `readsPerSecond` together (request-pacer.ts): a first sync takes as long as the
@@ -42,6 +44,7 @@ export async function fetchVenuekCatalog(
   signal: AbortSignal,
   progress?: CatalogProgress,
   records?: MappedRecords<CatalogEvent | undefined>,
+  seriesList?: VenuekSeriesList,
 ): Promise<Catalog> {
   records?.begin()
   const { pageSize, maxEvents, closedLookbackDays, readsPerSecond } = config.catalog
@@ -65,12 +68,7 @@ export async function fetchVenuekCatalog(
   for (const s of seriesBody.series ?? []) if (s.ticker !== undefined) series.set(s.ticker, s)
   // An event's mapping reads its series (category, fees): the series' JSON is part of the event's fingerprint.
   const seriesJson = new Map<string, string>()
-  const seriesContext = (ticker: string | undefined): string => {
-    if (ticker === undefined) return ''
-    let json = seriesJson.get(ticker)
-    if (json === undefined) seriesJson.set(ticker, (json = JSON.stringify(series.get(ticker) ?? null)))
-    return json
-  }
+  const seriesContext = (ticker: string | undefined): string => seriesContextOf(series, seriesJson, ticker)
   const mapEvent = (e: KEvent) => mapVenuekEvent(e, series, links)
 
   const minCloseTs = Math.floor((clock.now() - closedLookbackDays * DAY_MS) / 1000)
@@ -146,6 +144,8 @@ export async function fetchVenuekCatalog(
   }
   const events = await runInSlices(firstCopies(mapped))
   const mapping = records?.commit()
+  // The changes until the next whole listing are mapped under this listing's series (catalog-changes.ts).
+  seriesList?.install(series)
   return {
     venue: 'venuek',
     events,

@@ -17,6 +17,13 @@ export const VenuekConfigSchema = Type.Object(
         /** /events allows at most 200 per page. */
         pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
         refreshMs: Ms(60_000, 1_000),
+        /**
+         * How often a refresh lists the venue whole (0: every refresh). The refreshes between ask only for the events
+         * the venue stamps as updated since the last sync (`min_updated_ts`, catalog-changes.ts): a refresh then costs
+         * what changed. The whole listing is the reconciliation: what moved without the venue's stamp moving (a
+         * market's volume, an event that closed by the clock) and what left the lookback window is caught up at it.
+         */
+        fullListingEveryMs: Ms(600_000, 0),
         closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
         /** The guard of config-parts.ts; the real catalog is well over 100,000 markets, in fewer events. */
         maxEvents: maxEventsGuard,

@@ -65,6 +65,9 @@ export const VENUEK_MAPPED_FIELDS: readonly string[] = [
   'rules_primary',
 ]
 
+/** What `mapVenuekEvent` reads of an event's series (its category and fees): a series changed in nothing else maps alike. */
+export const VENUEK_SERIES_MAPPED_FIELDS: readonly string[] = ['category', 'fee_type', 'fee_multiplier']
+
 export function mapVenuekEvent(
   e: KEvent,
   series: ReadonlyMap<string, KSeries>,

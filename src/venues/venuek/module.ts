@@ -1,4 +1,4 @@
-import { defined } from '../../config/env-values.js'
+import { defined, toInt } from '../../config/env-values.js'
 import { VenuekEventSchema } from './schemas.js'
 import { titleTickerSlug } from '../../views/event-directory.js'
 import type { VenueModule } from '../module.js'
@@ -22,14 +22,18 @@ export const VENUEK: VenueModule<VenuekConfig, VenuekCredentialCheck, 'venuek'> 
   name: 'venuek',
   config: {
     schema: VenuekConfigSchema,
-    fromEnv: (env) =>
-      defined({
+    fromEnv: (env) => {
+      const own = defined({
         restUrl: env.VENUEK_REST_URL,
         wsUrl: env.VENUEK_WS_URL,
         eventUrlTemplate: env.VENUEK_EVENT_URL_TEMPLATE,
         apiKeyId: env.VENUEK_API_KEY_ID,
         privateKeyPath: env.VENUEK_PRIVATE_KEY_PATH,
-      }),
+      })
+      const every = env.VENUEK_FULL_LISTING_EVERY_MS
+      if (every === undefined || every === '') return own
+      return { ...own, catalog: { fullListingEveryMs: toInt('VENUEK_FULL_LISTING_EVERY_MS', every) } }
+    },
     atSimulator: (config, sim) => {
       const k = sim.venuek.urls
       return { ...config, restUrl: k.rest, wsUrl: k.ws, eventUrlTemplate: `${k.rest}/events/{event_ticker}` }
