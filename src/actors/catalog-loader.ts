@@ -2,14 +2,16 @@ import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Logger } from '../core/logger.js'
 import { runInSlices } from '../core/slices.js'
 import type { Catalog } from '../model/types.js'
-import { streamedInstrumentsSteps } from '../venues/streamed-instruments.js'
 import type { CatalogProgress, VenueAdapter } from '../venues/types.js'
 import { CatalogFileKeeper, type CatalogFileOptions } from './catalog-file-keeper.js'
 import { CatalogLoad, type CatalogLoadStatus } from './catalog-load.js'
+import { CatalogSyncLog } from './catalog-sync-log.js'
 import { catalogSnapshotSteps, listsInstalledCatalog, type CatalogSnapshot } from './catalog-snapshot.js'
 import { withChangedEvents } from './catalog-changed-events.js'
 import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
 import type { InstrumentState } from './instrument-state.js'
+import type { CatalogMessage } from './catalog-message.js'
+import { StreamedIndex, type InstrumentEdit } from './streamed-index.js'
 
 /**
  * When and how a venue actor's catalog is synced: the first sync at start, a refresh `refreshMs` after each sync ends,
@@ -20,35 +22,14 @@ import type { InstrumentState } from './instrument-state.js'
  * before a second listing of a catalog listed moments ago. A sync lists
  * the venue and prepares everything proportional to the catalog (snapshot indexes, the instrument list and the new
  * instrument map) in event-loop slices (src/core/slices.ts), then hands the finished work to the actor as one
- * message; the actor installs it (its instruments are its own) and reports back (`installed`, `failed`).
+ * message (catalog-message.ts); the actor installs it (its instruments are its own) and reports back (`installed`,
+ * `failed`). Between whole listings (`fullListingEveryMs`) a refresh lists only the events the venue says changed,
+ * where its adapter can (`fetchChangedEvents`), and applies them to the installed catalog (catalog-changed-events.ts).
  *
  * A sync in progress is observable (catalog-load.ts): /readyz shows its pages, events and rate, and during the
  * first sync (when there is nothing to serve yet) the log has a progress line every PROGRESS_LOG_MS. A first sync
  * that fails is retried with capped exponential backoff, each failure logged with the request and the cause.
  */
-export type CatalogMessage =
-  | {
-      readonly type: 'catalog_loaded'
-      readonly snapshot: CatalogSnapshot
-      readonly instruments: readonly string[]
-      /** Prepared against the actor's instrument map; ignored (full rebuild) if that map was replaced since. */
-      readonly plan?: InstrumentPlan<InstrumentState>
-      /** The sync that listed it (pages, events, start), for the log and the next sync's estimate. */
-      readonly load?: CatalogLoad
-      /** Events it mapped afresh and reused (mapped-records.ts), for the log. */
-      readonly mapping?: Catalog['mapping']
-      /** Read from the venue's catalog file at start (catalog-file.ts), not listed from the venue. */
-      readonly fromFile?: boolean
-    }
-  | {
-      /** The sync listed exactly the installed catalog (the same event objects: mapped-records.ts): nothing to install. */
-      readonly type: 'catalog_unchanged'
-      readonly fetchedAt: number
-      readonly load?: CatalogLoad
-      readonly mapping?: Catalog['mapping']
-    }
-  | { readonly type: 'catalog_failed'; readonly error: string; readonly load?: CatalogLoad }
-
 export interface CatalogLoaderOptions {
   readonly adapter: VenueAdapter
   readonly clock: Clock
@@ -67,6 +48,8 @@ export interface CatalogLoaderOptions {
   /** The actor's instrument map, read when the listing is in: the plan is prepared against it. */
   readonly instruments: () => ReadonlyMap<string, InstrumentState>
   readonly newInstrument: (id: string) => InstrumentState
+  /** How many times the actor's instrument map has changed: an edit applies to the map as it was made against. */
+  readonly instrumentMapVersion: () => number
   /**
    * The venue's catalog file (catalog-file.ts): read at start, before the first sync, so a restart serves the last
    * catalog at once; written after an install from the venue (the first once the venue is ready), at most every
@@ -80,8 +63,6 @@ export type { CatalogFileOptions } from './catalog-file-keeper.js'
 /** First retry of a failed sync while no catalog is loaded; doubled per failure in a row, up to the cap. */
 const CATALOG_RETRY_MS = 2_000
 const CATALOG_RETRY_MAX_MS = 30_000
-/** How often the first sync logs its progress (a real catalog is hundreds of pages: not a line per page). */
-export const PROGRESS_LOG_MS = 5_000
 /**
  * After a start from the catalog file, the venue is listed when its books have synced (and the service is ready, when
  * the file's options say to wait for it), or after this long if its books have not synced by then.
@@ -105,7 +86,8 @@ export class CatalogLoader {
   #syncedFrom: number | undefined
   /** When the last whole listing that succeeded began (`fullListingEveryMs` counts from it). */
   #listedWholeAt: number | undefined
-  #progressLoggedAt = 0
+  /** The sync's log lines (progress, installs, truncation). */
+  readonly #say: CatalogSyncLog
   #failures = 0
   #lastError: string | undefined
   #refreshTimer: TimerHandle | undefined
@@ -121,9 +103,12 @@ export class CatalogLoader {
   #serviceReady: boolean
   /** The first listing after a start from the file, waiting for the venue's books to sync (venueReady). */
   #deferredListing: TimerHandle | undefined
+  /** The instruments the last prepared snapshot streams, for an install of few changes (streamed-index.ts). */
+  readonly #streamed = new StreamedIndex()
 
   constructor(options: CatalogLoaderOptions) {
     this.#o = options
+    this.#say = new CatalogSyncLog(options.log, options.clock, options.adapter.id)
     this.#file =
       options.file === undefined
         ? undefined
@@ -195,14 +180,13 @@ export class CatalogLoader {
     // Until the venue has been listed once, a sync is the first (progress in the log, retries with backoff).
     const first = this.#o.catalog() === undefined || this.#fileServed
     if (first) {
-      this.#progressLoggedAt = load.startedAt
-      this.#o.log.info({ attempt: this.#failures + 1 }, 'catalog sync started')
+      this.#say.started(this.#failures + 1)
     }
     const progress = {
       page: (list: string, events: number) => {
         if (controller.signal.aborted) return
         load.page(list, events)
-        if (first) this.#logProgress(load)
+        if (first) this.#say.progress(load)
       },
     }
     this.#list(load, controller.signal, progress)
@@ -280,7 +264,8 @@ export class CatalogLoader {
 
   /**
    * Everything proportional to the catalog, in slices outside the actor's `process`, so that the actor only swaps
-   * finished work in: the snapshot's indexes, the streamed instruments and the plan against the instrument map.
+   * finished work in: the snapshot's indexes, the streamed instruments and the plan against the instrument map (or,
+   * for a snapshot patched from `previous`, the edit of the instruments its changed events brought and took).
    * `previous`: the installed snapshot, whose lookups a refresh that changed few events patches (catalog-snapshot.ts).
    */
   async #prepare(
@@ -289,14 +274,17 @@ export class CatalogLoader {
   ): Promise<{
     snapshot: CatalogSnapshot
     instruments: readonly string[]
-    plan: InstrumentPlan<InstrumentState>
+    plan?: InstrumentPlan<InstrumentState>
+    edit?: InstrumentEdit
   }> {
     const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0, previous))
     const streams = this.#o.adapter.streams
+    if (streams !== undefined && previous !== undefined) {
+      const edited = this.#streamed.edit(previous, snapshot, streams, this.#o.instrumentMapVersion())
+      if (edited !== undefined) return { snapshot, ...edited }
+    }
     const instruments =
-      streams === undefined
-        ? this.#o.adapter.instrumentsOf(catalog)
-        : await runInSlices(streamedInstrumentsSteps(catalog, streams))
+      streams === undefined ? this.#o.adapter.instrumentsOf(catalog) : await this.#streamed.whole(snapshot, streams)
     const plan = await runInSlices(instrumentPlanSteps(instruments, this.#o.instruments(), this.#o.newInstrument))
     return { snapshot, instruments, plan }
   }
@@ -367,26 +355,6 @@ export class CatalogLoader {
     this.#file?.venueReady()
   }
 
-  /** A progress line at most every PROGRESS_LOG_MS (on the actor's clock), when a page arrives. */
-  #logProgress(load: CatalogLoad): void {
-    const now = this.#o.clock.now()
-    if (now - this.#progressLoggedAt < PROGRESS_LOG_MS) return
-    this.#progressLoggedAt = now
-    const s = load.status()
-    this.#o.log.info(
-      {
-        list: s.list,
-        pages: s.pages,
-        listed: s.events,
-        elapsedMs: s.elapsedMs,
-        eventsPerSec: s.eventsPerSec,
-        expectedEvents: s.expectedEvents ?? null,
-        estimatedRemainingMs: s.estimatedRemainingMs ?? null,
-      },
-      'catalog loading',
-    )
-  }
-
   /** The sync that sent this message is over (a newer one may have started since: only its own record is cleared). */
   #syncEnded(load: CatalogLoad | undefined): void {
     if (load !== undefined && this.#load === load) this.#load = undefined
@@ -405,62 +373,18 @@ export class CatalogLoader {
     fromFile = false,
   ): void {
     if (fromFile) {
-      if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
+      this.#say.truncation(snapshot)
       return
     }
+    this.#say.installed(snapshot, instruments, wasTruncated, load, mapping)
     this.#listed(load)
     this.#file?.installed(snapshot)
-    const sync = load === undefined ? {} : this.#syncFigures(load)
-    const changed = snapshot.changes === undefined ? {} : { changedEvents: snapshot.changes.added.length }
-    this.#o.log.info(
-      { version: snapshot.version, events: snapshot.events.length, instruments, ...changed, ...sync, ...mapping },
-      'catalog installed',
-    )
-    if (snapshot.truncation !== undefined) this.#logTruncation(snapshot)
-    else if (wasTruncated)
-      this.#o.log.info(
-        { version: snapshot.version, events: snapshot.events.length },
-        'catalog no longer truncated: every event the venue listed fits under maxEvents',
-      )
-  }
-
-  /**
-   * A catalog cut at the guard is served (a partial catalog beats none) but never quietly: one error line per
-   * installed version, saying what was cut and which setting to raise. /readyz and /metrics show it too.
-   */
-  #logTruncation(snapshot: CatalogSnapshot): void {
-    const t = snapshot.truncation
-    if (t === undefined) return
-    const what =
-      t.cut === 'open'
-        ? 'the venue listed more open events; the closed lookback was not read'
-        : 'every open event fits, but closed events of the lookback window were cut'
-    this.#o.log.error(
-      { version: snapshot.version, maxEvents: t.maxEvents, cut: t.cut, events: snapshot.events.length },
-      `catalog truncated at maxEvents=${t.maxEvents}: ${what}; serving the first ${t.maxEvents} events listed. The guard is meant to sit far above the real catalog: raise venues.${this.#o.adapter.id}.catalog.maxEvents, or find out why the venue pages forever`,
-    )
   }
 
   /** The sync listed the installed catalog again (`catalog_unchanged`): it succeeded, and nothing was installed. */
   confirmed(snapshot: CatalogSnapshot, load: CatalogLoad | undefined, mapping?: Catalog['mapping']): void {
-    const figures = load === undefined ? {} : this.#syncFigures(load)
-    const changesOnly = load?.since !== undefined
+    this.#say.unchanged(snapshot, load, mapping)
     this.#listed(load)
-    // A sync of changes says so at info (one line a refresh): what a refresh costs is read off these lines.
-    const line = { version: snapshot.version, events: snapshot.events.length, ...figures, ...mapping }
-    if (changesOnly) this.#o.log.info(line, 'catalog unchanged')
-    else this.#o.log.debug(line, 'catalog unchanged')
-  }
-
-  /** What a sync listed and cost, for its log line: a sync of changes gives the time it listed them since. */
-  #syncFigures(load: CatalogLoad): Record<string, unknown> {
-    return {
-      ...(load.since === undefined ? {} : { changesSince: new Date(load.since).toISOString() }),
-      pages: load.pages,
-      listed: load.events,
-      elapsedMs: this.#o.clock.now() - load.startedAt,
-      processCpuMs: load.processCpuMs(),
-    }
   }
 
   /** A sync from the venue succeeded (installed or unchanged): failures and the file's stand-in are over. */

@@ -5,10 +5,11 @@ import type { BookReader } from '../book/order-book.js'
 import type { Quote, VenueId } from '../model/types.js'
 import type { FeedEvent, VenueAdapter, VenueFeed } from '../venues/types.js'
 import type { CatalogLoad } from './catalog-load.js'
-import { CatalogLoader, type CatalogFileOptions, type CatalogMessage } from './catalog-loader.js'
+import { CatalogLoader, type CatalogFileOptions } from './catalog-loader.js'
+import type { CatalogMessage } from './catalog-message.js'
 import type { VenueStatus } from './venue-status.js'
 import type { CatalogSnapshot } from './catalog-snapshot.js'
-import type { InstrumentPlan } from './instrument-plan.js'
+import { InstrumentSet, type InstrumentChange } from './instrument-set.js'
 import { newInstrument, requote, type InstrumentState, type InstrumentStats } from './instrument-state.js'
 import { bookSnapshotBatches, type FeedBatch } from './book-snapshot.js'
 
@@ -69,7 +70,7 @@ export interface BookStep {
 /** The stale reason of the instruments an actor restart demotes (its books are rebuilt from the venue). */
 export const RESTART_STALE_REASON = 'actor restart'
 
-export { PROGRESS_LOG_MS } from './catalog-loader.js'
+export { PROGRESS_LOG_MS } from './catalog-sync-log.js'
 
 export class VenueActor extends Actor<VenueMessage> {
   readonly venue: VenueId
@@ -83,8 +84,11 @@ export class VenueActor extends Actor<VenueMessage> {
   /** The installed catalog's streamed instruments, in the order the feed was given them. */
   #streamed: readonly string[] = []
   readonly #loader: CatalogLoader
-  /** Everything about one streamed instrument in one record: one map lookup per feed event. */
-  #instruments = new Map<string, InstrumentState>()
+  /** Everything about each streamed instrument in one record (one map lookup per feed event), with its counts. */
+  readonly #set = new InstrumentSet(
+    (id) => this.#newInstrument(id),
+    (st) => this.#retire(st),
+  )
   #publishSeq = 0
   /** Quotes of instruments retired by the catalog being installed, published once it is (#retire). */
   #retiredQuotes: Quote[] = []
@@ -93,10 +97,6 @@ export class VenueActor extends Actor<VenueMessage> {
   /** The next instrument's slot. */
   #nextSlot = 0
   readonly #newInstrument = (id: string): InstrumentState => newInstrument(id, this.#nextSlot++)
-  /** Streamed instruments whose book currently has a snapshot (kept incrementally for readiness). */
-  #synced = 0
-  /** Streamed instruments marked stale (kept incrementally: /readyz and /metrics read it often). */
-  #staleCount = 0
   #frame = 0
   #ready = false
   #feed: VenueFeed | undefined
@@ -121,7 +121,8 @@ export class VenueActor extends Actor<VenueMessage> {
       file: options.catalogFile,
       send: (message) => this.send(message),
       catalog: () => this.#catalog,
-      instruments: () => this.#instruments,
+      instruments: () => this.#set.map,
+      instrumentMapVersion: () => this.#set.version,
       newInstrument: this.#newInstrument,
     })
   }
@@ -159,11 +160,11 @@ export class VenueActor extends Actor<VenueMessage> {
    * given instruments (ids it does not hold come back stale) or every one it holds (book-snapshot.ts).
    */
   bookSnapshotBatches(instrumentIds?: readonly string[]): FeedBatch[] {
-    if (instrumentIds === undefined) return bookSnapshotBatches(this.#instruments.values(), [], this.#o.clock.now())
+    if (instrumentIds === undefined) return bookSnapshotBatches(this.#set.map.values(), [], this.#o.clock.now())
     const held: InstrumentState[] = []
     const missing: string[] = []
     for (const id of instrumentIds) {
-      const st = this.#instruments.get(id)
+      const st = this.#set.map.get(id)
       if (st === undefined) missing.push(id)
       else held.push(st)
     }
@@ -184,21 +185,21 @@ export class VenueActor extends Actor<VenueMessage> {
   }
 
   quote(instrumentId: string): Quote | undefined {
-    return this.#instruments.get(instrumentId)?.quote
+    return this.#set.map.get(instrumentId)?.quote
   }
 
   /** Every published quote (live or stale) of the streamed instruments. */
   *quotes(): IterableIterator<Quote> {
-    for (const st of this.#instruments.values()) if (st.quote !== undefined) yield st.quote
+    for (const st of this.#set.map.values()) if (st.quote !== undefined) yield st.quote
   }
 
   /** Read-only book view; use it synchronously (the actor mutates the book between messages). */
   book(instrumentId: string): BookReader | undefined {
-    return this.#instruments.get(instrumentId)?.book
+    return this.#set.map.get(instrumentId)?.book
   }
 
   stats(instrumentId: string): InstrumentStats | undefined {
-    return this.#instruments.get(instrumentId)?.stats
+    return this.#set.map.get(instrumentId)?.stats
   }
 
   /**
@@ -206,7 +207,7 @@ export class VenueActor extends Actor<VenueMessage> {
    * `retired` (the instrument left the map). Read synchronously, as `book()`.
    */
   handle(instrumentId: string): Readonly<InstrumentState> | undefined {
-    return this.#instruments.get(instrumentId)
+    return this.#set.map.get(instrumentId)
   }
 
   /**
@@ -245,7 +246,7 @@ export class VenueActor extends Actor<VenueMessage> {
         failures: this.#loader.failures,
       },
       credentials: this.#o.adapter.credentials ?? 'not_required',
-      books: { instruments: this.#instruments.size, synced: this.#synced, stale: this.#staleCount },
+      books: { instruments: this.#set.map.size, synced: this.#set.synced, stale: this.#set.stale },
       feed: this.#feed?.status(),
     }
   }
@@ -256,27 +257,27 @@ export class VenueActor extends Actor<VenueMessage> {
     // A restart rebuilds every book from the venue: nothing from a failed run is trusted. Instruments keep
     // their last quotes, demoted to stale, until fresh snapshots arrive.
     const demoted: Quote[] = []
-    for (const st of this.#instruments.values()) {
+    for (const st of this.#set.map.values()) {
       st.book.reset()
-      this.#setStale(st, true)
+      this.#set.setStale(st, true)
       if (st.quote !== undefined && !st.quote.stale) {
         st.quote.demote(++this.#publishSeq)
         demoted.push(st.quote)
       }
     }
-    this.#synced = 0
-    if (this.#bookListeners.size > 0 && this.#instruments.size > 0) {
+    this.#set.synced = 0
+    if (this.#bookListeners.size > 0 && this.#set.map.size > 0) {
       const now = this.#o.clock.now()
-      const instrumentIds = [...this.#instruments.keys()]
+      const instrumentIds = [...this.#set.map.keys()]
       const stale: StaleFeedEvent = { type: 'stale', instrumentIds, reason: RESTART_STALE_REASON }
-      const step: BookStep = { touched: [...this.#instruments.values()], stale: [stale], venueTs: now, receivedAt: now }
+      const step: BookStep = { touched: [...this.#set.map.values()], stale: [stale], venueTs: now, receivedAt: now }
       for (const listener of this.#bookListeners) listener(step)
     }
     if (demoted.length > 0) for (const listener of this.#quoteListeners) listener(demoted)
-    if (this.#appliedListeners.size > 0 && this.#instruments.size > 0) {
+    if (this.#appliedListeners.size > 0 && this.#set.map.size > 0) {
       const stale: StaleFeedEvent = {
         type: 'stale',
-        instrumentIds: [...this.#instruments.keys()],
+        instrumentIds: [...this.#set.map.keys()],
         reason: RESTART_STALE_REASON,
       }
       const now = this.#o.clock.now()
@@ -313,7 +314,7 @@ export class VenueActor extends Actor<VenueMessage> {
   }
 
   #installCatalog(message: Extract<CatalogMessage, { type: 'catalog_loaded' }>): void {
-    const { snapshot: built, instruments, plan, load } = message
+    const { snapshot: built, instruments, plan, edit, load } = message
     // Its changes are since the catalog it was made from: kept only if that is the one it replaces.
     const changes =
       built.changes !== undefined && built.changes.since === this.#catalog?.version ? built.changes : undefined
@@ -322,12 +323,9 @@ export class VenueActor extends Actor<VenueMessage> {
     this.#catalog = snapshot
     this.#catalogSyncedAt = snapshot.fetchedAt
     this.#streamed = instruments
-    const next =
-      plan !== undefined && plan.base === this.#instruments
-        ? this.#applyPlan(plan, instruments)
-        : this.#rebuildInstruments(instruments)
+    this.#tellFeed(this.#set.install(instruments, plan, edit), instruments)
     this.#catalogFromFile = message.fromFile === true
-    this.#loader.installed(snapshot, next.size, wasTruncated, load, message.mapping, this.#catalogFromFile)
+    this.#loader.installed(snapshot, this.#set.map.size, wasTruncated, load, message.mapping, this.#catalogFromFile)
     const retired = this.#retiredQuotes
     this.#retiredQuotes = []
     if (retired.length > 0) for (const listener of this.#quoteListeners) listener(retired)
@@ -351,44 +349,15 @@ export class VenueActor extends Actor<VenueMessage> {
     this.#checkReady()
   }
 
-  /**
-   * O(changes): the plan's map is swapped in; books that left stop counting as synced (checked now, not when the
-   * plan was made: feed events may have moved them since). The feed is told only the difference, and nothing
-   * when the set did not change.
-   */
-  #applyPlan(plan: InstrumentPlan<InstrumentState>, instruments: readonly string[]): Map<string, InstrumentState> {
-    for (const st of plan.removed) {
-      if (st.book.hasSnapshot) this.#synced--
-      if (st.stale) this.#staleCount--
-      this.#retire(st)
-    }
-    this.#instruments = plan.next
+  /** The feed is told only what changed, and nothing when the set did not change (the whole list if it has none). */
+  #tellFeed(change: InstrumentChange | undefined, instruments: readonly string[]): void {
     const feed = this.#feed
-    if (feed !== undefined) {
-      if (!this.#feedHasInstruments || feed.changeInstruments === undefined) feed.setInstruments(instruments)
-      else if (plan.added.length > 0 || plan.removedIds.length > 0) feed.changeInstruments(plan.added, plan.removedIds)
-      this.#feedHasInstruments = true
-    }
-    return plan.next
-  }
-
-  /** The install in one go, from the instrument list (no plan, or the map changed since the plan was made). */
-  #rebuildInstruments(instruments: readonly string[]): Map<string, InstrumentState> {
-    const next = new Map<string, InstrumentState>()
-    for (const id of instruments) next.set(id, this.#instruments.get(id) ?? this.#newInstrument(id))
-    for (const [id, st] of this.#instruments) if (next.get(id) !== st) this.#retire(st)
-    this.#instruments = next
-    this.#synced = 0
-    this.#staleCount = 0
-    for (const st of next.values()) {
-      if (st.book.hasSnapshot) this.#synced++
-      if (st.stale) this.#staleCount++
-    }
-    if (this.#feed !== undefined) {
-      this.#feed.setInstruments(instruments)
-      this.#feedHasInstruments = true
-    }
-    return next
+    if (feed === undefined) return
+    if (change === undefined || !this.#feedHasInstruments || feed.changeInstruments === undefined)
+      feed.setInstruments(instruments)
+    else if (change.added.length > 0 || change.removedIds.length > 0)
+      feed.changeInstruments(change.added, change.removedIds)
+    this.#feedHasInstruments = true
   }
 
   #applyFeed(events: readonly FeedEvent[], receivedAt: number): void {
@@ -402,11 +371,11 @@ export class VenueActor extends Actor<VenueMessage> {
       if (e.type === 'stale') {
         if (this.#bookListeners.size > 0) (stale ??= []).push(e)
         for (const id of e.instrumentIds) {
-          const st = this.#instruments.get(id)
+          const st = this.#set.map.get(id)
           if (st === undefined) continue
-          if (st.book.hasSnapshot) this.#synced--
+          if (st.book.hasSnapshot) this.#set.synced--
           st.book.reset()
-          this.#setStale(st, true)
+          this.#set.setStale(st, true)
           if (st.touchedInFrame !== frame) {
             st.touchedInFrame = frame
             touched.push(st)
@@ -414,14 +383,14 @@ export class VenueActor extends Actor<VenueMessage> {
         }
         continue
       }
-      const st = this.#instruments.get(e.instrumentId)
+      const st = this.#set.map.get(e.instrumentId)
       if (st === undefined) continue
       if (e.venueTs > venueTs) venueTs = e.venueTs
       switch (e.type) {
         case 'snapshot':
-          if (!st.book.hasSnapshot) this.#synced++
+          if (!st.book.hasSnapshot) this.#set.synced++
           st.book.applySnapshot(e.bids, e.asks)
-          this.#setStale(st, false)
+          this.#set.setStale(st, false)
           break
         case 'level':
           st.book.setLevel(e.side, e.price, e.size)
@@ -479,17 +448,11 @@ export class VenueActor extends Actor<VenueMessage> {
     }
   }
 
-  #setStale(st: InstrumentState, stale: boolean): void {
-    if (st.stale === stale) return
-    st.stale = stale
-    this.#staleCount += stale ? 1 : -1
-  }
-
   #checkReady(): void {
     if (this.#ready || this.#catalog === undefined || this.#feed === undefined) return
-    if (this.#synced < this.#instruments.size || this.#feed.status().subscribed < this.#instruments.size) return
+    if (this.#set.synced < this.#set.map.size || this.#feed.status().subscribed < this.#set.map.size) return
     this.#ready = true
-    this.#o.log.info({ instruments: this.#instruments.size }, 'venue ready: catalog loaded, every book synced')
+    this.#o.log.info({ instruments: this.#set.map.size }, 'venue ready: catalog loaded, every book synced')
     this.#loader.venueReady()
   }
 }

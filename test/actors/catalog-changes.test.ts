@@ -26,6 +26,8 @@ class ChangesVenue {
   changes: ChangedEvents | undefined | Error = { events: [], fetchedAt: 0 }
   readonly listings: string[] = []
   readonly since: number[] = []
+  /** What the feed was told: the whole list, or a change (added, removed). */
+  readonly feedCalls: (['set', number] | ['change', string[], string[]])[] = []
   readonly #clock: SimulatedClock
 
   constructor(clock: SimulatedClock) {
@@ -45,7 +47,12 @@ class ChangesVenue {
       if (c instanceof Error) throw c
       return c
     },
-    createFeed: () => ({ setInstruments() {}, close() {}, status: () => quietFeedStatus(0) }),
+    createFeed: () => ({
+      setInstruments: (ids) => this.feedCalls.push(['set', ids.length]),
+      changeInstruments: (added, removed) => this.feedCalls.push(['change', [...added], [...removed].sort()]),
+      close() {},
+      status: () => quietFeedStatus(0),
+    }),
     probability: venuepProbability,
     instrumentsOf: () => [],
     streams: (o) => o.status === 'active',
@@ -135,6 +142,17 @@ test('changes applied to the installed catalog: changed in place, new at the end
     { removed: ['e-a', 'e-b'], added: ['e-b', 'e-d'] },
     'the read models are told the changes alone',
   )
+  assert.deepEqual(
+    venue.feedCalls,
+    [
+      ['set', 40],
+      ['change', ['d'], ['a', 'b']],
+    ],
+    'the feed is told what the changed events brought and took (b closed, a gone, d new)',
+  )
+  assert.deepEqual([actor.book('a'), actor.book('b')], [undefined, undefined])
+  assert.ok(actor.book('d') !== undefined)
+  assert.equal(actor.venueStatus().books.instruments, 39)
   actor.stop()
 })
 

@@ -62,8 +62,8 @@ interface VenuePair {
   seedTried: boolean
   /** `matches` are the match file's, not yet replaced by a run of the matcher. */
   fromFile: boolean
-  /** The spread specs last made of each outcome pair, given back while unchanged (`pairSpecsSteps`). */
-  readonly specs: WeakMap<OutcomePair, SpreadPairSpec>
+  /** The spread specs last made, given back while unchanged (`pairSpecsSteps`). */
+  readonly specs: SpecMemo
 }
 
 export class CrossVenueMatching {
@@ -93,7 +93,7 @@ export class CrossVenueMatching {
           matched: undefined,
           seedTried: false,
           fromFile: false,
-          specs: new WeakMap(),
+          specs: new SpecMemo(),
         })
     this.#pairs = pairs
   }
@@ -276,67 +276,118 @@ export function pairQualifier(index: number, a: VenueId, b: VenueId): string {
 }
 
 /**
- * `previous`: the specs last made for the same pair of venues and keys, by outcome pair. A spec is given back as the
- * same object when it would be made again field for field (the same outcome pair, outcome objects, event texts,
- * URLs and strategy), so the spread engine tells what changed by identity (SpreadEngine.setPairsInSlices).
+ * What `pairSpecsSteps` made last time for one pair of venues and keys: each spec by its outcome pair, and each
+ * match's specs by its event A, with what they were made from.
+ */
+export class SpecMemo {
+  readonly byPair = new WeakMap<OutcomePair, SpreadPairSpec>()
+  readonly byEvent = new WeakMap<CatalogEvent, MatchSpecs>()
+}
+
+interface MatchSpecs {
+  readonly eventB: CatalogEvent
+  readonly strategy: EventMatch['strategy']
+  readonly pairs: readonly OutcomePair[]
+  /** The specs its pairs made, in order, before pairs with a key already taken were dropped. */
+  readonly specs: readonly SpreadPairSpec[]
+}
+
+/**
+ * `previous`: what was made last time for the same pair of venues and keys (SpecMemo). A spec is given back as the
+ * same object when it would be made again field for field (the same outcome pair, outcome objects, event texts, URLs
+ * and strategy), so the spread engine tells what changed by identity (SpreadEngine.setPairsInSlices). A match whose
+ * two events are the objects it was made from, with the same outcome pairs and strategy, gives back its specs whole,
+ * without a lookup per outcome or a key made again: with ids listed once (`idsOnce`), an unchanged event's outcomes
+ * and markets are its own, and its slug is a function of it. So a refresh that changed few events costs little more
+ * than a pass over the matches.
  */
 export function* pairSpecsSteps(
   matches: readonly EventMatch[],
   a: CatalogSnapshot,
   b: CatalogSnapshot,
   keys: PairKeys = {},
-  previous?: WeakMap<OutcomePair, SpreadPairSpec>,
+  previous?: SpecMemo,
 ): Steps<SpreadPairSpec[]> {
-  const qualifier = keys.qualifier ?? ''
   const specs: SpreadPairSpec[] = []
   const seen = new Set<string>()
+  const memo = a.idsOnce && b.idsOnce ? previous?.byEvent : undefined
   let n = 0
   for (const m of matches) {
     if (++n % 128 === 0) yield
     const eventA = a.eventsById.get(m.a.eventId)
-    if (eventA === undefined || !b.eventsById.has(m.b.eventId)) continue
-    const eventSlug = keys.eventSlug?.(eventA) ?? eventA.eventId
-    for (const pair of m.outcomes) {
-      const outcomeA = a.outcomesById.get(pair.a.outcomeId)
-      const outcomeB = b.outcomesById.get(pair.b.outcomeId)
-      if (outcomeA === undefined || outcomeB === undefined) continue
-      const outcomeKey = `${pair.outcomeKey}${qualifier}`
-      const key = `${eventSlug}|${outcomeKey}`
-      if (seen.has(key)) continue
-      seen.add(key)
-      const urlA = a.marketsById.get(outcomeA.marketId)?.url ?? eventA.url
-      const urlB = b.marketsById.get(outcomeB.marketId)?.url ?? ''
-      const made = previous?.get(pair)
-      if (
-        made !== undefined &&
-        made.key === key &&
-        made.a.outcome === outcomeA &&
-        made.b.outcome === outcomeB &&
-        made.eventTitle === eventA.title &&
-        made.category === eventA.category &&
-        made.a.url === urlA &&
-        made.b.url === urlB &&
-        made.strategy === m.strategy
-      ) {
-        specs.push(made)
-        continue
-      }
-      const spec: SpreadPairSpec = {
-        key,
-        eventSlug,
-        eventTitle: eventA.title,
-        category: eventA.category,
-        outcomeKey,
-        outcomeTitle: outcomeA.title,
-        a: { venue: outcomeA.venue, outcome: outcomeA, url: urlA },
-        b: { venue: outcomeB.venue, outcome: outcomeB, url: urlB },
-        strategy: m.strategy,
-        quality: pair.quality,
-        match: pair.explanation,
-      }
-      previous?.set(pair, spec)
+    const eventB = b.eventsById.get(m.b.eventId)
+    if (eventA === undefined || eventB === undefined) continue
+    const kept = memo?.get(eventA)
+    const made =
+      kept !== undefined && kept.eventB === eventB && kept.strategy === m.strategy && samePairs(kept.pairs, m.outcomes)
+        ? kept.specs
+        : matchSpecs(m, eventA, a, b, keys, previous?.byPair)
+    if (made !== kept?.specs) memo?.set(eventA, { eventB, strategy: m.strategy, pairs: m.outcomes, specs: made })
+    for (const spec of made) {
+      if (seen.has(spec.key)) continue
+      seen.add(spec.key)
       specs.push(spec)
     }
+  }
+  return specs
+}
+
+function samePairs(x: readonly OutcomePair[], y: readonly OutcomePair[]): boolean {
+  if (x.length !== y.length) return false
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false
+  return true
+}
+
+/** One match's specs, each pair's made again or given back by `byPair` when field for field the same. */
+function matchSpecs(
+  m: EventMatch,
+  eventA: CatalogEvent,
+  a: CatalogSnapshot,
+  b: CatalogSnapshot,
+  keys: PairKeys,
+  byPair: WeakMap<OutcomePair, SpreadPairSpec> | undefined,
+): SpreadPairSpec[] {
+  const qualifier = keys.qualifier ?? ''
+  const eventSlug = keys.eventSlug?.(eventA) ?? eventA.eventId
+  const specs: SpreadPairSpec[] = []
+  for (const pair of m.outcomes) {
+    const outcomeA = a.outcomesById.get(pair.a.outcomeId)
+    const outcomeB = b.outcomesById.get(pair.b.outcomeId)
+    if (outcomeA === undefined || outcomeB === undefined) continue
+    const outcomeKey = `${pair.outcomeKey}${qualifier}`
+    const key = `${eventSlug}|${outcomeKey}`
+    const urlA = a.marketsById.get(outcomeA.marketId)?.url ?? eventA.url
+    const urlB = b.marketsById.get(outcomeB.marketId)?.url ?? ''
+    const made = byPair?.get(pair)
+    if (
+      made !== undefined &&
+      made.key === key &&
+      made.a.outcome === outcomeA &&
+      made.b.outcome === outcomeB &&
+      made.eventTitle === eventA.title &&
+      made.category === eventA.category &&
+      made.a.url === urlA &&
+      made.b.url === urlB &&
+      made.strategy === m.strategy
+    ) {
+      specs.push(made)
+      continue
+    }
+    const spec: SpreadPairSpec = {
+      key,
+      eventSlug,
+      eventTitle: eventA.title,
+      category: eventA.category,
+      outcomeKey,
+      outcomeTitle: outcomeA.title,
+      a: { venue: outcomeA.venue, outcome: outcomeA, url: urlA },
+      b: { venue: outcomeB.venue, outcome: outcomeB, url: urlB },
+      strategy: m.strategy,
+      quality: pair.quality,
+      match: pair.explanation,
+    }
+    byPair?.set(pair, spec)
+    specs.push(spec)
   }
   return specs
 }

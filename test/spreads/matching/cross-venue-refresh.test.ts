@@ -89,6 +89,31 @@ describe('cross-venue matching across refreshes', () => {
     assert.equal(matching.lastUpdate?.mode, 'incremental')
     assert.equal(matching.lastUpdate?.changedEvents, 1, 'an event left: the only change')
     expectSpecs()
+
+    // One venuep event changed (a new object), every other the same object: the other matches' specs are given back
+    // whole (SpecMemo), the changed one's made again, and the result is still the one-go computation's.
+    const before = new Map(
+      pairSpecs(matching.matches, catalogs.venuep, catalogs.venuek).map((x) => [x.key, engine.spec(x.key)]),
+    )
+    const changedAt = catalogs.venuep.events.findIndex((e) => matching.matches.some((m) => m.a.eventId === e.eventId))
+    const changed = catalogs.venuep.events[changedAt]!
+    const events = [...catalogs.venuep.events]
+    // New volumes, the same texts (what a refresh of one traded event looks like): nothing to judge again.
+    events[changedAt] = {
+      ...changed,
+      markets: changed.markets.map((m) => ({
+        ...m,
+        outcomes: m.outcomes.map((o) => ({ ...o, volume: (o.volume ?? 0) + 1 })),
+      })),
+    }
+    catalogs.venuep = buildCatalogSnapshot({ venue: 'venuep', events, fetchedAt: 4 }, 4, catalogs.venuep)
+    await matching.refresh()
+    expectSpecs()
+    for (const [key, spec] of before) {
+      const now = engine.spec(key)
+      if (spec?.a.outcome.eventId === changed.eventId) assert.notEqual(now, spec, `${key}: made again`)
+      else if (now !== undefined) assert.equal(now, spec, `${key}: the same spec object`)
+    }
     await waitFor(() => engine.pendingRecomputes === 0)
     engine.stop()
   })
