@@ -285,8 +285,9 @@ export class CatalogLoader {
     }
     const instruments =
       streams === undefined ? this.#o.adapter.instrumentsOf(catalog) : await this.#streamed.whole(snapshot, streams)
+    const mapVersion = this.#o.instrumentMapVersion()
     const plan = await runInSlices(instrumentPlanSteps(instruments, this.#o.instruments(), this.#o.newInstrument))
-    return { snapshot, instruments, plan }
+    return { snapshot, instruments, plan: { ...plan, mapVersion } }
   }
 
   /**

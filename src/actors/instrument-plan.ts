@@ -8,6 +8,11 @@ import type { Steps } from '../core/slices.js'
 export interface InstrumentPlan<S> {
   /** The map the plan was computed against; the plan is valid only while the actor still holds it. */
   readonly base: ReadonlyMap<string, S>
+  /**
+   * The version of the actor's set when the plan was made (instrument-set.ts): an edit changes the map in place, so
+   * the same map may hold other instruments by the time the plan arrives.
+   */
+  readonly mapVersion?: number
   /** The new map, in catalog order: states of kept instruments are the base's own objects. */
   readonly next: Map<string, S>
   /** Instruments new to the map, in catalog order. */

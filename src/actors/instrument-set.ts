@@ -30,7 +30,7 @@ export class InstrumentSet {
 
   /**
    * The set of an installed catalog streaming `instruments`: by `edit` when made against this version of the set, else
-   * by `plan` when made against this map, else rebuilt. Returns what changed, or undefined when rebuilt (the feed is
+   * by `plan` when made against this map as it is now (its version, when the plan carries it), else rebuilt. Returns what changed, or undefined when rebuilt (the feed is
    * then given the whole list).
    */
   install(
@@ -49,7 +49,7 @@ export class InstrumentSet {
       for (const id of edit.added) this.map.set(id, this.#create(id))
       return edit
     }
-    if (plan !== undefined && plan.base === this.map) {
+    if (plan !== undefined && plan.base === this.map && (plan.mapVersion ?? version) === version) {
       for (const st of plan.removed) this.#leave(st)
       this.map = plan.next
       return plan
