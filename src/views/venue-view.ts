@@ -221,12 +221,18 @@ export class VenueView {
     for (const e of changes.removed) changed.add(e.eventId)
     for (const e of changes.added) changed.add(e.eventId)
     // The directory may give an unchanged event another slug (a link made or undone): its entries carry the slug.
-    let n = 0
-    for (const event of catalog.events) {
-      if (++n % (VIEW_CHECKPOINT_EVERY * 64) === 0) yield
-      if (changed.has(event.eventId)) continue
-      const slug = directory.slugOf(venue, event.eventId) ?? event.eventId
-      if (previous.eventById.get(event.eventId)?.eventSlug !== slug) changed.add(event.eventId)
+    // Patched from the view's directory, it names the events it regrouped; else every event is looked at.
+    const slugMoved = (id: string) =>
+      !changed.has(id) && previous.eventById.get(id)?.eventSlug !== (directory.slugOf(venue, id) ?? id)
+    const regrouped = regroupedEventIds(previous, directory)
+    if (regrouped !== undefined) {
+      for (const id of regrouped) if (catalog.eventsById.has(id) && slugMoved(id)) changed.add(id)
+    } else {
+      let n = 0
+      for (const event of catalog.events) {
+        if (++n % (VIEW_CHECKPOINT_EVERY * 64) === 0) yield
+        if (slugMoved(event.eventId)) changed.add(event.eventId)
+      }
     }
     if (changed.size > MAX_PATCHED_SHARE * Math.max(catalog.events.length, 1)) return undefined
     const removed: EventEntry[] = []
@@ -370,10 +376,33 @@ function addMarket(
 
 /** Whether `directory` gives every event of `view` the slug the view's entries carry. */
 function* sameSlugsSteps(view: VenueView, directory: EventDirectory): Steps<boolean> {
+  const regrouped = regroupedEventIds(view, directory)
+  if (regrouped !== undefined) {
+    for (const id of regrouped) {
+      const e = view.eventById.get(id)
+      if (e !== undefined && (directory.slugOf(view.venue, id) ?? id) !== e.eventSlug) return false
+    }
+    return true
+  }
   let n = 0
   for (const e of view.eventById.values()) {
     if ((directory.slugOf(view.venue, e.id) ?? e.id) !== e.eventSlug) return false
     if (++n % 1024 === 0) yield
   }
   return true
+}
+
+/**
+ * The ids of `view`'s venue events that `directory` may have given another slug than the view's directory did: when
+ * it was patched from that one (event-directory.ts `changes`), only the members of the service events it replaced or
+ * added; undefined when it was built otherwise (every event must then be looked at).
+ */
+function regroupedEventIds(view: VenueView, directory: EventDirectory): Set<string> | undefined {
+  if (directory === view.directory) return new Set()
+  const changes = directory.changes
+  if (changes === undefined || changes.since !== view.directory.version) return undefined
+  const ids = new Set<string>()
+  for (const list of [changes.removed, changes.added])
+    for (const e of list) for (const m of e.members) if (m.venue === view.venue) ids.add(m.eventId)
+  return ids
 }
