@@ -6,6 +6,7 @@ import { StreamedIndex } from '../../src/actors/streamed-index.js'
 import { runToEnd } from '../../src/core/slices.js'
 import type { Catalog, CatalogEvent, Outcome } from '../../src/model/types.js'
 import { streamedInstrumentsSteps } from '../../src/venues/streamed-instruments.js'
+import { oneMarketEvent } from '../helpers/gated-venue.js'
 import { testOutcome } from '../helpers/outcomes.js'
 
 /**
@@ -33,25 +34,7 @@ function event(spec: EventSpec): CatalogEvent {
       rawStatus: o.open ? 'active' : 'closed',
     }),
   )
-  const market = {
-    venue: 'venuep' as const,
-    marketId: `${eventId}-m`,
-    eventId,
-    title: eventId,
-    category: 'other',
-    status: 'active' as const,
-    rawStatus: 'active',
-    url: 'u',
-    createdAt: undefined,
-    updatedAt: undefined,
-    endTime: undefined,
-    volumeTotal: undefined,
-    volume24h: undefined,
-    liquidity: undefined,
-    openInterest: undefined,
-    outcomes,
-  }
-  return { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
+  return oneMarketEvent(eventId, `${eventId}-m`, 'active', outcomes)
 }
 
 const outcomeArb = fc.record({ instrument: fc.integer({ min: 0, max: 60 }), open: fc.boolean() })

@@ -82,29 +82,36 @@ export const bookSnapshot = (id: string): FeedEvent => ({
 export function oneOutcomeEvents(ids: readonly string[], closed: readonly string[] = [], fetchedAt = 0): Catalog {
   const outcome = (id: string, status: Outcome['status']) =>
     testOutcome(id, { marketId: `m-${id}`, eventId: `e-${id}`, status, rawStatus: status })
-  const events: CatalogEvent[] = [
-    ...ids.map((id) => outcome(id, 'active')),
-    ...closed.map((id) => outcome(id, 'closed')),
-  ].map((o) => {
-    const market = {
-      venue: 'venuep' as const,
-      marketId: o.marketId,
-      eventId: o.eventId,
-      title: o.title,
-      category: 'other',
-      status: o.status,
-      rawStatus: o.rawStatus,
-      url: 'u',
-      createdAt: undefined,
-      updatedAt: undefined,
-      endTime: undefined,
-      volumeTotal: undefined,
-      volume24h: undefined,
-      liquidity: undefined,
-      openInterest: undefined,
-      outcomes: [o],
-    }
-    return { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
-  })
+  const events = [...ids.map((id) => outcome(id, 'active')), ...closed.map((id) => outcome(id, 'closed'))].map((o) =>
+    oneMarketEvent(o.eventId, o.marketId, o.status, [o]),
+  )
   return { venue: 'venuep', events, fetchedAt }
+}
+
+/** A venuep event of one market (`marketId`, titled as its event) holding `outcomes`, every optional field unknown. */
+export function oneMarketEvent(
+  eventId: string,
+  marketId: string,
+  status: Outcome['status'],
+  outcomes: Outcome[],
+): CatalogEvent {
+  const market = {
+    venue: 'venuep' as const,
+    marketId,
+    eventId,
+    title: outcomes.length === 1 ? (outcomes[0] as Outcome).title : eventId,
+    category: 'other',
+    status,
+    rawStatus: status,
+    url: 'u',
+    createdAt: undefined,
+    updatedAt: undefined,
+    endTime: undefined,
+    volumeTotal: undefined,
+    volume24h: undefined,
+    liquidity: undefined,
+    openInterest: undefined,
+    outcomes,
+  }
+  return { ...market, subtitle: undefined, mutuallyExclusive: false, markets: [market] }
 }
