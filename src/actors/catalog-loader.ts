@@ -6,7 +6,12 @@ import type { CatalogProgress, VenueAdapter } from '../venues/types.js'
 import { CatalogFileKeeper, type CatalogFileOptions } from './catalog-file-keeper.js'
 import { CatalogLoad, type CatalogLoadStatus } from './catalog-load.js'
 import { CatalogSyncLog } from './catalog-sync-log.js'
-import { catalogSnapshotSteps, listsInstalledCatalog, type CatalogSnapshot } from './catalog-snapshot.js'
+import {
+  catalogSnapshotSteps,
+  listsInstalledCatalog,
+  type CatalogSnapshot,
+  type KnownChanges,
+} from './catalog-snapshot.js'
 import { withChangedEvents } from './catalog-changed-events.js'
 import { instrumentPlanSteps, type InstrumentPlan } from './instrument-plan.js'
 import type { InstrumentState } from './instrument-state.js'
@@ -59,6 +64,13 @@ export interface CatalogLoaderOptions {
 }
 
 export type { CatalogFileOptions } from './catalog-file-keeper.js'
+
+/** What a sync listed: the catalog, and for a listing of changes what it changed since `base`, the installed one. */
+interface Listed {
+  readonly catalog: Catalog
+  readonly known?: KnownChanges
+  readonly base?: CatalogSnapshot
+}
 
 /** First retry of a failed sync while no catalog is loaded; doubled per failure in a row, up to the cap. */
 const CATALOG_RETRY_MS = 2_000
@@ -190,8 +202,9 @@ export class CatalogLoader {
       },
     }
     this.#list(load, controller.signal, progress)
-      .then(async (catalog: Catalog | undefined) => {
+      .then(async (listed: Listed | undefined) => {
         if (controller.signal.aborted) return
+        const catalog = listed?.catalog
         load.listed()
         if (first)
           this.#o.log.info(
@@ -206,7 +219,9 @@ export class CatalogLoader {
           this.#o.send({ type: 'catalog_unchanged', fetchedAt, load, mapping: catalog?.mapping })
           return
         }
-        const prepared = await this.#prepare(catalog, installed)
+        // The changes known by the listing are since the catalog it was applied to: used only if that is still installed.
+        const known = listed?.base === installed ? listed?.known : undefined
+        const prepared = await this.#prepare(catalog, installed, known)
         if (controller.signal.aborted) return
         this.#o.send({ type: 'catalog_loaded', ...prepared, load, mapping: catalog.mapping })
       })
@@ -228,16 +243,19 @@ export class CatalogLoader {
    * The venue's catalog now: listed whole, or (`load.since`) the installed one with the events changed since then
    * (catalog-changes.ts), undefined when none changed. Changes the adapter cannot apply alone are listed whole.
    */
-  async #list(load: CatalogLoad, signal: AbortSignal, progress: CatalogProgress): Promise<Catalog | undefined> {
+  async #list(load: CatalogLoad, signal: AbortSignal, progress: CatalogProgress): Promise<Listed | undefined> {
     const adapter = this.#o.adapter
     const installed = this.#o.catalog()
     if (load.since !== undefined && adapter.fetchChangedEvents !== undefined && installed !== undefined) {
       const changed = await adapter.fetchChangedEvents(load.since, signal, progress)
-      if (changed !== undefined) return withChangedEvents(installed, changed)
+      if (changed !== undefined) {
+        const applied = withChangedEvents(installed, changed)
+        return applied && { catalog: applied.catalog, known: applied.changes, base: installed }
+      }
       this.#o.log.info({ since: new Date(load.since).toISOString() }, 'catalog changes need a whole listing')
       load.listWhole(this.#lastListedEvents)
     }
-    return adapter.fetchCatalog(signal, progress)
+    return { catalog: await adapter.fetchCatalog(signal, progress) }
   }
 
   /** Since when the next sync lists changes; undefined when it lists the venue whole. */
@@ -271,13 +289,14 @@ export class CatalogLoader {
   async #prepare(
     catalog: Catalog,
     previous?: CatalogSnapshot,
+    known?: KnownChanges,
   ): Promise<{
     snapshot: CatalogSnapshot
     instruments: readonly string[]
     plan?: InstrumentPlan<InstrumentState>
     edit?: InstrumentEdit
   }> {
-    const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0, previous))
+    const snapshot = await runInSlices(catalogSnapshotSteps(catalog, 0, previous, known))
     const streams = this.#o.adapter.streams
     if (streams !== undefined && previous !== undefined) {
       const edited = this.#streamed.edit(previous, snapshot, streams, this.#o.instrumentMapVersion())

@@ -44,8 +44,23 @@ export interface CatalogChanges {
 /** Events between two checkpoints of the sliced build (a patch looks up sixteen times as many between two). */
 const CHECKPOINT_EVERY = 64
 
-export function buildCatalogSnapshot(catalog: Catalog, version: number, previous?: CatalogSnapshot): CatalogSnapshot {
-  return runToEnd(catalogSnapshotSteps(catalog, version, previous))
+export function buildCatalogSnapshot(
+  catalog: Catalog,
+  version: number,
+  previous?: CatalogSnapshot,
+  known?: KnownChanges,
+): CatalogSnapshot {
+  return runToEnd(catalogSnapshotSteps(catalog, version, previous, known))
+}
+
+/**
+ * The events a catalog holds that the previous snapshot did not (`added`: new, or new objects of changed events) and
+ * the previous snapshot's it does not (`removed`), when whoever made the catalog knows them (a refresh of changes,
+ * catalog-changed-events.ts): the patch then skips its pass over every event to find them.
+ */
+export interface KnownChanges {
+  readonly removed: readonly CatalogEvent[]
+  readonly added: readonly CatalogEvent[]
 }
 
 /**
@@ -64,8 +79,9 @@ export function* catalogSnapshotSteps(
   catalog: Catalog,
   version: number,
   previous?: CatalogSnapshot,
+  known?: KnownChanges,
 ): Steps<CatalogSnapshot> {
-  const patched = previous === undefined ? undefined : yield* patchedLookupsSteps(catalog, previous)
+  const patched = previous === undefined ? undefined : yield* patchedLookupsSteps(catalog, previous, known)
   const lookups = patched ?? (yield* wholeLookupsSteps(catalog))
   return Object.freeze({
     venue: catalog.venue,
@@ -109,31 +125,16 @@ function* wholeLookupsSteps(catalog: Catalog): Steps<Lookups> {
 }
 
 /** `previous`'s lookups with the changes to `catalog`, or undefined when they are better built whole. */
-function* patchedLookupsSteps(catalog: Catalog, previous: CatalogSnapshot): Steps<Lookups | undefined> {
+function* patchedLookupsSteps(
+  catalog: Catalog,
+  previous: CatalogSnapshot,
+  known?: KnownChanges,
+): Steps<Lookups | undefined> {
   if (!previous.idsOnce) return undefined
-  const before = previous.eventsById
-  const removed: CatalogEvent[] = []
-  const added: CatalogEvent[] = []
-  const listed = new Set<string>()
-  let n = 0
-  for (const e of catalog.events) {
-    listed.add(e.eventId)
-    const old = before.get(e.eventId)
-    if (old !== e) {
-      added.push(e)
-      if (old !== undefined) removed.push(old)
-    }
-    if (++n % (CHECKPOINT_EVERY * 16) === 0) yield
-  }
-  // An id listed twice: the whole build's "last listed wins" decides.
-  if (listed.size !== n) return undefined
-  if (listed.size - added.length + removed.length < before.size) {
-    // Some of `previous`'s events are not listed any more.
-    yield
-    for (const e of previous.events) if (!listed.has(e.eventId)) removed.push(e)
-  }
+  const { removed, added } = known === undefined ? yield* changesSteps(catalog, previous) : known
+  if (removed === undefined) return undefined
   const limit = MAX_DELTA_SHARE * Math.max(catalog.events.length, 1)
-  const events = DeltaMap.over(before)
+  const events = DeltaMap.over(previous.eventsById)
   if (events.deltaSize + removed.length + added.length > limit) return undefined
   const markets = DeltaMap.over(previous.marketsById)
   const outcomes = DeltaMap.over(previous.outcomesById)
@@ -177,6 +178,35 @@ function* patchedLookupsSteps(catalog: Catalog, previous: CatalogSnapshot): Step
   )
     return undefined
   return { eventsById, marketsById, outcomesById, changes: { since: previous.version, removed, added }, idsOnce: true }
+}
+
+/** What `catalog` holds that `previous` did not and vice versa, by a pass over both; undefined for an id listed twice. */
+function* changesSteps(
+  catalog: Catalog,
+  previous: CatalogSnapshot,
+): Steps<{ removed: CatalogEvent[] | undefined; added: CatalogEvent[] }> {
+  const before = previous.eventsById
+  const removed: CatalogEvent[] = []
+  const added: CatalogEvent[] = []
+  const listed = new Set<string>()
+  let n = 0
+  for (const e of catalog.events) {
+    listed.add(e.eventId)
+    const old = before.get(e.eventId)
+    if (old !== e) {
+      added.push(e)
+      if (old !== undefined) removed.push(old)
+    }
+    if (++n % (CHECKPOINT_EVERY * 16) === 0) yield
+  }
+  // An id listed twice: the whole build's "last listed wins" decides.
+  if (listed.size !== n) return { removed: undefined, added }
+  if (listed.size - added.length + removed.length < before.size) {
+    // Some of `previous`'s events are not listed any more.
+    yield
+    for (const e of previous.events) if (!listed.has(e.eventId)) removed.push(e)
+  }
+  return { removed, added }
 }
 
 /**

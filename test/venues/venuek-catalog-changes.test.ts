@@ -75,7 +75,15 @@ test('changes since the last sync, applied hour by hour as markets close, give w
     const merged = withChangedEvents(installed, changed)
     if (merged !== undefined) {
       applied++
-      installed = buildCatalogSnapshot(merged, installed.version + 1, installed)
+      const next = buildCatalogSnapshot(merged.catalog, installed.version + 1, installed, merged.changes)
+      // The changes it knows are those the snapshot would find by its own pass.
+      const found = buildCatalogSnapshot(merged.catalog, installed.version + 1, installed)
+      const asSets = (c: typeof next.changes) => c && { removed: new Set(c.removed), added: new Set(c.added) }
+      assert.equal(next.changes === undefined, found.changes === undefined, 'patched (or built whole) alike')
+      assert.deepEqual(asSets(next.changes), asSets(found.changes))
+      const lookups = (x: typeof next) => [new Map(x.eventsById), new Map(x.marketsById), new Map(x.outcomesById)]
+      assert.deepEqual(lookups(next), lookups(found))
+      installed = next
     }
     // An independent whole listing (no records kept: every event mapped afresh) at the same time.
     const whole = byId(await adapter().fetchCatalog(signal))
