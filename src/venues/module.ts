@@ -36,7 +36,10 @@ export interface VenueModule<C extends VenueConfigBase = any, S = any, Id extend
   readonly matchTerms: MatchTerms
   /** How the read models name its events and print its markets. */
   readonly view: VenueViewRules
-  /** The listings its catalog sync pages through (`CatalogProgress.page`), e.g. `open`, `closed`, `settled`. */
+  /**
+   * The listings its catalog sync pages through (`CatalogProgress.page`), e.g. `open`, `closed`, `settled`, and
+   * `changes` for a venue listed by its changes between whole listings (`fetchChangedEvents`).
+   */
   readonly catalogLists: readonly string[]
   /**
    * A sentence for /readyz's `credentials` description when the venue needs an API key (what is missing, what

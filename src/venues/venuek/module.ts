@@ -40,7 +40,7 @@ export const VENUEK: VenueModule<VenuekConfig, VenuekCredentialCheck, 'venuek'> 
     },
     describe: (config) => config.restUrl,
   },
-  catalogLists: ['open', 'closed', 'settled'],
+  catalogLists: ['open', 'closed', 'settled', 'changes'],
   openApiTag:
     'venuek markets, events and prices (one market per event ticker, one outcome per market ticker), served from memory.',
   eventSchema: VenuekEventSchema,
