@@ -43,7 +43,7 @@ export class StreamedIndex {
   /**
    * The list and the edit that take the stream from `previous` (the snapshot this index describes) to `next`, made
    * from it (`next.changes`); the index then describes `next`. Undefined when the index does not describe `previous`
-   * (a whole build is needed, `wholeSteps`) or `next` holds no changes since it.
+   * (a whole build is needed, `whole`) or `next` holds no changes since it.
    */
   edit(
     previous: CatalogSnapshot,
@@ -54,12 +54,8 @@ export class StreamedIndex {
     const changes = next.changes
     if (this.#events === undefined || this.#events !== previous.events || changes === undefined) return undefined
     const delta = new Map<string, number>()
-    const count = (e: CatalogEvent, by: number) => {
-      for (const m of e.markets)
-        for (const o of m.outcomes) if (streams(o)) delta.set(o.instrumentId, (delta.get(o.instrumentId) ?? 0) + by)
-    }
-    for (const e of changes.removed) count(e, -1)
-    for (const e of changes.added) count(e, 1)
+    for (const e of changes.removed) countStreamed(delta, e, streams, -1)
+    for (const e of changes.added) countStreamed(delta, e, streams, 1)
     const added: string[] = []
     const removedIds: string[] = []
     for (const [id, by] of delta) {
@@ -88,9 +84,19 @@ function* streamedCountsSteps(
   const counts = new Map<string, number>()
   let n = 0
   for (const e of events) {
-    for (const m of e.markets)
-      for (const o of m.outcomes) if (streams(o)) counts.set(o.instrumentId, (counts.get(o.instrumentId) ?? 0) + 1)
+    countStreamed(counts, e, streams, 1)
     if (++n % CHECKPOINT_EVERY === 0) yield
   }
   return counts
+}
+
+/** Adds `by` to the count of each instrument that one of `e`'s streamed outcomes names. */
+function countStreamed(
+  counts: Map<string, number>,
+  e: CatalogEvent,
+  streams: (o: Outcome) => boolean,
+  by: number,
+): void {
+  for (const m of e.markets)
+    for (const o of m.outcomes) if (streams(o)) counts.set(o.instrumentId, (counts.get(o.instrumentId) ?? 0) + by)
 }
