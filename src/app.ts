@@ -220,6 +220,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const models = new ReadModels(
     modules.map((m, i) => ({ actor: actors[i] as VenueActor, rules: m.view })),
     log.child({ component: 'read-models' }),
+    restartFiles.listFiles(log.child({ component: 'read-models' })),
   )
   models.start()
   const spreads = new SpreadEngine({

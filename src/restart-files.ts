@@ -5,14 +5,16 @@ import type { Clock } from './core/clock.js'
 import type { Logger } from './core/logger.js'
 import type { VenueId } from './model/types.js'
 import { MatchFileKeeper } from './spreads/matching/match-file-keeper.js'
+import { ListFileKeeper } from './views/list-file-keeper.js'
 
 /** How long a restart's deferred work (venue listings, the matcher's full run) waits for the service to be ready. */
 const SERVICE_READY_MAX_WAIT_MS = 120_000
 
 /**
  * What the service keeps in its data directory so that a restart is ready in seconds (docs/DESIGN.md, issue 35): each
- * venue's last catalog (src/actors/catalog-file.ts) and the matches of each pair of venues beside them
- * (src/spreads/matching/match-file.ts), in `DATA_DIR/catalogs/`. A restart serves them first and does the rest of its
+ * venue's last catalog (src/actors/catalog-file.ts), the matches of each pair of venues
+ * (src/spreads/matching/match-file.ts) and the read models' lists built from each catalog file's catalog
+ * (src/views/list-file.ts), in `DATA_DIR/catalogs/`. A restart serves them first and does the rest of its
  * work, listing the venues again and the matcher's full run, once the whole service is ready (`serviceReady`). Any
  * start, cold or not, also waits for it before refreshing a catalog or writing these files.
  *
@@ -25,6 +27,7 @@ export class RestartFiles {
   readonly #enabled: boolean
   /** Venues whose catalogs are kept, with the source (base URL) each was listed from. */
   readonly #sources = new Map<VenueId, string>()
+  #lists: ListFileKeeper | undefined
   /** Resolves once the service is ready (`watch`), or after SERVICE_READY_MAX_WAIT_MS. */
   readonly serviceReady = new ReadyLatch()
 
@@ -43,7 +46,15 @@ export class RestartFiles {
       source,
       writeEveryMs: this.#writeEveryMs,
       serviceReady: this.serviceReady.promise,
+      onWritten: (version) => this.#lists?.catalogWritten(venue, version),
     }
+  }
+
+  /** The list files of the venues whose catalogs are kept (after every `catalogFile`); undefined when none are. */
+  listFiles(log: Logger): ListFileKeeper | undefined {
+    if (this.#sources.size === 0) return undefined
+    const sources = this.#sources
+    return (this.#lists ??= new ListFileKeeper({ dir: this.#dir, sourceOf: (venue) => sources.get(venue) }, log))
   }
 
   /** The match files of the venues whose catalogs are kept (after every `catalogFile`); undefined when none are. */

@@ -16,6 +16,8 @@ export interface CatalogFileOptions {
    * FILE_LISTING_DELAY_MS), periodic refreshes wait for it (catalog-loader.ts), and so does the file's first write.
    */
   readonly serviceReady?: Promise<void>
+  /** Called after each write with the catalog version written (the list files follow it: list-file-keeper.ts). */
+  readonly onWritten?: (version: number) => void
 }
 
 /**
@@ -99,6 +101,7 @@ export class CatalogFileKeeper {
             { path, version: snapshot.version, bytes, ms: Math.round(performance.now() - started) },
             'catalog file written',
           )
+          this.#file.onWritten?.(snapshot.version)
         },
         // The next install tries again.
         (err: unknown) => this.#log.warn({ path, error: String(err) }, 'catalog file not written'),

@@ -1,6 +1,14 @@
 import { sortNumbersSteps, sortSteps } from '../core/array-steps.js'
 import { runToEnd, type Steps } from '../core/slices.js'
-import { compareDecorated, compareIds, listChangesSteps, mergedOrderingSteps, type ListChanges } from './ordering.js'
+import {
+  compareDecorated,
+  compareIds,
+  descendingSteps,
+  listChangesSteps,
+  mergedOrderingSteps,
+  type ListChanges,
+} from './ordering.js'
+import { adoptSeedSteps, listSeedSteps, type ListSeed, type OfferedSeed } from './list-seed.js'
 import { SearchIndex } from './search-index.js'
 
 /**
@@ -82,6 +90,8 @@ export class ListIndex<E extends Listable> {
   /** The orderings built so far, oldest first (what a rebuilt index warms up: the last few). */
   #built: OrderingKey[] = []
   #byId: ReadonlyMap<string, E> | undefined
+  /** Of a seed given to `prepareSteps`: its orderings and search index taken, and those refused (built anew). */
+  seeded: { readonly taken: number; readonly refused: number } | undefined
   /** The records ranked by id, while some sort key has no base ordering yet (`#baseSteps`). */
   #ranks: IdRanks | undefined
 
@@ -115,8 +125,9 @@ export class ListIndex<E extends Listable> {
    * `changes`: what came and went since `previous`, when the caller knows (a venue view patched from its
    * predecessor): then nothing here is proportional to the list but copying the orderings.
    */
-  *prepareSteps(previous?: ListIndex<E>, known?: ListChanges<E>): Steps<void> {
+  *prepareSteps(previous?: ListIndex<E>, known?: ListChanges<E>, seed?: OfferedSeed): Steps<void> {
     const n = this.#items.length
+    if (previous === undefined && seed !== undefined) yield* this.#adoptSteps(seed)
     if (this.#byId === undefined) {
       const ids = new Map<string, E>()
       for (let i = 0; i < n; i++) {
@@ -150,6 +161,21 @@ export class ListIndex<E extends Listable> {
     else if (search.deltaSize + changes.removed.size + changes.added.length <= MAX_SEARCH_DELTA_SHARE * n)
       this.#search = yield* SearchIndex.patched(search, changes, this.#searchText)
     else this.#search = yield* SearchIndex.rebuild(this.#items, this.#searchText, search)
+  }
+
+  /** Takes from `seed` every ordering and the search index that check out against this list (list-seed.ts). */
+  *#adoptSteps({ seed, sameRecords }: OfferedSeed): Steps<void> {
+    const adopted = yield* adoptSeedSteps(this.#items, this.#keys, this.#searchText, seed, sameRecords)
+    for (const [sort, ordering] of adopted.orderings) this.#base.set(sort, ordering)
+    this.#search = adopted.search
+    this.seeded = { taken: adopted.taken, refused: adopted.refused }
+  }
+
+  /** The list's indexes as a seed for a restart (list-file.ts): undefined until `prepareSteps` has built them all. */
+  *seedSteps(): Steps<ListSeed | undefined> {
+    const search = this.#search
+    if (search === undefined || Object.keys(this.#keys).some((sort) => !this.#base.has(sort))) return undefined
+    return yield* listSeedSteps(this.#items, this.#keys, this.#base, search, this.#searchText)
   }
 
   /** Each record's rank by id (`rank[i]`: record i's place in id order), and the records in id order (`byRank`). */
@@ -202,25 +228,14 @@ export class ListIndex<E extends Listable> {
     const sorted = yield* sortNumbersSteps(places)
     const items = this.#items
     const asc = new Array<E>(n)
+    const ascKeys = new Float64Array(n)
     for (let j = 0; j < n; j++) {
-      asc[j] = items[byRank[(sorted[j] as number) % n] as number] as E
+      const i = byRank[(sorted[j] as number) % n] as number
+      asc[j] = items[i] as E
+      ascKeys[j] = keys[i] as number
       if (j % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
     }
-    // Descending: the runs of equal known keys (equal places) in reverse order, each run still by id; the unknowns
-    // (places from distinct * n on) stay last.
-    let known = n
-    while (known > 0 && (sorted[known - 1] as number) >= distinct * n) known--
-    const desc = new Array<E>(n)
-    let d = 0
-    for (let end = known; end > 0;) {
-      const runFloor = Math.floor((sorted[end - 1] as number) / n) * n
-      let start = end - 1
-      while (start > 0 && (sorted[start - 1] as number) >= runFloor) start--
-      for (let i = start; i < end; i++) desc[d++] = asc[i] as E
-      end = start
-      if (d % CHECKPOINT_EVERY === 0) yield
-    }
-    for (let i = known; i < n; i++) desc[d++] = asc[i] as E
+    const desc = yield* descendingSteps(asc, ascKeys)
     return { asc, desc }
   }
 

@@ -116,3 +116,25 @@ export function* mergedOrderingSteps<E extends Identified>(
   }
   return merged
 }
+
+/**
+ * The descending ordering from the ascending one (`keys[j]`: the key of `asc[j]`, NaN for unknown): the runs of equal
+ * known keys in reverse order, each still by id ascending, the unknown keys last as in `asc`.
+ */
+export function* descendingSteps<E>(asc: readonly E[], keys: Float64Array): Steps<E[]> {
+  const n = asc.length
+  let known = n
+  while (known > 0 && Number.isNaN(keys[known - 1] as number)) known--
+  const desc = new Array<E>(n)
+  let d = 0
+  for (let end = known; end > 0;) {
+    const key = keys[end - 1] as number
+    let start = end - 1
+    while (start > 0 && keys[start - 1] === key) start--
+    for (let i = start; i < end; i++) desc[d++] = asc[i] as E
+    end = start
+    if (d % CHECKPOINT_EVERY === 0) yield
+  }
+  for (let i = known; i < n; i++) desc[d++] = asc[i] as E
+  return desc
+}

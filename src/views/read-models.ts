@@ -3,6 +3,7 @@ import { runInSlices, runToEnd, type Steps } from '../core/slices.js'
 import type { Quote, VenueId } from '../model/types.js'
 import { CollapsedView } from './collapsed-view.js'
 import { EventDirectory, type EventLink } from './event-directory.js'
+import type { ViewSeeds } from './list-file.js'
 import { PageCache } from './page-cache.js'
 import { SitemapView } from './sitemap-view.js'
 import { VenueView, type ViewedVenue } from './venue-view.js'
@@ -19,6 +20,10 @@ import { VenueView, type ViewedVenue } from './venue-view.js'
 export class ReadModels {
   readonly #venues: readonly ViewedVenue[]
   readonly #log: Logger
+  readonly #files: ListFiles | undefined
+  /** The list files' seeds, until the first views are installed; `#seedsRead` resolves once they are read. */
+  #seeds: ReadonlyMap<VenueId, ViewSeeds> | undefined
+  #seedsRead: Promise<void> | undefined
   #links: readonly EventLink[] = []
   #directoryVersion = 0
   #views: ReadonlyMap<VenueId, VenueView> = new Map()
@@ -33,10 +38,14 @@ export class ReadModels {
   /** Serialized pages, shared by every list endpoint (keys are prefixed by route). */
   readonly pages = new PageCache()
 
-  /** `venues` in registry order: the order of a service event's members and of its detail's `venues`. */
-  constructor(venues: readonly ViewedVenue[], log: Logger) {
+  /**
+   * `venues` in registry order: the order of a service event's members and of its detail's `venues`. `files`: the
+   * list files a restart seeds its first build from, and that are written from the views installed (list-file-keeper.ts).
+   */
+  constructor(venues: readonly ViewedVenue[], log: Logger, files?: ListFiles) {
     this.#venues = venues
     this.#log = log
+    this.#files = files
   }
 
   /** The venues' ids, in registry order. */
@@ -45,6 +54,11 @@ export class ReadModels {
   }
 
   start(): void {
+    // The first build waits for the list files to be read (a fraction of the catalog files' time).
+    this.#seedsRead = this.#files?.read(this.venueIds).then(
+      (seeds) => void (this.#seeds = seeds),
+      (err: unknown) => this.#log.warn({ error: String(err) }, 'list files unreadable; lists built anew'),
+    )
     for (const { actor } of this.#venues) {
       this.#unsubscribe.push(
         actor.subscribeQuotes((quotes: readonly Quote[]) => this.#views.get(actor.venue)?.onQuotes(quotes)),
@@ -107,10 +121,13 @@ export class ReadModels {
     }
     if (this.#rebuildScheduled) return
     this.#rebuildScheduled = true
-    setImmediate(() => {
-      this.#rebuildScheduled = false
-      this.#rebuildInSlices()
-    })
+    const run = () =>
+      setImmediate(() => {
+        this.#rebuildScheduled = false
+        this.#rebuildInSlices()
+      })
+    if (this.#seedsRead === undefined) run()
+    else void this.#seedsRead.then(run)
   }
 
   #rebuildInSlices(): void {
@@ -152,8 +169,9 @@ export class ReadModels {
     // The current views pass on what requests made them build on demand (orderings, search indexes).
     for (const [i, v] of this.#venues.entries()) {
       const catalog = catalogs[i]?.catalog
+      const venue = v.actor.venue
       if (catalog !== undefined)
-        views.set(v.actor.venue, yield* VenueView.build(v, catalog, directory, this.#views.get(v.actor.venue)))
+        views.set(venue, yield* VenueView.build(v, catalog, directory, this.#views.get(venue), this.#seeds?.get(venue)))
     }
     const collapsed = yield* CollapsedView.build(directory, views, this.#collapsed)
     const sitemap = yield* SitemapView.build(directory, this.#sitemap)
@@ -169,9 +187,31 @@ export class ReadModels {
     this.#directory = built.directory
     this.#collapsed = built.collapsed
     this.#sitemap = built.sitemap
+    // Each venue's seed is offered to its first view only (a start may install one venue's view before the other's).
+    const seeds = this.#seeds
+    if (seeds !== undefined && seeds.size > 0) this.#logSeeded(built.views, seeds)
+    this.#seeds = seeds === undefined ? undefined : new Map([...seeds].filter(([venue]) => !built.views.has(venue)))
+    this.#seedsRead = undefined
+    this.#files?.viewsInstalled(built.views)
     // Their pages can never be served again (pages are valid for their view only); drop them with the views.
     this.pages.forget(replaced)
   }
+
+  /** What the first views took from the list files: per venue and list, the parts taken and refused. */
+  #logSeeded(views: ReadonlyMap<VenueId, VenueView>, seeds: ReadonlyMap<VenueId, ViewSeeds>): void {
+    const seeded: Record<string, Record<string, unknown>> = {}
+    for (const [venue, view] of views) {
+      if (!seeds.has(venue)) continue
+      seeded[venue] = Object.fromEntries(view.lists().map(([name, list]) => [name, list.seeded ?? 'no seed']))
+    }
+    if (Object.keys(seeded).length > 0) this.#log.info({ seeded }, 'read models seeded from the list files')
+  }
+}
+
+/** The list files as the read models use them (list-file-keeper.ts). */
+export interface ListFiles {
+  read(venues: readonly VenueId[]): Promise<ReadonlyMap<VenueId, ViewSeeds>>
+  viewsInstalled(views: ReadonlyMap<VenueId, VenueView>): void
 }
 
 interface Built {

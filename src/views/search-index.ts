@@ -1,5 +1,19 @@
 import { runToEnd, type Steps } from '../core/slices.js'
 
+/** A packed search index as a restart reads it back (list-seed.ts): over the records in `ListSeed.ids` order. */
+export interface SearchSeed {
+  /** Each record's text as the list's `searchText` gave it: what the check compares. */
+  readonly raw: readonly string[]
+  /** The same, normalized: what searches match against. */
+  readonly texts: readonly string[]
+  /** Slot s's trigram (`gramAt`). */
+  readonly grams: Float64Array
+  /** Slot s's postings are `postings[starts[s]]` up to `starts[s + 1]`. */
+  readonly starts: Int32Array
+  /** Places in `ids`. */
+  readonly postings: Int32Array
+}
+
 /** Ids copied between two checkpoints of the compaction. */
 const COMPACT_CHECKPOINT_WORK = 8192
 
@@ -21,8 +35,8 @@ export class SearchIndex<T> {
    * tens of thousands of small buffers (each counts as external memory, and their sum prompts full collections).
    */
   #slots = new Map<number, number>()
-  #starts = new Int32Array(1)
-  #ids = new Int32Array(0)
+  #starts: Int32Array = new Int32Array(1)
+  #ids: Int32Array = new Int32Array(0)
   /** Of `#items`, those taken out since the postings were built (`patched`); never searched for. */
   #gone: ReadonlySet<T> | undefined
   /** The items added since the postings were built, indexed on their own (`patched`). */
@@ -193,6 +207,75 @@ export class SearchIndex<T> {
     this.#slots = slots
     this.#starts = starts
     this.#ids = packed
+  }
+
+  /**
+   * The index of `items` read back from a seed (list-seed.ts; `places[p]`: the index in `items` of the seed's record
+   * p), if every record's text is the one the seed indexed and its postings are well formed; else undefined. The
+   * index keeps the seed's order of records, so its postings are used as they are.
+   */
+  static *fromSeed<T>(
+    items: readonly T[],
+    places: Uint32Array,
+    seed: SearchSeed,
+    textOf: (item: T) => string,
+  ): Steps<SearchIndex<T> | undefined> {
+    const n = items.length
+    const { raw, texts, grams, starts, postings } = seed
+    if (raw.length !== n || texts.length !== n || places.length !== n) return undefined
+    if (starts.length !== grams.length + 1 || starts[0] !== 0 || starts[grams.length] !== postings.length)
+      return undefined
+    const index = new SearchIndex<T>([], textOf)
+    for (let p = 0; p < n; p++) {
+      const item = items[places[p] as number] as T
+      if (textOf(item) !== raw[p]) return undefined
+      index.#items.push(item)
+      index.#texts.push(texts[p] as string)
+      if (p % COMPACT_CHECKPOINT_WORK === COMPACT_CHECKPOINT_WORK - 1) yield
+    }
+    const slots = new Map<number, number>()
+    for (let s = 0; s < grams.length; s++) {
+      if ((starts[s] as number) > (starts[s + 1] as number)) return undefined
+      slots.set(grams[s] as number, s)
+    }
+    if (slots.size !== grams.length) return undefined
+    for (let k = 0; k < postings.length; k++) {
+      const id = postings[k] as number
+      if (id < 0 || id >= n) return undefined
+      if (k % (COMPACT_CHECKPOINT_WORK * 8) === 0) yield
+    }
+    index.#slots = slots
+    index.#starts = starts
+    index.#ids = postings
+    return index
+  }
+
+  /**
+   * This index as a seed over `items` (list-seed.ts), the index packed and in `items`' order first if it is not
+   * (a patched index, or one whose records are in a seed's order).
+   */
+  *seedSteps(items: readonly T[], textOf: (item: T) => string): Steps<SearchSeed> {
+    let packed: SearchIndex<T> = this
+    if (!this.#alignedWith(items)) packed = yield* SearchIndex.rebuild(items, textOf, this)
+    const raw = new Array<string>(items.length)
+    for (let i = 0; i < items.length; i++) {
+      raw[i] = textOf(items[i] as T)
+      if (i % COMPACT_CHECKPOINT_WORK === COMPACT_CHECKPOINT_WORK - 1) yield
+    }
+    return {
+      raw,
+      texts: packed.#texts,
+      grams: Float64Array.from(packed.#slots.keys()),
+      starts: packed.#starts,
+      postings: packed.#ids,
+    }
+  }
+
+  /** Packed (nothing taken out or added since) and over exactly `items`, in their order. */
+  #alignedWith(items: readonly T[]): boolean {
+    if (this.deltaSize !== 0 || this.#items.length !== items.length) return false
+    for (let i = 0; i < items.length; i++) if (this.#items[i] !== items[i]) return false
+    return true
   }
 
   /** Items taken out or added since the postings were packed: what a search does besides the packed postings. */

@@ -4,6 +4,7 @@ import type { VenueActor } from '../actors/venue-actor.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import type { CatalogEvent, Outcome, PlatformMarket, Quote, VenueId } from '../model/types.js'
 import { VIEW_CHECKPOINT_EVERY, type EventDirectory } from './event-directory.js'
+import type { ViewSeeds } from './list-file.js'
 import { ListIndex, type SortKeys } from './list-index.js'
 import { venueEventRecord } from './records.js'
 import type { VenueViewRules } from './venue-rules.js'
@@ -149,6 +150,7 @@ export class VenueView {
     catalog: CatalogSnapshot,
     directory: EventDirectory,
     previous?: VenueView,
+    seeds?: ViewSeeds,
   ): Steps<VenueView> {
     if (previous !== undefined && previous.catalog === catalog && (yield* sameSlugsSteps(previous, directory))) {
       return new VenueView(viewed, catalog, directory, previous.#parts, previous, previous)
@@ -192,10 +194,15 @@ export class VenueView {
       parts.eventEntries.push(entry)
     }
     const view = new VenueView(viewed, catalog, directory, { ...parts, exact: !parts.claimedTwice }, previous)
-    // Every ordering and search index a first request could need, before the view is installed.
-    yield* view.markets.prepareSteps(previous?.markets)
-    yield* view.events.prepareSteps(previous?.events)
-    yield* view.outcomes.prepareSteps(previous?.outcomes)
+    // Every ordering and search index a first request could need, before the view is installed; a restart's first
+    // view takes what checks out of its list file (list-file.ts).
+    const offered = (name: string) => {
+      const seed = seeds?.lists.get(name)
+      return seed && { seed, sameRecords: seeds?.fetchedAt === catalog.fetchedAt }
+    }
+    yield* view.markets.prepareSteps(previous?.markets, undefined, offered('markets'))
+    yield* view.events.prepareSteps(previous?.events, undefined, offered('events'))
+    yield* view.outcomes.prepareSteps(previous?.outcomes, undefined, offered('outcomes'))
     yield* view.markets.warmSteps(previous?.markets)
     yield* view.events.warmSteps(previous?.events)
     yield* view.outcomes.warmSteps(previous?.outcomes)
@@ -260,6 +267,15 @@ export class VenueView {
     yield* view.events.warmSteps(previous.events, events)
     yield* view.outcomes.warmSteps(previous.outcomes, outcomes)
     return view
+  }
+
+  /** The view's lists by the names a list file keeps them under (list-file.ts). */
+  lists(): readonly (readonly [string, ListIndex<MarketEntry> | ListIndex<EventEntry> | ListIndex<OutcomeEntry>])[] {
+    return [
+      ['markets', this.markets],
+      ['events', this.events],
+      ['outcomes', this.outcomes],
+    ]
   }
 
   /** Marks the markets priced by these quotes as changed (their cached fragments are rebuilt on next read). */

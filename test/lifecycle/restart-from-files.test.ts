@@ -16,7 +16,8 @@ import { waitFor } from '../helpers/wait.js'
  * A live service restarted on its data directory (issue 35): the first run keeps each venue's catalog and the
  * matches in files; the restart serves the catalogs from their files, prices the file's matches before the matcher
  * has run (every pair the first run had, none dropped), says so in /readyz, and once the matcher's full run is done
- * serves the same pairs, no longer from the file.
+ * serves the same pairs, no longer from the file. Its read models start from the list files (every ordering and search
+ * index taken) and list what the first run listed.
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'restart-from-files-'))
 after(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -30,6 +31,37 @@ interface Readyz {
 async function readyz(app: App): Promise<{ status: number; body: Readyz }> {
   const res = await fetch(`http://127.0.0.1:${app.port}/readyz`)
   return { status: res.status, body: (await res.json()) as Readyz }
+}
+
+/** Lists read right at ready after the restart, as the first run served them: every sort key, both orders, a search. */
+const LIST_READS = [
+  ...['volume', 'volume_24h', 'liquidity', 'updated_at', 'end_time', 'created_at'].flatMap((sort) =>
+    ['asc', 'desc'].map((order) => `/api/v2/venuep/markets?status=all&sort=${sort}&order=${order}&limit=100`),
+  ),
+  ...['volume', 'end_time'].flatMap((sort) =>
+    ['asc', 'desc'].map((order) => `/api/v2/venuek/events?status=all&sort=${sort}&order=${order}&limit=100`),
+  ),
+  '/api/v2/venuep/markets?status=all&search=will&limit=100',
+  '/api/v2/venuek/events?status=all&search=the&limit=100',
+]
+
+/** Each list's records, as JSON with the live quote fields left out (the order and the records are what is compared). */
+async function listed(app: App): Promise<string[]> {
+  const out: string[] = []
+  for (const path of LIST_READS) {
+    const res = await fetch(`http://127.0.0.1:${app.port}${path}`)
+    assert.equal(res.status, 200, path)
+    const body = (await res.json()) as { markets?: Record<string, unknown>[]; events?: Record<string, unknown>[] }
+    const rows = body.markets ?? body.events ?? []
+    assert.ok(rows.length > 0, `${path} lists something`)
+    const ids = rows.map((r) => r.market_slug ?? r.event_id)
+    assert.ok(
+      ids.every((id) => typeof id === 'string'),
+      path,
+    )
+    out.push(`${path} ${JSON.stringify((body as { total?: unknown }).total)} ${JSON.stringify(ids)}`)
+  }
+  return out
 }
 
 const pairKeys = (app: App): string[] =>
@@ -61,7 +93,13 @@ test('a restart serves the catalog files and prices the kept matches before the 
       SMTP_URL: 'smtp://127.0.0.1:1',
     },
   })
-  const files = ['venuep.jsonl', 'venuek.jsonl', 'matches.venuep+venuek.jsonl'].map((f) => join(dataDir, 'catalogs', f))
+  const files = [
+    'venuep.jsonl',
+    'venuek.jsonl',
+    'matches.venuep+venuek.jsonl',
+    'lists.venuep.jsonl',
+    'lists.venuek.jsonl',
+  ].map((f) => join(dataDir, 'catalogs', f))
   const run = async (check: (app: App, lines: () => readonly string[]) => Promise<void>) => {
     const db = await freshPGlite()
     const logs = checkedLogger({ keepAll: true })
@@ -76,14 +114,33 @@ test('a restart serves the catalog files and prices the kept matches before the 
   }
   try {
     let firstPairs: string[] = []
+    let firstLists: string[] = []
     await run(async (app) => {
       await waitFor(() => app.spreads.ready && app.matching.settled, 20_000, 'the first run ready')
       firstPairs = pairKeys(app)
       assert.ok(firstPairs.length > 20, `${firstPairs.length} outcome pairs`)
-      await waitFor(() => files.every((f) => existsSync(f)), 10_000, 'the catalog and match files')
+      await waitFor(() => files.every((f) => existsSync(f)), 10_000, 'the catalog, match and list files')
+      await waitFor(() => app.models.settled, 10_000, 'read models settled')
+      firstLists = await listed(app)
     })
 
     await run(async (app, lines) => {
+      // The first views took every ordering and search index from the list files, and serve what the first run did.
+      await waitFor(() => app.models.serving, 20_000, 'read models built')
+      assert.deepEqual(await listed(app), firstLists)
+      const listsSeeded = Object.assign(
+        {},
+        ...lines()
+          .map((l) => JSON.parse(l) as { msg: string; seeded?: object })
+          .filter((l) => l.msg === 'read models seeded from the list files')
+          .map((l) => l.seeded),
+      ) as Record<string, unknown>
+      const whole = {
+        markets: { taken: 7, refused: 0 },
+        events: { taken: 7, refused: 0 },
+        outcomes: { taken: 2, refused: 0 },
+      }
+      assert.deepEqual(listsSeeded, { venuep: whole, venuek: whole })
       // The kept matches are installed, and the first spreads computed, before the matcher's first run.
       await waitFor(() => app.spreads.ready && app.matching.runs >= 1, 20_000, 'spreads ready and the full run')
       const logged = lines().map((l) => JSON.parse(l) as Record<string, unknown>)

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, test } from 'node:test'
+import fc from 'fast-check'
+import { readFileBytes } from '../../src/core/sealed-file.js'
+import { runToEnd } from '../../src/core/slices.js'
+import { decodeListFileSteps, writeListFile, type ViewSeeds } from '../../src/views/list-file.js'
+import { ListIndex, type SortKeys } from '../../src/views/list-index.js'
+
+/**
+ * A restart's lists read back from their file (issue 35): a list offered the seed of a list of the same records
+ * takes every ordering and its search index, and answers every query (each sort key, both orders, status filters,
+ * searches) as a list built from nothing does; a seed that no longer fits (a record's key changed, a record gone)
+ * is refused part by part and built anew, with the same answers; a damaged file or another venue's is refused whole.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'list-file-'))
+after(() => rmSync(dir, { recursive: true, force: true }))
+
+interface Row {
+  readonly id: string
+  readonly status: string
+  readonly category: string
+  readonly v: number | undefined
+  readonly w: number | undefined
+  readonly title: string
+}
+
+const KEYS: SortKeys<Row> = { v: (r) => r.v, w: (r) => r.w }
+const text = (r: Row) => r.title
+const SEARCHES = ['row', 'fed', 'ra', 'e r', 'zz', 'Δ', 'rate cut']
+
+const key = fc.option(fc.oneof(fc.integer({ min: -3, max: 6 }), fc.constant(-0), fc.double({ noNaN: true })), {
+  nil: undefined,
+  freq: 4,
+})
+const rows = fc
+  .array(
+    fc.record({
+      status: fc.constantFrom('open', 'closed'),
+      category: fc.constantFrom('a', 'b'),
+      v: key,
+      w: key,
+      title: fc.constantFrom('Fed rate cut', 'row  row', 'Rate hike?', 'ΔΕΛΤΑ market', 'ra', ''),
+    }),
+    { maxLength: 120 },
+  )
+  .map((fields) => fields.map((f, i): Row => ({ id: `r${(i * 7919) % 1000}`, ...f })))
+
+function prepared(items: readonly Row[], seed?: ViewSeeds, sameRecords = false): ListIndex<Row> {
+  const index = new ListIndex(items, KEYS, text)
+  const offered = seed?.lists.get('rows')
+  runToEnd(index.prepareSteps(undefined, undefined, offered && { seed: offered, sameRecords }))
+  return index
+}
+
+function assertSameAnswers(got: ListIndex<Row>, want: ListIndex<Row>, n: number): void {
+  for (const sort of ['v', 'w'])
+    for (const order of ['asc', 'desc'] as const)
+      for (const status of ['all', 'open']) {
+        const q = { status, sort, order, offset: 0, limit: n + 1 }
+        assert.deepEqual(
+          got.query(q).items.map((r) => r.id),
+          want.query(q).items.map((r) => r.id),
+          `${status} by ${sort} ${order}`,
+        )
+      }
+  for (const search of SEARCHES) {
+    const q = { status: 'all', search, sort: 'v', order: 'asc' as const, offset: 0, limit: n + 1 }
+    assert.deepEqual(
+      got.query(q).items.map((r) => r.id),
+      want.query(q).items.map((r) => r.id),
+      `search "${search}"`,
+    )
+  }
+}
+
+/** The list's seed, written to a list file and read back. */
+async function roundTrip(list: ListIndex<Row>, fetchedAt: number): Promise<ViewSeeds> {
+  const seed = runToEnd(list.seedSteps())
+  assert.ok(seed !== undefined, 'a prepared list gives a seed')
+  const path = join(dir, `lists.${fetchedAt}.jsonl`)
+  await writeListFile(path, 'venuep', 'http://venue', { fetchedAt, lists: new Map([['rows', seed]]) })
+  const read = runToEnd(decodeListFileSteps(await readFileBytes(path), 'venuep', 'http://venue'))
+  assert.ok(read.ok, read.ok ? '' : read.reason)
+  assert.equal(read.seeds.fetchedAt, fetchedAt)
+  return read.seeds
+}
+
+test('a list seeded from its file takes every part and answers every query as a list built from nothing', async () => {
+  let run = 0
+  await fc.assert(
+    fc.asyncProperty(rows, fc.boolean(), async (items, sameRecords) => {
+      const seeds = await roundTrip(prepared(items), ++run)
+      // A restart's records are new objects read from the catalog file, equal to the ones the seed was taken from.
+      const again = items.map((r) => ({ ...r }))
+      const seeded = prepared(again, seeds, sameRecords)
+      assert.deepEqual(seeded.seeded, { taken: 3, refused: 0 })
+      assertSameAnswers(seeded, prepared(again), again.length)
+    }),
+    { numRuns: 150 },
+  )
+})
+
+test('a seed checked against records whose keys or texts changed refuses those parts and builds them anew', async () => {
+  const items: Row[] = Array.from({ length: 40 }, (_, i) => ({
+    id: `r${i}`,
+    status: i % 3 === 0 ? 'closed' : 'open',
+    category: 'a',
+    v: i % 5,
+    w: 100 - i,
+    title: `Row ${i} rate`,
+  }))
+  const seeds = await roundTrip(prepared(items), 1)
+  // One record's v moved to the other end, and its title changed: the v ordering and the search index no longer fit.
+  const changed = items.map((r) => (r.id === 'r7' ? { ...r, v: 99, title: 'Renamed' } : { ...r }))
+  const seeded = prepared(changed, seeds, false)
+  assert.deepEqual(seeded.seeded, { taken: 1, refused: 2 })
+  assertSameAnswers(seeded, prepared(changed), changed.length)
+  // A record gone: the seed's ids do not place onto the list, nothing is taken.
+  const fewer = changed.slice(1)
+  const placed = prepared(fewer, seeds, false)
+  assert.deepEqual(placed.seeded, { taken: 0, refused: 3 })
+  assertSameAnswers(placed, prepared(fewer), fewer.length)
+  // The same records in another order (a venue listed them so): placed by id, every part taken.
+  const reversed = items.map((r) => ({ ...r })).reverse()
+  const reordered = prepared(reversed, seeds, false)
+  assert.deepEqual(reordered.seeded, { taken: 3, refused: 0 })
+  assertSameAnswers(reordered, prepared(reversed), reversed.length)
+})
+
+test('a damaged list file, or one of another venue or source, is refused whole with the reason', async () => {
+  const items: Row[] = [{ id: 'a', status: 'open', category: 'a', v: 1, w: 2, title: 'Fed' }]
+  await roundTrip(prepared(items), 7)
+  const path = join(dir, 'lists.7.jsonl')
+  const bytes = readFileSync(path)
+  const decode = (b: Buffer | undefined, venue = 'venuep', source = 'http://venue') =>
+    runToEnd(decodeListFileSteps(b, venue, source))
+  assert.deepEqual(decode(bytes, 'venuek'), { ok: false, missing: false, reason: "it is venuep's lists" })
+  assert.deepEqual(decode(bytes, 'venuep', 'http://other'), {
+    ok: false,
+    missing: false,
+    reason: 'its catalog was listed from http://venue, not http://other',
+  })
+  const damaged = Buffer.from(bytes)
+  damaged[40] = (damaged[40] as number) ^ 1
+  assert.deepEqual(decode(damaged), {
+    ok: false,
+    missing: false,
+    reason: 'damaged: its digest does not match its contents',
+  })
+  writeFileSync(path, bytes.subarray(0, bytes.length - 10))
+  assert.equal(decode(await readFileBytes(path)).ok, false)
+  assert.deepEqual(decode(undefined), { ok: false, missing: true, reason: 'no list file' })
+})
