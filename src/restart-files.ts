@@ -28,6 +28,10 @@ export class RestartFiles {
   /** Venues whose catalogs are kept, with the source (base URL) each was listed from. */
   readonly #sources = new Map<VenueId, string>()
   #lists: ListFileKeeper | undefined
+  /** Venues whose catalog file the start is still reading; `#catalogsRead` resolves once none is. */
+  readonly #reading = new Set<VenueId>()
+  #catalogsReadDone = (): void => {}
+  readonly #catalogsRead = new Promise<void>((resolve) => (this.#catalogsReadDone = resolve))
   /** Resolves once the service is ready (`watch`), or after SERVICE_READY_MAX_WAIT_MS. */
   readonly serviceReady = new ReadyLatch()
 
@@ -41,12 +45,17 @@ export class RestartFiles {
   catalogFile(venue: VenueId, source: string | undefined): CatalogFileOptions | undefined {
     if (!this.#enabled || source === undefined) return undefined
     this.#sources.set(venue, source)
+    this.#reading.add(venue)
     return {
       path: join(this.#dir, `${venue}.jsonl`),
       source,
       writeEveryMs: this.#writeEveryMs,
       serviceReady: this.serviceReady.promise,
       onWritten: (version) => this.#lists?.catalogWritten(venue, version),
+      onStartRead: () => {
+        this.#reading.delete(venue)
+        if (this.#reading.size === 0) this.#catalogsReadDone()
+      },
     }
   }
 
@@ -54,7 +63,10 @@ export class RestartFiles {
   listFiles(log: Logger): ListFileKeeper | undefined {
     if (this.#sources.size === 0) return undefined
     const sources = this.#sources
-    return (this.#lists ??= new ListFileKeeper({ dir: this.#dir, sourceOf: (venue) => sources.get(venue) }, log))
+    return (this.#lists ??= new ListFileKeeper(
+      { dir: this.#dir, sourceOf: (venue) => sources.get(venue), startAfter: this.#catalogsRead },
+      log,
+    ))
   }
 
   /** The match files of the venues whose catalogs are kept (after every `catalogFile`); undefined when none are. */

@@ -18,6 +18,8 @@ export interface CatalogFileOptions {
   readonly serviceReady?: Promise<void>
   /** Called after each write with the catalog version written (the list files follow it: list-file-keeper.ts). */
   readonly onWritten?: (version: number) => void
+  /** Called once the start's read of the file is over: its catalog sent to the actor, or the file refused or absent. */
+  readonly onStartRead?: () => void
 }
 
 /**

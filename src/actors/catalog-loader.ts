@@ -150,7 +150,10 @@ export class CatalogLoader {
     this.#started = true
     const file = this.#file
     if (file !== undefined && this.#o.catalog() === undefined) void this.#startFromFile(file)
-    else this.#loadCatalog()
+    else {
+      this.#o.file?.onStartRead?.()
+      this.#loadCatalog()
+    }
     this.#unwatchCatalog = this.#o.adapter.watchCatalog?.(() => this.refresh())
   }
 
@@ -338,6 +341,7 @@ export class CatalogLoader {
       this.#o.adapter.seedCatalog?.(read.catalog)
       this.#o.send({ type: 'catalog_loaded', ...prepared, fromFile: true })
     } finally {
+      this.#o.file?.onStartRead?.()
       if (this.#loading === controller) {
         this.#loading = undefined
         // Served from the file: the venue is listed once its books have synced (venueReady), so the restart's own

@@ -5,6 +5,7 @@ import { runToEnd, type Steps } from '../core/slices.js'
 import { VIEW_CHECKPOINT_EVERY, type EventDirectory, type ServiceEvent } from './event-directory.js'
 import { leadingIndex, type LeadCandidate } from './leading.js'
 import { ListIndex, type SortKeys } from './list-index.js'
+import type { OfferedSeed } from './list-seed.js'
 import { outcomePrice } from './outcome-price.js'
 import { iso } from './records.js'
 import type { MarketEntry, VenueView } from './venue-view.js'
@@ -70,12 +71,13 @@ export class CollapsedView {
    * The view, built in slices. An event of `previous` that is the same service event over the same market entries
    * (the directory and the venue views keep those of unchanged events) keeps its entry, cached row included, and
    * the list index then takes over `previous`'s orderings (ListIndex.prepareSteps); it is also warmed with what
-   * requests made `previous` build on demand.
+   * requests made `previous` build on demand. A restart's first view is offered `seed`, its list file's (list-file.ts).
    */
   static *build(
     directory: EventDirectory,
     views: ReadonlyMap<VenueId, VenueView>,
     previous?: CollapsedView,
+    seed?: OfferedSeed,
   ): Steps<CollapsedView> {
     if (previous !== undefined) {
       const view = yield* CollapsedView.#patchedSteps(directory, views, previous)
@@ -93,7 +95,7 @@ export class CollapsedView {
       if (entries.length % VIEW_CHECKPOINT_EVERY === 0) yield
     }
     const view = new CollapsedView(directory, entries, views, bySlug)
-    yield* view.index.prepareSteps(previous?.index)
+    yield* view.index.prepareSteps(previous?.index, undefined, seed)
     yield* view.index.warmSteps(previous?.index)
     return view
   }

@@ -4,14 +4,23 @@ import { readFileBytes } from '../core/sealed-file.js'
 import { runInSlices, type Steps } from '../core/slices.js'
 import type { VenueId } from '../model/types.js'
 import type { ListSeed } from './list-seed.js'
-import { decodeListFileSteps, writeListFile, type ViewSeeds } from './list-file.js'
+import type { CollapsedView } from './collapsed-view.js'
+import { decodeListFileSteps, EVENTS_LIST_OWNER, writeListFile, type ViewSeeds } from './list-file.js'
 import type { VenueView } from './venue-view.js'
+
+/** The longest the first views wait for the catalog files' reads (should one never end, they are built without it). */
+const START_AFTER_MAX_WAIT_MS = 120_000
 
 export interface ListFilesOptions {
   /** The folder of the files (the catalog files' folder): `lists.<venue>.jsonl`. */
   readonly dir: string
   /** Each venue's catalog source (its base URL); a venue without one has no list file. */
   readonly sourceOf: (venue: VenueId) => string | undefined
+  /**
+   * Resolves once every venue's catalog file has been read at start (restart-files.ts): the start's seeds are handed
+   * over then, so the first views are of every venue's file catalog, not of the first file read alone.
+   */
+  readonly startAfter?: Promise<void>
 }
 
 /**
@@ -28,6 +37,10 @@ export class ListFileKeeper {
   readonly #due = new Map<VenueId, number>()
   readonly #writing = new Set<VenueId>()
   #views: ReadonlyMap<VenueId, VenueView> = new Map()
+  #collapsed: CollapsedView | undefined
+  #eventsWritten: CollapsedView | undefined
+  /** The venues in registry order (`read`). */
+  #venues: readonly VenueId[] = []
   readonly #inFlight = new Set<Promise<void>>()
 
   constructor(options: ListFilesOptions, log: Logger) {
@@ -35,26 +48,45 @@ export class ListFileKeeper {
     this.#log = log
   }
 
-  path(venue: VenueId): string {
-    return join(this.#o.dir, `lists.${venue}.jsonl`)
+  /** The file of a venue's lists, or of the cross-venue list (EVENTS_LIST_OWNER). */
+  path(owner: string): string {
+    return join(this.#o.dir, `lists.${owner}.jsonl`)
   }
 
-  /** The seeds of each venue's view whose file is whole and of its source (refusals are logged, never thrown). */
-  async read(venues: readonly VenueId[]): Promise<Map<VenueId, ViewSeeds>> {
-    const seeds = new Map<VenueId, ViewSeeds>()
+  /**
+   * The seeds of each venue's view, and of the cross-venue event list, whose files are whole and of their sources
+   * (refusals are logged, never thrown).
+   */
+  async read(venues: readonly VenueId[]): Promise<StartSeeds> {
+    this.#venues = venues
+    const views = new Map<VenueId, ViewSeeds>()
     for (const venue of venues) {
       const source = this.#o.sourceOf(venue)
-      if (source === undefined) continue
-      const path = this.path(venue)
-      try {
-        const read = await runInSlices(decodeListFileSteps(await readFileBytes(path), venue, source))
-        if (read.ok) seeds.set(venue, read.seeds)
-        else if (!read.missing) this.#log.warn({ path, reason: read.reason }, 'list file refused; lists built anew')
-      } catch (err) {
-        this.#log.warn({ path, error: String(err) }, 'list file unreadable; lists built anew')
-      }
+      const seeds = source === undefined ? undefined : await this.#read(venue, source)
+      if (seeds !== undefined) views.set(venue, seeds)
     }
-    return seeds
+    const source = this.#eventsSource()
+    const events = source === undefined ? undefined : await this.#read(EVENTS_LIST_OWNER, source)
+    if (this.#o.startAfter !== undefined) await withDeadline(this.#o.startAfter, START_AFTER_MAX_WAIT_MS)
+    return { views, events: events?.lists.get(EVENTS_LIST_OWNER) }
+  }
+
+  async #read(owner: string, source: string): Promise<ViewSeeds | undefined> {
+    const path = this.path(owner)
+    try {
+      const read = await runInSlices(decodeListFileSteps(await readFileBytes(path), owner, source))
+      if (read.ok) return read.seeds
+      if (!read.missing) this.#log.warn({ path, reason: read.reason }, 'list file refused; lists built anew')
+    } catch (err) {
+      this.#log.warn({ path, error: String(err) }, 'list file unreadable; lists built anew')
+    }
+    return undefined
+  }
+
+  /** The cross-venue list's source: every venue's, in registry order (undefined when a venue has none). */
+  #eventsSource(): string | undefined {
+    const sources = this.#venues.map((venue) => this.#o.sourceOf(venue))
+    return sources.every((s) => s !== undefined) && sources.length > 0 ? sources.join(' ') : undefined
   }
 
   /** `venue`'s catalog file now holds its catalog at `version`: its lists are written from that version's view. */
@@ -63,15 +95,35 @@ export class ListFileKeeper {
     this.#writeIfDue(venue)
   }
 
-  /** The read models installed `views`. */
-  viewsInstalled(views: ReadonlyMap<VenueId, VenueView>): void {
+  /** The read models installed `views` and the cross-venue list `collapsed`. */
+  viewsInstalled(views: ReadonlyMap<VenueId, VenueView>, collapsed: CollapsedView): void {
     this.#views = views
+    this.#collapsed = collapsed
     for (const venue of this.#due.keys()) this.#writeIfDue(venue)
   }
 
   /** Resolves once no write is in progress (tests; a shutdown that wants its last file). */
   async idle(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight)
+  }
+
+  async #writeEvents(collapsed: CollapsedView, source: string): Promise<void> {
+    const path = this.path(EVENTS_LIST_OWNER)
+    // Once per cross-venue list (each venue's write would otherwise write it again).
+    if (this.#eventsWritten === collapsed) return
+    this.#eventsWritten = collapsed
+    try {
+      const seed = await runInSlices(collapsed.index.seedSteps())
+      if (seed === undefined) return
+      // No catalog of its own: never offered as the same records (list-seed.ts), its keys always checked.
+      const bytes = await writeListFile(path, EVENTS_LIST_OWNER, source, {
+        fetchedAt: 0,
+        lists: new Map([[EVENTS_LIST_OWNER, seed]]),
+      })
+      this.#log.info({ path, bytes }, 'list file written')
+    } catch (err) {
+      this.#log.warn({ path, error: String(err) }, 'list file not written')
+    }
   }
 
   #writeIfDue(venue: VenueId): void {
@@ -86,6 +138,9 @@ export class ListFileKeeper {
     this.#writing.add(venue)
     const path = this.path(venue)
     const started = performance.now()
+    // The cross-venue list follows each venue's: its entries are made of the venue views' (collapsed-view.ts).
+    const collapsed = this.#collapsed
+    const eventsSource = this.#eventsSource()
     const done: Promise<void> = runInSlices(seedsOf(view))
       .then((lists) => writeListFile(path, venue, source, { fetchedAt: view.catalog.fetchedAt, lists }))
       .then(
@@ -93,12 +148,19 @@ export class ListFileKeeper {
           this.#log.info({ path, version, bytes, ms: Math.round(performance.now() - started) }, 'list file written'),
         (err: unknown) => this.#log.warn({ path, error: String(err) }, 'list file not written'),
       )
+      .then(() => (collapsed && eventsSource ? this.#writeEvents(collapsed, eventsSource) : undefined))
       .finally(() => {
         this.#writing.delete(venue)
         this.#inFlight.delete(done)
       })
     this.#inFlight.add(done)
   }
+}
+
+/** What a start's first read models are offered: each venue view's seeds, and the cross-venue list's. */
+export interface StartSeeds {
+  readonly views: ReadonlyMap<VenueId, ViewSeeds>
+  readonly events: ListSeed | undefined
 }
 
 /** The lists of `view` that are built, as seeds by name. */
@@ -109,4 +171,15 @@ function* seedsOf(view: VenueView): Steps<ViewSeeds['lists']> {
     if (seed !== undefined) seeds.set(name, seed)
   }
   return seeds
+}
+
+/** Waits for `promise`, at most `ms`. */
+async function withDeadline(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()))
+  try {
+    await Promise.race([promise, deadline])
+  } finally {
+    clearTimeout(timer)
+  }
 }

@@ -1,7 +1,6 @@
 import { endianness } from 'node:os'
 import { readSealedFileSteps, writeSealedFile } from '../core/sealed-file.js'
 import type { Steps } from '../core/slices.js'
-import type { VenueId } from '../model/types.js'
 import type { ListSeed, SeededOrdering } from './list-seed.js'
 import type { SearchSeed } from './search-index.js'
 
@@ -10,8 +9,8 @@ import type { SearchSeed } from './search-index.js'
  * restart's first read-model build checks them instead of sorting and indexing every list from nothing (issue 35).
  * A sealed file (src/core/sealed-file.ts: trusted whole or not at all, written atomically):
  *
- * - a header: the format and its version, the venue, the source its catalog was listed from, the catalog's
- *   `fetchedAt`, and the byte order of the typed arrays;
+ * - a header: the format and its version, whose lists they are (a venue's, or `events`: the cross-venue list), the
+ *   source their catalogs were listed from, the catalog's `fetchedAt`, and the byte order of the typed arrays;
  * - one line per list part: a list's ids, each sort key's ascending ordering, its search index; typed arrays in
  *   base64;
  * - the digest trailer.
@@ -32,7 +31,8 @@ export interface ViewSeeds {
 interface Header {
   readonly format: string
   readonly version: number
-  readonly venue: VenueId
+  /** A venue, or EVENTS_LIST_OWNER. */
+  readonly owner: string
   readonly source: string
   readonly fetchedAt: number
   readonly endianness: string
@@ -45,12 +45,18 @@ type Part =
   | { readonly list: string; readonly texts: string[] }
   | { readonly list: string; readonly grams: string; readonly starts: string; readonly postings: string }
 
-/** Writes `seeds` of `venue`'s view (its catalog listed from `source` at `fetchedAt`); returns the bytes written. */
-export async function writeListFile(path: string, venue: VenueId, source: string, seeds: ViewSeeds): Promise<number> {
+/** The owner of the cross-venue event list's file (`GET /api/v2/events`: collapsed-view.ts). */
+export const EVENTS_LIST_OWNER = 'events'
+
+/**
+ * Writes `seeds` of `owner`'s lists (a venue's view, its catalog listed from `source`; or the cross-venue list,
+ * EVENTS_LIST_OWNER, its source every venue's); returns the bytes written.
+ */
+export async function writeListFile(path: string, owner: string, source: string, seeds: ViewSeeds): Promise<number> {
   const header: Header = {
     format: LIST_FILE_FORMAT,
     version: LIST_FILE_VERSION,
-    venue,
+    owner,
     source,
     fetchedAt: seeds.fetchedAt,
     endianness: endianness(),
@@ -77,10 +83,10 @@ export type ListFileRead =
   | { readonly ok: true; readonly seeds: ViewSeeds; readonly bytes: number }
   | { readonly ok: false; readonly missing: boolean; readonly reason: string }
 
-/** The seeds in `bytes` if the file is whole, of `venue`'s catalog listed from `source`, and well formed. */
-export function* decodeListFileSteps(bytes: Buffer | undefined, venue: VenueId, source: string): Steps<ListFileRead> {
+/** The seeds in `bytes` if the file is whole, of `owner`'s lists listed from `source`, and well formed. */
+export function* decodeListFileSteps(bytes: Buffer | undefined, owner: string, source: string): Steps<ListFileRead> {
   const read = yield* readSealedFileSteps<Header>(bytes, 'list file', LIST_FILE_FORMAT, LIST_FILE_VERSION, (h) => {
-    if (h.venue !== venue) return `it is ${String(h.venue)}'s lists`
+    if (h.owner !== owner) return `it is ${String(h.owner)}'s lists`
     if (h.source !== source) return `its catalog was listed from ${String(h.source)}, not ${source}`
     if (typeof h.fetchedAt !== 'number') return 'incomplete header'
     if (h.endianness !== endianness()) return `its arrays are ${String(h.endianness)}, this machine is ${endianness()}`

@@ -124,10 +124,12 @@ export class ListIndex<E extends Listable> {
    *
    * `changes`: what came and went since `previous`, when the caller knows (a venue view patched from its
    * predecessor): then nothing here is proportional to the list but copying the orderings.
+   *
+   * `seed`: a restart's list file (list-seed.ts): what of it checks out is taken first, and only the rest is made.
    */
   *prepareSteps(previous?: ListIndex<E>, known?: ListChanges<E>, seed?: OfferedSeed): Steps<void> {
     const n = this.#items.length
-    if (previous === undefined && seed !== undefined) yield* this.#adoptSteps(seed)
+    if (seed !== undefined) yield* this.#adoptSteps(seed)
     if (this.#byId === undefined) {
       const ids = new Map<string, E>()
       for (let i = 0; i < n; i++) {

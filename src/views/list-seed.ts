@@ -1,5 +1,5 @@
 import type { Steps } from '../core/slices.js'
-import { compareIds, descendingSteps, type Identified } from './ordering.js'
+import { compareIds, descendingSteps, mergedOrderingSteps, type Identified } from './ordering.js'
 import { SearchIndex, type SearchSeed } from './search-index.js'
 
 /**
@@ -36,109 +36,117 @@ export interface SeededOrdering {
 const CHECKPOINT_EVERY = 512
 
 /**
- * Each seed place's index in `items` (`undefined` when the seed does not hold exactly the list's records): the
- * identity when the ids are in the same order (a restart builds its lists from the same catalog file in the same
- * order), else by an id lookup.
+ * Past this share of a list's records not placed from the seed (new, gone from it, or changed), the list is built
+ * anew instead: merging that many costs more than sorting (as ListIndex's MAX_MERGED_SHARE).
  */
-export function* seedPlacesSteps<E extends Identified>(
+const MAX_UNPLACED_SHARE = 0.25
+
+/** Where the seed's records are in a list. */
+export interface Placement {
+  /** Seed place → the record's index in the list; -1 for a record the list no longer holds. */
+  readonly at: Int32Array
+  /** The list's records in the seed's places: its ids in the same order (a restart's lists from the same file). */
+  readonly aligned: boolean
+}
+
+/**
+ * Where each of the seed's records is in `items`: the identity when the ids are in the same order, else by id
+ * lookup. Undefined when a list or the seed holds an id twice (nothing can be placed by id then).
+ */
+export function* placementSteps<E extends Identified>(
   items: readonly E[],
   seed: ListSeed,
-): Steps<Uint32Array | undefined> {
+): Steps<Placement | undefined> {
   const n = items.length
-  if (seed.ids.length !== n) return undefined
-  const places = new Uint32Array(n)
-  let aligned = true
-  for (let i = 0; i < n; i++) {
-    if ((items[i] as E).id !== seed.ids[i]) {
-      aligned = false
-      break
-    }
-    places[i] = i
+  const m = seed.ids.length
+  const at = new Int32Array(m)
+  let aligned = m === n
+  for (let i = 0; aligned && i < n; i++) {
+    if ((items[i] as E).id !== seed.ids[i]) aligned = false
+    at[i] = i
     if (i % (CHECKPOINT_EVERY * 8) === 0) yield
   }
-  if (aligned) return places
+  if (aligned) return { at, aligned }
   const indexOf = new Map<string, number>()
   for (let i = 0; i < n; i++) {
     indexOf.set((items[i] as E).id, i)
     if (i % CHECKPOINT_EVERY === 0) yield
   }
-  // A list with an id twice cannot be placed by id.
   if (indexOf.size !== n) return undefined
-  for (let p = 0; p < n; p++) {
-    const i = indexOf.get(seed.ids[p] as string)
-    if (i === undefined) return undefined
-    places[p] = i
+  const placed = new Uint8Array(n)
+  for (let p = 0; p < m; p++) {
+    const i = indexOf.get(seed.ids[p] as string) ?? -1
+    if (i >= 0 && placed[i]++ === 1) return undefined
+    at[p] = i
     if (p % CHECKPOINT_EVERY === 0) yield
   }
-  return places
+  return { at, aligned }
 }
 
 /**
- * The list's ascending and descending orderings by `keyOf` from a seed's ascending one, if it holds each record
- * once and is in the list's total order (the key ascending with unknown keys last, ties by id ascending); else
- * undefined. The descending ordering is derived: the runs of equal known keys in reverse order, each still by id,
- * the unknown keys last.
+ * The list's ascending and descending orderings by `keyOf` from a seed's ascending one, or undefined when the seed's
+ * ordering is not in order or too few of the list's records are placed from it. Each record the seed holds under the
+ * same key keeps its place; the others (new, or with another key) are merged in by binary search
+ * (mergedOrderingSteps), as a list rebuilt from its predecessor merges its new records. The descending ordering is
+ * derived: the runs of equal known keys in reverse order, each still by id, the unknown keys last.
  *
  * `sameRecords`: the seed was taken from a list of these very records (its catalog is the one the list was built
  * from: the same listing, read back from its file). Then each record's key is the seed's (a key is a function of the
- * record; LIST_FILE_VERSION changes with the keys' meaning), and only the keys' order and the permutation are checked,
- * not each key computed again.
+ * record; LIST_FILE_VERSION changes with the keys' meaning) and is not computed again.
  */
 export function* seededOrderingSteps<E extends Identified>(
   items: readonly E[],
-  places: Uint32Array,
+  seed: ListSeed,
+  placement: Placement,
   seeded: SeededOrdering,
   keyOf: (e: E) => number | undefined,
   sameRecords: boolean,
 ): Steps<{ asc: E[]; desc: E[] } | undefined> {
   const n = items.length
-  if (seeded.asc.length !== n || seeded.keys.length !== n) return undefined
-  if (sameRecords) return yield* trustedOrderingSteps(items, places, seeded)
-  const order = seeded.asc
-  const seen = new Uint8Array(n)
-  const asc = new Array<E>(n)
-  const keys = new Float64Array(n)
-  for (let j = 0; j < n; j++) {
-    const place = order[j] as number
-    if (place >= n) return undefined
-    const i = places[place] as number
-    if (seen[i] === 1) return undefined
-    seen[i] = 1
-    const e = items[i] as E
-    const k = keyOf(e)
-    // + 0: -0 is 0, as the sort has it.
-    const key = k === undefined ? NaN : k + 0
-    if (j > 0 && !inOrder(keys[j - 1] as number, (asc[j - 1] as E).id, key, e.id)) return undefined
-    asc[j] = e
-    keys[j] = key
+  const m = seed.ids.length
+  const { asc: order, keys } = seeded
+  if (order.length !== m || keys.length !== m) return undefined
+  const trusted = sameRecords && placement.aligned
+  const kept = new Uint8Array(n)
+  const asc: E[] = []
+  const ascKeys = new Float64Array(m)
+  let previous = -1
+  for (let j = 0; j < m; j++) {
     if (j % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+    const place = order[j] as number
+    if (place >= m) return undefined
+    const stored = keys[j] as number
+    // The seed's own order: by its keys, unknown last, ties by id.
+    if (
+      previous >= 0 &&
+      !inOrder(keys[j - 1] as number, seed.ids[previous] as string, stored, seed.ids[place] as string)
+    )
+      return undefined
+    previous = place
+    const i = placement.at[place] as number
+    if (i < 0) continue
+    const e = items[i] as E
+    if (!trusted && !sameKey(stored, keyOf(e))) continue
+    if (kept[i] === 1) return undefined
+    kept[i] = 1
+    ascKeys[asc.length] = stored
+    asc.push(e)
   }
-  return { asc, desc: yield* descendingSteps(asc, keys) }
+  const desc = yield* descendingSteps(asc, ascKeys.subarray(0, asc.length))
+  if (asc.length === n) return { asc, desc }
+  const added: E[] = []
+  for (let i = 0; i < n; i++) if (kept[i] === 0) added.push(items[i] as E)
+  if (added.length > MAX_UNPLACED_SHARE * n) return undefined
+  const changes = { removed: new Set<E>(), added }
+  return {
+    asc: yield* mergedOrderingSteps(asc, changes, keyOf, 1),
+    desc: yield* mergedOrderingSteps(desc, changes, keyOf, -1),
+  }
 }
 
-/** The orderings of a seed over the same records: the permutation checked, and the stored keys' order. */
-function* trustedOrderingSteps<E extends Identified>(
-  items: readonly E[],
-  places: Uint32Array,
-  { asc: order, keys }: SeededOrdering,
-): Steps<{ asc: E[]; desc: E[] } | undefined> {
-  const n = items.length
-  const seen = new Uint8Array(n)
-  const asc = new Array<E>(n)
-  let unknown = false
-  for (let j = 0; j < n; j++) {
-    const place = order[j] as number
-    if (place >= n) return undefined
-    const i = places[place] as number
-    if (seen[i] === 1) return undefined
-    seen[i] = 1
-    asc[j] = items[i] as E
-    const key = keys[j] as number
-    if (key !== key) unknown = true
-    else if (unknown || (j > 0 && key < (keys[j - 1] as number))) return undefined
-    if (j % (CHECKPOINT_EVERY * 4) === 0) yield
-  }
-  return { asc, desc: yield* descendingSteps(asc, keys) }
+/** A stored key (NaN: unknown) and a computed one are the same key (-0 is 0, as the sort has it). */
+function sameKey(stored: number, k: number | undefined): boolean {
+  return k === undefined ? stored !== stored : k + 0 === stored
 }
 
 /** (a, idA) strictly before (b, idB): known keys ascending, NaN (unknown) last, ties by id. */
@@ -168,16 +176,18 @@ export function* adoptSeedSteps<E extends Identified>(
 ): Steps<Adopted<E>> {
   const orderings = new Map<string, { asc: E[]; desc: E[] }>()
   const parts = seed.orderings.size + (seed.search === undefined ? 0 : 1)
-  const places = yield* seedPlacesSteps(items, seed)
-  if (places === undefined) return { orderings, search: undefined, taken: 0, refused: parts }
+  const placement = yield* placementSteps(items, seed)
+  if (placement === undefined) return { orderings, search: undefined, taken: 0, refused: parts }
   for (const [sort, seeded] of seed.orderings) {
     const keyOf = keys[sort]
     const ordering =
-      keyOf === undefined ? undefined : yield* seededOrderingSteps(items, places, seeded, keyOf, sameRecords)
+      keyOf === undefined ? undefined : yield* seededOrderingSteps(items, seed, placement, seeded, keyOf, sameRecords)
     if (ordering !== undefined) orderings.set(sort, ordering)
   }
   const search =
-    seed.search === undefined ? undefined : yield* SearchIndex.fromSeed(items, places, seed.search, searchText)
+    seed.search === undefined
+      ? undefined
+      : yield* SearchIndex.fromSeed(items, placement, seed.search, searchText, MAX_UNPLACED_SHARE * items.length)
   const taken = orderings.size + (search === undefined ? 0 : 1)
   return { orderings, search, taken, refused: parts - taken }
 }

@@ -4,9 +4,14 @@ import type { Quote, VenueId } from '../model/types.js'
 import { CollapsedView } from './collapsed-view.js'
 import { EventDirectory, type EventLink } from './event-directory.js'
 import type { ViewSeeds } from './list-file.js'
+import type { StartSeeds } from './list-file-keeper.js'
+import type { ListSeed } from './list-seed.js'
 import { PageCache } from './page-cache.js'
 import { SitemapView } from './sitemap-view.js'
 import { VenueView, type ViewedVenue } from './venue-view.js'
+
+/** Builds after the service is first serving that are still offered the cross-venue list's seed. */
+const EVENTS_SEED_TRIES = 3
 
 /**
  * Keeps the API's read models in step with the venue actors. The cross-venue matching calls `setLinks` after
@@ -21,8 +26,13 @@ export class ReadModels {
   readonly #venues: readonly ViewedVenue[]
   readonly #log: Logger
   readonly #files: ListFiles | undefined
-  /** The list files' seeds, until the first views are installed; `#seedsRead` resolves once they are read. */
+  /**
+   * The list files' seeds, each until the first view it is for is installed (the cross-venue list's until taken, or
+   * EVENTS_SEED_TRIES builds after the service is first serving); `#seedsRead` resolves once they are read.
+   */
   #seeds: ReadonlyMap<VenueId, ViewSeeds> | undefined
+  #eventsSeed: ListSeed | undefined
+  #eventsSeedTries = EVENTS_SEED_TRIES
   #seedsRead: Promise<void> | undefined
   #links: readonly EventLink[] = []
   #directoryVersion = 0
@@ -56,7 +66,10 @@ export class ReadModels {
   start(): void {
     // The first build waits for the list files to be read (a fraction of the catalog files' time).
     this.#seedsRead = this.#files?.read(this.venueIds).then(
-      (seeds) => void (this.#seeds = seeds),
+      (seeds) => {
+        this.#seeds = seeds.views
+        this.#eventsSeed = seeds.events
+      },
       (err: unknown) => this.#log.warn({ error: String(err) }, 'list files unreadable; lists built anew'),
     )
     for (const { actor } of this.#venues) {
@@ -173,7 +186,14 @@ export class ReadModels {
       if (catalog !== undefined)
         views.set(venue, yield* VenueView.build(v, catalog, directory, this.#views.get(venue), this.#seeds?.get(venue)))
     }
-    const collapsed = yield* CollapsedView.build(directory, views, this.#collapsed)
+    // The cross-venue list's seed is of every venue's events: not offered to a list of some venues only.
+    const eventsSeed = views.size === this.#venues.length ? this.#eventsSeed : undefined
+    const collapsed = yield* CollapsedView.build(
+      directory,
+      views,
+      this.#collapsed,
+      eventsSeed && { seed: eventsSeed, sameRecords: false },
+    )
     const sitemap = yield* SitemapView.build(directory, this.#sitemap)
     return { directory, views, collapsed, sitemap }
   }
@@ -189,19 +209,24 @@ export class ReadModels {
     this.#sitemap = built.sitemap
     // Each venue's seed is offered to its first view only (a start may install one venue's view before the other's).
     const seeds = this.#seeds
-    if (seeds !== undefined && seeds.size > 0) this.#logSeeded(built.views, seeds)
+    if ((seeds !== undefined && seeds.size > 0) || this.#eventsSeed !== undefined) this.#logSeeded(built, seeds)
     this.#seeds = seeds === undefined ? undefined : new Map([...seeds].filter(([venue]) => !built.views.has(venue)))
+    // The cross-venue list's seed fits once the matcher's links are in (a restart's first views may come before the
+    // kept matches are): offered until taken, or for a few builds once serving.
+    if ((built.collapsed.index.seeded?.taken ?? 0) > 0 || (this.serving && --this.#eventsSeedTries <= 0))
+      this.#eventsSeed = undefined
     this.#seedsRead = undefined
-    this.#files?.viewsInstalled(built.views)
+    this.#files?.viewsInstalled(built.views, built.collapsed)
     // Their pages can never be served again (pages are valid for their view only); drop them with the views.
     this.pages.forget(replaced)
   }
 
   /** What the first views took from the list files: per venue and list, the parts taken and refused. */
-  #logSeeded(views: ReadonlyMap<VenueId, VenueView>, seeds: ReadonlyMap<VenueId, ViewSeeds>): void {
-    const seeded: Record<string, Record<string, unknown>> = {}
-    for (const [venue, view] of views) {
-      if (!seeds.has(venue)) continue
+  #logSeeded(built: Built, seeds: ReadonlyMap<VenueId, ViewSeeds> | undefined): void {
+    const seeded: Record<string, unknown> = {}
+    if (built.collapsed.index.seeded !== undefined) seeded.events = built.collapsed.index.seeded
+    for (const [venue, view] of built.views) {
+      if (seeds?.has(venue) !== true) continue
       seeded[venue] = Object.fromEntries(view.lists().map(([name, list]) => [name, list.seeded ?? 'no seed']))
     }
     if (Object.keys(seeded).length > 0) this.#log.info({ seeded }, 'read models seeded from the list files')
@@ -210,8 +235,8 @@ export class ReadModels {
 
 /** The list files as the read models use them (list-file-keeper.ts). */
 export interface ListFiles {
-  read(venues: readonly VenueId[]): Promise<ReadonlyMap<VenueId, ViewSeeds>>
-  viewsInstalled(views: ReadonlyMap<VenueId, VenueView>): void
+  read(venues: readonly VenueId[]): Promise<StartSeeds>
+  viewsInstalled(views: ReadonlyMap<VenueId, VenueView>, collapsed: CollapsedView): void
 }
 
 interface Built {

@@ -210,29 +210,39 @@ export class SearchIndex<T> {
   }
 
   /**
-   * The index of `items` read back from a seed (list-seed.ts; `places[p]`: the index in `items` of the seed's record
-   * p), if every record's text is the one the seed indexed and its postings are well formed; else undefined. The
-   * index keeps the seed's order of records, so its postings are used as they are.
+   * The index of `items` read back from a seed (list-seed.ts; `placement.at[p]`: the index in `items` of the seed's
+   * record p, -1 if gone), or undefined when the seed's postings are not well formed or more than `maxFresh` of the
+   * records are not in it with the same text. When every record is, with the same text, the seed's index is used as
+   * it is (in the seed's order of records); otherwise it is the previous index of a rebuild (`rebuild`) that reads
+   * only the records that are not.
    */
   static *fromSeed<T>(
     items: readonly T[],
-    places: Uint32Array,
+    placement: { readonly at: Int32Array },
     seed: SearchSeed,
     textOf: (item: T) => string,
+    maxFresh: number,
   ): Steps<SearchIndex<T> | undefined> {
     const n = items.length
+    const m = placement.at.length
     const { raw, texts, grams, starts, postings } = seed
-    if (raw.length !== n || texts.length !== n || places.length !== n) return undefined
+    if (raw.length !== m || texts.length !== m) return undefined
     if (starts.length !== grams.length + 1 || starts[0] !== 0 || starts[grams.length] !== postings.length)
       return undefined
-    const index = new SearchIndex<T>([], textOf)
-    for (let p = 0; p < n; p++) {
-      const item = items[places[p] as number] as T
-      if (textOf(item) !== raw[p]) return undefined
-      index.#items.push(item)
-      index.#texts.push(texts[p] as string)
+    const seeded = new SearchIndex<T>([], textOf)
+    // Stands for a seed record the list no longer holds as it was: never one of `items`, so a rebuild drops it.
+    const gone = {} as T
+    let same = 0
+    for (let p = 0; p < m; p++) {
+      const i = placement.at[p] as number
+      const item = i < 0 ? undefined : (items[i] as T)
+      const kept = item !== undefined && textOf(item) === raw[p]
+      if (kept) same++
+      seeded.#items.push(kept ? item : gone)
+      seeded.#texts.push(texts[p] as string)
       if (p % COMPACT_CHECKPOINT_WORK === COMPACT_CHECKPOINT_WORK - 1) yield
     }
+    if (n - same > maxFresh) return undefined
     const slots = new Map<number, number>()
     for (let s = 0; s < grams.length; s++) {
       if ((starts[s] as number) > (starts[s + 1] as number)) return undefined
@@ -241,13 +251,14 @@ export class SearchIndex<T> {
     if (slots.size !== grams.length) return undefined
     for (let k = 0; k < postings.length; k++) {
       const id = postings[k] as number
-      if (id < 0 || id >= n) return undefined
+      if (id < 0 || id >= m) return undefined
       if (k % (COMPACT_CHECKPOINT_WORK * 8) === 0) yield
     }
-    index.#slots = slots
-    index.#starts = starts
-    index.#ids = postings
-    return index
+    seeded.#slots = slots
+    seeded.#starts = starts
+    seeded.#ids = postings
+    if (same === n && m === n) return seeded
+    return yield* SearchIndex.rebuild(items, textOf, seeded)
   }
 
   /**

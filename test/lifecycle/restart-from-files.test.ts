@@ -43,6 +43,8 @@ const LIST_READS = [
   ),
   '/api/v2/venuep/markets?status=all&search=will&limit=100',
   '/api/v2/venuek/events?status=all&search=the&limit=100',
+  ...['volume', 'end_time'].map((sort) => `/api/v2/events?status=all&sort=${sort}&order=desc&limit=100`),
+  '/api/v2/events?status=all&search=will&limit=100',
 ]
 
 /** Each list's records, as JSON with the live quote fields left out (the order and the records are what is compared). */
@@ -54,7 +56,7 @@ async function listed(app: App): Promise<string[]> {
     const body = (await res.json()) as { markets?: Record<string, unknown>[]; events?: Record<string, unknown>[] }
     const rows = body.markets ?? body.events ?? []
     assert.ok(rows.length > 0, `${path} lists something`)
-    const ids = rows.map((r) => r.market_slug ?? r.event_id)
+    const ids = rows.map((r) => r.market_slug ?? r.event_id ?? r.event_slug)
     assert.ok(
       ids.every((id) => typeof id === 'string'),
       path,
@@ -99,6 +101,7 @@ test('a restart serves the catalog files and prices the kept matches before the 
     'matches.venuep+venuek.jsonl',
     'lists.venuep.jsonl',
     'lists.venuek.jsonl',
+    'lists.events.jsonl',
   ].map((f) => join(dataDir, 'catalogs', f))
   const run = async (check: (app: App, lines: () => readonly string[]) => Promise<void>) => {
     const db = await freshPGlite()
@@ -140,7 +143,7 @@ test('a restart serves the catalog files and prices the kept matches before the 
         events: { taken: 7, refused: 0 },
         outcomes: { taken: 2, refused: 0 },
       }
-      assert.deepEqual(listsSeeded, { venuep: whole, venuek: whole })
+      assert.deepEqual(listsSeeded, { venuep: whole, venuek: whole, events: { taken: 6, refused: 0 } })
       // The kept matches are installed, and the first spreads computed, before the matcher's first run.
       await waitFor(() => app.spreads.ready && app.matching.runs >= 1, 20_000, 'spreads ready and the full run')
       const logged = lines().map((l) => JSON.parse(l) as Record<string, unknown>)

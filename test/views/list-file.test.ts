@@ -12,8 +12,9 @@ import { ListIndex, type SortKeys } from '../../src/views/list-index.js'
 /**
  * A restart's lists read back from their file (issue 35): a list offered the seed of a list of the same records
  * takes every ordering and its search index, and answers every query (each sort key, both orders, status filters,
- * searches) as a list built from nothing does; a seed that no longer fits (a record's key changed, a record gone)
- * is refused part by part and built anew, with the same answers; a damaged file or another venue's is refused whole.
+ * searches) as a list built from nothing does; a seed of a list that changed since has the records that are new or
+ * changed merged in, or, where too many are, its part refused and built anew, with the same answers; a damaged file
+ * or another venue's is refused whole.
  */
 const dir = mkdtempSync(join(tmpdir(), 'list-file-'))
 after(() => rmSync(dir, { recursive: true, force: true }))
@@ -103,7 +104,32 @@ test('a list seeded from its file takes every part and answers every query as a 
   )
 })
 
-test('a seed checked against records whose keys or texts changed refuses those parts and builds them anew', async () => {
+test('a seed of a list that has changed since (records gone, new, with other keys or texts) answers as a fresh list', async () => {
+  // Per record of the seed's list: kept, gone, or changed (the same id, other fields); then some new records.
+  const fate = fc.constantFrom('kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'gone', 'changed')
+  const world = fc.record({ items: rows, fates: fc.array(fate, { minLength: 120, maxLength: 120 }), extra: rows })
+  let run = 1000
+  await fc.assert(
+    fc.asyncProperty(world, async ({ items, fates, extra }) => {
+      const seeds = await roundTrip(prepared(items), ++run)
+      const next: Row[] = []
+      items.forEach((r, i) => {
+        const f = fates[i]
+        const other = extra[i % Math.max(extra.length, 1)]
+        if (f === 'kept' || (f === 'changed' && other === undefined)) next.push({ ...r })
+        else if (f === 'changed' && other !== undefined) next.push({ ...other, id: r.id })
+      })
+      for (const r of extra.slice(0, 6)) next.push({ ...r, id: `new-${r.id}` })
+      const seeded = prepared(next, seeds, false)
+      const parts = seeded.seeded as { taken: number; refused: number }
+      assert.equal(parts.taken + parts.refused, 3)
+      assertSameAnswers(seeded, prepared(next), next.length)
+    }),
+    { numRuns: 200 },
+  )
+})
+
+test('a seed is merged with the few records that changed, and refused where too many did', async () => {
   const items: Row[] = Array.from({ length: 40 }, (_, i) => ({
     id: `r${i}`,
     status: i % 3 === 0 ? 'closed' : 'open',
@@ -113,19 +139,22 @@ test('a seed checked against records whose keys or texts changed refuses those p
     title: `Row ${i} rate`,
   }))
   const seeds = await roundTrip(prepared(items), 1)
-  // One record's v moved to the other end, and its title changed: the v ordering and the search index no longer fit.
-  const changed = items.map((r) => (r.id === 'r7' ? { ...r, v: 99, title: 'Renamed' } : { ...r }))
-  const seeded = prepared(changed, seeds, false)
-  assert.deepEqual(seeded.seeded, { taken: 1, refused: 2 })
-  assertSameAnswers(seeded, prepared(changed), changed.length)
-  // A record gone: the seed's ids do not place onto the list, nothing is taken.
-  const fewer = changed.slice(1)
-  const placed = prepared(fewer, seeds, false)
-  assert.deepEqual(placed.seeded, { taken: 0, refused: 3 })
-  assertSameAnswers(placed, prepared(fewer), fewer.length)
+  // One record's v moved to the other end and its title changed, one record gone, one new: merged into every part.
+  const few = items
+    .slice(1)
+    .map((r) => (r.id === 'r7' ? { ...r, v: 99, title: 'Renamed' } : { ...r }))
+    .concat([{ id: 'n1', status: 'open', category: 'a', v: 2, w: 50, title: 'New rate' }])
+  const merged = prepared(few, seeds, false)
+  assert.deepEqual(merged.seeded, { taken: 3, refused: 0 })
+  assertSameAnswers(merged, prepared(few), few.length)
+  // Half the records with another v and another title: the v ordering and the search index are built anew.
+  const many = items.map((r, i) => (i % 2 === 0 ? { ...r, v: 50 + i, title: `Other ${i}` } : { ...r }))
+  const rebuilt = prepared(many, seeds, false)
+  assert.deepEqual(rebuilt.seeded, { taken: 1, refused: 2 })
+  assertSameAnswers(rebuilt, prepared(many), many.length)
   // The same records in another order (a venue listed them so): placed by id, every part taken.
   const reversed = items.map((r) => ({ ...r })).reverse()
-  const reordered = prepared(reversed, seeds, false)
+  const reordered = prepared(reversed, seeds, true)
   assert.deepEqual(reordered.seeded, { taken: 3, refused: 0 })
   assertSameAnswers(reordered, prepared(reversed), reversed.length)
 })
