@@ -23,6 +23,7 @@ export interface SealedHeader {
 /** Bytes buffered before a write (the stringify of a chunk of records is the only synchronous work). */
 const WRITE_CHUNK_BYTES = 1 << 20
 const RECORDS_PER_STEP = 64
+const PARSE_STEP_BYTES = 256 << 10
 const DIGEST_SLICE_BYTES = 8 << 20
 
 /**
@@ -135,11 +136,14 @@ export function* readSealedFileSteps<H extends SealedHeader>(
   if (refusal !== undefined) return refuse(refusal)
   const records: unknown[] = []
   let start = headerEnd + 1
+  let parsed = 0
   while (start < body.length) {
     const lineEnd = body.indexOf(0x0a, start)
     records.push(revive(JSON.parse(body.subarray(start, lineEnd).toString('utf8'))))
+    parsed += lineEnd - start
     start = lineEnd + 1
-    if (records.length % RECORDS_PER_STEP === 0) yield
+    // A step ends after RECORDS_PER_STEP records or PARSE_STEP_BYTES of them (a file of large records: list-file.ts).
+    if (records.length % RECORDS_PER_STEP === 0 || parsed >= PARSE_STEP_BYTES) (yield, (parsed = 0))
   }
   return { ok: true, header: header as H, records, bytes: bytes.length }
 }

@@ -20,7 +20,7 @@ import type { SearchSeed } from './search-index.js'
  */
 export const LIST_FILE_FORMAT = 'predmkt-lists'
 /** Bumped whenever a list's order, its search text's normalization or the trigram keys change meaning. */
-export const LIST_FILE_VERSION = 1
+export const LIST_FILE_VERSION = 2
 
 /** A venue view's seeds by list name (`markets`, `events`, `outcomes`), and when its catalog was listed. */
 export interface ViewSeeds {
@@ -38,12 +38,22 @@ interface Header {
   readonly endianness: string
 }
 
-type Part =
-  | { readonly list: string; readonly ids: string[] }
-  | { readonly list: string; readonly sort: string; readonly asc: string; readonly keys: string }
-  | { readonly list: string; readonly raw: string[] }
-  | { readonly list: string; readonly texts: string[] }
-  | { readonly list: string; readonly grams: string; readonly starts: string; readonly postings: string }
+/**
+ * One line: a slice of one array of one list (its `field`: `ids`, `raw`, `texts`, `grams`, `starts`, `postings`, or
+ * `asc:<sort key>` and `keys:<sort key>`), in order. Each array is cut into slices so that neither the write nor a
+ * restart's read holds the event loop for more than a slice: a search index's postings are tens of MB.
+ */
+interface Part {
+  readonly list: string
+  readonly field: string
+  /** Strings (`ids`, `raw`, `texts`), or a typed array's bytes in base64. */
+  readonly slice: string[] | string
+}
+
+/** Strings per line. */
+const STRINGS_PER_PART = 8192
+/** Typed array elements per line (at most 1 MiB of bytes). */
+const ELEMENTS_PER_PART = 131_072
 
 /** The owner of the cross-venue event list's file (`GET /api/v2/events`: collapsed-view.ts). */
 export const EVENTS_LIST_OWNER = 'events'
@@ -66,15 +76,31 @@ export async function writeListFile(path: string, owner: string, source: string,
 
 function* parts(seeds: ViewSeeds['lists']): Iterable<Part> {
   for (const [list, seed] of seeds) {
-    yield { list, ids: [...seed.ids] }
-    for (const [sort, { asc, keys }] of seed.orderings) yield { list, sort, asc: base64(asc), keys: base64(keys) }
-    const s = seed.search
-    // The search index in three lines: a restart parses each line in one step of the event loop.
-    if (s !== undefined) {
-      yield { list, raw: [...s.raw] }
-      yield { list, texts: [...s.texts] }
-      yield { list, grams: base64(s.grams), starts: base64(s.starts), postings: base64(s.postings) }
+    yield* stringParts(list, 'ids', seed.ids)
+    for (const [sort, { asc, keys }] of seed.orderings) {
+      yield* typedParts(list, `asc:${sort}`, asc)
+      yield* typedParts(list, `keys:${sort}`, keys)
     }
+    const s = seed.search
+    if (s === undefined) continue
+    yield* stringParts(list, 'raw', s.raw)
+    yield* stringParts(list, 'texts', s.texts)
+    yield* typedParts(list, 'grams', s.grams)
+    yield* typedParts(list, 'starts', s.starts)
+    yield* typedParts(list, 'postings', s.postings)
+  }
+}
+
+function* stringParts(list: string, field: string, values: readonly string[]): Iterable<Part> {
+  // An empty array is still one line, so that the reader knows of it.
+  for (let at = 0; at === 0 || at < values.length; at += STRINGS_PER_PART)
+    yield { list, field, slice: values.slice(at, at + STRINGS_PER_PART) }
+}
+
+function* typedParts(list: string, field: string, values: Uint32Array | Int32Array | Float64Array): Iterable<Part> {
+  for (let at = 0; at === 0 || at < values.length; at += ELEMENTS_PER_PART) {
+    const part = values.subarray(at, at + ELEMENTS_PER_PART)
+    yield { list, field, slice: Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('base64') }
   }
 }
 
@@ -93,61 +119,77 @@ export function* decodeListFileSteps(bytes: Buffer | undefined, owner: string, s
     return undefined
   })
   if (!read.ok) return read
-  const lists = new Map<string, { ids?: string[]; orderings: Map<string, SeededOrdering>; search: Partial<Search> }>()
+  /** Per list, per field: its strings, or its typed array's bytes, slice after slice. */
+  const lists = new Map<string, Map<string, string[] | Buffer[]>>()
   try {
     for (const record of read.records) {
-      const part = record as Part
-      if (typeof part.list !== 'string') throw new Error('a part names no list')
-      let list = lists.get(part.list)
-      if (list === undefined) lists.set(part.list, (list = { orderings: new Map(), search: {} }))
-      if ('ids' in part) list.ids = strings(part.ids)
-      else if ('sort' in part)
-        list.orderings.set(part.sort, {
-          asc: fromBase64(part.asc, Uint32Array),
-          keys: fromBase64(part.keys, Float64Array),
-        })
-      else if ('raw' in part) list.search.raw = strings(part.raw)
-      else if ('texts' in part) list.search.texts = strings(part.texts)
-      else if ('postings' in part) {
-        list.search.grams = fromBase64(part.grams, Float64Array)
-        list.search.starts = fromBase64(part.starts, Int32Array)
-        list.search.postings = fromBase64(part.postings, Int32Array)
-      } else throw new Error('a part of no known kind')
+      const { list, field, slice } = record as Partial<Part>
+      if (typeof list !== 'string' || typeof field !== 'string') throw new Error('a line names no list or field')
+      let fields = lists.get(list)
+      if (fields === undefined) lists.set(list, (fields = new Map()))
+      const into = fields.get(field) ?? []
+      fields.set(field, into)
+      if (typeof slice === 'string') (into as Buffer[]).push(Buffer.from(slice, 'base64'))
+      else if (Array.isArray(slice) && slice.every((v) => typeof v === 'string')) {
+        for (const v of slice) (into as string[]).push(v)
+      } else throw new Error(`${list} ${field}: a slice neither strings nor bytes`)
       yield
     }
+    const seeds = new Map<string, ListSeed>()
+    for (const [name, fields] of lists) {
+      const stringsOf = (field: string) => fields.get(field) as string[] | undefined
+      const typedOf = <A extends Uint32Array | Int32Array | Float64Array>(field: string, Kind: ArrayKind<A>) => {
+        const slices = fields.get(field) as Buffer[] | undefined
+        return slices === undefined ? undefined : concatenated(slices, Kind, `${name} ${field}`)
+      }
+      const ids = stringsOf('ids')
+      if (ids === undefined) throw new Error(`list ${name} has no ids`)
+      const orderings = new Map<string, SeededOrdering>()
+      for (const field of fields.keys()) {
+        if (!field.startsWith('asc:')) continue
+        const sort = field.slice('asc:'.length)
+        const asc = typedOf(field, Uint32Array) as Uint32Array
+        const keys = typedOf(`keys:${sort}`, Float64Array)
+        if (keys === undefined) throw new Error(`${name} ${sort}: an ordering without its keys`)
+        orderings.set(sort, { asc, keys })
+      }
+      const raw = stringsOf('raw')
+      const texts = stringsOf('texts')
+      const grams = typedOf('grams', Float64Array)
+      const starts = typedOf('starts', Int32Array)
+      const postings = typedOf('postings', Int32Array)
+      const whole =
+        raw !== undefined &&
+        texts !== undefined &&
+        grams !== undefined &&
+        starts !== undefined &&
+        postings !== undefined
+      seeds.set(name, { ids, orderings, search: whole ? { raw, texts, grams, starts, postings } : undefined })
+      yield
+    }
+    return { ok: true, seeds: { fetchedAt: read.header.fetchedAt, lists: seeds }, bytes: read.bytes }
   } catch (err) {
     return { ok: false, missing: false, reason: `malformed: ${err instanceof Error ? err.message : String(err)}` }
   }
-  const seeds = new Map<string, ListSeed>()
-  for (const [name, { ids, orderings, search }] of lists) {
-    if (ids === undefined) return { ok: false, missing: false, reason: `malformed: list ${name} has no ids` }
-    const { raw, texts, grams, starts, postings } = search
-    const whole =
-      raw !== undefined && texts !== undefined && grams !== undefined && starts !== undefined && postings !== undefined
-    seeds.set(name, { ids, orderings, search: whole ? { raw, texts, grams, starts, postings } : undefined })
-  }
-  return { ok: true, seeds: { fetchedAt: read.header.fetchedAt, lists: seeds }, bytes: read.bytes }
 }
 
-type Search = { -readonly [K in keyof SearchSeed]: SearchSeed[K] }
+type ArrayKind<A> = { new (length: number): A; readonly BYTES_PER_ELEMENT: number }
 
-function base64(a: Uint32Array | Int32Array | Float64Array): string {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64')
-}
-
-function fromBase64<A extends Uint32Array | Int32Array | Float64Array>(
-  text: unknown,
-  Kind: { new (length: number): A; readonly BYTES_PER_ELEMENT: number },
+/** The typed array of `Kind` whose bytes are `slices`, one after the other. */
+function concatenated<A extends Uint32Array | Int32Array | Float64Array>(
+  slices: readonly Buffer[],
+  Kind: ArrayKind<A>,
+  what: string,
 ): A {
-  if (typeof text !== 'string') throw new Error('an array is not a string')
-  const bytes = Buffer.from(text, 'base64')
-  if (bytes.length % Kind.BYTES_PER_ELEMENT !== 0) throw new Error('an array of a partial element')
-  const out = new Kind(bytes.length / Kind.BYTES_PER_ELEMENT)
-  new Uint8Array(out.buffer).set(bytes)
+  let bytes = 0
+  for (const s of slices) bytes += s.length
+  if (bytes % Kind.BYTES_PER_ELEMENT !== 0) throw new Error(`${what}: a partial element`)
+  const out = new Kind(bytes / Kind.BYTES_PER_ELEMENT)
+  const view = new Uint8Array(out.buffer)
+  let at = 0
+  for (const s of slices) {
+    view.set(s, at)
+    at += s.length
+  }
   return out
-}
-
-function strings(value: unknown): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new Error('not a list of strings')
-  return value as string[]
 }

@@ -159,6 +159,25 @@ test('a seed is merged with the few records that changed, and refused where too 
   assertSameAnswers(reordered, prepared(reversed), reversed.length)
 })
 
+test('a list larger than a line of its file (arrays cut into slices) reads back whole', async () => {
+  // 20,000 records: ids and texts over three lines each, postings over several.
+  const items: Row[] = Array.from({ length: 20_000 }, (_, i) => ({
+    id: `r${i}`,
+    status: i % 4 === 0 ? 'closed' : 'open',
+    category: i % 2 === 0 ? 'a' : 'b',
+    v: i % 97,
+    w: i % 13 === 0 ? undefined : (i * 7919) % 20_000,
+    title: `Will rate ${i % 500} be cut by ${i}? row`,
+  }))
+  const seeds = await roundTrip(prepared(items), 99)
+  const seed = seeds.lists.get('rows')
+  assert.ok(seed?.search !== undefined && seed.search.postings.length > 131_072, 'postings over more than a line')
+  const again = items.map((r) => ({ ...r }))
+  const seeded = prepared(again, seeds, true)
+  assert.deepEqual(seeded.seeded, { taken: 3, refused: 0 })
+  assertSameAnswers(seeded, prepared(again), again.length)
+})
+
 test('a damaged list file, or one of another venue or source, is refused whole with the reason', async () => {
   const items: Row[] = [{ id: 'a', status: 'open', category: 'a', v: 1, w: 2, title: 'Fed' }]
   await roundTrip(prepared(items), 7)
