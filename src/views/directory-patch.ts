@@ -41,6 +41,39 @@ const keyOf = (venue: VenueId, eventId: string) => `${venue}\u0000${eventId}`
 /** A link's two ends' keys. */
 const endsOf = (l: EventLink) => [keyOf(l.a.venue, l.a.eventId), keyOf(l.b.venue, l.b.eventId)] as const
 
+/** A links array's ends by key: each link's two ends (by its pair's key) and, per event, the events linked with it. */
+interface LinkIndex {
+  readonly pairs: ReadonlyMap<string, readonly [string, string]>
+  /** Cross-venue links only (a link within one venue joins nothing). */
+  readonly linked: ReadonlyMap<string, readonly string[]>
+}
+
+const NONE: readonly string[] = []
+/** Per links array (the matcher hands a new one per run; a patch reads the previous array's from here). */
+const linkIndexes = new WeakMap<readonly EventLink[], LinkIndex>()
+
+function* linkIndexSteps(links: readonly EventLink[]): Steps<LinkIndex> {
+  const cached = linkIndexes.get(links)
+  if (cached !== undefined) return cached
+  const pairs = new Map<string, readonly [string, string]>()
+  const linked = new Map<string, string[]>()
+  const link = (from: string, to: string) => {
+    const list = linked.get(from)
+    if (list === undefined) linked.set(from, [to])
+    else list.push(to)
+  }
+  let n = 0
+  for (const l of links) {
+    const ends = endsOf(l)
+    pairs.set(`${ends[0]}\u0000${ends[1]}`, ends)
+    if (l.a.venue !== l.b.venue) (link(ends[0], ends[1]), link(ends[1], ends[0]))
+    if (++n % CHECKPOINT_EVERY === 0) yield
+  }
+  const index = { pairs, linked }
+  linkIndexes.set(links, index)
+  return index
+}
+
 /** The parts of the directory of `venues` and `links` made from `previous`'s, or undefined to build it whole. */
 export function* patchedDirectorySteps(
   previous: DirectoryParts,
@@ -68,28 +101,26 @@ export function* patchedDirectorySteps(
     const at = key.indexOf('\u0000')
     return catalogOf.get(key.slice(0, at) as VenueId)?.eventsById.get(key.slice(at + 1))
   }
-  // The links made or undone; and, of the links now, each listed event's linked events.
-  /** The previous links by their ends' keys, each with its ends; those the new links do not hold were undone. */
-  const before = new Map<string, readonly [string, string]>()
-  for (const l of previous.links) {
-    const ends = endsOf(l)
-    before.set(`${ends[0]}\u0000${ends[1]}`, ends)
+  // The links made or undone: each links array's ends are indexed once (the previous array's by the patch before).
+  const before = yield* linkIndexSteps(previous.links)
+  const now = yield* linkIndexSteps(links)
+  if (now !== before) {
+    let n = 0
+    for (const [pair, ends] of now.pairs) {
+      if (!before.pairs.has(pair)) seeds.push(ends[0], ends[1])
+      if (++n % CHECKPOINT_EVERY === 0) yield
+    }
+    for (const [pair, ends] of before.pairs) {
+      if (!now.pairs.has(pair)) seeds.push(ends[0], ends[1])
+      if (++n % CHECKPOINT_EVERY === 0) yield
+    }
   }
-  yield
-  const linked = new Map<string, string[]>()
-  const link = (from: string, to: string) => {
-    const list = linked.get(from)
-    if (list === undefined) linked.set(from, [to])
-    else list.push(to)
+  /** The events linked with a listed event now, both ends listed (the whole build joins only those). */
+  const linkedWith = (key: string): readonly string[] => {
+    const others = now.linked.get(key)
+    if (others === undefined || eventOf(key) === undefined) return NONE
+    return others.filter((other) => eventOf(other) !== undefined)
   }
-  let n = 0
-  for (const l of links) {
-    const [a, b] = endsOf(l)
-    if (!before.delete(`${a}\u0000${b}`)) seeds.push(a, b)
-    if (l.a.venue !== l.b.venue && eventOf(a) !== undefined && eventOf(b) !== undefined) (link(a, b), link(b, a))
-    if (++n % CHECKPOINT_EVERY === 0) yield
-  }
-  for (const [a, b] of before.values()) seeds.push(a, b)
   // Everything grouped with a seed, before or now: the old service events' members and the linked events, to closure.
   const serviceOf = (key: string): ServiceEvent | undefined => {
     const at = key.indexOf('\u0000')
@@ -108,7 +139,7 @@ export function* patchedDirectorySteps(
       touched.add(old)
       for (const e of old.members) queue.push(keyOf(e.venue, e.eventId))
     }
-    for (const other of linked.get(key) ?? []) queue.push(other)
+    for (const other of linkedWith(key)) queue.push(other)
     if (regrouped.size > MAX_PATCHED_SHARE * Math.max(listed, 1)) return undefined
   }
   // The new groups: the listed regrouped events, joined along the links (no venue twice in a group, else refused
@@ -124,7 +155,7 @@ export function* patchedDirectorySteps(
     while (pending.length > 0) {
       const k = pending.pop() as string
       members.push(eventOf(k) as CatalogEvent)
-      for (const other of linked.get(k) ?? []) if (!placed.has(other)) (placed.add(other), pending.push(other))
+      for (const other of linkedWith(k)) if (!placed.has(other)) (placed.add(other), pending.push(other))
     }
     members.sort((x, y) => (rank.get(x.venue) ?? 0) - (rank.get(y.venue) ?? 0))
     for (let i = 1; i < members.length; i++)
