@@ -107,10 +107,12 @@ export class ListFileKeeper {
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight)
   }
 
-  async #writeEvents(collapsed: CollapsedView, source: string): Promise<void> {
+  async #writeEvents(): Promise<void> {
     const path = this.path(EVENTS_LIST_OWNER)
-    // Once per cross-venue list (each venue's write would otherwise write it again).
-    if (this.#eventsWritten === collapsed) return
+    const collapsed = this.#collapsed
+    const source = this.#eventsSource()
+    // Once per cross-venue list.
+    if (collapsed === undefined || source === undefined || this.#eventsWritten === collapsed) return
     this.#eventsWritten = collapsed
     try {
       const seed = await runInSlices(collapsed.index.seedSteps())
@@ -138,9 +140,6 @@ export class ListFileKeeper {
     this.#writing.add(venue)
     const path = this.path(venue)
     const started = performance.now()
-    // The cross-venue list follows each venue's: its entries are made of the venue views' (collapsed-view.ts).
-    const collapsed = this.#collapsed
-    const eventsSource = this.#eventsSource()
     const done: Promise<void> = runInSlices(seedsOf(view))
       .then((lists) => writeListFile(path, venue, source, { fetchedAt: view.catalog.fetchedAt, lists }))
       .then(
@@ -148,7 +147,12 @@ export class ListFileKeeper {
           this.#log.info({ path, version, bytes, ms: Math.round(performance.now() - started) }, 'list file written'),
         (err: unknown) => this.#log.warn({ path, error: String(err) }, 'list file not written'),
       )
-      .then(() => (collapsed && eventsSource ? this.#writeEvents(collapsed, eventsSource) : undefined))
+      .then(() => {
+        this.#writing.delete(venue)
+        // The cross-venue list follows the venues' (its entries are made of their views': collapsed-view.ts), once
+        // the last of a round of venue writes is done, from the latest view.
+        return this.#writing.size === 0 ? this.#writeEvents() : undefined
+      })
       .finally(() => {
         this.#writing.delete(venue)
         this.#inFlight.delete(done)
