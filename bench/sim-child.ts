@@ -8,6 +8,8 @@ import { startSimulator } from '../src/sim/simulator.js'
 import { Rng } from '../src/sim/world/random.js'
 import { venuekOf } from '../src/sim/venuek/state.js'
 import type { VkEvent } from '../src/sim/venuek/types.js'
+import { isEventClosed } from '../src/sim/venuep/market-stats.js'
+import { venuepOf } from '../src/sim/venuep/state.js'
 
 /**
  * The standalone simulator (what `npm run sim` runs, src/sim/cli.ts: same world, same ports, same printed
@@ -31,7 +33,9 @@ import type { VkEvent } from '../src/sim/venuek/types.js'
  * event's markets still answer (books, subscriptions, lookups by ticker); only the listing the service's catalog
  * sync pages through no longer holds it. A listing's later pages read the selection its first page made
  * (src/sim/listing-snapshots.ts), so a refresh that pages across a turn sees the turn at the next refresh. Each turn prints
- * `churn turn <n>`.
+ * `churn turn <n>`. On venuep, whose events are new by id (it cannot list changes by stamp: the service finds new
+ * events as the newest by id), the churn lists a new event each turn instead: the BENCH_SIM_VENUEP_NEW_EVENTS (default 50)
+ * newest open events are held back from the listing at start and listed one per turn, newest last, until none is left.
  *
  * BENCH_SIM_ENGINE=0 starts no market activity: the books and the catalog stay as generated, apart from the churn.
  *
@@ -79,9 +83,13 @@ const churnEveryMs = Number(process.env.BENCH_SIM_CHURN_EVERY_MS ?? '0')
 const churnRng = new Rng(11)
 let delisted: VkEvent | undefined
 let churns = 0
+/** venuep's events not listed yet, the oldest first (the venue's new events come in id order). */
+const unlisted = churnEveryMs > 0 ? holdBackNewest(Number(process.env.BENCH_SIM_VENUEP_NEW_EVENTS ?? '50')) : []
 const churn =
   churnEveryMs > 0
     ? setInterval(() => {
+        const fresh = unlisted.shift()
+        if (fresh !== undefined) venuepOf(world).events.push(fresh)
         // The world's listing array is what the venuek catalog routes page through (rest-catalog.ts).
         const i = churnRng.int(0, venuekOf(world).events.length - 1)
         const [out] = venuekOf(world).events.splice(i, 1)
@@ -96,6 +104,20 @@ const churn =
       }, churnEveryMs)
     : undefined
 churn?.unref()
+
+/** Takes the `n` newest open venuep events out of the listing; returns them oldest first. */
+function holdBackNewest(n: number) {
+  const listing = venuepOf(world).events
+  const newest = listing
+    .filter((e) => !isEventClosed(e))
+    .sort((a, b) => Number(b.id) - Number(a.id))
+    .slice(0, n)
+  const held = new Set(newest)
+  const kept = listing.filter((e) => !held.has(e))
+  listing.length = 0
+  for (const e of kept) listing.push(e)
+  return newest.reverse()
+}
 
 process.stdout.write(
   `# ${sim.description}; boost of ${boostPerSec} top-of-book changes/s on ${targets.venuep.length} + ${targets.venuek.length} matched markets on SIGUSR2${churnEveryMs > 0 ? `; catalog churn every ${churnEveryMs} ms` : ''}\n${Object.entries(

@@ -12,16 +12,19 @@ import { SIM_CHILD_JS, startStandaloneSim } from '../bench/process.js'
  * `npm run refresh:cost`: what one catalog refresh costs the service's whole process (issue 35's "a refresh that
  * changed nothing ≤ 20 ms of CPU, one changed event ≤ 50 ms"), measured against the standalone simulator in a
  * process of its own, with no market activity (BENCH_SIM_ENGINE=0: books and catalog stay as generated) except a
- * catalog churn: every CHURN_MS one venuek event leaves the listing and the one that left before comes back
- * (bench/sim-child.ts). The service runs in this process with its own refresh timers off; each round, after a churn
- * turn:
+ * catalog churn: every CHURN_MS one venuek event leaves the listing and the one that left before comes back, and one
+ * new venuep event is listed (bench/sim-child.ts). The service runs in this process with its own refresh timers off;
+ * each round, after a churn turn:
  *
  * - **changed**: venuek's changes since its last sync are listed (catalog-changes.ts: a refresh between its whole
  *   listings), which finds the event that came back (stamped as updated when listed again) and installs a new version:
  *   the matcher's update, the read models' patch and the spread engine's install follow. The event that left is
  *   dropped at the next whole listing (`fullListingEveryMs`), not here;
  * - **unchanged**: venuek's changes are listed once more at once, which finds nothing new and installs nothing;
- * - **venuep unchanged**: venuep (listed whole every refresh: no listing of changes) listed again, nothing new.
+ * - **venuep changes: one new event**: venuep's new events and its events due to close are asked for (its refresh
+ *   between whole listings, venuep/catalog-changes.ts), which finds the new event and installs a new version;
+ * - **venuep changes: none**: the same at once, nothing new;
+ * - **venuep whole**: venuep listed whole (as every `fullListingEveryMs`), nothing new since.
  *
  * Each figure is the process's CPU (user + system) from the refresh's start until every consequence has settled,
  * which includes listing the venue (HTTP, JSON parse, a digest per event); the service's idle cost over the same
@@ -96,7 +99,13 @@ function feedCounts(app: App, count: (feed: FeedStatus | undefined) => number): 
   return n
 }
 
-async function refresh(app: App, venue: 'venuep' | 'venuek', kind: string, lines: Record<string, unknown>[]) {
+async function refresh(
+  app: App,
+  venue: 'venuep' | 'venuek',
+  kind: string,
+  lines: Record<string, unknown>[],
+  whole = false,
+) {
   const actor = app.venues[venue]
   const before = actor.venueStatus().catalog
   const logged = lines.length
@@ -104,7 +113,7 @@ async function refresh(app: App, venue: 'venuep' | 'venuek', kind: string, lines
   const excusedBefore = excusedReplies(app)
   const cpu = process.cpuUsage()
   const wall = performance.now()
-  actor.refreshCatalog()
+  actor.refreshCatalog(whole)
   await until(() => actor.venueStatus().catalog.syncedAt !== before.syncedAt, 600_000, `${venue} listed`)
   // The matcher and the views hear of a new version on the next turns: settled twice, 20 ms apart.
   await sleep(20)
@@ -135,7 +144,7 @@ async function main(): Promise<void> {
   const questions = process.env.SIM_QUESTIONS ?? '10000'
   const dataDir = mkdtempSync(join(tmpdir(), 'refresh-cost-'))
   const say = (s: string) => process.stdout.write(`${s}\n`)
-  say(`simulator: ${questions} questions, no market activity, venuek churn every ${CHURN_MS / 1000} s`)
+  say(`simulator: ${questions} questions, no market activity, catalog churn every ${CHURN_MS / 1000} s`)
   const { sim, serviceEnv } = await startStandaloneSim(
     {
       SIM_QUESTIONS: questions,
@@ -219,7 +228,9 @@ async function main(): Promise<void> {
       for (const r of [
         await refresh(app, 'venuek', 'venuek changes: one event back', lines),
         await refresh(app, 'venuek', 'venuek changes: none', lines),
-        await refresh(app, 'venuep', 'venuep whole, unchanged', lines),
+        await refresh(app, 'venuep', 'venuep changes: one new event', lines),
+        await refresh(app, 'venuep', 'venuep changes: none', lines),
+        await refresh(app, 'venuep', 'venuep whole, unchanged', lines, true),
       ]) {
         results.push(r)
         say(

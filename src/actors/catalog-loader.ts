@@ -105,6 +105,8 @@ export class CatalogLoader {
   #refreshTimer: TimerHandle | undefined
   /** A refresh was asked for while a sync was in progress: another one starts when it ends (refresh). */
   #refreshAgain = false
+  /** The next sync lists the venue whole, whenever the last whole listing was (`refresh(true)`). */
+  #wholeAsked = false
   #unwatchCatalog: (() => void) | undefined
   #retryTimer: TimerHandle | undefined
   /** The venue's catalog file, when it has one. */
@@ -175,10 +177,11 @@ export class CatalogLoader {
 
   /**
    * Syncs the catalog now rather than at the next refresh; if a sync is in progress, another starts when it ends, so
-   * a catalog announced during a sync is not missed.
+   * a catalog announced during a sync is not missed. `whole`: that sync lists the venue whole, not its changes.
    */
-  refresh(): void {
+  refresh(whole = false): void {
     if (!this.#started) return
+    if (whole) this.#wholeAsked = true
     if (this.#loading !== undefined) this.#refreshAgain = true
     else this.#loadCatalog()
   }
@@ -190,6 +193,7 @@ export class CatalogLoader {
     const controller = new AbortController()
     this.#loading = controller
     const since = this.#changesSince()
+    this.#wholeAsked = false
     const load = new CatalogLoad(this.#o.clock, since === undefined ? this.#lastListedEvents : undefined, since)
     this.#load = load
     // Until the venue has been listed once, a sync is the first (progress in the log, retries with backoff).
@@ -250,7 +254,7 @@ export class CatalogLoader {
     const adapter = this.#o.adapter
     const installed = this.#o.catalog()
     if (load.since !== undefined && adapter.fetchChangedEvents !== undefined && installed !== undefined) {
-      const changed = await adapter.fetchChangedEvents(load.since, signal, progress)
+      const changed = await adapter.fetchChangedEvents(load.since, signal, progress, installed)
       if (changed !== undefined) {
         const applied = withChangedEvents(installed, changed)
         return applied && { catalog: applied.catalog, known: applied.changes, base: installed }
@@ -264,7 +268,7 @@ export class CatalogLoader {
   /** Since when the next sync lists changes; undefined when it lists the venue whole. */
   #changesSince(): number | undefined {
     const every = this.#o.fullListingEveryMs ?? 0
-    if (every <= 0 || this.#o.adapter.fetchChangedEvents === undefined) return undefined
+    if (every <= 0 || this.#o.adapter.fetchChangedEvents === undefined || this.#wholeAsked) return undefined
     if (this.#fileServed || this.#failures > 0 || this.#o.catalog() === undefined) return undefined
     if (this.#syncedFrom === undefined || this.#listedWholeAt === undefined) return undefined
     if (this.#o.clock.now() - this.#listedWholeAt >= every) return undefined

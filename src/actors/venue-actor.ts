@@ -173,11 +173,12 @@ export class VenueActor extends Actor<VenueMessage> {
 
   /**
    * Syncs the catalog now rather than at the next refresh (an adapter's `watchCatalog` says a new one is there); if a
-   * sync is in progress, another starts when it ends, so a catalog announced during a sync is not missed.
+   * sync is in progress, another starts when it ends, so a catalog announced during a sync is not missed. `whole`: that
+   * sync lists the venue whole even between whole listings (CatalogLoader.refresh).
    */
-  refreshCatalog(): void {
+  refreshCatalog(whole = false): void {
     if (this.status !== 'running') return
-    this.#loader.refresh()
+    this.#loader.refresh(whole)
   }
 
   catalog(): CatalogSnapshot | undefined {

@@ -153,13 +153,22 @@ export interface VenueAdapter {
    * The events the venue stamps as updated at or after `since` (ms), for a refresh between whole listings (the
    * loader's `fullListingEveryMs`): a refresh then costs what changed, not the catalog's size. Undefined when the
    * changes cannot be applied alone (venuek: a series changed, which every event of it maps) and the venue must be
-   * listed whole. Absent for a venue without update stamps to filter by.
+   * listed whole. `installed`: the catalog installed now, for a venue that cannot filter by stamps and asks what
+   * changed by what it holds (venuep: events newer than every installed one, installed events due to close). Absent
+   * for a venue that can do neither.
    */
   fetchChangedEvents?(
     since: number,
     signal: AbortSignal,
     progress?: CatalogProgress,
+    installed?: InstalledCatalog,
   ): Promise<ChangedEvents | undefined>
+}
+
+/** The installed catalog as a refresh of changes reads it (a CatalogSnapshot is one). */
+export interface InstalledCatalog {
+  readonly events: readonly CatalogEvent[]
+  readonly eventsById: ReadonlyMap<string, CatalogEvent>
 }
 
 /**

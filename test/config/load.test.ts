@@ -124,3 +124,15 @@ test('VENUEK_FULL_LISTING_EVERY_MS with CATALOG_REFRESH_MS: both land in venuekâ
     /\/venues\/venuek\/catalog\/fullListingEveryMs/,
   )
 })
+
+test('VENUEP_FULL_LISTING_EVERY_MS lands in venuepâ€™s catalog section only; not a number is refused', () => {
+  const base = loadConfig({ env: {} }).venues
+  assert.equal(base.venuep.catalog.fullListingEveryMs, 600_000)
+  const set = loadConfig({ env: { VENUEP_FULL_LISTING_EVERY_MS: '0' } }).venues
+  assert.deepEqual(set.venuep.catalog, { ...base.venuep.catalog, fullListingEveryMs: 0 })
+  assert.deepEqual(set.venuek.catalog, base.venuek.catalog)
+  assert.throws(
+    () => loadConfig({ env: { VENUEP_FULL_LISTING_EVERY_MS: 'often' } }),
+    /\/venues\/venuep\/catalog\/fullListingEveryMs/,
+  )
+})

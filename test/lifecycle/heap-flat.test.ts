@@ -42,9 +42,10 @@ test(
         LOG_LEVEL: 'info',
         DATA_DIR: join(dir, 'service'),
         CATALOG_REFRESH_MS: '5000',
-        // venuek listed whole at every refresh (not only its changes): every refresh then installs a new version
-        // (the 24-hour volumes roll), which is the churn this test is about.
+        // Both venues listed whole at every refresh (not only their changes): every refresh then installs a new
+        // version (the 24-hour volumes roll), which is the churn this test is about.
         VENUEK_FULL_LISTING_EVERY_MS: '0',
+        VENUEP_FULL_LISTING_EVERY_MS: '0',
       },
       ['--inspect=127.0.0.1:0'],
     )

@@ -6,6 +6,7 @@ import { streamedInstrumentsSteps } from '../streamed-instruments.js'
 import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
 import { fetchVenuepCatalog } from './catalog.js'
+import { fetchVenuepChanges } from './catalog-changes.js'
 import { GAMMA_MAPPED_FIELDS } from './map-catalog.js'
 import { VenuepFeed } from './feed.js'
 import { venuepProbability } from './probability.js'
@@ -21,6 +22,11 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
     catalogSource: config.gammaUrl,
     seedCatalog: (catalog) => seedCatalogRecords(records, catalog),
     fetchCatalog: (signal, progress) => fetchVenuepCatalog(gamma, config, links, ctx.clock, signal, progress, records),
+    // What it asks for is found from what is installed (catalog-changes.ts); without it, the venue is listed whole.
+    fetchChangedEvents: async (_since, signal, progress, installed) =>
+      installed === undefined
+        ? undefined
+        : fetchVenuepChanges(gamma, config, links, ctx.clock, installed, signal, records, progress),
     createFeed: (sink) =>
       new VenuepFeed({
         url: config.clobWsUrl,

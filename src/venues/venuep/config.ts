@@ -15,6 +15,14 @@ export const VenuepConfigSchema = Type.Object(
         /** Gamma page size (the venue documents no maximum; 100 keeps responses small). */
         pageSize: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
         refreshMs: Ms(60_000, 1_000),
+        /**
+         * How often a refresh lists the venue whole (0: every refresh). The refreshes between ask only for new events
+         * and for installed events whose markets end about now (catalog-changes.ts): Gamma cannot list changes by
+         * update stamp, and a whole listing of ~50,000 markets is the largest steady cost at the venue's real size.
+         * The whole listing is the reconciliation: volumes, markets added to an event, early resolutions and edits
+         * are caught up at it.
+         */
+        fullListingEveryMs: Ms(600_000, 0),
         /** Closed events are synced only if they ended within this many days (the live venue has ~100k). */
         closedLookbackDays: Type.Integer({ minimum: 0, default: 30 }),
         /** The guard of config-parts.ts; the real catalog is about 50,000 active markets, in fewer events. */

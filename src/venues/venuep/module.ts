@@ -1,4 +1,4 @@
-import { defined } from '../../config/env-values.js'
+import { defined, toInt } from '../../config/env-values.js'
 import { VenuepEventSchema } from './schemas.js'
 import { eventOn } from '../../views/event-directory.js'
 import type { VenueModule } from '../module.js'
@@ -20,14 +20,18 @@ export const VENUEP: VenueModule<VenuepConfig, undefined, 'venuep'> = {
   name: 'venuep',
   config: {
     schema: VenuepConfigSchema,
-    fromEnv: (env) =>
-      defined({
+    fromEnv: (env) => {
+      const own = defined({
         gammaUrl: env.VENUEP_GAMMA_URL,
         clobUrl: env.VENUEP_CLOB_URL,
         clobWsUrl: env.VENUEP_CLOB_WS_URL,
         dataUrl: env.VENUEP_DATA_URL,
         eventUrlTemplate: env.VENUEP_EVENT_URL_TEMPLATE,
-      }),
+      })
+      const every = env.VENUEP_FULL_LISTING_EVERY_MS
+      if (every === undefined || every === '') return own
+      return { ...own, catalog: { fullListingEveryMs: toInt('VENUEP_FULL_LISTING_EVERY_MS', every) } }
+    },
     atSimulator: (config, sim) => {
       const p = sim.venuep.urls
       return {
@@ -41,7 +45,7 @@ export const VENUEP: VenueModule<VenuepConfig, undefined, 'venuep'> = {
     },
     describe: (config) => config.gammaUrl,
   },
-  catalogLists: ['open', 'closed'],
+  catalogLists: ['open', 'closed', 'changes'],
   openApiTag:
     "venuep markets, events and prices from the service's memory, and venuep live data proxied from the venue (trades, order book, candlesticks, wallets).",
   eventSchema: VenuepEventSchema,
