@@ -9,7 +9,8 @@ import { LabelIndex, RequiredWordIndex, StatedWordIndex } from './contract-index
 import { judge, mayMatch } from './judge.js'
 import type { DenyRule, EventMatch, ManualMatch, MatchExplanation, VenueEvent } from './match-types.js'
 import { NO_ALIASES, type AliasLookup } from './names.js'
-import { assignOneToOneSteps, groupByEventsSteps, outcomeKey, venueEvent, type Accepted } from './pair-assignment.js'
+import { AssignedPairs } from './assigned-pairs.js'
+import { outcomeKey, venueEvent, type Accepted } from './pair-assignment.js'
 import { contentWords } from './text.js'
 
 /**
@@ -96,6 +97,11 @@ export interface MatchUpdate {
   readonly changedEvents: number
   /** Candidate pairs judged by this update. */
   readonly judged: number
+  /**
+   * The automatic matches that left and came, when the update found them by what changed (every other automatic
+   * match is the object the last update gave); undefined when it built them from nothing.
+   */
+  readonly changedMatches?: { readonly removed: readonly EventMatch[]; readonly added: readonly EventMatch[] }
 }
 
 /**
@@ -129,10 +135,13 @@ export class MatchState {
   /** Accepted pairs by each side's contract. */
   readonly #byA = new Map<ContractSpec, readonly Accepted[]>()
   readonly #byB = new Map<ContractSpec, readonly Accepted[]>()
+  /** The accepted pairs assigned one to one and grouped into the automatic matches (assigned-pairs.ts). */
+  readonly #assigned = new AssignedPairs()
+  /** The catalog each side holds (a later snapshot's `changes` since its version are all an update reads). */
+  #heldA: CatalogSnapshot | undefined
+  #heldB: CatalogSnapshot | undefined
   /** The overrides (manual outcomes taken out of automatic matching, deny rules) the state was built under. */
   #overridesKey: string | undefined
-  /** The automatic matches of the last update, and the weights they were graded with. */
-  #last: { readonly weights: MatchWeights; readonly automatic: EventMatch[] } | undefined
 
   constructor(cache = new SpecCache()) {
     this.#cache = cache
@@ -165,8 +174,10 @@ export class MatchState {
     this.#cache.aliases = aliases.lookup
 
     // Take out what changed or left, put in what is new; judge only the new contracts.
-    const newB = yield* this.#sync(this.#sideB, b.events, usedB, 'b')
-    const newA = yield* this.#sync(this.#sideA, a.events, usedA, 'a')
+    const newB = yield* this.#sync(this.#sideB, b, this.#heldB, usedB, 'b')
+    const newA = yield* this.#sync(this.#sideA, a, this.#heldA, usedA, 'a')
+    this.#heldA = a
+    this.#heldB = b
     // Indexing a whole catalog (a full run) is ~0.2 s: checkpoints keep it in slices.
     for (let i = 0; i < newB.added.length; i++) {
       const c = newB.added[i] as ContractSpec
@@ -211,20 +222,21 @@ export class MatchState {
     // The held contracts are all the state needs; the cache's readings would only double them (SpecCache.clear).
     this.#cache.clear()
     const changedEvents = newA.changedEvents + newB.changedEvents
-    // Nothing changed (the usual refresh): the same contracts give the same pairs.
-    if (mode === 'incremental' && changedEvents === 0 && this.#last !== undefined && this.#last.weights === weights) {
-      return { matches: [...manual, ...this.#last.automatic], mode, changedEvents, judged }
+    // Only what the pairs accepted and dropped reach is assigned and grouped again (none: the usual refresh).
+    if (mode === 'incremental' && a.idsOnce && b.idsOnce && this.#assigned.canUpdate(weights)) {
+      const changedMatches = this.#assigned.update(this.#byA, this.#byB)
+      return { matches: [...manual, ...this.#assigned.matches], mode, changedEvents, judged, changedMatches }
     }
     const accepted: Accepted[] = []
     for (const list of this.#byA.values()) for (const x of list) accepted.push(x)
     yield
-    const automatic = yield* groupByEventsSteps(yield* assignOneToOneSteps(accepted), weights)
-    this.#last = { weights, automatic }
+    const automatic = yield* this.#assigned.buildSteps(accepted, weights)
     return { matches: [...manual, ...automatic], mode, changedEvents, judged }
   }
 
   #clear(aliases: AliasLookup): void {
-    this.#last = undefined
+    this.#assigned.clear()
+    this.#heldA = this.#heldB = undefined
     for (const side of [this.#sideA, this.#sideB]) side.clear()
     this.#byA.clear()
     this.#byB.clear()
@@ -238,24 +250,23 @@ export class MatchState {
   }
 
   /**
-   * Brings one venue's contracts in line with `events`: an event whose contracts read the same keeps them (pointed at
-   * the new catalog's objects); one that changed or left has its contracts and their pairs removed. Returns the
-   * contracts to add.
+   * Brings one venue's contracts in line with its catalog: an event whose contracts read the same keeps them (pointed
+   * at the new catalog's objects); one that changed or left has its contracts and their pairs removed. Returns the
+   * contracts to add. When the snapshot says what changed since the catalog `held` was synced to (`synced`), only
+   * those events are read; else every event is.
    */
   *#sync(
     held: Map<string, EventContracts>,
-    events: readonly CatalogEvent[],
+    catalog: CatalogSnapshot,
+    synced: CatalogSnapshot | undefined,
     used: ReadonlySet<string>,
     side: Side,
   ): Steps<{ added: ContractSpec[]; changedEvents: number }> {
     const added: ContractSpec[] = []
-    const seen = new Set<string>()
     let changedEvents = 0
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i] as CatalogEvent
-      seen.add(event.eventId)
+    const take = (event: CatalogEvent): void => {
       const before = held.get(event.eventId)
-      if (before !== undefined && before.event === event) continue
+      if (before !== undefined && before.event === event) return
       const readings = readingsOf(event).filter((r) => !used.has(r.outcome.outcomeId))
       if (before !== undefined && sameContracts(before.specs, readings)) {
         for (let j = 0; j < readings.length; j++) rebind(before.specs[j] as ContractSpec, readings[j] as Reading)
@@ -267,14 +278,38 @@ export class MatchState {
         for (const c of specs) added.push(c)
         changedEvents++
       }
-      if (i % CHECKPOINT_EVERY === 0) yield
     }
-    for (const [id, before] of held) {
-      if (seen.has(id)) continue
+    const leave = (id: string, before: EventContracts): void => {
       this.#drop(before.specs, side)
       held.delete(id)
       changedEvents++
     }
+    // The catalog held: nothing to read.
+    if (synced === catalog) return { added, changedEvents }
+    const changes = catalog.changes
+    if (changes !== undefined && changes.since === synced?.version && catalog.idsOnce) {
+      const listed = new Set<string>()
+      for (let i = 0; i < changes.added.length; i++) {
+        const event = changes.added[i] as CatalogEvent
+        listed.add(event.eventId)
+        take(event)
+        if (i % CHECKPOINT_EVERY === 0) yield
+      }
+      for (const event of changes.removed) {
+        const before = held.get(event.eventId)
+        if (before !== undefined && !listed.has(event.eventId)) leave(event.eventId, before)
+      }
+      return { added, changedEvents }
+    }
+    const seen = new Set<string>()
+    const events = catalog.events
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as CatalogEvent
+      seen.add(event.eventId)
+      take(event)
+      if (i % CHECKPOINT_EVERY === 0) yield
+    }
+    for (const [id, before] of held) if (!seen.has(id)) leave(id, before)
     return { added, changedEvents }
   }
 
@@ -286,6 +321,7 @@ export class MatchState {
       else if (side === 'a') (this.#aIndex.remove(c), this.#aLabels.remove(c))
       else (this.#bIndex.remove(c), this.#bLabels.remove(c))
       for (const x of mine.get(c) ?? []) {
+        this.#assigned.touched(x)
         const list = theirs.get(x[other])
         if (list === undefined) continue
         const kept = list.filter((y) => y !== x)
@@ -297,6 +333,7 @@ export class MatchState {
   }
 
   #accept(x: Accepted): void {
+    this.#assigned.touched(x)
     addPosting(this.#byA, x.a, x)
     addPosting(this.#byB, x.b, x)
   }

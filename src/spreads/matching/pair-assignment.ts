@@ -59,26 +59,50 @@ export function* assignOneToOneSteps(accepted: readonly Accepted[]): Steps<Accep
 
 export function* groupByEventsSteps(pairs: readonly Accepted[], weights: MatchWeights): Steps<EventMatch[]> {
   const groups = new Map<string, Accepted[]>()
-  for (const x of pairs) push(groups, `${x.a.event.eventId}\u0000${x.b.event.eventId}`, x)
+  for (const x of pairs) push(groups, groupKey(x), x)
   yield
   const out: EventMatch[] = []
   for (const list of groups.values()) {
-    const first = list[0] as Accepted
-    const outcomes = list.map((x) => autoPair(x, weights))
-    const allHigh = list.every((x) => x.grade === 'high')
-    const strategy: MatchingStrategy =
-      list.length > 1 ? 'event_key' : allHigh ? 'auto_canonical' : 'normalized_title_fallback'
-    out.push({
-      a: venueEvent(first.a.event),
-      b: venueEvent(first.b.event),
-      strategy,
-      quality: allHigh ? 'auto_high' : 'auto_medium',
-      outcomes,
-    })
+    out.push(groupMatch(list, weights))
     if (out.length % PAIRS_PER_CHECKPOINT === 0) yield
   }
   // One group per pair of events: a total order.
   return yield* sortSteps(out, byEvents)
+}
+
+/** The group an assigned pair belongs to: its two events. */
+export function groupKey(x: Accepted): string {
+  return `${x.a.event.eventId}\u0000${x.b.event.eventId}`
+}
+
+/** The published match of one group's assigned pairs, listed by A's outcome id (as assignment sorts them). */
+export function groupMatch(list: readonly Accepted[], weights: MatchWeights): EventMatch {
+  const first = list[0] as Accepted
+  const outcomes = list.map((x) => autoPair(x, weights))
+  const allHigh = list.every((x) => x.grade === 'high')
+  const strategy: MatchingStrategy =
+    list.length > 1 ? 'event_key' : allHigh ? 'auto_canonical' : 'normalized_title_fallback'
+  return {
+    a: venueEvent(first.a.event),
+    b: venueEvent(first.b.event),
+    strategy,
+    quality: allHigh ? 'auto_high' : 'auto_medium',
+    outcomes,
+  }
+}
+
+/**
+ * Whether `x` is assigned (assignOneToOneSteps): the only pair at the best grade among its A contract's pairs, and
+ * among its B contract's. `pairsOfA`, `pairsOfB`: the accepted pairs of x's two contracts.
+ */
+export function isAssigned(x: Accepted, pairsOfA: readonly Accepted[], pairsOfB: readonly Accepted[]): boolean {
+  return uniqueBest(x, pairsOfA) && uniqueBest(x, pairsOfB)
+}
+
+function uniqueBest(x: Accepted, pairs: readonly Accepted[]): boolean {
+  const rank = RANK[x.grade]
+  for (const y of pairs) if (y !== x && RANK[y.grade] >= rank) return false
+  return true
 }
 
 export function venueEvent(e: CatalogEvent): VenueEvent {
@@ -128,7 +152,7 @@ function nonEmpty(texts: readonly string[]): string[] {
 }
 
 /** A's event id, then B's. */
-function byEvents(x: EventMatch, y: EventMatch): number {
+export function byEvents(x: EventMatch, y: EventMatch): number {
   return compare(x.a.eventId, y.a.eventId) || compare(x.b.eventId, y.b.eventId)
 }
 
@@ -161,6 +185,6 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else list.push(value)
 }
 
-function compare(a: string, b: string): number {
+export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
