@@ -264,7 +264,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const matching = new CrossVenueMatching({
     venues: actors,
     engine: spreads,
-    onLinks: (links) => models.setLinks(links),
+    onLinks: (links, delta) => models.setLinks(links, delta),
     overrides: () => ({ ...overrides.current(), weights: matchWeights, aliases: aliases.current() }),
     log: log.child({ component: 'matching' }),
     eventSlug: (venue, event) => modules.find((m) => m.id === venue)?.view.eventSlug(event) ?? event.eventId,

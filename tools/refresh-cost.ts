@@ -81,6 +81,8 @@ interface Refresh {
   readonly resubscribed: number
   /** Probe replies read late through our own loop's stall, excused (no resubscription; ws-connection.ts). */
   readonly excused: number
+  /** How each read-model rebuild meanwhile made each venue's view (kept, patched, built whole), e.g. `p:patched k:kept`. */
+  readonly views: readonly string[]
 }
 
 /** Reconnects so far, both venues' feeds (a revival, the venue late to answer a probe, is one of them). */
@@ -136,6 +138,14 @@ async function refresh(
     installed: line?.msg === 'catalog installed',
     resubscribed: resubscriptions(app) - resubscribedBefore,
     excused: excusedReplies(app) - excusedBefore,
+    views: lines
+      .slice(logged)
+      .filter((l) => l.msg === 'read models rebuilt')
+      .map((l) =>
+        Object.entries((l.made ?? {}) as Record<string, string>)
+          .map(([venue, made]) => `${venue}:${made}`)
+          .join(' '),
+      ),
   } satisfies Refresh
 }
 
@@ -164,6 +174,7 @@ async function main(): Promise<void> {
       // The process's CPU when the sync's result reached the actor: listing it cost up to here.
       if (entry.msg === 'catalog installed' || entry.msg === 'catalog unchanged')
         lines.push({ ...entry, cpuAt: process.cpuUsage() })
+      if (entry.msg === 'read models rebuilt') lines.push(entry)
       if (entry.msg === 'websocket down') {
         const reason = `${String(entry.feed).replace(/\d+/g, '#')}: ${String(entry.reason).replace(/\d+/g, '#')}`
         downReasons.set(reason, (downReasons.get(reason) ?? 0) + 1)
@@ -234,7 +245,7 @@ async function main(): Promise<void> {
       ]) {
         results.push(r)
         say(
-          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused} (${r.unparsed} unparsed, ${r.pagesReused} whole pages), ${r.installed ? 'installed' : 'nothing installed'}; feed connections resubscribed meanwhile: ${r.resubscribed} (late replies excused as our own stall: ${r.excused})`,
+          `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused} (${r.unparsed} unparsed, ${r.pagesReused} whole pages), ${r.installed ? 'installed' : 'nothing installed'}; feed connections resubscribed meanwhile: ${r.resubscribed} (late replies excused as our own stall: ${r.excused}); views: ${r.views.join(', ') || 'none rebuilt'}`,
         )
       }
     }

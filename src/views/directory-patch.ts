@@ -1,8 +1,14 @@
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
-import { patchedMap } from '../core/delta-map.js'
+import { DeltaMap, patchedMap } from '../core/delta-map.js'
 import type { Steps } from '../core/slices.js'
 import type { CatalogEvent, VenueId } from '../model/types.js'
-import { serviceEvent, type DirectoryVenue, type EventLink, type ServiceEvent } from './service-event.js'
+import {
+  serviceEvent,
+  type DirectoryVenue,
+  type EventLink,
+  type LinksDelta,
+  type ServiceEvent,
+} from './service-event.js'
 
 /**
  * How the event directory of the next catalogs and links is made from the current one in time proportional to what
@@ -46,6 +52,8 @@ interface LinkIndex {
   readonly pairs: ReadonlyMap<string, readonly [string, string]>
   /** Cross-venue links only (a link within one venue joins nothing). */
   readonly linked: ReadonlyMap<string, readonly string[]>
+  /** When made from the index of the links before (`linksChanged`): that index, and the ends of the links changed. */
+  readonly from?: { readonly index: LinkIndex; readonly ends: readonly string[] }
 }
 
 const NONE: readonly string[] = []
@@ -72,6 +80,52 @@ function* linkIndexSteps(links: readonly EventLink[]): Steps<LinkIndex> {
   const index = { pairs, linked }
   linkIndexes.set(links, index)
   return index
+}
+
+/**
+ * `links` replaced `previous` with the changes `delta`: when `previous` is indexed, `links`'s index is made from it in
+ * time proportional to the changes (the maps are versions of the previous ones, delta-map.ts), and remembers which
+ * ends changed, so a patch from a directory of `previous` reads those instead of comparing every link.
+ */
+export function linksChanged(previous: readonly EventLink[], links: readonly EventLink[], delta: LinksDelta): void {
+  const before = linkIndexes.get(previous)
+  if (before === undefined || links === previous || linkIndexes.has(links)) return
+  const pairs = DeltaMap.over(before.pairs)
+  const linked = DeltaMap.over(before.linked)
+  if (Math.max(pairs.deltaSize, linked.deltaSize) > MAX_DELTA_SHARE * Math.max(pairs.size, 1)) return
+  const ends: string[] = []
+  const gonePairs: string[] = []
+  const newPairs: (readonly [string, readonly [string, string]])[] = []
+  const lists = new Map<string, string[]>()
+  const listOf = (key: string): string[] => {
+    let list = lists.get(key)
+    if (list === undefined) lists.set(key, (list = [...(linked.get(key) ?? NONE)]))
+    return list
+  }
+  for (const l of delta.removed) {
+    const e = endsOf(l)
+    ends.push(e[0], e[1])
+    gonePairs.push(`${e[0]}\u0000${e[1]}`)
+    if (l.a.venue === l.b.venue) continue
+    for (const [from, to] of [e, [e[1], e[0]]] as const) {
+      const list = listOf(from)
+      const i = list.indexOf(to)
+      if (i >= 0) list.splice(i, 1)
+    }
+  }
+  for (const l of delta.added) {
+    const e = endsOf(l)
+    ends.push(e[0], e[1])
+    newPairs.push([`${e[0]}\u0000${e[1]}`, e])
+    if (l.a.venue !== l.b.venue) (listOf(e[0]).push(e[1]), listOf(e[1]).push(e[0]))
+  }
+  const emptied = [...lists].filter(([, list]) => list.length === 0).map(([key]) => key)
+  const filled = [...lists].filter(([, list]) => list.length > 0)
+  linkIndexes.set(links, {
+    pairs: pairs.with(gonePairs, newPairs),
+    linked: linked.with(emptied, filled),
+    from: { index: before, ends },
+  })
 }
 
 /** The parts of the directory of `venues` and `links` made from `previous`'s, or undefined to build it whole. */
@@ -104,7 +158,8 @@ export function* patchedDirectorySteps(
   // The links made or undone: each links array's ends are indexed once (the previous array's by the patch before).
   const before = yield* linkIndexSteps(previous.links)
   const now = yield* linkIndexSteps(links)
-  if (now !== before) {
+  if (now.from?.index === before) for (const key of now.from.ends) seeds.push(key)
+  else if (now !== before) {
     let n = 0
     for (const [pair, ends] of now.pairs) {
       if (!before.pairs.has(pair)) seeds.push(ends[0], ends[1])

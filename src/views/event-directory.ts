@@ -13,7 +13,7 @@ import { serviceEvent, type DirectoryVenue, type EventLink, type EventRef, type 
  * - linked events take the slug of their member on the earliest registered venue and keep the others' slugs as
  *   aliases, so old links still resolve.
  */
-export type { DirectoryVenue, EventLink, EventRef, ServiceEvent } from './service-event.js'
+export type { DirectoryVenue, EventLink, EventRef, LinksDelta, ServiceEvent } from './service-event.js'
 export { eventOn } from './service-event.js'
 
 /** A slug made of a title and a ticker: the title slugified (at most 80 characters) then the ticker lowercased. */

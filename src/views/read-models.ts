@@ -2,7 +2,8 @@ import type { Logger } from '../core/logger.js'
 import { runInSlices, runToEnd, type Steps } from '../core/slices.js'
 import type { Quote, VenueId } from '../model/types.js'
 import { CollapsedView } from './collapsed-view.js'
-import { EventDirectory, type EventLink } from './event-directory.js'
+import { EventDirectory, type EventLink, type LinksDelta } from './event-directory.js'
+import { linksChanged } from './directory-patch.js'
 import type { ViewSeeds } from './list-file.js'
 import type { StartSeeds } from './list-file-keeper.js'
 import type { ListSeed } from './list-seed.js'
@@ -84,8 +85,12 @@ export class ReadModels {
     for (const u of this.#unsubscribe.splice(0)) u()
   }
 
-  /** The catalogs changed: cross-venue links for them from the matcher (issue 5). Triggers a rebuild. */
-  setLinks(links: readonly EventLink[]): void {
+  /**
+   * The catalogs changed: cross-venue links for them from the matcher (issue 5). Triggers a rebuild. `delta`: what
+   * changed since the last links, when known: the directory's patch then reads only those (directory-patch.ts).
+   */
+  setLinks(links: readonly EventLink[], delta?: LinksDelta): void {
+    if (delta !== undefined) linksChanged(this.#links, links, delta)
     this.#links = links
     this.#scheduleRebuild()
   }
@@ -156,7 +161,11 @@ export class ReadModels {
         (built) => {
           if (built === undefined || this.#stopped) return
           this.#install(built)
-          this.#log.debug({ ms: Date.now() - started, events: built.directory.events.length }, 'read models rebuilt')
+          const made = Object.fromEntries([...built.views].map(([venue, view]) => [venue, view.made]))
+          this.#log.debug(
+            { ms: Date.now() - started, events: built.directory.events.length, made },
+            'read models rebuilt',
+          )
         },
         (err: unknown) => this.#log.error({ err }, 'read model rebuild failed'),
       )

@@ -17,6 +17,12 @@ export interface EventLink {
   readonly b: EventRef
 }
 
+/** What changed from one links array to the next: the links that left and came (every other is the same object). */
+export interface LinksDelta {
+  readonly removed: readonly EventLink[]
+  readonly added: readonly EventLink[]
+}
+
 export interface ServiceEvent {
   readonly slug: string
   readonly aliases: readonly string[]

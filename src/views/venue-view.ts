@@ -75,6 +75,8 @@ export class VenueView {
    * slug (patched from it, or built whole with it): whoever holds those entries can keep them (collapsed-view.ts).
    */
   readonly predecessor: number | undefined
+  /** How it was made from its predecessor: kept whole (same catalog and slugs), patched by the changes, or built. */
+  readonly made: 'kept' | 'patched' | 'built'
   readonly venue: VenueId
   readonly catalog: CatalogSnapshot
   readonly directory: EventDirectory
@@ -101,11 +103,13 @@ export class VenueView {
     directory: EventDirectory,
     parts: VenueViewLookups,
     predecessor: VenueView | undefined,
+    made: VenueView['made'],
     lists?: VenueView,
   ) {
     const { actor, rules } = venue
     this.venue = actor.venue
     this.predecessor = predecessor?.generation
+    this.made = made
     this.#actor = actor
     this.#rules = rules
     this.catalog = catalog
@@ -153,7 +157,7 @@ export class VenueView {
     seeds?: ViewSeeds,
   ): Steps<VenueView> {
     if (previous !== undefined && previous.catalog === catalog && (yield* sameSlugsSteps(previous, directory))) {
-      return new VenueView(viewed, catalog, directory, previous.#parts, previous, previous)
+      return new VenueView(viewed, catalog, directory, previous.#parts, previous, 'kept', previous)
     }
     if (previous !== undefined) {
       const view = yield* VenueView.#patchedSteps(viewed, catalog, directory, previous)
@@ -193,7 +197,7 @@ export class VenueView {
       parts.eventById.set(event.eventId, entry)
       parts.eventEntries.push(entry)
     }
-    const view = new VenueView(viewed, catalog, directory, { ...parts, exact: !parts.claimedTwice }, previous)
+    const view = new VenueView(viewed, catalog, directory, { ...parts, exact: !parts.claimedTwice }, previous, 'built')
     // Every ordering and search index a first request could need, before the view is installed; a restart's first
     // view takes what checks out of its list file (list-file.ts).
     const offered = (name: string) => {
@@ -252,7 +256,7 @@ export class VenueView {
     }
     const parts = patchedLookups(previous.#parts, removed, added, viewed.rules.outcomeKeys)
     if (parts === undefined) return undefined
-    const view = new VenueView(viewed, catalog, directory, parts, previous)
+    const view = new VenueView(viewed, catalog, directory, parts, previous, 'patched')
     const markets = { removed: new Set(removed.flatMap((e) => e.markets)), added: added.flatMap((e) => e.markets) }
     const events = { removed: new Set(removed), added }
     const outcomesOf = (entries: readonly EventEntry[], lookups: VenueViewLookups) =>

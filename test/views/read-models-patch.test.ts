@@ -7,6 +7,7 @@ import type { CatalogEvent, VenueId } from '../../src/model/types.js'
 import type { Simulator } from '../../src/sim/simulator.js'
 import { Rng } from '../../src/sim/world/random.js'
 import { CollapsedView } from '../../src/views/collapsed-view.js'
+import { linksChanged } from '../../src/views/directory-patch.js'
 import { EventDirectory, type EventLink, type ServiceEvent } from '../../src/views/event-directory.js'
 import { SitemapView } from '../../src/views/sitemap-view.js'
 import { VenueView } from '../../src/views/venue-view.js'
@@ -128,7 +129,11 @@ function assertServesAsWhole(patched: Models, whole: Models, catalogs: readonly 
   )
 }
 
-test('the directory, collapsed list and sitemap patched along a chain of refreshes serve what whole builds serve', () => {
+/**
+ * `withDelta`: each links array comes with what changed from the one before (as the matcher hands them on,
+ * link-state.ts), so the directory's patch reads those ends alone (`linksChanged`).
+ */
+function patchChain(withDelta: boolean): void {
   const rng = new Rng(31)
   let catalogs = [world.venuep, world.venuek]
   // One-to-one links between the venues' events, made and undone.
@@ -151,6 +156,7 @@ test('the directory, collapsed list and sitemap patched along a chain of refresh
     return events.filter((e) => e !== linked)
   }
   let conflicting: EventLink | undefined
+  let previousLinks: readonly EventLink[] = links
   for (let step = 1; step <= 14; step++) {
     catalogs = catalogs.map((c, i) =>
       i === step % 3
@@ -180,10 +186,25 @@ test('the directory, collapsed list and sitemap patched along a chain of refresh
       conflicting = linkBetween(rng.pick(catalogs[0]!.events), linked)
       links.push(conflicting)
     }
+    if (withDelta) {
+      const before = new Set(previousLinks)
+      const now = new Set(links)
+      const delta = { removed: previousLinks.filter((l) => !now.has(l)), added: links.filter((l) => !before.has(l)) }
+      linksChanged(previousLinks, links, delta)
+    }
+    previousLinks = links
     const patched = build(catalogs, links, step + 1, models)
     if (patched.directory.changes !== undefined) patchedDirectories++
     assertServesAsWhole(patched, build(catalogs, links, step + 1), catalogs, `step ${step}`)
     models = patched
   }
   assert.ok(patchedDirectories >= 8, `most refreshes patched the directory (${patchedDirectories} of 14)`)
+}
+
+test('the directory, collapsed list and sitemap patched along a chain of refreshes serve what whole builds serve', () => {
+  patchChain(false)
+})
+
+test('the same with the links’ changes handed on: the directory patch reads the changed links alone', () => {
+  patchChain(true)
 })

@@ -2,9 +2,10 @@ import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
 import type { VenueActor } from '../../actors/venue-actor.js'
 import type { Logger } from '../../core/logger.js'
 import type { CatalogEvent, VenueId } from '../../model/types.js'
-import type { EventLink } from '../../views/event-directory.js'
+import type { EventLink, LinksDelta } from '../../views/event-directory.js'
 import { runInSlices, runToEnd, type Steps } from '../../core/slices.js'
-import { eventLinks, MatchState, type EventMatch, type MatchInput, type MatchUpdate } from './matcher.js'
+import { MatchState, type EventMatch, type MatchInput, type MatchUpdate } from './matcher.js'
+import { LinkState } from './link-state.js'
 import { overridesFingerprint } from './match-file.js'
 import type { MatchFileKeeper } from './match-file-keeper.js'
 import type { OutcomePair } from './match-types.js'
@@ -31,7 +32,11 @@ export interface CrossVenueOptions {
   /** The venue actors in registry order: every two of them, i < j, are matched as A = i, B = j. */
   readonly venues: readonly VenueActor[]
   readonly engine: SpreadEngine
-  readonly onLinks: (links: readonly EventLink[]) => void
+  /**
+   * The event links of every pair of venues; `delta`, when known, what changed since the last call's (every other
+   * link is the same object). The same array when nothing changed.
+   */
+  readonly onLinks: (links: readonly EventLink[], delta?: LinksDelta) => void
   /** Manual matches and deny rules (config/matches.json), read anew at every run. */
   readonly overrides: () => MatchInput
   readonly log: Logger
@@ -64,7 +69,13 @@ interface VenuePair {
   fromFile: boolean
   /** The spread specs last made, given back while unchanged (`pairSpecsSteps`). */
   readonly specs: SpecMemo
+  /** Its event links, drawn again by what changed (link-state.ts). */
+  readonly links: LinkState
+  /** What changed in `matches` since the links were last drawn (undefined: not known, drawn whole; none at first). */
+  changed: MatchUpdate['changedMatches']
 }
+
+const NOTHING_CHANGED = { removed: [], added: [] } as const
 
 export class CrossVenueMatching {
   readonly #o: CrossVenueOptions
@@ -74,6 +85,8 @@ export class CrossVenueMatching {
   #runAgain = false
   #stopped = false
   readonly #unsubscribe: (() => void)[] = []
+  /** The links last published, and each pair's array they were made of. */
+  #published: { readonly parts: readonly (readonly EventLink[])[]; readonly links: readonly EventLink[] } | undefined
   /** Refreshes in which a matcher state was updated (tests and logs). */
   runs = 0
   /** What the last refresh's updates did (full or incremental, events changed, pairs judged), over all pairs. */
@@ -94,6 +107,8 @@ export class CrossVenueMatching {
           seedTried: false,
           fromFile: false,
           specs: new SpecMemo(),
+          links: new LinkState(),
+          changed: undefined,
         })
     this.#pairs = pairs
   }
@@ -137,6 +152,7 @@ export class CrossVenueMatching {
     })
     if (ready.length === 0) {
       // Nothing to match yet; the venues that have a catalog are still served.
+      this.#published = undefined
       this.#o.onLinks([])
       return
     }
@@ -158,6 +174,7 @@ export class CrossVenueMatching {
         if (fromFile !== undefined) {
           // Published below; `matched` stays unset, so the run scheduled at the end matches this pair in full.
           pair.matches = fromFile
+          pair.changed = undefined
           pair.fromFile = seeded = true
           continue
         }
@@ -167,6 +184,8 @@ export class CrossVenueMatching {
         const update = await runInSlices(pair.state.updateSteps(a, b, overrides))
         if (this.#stopped) return
         pair.matches = update.matches
+        // Changes not drawn yet (a run that failed before the links) and these together are not known: drawn whole.
+        pair.changed = pair.changed === NOTHING_CHANGED ? update.changedMatches : undefined
         updated = {
           mode: updated?.mode === 'full' ? 'full' : update.mode,
           changedEvents: (updated?.changedEvents ?? 0) + update.changedEvents,
@@ -193,10 +212,11 @@ export class CrossVenueMatching {
       this.runs++
       this.lastUpdate = updated
     }
-    const links: EventLink[] = []
+    const drawn: { links: readonly EventLink[]; delta?: LinksDelta }[] = []
     const specs: SpreadPairSpec[] = []
     for (const { pair, a, b } of ready) {
-      for (const l of eventLinks(pair.matches)) links.push(l)
+      drawn.push(pair.links.update(pair.matches, pair.changed))
+      pair.changed = NOTHING_CHANGED
       const slugOf = this.#o.eventSlug
       const keys: PairKeys = {
         qualifier: pairQualifier(this.#pairs.indexOf(pair), a.venue, b.venue),
@@ -205,11 +225,29 @@ export class CrossVenueMatching {
       for (const s of await runInSlices(pairSpecsSteps(pair.matches, a, b, keys, pair.specs))) specs.push(s)
       if (this.#stopped) return
     }
-    this.#o.onLinks(links)
+    this.#publishLinks(drawn)
     await this.#o.engine.setPairsInSlices(specs)
     // Written after the install: a start's spreads do not wait for its first match file.
     for (const m of matched) files?.matched(m.matches, m.a, m.b, fingerprint)
     if (seeded) void (this.#o.fullRunAfterSeed ?? Promise.resolve()).then(() => this.#schedule())
+  }
+
+  /**
+   * Every pair's links to the read models: the array published last time when no pair's changed, with the changes when
+   * every pair's are known.
+   */
+  #publishLinks(drawn: readonly { readonly links: readonly EventLink[]; readonly delta?: LinksDelta }[]): void {
+    const last = this.#published
+    const same =
+      last !== undefined && last.parts.length === drawn.length && drawn.every((d, i) => d.links === last.parts[i])
+    if (same) return this.#o.onLinks(last.links, NOTHING_CHANGED)
+    const links = drawn.length === 1 ? (drawn[0]?.links ?? []) : drawn.flatMap((d) => d.links)
+    const known = last !== undefined && last.parts.length === drawn.length && drawn.every((d) => d.delta !== undefined)
+    const delta = known
+      ? { removed: drawn.flatMap((d) => d.delta?.removed ?? []), added: drawn.flatMap((d) => d.delta?.added ?? []) }
+      : undefined
+    this.#published = { parts: drawn.map((d) => d.links), links }
+    this.#o.onLinks(links, delta)
   }
 
   #schedule(): void {

@@ -5,7 +5,9 @@ import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/
 import { runToEnd } from '../../../src/core/slices.js'
 import type { CatalogEvent } from '../../../src/model/types.js'
 import type { Simulator } from '../../../src/sim/simulator.js'
-import { matchEvents, MatchState } from '../../../src/spreads/matching/matcher.js'
+import { LinkState } from '../../../src/spreads/matching/link-state.js'
+import { eventLinks, matchEvents, MatchState } from '../../../src/spreads/matching/matcher.js'
+import type { EventLink } from '../../../src/views/event-directory.js'
 import { replayedCatalogs, simulatorCatalogs } from '../../helpers/catalogs.js'
 import { SHORT_DATED_DIR } from '../../helpers/fixtures.js'
 
@@ -66,6 +68,18 @@ function apply(events: CatalogEvent[], gone: CatalogEvent[], c: Change): void {
  * event is a new object and the snapshot is built whole, so the update reads every event. A venue with no change in a
  * refresh keeps its snapshot.
  */
+const linkKey = (l: EventLink) => `${l.a.eventId}|${l.b.eventId}`
+/** The links that left and came between two arrays, by their events. */
+function linkDiff(before: readonly EventLink[], after: readonly EventLink[]): { removed: string[]; added: string[] } {
+  const was = new Set(before.map(linkKey))
+  const is = new Set(after.map(linkKey))
+  return { removed: [...was].filter((k) => !is.has(k)).sort(), added: [...is].filter((k) => !was.has(k)).sort() }
+}
+const keysOf = (d: { removed: readonly EventLink[]; added: readonly EventLink[] }) => ({
+  removed: d.removed.map(linkKey).sort(),
+  added: d.added.map(linkKey).sort(),
+})
+
 function checkSequences(
   catalogs: () => { venuep: CatalogSnapshot; venuek: CatalogSnapshot },
   runs: number,
@@ -81,6 +95,9 @@ function checkSequences(
         const state = new MatchState()
         const first = runToEnd(state.updateSteps(start.venuep, start.venuek, {}))
         assert.equal(first.mode, 'full')
+        // The links drawn by changes (link-state.ts) alongside, against a whole draw of the full run's matches.
+        const links = new LinkState()
+        let drawn = links.update(first.matches, first.changedMatches).links
         let version = 1
         let held = { venuep: start.venuep, venuek: start.venuek }
         for (const changes of refreshes) {
@@ -98,7 +115,12 @@ function checkSequences(
           held = { venuep: next('venuep'), venuek: next('venuek') }
           const update = runToEnd(state.updateSteps(held.venuep, held.venuek, {}))
           assert.equal(update.mode, 'incremental')
-          assert.deepStrictEqual(update.matches, matchEvents(held.venuep, held.venuek))
+          const full = matchEvents(held.venuep, held.venuek)
+          assert.deepStrictEqual(update.matches, full)
+          const redrawn = links.update(update.matches, update.changedMatches)
+          assert.deepStrictEqual(redrawn.links, eventLinks(full))
+          if (redrawn.delta !== undefined) assert.deepStrictEqual(linkDiff(drawn, redrawn.links), keysOf(redrawn.delta))
+          drawn = redrawn.links
         }
       },
     ),
