@@ -214,8 +214,9 @@ export class VenueView {
   }
 
   /**
-   * The view of a refreshed catalog made from `previous` (the view of the catalog it replaced) and the events that
-   * changed (`CatalogSnapshot.changes`) or were given another slug by the new directory: their entries replaced in
+   * The view of a refreshed catalog made from `previous` (the view of the catalog it replaced, or of the same catalog
+   * when only slugs moved) and the events that changed (`CatalogSnapshot.changes`) or were given another slug by the
+   * new directory: their entries replaced in
    * the lookups and lists, the orderings merged and the search index patched. Undefined when it is better built
    * whole (no changes known, many changed, or lookups a patch cannot keep exact: venue-view-lookups.ts).
    */
@@ -225,12 +226,15 @@ export class VenueView {
     directory: EventDirectory,
     previous: VenueView,
   ): Steps<VenueView | undefined> {
-    const changes = catalog.changes
-    if (changes === undefined || changes.since !== previous.catalog.version || !previous.#parts.exact) return undefined
+    // The same catalog (the other venue's changed, and the links with it): only slugs moved.
+    const same = previous.catalog === catalog
+    const changes = same ? undefined : catalog.changes
+    if (!previous.#parts.exact || (!same && (changes === undefined || changes.since !== previous.catalog.version)))
+      return undefined
     const venue = viewed.actor.venue
     const changed = new Set<string>()
-    for (const e of changes.removed) changed.add(e.eventId)
-    for (const e of changes.added) changed.add(e.eventId)
+    for (const e of changes?.removed ?? []) changed.add(e.eventId)
+    for (const e of changes?.added ?? []) changed.add(e.eventId)
     // The directory may give an unchanged event another slug (a link made or undone): its entries carry the slug.
     // Patched from the view's directory, it names the events it regrouped; else every event is looked at.
     const slugMoved = (id: string) =>

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
+import fc from 'fast-check'
 import { withChangedEvents } from '../../src/actors/catalog-changed-events.js'
 import { buildCatalogSnapshot, type CatalogSnapshot } from '../../src/actors/catalog-snapshot.js'
 import { loadConfig } from '../../src/config/load.js'
@@ -127,4 +128,32 @@ test('due events: a market that ends and closes is closed at the next refresh, a
 
 test('without the installed catalog the changes cannot be found: undefined, the venue is listed whole', async () => {
   assert.equal(await adapter().fetchChangedEvents!(clock.now(), signal), undefined)
+})
+
+test('due events: by binary search in the sorted ends, the same as a pass over every open outcome', () => {
+  const status = fc.constantFrom<CatalogEvent['status']>('active', 'closed', 'resolved')
+  const outcome = fc.record({ status, closeTime: fc.option(fc.integer({ min: 0, max: 1_000 }), { nil: undefined }) })
+  const event = fc.record({ status, outcomes: fc.array(outcome, { maxLength: 4 }) })
+  fc.assert(
+    fc.property(fc.array(event, { maxLength: 30 }), fc.nat(1_000), fc.nat(400), (drawn, from, width) => {
+      const events = drawn.map(
+        (e, i) =>
+          ({ eventId: `e${i}`, status: e.status, markets: [{ outcomes: e.outcomes }] }) as unknown as CatalogEvent,
+      )
+      const to = from + width
+      const expected = events
+        .filter(
+          (e) =>
+            e.status === 'active' &&
+            e.markets.some((m) =>
+              m.outcomes.some(
+                (o) => o.status === 'active' && o.closeTime !== undefined && o.closeTime >= from && o.closeTime <= to,
+              ),
+            ),
+        )
+        .map((e) => e.eventId)
+      assert.deepEqual(dueEvents(events, from, to).sort(), expected.sort())
+    }),
+    { seed: 35 },
+  )
 })

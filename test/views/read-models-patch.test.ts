@@ -83,6 +83,14 @@ const described = (e: ServiceEvent | undefined) =>
       }
 
 function assertServesAsWhole(patched: Models, whole: Models, catalogs: readonly CatalogSnapshot[], what: string) {
+  // Each venue's view (kept, patched, or built: the other venue's refresh moves its slugs): every market's row.
+  for (const c of catalogs) {
+    const rows = (v: VenueView | undefined) =>
+      v?.markets
+        .query({ status: 'all', sort: 'volume', order: 'desc', offset: 0, limit: 100_000 })
+        .items.map((e) => v.marketJson(e))
+    assert.deepEqual(rows(patched.views.get(c.venue)), rows(whole.views.get(c.venue)), `${what}: ${c.venue} markets`)
+  }
   const slugs = (d: EventDirectory) => d.events.map((e) => e.slug).sort()
   assert.deepEqual(slugs(patched.directory), slugs(whole.directory), `${what}: service events`)
   for (const e of whole.directory.events)

@@ -109,7 +109,7 @@ describe('venue view reuse', () => {
     await world?.sim.close()
   })
 
-  test('kept when only the other venue changed; rebuilt, equal to a cold build, when its slugs change', () => {
+  test('kept when only the other venue changed; patched, equal to a cold build, when its slugs change', () => {
     const { venuep, venuek } = world
     const viewed = { actor, rules: VENUEK.view }
     const directory = (p: CatalogSnapshot, links: readonly EventLink[], version: number) =>
@@ -133,7 +133,8 @@ describe('venue view reuse', () => {
     assert.equal(v2.markets, v1.markets, 'list index (and its orderings) kept')
     assert.equal(v2.marketById, v1.marketById, 'entries (and their cached JSON) kept')
 
-    // A link renames one venuek event (it takes the venuep slug): rebuilt, and equal to a cold build.
+    // A link renames one venuek event (it takes the venuep slug): patched (that event's entries made again, the others
+    // kept), and equal to a cold build.
     const link = {
       a: { venue: 'venuep', eventId: p2.events[0]!.eventId },
       b: { venue: 'venuek', eventId: venuek.events[0]!.eventId },
@@ -148,6 +149,9 @@ describe('venue view reuse', () => {
         .items.map((e) => v.marketJson(e))
     assert.deepEqual(rows(v3), rows(cold))
     assert.equal(v3.marketById.get(venuek.events[0]!.eventId)?.eventSlug, link.a.eventId)
+    assert.equal(v3.made, 'patched')
+    const other = venuek.events[1]!.eventId
+    assert.equal(v3.marketById.get(other), v2.marketById.get(other), 'an event whose slug stayed keeps its entry')
   })
 
   test('a refreshed catalog: events given back unchanged keep their entries and cached JSON; the view equals a cold build', () => {
