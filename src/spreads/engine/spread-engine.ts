@@ -558,6 +558,7 @@ class Change implements SpreadChange {
 
 /** The same specs, as objects, in the same order. */
 function sameSpecs(x: readonly SpreadPairSpec[], y: readonly SpreadPairSpec[]): boolean {
+  if (x === y) return true
   if (x.length !== y.length) return false
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false
   return true

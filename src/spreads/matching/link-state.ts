@@ -108,6 +108,15 @@ export class LinkState {
     return { links, delta: { removed, added } }
   }
 
+  /**
+   * Whether some match of the last draw has venue A's (`side` a) or B's event `eventId`; undefined when the last draw
+   * kept no index of them (a draw with manual matches).
+   */
+  matches(side: 'a' | 'b', eventId: string): boolean | undefined {
+    if (!this.#drawnWhole) return undefined
+    return (side === 'a' ? this.#ofA : this.#ofB).has(eventId)
+  }
+
   /** Draws every link from `matches`; `keep`: holds what a later update by changes needs. */
   #drawWhole(matches: readonly EventMatch[], keep: boolean): readonly EventLink[] {
     this.#ofA.clear()

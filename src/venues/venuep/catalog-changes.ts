@@ -98,43 +98,37 @@ export async function fetchVenuepChanges(
 }
 
 /**
- * The installed events with an open market whose end is in [from, to]: those whose markets close about now. Found by
- * binary search in the catalog's open markets' ends, sorted once per installed catalog (a refresh that installed
- * nothing asks the same catalog again): a pass over ~100,000 outcomes each refresh cost more than the rest of it.
+ * The installed events with an open market whose end is in [from, to]: those whose markets close about now. One pass
+ * over the events, each event's open ends read once per event object (an event a refresh gave back unchanged is the
+ * same object: mapped-records.ts): walking every outcome of every event at each refresh cost more than the rest of it,
+ * and sorting them once per installed catalog more still, as most refreshes install something.
  */
 export function dueEvents(events: readonly CatalogEvent[], from: number, to: number): string[] {
-  let ends = openEnds.get(events)
-  if (ends === undefined) openEnds.set(events, (ends = openEndsOf(events)))
-  const due = new Set<string>()
-  for (let i = lowerBound(ends.times, from); i < ends.times.length && (ends.times[i] as number) <= to; i++)
-    due.add(ends.eventIds[i] as string)
-  return [...due]
-}
-
-/** Each installed catalog's open outcomes' ends, ascending, with their events' ids (the same order). */
-const openEnds = new WeakMap<readonly CatalogEvent[], { times: Float64Array; eventIds: string[] }>()
-
-function openEndsOf(events: readonly CatalogEvent[]): { times: Float64Array; eventIds: string[] } {
-  const found: { time: number; eventId: string }[] = []
+  const due: string[] = []
   for (const e of events) {
     if (e.status !== 'active') continue
-    for (const m of e.markets)
-      for (const o of m.outcomes)
-        if (o.status === 'active' && o.closeTime !== undefined) found.push({ time: o.closeTime, eventId: e.eventId })
+    let ends = openEnds.get(e)
+    if (ends === undefined) openEnds.set(e, (ends = openEndsOf(e)))
+    for (let i = 0; i < ends.length; i++) {
+      const t = ends[i] as number
+      if (t >= from && t <= to) {
+        due.push(e.eventId)
+        break
+      }
+    }
   }
-  found.sort((x, y) => x.time - y.time)
-  return { times: Float64Array.from(found, (f) => f.time), eventIds: found.map((f) => f.eventId) }
+  return due
 }
 
-function lowerBound(times: Float64Array, t: number): number {
-  let lo = 0
-  let hi = times.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((times[mid] as number) < t) lo = mid + 1
-    else hi = mid
-  }
-  return lo
+const NO_ENDS: readonly number[] = []
+/** Each event's open outcomes' ends. */
+const openEnds = new WeakMap<CatalogEvent, readonly number[]>()
+
+function openEndsOf(e: CatalogEvent): readonly number[] {
+  let ends: number[] | undefined
+  for (const m of e.markets)
+    for (const o of m.outcomes) if (o.status === 'active' && o.closeTime !== undefined) (ends ??= []).push(o.closeTime)
+  return ends ?? NO_ENDS
 }
 
 /**

@@ -3,11 +3,11 @@ import { after, before, describe, test } from 'node:test'
 import { buildCatalogSnapshot, type CatalogSnapshot } from '../../../src/actors/catalog-snapshot.js'
 import type { VenueActor } from '../../../src/actors/venue-actor.js'
 import { silentLogger } from '../../../src/core/logger.js'
-import type { VenueId } from '../../../src/model/types.js'
+import type { CatalogEvent, VenueId } from '../../../src/model/types.js'
 import type { Simulator } from '../../../src/sim/simulator.js'
 import { CrossVenueMatching, pairSpecs } from '../../../src/spreads/matching/cross-venue.js'
 import { matchEvents } from '../../../src/spreads/matching/matcher.js'
-import type { SpreadEngine } from '../../../src/spreads/engine/spread-engine.js'
+import type { SpreadEngine, SpreadPairSpec } from '../../../src/spreads/engine/spread-engine.js'
 import type { EventLink } from '../../../src/views/event-directory.js'
 import { simulatorCatalogs } from '../../helpers/catalogs.js'
 import { engineWithoutQuotes } from '../../helpers/spread-engines.js'
@@ -172,6 +172,52 @@ test('a refresh that changed no matched event installs no pairs; one that change
       assert.notEqual(spec, first.get(k), `${k}: a new spec for the moved event`)
     else assert.equal(spec, first.get(k), `${k}: unchanged`)
   }
+  engine.stop()
+})
+
+test('installed as the actors install (snapshots patched): an unmatched event changed keeps the specs made, a matched one remakes them', async () => {
+  const catalogs = { venuep: world.venuep, venuek: world.venuek }
+  const actor = (venue: 'venuep' | 'venuek') =>
+    ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
+  const engine = engineWithoutQuotes()
+  const asked: (readonly SpreadPairSpec[])[] = []
+  const install = engine.setPairsInSlices.bind(engine)
+  engine.setPairsInSlices = (specs) => (asked.push(specs), install(specs))
+  const matching = new CrossVenueMatching({
+    venues: [actor('venuep'), actor('venuek')],
+    engine,
+    onLinks: () => {},
+    overrides: () => ({}),
+    log: silentLogger,
+  })
+  await matching.refresh()
+  const patched = (c: CatalogSnapshot, events: CatalogEvent[]) =>
+    buildCatalogSnapshot({ venue: c.venue, events, fetchedAt: c.fetchedAt + 1 }, c.version + 1, c)
+  const touched = (e: CatalogEvent): CatalogEvent => ({ ...e, volumeTotal: (e.volumeTotal ?? 0) + 1 })
+  const expectSpecs = (specs: readonly SpreadPairSpec[] | undefined) =>
+    assert.deepEqual(specs, pairSpecs(matchEvents(catalogs.venuep, catalogs.venuek), catalogs.venuep, catalogs.venuek))
+
+  // An event no match uses changes: the specs are the array made before, whole.
+  const matchedB = new Set(matching.matches.map((m) => m.b.eventId))
+  const unmatched = catalogs.venuek.events.find((e) => !matchedB.has(e.eventId))!
+  catalogs.venuek = patched(
+    catalogs.venuek,
+    catalogs.venuek.events.map((e) => (e === unmatched ? touched(e) : e)),
+  )
+  await matching.refresh()
+  assert.equal(asked.length, 2)
+  assert.equal(asked[1], asked[0], 'the same specs, not made again')
+  expectSpecs(asked[1])
+
+  // A matched event changes: made again, with its new objects.
+  const matchedA = catalogs.venuep.events.find((e) => matching.matches.some((m) => m.a.eventId === e.eventId))!
+  catalogs.venuep = patched(
+    catalogs.venuep,
+    catalogs.venuep.events.map((e) => (e === matchedA ? touched(e) : e)),
+  )
+  await matching.refresh()
+  assert.notEqual(asked[2], asked[1], 'made again')
+  expectSpecs(asked[2])
   engine.stop()
 })
 
