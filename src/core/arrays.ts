@@ -30,3 +30,15 @@ export function maxOf(values: Iterable<number>): number | undefined {
   }
   return max
 }
+
+/** The first index of `sorted` (ascending by `compare`) whose item is not before `item`: where `item` goes. */
+export function lowerBound<T>(sorted: readonly T[], item: T, compare: (x: T, y: T) => number): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (compare(sorted[mid] as T, item) < 0) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}

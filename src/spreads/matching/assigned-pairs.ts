@@ -1,3 +1,4 @@
+import { lowerBound } from '../../core/arrays.js'
 import type { Steps } from '../../core/slices.js'
 import type { MatchWeights } from './calibration.js'
 import type { ContractSpec } from './contract.js'
@@ -165,21 +166,9 @@ function replaced(
 ): EventMatch[] {
   const out = [...sorted]
   for (const m of removed) {
-    const i = lowerBound(out, m)
+    const i = lowerBound(out, m, byEvents)
     if (out[i] === m) out.splice(i, 1)
   }
-  for (const m of added) out.splice(lowerBound(out, m), 0, m)
+  for (const m of added) out.splice(lowerBound(out, m, byEvents), 0, m)
   return out
-}
-
-/** The first index whose match is not before `m` by events. */
-function lowerBound(list: readonly EventMatch[], m: EventMatch): number {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (byEvents(list[mid] as EventMatch, m) < 0) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }

@@ -1,3 +1,4 @@
+import { lowerBound } from '../../core/arrays.js'
 import type { EventLink, LinksDelta } from '../../views/event-directory.js'
 import type { EventMatch } from './match-types.js'
 import { byEvents, eventLinks } from './pair-assignment.js'
@@ -86,7 +87,7 @@ export class LinkState {
     const links = [...this.#links]
     for (const m of before) {
       if (now.has(m)) continue
-      const i = lowerBound(drawn, m)
+      const i = lowerBound(drawn, m, byRank)
       if (drawn[i] !== m) throw new Error('LinkState: a drawn match is not in the drawn list')
       drawn.splice(i, 1)
       left.set(pairOf(m), links.splice(i, 1)[0] as EventLink)
@@ -98,7 +99,7 @@ export class LinkState {
       const link = same ?? { a: m.a, b: m.b }
       if (same !== undefined) left.delete(pairOf(m))
       else added.push(link)
-      const i = lowerBound(drawn, m)
+      const i = lowerBound(drawn, m, byRank)
       drawn.splice(i, 0, m)
       links.splice(i, 0, link)
     }
@@ -155,17 +156,6 @@ function byRank(x: EventMatch, y: EventMatch): number {
     y.outcomes.length - x.outcomes.length ||
     byEvents(x, y)
   )
-}
-
-function lowerBound(list: readonly EventMatch[], m: EventMatch): number {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (byRank(list[mid] as EventMatch, m) < 0) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 function put(map: Map<string, EventMatch[]>, id: string, m: EventMatch): void {

@@ -37,20 +37,32 @@ function refreshed(c: CatalogSnapshot, version: number): CatalogSnapshot {
   return buildCatalogSnapshot({ venue: c.venue, events, fetchedAt: c.fetchedAt + 1 }, version)
 }
 
+/**
+ * The two venues' matching over `catalogs` (read at each refresh, so a test swaps them), feeding `engine` (one
+ * without quotes by default) and `onLinks`.
+ */
+function twoVenueMatching(
+  catalogs: { venuep: CatalogSnapshot; venuek: CatalogSnapshot },
+  engine: SpreadEngine = engineWithoutQuotes(),
+  onLinks: (links: readonly EventLink[]) => void = () => {},
+): { engine: SpreadEngine; matching: CrossVenueMatching } {
+  const actor = (venue: 'venuep' | 'venuek') =>
+    ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
+  const matching = new CrossVenueMatching({
+    venues: [actor('venuep'), actor('venuek')],
+    engine,
+    onLinks,
+    overrides: () => ({}),
+    log: silentLogger,
+  })
+  return { engine, matching }
+}
+
 describe('cross-venue matching across refreshes', () => {
   test('unchanged events are not judged again; specs are re-resolved; a delisted event is the only change', async () => {
     const catalogs = { venuep: world.venuep, venuek: world.venuek }
-    const actor = (venue: 'venuep' | 'venuek') =>
-      ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
-    const engine = engineWithoutQuotes()
     const links: (readonly EventLink[])[] = []
-    const matching = new CrossVenueMatching({
-      venues: [actor('venuep'), actor('venuek')],
-      engine,
-      onLinks: (l) => links.push(l),
-      overrides: () => ({}),
-      log: silentLogger,
-    })
+    const { engine, matching } = twoVenueMatching(catalogs, undefined, (l) => links.push(l))
     const expectSpecs = () => {
       const expected = pairSpecs(matchEvents(catalogs.venuep, catalogs.venuek), catalogs.venuep, catalogs.venuek)
       assert.ok(expected.length > 50)
@@ -121,16 +133,7 @@ describe('cross-venue matching across refreshes', () => {
 
 test('a refresh that changed no matched event installs no pairs; one that changed a matched event does', async () => {
   const catalogs = { venuep: world.venuep, venuek: world.venuek }
-  const actor = (venue: 'venuep' | 'venuek') =>
-    ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
-  const engine = engineWithoutQuotes()
-  const matching = new CrossVenueMatching({
-    venues: [actor('venuep'), actor('venuek')],
-    engine,
-    onLinks: () => {},
-    overrides: () => ({}),
-    log: silentLogger,
-  })
+  const { engine, matching } = twoVenueMatching(catalogs)
   await matching.refresh()
   await waitFor(() => engine.pendingRecomputes === 0)
   const keys = pairSpecs(matching.matches, catalogs.venuep, catalogs.venuek).map((s) => s.key)
@@ -177,19 +180,11 @@ test('a refresh that changed no matched event installs no pairs; one that change
 
 test('installed as the actors install (snapshots patched): an unmatched event changed keeps the specs made, a matched one remakes them', async () => {
   const catalogs = { venuep: world.venuep, venuek: world.venuek }
-  const actor = (venue: 'venuep' | 'venuek') =>
-    ({ venue, catalog: () => catalogs[venue], subscribeCatalog: () => () => {} }) as unknown as VenueActor
   const engine = engineWithoutQuotes()
   const asked: (readonly SpreadPairSpec[])[] = []
   const install = engine.setPairsInSlices.bind(engine)
   engine.setPairsInSlices = (specs) => (asked.push(specs), install(specs))
-  const matching = new CrossVenueMatching({
-    venues: [actor('venuep'), actor('venuek')],
-    engine,
-    onLinks: () => {},
-    overrides: () => ({}),
-    log: silentLogger,
-  })
+  const { matching } = twoVenueMatching(catalogs, engine)
   await matching.refresh()
   const patched = (c: CatalogSnapshot, events: CatalogEvent[]) =>
     buildCatalogSnapshot({ venue: c.venue, events, fetchedAt: c.fetchedAt + 1 }, c.version + 1, c)
