@@ -16,6 +16,7 @@ import type { VenueAdapter } from '../../src/venues/types.js'
 import { createVenuepAdapter } from '../../src/venues/venuep/adapter.js'
 import { dueEvents } from '../../src/venues/venuep/catalog-changes.js'
 import type { VenuepConfig } from '../../src/venues/venuep/config.js'
+import { VENUEP } from '../../src/venues/venuep/module.js'
 import { TEST_ANCHOR_MS } from '../helpers/service.js'
 
 /**
@@ -37,14 +38,9 @@ before(async () => {
     anchorMs: TEST_ANCHOR_MS,
     startEngine: false,
   })
-  config = {
-    ...base.venues.venuep,
-    gammaUrl: sim.venuep.urls.gamma,
-    clobUrl: sim.venuep.urls.clob,
-    clobWsUrl: sim.venuep.urls.clobWs,
-    dataUrl: sim.venuep.urls.data,
-    catalog: { ...base.venues.venuep.catalog, pageSize: 50 },
-  }
+  // The venue's own rule for pointing at the simulator (module.ts), with small pages.
+  const atSim = VENUEP.config.atSimulator!(base.venues.venuep, sim)
+  config = { ...atSim, catalog: { ...atSim.catalog, pageSize: 50 } }
 })
 
 after(async () => {
