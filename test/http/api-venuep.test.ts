@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { money } from '../../src/core/money.js'
+import { MICROS_PER_UNIT } from '../../src/core/numbers.js'
 import { volumeOf } from '../../src/sim/venuep/market-stats.js'
 import { assertOrdered, assertPagesTile, call, invalid, ok } from '../helpers/api.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { settle, waitFor } from '../helpers/wait.js'
 import { venuepOf } from '../../src/sim/venuep/state.js'
+import { tokenTop } from '../../src/sim/venuep/book-view.js'
 
 /** venuep endpoints (spec 4.1) against the simulator: shapes (contract), filters, sorts, paging, validation. */
 type Market = {
@@ -225,15 +227,26 @@ describe('GET /api/v2/venuep/markets', () => {
     const page = await ok<Page>(s, 'listVenuepMarkets', '/api/v2/venuep/markets?limit=5')
     const target = page.markets[0]!
     const token = target.outcomes[0]!.token_id
-    const sim = venuepOf(s.sim.world).tokens.get(token)!.market
+    const { market: sim, index } = venuepOf(s.sim.world).tokens.get(token)!
+    const simTop = (): [number | null, number | null] => {
+      const top = tokenTop(venuepOf(s.sim.world).books.get(sim.conditionId)!, index)
+      return [unitsOrNull(top.bid), unitsOrNull(top.ask)]
+    }
     const before = s.app.venues.venuep.quote(token)?.seq ?? 0
     for (let i = 0; i < 50 && (s.app.venues.venuep.quote(token)?.seq ?? 0) === before; i++) {
       s.clock.increment(60_000)
       s.sim.engine.moveBook('venuep', sim, s.clock.now())
       await settle(10)
     }
+    assert.notEqual(s.app.venues.venuep.quote(token)?.seq ?? 0, before, 'the book moved')
+    // One move can reach the service in more than one frame: compare once the service holds the venue's whole move
+    // (simulated time stands still, so the venue's book does not move again meanwhile).
+    const held = (): [number | null, number | null] => {
+      const q = s.app.venues.venuep.quote(token)
+      return [q?.bestBid ?? null, q?.bestAsk ?? null]
+    }
+    await waitFor(() => JSON.stringify(held()) === JSON.stringify(simTop()), 5_000, "the venue's whole move")
     const quote = s.app.venues.venuep.quote(token)!
-    assert.notEqual(quote.seq, before, 'the book moved')
     const again = await ok<Page>(s, 'listVenuepMarkets', '/api/v2/venuep/markets?limit=5')
     const o = again.markets.find((m) => m.market_slug === target.market_slug)!.outcomes[0]!
     assert.deepEqual([o.best_bid, o.best_ask], [quote.bestBid ?? null, quote.bestAsk ?? null])
@@ -425,3 +438,7 @@ describe('GET /api/v2/venuep/market-price', () => {
     assert.deepEqual([failed.status, failed.body.code, failed.body.upstream_status], [502, 'upstream_error', 503])
   })
 })
+
+function unitsOrNull(micros: number | undefined): number | null {
+  return micros === undefined ? null : micros / MICROS_PER_UNIT
+}
