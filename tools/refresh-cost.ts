@@ -34,6 +34,7 @@ import { SIM_CHILD_JS, startStandaloneSim } from '../bench/process.js'
  *   SIM_QUESTIONS=90000 SIM_VENUEK_ONLY_LADDERS=4500 npm run refresh:cost -- --rounds 3
  *   … --profile refresh.cpuprofile                                 a CPU profile of the refreshes (DevTools)
  *   … --allocations refresh.heapprofile                           what they allocate, garbage included (DevTools)
+ *   … --without-whole                                              no whole venuep listing in the rounds
  */
 const CHURN_MS = 20_000
 
@@ -151,6 +152,8 @@ async function refresh(
 
 async function main(): Promise<void> {
   const rounds = Number(arg('rounds') ?? 3)
+  // --without-whole: no whole venuep listing (its cost and the resubscriptions it causes leave the profile to the rest).
+  const withoutWhole = process.argv.includes('--without-whole')
   const questions = process.env.SIM_QUESTIONS ?? '10000'
   const dataDir = mkdtempSync(join(tmpdir(), 'refresh-cost-'))
   const say = (s: string) => process.stdout.write(`${s}\n`)
@@ -236,13 +239,15 @@ async function main(): Promise<void> {
       const seen = turns
       await until(() => (sim.output().match(/churn turn \d+/g)?.length ?? 0) > seen, CHURN_MS * 2, 'a churn turn')
       turns = sim.output().match(/churn turn \d+/g)?.length ?? 0
-      for (const r of [
-        await refresh(app, 'venuek', 'venuek changes: one event back', lines),
-        await refresh(app, 'venuek', 'venuek changes: none', lines),
-        await refresh(app, 'venuep', 'venuep changes: one new event', lines),
-        await refresh(app, 'venuep', 'venuep changes: none', lines),
-        await refresh(app, 'venuep', 'venuep whole, unchanged', lines, true),
-      ]) {
+      const kinds = [
+        () => refresh(app, 'venuek', 'venuek changes: one event back', lines),
+        () => refresh(app, 'venuek', 'venuek changes: none', lines),
+        () => refresh(app, 'venuep', 'venuep changes: one new event', lines),
+        () => refresh(app, 'venuep', 'venuep changes: none', lines),
+        ...(withoutWhole ? [] : [() => refresh(app, 'venuep', 'venuep whole, unchanged', lines, true)]),
+      ]
+      for (const kind of kinds) {
+        const r = await kind()
         results.push(r)
         say(
           `round ${round + 1}: ${r.kind}: ${r.cpuMs.toFixed(1)} ms CPU (listing ${r.listingCpuMs?.toFixed(1)}), ${r.wallMs.toFixed(0)} ms wall; mapped ${r.mapped}, reused ${r.reused} (${r.unparsed} unparsed, ${r.pagesReused} whole pages), ${r.installed ? 'installed' : 'nothing installed'}; feed connections resubscribed meanwhile: ${r.resubscribed} (late replies excused as our own stall: ${r.excused}); views: ${r.views.join(', ') || 'none rebuilt'}`,

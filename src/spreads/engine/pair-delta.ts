@@ -2,7 +2,7 @@ import type { Steps } from '../../core/slices.js'
 import type { InstrumentTable } from './instrument-table.js'
 import { sameSides, type PairLayout, type PairState } from './pair-plan.js'
 import { termsFor, writeTerms } from './pair-terms.js'
-import type { SpreadPairSpec } from './types.js'
+import type { SpecsChange, SpreadPairSpec } from './types.js'
 
 /**
  * A new set of pairs as the changes to the installed ones, when few changed (pair-plan.ts makes a whole new layout
@@ -69,6 +69,50 @@ export function* pairsDeltaSteps(
   const removed: PairState[] = []
   if (continued.size < base.size) for (const old of base.values()) if (!continued.has(old)) removed.push(old)
   if (respecs.length + added.length + removed.length > limit) return undefined
+  return { specs, base, baseNextId, respecs, added, removed, nextId }
+}
+
+/**
+ * The same delta as `pairsDeltaSteps` gives for `specs`, read from what changed since the installed specs
+ * (`change.from`, which the caller has checked the engine holds): O(changes), not a pass over every spec. Undefined
+ * where `pairsDeltaSteps` would be (a key listed twice, a venue with no table, too many changes) or the change does
+ * not fit the installed pairs.
+ */
+export function pairsDeltaOfChange(
+  specs: readonly SpreadPairSpec[],
+  change: SpecsChange,
+  base: ReadonlyMap<string, PairState>,
+  layout: PairLayout | undefined,
+  baseNextId: number,
+): PairsDelta | undefined {
+  if (layout === undefined) return undefined
+  const leaving = new Map<string, PairState>()
+  for (const spec of change.removed) {
+    if (spec.a.venue === spec.b.venue) continue
+    const old = base.get(spec.key)
+    if (old === undefined || old.spec !== spec || leaving.has(spec.key)) return undefined
+    leaving.set(spec.key, old)
+  }
+  const respecs: (readonly [PairState, SpreadPairSpec])[] = []
+  const added: (readonly [number, SpreadPairSpec])[] = []
+  const newKeys = new Set<string>()
+  let nextId = baseNextId
+  for (const spec of change.added) {
+    if (spec.a.venue === spec.b.venue) continue
+    if (newKeys.has(spec.key)) return undefined
+    newKeys.add(spec.key)
+    const old = base.get(spec.key)
+    if (old !== undefined && !leaving.has(spec.key)) return undefined
+    if (old !== undefined && sameSides(old.spec, spec)) {
+      leaving.delete(spec.key)
+      respecs.push([old, spec])
+      continue
+    }
+    if (!layout.tableOf.has(spec.a.venue) || !layout.tableOf.has(spec.b.venue)) return undefined
+    added.push([nextId++, spec])
+  }
+  const removed = [...leaving.values()]
+  if (respecs.length + added.length + removed.length > MAX_DELTA_SHARE * Math.max(base.size, 1)) return undefined
   return { specs, base, baseNextId, respecs, added, removed, nextId }
 }
 

@@ -7,12 +7,12 @@ import type { BookReader } from '../../book/order-book.js'
 import type { InstrumentHandle, InstrumentTable, InstrumentView } from './instrument-table.js'
 import { pairIdOf } from './pair-id.js'
 import { pairsPlanSteps, tableIn, type PairLayout, type PairState, type PairsPlan } from './pair-plan.js'
-import { applyDelta, pairsDeltaSteps, type PairsDelta } from './pair-delta.js'
+import { applyDelta, pairsDeltaOfChange, pairsDeltaSteps, type PairsDelta } from './pair-delta.js'
 import { RecordRanks } from './record-ranks.js'
 import { RecordDigests, recordFromRows, type BookOf } from './spread-record.js'
-import type { SpreadChange, SpreadPairSpec, SpreadRecord } from './types.js'
+import type { SpecsChange, SpreadChange, SpreadPairSpec, SpreadRecord } from './types.js'
 
-export type { PairLeg, SpreadChange, SpreadPairSpec, SpreadRecord } from './types.js'
+export type { PairLeg, SpecsChange, SpreadChange, SpreadPairSpec, SpreadRecord } from './types.js'
 
 /**
  * The spread actor. It owns one record per matched outcome pair and keeps three indexes current (by confidence
@@ -260,17 +260,23 @@ export class SpreadEngine extends Actor<SpreadMessage> {
    * Installs `specs` without a long block: plan in slices, install in one short step, recompute in chunks. The specs
    * installed, asked for again with no other request since (the same objects in the same order: the matcher gives
    * unchanged spreads back as they were, cross-venue.ts), install nothing: a refresh whose changes matched nothing
-   * costs no plan, no install and no recompute of every pair.
+   * costs no plan, no install and no recompute of every pair. `change`: what changed since the specs it was made
+   * from (matching/pair-specs.ts); when those are the specs installed, the install costs what changed.
    */
-  async setPairsInSlices(specs: readonly SpreadPairSpec[]): Promise<void> {
+  async setPairsInSlices(specs: readonly SpreadPairSpec[], change?: SpecsChange): Promise<void> {
     // Only against specs installed and not since replaced by a request still on its way (or one that failed).
     const installed = this.#installedSpecs
-    if (installed !== undefined && installed === this.#asked && sameSpecs(installed, specs)) return
+    const holds = installed !== undefined && installed === this.#asked
+    if (holds && sameSpecs(installed, specs)) return
     this.#asked = specs
     const request = ++this.#requests
     const generation = this.#generation
-    // Few pairs changed: their changes alone, applied in place (pair-delta.ts); else a whole new layout.
-    const delta = await runInSlices(pairsDeltaSteps(specs, this.#byKey, this.#layout, this.#nextId))
+    // Few pairs changed: their changes alone, applied in place (pair-delta.ts); else a whole new layout. Told what
+    // changed since the specs installed, the delta is read from that alone.
+    const delta =
+      holds && change?.from === installed
+        ? pairsDeltaOfChange(specs, change, this.#byKey, this.#layout, this.#nextId)
+        : await runInSlices(pairsDeltaSteps(specs, this.#byKey, this.#layout, this.#nextId))
     // A later request installs what is wanted now; the two paths take different times, so this one may end last.
     if (request !== this.#requests) return
     if (delta !== undefined && generation === this.#generation) {

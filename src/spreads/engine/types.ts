@@ -38,6 +38,19 @@ export interface SpreadPairSpec {
 }
 
 /**
+ * What changed from one array of specs to the next (matching/pair-specs.ts), by identity: the engine installs these
+ * alone when it holds `from` (SpreadEngine.setPairsInSlices).
+ */
+export interface SpecsChange {
+  /** The specs these are the changes from. */
+  readonly from: readonly SpreadPairSpec[]
+  /** Specs of `from` the next array does not hold. */
+  readonly removed: readonly SpreadPairSpec[]
+  /** Specs the next array holds that `from` did not. */
+  readonly added: readonly SpreadPairSpec[]
+}
+
+/**
  * A pair's spread as of its last recompute. The engine's records are live (SpreadRecordValue): rewritten in place
  * by each recompute of the pair, `version` bumped, so the fields a recompute rewrites are not `readonly` here.
  * Read them synchronously and never write them; `snapshotRecord` keeps a frozen copy past the turn.

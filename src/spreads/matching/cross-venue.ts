@@ -3,13 +3,13 @@ import type { VenueActor } from '../../actors/venue-actor.js'
 import type { Logger } from '../../core/logger.js'
 import type { CatalogEvent, VenueId } from '../../model/types.js'
 import type { EventLink, LinksDelta } from '../../views/event-directory.js'
-import { runInSlices, runToEnd, type Steps } from '../../core/slices.js'
+import { runInSlices } from '../../core/slices.js'
 import { MatchState, type EventMatch, type MatchInput, type MatchUpdate } from './matcher.js'
 import { LinkState } from './link-state.js'
 import { overridesFingerprint } from './match-file.js'
 import type { MatchFileKeeper } from './match-file-keeper.js'
-import type { OutcomePair } from './match-types.js'
-import type { SpreadEngine, SpreadPairSpec } from '../engine/spread-engine.js'
+import { PairSpecState, pairQualifier } from './pair-specs.js'
+import type { SpecsChange, SpreadEngine, SpreadPairSpec } from '../engine/spread-engine.js'
 
 /**
  * Keeps the cross-venue matching current: every pair of venues (A, B), A the earlier in registry order, has a
@@ -67,15 +67,12 @@ interface VenuePair {
   seedTried: boolean
   /** `matches` are the match file's, not yet replaced by a run of the matcher. */
   fromFile: boolean
-  /** The spread specs last made, given back while unchanged (`pairSpecsSteps`). */
-  readonly specs: SpecMemo
+  /** Its spread specs, made again by what changed (pair-specs.ts). */
+  readonly specs: PairSpecState
   /** Its event links, drawn again by what changed (link-state.ts). */
   readonly links: LinkState
   /** What changed in `matches` since the links were last drawn (undefined: not known, drawn whole; none at first). */
   changed: MatchUpdate['changedMatches']
-  /** The spread specs last made, and the catalogs they were made from (`#specsKept`). */
-  made:
-    { readonly a: CatalogSnapshot; readonly b: CatalogSnapshot; readonly specs: readonly SpreadPairSpec[] } | undefined
 }
 
 const NOTHING_CHANGED = { removed: [], added: [] } as const
@@ -90,6 +87,9 @@ export class CrossVenueMatching {
   readonly #unsubscribe: (() => void)[] = []
   /** The links last published, and each pair's array they were made of. */
   #published: { readonly parts: readonly (readonly EventLink[])[]; readonly links: readonly EventLink[] } | undefined
+  /** The specs last handed to the engine, and each pair's array they were made of. */
+  #handed:
+    { readonly parts: readonly (readonly SpreadPairSpec[])[]; readonly specs: readonly SpreadPairSpec[] } | undefined
   /** Refreshes in which a matcher state was updated (tests and logs). */
   runs = 0
   /** What the last refresh's updates did (full or incremental, events changed, pairs judged), over all pairs. */
@@ -100,20 +100,27 @@ export class CrossVenueMatching {
     const pairs: VenuePair[] = []
     const v = options.venues
     for (let i = 0; i < v.length; i++)
-      for (let j = i + 1; j < v.length; j++)
+      for (let j = i + 1; j < v.length; j++) {
+        const a = v[i] as VenueActor
+        const b = v[j] as VenueActor
+        const slugOf = options.eventSlug
+        const keys = {
+          qualifier: pairQualifier(pairs.length, a.venue, b.venue),
+          eventSlug: slugOf && ((e: CatalogEvent) => slugOf(a.venue, e)),
+        }
         pairs.push({
-          a: v[i] as VenueActor,
-          b: v[j] as VenueActor,
+          a,
+          b,
           state: new MatchState(),
           matches: [],
           matched: undefined,
           seedTried: false,
           fromFile: false,
-          specs: new SpecMemo(),
+          specs: new PairSpecState(keys),
           links: new LinkState(),
           changed: undefined,
-          made: undefined,
         })
+      }
     this.#pairs = pairs
   }
 
@@ -217,61 +224,43 @@ export class CrossVenueMatching {
       this.lastUpdate = updated
     }
     const drawn: { links: readonly EventLink[]; delta?: LinksDelta }[] = []
-    const parts: (readonly SpreadPairSpec[])[] = []
+    const made: { specs: readonly SpreadPairSpec[]; change?: SpecsChange }[] = []
     for (const { pair, a, b } of ready) {
       const changed = pair.changed
       drawn.push(pair.links.update(pair.matches, changed))
       pair.changed = NOTHING_CHANGED
-      const kept = this.#specsKept(pair, changed, a, b)
-      if (kept !== undefined) {
-        parts.push(kept)
-        continue
-      }
-      const slugOf = this.#o.eventSlug
-      const keys: PairKeys = {
-        qualifier: pairQualifier(this.#pairs.indexOf(pair), a.venue, b.venue),
-        eventSlug: slugOf && ((e) => slugOf(a.venue, e)),
-      }
-      const made = await runInSlices(pairSpecsSteps(pair.matches, a, b, keys, pair.specs))
+      made.push(await runInSlices(pair.specs.updateSteps(pair.matches, changed, a, b)))
       if (this.#stopped) return
-      pair.made = { a, b, specs: made }
-      parts.push(made)
     }
     this.#publishLinks(drawn)
-    // One pair of venues: its array itself (the engine tells an unchanged one by identity at once).
-    const specs = parts.length === 1 ? (parts[0] as readonly SpreadPairSpec[]) : parts.flat()
-    await this.#o.engine.setPairsInSlices(specs)
+    const { specs, change } = this.#handOn(made)
+    await this.#o.engine.setPairsInSlices(specs, change)
     // Written after the install: a start's spreads do not wait for its first match file.
     for (const m of matched) files?.matched(m.matches, m.a, m.b, fingerprint)
     if (seeded) void (this.#o.fullRunAfterSeed ?? Promise.resolve()).then(() => this.#schedule())
   }
 
   /**
-   * The specs `pair` made last time, when they are what it would make now: no match changed (`changed` empty), and
-   * each catalog is the one they were made from or changed since only in events no match has (the links' index of
-   * them, link-state.ts). At real size most refreshed events are matched with nothing, and the pass over every match
-   * a making costs (~150 ms at 35,000 matches) is saved. Undefined when they must be made.
+   * Every pair's specs as one array for the engine (one pair's is its own array: the engine tells an unchanged one
+   * by identity), with what changed since the array handed last when every pair's change is known.
    */
-  #specsKept(
-    pair: VenuePair,
-    changed: MatchUpdate['changedMatches'],
-    a: CatalogSnapshot,
-    b: CatalogSnapshot,
-  ): readonly SpreadPairSpec[] | undefined {
-    const made = pair.made
-    if (made === undefined || changed === undefined || changed.removed.length > 0 || changed.added.length > 0)
-      return undefined
-    const untouched = (side: 'a' | 'b', now: CatalogSnapshot, then: CatalogSnapshot): boolean => {
-      if (now === then) return true
-      const changes = now.changes
-      if (changes === undefined || changes.since !== then.version || !now.idsOnce) return false
-      for (const list of [changes.removed, changes.added])
-        for (const e of list) if (pair.links.matches(side, e.eventId) !== false) return false
-      return true
-    }
-    if (!untouched('a', a, made.a) || !untouched('b', b, made.b)) return undefined
-    pair.made = { a, b, specs: made.specs }
-    return made.specs
+  #handOn(made: readonly { readonly specs: readonly SpreadPairSpec[]; readonly change?: SpecsChange }[]): {
+    specs: readonly SpreadPairSpec[]
+    change?: SpecsChange
+  } {
+    const last = this.#handed
+    const parts = made.map((m) => m.specs)
+    const specs = parts.length === 1 ? (parts[0] as readonly SpreadPairSpec[]) : parts.flat()
+    this.#handed = { parts, specs }
+    const known =
+      last !== undefined &&
+      last.parts.length === made.length &&
+      made.every((m, i) => m.change !== undefined && m.change.from === last.parts[i])
+    if (!known) return { specs }
+    if (made.length === 1) return { specs, change: made[0]?.change }
+    const removed = made.flatMap((m) => m.change?.removed ?? [])
+    const added = made.flatMap((m) => m.change?.added ?? [])
+    return { specs, change: { from: last.specs, removed, added } }
   }
 
   /**
@@ -324,150 +313,4 @@ export class CrossVenueMatching {
       this.#schedule()
     }
   }
-}
-
-/**
- * Outcome pairs as engine specs, resolved against the current catalogs of the pair's two venues (fresh volumes,
- * fees and URLs); pairs whose outcomes left a catalog are dropped. A pair's key is the service slug of leg A's
- * event (its venue's own slug for it, which the event directory resolves, linked or not) and outcome key. Every pair of venues after the registry's first one qualifies its outcome keys with
- * its two venues (`<key>@<venue A>+<venue B>`, `pairQualifier`): one outcome can have a gap to each of several
- * venues, and each gap needs its own key for history and alerts, while the first pair's keys stay as they were.
- */
-export function pairSpecs(
-  matches: readonly EventMatch[],
-  a: CatalogSnapshot,
-  b: CatalogSnapshot,
-  keys: PairKeys = {},
-): SpreadPairSpec[] {
-  return runToEnd(pairSpecsSteps(matches, a, b, keys))
-}
-
-/** How a pair of venues names its spreads (see pairSpecs). */
-export interface PairKeys {
-  /** Appended to every outcome key (`pairQualifier`); none for the first pair of venues. */
-  readonly qualifier?: string
-  /** The service slug of leg A's event; its event id when absent. */
-  readonly eventSlug?: (event: CatalogEvent) => string
-}
-
-/** The outcome-key qualifier of the pair of venues at `index` among all pairs in registry order (see pairSpecs). */
-export function pairQualifier(index: number, a: VenueId, b: VenueId): string {
-  return index === 0 ? '' : `@${a}+${b}`
-}
-
-/**
- * What `pairSpecsSteps` made last time for one pair of venues and keys: each spec by its outcome pair, and each
- * match's specs by its event A, with what they were made from.
- */
-export class SpecMemo {
-  readonly byPair = new WeakMap<OutcomePair, SpreadPairSpec>()
-  readonly byEvent = new WeakMap<CatalogEvent, MatchSpecs>()
-}
-
-interface MatchSpecs {
-  readonly eventB: CatalogEvent
-  readonly strategy: EventMatch['strategy']
-  readonly pairs: readonly OutcomePair[]
-  /** The specs its pairs made, in order, before pairs with a key already taken were dropped. */
-  readonly specs: readonly SpreadPairSpec[]
-}
-
-/**
- * `previous`: what was made last time for the same pair of venues and keys (SpecMemo). A spec is given back as the
- * same object when it would be made again field for field (the same outcome pair, outcome objects, event texts, URLs
- * and strategy), so the spread engine tells what changed by identity (SpreadEngine.setPairsInSlices). A match whose
- * two events are the objects it was made from, with the same outcome pairs and strategy, gives back its specs whole,
- * without a lookup per outcome or a key made again: with ids listed once (`idsOnce`), an unchanged event's outcomes
- * and markets are its own, and its slug is a function of it. So a refresh that changed few events costs little more
- * than a pass over the matches.
- */
-export function* pairSpecsSteps(
-  matches: readonly EventMatch[],
-  a: CatalogSnapshot,
-  b: CatalogSnapshot,
-  keys: PairKeys = {},
-  previous?: SpecMemo,
-): Steps<SpreadPairSpec[]> {
-  const specs: SpreadPairSpec[] = []
-  const seen = new Set<string>()
-  const memo = a.idsOnce && b.idsOnce ? previous?.byEvent : undefined
-  let n = 0
-  for (const m of matches) {
-    if (++n % 128 === 0) yield
-    const eventA = a.eventsById.get(m.a.eventId)
-    const eventB = b.eventsById.get(m.b.eventId)
-    if (eventA === undefined || eventB === undefined) continue
-    const kept = memo?.get(eventA)
-    const made =
-      kept !== undefined && kept.eventB === eventB && kept.strategy === m.strategy && samePairs(kept.pairs, m.outcomes)
-        ? kept.specs
-        : matchSpecs(m, eventA, a, b, keys, previous?.byPair)
-    if (made !== kept?.specs) memo?.set(eventA, { eventB, strategy: m.strategy, pairs: m.outcomes, specs: made })
-    for (const spec of made) {
-      if (seen.has(spec.key)) continue
-      seen.add(spec.key)
-      specs.push(spec)
-    }
-  }
-  return specs
-}
-
-function samePairs(x: readonly OutcomePair[], y: readonly OutcomePair[]): boolean {
-  if (x.length !== y.length) return false
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false
-  return true
-}
-
-/** One match's specs, each pair's made again or given back by `byPair` when field for field the same. */
-function matchSpecs(
-  m: EventMatch,
-  eventA: CatalogEvent,
-  a: CatalogSnapshot,
-  b: CatalogSnapshot,
-  keys: PairKeys,
-  byPair: WeakMap<OutcomePair, SpreadPairSpec> | undefined,
-): SpreadPairSpec[] {
-  const qualifier = keys.qualifier ?? ''
-  const eventSlug = keys.eventSlug?.(eventA) ?? eventA.eventId
-  const specs: SpreadPairSpec[] = []
-  for (const pair of m.outcomes) {
-    const outcomeA = a.outcomesById.get(pair.a.outcomeId)
-    const outcomeB = b.outcomesById.get(pair.b.outcomeId)
-    if (outcomeA === undefined || outcomeB === undefined) continue
-    const outcomeKey = `${pair.outcomeKey}${qualifier}`
-    const key = `${eventSlug}|${outcomeKey}`
-    const urlA = a.marketsById.get(outcomeA.marketId)?.url ?? eventA.url
-    const urlB = b.marketsById.get(outcomeB.marketId)?.url ?? ''
-    const made = byPair?.get(pair)
-    if (
-      made !== undefined &&
-      made.key === key &&
-      made.a.outcome === outcomeA &&
-      made.b.outcome === outcomeB &&
-      made.eventTitle === eventA.title &&
-      made.category === eventA.category &&
-      made.a.url === urlA &&
-      made.b.url === urlB &&
-      made.strategy === m.strategy
-    ) {
-      specs.push(made)
-      continue
-    }
-    const spec: SpreadPairSpec = {
-      key,
-      eventSlug,
-      eventTitle: eventA.title,
-      category: eventA.category,
-      outcomeKey,
-      outcomeTitle: outcomeA.title,
-      a: { venue: outcomeA.venue, outcome: outcomeA, url: urlA },
-      b: { venue: outcomeB.venue, outcome: outcomeB, url: urlB },
-      strategy: m.strategy,
-      quality: pair.quality,
-      match: pair.explanation,
-    }
-    byPair?.set(pair, spec)
-    specs.push(spec)
-  }
-  return specs
 }

@@ -112,7 +112,7 @@ export function venueEvent(e: CatalogEvent): VenueEvent {
 /**
  * Each accepted pair's outcome pair, made once per set of weights: an accepted pair lives in the matcher's state
  * as long as its two contracts do, so an update that regroups the matches gives unchanged pairs back as the same
- * objects, and the spreads made of them are found unchanged (cross-venue.ts `pairSpecsSteps`) without comparing
+ * objects, and the spreads made of them are found unchanged (pair-specs.ts `specsOfMatch`) without comparing
  * their explanations field by field.
  */
 const outcomePairs = new WeakMap<Accepted, { readonly weights: MatchWeights; readonly pair: OutcomePair }>()

@@ -5,9 +5,10 @@ import type { VenueActor } from '../../../src/actors/venue-actor.js'
 import { silentLogger } from '../../../src/core/logger.js'
 import type { CatalogEvent, VenueId } from '../../../src/model/types.js'
 import type { Simulator } from '../../../src/sim/simulator.js'
-import { CrossVenueMatching, pairSpecs } from '../../../src/spreads/matching/cross-venue.js'
+import { CrossVenueMatching } from '../../../src/spreads/matching/cross-venue.js'
+import { pairSpecs } from '../../../src/spreads/matching/pair-specs.js'
 import { matchEvents } from '../../../src/spreads/matching/matcher.js'
-import type { SpreadEngine, SpreadPairSpec } from '../../../src/spreads/engine/spread-engine.js'
+import type { SpecsChange, SpreadEngine, SpreadPairSpec } from '../../../src/spreads/engine/spread-engine.js'
 import type { EventLink } from '../../../src/views/event-directory.js'
 import { simulatorCatalogs } from '../../helpers/catalogs.js'
 import { engineWithoutQuotes } from '../../helpers/spread-engines.js'
@@ -178,19 +179,27 @@ test('a refresh that changed no matched event installs no pairs; one that change
   engine.stop()
 })
 
-test('installed as the actors install (snapshots patched): an unmatched event changed keeps the specs made, a matched one remakes them', async () => {
+test('installed as the actors install (snapshots patched): an unmatched event changed keeps the specs made, a matched one remakes its own and tells the engine so', async () => {
   const catalogs = { venuep: world.venuep, venuek: world.venuek }
   const engine = engineWithoutQuotes()
   const asked: (readonly SpreadPairSpec[])[] = []
+  const told: (SpecsChange | undefined)[] = []
   const install = engine.setPairsInSlices.bind(engine)
-  engine.setPairsInSlices = (specs) => (asked.push(specs), install(specs))
+  engine.setPairsInSlices = (specs, change) => (asked.push(specs), told.push(change), install(specs, change))
   const { matching } = twoVenueMatching(catalogs, engine)
   await matching.refresh()
   const patched = (c: CatalogSnapshot, events: CatalogEvent[]) =>
     buildCatalogSnapshot({ venue: c.venue, events, fetchedAt: c.fetchedAt + 1 }, c.version + 1, c)
   const touched = (e: CatalogEvent): CatalogEvent => ({ ...e, volumeTotal: (e.volumeTotal ?? 0) + 1 })
-  const expectSpecs = (specs: readonly SpreadPairSpec[] | undefined) =>
-    assert.deepEqual(specs, pairSpecs(matchEvents(catalogs.venuep, catalogs.venuek), catalogs.venuep, catalogs.venuek))
+  // Made by changes, the new specs come after the kept ones: compared in key order.
+  const byKey = (specs: readonly SpreadPairSpec[] | undefined) =>
+    [...(specs ?? [])].sort((x, y) => (x.key < y.key ? -1 : 1))
+  const expectSpecs = (specs: readonly SpreadPairSpec[] | undefined) => {
+    const whole = pairSpecs(matchEvents(catalogs.venuep, catalogs.venuek), catalogs.venuep, catalogs.venuek)
+    assert.deepEqual(byKey(specs), byKey(whole))
+    for (const s of whole) assert.deepEqual(engine.spec(s.key), s, `${s.key} installed`)
+    assert.equal(engine.pairCount, whole.length)
+  }
 
   // An event no match uses changes: the specs are the array made before, whole.
   const matchedB = new Set(matching.matches.map((m) => m.b.eventId))
@@ -204,14 +213,29 @@ test('installed as the actors install (snapshots patched): an unmatched event ch
   assert.equal(asked[1], asked[0], 'the same specs, not made again')
   expectSpecs(asked[1])
 
-  // A matched event changes: made again, with its new objects.
+  // A matched event changes (its outcomes' volumes moved): its specs made again, with its new objects.
   const matchedA = catalogs.venuep.events.find((e) => matching.matches.some((m) => m.a.eventId === e.eventId))!
+  const moved: CatalogEvent = {
+    ...matchedA,
+    markets: matchedA.markets.map((m) => ({
+      ...m,
+      outcomes: m.outcomes.map((o) => ({ ...o, volume: (o.volume ?? 0) + 1 })),
+    })),
+  }
   catalogs.venuep = patched(
     catalogs.venuep,
-    catalogs.venuep.events.map((e) => (e === matchedA ? touched(e) : e)),
+    catalogs.venuep.events.map((e) => (e === matchedA ? moved : e)),
   )
   await matching.refresh()
   assert.notEqual(asked[2], asked[1], 'made again')
+  const own = (specs: readonly SpreadPairSpec[]) =>
+    specs.map((s) => [s.a.outcome.eventId, s.key]).sort((x, y) => (x[1]! < y[1]! ? -1 : 1))
+  const was = asked[1]!.filter((s) => s.a.outcome.eventId === matchedA.eventId)
+  assert.ok(was.length > 0)
+  assert.equal(told[2]?.from, asked[1], 'the change is from the specs installed')
+  assert.deepEqual(own(told[2]!.removed), own(was), "the event's specs left")
+  assert.deepEqual(own(told[2]!.added), own(was), 'and came back as new objects')
+  await waitFor(() => engine.pendingRecomputes === 0)
   expectSpecs(asked[2])
   engine.stop()
 })

@@ -12,7 +12,8 @@ import { silentLogger } from '../../../src/core/logger.js'
 import { readFileBytes } from '../../../src/core/sealed-file.js'
 import { runInSlices, runToEnd } from '../../../src/core/slices.js'
 import type { SpreadEngine } from '../../../src/spreads/engine/spread-engine.js'
-import { CrossVenueMatching, pairSpecs } from '../../../src/spreads/matching/cross-venue.js'
+import { CrossVenueMatching } from '../../../src/spreads/matching/cross-venue.js'
+import { pairSpecs } from '../../../src/spreads/matching/pair-specs.js'
 import {
   MATCH_FILE_VERSION,
   overridesFingerprint,
