@@ -169,6 +169,14 @@ export interface VenueAdapter {
 export interface InstalledCatalog {
   readonly events: readonly CatalogEvent[]
   readonly eventsById: ReadonlyMap<string, CatalogEvent>
+  /** Which install this is, and the events that came and went since the one before (when known): for an adapter's
+   * indexes of the installed events to follow the installs at the cost of what changed. */
+  readonly version?: number
+  readonly changes?:
+    | { readonly since: number; readonly removed: readonly CatalogEvent[]; readonly added: readonly CatalogEvent[] }
+    | undefined
+  /** Each event id is listed once (else `changes` may not be exact). */
+  readonly idsOnce?: boolean
 }
 
 /**

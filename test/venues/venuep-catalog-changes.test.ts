@@ -14,7 +14,7 @@ import type { VpEvent } from '../../src/sim/venuep/types.js'
 import type { Question } from '../../src/sim/world/types.js'
 import type { VenueAdapter } from '../../src/venues/types.js'
 import { createVenuepAdapter } from '../../src/venues/venuep/adapter.js'
-import { dueEvents } from '../../src/venues/venuep/catalog-changes.js'
+import { DueIndex } from '../../src/venues/venuep/due-index.js'
 import type { VenuepConfig } from '../../src/venues/venuep/config.js'
 import { VENUEP } from '../../src/venues/venuep/module.js'
 import { TEST_ANCHOR_MS } from '../helpers/service.js'
@@ -105,7 +105,7 @@ test('due events: a market that ends and closes is closed at the next refresh, a
 
   // Its end passes: due, read again, still open at the venue (not resolved yet).
   clock.set(ending.question.endTime + MINUTE_MS)
-  assert.ok(dueEvents(installed.events, clock.now() - 10 * MINUTE_MS, clock.now()).includes(ending.slug))
+  assert.ok(new DueIndex().due(installed, clock.now() - 10 * MINUTE_MS, clock.now()).includes(ending.slug))
   const open = await venue.fetchChangedEvents!(clock.now() - MINUTE_MS, signal, undefined, installed)
   assert.equal(open?.events.find((c) => c.eventId === ending.slug)?.event?.status, 'active')
 
@@ -118,7 +118,7 @@ test('due events: a market that ends and closes is closed at the next refresh, a
   // Past the window (a whole listing's period), it is no longer due.
   clock.increment(config.catalog.fullListingEveryMs)
   assert.ok(
-    !dueEvents(installed.events, clock.now() - config.catalog.fullListingEveryMs, clock.now()).includes(ending.slug),
+    !new DueIndex().due(installed, clock.now() - config.catalog.fullListingEveryMs, clock.now()).includes(ending.slug),
   )
 })
 
@@ -126,30 +126,68 @@ test('without the installed catalog the changes cannot be found: undefined, the 
   assert.equal(await adapter().fetchChangedEvents!(clock.now(), signal), undefined)
 })
 
-test('due events: by binary search in the sorted ends, the same as a pass over every open outcome', () => {
-  const status = fc.constantFrom<CatalogEvent['status']>('active', 'closed', 'resolved')
-  const outcome = fc.record({ status, closeTime: fc.option(fc.integer({ min: 0, max: 1_000 }), { nil: undefined }) })
+test('due events: the index, patched along installs, gives what a pass over every open outcome gives', () => {
+  // Mostly open, and ends close together: most changes move what is due.
+  const status = fc.constantFrom<CatalogEvent['status']>('active', 'active', 'active', 'closed', 'resolved')
+  const outcome = fc.record({ status, closeTime: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }) })
   const event = fc.record({ status, outcomes: fc.array(outcome, { maxLength: 4 }) })
-  fc.assert(
-    fc.property(fc.array(event, { maxLength: 30 }), fc.nat(1_000), fc.nat(400), (drawn, from, width) => {
-      const events = drawn.map(
-        (e, i) =>
-          ({ eventId: `e${i}`, status: e.status, markets: [{ outcomes: e.outcomes }] }) as unknown as CatalogEvent,
-      )
-      const to = from + width
-      const expected = events
-        .filter(
-          (e) =>
-            e.status === 'active' &&
-            e.markets.some((m) =>
-              m.outcomes.some(
-                (o) => o.status === 'active' && o.closeTime !== undefined && o.closeTime >= from && o.closeTime <= to,
-              ),
+  // Each install: some events replaced by new drawings (a changed event is a new object), some dropped, some new.
+  const install = fc.record({
+    replaced: fc.array(fc.tuple(fc.nat(), event), { maxLength: 2 }),
+    dropped: fc.array(fc.nat(), { maxLength: 1 }),
+    added: fc.array(event, { maxLength: 2 }),
+    window: fc.tuple(fc.nat(20), fc.nat(10)),
+  })
+  let n = 0
+  // Ids listed once (market and outcome ids of their event's), so an install is patched as the actor's are.
+  const made = (e: { status: CatalogEvent['status']; outcomes: object[] }, eventId = `e${n++}`) =>
+    ({
+      eventId,
+      status: e.status,
+      markets: [
+        { marketId: `m-${eventId}`, outcomes: e.outcomes.map((o, i) => ({ ...o, outcomeId: `o-${eventId}-${i}` })) },
+      ],
+    }) as unknown as CatalogEvent
+  const pass = (events: readonly CatalogEvent[], from: number, to: number) =>
+    events
+      .filter(
+        (e) =>
+          e.status === 'active' &&
+          e.markets.some((m) =>
+            m.outcomes.some(
+              (o) => o.status === 'active' && o.closeTime !== undefined && o.closeTime >= from && o.closeTime <= to,
             ),
-        )
-        .map((e) => e.eventId)
-      assert.deepEqual(dueEvents(events, from, to).sort(), expected.sort())
-    }),
+          ),
+      )
+      .map((e) => e.eventId)
+      .sort()
+  let patched = 0
+  fc.assert(
+    fc.property(
+      fc.array(event, { minLength: 40, maxLength: 50 }),
+      fc.array(install, { maxLength: 6 }),
+      (first, installs) => {
+        const index = new DueIndex()
+        let snapshot = buildCatalogSnapshot({ venue: 'venuep', events: first.map((e) => made(e)), fetchedAt: 0 }, 1)
+        for (const [k, step] of installs.entries()) {
+          const events = [...snapshot.events]
+          for (const [at, drawn] of step.replaced)
+            if (events.length > 0) {
+              const i = at % events.length
+              events[i] = made(drawn, (events[i] as CatalogEvent).eventId)
+            }
+          for (const at of step.dropped) if (events.length > 0) events.splice(at % events.length, 1)
+          for (const drawn of step.added) events.push(made(drawn))
+          // Patched from the one before (what it says came and went), as the actor installs; now and then built whole.
+          const previous = k % 3 === 2 ? undefined : snapshot
+          snapshot = buildCatalogSnapshot({ venue: 'venuep', events, fetchedAt: k + 1 }, k + 2, previous)
+          if (previous !== undefined) patched += snapshot.changes === undefined ? 0 : 1
+          const [from, width] = step.window
+          assert.deepEqual(index.due(snapshot, from, from + width).sort(), pass(events, from, from + width))
+        }
+      },
+    ),
     { seed: 35 },
   )
+  assert.ok(patched > 50, `installs patched: ${patched}`)
 })

@@ -7,6 +7,7 @@ import { HttpClient } from '../http-client.js'
 import type { AdapterContext, VenueAdapter } from '../types.js'
 import { fetchVenuepCatalog } from './catalog.js'
 import { fetchVenuepChanges } from './catalog-changes.js'
+import { DueIndex } from './due-index.js'
 import { GAMMA_MAPPED_FIELDS } from './map-catalog.js'
 import { VenuepFeed } from './feed.js'
 import { venuepProbability } from './probability.js'
@@ -17,6 +18,8 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
   const links = { eventUrl: (slug: string) => config.eventUrlTemplate.replace('{slug}', encodeURIComponent(slug)) }
   // Unchanged events keep their mapped objects from one sync to the next (mapped-records.ts).
   const records = new MappedRecords<CatalogEvent | undefined>(GAMMA_MAPPED_FIELDS)
+  // The installed events by their open outcomes' ends, following the installs (due-index.ts).
+  const dueIndex = new DueIndex()
   return {
     id: 'venuep',
     catalogSource: config.gammaUrl,
@@ -26,7 +29,7 @@ export function createVenuepAdapter(config: VenuepConfig, ctx: AdapterContext): 
     fetchChangedEvents: async (_since, signal, progress, installed) =>
       installed === undefined
         ? undefined
-        : fetchVenuepChanges(gamma, config, links, ctx.clock, installed, signal, records, progress),
+        : fetchVenuepChanges(gamma, config, links, ctx.clock, installed, signal, records, dueIndex, progress),
     createFeed: (sink) =>
       new VenuepFeed({
         url: config.clobWsUrl,

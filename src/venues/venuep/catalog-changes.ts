@@ -6,6 +6,7 @@ import type { CatalogProgress, ChangedEvents, InstalledCatalog } from '../types.
 import type { MappedRecords } from '../mapped-records.js'
 import { mapGammaEvent, type VenuepLinks } from './map-catalog.js'
 import type { GammaEvent } from './wire.js'
+import type { DueIndex } from './due-index.js'
 
 const DAY_MS = 86_400_000
 /**
@@ -47,6 +48,7 @@ export async function fetchVenuepChanges(
   installed: InstalledCatalog,
   signal: AbortSignal,
   records: MappedRecords<CatalogEvent | undefined>,
+  dueIndex: DueIndex,
   progress?: CatalogProgress,
 ): Promise<ChangedEvents | undefined> {
   const { closedLookbackDays, fullListingEveryMs } = config.catalog
@@ -72,7 +74,7 @@ export async function fetchVenuepChanges(
   }
   if (!ended) return undefined
 
-  const due = dueEvents(installed.events, now - fullListingEveryMs, now)
+  const due = dueIndex.due(installed, now - fullListingEveryMs, now)
   for (let i = 0; i < due.length; i += SLUGS_PER_REQUEST) {
     const slug = due.slice(i, i + SLUGS_PER_REQUEST).join(',')
     for (const closed of [false, true]) {
@@ -95,40 +97,6 @@ export async function fetchVenuepChanges(
   // A due event listed neither open nor closed is gone from the venue: the whole listing would not list it.
   for (const eventId of due) if (!seen.has(eventId)) changes.push({ eventId, event: undefined })
   return { events: changes, fetchedAt: clock.now() }
-}
-
-/**
- * The installed events with an open market whose end is in [from, to]: those whose markets close about now. One pass
- * over the events, each event's open ends read once per event object (an event a refresh gave back unchanged is the
- * same object: mapped-records.ts): walking every outcome of every event at each refresh cost more than the rest of it,
- * and sorting them once per installed catalog more still, as most refreshes install something.
- */
-export function dueEvents(events: readonly CatalogEvent[], from: number, to: number): string[] {
-  const due: string[] = []
-  for (const e of events) {
-    if (e.status !== 'active') continue
-    let ends = openEnds.get(e)
-    if (ends === undefined) openEnds.set(e, (ends = openEndsOf(e)))
-    for (let i = 0; i < ends.length; i++) {
-      const t = ends[i] as number
-      if (t >= from && t <= to) {
-        due.push(e.eventId)
-        break
-      }
-    }
-  }
-  return due
-}
-
-const NO_ENDS: readonly number[] = []
-/** Each event's open outcomes' ends. */
-const openEnds = new WeakMap<CatalogEvent, readonly number[]>()
-
-function openEndsOf(e: CatalogEvent): readonly number[] {
-  let ends: number[] | undefined
-  for (const m of e.markets)
-    for (const o of m.outcomes) if (o.status === 'active' && o.closeTime !== undefined) (ends ??= []).push(o.closeTime)
-  return ends ?? NO_ENDS
 }
 
 /**
