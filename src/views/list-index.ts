@@ -1,4 +1,5 @@
 import { sortNumbersSteps, sortSteps } from '../core/array-steps.js'
+import { ChunkedList } from '../core/chunked-list.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import {
   compareDecorated,
@@ -80,12 +81,12 @@ export class ListIndex<E extends Listable> {
   /** Built by `prepareSteps` (or on the first search of a list that was not prepared: tests, small lists). */
   #search: SearchIndex<E> | undefined
   /** The whole list by each sort key, both orders: built by `prepareSteps`, or on first use; never evicted. */
-  readonly #base = new Map<string, { asc: readonly E[]; desc: readonly E[] }>()
+  readonly #base = new Map<string, { asc: ChunkedList<E>; desc: ChunkedList<E> }>()
   /**
    * status → category ('' for any) → sort key → order → the ordering (the base ordering filtered). Bounded by
    * MAX_CACHED_ORDERINGS: statuses × categories × sort keys × orders is small, but a category is client input.
    */
-  readonly #orderings = new Map<string, Map<string, Map<string, { asc?: readonly E[]; desc?: readonly E[] }>>>()
+  readonly #orderings = new Map<string, Map<string, Map<string, { asc?: ChunkedList<E>; desc?: ChunkedList<E> }>>>()
   #orderingCount = 0
   /** The orderings built so far, oldest first (what a rebuilt index warms up: the last few). */
   #built: OrderingKey[] = []
@@ -198,7 +199,7 @@ export class ListIndex<E extends Listable> {
    * becomes one number, its key's place among the list's distinct known keys (unknown: past them all) times n plus its
    * rank by id, and those numbers are sorted natively (sortNumbersSteps): no comparator is called per comparison.
    */
-  *#baseSteps(sort: string): Steps<{ asc: readonly E[]; desc: readonly E[] }> {
+  *#baseSteps(sort: string): Steps<{ asc: ChunkedList<E>; desc: ChunkedList<E> }> {
     const keyOf = this.#keys[sort]
     if (keyOf === undefined) throw new Error(`unknown sort key ${sort}`)
     const n = this.#items.length
@@ -238,7 +239,7 @@ export class ListIndex<E extends Listable> {
       if (j % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
     }
     const desc = yield* descendingSteps(asc, ascKeys)
-    return { asc, desc }
+    return { asc: ChunkedList.from(asc), desc: ChunkedList.from(desc) }
   }
 
   /**
@@ -270,13 +271,12 @@ export class ListIndex<E extends Listable> {
       let base = this.#base.get(sort)
       if (base === undefined) this.#base.set(sort, (base = yield* this.#baseSteps(sort)))
       const ordered: E[] = []
-      const all = base[order]
-      for (let i = 0; i < all.length; i++) {
-        const e = all[i] as E
+      let i = 0
+      for (const e of base[order]) {
         if (selected(e)) ordered.push(e)
-        if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+        if (i++ % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
       }
-      this.#store({ status, category, sort, order }, ordered)
+      this.#store({ status, category, sort, order }, ChunkedList.from(ordered))
       yield
     }
     if (previous.#search !== undefined && this.#search === undefined)
@@ -337,7 +337,7 @@ export class ListIndex<E extends Listable> {
    * the ordering is by another key (the caller filters instead).
    */
   #boundedRange(
-    ordered: readonly E[],
+    ordered: ChunkedList<E>,
     bound: { readonly key: string; readonly value: number },
     sort: string,
     order: 'asc' | 'desc',
@@ -346,12 +346,12 @@ export class ListIndex<E extends Listable> {
     if (keyOf === undefined) throw new Error(`unknown key ${bound.key}`)
     if (bound.key !== sort) return undefined
     // Unknown keys sit at the end in both orders.
-    const known = firstIndex(ordered, (e) => keyOf(e) === undefined)
-    if (order === 'desc') return [0, firstIndex(ordered, (e, i) => i >= known || (keyOf(e) as number) < bound.value)]
-    return [firstIndex(ordered, (e, i) => i >= known || (keyOf(e) as number) >= bound.value), known]
+    const known = ordered.firstWhere((e) => keyOf(e) === undefined)
+    if (order === 'desc') return [0, ordered.firstWhere((e, i) => i >= known || (keyOf(e) as number) < bound.value)]
+    return [ordered.firstWhere((e, i) => i >= known || (keyOf(e) as number) >= bound.value), known]
   }
 
-  #ordering(status: string, category: string | undefined, sort: string, order: 'asc' | 'desc'): readonly E[] {
+  #ordering(status: string, category: string | undefined, sort: string, order: 'asc' | 'desc'): ChunkedList<E> {
     // Nested maps, not one composite key: a key string built per request would be hashed per request.
     const bySort = nested(nested(this.#orderings, status), category ?? '')
     let byOrder = bySort.get(sort)
@@ -364,15 +364,17 @@ export class ListIndex<E extends Listable> {
       ordered =
         status === 'all' && category === undefined
           ? all
-          : all.filter(
-              (e) => (status === 'all' || e.status === status) && (category === undefined || e.category === category),
+          : ChunkedList.from(
+              all.filter(
+                (e) => (status === 'all' || e.status === status) && (category === undefined || e.category === category),
+              ),
             )
       this.#store({ status, category: category ?? '', sort, order }, ordered, byOrder)
     }
     return ordered
   }
 
-  #store(key: OrderingKey, ordered: readonly E[], byOrder?: { asc?: readonly E[]; desc?: readonly E[] }): void {
+  #store(key: OrderingKey, ordered: ChunkedList<E>, byOrder?: { asc?: ChunkedList<E>; desc?: ChunkedList<E> }): void {
     // Bounded: there are at most statuses × categories × sort keys × orders combinations, but stay safe.
     if (++this.#orderingCount > MAX_CACHED_ORDERINGS) {
       this.#orderings.clear()
@@ -385,7 +387,7 @@ export class ListIndex<E extends Listable> {
     this.#built.push(key)
   }
 
-  #slot(status: string, category: string, sort: string): { asc?: readonly E[]; desc?: readonly E[] } {
+  #slot(status: string, category: string, sort: string): { asc?: ChunkedList<E>; desc?: ChunkedList<E> } {
     const bySort = nested(nested(this.#orderings, status), category)
     let byOrder = bySort.get(sort)
     if (byOrder === undefined) bySort.set(sort, (byOrder = {}))
@@ -425,18 +427,6 @@ interface OrderingKey {
   readonly category: string
   readonly sort: string
   readonly order: 'asc' | 'desc'
-}
-
-/** First index in [0, n] for which `pred` holds, given that it holds for a suffix of the array (binary search). */
-function firstIndex<E>(items: readonly E[], pred: (e: E, i: number) => boolean): number {
-  let lo = 0
-  let hi = items.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (pred(items[mid] as E, mid)) hi = mid
-    else lo = mid + 1
-  }
-  return lo
 }
 
 function page<E>(items: readonly E[], q: { offset: number; limit: number }): ListPage<E> {

@@ -1,4 +1,5 @@
 import type { Steps } from '../core/slices.js'
+import { ChunkedList } from '../core/chunked-list.js'
 import { compareIds, descendingSteps, mergedOrderingSteps, type Identified } from './ordering.js'
 import { SearchIndex, type SearchSeed } from './search-index.js'
 
@@ -101,7 +102,7 @@ export function* seededOrderingSteps<E extends Identified>(
   seeded: SeededOrdering,
   keyOf: (e: E) => number | undefined,
   sameRecords: boolean,
-): Steps<{ asc: E[]; desc: E[] } | undefined> {
+): Steps<{ asc: ChunkedList<E>; desc: ChunkedList<E> } | undefined> {
   const n = items.length
   const m = seed.ids.length
   const { asc: order, keys } = seeded
@@ -132,14 +133,14 @@ export function* seededOrderingSteps<E extends Identified>(
     ascKeys[asc.length] = stored
     asc.push(e)
   }
-  const desc = yield* descendingSteps(asc, ascKeys.subarray(0, asc.length))
-  if (asc.length === n) return { asc, desc }
+  const desc = ChunkedList.from(yield* descendingSteps(asc, ascKeys.subarray(0, asc.length)))
+  if (asc.length === n) return { asc: ChunkedList.from(asc), desc }
   const added: E[] = []
   for (let i = 0; i < n; i++) if (kept[i] === 0) added.push(items[i] as E)
   if (added.length > MAX_UNPLACED_SHARE * n) return undefined
   const changes = { removed: new Set<E>(), added }
   return {
-    asc: yield* mergedOrderingSteps(asc, changes, keyOf, 1),
+    asc: yield* mergedOrderingSteps(ChunkedList.from(asc), changes, keyOf, 1),
     desc: yield* mergedOrderingSteps(desc, changes, keyOf, -1),
   }
 }
@@ -160,7 +161,7 @@ function inOrder(a: number, idA: string, b: number, idB: string): boolean {
 
 /** What a list took from a seed: the orderings and search index that checked out, and how many parts were refused. */
 export interface Adopted<E> {
-  readonly orderings: ReadonlyMap<string, { asc: E[]; desc: E[] }>
+  readonly orderings: ReadonlyMap<string, { asc: ChunkedList<E>; desc: ChunkedList<E> }>
   readonly search: SearchIndex<E> | undefined
   readonly taken: number
   readonly refused: number
@@ -174,7 +175,7 @@ export function* adoptSeedSteps<E extends Identified>(
   seed: ListSeed,
   sameRecords: boolean,
 ): Steps<Adopted<E>> {
-  const orderings = new Map<string, { asc: E[]; desc: E[] }>()
+  const orderings = new Map<string, { asc: ChunkedList<E>; desc: ChunkedList<E> }>()
   const parts = seed.orderings.size + (seed.search === undefined ? 0 : 1)
   const placement = yield* placementSteps(items, seed)
   if (placement === undefined) return { orderings, search: undefined, taken: 0, refused: parts }
@@ -196,7 +197,7 @@ export function* adoptSeedSteps<E extends Identified>(
 export function* listSeedSteps<E extends Identified>(
   items: readonly E[],
   keys: Readonly<Record<string, (e: E) => number | undefined>>,
-  base: ReadonlyMap<string, { readonly asc: readonly E[] }>,
+  base: ReadonlyMap<string, { readonly asc: ChunkedList<E> }>,
   search: SearchIndex<E>,
   searchText: (e: E) => string,
 ): Steps<ListSeed> {
@@ -211,12 +212,12 @@ export function* listSeedSteps<E extends Identified>(
     if (keyOf === undefined) continue
     const places = new Uint32Array(asc.length)
     const sortKeys = new Float64Array(asc.length)
-    for (let j = 0; j < asc.length; j++) {
-      const e = asc[j] as E
+    let j = 0
+    for (const e of asc) {
       places[j] = placeOf.get(e) as number
       const k = keyOf(e)
       sortKeys[j] = k === undefined ? NaN : k + 0
-      if (j % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
+      if (j++ % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
     }
     orderings.set(sort, { asc: places, keys: sortKeys })
   }

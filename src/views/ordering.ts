@@ -1,9 +1,10 @@
+import type { ChunkedList } from '../core/chunked-list.js'
 import type { Steps } from '../core/slices.js'
 
 /**
  * The total order of a list's records by one sort key (list-index.ts), and how a rebuilt list derives its
  * orderings from its predecessor's when few records came or went: each previous ordering without the records that
- * left, with the new ones (sorted among themselves) merged in by binary search. Records are immutable, so a record
+ * left, with the new ones (sorted among themselves) put in by binary search. Records are immutable, so a record
  * of both lists (the same object) sits in the same order relative to the others in both.
  */
 export interface Identified {
@@ -64,57 +65,36 @@ export function* listChangesSteps<E>(
 
 /**
  * `ordered` (a previous ordering by `keyOf` in direction `dir`) without `changes.removed` and with `changes.added`
- * in their places: exactly the ordering a sort of the new list gives, for one copy of `ordered` and a binary search
- * per record that came or went. A removed record is found where the order puts it (its key has not changed: records
- * are immutable); one `ordered` does not hold (a filtered ordering, a record of another status) is passed over.
+ * in their places: exactly the ordering a sort of the new list gives, for a binary search per record that came or
+ * went and a copy of the chunks they touch (ChunkedList.edited: the rest is shared with `ordered`, which stays as it
+ * was). A removed record is found where the order puts it (its key has not changed: records are immutable); one
+ * `ordered` does not hold (a filtered ordering, a record of another status) is passed over.
  */
 export function* mergedOrderingSteps<E extends Identified>(
-  ordered: readonly E[],
+  ordered: ChunkedList<E>,
   changes: ListChanges<E>,
   keyOf: (e: E) => number | undefined,
   dir: 1 | -1,
-): Steps<E[]> {
+): Steps<ChunkedList<E>> {
   const compare = compareDecorated<E>(dir)
   /** The first place in `ordered` whose record does not go before `x`. */
-  const placeOf = (x: { e: E; k: number | undefined }): number => {
-    let lo = 0
-    let hi = ordered.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      const e = ordered[mid] as E
-      if (compare({ e, k: keyOf(e) }, x) >= 0) hi = mid
-      else lo = mid + 1
-    }
-    return lo
-  }
+  const placeOf = (x: { e: E; k: number | undefined }): number =>
+    ordered.firstWhere((e) => compare({ e, k: keyOf(e) }, x) >= 0)
   const gone: number[] = []
+  let n = 0
   for (const e of changes.removed) {
     const at = placeOf({ e, k: keyOf(e) })
-    if (ordered[at] === e) gone.push(at)
+    if (ordered.at(at) === e) gone.push(at)
+    if (++n % CHECKPOINT_EVERY === 0) yield
   }
-  gone.sort((a, b) => a - b)
-  yield
+  // Sorted among themselves, so records put at one place go in their order.
   const added = changes.added.map((e) => ({ e, k: keyOf(e) })).sort(compare)
-  // Of its final length: an ordering is kept as long as its list, and one grown by `push` would keep up to half its
-  // length again in spare room, besides the copies growing it.
-  const merged = new Array<E>(ordered.length - gone.length + added.length)
-  let n = 0
-  let from = 0
-  let g = 0
-  let copied = 0
-  for (let a = 0; a <= added.length; a++) {
-    const x = added[a]
-    const to = x === undefined ? ordered.length : placeOf(x)
-    for (let i = from; i < to; i++) {
-      if (gone[g] === i) g++
-      else merged[n++] = ordered[i] as E
-    }
-    copied += to - from
-    from = to
-    if (x !== undefined) merged[n++] = x.e
-    if (copied >= CHECKPOINT_EVERY * 64 || a % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) (yield, (copied = 0))
+  const inserted: (readonly [number, E])[] = []
+  for (const x of added) {
+    inserted.push([placeOf(x), x.e])
+    if (++n % CHECKPOINT_EVERY === 0) yield
   }
-  return merged
+  return ordered.edited(gone, inserted)
 }
 
 /**

@@ -210,7 +210,8 @@ export class CrossVenueMatching {
             changed_events: update.changedEvents,
             judged: update.judged,
             events: update.matches.length,
-            outcomes: update.matches.reduce((n, m) => n + m.outcomes.length, 0),
+            // A pass over every match: counted on full runs, where the matcher passed over everything anyway.
+            ...(update.mode === 'full' ? { outcomes: update.matches.reduce((n, m) => n + m.outcomes.length, 0) } : {}),
           },
           'cross-venue matching',
         )
