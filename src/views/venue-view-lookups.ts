@@ -1,3 +1,4 @@
+import { withoutThenWith } from '../core/arrays.js'
 import { patchedMap } from '../core/delta-map.js'
 import type { EventEntry, MarketEntry, OutcomeEntry } from './venue-entries.js'
 import type { VenueViewRules } from './venue-rules.js'
@@ -129,9 +130,9 @@ export function patchedLookups(
   const goneEvents = new Set(removed)
   const goneMarketSet = new Set(goneMarkets)
   return {
-    eventEntries: withChanges(previous.eventEntries, goneEvents, added),
-    marketEntries: withChanges(previous.marketEntries, goneMarketSet, newMarkets),
-    outcomeEntries: withChanges(previous.outcomeEntries, goneOutcomes, newOutcomes),
+    eventEntries: withoutThenWith(previous.eventEntries, goneEvents, added),
+    marketEntries: withoutThenWith(previous.marketEntries, goneMarketSet, newMarkets),
+    outcomeEntries: withoutThenWith(previous.outcomeEntries, goneOutcomes, newOutcomes),
     eventById,
     marketById,
     outcomeById,
@@ -140,17 +141,4 @@ export function patchedLookups(
     byInstrument,
     exact: true,
   }
-}
-
-/** `list` without the records of `gone`, then `added`. */
-function withChanges<E>(list: readonly E[], gone: ReadonlySet<E>, added: readonly E[]): E[] {
-  const out = new Array<E>(list.length - gone.size + added.length)
-  let n = 0
-  for (let i = 0; i < list.length; i++) {
-    const e = list[i] as E
-    if (!gone.has(e)) out[n++] = e
-  }
-  for (const e of added) out[n++] = e
-  out.length = n
-  return out
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
-import { maxOf, minOf, pushAll } from '../../src/core/arrays.js'
+import { maxOf, minOf, pushAll, withoutThenWith } from '../../src/core/arrays.js'
 
 /**
  * The replacements for spread arguments (src/core/arrays.ts, enforced by the lint in src/): the same results as
@@ -25,4 +25,28 @@ test('a list longer than the call stack takes as arguments', () => {
   assert.equal(minOf(long), 0)
   assert.equal(maxOf(long), n - 1)
   assert.equal(maxOf(new Set(long).values()), n - 1, 'any iterable')
+})
+
+test('withoutThenWith: the list filtered and appended to, whether few or many items go, and the list left as it was', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 300 }),
+      fc.array(fc.nat(), { maxLength: 40 }),
+      fc.array(fc.integer({ min: 1_000 }), { maxLength: 5 }),
+      (size, picks, added) => {
+        const list = Array.from({ length: size }, (_, i) => ({ i }))
+        // Items of the list, and now and then one it does not hold.
+        const gone = new Set(
+          picks.map((p) => (p % 9 === 8 ? { i: -1 } : list[p % Math.max(size, 1)])).filter((x) => x !== undefined),
+        )
+        const extra = added.map((i) => ({ i }))
+        const before = [...list]
+        const out = withoutThenWith(list, gone, extra)
+        assert.deepEqual(out, [...list.filter((x) => !gone.has(x)), ...extra])
+        out.forEach((x, k) => assert.equal(x, [...list.filter((y) => !gone.has(y)), ...extra][k]))
+        assert.deepEqual(list, before)
+      },
+    ),
+    { seed: 35 },
+  )
 })
