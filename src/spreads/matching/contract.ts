@@ -350,12 +350,15 @@ const DAY_MS = 86_400_000
 type Parsed = TextReading
 
 /**
- * A copy of exactly its length. Arrays built by `push` or `filter` keep room for about 16 more elements (128 bytes),
- * and a contract holds several for as long as it is listed.
+ * A copy of exactly its length (the shared empty list for none). Arrays built by `push` or `filter` keep room for
+ * about 16 more elements (128 bytes), and a contract holds several for as long as it is listed.
  */
 function exact<T>(list: readonly T[]): readonly T[] {
-  return list.slice()
+  return list.length === 0 ? NONE : list.slice()
 }
+
+/** The shared empty list (frozen): a reading holds no empty array of its own (one per contract at real size). */
+const NONE: readonly never[] = Object.freeze([])
 
 /** The Bloom signature of some words: one bit of 64 per word (FNV-1a of its characters). */
 function signature(words: Iterable<string>): WordSignature {

@@ -29,12 +29,12 @@ export interface PeriodFacts {
 }
 
 export const NO_PERIOD: PeriodFacts = Object.freeze({
-  deadlines: [],
-  days: [],
-  instants: [],
-  months: [],
-  years: [],
-  opaque: [],
+  deadlines: Object.freeze([]),
+  days: Object.freeze([]),
+  instants: Object.freeze([]),
+  months: Object.freeze([]),
+  years: Object.freeze([]),
+  opaque: Object.freeze([]),
 })
 
 const DAY_MS = 86_400_000
@@ -230,14 +230,16 @@ function readPeriod(text: string, referenceMs: number | undefined, shortcuts: bo
       instants.push(at)
     }
   }
-  return {
+  const facts = {
     deadlines: unique(deadlines),
     days: unique(days),
-    instants,
+    instants: instants.length === 0 ? NONE : instants,
     months: unique(months),
     years: unique(years),
     opaque: unique(opaque),
   }
+  // Most texts state no period: one shared object for all of them (the matcher holds a reading per contract).
+  return hasFacts(facts) ? facts : NO_PERIOD
 }
 
 /** "before D" ends at D's start; "by/through/on D" at the end of D. */
@@ -245,8 +247,11 @@ function dayDeadline(before: string | undefined, dayStartMs: number): number {
   return before !== undefined ? dayStartMs : dayStartMs + DAY_MS
 }
 
-function unique<T>(xs: T[]): T[] {
-  return [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+/** The shared empty list (frozen): the readings the matcher holds keep no empty array of their own. */
+const NONE: readonly never[] = Object.freeze([])
+
+function unique<T>(xs: T[]): readonly T[] {
+  return xs.length === 0 ? NONE : [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
 }
 
 export function hasFacts(f: PeriodFacts): boolean {
