@@ -1,3 +1,4 @@
+import { addTo } from '../core/multimap.js'
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
 import { withoutThenWith } from '../core/arrays.js'
 import { DeltaMap, patchedMap } from '../core/delta-map.js'
@@ -66,11 +67,7 @@ function* linkIndexSteps(links: readonly EventLink[]): Steps<LinkIndex> {
   if (cached !== undefined) return cached
   const pairs = new Map<string, readonly [string, string]>()
   const linked = new Map<string, string[]>()
-  const link = (from: string, to: string) => {
-    const list = linked.get(from)
-    if (list === undefined) linked.set(from, [to])
-    else list.push(to)
-  }
+  const link = (from: string, to: string) => addTo(linked, from, to)
   let n = 0
   for (const l of links) {
     const ends = endsOf(l)

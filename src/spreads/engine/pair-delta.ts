@@ -1,3 +1,4 @@
+import { addTo } from '../../core/multimap.js'
 import type { Steps } from '../../core/slices.js'
 import type { InstrumentTable } from './instrument-table.js'
 import { sameSides, type PairLayout, type PairState } from './pair-plan.js'
@@ -181,9 +182,7 @@ export function applyDelta(
     writeTerms(terms, id, spec)
     state.byKey.set(spec.key, p)
     state.pairs[id] = p
-    const list = state.byEvent.get(spec.eventSlug)
-    if (list === undefined) state.byEvent.set(spec.eventSlug, [p])
-    else list.push(p)
+    addTo(state.byEvent, spec.eventSlug, p)
     recompute.push(p)
   }
   return { recompute, newRows }

@@ -1,3 +1,4 @@
+import { addTo } from '../../core/multimap.js'
 import type { Steps } from '../../core/slices.js'
 import type { VenueId } from '../../model/types.js'
 import { InstrumentTableBuilder, type InstrumentTable } from './instrument-table.js'
@@ -132,7 +133,7 @@ export function* pairsPlanSteps(
     writeTerms(terms, id, spec)
     byKey.set(key, p)
     pairs[id] = p
-    push(byEvent, spec.eventSlug, p)
+    addTo(byEvent, spec.eventSlug, p)
     order.push(p)
     if (old !== undefined) carried.push([p, old])
     if (order.length % CHECKPOINT_EVERY === 0) yield
@@ -171,10 +172,4 @@ function* rowsInSteps(
     if (i % CHECKPOINT_EVERY === CHECKPOINT_EVERY - 1) yield
   }
   return rows
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
 }

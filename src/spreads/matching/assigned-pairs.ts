@@ -1,3 +1,4 @@
+import { addTo } from '../../core/multimap.js'
 import { lowerBound } from '../../core/arrays.js'
 import type { Steps } from '../../core/slices.js'
 import type { MatchWeights } from './calibration.js'
@@ -137,9 +138,7 @@ export class AssignedPairs {
     this.#ofA.set(x.a, x)
     this.#ofB.set(x.b, x)
     const key = groupKey(x)
-    const list = this.#groups.get(key)
-    if (list === undefined) this.#groups.set(key, [x])
-    else list.push(x)
+    addTo(this.#groups, key, x)
     return key
   }
 

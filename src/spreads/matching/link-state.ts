@@ -1,3 +1,4 @@
+import { addTo, removeFrom } from '../../core/multimap.js'
 import { lowerBound } from '../../core/arrays.js'
 import type { EventLink, LinksDelta } from '../../views/event-directory.js'
 import type { EventMatch } from './match-types.js'
@@ -42,8 +43,8 @@ export class LinkState {
     const manual = matches.some((m) => m.strategy === 'manual_override')
     if (changed === undefined || manual || !this.#drawnWhole) return { links: this.#drawWhole(matches, !manual) }
     if (changed.removed.length === 0 && changed.added.length === 0) return { links: this.#links, delta: NO_CHANGE }
-    for (const m of changed.removed) (take(this.#ofA, m.a.eventId, m), take(this.#ofB, m.b.eventId, m))
-    for (const m of changed.added) (put(this.#ofA, m.a.eventId, m), put(this.#ofB, m.b.eventId, m))
+    for (const m of changed.removed) (removeFrom(this.#ofA, m.a.eventId, m), removeFrom(this.#ofB, m.b.eventId, m))
+    for (const m of changed.added) (addTo(this.#ofA, m.a.eventId, m), addTo(this.#ofB, m.b.eventId, m))
     this.#matches += changed.added.length - changed.removed.length
     // The components the changed matches reach: their events, joined along the matches.
     const reachedA = new Set<string>()
@@ -131,7 +132,7 @@ export class LinkState {
       this.#links = []
       return eventLinks(matches)
     }
-    for (const m of matches) (put(this.#ofA, m.a.eventId, m), put(this.#ofB, m.b.eventId, m))
+    for (const m of matches) (addTo(this.#ofA, m.a.eventId, m), addTo(this.#ofB, m.b.eventId, m))
     const drawn: EventMatch[] = []
     for (const m of [...matches].sort(byRank)) {
       if (this.#drawnOfA.has(m.a.eventId) || this.#drawnOfB.has(m.b.eventId)) continue
@@ -156,18 +157,4 @@ function byRank(x: EventMatch, y: EventMatch): number {
     y.outcomes.length - x.outcomes.length ||
     byEvents(x, y)
   )
-}
-
-function put(map: Map<string, EventMatch[]>, id: string, m: EventMatch): void {
-  const list = map.get(id)
-  if (list === undefined) map.set(id, [m])
-  else list.push(m)
-}
-
-function take(map: Map<string, EventMatch[]>, id: string, m: EventMatch): void {
-  const list = map.get(id)
-  const i = list?.indexOf(m) ?? -1
-  if (list === undefined || i < 0) return
-  if (list.length === 1) map.delete(id)
-  else list.splice(i, 1)
 }

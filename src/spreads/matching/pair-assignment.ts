@@ -1,3 +1,4 @@
+import { addTo } from '../../core/multimap.js'
 import { sortSteps } from '../../core/array-steps.js'
 import type { Steps } from '../../core/slices.js'
 import type { CatalogEvent, Outcome } from '../../model/types.js'
@@ -59,7 +60,7 @@ export function* assignOneToOneSteps(accepted: readonly Accepted[]): Steps<Accep
 
 export function* groupByEventsSteps(pairs: readonly Accepted[], weights: MatchWeights): Steps<EventMatch[]> {
   const groups = new Map<string, Accepted[]>()
-  for (const x of pairs) push(groups, groupKey(x), x)
+  for (const x of pairs) addTo(groups, groupKey(x), x)
   yield
   const out: EventMatch[] = []
   for (const list of groups.values()) {
@@ -177,12 +178,6 @@ export function eventLinks(matches: readonly EventMatch[]): { a: VenueEvent; b: 
     links.push({ a: m.a, b: m.b })
   }
   return links
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
 }
 
 export function compare(a: string, b: string): number {

@@ -1,4 +1,5 @@
 import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
+import { addTo, removeFrom } from '../../core/multimap.js'
 import { runToEnd, type Steps } from '../../core/slices.js'
 import type { CatalogEvent, VenueId } from '../../model/types.js'
 import type { SpreadPairSpec, SpecsChange } from '../engine/types.js'
@@ -225,8 +226,8 @@ export class PairSpecState {
       }
       made.specsOf.set(m, kept)
     }
-    for (const m of gone) (unfile(made.matchesOf.a, m.a.eventId, m), unfile(made.matchesOf.b, m.b.eventId, m))
-    for (const m of changed.added) (file(made.matchesOf.a, m.a.eventId, m), file(made.matchesOf.b, m.b.eventId, m))
+    for (const m of gone) (removeFrom(made.matchesOf.a, m.a.eventId, m), removeFrom(made.matchesOf.b, m.b.eventId, m))
+    for (const m of changed.added) (addTo(made.matchesOf.a, m.a.eventId, m), addTo(made.matchesOf.b, m.b.eventId, m))
     // A spec made again field for field is the same object: it neither left nor came.
     const stays = new Set(added)
     const wasThere = new Set(removed)
@@ -275,8 +276,8 @@ function* madeWholeSteps(
   let n = 0
   for (const m of matches) {
     if (++n % 128 === 0) yield
-    file(made.matchesOf.a, m.a.eventId, m)
-    file(made.matchesOf.b, m.b.eventId, m)
+    addTo(made.matchesOf.a, m.a.eventId, m)
+    addTo(made.matchesOf.b, m.b.eventId, m)
     const eventA = a.eventsById.get(m.a.eventId)
     const eventB = b.eventsById.get(m.b.eventId)
     const kept: SpreadPairSpec[] = []
@@ -308,18 +309,4 @@ function changedIds(now: CatalogSnapshot, then: CatalogSnapshot): Set<string> | 
   for (const e of changes.removed) ids.add(e.eventId)
   for (const e of changes.added) ids.add(e.eventId)
   return ids
-}
-
-function file(map: Map<string, EventMatch[]>, id: string, m: EventMatch): void {
-  const list = map.get(id)
-  if (list === undefined) map.set(id, [m])
-  else list.push(m)
-}
-
-function unfile(map: Map<string, EventMatch[]>, id: string, m: EventMatch): void {
-  const list = map.get(id)
-  if (list === undefined) return
-  const rest = list.filter((x) => x !== m)
-  if (rest.length === 0) map.delete(id)
-  else map.set(id, rest)
 }

@@ -1,3 +1,4 @@
+import { addTo } from '../../core/multimap.js'
 import type { VenuepConfig } from './config.js'
 import type { Clock } from '../../core/clock.js'
 import type { Stamp } from '../../core/precise-time.js'
@@ -75,7 +76,7 @@ export class VenuepFeed implements VenueFeed {
       if (slot === undefined) continue
       this.#slotOf.delete(asset)
       slot.assets.delete(asset)
-      push(removedBySlot, slot, asset)
+      addTo(removedBySlot, slot, asset)
     }
     for (const [slot, assets] of removedBySlot) {
       if (slot.assets.size === 0) this.#dropSlot(slot)
@@ -87,7 +88,7 @@ export class VenuepFeed implements VenueFeed {
       const slot = this.#slotWithRoom()
       slot.assets.add(asset)
       this.#slotOf.set(asset, slot)
-      push(addedBySlot, slot, asset)
+      addTo(addedBySlot, slot, asset)
     }
     for (const [slot, assets] of addedBySlot) {
       if (slot.conn.isOpen) {
@@ -257,10 +258,4 @@ export class VenuepFeed implements VenueFeed {
     this.#o.log.warn({ feed: `venuep-ws-${slot.index}`, reason }, 'resubscribing after a frame we could not read')
     slot.conn.restart(reason, this.#o.config.reconnectBaseMs)
   }
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
 }
