@@ -41,7 +41,7 @@ export function withChangedEvents(installed: CatalogSnapshot, changed: ChangedEv
   return installed.idsOnce ? { catalog, changes: { removed, added } } : { catalog }
 }
 
-/** Up to this many installed events replaced or dropped, each is found by a native scan instead of a pass of lookups. */
+/** Up to this many installed events replaced or dropped, each is found by a native scan, not a pass of lookups. */
 const FEW_REPLACED = 32
 
 /** The installed events, each changed one replaced in its place or dropped: a pass with a lookup per event. */

@@ -43,7 +43,7 @@ export function lowerBound<T>(sorted: readonly T[], item: T, compare: (x: T, y: 
   return lo
 }
 
-/** Up to this many items to take out, `withoutThenWith` finds each by a native scan instead of a set lookup per item. */
+/** Up to this many items to take out, `withoutThenWith` finds each by a native scan, not a set lookup per item. */
 const FEW_GONE = 16
 
 /**

@@ -9,9 +9,11 @@ import type { OutcomePair } from './match-types.js'
 /**
  * Outcome pairs as engine specs, resolved against the current catalogs of the pair's two venues (fresh volumes,
  * fees and URLs); pairs whose outcomes left a catalog are dropped. A pair's key is the service slug of leg A's
- * event (its venue's own slug for it, which the event directory resolves, linked or not) and outcome key. Every pair of venues after the registry's first one qualifies its outcome keys with
- * its two venues (`<key>@<venue A>+<venue B>`, `pairQualifier`): one outcome can have a gap to each of several
- * venues, and each gap needs its own key for history and alerts, while the first pair's keys stay as they were.
+ * event (its venue's own slug for it, which the event directory resolves, linked or not) and outcome key. Every
+ * pair of venues after the registry's first one qualifies its outcome keys with its two venues
+ * (`<key>@<venue A>+<venue B>`, `pairQualifier`): one outcome can have a gap to each of several venues, and each gap
+ * needs its own key for history and alerts, while the first pair's keys stay as they were. The first making of a
+ * key wins when two matches make it (in match order).
  */
 export function pairSpecs(
   matches: readonly EventMatch[],
