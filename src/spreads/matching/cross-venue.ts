@@ -8,6 +8,7 @@ import { MatchState, type EventMatch, type MatchInput, type MatchUpdate } from '
 import { LinkState } from './link-state.js'
 import { overridesFingerprint } from './match-file.js'
 import type { MatchFileKeeper } from './match-file-keeper.js'
+import { joinParts, type Joined } from './joined-parts.js'
 import { PairSpecState, pairQualifier } from './pair-specs.js'
 import type { SpecsChange, SpreadEngine, SpreadPairSpec } from '../engine/spread-engine.js'
 
@@ -86,10 +87,9 @@ export class CrossVenueMatching {
   #stopped = false
   readonly #unsubscribe: (() => void)[] = []
   /** The links last published, and each pair's array they were made of. */
-  #published: { readonly parts: readonly (readonly EventLink[])[]; readonly links: readonly EventLink[] } | undefined
+  #published: Joined<EventLink> | undefined
   /** The specs last handed to the engine, and each pair's array they were made of. */
-  #handed:
-    { readonly parts: readonly (readonly SpreadPairSpec[])[]; readonly specs: readonly SpreadPairSpec[] } | undefined
+  #handed: Joined<SpreadPairSpec> | undefined
   /** Refreshes in which a matcher state was updated (tests and logs). */
   runs = 0
   /** What the last refresh's updates did (full or incremental, events changed, pairs judged), over all pairs. */
@@ -242,26 +242,26 @@ export class CrossVenueMatching {
   }
 
   /**
-   * Every pair's specs as one array for the engine (one pair's is its own array: the engine tells an unchanged one
-   * by identity), with what changed since the array handed last when every pair's change is known.
+   * Every pair's specs as one array for the engine, with what changed since the array handed last when every pair's
+   * change is known (each pair's made from its part of that array).
    */
   #handOn(made: readonly { readonly specs: readonly SpreadPairSpec[]; readonly change?: SpecsChange }[]): {
     specs: readonly SpreadPairSpec[]
     change?: SpecsChange
   } {
     const last = this.#handed
-    const parts = made.map((m) => m.specs)
-    const specs = parts.length === 1 ? (parts[0] as readonly SpreadPairSpec[]) : parts.flat()
-    this.#handed = { parts, specs }
-    const known =
-      last !== undefined &&
-      last.parts.length === made.length &&
-      made.every((m, i) => m.change !== undefined && m.change.from === last.parts[i])
-    if (!known) return { specs }
-    if (made.length === 1) return { specs, change: made[0]?.change }
-    const removed = made.flatMap((m) => m.change?.removed ?? [])
-    const added = made.flatMap((m) => m.change?.added ?? [])
-    return { specs, change: { from: last.specs, removed, added } }
+    const deltas = made.map((m, i) =>
+      m.change !== undefined && m.change.from === last?.parts[i] ? m.change : undefined,
+    )
+    const { joined, delta } = joinParts(
+      last,
+      made.map((m) => m.specs),
+      deltas,
+    )
+    this.#handed = joined
+    return delta === undefined || last === undefined
+      ? { specs: joined.all }
+      : { specs: joined.all, change: { from: last.all, ...delta } }
   }
 
   /**
@@ -269,17 +269,13 @@ export class CrossVenueMatching {
    * every pair's are known.
    */
   #publishLinks(drawn: readonly { readonly links: readonly EventLink[]; readonly delta?: LinksDelta }[]): void {
-    const last = this.#published
-    const same =
-      last !== undefined && last.parts.length === drawn.length && drawn.every((d, i) => d.links === last.parts[i])
-    if (same) return this.#o.onLinks(last.links, NOTHING_CHANGED)
-    const links = drawn.length === 1 ? (drawn[0]?.links ?? []) : drawn.flatMap((d) => d.links)
-    const known = last !== undefined && last.parts.length === drawn.length && drawn.every((d) => d.delta !== undefined)
-    const delta = known
-      ? { removed: drawn.flatMap((d) => d.delta?.removed ?? []), added: drawn.flatMap((d) => d.delta?.added ?? []) }
-      : undefined
-    this.#published = { parts: drawn.map((d) => d.links), links }
-    this.#o.onLinks(links, delta)
+    const { joined, same, delta } = joinParts(
+      this.#published,
+      drawn.map((d) => d.links),
+      drawn.map((d) => d.delta),
+    )
+    this.#published = joined
+    this.#o.onLinks(joined.all, same ? NOTHING_CHANGED : delta)
   }
 
   #schedule(): void {

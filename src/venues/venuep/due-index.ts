@@ -1,3 +1,4 @@
+import { lowerBound } from '../../core/arrays.js'
 import type { CatalogEvent } from '../../model/types.js'
 import type { InstalledCatalog } from '../types.js'
 
@@ -86,23 +87,12 @@ function openEnds(e: CatalogEvent): number[] {
   return ends
 }
 
+const ascending = (x: number, y: number) => x - y
+/** Orders a value after its equals: `lowerBound` by it finds the place after them. */
+const afterEquals = (x: number, y: number) => (x <= y ? -1 : 1)
+
 /** The first index of `sorted` (ascending) whose value is not below `value`. */
-function firstAtLeast(sorted: readonly number[], value: number): number {
-  return firstWhere(sorted, (x) => x >= value)
-}
+const firstAtLeast = (sorted: readonly number[], value: number) => lowerBound(sorted, value, ascending)
 
 /** The first index of `sorted` (ascending) whose value is above `value`: after the entries equal to it. */
-function firstAbove(sorted: readonly number[], value: number): number {
-  return firstWhere(sorted, (x) => x > value)
-}
-
-function firstWhere(sorted: readonly number[], holds: (x: number) => boolean): number {
-  let lo = 0
-  let hi = sorted.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (holds(sorted[mid] as number)) hi = mid
-    else lo = mid + 1
-  }
-  return lo
-}
+const firstAbove = (sorted: readonly number[], value: number) => lowerBound(sorted, value, afterEquals)
