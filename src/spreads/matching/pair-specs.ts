@@ -1,4 +1,5 @@
 import type { CatalogSnapshot } from '../../actors/catalog-snapshot.js'
+import { withoutThenWith } from '../../core/arrays.js'
 import { addTo, removeFrom } from '../../core/multimap.js'
 import { runToEnd, type Steps } from '../../core/slices.js'
 import type { CatalogEvent, VenueId } from '../../model/types.js'
@@ -157,11 +158,6 @@ export class PairSpecState {
     this.#keys = keys
   }
 
-  /** The specs last made (none before the first update). */
-  get specs(): readonly SpreadPairSpec[] {
-    return this.#made?.specs ?? []
-  }
-
   /**
    * The specs of `matches` against catalogs `a` and `b`; `changed`: what changed in `matches` since the last update
    * (undefined: not known). `change` says what changed in the specs when it is known (the array itself is the last
@@ -235,10 +231,7 @@ export class PairSpecState {
     const wasThere = new Set(removed)
     const left = new Set(removed.filter((s) => !stays.has(s)))
     const came = added.filter((s) => !wasThere.has(s))
-    const specs =
-      left.size === 0 && came.length === 0
-        ? from
-        : [...(left.size === 0 ? from : from.filter((s) => !left.has(s))), ...came]
+    const specs = left.size === 0 && came.length === 0 ? from : withoutThenWith(from, left, came)
     this.#made = { ...made, a, b, specs }
     return { specs, change: { from, removed: [...left], added: came } }
   }
