@@ -24,7 +24,7 @@ const SETTLE_TIMEOUT_MS = 120_000
 
 export class RefreshGate {
   readonly #o: RefreshGateOptions
-  /** Catalog versions at a moment no refresh was running, and that moment. */
+  /** Each venue's last sync (`versions`) at a moment no refresh was running, and that moment. */
   #settled: { at: number; versions: Record<string, number> } | undefined
 
   constructor(options: RefreshGateOptions) {
@@ -37,11 +37,17 @@ export class RefreshGate {
     return startedAt + Math.max(1, Math.ceil((now - startedAt) / periodMs)) * periodMs
   }
 
-  /** Catalog version per venue, from /readyz. */
+  /**
+   * When each venue's catalog was last synced (ms), from /readyz: every sync moves it, also one that installed nothing
+   * (a refresh of changes that found none leaves the catalog version as it was, and a gate waiting for the version
+   * waited out its whole timeout).
+   */
   async versions(): Promise<Record<string, number>> {
     const res = await fetch(`http://127.0.0.1:${this.#o.port}/readyz`)
-    const body = (await res.json()) as { venues: Record<string, { catalog: { version: number } }> }
-    return Object.fromEntries(Object.entries(body.venues).map(([venue, v]) => [venue, v.catalog.version]))
+    const body = (await res.json()) as { venues: Record<string, { catalog: { synced_at: string | null } }> }
+    return Object.fromEntries(
+      Object.entries(body.venues).map(([venue, v]) => [venue, Date.parse(v.catalog.synced_at ?? '') || 0]),
+    )
   }
 
   /**
@@ -91,7 +97,7 @@ export class RefreshGate {
     return this.#settled !== undefined && Object.entries(this.#settled.versions).every(([venue, v]) => now[venue] === v)
   }
 
-  /** Until every venue's catalog version passed the settled one and the service was idle for 1.5 s running. */
+  /** Until every venue's catalog synced since the settled moment and the service was idle for 1.5 s running. */
   async #settle(): Promise<void> {
     const before = this.#settled?.versions ?? {}
     const deadline = Date.now() + SETTLE_TIMEOUT_MS
