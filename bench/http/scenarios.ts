@@ -49,8 +49,13 @@ export interface LatencyScenario {
   readonly maxP99Ms: number
 }
 
-/** Gives 20,613–20,615 venuep and 21,418–21,439 venuek markets (catalog.markets in /readyz) with seed 42. */
-export const HTTP_QUESTIONS = 33_000
+/**
+ * Enough questions for at least MIN_MARKETS_PER_VENUE markets on each venue (catalog.markets in /readyz) with seed 42.
+ * The world is laid out around the start's minute (SIM_CALENDAR) and has grown short-dated families since the size
+ * was first set: 33,000 questions gave 20,613 venuep and 21,418 venuek markets on 2026-11-26, and 16,455 and 17,021
+ * on 2026-12-07, so 42,000 (~21,000 and ~21,700).
+ */
+export const HTTP_QUESTIONS = 42_000
 export const MIN_MARKETS_PER_VENUE = 20_000
 
 /**
