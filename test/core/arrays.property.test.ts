@@ -50,3 +50,29 @@ test('withoutThenWith: the list filtered and appended to, whether few or many it
     { seed: 35 },
   )
 })
+
+test("withoutThenWith: runs of neighbouring items gone (an event's outcomes), in any order, and items that are arrays", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 400 }),
+      fc.array(fc.record({ at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }), { maxLength: 6 }),
+      fc.boolean(),
+      fc.array(fc.nat(), { maxLength: 4 }),
+      (size, runs, reversed, added) => {
+        // Items are arrays: a copy that spread them would show.
+        const list = Array.from({ length: size }, (_, i) => [i])
+        const picked = runs.flatMap(({ at, length }) =>
+          size === 0 ? [] : list.slice(at % size, Math.min(size, (at % size) + length)),
+        )
+        const gone = new Set(reversed ? picked.reverse() : picked)
+        const extra = added.map((i) => [1_000 + i])
+        const expected = [...list.filter((x) => !gone.has(x)), ...extra]
+        const out = withoutThenWith(list, gone, extra)
+        assert.equal(out.length, expected.length)
+        out.forEach((x, k) => assert.equal(x, expected[k]))
+        assert.equal(list.length, size)
+      },
+    ),
+    { seed: 36 },
+  )
+})
