@@ -1,5 +1,6 @@
 import { sortNumbersSteps, sortSteps } from '../core/array-steps.js'
 import { ChunkedList } from '../core/chunked-list.js'
+import { PatchedList } from '../core/patched-list.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import {
   compareDecorated,
@@ -75,7 +76,8 @@ const MAX_MERGED_SHARE = 0.25
 const MAX_SEARCH_DELTA_SHARE = 1 / 16
 
 export class ListIndex<E extends Listable> {
-  readonly #items: readonly E[]
+  /** The records (read whole only by a whole build, a seed, a rebuilt search index: patched-list.ts). */
+  readonly #list: PatchedList<E>
   readonly #keys: SortKeys<E>
   readonly #searchText: (e: E) => string
   /** Built by `prepareSteps` (or on the first search of a list that was not prepared: tests, small lists). */
@@ -100,15 +102,23 @@ export class ListIndex<E extends Listable> {
    * `byId`: the records by id, when the caller already holds that map (a venue view's id lookups): the index reads it
    * instead of building a copy. It must map each record's id to the last record of `items` with that id.
    */
-  constructor(items: readonly E[], keys: SortKeys<E>, searchText: (e: E) => string, byId?: ReadonlyMap<string, E>) {
-    this.#items = items
+  constructor(
+    items: readonly E[] | PatchedList<E>,
+    keys: SortKeys<E>,
+    searchText: (e: E) => string,
+    byId?: ReadonlyMap<string, E>,
+  ) {
+    this.#list = items instanceof PatchedList ? items : PatchedList.of(items)
     this.#keys = keys
     this.#searchText = searchText
     this.#byId = byId
   }
 
   get size(): number {
-    return this.#items.length
+    return this.#list.length
+  }
+  get #items(): readonly E[] {
+    return this.#list.array()
   }
 
   /**
@@ -129,9 +139,9 @@ export class ListIndex<E extends Listable> {
    * `seed`: a restart's list file (list-seed.ts): what of it checks out is taken first, and only the rest is made.
    */
   *prepareSteps(previous?: ListIndex<E>, known?: ListChanges<E>, seed?: OfferedSeed): Steps<void> {
-    const n = this.#items.length
     if (seed !== undefined) yield* this.#adoptSteps(seed)
     if (this.#byId === undefined) {
+      const n = this.#items.length
       const ids = new Map<string, E>()
       for (let i = 0; i < n; i++) {
         const e = this.#items[i] as E
@@ -161,7 +171,7 @@ export class ListIndex<E extends Listable> {
     if (this.#search !== undefined) return
     if (changes === undefined || search === undefined)
       this.#search = yield* SearchIndex.build(this.#items, this.#searchText)
-    else if (search.deltaSize + changes.removed.size + changes.added.length <= MAX_SEARCH_DELTA_SHARE * n)
+    else if (search.deltaSize + changes.removed.size + changes.added.length <= MAX_SEARCH_DELTA_SHARE * this.size)
       this.#search = yield* SearchIndex.patched(search, changes, this.#searchText)
     else this.#search = yield* SearchIndex.rebuild(this.#items, this.#searchText, search)
   }

@@ -1,5 +1,5 @@
-import { withoutThenWith } from '../core/arrays.js'
 import { patchedMap } from '../core/delta-map.js'
+import type { PatchedList } from '../core/patched-list.js'
 import type { EventEntry, MarketEntry, OutcomeEntry } from './venue-entries.js'
 import type { VenueViewRules } from './venue-rules.js'
 
@@ -14,9 +14,10 @@ import type { VenueViewRules } from './venue-rules.js'
  * patch that would make a key claimed twice gives up, and the view is built whole.
  */
 export interface VenueViewLookups {
-  readonly marketEntries: readonly MarketEntry[]
-  readonly eventEntries: readonly EventEntry[]
-  readonly outcomeEntries: readonly OutcomeEntry[]
+  /** The records' lists, each a version of its predecessor's until read whole (patched-list.ts). */
+  readonly marketEntries: PatchedList<MarketEntry>
+  readonly eventEntries: PatchedList<EventEntry>
+  readonly outcomeEntries: PatchedList<OutcomeEntry>
   readonly marketById: ReadonlyMap<string, MarketEntry>
   readonly marketBySlug: ReadonlyMap<string, MarketEntry>
   readonly outcomeById: ReadonlyMap<string, OutcomeEntry>
@@ -130,9 +131,9 @@ export function patchedLookups(
   const goneEvents = new Set(removed)
   const goneMarketSet = new Set(goneMarkets)
   return {
-    eventEntries: withoutThenWith(previous.eventEntries, goneEvents, added),
-    marketEntries: withoutThenWith(previous.marketEntries, goneMarketSet, newMarkets),
-    outcomeEntries: withoutThenWith(previous.outcomeEntries, goneOutcomes, newOutcomes),
+    eventEntries: previous.eventEntries.edited(goneEvents, added),
+    marketEntries: previous.marketEntries.edited(goneMarketSet, newMarkets),
+    outcomeEntries: previous.outcomeEntries.edited(goneOutcomes, newOutcomes),
     eventById,
     marketById,
     outcomeById,

@@ -1,5 +1,6 @@
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
 import { money } from '../core/money.js'
+import { PatchedList } from '../core/patched-list.js'
 import type { VenueActor } from '../actors/venue-actor.js'
 import { runToEnd, type Steps } from '../core/slices.js'
 import type { CatalogEvent, Outcome, PlatformMarket, Quote, VenueId } from '../model/types.js'
@@ -197,7 +198,14 @@ export class VenueView {
       parts.eventById.set(event.eventId, entry)
       parts.eventEntries.push(entry)
     }
-    const view = new VenueView(viewed, catalog, directory, { ...parts, exact: !parts.claimedTwice }, previous, 'built')
+    const lookups: VenueViewLookups = {
+      ...parts,
+      marketEntries: PatchedList.of(parts.marketEntries),
+      eventEntries: PatchedList.of(parts.eventEntries),
+      outcomeEntries: PatchedList.of(parts.outcomeEntries),
+      exact: !parts.claimedTwice,
+    }
+    const view = new VenueView(viewed, catalog, directory, lookups, previous, 'built')
     // Every ordering and search index a first request could need, before the view is installed; a restart's first
     // view takes what checks out of its list file (list-file.ts).
     const offered = (name: string) => {
