@@ -1,4 +1,4 @@
-import { withoutThenWith } from '../core/arrays.js'
+import { PatchedList } from '../core/patched-list.js'
 import { patchedMap } from '../core/delta-map.js'
 import { money } from '../core/money.js'
 import type { VenueId } from '../model/types.js'
@@ -47,13 +47,14 @@ export class CollapsedView {
   readonly index: ListIndex<CollapsedEntry>
   /** The venue views the entries' market entries belong to. */
   readonly #views: ReadonlyMap<VenueId, VenueView>
-  readonly #entries: readonly CollapsedEntry[]
+  /** A version of its predecessor's list until read whole (patched-list.ts). */
+  readonly #entries: PatchedList<CollapsedEntry>
   /** Entry by service event slug (its id): the list index's id lookup, and what a patch replaces entries in. */
   readonly #bySlug: ReadonlyMap<string, CollapsedEntry>
 
   private constructor(
     directory: EventDirectory,
-    entries: readonly CollapsedEntry[],
+    entries: PatchedList<CollapsedEntry>,
     views: ReadonlyMap<VenueId, VenueView>,
     bySlug: ReadonlyMap<string, CollapsedEntry>,
   ) {
@@ -85,7 +86,7 @@ export class CollapsedView {
       if (view !== undefined) return view
     }
     const before = new Map<ServiceEvent, CollapsedEntry>()
-    for (const e of previous === undefined ? [] : previous.#entries) before.set(e.event, e)
+    for (const e of previous === undefined ? [] : previous.#entries.array()) before.set(e.event, e)
     yield
     const entries: CollapsedEntry[] = []
     const bySlug = new Map<string, CollapsedEntry>()
@@ -95,7 +96,7 @@ export class CollapsedView {
       bySlug.set(entry.id, entry)
       if (entries.length % VIEW_CHECKPOINT_EVERY === 0) yield
     }
-    const view = new CollapsedView(directory, entries, views, bySlug)
+    const view = new CollapsedView(directory, PatchedList.of(entries), views, bySlug)
     yield* view.index.prepareSteps(previous?.index, undefined, seed)
     yield* view.index.warmSteps(previous?.index)
     return view
@@ -136,7 +137,7 @@ export class CollapsedView {
     )
     if (bySlug === undefined) return undefined
     const gone = new Set(removed)
-    const entries = withoutThenWith(previous.#entries, gone, added)
+    const entries = previous.#entries.edited(gone, added)
     yield
     const view = new CollapsedView(directory, entries, views, bySlug)
     const known = { removed: gone, added }
