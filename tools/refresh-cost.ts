@@ -35,6 +35,7 @@ import { SIM_CHILD_JS, startStandaloneSim } from '../bench/process.js'
  *   … --profile refresh.cpuprofile                                 a CPU profile of the refreshes (DevTools)
  *   … --allocations refresh.heapprofile                           what they allocate, garbage included (DevTools)
  *   … --without-whole                                              no whole venuep listing in the rounds
+ *   … --idle-profile idle.cpuprofile                               a CPU profile of 20 s of the idle service
  */
 const CHURN_MS = 20_000
 
@@ -227,11 +228,24 @@ async function main(): Promise<void> {
     say(
       `ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${events('venuep')} venuep and ${events('venuek')} venuek events, ${app.spreads.pairCount} pairs`,
     )
+    // --idle-profile <file>: a CPU profile of the idle service instead (20 s of it): what the background costs.
+    const idleProfile = arg('idle-profile')
+    const idleSession = idleProfile === undefined ? undefined : new Session()
+    if (idleSession !== undefined) {
+      idleSession.connect()
+      await idleSession.post('Profiler.enable')
+      await idleSession.post('Profiler.start')
+    }
     const idleCpu = process.cpuUsage()
     const idleWall = performance.now()
-    await sleep(5_000)
+    await sleep(idleSession === undefined ? 5_000 : 20_000)
     const idlePerSec = cpuMs(idleCpu) / ((performance.now() - idleWall) / 1000)
     say(`idle: ${idlePerSec.toFixed(1)} ms of CPU per second`)
+    if (idleSession !== undefined && idleProfile !== undefined) {
+      const { profile: taken } = await idleSession.post('Profiler.stop')
+      writeFileSync(idleProfile, JSON.stringify(taken))
+      say(`CPU profile of the idle service: ${idleProfile}`)
+    }
     const results: Refresh[] = []
     let turns = 0
     // --profile <file>: a CPU profile of the refreshes alone (open it in Chrome's DevTools).
