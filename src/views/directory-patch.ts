@@ -1,6 +1,6 @@
 import { addTo } from '../core/multimap.js'
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
-import { withoutThenWith } from '../core/arrays.js'
+import type { PatchedList } from '../core/patched-list.js'
 import { DeltaMap, patchedMap } from '../core/delta-map.js'
 import type { Steps } from '../core/slices.js'
 import type { CatalogEvent, VenueId } from '../model/types.js'
@@ -23,7 +23,8 @@ import {
  * link refused (`exact`). A patch that would break that gives up, and the directory is built whole.
  */
 export interface DirectoryParts {
-  readonly events: readonly ServiceEvent[]
+  /** A version of the previous directory's list until read whole (patched-list.ts). */
+  readonly events: PatchedList<ServiceEvent>
   readonly bySlug: ReadonlyMap<string, ServiceEvent>
   readonly slugOf: ReadonlyMap<VenueId, ReadonlyMap<string, string>>
   readonly catalogs: ReadonlyMap<VenueId, CatalogSnapshot | undefined>
@@ -251,6 +252,6 @@ export function* patchedDirectorySteps(
       slugOf.set(v.venue, next)
     }
   }
-  const events = withoutThenWith(previous.events, new Set(removed), added)
+  const events = previous.events.edited(new Set(removed), added)
   return { events, bySlug, slugOf, changes: { since: previousVersion, removed, added } }
 }

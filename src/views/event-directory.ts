@@ -1,5 +1,6 @@
 import type { CatalogSnapshot } from '../actors/catalog-snapshot.js'
 import { runToEnd, type Steps } from '../core/slices.js'
+import { PatchedList } from '../core/patched-list.js'
 import type { CatalogEvent, VenueId } from '../model/types.js'
 import { patchedDirectorySteps, type DirectoryChanges, type DirectoryParts } from './directory-patch.js'
 import { serviceEvent, type DirectoryVenue, type EventLink, type EventRef, type ServiceEvent } from './service-event.js'
@@ -36,7 +37,7 @@ export const VIEW_CHECKPOINT_EVERY = 32
 
 export class EventDirectory {
   readonly version: number
-  #events: readonly ServiceEvent[] = []
+  #events: PatchedList<ServiceEvent> = PatchedList.of([])
   #bySlug: ReadonlyMap<string, ServiceEvent> = new Map<string, ServiceEvent>()
   #slugOf: ReadonlyMap<VenueId, ReadonlyMap<string, string>> = new Map<VenueId, Map<string, string>>()
   /** What it was built from: a directory of the next catalogs and links is patched from this one (`#patchedSteps`). */
@@ -155,7 +156,7 @@ export class EventDirectory {
         events.push(same === undefined ? d.#add(members, venues) : d.#register(same))
       }
     }
-    d.#events = events
+    d.#events = PatchedList.of(events)
     return d
   }
 
@@ -167,8 +168,14 @@ export class EventDirectory {
     return this.#changes
   }
 
+  /** Every service event (made into an array on first read after a patch: patched-list.ts). */
   get events(): readonly ServiceEvent[] {
-    return this.#events
+    return this.#events.array()
+  }
+
+  /** How many service events (without reading them whole). */
+  get eventCount(): number {
+    return this.#events.length
   }
 
   bySlug(slug: string): ServiceEvent | undefined {

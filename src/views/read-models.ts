@@ -162,10 +162,7 @@ export class ReadModels {
           if (built === undefined || this.#stopped) return
           this.#install(built)
           const made = Object.fromEntries([...built.views].map(([venue, view]) => [venue, view.made]))
-          this.#log.debug(
-            { ms: Date.now() - started, events: built.directory.events.length, made },
-            'read models rebuilt',
-          )
+          this.#log.debug({ ms: Date.now() - started, events: built.directory.eventCount, made }, 'read models rebuilt')
         },
         (err: unknown) => this.#log.error({ err }, 'read model rebuild failed'),
       )
