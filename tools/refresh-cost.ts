@@ -60,6 +60,23 @@ async function until(condition: () => boolean, timeoutMs: number, what: string):
   }
 }
 
+/**
+ * A CPU profile of this process from now, when `file` is given: the returned function stops it, writes it to `file`
+ * (open it in Chrome's DevTools) and gives the file's name.
+ */
+async function startCpuProfile(file: string | undefined): Promise<(() => Promise<string>) | undefined> {
+  if (file === undefined) return undefined
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.start')
+  return async () => {
+    const { profile } = await session.post('Profiler.stop')
+    writeFileSync(file, JSON.stringify(profile))
+    return file
+  }
+}
+
 /** Every consequence of a catalog change is done: no matcher run, view rebuild or spread recompute pending. */
 const settled = (app: App) => app.matching.settled && app.models.settled && app.spreads.pendingRecomputes === 0
 
@@ -229,33 +246,17 @@ async function main(): Promise<void> {
       `ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${events('venuep')} venuep and ${events('venuek')} venuek events, ${app.spreads.pairCount} pairs`,
     )
     // --idle-profile <file>: a CPU profile of the idle service instead (20 s of it): what the background costs.
-    const idleProfile = arg('idle-profile')
-    const idleSession = idleProfile === undefined ? undefined : new Session()
-    if (idleSession !== undefined) {
-      idleSession.connect()
-      await idleSession.post('Profiler.enable')
-      await idleSession.post('Profiler.start')
-    }
+    const idleProfile = await startCpuProfile(arg('idle-profile'))
     const idleCpu = process.cpuUsage()
     const idleWall = performance.now()
-    await sleep(idleSession === undefined ? 5_000 : 20_000)
+    await sleep(idleProfile === undefined ? 5_000 : 20_000)
     const idlePerSec = cpuMs(idleCpu) / ((performance.now() - idleWall) / 1000)
     say(`idle: ${idlePerSec.toFixed(1)} ms of CPU per second`)
-    if (idleSession !== undefined && idleProfile !== undefined) {
-      const { profile: taken } = await idleSession.post('Profiler.stop')
-      writeFileSync(idleProfile, JSON.stringify(taken))
-      say(`CPU profile of the idle service: ${idleProfile}`)
-    }
+    if (idleProfile !== undefined) say(`CPU profile of the idle service: ${await idleProfile()}`)
     const results: Refresh[] = []
     let turns = 0
     // --profile <file>: a CPU profile of the refreshes alone (open it in Chrome's DevTools).
-    const profile = arg('profile')
-    const session = profile === undefined ? undefined : new Session()
-    if (session !== undefined) {
-      session.connect()
-      await session.post('Profiler.enable')
-      await session.post('Profiler.start')
-    }
+    const profile = await startCpuProfile(arg('profile'))
     // --allocations <file>: a sampling profile of what the refreshes allocate, garbage included (a .heapprofile for
     // Chrome's DevTools): where a refresh's collections come from.
     const allocationFile = arg('allocations')
@@ -287,24 +288,24 @@ async function main(): Promise<void> {
         )
       }
     }
-    if (session !== undefined && profile !== undefined) {
-      const { profile: taken } = await session.post('Profiler.stop')
-      writeFileSync(profile, JSON.stringify(taken))
-      say(`CPU profile of the refreshes: ${profile}`)
-    }
+    if (profile !== undefined) say(`CPU profile of the refreshes: ${await profile()}`)
     if (allocations !== undefined && allocationFile !== undefined) {
       const { profile: taken } = await allocations.post('HeapProfiler.stopSampling')
       writeFileSync(allocationFile, JSON.stringify(taken))
       say(`allocation profile of the refreshes (garbage included): ${allocationFile}`)
     }
     say(
-      `\nmedian per kind (CPU ms, of which listing; the same less the idle cost over its wall, ${idlePerSec.toFixed(1)} ms/s; wall ms; events mapped):`,
+      `\nmedian per kind (CPU ms, of which listing; the same less the idle cost over its wall, ${idlePerSec.toFixed(1)} ms/s; wall ms; events changed or mapped):`,
     )
     for (const kind of [...new Set(results.map((r) => r.kind))]) {
       const of = results.filter((r) => r.kind === kind)
       const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number
       say(
-        `  ${kind}: ${median(of.map((r) => r.cpuMs)).toFixed(1)} ms CPU (listing ${median(of.map((r) => r.listingCpuMs ?? 0)).toFixed(1)}; less idle ${median(of.map((r) => r.cpuMs - (idlePerSec * r.wallMs) / 1000)).toFixed(1)}), ${median(of.map((r) => r.wallMs)).toFixed(0)} ms wall, mapped ${median(of.map((r) => r.mapped ?? 0))} of ${(of[0]?.mapped ?? 0) + (of[0]?.reused ?? 0)}`,
+        `  ${kind}: ${median(of.map((r) => r.cpuMs)).toFixed(1)} ms CPU (listing ${median(of.map((r) => r.listingCpuMs ?? 0)).toFixed(1)}; less idle ${median(of.map((r) => r.cpuMs - (idlePerSec * r.wallMs) / 1000)).toFixed(1)}), ${median(of.map((r) => r.wallMs)).toFixed(0)} ms wall, ${
+          of[0]?.mapped === undefined
+            ? `changed events ${median(of.map((r) => r.changedEvents ?? 0))}`
+            : `mapped ${median(of.map((r) => r.mapped ?? 0))} of ${(of[0]?.mapped ?? 0) + (of[0]?.reused ?? 0)}`
+        }`,
       )
     }
     if (downReasons.size > 0) {
