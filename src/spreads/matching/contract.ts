@@ -2,6 +2,7 @@ import type { CatalogEvent, IdentifierFacts, Outcome } from '../../model/types.j
 import { DIRECT, mayBeContest, readContest, type ContestFacts, type ContestTexts } from './contest.js'
 import { NO_ALIASES, type AliasLookup } from './names.js'
 import { hasFacts, NO_PERIOD, periodFacts, periodKeys, type PeriodFacts } from './periods.js'
+import { ReadingParts } from './reading-parts.js'
 import { intervalIn, intervalOfStrike, type Interval } from './strikes.js'
 import { contentWords, fold, IMPLICIT_WORDS } from './text.js'
 
@@ -286,8 +287,11 @@ export class SpecCache {
   #words = new Map<string, readonly string[]>()
   #periods = new Map<string, PeriodFacts>()
   #contestTexts = memoizedContestTexts((t) => this.wordsOf(t))
+  /** Equal parts of the readings held once (reading-parts.ts). */
+  readonly parts = new ReadingParts()
 
   clear(): void {
+    this.parts.clear()
     this.#readings = new Map()
     this.#words = new Map()
     this.#periods = new Map()
@@ -332,7 +336,7 @@ export class SpecCache {
 
   wordsOf(text: string): readonly string[] {
     let w = this.#words.get(text)
-    if (w === undefined) this.#words.set(text, (w = exact(contentWords(text))))
+    if (w === undefined) this.#words.set(text, (w = this.parts.list(contentWords(text))))
     return w
   }
 
@@ -340,7 +344,10 @@ export class SpecCache {
     const key = `${text}\u0000${end === undefined ? '' : Math.floor(end / DAY_MS)}`
     let f = this.#periods.get(key)
     if (f === undefined)
-      this.#periods.set(key, (f = periodFacts(text, end === undefined ? undefined : Math.floor(end / DAY_MS) * DAY_MS)))
+      this.#periods.set(
+        key,
+        (f = this.parts.period(periodFacts(text, end === undefined ? undefined : Math.floor(end / DAY_MS) * DAY_MS))),
+      )
     return f
   }
 }
@@ -348,17 +355,6 @@ export class SpecCache {
 const DAY_MS = 86_400_000
 
 type Parsed = TextReading
-
-/**
- * A copy of exactly its length (the shared empty list for none). Arrays built by `push` or `filter` keep room for
- * about 16 more elements (128 bytes), and a contract holds several for as long as it is listed.
- */
-function exact<T>(list: readonly T[]): readonly T[] {
-  return list.length === 0 ? NONE : list.slice()
-}
-
-/** The shared empty list (frozen): a reading holds no empty array of its own (one per contract at real size). */
-const NONE: readonly never[] = Object.freeze([])
 
 /** The Bloom signature of some words: one bit of 64 per word (FNV-1a of its characters). */
 function signature(words: Iterable<string>): WordSignature {
@@ -389,8 +385,8 @@ function parse(r: Reading, cache: SpecCache): Parsed {
   const allWords = new Set(words)
   for (const t of texts) for (const w of cache.wordsOf(t)) allWords.add(w)
   // Held as arrays (TextReading says why); the Sets above only build them.
-  const wordList = [...words]
-  const allWordList = allWords.size === words.size ? wordList : [...allWords]
+  const wordList = cache.parts.list([...words])
+  const allWordList = allWords.size === words.size ? wordList : cache.parts.list([...allWords])
   let period = NO_PERIOD
   for (const t of texts) {
     if (t === '') continue
@@ -412,7 +408,7 @@ function parse(r: Reading, cache: SpecCache): Parsed {
   const interval = intervalOfStrike(o.strike) ?? labelled ?? fromQuestion
   const labelSequence = cache.wordsOf(label0 ?? '')
   const labelSet = new Set(labelSequence)
-  const labelWords = labelSet.size === labelSequence.length ? labelSequence : [...labelSet]
+  const labelWords = labelSet.size === labelSequence.length ? labelSequence : cache.parts.list([...labelSet])
   // A label's words are compared as a name (judge.ts labelExtension: a short form, a shortened first name, an alias),
   // so none of them is required of the other side word for word.
   const required = wordList.filter((w) => !IMPLICIT_WORDS.has(w) && !labelSet.has(w))
@@ -436,18 +432,18 @@ function parse(r: Reading, cache: SpecCache): Parsed {
   const allSig = signature(allWordList)
   // The period's days depend on the end time only through its day, which is part of the reading's key.
   return {
-    contest: facts,
+    contest: cache.parts.contest(facts),
     rank: rankIn(texts),
     successor,
     words: wordList,
     allWords: allWordList,
     labelWords,
     labelSequence,
-    required: exact(required),
-    blocking: exact(blockingWords(required, labelSequence)),
+    required: cache.parts.list(required),
+    blocking: cache.parts.list(blockingWords(required, labelSequence)),
     period,
-    interval,
-    periodKeys: exact(periodKeys(period, end, successor)),
+    interval: cache.parts.interval(interval),
+    periodKeys: cache.parts.list(periodKeys(period, end, successor)),
     requiredHi: requiredSig.hi,
     requiredLo: requiredSig.lo,
     allHi: allSig.hi,

@@ -69,4 +69,32 @@ describe('contract word sets', () => {
     assert.notEqual(readingKey(retitled), readingKey(r))
     assert.equal(readingKey(again), readingKey(r))
   })
+
+  test('equal parts of readings are held once, and pooling them changes no reading', () => {
+    // reading-parts.ts: at real size the word lists, period keys and periods of a family's contracts are mostly equal.
+    const fields = ['words', 'allWords', 'required', 'blocking', 'periodKeys', 'period', 'interval'] as const
+    for (const catalog of catalogs) {
+      const pooled = contractsOf(catalog)
+      for (const field of fields) {
+        const objects = new Set(pooled.map((c) => c[field]).filter((x) => x !== undefined))
+        const contents = new Set([...objects].map((x) => JSON.stringify(x)))
+        assert.equal(objects.size, contents.size, `${catalog.venue} ${field}: one object per content`)
+      }
+      const sides = pooled.flatMap((c) => (c.contest === undefined ? [] : [c.contest.participants]))
+      assert.equal(
+        new Set(sides).size,
+        new Set(sides.map((p) => JSON.stringify(p))).size,
+        `${catalog.venue}: one participants pair per content`,
+      )
+      // Each contract read alone (a cache of its own: nothing to share with) reads the same.
+      const readings = catalog.events.flatMap((e) => readingsOf(e))
+      assert.equal(readings.length, pooled.length)
+      readings.forEach((r, i) => {
+        const alone = new SpecCache().spec(r)
+        const shared = pooled[i] as ContractSpec
+        for (const field of [...fields, 'contest', 'labelWords', 'labelSequence'] as const)
+          assert.deepEqual(shared[field], alone[field], `${catalog.venue} ${r.outcome.outcomeId} ${field}`)
+      })
+    }
+  })
 })
