@@ -1,7 +1,7 @@
 import type { ContestFacts } from './contest.js'
 import type { ContractSpec } from './contract.js'
 import { heldKeys, probeKeys, type AliasLookup } from './names.js'
-import { addPosting, removePosting } from './postings.js'
+import { eachHolder, hold, lastHolder, release, type Holders } from './postings.js'
 
 /**
  * The blocking index of head-to-head contracts (contest.ts), one per venue, kept between catalog versions like the
@@ -16,7 +16,7 @@ import { addPosting, removePosting } from './postings.js'
  */
 const DAY_MS = 86_400_000
 
-type ByKey = Map<string, readonly ContractSpec[]>
+type ByKey = Map<string, Holders<ContractSpec>>
 
 export class ContestIndex {
   readonly #blocks = new Map<string, ByKey>()
@@ -44,7 +44,7 @@ export class ContestIndex {
       let byKey = this.#blocks.get(block)
       if (byKey === undefined) this.#blocks.set(block, (byKey = new Map()))
       // A contract's keys can repeat (a name and its alias group): it is held once under each.
-      for (const k of keys) if (byKey.get(k)?.at(-1) !== c) addPosting(byKey, k, c)
+      for (const k of keys) if (lastHolder(byKey.get(k)) !== c) hold(byKey, k, c)
     }
   }
 
@@ -54,7 +54,7 @@ export class ContestIndex {
     for (const block of blocksOf(c, false)) {
       const byKey = this.#blocks.get(block)
       if (byKey === undefined) continue
-      for (const k of keys) if (removePosting(byKey, k, c)) held = true
+      for (const k of keys) if (release(byKey, k, c)) held = true
       if (byKey.size === 0) this.#blocks.delete(block)
     }
     if (held && (c.contest as ContestFacts).dayNumber === undefined) this.#dayless--
@@ -79,10 +79,7 @@ export class ContestIndex {
     for (const block of blocks) {
       const byKey = this.#blocks.get(block)
       if (byKey === undefined) continue
-      for (const k of keys) {
-        const list = byKey.get(k)
-        if (list !== undefined) for (const x of list) found(x)
-      }
+      for (const k of keys) eachHolder(byKey.get(k), found)
     }
   }
 

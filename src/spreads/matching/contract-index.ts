@@ -1,7 +1,7 @@
 import type { ContractSpec } from './contract.js'
 import { signaturesAllow } from './judge.js'
 import { labelKeys, nameKey, type AliasLookup } from './names.js'
-import { addPosting, removePosting } from './postings.js'
+import { eachHolder, hold, holderCount, release, type Holders } from './postings.js'
 
 /**
  * The two blocking indexes of the matcher, kept from one catalog version to the next so a change costs what changed,
@@ -25,7 +25,7 @@ import { addPosting, removePosting } from './postings.js'
  * Both lookups are exact: every pair the judge would accept is among the candidates. Size: one entry per (word,
  * period key) of each contract, so they hold about one catalog's worth of references per venue, no more.
  */
-type ByWord = Map<string, readonly ContractSpec[]>
+type ByWord = Map<string, Holders<ContractSpec>>
 
 /**
  * The judge pairs two contracts only with no threshold on either side, or equal thresholds (strikes.ts
@@ -84,7 +84,7 @@ export class StatedWordIndex {
   add(b: ContractSpec): void {
     for (const m of blocksOf(b)) {
       const byWord = nested(this.#byPeriod, m)
-      for (const w of b.allWords) addPosting(byWord, w, b)
+      for (const w of b.allWords) hold(byWord, w, b)
     }
     for (const w of b.allWords) this.#wordCounts.set(w, (this.#wordCounts.get(w) ?? 0) + 1)
   }
@@ -93,7 +93,7 @@ export class StatedWordIndex {
     for (const m of blocksOf(b)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
-      for (const w of b.allWords) removePosting(byWord, w, b)
+      for (const w of b.allWords) release(byWord, w, b)
       if (byWord.size === 0) this.#byPeriod.delete(m)
     }
     for (const w of b.allWords) {
@@ -117,17 +117,19 @@ export class StatedWordIndex {
     for (const m of probesOf(a)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
-      let best: readonly ContractSpec[] | undefined
+      let best: Holders<ContractSpec> | undefined
       for (const w of a.blocking) {
         const holders = byWord.get(w)
         if (holders === undefined) {
           best = undefined
           break
         }
-        if (best === undefined || holders.length < best.length) best = holders
+        if (best === undefined || holderCount(holders) < holderCount(best)) best = holders
       }
       // The signatures drop most holders before the set sees them (a busy day holds thousands).
-      for (const b of best ?? []) if (signaturesAllow(a, b)) out.add(b)
+      eachHolder(best, (b) => {
+        if (signaturesAllow(a, b)) out.add(b)
+      })
     }
     return [...out]
   }
@@ -157,7 +159,7 @@ export class RequiredWordIndex {
     }
     if (word === undefined) return false
     this.#wordOf.set(a, word)
-    for (const m of blocksOf(a)) addPosting(nested(this.#byPeriod, m), word, a)
+    for (const m of blocksOf(a)) hold(nested(this.#byPeriod, m), word, a)
     return true
   }
 
@@ -168,7 +170,7 @@ export class RequiredWordIndex {
     for (const m of blocksOf(a)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
-      removePosting(byWord, word, a)
+      release(byWord, word, a)
       if (byWord.size === 0) this.#byPeriod.delete(m)
     }
   }
@@ -179,7 +181,10 @@ export class RequiredWordIndex {
     for (const m of probesOf(b)) {
       const byWord = this.#byPeriod.get(m)
       if (byWord === undefined) continue
-      for (const w of b.allWords) for (const a of byWord.get(w) ?? []) if (signaturesAllow(a, b)) out.add(a)
+      for (const w of b.allWords)
+        eachHolder(byWord.get(w), (a) => {
+          if (signaturesAllow(a, b)) out.add(a)
+        })
     }
     return [...out]
   }
@@ -216,7 +221,7 @@ export class LabelIndex {
     if (keys.length === 0) return
     for (const m of blocksOf(c)) {
       const byKey = nested(this.#byBlock, m)
-      for (const k of keys) addPosting(byKey, k, c)
+      for (const k of keys) hold(byKey, k, c)
     }
   }
 
@@ -225,7 +230,7 @@ export class LabelIndex {
     for (const m of blocksOf(c)) {
       const byKey = this.#byBlock.get(m)
       if (byKey === undefined) continue
-      for (const k of keys) removePosting(byKey, k, c)
+      for (const k of keys) release(byKey, k, c)
       if (byKey.size === 0) this.#byBlock.delete(m)
     }
   }
@@ -237,7 +242,7 @@ export class LabelIndex {
     for (const m of probesOf(c)) {
       const byKey = this.#byBlock.get(m)
       if (byKey === undefined) continue
-      for (const k of keys) for (const x of byKey.get(k) ?? []) out.add(x)
+      for (const k of keys) eachHolder(byKey.get(k), (x) => out.add(x))
     }
     return [...out]
   }

@@ -38,3 +38,53 @@ export function removePosting<K, V>(map: Map<K, readonly V[]>, key: K, value: V)
   if (list.length === 0) map.delete(key)
   return true
 }
+
+/**
+ * The postings of a blocking index (contract-index.ts, contest-index.ts), where most keys hold one contract: a block is
+ * a day and a threshold bucket, so each rung of a ladder has blocks of its own. A key holds its one value bare and a
+ * list from the second value on: a list of one took 56 bytes beside the value it held, and such lists were most of
+ * the indexes' postings. Values must not be arrays.
+ */
+export type Holders<V> = V | readonly V[]
+
+export function hold<K, V>(map: Map<K, Holders<V>>, key: K, value: V): void {
+  const held = map.get(key)
+  if (held === undefined) map.set(key, value)
+  else if (!Array.isArray(held)) map.set(key, [held as V, value])
+  else if (held.length < COPY_BELOW) map.set(key, withOneMore(held as readonly V[], value))
+  else (held as V[]).push(value)
+}
+
+/** Removes one occurrence of `value`; drops the key with its last value. */
+export function release<K, V>(map: Map<K, Holders<V>>, key: K, value: V): boolean {
+  const held = map.get(key)
+  if (held === undefined) return false
+  if (!Array.isArray(held)) {
+    if (held !== value) return false
+    map.delete(key)
+    return true
+  }
+  const list = held as V[]
+  const i = list.indexOf(value)
+  if (i === -1) return false
+  list[i] = list[list.length - 1] as V
+  list.pop()
+  if (list.length === 1) map.set(key, list[0] as V)
+  return true
+}
+
+export function holderCount<V>(held: Holders<V> | undefined): number {
+  return held === undefined ? 0 : Array.isArray(held) ? held.length : 1
+}
+
+/** Calls `visit` with each value held (none for undefined). */
+export function eachHolder<V>(held: Holders<V> | undefined, visit: (v: V) => void): void {
+  if (held === undefined) return
+  if (!Array.isArray(held)) return visit(held as V)
+  for (const v of held as readonly V[]) visit(v)
+}
+
+/** The value held last (the one `hold` added most recently while no release reordered them). */
+export function lastHolder<V>(held: Holders<V> | undefined): V | undefined {
+  return held === undefined ? undefined : Array.isArray(held) ? (held.at(-1) as V | undefined) : (held as V)
+}

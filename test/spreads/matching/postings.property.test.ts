@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
-import { addPosting, removePosting } from '../../../src/spreads/matching/postings.js'
+import {
+  addPosting,
+  eachHolder,
+  hold,
+  holderCount,
+  lastHolder,
+  release,
+  removePosting,
+  type Holders,
+} from '../../../src/spreads/matching/postings.js'
 
 /**
  * The blocking indexes' posting lists (postings.ts) hold, for any sequence of adds and removes, exactly the values a
@@ -43,6 +52,48 @@ test('posting lists hold what a multiset would, and no empty list', () => {
           [...(map.get(key) ?? [])].sort((a, b) => a - b),
           [...values].sort((a, b) => a - b),
         )
+    }),
+    { numRuns: 300 },
+  )
+})
+
+test('index holders (one bare, several in a list) hold what a multiset would, a lone value bare, no empty key', () => {
+  fc.assert(
+    fc.property(ops, (steps) => {
+      // Objects, as the indexes hold (a holder must not be an array).
+      const values = Array.from({ length: 41 }, (_, i) => ({ i }))
+      const map = new Map<number, Holders<{ i: number }>>()
+      const model = new Map<number, { i: number }[]>()
+      for (const { add, key, value } of steps) {
+        const v = values[value] as { i: number }
+        const held = model.get(key) ?? []
+        if (add) {
+          hold(map, key, v)
+          held.push(v)
+          assert.equal(lastHolder(map.get(key)), v, 'the value held last')
+        } else {
+          const i = held.indexOf(v)
+          assert.equal(release(map, key, v), i !== -1)
+          if (i !== -1) held.splice(i, 1)
+        }
+        if (held.length === 0) model.delete(key)
+        else model.set(key, held)
+        const now = map.get(key)
+        assert.equal(holderCount(now), held.length)
+        assert.equal(Array.isArray(now), held.length > 1, 'one value is held bare, more in a list')
+      }
+      assert.deepEqual(
+        [...map.keys()].sort((a, b) => a - b),
+        [...model.keys()].sort((a, b) => a - b),
+      )
+      for (const [key, expected] of model) {
+        const seen: number[] = []
+        eachHolder(map.get(key), (x) => seen.push(x.i))
+        assert.deepEqual(
+          seen.sort((a, b) => a - b),
+          expected.map((x) => x.i).sort((a, b) => a - b),
+        )
+      }
     }),
     { numRuns: 300 },
   )
