@@ -88,13 +88,11 @@ export class OrderBook implements BookReader {
   }
 
   priceAt(side: BookSideName, i: number): number {
-    const s = side === 'bid' ? this.bids : this.asks
-    return s.prices[s.prices.length - 1 - i] as number
+    return (side === 'bid' ? this.bids : this.asks).priceFromBest(i) as number
   }
 
   sizeAt(side: BookSideName, i: number): number {
-    const s = side === 'bid' ? this.bids : this.asks
-    return s.sizes[s.sizes.length - 1 - i] as number
+    return (side === 'bid' ? this.bids : this.asks).sizeFromBest(i) as number
   }
 
   levels(side: BookSideName, maxLevels = Infinity): LevelMicros[] {

@@ -96,4 +96,16 @@ test('matches a naive reference book on a random sequence of updates', () => {
     [...m.entries()].sort((a, c) => (desc ? c[0] - a[0] : a[0] - c[0]))
   assert.deepEqual(b.levels('bid'), sorted(ref.bid, true))
   assert.deepEqual(b.levels('ask'), sorted(ref.ask, false))
+  // The indexed reads (the spread engine's depth walk, the stream's top levels) agree with the walk.
+  for (const side of ['bid', 'ask'] as const) {
+    const levels = sorted(ref[side], side === 'bid')
+    assert.equal(b.depth(side), levels.length)
+    levels.forEach(([price, size], i) => {
+      assert.equal(b.priceAt(side, i), price)
+      assert.equal(b.sizeAt(side, i), size)
+    })
+    assert.deepEqual(b.levels(side, 3), levels.slice(0, 3))
+  }
+  assert.deepEqual([b.bestBid(), b.bestBidSize()], sorted(ref.bid, true)[0] ?? [undefined, undefined])
+  assert.deepEqual([b.bestAsk(), b.bestAskSize()], sorted(ref.ask, false)[0] ?? [undefined, undefined])
 })
