@@ -41,10 +41,7 @@ export class SnapshotGraph {
     const nodes = readIntegers(buf, nodesAt + 9, this.nodeCount * this.#nf)
     const edgesAt = at('"edges":[', nodes.end)
     const edges = readIntegers(buf, edgesAt + 9, header.snapshot.edge_count * this.#ef)
-    const stringsAt = at('"strings":[', edges.end)
-    let end = buf.length - 1
-    while (buf[end] !== 0x5d) end--
-    this.#strings = JSON.parse(buf.subarray(stringsAt + 10, end + 1).toString()) as string[]
+    this.#strings = readStrings(buf, at('"strings":[', edges.end) + 11)
     this.#nodes = nodes.values
     this.#edges = edges.values
     this.#nodeTypes = meta.node_types[0]
@@ -103,6 +100,25 @@ export class SnapshotGraph {
     for (let e = this.firstEdge[n] as number; e < (this.firstEdge[n + 1] as number) && names.length < max; e++)
       if (this.edgeType(e) === 'property') names.push(this.edgeName(e))
     return `${this.name(n)}{${names.join(',')}}`
+  }
+}
+
+/**
+ * The strings section, one JSON string a line (V8 writes `"…",\n` for each): parsed a line at a time, as the whole
+ * section of a real-size heap is longer than a JavaScript string can be.
+ */
+function readStrings(buf: Buffer, start: number): string[] {
+  const out: string[] = []
+  let i = start
+  for (;;) {
+    let end = buf.indexOf(0x0a, i)
+    if (end === -1) end = buf.length
+    let line = buf.subarray(i, end).toString()
+    const last = line.endsWith(']}') || line.endsWith(']}\n')
+    line = line.replace(/(?:,|\]\})\s*$/, '')
+    if (line.length > 0) out.push(JSON.parse(line) as string)
+    if (last || end >= buf.length) return out
+    i = end + 1
   }
 }
 
