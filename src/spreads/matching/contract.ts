@@ -121,12 +121,12 @@ export function readingKey(r: Pick<Reading, 'texts' | 'facts'>): string {
  * keeps no older catalog alive. Everything the judge reads is unchanged by definition.
  */
 export function rebind(held: ContractSpec, current: Reading): void {
-  const target = held as { outcome: Outcome; event: CatalogEvent; texts: readonly string[]; facts: string }
+  const target = held as { outcome: Outcome; event: CatalogEvent; texts: readonly string[] }
   target.outcome = current.outcome
   target.event = current.event
-  // Equal strings, but the new catalog's: the old catalog's copies are freed with it.
+  // Equal strings, but the new catalog's: the old catalog's copies are freed with it. (`facts` is not the catalog's:
+  // the held one, shared with equal readings, stays.)
   target.texts = current.texts
-  target.facts = current.facts
 }
 
 /** Labels of catch-all outcomes: their contract depends on which others the venue lists. */
@@ -314,7 +314,7 @@ export class SpecCache {
       event,
       texts,
       end,
-      facts,
+      facts: this.parts.text(facts),
       words: parsed.words,
       allWords: parsed.allWords,
       labelWords: parsed.labelWords,

@@ -7,7 +7,7 @@ import type { Interval } from './strikes.js'
  * ladder states the same words, requires the same ones and is decided on the same day, and the two sides of a game
  * name the same two teams. Read one contract at a time, each held its own copies. At 30,000 simulated questions
  * (88,497 contracts) the held word lists had 11–27k distinct contents among 88k arrays each, the period keys 637,
- * the periods 1,309 among 60k objects (share-probe of 2026-12-07, docs/SCALE.md).
+ * the periods 1,309 among 60k objects, the facts strings 58k (share-probe of 2026-12-07, docs/SCALE.md).
  *
  * Everything handed out is shared by every contract with equal content, so it must never be changed (the reading's
  * types are readonly; not frozen: the judge's loops over frozen arrays measured 17–40% slower in
@@ -19,12 +19,22 @@ export class ReadingParts {
   #periods = new Map<string, PeriodFacts>()
   #intervals = new Map<string, Interval>()
   #participants = new Map<string, readonly [Participant, Participant]>()
+  #texts = new Map<string, string>()
 
   clear(): void {
+    this.#texts = new Map()
     this.#lists = new Map()
     this.#periods = new Map()
     this.#intervals = new Map()
     this.#participants = new Map()
+  }
+
+  /** One string object for equal strings built apart (a contract's facts: its day, strike, sides, code). */
+  text(s: string): string {
+    const held = this.#texts.get(s)
+    if (held !== undefined) return held
+    this.#texts.set(s, s)
+    return s
   }
 
   /** A list of exactly its length equal to `list` (the shared empty list for none). */
