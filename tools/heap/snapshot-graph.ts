@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 
 /**
  * A V8 heap snapshot (`.heapsnapshot`: `node --heapsnapshot-signal=SIGUSR2`, `v8.writeHeapSnapshot`, DevTools) as
@@ -24,8 +24,12 @@ export class SnapshotGraph {
   readonly firstEdge: Uint32Array
 
   constructor(file: string) {
-    const buf = readFileSync(file)
-    const at = (s: string, from = 0) => buf.indexOf(Buffer.from(s), from)
+    const buf = readWhole(file)
+    // Searched in a view from `from`: Buffer#indexOf clamps its offset to 2^31 - 1, and a real-size snapshot is longer.
+    const at = (s: string, from = 0) => {
+      const i = buf.subarray(from).indexOf(Buffer.from(s))
+      return i === -1 ? -1 : from + i
+    }
     const nodesAt = at('"nodes":[')
     const header = JSON.parse(`${buf.subarray(0, nodesAt).toString().replace(/,\s*$/, '')}}`) as {
       snapshot: {
@@ -103,13 +107,28 @@ export class SnapshotGraph {
   }
 }
 
+/** The whole file in one buffer, read in pieces: `readFileSync` stops at 2 GiB, a real-size snapshot is more. */
+function readWhole(file: string): Buffer {
+  const fd = openSync(file, 'r')
+  try {
+    const size = fstatSync(fd).size
+    const buf = Buffer.allocUnsafe(size)
+    for (let at = 0; at < size;) at += readSync(fd, buf, at, Math.min(2 ** 30, size - at), at)
+    return buf
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /**
  * The strings section, one JSON string a line (V8 writes `"…",\n` for each): parsed a line at a time, as the whole
  * section of a real-size heap is longer than a JavaScript string can be.
  */
-function readStrings(buf: Buffer, start: number): string[] {
+function readStrings(whole: Buffer, start: number): string[] {
+  // A view of the section alone (Buffer#indexOf's offsets stop at 2^31 - 1).
+  const buf = whole.subarray(start)
   const out: string[] = []
-  let i = start
+  let i = 0
   for (;;) {
     let end = buf.indexOf(0x0a, i)
     if (end === -1) end = buf.length
