@@ -37,7 +37,10 @@ export class ReadingParts {
     return s
   }
 
-  /** A list of exactly its length equal to `list` (the shared empty list for none). */
+  /**
+   * A list of exactly its length equal to `list` (the shared empty list for none). Its items are normalized words,
+   * codes or day keys: none holds the separator the key joins them with.
+   */
   list<T extends string>(list: readonly T[]): readonly T[] {
     if (list.length === 0) return NONE
     const key = list.join('\u0001')
@@ -66,7 +69,8 @@ export class ReadingParts {
   contest(c: ContestFacts | undefined): ContestFacts | undefined {
     if (c === undefined) return undefined
     const [p, q] = c.participants
-    const key = `${p.name}\u0001${p.codes.join()}\u0002${q.name}\u0001${q.codes.join()}`
+    // Names are the venue's text, which may hold any character: keyed by JSON, not joined.
+    const key = JSON.stringify([p.name, p.codes, q.name, q.codes])
     let participants = this.#participants.get(key)
     if (participants === undefined) {
       const shared = (x: Participant): Participant => ({ name: x.name, key: x.key, codes: this.list(x.codes) })
