@@ -199,7 +199,7 @@ export class MatchState {
       work++
       if ((x.contest === undefined && !mayMatch(x, y)) || denied(x, y)) return
       const j = judge(x, y, false, this.#aliases)
-      if (j.same) this.#accept({ a: x, b: y, grade: j.grade, evidence: j.evidence })
+      if (j.same) this.#accept({ a: x, b: y, grade: j.grade, evidence: this.#cache.parts.evidence(j.evidence) })
     }
     for (const x of newA.added) {
       if (x.contest !== undefined) for (const y of this.#bContests.candidatesOf(x)) consider(x, y)

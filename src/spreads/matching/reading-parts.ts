@@ -65,6 +65,23 @@ export class ReadingParts {
     return held
   }
 
+  /**
+   * An accepted pair's evidence with its words and phrases shared: a ladder's pairs state the same subject and period
+   * rung after rung, and a pair keeps its evidence as long as both contracts are listed.
+   */
+  evidence(e: PairEvidence): PairEvidence {
+    // Field by field, not spread (contract.ts SpecCache.spec says why).
+    return {
+      kind: e.kind,
+      // Free text (outcome titles): its strings are pooled, not the list (`list` keys by a separator words never hold).
+      compared: e.compared.map((c) => this.text(c)),
+      shared: this.list(e.shared),
+      implicit: this.list(e.implicit),
+      period: this.text(e.period),
+      strike: e.strike === undefined ? undefined : this.text(e.strike),
+    }
+  }
+
   /** The facts with their participants (and residual words) shared with every contest naming the same two. */
   contest(c: ContestFacts | undefined): ContestFacts | undefined {
     if (c === undefined) return undefined
@@ -92,6 +109,19 @@ export class ReadingParts {
       residual: this.list(c.residual),
     }
   }
+}
+
+/**
+ * The judge's `Evidence` (judge.ts) by its shape: judge.ts reads contract.ts, which reads this file, so the type is
+ * not imported from there.
+ */
+interface PairEvidence {
+  readonly kind: string
+  readonly compared: readonly string[]
+  readonly shared: readonly string[]
+  readonly implicit: readonly string[]
+  readonly period: string
+  readonly strike: string | undefined
 }
 
 /** The shared empty list (frozen): a reading holds no empty array of its own (one per contract at real size). */
