@@ -1,5 +1,6 @@
 import { judgeContests, type ContestField } from './contest-judge.js'
 import type { ContractSpec } from './contract.js'
+import type { Evidence } from './match-types.js'
 import { nameKey, NO_ALIASES, sameLabelName, type AliasLookup } from './names.js'
 import { periodsAgree } from './period-agreement.js'
 import { propositionKind } from './proposition.js'
@@ -30,21 +31,6 @@ import { IMPLICIT_WORDS, NAME_SUFFIXES } from './text.js'
  * compared and what they agreed on.
  */
 export type Grade = 'high' | 'medium'
-
-export interface Evidence {
-  /** The kind of proposition both contracts are (proposition.ts): winner, threshold, bracket, top-n, map winner… */
-  readonly kind: string
-  /** Each field compared, with the value both sides agreed on ("part: map 2", "side: FURIA", "day: 2026-05-10"). */
-  readonly compared: readonly string[]
-  /** Content words both texts share (the subject, role and action they agree on). */
-  readonly shared: readonly string[]
-  /** Words only one side names, accepted as implicit on the other. */
-  readonly implicit: readonly string[]
-  /** How the periods agree ("deadline 2026-07-01", "year 2028", "end times …"). */
-  readonly period: string
-  /** The common threshold or range, when there is one. */
-  readonly strike: string | undefined
-}
 
 /** The field that kept two contracts apart. */
 export type JudgedField = 'what' | 'threshold' | 'when' | 'rank' | ContestField

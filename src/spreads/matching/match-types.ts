@@ -1,5 +1,4 @@
 import type { Outcome, VenueId } from '../../model/types.js'
-import type { Evidence } from './judge.js'
 
 /**
  * What the matcher publishes (matcher.ts), in records of their own so that readers of matches (calibration, the
@@ -77,4 +76,20 @@ export interface DenySide extends VenueEvent {
 export interface DenyRule {
   readonly a: DenySide
   readonly b: DenySide
+}
+
+/** What the judge compared to accept a pair (judge.ts), as the API and the dashboard show it. */
+export interface Evidence {
+  /** The kind of proposition both contracts are (proposition.ts): winner, threshold, bracket, top-n, map winner… */
+  readonly kind: string
+  /** Each field compared, with the value both sides agreed on ("part: map 2", "side: FURIA", "day: 2026-05-10"). */
+  readonly compared: readonly string[]
+  /** Content words both texts share (the subject, role and action they agree on). */
+  readonly shared: readonly string[]
+  /** Words only one side names, accepted as implicit on the other. */
+  readonly implicit: readonly string[]
+  /** How the periods agree ("deadline 2026-07-01", "year 2028", "end times …"). */
+  readonly period: string
+  /** The common threshold or range, when there is one. */
+  readonly strike: string | undefined
 }

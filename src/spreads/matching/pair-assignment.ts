@@ -4,8 +4,8 @@ import type { Steps } from '../../core/slices.js'
 import type { CatalogEvent, Outcome } from '../../model/types.js'
 import type { MatchWeights } from './calibration.js'
 import type { ContractSpec } from './contract.js'
-import type { Evidence, Grade } from './judge.js'
-import type { EventMatch, MatchingStrategy, MatchQuality, OutcomePair, VenueEvent } from './match-types.js'
+import type { Grade } from './judge.js'
+import type { Evidence, EventMatch, MatchingStrategy, MatchQuality, OutcomePair, VenueEvent } from './match-types.js'
 
 /**
  * The last stages of matching (matcher.ts): the pairs the judge accepted are assigned one to one, best grade first,

@@ -1,5 +1,6 @@
 import type { ContestFacts, Participant } from './contest.js'
 import { hasFacts, NO_PERIOD, type PeriodFacts } from './periods.js'
+import type { Evidence } from './match-types.js'
 import type { Interval } from './strikes.js'
 
 /**
@@ -69,7 +70,7 @@ export class ReadingParts {
    * An accepted pair's evidence with its words and phrases shared: a ladder's pairs state the same subject and period
    * rung after rung, and a pair keeps its evidence as long as both contracts are listed.
    */
-  evidence(e: PairEvidence): PairEvidence {
+  evidence(e: Evidence): Evidence {
     // Field by field, not spread (contract.ts SpecCache.spec says why).
     return {
       kind: e.kind,
@@ -109,19 +110,6 @@ export class ReadingParts {
       residual: this.list(c.residual),
     }
   }
-}
-
-/**
- * The judge's `Evidence` (judge.ts) by its shape: judge.ts reads contract.ts, which reads this file, so the type is
- * not imported from there.
- */
-interface PairEvidence {
-  readonly kind: string
-  readonly compared: readonly string[]
-  readonly shared: readonly string[]
-  readonly implicit: readonly string[]
-  readonly period: string
-  readonly strike: string | undefined
 }
 
 /** The shared empty list (frozen): a reading holds no empty array of its own (one per contract at real size). */
