@@ -1,14 +1,18 @@
 import { dominators, SnapshotGraph, type Dominators } from './heap/snapshot-graph.js'
 
 /**
- * `npm run heap:owners -- <file.heapsnapshot> [--min MiB] [--depth N] [--class Name]`: who holds the heap. Reads a V8
+ * `npm run heap:owners -- <file.heapsnapshot> [--min MiB] [--depth N] [--class Name] [--held-by kind]`: who holds the
+ * heap. Reads a V8
  * heap snapshot as a dominator tree (tools/heap/snapshot-graph.ts) and prints
  *
  * - the owners: the tree from the roots down, every object retaining at least `--min` MiB (default 4), the smaller
  *   ones of each parent summed by kind;
  * - the objects the roots hold directly (shared by several owners, as catalog records are), grouped by shape;
  * - the heap by kind (arrays, plain objects by shape, strings, boxed numbers, hash tables);
- * - with `--class Name`, what each instance of that class retains, by kind.
+ * - with `--class Name`, what each instance of that class retains, by kind;
+ * - with `--held-by kind` (a kind as the heap by kind names it: `number`, `string`, `object:Array{__proto__}`), which
+ *   field of which shape points at the objects of that kind, by their bytes: how the 2.1 million boxed doubles of the
+ *   published quotes were found (docs/SCALE.md).
  *
  * Take the snapshot of a running service with `node --heapsnapshot-signal=SIGUSR2 dist/src/main.js` and
  * `kill -USR2 <pid>` (the file lands in the working directory; the service stops while it writes). The npm script
@@ -24,7 +28,9 @@ const MiB = (bytes: number) => (bytes / 2 ** 20).toFixed(1)
 function main(): void {
   const file = process.argv[2]
   if (file === undefined || file.startsWith('--')) {
-    console.error('usage: npm run heap:owners -- <file.heapsnapshot> [--min MiB] [--depth N] [--class Name]')
+    console.error(
+      'usage: npm run heap:owners -- <file.heapsnapshot> [--min MiB] [--depth N] [--class Name] [--held-by kind]',
+    )
     process.exit(2)
   }
   const minBytes = Number(arg('min') ?? 4) * 2 ** 20
@@ -80,11 +86,14 @@ function main(): void {
     console.log(`  ${MiB(e.retained)} MiB ×${e.count} ${s}`)
 
   console.log('\nThe heap by kind (self sizes):')
+  const kindOf = (n: number) => {
+    const t = g.type(n)
+    return t === 'object' ? `object:${g.shape(n, 3)}` : t === 'array' || t === 'native' ? `${t}:${g.name(n)}` : t
+  }
   const kinds = new Map<string, { count: number; bytes: number }>()
   for (let i = 0; i < d.reachable; i++) {
     const n = node(i)
-    const t = g.type(n)
-    const k = t === 'object' ? `object:${g.shape(n, 3)}` : t === 'array' || t === 'native' ? `${t}:${g.name(n)}` : t
+    const k = kindOf(n)
     const e = kinds.get(k) ?? { count: 0, bytes: 0 }
     e.count++
     e.bytes += g.selfSize(n)
@@ -92,6 +101,29 @@ function main(): void {
   }
   for (const [k, e] of [...kinds].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 30))
     console.log(`  ${MiB(e.bytes)} MiB ×${e.count} ${k} (${(e.bytes / e.count).toFixed(0)} B each)`)
+
+  const heldBy = arg('held-by')
+  if (heldBy !== undefined) {
+    // Each object of the kind counted once, under the first field found pointing at it.
+    console.log(`\nWhat points at ${heldBy} (MiB of the objects pointed at, how many, the holder's kind and field):`)
+    const counted = new Uint8Array(g.nodeCount)
+    const holders = new Map<string, { count: number; bytes: number }>()
+    for (let n = 0; n < g.nodeCount; n++) {
+      for (let e = g.firstEdge[n] as number; e < (g.firstEdge[n + 1] as number); e++) {
+        const to = g.edgeTarget(e)
+        if (counted[to] === 1 || !g.holds(e) || kindOf(to) !== heldBy) continue
+        counted[to] = 1
+        const name = g.edgeName(e)
+        const key = `${kindOf(n)} .${name.startsWith('[') ? '[i]' : name}`
+        const h = holders.get(key) ?? { count: 0, bytes: 0 }
+        h.count++
+        h.bytes += g.selfSize(to)
+        holders.set(key, h)
+      }
+    }
+    for (const [k, h] of [...holders].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 25))
+      console.log(`  ${MiB(h.bytes)} MiB ×${h.count} ${k}`)
+  }
 
   const cls = arg('class')
   if (cls !== undefined) {

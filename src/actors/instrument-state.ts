@@ -3,6 +3,7 @@ import { OrderBook } from '../book/order-book.js'
 import type { Quote, VenueId } from '../model/types.js'
 import type { ProbabilityInputs } from '../venues/types.js'
 import { PublishedQuote } from './published-quote.js'
+import type { QuoteRows } from './quote-rows.js'
 
 /**
  * One streamed instrument as its venue actor holds it (book, last trade, pushed statistics, staleness, the quote
@@ -61,6 +62,7 @@ export function requote(
   receivedAt: number,
   probability: (inputs: ProbabilityInputs) => number | undefined,
   seq: number,
+  rows?: QuoteRows,
 ): Quote | undefined {
   const book = st.book
   const prev = st.quote
@@ -99,7 +101,7 @@ export function requote(
   ) {
     return undefined
   }
-  const quote = (prev ?? new PublishedQuote(venue, st.id, st.slot))
+  const quote = (prev ?? new PublishedQuote(venue, st.id, st.slot, rows))
     .setPrices(
       bestBid,
       bestBidSize,

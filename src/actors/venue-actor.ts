@@ -10,6 +10,7 @@ import type { CatalogMessage } from './catalog-message.js'
 import type { VenueStatus } from './venue-status.js'
 import type { CatalogSnapshot } from './catalog-snapshot.js'
 import { InstrumentSet, type InstrumentChange } from './instrument-set.js'
+import { QuoteRows } from './quote-rows.js'
 import { newInstrument, requote, type InstrumentState, type InstrumentStats } from './instrument-state.js'
 import { bookSnapshotBatches, type FeedBatch } from './book-snapshot.js'
 
@@ -96,6 +97,8 @@ export class VenueActor extends Actor<VenueMessage> {
   readonly #probability: VenueAdapter['probability']
   /** The next instrument's slot. */
   #nextSlot = 0
+  /** The published quotes' numbers (quote-rows.ts); a retired instrument's quote gives its row back. */
+  readonly #quoteRows = new QuoteRows()
   readonly #newInstrument = (id: string): InstrumentState => newInstrument(id, this.#nextSlot++)
   #frame = 0
   #ready = false
@@ -424,6 +427,7 @@ export class VenueActor extends Actor<VenueMessage> {
         receivedAt,
         this.#probability,
         this.#publishSeq + 1,
+        this.#quoteRows,
       )
       if (q !== undefined) this.#publishSeq = q.seq
       if (q !== undefined) (published ??= []).push(q)
@@ -447,6 +451,7 @@ export class VenueActor extends Actor<VenueMessage> {
       st.quote.demote(++this.#publishSeq)
       this.#retiredQuotes.push(st.quote)
     }
+    st.quote?.detach()
   }
 
   #checkReady(): void {

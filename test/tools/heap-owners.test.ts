@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
 import { writeHeapSnapshot } from 'node:v8'
 import { dominators, SnapshotGraph } from '../../tools/heap/snapshot-graph.js'
 
@@ -59,6 +61,28 @@ test('an owner retains what only it reaches, not what it shares', () => {
     assert.notEqual(d.idom[sharedAt], at)
     assert.ok((d.retained[sharedAt] as number) >= 100_000 * 16)
     assert.ok(probe.own.length + sharedWith.shared.length > 0)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/** A shape whose one field holds a double: each instance keeps its number boxed (what `--held-by number` finds). */
+class HeldByProbe {
+  constructor(readonly heldByProbePrice: number) {}
+}
+
+test('--held-by names the field of the shape that points at the objects of a kind, with their count', () => {
+  const probes = Array.from({ length: 30_000 }, (_, i) => new HeldByProbe(0.5 + i / 1e6))
+  const dir = mkdtempSync(join(tmpdir(), 'heap-owners-'))
+  try {
+    const file = writeHeapSnapshot(join(dir, 'probe.heapsnapshot'))
+    const cli = join(dirname(fileURLToPath(import.meta.url)), '../../tools/heap-owners.js')
+    const out = execFileSync(process.execPath, [cli, file, '--held-by', 'number'], { encoding: 'utf8' })
+    const section = out.slice(out.indexOf('What points at number'))
+    const line = section.split('\n').find((l) => l.includes('.heldByProbePrice'))
+    assert.ok(line !== undefined, `the probe's field is listed:\n${section}`)
+    assert.match(line, /×30000 object:HeldByProbe\{heldByProbePrice/)
+    assert.ok(probes.length > 0)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
