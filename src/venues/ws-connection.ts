@@ -4,6 +4,7 @@ import type { Clock, TimerHandle } from '../core/clock.js'
 import type { Stamp } from '../core/precise-time.js'
 import type { Logger } from '../core/logger.js'
 import { loopStallsOf, type LoopStalls } from '../core/loop-stalls.js'
+import { SharedTicker, type LeaveTicker } from '../core/shared-ticker.js'
 import type { ConnectGate, GateTicket } from './connect-gate.js'
 import { describeNetworkFailure, urlLabel } from './transport-errors.js'
 
@@ -14,8 +15,8 @@ import { describeNetworkFailure, urlLabel } from './transport-errors.js'
  *
  * Liveness: any inbound frame, PONG or protocol ping counts. A socket silent for `staleAfterMs` is declared
  * stale and replaced, even if the TCP connection looks open (the venue may stall with the socket open). The check
- * runs every 250 ms at most (one comparison per connection, not a timer reset per frame), so a stall is declared
- * within 250 ms of the threshold.
+ * runs every 250 ms at most (one comparison per connection, not a timer reset per frame, on one timer shared by every
+ * connection: core/shared-ticker.ts), so a stall is declared within 250 ms of the threshold.
  *
  * Probes: the keepalive (a text frame, or a protocol ping) goes out on open and every `intervalMs`; while one is
  * unanswered, again every `replyWithinMs`; and on a socket that was carrying data (more than the last probe's
@@ -118,7 +119,8 @@ export class WsConnection {
   #reconnectTimer: TimerHandle | undefined
   /** This connection's place at the connect gate, from the attempt until its handshake ends. */
   #handshake: GateTicket | undefined
-  #watchTimer: TimerHandle | undefined
+  /** Leaves the shared liveness ticker (core/shared-ticker.ts) while the connection is down or closed. */
+  #leaveWatch: LeaveTicker | undefined
   #connectTimer: TimerHandle | undefined
   readonly counters: WsConnectionCounters = {
     connects: 0,
@@ -355,8 +357,9 @@ export class WsConnection {
     const keepalive = o.keepalive
     const period = Math.max(10, Math.min(LIVENESS_CHECK_MS, Math.floor(o.staleAfterMs / 4)))
     if (keepalive !== undefined) this.#probe(o.clock.now())
-    // One periodic check instead of a timer reset per frame: frames arrive up to hundreds of thousands a second.
-    this.#watchTimer = o.clock.setInterval(() => {
+    // One periodic check instead of a timer reset per frame: frames arrive up to hundreds of thousands a second. The
+    // check shares one timer with every other connection's of the same period (a venue has hundreds of sockets).
+    this.#leaveWatch = SharedTicker.join(o.clock, period, () => {
       const socket = this.#socket
       if (socket === undefined) return
       const now = o.clock.now()
@@ -377,7 +380,7 @@ export class WsConnection {
           : sinceProbe >= keepalive.intervalMs ||
             (this.#framesSinceProbe > 1 && now - this.#lastActivity >= keepalive.replyWithinMs)
       if (due) this.#probe(now)
-    }, period)
+    })
   }
 
   #probe(now: number): void {
@@ -393,8 +396,8 @@ export class WsConnection {
 
   #stopTimers(): void {
     this.#o.clock.clearTimeout(this.#connectTimer)
-    this.#o.clock.clearInterval(this.#watchTimer)
-    this.#watchTimer = undefined
+    this.#leaveWatch?.()
+    this.#leaveWatch = undefined
     this.#unansweredSince = undefined
     this.#connectTimer = undefined
   }

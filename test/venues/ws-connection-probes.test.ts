@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { SimulatedClock } from '../../src/core/clock.js'
 import { silentLogger } from '../../src/core/logger.js'
 import type { LoopStalls } from '../../src/core/loop-stalls.js'
+import { SharedTicker } from '../../src/core/shared-ticker.js'
 import { LIVENESS_CHECK_MS, WsConnection } from '../../src/venues/ws-connection.js'
 import { settle, waitFor } from '../helpers/wait.js'
 
@@ -212,4 +213,39 @@ test('a socket silent through a stall of ours is declared stale only once the ve
   const silence = clock.now() - lastHeard
   assert.match(downs[0] ?? '', /stale: nothing received for 10000 ms/)
   assert.ok(silence > 13_000 && silence <= 13_000 + LIVENESS_CHECK_MS, `declared after ${silence} ms of silence`)
+})
+
+test('connections on one clock share one liveness timer, and a closed one leaves it', async () => {
+  const c = start()
+  const others = [0, 1, 2].map(
+    (k) =>
+      new WsConnection({
+        name: `probe-test-${k}`,
+        url,
+        clock,
+        log: silentLogger,
+        reconnectBaseMs: 20,
+        reconnectMaxMs: 20,
+        staleAfterMs: 10_000,
+        connectTimeoutMs: 5_000,
+        keepalive: { intervalMs: 5_000, replyWithinMs: 1_000, message: 'PING' },
+        onOpen: () => {},
+        onMessage: () => {},
+        onDown: () => {},
+        loopStalls: declaredStalls,
+      }),
+  )
+  for (const o of others) o.start()
+  await opened(c, 1)
+  for (const o of others) await opened(o, 1)
+  assert.equal(SharedTicker.joined(clock, LIVENESS_CHECK_MS), 4)
+  assert.equal(clock.pendingTimers, 1, 'one timer: the shared liveness check')
+  for (const o of others) o.close()
+  assert.equal(SharedTicker.joined(clock, LIVENESS_CHECK_MS), 1)
+  // The one left still has its stall declared on the shared timer.
+  answering = false
+  const lastHeard = clock.now()
+  while (downs.length === 0) await advance(50)
+  assert.match(downs[0] ?? '', /stale: nothing received for 10000 ms/)
+  assert.ok(clock.now() - lastHeard <= 10_000 + LIVENESS_CHECK_MS)
 })
