@@ -1,6 +1,7 @@
 import type { BusStats } from './roles/stream-role.js'
-import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client'
+import { Counter, Gauge, Registry, type Metric } from 'prom-client'
 import type { VenueActor } from './actors/venue-actor.js'
+import { collectProcessMetrics } from './metrics-defaults.js'
 import type { Supervisor } from './actors/supervisor.js'
 import type { HttpStatsSnapshot } from './http/http-stats.js'
 import type { SpreadEngine } from './spreads/engine/spread-engine.js'
@@ -37,8 +38,7 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
 
 export function createMetrics(sources: MetricSources): Registry {
   const registry = new Registry()
-  // 1 ms resolution: at prom-client's default (10 ms) every percentile of the event-loop delay reads at least 10 ms.
-  collectDefaultMetrics({ register: registry, prefix: 'predmkt_', eventLoopMonitoringPrecision: 1 })
+  collectProcessMetrics(registry)
   const registers = [registry]
 
   /** A labelled series per venue: a Gauge, or a Counter when `counter` (the value is a running total). */
