@@ -9,8 +9,8 @@ export type LeaveTicker = () => void
  *
  * Why: objects that each keep a short interval of their own wake the event loop once per interval each, every one
  * at its own phase. At the venues' real size venuep holds ~225 sockets, and their 250 ms liveness checks woke the
- * loop ~900 times a second, a context switch and a timer callback for one comparison each (docs/SCALE.md, "Where
- * the steady state's CPU goes"). One timer checks them all in one wake-up, four times a second.
+ * loop ~900 times a second, a context switch and a timer callback for one comparison each (docs/SCALE.md, "The
+ * loop's wake-ups"). One timer checks them all in one wake-up, four times a second.
  *
  * A check's first run comes up to one period after it joins instead of exactly one period: a check that reads time
  * from the clock (as liveness checks do) judges the same either way.
