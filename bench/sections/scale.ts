@@ -222,8 +222,7 @@ function soakRows(
   const sum = (rec: Readonly<Record<string, number>>) => Object.values(rec).reduce((x, y) => x + y, 0)
   const quoteChanges = sum(last.quotes) - sum(first.quotes)
   const cpu = last.cpuSeconds - first.cpuSeconds
-  const lag = (x: SoakSample) => x.loopP99Ms
-  const loopMax = maxOf(lag)
+  const loopMax = maxOf((x) => x.loopP99Ms)
   return [
     {
       measure: `${p}: service RSS during a ${Math.round(seconds)} s soak (a sample every ${Math.round(sampleSeconds)} s)`,
@@ -247,8 +246,8 @@ function soakRows(
     },
     {
       measure: `${p}: event-loop lag p99 under updates (/metrics)`,
-      result: `**${ms(lag(last))}** over the last ${Math.round(last.t - (s[s.length - 2] as SoakSample).t)} s (reported ${ms(last.loopP99Ms)}); max over the intervals after warm-up ${ms(loopMax)}`,
-      ...goal(`≤ ${MAX_LOOP_P99_MS} ms (the last interval)`, lag(last) <= MAX_LOOP_P99_MS),
+      result: `**${ms(last.loopP99Ms)}** over the last ${Math.round(last.t - (s[s.length - 2] as SoakSample).t)} s; max over the intervals after warm-up ${ms(loopMax)}`,
+      ...goal(`≤ ${MAX_LOOP_P99_MS} ms (the last interval)`, last.loopP99Ms <= MAX_LOOP_P99_MS),
     },
     {
       measure: `${p}: ingest over the soak (/metrics counters)`,
