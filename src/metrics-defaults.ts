@@ -3,8 +3,9 @@ import { collectDefaultMetrics, Gauge, type Registry } from 'prom-client'
 
 /**
  * How often the event-loop delay is sampled: a native timer of this period, whose lateness is the delay. Each
- * firing wakes an idle process: at 1 ms (what this service used before) that alone cost ~17 ms of CPU a second on
- * the bench machine, a quarter of the whole service's steady-state CPU at the venues' real size; at 20 ms, ~2 ms.
+ * firing wakes an idle process: at 1 ms (what this service used before) that alone cost 17–29 ms of CPU a second on
+ * the bench machine, a quarter or more of the whole service's steady-state CPU at the venues' real size; at 10 ms
+ * 8–10 ms, at 20 ms 4–5 ms (an idle node process with nothing else, alternated runs of 10 s).
  * 50 samples a second still give a p99 over 1,500 samples in a 30 s scrape interval.
  */
 export const LOOP_DELAY_SAMPLE_MS = 20
@@ -35,12 +36,12 @@ export function collectProcessMetrics(registry: Registry): void {
   histogram.enable()
   const periodNs = LOOP_DELAY_SAMPLE_MS * 1e6
   /** A reading of the histogram (ns, a whole interval) as the delay beyond the timer's period, in seconds. */
-  const delay = (ns: number): number => (Number.isFinite(ns) && ns > 0 ? Math.max(0, ns - periodNs) / 1e9 : 0)
+  const delay = (ns: number): number => Math.max(0, ns - periodNs) / 1e9
   const read: Record<(typeof LAG_STATS)[number], () => number> = {
     min: () => delay(histogram.min),
     max: () => delay(histogram.max),
     mean: () => delay(histogram.mean),
-    stddev: () => (Number.isFinite(histogram.stddev) ? histogram.stddev / 1e9 : 0),
+    stddev: () => (Number.isFinite(histogram.stddev) ? histogram.stddev / 1e9 : 0), // NaN with one sample
     p50: () => delay(histogram.percentile(50)),
     p90: () => delay(histogram.percentile(90)),
     p99: () => delay(histogram.percentile(99)),
@@ -57,7 +58,10 @@ export function collectProcessMetrics(registry: Registry): void {
       }),
   )
   const setAll = (): void => {
-    for (const [k, stat] of LAG_STATS.entries()) gauges[k]?.set(read[stat]())
+    // No firing since the last scrape (two scrapes within one period): the histogram's min reads 2^63 ns and its
+    // mean NaN, so every statistic is 0 instead: no delay was measured.
+    const empty = histogram.count === 0
+    for (const [k, stat] of LAG_STATS.entries()) gauges[k]?.set(empty ? 0 : read[stat]())
     histogram.reset()
   }
 }

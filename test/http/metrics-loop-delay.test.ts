@@ -41,4 +41,8 @@ test('event-loop delay: the delay beyond the sampling timer, a stall in max, res
   await idle(300)
   const after = await registry.metrics()
   assert.ok(value(after, 'max') < 0.1, `the next scrape covers only its own interval: max ${value(after, 'max')} s`)
+
+  // A scrape right after another (no firing between them) measured nothing: zeros, not the empty histogram's 2^63 ns.
+  const again = await registry.metrics()
+  for (const stat of ['min', 'max', 'mean', 'stddev', 'p50', 'p90', 'p99']) assert.equal(value(again, stat), 0, stat)
 })
